@@ -1,0 +1,173 @@
+/**
+ * Every setting of the server, read from the environment once. The table below is the single
+ * source: `loadConfig` parses it, `courseforge --help` prints it, and the README's configuration
+ * table is generated from it (`bun src/main.ts config --markdown`).
+ */
+import { resolve } from "node:path";
+
+type Parser<T> = (raw: string, name: string) => T;
+
+interface Setting<T> {
+  env: string;
+  default: string;
+  doc: string;
+  parse: Parser<T>;
+}
+
+function setting<T>(env: string, def: string, doc: string, parse: Parser<T>): Setting<T> {
+  return { env, default: def, doc, parse };
+}
+
+const str: Parser<string> = (v) => v;
+const optStr: Parser<string | null> = (v) => (v === "" ? null : v);
+const int =
+  (min: number, max = Number.MAX_SAFE_INTEGER): Parser<number> =>
+  (v, name) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      throw new Error(`${name} must be an integer from ${min} to ${max}, got "${v}"`);
+    }
+    return n;
+  };
+const bool: Parser<boolean> = (v, name) => {
+  if (/^(1|true|yes|on)$/i.test(v)) return true;
+  if (/^(0|false|no|off|)$/i.test(v)) return false;
+  throw new Error(`${name} must be true or false, got "${v}"`);
+};
+const oneOf =
+  <T extends string>(...values: T[]): Parser<T> =>
+  (v, name) => {
+    if (!(values as string[]).includes(v)) throw new Error(`${name} must be one of ${values.join(", ")}, got "${v}"`);
+    return v as T;
+  };
+const list: Parser<string[]> = (v) =>
+  v
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+const intList: Parser<number[]> = (v, name) =>
+  list(v, name).map((s) => int(0)(s, name));
+
+export const settings = {
+  host: setting("HOST", "127.0.0.1", "Address the HTTP server listens on", str),
+  port: setting("PORT", "8080", "TCP port of the HTTP server (0 picks a free one)", int(0, 65535)),
+  dataDir: setting("DATA_DIR", "./data", "Directory for the SQLite database and blobs", str),
+  publicBaseUrl: setting(
+    "PUBLIC_BASE_URL",
+    "",
+    "Base URL written into links ({base_url}/{cdn_url}); default http://HOST:PORT",
+    optStr,
+  ),
+  modelsDir: setting("MODELS_DIR", "./models", "Directory holding local model files (see models/README.md)", str),
+  logLevel: setting("LOG_LEVEL", "info", "debug, info, warn or error", oneOf("debug", "info", "warn", "error")),
+  rateLimitPerMinute: setting(
+    "RATE_LIMIT_PER_MINUTE",
+    "60",
+    "Requests per minute per tenant (starter tier); a key's own limit overrides it",
+    int(1),
+  ),
+  userRateLimitPerMinute: setting(
+    "USER_RATE_LIMIT_PER_MINUTE",
+    "0",
+    "Requests per minute per learner within a tenant; 0 turns the per-learner limit off",
+    int(0),
+  ),
+  testKeyCoursesPerMonth: setting("TEST_KEY_COURSES_PER_MONTH", "5", "Courses a test key may create per calendar month", int(0)),
+  testKeyQueriesPerMonth: setting("TEST_KEY_QUERIES_PER_MONTH", "50", "Queries (document query, course ask) a test key may make per calendar month", int(0)),
+  mediaUrlTtlSeconds: setting("MEDIA_URL_TTL_SECONDS", "3600", "Lifetime of signed /media URLs", int(1)),
+  mediaSigningSecret: setting(
+    "MEDIA_SIGNING_SECRET",
+    "",
+    "Secret for signing /media URLs; generated and kept in DATA_DIR when empty",
+    optStr,
+  ),
+  maxUploadFileBytes: setting("MAX_UPLOAD_FILE_BYTES", String(50 * 1024 * 1024), "Largest single uploaded file", int(1)),
+  maxUploadTotalBytes: setting("MAX_UPLOAD_TOTAL_BYTES", String(500 * 1024 * 1024), "Largest combined upload per request", int(1)),
+  llmProvider: setting(
+    "LLM_PROVIDER",
+    "auto",
+    "auto, ollama, openai or extractive (auto: Ollama if reachable, else OpenAI-compatible if configured, else extractive)",
+    oneOf("auto", "ollama", "openai", "extractive"),
+  ),
+  ollamaHost: setting("OLLAMA_HOST", "http://127.0.0.1:11434", "Ollama base URL; a comma-separated list spreads load across hosts", list),
+  openaiBaseUrl: setting("OPENAI_BASE_URL", "", "Base URL of an OpenAI-compatible server (llama.cpp, vLLM, LM Studio), e.g. http://127.0.0.1:8000/v1", optStr),
+  openaiApiKey: setting("OPENAI_API_KEY", "", "API key for the OpenAI-compatible server, if it needs one", optStr),
+  llmModel: setting("LLM_MODEL", "llama3.2", "Default generation model name", str),
+  llmTimeoutMs: setting("LLM_TIMEOUT_MS", "120000", "Timeout of one model call", int(100)),
+  llmMaxRetries: setting("LLM_MAX_RETRIES", "2", "Re-asks after an invalid structured reply, and retries after a transient failure", int(0, 10)),
+  llmNumCtx: setting("LLM_NUM_CTX", "8192", "Largest context window (tokens) requested from Ollama; each task asks for what its prompt needs up to this", int(512)),
+  llmKeepAlive: setting("LLM_KEEP_ALIVE", "10m", "How long Ollama keeps the model loaded after a call (Ollama duration, e.g. 10m, or -1 for ever)", str),
+  embedder: setting(
+    "EMBEDDER",
+    "auto",
+    "auto, transformers, ollama or builtin (auto: transformers if a model is in MODELS_DIR, else builtin)",
+    oneOf("auto", "transformers", "ollama", "builtin"),
+  ),
+  embeddingModel: setting("EMBEDDING_MODEL", "", "Embedding model: a folder under MODELS_DIR (transformers) or an Ollama model name", optStr),
+  ttsProvider: setting("TTS_PROVIDER", "auto", "Default speech engine: auto, piper or espeak (a tenant's own setting wins)", oneOf("auto", "piper", "espeak")),
+  piperHostVoice: setting("PIPER_HOST_VOICE", "en_US-ryan-medium", "Piper voice of the podcast host: MODELS_DIR/piper/<voice>.onnx (+ .onnx.json); <voice>:<speaker> for multi-speaker voices", str),
+  piperGuestVoice: setting("PIPER_GUEST_VOICE", "en_US-lessac-medium", "Piper voice of the podcast guest (as PIPER_HOST_VOICE; must differ from it)", str),
+  podcastBitrateKbps: setting(
+    "PODCAST_BITRATE_KBPS",
+    "48",
+    "Constant MP3 bitrate of podcast episodes (mono speech): 32, 40, 48, 56 or 64",
+    (v, name) => Number(oneOf("32", "40", "48", "56", "64")(v, name)),
+  ),
+  outboundAllow: setting(
+    "OUTBOUND_ALLOW",
+    "",
+    "Comma-separated hosts or CIDRs that outbound fetches (web pages, videos, webhooks) may reach although private or loopback",
+    list,
+  ),
+  ingestWorkers: setting("INGEST_WORKERS", "2", "Worker threads that parse uploaded files (PDF, office, HTML, OCR)", int(1, 16)),
+  ingestConcurrency: setting("INGEST_CONCURRENCY", "4", "Sources of one request (files and URLs) processed at once", int(1, 32)),
+  ingestTimeoutMs: setting("INGEST_TIMEOUT_MS", "120000", "Longest time one source may take to extract before it fails", int(1000)),
+  ingestMaxPdfPages: setting("INGEST_MAX_PDF_PAGES", "1000", "Largest PDF (in pages) that is extracted; longer ones fail with a clear error", int(1)),
+  ingestMaxOcrPages: setting("INGEST_MAX_OCR_PAGES", "50", "Most pages without a text layer OCR'd in one PDF; more fail with a clear error", int(0)),
+  youtubeBaseUrl: setting("YOUTUBE_BASE_URL", "https://www.youtube.com", "Origin of YouTube watch pages and caption tracks (tests point it at a local fake)", str),
+  searxngUrl: setting("SEARXNG_URL", "", "SearXNG base URL used when search_enabled is true", optStr),
+  jobConcurrency: setting("JOB_CONCURRENCY", "2", "Background jobs run at once", int(1, 64)),
+  chapterConcurrency: setting("CHAPTER_CONCURRENCY", "4", "Chapters of one course generated at once", int(1, 64)),
+  jobLeaseSeconds: setting("JOB_LEASE_SECONDS", "30", "How long a running job's lease lasts without a heartbeat", int(2)),
+  webhookRetrySchedule: setting(
+    "WEBHOOK_RETRY_SCHEDULE",
+    "60,300,1800,7200,43200",
+    "Seconds between webhook delivery retries; after the last one fails the webhook turns inactive",
+    intList,
+  ),
+  metricsToken: setting("METRICS_TOKEN", "", "Bearer token for GET /metrics; empty disables the endpoint", optStr),
+  shutdownGraceMs: setting("SHUTDOWN_GRACE_MS", "10000", "How long shutdown waits for in-flight requests", int(0)),
+  bootstrap: setting("BOOTSTRAP", "true", "Create a default tenant and test key on first start with an empty database", bool),
+} as const;
+
+type Settings = typeof settings;
+export type Config = { [K in keyof Settings]: Settings[K] extends Setting<infer T> ? T : never } & {
+  /** PUBLIC_BASE_URL, or http://HOST:PORT, without a trailing slash. */
+  baseUrl: string;
+};
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const out: Record<string, unknown> = {};
+  for (const [key, s] of Object.entries(settings) as [string, Setting<unknown>][]) {
+    out[key] = s.parse(env[s.env] ?? s.default, s.env);
+  }
+  const cfg = out as Config;
+  cfg.dataDir = resolve(cfg.dataDir);
+  cfg.modelsDir = resolve(cfg.modelsDir);
+  cfg.baseUrl = (cfg.publicBaseUrl ?? `http://${cfg.host}:${cfg.port}`).replace(/\/+$/, "");
+  return cfg;
+}
+
+/** The configuration table, as markdown (README) or plain text (--help). */
+export function settingsTable(format: "markdown" | "text"): string {
+  const rows = Object.values(settings) as Setting<unknown>[];
+  if (format === "markdown") {
+    return [
+      "| Variable | Default | Meaning |",
+      "|---|---|---|",
+      ...rows.map((s) => `| \`${s.env}\` | ${s.default === "" ? "(empty)" : `\`${s.default}\``} | ${s.doc} |`),
+    ].join("\n");
+  }
+  const width = Math.max(...rows.map((s) => s.env.length));
+  return rows.map((s) => `  ${s.env.padEnd(width)}  ${s.doc} [default: ${s.default || "empty"}]`).join("\n");
+}

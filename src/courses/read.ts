@@ -1,0 +1,199 @@
+/** Course reads: the list (keyset-paginated, newest first) and the full course with its chapters. */
+import type { Database } from "bun:sqlite";
+import { AppError, forbidden, notFound } from "../errors.ts";
+
+export interface CourseOwner {
+  tenantId: string;
+  userId: string;
+}
+
+interface CourseRow {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  title: string;
+  topic: string;
+  slug: string;
+  description: string | null;
+  outline: string | null;
+  source_type: string;
+  status: string;
+  organization: string | null;
+  learning_goal: string | null;
+  search_enabled: number;
+  search_note: string | null;
+  num_chapters: number;
+  engine: string | null;
+  model: string | null;
+  error: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+const SUMMARY_COLUMNS = "id, title, topic, slug, source_type, status, created_at";
+
+function encodeCursor(createdAt: string, id: string): string {
+  return Buffer.from(`${createdAt}|${id}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  const [createdAt, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  if (!createdAt || !id || Number.isNaN(Date.parse(createdAt))) {
+    throw new AppError(422, "VALIDATION_ERROR", "cursor is not a value returned by a previous page");
+  }
+  return { createdAt, id };
+}
+
+/** Prepared once per connection; the list endpoint is the hottest authenticated read. */
+export function courseLister(sqlite: Database) {
+  const first = sqlite.query<Record<string, string>, [string, string, number]>(
+    `SELECT ${SUMMARY_COLUMNS} FROM courses WHERE tenant_id = ? AND user_id = ?
+      ORDER BY created_at DESC, id DESC LIMIT ?`,
+  );
+  const after = sqlite.query<Record<string, string>, [string, string, string, string, string, number]>(
+    `SELECT ${SUMMARY_COLUMNS} FROM courses WHERE tenant_id = ? AND user_id = ?
+        AND (created_at < ? OR (created_at = ? AND id < ?))
+      ORDER BY created_at DESC, id DESC LIMIT ?`,
+  );
+  const chapterTitles = sqlite.query<{ course_id: string; order_index: number; title: string }, [string]>(
+    `SELECT course_id, order_index, title FROM chapters
+      WHERE course_id IN (SELECT value FROM json_each(?)) AND status = 'completed'
+      ORDER BY course_id, order_index`,
+  );
+
+  return (owner: CourseOwner, limit: number, cursor?: string | null) => {
+    const rows = cursor
+      ? (() => {
+          const c = decodeCursor(cursor);
+          return after.all(owner.tenantId, owner.userId, c.createdAt, c.createdAt, c.id, limit + 1);
+        })()
+      : first.all(owner.tenantId, owner.userId, limit + 1);
+    const hasMore = rows.length > limit;
+    const page = hasMore ? rows.slice(0, limit) : rows;
+    const byCourse = new Map<string, { order_index: number; title: string }[]>();
+    if (page.length > 0) {
+      for (const ch of chapterTitles.all(JSON.stringify(page.map((r) => r.id)))) {
+        let list = byCourse.get(ch.course_id);
+        if (!list) byCourse.set(ch.course_id, (list = []));
+        list.push({ order_index: ch.order_index, title: ch.title });
+      }
+    }
+    const last = page[page.length - 1];
+    return {
+      data: page.map((r) => ({ ...r, chapters: byCourse.get(r.id!) ?? [] })),
+      pagination: {
+        limit,
+        has_more: hasMore,
+        next_cursor: hasMore && last ? encodeCursor(last.created_at!, last.id!) : null,
+      },
+    };
+  };
+}
+
+/**
+ * Loads a course for its owner: 404 when it does not exist or belongs to another tenant (its
+ * existence is not revealed across tenants), 403 when another learner of the tenant owns it.
+ */
+export function loadOwnedCourse(sqlite: Database, owner: CourseOwner, courseId: string): CourseRow {
+  const row = sqlite.query<CourseRow, [string, string]>("SELECT * FROM courses WHERE id = ? AND tenant_id = ?").get(courseId, owner.tenantId);
+  if (!row) throw notFound("Course not found");
+  if (row.user_id !== owner.userId) throw forbidden("This course belongs to another user");
+  return row;
+}
+
+const parseJson = <T>(s: string | null, fallback: T): T => (s == null ? fallback : (JSON.parse(s) as T));
+
+/** The full course: every completed chapter with content, key concepts, quiz and sources. */
+export function readCourse(sqlite: Database, owner: CourseOwner, courseId: string) {
+  const c = loadOwnedCourse(sqlite, owner, courseId);
+  const chapters = sqlite
+    .query<
+      { id: string; order_index: number; title: string; content: string | null; key_concepts: string; engine: string | null; model: string | null; completed_at: string | null },
+      [string]
+    >(
+      `SELECT id, order_index, title, content, key_concepts, engine, model, completed_at FROM chapters
+        WHERE course_id = ? AND status = 'completed' ORDER BY order_index`,
+    )
+    .all(courseId);
+  const questions = sqlite
+    .query<
+      { chapter_id: string; type: string; prompt: string; choices: string; answer: string; explanation: string | null },
+      [string]
+    >(
+      `SELECT q.chapter_id, q.type, q.prompt, q.choices, q.answer, q.explanation FROM quiz_questions q
+         JOIN chapters ch ON ch.id = q.chapter_id WHERE ch.course_id = ? ORDER BY q.chapter_id, q.position`,
+    )
+    .all(courseId);
+  const sources = sqlite
+    .query<
+      {
+        chapter_id: string;
+        document_id: string | null;
+        chunk_id: string | null;
+        filename: string | null;
+        page: number | null;
+        timestamp_seconds: number | null;
+        url: string | null;
+        title: string | null;
+        excerpt: string | null;
+        score: number | null;
+      },
+      [string]
+    >(
+      `SELECT s.chapter_id, s.document_id, s.chunk_id, s.filename, s.page, s.timestamp_seconds, s.url, s.title, s.excerpt, s.score
+         FROM chapter_sources s JOIN chapters ch ON ch.id = s.chapter_id WHERE ch.course_id = ? ORDER BY s.chapter_id, s.position`,
+    )
+    .all(courseId);
+
+  const group = <T extends { chapter_id: string }>(rows: T[]) => {
+    const m = new Map<string, Omit<T, "chapter_id">[]>();
+    for (const { chapter_id, ...rest } of rows) {
+      let list = m.get(chapter_id);
+      if (!list) m.set(chapter_id, (list = []));
+      list.push(rest);
+    }
+    return m;
+  };
+  const quizBy = group(questions);
+  const sourcesBy = group(sources);
+
+  return {
+    id: c.id,
+    title: c.title,
+    topic: c.topic,
+    slug: c.slug,
+    description: c.description,
+    outline: parseJson<unknown>(c.outline, null),
+    source_type: c.source_type,
+    status: c.status,
+    organization: c.organization,
+    learning_goal: c.learning_goal,
+    search_enabled: c.search_enabled === 1,
+    search_note: c.search_note,
+    engine: c.engine,
+    model: c.model,
+    error: parseJson<unknown>(c.error, null),
+    created_at: c.created_at,
+    completed_at: c.completed_at,
+    chapters: chapters.map((ch) => ({
+      id: ch.id,
+      order_index: ch.order_index,
+      title: ch.title,
+      content: ch.content ?? "",
+      key_concepts: parseJson<string[]>(ch.key_concepts, []),
+      quiz: {
+        questions: (quizBy.get(ch.id) ?? []).map((q) => ({
+          type: q.type,
+          prompt: q.prompt,
+          choices: parseJson<string[]>(q.choices, []),
+          answer: parseJson<unknown>(q.answer, null),
+          explanation: q.explanation,
+        })),
+      },
+      sources: sourcesBy.get(ch.id) ?? [],
+      engine: ch.engine,
+      model: ch.model,
+      completed_at: ch.completed_at,
+    })),
+  };
+}

@@ -1,0 +1,36 @@
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { migrate } from "./migrate.ts";
+import * as schema from "./schema/index.ts";
+import { sqliteVecPath } from "./vec-extension.ts";
+
+export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
+
+export interface OpenedDb {
+  sqlite: Database;
+  db: Db;
+  path: string;
+}
+
+/**
+ * Opens (creating if needed) DATA_DIR/courseforge.db in WAL mode, loads sqlite-vec and applies
+ * pending migrations. One connection per process: bun:sqlite is synchronous, so a single
+ * connection serialises writes without SQLITE_BUSY between our own requests.
+ */
+export async function openDb(dataDir: string, opts: { migrate?: boolean } = {}): Promise<OpenedDb> {
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, "courseforge.db");
+  const sqlite = new Database(path, { create: true, strict: true });
+  sqlite.run("PRAGMA journal_mode = WAL");
+  sqlite.run("PRAGMA busy_timeout = 5000");
+  sqlite.run("PRAGMA synchronous = NORMAL");
+  sqlite.run("PRAGMA foreign_keys = ON");
+  sqlite.loadExtension(await sqliteVecPath(dataDir));
+  if (opts.migrate !== false) migrate(sqlite);
+  const db = drizzle(sqlite, { schema }) as Db;
+  return { sqlite, db, path };
+}
+
+export { schema };

@@ -1,0 +1,9 @@
+/**
+ * Versioned migrations, applied in order at start. Imported as text so they are embedded in the
+ * compiled executable. A migration is never edited once released: add the next number instead.
+ */
+import m0001 from "./0001_core.sql" with { type: "text" };
+
+export const migrations: { version: string; sql: string }[] = [
+  { version: "0001_core", sql: m0001 },
+];

@@ -1,0 +1,174 @@
+/** Drizzle view of migration 0001 (src/db/migrations/0001_core.sql); test/db checks they agree. */
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const tenants = sqliteTable("tenants", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull().unique(),
+  rateLimitPerMinute: integer("rate_limit_per_minute"),
+  ttsProvider: text("tts_provider"),
+  createdAt: text("created_at").notNull(),
+});
+
+export const apiKeys = sqliteTable("api_keys", {
+  id: text("id").primaryKey(),
+  tenantId: text("tenant_id").notNull(),
+  env: text("env", { enum: ["test", "production"] }).notNull(),
+  prefix: text("prefix").notNull(),
+  keyHash: text("key_hash").notNull().unique(),
+  rateLimitPerMinute: integer("rate_limit_per_minute"),
+  createdAt: text("created_at").notNull(),
+  revokedAt: text("revoked_at"),
+});
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    externalId: text("external_id"),
+    email: text("email"),
+    name: text("name"),
+    learningGoal: text("learning_goal"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("users_tenant_external").on(t.tenantId, t.externalId)],
+);
+
+export const courses = sqliteTable(
+  "courses",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    userId: text("user_id").notNull(),
+    title: text("title").notNull(),
+    topic: text("topic").notNull(),
+    slug: text("slug").notNull(),
+    description: text("description"),
+    outline: text("outline", { mode: "json" }),
+    sourceType: text("source_type").notNull(),
+    status: text("status", { enum: ["generating", "completed", "failed"] }).notNull(),
+    organization: text("organization"),
+    learningGoal: text("learning_goal"),
+    searchEnabled: integer("search_enabled", { mode: "boolean" }).notNull().default(false),
+    searchNote: text("search_note"),
+    numChapters: integer("num_chapters").notNull(),
+    engine: text("engine"),
+    model: text("model"),
+    error: text("error", { mode: "json" }),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    completedAt: text("completed_at"),
+  },
+  (t) => [index("courses_owner_created").on(t.tenantId, t.userId, t.createdAt, t.id)],
+);
+
+export const chapters = sqliteTable(
+  "chapters",
+  {
+    id: text("id").primaryKey(),
+    courseId: text("course_id").notNull(),
+    orderIndex: integer("order_index").notNull(),
+    title: text("title").notNull(),
+    objectives: text("objectives", { mode: "json" }).$type<string[]>().notNull().default([]),
+    status: text("status", { enum: ["pending", "running", "completed"] }).notNull(),
+    content: text("content"),
+    keyConcepts: text("key_concepts", { mode: "json" }).$type<string[]>().notNull().default([]),
+    engine: text("engine"),
+    model: text("model"),
+    completedAt: text("completed_at"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("chapters_course_order").on(t.courseId, t.orderIndex)],
+);
+
+export const quizQuestions = sqliteTable("quiz_questions", {
+  id: text("id").primaryKey(),
+  chapterId: text("chapter_id").notNull(),
+  position: integer("position").notNull(),
+  type: text("type").notNull(),
+  prompt: text("prompt").notNull(),
+  choices: text("choices", { mode: "json" }).$type<string[]>().notNull().default([]),
+  /** JSON: an index for mcq, a string for short answers. */
+  answer: text("answer", { mode: "json" }).notNull(),
+  explanation: text("explanation"),
+});
+
+export const chapterSources = sqliteTable("chapter_sources", {
+  id: text("id").primaryKey(),
+  chapterId: text("chapter_id").notNull(),
+  position: integer("position").notNull(),
+  documentId: text("document_id"),
+  chunkId: text("chunk_id"),
+  filename: text("filename"),
+  page: integer("page"),
+  timestampSeconds: real("timestamp_seconds"),
+  url: text("url"),
+  title: text("title"),
+  excerpt: text("excerpt"),
+  score: real("score"),
+});
+
+export const documents = sqliteTable("documents", {
+  id: text("id").primaryKey(),
+  tenantId: text("tenant_id").notNull(),
+  userId: text("user_id"),
+  spaceId: text("space_id"),
+  kind: text("kind", { enum: ["extract", "index"] }).notNull(),
+  filename: text("filename").notNull(),
+  sourceType: text("source_type", { enum: ["file", "youtube", "web"] }).notNull(),
+  sourceUrl: text("source_url"),
+  blobKey: text("blob_key"),
+  mimeType: text("mime_type"),
+  pages: integer("pages"),
+  charCount: integer("char_count").notNull().default(0),
+  markdown: text("markdown"),
+  status: text("status", { enum: ["processing", "ready", "error"] }).notNull(),
+  error: text("error"),
+  chunkCount: integer("chunk_count").notNull().default(0),
+  billedMicros: integer("billed_micros").notNull().default(0),
+  createdAt: text("created_at").notNull(),
+});
+
+export const courseDocuments = sqliteTable(
+  "course_documents",
+  {
+    courseId: text("course_id").notNull(),
+    documentId: text("document_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.courseId, t.documentId] })],
+);
+
+export const usageEvents = sqliteTable("usage_events", {
+  id: text("id").primaryKey(),
+  tenantId: text("tenant_id").notNull(),
+  userId: text("user_id"),
+  apiKeyId: text("api_key_id"),
+  keyEnv: text("key_env", { enum: ["test", "production"] }).notNull(),
+  operation: text("operation").notNull(),
+  quantity: integer("quantity").notNull().default(1),
+  amountMicros: integer("amount_micros").notNull().default(0),
+  refId: text("ref_id"),
+  createdAt: text("created_at").notNull(),
+});
+
+export const jobs = sqliteTable("jobs", {
+  id: text("id").primaryKey(),
+  tenantId: text("tenant_id"),
+  userId: text("user_id"),
+  type: text("type").notNull(),
+  status: text("status", { enum: ["queued", "running", "completed", "failed"] }).notNull(),
+  payload: text("payload", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  result: text("result", { mode: "json" }),
+  error: text("error", { mode: "json" }),
+  courseId: text("course_id"),
+  requestId: text("request_id"),
+  attempts: integer("attempts").notNull().default(0),
+  maxAttempts: integer("max_attempts").notNull().default(3),
+  runAfter: text("run_after").notNull(),
+  leaseOwner: text("lease_owner"),
+  leaseUntil: text("lease_until"),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+  startedAt: text("started_at"),
+  finishedAt: text("finished_at"),
+});

@@ -1,0 +1,46 @@
+/**
+ * The one error type of the service. Domain code throws it; the HTTP layer turns it into
+ * `{"error":{"code","message","request_id","details"?}}` with `status`. Keeping the status on the
+ * error (rather than a code→status table in http/) lets a domain say "this is a 409" without
+ * importing anything from http/.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+}
+
+export const badRequest = (message: string, details?: unknown) =>
+  new AppError(400, "BAD_REQUEST", message, details);
+export const unauthorized = (message = "Missing or invalid X-API-Key") =>
+  new AppError(401, "UNAUTHORIZED", message);
+export const forbidden = (message: string, code = "FORBIDDEN") => new AppError(403, code, message);
+export const notFound = (message: string, code = "NOT_FOUND") => new AppError(404, code, message);
+export const conflict = (message: string, code = "CONFLICT", details?: unknown) =>
+  new AppError(409, code, message, details);
+export const payloadTooLarge = (message: string, details?: unknown) =>
+  new AppError(413, "PAYLOAD_TOO_LARGE", message, details);
+export const unsupportedMediaType = (message: string, details?: unknown) =>
+  new AppError(415, "UNSUPPORTED_MEDIA_TYPE", message, details);
+export const validation = (message: string, details?: unknown) =>
+  new AppError(422, "VALIDATION_ERROR", message, details);
+
+/** Structured failure reason stored on jobs, courses and episodes, and sent in course.failed. */
+export interface FailureReason {
+  code: string;
+  message: string;
+  request_id: string | null;
+}
+
+export function toFailureReason(err: unknown, requestId: string | null): FailureReason {
+  if (err instanceof AppError) return { code: err.code, message: err.message, request_id: requestId };
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: "INTERNAL", message, request_id: requestId };
+}

@@ -1,0 +1,100 @@
+/**
+ * The Elysia application: request ids, authentication, rate limits and the error body are applied
+ * here once for every route; each resource's routes live in routes/.
+ */
+import { Elysia } from "elysia";
+import { AppError, unauthorized } from "../errors.ts";
+import type { Services } from "../services.ts";
+import { keyAuthenticator } from "../tenants/keys.ts";
+import { beginRequest, stateOf } from "./context.ts";
+import { docsRoutes } from "./docs.ts";
+import { classifyError, errorResponse } from "./errors.ts";
+import { RateLimiter, rateHeaders } from "./rate-limit.ts";
+import { courseReadRoutes } from "./routes/courses.ts";
+import { healthRoutes } from "./routes/health.ts";
+import { mediaRoutes } from "./routes/media.ts";
+import { userRoutes } from "./routes/users.ts";
+
+/** Paths served without an API key. */
+function isPublic(path: string): boolean {
+  return (
+    path === "/health" ||
+    path === "/v2/health" ||
+    path === "/openapi.json" ||
+    path === "/docs" ||
+    path.startsWith("/docs/") ||
+    path.startsWith("/media/") ||
+    path === "/metrics"
+  );
+}
+
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  const q = url.indexOf("?", start);
+  return q === -1 ? url.slice(start) : url.slice(start, q);
+}
+
+export function createApp(svc: Services) {
+  const authenticate = keyAuthenticator(svc.db);
+  const limiter = new RateLimiter();
+
+  return new Elysia()
+    .onRequest(({ request, set }) => {
+      const state = beginRequest(request);
+      set.headers["x-request-id"] = state.id;
+      if (isPublic(pathOf(request.url))) return;
+      const auth = authenticate(request.headers.get("x-api-key"));
+      if (!auth) throw unauthorized();
+      state.auth = auth;
+      const decision = limiter.check(auth.rateBucket, auth.rateLimit ?? svc.cfg.rateLimitPerMinute);
+      state.headers = rateHeaders(decision);
+      Object.assign(set.headers, state.headers);
+      if (!decision.allowed) {
+        const retryAfter = Math.max(1, decision.reset - Math.floor(Date.now() / 1000));
+        throw new AppError(429, "RATE_LIMITED", `Rate limit of ${decision.limit} requests per minute exceeded`, undefined, {
+          "retry-after": String(retryAfter),
+        });
+      }
+      const userKey = request.headers.get("x-user-id") ?? request.headers.get("x-external-user-id");
+      if (svc.cfg.userRateLimitPerMinute > 0 && userKey) {
+        const perUser = limiter.check(`user:${auth.tenantId}:${userKey}`, svc.cfg.userRateLimitPerMinute);
+        if (!perUser.allowed) {
+          throw new AppError(429, "RATE_LIMITED", `Per-learner rate limit of ${perUser.limit} requests per minute exceeded`, undefined, {
+            "retry-after": String(Math.max(1, perUser.reset - Math.floor(Date.now() / 1000))),
+          });
+        }
+      }
+    })
+    .onError(({ code, error, request }) => {
+      const state = stateOf(request);
+      const c = classifyError(code, error);
+      if (c.status >= 500) {
+        svc.log.error("request failed", {
+          request_id: state?.id,
+          route: state?.route,
+          error: error instanceof Error ? error.message : String(error),
+          stack: error instanceof Error ? error.stack : undefined,
+        });
+      }
+      return errorResponse(c.status, c.code, c.message, state?.id ?? crypto.randomUUID(), { ...state?.headers, ...c.headers }, c.details);
+    })
+    .onAfterResponse(({ request, route, set }) => {
+      const state = stateOf(request);
+      if (!state) return;
+      svc.log.info("request", {
+        request_id: state.id,
+        tenant_id: state.auth?.tenantId ?? null,
+        method: request.method,
+        route: route || null,
+        status: typeof set.status === "number" ? set.status : 200,
+        duration_ms: Math.round((performance.now() - state.startedAt) * 100) / 100,
+      });
+    })
+    .use(docsRoutes())
+    .use(healthRoutes())
+    .use(mediaRoutes(svc))
+    .use(userRoutes(svc))
+    .use(courseReadRoutes(svc));
+}
+
+export type App = ReturnType<typeof createApp>;

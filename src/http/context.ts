@@ -1,0 +1,38 @@
+/**
+ * Per-request state (request id, authenticated caller), keyed by the Request object so every hook
+ * and handler reaches it without threading it through Elysia's context types.
+ */
+import type { AuthContext } from "../tenants/keys.ts";
+import { unauthorized } from "../errors.ts";
+
+export interface RequestState {
+  id: string;
+  startedAt: number;
+  auth: AuthContext | null;
+  headers: Record<string, string>;
+  /** Route pattern for logs and metrics (never the raw path: it can hold ids). */
+  route: string | null;
+}
+
+const states = new WeakMap<Request, RequestState>();
+
+export function beginRequest(request: Request): RequestState {
+  const state: RequestState = { id: crypto.randomUUID(), startedAt: performance.now(), auth: null, headers: {}, route: null };
+  states.set(request, state);
+  return state;
+}
+
+export function stateOf(request: Request): RequestState | undefined {
+  return states.get(request);
+}
+
+export function requestIdOf(request: Request): string {
+  return states.get(request)?.id ?? "unknown";
+}
+
+/** The authenticated caller; every route outside the public list has one. */
+export function authOf(request: Request): AuthContext {
+  const auth = states.get(request)?.auth;
+  if (!auth) throw unauthorized();
+  return auth;
+}

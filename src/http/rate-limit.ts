@@ -1,0 +1,38 @@
+/**
+ * Fixed one-minute windows aligned to the clock, counted in memory. One server process owns a
+ * data directory, so an in-process counter is exact; windows aligned to the minute make
+ * X-RateLimit-Reset the same instant for every caller in that minute.
+ */
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix seconds when the window resets. */
+  reset: number;
+}
+
+export class RateLimiter {
+  private window = 0;
+  private counts = new Map<string, number>();
+
+  check(bucket: string, limit: number, nowMs = Date.now()): RateDecision {
+    const window = Math.floor(nowMs / 60_000);
+    if (window !== this.window) {
+      this.window = window;
+      this.counts.clear();
+    }
+    const used = (this.counts.get(bucket) ?? 0) + 1;
+    const reset = (window + 1) * 60;
+    if (used > limit) return { allowed: false, limit, remaining: 0, reset };
+    this.counts.set(bucket, used);
+    return { allowed: true, limit, remaining: limit - used, reset };
+  }
+}
+
+export function rateHeaders(d: RateDecision): Record<string, string> {
+  return {
+    "x-ratelimit-limit": String(d.limit),
+    "x-ratelimit-remaining": String(d.remaining),
+    "x-ratelimit-reset": String(d.reset),
+  };
+}

@@ -1,0 +1,102 @@
+import { Elysia, t } from "elysia";
+import { courseLister, readCourse } from "../../courses/read.ts";
+import type { Services } from "../../services.ts";
+import { CourseIdParams, errors, UserHeaders } from "../schemas.ts";
+import { ownerOf } from "../user.ts";
+
+const ChapterSummary = t.Object({ order_index: t.Integer(), title: t.String() });
+const CourseSummary = t.Object({
+  id: t.String(),
+  title: t.String(),
+  topic: t.String(),
+  slug: t.String(),
+  source_type: t.String(),
+  status: t.String(),
+  created_at: t.String(),
+  chapters: t.Array(ChapterSummary),
+});
+
+const QuizQuestion = t.Object({
+  type: t.String({ description: "mcq" }),
+  prompt: t.String(),
+  choices: t.Array(t.String()),
+  answer: t.Unknown({ description: "Index into choices for mcq" }),
+  explanation: t.Nullable(t.String()),
+});
+const ChapterSource = t.Object({
+  document_id: t.Nullable(t.String()),
+  chunk_id: t.Nullable(t.String()),
+  filename: t.Nullable(t.String()),
+  page: t.Nullable(t.Integer()),
+  timestamp_seconds: t.Nullable(t.Number()),
+  url: t.Nullable(t.String()),
+  title: t.Nullable(t.String()),
+  excerpt: t.Nullable(t.String()),
+  score: t.Nullable(t.Number()),
+});
+const Chapter = t.Object({
+  id: t.String(),
+  order_index: t.Integer(),
+  title: t.String(),
+  content: t.String({ description: "Markdown" }),
+  key_concepts: t.Array(t.String()),
+  quiz: t.Object({ questions: t.Array(QuizQuestion) }),
+  sources: t.Array(ChapterSource),
+  engine: t.Nullable(t.String()),
+  model: t.Nullable(t.String()),
+  completed_at: t.Nullable(t.String()),
+});
+const Course = t.Object({
+  id: t.String(),
+  title: t.String(),
+  topic: t.String(),
+  slug: t.String(),
+  description: t.Nullable(t.String()),
+  outline: t.Unknown({ description: "Title, description and planned chapters with objectives" }),
+  source_type: t.String(),
+  status: t.String({ description: "generating, completed or failed" }),
+  organization: t.Nullable(t.String()),
+  learning_goal: t.Nullable(t.String()),
+  search_enabled: t.Boolean(),
+  search_note: t.Nullable(t.String()),
+  engine: t.Nullable(t.String({ description: "Engine that generated the course (ollama, openai, extractive)" })),
+  model: t.Nullable(t.String()),
+  error: t.Unknown({ description: "Structured failure reason, or null" }),
+  created_at: t.String(),
+  completed_at: t.Nullable(t.String()),
+  chapters: t.Array(Chapter),
+});
+
+export const courseReadRoutes = (svc: Services) => {
+  const list = courseLister(svc.sqlite);
+  return new Elysia({ name: "course-reads" })
+    .get(
+      "/v2/courses",
+      ({ request, query }) => list(ownerOf(svc, request), query.limit ?? 20, query.cursor),
+      {
+        headers: UserHeaders,
+        query: t.Object({
+          limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 })),
+          cursor: t.Optional(t.String({ maxLength: 200 })),
+        }),
+        response: {
+          200: t.Object({
+            data: t.Array(CourseSummary),
+            pagination: t.Object({ limit: t.Integer(), has_more: t.Boolean(), next_cursor: t.Nullable(t.String()) }),
+          }),
+          ...errors(401, 404, 422, 429),
+        },
+        detail: { summary: "The caller's courses, newest first", tags: ["courses"] },
+      },
+    )
+    .get("/v2/courses/:course_id", ({ request, params }) => readCourse(svc.sqlite, ownerOf(svc, request), params.course_id), {
+      headers: UserHeaders,
+      params: CourseIdParams,
+      detail: {
+        summary: "One course with its full chapters",
+        description: "While the course is generating, chapters holds only the finished chapters.",
+        tags: ["courses"],
+      },
+      response: { 200: Course, ...errors(401, 403, 404, 422, 429) },
+    });
+};

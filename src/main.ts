@@ -1,0 +1,132 @@
+#!/usr/bin/env bun
+/** The courseforge command line: serve (default), keys, tenants, config, version. */
+import { parseArgs } from "node:util";
+import pkg from "../package.json" with { type: "json" };
+import { loadConfig, settingsTable } from "./config.ts";
+import { openDb } from "./db/index.ts";
+import { AppError } from "./errors.ts";
+import { startServer } from "./server.ts";
+import { createKey, ensureTenant, listKeys, revokeKey, setTenantTtsProvider, type KeyEnv } from "./tenants/keys.ts";
+
+const HELP = `courseforge ${pkg.version}: course generation and document intelligence server
+
+Usage: courseforge [command] [options]
+
+Commands:
+  serve [--no-bootstrap]          Start the HTTP server (default command)
+  keys create --tenant NAME --env test|production [--rate-limit N]
+                                  Create a tenant if needed and an API key; prints the key last
+  keys list                       List keys (prefixes only) with their tenants
+  keys revoke KEY_PREFIX          Revoke the key starting with KEY_PREFIX
+  tenants set --tenant NAME [--rate-limit N] [--tts-provider piper|espeak|default]
+                                  Change a tenant's rate limit or default speech engine
+  config [--markdown]             Print every setting with its default
+  version                         Print the version
+
+Settings (environment variables):
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`courseforge: ${message}\n`);
+  process.exit(2);
+}
+
+function positiveInt(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) fail(`${name} must be a positive integer`);
+  return n;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      tenant: { type: "string" },
+      env: { type: "string" },
+      "rate-limit": { type: "string" },
+      "tts-provider": { type: "string" },
+      "no-bootstrap": { type: "boolean" },
+      markdown: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "v" },
+    },
+  });
+  const [command = "serve", sub, arg] = positionals;
+
+  if (values.help || command === "help") {
+    process.stdout.write(HELP + settingsTable("text") + "\n");
+    return;
+  }
+  if (values.version || command === "version") {
+    process.stdout.write(`courseforge ${pkg.version}\n`);
+    return;
+  }
+
+  const cfg = loadConfig();
+  switch (command) {
+    case "serve": {
+      const server = await startServer(cfg, { bootstrap: cfg.bootstrap && !values["no-bootstrap"] });
+      let stopping = false;
+      const shutdown = (signal: string) => {
+        if (stopping) process.exit(130);
+        stopping = true;
+        server.svc.log.info("shutting down", { signal });
+        server.stop().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.on("SIGTERM", () => shutdown("SIGTERM"));
+      process.on("SIGINT", () => shutdown("SIGINT"));
+      return;
+    }
+    case "keys": {
+      const { db } = await openDb(cfg.dataDir);
+      if (sub === "create") {
+        if (!values.tenant) fail("keys create needs --tenant NAME");
+        if (values.env !== "test" && values.env !== "production") fail("keys create needs --env test|production");
+        const made = createKey(db, {
+          tenant: values.tenant,
+          env: values.env as KeyEnv,
+          rateLimit: positiveInt(values["rate-limit"], "--rate-limit") ?? null,
+        });
+        process.stdout.write(`Created ${values.env} key for tenant "${values.tenant}" (prefix ${made.prefix}):\n${made.key}\n`);
+      } else if (sub === "list") {
+        const rows = listKeys(db);
+        process.stdout.write("PREFIX\tTENANT\tENV\tRATE_LIMIT\tCREATED\tREVOKED\n");
+        for (const k of rows) {
+          process.stdout.write(`${k.prefix}\t${k.tenant}\t${k.env}\t${k.rateLimit ?? "-"}\t${k.createdAt}\t${k.revokedAt ?? "-"}\n`);
+        }
+      } else if (sub === "revoke") {
+        if (!arg) fail("keys revoke needs KEY_PREFIX");
+        process.stdout.write(`Revoked ${revokeKey(db, arg).prefix}\n`);
+      } else fail("keys needs create, list or revoke");
+      return;
+    }
+    case "tenants": {
+      if (sub !== "set" || !values.tenant) fail("usage: tenants set --tenant NAME [--rate-limit N] [--tts-provider piper|espeak|default]");
+      const { db } = await openDb(cfg.dataDir);
+      ensureTenant(db, values.tenant, positiveInt(values["rate-limit"], "--rate-limit"));
+      const tts = values["tts-provider"];
+      if (tts !== undefined) {
+        if (!["piper", "espeak", "default"].includes(tts)) fail("--tts-provider must be piper, espeak or default");
+        setTenantTtsProvider(db, values.tenant, tts === "default" ? null : tts);
+      }
+      process.stdout.write(`Updated tenant "${values.tenant}"\n`);
+      return;
+    }
+    case "config":
+      process.stdout.write(settingsTable(values.markdown ? "markdown" : "text") + "\n");
+      return;
+    default:
+      fail(`unknown command "${command}"; see --help`);
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof AppError) fail(err.message);
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,15 @@
+/**
+ * Everything a route or job needs, built once at start and passed down explicitly. Domain
+ * modules take the pieces they need as arguments; only src/http and src/jobs see the whole.
+ */
+import type { Database } from "bun:sqlite";
+import type { Config } from "./config.ts";
+import type { Db } from "./db/index.ts";
+import type { Logger } from "./log.ts";
+
+export interface Services {
+  cfg: Config;
+  db: Db;
+  sqlite: Database;
+  log: Logger;
+}

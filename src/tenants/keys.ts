@@ -1,0 +1,150 @@
+/**
+ * Tenants and their API keys. Keys are 32 random bytes (base62) behind a readable prefix, so a
+ * single SHA-256 is enough to store them safely: unlike passwords they cannot be guessed from a
+ * dictionary, and a fast hash keeps authentication off the hot path's profile.
+ */
+import { eq, isNull } from "drizzle-orm";
+import type { Db } from "../db/index.ts";
+import { apiKeys, tenants } from "../db/schema/index.ts";
+import { AppError } from "../errors.ts";
+import { newId, nowIso, sha256Hex } from "../util.ts";
+
+export type KeyEnv = "test" | "production";
+
+export interface AuthContext {
+  tenantId: string;
+  tenantName: string;
+  keyId: string;
+  keyEnv: KeyEnv;
+  /** Requests per minute for this caller's bucket, or null for the server default. */
+  rateLimit: number | null;
+  /** Rate-limit bucket: the key when it has its own limit, otherwise the tenant. */
+  rateBucket: string;
+  ttsProvider: string | null;
+}
+
+const KEY_RE = /^sk-service-(test|production)-([0-9A-Za-z]{20,64})$/;
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+function randomBase62(length: number): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(length * 2));
+  let out = "";
+  for (const b of bytes) {
+    // Rejection sampling keeps every character equally likely (248 = 4 * 62).
+    if (b < 248) out += ALPHABET[b % 62];
+    if (out.length === length) break;
+  }
+  return out.length === length ? out : out + randomBase62(length - out.length);
+}
+
+export function ensureTenant(db: Db, name: string, rateLimit?: number | null): { id: string; created: boolean } {
+  const existing = db.select({ id: tenants.id }).from(tenants).where(eq(tenants.name, name)).get();
+  if (existing) {
+    if (rateLimit !== undefined) db.update(tenants).set({ rateLimitPerMinute: rateLimit }).where(eq(tenants.id, existing.id)).run();
+    return { id: existing.id, created: false };
+  }
+  const id = newId();
+  db.insert(tenants).values({ id, name, rateLimitPerMinute: rateLimit ?? null, createdAt: nowIso() }).run();
+  return { id, created: true };
+}
+
+export function createKey(
+  db: Db,
+  opts: { tenant: string; env: KeyEnv; rateLimit?: number | null },
+): { key: string; id: string; tenantId: string; prefix: string } {
+  const { id: tenantId } = ensureTenant(db, opts.tenant);
+  const key = `sk-service-${opts.env}-${randomBase62(40)}`;
+  const prefix = key.slice(0, `sk-service-${opts.env}-`.length + 8);
+  const id = newId();
+  db.insert(apiKeys)
+    .values({
+      id,
+      tenantId,
+      env: opts.env,
+      prefix,
+      keyHash: sha256Hex(key),
+      rateLimitPerMinute: opts.rateLimit ?? null,
+      createdAt: nowIso(),
+    })
+    .run();
+  return { key, id, tenantId, prefix };
+}
+
+export function listKeys(db: Db) {
+  return db
+    .select({
+      prefix: apiKeys.prefix,
+      tenant: tenants.name,
+      env: apiKeys.env,
+      rateLimit: apiKeys.rateLimitPerMinute,
+      createdAt: apiKeys.createdAt,
+      revokedAt: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .innerJoin(tenants, eq(tenants.id, apiKeys.tenantId))
+    .orderBy(tenants.name, apiKeys.createdAt)
+    .all();
+}
+
+/** Revokes the one active key whose prefix starts with `prefix`; refuses an ambiguous prefix. */
+export function revokeKey(db: Db, prefix: string): { prefix: string } {
+  if (prefix.length < 12) throw new AppError(422, "VALIDATION_ERROR", "Give at least the first 12 characters of the key");
+  // Accepts the prefix shown by `keys list` or the whole key; there are few keys, so filter here.
+  const matches = db
+    .select({ id: apiKeys.id, prefix: apiKeys.prefix })
+    .from(apiKeys)
+    .where(isNull(apiKeys.revokedAt))
+    .all()
+    .filter((k) => k.prefix.startsWith(prefix) || prefix.startsWith(k.prefix));
+  if (matches.length === 0) throw new AppError(404, "NOT_FOUND", `No active key starts with ${prefix}`);
+  if (matches.length > 1) throw new AppError(409, "CONFLICT", `${matches.length} active keys start with ${prefix}; give more characters`);
+  const match = matches[0]!;
+  db.update(apiKeys).set({ revokedAt: nowIso() }).where(eq(apiKeys.id, match.id)).run();
+  return { prefix: match.prefix };
+}
+
+export function setTenantTtsProvider(db: Db, tenant: string, provider: string | null): void {
+  const { id } = ensureTenant(db, tenant);
+  db.update(tenants).set({ ttsProvider: provider }).where(eq(tenants.id, id)).run();
+}
+
+/** The authentication hot path: one indexed lookup by hash, prepared once per connection. */
+export function keyAuthenticator(db: Db): (key: string | null) => AuthContext | null {
+  const stmt = db.$client.query<
+    {
+      key_id: string;
+      env: KeyEnv;
+      key_limit: number | null;
+      tenant_id: string;
+      tenant_name: string;
+      tenant_limit: number | null;
+      tts_provider: string | null;
+    },
+    [string]
+  >(
+    `SELECT k.id AS key_id, k.env, k.rate_limit_per_minute AS key_limit, t.id AS tenant_id, t.name AS tenant_name,
+            t.rate_limit_per_minute AS tenant_limit, t.tts_provider
+       FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
+      WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
+  );
+  return (key) => {
+    if (!key) return null;
+    const m = KEY_RE.exec(key);
+    if (!m) return null;
+    const row = stmt.get(sha256Hex(key));
+    if (!row || row.env !== m[1]) return null;
+    return {
+      tenantId: row.tenant_id,
+      tenantName: row.tenant_name,
+      keyId: row.key_id,
+      keyEnv: row.env,
+      rateLimit: row.key_limit ?? row.tenant_limit,
+      rateBucket: row.key_limit != null ? `key:${row.key_id}` : `tenant:${row.tenant_id}`,
+      ttsProvider: row.tts_provider,
+    };
+  };
+}
+
+export function hasAnyKey(db: Db): boolean {
+  return db.select({ id: apiKeys.id }).from(apiKeys).limit(1).get() !== undefined;
+}

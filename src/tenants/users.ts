@@ -1,0 +1,122 @@
+/** Learners inside a tenant, addressed by the caller's external id or by our user UUID. */
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../db/index.ts";
+import { users } from "../db/schema/index.ts";
+import { AppError, notFound, validation } from "../errors.ts";
+import { isUuid, newId, nowIso } from "../util.ts";
+
+export const LEARNING_GOALS = ["exams", "career", "curiosity", "supplement"] as const;
+export type LearningGoal = (typeof LEARNING_GOALS)[number];
+
+export interface User {
+  id: string;
+  tenantId: string;
+  externalId: string | null;
+  email: string | null;
+  name: string | null;
+  learningGoal: string | null;
+  createdAt: string;
+}
+
+export interface UserHeaders {
+  externalId: string | null;
+  userId: string | null;
+}
+
+// Printable, no control characters: an id is echoed into logs and JSON, never into headers.
+const EXTERNAL_ID_RE = /^[^\p{Cc}]{1,256}$/u;
+
+function checkExternalId(id: string): void {
+  if (!EXTERNAL_ID_RE.test(id)) {
+    throw validation("X-External-User-Id must be 1-256 characters without control characters");
+  }
+}
+
+export function toUserResource(u: User) {
+  return {
+    user_id: u.id,
+    external_id: u.externalId,
+    email: u.email,
+    name: u.name,
+    learning_goal: u.learningGoal,
+    created_at: u.createdAt,
+  };
+}
+
+/**
+ * Resolves the learner named by the request headers. Writes create an unknown external id
+ * (pattern A); reads never do, so an unknown learner is 404 there.
+ */
+export function resolveUser(db: Db, tenantId: string, h: UserHeaders, opts: { create: boolean }): User {
+  if (h.userId != null) {
+    if (!isUuid(h.userId)) throw notFound("Unknown X-User-Id", "USER_NOT_FOUND");
+    const u = db.select().from(users).where(and(eq(users.tenantId, tenantId), eq(users.id, h.userId))).get();
+    if (!u) throw notFound("Unknown X-User-Id", "USER_NOT_FOUND");
+    return u;
+  }
+  if (h.externalId != null) {
+    checkExternalId(h.externalId);
+    const found = findByExternalId(db, tenantId, h.externalId);
+    if (found) return found;
+    if (!opts.create) throw notFound("Unknown external user", "USER_NOT_FOUND");
+    return insertUser(db, tenantId, { externalId: h.externalId });
+  }
+  throw new AppError(422, "USER_REQUIRED", "This endpoint needs X-External-User-Id or X-User-Id");
+}
+
+function findByExternalId(db: Db, tenantId: string, externalId: string): User | undefined {
+  return db.select().from(users).where(and(eq(users.tenantId, tenantId), eq(users.externalId, externalId))).get();
+}
+
+function insertUser(
+  db: Db,
+  tenantId: string,
+  v: { externalId?: string | null; email?: string | null; name?: string | null; learningGoal?: string | null },
+): User {
+  const row: User = {
+    id: newId(),
+    tenantId,
+    externalId: v.externalId ?? null,
+    email: v.email ?? null,
+    name: v.name ?? null,
+    learningGoal: v.learningGoal ?? null,
+    createdAt: nowIso(),
+  };
+  // Two first writes of one learner may race; the unique (tenant, external id) keeps one row.
+  db.insert(users).values(row).onConflictDoNothing().run();
+  return v.externalId ? findByExternalId(db, tenantId, v.externalId)! : row;
+}
+
+/** POST /v2/users: registers a learner, or returns the one already registered with that external id. */
+export function registerUser(
+  db: Db,
+  tenantId: string,
+  body: { external_id?: string; email?: string; name?: string; learning_goal?: LearningGoal },
+): { user: User; created: boolean } {
+  if (body.external_id != null) {
+    checkExternalId(body.external_id);
+    const existing = findByExternalId(db, tenantId, body.external_id);
+    if (existing) return { user: existing, created: false };
+  }
+  const user = insertUser(db, tenantId, {
+    externalId: body.external_id,
+    email: body.email,
+    name: body.name,
+    learningGoal: body.learning_goal,
+  });
+  return { user, created: true };
+}
+
+export function updateUserProfile(
+  db: Db,
+  user: User,
+  patch: { email?: string; name?: string; learning_goal?: LearningGoal | null },
+): User {
+  const next = {
+    email: patch.email ?? user.email,
+    name: patch.name ?? user.name,
+    learningGoal: patch.learning_goal === undefined ? user.learningGoal : patch.learning_goal,
+  };
+  db.update(users).set(next).where(eq(users.id, user.id)).run();
+  return { ...user, ...next };
+}

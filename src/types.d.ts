@@ -1,0 +1,13 @@
+// Bun imports these as text (SQL migrations, prompt templates) or as embedded file paths.
+declare module "*.sql" {
+  const text: string;
+  export default text;
+}
+declare module "*.md" {
+  const text: string;
+  export default text;
+}
+declare module "*.so" {
+  const path: string;
+  export default path;
+}

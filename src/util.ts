@@ -1,0 +1,32 @@
+/** Small helpers shared across domains. */
+
+export const nowIso = (): string => new Date().toISOString();
+
+export const newId = (): string => crypto.randomUUID();
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (s: string): boolean => UUID_RE.test(s);
+
+export function sha256Hex(input: string | Uint8Array): string {
+  return new Bun.CryptoHasher("sha256").update(input).digest("hex");
+}
+
+/** Micro-dollars (integers, exact) to USD (the API's money unit). */
+export const microsToUsd = (micros: number): number => Math.round(micros) / 1_000_000;
+
+export function slugify(text: string): string {
+  const slug = text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 80)
+    .replace(/-+$/, "");
+  return slug || "course";
+}
+
+/** Start of the current calendar month in UTC, ISO formatted (monthly caps and usage totals). */
+export function monthStartIso(now = new Date()): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
+}

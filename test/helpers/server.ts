@@ -1,0 +1,157 @@
+/**
+ * Starts the real server (`bun src/main.ts serve`) as a child process on 127.0.0.1 with its own
+ * data directory, and gives tests a small client for it.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { type Subprocess, spawn } from "bun";
+import { openDb } from "../../src/db/index.ts";
+import { createKey, type KeyEnv } from "../../src/tenants/keys.ts";
+
+export const ROOT = resolve(import.meta.dir, "../..");
+export const BUN = process.execPath;
+
+export interface TestServer {
+  url: string;
+  dataDir: string;
+  proc: Subprocess<"ignore", "pipe", "pipe">;
+  /** Everything the server printed so far (JSON log lines). */
+  output(): string;
+  /** Creates a tenant (if needed) and an API key directly in the server's database. */
+  createKey(tenant: string, env?: KeyEnv, rateLimit?: number): Promise<string>;
+  /** SIGKILL, no cleanup: the data directory stays for a restart. */
+  kill(): Promise<void>;
+  /** Graceful stop (SIGTERM) and removal of the data directory unless `keepData`. */
+  stop(opts?: { keepData?: boolean }): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  dataDir?: string;
+  args?: string[];
+  /** Command to run instead of `bun src/main.ts` (e.g. the compiled executable). */
+  command?: string[];
+  cwd?: string;
+}
+
+export function tempDir(prefix = "cf-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
+  const dataDir = opts.dataDir ?? tempDir();
+  const command = opts.command ?? [BUN, join(ROOT, "src/main.ts")];
+  const proc = spawn([...command, "serve", "--no-bootstrap", ...(opts.args ?? [])], {
+    cwd: opts.cwd ?? ROOT,
+    env: {
+      ...process.env,
+      HOST: "127.0.0.1",
+      PORT: "0",
+      DATA_DIR: dataDir,
+      LLM_PROVIDER: "extractive",
+      EMBEDDER: "builtin",
+      LOG_LEVEL: "info",
+      OLLAMA_HOST: "http://127.0.0.1:9",
+      ...opts.env,
+    },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+
+  let out = "";
+  const decoder = new TextDecoder();
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) out += decoder.decode(chunk, { stream: true });
+  };
+  void pump(proc.stdout);
+  void pump(proc.stderr);
+
+  const deadline = Date.now() + 30_000;
+  let url: string | null = null;
+  while (!url) {
+    const m = /"msg":"courseforge listening","address":"([^"]+)"/.exec(out);
+    if (m) url = m[1]!;
+    else if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}:\n${out}`);
+    else if (Date.now() > deadline) {
+      proc.kill("SIGKILL");
+      throw new Error(`server did not start within 30 s:\n${out}`);
+    } else await Bun.sleep(20);
+  }
+
+  return {
+    url,
+    dataDir,
+    proc,
+    output: () => out,
+    async createKey(tenant, env = "test", rateLimit) {
+      const { db, sqlite } = await openDb(dataDir, { migrate: false });
+      try {
+        return createKey(db, { tenant, env, rateLimit: rateLimit ?? null }).key;
+      } finally {
+        sqlite.close();
+      }
+    },
+    async kill() {
+      proc.kill("SIGKILL");
+      await proc.exited;
+    },
+    async stop(stopOpts) {
+      if (proc.exitCode === null) {
+        proc.kill("SIGTERM");
+        const exited = await Promise.race([proc.exited, Bun.sleep(15_000).then(() => null)]);
+        if (exited === null) {
+          proc.kill("SIGKILL");
+          await proc.exited;
+        }
+      }
+      if (!stopOpts?.keepData) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface CallOptions {
+  method?: string;
+  key?: string | null;
+  user?: string | null;
+  userId?: string | null;
+  json?: unknown;
+  body?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+/** One HTTP call with the API's headers; returns status, headers and the parsed JSON body. */
+export async function call<T = any>(base: string, path: string, opts: CallOptions = {}) {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key) headers["x-api-key"] = opts.key;
+  if (opts.user) headers["x-external-user-id"] = opts.user;
+  if (opts.userId) headers["x-user-id"] = opts.userId;
+  let body = opts.body;
+  if (opts.json !== undefined) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(opts.json);
+  }
+  const res = await fetch(base + path, { method: opts.method ?? (body ? "POST" : "GET"), headers, body });
+  const text = await res.text();
+  let json: T | null = null;
+  try {
+    json = text ? (JSON.parse(text) as T) : null;
+  } catch {
+    json = null;
+  }
+  return { status: res.status, headers: res.headers, body: json as T, text };
+}
+
+/** Asserts the service's error body shape and returns its error object. */
+export function errorOf(res: { body: any; headers: Headers }) {
+  const e = res.body?.error;
+  if (!e || typeof e.code !== "string" || typeof e.message !== "string" || e.request_id !== res.headers.get("x-request-id")) {
+    throw new Error(`not an error body: ${JSON.stringify(res.body)}`);
+  }
+  return e as { code: string; message: string; request_id: string; details?: unknown };
+}
+
+export function cleanup(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
