@@ -113,6 +113,7 @@ export const settings = {
     "Constant MP3 bitrate of podcast episodes (mono speech): 32, 40, 48, 56 or 64",
     (v, name) => Number(oneOf("32", "40", "48", "56", "64")(v, name)),
   ),
+  podcastConcurrency: setting("PODCAST_CONCURRENCY", "1", "Podcast episodes produced at once (speech synthesis is CPU-bound)", int(1, 16)),
   outboundAllow: setting(
     "OUTBOUND_ALLOW",
     "",
@@ -127,7 +128,22 @@ export const settings = {
   youtubeBaseUrl: setting("YOUTUBE_BASE_URL", "https://www.youtube.com", "Origin of YouTube watch pages and caption tracks (tests point it at a local fake)", str),
   searxngUrl: setting("SEARXNG_URL", "", "SearXNG base URL used when search_enabled is true", optStr),
   jobConcurrency: setting("JOB_CONCURRENCY", "2", "Background jobs run at once", int(1, 64)),
+  examBatchSize: setting("EXAM_BATCH_SIZE", "5", "Exam questions asked of the model in one call; an exam's batches run in parallel", int(1, 20)),
+  examConcurrency: setting("EXAM_CONCURRENCY", "6", "Exam batches sent to the model at once", int(1, 64)),
   chapterConcurrency: setting("CHAPTER_CONCURRENCY", "4", "Chapters of one course generated at once", int(1, 64)),
+  chapterRetries: setting("CHAPTER_RETRIES", "2", "Retries of a chapter after a model timeout or rate limit before the course fails", int(0, 10)),
+  chapterRetryDelayMs: setting("CHAPTER_RETRY_DELAY_MS", "2000", "Pause before the first chapter retry; doubles on each further retry", int(0)),
+  topicMatchMinScore: setting(
+    "TOPIC_MATCH_MIN_SCORE",
+    "0.3",
+    "Least search score (cosine) for a learner's indexed passage to ground a topic course; with no model, a topic with no passage this close is refused",
+    (v, name) => {
+      const n = Number(v);
+      if (!Number.isFinite(n) || n < 0 || n > 1) throw new Error(`${name} must be a number from 0 to 1, got "${v}"`);
+      return n;
+    },
+  ),
+  sseKeepaliveSeconds: setting("SSE_KEEPALIVE_SECONDS", "15", "Seconds between keepalive comments on a stream-mode generation", int(1, 300)),
   jobLeaseSeconds: setting("JOB_LEASE_SECONDS", "30", "How long a running job's lease lasts without a heartbeat", int(2)),
   webhookRetrySchedule: setting(
     "WEBHOOK_RETRY_SCHEDULE",
@@ -135,13 +151,14 @@ export const settings = {
     "Seconds between webhook delivery retries; after the last one fails the webhook turns inactive",
     intList,
   ),
+  webhookTimeoutMs: setting("WEBHOOK_TIMEOUT_MS", "10000", "Timeout of one webhook delivery attempt (connect, send, response headers)", int(100, 60000)),
   metricsToken: setting("METRICS_TOKEN", "", "Bearer token for GET /metrics; empty disables the endpoint", optStr),
   shutdownGraceMs: setting("SHUTDOWN_GRACE_MS", "10000", "How long shutdown waits for in-flight requests", int(0)),
   bootstrap: setting("BOOTSTRAP", "true", "Create a default tenant and test key on first start with an empty database", bool),
 } as const;
 
 type Settings = typeof settings;
-export type Config = { [K in keyof Settings]: Settings[K] extends Setting<infer T> ? T : never } & {
+export type Config = { -readonly [K in keyof Settings]: Settings[K] extends Setting<infer T> ? T : never } & {
   /** PUBLIC_BASE_URL, or http://HOST:PORT, without a trailing slash. */
   baseUrl: string;
 };

@@ -2,6 +2,7 @@
 import type { Config } from "./config.ts";
 import { openDb } from "./db/index.ts";
 import { createApp } from "./http/app.ts";
+import { createLlm } from "./llm/create.ts";
 import { JobWorker } from "./jobs/queue.ts";
 import { jobHandlers } from "./jobs/registry.ts";
 import { createLogger } from "./log.ts";
@@ -27,7 +28,8 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
     process.stdout.write(`\nCreated tenant "default" with a test API key (shown only now):\n\n  ${key}\n\n`);
   }
 
-  const svc: Services = { cfg, db, sqlite, log };
+  const llm = await createLlm(cfg);
+  const svc: Services = { cfg, db, sqlite, log, llm };
   const app = createApp(svc);
   app.listen({ hostname: cfg.host, port: cfg.port });
   const port = app.server!.port;
@@ -44,7 +46,7 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
     address: url,
     public_base_url: cfg.baseUrl,
     data_dir: cfg.dataDir,
-    llm: "extractive",
+    llm: llm.describe(),
     embedder: "builtin",
     tts: "espeak",
   });

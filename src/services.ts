@@ -5,6 +5,7 @@
 import type { Database } from "bun:sqlite";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/index.ts";
+import type { Llm } from "./llm/types.ts";
 import type { Logger } from "./log.ts";
 
 export interface Services {
@@ -12,4 +13,6 @@ export interface Services {
   db: Db;
   sqlite: Database;
   log: Logger;
+  /** The generation engine chosen at start (Ollama, OpenAI-compatible or extractive). */
+  llm: Llm;
 }

@@ -11,3 +11,7 @@ declare module "*.so" {
   const path: string;
   export default path;
 }
+declare module "*/standalone.js" {
+  const path: string;
+  export default path;
+}

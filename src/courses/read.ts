@@ -32,6 +32,16 @@ interface CourseRow {
 
 const SUMMARY_COLUMNS = "id, title, topic, slug, source_type, status, created_at";
 
+interface CourseSummaryRow {
+  id: string;
+  title: string;
+  topic: string;
+  slug: string;
+  source_type: string;
+  status: string;
+  created_at: string;
+}
+
 function encodeCursor(createdAt: string, id: string): string {
   return Buffer.from(`${createdAt}|${id}`).toString("base64url");
 }
@@ -46,11 +56,11 @@ function decodeCursor(cursor: string): { createdAt: string; id: string } {
 
 /** Prepared once per connection; the list endpoint is the hottest authenticated read. */
 export function courseLister(sqlite: Database) {
-  const first = sqlite.query<Record<string, string>, [string, string, number]>(
+  const first = sqlite.query<CourseSummaryRow, [string, string, number]>(
     `SELECT ${SUMMARY_COLUMNS} FROM courses WHERE tenant_id = ? AND user_id = ?
       ORDER BY created_at DESC, id DESC LIMIT ?`,
   );
-  const after = sqlite.query<Record<string, string>, [string, string, string, string, string, number]>(
+  const after = sqlite.query<CourseSummaryRow, [string, string, string, string, string, number]>(
     `SELECT ${SUMMARY_COLUMNS} FROM courses WHERE tenant_id = ? AND user_id = ?
         AND (created_at < ? OR (created_at = ? AND id < ?))
       ORDER BY created_at DESC, id DESC LIMIT ?`,
@@ -80,11 +90,11 @@ export function courseLister(sqlite: Database) {
     }
     const last = page[page.length - 1];
     return {
-      data: page.map((r) => ({ ...r, chapters: byCourse.get(r.id!) ?? [] })),
+      data: page.map((r) => ({ ...r, chapters: byCourse.get(r.id) ?? [] })),
       pagination: {
         limit,
         has_more: hasMore,
-        next_cursor: hasMore && last ? encodeCursor(last.created_at!, last.id!) : null,
+        next_cursor: hasMore && last ? encodeCursor(last.created_at, last.id) : null,
       },
     };
   };

@@ -1,7 +1,8 @@
 /**
  * Locates sqlite-vec's loadable library. Imported "as file" so `bun build --compile` embeds it;
  * SQLite can only dlopen a real file, so inside the executable it is copied out once to
- * DATA_DIR/lib (named by content hash, so upgrades never load a stale copy).
+ * DATA_DIR/lib/<content hash>/ (so upgrades never load a stale copy; the file keeps its name
+ * because SQLite derives the extension's entry point from it).
  */
 import { existsSync, mkdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
@@ -11,8 +12,8 @@ export async function sqliteVecPath(dataDir: string): Promise<string> {
   if (!vecLibrary.startsWith("/$bunfs/") && !/^[A-Z]:\\~BUN\\/.test(vecLibrary)) return vecLibrary;
   const bytes = await Bun.file(vecLibrary).bytes();
   const hash = new Bun.CryptoHasher("sha256").update(bytes).digest("hex").slice(0, 16);
-  const dir = join(dataDir, "lib");
-  const target = join(dir, `vec0-${hash}.so`);
+  const dir = join(dataDir, "lib", `sqlite-vec-${hash}`);
+  const target = join(dir, "vec0.so");
   if (!existsSync(target)) {
     mkdirSync(dir, { recursive: true });
     const tmp = `${target}.${process.pid}.tmp`;

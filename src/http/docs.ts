@@ -18,7 +18,8 @@ export const docsRoutes = () =>
       openapi({
         path: "/docs",
         specPath: "/openapi.json",
-        scalar: { cdn: SCALAR_PATH },
+        // The plugin's type lists every Scalar option as required; it fills defaults for the rest.
+        scalar: { cdn: SCALAR_PATH } as Parameters<typeof openapi>[0] extends infer O ? O extends { scalar?: infer S } ? S : never : never,
         exclude: { paths: [SCALAR_PATH, "/media/*"] },
         documentation: {
           info: {

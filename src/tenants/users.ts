@@ -1,5 +1,5 @@
 /** Learners inside a tenant, addressed by the caller's external id or by our user UUID. */
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "../db/index.ts";
 import { users } from "../db/schema/index.ts";
 import { AppError, notFound, validation } from "../errors.ts";
@@ -50,7 +50,7 @@ export function toUserResource(u: User) {
 export function resolveUser(db: Db, tenantId: string, h: UserHeaders, opts: { create: boolean }): User {
   if (h.userId != null) {
     if (!isUuid(h.userId)) throw notFound("Unknown X-User-Id", "USER_NOT_FOUND");
-    const u = db.select().from(users).where(and(eq(users.tenantId, tenantId), eq(users.id, h.userId))).get();
+    const u = lookups(db).byId.get(tenantId, h.userId);
     if (!u) throw notFound("Unknown X-User-Id", "USER_NOT_FOUND");
     return u;
   }
@@ -64,8 +64,25 @@ export function resolveUser(db: Db, tenantId: string, h: UserHeaders, opts: { cr
   throw new AppError(422, "USER_REQUIRED", "This endpoint needs X-External-User-Id or X-User-Id");
 }
 
+const USER_COLUMNS = `id, tenant_id AS tenantId, external_id AS externalId, email, name, learning_goal AS learningGoal,
+  created_at AS createdAt`;
+
+// Every per-user request resolves its learner: prepared statements keep that to microseconds.
+const prepared = new WeakMap<Db, ReturnType<typeof prepare>>();
+function prepare(db: Db) {
+  return {
+    byId: db.$client.query<User, [string, string]>(`SELECT ${USER_COLUMNS} FROM users WHERE tenant_id = ? AND id = ?`),
+    byExternal: db.$client.query<User, [string, string]>(`SELECT ${USER_COLUMNS} FROM users WHERE tenant_id = ? AND external_id = ?`),
+  };
+}
+function lookups(db: Db) {
+  let p = prepared.get(db);
+  if (!p) prepared.set(db, (p = prepare(db)));
+  return p;
+}
+
 function findByExternalId(db: Db, tenantId: string, externalId: string): User | undefined {
-  return db.select().from(users).where(and(eq(users.tenantId, tenantId), eq(users.externalId, externalId))).get();
+  return lookups(db).byExternal.get(tenantId, externalId) ?? undefined;
 }
 
 function insertUser(

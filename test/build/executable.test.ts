@@ -1,0 +1,50 @@
+/** The single executable runs from an empty directory with no node_modules beside it. */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { copyFileSync, existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { BUN, call, cleanup, ROOT, startServer, tempDir, type TestServer } from "../helpers/server.ts";
+
+const workDir = tempDir("cf-exe-");
+const exe = join(workDir, "courseforge");
+let srv: TestServer;
+
+beforeAll(async () => {
+  const built = join(workDir, "build-out");
+  const proc = Bun.spawnSync([BUN, "build.ts", "--outfile", built], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  if (proc.exitCode !== 0) throw new Error(`build failed: ${proc.stderr.toString()}`);
+  copyFileSync(built, exe);
+  rmSync(built);
+  srv = await startServer({ command: [exe], cwd: workDir, dataDir: join(workDir, "data") });
+}, 180_000);
+
+afterAll(async () => {
+  await srv?.stop();
+  cleanup(workDir);
+});
+
+test("the executable starts outside the repository and serves", async () => {
+  expect(existsSync(join(workDir, "node_modules"))).toBe(false);
+  expect((await call(srv.url, "/health")).body).toEqual({ status: "ok" });
+  const key = await srv.createKey("exe", "test");
+  const user = await call(srv.url, "/v2/users", { key, json: { external_id: "exe-user" } });
+  expect(user.status).toBe(201);
+  const list = await call(srv.url, "/v2/courses", { key, user: "exe-user" });
+  expect(list.status).toBe(200);
+  expect(list.body.data).toEqual([]);
+  // sqlite-vec was copied out of the executable and loaded.
+  const { Database } = await import("bun:sqlite");
+  const db = new Database(join(workDir, "data", "courseforge.db"), { readonly: true });
+  expect(db.query("SELECT count(*) AS n FROM schema_migrations").get()).toMatchObject({ n: expect.any(Number) });
+  db.close();
+  expect(srv.output()).toContain('"msg":"courseforge listening"');
+});
+
+test("--version and --help work without a data directory", () => {
+  const v = Bun.spawnSync([exe, "--version"], { cwd: workDir });
+  expect(v.stdout.toString()).toMatch(/^courseforge \d+\.\d+\.\d+/);
+  const h = Bun.spawnSync([exe, "--help"], { cwd: workDir });
+  const help = h.stdout.toString();
+  expect(help).toContain("keys create");
+  expect(help).toContain("DATA_DIR");
+  expect(existsSync(join(workDir, "data", "lib"))).toBe(true);
+});
