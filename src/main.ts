@@ -5,6 +5,7 @@ import pkg from "../package.json" with { type: "json" };
 import { loadConfig, settingsTable } from "./config.ts";
 import { openDb } from "./db/index.ts";
 import { AppError } from "./errors.ts";
+import { backup, BackupError, restore } from "./ops/backup.ts";
 import { startServer } from "./server.ts";
 import { createKey, ensureTenant, listKeys, revokeKey, setTenantTtsProvider, type KeyEnv } from "./tenants/keys.ts";
 
@@ -20,6 +21,8 @@ Commands:
   keys revoke KEY_PREFIX          Revoke the key starting with KEY_PREFIX
   tenants set --tenant NAME [--rate-limit N] [--tts-provider piper|espeak|default]
                                   Change a tenant's rate limit or default speech engine
+  backup DEST                     Consistent online copy of the database, blobs and secrets into DEST
+  restore SRC [--force]           Restore a backup into DATA_DIR (server stopped; --force replaces data)
   config [--markdown]             Print every setting with its default
   version                         Print the version
 
@@ -49,6 +52,7 @@ async function main(argv: string[]): Promise<void> {
       "tts-provider": { type: "string" },
       "no-bootstrap": { type: "boolean" },
       markdown: { type: "boolean" },
+      force: { type: "boolean" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
     },
@@ -117,6 +121,18 @@ async function main(argv: string[]): Promise<void> {
       process.stdout.write(`Updated tenant "${values.tenant}"\n`);
       return;
     }
+    case "backup": {
+      if (!sub) fail("usage: backup DEST");
+      const r = await backup(cfg.dataDir, sub);
+      process.stdout.write(`Backed up ${r.courses} courses and ${r.blobs} blobs to ${r.dest}\n`);
+      return;
+    }
+    case "restore": {
+      if (!sub) fail("usage: restore SRC [--force]");
+      const r = await restore(cfg.dataDir, sub, { force: values.force });
+      process.stdout.write(`Restored ${r.courses} courses and ${r.blobs} blobs into ${r.dest}\n`);
+      return;
+    }
     case "config":
       process.stdout.write(settingsTable(values.markdown ? "markdown" : "text") + "\n");
       return;
@@ -126,7 +142,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof AppError) fail(err.message);
+  if (err instanceof AppError || err instanceof BackupError) fail(err.message);
   process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

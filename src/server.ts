@@ -3,7 +3,8 @@ import type { Config } from "./config.ts";
 import { openDb } from "./db/index.ts";
 import { createApp } from "./http/app.ts";
 import { createLlm } from "./llm/create.ts";
-import { JobWorker } from "./jobs/queue.ts";
+import { JobWorker, queueDepth } from "./jobs/queue.ts";
+import { registerQueueDepth } from "./metrics.ts";
 import { jobHandlers } from "./jobs/registry.ts";
 import { createLogger } from "./log.ts";
 import { loadOrCreateSecret } from "./media/secret.ts";
@@ -29,7 +30,7 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
   }
 
   const llm = await createLlm(cfg);
-  const svc: Services = { cfg, db, sqlite, log, llm };
+  const svc: Services = { cfg, db, sqlite, log, llm, engines: {} };
   const app = createApp(svc);
   app.listen({ hostname: cfg.host, port: cfg.port });
   const port = app.server!.port;
@@ -41,22 +42,27 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
     leaseSeconds: cfg.jobLeaseSeconds,
   });
   worker.start();
+  registerQueueDepth(() => queueDepth(sqlite));
 
   log.info("courseforge listening", {
     address: url,
     public_base_url: cfg.baseUrl,
     data_dir: cfg.dataDir,
     llm: llm.describe(),
-    embedder: "builtin",
-    tts: "espeak",
+    ...svc.engines,
   });
 
   return {
     url,
     svc,
     async stop() {
-      await app.stop();
-      await worker.stop(cfg.shutdownGraceMs);
+      // Stop accepting; let in-flight requests finish until the deadline, then cut what is left.
+      // Running jobs are asked to stop at their next commit point and handed back to the queue.
+      const draining = app.stop(false);
+      const checkpoint = worker.stop(cfg.shutdownGraceMs);
+      const drained = await Promise.race([draining.then(() => true), Bun.sleep(cfg.shutdownGraceMs).then(() => false)]);
+      if (!drained) await app.stop(true);
+      await checkpoint;
       sqlite.close();
     },
   };

@@ -15,4 +15,6 @@ export interface Services {
   log: Logger;
   /** The generation engine chosen at start (Ollama, OpenAI-compatible or extractive). */
   llm: Llm;
+  /** What each pluggable engine resolved to at start (embedder, speech), for logs and health details. */
+  engines: Record<string, unknown>;
 }

@@ -6,6 +6,7 @@ import { Elysia } from "elysia";
 import { AppError, unauthorized } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { keyAuthenticator } from "../tenants/keys.ts";
+import { httpDuration, httpRequests } from "../metrics.ts";
 import { beginRequest, stateOf } from "./context.ts";
 import { docsRoutes } from "./docs.ts";
 import { classifyError, errorResponse } from "./errors.ts";
@@ -13,6 +14,7 @@ import { RateLimiter, rateHeaders } from "./rate-limit.ts";
 import { courseReadRoutes } from "./routes/courses.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { mediaRoutes } from "./routes/media.ts";
+import { metricsRoutes } from "./routes/metrics.ts";
 import { userRoutes } from "./routes/users.ts";
 
 /** Paths served without an API key. */
@@ -78,20 +80,27 @@ export function createApp(svc: Services) {
       }
       return errorResponse(c.status, c.code, c.message, state?.id ?? crypto.randomUUID(), { ...state?.headers, ...c.headers }, c.details);
     })
-    .onAfterResponse(({ request, route, set }) => {
+    .onAfterResponse(({ request, route, set, responseValue }) => {
       const state = stateOf(request);
       if (!state) return;
+      const status = responseValue instanceof Response ? responseValue.status : typeof set.status === "number" ? set.status : 200;
+      const seconds = (performance.now() - state.startedAt) / 1000;
+      // Unmatched paths share one label so arbitrary URLs cannot grow the metric set.
+      const routeLabel = route || "unmatched";
+      httpRequests.inc({ route: routeLabel, method: request.method, status });
+      httpDuration.observe({ route: routeLabel, method: request.method, status }, seconds);
       svc.log.info("request", {
         request_id: state.id,
         tenant_id: state.auth?.tenantId ?? null,
         method: request.method,
-        route: route || null,
-        status: typeof set.status === "number" ? set.status : 200,
-        duration_ms: Math.round((performance.now() - state.startedAt) * 100) / 100,
+        route: routeLabel,
+        status,
+        duration_ms: Math.round(seconds * 100_000) / 100,
       });
     })
     .use(docsRoutes())
-    .use(healthRoutes())
+    .use(healthRoutes(svc))
+    .use(metricsRoutes(svc))
     .use(mediaRoutes(svc))
     .use(userRoutes(svc))
     .use(courseReadRoutes(svc));

@@ -7,6 +7,7 @@ import type { Database } from "bun:sqlite";
 import { hostname } from "node:os";
 import { type FailureReason, toFailureReason } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import { jobDuration } from "../metrics.ts";
 import { newId, nowIso } from "../util.ts";
 
 export type JobStatus = "queued" | "running" | "completed" | "failed";
@@ -254,11 +255,14 @@ export class JobWorker {
         const result = await handler.run(job, { signal: abort.signal, log: this.log });
         if (result === INTERRUPTED) {
           this.release(job.id);
+          jobDuration.observe({ type: job.type, outcome: "interrupted" }, (performance.now() - started) / 1000);
           return;
         }
         this.finish(job.id, "completed", result === undefined ? null : JSON.stringify(result), null);
+        jobDuration.observe({ type: job.type, outcome: "completed" }, (performance.now() - started) / 1000);
         this.log.info("job completed", { job_id: job.id, type: job.type, duration_ms: Math.round(performance.now() - started) });
       } catch (err) {
+        jobDuration.observe({ type: job.type, outcome: "failed" }, (performance.now() - started) / 1000);
         this.fail(job, handler, err);
       } finally {
         this.running.delete(job.id);

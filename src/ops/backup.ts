@@ -1,0 +1,95 @@
+/**
+ * Online backup and restore of a data directory. The database is copied with `VACUUM INTO`, which
+ * reads one consistent snapshot inside a read transaction, so it is safe while the server writes
+ * (WAL mode). Blobs are copied after the snapshot: they are immutable and written before the rows
+ * that name them, so every blob the snapshot references is already on disk.
+ */
+import { Database } from "bun:sqlite";
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import pkg from "../../package.json" with { type: "json" };
+import { openDb } from "../db/index.ts";
+
+const DB_FILE = "courseforge.db";
+
+/** A refusal the operator can act on (printed without a stack trace). */
+export class BackupError extends Error {}
+const COPIED_DIRS = ["blobs", "secrets"] as const;
+
+function isEmptyDir(path: string): boolean {
+  return !existsSync(path) || readdirSync(path).length === 0;
+}
+
+export interface BackupSummary {
+  dest: string;
+  schemaVersions: string[];
+  courses: number;
+  blobs: number;
+}
+
+function countFiles(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let n = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) if (entry.isFile()) n++;
+  return n;
+}
+
+export async function backup(dataDir: string, destInput: string): Promise<BackupSummary> {
+  const dest = resolve(destInput);
+  if (!isEmptyDir(dest)) throw new BackupError(`${dest} is not empty; back up into a new or empty directory`);
+  if (!existsSync(join(dataDir, DB_FILE))) throw new BackupError(`no database in ${dataDir}`);
+  mkdirSync(dest, { recursive: true });
+  const { sqlite } = await openDb(dataDir, { migrate: false });
+  try {
+    sqlite.query("VACUUM INTO ?").run(join(dest, DB_FILE));
+  } finally {
+    sqlite.close();
+  }
+  for (const dir of COPIED_DIRS) {
+    if (existsSync(join(dataDir, dir))) cpSync(join(dataDir, dir), join(dest, dir), { recursive: true });
+  }
+  const copy = new Database(join(dest, DB_FILE), { readonly: true });
+  const summary: BackupSummary = {
+    dest,
+    schemaVersions: copy.query<{ version: string }, []>("SELECT version FROM schema_migrations ORDER BY version").all().map((r) => r.version),
+    courses: copy.query<{ n: number }, []>("SELECT count(*) AS n FROM courses").get()!.n,
+    blobs: countFiles(join(dest, "blobs")),
+  };
+  copy.close();
+  writeFileSync(
+    join(dest, "backup.json"),
+    JSON.stringify({ app: "courseforge", version: pkg.version, created_at: new Date().toISOString(), ...summary }, null, 2),
+  );
+  return summary;
+}
+
+/** Restores a backup into a data directory that has no database yet (or, with force, replaces it). */
+export async function restore(dataDir: string, srcInput: string, opts: { force?: boolean } = {}): Promise<BackupSummary> {
+  const src = resolve(srcInput);
+  const srcDb = join(src, DB_FILE);
+  if (!existsSync(srcDb)) throw new BackupError(`${src} holds no ${DB_FILE}; is it a courseforge backup?`);
+  const check = new Database(srcDb, { readonly: true });
+  const integrity = check.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()?.integrity_check;
+  check.close();
+  if (integrity !== "ok") throw new BackupError(`the backup's database fails its integrity check: ${integrity}`);
+  if (existsSync(join(dataDir, DB_FILE)) && !opts.force) {
+    throw new BackupError(`${dataDir} already has a database; stop the server and pass --force to replace it`);
+  }
+  mkdirSync(dataDir, { recursive: true });
+  for (const f of [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`]) rmSync(join(dataDir, f), { force: true });
+  for (const dir of COPIED_DIRS) {
+    rmSync(join(dataDir, dir), { recursive: true, force: true });
+    if (existsSync(join(src, dir))) cpSync(join(src, dir), join(dataDir, dir), { recursive: true });
+  }
+  cpSync(srcDb, join(dataDir, DB_FILE));
+  // Applies any migration newer than the backup, so an old backup restores into a new version.
+  const { sqlite } = await openDb(dataDir);
+  const summary: BackupSummary = {
+    dest: dataDir,
+    schemaVersions: sqlite.query<{ version: string }, []>("SELECT version FROM schema_migrations ORDER BY version").all().map((r) => r.version),
+    courses: sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM courses").get()!.n,
+    blobs: countFiles(join(dataDir, "blobs")),
+  };
+  sqlite.close();
+  return summary;
+}
