@@ -143,6 +143,7 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof AppError || err instanceof BackupError) fail(err.message);
+  if ((err as { code?: string })?.code === "EADDRINUSE") fail(`${(err as Error).message}: another server already listens there`);
   process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

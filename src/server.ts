@@ -32,7 +32,9 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
   const llm = await createLlm(cfg);
   const svc: Services = { cfg, db, sqlite, log, llm, engines: {} };
   const app = createApp(svc);
-  app.listen({ hostname: cfg.host, port: cfg.port });
+  // Elysia turns SO_REUSEPORT on by default; then a second server on the same port would silently
+  // share its traffic. One server owns a port (and a data directory): a second start must fail.
+  app.listen({ hostname: cfg.host, port: cfg.port, reusePort: false });
   const port = app.server!.port;
   if (!cfg.publicBaseUrl) cfg.baseUrl = `http://${cfg.host.includes(":") ? `[${cfg.host}]` : cfg.host}:${port}`;
   const url = `http://${cfg.host.includes(":") ? `[${cfg.host}]` : cfg.host}:${port}`;

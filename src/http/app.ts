@@ -10,6 +10,7 @@ import { httpDuration, httpRequests } from "../metrics.ts";
 import { beginRequest, stateOf } from "./context.ts";
 import { docsRoutes } from "./docs.ts";
 import { classifyError, errorResponse } from "./errors.ts";
+import { parseJsonBody } from "./json-body.ts";
 import { RateLimiter, rateHeaders } from "./rate-limit.ts";
 import { courseReadRoutes } from "./routes/courses.ts";
 import { healthRoutes } from "./routes/health.ts";
@@ -67,9 +68,13 @@ export function createApp(svc: Services) {
         }
       }
     })
+    .onParse(({ request, contentType }) => {
+      if (contentType === "application/json" || contentType.startsWith("application/json;")) return parseJsonBody(request);
+    })
     .onError(({ code, error, request }) => {
       const state = stateOf(request);
       const c = classifyError(code, error);
+      if (state) state.status = c.status;
       if (c.status >= 500) {
         svc.log.error("request failed", {
           request_id: state?.id,
@@ -83,7 +88,8 @@ export function createApp(svc: Services) {
     .onAfterResponse(({ request, route, set, responseValue }) => {
       const state = stateOf(request);
       if (!state) return;
-      const status = responseValue instanceof Response ? responseValue.status : typeof set.status === "number" ? set.status : 200;
+      const status =
+        state.status ?? (responseValue instanceof Response ? responseValue.status : typeof set.status === "number" ? set.status : 200);
       const seconds = (performance.now() - state.startedAt) / 1000;
       // Unmatched paths share one label so arbitrary URLs cannot grow the metric set.
       const routeLabel = route || "unmatched";

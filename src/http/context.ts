@@ -12,6 +12,8 @@ export interface RequestState {
   headers: Record<string, string>;
   /** Route pattern for logs and metrics (never the raw path: it can hold ids). */
   route: string | null;
+  /** Set when the error handler answered, whose Response Elysia does not hand to later hooks. */
+  status?: number;
 }
 
 const states = new WeakMap<Request, RequestState>();

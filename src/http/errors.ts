@@ -43,8 +43,12 @@ export function classifyError(code: string | number, error: unknown): { status: 
         details,
       };
     }
-    case "PARSE":
+    case "PARSE": {
+      // Our JSON parser's refusals (size, UTF-8, shape) arrive wrapped as Elysia's ParseError.
+      const cause = (error as { cause?: unknown }).cause;
+      if (cause instanceof AppError) return { status: cause.status, code: cause.code, message: cause.message };
       return { status: 422, code: "INVALID_BODY", message: "The request body could not be parsed; send valid JSON" };
+    }
     case "NOT_FOUND":
       return { status: 404, code: "NOT_FOUND", message: "No such route" };
     case "INVALID_COOKIE_SIGNATURE":

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { insertCourse } from "../helpers/fixtures.ts";
-import { BUN, call, errorOf, ROOT, startServer, type TestServer } from "../helpers/server.ts";
+import { BUN, call, cleanup, errorOf, ROOT, startServer, type TestServer } from "../helpers/server.ts";
 
 let srv: TestServer;
 let key: string;
@@ -245,5 +245,51 @@ describe("rate limits", () => {
     expect(r.headers.get("x-ratelimit-remaining")).toBe("0");
     // Other tenants are unaffected.
     expect((await call(srv.url, "/v2/users", { key, json: {} })).status).toBe(201);
+  });
+});
+
+describe("hostile input", () => {
+  const post = (body: BodyInit) =>
+    call(srv.url, "/v2/users", { key, body, headers: { "content-type": "application/json" } });
+
+  test("deep nesting, non-objects, invalid UTF-8 and oversized JSON are clear 4xx and store nothing", async () => {
+    const before = (await call(srv.url, "/v2/users", { key, json: { external_id: "count-probe" } })).status;
+    expect(before).toBe(201);
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    const cases: [BodyInit, number, string][] = [
+      [deep, 422, "INVALID_BODY"],
+      ["[1,2]", 422, "INVALID_BODY"],
+      ['"a string"', 422, "INVALID_BODY"],
+      [new Uint8Array([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), 422, "INVALID_BODY"],
+      [JSON.stringify({ name: "a".repeat(2 * 1024 * 1024) }), 413, "PAYLOAD_TOO_LARGE"],
+    ];
+    for (const [body, status, code] of cases) {
+      const r = await post(body);
+      expect({ status: r.status, code: errorOf(r).code }).toEqual({ status, code });
+    }
+  });
+
+  test("control characters in user ids are refused, not echoed", async () => {
+    const r = await fetch(`${srv.url}/v2/users/me`, { headers: { "x-api-key": key, "x-external-user-id": "a\tb" } });
+    expect(r.status).toBe(422);
+  });
+
+  test("path traversal in media URLs never reaches the file system", async () => {
+    for (const path of ["/media/..%2F..%2Fcourseforge.db?exp=9999999999&sig=" + "0".repeat(64), "/media/2026/01/x.txt?exp=1&sig=1"]) {
+      const r = await call(srv.url, path);
+      expect([403, 404]).toContain(r.status);
+      errorOf(r);
+    }
+  });
+
+  test("a second server on the same port fails instead of sharing it", () => {
+    const port = new URL(srv.url).port;
+    const p = Bun.spawnSync([BUN, "src/main.ts", "serve", "--no-bootstrap"], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: port, DATA_DIR: srv.dataDir + "-second" },
+    });
+    cleanup(srv.dataDir + "-second");
+    expect(p.exitCode).toBe(2);
+    expect(p.stderr.toString()).toContain("another server already listens there");
   });
 });

@@ -1,0 +1,32 @@
+/**
+ * The artefact API: what courses, materials and podcasts call. Each function returns a
+ * schema-valid object, from the configured model or, for the extractive engine (or
+ * `model: "extractive"`), built deterministically from the inputs.
+ */
+export type { Passage } from "./types.ts";
+export { UsageMeter } from "./usage.ts";
+export type {
+  Answer,
+  ChapterDraft,
+  ExamQuestion,
+  ExamQuestionType,
+  Flashcard,
+  FlashcardDeck,
+  McqQuestion,
+  Outline,
+  PodcastScript,
+  ShortAnswerQuestion,
+  StudyGuide,
+  StudyGuideSection,
+  WorkedProblemQuestion,
+} from "./schemas.ts";
+export type { ChapterSummary, ArtefactOptions, NotesGoal, NotesStyle, TutorTone } from "./artefacts/common.ts";
+export { writeOutline, type OutlineInput } from "./artefacts/outline.ts";
+export { writeChapter, type ChapterInput } from "./artefacts/chapter.ts";
+export { writeStudyGuide, type StudyGuideInput } from "./artefacts/study-guide.ts";
+export { writeNotes, type NotesInput } from "./artefacts/notes.ts";
+export { writeFlashcards, type FlashcardsInput } from "./artefacts/flashcards.ts";
+export { writeExamQuestions, type ExamQuestionsInput } from "./artefacts/exam.ts";
+export { answerQuestion, type AnswerInput } from "./artefacts/answer.ts";
+export { writePodcastScript, type PodcastInput } from "./artefacts/podcast.ts";
+export { listModelKeys, resolveModelKey, EXTRACTIVE_MODEL } from "./models.ts";

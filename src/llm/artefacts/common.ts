@@ -1,0 +1,71 @@
+/** Shared pieces of the artefact functions. */
+import { EXTRACTIVE } from "../providers/extractive.ts";
+import type { Passage } from "../types.ts";
+import type { UsageMeter } from "../usage.ts";
+
+export interface ArtefactOptions {
+  meter?: UsageMeter;
+  /** A model name from listModelKeys(); "extractive" forces the extractive engine. */
+  model?: string;
+}
+
+/** A finished chapter as the material generators see it. */
+export interface ChapterSummary {
+  title: string;
+  content: string;
+  key_concepts: string[];
+}
+
+export type NotesGoal = "exams" | "interviews" | "practical";
+export type NotesStyle = "clear_structured" | "narrative" | "concise";
+export type TutorTone = "professor" | "mentor" | "peer";
+
+/** Runs an extractive build and records it as one zero-token call, so usage says which engine made it. */
+export function extractive<T>(meter: UsageMeter | undefined, build: () => T): T {
+  const started = performance.now();
+  const out = build();
+  meter?.add({ engine: "extractive", model: EXTRACTIVE, promptTokens: 0, completionTokens: 0, ms: performance.now() - started });
+  return out;
+}
+
+/** Citations limited to the ids of passages actually given, in first-cited order, without repeats. */
+export function knownCitations(cited: string[], passages: Passage[]): string[] {
+  const known = new Set(passages.map((p) => p.id));
+  return [...new Set(cited.map((c) => c.trim()).filter((c) => known.has(c)))];
+}
+
+export function slugify(title: string): string {
+  return (
+    title
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 80) || "course"
+  );
+}
+
+/** Chapters as compact text for prompts that work from finished chapters (guide, notes, cards, exam). */
+export function formatChapters(chapters: ChapterSummary[], perChapterChars: number): string {
+  return chapters
+    .map(
+      (c, i) =>
+        `### Chapter ${i + 1}: ${c.title}\nKey concepts: ${c.key_concepts.join("; ")}\n\n${c.content.trim().slice(0, perChapterChars)}`,
+    )
+    .join("\n\n");
+}
+
+/** Shares a prompt budget across chapters so long courses still fit the context window. */
+export const perChapterBudget = (chapters: number, total = 14_000) => Math.max(600, Math.floor(total / Math.max(1, chapters)));
+
+/** Removes duplicates by a normalised key, keeping the first. */
+export function uniqueBy<T>(items: T[], key: (t: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((t) => {
+    const k = key(t).toLowerCase().replace(/\s+/g, " ").trim();
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}

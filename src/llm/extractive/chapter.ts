@@ -1,0 +1,57 @@
+/** A chapter assembled from the passages most relevant to its title and objectives. */
+import type { ChapterDraft } from "../schemas.ts";
+import type { Passage } from "../types.ts";
+import { clozeQuestions } from "./cloze.ts";
+import { keyPhrases } from "./keyphrases.ts";
+import { rankSentences, topSentences } from "./rank.ts";
+import { containsPhrase, sentencesOf, type Sentence } from "./text.ts";
+
+const BODY_SENTENCES = 14;
+const MIN_CONTENT_CHARS = 200;
+
+/** Markdown: an overview paragraph, then the chosen sentences grouped under their source headings. */
+function compose(title: string, chosen: Sentence[]): string {
+  const [first, ...rest] = chosen;
+  const parts: string[] = [];
+  if (first) parts.push(`## Overview\n\n${[first, ...rest.slice(0, 2)].map((s) => s.text).join(" ")}`);
+  let heading: string | null = null;
+  let paragraph: string[] = [];
+  const flush = () => {
+    if (paragraph.length) parts.push(`## ${heading ?? title}\n\n${paragraph.join(" ")}`);
+    paragraph = [];
+  };
+  for (const s of rest.slice(2)) {
+    if (s.heading !== heading) {
+      flush();
+      heading = s.heading;
+    }
+    paragraph.push(s.text);
+  }
+  flush();
+  return parts.join("\n\n");
+}
+
+export function extractiveChapter(input: { chapterTitle: string; objectives: string[]; passages: Passage[] }): ChapterDraft {
+  const sentences = sentencesOf(input.passages);
+  const query = [input.chapterTitle, ...input.objectives].join(". ");
+  let chosen = topSentences(sentences, BODY_SENTENCES, { query });
+  let content = compose(input.chapterTitle, chosen);
+  if (content.length < MIN_CONTENT_CHARS) {
+    chosen = sentences;
+    content = compose(input.chapterTitle, chosen);
+  }
+  if (content.length < MIN_CONTENT_CHARS) {
+    content = `## ${input.chapterTitle}\n\n${input.passages.map((p) => p.text.trim()).join("\n\n")}`;
+  }
+  const phrases = keyPhrases(sentences.map((s) => s.text).join(" "), 20);
+  const inChosen = phrases.filter((p) => chosen.some((s) => containsPhrase(s.text, p.phrase)));
+  const concepts = [...inChosen, ...phrases.filter((p) => !inChosen.includes(p))].slice(0, 8).map((p) => p.phrase);
+  const quiz = clozeQuestions(rankSentences(sentences, query), phrases, 5).map((c) => c.question);
+  const cited = new Set(chosen.map((s) => s.passageId));
+  return {
+    content,
+    key_concepts: concepts,
+    quiz: { questions: quiz },
+    citations: input.passages.map((p) => p.id).filter((id) => cited.has(id)),
+  };
+}

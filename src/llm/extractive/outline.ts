@@ -1,0 +1,56 @@
+/** Course outline from source passages: contiguous parts of the sources become chapters. */
+import type { Outline } from "../schemas.ts";
+import type { Passage } from "../types.ts";
+import { evenSample, phraseRuns, rankRuns } from "./keyphrases.ts";
+import { topSentences } from "./rank.ts";
+import { sentencesOf, titleCase, wordCount, type Sentence } from "./text.ts";
+
+const VERBS = ["Explain", "Describe", "Identify the role of", "Apply"];
+// TextRank over a whole book is quadratic-ish; an even sample of sentences finds the same centre.
+const SAMPLE = 400;
+
+/** Splits sentences into `n` contiguous groups of similar word count. */
+function partition(sentences: Sentence[], n: number): Sentence[][] {
+  const total = sentences.reduce((a, s) => a + wordCount(s.text), 0);
+  const groups: Sentence[][] = Array.from({ length: n }, () => []);
+  let acc = 0;
+  for (const s of sentences) {
+    const g = Math.min(n - 1, Math.floor((acc / Math.max(1, total)) * n));
+    groups[g]!.push(s);
+    acc += wordCount(s.text);
+  }
+  return groups;
+}
+
+const sample = <T>(xs: T[], max: number) => (xs.length <= max ? xs : xs.filter((_, i) => i % Math.ceil(xs.length / max) === 0));
+
+export function extractiveOutline(input: { topic?: string; numChapters: number; passages: Passage[] }): Outline {
+  const sentences = sentencesOf(input.passages);
+  // Tag a sample once; the whole-source theme and each chapter's phrases are counted from it.
+  const runs = new Map<Sentence, string[][]>();
+  const sampled = evenSample(sentences, (s) => s.text.length);
+  phraseRuns(sampled.map((s) => s.text)).forEach((r, i) => runs.set(sampled[i]!, r));
+  const runsIn = (group: Sentence[]) => group.flatMap((s) => runs.get(s) ?? []);
+  const themes = rankRuns(runsIn(sentences), 12);
+  const theme = themes[0]?.phrase;
+  const title = input.topic?.trim() ? titleCase(input.topic.trim()) : theme ? `Introduction to ${titleCase(theme)}` : "Course";
+  const centre = topSentences(sample(sentences, SAMPLE), 2).map((s) => s.text);
+  const covered = themes.slice(0, 3).map((t) => t.phrase);
+  const description = [
+    covered.length > 0 ? `A course built from the source material, covering ${covered.join(", ")}.` : "A course built from the source material.",
+    ...centre,
+  ].join(" ");
+
+  const usedTitles = new Set<string>([title.toLowerCase()]);
+  const chapters = partition(sentences, input.numChapters).map((group, i) => {
+    const phrases = rankRuns(runsIn(group), 8);
+    const heading = group.find((s) => s.heading && wordCount(s.heading) <= 10)?.heading;
+    const candidates = [heading, ...phrases.map((p) => titleCase(p.phrase))].filter((t): t is string => Boolean(t));
+    let chapterTitle = candidates.find((t) => !usedTitles.has(t.toLowerCase())) ?? `${title}: Part ${i + 1}`;
+    if (usedTitles.has(chapterTitle.toLowerCase())) chapterTitle = `${chapterTitle} (${i + 1})`;
+    usedTitles.add(chapterTitle.toLowerCase());
+    const objectives = phrases.slice(0, 3).map((p, j) => `${VERBS[j % VERBS.length]} ${p.phrase}`);
+    return { title: chapterTitle, objectives: objectives.length > 0 ? objectives : [`Explain the main ideas of ${chapterTitle}`] };
+  });
+  return { title, description, chapters };
+}

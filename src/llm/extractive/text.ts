@@ -1,0 +1,107 @@
+/** Text plumbing for the extractive engine: markdown to sentences, tokens, stems. */
+import sbd from "sbd";
+import { stemmer } from "stemmer";
+import { eng } from "stopword";
+import type { Passage } from "../types.ts";
+
+// The package's English list omits negations, modals and other function words that make poor key phrases.
+const EXTRA_STOPWORDS = [
+  "not", "no", "nor", "its", "will", "may", "so", "just", "even", "does", "per", "us", "shall", "onto", "upon",
+  "via", "yet", "therefore", "however", "thus", "hence", "whose", "whom", "why", "when", "within", "without",
+  "across", "among", "above", "below", "against", "during", "until", "although", "though", "unless", "whether",
+  "either", "neither", "every", "few", "several", "own", "ever", "often", "usually", "also", "etc", "eg", "ie",
+  "use", "used", "using", "uses", "one", "two", "new", "first", "second", "example", "following", "see", "given",
+  "let", "lets", "can't", "don't", "it's", "i'm", "we're", "they're", "you're", "here's", "there's", "that's",
+  "let's", "isn't", "aren't", "doesn't", "won't", "cannot", "okay", "yes", "yeah", "oh", "really", "things", "thing",
+  "something", "anything", "everything", "lot", "lots", "kind", "sort", "able", "put", "going", "want", "know",
+  "think", "say", "says", "way", "ways", "well", "back", "gets", "go", "goes", "made", "makes", "need", "needs",
+];
+export const STOPWORDS = new Set([...eng, ...EXTRA_STOPWORDS]);
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’_-]*/gu;
+
+export const words = (text: string): string[] => text.match(WORD) ?? [];
+export const wordCount = (text: string) => words(text).length;
+export const isStopword = (w: string) => STOPWORDS.has(w.toLowerCase());
+export const stem = (w: string) => stemmer(w.toLowerCase().replace(/[’']s$/, ""));
+
+/** Stems of the content words of `text` (stopwords and bare numbers dropped). */
+export function contentStems(text: string): string[] {
+  return words(text)
+    .filter((w) => !isStopword(w) && !/^\d+$/.test(w) && w.length > 1)
+    .map(stem);
+}
+
+/** Plain prose from markdown/HTML-ish text: no code, links reduced to their text, no emphasis marks. */
+export function plainText(markdown: string): string {
+  return markdown
+    .replace(/```[\s\S]*?```/g, " ")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
+    .replace(/`([^`]+)`/g, "$1")
+    .replace(/[*_]{1,3}([^*_]+)[*_]{1,3}/g, "$1")
+    .replace(/\[\d+\]/g, "")
+    .replace(/[ \t]+/g, " ");
+}
+
+export interface Sentence {
+  text: string;
+  /** Position across the whole input, for reading order. */
+  index: number;
+  passageId: string;
+  heading: string | null;
+  stems: string[];
+}
+
+// Prose sentences only: headings, table rows, captions and fragments make poor summaries and quizzes.
+const isProse = (s: string) => {
+  const n = wordCount(s);
+  return n >= 6 && n <= 70 && /[a-z]/.test(s) && !/\|/.test(s) && (s.match(/\d/g)?.length ?? 0) < s.length / 4;
+};
+
+/** Sentences of passages in reading order; markdown headings become each sentence's heading. */
+export function sentencesOf(passages: Passage[]): Sentence[] {
+  const out: Sentence[] = [];
+  for (const p of passages) {
+    let heading = p.heading ?? null;
+    const blocks = plainText(p.text).split(/\n\s*\n|\n(?=\s*(?:#|[-*+] |\d+[.)] ))/);
+    for (const block of blocks) {
+      const h = /^\s*#{1,6}\s+(.+)$/m.exec(block);
+      if (h?.[1] && block.trim().split("\n").length === 1) {
+        heading = h[1].trim();
+        continue;
+      }
+      const body = block.replace(/^\s*#{1,6}\s+.*$/gm, " ").replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, "").replace(/\s*\n\s*/g, " ");
+      for (const raw of sbd.sentences(body)) {
+        const text = raw.trim();
+        if (!isProse(text)) continue;
+        out.push({ text, index: out.length, passageId: p.id, heading, stems: contentStems(text) });
+      }
+    }
+  }
+  return out;
+}
+
+export const titleCase = (s: string) =>
+  s
+    .split(/\s+/)
+    .map((w, i) => (i > 0 && isStopword(w) ? w.toLowerCase() : w.charAt(0).toUpperCase() + w.slice(1)))
+    .join(" ");
+
+export const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Case-insensitive whole-phrase match. */
+export function containsPhrase(text: string, phrase: string): boolean {
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(phrase)}(?![\\p{L}\\p{N}])`, "iu").test(text);
+}
+
+/** Deterministic 32-bit hash (FNV-1a) for seeded choices: same input, same output. */
+export function hash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}

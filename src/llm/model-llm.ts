@@ -1,0 +1,157 @@
+/**
+ * The Llm contract over any Transport: retries of transient failures, refusal detection, usage
+ * accounting, and the structured-output loop (parse → repair → validate → re-ask with the errors).
+ */
+import type { Static, TSchema } from "@sinclair/typebox";
+import pRetry from "p-retry";
+import { isTransient, llmError, looksLikeRefusal } from "./errors.ts";
+import type { ChatMessage, Completion, CompletionRequest, Transport } from "./providers/transport.ts";
+import { canonicalModel } from "./providers/transport.ts";
+import { isValid, normalize, parseJsonReply, toJsonSchema, validationErrors } from "./repair.ts";
+import { samplingFor } from "./tasks.ts";
+import type { CallOptions, Llm, LlmDescription, LlmHealth, Prompt, StructuredOptions } from "./types.ts";
+
+export interface ModelLlmSettings {
+  model: string;
+  maxRetries: number;
+  maxCtx: number;
+  reason: string;
+  /** Pause before the first retry of a transient failure; doubles after. */
+  retryDelayMs?: number;
+}
+
+const JSON_INSTRUCTION =
+  "Reply with one JSON object that follows the given JSON schema exactly. No prose, no markdown fences.";
+// How much of an invalid reply is echoed back when re-asking; enough to fix, not enough to blow the context.
+const ECHO_LIMIT = 6000;
+
+const toPrompt = (p: Prompt | string): Prompt => (typeof p === "string" ? { user: p } : p);
+
+export class ModelLlm implements Llm {
+  readonly engine;
+  readonly model: string;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly settings: ModelLlmSettings,
+  ) {
+    this.engine = transport.engine;
+    this.model = canonicalModel(settings.model);
+  }
+
+  describe(): LlmDescription {
+    return { engine: this.engine, model: this.model, reason: this.settings.reason, endpoints: this.transport.endpoints() };
+  }
+
+  listModels(): Promise<string[]> {
+    return this.transport.listModels();
+  }
+
+  health(): Promise<LlmHealth> {
+    return this.transport.health(this.model);
+  }
+
+  async generateText(prompt: Prompt | string, opts: CallOptions = {}): Promise<string> {
+    const completion = await this.call(this.messages(toPrompt(prompt)), opts);
+    if (completion.refused || looksLikeRefusal(completion.text)) throw refusal(completion.text);
+    return completion.text.trim();
+  }
+
+  async *streamText(prompt: Prompt | string, opts: CallOptions = {}): AsyncIterable<string> {
+    const req = this.request(this.messages(toPrompt(prompt)), opts);
+    const started = performance.now();
+    for await (const piece of this.transport.stream(req)) {
+      if ("delta" in piece) {
+        if (piece.delta) yield piece.delta;
+      } else {
+        this.record(req.model, piece.done, started, opts);
+      }
+    }
+  }
+
+  async generateObject<S extends TSchema>(
+    schema: S,
+    prompt: Prompt | string,
+    opts: StructuredOptions<Static<S>> = {},
+  ): Promise<Static<S>> {
+    const p = toPrompt(prompt);
+    const messages = this.messages({ system: [p.system, JSON_INSTRUCTION].filter(Boolean).join("\n\n"), user: p.user });
+    const jsonSchema = toJsonSchema(schema);
+    let errors: string[] = [];
+    for (let attempt = 0; attempt <= this.settings.maxRetries; attempt++) {
+      const completion = await this.call(messages, opts, jsonSchema);
+      if (completion.refused) throw refusal(completion.text);
+      const parsed = parseJsonReply(completion.text);
+      if (parsed.ok) {
+        const value = normalize(schema, parsed.value);
+        errors = validationErrors(schema, value);
+        if (errors.length === 0 && isValid(schema, value)) {
+          errors = opts.refine?.(value) ?? [];
+          if (errors.length === 0) return value;
+        }
+      } else {
+        if (looksLikeRefusal(completion.text)) throw refusal(completion.text);
+        errors = [parsed.error];
+      }
+      messages.push(
+        { role: "assistant", content: completion.text.slice(0, ECHO_LIMIT) },
+        {
+          role: "user",
+          content: `That reply is not valid: ${errors.join("; ")}. Reply again with only the corrected JSON object.`,
+        },
+      );
+    }
+    throw llmError(
+      "INTERNAL",
+      `The model's reply did not match the expected structure after ${this.settings.maxRetries + 1} attempts: ${errors.slice(0, 3).join("; ")}`,
+      { reason: "invalid_output", errors },
+    );
+  }
+
+  private messages(p: Prompt): ChatMessage[] {
+    const out: ChatMessage[] = [];
+    if (p.system) out.push({ role: "system", content: p.system });
+    out.push({ role: "user", content: p.user });
+    return out;
+  }
+
+  private request(messages: ChatMessage[], opts: CallOptions, schema?: Record<string, unknown>): CompletionRequest {
+    const chars = messages.reduce((n, m) => n + m.content.length, 0) + (schema ? JSON.stringify(schema).length : 0);
+    return {
+      model: opts.model && opts.model !== this.model ? opts.model : this.settings.model,
+      messages,
+      schema,
+      sampling: samplingFor(opts, chars, this.settings.maxCtx),
+      signal: opts.signal,
+    };
+  }
+
+  /** One completion, retried with backoff while the failure is transient (rate limit, host down). */
+  private async call(messages: ChatMessage[], opts: CallOptions, schema?: Record<string, unknown>): Promise<Completion> {
+    const req = this.request(messages, opts, schema);
+    const started = performance.now();
+    const completion = await pRetry(() => this.transport.complete(req), {
+      retries: this.settings.maxRetries,
+      minTimeout: this.settings.retryDelayMs ?? 500,
+      factor: 2,
+      randomize: true,
+      signal: opts.signal,
+      shouldRetry: ({ error }) => isTransient(error),
+    });
+    this.record(req.model, completion, started, opts);
+    return completion;
+  }
+
+  private record(model: string, c: Completion, started: number, opts: CallOptions) {
+    opts.meter?.add({
+      engine: this.engine,
+      model: canonicalModel(model),
+      promptTokens: c.promptTokens,
+      completionTokens: c.completionTokens,
+      ms: performance.now() - started,
+    });
+  }
+}
+
+const refusal = (text: string) =>
+  llmError("LLM_REFUSED", `The model declined to produce this content: ${text.trim().slice(0, 200)}`);

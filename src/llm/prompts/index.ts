@@ -1,0 +1,25 @@
+/** The versioned prompt templates, embedded as text; bump the file's version when a prompt changes meaning. */
+import answer from "./answer.v1.md" with { type: "text" };
+import chapter from "./chapter.v1.md" with { type: "text" };
+import exam from "./exam.v1.md" with { type: "text" };
+import flashcards from "./flashcards.v1.md" with { type: "text" };
+import notes from "./notes.v1.md" with { type: "text" };
+import outline from "./outline.v1.md" with { type: "text" };
+import podcast from "./podcast.v1.md" with { type: "text" };
+import studyGuide from "./study-guide.v1.md" with { type: "text" };
+
+export const templates = { answer, chapter, exam, flashcards, notes, outline, podcast, studyGuide };
+
+export const PROMPT_VERSIONS = {
+  answer: "answer.v1",
+  chapter: "chapter.v1",
+  exam: "exam.v1",
+  flashcards: "flashcards.v1",
+  notes: "notes.v1",
+  outline: "outline.v1",
+  podcast: "podcast.v1",
+  studyGuide: "study-guide.v1",
+} as const;
+
+export { render, formatPassages, bulletList } from "./render.ts";
+export { courseGoal, notesGoal, notesStyle, tutorTone } from "./guidance.ts";

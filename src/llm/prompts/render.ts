@@ -1,0 +1,39 @@
+/**
+ * Prompt templates: a system part, a line `---user---`, then the user part; `{{name}}`
+ * placeholders are filled from `vars`. Hand-written: a template engine would be heavier than the
+ * one regular expression this needs.
+ */
+import type { Passage, Prompt } from "../types.ts";
+
+const SPLIT = /^-{3,}\s*user\s*-{3,}\s*$/m;
+
+export function render(template: string, vars: Record<string, string | number>): Prompt {
+  const fill = (s: string) =>
+    s.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+      if (!(name in vars)) throw new Error(`prompt variable {{${name}}} has no value`);
+      return String(vars[name]);
+    });
+  const [system, user] = template.split(SPLIT);
+  if (user === undefined) return { user: fill(system!.trim()) };
+  return { system: fill(system!.trim()), user: fill(user.trim()) };
+}
+
+// Enough source for a chapter without overflowing an 8k context together with the reply.
+const PASSAGE_BUDGET = 12_000;
+
+/** Passages as a numbered, id-tagged list the model can cite. */
+export function formatPassages(passages: Passage[], budget = PASSAGE_BUDGET): string {
+  if (passages.length === 0) return "(no source passages: rely on well-established knowledge of the topic)";
+  const out: string[] = [];
+  let used = 0;
+  for (const [i, p] of passages.entries()) {
+    const where = [p.filename, p.page != null ? `p. ${p.page}` : null, p.heading].filter(Boolean).join(", ");
+    const text = p.text.trim().slice(0, Math.max(400, budget - used));
+    out.push(`[${i + 1}] id=${p.id}${where ? ` (${where})` : ""}\n${text}`);
+    used += text.length;
+    if (used >= budget) break;
+  }
+  return out.join("\n\n");
+}
+
+export const bulletList = (items: string[]) => items.map((s) => `- ${s}`).join("\n");

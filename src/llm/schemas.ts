@@ -1,0 +1,119 @@
+/**
+ * One TypeBox schema per artefact. The same object is sent to the model (Ollama `format`, OpenAI
+ * `response_format`) and used to validate its reply, so what we ask for is what we accept.
+ */
+import { Type as T, type Static } from "@sinclair/typebox";
+
+const Text = (minLength = 1, maxLength?: number) => T.String({ minLength, ...(maxLength ? { maxLength } : {}) });
+
+export const McqQuestion = T.Object({
+  type: T.Literal("mcq"),
+  prompt: Text(5),
+  choices: T.Array(Text(1), { minItems: 3, maxItems: 5 }),
+  answer: T.Integer({ minimum: 0, maximum: 4, description: "Zero-based index of the correct choice" }),
+  explanation: Text(5),
+});
+export type McqQuestion = Static<typeof McqQuestion>;
+
+export const ShortAnswerQuestion = T.Object({
+  type: T.Literal("short_answer"),
+  prompt: Text(5),
+  answer: Text(3),
+  rubric: T.Array(Text(3), { minItems: 1, maxItems: 5 }),
+});
+export type ShortAnswerQuestion = Static<typeof ShortAnswerQuestion>;
+
+export const WorkedProblemQuestion = T.Object({
+  type: T.Literal("worked_problem"),
+  prompt: Text(5),
+  steps: T.Array(Text(3), { minItems: 1, maxItems: 8 }),
+  answer: Text(1),
+});
+export type WorkedProblemQuestion = Static<typeof WorkedProblemQuestion>;
+
+export const ExamQuestion = T.Union([McqQuestion, ShortAnswerQuestion, WorkedProblemQuestion]);
+export type ExamQuestion = Static<typeof ExamQuestion>;
+export type ExamQuestionType = ExamQuestion["type"];
+
+const questionSchemas = { mcq: McqQuestion, short_answer: ShortAnswerQuestion, worked_problem: WorkedProblemQuestion };
+
+/** A batch of exactly `count` exam questions of the given types. */
+export const examBatchSchema = (count: number, types: ExamQuestionType[]) => {
+  const items = types.map((t) => questionSchemas[t]);
+  return T.Object({
+    questions: T.Array(items.length === 1 ? items[0]! : T.Union(items), { minItems: count, maxItems: count }),
+  });
+};
+
+export const Quiz = T.Object({ questions: T.Array(McqQuestion, { minItems: 1, maxItems: 10 }) });
+export type Quiz = Static<typeof Quiz>;
+
+export const outlineSchema = (numChapters: number) =>
+  T.Object({
+    title: Text(3, 200),
+    description: Text(10, 1000),
+    chapters: T.Array(
+      T.Object({
+        title: Text(3, 200),
+        objectives: T.Array(Text(5, 300), { minItems: 1, maxItems: 6 }),
+      }),
+      { minItems: numChapters, maxItems: numChapters },
+    ),
+  });
+export type Outline = Static<ReturnType<typeof outlineSchema>> & { slug?: string };
+
+export const ChapterSchema = T.Object({
+  content: Text(200),
+  key_concepts: T.Array(Text(2, 120), { minItems: 3, maxItems: 12 }),
+  quiz: T.Object({ questions: T.Array(McqQuestion, { minItems: 3, maxItems: 5 }) }),
+  citations: T.Array(T.String(), { description: "Ids of the source passages the content relies on" }),
+});
+export type ChapterDraft = Static<typeof ChapterSchema>;
+
+export const TermsSection = T.Object({
+  heading: Text(2),
+  items: T.Array(T.Object({ term: Text(1), definition: Text(3) }), { minItems: 1 }),
+});
+export const BulletsSection = T.Object({ heading: Text(2), bullets: T.Array(Text(3), { minItems: 1 }) });
+export const BodySection = T.Object({ heading: Text(2), body: Text(10) });
+export const StudyGuideSchema = T.Object({
+  title: Text(3),
+  sections: T.Array(T.Union([TermsSection, BulletsSection, BodySection]), { minItems: 2, maxItems: 12 }),
+});
+export type StudyGuide = Static<typeof StudyGuideSchema>;
+export type StudyGuideSection = StudyGuide["sections"][number];
+
+/** Notes are asked for as parts (one per chapter) and assembled into markdown by us. */
+export const notesSchema = (numChapters: number) =>
+  T.Object({
+    introduction: Text(50),
+    sections: T.Array(T.Object({ heading: Text(2), body: Text(100) }), { minItems: numChapters, maxItems: numChapters }),
+    conclusion: Text(50),
+  });
+export type NotesParts = Static<ReturnType<typeof notesSchema>>;
+
+export const Flashcard = T.Object({ front: Text(2, 300), back: Text(2, 1200) });
+export const FlashcardsReply = T.Object({ deck_title: Text(3), cards: T.Array(Flashcard, { minItems: 1, maxItems: 200 }) });
+export type Flashcard = Static<typeof Flashcard>;
+export interface FlashcardDeck {
+  deck_title: string;
+  cards: Flashcard[];
+  total: number;
+}
+
+export const AnswerReply = T.Object({
+  answered: T.Boolean({ description: "false when the passages do not contain the answer" }),
+  answer: Text(1),
+});
+export interface Answer {
+  answer: string;
+  citations: string[];
+  answered: boolean;
+}
+
+export const Speaker = T.Union([T.Literal("host"), T.Literal("guest")]);
+export const PodcastScriptSchema = T.Object({
+  title: Text(3),
+  turns: T.Array(T.Object({ speaker: Speaker, text: Text(10) }), { minItems: 16, maxItems: 60 }),
+});
+export type PodcastScript = Static<typeof PodcastScriptSchema>;

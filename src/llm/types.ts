@@ -1,0 +1,96 @@
+/**
+ * The language-model layer's public types. Other domains (courses, materials, podcasts, retrieval)
+ * code against these, so names and shapes only ever grow.
+ */
+import type { Static, TSchema } from "@sinclair/typebox";
+import type { UsageMeter } from "./usage.ts";
+
+/** A retrieved source passage handed to a generator; `id` is what citations refer to. */
+export interface Passage {
+  id: string;
+  text: string;
+  documentId?: string;
+  filename?: string;
+  page?: number | null;
+  heading?: string | null;
+  score?: number;
+}
+
+export type Engine = "ollama" | "openai" | "extractive";
+
+/** Named generation tasks; each has its own temperature, output budget and context size. */
+export type Task =
+  | "outline"
+  | "chapter"
+  | "study_guide"
+  | "notes"
+  | "flashcards"
+  | "exam"
+  | "answer"
+  | "podcast"
+  | "general";
+
+export interface Prompt {
+  system?: string;
+  user: string;
+}
+
+export interface CallOptions {
+  /** Overrides the default model (a name from listModels()). */
+  model?: string;
+  task?: Task;
+  temperature?: number;
+  /** Upper bound of generated tokens. */
+  maxTokens?: number;
+  meter?: UsageMeter;
+  signal?: AbortSignal;
+}
+
+export interface StructuredOptions<T> extends CallOptions {
+  /** Checks a schema cannot express (cross-field rules); returned messages are fed back to the model. */
+  refine?: (value: T) => string[];
+}
+
+/** What one model call cost; summed by UsageMeter. */
+export interface CallUsage {
+  engine: Engine;
+  model: string;
+  promptTokens: number;
+  completionTokens: number;
+  ms: number;
+}
+
+export interface LlmDescription {
+  engine: Engine;
+  model: string;
+  /** Why this engine was picked (auto selection) or "configured". */
+  reason: string;
+  /** Ollama hosts or the OpenAI-compatible base URL; empty for extractive. */
+  endpoints: string[];
+}
+
+export interface LlmHealth {
+  ok: boolean;
+  engine: Engine;
+  model: string;
+  endpoints: { url: string; ok: boolean; version?: string; error?: string }[];
+}
+
+/** One provider. Every method throws AppError (see ./errors.ts) on failure. */
+export interface Llm {
+  readonly engine: Engine;
+  /** The default model name ("extractive" for the extractive engine). */
+  readonly model: string;
+  describe(): LlmDescription;
+  /** A schema-valid object: repaired, validated and re-asked as needed. */
+  generateObject<S extends TSchema>(
+    schema: S,
+    prompt: Prompt | string,
+    opts?: StructuredOptions<Static<S>>,
+  ): Promise<Static<S>>;
+  generateText(prompt: Prompt | string, opts?: CallOptions): Promise<string>;
+  streamText(prompt: Prompt | string, opts?: CallOptions): AsyncIterable<string>;
+  /** The provider's model names (":latest" dropped), without "extractive". */
+  listModels(): Promise<string[]>;
+  health(): Promise<LlmHealth>;
+}

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { Value } from "@sinclair/typebox/value";
+import {
+  answerQuestion,
+  UsageMeter,
+  writeChapter,
+  writeExamQuestions,
+  writeFlashcards,
+  writeNotes,
+  writeOutline,
+  writePodcastScript,
+  writeStudyGuide,
+  type ChapterSummary,
+  type Passage,
+} from "../../src/llm/artefacts.ts";
+import { createLlm } from "../../src/llm/create.ts";
+import { ChapterSchema, ExamQuestion, outlineSchema, PodcastScriptSchema, StudyGuideSchema } from "../../src/llm/schemas.ts";
+import type { Llm } from "../../src/llm/types.ts";
+import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.ts";
+import { fast, llmConfig } from "./support.ts";
+
+let fake: FakeOllama;
+let llm: Llm;
+beforeAll(async () => {
+  fake = startFakeOllama();
+  llm = await createLlm(llmConfig({ ollamaHost: [fake.url] }), fast);
+});
+beforeEach(() => {
+  fake.behave("ok");
+  fake.respondWith(null);
+  fake.calls.length = 0;
+});
+afterAll(() => fake.close());
+
+const passages: Passage[] = [
+  { id: "p-moon", text: "Tides are caused mainly by the gravitational pull of the Moon on the oceans.", filename: "tides.pdf", page: 3 },
+  { id: "p-sun", text: "The Sun also raises tides; when Sun and Moon align, spring tides occur.", filename: "tides.pdf", page: 4 },
+];
+const chapters: ChapterSummary[] = [
+  { title: "What causes tides", content: "Tides are caused by the Moon's gravity. The Sun contributes as well.", key_concepts: ["gravity", "Moon"] },
+  { title: "Spring and neap tides", content: "Spring tides happen when Sun and Moon align. Neap tides happen at right angles.", key_concepts: ["spring tide", "neap tide"] },
+];
+const lastPrompt = () => fake.generations().at(-1)!.body!.messages.map((m: { content: string }) => m.content).join("\n");
+
+describe("artefacts from a model (fake Ollama)", () => {
+  test("outline: exactly numChapters chapters, a slug, and a prompt carrying passages and goal", async () => {
+    const meter = new UsageMeter();
+    const o = await writeOutline(llm, { topic: "Ocean tides", learningGoal: "exams", numChapters: 5, passages, meter });
+    expect(Value.Check(outlineSchema(5), { title: o.title, description: o.description, chapters: o.chapters })).toBe(true);
+    expect(o.chapters).toHaveLength(5);
+    expect(o.slug).toMatch(/^[a-z0-9-]+$/);
+    const prompt = lastPrompt();
+    expect(prompt).toContain("id=p-moon (tides.pdf, p. 3)");
+    expect(prompt).toContain("pass an exam");
+    expect(prompt).toContain("exactly 5 chapters");
+    expect(meter.calls).toBe(1);
+  });
+
+  test("outline without a topic asks for the dominant theme", async () => {
+    await writeOutline(llm, { numChapters: 2, passages });
+    expect(lastPrompt()).toContain("dominant theme");
+  });
+
+  test("chapter: schema-valid, citations limited to the passages given, quiz answers re-asked when out of range", async () => {
+    const reply = (answer: number) =>
+      JSON.stringify({
+        content: "## Tides\n\n" + "The Moon pulls the oceans and makes tides. ".repeat(10),
+        key_concepts: ["tide", "gravity", "Moon"],
+        quiz: { questions: [0, 1, 2].map(() => ({ type: "mcq", prompt: "What causes tides?", choices: ["Moon", "Wind", "Fish"], answer, explanation: "Gravity of the Moon." })) },
+        citations: ["p-moon", "made-up-id", "p-moon"],
+      });
+    fake.respondWith(({ body }) => reply(body.messages.length === 2 ? 4 : 0));
+    const c = await writeChapter(llm, { courseTitle: "Tides", chapterTitle: "Causes", objectives: ["Explain tides"], learningGoal: "career", passages });
+    expect(Value.Check(ChapterSchema, c)).toBe(true);
+    expect(c.citations).toEqual(["p-moon"]);
+    expect(fake.generations()).toHaveLength(2);
+    expect(fake.generations()[1]!.body!.messages.at(-1).content).toContain("is not an index into its 3 choices");
+    expect(lastPrompt()).toContain("use this at work");
+  });
+
+  test("study guide", async () => {
+    const g = await writeStudyGuide(llm, { courseTitle: "Tides", chapters });
+    expect(Value.Check(StudyGuideSchema, g)).toBe(true);
+    expect(lastPrompt()).toContain("Spring and neap tides");
+  });
+
+  test("notes: introduction, one section per chapter in order, conclusion; tone and style shape the prompt", async () => {
+    const notes = await writeNotes(llm, { courseTitle: "Tides", chapters, learningGoal: "interviews", learningStyle: "concise", tutorTone: "peer" });
+    const headings = notes.split("\n").filter((l) => l.startsWith("## "));
+    expect(headings).toEqual(["## Introduction", "## Chapter 1: What causes tides", "## Chapter 2: Spring and neap tides", "## Conclusion"]);
+    const system = fake.generations().at(-1)!.body!.messages[0].content;
+    expect(system).toContain("fellow student");
+    expect(lastPrompt()).toContain("job interviews");
+    expect(lastPrompt()).toContain("concise");
+    await writeNotes(llm, { courseTitle: "Tides", chapters, learningGoal: "exams", learningStyle: "narrative", tutorTone: "professor" });
+    expect(fake.generations().at(-1)!.body!.messages[0].content).toContain("university professor");
+  });
+
+  test("flashcards cover every key concept, with unique fronts and a matching total", async () => {
+    const deck = await writeFlashcards(llm, { courseTitle: "Tides", chapters });
+    const fronts = deck.cards.map((c) => c.front.toLowerCase());
+    expect(new Set(fronts).size).toBe(fronts.length);
+    expect(deck.total).toBe(deck.cards.length);
+    const all = deck.cards.map((c) => `${c.front} ${c.back}`.toLowerCase()).join("\n");
+    for (const k of chapters.flatMap((c) => c.key_concepts)) expect(all).toContain(k.toLowerCase());
+  });
+
+  test("exam questions: exactly count, of the requested types, avoiding listed prompts", async () => {
+    const qs = await writeExamQuestions(llm, {
+      courseTitle: "Tides",
+      chapter: chapters[0]!,
+      count: 6,
+      types: ["mcq", "short_answer", "worked_problem"],
+      avoidPrompts: ["What is a tide?"],
+    });
+    expect(qs).toHaveLength(6);
+    for (const q of qs) expect(Value.Check(ExamQuestion, q)).toBe(true);
+    expect(new Set(qs.map((q) => q.type))).toEqual(new Set(["mcq", "short_answer", "worked_problem"]));
+    expect(lastPrompt()).toContain("- What is a tide?");
+  });
+
+  test("answer: [n] markers become passage ids, markers past the passages are dropped", async () => {
+    fake.respondWith(() => JSON.stringify({ answered: true, answer: "The Moon's gravity [1]. Also the Sun [2][7]." }));
+    const a = await answerQuestion(llm, { question: "What causes tides?", passages });
+    expect(a).toEqual({ answer: "The Moon's gravity [1]. Also the Sun [2].", citations: ["p-moon", "p-sun"], answered: true });
+  });
+
+  test("answer: unanswerable questions say so and cite nothing", async () => {
+    fake.respondWith(() => JSON.stringify({ answered: false, answer: "The sources do not cover the stock market." }));
+    const a = await answerQuestion(llm, { question: "How did the stock market do?", passages });
+    expect(a).toEqual({ answer: "The sources do not cover the stock market.", citations: [], answered: false });
+  });
+
+  test("podcast: alternating host/guest turns, long enough to speak for minutes", async () => {
+    const s = await writePodcastScript(llm, { courseTitle: "Tides", chapterTitle: "Causes", content: chapters[0]!.content, key_concepts: ["gravity", "Moon"] });
+    expect(Value.Check(PodcastScriptSchema, s)).toBe(true);
+    s.turns.forEach((t, i) => i > 0 && expect(t.speaker).not.toBe(s.turns[i - 1]!.speaker));
+    const words = s.turns.reduce((n, t) => n + t.text.split(/\s+/).length, 0);
+    expect(words).toBeGreaterThanOrEqual(400);
+  });
+
+  test('model "extractive" builds without calling the model and is labelled extractive', async () => {
+    const meter = new UsageMeter();
+    const deck = await writeFlashcards(llm, { courseTitle: "Tides", chapters, model: "extractive", meter });
+    expect(deck.total).toBeGreaterThan(0);
+    expect(fake.generations()).toHaveLength(0);
+    expect(meter).toMatchObject({ calls: 1, engine: "extractive", model: "extractive", promptTokens: 0 });
+  });
+
+  test("a model failure inside an artefact surfaces as the classified AppError", async () => {
+    fake.behave("refuse");
+    const err = await writeStudyGuide(llm, { courseTitle: "Tides", chapters }).catch((e) => e);
+    expect(err.code).toBe("LLM_REFUSED");
+  });
+});

@@ -1,0 +1,20 @@
+/** Shared set-up for the LLM tests: configs pointing at the fake servers. */
+import type { LlmConfig } from "../../src/llm/create.ts";
+
+export function llmConfig(overrides: Partial<LlmConfig> = {}): LlmConfig {
+  return {
+    llmProvider: "ollama",
+    ollamaHost: ["http://127.0.0.1:9"],
+    openaiBaseUrl: null,
+    openaiApiKey: null,
+    llmModel: "llama3.2",
+    llmTimeoutMs: 5000,
+    llmMaxRetries: 2,
+    llmNumCtx: 8192,
+    llmKeepAlive: "7m",
+    ...overrides,
+  };
+}
+
+/** Fast back-off for tests: retries still happen, just without the production pauses. */
+export const fast = { probeTimeoutMs: 500, retryDelayMs: 5 };
