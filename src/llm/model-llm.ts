@@ -2,6 +2,8 @@
  * The Llm contract over any Transport: retries of transient failures, refusal detection, usage
  * accounting, and the structured-output loop (parse → repair → validate → re-ask with the errors).
  */
+import { AppError } from "../errors.ts";
+import { modelCalls, modelDuration } from "../metrics.ts";
 import type { Static, TSchema } from "@sinclair/typebox";
 import pRetry from "p-retry";
 import { isTransient, llmError, looksLikeRefusal } from "./errors.ts";
@@ -130,19 +132,28 @@ export class ModelLlm implements Llm {
   private async call(messages: ChatMessage[], opts: CallOptions, schema?: Record<string, unknown>): Promise<Completion> {
     const req = this.request(messages, opts, schema);
     const started = performance.now();
-    const completion = await pRetry(() => this.transport.complete(req), {
-      retries: this.settings.maxRetries,
-      minTimeout: this.settings.retryDelayMs ?? 500,
-      factor: 2,
-      randomize: true,
-      signal: opts.signal,
-      shouldRetry: ({ error }) => isTransient(error),
-    });
-    this.record(req.model, completion, started, opts);
-    return completion;
+    try {
+      const completion = await pRetry(() => this.transport.complete(req), {
+        retries: this.settings.maxRetries,
+        minTimeout: this.settings.retryDelayMs ?? 500,
+        factor: 2,
+        randomize: true,
+        signal: opts.signal,
+        shouldRetry: ({ error }) => isTransient(error),
+      });
+      this.record(req.model, completion, started, opts);
+      return completion;
+    } catch (err) {
+      const outcome = err instanceof AppError ? err.code : "INTERNAL";
+      modelCalls.inc({ engine: this.engine, model: canonicalModel(req.model), outcome });
+      throw err;
+    }
   }
 
   private record(model: string, c: Completion, started: number, opts: CallOptions) {
+    const labels = { engine: this.engine, model: canonicalModel(model) };
+    modelCalls.inc({ ...labels, outcome: "ok" });
+    modelDuration.observe(labels, (performance.now() - started) / 1000);
     opts.meter?.add({
       engine: this.engine,
       model: canonicalModel(model),
