@@ -9,6 +9,7 @@ import { jobHandlers } from "./jobs/registry.ts";
 import { createLogger } from "./log.ts";
 import { loadOrCreateSecret } from "./media/secret.ts";
 import { setMediaSigningSecret } from "./media/signed-url.ts";
+import { chooseTtsEngine, createTtsEngines } from "./podcasts/tts/registry.ts";
 import type { Services } from "./services.ts";
 import { createKey, hasAnyKey } from "./tenants/keys.ts";
 
@@ -30,7 +31,8 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
   }
 
   const llm = await createLlm(cfg);
-  const svc: Services = { cfg, db, sqlite, log, llm, engines: {} };
+  const tts = await chooseTtsEngine(createTtsEngines(cfg), null, null, cfg.ttsProvider);
+  const svc: Services = { cfg, db, sqlite, log, llm, engines: { tts: tts.name } };
   const app = createApp(svc);
   // Elysia turns SO_REUSEPORT on by default; then a second server on the same port would silently
   // share its traffic. One server owns a port (and a data directory): a second start must fail.

@@ -23,8 +23,10 @@ export async function openDb(dataDir: string, opts: { migrate?: boolean } = {}):
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, "courseforge.db");
   const sqlite = new Database(path, { create: true, strict: true });
-  sqlite.run("PRAGMA journal_mode = WAL");
+  // busy_timeout first: switching to WAL takes a lock, and another process (the server, a CLI
+  // command, a test) may hold one for a moment.
   sqlite.run("PRAGMA busy_timeout = 5000");
+  sqlite.run("PRAGMA journal_mode = WAL");
   sqlite.run("PRAGMA synchronous = NORMAL");
   sqlite.run("PRAGMA foreign_keys = ON");
   sqlite.loadExtension(await sqliteVecPath(dataDir));

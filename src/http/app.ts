@@ -16,6 +16,7 @@ import { courseReadRoutes } from "./routes/courses.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { mediaRoutes } from "./routes/media.ts";
 import { metricsRoutes } from "./routes/metrics.ts";
+import { podcastRoutes } from "./routes/podcasts.ts";
 import { userRoutes } from "./routes/users.ts";
 
 /** Paths served without an API key. */
@@ -109,7 +110,8 @@ export function createApp(svc: Services) {
     .use(metricsRoutes(svc))
     .use(mediaRoutes(svc))
     .use(userRoutes(svc))
-    .use(courseReadRoutes(svc));
+    .use(courseReadRoutes(svc))
+    .use(podcastRoutes(svc));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -49,7 +49,7 @@ test("migrations are recorded and applying them again changes nothing", () => {
 
 test("every drizzle table and column exists in the migrated database", () => {
   const { sqlite } = opened;
-  const tables = Object.values(schema).filter(
+  const tables = (Object.values(schema) as unknown[]).filter(
     (v): v is SQLiteTable => typeof v === "object" && v !== null && Symbol.for("drizzle:IsDrizzleTable") in v,
   );
   expect(tables.length).toBeGreaterThan(5);

@@ -1,1 +1,2 @@
 export * from "./core.ts";
+export * from "./podcasts.ts";

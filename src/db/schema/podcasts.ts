@@ -1,0 +1,32 @@
+/** Drizzle view of migration 0007 (src/db/migrations/0007_podcasts.sql). */
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const podcastEpisodes = sqliteTable(
+  "podcast_episodes",
+  {
+    id: text("id").primaryKey(),
+    courseId: text("course_id").notNull(),
+    chapterId: text("chapter_id").notNull(),
+    chapterOrder: integer("chapter_order").notNull(),
+    title: text("title").notNull(),
+    status: text("status", { enum: ["generating", "ready", "error"] }).notNull(),
+    ttsProvider: text("tts_provider", { enum: ["piper", "espeak"] }).notNull(),
+    script: text("script", { mode: "json" }),
+    scriptEngine: text("script_engine"),
+    scriptModel: text("script_model"),
+    voices: text("voices", { mode: "json" }),
+    blobKey: text("blob_key"),
+    contentType: text("content_type"),
+    durationSeconds: real("duration_seconds"),
+    sizeBytes: integer("size_bytes"),
+    error: text("error", { mode: "json" }),
+    jobId: text("job_id"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    readyAt: text("ready_at"),
+  },
+  (t) => [
+    uniqueIndex("podcast_episodes_course_chapter").on(t.courseId, t.chapterId),
+    index("podcast_episodes_course_order").on(t.courseId, t.chapterOrder),
+  ],
+);

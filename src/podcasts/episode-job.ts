@@ -1,0 +1,124 @@
+/**
+ * The background job that produces one episode: script (kept once written), speech per turn
+ * (cached on disk), MP3, blob, ready. Re-run after a crash or restart, it continues from what was
+ * kept; when it finally fails, the episode ends `error` with the reason.
+ */
+import { join } from "node:path";
+import { AppError, type FailureReason } from "../errors.ts";
+import { INTERRUPTED, type JobHandler, type JobRow } from "../jobs/queue.ts";
+import { UsageMeter, writePodcastScript } from "../llm/artefacts.ts";
+import { deleteBlob, putBlob } from "../media/blob-store.ts";
+import { nowIso } from "../util.ts";
+import { TurnAudioCache } from "./audio/turn-cache.ts";
+import { ttsEnginesFor, type PodcastDeps } from "./deps.ts";
+import { getEpisode, type EpisodeRow, type StoredScript } from "./episodes.ts";
+import { renderEpisodeAudio } from "./render-audio.ts";
+
+/** Retrying cannot help: something must be installed or the data is gone. */
+function permanent(error: AppError): AppError {
+  return Object.assign(error, { retriable: false });
+}
+
+function episodeIdOf(job: JobRow): string {
+  const id = (JSON.parse(job.payload) as { episode_id?: unknown }).episode_id;
+  if (typeof id !== "string") throw permanent(new AppError(500, "INTERNAL", "podcast job without an episode id"));
+  return id;
+}
+
+interface ChapterSource {
+  course_title: string;
+  chapter_title: string;
+  content: string | null;
+  key_concepts: string;
+}
+
+async function ensureScript(deps: PodcastDeps, episode: EpisodeRow): Promise<StoredScript> {
+  if (episode.script) return JSON.parse(episode.script) as StoredScript;
+  const chapter = deps.sqlite
+    .query<ChapterSource, [string]>(
+      `SELECT c.title AS course_title, ch.title AS chapter_title, ch.content, ch.key_concepts
+         FROM chapters ch JOIN courses c ON c.id = ch.course_id WHERE ch.id = ?`,
+    )
+    .get(episode.chapter_id);
+  if (!chapter) throw permanent(new AppError(404, "NOT_FOUND", "The chapter of this episode no longer exists"));
+  const meter = new UsageMeter();
+  const script = await writePodcastScript(deps.llm, {
+    courseTitle: chapter.course_title,
+    chapterTitle: chapter.chapter_title,
+    content: chapter.content ?? "",
+    key_concepts: JSON.parse(chapter.key_concepts) as string[],
+    meter,
+  });
+  const stored: StoredScript = { turns: script.turns };
+  // A commit point: a re-run after a crash speaks this script instead of writing a new one.
+  deps.sqlite.run(
+    "UPDATE podcast_episodes SET title = ?, script = ?, script_engine = ?, script_model = ?, updated_at = ? WHERE id = ?",
+    [script.title, JSON.stringify(stored), meter.engine, meter.model, nowIso(), episode.id],
+  );
+  return stored;
+}
+
+export function podcastEpisodeJob(deps: PodcastDeps): JobHandler {
+  const cache = new TurnAudioCache(join(deps.cfg.dataDir, "cache", "tts"));
+  return {
+    concurrency: deps.cfg.podcastConcurrency,
+
+    async run(job, ctx) {
+      const episodeId = episodeIdOf(job);
+      const episode = getEpisode(deps.sqlite, episodeId);
+      if (episode?.status !== "generating") return { episode_id: episodeId, skipped: true };
+
+      const script = await ensureScript(deps, episode);
+      if (ctx.signal.aborted) return INTERRUPTED;
+
+      const engine = ttsEnginesFor(deps.cfg)[episode.tts_provider];
+      const availability = await engine.available();
+      if (!availability.ok) {
+        throw permanent(
+          new AppError(503, "TTS_UNAVAILABLE", `${engine.name} is not available: ${availability.reason ?? "unknown reason"}`, {
+            engine: engine.name,
+          }),
+        );
+      }
+
+      let rendered;
+      try {
+        rendered = await renderEpisodeAudio(engine, script.turns, {
+          cache,
+          bitrateKbps: deps.cfg.podcastBitrateKbps,
+          signal: ctx.signal,
+        });
+      } catch (err) {
+        if (ctx.signal.aborted) return INTERRUPTED;
+        throw err;
+      }
+
+      const blob = await putBlob(deps.cfg, rendered.bytes, { ext: "mp3" });
+      const now = nowIso();
+      const stored = deps.sqlite.run(
+        `UPDATE podcast_episodes SET status = 'ready', blob_key = ?, content_type = ?, duration_seconds = ?, size_bytes = ?,
+                voices = ?, error = NULL, ready_at = ?, updated_at = ?
+          WHERE id = ? AND status = 'generating'`,
+        [blob.key, rendered.contentType, rendered.durationSeconds, blob.size, JSON.stringify(engine.voices()), now, now, episode.id],
+      );
+      if (stored.changes === 0) await deleteBlob(deps.cfg, blob.key);
+      await cache.delete(rendered.cacheKeys);
+      ctx.log.info("podcast episode ready", {
+        episode_id: episode.id,
+        course_id: episode.course_id,
+        engine: engine.name,
+        duration_s: Math.round(rendered.durationSeconds),
+        turns_synthesized: rendered.synthesized,
+        turns_cached: rendered.cached,
+      });
+      return { episode_id: episode.id, duration_seconds: rendered.durationSeconds };
+    },
+
+    onFailure(job: JobRow, reason: FailureReason) {
+      deps.sqlite.run(
+        "UPDATE podcast_episodes SET status = 'error', error = ?, updated_at = ? WHERE id = ? AND status = 'generating'",
+        [JSON.stringify(reason), nowIso(), episodeIdOf(job)],
+      );
+    },
+  };
+}

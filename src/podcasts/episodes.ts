@@ -1,0 +1,65 @@
+/** Podcast episode rows and their API shape. */
+import type { Database } from "bun:sqlite";
+import type { FailureReason } from "../errors.ts";
+import { signedMediaUrl } from "../media/signed-url.ts";
+import type { PodcastConfig } from "./deps.ts";
+import type { ScriptTurn } from "./render-audio.ts";
+import type { TtsEngineName } from "./tts/engine.ts";
+
+export type EpisodeStatus = "generating" | "ready" | "error";
+
+export interface EpisodeRow {
+  id: string;
+  course_id: string;
+  chapter_id: string;
+  chapter_order: number;
+  title: string;
+  status: EpisodeStatus;
+  tts_provider: TtsEngineName;
+  script: string | null;
+  script_engine: string | null;
+  script_model: string | null;
+  voices: string | null;
+  blob_key: string | null;
+  content_type: string | null;
+  duration_seconds: number | null;
+  size_bytes: number | null;
+  error: string | null;
+  job_id: string | null;
+  created_at: string;
+  updated_at: string;
+  ready_at: string | null;
+}
+
+export interface StoredScript {
+  turns: ScriptTurn[];
+}
+
+export function courseEpisodes(sqlite: Database, courseId: string): EpisodeRow[] {
+  return sqlite
+    .query<EpisodeRow, [string]>("SELECT * FROM podcast_episodes WHERE course_id = ? ORDER BY chapter_order")
+    .all(courseId);
+}
+
+export function getEpisode(sqlite: Database, id: string): EpisodeRow | null {
+  return sqlite.query<EpisodeRow, [string]>("SELECT * FROM podcast_episodes WHERE id = ?").get(id);
+}
+
+/** The API's Podcast episode; audio URLs are signed afresh on every read. */
+export function episodeView(cfg: PodcastConfig, row: EpisodeRow) {
+  const script = row.script ? (JSON.parse(row.script) as StoredScript) : null;
+  return {
+    id: row.id,
+    chapter_order: row.chapter_order,
+    title: row.title,
+    status: row.status,
+    audio_url: row.status === "ready" && row.blob_key ? signedMediaUrl(cfg, row.blob_key) : null,
+    script: script ? { turns: script.turns.map((t) => ({ speaker: t.speaker, text: t.text })) } : null,
+    tts_provider: row.tts_provider,
+    duration_seconds: row.status === "ready" ? row.duration_seconds : null,
+    created_at: row.created_at,
+    ...(row.status === "error" && row.error ? { error: JSON.parse(row.error) as FailureReason } : {}),
+  };
+}
+
+export type EpisodeView = ReturnType<typeof episodeView>;

@@ -1,0 +1,119 @@
+/**
+ * POST podcasts/generate: marks every chapter without a ready episode as generating and queues one
+ * job per such episode, all in one transaction. The unique (course, chapter) key and the
+ * transaction make repeated and concurrent calls safe: a chapter never gets two episodes, and an
+ * episode already generating is not queued twice.
+ */
+import { loadOwnedCourse, type CourseOwner } from "../courses/read.ts";
+import { conflict } from "../errors.ts";
+import { enqueueJob } from "../jobs/queue.ts";
+import { newId, nowIso } from "../util.ts";
+import { ttsEnginesFor, type PodcastDeps } from "./deps.ts";
+import { courseEpisodes } from "./episodes.ts";
+import type { TtsEngineName } from "./tts/engine.ts";
+import { chooseTtsEngine, parseTtsProvider } from "./tts/registry.ts";
+
+export const EPISODE_JOB = "podcast.episode";
+
+export interface GenerateRequest {
+  owner: CourseOwner;
+  courseId: string;
+  /** The `tts_provider` query value, if given (engine name or provider_a/provider_b). */
+  ttsProvider?: string | null;
+  /** The tenant's configured engine (set with the CLI), if any. */
+  tenantTtsProvider?: string | null;
+  requestId?: string | null;
+}
+
+export type GenerateStatus = "generating" | "resuming" | "already_complete";
+
+export interface GenerateResult {
+  message: string;
+  course_id: string;
+  total_chapters: number;
+  ready: number;
+  failed: number;
+  status: GenerateStatus;
+}
+
+const episodes = (n: number) => `${n} episode${n === 1 ? "" : "s"}`;
+
+function knownEngine(value: string | null | undefined): TtsEngineName | null {
+  return value === "piper" || value === "espeak" ? value : null;
+}
+
+export async function generatePodcasts(deps: PodcastDeps, req: GenerateRequest): Promise<GenerateResult> {
+  const requested = req.ttsProvider ? parseTtsProvider(req.ttsProvider) : null;
+  const course = loadOwnedCourse(deps.sqlite, req.owner, req.courseId);
+  if (course.status === "generating") {
+    throw conflict("The course is still generating; request podcasts once it has completed", "COURSE_GENERATING");
+  }
+  const engine = await chooseTtsEngine(
+    ttsEnginesFor(deps.cfg),
+    requested,
+    knownEngine(req.tenantTtsProvider),
+    deps.cfg.ttsProvider,
+  );
+
+  return deps.sqlite.transaction((): GenerateResult => {
+    const chapters = deps.sqlite
+      .query<{ id: string; order_index: number; title: string }, [string]>(
+        "SELECT id, order_index, title FROM chapters WHERE course_id = ? AND status = 'completed' ORDER BY order_index",
+      )
+      .all(course.id);
+    const existing = new Map(courseEpisodes(deps.sqlite, course.id).map((e) => [e.chapter_id, e]));
+    let ready = 0;
+    let failed = 0;
+    let queued = 0;
+    const now = nowIso();
+    const enqueue = (episodeId: string) => {
+      const job = enqueueJob(deps.sqlite, {
+        type: EPISODE_JOB,
+        tenantId: req.owner.tenantId,
+        userId: req.owner.userId,
+        courseId: course.id,
+        requestId: req.requestId ?? null,
+        payload: { episode_id: episodeId },
+      });
+      queued++;
+      return job.id;
+    };
+
+    for (const chapter of chapters) {
+      const episode = existing.get(chapter.id);
+      if (episode?.status === "ready") {
+        ready++;
+      } else if (episode?.status === "error") {
+        failed++;
+        const jobId = enqueue(episode.id);
+        deps.sqlite.run(
+          `UPDATE podcast_episodes SET status = 'generating', error = NULL, tts_provider = ?, job_id = ?, updated_at = ? WHERE id = ?`,
+          [engine.name, jobId, now, episode.id],
+        );
+      } else if (!episode) {
+        const id = newId();
+        const inserted = deps.sqlite.run(
+          `INSERT INTO podcast_episodes (id, course_id, chapter_id, chapter_order, title, status, tts_provider, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, 'generating', ?, ?, ?) ON CONFLICT (course_id, chapter_id) DO NOTHING`,
+          [id, course.id, chapter.id, chapter.order_index, chapter.title, engine.name, now, now],
+        );
+        if (inserted.changes === 1) {
+          deps.sqlite.run("UPDATE podcast_episodes SET job_id = ? WHERE id = ?", [enqueue(id), id]);
+        }
+      }
+    }
+
+    const total = chapters.length;
+    const status: GenerateStatus = ready === total ? "already_complete" : ready > 0 || failed > 0 ? "resuming" : "generating";
+    const message =
+      status === "already_complete"
+        ? total === 0
+          ? "The course has no finished chapters to make episodes from"
+          : "Every chapter already has a ready episode"
+        : queued === 0
+          ? `${episodes(total - ready)} already being generated`
+          : `Generating ${episodes(queued)} with ${engine.name}`;
+    deps.log.info("podcast generation requested", { course_id: course.id, status, queued, engine: engine.name });
+    return { message, course_id: course.id, total_chapters: total, ready, failed, status };
+  })();
+}
