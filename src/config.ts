@@ -131,12 +131,17 @@ export const settings = {
   examBatchSize: setting("EXAM_BATCH_SIZE", "5", "Exam questions asked of the model in one call; an exam's batches run in parallel", int(1, 20)),
   examConcurrency: setting("EXAM_CONCURRENCY", "6", "Exam batches sent to the model at once", int(1, 64)),
   chapterConcurrency: setting("CHAPTER_CONCURRENCY", "4", "Chapters of one course generated at once", int(1, 64)),
-  chapterRetries: setting("CHAPTER_RETRIES", "2", "Retries of a chapter after a model timeout or rate limit before the course fails", int(0, 10)),
-  chapterRetryDelayMs: setting("CHAPTER_RETRY_DELAY_MS", "2000", "Pause before the first chapter retry; doubles on each further retry", int(0)),
+  generationRetries: setting(
+    "GENERATION_RETRIES",
+    "2",
+    "Retries of a course generation step (outline, chapter, study guide) after a model timeout or rate limit, before the course fails",
+    int(0, 10),
+  ),
+  generationRetryDelayMs: setting("GENERATION_RETRY_DELAY_MS", "2000", "Pause before the first retry of a generation step; doubles on each further retry", int(0)),
   topicMatchMinScore: setting(
     "TOPIC_MATCH_MIN_SCORE",
-    "0.3",
-    "Least search score (cosine) for a learner's indexed passage to ground a topic course; with no model, a topic with no passage this close is refused",
+    "0.42",
+    "Least search score (cosine) for a learner's indexed passage to ground a topic course; with no model, a topic with no passage this close is refused (tuned on the builtin embedder, whose unrelated text scores about 0.35)",
     (v, name) => {
       const n = Number(v);
       if (!Number.isFinite(n) || n < 0 || n > 1) throw new Error(`${name} must be a number from 0 to 1, got "${v}"`);

@@ -13,10 +13,12 @@ import { classifyError, errorResponse } from "./errors.ts";
 import { parseJsonBody } from "./json-body.ts";
 import { RateLimiter, rateHeaders } from "./rate-limit.ts";
 import { courseReadRoutes } from "./routes/courses.ts";
+import { documentExtractRoutes } from "./routes/documents-extract.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { mediaRoutes } from "./routes/media.ts";
 import { metricsRoutes } from "./routes/metrics.ts";
 import { podcastRoutes } from "./routes/podcasts.ts";
+import { usageRoutes } from "./routes/usage.ts";
 import { userRoutes } from "./routes/users.ts";
 
 /** Paths served without an API key. */
@@ -111,7 +113,9 @@ export function createApp(svc: Services) {
     .use(mediaRoutes(svc))
     .use(userRoutes(svc))
     .use(courseReadRoutes(svc))
-    .use(podcastRoutes(svc));
+    .use(podcastRoutes(svc))
+    .use(documentExtractRoutes(svc))
+    .use(usageRoutes(svc));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,190 @@
+/**
+ * multipart/form-data uploads, streamed part by part to DATA_DIR/tmp with busboy: a file is never
+ * held in memory whole. Routes using this declare a parser that leaves the body unread, and pass
+ * the raw Request.
+ */
+import { createWriteStream } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import busboy from "busboy";
+import { AppError, payloadTooLarge, validation } from "../errors.ts";
+import { newId } from "../util.ts";
+
+export interface UploadLimits {
+  maxFiles: number;
+  maxFileBytes: number;
+  maxTotalBytes: number;
+  /** Status when more than maxFiles files arrive: 413 for extract, 422 (the default) elsewhere. */
+  tooManyFilesStatus?: 413 | 422;
+}
+
+export interface UploadedFile {
+  path: string;
+  filename: string;
+  size: number;
+}
+
+export interface Uploads {
+  files: UploadedFile[];
+  fields: Record<string, string>;
+  /** Removes the temporary files; call it once they are stored or no longer needed. */
+  cleanup(): Promise<void>;
+}
+
+const FILE_FIELDS = new Set(["files", "files[]"]);
+const MAX_FIELDS = 50;
+const MAX_FIELD_BYTES = 1024 * 1024;
+/** After a refusal the rest of the body is read and dropped (so the client sees our answer), up to this much. */
+const DRAIN_SLACK_BYTES = 8 * 1024 * 1024;
+
+const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+
+/** The client's file name without any path, control characters or excess length. */
+function cleanFilename(name: string | undefined, index: number): string {
+  const base = (name ?? "").split(/[\\/]/).pop() ?? "";
+  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 255);
+  return cleaned || `file-${index + 1}`;
+}
+
+export async function receiveUploads(request: Request, cfg: { dataDir: string }, limits: UploadLimits): Promise<Uploads> {
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!/^multipart\/form-data;.*boundary=/i.test(contentType) || !request.body) {
+    throw validation("The request body must be multipart/form-data");
+  }
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > limits.maxTotalBytes + MAX_FIELDS * MAX_FIELD_BYTES) {
+    throw payloadTooLarge(`The upload is ${mb(declared)}; at most ${mb(limits.maxTotalBytes)} in all`);
+  }
+
+  const dir = join(cfg.dataDir, "tmp", `upload-${newId()}`);
+  await mkdir(dir, { recursive: true });
+  const cleanup = () => rm(dir, { recursive: true, force: true });
+
+  const files: UploadedFile[] = [];
+  const fields: Record<string, string> = {};
+  const writes: Promise<void>[] = [];
+  const outputs: ReturnType<typeof createWriteStream>[] = [];
+  let total = 0;
+  let failed: AppError | null = null;
+
+  const input = Readable.fromWeb(request.body as unknown as WebReadableStream<Uint8Array>);
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { "content-type": contentType },
+      defParamCharset: "utf8",
+      limits: { files: limits.maxFiles, fileSize: limits.maxFileBytes, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES },
+    });
+  } catch (err) {
+    await cleanup();
+    throw validation(`Malformed multipart body: ${(err as Error).message}`);
+  }
+
+  const done = new Promise<void>((resolve, reject) => {
+    const fail = (err: AppError) => {
+      if (failed) return;
+      failed = err;
+      for (const out of outputs) out.destroy();
+      // Stop parsing but keep reading (and dropping) the body, within bounds, so the client gets
+      // the error response instead of a reset connection.
+      input.unpipe(parser);
+      let drained = 0;
+      input.on("data", (chunk: Buffer) => {
+        drained += chunk.length;
+        if (drained > limits.maxTotalBytes + DRAIN_SLACK_BYTES) input.destroy();
+      });
+      input.resume();
+      reject(err);
+    };
+
+    parser.on("file", (field, stream, info) => {
+      if (failed) return void stream.resume();
+      if (!FILE_FIELDS.has(field)) {
+        stream.resume();
+        return fail(validation(`Unexpected file field "${field}"; send files in the "files" field`));
+      }
+      // A browser sends an empty part when no file was chosen.
+      if (!info.filename) return void stream.resume();
+      const index = files.length;
+      const file: UploadedFile = { path: join(dir, String(index)), filename: cleanFilename(info.filename, index), size: 0 };
+      files.push(file);
+      const out = createWriteStream(file.path);
+      outputs.push(out);
+      stream.on("data", (chunk: Buffer) => {
+        file.size += chunk.length;
+        total += chunk.length;
+        if (total > limits.maxTotalBytes) fail(payloadTooLarge(`The upload exceeds ${mb(limits.maxTotalBytes)} in all`));
+      });
+      stream.on("limit", () =>
+        fail(payloadTooLarge(`"${file.filename}" is larger than ${mb(limits.maxFileBytes)}`, { filename: file.filename })),
+      );
+      writes.push(
+        new Promise<void>((res, rej) => {
+          // "close" follows "finish", and also comes when a refused upload destroys the stream.
+          out.on("close", res);
+          out.on("error", rej);
+        }),
+      );
+      stream.pipe(out);
+    });
+    parser.on("field", (name, value, info) => {
+      if (info.valueTruncated) return fail(validation(`Form field "${name}" is longer than ${mb(MAX_FIELD_BYTES)}`));
+      fields[name] = value;
+    });
+    parser.on("filesLimit", () => {
+      const message = `At most ${limits.maxFiles} files per request`;
+      fail(limits.tooManyFilesStatus === 413 ? payloadTooLarge(message) : validation(message));
+    });
+    parser.on("fieldsLimit", () => fail(validation(`At most ${MAX_FIELDS} form fields per request`)));
+    parser.on("error", (err: Error) => fail(validation(`Malformed multipart body: ${err.message}`)));
+    parser.on("close", () => {
+      if (!failed) resolve();
+    });
+    input.on("error", (err: Error) => fail(validation(`The upload was interrupted: ${err.message}`)));
+    input.pipe(parser);
+  });
+
+  try {
+    await done;
+    await Promise.all(writes);
+  } catch (err) {
+    await Promise.allSettled(writes);
+    await cleanup();
+    throw err;
+  }
+  return { files, fields, cleanup };
+}
+
+/** Most URLs accepted in one URL-array field. */
+export const MAX_URLS_PER_FIELD = 20;
+
+/**
+ * A form field holding a JSON array of http(s) URLs (youtube_urls, web_urls). Absent or empty is
+ * an empty list; anything else that is not such an array is a 422 naming the field.
+ */
+export function parseUrlArray(field: string | undefined, name: string): string[] {
+  if (field === undefined || field.trim() === "") return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(field);
+  } catch {
+    throw validation(`${name} must be a JSON array of URLs, e.g. ["https://example.com/page"]`, { field: name });
+  }
+  if (!Array.isArray(value)) throw validation(`${name} must be a JSON array of URLs`, { field: name });
+  if (value.length > MAX_URLS_PER_FIELD) throw validation(`${name} holds ${value.length} URLs; at most ${MAX_URLS_PER_FIELD}`, { field: name });
+  return value.map((item, i) => {
+    if (typeof item !== "string") throw validation(`${name}[${i}] must be a string URL`, { field: name, index: i });
+    let url: URL;
+    try {
+      url = new URL(item.trim());
+    } catch {
+      throw validation(`${name}[${i}] is not a valid URL: "${item.slice(0, 200)}"`, { field: name, index: i });
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      throw validation(`${name}[${i}] must be an http or https URL`, { field: name, index: i });
+    }
+    return url.href;
+  });
+}

@@ -1,0 +1,119 @@
+import { Elysia, t } from "elysia";
+import { badRequest } from "../../errors.ts";
+import { extractSources, type ExtractedDocument } from "../../ingest/extract-sources.ts";
+import type { Services } from "../../services.ts";
+import { microsToUsd } from "../../util.ts";
+import { authOf } from "../context.ts";
+import { parseUrlArray, receiveUploads } from "../multipart.ts";
+import { errors, UserHeaders } from "../schemas.ts";
+import { userOf } from "../user.ts";
+
+const ExtractedDocumentSchema = t.Object({
+  id: t.String(),
+  filename: t.String({ description: "The uploaded file's name, or the source URL for video and web sources" }),
+  source_type: t.String({ description: "file, youtube or web" }),
+  source_url: t.Nullable(t.String({ description: "Signed, expiring {cdn_url} link to the stored original (files), or the original URL" })),
+  mime_type: t.Nullable(t.String({ description: "Detected from the content; video/youtube for transcripts" })),
+  pages: t.Nullable(t.Integer({ description: "Pages (PDF), slides (PPTX), 1 for other files and pages; null for video transcripts" })),
+  char_count: t.Integer(),
+  markdown: t.String(),
+  billed_amount_usd: t.Number({ description: "0 when the entry failed" }),
+  status: t.String({ description: "ready or error" }),
+  error_message: t.Nullable(t.String()),
+  created_at: t.String(),
+});
+
+const ExtractResponse = t.Object({
+  documents: t.Array(ExtractedDocumentSchema),
+  count: t.Integer(),
+  ready: t.Integer(),
+  errored: t.Integer(),
+  total_billed_usd: t.Number({ description: "Sum over the successful entries" }),
+});
+
+const toResource = (d: ExtractedDocument) => ({
+  id: d.id,
+  filename: d.filename,
+  source_type: d.sourceType,
+  source_url: d.sourceUrl,
+  mime_type: d.mimeType,
+  pages: d.pages,
+  char_count: d.charCount,
+  markdown: d.markdown,
+  billed_amount_usd: microsToUsd(d.billedMicros),
+  status: d.status,
+  error_message: d.errorMessage,
+  created_at: d.createdAt,
+});
+
+/** The body is streamed to disk by receiveUploads; this parser claims it without reading it. */
+const leaveBodyUnread = () => ({});
+
+export const documentExtractRoutes = (svc: Services) =>
+  new Elysia({ name: "documents-extract" }).post(
+    "/v2/documents/extract",
+    async ({ request }) => {
+      if (!request.headers.get("content-type")) throw badRequest("No source given: send at least one of files, youtube_urls or web_urls");
+      const uploads = await receiveUploads(request, svc.cfg, {
+        maxFiles: 10,
+        maxFileBytes: svc.cfg.maxUploadFileBytes,
+        maxTotalBytes: svc.cfg.maxUploadTotalBytes,
+        tooManyFilesStatus: 413,
+      });
+      try {
+        const auth = authOf(request);
+        const hasUser = request.headers.has("x-user-id") || request.headers.has("x-external-user-id");
+        const docs = await extractSources(
+          svc,
+          { tenantId: auth.tenantId, userId: hasUser ? userOf(svc, request, { create: true }).id : null, apiKeyId: auth.keyId, keyEnv: auth.keyEnv },
+          {
+            files: uploads.files,
+            youtubeUrls: parseUrlArray(uploads.fields.youtube_urls, "youtube_urls"),
+            webUrls: parseUrlArray(uploads.fields.web_urls, "web_urls"),
+            spaceId: uploads.fields.space_id?.trim() || null,
+          },
+        );
+        const ready = docs.filter((d) => d.status === "ready").length;
+        return {
+          documents: docs.map(toResource),
+          count: docs.length,
+          ready,
+          errored: docs.length - ready,
+          total_billed_usd: microsToUsd(docs.reduce((sum, d) => sum + d.billedMicros, 0)),
+        };
+      } finally {
+        await uploads.cleanup();
+      }
+    },
+    {
+      parse: leaveBodyUnread,
+      headers: UserHeaders,
+      response: { 200: ExtractResponse, ...errors(400, 401, 413, 415, 422, 429) },
+      detail: {
+        summary: "Extract documents to markdown without indexing them",
+        description:
+          "multipart/form-data: files (up to 10, 50 MB each: PDF, DOCX, PPTX, ODT, ODP, TXT, MD, HTML, PNG, JPG, WEBP), " +
+          "youtube_urls and web_urls (JSON arrays of URLs, at most 20 each), space_id (optional label). " +
+          "File types are detected from the content; an unsupported or mismatched file is 415 for the whole request. " +
+          "Every other failure (unreadable, encrypted or empty file, unreachable URL, video without captions) is that entry's " +
+          "status error with an error_message, not billed. Billed: 0.002 USD per PDF or image page, 0.001 per other file or web URL, " +
+          "0.0005 per video. The user headers are optional; with one, the documents belong to that learner.",
+        tags: ["documents"],
+        requestBody: {
+          content: {
+            "multipart/form-data": {
+              schema: {
+                type: "object",
+                properties: {
+                  files: { type: "array", items: { type: "string", format: "binary" }, maxItems: 10 },
+                  youtube_urls: { type: "string", description: 'JSON array, e.g. ["https://youtu.be/dQw4w9WgXcQ"]' },
+                  web_urls: { type: "string", description: 'JSON array, e.g. ["https://example.com/article"]' },
+                  space_id: { type: "string" },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  );

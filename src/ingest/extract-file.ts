@@ -1,0 +1,56 @@
+/**
+ * One file to markdown, by its detected kind. This runs inside an extraction worker thread
+ * (extract-worker.ts); callers use `extractFile` from index.ts, which sends the job there.
+ */
+import { AppError } from "../errors.ts";
+import { legacyPowerPoint } from "./detect.ts";
+import { extractHtmlFile } from "./html.ts";
+import { extractImage } from "./image.ts";
+import { extractOffice } from "./office.ts";
+import { extractPdf } from "./pdf.ts";
+import { extractTextFile } from "./text.ts";
+import type { ExtractResult, FileKind, FileLimits } from "./types.ts";
+
+export interface FileJob {
+  path: string;
+  filename: string;
+  kind: FileKind;
+  limits: FileLimits;
+  /** HTML: the page's URL, so relative links become absolute. */
+  baseUrl?: string;
+  /** Text and HTML: the charset an HTTP header declared. */
+  charset?: string;
+}
+
+function extractByKind(job: FileJob): Promise<ExtractResult> {
+  const { path, filename, kind } = job;
+  switch (kind) {
+    case "pdf":
+      return extractPdf(path, filename, job.limits);
+    case "docx":
+    case "pptx":
+    case "odt":
+    case "odp":
+      return extractOffice(path, filename, kind);
+    case "txt":
+    case "md":
+      return extractTextFile(path, kind);
+    case "html":
+      return extractHtmlFile(path, { baseUrl: job.baseUrl, charset: job.charset });
+    case "png":
+    case "jpg":
+    case "webp":
+      return extractImage(path, kind);
+    case "ppt":
+      throw legacyPowerPoint(filename);
+  }
+}
+
+export async function runFileJob(job: FileJob): Promise<ExtractResult> {
+  const result = await extractByKind(job);
+  // A source that yields no text at all is reported (and not billed) rather than stored empty.
+  if (!result.markdown.trim()) {
+    throw new AppError(422, "NO_TEXT_FOUND", `no text could be extracted from "${job.filename}"`);
+  }
+  return result;
+}

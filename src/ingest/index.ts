@@ -1,0 +1,50 @@
+/**
+ * The front door of ingestion: every source to markdown. Files are detected by their bytes and
+ * parsed in a worker thread with a time limit; URLs are fetched through the SSRF guard.
+ *
+ *   detectFileKind(path, filename)             -> { kind, mimeType }   (415 naming the file)
+ *   extractFile(path, filename, cfg?, opts?)   -> ExtractResult
+ *   extractUrl(url, cfg?)                      -> ExtractResult & { sourceType: "web" | "youtube" }
+ *   isYoutubeUrl(url)                          -> boolean
+ *
+ * `cfg` is the server Config (or the IngestConfig part of it); read from the environment when
+ * omitted.
+ *
+ * Failures are AppErrors with a message that names the source (4xx for a bad source, 502/504
+ * when a remote site fails), meant to be shown as that source's error.
+ */
+import { loadConfig } from "../config.ts";
+import { assertExtractable, detectFileKind } from "./detect.ts";
+import { extractionPool } from "./pool.ts";
+import type { DetectedKind, ExtractResult, IngestConfig } from "./types.ts";
+import { extractWebPage } from "./web.ts";
+import { extractYoutube, isYoutubeUrl } from "./youtube.ts";
+
+export type { DetectedKind, ExtractResult, FileKind, IngestConfig, Segment } from "./types.ts";
+export { detectFileKind, MIME_TYPES } from "./detect.ts";
+export { isYoutubeUrl, youtubeVideoId } from "./youtube.ts";
+export { stopExtractionWorkers } from "./pool.ts";
+
+export interface ExtractFileOptions {
+  /** The kind from an earlier detectFileKind call, so the file is not sniffed twice. */
+  kind?: DetectedKind;
+}
+
+export async function extractFile(
+  path: string,
+  filename: string,
+  cfg: IngestConfig = loadConfig(),
+  opts: ExtractFileOptions = {},
+): Promise<ExtractResult> {
+  const { kind } = opts.kind ?? (await detectFileKind(path, filename));
+  assertExtractable(kind, filename);
+  return extractionPool(cfg.ingestWorkers).run(
+    { path, filename, kind, limits: { maxPdfPages: cfg.ingestMaxPdfPages, maxOcrPages: cfg.ingestMaxOcrPages } },
+    cfg.ingestTimeoutMs,
+  );
+}
+
+export async function extractUrl(url: string, cfg: IngestConfig = loadConfig()): Promise<ExtractResult & { sourceType: "web" | "youtube" }> {
+  if (isYoutubeUrl(url)) return { ...(await extractYoutube(url, cfg)), sourceType: "youtube" };
+  return { ...(await extractWebPage(url, cfg)), sourceType: "web" };
+}

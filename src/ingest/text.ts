@@ -1,0 +1,30 @@
+/**
+ * Plain text and markdown files, kept as written apart from normalised line ends and blank lines.
+ * The charset is detected (chardet) rather than assumed, so a Windows-1252 or UTF-16 file reads
+ * as its author wrote it.
+ */
+import { detect } from "chardet";
+import { firstHeading, normalizeMarkdown, resultOf, sectionsByHeading } from "./markdown.ts";
+import type { ExtractResult } from "./types.ts";
+
+/** Decodes bytes in their detected charset; UTF-8 when detection fails or names an unknown one. */
+export function decodeText(data: Uint8Array, declared?: string | null): string {
+  const candidates = [declared, detect(data), "utf-8"];
+  for (const label of candidates) {
+    if (!label) continue;
+    try {
+      return new TextDecoder(label).decode(data);
+    } catch {
+      // An encoding TextDecoder does not know: try the next candidate.
+    }
+  }
+  return new TextDecoder().decode(data);
+}
+
+export async function extractTextFile(path: string, kind: "txt" | "md"): Promise<ExtractResult> {
+  const text = normalizeMarkdown(decodeText(new Uint8Array(await Bun.file(path).arrayBuffer())));
+  if (kind === "md") {
+    return resultOf(sectionsByHeading(text), { title: firstHeading(text, 1), mimeType: "text/markdown", pages: 1 });
+  }
+  return resultOf([{ markdown: text }], { title: null, mimeType: "text/plain", pages: 1 });
+}

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  assertWithinTestCap,
+  extractionCharge,
+  monthBounds,
+  monthlyTotals,
+  PRICES_MICROS,
+  recordUsage,
+  testCapStatus,
+} from "../../src/billing/index.ts";
+import { openDb, type OpenedDb } from "../../src/db/index.ts";
+import { AppError } from "../../src/errors.ts";
+import { ensureTenant } from "../../src/tenants/keys.ts";
+import { microsToUsd, newId } from "../../src/util.ts";
+
+describe("prices", () => {
+  test("PDFs and images are 0.002 USD per page", () => {
+    expect(extractionCharge({ sourceType: "file", mimeType: "application/pdf", pages: 113, ok: true })).toEqual({
+      operation: "extract.pages",
+      quantity: 113,
+      amountMicros: 226_000,
+    });
+    expect(extractionCharge({ sourceType: "file", mimeType: "image/webp", pages: 1, ok: true })!.amountMicros).toBe(2_000);
+  });
+
+  test("DOCX, PPTX, HTML and other files are 0.001 USD per file, whatever their length", () => {
+    for (const mime of [
+      "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+      "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+      "text/html",
+      "text/plain",
+    ]) {
+      expect(extractionCharge({ sourceType: "file", mimeType: mime, pages: 40, ok: true })).toEqual({ operation: "extract.documents", quantity: 1, amountMicros: 1_000 });
+    }
+  });
+
+  test("a web URL is 0.001 USD even when it serves a PDF; a video is 0.0005 USD", () => {
+    expect(extractionCharge({ sourceType: "web", mimeType: "application/pdf", pages: 14, ok: true })!.amountMicros).toBe(1_000);
+    expect(extractionCharge({ sourceType: "youtube", mimeType: "video/youtube", pages: null, ok: true })).toEqual({
+      operation: "extract.videos",
+      quantity: 1,
+      amountMicros: 500,
+    });
+  });
+
+  test("failed entries are not billed", () => {
+    expect(extractionCharge({ sourceType: "file", mimeType: "application/pdf", pages: 10, ok: false })).toBeNull();
+  });
+
+  test("sums are exact in micro-dollars where adding USD floats would drift", () => {
+    // Eight videos then seven PDF pages: summed as floats this is 0.018000000000000002.
+    const entries = [...Array(8).fill(PRICES_MICROS.extractVideo), ...Array(7).fill(PRICES_MICROS.extractPage)] as number[];
+    expect(microsToUsd(entries.reduce((a, b) => a + b, 0))).toBe(0.018);
+    expect(entries.reduce((a, b) => a + b / 1_000_000, 0)).not.toBe(0.018);
+  });
+});
+
+describe("ledger and test-key caps", () => {
+  let opened: OpenedDb;
+  let dir: string;
+  let tenantId: string;
+  let otherTenant: string;
+  const caps = { testKeyCoursesPerMonth: 5, testKeyQueriesPerMonth: 50 };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "cf-billing-"));
+    opened = await openDb(dir);
+    tenantId = ensureTenant(opened.db, "acme").id;
+    otherTenant = ensureTenant(opened.db, "globex").id;
+  });
+  afterAll(() => {
+    opened.sqlite.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const lastMonth = () => {
+    const d = new Date();
+    return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 15)).toISOString();
+  };
+
+  test("monthly totals per operation, this month only, this tenant only", () => {
+    recordUsage(opened.db, { tenantId, keyEnv: "production", operation: "extract.pages", quantity: 13, amountMicros: 26_000 });
+    recordUsage(opened.db, { tenantId, keyEnv: "test", operation: "extract.pages", quantity: 3, amountMicros: 6_000 });
+    recordUsage(opened.db, { tenantId, keyEnv: "production", operation: "extract.documents", quantity: 1, amountMicros: 1_000 });
+    recordUsage(opened.db, { tenantId, keyEnv: "production", operation: "notes", amountMicros: 50_000 });
+    recordUsage(opened.db, { tenantId: otherTenant, keyEnv: "production", operation: "notes", amountMicros: 50_000 });
+    opened.sqlite.run(
+      "INSERT INTO usage_events (id, tenant_id, key_env, operation, quantity, amount_micros, created_at) VALUES (?, ?, 'production', 'notes', 1, 50000, ?)",
+      [newId(), tenantId, lastMonth()],
+    );
+    expect(monthlyTotals(opened.db, tenantId)).toEqual([
+      { operation: "extract.documents", events: 1, quantity: 1, amountMicros: 1_000 },
+      { operation: "extract.pages", events: 2, quantity: 16, amountMicros: 32_000 },
+      { operation: "notes", events: 1, quantity: 1, amountMicros: 50_000 },
+    ]);
+  });
+
+  test("month bounds are the UTC calendar month", () => {
+    expect(monthBounds(new Date("2025-12-31T23:59:59Z"))).toEqual({ start: "2025-12-01T00:00:00.000Z", end: "2026-01-01T00:00:00.000Z" });
+  });
+
+  test("a test key gets 5 courses a month, then 403 TEST_USAGE_LIMIT; production keys are not capped", () => {
+    const auth = { tenantId, keyEnv: "test" as const };
+    for (let i = 0; i < 5; i++) {
+      assertWithinTestCap(opened.db, auth, "course", caps);
+      recordUsage(opened.db, { tenantId, keyEnv: "test", operation: "course" });
+    }
+    let err: unknown;
+    try {
+      assertWithinTestCap(opened.db, auth, "course", caps);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).status).toBe(403);
+    expect((err as AppError).code).toBe("TEST_USAGE_LIMIT");
+    expect((err as AppError).message).toContain("5 courses");
+    expect(() => assertWithinTestCap(opened.db, { tenantId, keyEnv: "production" }, "course", caps)).not.toThrow();
+    expect(testCapStatus(opened.db, tenantId, "course", caps)).toEqual({ used: 5, limit: 5 });
+  });
+
+  test("production courses, last month's courses and other tenants' do not count toward the cap", () => {
+    const fresh = ensureTenant(opened.db, "initech").id;
+    recordUsage(opened.db, { tenantId: fresh, keyEnv: "production", operation: "query" });
+    recordUsage(opened.db, { tenantId, keyEnv: "test", operation: "query" });
+    for (let i = 0; i < 60; i++) {
+      opened.sqlite.run(
+        "INSERT INTO usage_events (id, tenant_id, key_env, operation, quantity, amount_micros, created_at) VALUES (?, ?, 'test', 'query', 1, 0, ?)",
+        [newId(), fresh, lastMonth()],
+      );
+    }
+    expect(testCapStatus(opened.db, fresh, "query", caps)).toEqual({ used: 0, limit: 50 });
+    expect(() => assertWithinTestCap(opened.db, { tenantId: fresh, keyEnv: "test" }, "query", caps)).not.toThrow();
+  });
+
+  test("the 50 query cap", () => {
+    const t = ensureTenant(opened.db, "hooli").id;
+    for (let i = 0; i < 50; i++) recordUsage(opened.db, { tenantId: t, keyEnv: "test", operation: "query" });
+    expect(() => assertWithinTestCap(opened.db, { tenantId: t, keyEnv: "test" }, "query", caps)).toThrow("50 queries");
+  });
+});

@@ -1,0 +1,141 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { AppError } from "../../src/errors.ts";
+import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
+import { itemsToLines, pageMarkdown, type PdfTextItem } from "../../src/ingest/pdf-layout.ts";
+import { corruptPdf, encryptedPdf, manyPagePdf, textPdf } from "./build-fixtures.ts";
+import { corpus, ingestConfig, scratch } from "./support.ts";
+
+const tmp = scratch();
+const cfg = ingestConfig(tmp.dir);
+afterAll(() => {
+  stopExtractionWorkers();
+  tmp.remove();
+});
+
+async function failure(p: Promise<unknown>): Promise<AppError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(AppError);
+    return err as AppError;
+  }
+  throw new Error("expected extraction to fail");
+}
+
+describe("PDF extraction", () => {
+  test("a built PDF: one segment per page, headings from font size, title from metadata", async () => {
+    const path = await tmp.write(
+      "bio.pdf",
+      await textPdf(
+        [
+          { heading: "Cell Biology", body: ["Cells are the basic unit of life.", "Every cell has a membrane."] },
+          { heading: "Mitochondria", body: ["The powerhouse of the cell."] },
+        ],
+        "Biology Notes",
+      ),
+    );
+    const r = await extractFile(path, "bio.pdf", cfg);
+    expect(r.title).toBe("Biology Notes");
+    expect(r.pages).toBe(2);
+    expect(r.mimeType).toBe("application/pdf");
+    expect(r.segments.map((s) => s.page)).toEqual([1, 2]);
+    expect(r.segments[0]!.markdown).toBe("# Cell Biology\n\nCells are the basic unit of life. Every cell has a membrane.");
+    expect(r.segments[1]!.markdown).toBe("# Mitochondria\n\nThe powerhouse of the cell.");
+    expect(r.markdown).toBe(`${r.segments[0]!.markdown}\n\n${r.segments[1]!.markdown}`);
+  });
+
+  test("R-intro (113 pages): page count, page numbers, section headings, no running headers", async () => {
+    const r = await extractFile(corpus("pdf/R-intro.pdf"), "R-intro.pdf", cfg);
+    expect(r.pages).toBe(113);
+    expect(r.title).toBe("An Introduction to R");
+    expect(r.segments.every((s, i, all) => s.page !== null && (i === 0 || s.page! > all[i - 1]!.page!))).toBe(true);
+    expect(r.markdown).toContain("## 2 Simple manipulations; numbers and vectors");
+    expect(r.markdown).toContain("### 2.1 Vectors and assignment");
+    expect(r.markdown).toContain("R operates on named data structures.");
+    // "Chapter 2: Simple manipulations; numbers and vectors 9" heads several pages: dropped as a running header.
+    expect(r.markdown).not.toContain("Chapter 2: Simple manipulations; numbers and vectors 9");
+    const page = r.segments.find((s) => s.markdown.includes("### 2.1 Vectors and assignment"))!;
+    expect(page.page).toBe(14); // printed page 8, after six front-matter pages
+  });
+
+  test("a two-column paper keeps its title (not the rotated arXiv margin stamp) and reads in order", async () => {
+    const r = await extractFile(corpus("pdf/dpr-paper-multi-column.pdf"), "dpr.pdf", cfg);
+    expect(r.title).toBe("Dense Passage Retrieval for Open-Domain Question Answering");
+    const md = r.markdown;
+    expect(md.indexOf("Abstract")).toBeLessThan(md.indexOf("1 Introduction"));
+    expect(md.indexOf("1 Introduction")).toBeLessThan(md.indexOf("Retrieval in open-domain QA is usually implemented"));
+  });
+
+  test("a scanned PDF (no text layer) is OCR'd page by page", async () => {
+    const r = await extractFile(corpus("pdf/MEDRPT-2024-PAT-3847_medical_report_scan.pdf"), "scan.pdf", cfg);
+    expect(r.pages).toBe(3);
+    expect(r.segments.map((s) => s.page)).toEqual([1, 2, 3]);
+    expect(r.segments[0]!.markdown).toContain("COMPREHENSIVE MEDICAL REPORT");
+    expect(r.segments[1]!.markdown).toContain("PHYSICAL EXAMINATION");
+    expect(r.segments[2]!.markdown).toContain("TREATMENT PLAN");
+  });
+
+  test("a password-protected PDF fails with a clear message", async () => {
+    const path = await tmp.write("secret.pdf", await encryptedPdf());
+    const err = await failure(extractFile(path, "secret.pdf", cfg));
+    expect(err.code).toBe("UNREADABLE_FILE");
+    expect(err.message).toBe('"secret.pdf" is password-protected; remove the password and upload it again');
+  });
+
+  test("a corrupt PDF fails with a clear message", async () => {
+    const path = await tmp.write("broken.pdf", corruptPdf());
+    const err = await failure(extractFile(path, "broken.pdf", cfg));
+    expect(err.code).toBe("UNREADABLE_FILE");
+    expect(err.message).toContain("is not a valid PDF");
+  });
+
+  test("a 2,000-page PDF is refused quickly, naming the limit", async () => {
+    const path = await tmp.write("huge.pdf", await manyPagePdf(2000));
+    const started = performance.now();
+    const err = await failure(extractFile(path, "huge.pdf", cfg));
+    expect(err.code).toBe("TOO_MANY_PAGES");
+    expect(err.message).toContain("2000 pages");
+    expect(err.message).toContain("INGEST_MAX_PDF_PAGES");
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  test("a PDF running past INGEST_TIMEOUT_MS is stopped, and the next one still works", async () => {
+    const slow = ingestConfig(tmp.dir, { ingestTimeoutMs: 50 });
+    const err = await failure(extractFile(corpus("pdf/R-intro.pdf"), "R-intro.pdf", slow));
+    expect(err.code).toBe("EXTRACTION_TIMEOUT");
+    const path = await tmp.write("ok.pdf", await textPdf([{ heading: "Fine", body: ["Still working."] }]));
+    expect((await extractFile(path, "ok.pdf", cfg)).markdown).toContain("Still working.");
+  });
+});
+
+describe("PDF layout", () => {
+  const item = (str: string, x: number, y: number, fontSize = 10, hasEOL = false): PdfTextItem => ({
+    str,
+    x,
+    y,
+    width: str.length * fontSize * 0.5,
+    fontSize,
+    hasEOL,
+    upright: true,
+  });
+
+  test("runs on one baseline form a line, with a space where there is a gap", () => {
+    const lines = itemsToLines([item("Hello", 10, 700), item("world", 50, 700, 10, true), item("Next", 10, 686)]);
+    expect(lines.map((l) => l.text)).toEqual(["Hello world", "Next"]);
+  });
+
+  test("words broken by a hyphen at a line end are joined, bullets become list items", () => {
+    const lines = itemsToLines([
+      item("A long exam-", 10, 700, 10, true),
+      item("ple sentence.", 10, 688, 10, true),
+      item("• first point", 10, 676, 10, true),
+      item("• second point", 10, 664, 10, true),
+    ]);
+    expect(pageMarkdown(lines, 10, new Map())).toBe("A long example sentence.\n\n- first point\n\n- second point");
+  });
+
+  test("a big line is a heading at the level of its size; a lone page number is dropped", () => {
+    const lines = itemsToLines([item("Overview", 10, 760, 20, true), item("Body text here.", 10, 730, 10, true), item("7", 300, 40, 10, true)]);
+    expect(pageMarkdown(lines, 10, new Map([[20, 1]]))).toBe("# Overview\n\nBody text here.");
+  });
+});

@@ -1,0 +1,36 @@
+/** Shared bits of the ingestion tests: corpus paths, a scratch directory, settings. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { IngestConfig } from "../../src/ingest/types.ts";
+
+export const CORPUS = resolve(import.meta.dir, "../../../shared/corpus");
+export const FIXTURES = resolve(import.meta.dir, "fixtures");
+
+export const corpus = (path: string): string => join(CORPUS, path);
+
+export function scratch(): { dir: string; write(name: string, data: Uint8Array | string): Promise<string>; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), "cf-ingest-"));
+  return {
+    dir,
+    async write(name, data) {
+      const path = join(dir, name);
+      await Bun.write(path, data);
+      return path;
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+export function ingestConfig(dataDir: string, overrides: Partial<IngestConfig> = {}): IngestConfig {
+  return {
+    dataDir,
+    outboundAllow: [],
+    youtubeBaseUrl: "https://www.youtube.com",
+    ingestWorkers: 2,
+    ingestTimeoutMs: 60_000,
+    ingestMaxPdfPages: 1000,
+    ingestMaxOcrPages: 50,
+    ...overrides,
+  };
+}
