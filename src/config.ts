@@ -156,7 +156,7 @@ export const settings = {
     "Seconds between webhook delivery retries; after the last one fails the webhook turns inactive",
     intList,
   ),
-  webhookTimeoutMs: setting("WEBHOOK_TIMEOUT_MS", "10000", "Timeout of one webhook delivery attempt (connect, send, response headers)", int(100, 60000)),
+  webhookTimeoutMs: setting("WEBHOOK_TIMEOUT_MS", "10000", "Timeout of one webhook delivery attempt, connect to response included", int(100, 60000)),
   metricsToken: setting("METRICS_TOKEN", "", "Bearer token for GET /metrics; empty disables the endpoint", optStr),
   shutdownGraceMs: setting("SHUTDOWN_GRACE_MS", "10000", "How long shutdown waits for in-flight requests", int(0)),
   bootstrap: setting("BOOTSTRAP", "true", "Create a default tenant and test key on first start with an empty database", bool),

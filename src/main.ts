@@ -6,6 +6,7 @@ import { loadConfig, settingsTable } from "./config.ts";
 import { openDb } from "./db/index.ts";
 import { AppError } from "./errors.ts";
 import { backup, BackupError, restore } from "./ops/backup.ts";
+import { runReindexCommand } from "./retrieval/reindex-command.ts";
 import { startServer } from "./server.ts";
 import { createKey, ensureTenant, listKeys, revokeKey, setTenantTtsProvider, type KeyEnv } from "./tenants/keys.ts";
 
@@ -23,6 +24,7 @@ Commands:
                                   Change a tenant's rate limit or default speech engine
   backup DEST                     Consistent online copy of the database, blobs and secrets into DEST
   restore SRC [--force]           Restore a backup into DATA_DIR (server stopped; --force replaces data)
+  reindex [all]                   Re-embed chunks made by another embedder (all: every chunk) with EMBEDDER
   config [--markdown]             Print every setting with its default
   version                         Print the version
 
@@ -133,6 +135,9 @@ async function main(argv: string[]): Promise<void> {
       process.stdout.write(`Restored ${r.courses} courses and ${r.blobs} blobs into ${r.dest}\n`);
       return;
     }
+    case "reindex":
+      await runReindexCommand(cfg, sub);
+      return;
     case "config":
       process.stdout.write(settingsTable(values.markdown ? "markdown" : "text") + "\n");
       return;

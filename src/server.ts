@@ -1,7 +1,9 @@
 /** Builds the services, opens the database, and serves HTTP until stopped. */
 import type { Config } from "./config.ts";
 import { openDb } from "./db/index.ts";
+import { failInterruptedDocuments } from "./documents/records.ts";
 import { createApp } from "./http/app.ts";
+import { stopExtractionWorkers } from "./ingest/index.ts";
 import { createLlm } from "./llm/create.ts";
 import { JobWorker, queueDepth } from "./jobs/queue.ts";
 import { registerQueueDepth } from "./metrics.ts";
@@ -10,6 +12,7 @@ import { createLogger } from "./log.ts";
 import { loadOrCreateSecret } from "./media/secret.ts";
 import { setMediaSigningSecret } from "./media/signed-url.ts";
 import { chooseTtsEngine, createTtsEngines } from "./podcasts/tts/registry.ts";
+import { createEmbedder } from "./retrieval/embedders/create.ts";
 import type { Services } from "./services.ts";
 import { createKey, hasAnyKey } from "./tenants/keys.ts";
 
@@ -23,6 +26,8 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
   const log = createLogger(cfg.logLevel);
   const { db, sqlite } = await openDb(cfg.dataDir);
   setMediaSigningSecret(cfg.mediaSigningSecret ?? loadOrCreateSecret(cfg.dataDir, "media-signing.key"));
+  const interrupted = failInterruptedDocuments(sqlite);
+  if (interrupted > 0) log.warn("documents interrupted by the last stop marked as errors", { count: interrupted });
 
   if (opts.bootstrap && !hasAnyKey(db)) {
     const { key } = createKey(db, { tenant: "default", env: "test" });
@@ -32,7 +37,8 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
 
   const llm = await createLlm(cfg);
   const tts = await chooseTtsEngine(createTtsEngines(cfg), null, null, cfg.ttsProvider);
-  const svc: Services = { cfg, db, sqlite, log, llm, engines: { tts: tts.name } };
+  const embedder = createEmbedder(cfg);
+  const svc: Services = { cfg, db, sqlite, log, llm, embedder, engines: { tts: tts.name, embedder: embedder.describe() } };
   const app = createApp(svc);
   // Elysia turns SO_REUSEPORT on by default; then a second server on the same port would silently
   // share its traffic. One server owns a port (and a data directory): a second start must fail.
@@ -67,6 +73,7 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
       const drained = await Promise.race([draining.then(() => true), Bun.sleep(cfg.shutdownGraceMs).then(() => false)]);
       if (!drained) await app.stop(true);
       await checkpoint;
+      await stopExtractionWorkers();
       sqlite.close();
     },
   };

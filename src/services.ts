@@ -7,6 +7,7 @@ import type { Config } from "./config.ts";
 import type { Db } from "./db/index.ts";
 import type { Llm } from "./llm/types.ts";
 import type { Logger } from "./log.ts";
+import type { Embedder } from "./retrieval/embedders/types.ts";
 
 export interface Services {
   cfg: Config;
@@ -15,6 +16,8 @@ export interface Services {
   log: Logger;
   /** The generation engine chosen at start (Ollama, OpenAI-compatible or extractive). */
   llm: Llm;
+  /** The embedder chosen at start (EMBEDDER); every new chunk vector is made by it. */
+  embedder: Embedder;
   /** What each pluggable engine resolved to at start (embedder, speech), for logs and health details. */
   engines: Record<string, unknown>;
 }

@@ -15,3 +15,7 @@ declare module "*/standalone.js" {
   const path: string;
   export default path;
 }
+declare module "*.so.1" {
+  const path: string;
+  export default path;
+}

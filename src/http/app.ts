@@ -2,7 +2,7 @@
  * The Elysia application: request ids, authentication, rate limits and the error body are applied
  * here once for every route; each resource's routes live in routes/.
  */
-import { Elysia } from "elysia";
+import { type AnyElysia, Elysia } from "elysia";
 import { AppError, unauthorized } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { keyAuthenticator } from "../tenants/keys.ts";
@@ -12,14 +12,18 @@ import { docsRoutes } from "./docs.ts";
 import { classifyError, errorResponse } from "./errors.ts";
 import { parseJsonBody } from "./json-body.ts";
 import { RateLimiter, rateHeaders } from "./rate-limit.ts";
+import { courseGenerationRoutes } from "./routes/course-generation.ts";
 import { courseReadRoutes } from "./routes/courses.ts";
 import { documentExtractRoutes } from "./routes/documents-extract.ts";
+import { documentRoutes } from "./routes/documents.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { materialRoutes } from "./routes/materials.ts";
 import { mediaRoutes } from "./routes/media.ts";
 import { metricsRoutes } from "./routes/metrics.ts";
 import { podcastRoutes } from "./routes/podcasts.ts";
 import { usageRoutes } from "./routes/usage.ts";
 import { userRoutes } from "./routes/users.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
 
 /** Paths served without an API key. */
 function isPublic(path: string): boolean {
@@ -44,7 +48,7 @@ export function createApp(svc: Services) {
   const authenticate = keyAuthenticator(svc.db);
   const limiter = new RateLimiter();
 
-  return new Elysia()
+  const app: AnyElysia = new Elysia()
     .onRequest(({ request, set }) => {
       const state = beginRequest(request);
       set.headers["x-request-id"] = state.id;
@@ -107,15 +111,20 @@ export function createApp(svc: Services) {
         duration_ms: Math.round(seconds * 100_000) / 100,
       });
     })
-    .use(docsRoutes())
+    .use(docsRoutes(() => app))
     .use(healthRoutes(svc))
     .use(metricsRoutes(svc))
     .use(mediaRoutes(svc))
     .use(userRoutes(svc))
     .use(courseReadRoutes(svc))
+    .use(courseGenerationRoutes(svc))
+    .use(webhookRoutes(svc))
     .use(podcastRoutes(svc))
     .use(documentExtractRoutes(svc))
-    .use(usageRoutes(svc));
+    .use(documentRoutes(svc))
+    .use(usageRoutes(svc))
+    .use(materialRoutes(svc));
+  return app;
 }
 
 export type App = ReturnType<typeof createApp>;

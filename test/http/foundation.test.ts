@@ -29,6 +29,9 @@ describe("health and documents", () => {
     expect(spec.body.paths["/v2/courses"].get).toBeDefined();
     expect(spec.body.paths["/v2/courses/{course_id}"].get).toBeDefined();
     expect(spec.body.components.securitySchemes.ApiKey.name).toBe("X-API-Key");
+    const body = spec.body.paths["/v2/users"].post.requestBody.content["application/json"].schema;
+    expect(body.properties.learning_goal).toBeDefined();
+    expect(Object.keys(spec.body.paths)).not.toContain("/docs/scalar.js");
     const page = await fetch(`${srv.url}/docs`);
     const html = await page.text();
     expect(page.status).toBe(200);

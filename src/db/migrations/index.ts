@@ -3,9 +3,17 @@
  * compiled executable. A migration is never edited once released: add the next number instead.
  */
 import m0001 from "./0001_core.sql" with { type: "text" };
+import m0003 from "./0003_retrieval.sql" with { type: "text" };
+import m0005 from "./0005_courses.sql" with { type: "text" };
+import m0006 from "./0006_materials.sql" with { type: "text" };
 import m0007 from "./0007_podcasts.sql" with { type: "text" };
+import m0008 from "./0008_webhooks.sql" with { type: "text" };
 
 export const migrations: { version: string; sql: string }[] = [
   { version: "0001_core", sql: m0001 },
+  { version: "0003_retrieval", sql: m0003 },
+  { version: "0005_courses", sql: m0005 },
+  { version: "0006_materials", sql: m0006 },
   { version: "0007_podcasts", sql: m0007 },
+  { version: "0008_webhooks", sql: m0008 },
 ];

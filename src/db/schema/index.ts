@@ -1,2 +1,6 @@
 export * from "./core.ts";
+export * from "./materials.ts";
+export * from "./webhooks.ts";
 export * from "./podcasts.ts";
+export * from "./courses.ts";
+export * from "./retrieval.ts";

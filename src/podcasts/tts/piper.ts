@@ -3,6 +3,7 @@
  * onnxruntime-node. The runtime is imported on first use so an idle server does not load it.
  */
 import { stat } from "node:fs/promises";
+import { loadOnnxRuntime } from "../../onnx/runtime.ts";
 import { join } from "node:path";
 import type { InferenceSession } from "onnxruntime-node";
 import type { SynthesizedAudio, TtsAvailability, TtsEngine } from "./engine.ts";
@@ -92,7 +93,7 @@ export class PiperEngine implements TtsEngine {
       return { ok: false, reason: `Piper voice unusable: ${(err as Error).message}` };
     }
     try {
-      await import("onnxruntime-node");
+      await loadOnnxRuntime();
     } catch (err) {
       return {
         ok: false,
@@ -115,7 +116,7 @@ export class PiperEngine implements TtsEngine {
         const paths = this.paths(voice);
         const config = await readPiperVoiceConfig(paths.config);
         const speakerId = resolveSpeaker(config, parseVoice(voice).speaker, voice);
-        const ort = await import("onnxruntime-node");
+        const ort = await loadOnnxRuntime();
         const session = await ort.InferenceSession.create(paths.model);
         return { config, session, speakerId };
       })();
@@ -127,7 +128,7 @@ export class PiperEngine implements TtsEngine {
 
   async synthesize(text: string, voice: string): Promise<SynthesizedAudio> {
     const { config, session, speakerId } = await this.load(voice);
-    const { Tensor } = await import("onnxruntime-node");
+    const { Tensor } = await loadOnnxRuntime();
     const silence = new Float32Array(Math.round(SENTENCE_SILENCE_SECONDS * config.sampleRate));
     const parts: Float32Array[] = [];
     for (const phonemes of await phonemizeForPiper(text, config.espeakVoice)) {

@@ -1,0 +1,268 @@
+/**
+ * Retrieval benchmark on BEIR SciFact, through the server's own chunking, indexing and search.
+ *
+ *   bun bench/retrieval/run.ts [--corpus DIR] [--qrels PATH] [--embedders builtin,transformers,ollama]
+ *                              [--queries N] [--tune] [--sizes 10000,100000] [--no-latency]
+ *
+ * Prints nDCG@10 and recall@10 of BM25 alone, vector alone and hybrid for each available embedder
+ * (transformers when a model is in MODELS_DIR/embeddings, ollama when OLLAMA_HOST answers with
+ * EMBEDDING_MODEL), then p50/p95 search latency at each size in --sizes (synthetic chunks made from
+ * shuffled corpus sentences fill the index up to that size). --tune grid-searches the fusion on the
+ * judgments given; tune only on train judgments (the default), never on test.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { loadConfig } from "../../src/config.ts";
+import { openDb } from "../../src/db/index.ts";
+import { createDocumentRecord, markDocumentReady } from "../../src/documents/records.ts";
+import type { ExtractResult } from "../../src/ingest/types.ts";
+import { builtinEmbedder } from "../../src/retrieval/embedders/builtin.ts";
+import { DEFAULT_OLLAMA_EMBEDDING_MODEL } from "../../src/retrieval/embedders/create.ts";
+import { ollamaEmbedder } from "../../src/retrieval/embedders/ollama.ts";
+import { findModel, inspectModel, transformersEmbedder } from "../../src/retrieval/embedders/transformers.ts";
+import type { Embedder } from "../../src/retrieval/embedders/types.ts";
+import { DEFAULT_FUSION, fuse, type FusionParams } from "../../src/retrieval/fusion.ts";
+import { indexDocument, search, type Hit, type RetrievalDeps } from "../../src/retrieval/index.ts";
+import { rankings } from "../../src/retrieval/search.ts";
+import { ensureTenant } from "../../src/tenants/keys.ts";
+import { newId, nowIso } from "../../src/util.ts";
+
+const ROOT = resolve(import.meta.dir, "../..");
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: {
+    corpus: { type: "string", default: resolve(ROOT, "../shared/corpus/qa/scifact") },
+    qrels: { type: "string" },
+    embedders: { type: "string" },
+    queries: { type: "string" },
+    tune: { type: "boolean", default: false },
+    sizes: { type: "string", default: "10000,100000" },
+    "no-latency": { type: "boolean", default: false },
+  },
+});
+const corpusDir = values.corpus!;
+const qrelsPath = values.qrels ?? join(corpusDir, "qrels", "train.tsv");
+
+interface CorpusDoc {
+  _id: string;
+  title: string;
+  text: string;
+}
+
+const readJsonl = async <T>(path: string): Promise<T[]> =>
+  (await Bun.file(path).text())
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
+
+/** BEIR qrels TSV: query-id, corpus-id, score, with a header line. */
+async function readQrels(path: string): Promise<Map<string, Map<string, number>>> {
+  const out = new Map<string, Map<string, number>>();
+  const lines = (await Bun.file(path).text()).split(/\r?\n/).filter((l) => l.trim());
+  for (const line of lines) {
+    const [q, d, s] = line.split("\t");
+    if (!q || !d || s === undefined || !/^-?\d+$/.test(s.trim())) continue;
+    let m = out.get(q);
+    if (!m) out.set(q, (m = new Map()));
+    m.set(d, Number(s));
+  }
+  return out;
+}
+
+const corpus = await readJsonl<CorpusDoc>(join(corpusDir, "corpus.jsonl"));
+const queries = new Map((await readJsonl<{ _id: string; text: string }>(join(corpusDir, "queries.jsonl"))).map((q) => [q._id, q.text]));
+const allQrels = await readQrels(qrelsPath);
+const evalQueries = [...allQrels.keys()].filter((q) => queries.has(q)).slice(0, values.queries ? Number(values.queries) : undefined);
+console.log(`SciFact: ${corpus.length} documents, ${evalQueries.length} judged queries from ${qrelsPath}`);
+
+const extractOf = (d: { title: string; text: string }): ExtractResult => {
+  const markdown = `# ${d.title}\n\n${d.text}`;
+  return { markdown, title: d.title, mimeType: "text/markdown", pages: 1, segments: [{ markdown }] };
+};
+
+interface Bench {
+  deps: RetrievalDeps;
+  tenantId: string;
+  userId: string;
+  dir: string;
+  chunks: number;
+  close(): void;
+}
+
+async function indexCorpus(embedder: Embedder): Promise<Bench> {
+  const dir = mkdtempSync(join(tmpdir(), "cf-bench-retrieval-"));
+  const { sqlite, db } = await openDb(dir);
+  const { id: tenantId } = ensureTenant(db, "bench");
+  const userId = newId();
+  sqlite.run("INSERT INTO users (id, tenant_id, external_id, created_at) VALUES (?, ?, 'bench', ?)", [userId, tenantId, nowIso()]);
+  const deps = { sqlite, embedder };
+  const started = performance.now();
+  for (const d of corpus) await addDocument(deps, tenantId, userId, d._id, extractOf(d));
+  const chunks = sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM retrieval_chunks").get()!.n;
+  console.log(`  indexed ${corpus.length} documents as ${chunks} chunks in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return { deps, tenantId, userId, dir, chunks, close: () => (sqlite.close(), rmSync(dir, { recursive: true, force: true })) };
+}
+
+async function addDocument(deps: RetrievalDeps, tenantId: string, userId: string, filename: string, extract: ExtractResult): Promise<number> {
+  const documentId = createDocumentRecord(deps.sqlite, { tenantId, userId }, { filename, sourceType: "file" });
+  const { chunkCount } = await indexDocument(deps, { tenantId, userId, documentId, extract, spaceId: null });
+  markDocumentReady(deps.sqlite, documentId, { blobKey: null, mimeType: extract.mimeType, pages: 1, markdown: extract.markdown, chunkCount });
+  return chunkCount;
+}
+
+/** Chunk hits to corpus ids, best first, each document once (its best chunk). */
+function documentRanking(hits: Pick<Hit, "filename">[]): string[] {
+  const seen = new Set<string>();
+  for (const h of hits) if (h.filename) seen.add(h.filename);
+  return [...seen];
+}
+
+function scoreRanking(ranked: string[], rel: Map<string, number>): { ndcg: number; recall: number } {
+  const top = ranked.slice(0, 10);
+  let dcg = 0;
+  top.forEach((d, i) => (dcg += (rel.get(d) ?? 0) / Math.log2(i + 2)));
+  const ideal = [...rel.values()].filter((g) => g > 0).sort((a, b) => b - a).slice(0, 10);
+  const idcg = ideal.reduce((s, g, i) => s + g / Math.log2(i + 2), 0);
+  const relevant = [...rel.values()].filter((g) => g > 0).length;
+  return { ndcg: idcg > 0 ? dcg / idcg : 0, recall: relevant > 0 ? top.filter((d) => (rel.get(d) ?? 0) > 0).length / relevant : 0 };
+}
+
+const EVAL_CHUNKS = 40;
+
+async function evaluate(b: Bench, mode: "lexical" | "vector" | "hybrid", fusion?: FusionParams) {
+  let ndcg = 0;
+  let recall = 0;
+  for (const q of evalQueries) {
+    const hits = await search(b.deps, { tenantId: b.tenantId, userId: b.userId, scope: {}, query: queries.get(q)!, topK: EVAL_CHUNKS, mode, fusion });
+    const s = scoreRanking(documentRanking(hits), allQrels.get(q)!);
+    ndcg += s.ndcg;
+    recall += s.recall;
+  }
+  return { ndcg: ndcg / evalQueries.length, recall: recall / evalQueries.length };
+}
+
+/** Fusion grid on the given judgments: both rankings are taken once per query, then fused per setting. */
+async function tune(b: Bench) {
+  const depth = 4 * EVAL_CHUNKS;
+  const filenameOf = new Map(
+    b.deps.sqlite
+      .query<{ seq: number; filename: string }, []>("SELECT c.seq, d.filename FROM retrieval_chunks c JOIN documents d ON d.id = c.document_id")
+      .all()
+      .map((r) => [r.seq, r.filename]),
+  );
+  const lists = [];
+  for (const q of evalQueries) {
+    const r = await rankings(b.deps, { tenantId: b.tenantId, userId: b.userId, scope: {}, query: queries.get(q)!, topK: depth }, depth);
+    lists.push({ q, ...r });
+  }
+  const settings: FusionParams[] = [
+    ...[0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5].map((w) => ({ method: "convex" as const, vectorWeight: w })),
+    ...[10, 30, 60].flatMap((k) => [0.2, 0.3, 0.4, 0.5].map((w) => ({ method: "rrf" as const, k, vectorWeight: w }))),
+  ];
+  console.log("  fusion grid on these judgments:");
+  for (const p of settings) {
+    let ndcg = 0;
+    for (const l of lists) {
+      const fused = fuse(l.vector, l.lexical, p).slice(0, EVAL_CHUNKS);
+      ndcg += scoreRanking(documentRanking(fused.map((r) => ({ filename: filenameOf.get(r.seq) ?? null }))), allQrels.get(l.q)!).ndcg;
+    }
+    console.log(`    ${JSON.stringify(p).padEnd(55)} nDCG@10 ${(ndcg / lists.length).toFixed(4)}`);
+  }
+}
+
+function shuffled<T>(items: T[], rand: () => number): T[] {
+  const a = [...items];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a;
+}
+
+/** Deterministic PRNG (mulberry32), so every run synthesizes the same filler. */
+function prng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function latency(b: Bench, sizes: number[]) {
+  const rand = prng(42);
+  const sentences = corpus.flatMap((d) => d.text.split(/(?<=[.!?])\s+/)).filter((s) => s.length > 20);
+  const sample = shuffled(evalQueries, rand).slice(0, 300);
+  let chunks = b.chunks;
+  let n = 0;
+  for (const size of sizes) {
+    const started = performance.now();
+    while (chunks < size) {
+      const body = shuffled(sentences, rand).slice(0, 6 + Math.floor(rand() * 10)).join(" ");
+      chunks += await addDocument(b.deps, b.tenantId, b.userId, `synthetic-${++n}`, extractOf({ title: `Synthetic ${n}`, text: body }));
+    }
+    if (performance.now() - started > 1000) console.log(`  filled to ${chunks} chunks in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    b.deps.sqlite.run("PRAGMA optimize");
+    const run = async (mode: "hybrid" | "vector" | "lexical") => {
+      const times: number[] = [];
+      for (const q of sample) {
+        const t = performance.now();
+        await search(b.deps, { tenantId: b.tenantId, userId: b.userId, scope: {}, query: queries.get(q)!, topK: 10, mode });
+        times.push(performance.now() - t);
+      }
+      times.sort((x, y) => x - y);
+      const pct = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(1);
+      return `p50 ${pct(0.5)} ms, p95 ${pct(0.95)} ms`;
+    };
+    console.log(`  ${chunks} chunks: hybrid ${await run("hybrid")} | vector ${await run("vector")} | BM25 ${await run("lexical")}`);
+  }
+}
+
+async function availableEmbedders(): Promise<Embedder[]> {
+  const cfg = loadConfig();
+  const wanted = values.embedders?.split(",").map((s) => s.trim()) ?? ["builtin", "transformers", "ollama"];
+  const out: Embedder[] = [];
+  for (const kind of wanted) {
+    if (kind === "builtin") out.push(builtinEmbedder());
+    else if (kind === "transformers") {
+      const model = cfg.embeddingModel ? inspectModel(cfg.modelsDir, cfg.embeddingModel) : findModel(cfg.modelsDir);
+      if (model) out.push(transformersEmbedder(model));
+      else console.log(`transformers: skipped, no ONNX model under ${cfg.modelsDir}/embeddings (see models/README.md)`);
+    } else if (kind === "ollama") {
+      const e = ollamaEmbedder({
+        hosts: cfg.ollamaHost,
+        model: cfg.embeddingModel ?? DEFAULT_OLLAMA_EMBEDDING_MODEL,
+        timeoutMs: 2000,
+        keepAlive: cfg.llmKeepAlive,
+      });
+      try {
+        await e.embed(["probe"]);
+        out.push(e);
+      } catch (err) {
+        console.log(`ollama: skipped (${(err as Error).message})`);
+      }
+    } else throw new Error(`unknown embedder ${kind}`);
+  }
+  return out;
+}
+
+const sizes = values["no-latency"] ? [] : values.sizes!.split(",").map(Number);
+console.log(`Fusion in use: ${JSON.stringify(DEFAULT_FUSION)}`);
+for (const [i, embedder] of (await availableEmbedders()).entries()) {
+  console.log(`\n== ${embedder.id}`);
+  const b = await indexCorpus(embedder);
+  try {
+    console.log("  mode     nDCG@10  recall@10");
+    for (const mode of ["lexical", "vector", "hybrid"] as const) {
+      const r = await evaluate(b, mode);
+      console.log(`  ${(mode === "lexical" ? "BM25" : mode).padEnd(8)} ${r.ndcg.toFixed(4)}   ${r.recall.toFixed(4)}`);
+    }
+    if (values.tune) await tune(b);
+    // Latency with the first embedder only: filling 100k chunks through a neural model takes hours on CPU.
+    if (i === 0 && sizes.length > 0) await latency(b, sizes);
+  } finally {
+    b.close();
+  }
+}

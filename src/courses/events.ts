@@ -1,0 +1,53 @@
+/**
+ * In-process bus of generation events, keyed by job id. The worker publishes as a course is built;
+ * sync requests and SSE streams of the same process follow it. Nothing here is persisted: the
+ * database is the record, and a follower that misses an event reads the state from there.
+ */
+import type { FailureReason } from "../errors.ts";
+
+export interface ChapterRef {
+  order_index: number;
+  title: string;
+}
+
+export interface CourseUsage {
+  model: string | null;
+  engine: string | null;
+  model_calls: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+export type GenerationEvent =
+  | { type: "document"; job_id: string; course_id: string; document: { id: string; filename: string; source_type: string; status: "ready" | "error"; chunk_count: number; error: string | null } }
+  | { type: "outline"; job_id: string; course_id: string; title: string; description: string | null; organization: string | null; chapters: ChapterRef[] }
+  | { type: "chapter"; job_id: string; course_id: string; order_index: number; title: string; status: "running" | "completed"; completed_at: string | null }
+  | { type: "progress"; job_id: string; course_id: string; progress_pct: number; completed_chapters: number; expected_chapters: number }
+  | { type: "completed"; job_id: string; course_id: string; title: string; chapters: ChapterRef[]; usage: CourseUsage }
+  | { type: "failed"; job_id: string; course_id: string; error: FailureReason };
+
+type Listener = (event: GenerationEvent) => void;
+
+const listeners = new Map<string, Set<Listener>>();
+
+export function publish(event: GenerationEvent): void {
+  for (const listener of listeners.get(event.job_id) ?? []) {
+    // A follower's failure (a closed stream) must never break the job that publishes.
+    try {
+      listener(event);
+    } catch {
+      /* the follower cleans itself up */
+    }
+  }
+}
+
+/** Calls `listener` with every event of `jobId` until the returned function is called. */
+export function subscribe(jobId: string, listener: Listener): () => void {
+  let set = listeners.get(jobId);
+  if (!set) listeners.set(jobId, (set = new Set()));
+  set.add(listener);
+  return () => {
+    set.delete(listener);
+    if (set.size === 0) listeners.delete(jobId);
+  };
+}

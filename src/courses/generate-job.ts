@@ -1,0 +1,216 @@
+/**
+ * The `course.generate` job: sources → outline → chapters (bounded parallelism, each committed on
+ * its own) → study guide → completed. Every step starts from what is already committed, so the
+ * same job resumes a course after a crash, a graceful stop, or POST resume.
+ */
+import pLimit from "p-limit";
+import { AppError, type FailureReason } from "../errors.ts";
+import { type JobContext, type JobHandler, type JobRow, INTERRUPTED } from "../jobs/queue.ts";
+import { UsageMeter } from "../llm/artefacts.ts";
+import { buildStudyGuide } from "../materials/study-guide.ts";
+import { indexChapter } from "../retrieval/index.ts";
+import type { Services } from "../services.ts";
+import { nowIso } from "../util.ts";
+import { writeCourseChapter, type ChapterScope } from "./chapter-writer.ts";
+import { type ChapterRef, type CourseUsage, publish } from "./events.ts";
+import { courseDocuments, ingestCourseSources } from "./ingest-sources.ts";
+import { withModelRetries } from "./model-retry.ts";
+import { planSourceCourse, planTopicCourse } from "./plan.ts";
+import { chapterCounts, progressPct } from "./progress.ts";
+import {
+  type ChapterRow,
+  chaptersOf,
+  commitChapter,
+  commitOutline,
+  completeCourse,
+  type CourseRow,
+  failCourse,
+  loadCourse,
+  markChapterRunning,
+  outlineOf,
+  type PlannedChapter,
+  resetRunningChapters,
+} from "./store.ts";
+import { matchTopic, noModelForTopic } from "./topic-match.ts";
+
+export { COURSE_JOB } from "./progress.ts";
+
+function usageOf(meter: UsageMeter): CourseUsage {
+  return {
+    model: meter.model,
+    engine: meter.engine,
+    model_calls: meter.calls,
+    prompt_tokens: meter.promptTokens,
+    completion_tokens: meter.completionTokens,
+  };
+}
+
+const refs = (chapters: ChapterRow[]): ChapterRef[] => chapters.map((c) => ({ order_index: c.order_index, title: c.title }));
+
+function publishProgress(svc: Services, jobId: string, course: CourseRow): void {
+  const counts = chapterCounts(svc.sqlite, course.id, course.num_chapters);
+  publish({
+    type: "progress",
+    job_id: jobId,
+    course_id: course.id,
+    progress_pct: progressPct("generating", counts),
+    completed_chapters: counts.completed,
+    expected_chapters: counts.expected,
+  });
+}
+
+/** Sources of a files/URL course; fails the course when none could be ingested. */
+async function ingest(svc: Services, job: JobRow, course: CourseRow, signal: AbortSignal): Promise<string[]> {
+  const docs = await ingestCourseSources(svc, course, {
+    signal,
+    onDocument: (d) =>
+      publish({
+        type: "document",
+        job_id: job.id,
+        course_id: course.id,
+        document: { id: d.id, filename: d.filename, source_type: d.source_type, status: d.status === "ready" ? "ready" : "error", chunk_count: d.chunk_count, error: d.error },
+      }),
+  });
+  const ready = docs.filter((d) => d.status === "ready");
+  if (ready.length === 0 && !signal.aborted) {
+    throw new AppError(422, "SOURCES_FAILED", `None of the course's sources could be ingested: ${docs.map((d) => `${d.filename}: ${d.error ?? "not processed"}`).join("; ")}`, {
+      documents: docs.map((d) => ({ id: d.id, filename: d.filename, error: d.error })),
+    });
+  }
+  return ready.map((d) => d.id);
+}
+
+/** The outline's chapters, planning it first when this is the course's first run. */
+async function ensureOutline(svc: Services, job: JobRow, course: CourseRow, readyDocs: string[], meter: UsageMeter): Promise<ChapterRow[]> {
+  const existing = chaptersOf(svc.sqlite, course.id);
+  if (existing.length > 0) return existing;
+  let plan;
+  if (course.source_type === "topic") {
+    const match = await matchTopic(svc, { tenantId: course.tenant_id, userId: course.user_id }, course.topic);
+    if (svc.llm.engine === "extractive" && match.passages.length === 0) throw noModelForTopic(course.topic);
+    // The documents the course drew on are linked to it, so course Q&A retrieves over them too.
+    for (const id of match.documentIds) {
+      svc.sqlite.run("INSERT OR IGNORE INTO course_documents (course_id, document_id) VALUES (?, ?)", [course.id, id]);
+    }
+    plan = await planTopicCourse({ svc, course, meter }, match.passages);
+  } else {
+    const docs = courseDocuments(svc.sqlite, course.id).filter((d) => readyDocs.includes(d.id));
+    plan = await planSourceCourse({ svc, course, meter }, docs);
+  }
+  const chapters = commitOutline(svc.sqlite, course, plan);
+  publish({
+    type: "outline",
+    job_id: job.id,
+    course_id: course.id,
+    title: plan.title,
+    description: plan.description,
+    organization: plan.organization,
+    chapters: refs(chapters),
+  });
+  return chapters;
+}
+
+function scopeOf(svc: Services, course: CourseRow, planned: PlannedChapter | undefined): ChapterScope {
+  const linked = courseDocuments(svc.sqlite, course.id)
+    .filter((d) => d.status === "ready")
+    .map((d) => d.id);
+  if (course.source_type === "topic") {
+    // A model writes from its own knowledge where the documents say little; the extractive engine
+    // has only the documents, which already matched the topic as a whole.
+    return { documentIds: linked, minScore: svc.llm.engine === "extractive" ? 0 : svc.cfg.topicMatchMinScore };
+  }
+  const own = planned?.source_document_ids;
+  return { documentIds: own ? own.filter((id) => linked.includes(id)) : linked, minScore: 0 };
+}
+
+/**
+ * Writes every chapter not committed yet, CHAPTER_CONCURRENCY at a time. On the first failure no
+ * new chapter starts; those in flight still commit, then the failure is raised. Returns false when
+ * stopped for shutdown before all were written.
+ */
+async function writeChapters(svc: Services, job: JobRow, course: CourseRow, chapters: ChapterRow[], meter: UsageMeter, signal: AbortSignal): Promise<boolean> {
+  const planned = outlineOf(svc.sqlite, course.id)?.chapters ?? [];
+  const limit = pLimit(svc.cfg.chapterConcurrency);
+  let failure: unknown = null;
+  const maker = { engine: course.engine, model: course.model };
+  await Promise.all(
+    chapters
+      .filter((c) => c.status !== "completed")
+      .map((c) =>
+        limit(async () => {
+          if (failure || signal.aborted) return;
+          const plan: PlannedChapter = planned[c.order_index] ?? { title: c.title, objectives: JSON.parse(c.objectives) as string[], source_document_ids: null };
+          markChapterRunning(svc.sqlite, c.id);
+          publish({ type: "chapter", job_id: job.id, course_id: course.id, order_index: c.order_index, title: c.title, status: "running", completed_at: null });
+          try {
+            const written = await writeCourseChapter(svc, course, { ...plan, title: c.title }, scopeOf(svc, course, plan), meter);
+            await indexChapter(svc, {
+              tenantId: course.tenant_id,
+              userId: course.user_id,
+              courseId: course.id,
+              chapterId: c.id,
+              title: c.title,
+              markdown: written.draft.content,
+            });
+            const completedAt = commitChapter(svc.sqlite, c.id, written.draft, written.sources, maker);
+            publish({ type: "chapter", job_id: job.id, course_id: course.id, order_index: c.order_index, title: c.title, status: "completed", completed_at: completedAt });
+            publishProgress(svc, job.id, course);
+          } catch (err) {
+            // Queued chapters see this and return at once (clearQueue would leave their promises pending).
+            failure ??= err;
+          }
+        }),
+      ),
+  );
+  if (failure) throw failure;
+  return !signal.aborted;
+}
+
+async function generateCourse(svc: Services, job: JobRow, ctx: JobContext): Promise<unknown> {
+  const course = job.course_id ? loadCourse(svc.sqlite, job.course_id) : null;
+  if (!course) throw new AppError(500, "INTERNAL", "The course of this job no longer exists");
+  // Resume re-queues a failed course as generating; anything else is already settled.
+  if (course.status !== "generating") return { skipped: true, course_status: course.status };
+  const meter = new UsageMeter();
+  const started = performance.now();
+
+  const readyDocs = course.source_type === "topic" ? [] : await ingest(svc, job, course, ctx.signal);
+  if (ctx.signal.aborted) return INTERRUPTED;
+
+  resetRunningChapters(svc.sqlite, course.id);
+  const chapters = await ensureOutline(svc, job, course, readyDocs, meter);
+  if (ctx.signal.aborted) return INTERRUPTED;
+  const planned = loadCourse(svc.sqlite, course.id)!;
+
+  if (!(await writeChapters(svc, job, planned, chapters, meter, ctx.signal))) return INTERRUPTED;
+
+  try {
+    await withModelRetries(svc, { course_id: course.id, step: "study_guide" }, () => buildStudyGuide(svc, course.id, { meter, signal: ctx.signal }));
+  } catch (err) {
+    // Stopped for shutdown while the guide was being written: the next run builds it.
+    if (ctx.signal.aborted) return INTERRUPTED;
+    throw err;
+  }
+  const done = completeCourse(svc.sqlite, planned, job.id);
+  const usage = usageOf(meter);
+  publish({
+    type: "completed",
+    job_id: job.id,
+    course_id: course.id,
+    title: done.title,
+    chapters: refs(chaptersOf(svc.sqlite, course.id)),
+    usage,
+  });
+  return { course_id: course.id, completed_at: nowIso(), seconds: Math.round(performance.now() - started) / 1000, usage };
+}
+
+export function courseGenerationJob(svc: Services): JobHandler {
+  return {
+    run: (job, ctx) => generateCourse(svc, job, ctx),
+    onFailure(job: JobRow, reason: FailureReason) {
+      if (!job.course_id) return;
+      failCourse(svc.sqlite, job.course_id, job.id, reason);
+      publish({ type: "failed", job_id: job.id, course_id: job.course_id, error: reason });
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * Progress of a course and the Job resource, both computed from the committed rows so they are the
+ * same in every process and after a restart.
+ */
+import type { Database } from "bun:sqlite";
+import { type FailureReason, forbidden, notFound } from "../errors.ts";
+import { getJob, type JobRow, latestCourseJob } from "../jobs/queue.ts";
+import type { CourseOwner } from "./read.ts";
+
+export const COURSE_JOB = "course.generate";
+
+interface ChapterProgressRow {
+  order_index: number;
+  title: string;
+  status: "pending" | "running" | "completed";
+  completed_at: string | null;
+}
+
+interface CourseProgressRow {
+  id: string;
+  status: "generating" | "completed" | "failed";
+  num_chapters: number;
+  error: string | null;
+}
+
+export interface ChapterCounts {
+  expected: number;
+  completed: number;
+}
+
+/**
+ * The three progress rules: the ratio of committed chapters, capped at 99 until the course is
+ * committed as completed (every chapter and the study guide), and 100 only then.
+ */
+export function progressPct(courseStatus: string, counts: ChapterCounts): number {
+  if (courseStatus === "completed") return 100;
+  if (counts.expected === 0) return 0;
+  return Math.min(99, Math.floor((counts.completed / counts.expected) * 100));
+}
+
+export function chapterCounts(sqlite: Database, courseId: string, plannedChapters: number): ChapterCounts {
+  const row = sqlite
+    .query<{ total: number; done: number | null }, [string]>(
+      "SELECT count(*) AS total, sum(status = 'completed') AS done FROM chapters WHERE course_id = ?",
+    )
+    .get(courseId)!;
+  // Before the outline exists, the requested number of chapters is what is expected.
+  return { expected: row.total > 0 ? row.total : plannedChapters, completed: row.done ?? 0 };
+}
+
+const parseReason = (s: string | null): FailureReason | null => (s ? (JSON.parse(s) as FailureReason) : null);
+
+/** GET /v2/courses/{id}/progress: 404 unless the caller owns the course. */
+export function courseProgress(sqlite: Database, owner: CourseOwner, courseId: string) {
+  const course = sqlite
+    .query<CourseProgressRow, [string, string, string]>(
+      "SELECT id, status, num_chapters, error FROM courses WHERE id = ? AND tenant_id = ? AND user_id = ?",
+    )
+    .get(courseId, owner.tenantId, owner.userId);
+  if (!course) throw notFound("Course not found");
+  const chapters = sqlite
+    .query<ChapterProgressRow, [string]>(
+      "SELECT order_index, title, status, completed_at FROM chapters WHERE course_id = ? ORDER BY order_index",
+    )
+    .all(courseId);
+  const counts = chapterCounts(sqlite, courseId, course.num_chapters);
+  const job = latestCourseJob(sqlite, courseId);
+  return {
+    course_id: course.id,
+    course_status: course.status,
+    job_id: job?.id ?? null,
+    job_status: job?.status ?? null,
+    progress_pct: progressPct(course.status, counts),
+    expected_chapters: counts.expected,
+    completed_chapters: counts.completed,
+    chapters: chapters.map((c) => ({ order: c.order_index, title: c.title, status: c.status, completed_at: c.completed_at })),
+    error: course.status === "failed" ? (parseReason(course.error) ?? parseReason(job?.error ?? null)) : null,
+  };
+}
+
+function linksOf(job: JobRow): Record<string, string> {
+  const links: Record<string, string> = { self: `/v2/jobs/${job.id}` };
+  if (job.course_id) {
+    links.progress = `/v2/courses/${job.course_id}/progress`;
+    links.course = `/v2/courses/${job.course_id}`;
+  }
+  return links;
+}
+
+/** The Job resource returned by async generation and GET /v2/jobs/{id}. */
+export function jobResource(sqlite: Database, job: JobRow) {
+  const course = job.course_id
+    ? sqlite.query<CourseProgressRow, [string]>("SELECT id, status, num_chapters, error FROM courses WHERE id = ?").get(job.course_id)
+    : null;
+  const counts = course ? chapterCounts(sqlite, course.id, course.num_chapters) : { expected: 0, completed: 0 };
+  return {
+    id: job.id,
+    type: job.type,
+    status: job.status,
+    course_id: job.course_id,
+    course_status: course?.status ?? null,
+    // A failed job stays below 100 even when a later resume completed its course.
+    progress_pct: course ? progressPct(job.status === "failed" ? "failed" : course.status, counts) : job.status === "completed" ? 100 : 0,
+    expected_chapters: counts.expected,
+    completed_chapters: counts.completed,
+    attempts: job.attempts,
+    error: parseReason(job.error && job.status === "failed" ? job.error : null),
+    created_at: job.created_at,
+    updated_at: job.updated_at,
+    started_at: job.started_at,
+    finished_at: job.finished_at,
+    links: linksOf(job),
+  };
+}
+
+export type JobResource = ReturnType<typeof jobResource>;
+
+/**
+ * A job for GET /v2/jobs/{id}: 404 when unknown or another tenant's; 403 when a learner header
+ * names a different learner of the tenant than the one who started it.
+ */
+export function ownedJob(sqlite: Database, tenantId: string, userId: string | null, jobId: string): JobRow {
+  const job = getJob(sqlite, jobId);
+  if (!job || job.tenant_id !== tenantId) throw notFound("Job not found");
+  if (userId && job.user_id !== userId) throw forbidden("This job belongs to another user");
+  return job;
+}

@@ -1,0 +1,79 @@
+/**
+ * The extracted segments (pages, slides, caption blocks, sections) of a course's sources, stored
+ * in document order, and the passages an outline is planned from.
+ */
+import type { Database } from "bun:sqlite";
+import type { Segment } from "../ingest/types.ts";
+import type { Passage } from "../llm/artefacts.ts";
+
+export interface StoredSegment {
+  documentId: string;
+  filename: string;
+  position: number;
+  markdown: string;
+  page: number | null;
+  heading: string | null;
+}
+
+/** Replaces the document's segments (a re-ingest after a crash writes them again). */
+export function saveSegments(sqlite: Database, documentId: string, segments: Segment[]): void {
+  sqlite.run("DELETE FROM document_segments WHERE document_id = ?", [documentId]);
+  const insert = sqlite.query(
+    `INSERT INTO document_segments (document_id, position, markdown, page, slide, timestamp_seconds, heading)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  segments.forEach((s, i) => {
+    if (!s.markdown.trim()) return;
+    insert.run(documentId, i, s.markdown, s.page ?? null, s.slide ?? null, s.timestamp ?? null, s.heading ?? null);
+  });
+}
+
+export function segmentsOf(sqlite: Database, documentId: string): StoredSegment[] {
+  return sqlite
+    .query<
+      { document_id: string; filename: string; position: number; markdown: string; page: number | null; slide: number | null; heading: string | null },
+      [string]
+    >(
+      `SELECT s.document_id, d.filename, s.position, s.markdown, s.page, s.slide, s.heading
+         FROM document_segments s JOIN documents d ON d.id = s.document_id
+        WHERE s.document_id = ? ORDER BY s.position`,
+    )
+    .all(documentId)
+    .map((r) => ({
+      documentId: r.document_id,
+      filename: r.filename,
+      position: r.position,
+      markdown: r.markdown,
+      page: r.page ?? r.slide,
+      heading: r.heading,
+    }));
+}
+
+// An outline needs the shape of the sources, not all their text: a bounded, even sample keeps the
+// prompt inside the model's context whatever the size of the sources.
+export const OUTLINE_PASSAGES = 32;
+const PASSAGE_CHARS = 900;
+
+export function toPassage(s: StoredSegment): Passage {
+  return {
+    id: `${s.documentId}:${s.position}`,
+    text: s.markdown.length > PASSAGE_CHARS ? `${s.markdown.slice(0, PASSAGE_CHARS)}…` : s.markdown,
+    documentId: s.documentId,
+    filename: s.filename,
+    page: s.page,
+    heading: s.heading,
+  };
+}
+
+/** An even sample of `segments` in their order, at most `limit` of them. */
+export function evenSample<T>(items: T[], limit = OUTLINE_PASSAGES): T[] {
+  if (items.length <= limit) return items;
+  const step = items.length / limit;
+  return Array.from({ length: limit }, (_, i) => items[Math.floor(i * step)]!);
+}
+
+/** Outline passages of sources read one after another, in their order. */
+export function sequentialPassages(sources: StoredSegment[][]): Passage[] {
+  return evenSample(sources.flat()).map(toPassage);
+}
+

@@ -1,0 +1,213 @@
+/**
+ * The request side of generation: checks what can be checked at once (test-key cap, file formats,
+ * a topic the extractive engine cannot serve), stores the uploads, and commits the course, its
+ * source documents and its job in one transaction. The job does the slow work.
+ */
+import { extname } from "node:path";
+import { assertWithinTestCap, OPERATIONS, recordUsage } from "../billing/index.ts";
+import { validation } from "../errors.ts";
+import { assertExtractable, detectFileKind } from "../ingest/detect.ts";
+import { isYoutubeUrl } from "../ingest/index.ts";
+import { enqueueJob, type JobRow } from "../jobs/queue.ts";
+import { deleteBlob, putBlob } from "../media/blob-store.ts";
+import type { Services } from "../services.ts";
+import type { AuthContext } from "../tenants/keys.ts";
+import type { User } from "../tenants/users.ts";
+import { newId, nowIso, slugify } from "../util.ts";
+import { COURSE_JOB } from "./progress.ts";
+import type { Organization } from "./store.ts";
+import { matchTopic, noModelForTopic } from "./topic-match.ts";
+import { SEARCH_UNAVAILABLE_NOTE } from "./web-search.ts";
+
+export interface Requester {
+  auth: AuthContext;
+  user: User;
+  requestId: string;
+}
+
+export interface GenerationOptions {
+  numChapters: number;
+  searchEnabled: boolean;
+  /** Overrides the learner's saved learning goal. */
+  learningGoal?: string | null;
+}
+
+export interface UploadedFile {
+  path: string;
+  filename: string;
+  size: number;
+}
+
+export interface SourceRequest extends GenerationOptions {
+  topic?: string | null;
+  organization: Organization;
+  files: UploadedFile[];
+  youtubeUrls: string[];
+  webUrls: string[];
+}
+
+type SourceKind = "file" | "youtube" | "web";
+
+interface PendingSource {
+  kind: SourceKind;
+  filename: string;
+  url: string | null;
+  blobKey: string | null;
+  mimeType: string | null;
+}
+
+interface NewCourse {
+  topic: string;
+  title: string;
+  sourceType: string;
+  organization: Organization | null;
+  sources: PendingSource[];
+}
+
+/** 422 unless the topic has 3-500 characters once trimmed. */
+export function checkTopic(topic: string): string {
+  const t = topic.trim();
+  if (t.length < 3 || t.length > 500) throw validation("topic must have 3 to 500 characters", { field: "topic", length: t.length });
+  return t;
+}
+
+function insertCourseWithJob(svc: Services, who: Requester, opts: GenerationOptions, c: NewCourse): JobRow {
+  const { sqlite } = svc;
+  const now = nowIso();
+  const courseId = newId();
+  assertWithinTestCap(svc.db, who.auth, "course", svc.cfg);
+  sqlite.run(
+    `INSERT INTO courses (id, tenant_id, user_id, title, topic, slug, source_type, status, organization, learning_goal,
+                          search_enabled, search_note, num_chapters, engine, model, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 'generating', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      courseId,
+      who.auth.tenantId,
+      who.user.id,
+      c.title,
+      c.topic,
+      slugify(c.title),
+      c.sourceType,
+      c.organization,
+      opts.learningGoal ?? who.user.learningGoal ?? null,
+      opts.searchEnabled ? 1 : 0,
+      opts.searchEnabled && !svc.cfg.searxngUrl ? SEARCH_UNAVAILABLE_NOTE : null,
+      opts.numChapters,
+      svc.llm.engine,
+      svc.llm.model,
+      now,
+      now,
+    ],
+  );
+  for (const s of c.sources) {
+    const documentId = newId();
+    sqlite.run(
+      `INSERT INTO documents (id, tenant_id, user_id, kind, filename, source_type, source_url, blob_key, mime_type, status, created_at)
+       VALUES (?, ?, ?, 'index', ?, ?, ?, ?, ?, 'processing', ?)`,
+      [documentId, who.auth.tenantId, who.user.id, s.filename, s.kind, s.url, s.blobKey, s.mimeType, now],
+    );
+    sqlite.run("INSERT INTO course_documents (course_id, document_id) VALUES (?, ?)", [courseId, documentId]);
+  }
+  recordUsage(svc.db, {
+    tenantId: who.auth.tenantId,
+    userId: who.user.id,
+    apiKeyId: who.auth.keyId,
+    keyEnv: who.auth.keyEnv,
+    operation: OPERATIONS.course,
+    refId: courseId,
+  });
+  // One attempt: model failures are retried chapter by chapter inside the job, and a failed course
+  // is resumed on request; a crash is not an attempt (the lease hands the job to the next start).
+  return enqueueJob(sqlite, {
+    type: COURSE_JOB,
+    tenantId: who.auth.tenantId,
+    userId: who.user.id,
+    courseId,
+    requestId: who.requestId,
+    maxAttempts: 1,
+  });
+}
+
+/** POST /v2/courses/generate: one topic course, queued. */
+export async function startTopicCourse(svc: Services, who: Requester, req: GenerationOptions & { topic: string }): Promise<JobRow> {
+  const topic = checkTopic(req.topic);
+  if (svc.llm.engine === "extractive") {
+    const match = await matchTopic(svc, { tenantId: who.auth.tenantId, userId: who.user.id }, topic);
+    if (match.passages.length === 0) throw noModelForTopic(topic);
+  }
+  return svc.sqlite.transaction(() =>
+    insertCourseWithJob(svc, who, req, { topic, title: topic, sourceType: "topic", organization: null, sources: [] }),
+  )();
+}
+
+function sourceTypeOf(sources: PendingSource[]): string {
+  const kinds = new Set(sources.map((s) => s.kind));
+  if (kinds.size > 1) return "mixed";
+  return kinds.has("file") ? "files" : kinds.has("youtube") ? "youtube" : "web";
+}
+
+function checkYoutubeUrls(youtubeUrls: string[]): void {
+  const notVideo = youtubeUrls.filter((u) => !isYoutubeUrl(u));
+  if (notVideo.length > 0) throw validation("youtube_urls may only hold YouTube video URLs", { field: "youtube_urls", invalid: notVideo });
+}
+
+async function storeUploads(svc: Services, files: UploadedFile[]): Promise<PendingSource[]> {
+  const detected = [];
+  // Every format is checked before anything is stored, so a 415 leaves nothing behind.
+  for (const f of files) {
+    const kind = await detectFileKind(f.path, f.filename);
+    assertExtractable(kind.kind, f.filename);
+    detected.push({ file: f, kind });
+  }
+  const stored: PendingSource[] = [];
+  try {
+    for (const { file, kind } of detected) {
+      const { key } = await putBlob(svc.cfg, file.path, { ext: extname(file.filename).slice(1) || kind.kind });
+      stored.push({ kind: "file", filename: file.filename, url: null, blobKey: key, mimeType: kind.mimeType });
+    }
+  } catch (err) {
+    await discardBlobs(svc, stored);
+    throw err;
+  }
+  return stored;
+}
+
+async function discardBlobs(svc: Services, sources: PendingSource[]): Promise<void> {
+  await Promise.all(sources.filter((s) => s.blobKey).map((s) => deleteBlob(svc.cfg, s.blobKey!)));
+}
+
+/**
+ * POST /v2/courses/generate-from-files: one course of all the sources, or with `separate_courses`
+ * one course per source. Each course counts toward the test key's monthly cap; the whole request
+ * is refused when they do not all fit.
+ */
+export async function startSourceCourses(svc: Services, who: Requester, req: SourceRequest): Promise<JobRow[]> {
+  const topic = req.topic == null || req.topic === "" ? null : checkTopic(req.topic);
+  if (req.files.length + req.youtubeUrls.length + req.webUrls.length === 0) {
+    throw validation("Give at least one source: files, youtube_urls or web_urls");
+  }
+  checkYoutubeUrls(req.youtubeUrls);
+  const uploads = await storeUploads(svc, req.files);
+  const sources: PendingSource[] = [
+    ...uploads,
+    ...req.youtubeUrls.map((u): PendingSource => ({ kind: "youtube", filename: u, url: u, blobKey: null, mimeType: null })),
+    ...req.webUrls.map((u): PendingSource => ({ kind: "web", filename: u, url: u, blobKey: null, mimeType: null })),
+  ];
+  const groups = req.organization === "separate_courses" ? sources.map((s) => [s]) : [sources];
+  try {
+    return svc.sqlite.transaction(() =>
+      groups.map((group) =>
+        insertCourseWithJob(svc, who, req, {
+          topic: topic ?? "",
+          title: topic ?? (group.length === 1 ? group[0]!.filename : `Course from ${group.length} sources`),
+          sourceType: sourceTypeOf(group),
+          organization: req.organization,
+          sources: group,
+        }),
+      ),
+    )();
+  } catch (err) {
+    await discardBlobs(svc, uploads);
+    throw err;
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * POST /v2/documents/query, the domain part: hybrid search over the caller's documents (a list of
+ * ids, or a space), then an answer grounded in the passages found, citing them as [n]. A test key
+ * may make TEST_KEY_QUERIES_PER_MONTH of these a month.
+ */
+import { assertWithinTestCap, OPERATIONS, recordUsage } from "../billing/index.ts";
+import { validation } from "../errors.ts";
+import { answerQuestion, type Passage } from "../llm/artefacts.ts";
+import { search } from "../retrieval/index.ts";
+import type { Services } from "../services.ts";
+import type { AuthContext } from "../tenants/keys.ts";
+import { assertOwnedDocuments, type DocumentOwner } from "./records.ts";
+
+export const MAX_QUERY_DOCUMENTS = 20;
+
+export interface QueryInput {
+  question: string;
+  documentIds?: string[];
+  spaceId?: string;
+  topK: number;
+}
+
+export async function queryDocuments(
+  svc: Services,
+  auth: Pick<AuthContext, "tenantId" | "keyId" | "keyEnv">,
+  owner: DocumentOwner,
+  input: QueryInput,
+) {
+  const question = input.question.trim();
+  if (!question) throw validation("question must not be empty");
+  const byIds = input.documentIds !== undefined;
+  const bySpace = input.spaceId !== undefined;
+  if (byIds === bySpace) throw validation("Give exactly one of document_ids and space_id");
+  if (byIds && input.documentIds!.length === 0) throw validation(`document_ids must hold 1 to ${MAX_QUERY_DOCUMENTS} ids`);
+  if (byIds) assertOwnedDocuments(svc.sqlite, owner, input.documentIds!);
+  assertWithinTestCap(svc.db, auth, "query", svc.cfg);
+
+  const hits = await search(svc, {
+    tenantId: owner.tenantId,
+    userId: owner.userId,
+    scope: byIds ? { documentIds: input.documentIds } : { spaceId: input.spaceId },
+    query: question,
+    topK: input.topK,
+  });
+  // Passage n is cited as [n]: the order of `sources` is the order the answer cites.
+  const passages: Passage[] = hits.map((h) => ({
+    id: h.chunkId,
+    text: h.text,
+    documentId: h.documentId ?? undefined,
+    filename: h.filename ?? undefined,
+    page: h.page ?? h.slide ?? null,
+    heading: h.headingPath.length > 0 ? h.headingPath.join(" › ") : null,
+    score: h.score,
+  }));
+  const { answer } = await answerQuestion(svc.llm, { question, passages });
+
+  recordUsage(svc.db, {
+    tenantId: auth.tenantId,
+    userId: owner.userId,
+    apiKeyId: auth.keyId,
+    keyEnv: auth.keyEnv,
+    operation: OPERATIONS.query,
+  });
+  return {
+    answer,
+    sources: hits.map((h) => ({
+      document_id: h.documentId!,
+      filename: h.filename!,
+      text: h.text,
+      score: h.score,
+      chunk_id: h.chunkId,
+      page: h.page,
+      slide: h.slide,
+      timestamp_seconds: h.timestamp,
+      heading_path: h.headingPath,
+    })),
+  };
+}

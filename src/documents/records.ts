@@ -1,0 +1,186 @@
+/**
+ * Indexed documents (kind 'index'): the records POST /v2/documents/process creates, their list,
+ * ownership checks and deletion. A document belongs to one learner of one tenant; to anyone
+ * else it does not exist (404), so ids cannot be probed across learners or tenants.
+ */
+import type { Database } from "bun:sqlite";
+import { deleteBlob } from "../media/blob-store.ts";
+import { notFound, validation } from "../errors.ts";
+import type { Services } from "../services.ts";
+import { newId, nowIso } from "../util.ts";
+
+export interface DocumentOwner {
+  tenantId: string;
+  userId: string;
+}
+
+export type SourceType = "file" | "youtube" | "web";
+
+export interface DocumentRow {
+  id: string;
+  tenant_id: string;
+  user_id: string | null;
+  space_id: string | null;
+  filename: string;
+  source_type: SourceType;
+  source_url: string | null;
+  blob_key: string | null;
+  mime_type: string | null;
+  pages: number | null;
+  char_count: number;
+  status: "processing" | "ready" | "error";
+  error: string | null;
+  chunk_count: number;
+  created_at: string;
+}
+
+export function createDocumentRecord(
+  sqlite: Database,
+  owner: DocumentOwner,
+  d: { filename: string; sourceType: SourceType; sourceUrl?: string | null; spaceId?: string | null },
+): string {
+  const id = newId();
+  sqlite.run(
+    `INSERT INTO documents (id, tenant_id, user_id, space_id, kind, filename, source_type, source_url, status, created_at)
+     VALUES (?, ?, ?, ?, 'index', ?, ?, ?, 'processing', ?)`,
+    [id, owner.tenantId, owner.userId, d.spaceId ?? null, d.filename, d.sourceType, d.sourceUrl ?? null, nowIso()],
+  );
+  return id;
+}
+
+export function markDocumentReady(
+  sqlite: Database,
+  id: string,
+  r: { blobKey: string | null; mimeType: string; pages: number | null; markdown: string; chunkCount: number },
+): void {
+  sqlite.run(
+    `UPDATE documents SET status = 'ready', error = NULL, blob_key = ?, mime_type = ?, pages = ?, char_count = ?, markdown = ?, chunk_count = ?
+      WHERE id = ?`,
+    [r.blobKey, r.mimeType, r.pages, r.markdown.length, r.markdown, r.chunkCount, id],
+  );
+}
+
+/**
+ * Documents a stopped or crashed server left in 'processing' while a request waited on them. That
+ * request was never answered, so nothing acknowledged is lost: they end as errors that say to send
+ * the source again. A course's documents are left alone: its resumed job ingests them. Call once at
+ * start, before serving (one server per data directory, so nothing else is processing then).
+ */
+export function failInterruptedDocuments(sqlite: Database): number {
+  return sqlite.run(
+    `UPDATE documents SET status = 'error', error = 'Processing was interrupted by a server restart; send the source again', chunk_count = 0
+      WHERE status = 'processing' AND id NOT IN (SELECT document_id FROM course_documents)`,
+  ).changes;
+}
+
+export function markDocumentError(sqlite: Database, id: string, message: string, blobKey: string | null = null): void {
+  sqlite.run("UPDATE documents SET status = 'error', error = ?, blob_key = coalesce(?, blob_key), chunk_count = 0 WHERE id = ?", [
+    message,
+    blobKey,
+    id,
+  ]);
+}
+
+const COLUMNS =
+  "id, tenant_id, user_id, space_id, filename, source_type, source_url, blob_key, mime_type, pages, char_count, status, error, chunk_count, created_at";
+
+export function loadOwnedDocument(sqlite: Database, owner: DocumentOwner, id: string): DocumentRow {
+  const row = sqlite
+    .query<DocumentRow, [string, string, string]>(
+      `SELECT ${COLUMNS} FROM documents WHERE id = ? AND tenant_id = ? AND user_id = ? AND kind = 'index'`,
+    )
+    .get(id, owner.tenantId, owner.userId);
+  if (!row) throw notFound("Document not found", "DOCUMENT_NOT_FOUND");
+  return row;
+}
+
+/** 404 naming the ids that are not the caller's indexed documents. */
+export function assertOwnedDocuments(sqlite: Database, owner: DocumentOwner, ids: string[]): void {
+  const found = new Set(
+    sqlite
+      .query<{ id: string }, [string, string, string]>(
+        `SELECT id FROM documents WHERE tenant_id = ? AND user_id = ? AND kind = 'index'
+           AND id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(owner.tenantId, owner.userId, JSON.stringify(ids))
+      .map((r) => r.id),
+  );
+  const missing = [...new Set(ids)].filter((id) => !found.has(id));
+  if (missing.length > 0) {
+    throw notFound(`${missing.length === 1 ? "Document" : "Documents"} not found: ${missing.join(", ")}`, "DOCUMENT_NOT_FOUND");
+  }
+}
+
+/** The document as the API shows it: chunk_count only when ready, error only when failed. */
+export function toDocumentResource(d: DocumentRow) {
+  return {
+    id: d.id,
+    filename: d.filename,
+    source_type: d.source_type,
+    status: d.status,
+    ...(d.status === "ready" ? { chunk_count: d.chunk_count } : {}),
+    ...(d.status === "error" ? { error: d.error ?? "Processing failed" } : {}),
+    space_id: d.space_id,
+    mime_type: d.mime_type,
+    pages: d.pages,
+    char_count: d.char_count,
+    created_at: d.created_at,
+  };
+}
+
+function encodeCursor(createdAt: string, id: string): string {
+  return Buffer.from(`${createdAt}|${id}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  const [createdAt, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  if (!createdAt || !id || Number.isNaN(Date.parse(createdAt))) throw validation("cursor is not a value returned by a previous page");
+  return { createdAt, id };
+}
+
+/** The caller's indexed documents, newest first, keyset-paginated like GET /v2/courses. */
+export function listDocuments(
+  sqlite: Database,
+  owner: DocumentOwner,
+  opts: { limit: number; cursor?: string | null; spaceId?: string | null },
+) {
+  const after = opts.cursor ? decodeCursor(opts.cursor) : null;
+  const rows = sqlite
+    .query<DocumentRow, (string | number | null)[]>(
+      `SELECT ${COLUMNS} FROM documents
+        WHERE tenant_id = ? AND user_id = ? AND kind = 'index' AND (? IS NULL OR space_id = ?)
+          AND (? IS NULL OR created_at < ? OR (created_at = ? AND id < ?))
+        ORDER BY created_at DESC, id DESC LIMIT ?`,
+    )
+    .all(
+      owner.tenantId,
+      owner.userId,
+      opts.spaceId ?? null,
+      opts.spaceId ?? null,
+      after?.createdAt ?? null,
+      after?.createdAt ?? null,
+      after?.createdAt ?? null,
+      after?.id ?? null,
+      opts.limit + 1,
+    );
+  const hasMore = rows.length > opts.limit;
+  const page = hasMore ? rows.slice(0, opts.limit) : rows;
+  const last = page[page.length - 1];
+  return {
+    data: page.map(toDocumentResource),
+    pagination: { limit: opts.limit, has_more: hasMore, next_cursor: hasMore && last ? encodeCursor(last.created_at, last.id) : null },
+  };
+}
+
+/**
+ * Deletes an indexed document: its chunks (whose triggers take the FTS rows and vectors along),
+ * its course links and record in one transaction, then its stored original.
+ */
+export async function deleteDocument(svc: Pick<Services, "sqlite" | "cfg">, owner: DocumentOwner, id: string): Promise<void> {
+  const doc = loadOwnedDocument(svc.sqlite, owner, id);
+  svc.sqlite.transaction(() => {
+    svc.sqlite.run("DELETE FROM retrieval_chunks WHERE document_id = ?", [id]);
+    svc.sqlite.run("DELETE FROM documents WHERE id = ?", [id]);
+  })();
+  if (doc.blob_key) await deleteBlob(svc.cfg, doc.blob_key);
+}

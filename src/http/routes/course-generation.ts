@@ -1,0 +1,218 @@
+/**
+ * Course generation: POST /v2/courses/generate and /generate-from-files (async, sync, stream),
+ * GET /v2/jobs/{id} (and /jobs/{id}), GET /v2/courses/{id}/progress, POST /v2/courses/{id}/resume.
+ */
+import { Elysia, t } from "elysia";
+import { followJobs } from "../../courses/follow.ts";
+import { courseProgress, jobResource, ownedJob } from "../../courses/progress.ts";
+import { resumeCourse } from "../../courses/resume.ts";
+import { type Requester, startSourceCourses, startTopicCourse } from "../../courses/start.ts";
+import { waitForCourses } from "../../courses/sync-result.ts";
+import type { JobRow } from "../../jobs/queue.ts";
+import type { Services } from "../../services.ts";
+import { authOf, requestIdOf } from "../context.ts";
+import { parseUrlArray, receiveUploads } from "../multipart.ts";
+import { CourseIdParams, errors, UserHeaders } from "../schemas.ts";
+import { ownerOf, userOf } from "../user.ts";
+import {
+  FilesForm,
+  generateResponses,
+  Job,
+  JobList,
+  type Mode,
+  ModeQuery,
+  parseFilesForm,
+  Progress,
+  ResumeResponse,
+  STREAM_DOC,
+  TopicBody,
+} from "./course-schemas.ts";
+import { keepOpen, sseResponse } from "./course-sse.ts";
+
+/**
+ * receiveUploads streams the raw body to disk, so Elysia must not read it. `parse: "none"` is not
+ * enough once the app has a global parse hook (Elysia honours it only as the sole parser); a
+ * parser that claims the body without reading it is.
+ */
+const leaveBodyUnread = () => ({});
+
+function requester(svc: Services, request: Request): Requester {
+  return { auth: authOf(request), user: userOf(svc, request, { create: true }), requestId: requestIdOf(request) };
+}
+
+interface Reply {
+  svc: Services;
+  request: Request;
+  server: unknown;
+  set: { status?: number | string; headers: Record<string, string | number> };
+  mode: Mode;
+  jobs: JobRow[];
+  /** Several courses (separate_courses): lists instead of a single object. */
+  many: boolean;
+  who: Requester;
+  startedAt: number;
+}
+
+async function reply(r: Reply) {
+  const { svc, jobs } = r;
+  if (r.mode === "async") {
+    r.set.status = 202;
+    const resources = jobs.map((j) => jobResource(svc.sqlite, j));
+    return r.many ? { jobs: resources, count: resources.length } : resources[0]!;
+  }
+  keepOpen(r.server, r.request);
+  if (r.mode === "stream") {
+    const headers = Object.fromEntries(Object.entries(r.set.headers).map(([k, v]) => [k, String(v)]));
+    return sseResponse(
+      jobs.map((j) => ({ event: "job", data: jobResource(svc.sqlite, j) })),
+      (signal) => followJobs(svc.sqlite, jobs.map((j) => j.id), { signal }),
+      { keepaliveMs: svc.cfg.sseKeepaliveSeconds * 1000, headers },
+    );
+  }
+  const done = await waitForCourses(
+    { svc, auth: r.who.auth, startedAt: r.startedAt, signal: r.request.signal },
+    jobs.map((j) => j.id),
+  );
+  return r.many
+    ? { status: "completed" as const, mode: "sync" as const, courses: done.courses, usage: done.usage }
+    : { status: "completed" as const, mode: "sync" as const, course: done.courses[0]!, usage: done.usage };
+}
+
+export const courseGenerationRoutes = (svc: Services) =>
+  new Elysia({ name: "course-generation" })
+    .post(
+      "/v2/courses/generate",
+      async ({ request, query, body, set, server }) => {
+        const startedAt = performance.now();
+        const who = requester(svc, request);
+        const job = await startTopicCourse(svc, who, {
+          topic: body.topic,
+          numChapters: body.num_chapters ?? 4,
+          searchEnabled: body.search_enabled ?? false,
+          learningGoal: body.learning_goal,
+        });
+        return reply({ svc, request, server, set, mode: query.mode ?? "async", jobs: [job], many: false, who, startedAt });
+      },
+      {
+        headers: UserHeaders,
+        query: ModeQuery,
+        body: TopicBody,
+        detail: {
+          summary: "Generate a course from a topic",
+          responses: generateResponses(Job, 401, 403, 422, 429, 500, 503),
+          description:
+            "async (default): 202 with the Job. sync: 200 when the course is complete, 500 with the structured reason when the model fails. " +
+            `${STREAM_DOC} With no model configured, a topic is accepted only when the learner's indexed documents match it (503 MODEL_NOT_CONFIGURED otherwise).`,
+          tags: ["courses"],
+        },
+      },
+    )
+    .post(
+      "/v2/courses/generate-from-files",
+      async ({ request, query, set, server }) => {
+        const startedAt = performance.now();
+        const uploads = await receiveUploads(request, svc.cfg, {
+          maxFiles: 10,
+          maxFileBytes: svc.cfg.maxUploadFileBytes,
+          maxTotalBytes: svc.cfg.maxUploadTotalBytes,
+        });
+        let jobs: JobRow[];
+        let who: Requester;
+        let many: boolean;
+        try {
+          const form = parseFilesForm(uploads.fields);
+          who = requester(svc, request);
+          many = form.organization === "separate_courses";
+          jobs = await startSourceCourses(svc, who, {
+            topic: form.topic ?? null,
+            organization: form.organization ?? "auto",
+            numChapters: form.num_chapters ?? 4,
+            searchEnabled: form.search_enabled ?? true,
+            learningGoal: form.learning_goal,
+            files: uploads.files,
+            youtubeUrls: parseUrlArray(form.youtube_urls, "youtube_urls"),
+            webUrls: parseUrlArray(form.web_urls, "web_urls"),
+          });
+        } finally {
+          // The uploads are stored as blobs by now (or refused): the temporary copies can go.
+          await uploads.cleanup();
+        }
+        return reply({ svc, request, server, set, mode: query.mode ?? "async", jobs, many, who, startedAt });
+      },
+      {
+        parse: leaveBodyUnread,
+        headers: UserHeaders,
+        query: ModeQuery,
+        detail: {
+          summary: "Generate a course from files, YouTube videos and web pages",
+          responses: generateResponses(t.Union([Job, JobList]), 401, 403, 413, 415, 422, 429, 500, 503),
+          description:
+            "multipart/form-data: files (up to 10, 50 MB each, 500 MB in all), youtube_urls and web_urls (JSON arrays), " +
+            "topic (optional: the sources' dominant theme otherwise), organization, num_chapters, search_enabled (default true), learning_goal. " +
+            "Sources are ingested inside the job; a failing source is reported on its document and the course builds from the others. " +
+            "separate_courses: async returns {jobs, count}, sync returns {courses: [...]}, stream follows every job. " +
+            STREAM_DOC,
+          tags: ["courses"],
+          requestBody: {
+            content: {
+              "multipart/form-data": {
+                schema: {
+                  type: "object",
+                  properties: {
+                    files: { type: "array", items: { type: "string", format: "binary" }, maxItems: 10 },
+                    ...Object.fromEntries(Object.entries(FilesForm.properties).map(([k, v]) => [k, v])),
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    )
+    .get(
+      "/v2/jobs/:job_id",
+      ({ request, params }) => jobOf(svc, request, params.job_id),
+      {
+        headers: UserHeaders,
+        params: t.Object({ job_id: t.String() }),
+        response: { 200: Job, ...errors(401, 403, 404, 429) },
+        detail: { summary: "A generation job", tags: ["jobs"] },
+      },
+    )
+    .get("/jobs/:job_id", ({ request, params }) => jobOf(svc, request, params.job_id), {
+      headers: UserHeaders,
+      params: t.Object({ job_id: t.String() }),
+      response: { 200: Job, ...errors(401, 403, 404, 429) },
+      detail: { summary: "A generation job (unversioned alias of /v2/jobs/{id})", tags: ["jobs"] },
+    })
+    .get("/v2/courses/:course_id/progress", ({ request, params }) => courseProgress(svc.sqlite, ownerOf(svc, request), params.course_id), {
+      headers: UserHeaders,
+      params: CourseIdParams,
+      response: { 200: Progress, ...errors(401, 404, 429) },
+      detail: {
+        summary: "Generation progress of a course",
+        description: "progress_pct is completed/expected chapters, capped at 99 until the course (with its study guide) is committed; then 100.",
+        tags: ["courses"],
+      },
+    })
+    .post(
+      "/v2/courses/:course_id/resume",
+      ({ request, params }) => resumeCourse(svc.sqlite, ownerOf(svc, request), params.course_id, requestIdOf(request)),
+      {
+        headers: UserHeaders,
+        params: CourseIdParams,
+        parse: leaveBodyUnread,
+        response: { 200: ResumeResponse, ...errors(401, 404, 409, 429) },
+        detail: {
+          summary: "Resume a failed or interrupted course",
+          description: "Generates only the missing chapters (then the study guide) in the background. 409 while the course is generating.",
+          tags: ["courses"],
+        },
+      },
+    );
+
+function jobOf(svc: Services, request: Request, jobId: string) {
+  const hasUser = request.headers.has("x-user-id") || request.headers.has("x-external-user-id");
+  const userId = hasUser ? userOf(svc, request, { create: false }).id : null;
+  return jobResource(svc.sqlite, ownedJob(svc.sqlite, authOf(request).tenantId, userId, jobId));
+}

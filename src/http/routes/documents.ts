@@ -1,0 +1,169 @@
+/** Indexed documents: process (ingest and index), query (cited answers), list and delete. */
+import { Elysia, t } from "elysia";
+import { processDocuments } from "../../documents/process.ts";
+import { MAX_QUERY_DOCUMENTS, queryDocuments } from "../../documents/query.ts";
+import { deleteDocument, listDocuments } from "../../documents/records.ts";
+import type { Services } from "../../services.ts";
+import { authOf } from "../context.ts";
+import { parseUrlArray, receiveUploads } from "../multipart.ts";
+import { errors, UserHeaders } from "../schemas.ts";
+import { ownerOf } from "../user.ts";
+
+const DocumentRecord = t.Object({
+  id: t.String(),
+  filename: t.String({ description: "The uploaded file's name, or the source URL for video and web sources" }),
+  source_type: t.String({ description: "file, youtube or web" }),
+  status: t.String({ description: "ready or error (processing only while a request is still working on it)" }),
+  chunk_count: t.Optional(t.Integer({ description: "Present when ready" })),
+  error: t.Optional(t.String({ description: "Present when status is error" })),
+  space_id: t.Nullable(t.String()),
+  mime_type: t.Nullable(t.String()),
+  pages: t.Nullable(t.Integer({ description: "Pages (PDF), slides, 1 for other files; null for video transcripts" })),
+  char_count: t.Integer(),
+  created_at: t.String(),
+});
+
+const ProcessResponse = t.Object({
+  documents: t.Array(DocumentRecord),
+  count: t.Integer(),
+  ready: t.Integer(),
+  errored: t.Integer(),
+});
+
+const SourceChunk = t.Object({
+  document_id: t.String(),
+  filename: t.String(),
+  text: t.String({ description: "Raw chunk text" }),
+  score: t.Number({ description: "Cosine similarity of question and chunk under the active embedder" }),
+  chunk_id: t.String(),
+  page: t.Nullable(t.Integer()),
+  slide: t.Nullable(t.Integer()),
+  timestamp_seconds: t.Nullable(t.Number({ description: "Start of the passage in a video" })),
+  heading_path: t.Array(t.String(), { description: "Enclosing headings, outermost first" }),
+});
+
+const QueryBody = t.Object({
+  question: t.String({ minLength: 1, maxLength: 2000 }),
+  document_ids: t.Optional(t.Array(t.String({ maxLength: 100 }), { maxItems: MAX_QUERY_DOCUMENTS, description: "Exclusive with space_id" })),
+  space_id: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Exclusive with document_ids" })),
+  top_k: t.Optional(t.Integer({ minimum: 1, maximum: 20, default: 5 })),
+});
+
+/** The body is streamed to disk by receiveUploads; this parser claims it without reading it. */
+const leaveBodyUnread = () => ({});
+
+export const documentRoutes = (svc: Services) =>
+  new Elysia({ name: "documents" })
+    .post(
+      "/v2/documents/process",
+      async ({ request }) => {
+        const uploads = await receiveUploads(request, svc.cfg, {
+          maxFiles: 10,
+          maxFileBytes: svc.cfg.maxUploadFileBytes,
+          maxTotalBytes: svc.cfg.maxUploadTotalBytes,
+          tooManyFilesStatus: 413,
+        });
+        try {
+          const owner = ownerOf(svc, request, { create: true });
+          return await processDocuments(svc, owner, {
+            files: uploads.files,
+            youtubeUrls: parseUrlArray(uploads.fields.youtube_urls, "youtube_urls"),
+            webUrls: parseUrlArray(uploads.fields.web_urls, "web_urls"),
+            spaceId: uploads.fields.space_id?.trim() || null,
+          });
+        } finally {
+          await uploads.cleanup();
+        }
+      },
+      {
+        parse: leaveBodyUnread,
+        headers: UserHeaders,
+        response: { 200: ProcessResponse, ...errors(400, 401, 413, 415, 422, 429) },
+        detail: {
+          summary: "Ingest and index documents for question answering",
+          description:
+            "multipart/form-data: files (up to 10, 50 MB each, 500 MB in all: PDF, DOCX, PPTX, ODT, ODP, TXT, MD, HTML, PNG, JPG, WEBP), " +
+            "youtube_urls and web_urls (JSON arrays of URLs), space_id (optional grouping label). Sources are processed in parallel; " +
+            "the response comes when each is ready (with chunk_count) or error (with the reason). An unsupported or mismatched " +
+            "file type is 415 for the whole request; no source at all is 400; more than 10 files is 413.",
+          tags: ["documents"],
+          requestBody: {
+            content: {
+              "multipart/form-data": {
+                schema: {
+                  type: "object",
+                  properties: {
+                    files: { type: "array", items: { type: "string", format: "binary" }, maxItems: 10 },
+                    youtube_urls: { type: "string", description: 'JSON array, e.g. ["https://youtu.be/dQw4w9WgXcQ"]' },
+                    web_urls: { type: "string", description: 'JSON array, e.g. ["https://example.com/article"]' },
+                    space_id: { type: "string" },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    )
+    .post(
+      "/v2/documents/query",
+      ({ request, body }) =>
+        queryDocuments(svc, authOf(request), ownerOf(svc, request), {
+          question: body.question,
+          documentIds: body.document_ids,
+          spaceId: body.space_id,
+          topK: body.top_k ?? 5,
+        }),
+      {
+        headers: UserHeaders,
+        body: QueryBody,
+        response: { 200: t.Object({ answer: t.String(), sources: t.Array(SourceChunk) }), ...errors(401, 403, 404, 422, 429, 503) },
+        detail: {
+          summary: "Answer a question from indexed documents, with the passages it rests on",
+          description:
+            "Exactly one of document_ids (1-20 of the caller's documents; 404 if any is not theirs) and space_id. " +
+            "The top_k passages come from hybrid search (vector + BM25); the answer cites them as [n], n being the position in sources. " +
+            "With no model configured the answer is extractive (the passages' best-matching sentences); a question the passages do " +
+            "not answer is said to be unanswered. A test key may make 50 queries a month (403 TEST_USAGE_LIMIT after).",
+          tags: ["documents"],
+        },
+      },
+    )
+    .get(
+      "/v2/documents",
+      ({ request, query }) =>
+        listDocuments(svc.sqlite, ownerOf(svc, request), { limit: query.limit ?? 20, cursor: query.cursor, spaceId: query.space_id }),
+      {
+        headers: UserHeaders,
+        query: t.Object({
+          limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 })),
+          cursor: t.Optional(t.String({ maxLength: 200 })),
+          space_id: t.Optional(t.String({ maxLength: 200 })),
+        }),
+        response: {
+          200: t.Object({
+            data: t.Array(DocumentRecord),
+            pagination: t.Object({ limit: t.Integer(), has_more: t.Boolean(), next_cursor: t.Nullable(t.String()) }),
+          }),
+          ...errors(401, 404, 422, 429),
+        },
+        detail: { summary: "The caller's indexed documents, newest first", tags: ["documents"] },
+      },
+    )
+    .delete(
+      "/v2/documents/:document_id",
+      async ({ request, params, set }) => {
+        await deleteDocument(svc, ownerOf(svc, request), params.document_id);
+        set.status = 204;
+      },
+      {
+        headers: UserHeaders,
+        params: t.Object({ document_id: t.String({ description: "Document id" }) }),
+        response: { 204: t.Void(), ...errors(401, 404, 422, 429) },
+        detail: {
+          summary: "Delete an indexed document",
+          description: "Removes the document, its chunks, vectors and full-text entries, and its stored original.",
+          tags: ["documents"],
+        },
+      },
+    );

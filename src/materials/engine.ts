@@ -1,0 +1,33 @@
+/** Which engine and model made a material, and model unavailability as the spec's 503. */
+import { AppError } from "../errors.ts";
+import { EXTRACTIVE_MODEL } from "../llm/artefacts.ts";
+import type { Engine, Llm } from "../llm/types.ts";
+
+export interface Maker {
+  engine: Engine;
+  model: string;
+}
+
+/** The engine and model that serve `model` (the default model when absent). */
+export function makerOf(llm: Llm, model?: string | null): Maker {
+  if (llm.engine === "extractive" || model === EXTRACTIVE_MODEL) return { engine: "extractive", model: EXTRACTIVE_MODEL };
+  return { engine: llm.engine, model: model ?? llm.model };
+}
+
+/**
+ * Exam, notes and flashcards answer 503 when the model cannot serve them (down, timing out, rate
+ * limiting, refusing, or replying with unusable output after re-asks), keeping the LLM layer's
+ * code and message as the structured reason so a client can tell these cases apart.
+ */
+export function asUnavailable(err: unknown): unknown {
+  if (!isModelFailure(err)) return err;
+  const code = err.code.startsWith("LLM_") ? err.code : "LLM_FAILED";
+  return new AppError(503, code, `The model is unavailable: ${err.message}`, {
+    reason: { code: err.code, message: err.message },
+    ...(err.details === undefined ? {} : { upstream: err.details }),
+  });
+}
+
+/** A failure of the model call itself (the LLM layer's errors), not of our input or storage. */
+export const isModelFailure = (err: unknown): err is AppError =>
+  err instanceof AppError && (err.code.startsWith("LLM_") || err.status >= 500);

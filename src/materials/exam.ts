@@ -1,0 +1,87 @@
+/** The course exam: cached per (course, model, exam_size), written once even under concurrent requests. */
+import type { Database } from "bun:sqlite";
+import type { ExamQuestion } from "../llm/artefacts.ts";
+import type { Services } from "../services.ts";
+import { newId, nowIso } from "../util.ts";
+import { assertCompleted, completedChapters, type CourseHead } from "./course-content.ts";
+import { asUnavailable, makerOf } from "./engine.ts";
+import { buildExamQuestions } from "./exam-builder.ts";
+import { chooseModel } from "./model-choice.ts";
+import { isQuantitative } from "./quantitative.ts";
+import { singleFlight } from "./single-flight.ts";
+
+export interface Exam {
+  title: string;
+  instructions: string;
+  questions: ExamQuestion[];
+  total: number;
+}
+
+export interface ExamResult {
+  exam: Exam;
+  from_cache: boolean;
+  engine: string;
+  model: string;
+  created_at: string;
+}
+
+function readExam(sqlite: Database, courseId: string, model: string, size: number): Omit<ExamResult, "from_cache"> | null {
+  const row = sqlite
+    .query<{ exam: string; engine: string; model: string; created_at: string }, [string, string, number]>(
+      "SELECT exam, engine, model, created_at FROM exams WHERE course_id = ? AND model = ? AND exam_size = ?",
+    )
+    .get(courseId, model, size);
+  return row ? { exam: JSON.parse(row.exam) as Exam, engine: row.engine, model: row.model, created_at: row.created_at } : null;
+}
+
+const LABELS = { mcq: "multiple-choice", short_answer: "short-answer", worked_problem: "worked-problem" } as const;
+const HOW = {
+  mcq: "choose the one correct option",
+  short_answer: "answer in a few sentences; marks follow the rubric points",
+  worked_problem: "show every step of your working",
+} as const;
+
+function instructionsFor(questions: ExamQuestion[]): string {
+  const counts = (Object.keys(LABELS) as (keyof typeof LABELS)[])
+    .map((type) => ({ type, n: questions.filter((q) => q.type === type).length }))
+    .filter((c) => c.n > 0);
+  const parts = counts.map((c) => `${c.n} ${LABELS[c.type]} (${HOW[c.type]})`);
+  return `Answer all ${questions.length} questions: ${parts.join("; ")}. Questions are grouped by chapter.`;
+}
+
+export async function generateExam(
+  svc: Services,
+  course: CourseHead,
+  opts: { examSize: number; modelKey?: string | null },
+): Promise<ExamResult> {
+  assertCompleted(course);
+  const model = await chooseModel(svc.llm, course, opts.modelKey);
+  const cached = readExam(svc.sqlite, course.id, model, opts.examSize);
+  if (cached) return { ...cached, from_cache: true };
+
+  const { value, joined } = await singleFlight(`exam:${course.id}:${model}:${opts.examSize}`, async () => {
+    const again = readExam(svc.sqlite, course.id, model, opts.examSize);
+    if (again) return again;
+    const maker = makerOf(svc.llm, model);
+    const chapters = completedChapters(svc.sqlite, course.id);
+    const questions = await buildExamQuestions(svc.llm, {
+      courseTitle: course.title,
+      chapters,
+      size: opts.examSize,
+      model: maker.model,
+      // The extractive engine answers instantly, so one call per chapter and type is enough.
+      batchSize: maker.engine === "extractive" ? opts.examSize : svc.cfg.examBatchSize,
+      concurrency: svc.cfg.examConcurrency,
+      quantitative: isQuantitative,
+    }).catch((err: unknown) => {
+      throw asUnavailable(err);
+    });
+    const exam: Exam = { title: `${course.title}: Exam`, instructions: instructionsFor(questions), questions, total: questions.length };
+    svc.sqlite.run(
+      "INSERT OR IGNORE INTO exams (id, course_id, model, exam_size, exam, engine, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      [newId(), course.id, maker.model, opts.examSize, JSON.stringify(exam), maker.engine, nowIso()],
+    );
+    return readExam(svc.sqlite, course.id, model, opts.examSize)!;
+  });
+  return { ...value, from_cache: joined };
+}

@@ -1,0 +1,64 @@
+/** The flashcard deck: cached per (course, model); a different model makes a fresh deck. */
+import type { Database } from "bun:sqlite";
+import { writeFlashcards, type FlashcardDeck } from "../llm/artefacts.ts";
+import type { Services } from "../services.ts";
+import { newId, nowIso } from "../util.ts";
+import { assertCompleted, completedChapters, type CourseHead } from "./course-content.ts";
+import { asUnavailable, makerOf } from "./engine.ts";
+import { chooseModel } from "./model-choice.ts";
+import { singleFlight } from "./single-flight.ts";
+
+export interface FlashcardsResult {
+  flashcards: FlashcardDeck;
+  from_cache: boolean;
+  engine: string;
+  model: string;
+  created_at: string;
+}
+
+function readDeck(sqlite: Database, courseId: string, model: string): Omit<FlashcardsResult, "from_cache"> | null {
+  const row = sqlite
+    .query<{ deck: string; engine: string; model: string; created_at: string }, [string, string]>(
+      "SELECT deck, engine, model, created_at FROM flashcard_decks WHERE course_id = ? AND model = ?",
+    )
+    .get(courseId, model);
+  return row ? { flashcards: JSON.parse(row.deck) as FlashcardDeck, engine: row.engine, model: row.model, created_at: row.created_at } : null;
+}
+
+/** Fronts compared without case, spacing or punctuation, so near-identical cards count once. */
+function withoutDuplicates(deck: FlashcardDeck): FlashcardDeck {
+  const seen = new Set<string>();
+  const cards = deck.cards.filter((c) => {
+    const key = c.front.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return { deck_title: deck.deck_title, cards, total: cards.length };
+}
+
+export async function generateFlashcards(svc: Services, course: CourseHead, opts: { modelKey?: string | null }): Promise<FlashcardsResult> {
+  assertCompleted(course);
+  const model = await chooseModel(svc.llm, course, opts.modelKey);
+  const cached = readDeck(svc.sqlite, course.id, model);
+  if (cached) return { ...cached, from_cache: true };
+
+  const { value, joined } = await singleFlight(`flashcards:${course.id}:${model}`, async () => {
+    const again = readDeck(svc.sqlite, course.id, model);
+    if (again) return again;
+    const maker = makerOf(svc.llm, model);
+    const deck = await writeFlashcards(svc.llm, {
+      courseTitle: course.title,
+      chapters: completedChapters(svc.sqlite, course.id),
+      model: maker.model,
+    }).catch((err: unknown) => {
+      throw asUnavailable(err);
+    });
+    svc.sqlite.run(
+      "INSERT OR IGNORE INTO flashcard_decks (id, course_id, model, deck, engine, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+      [newId(), course.id, maker.model, JSON.stringify(withoutDuplicates(deck)), maker.engine, nowIso()],
+    );
+    return readDeck(svc.sqlite, course.id, model)!;
+  });
+  return { ...value, from_cache: joined };
+}

@@ -1,0 +1,153 @@
+/**
+ * Indexing: chunks are embedded, then written with their FTS5 row and vector in one transaction,
+ * replacing whatever the same document or chapter had before, so a reader sees the old index or
+ * the new one, never half of each.
+ */
+import type { Database } from "bun:sqlite";
+import type { ExtractResult } from "../ingest/types.ts";
+import type { Services } from "../services.ts";
+import { newId, nowIso } from "../util.ts";
+import { chunkDocument, chunkMarkdown, type Chunk } from "./chunk.ts";
+import type { Embedder } from "./embedders/types.ts";
+import { scopeTokens } from "./scope-tokens.ts";
+import { ensureVectorTable, insertVectorSql, vectorKeys, vectorRow } from "./vector-tables.ts";
+
+export type RetrievalDeps = Pick<Services, "sqlite" | "embedder">;
+
+/** Who a set of chunks belongs to and what it came from: a document, or a course chapter. */
+export interface ChunkOwner {
+  tenantId: string;
+  userId: string | null;
+  documentId: string | null;
+  courseId: string | null;
+  chapterId: string | null;
+  spaceId: string | null;
+}
+
+/** Heading context prepended to what is embedded and indexed (never to the returned text). */
+export function contextOf(title: string | null, headingPath: string[]): string {
+  const parts = title && headingPath[0] !== title ? [title, ...headingPath] : headingPath;
+  return parts.join(" › ");
+}
+
+export const embeddingInput = (context: string, text: string) => (context ? `${context}\n\n${text}` : text);
+
+export interface PreparedChunk extends Chunk {
+  context: string;
+}
+
+/** Embeds and stores the chunks of one owner, replacing the owner's previous chunks. */
+export async function storeChunks(
+  deps: RetrievalDeps,
+  owner: ChunkOwner,
+  chunks: PreparedChunk[],
+): Promise<void> {
+  const vectors = await deps.embedder.embed(chunks.map((c) => embeddingInput(c.context, c.text)));
+  writeChunks(deps.sqlite, deps.embedder, owner, chunks, vectors);
+}
+
+export function writeChunks(
+  sqlite: Database,
+  embedder: Pick<Embedder, "id">,
+  owner: ChunkOwner,
+  chunks: PreparedChunk[],
+  vectors: Float32Array[],
+): void {
+  const dimension = vectors[0]?.length ?? 0;
+  const table = dimension > 0 ? ensureVectorTable(sqlite, { embedder: embedder.id, dimension }) : null;
+  const insertChunk = sqlite.prepare<{ seq: number }, (string | number | null)[]>(
+    `INSERT INTO retrieval_chunks (id, tenant_id, user_id, document_id, course_id, chapter_id, space_id, position, text,
+       context, heading_path, page, slide, timestamp_seconds, embedder, dimension, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+  );
+  const insertFts = sqlite.prepare("INSERT INTO retrieval_fts (rowid, heading, body, scope) VALUES (?, ?, ?, ?)");
+  const insertVector = table
+    ? sqlite.prepare(
+        insertVectorSql(table),
+      )
+    : null;
+  const createdAt = nowIso();
+  const scope = scopeTokens(owner);
+  const keys = vectorKeys({ user_id: owner.userId, document_id: owner.documentId, course_id: owner.courseId, space_id: owner.spaceId });
+  sqlite.transaction(() => {
+    deleteChunksOf(sqlite, owner);
+    chunks.forEach((c, i) => {
+      const { seq } = insertChunk.get(
+        newId(),
+        owner.tenantId,
+        owner.userId,
+        owner.documentId,
+        owner.courseId,
+        owner.chapterId,
+        owner.spaceId,
+        c.position,
+        c.text,
+        c.context,
+        JSON.stringify(c.headingPath),
+        c.page ?? null,
+        c.slide ?? null,
+        c.timestamp ?? null,
+        embedder.id,
+        dimension,
+        createdAt,
+      )!;
+      insertFts.run(seq, c.context, c.text, scope);
+      insertVector?.run(...vectorRow(seq, owner.tenantId, keys, vectors[i]!));
+    });
+  })();
+}
+
+/** Removes a document's or chapter's chunks; triggers drop their FTS rows and vectors. */
+export function deleteChunksOf(sqlite: Database, owner: Pick<ChunkOwner, "documentId" | "chapterId">): number {
+  if (owner.documentId) return sqlite.run("DELETE FROM retrieval_chunks WHERE document_id = ?", [owner.documentId]).changes;
+  if (owner.chapterId) return sqlite.run("DELETE FROM retrieval_chunks WHERE chapter_id = ?", [owner.chapterId]).changes;
+  return 0;
+}
+
+export interface IndexDocumentInput {
+  tenantId: string;
+  userId: string | null;
+  documentId: string;
+  extract: ExtractResult;
+  /** Read from the document record when omitted. */
+  spaceId?: string | null;
+}
+
+/** Chunks, embeds and indexes an extracted document (re-indexing replaces its chunks). */
+export async function indexDocument(deps: RetrievalDeps, input: IndexDocumentInput): Promise<{ chunkCount: number }> {
+  const spaceId =
+    input.spaceId !== undefined
+      ? input.spaceId
+      : (deps.sqlite.query<{ space_id: string | null }, [string]>("SELECT space_id FROM documents WHERE id = ?").get(input.documentId)
+          ?.space_id ?? null);
+  const title = input.extract.title?.trim() || null;
+  const chunks = chunkDocument(input.extract).map((c) => ({ ...c, context: contextOf(title, c.headingPath) }));
+  await storeChunks(
+    deps,
+    { tenantId: input.tenantId, userId: input.userId, documentId: input.documentId, courseId: null, chapterId: null, spaceId },
+    chunks,
+  );
+  return { chunkCount: chunks.length };
+}
+
+export interface IndexChapterInput {
+  tenantId: string;
+  userId: string;
+  courseId: string;
+  chapterId: string;
+  title: string;
+  markdown: string;
+}
+
+/** Indexes a generated chapter for course Q&A, replacing its previous chunks. */
+export async function indexChapter(deps: RetrievalDeps, input: IndexChapterInput): Promise<void> {
+  const chunks = chunkMarkdown(input.markdown).map((c) => {
+    const headingPath = c.headingPath[0] === input.title ? c.headingPath : [input.title, ...c.headingPath];
+    return { ...c, headingPath, context: contextOf(null, headingPath) };
+  });
+  await storeChunks(
+    deps,
+    { tenantId: input.tenantId, userId: input.userId, documentId: null, courseId: input.courseId, chapterId: input.chapterId, spaceId: null },
+    chunks,
+  );
+}

@@ -1,0 +1,42 @@
+/**
+ * The job that makes one delivery attempt. Each attempt is its own job, and the next one is queued
+ * in the transaction that logs this one, so the attempt count lives in the delivery row: a crash
+ * or a shutdown during an attempt repeats that attempt, and never counts as a failure.
+ */
+import type { JobHandler } from "../jobs/queue.ts";
+import type { Services } from "../services.ts";
+import { abandonDelivery, cancelDelivery, pendingDeliveryForJob, recordAttempt } from "./attempts.ts";
+import { sendDelivery } from "./send.ts";
+
+/** Deliveries in flight at once; they mostly wait on the network, and are kept apart from generation jobs. */
+const DELIVERY_CONCURRENCY = 8;
+
+export function deliveryJobHandler(svc: Pick<Services, "sqlite" | "cfg" | "log">): JobHandler {
+  const { sqlite, cfg, log } = svc;
+  return {
+    concurrency: DELIVERY_CONCURRENCY,
+    async run(job) {
+      const { delivery_id } = JSON.parse(job.payload) as { delivery_id: string };
+      const d = pendingDeliveryForJob(sqlite, delivery_id, job.id);
+      if (!d) return { skipped: true };
+      if (d.active !== 1) {
+        cancelDelivery(sqlite, d.id);
+        return { canceled: true };
+      }
+      const result = await sendDelivery(
+        { timeoutMs: cfg.webhookTimeoutMs, allow: cfg.outboundAllow },
+        { url: d.url, secret: d.secret, deliveryId: d.id, event: d.event, body: d.body },
+      );
+      const outcome = recordAttempt(sqlite, d, result, cfg.webhookRetrySchedule);
+      const attempt = d.attempts + 1;
+      const fields = { delivery_id: d.id, webhook_id: d.webhook_id, event: d.event, attempt, status_code: result.statusCode, outcome };
+      if (outcome === "delivered") log.info("webhook delivered", fields);
+      else log.warn(outcome === "failed" ? "webhook delivery failed on its last retry; webhook deactivated" : "webhook delivery failed", { ...fields, error: result.error });
+      return { outcome, attempt, status_code: result.statusCode };
+    },
+    // Only reached when the bookkeeping itself keeps failing (the attempt never throws).
+    onFailure(job) {
+      abandonDelivery(sqlite, (JSON.parse(job.payload) as { delivery_id: string }).delivery_id);
+    },
+  };
+}

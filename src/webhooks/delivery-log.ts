@@ -1,0 +1,66 @@
+/** The per-webhook delivery log operators read: each delivery with every attempt made so far. */
+import type { Database } from "bun:sqlite";
+import { validation } from "../errors.ts";
+import { ownedWebhook } from "./registration.ts";
+
+export interface AttemptEntry {
+  attempt: number;
+  started_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  ok: boolean;
+}
+
+export interface DeliveryEntry {
+  id: string;
+  event: string;
+  status: string;
+  attempt_count: number;
+  next_attempt_at: string | null;
+  created_at: string;
+  finished_at: string | null;
+  attempts: AttemptEntry[];
+}
+
+type DeliveryRow = Omit<DeliveryEntry, "attempts" | "attempt_count"> & { attempts: number; seq: number };
+
+// The cursor is the row's insertion order, which is also the order the log is read in.
+const encodeCursor = (seq: number) => Buffer.from(`d${seq}`).toString("base64url");
+
+function decodeCursor(cursor: string): number {
+  const m = /^d(\d{1,15})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  if (!m) throw validation("cursor is not a value returned by a previous page");
+  return Number(m[1]);
+}
+
+/** Newest deliveries first; 404 when the webhook is not the tenant's. */
+export function deliveryLog(sqlite: Database, tenantId: string, webhookId: string, limit: number, cursor?: string | null) {
+  ownedWebhook(sqlite, tenantId, webhookId);
+  const before = cursor ? decodeCursor(cursor) : Number.MAX_SAFE_INTEGER;
+  const rows = sqlite
+    .query<DeliveryRow, [string, number, number]>(
+      `SELECT rowid AS seq, id, event, status, attempts, next_attempt_at, created_at, finished_at FROM webhook_deliveries
+        WHERE webhook_id = ? AND rowid < ? ORDER BY rowid DESC LIMIT ?`,
+    )
+    .all(webhookId, before, limit + 1);
+  const hasMore = rows.length > limit;
+  const page = hasMore ? rows.slice(0, limit) : rows;
+  const byDelivery = new Map<string, AttemptEntry[]>();
+  const attempts = sqlite
+    .query<Omit<AttemptEntry, "ok"> & { delivery_id: string; ok: number }, [string]>(
+      `SELECT delivery_id, attempt, started_at, duration_ms, status_code, error, ok FROM webhook_attempts
+        WHERE delivery_id IN (SELECT value FROM json_each(?)) ORDER BY delivery_id, attempt`,
+    )
+    .all(JSON.stringify(page.map((r) => r.id)));
+  for (const { delivery_id, ok, ...a } of attempts) {
+    let list = byDelivery.get(delivery_id);
+    if (!list) byDelivery.set(delivery_id, (list = []));
+    list.push({ ...a, ok: ok === 1 });
+  }
+  const last = page[page.length - 1];
+  return {
+    data: page.map(({ attempts: count, seq: _, ...r }): DeliveryEntry => ({ ...r, attempt_count: count, attempts: byDelivery.get(r.id) ?? [] })),
+    pagination: { limit, has_more: hasMore, next_cursor: hasMore && last ? encodeCursor(last.seq) : null },
+  };
+}

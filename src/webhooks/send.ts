@@ -1,0 +1,64 @@
+/**
+ * One signed POST of a delivery's stored body, through the SSRF guard: the target's resolved
+ * address is checked now (not only at registration), redirects are not followed (a 3xx is a
+ * failed delivery), TLS is verified (NODE_EXTRA_CA_CERTS adds private CAs). Never throws: every
+ * outcome becomes an AttemptResult for the delivery log.
+ */
+import { safeFetch } from "../net/safe-fetch.ts";
+import { nowIso } from "../util.ts";
+import type { AttemptResult } from "./attempts.ts";
+import { signBody } from "./signing.ts";
+
+/** The answer is not used; a receiver that sends more than this fails the attempt instead of filling memory. */
+const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+export interface SendOptions {
+  timeoutMs: number;
+  /** OUTBOUND_ALLOW: hosts or CIDRs reachable although private or loopback. */
+  allow: string[];
+}
+
+export interface OutgoingDelivery {
+  url: string;
+  secret: string;
+  deliveryId: string;
+  event: string;
+  body: string;
+}
+
+export async function sendDelivery(opts: SendOptions, d: OutgoingDelivery): Promise<AttemptResult> {
+  const startedAt = nowIso();
+  const t0 = performance.now();
+  const done = (statusCode: number | null, error: string | null): AttemptResult => ({
+    ok: error === null,
+    statusCode,
+    error,
+    startedAt,
+    durationMs: performance.now() - t0,
+  });
+  try {
+    const res = await safeFetch(d.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "content-length": String(Buffer.byteLength(d.body)),
+        "user-agent": "courseforge-webhooks",
+        "x-service-event": d.event,
+        "x-service-delivery": d.deliveryId,
+        "x-service-signature": signBody(d.secret, d.body),
+      },
+      body: d.body,
+      timeoutMs: opts.timeoutMs,
+      maxRedirects: 0,
+      maxBytes: MAX_RESPONSE_BYTES,
+      allow: opts.allow,
+    });
+    if (res.ok) return done(res.status, null);
+    if (res.status >= 300 && res.status < 400) {
+      return done(res.status, `redirect to ${res.headers.get("location") ?? "(no location)"} not followed`);
+    }
+    return done(res.status, `receiver answered HTTP ${res.status}`);
+  } catch (err) {
+    return done(null, err instanceof Error ? err.message : String(err));
+  }
+}

@@ -1,0 +1,115 @@
+/** Shared pieces of the course-generation tests: server + fake Ollama, polling, SSE, forms. */
+import { createParser } from "eventsource-parser";
+import { type FakeOllama, type RecordedCall, startFakeOllama } from "../helpers/fake-ollama.ts";
+import { call, startServer, type StartOptions, type TestServer } from "../helpers/server.ts";
+
+export interface CourseEnv {
+  srv: TestServer;
+  fake: FakeOllama | null;
+  key: string;
+  stop(): Promise<void>;
+}
+
+/** Env for fast generation tests: no real waits between retries, high rate limits. */
+export const FAST_ENV: Record<string, string> = {
+  RATE_LIMIT_PER_MINUTE: "100000",
+  GENERATION_RETRY_DELAY_MS: "10",
+  JOB_LEASE_SECONDS: "5",
+  LLM_TIMEOUT_MS: "20000",
+};
+
+/** A server generating with a fake Ollama (in this process), or with the extractive engine. */
+export async function courseEnv(opts: { latencyMs?: number; env?: Record<string, string>; extractive?: boolean; server?: StartOptions } = {}): Promise<CourseEnv> {
+  const fake = opts.extractive ? null : startFakeOllama({ latencyMs: opts.latencyMs ?? 0 });
+  const srv = await startServer({
+    ...opts.server,
+    env: {
+      ...FAST_ENV,
+      ...(fake ? { LLM_PROVIDER: "ollama", OLLAMA_HOST: fake.url } : { LLM_PROVIDER: "extractive" }),
+      ...opts.env,
+    },
+  });
+  const key = await srv.createKey("acme", "production");
+  return {
+    srv,
+    fake,
+    key,
+    async stop() {
+      await srv.stop();
+      await fake?.close();
+    },
+  };
+}
+
+export async function waitFor<T>(what: string, get: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 30_000, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await get();
+    if (done(v)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
+    await Bun.sleep(everyMs);
+  }
+}
+
+export const progressOf = (url: string, key: string, user: string, courseId: string) =>
+  call(url, `/v2/courses/${courseId}/progress`, { key, user });
+
+/** Polls progress until the course completes or fails; returns the last record. */
+export async function settle(url: string, key: string, user: string, courseId: string, timeoutMs = 30_000) {
+  const r = await waitFor(
+    `course ${courseId}`,
+    () => progressOf(url, key, user, courseId),
+    (r) => r.status !== 200 || r.body.course_status !== "generating",
+    timeoutMs,
+  );
+  return r.body;
+}
+
+export interface SseEvent {
+  event: string;
+  data: any;
+}
+
+/** Reads an SSE response to its end (or until `stopAfter` says so, then disconnects). */
+export async function readSse(res: Response, stopAfter?: (e: SseEvent, all: SseEvent[]) => boolean): Promise<{ events: SseEvent[]; comments: string[] }> {
+  const events: SseEvent[] = [];
+  const comments: string[] = [];
+  let stop = false;
+  const parser = createParser({
+    onEvent: (m) => {
+      const e = { event: m.event ?? "message", data: JSON.parse(m.data) };
+      events.push(e);
+      if (stopAfter?.(e, events)) stop = true;
+    },
+    onComment: (c) => comments.push(c.trim()),
+  });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  while (!stop) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parser.feed(decoder.decode(value, { stream: true }));
+  }
+  if (stop) await reader.cancel();
+  return { events, comments };
+}
+
+/** Generation calls whose requested JSON schema is a chapter's (it has key_concepts). */
+export const chapterCalls = (fake: FakeOllama): RecordedCall[] => fake.generations().filter((c) => JSON.stringify(c.body?.format ?? "").includes("key_concepts"));
+export const outlineCalls = (fake: FakeOllama): RecordedCall[] =>
+  fake.generations().filter((c) => {
+    const f = JSON.stringify(c.body?.format ?? "");
+    return f.includes("objectives") && !f.includes("key_concepts");
+  });
+
+/** A multipart form for generate-from-files. */
+export function filesForm(fields: Record<string, string>, files: { name: string; content: string | Uint8Array; type?: string }[] = []): FormData {
+  const form = new FormData();
+  for (const f of files) form.append("files", new Blob([typeof f.content === "string" ? f.content : f.content.slice()], { type: f.type ?? "application/octet-stream" }), f.name);
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  return form;
+}
+
+export async function postForm(url: string, path: string, key: string, user: string, form: FormData) {
+  return call(url, path, { key, user, method: "POST", body: form });
+}

@@ -1,0 +1,65 @@
+/** The pure rules of generation: progress, how chapters are shared among sources, organization. */
+import { describe, expect, test } from "bun:test";
+import { resolveOrganization, sequentialGroups } from "../../src/courses/plan.ts";
+import { progressPct } from "../../src/courses/progress.ts";
+import { relatedness, sharedThemes, termProfile } from "../../src/courses/themes.ts";
+import { CALVIN_CYCLE, CASTLES, LIGHT_REACTIONS } from "./sources.ts";
+
+describe("progress rules", () => {
+  test("ratio of committed chapters, capped at 99 until the course is committed", () => {
+    expect(progressPct("generating", { expected: 4, completed: 0 })).toBe(0);
+    expect(progressPct("generating", { expected: 4, completed: 1 })).toBe(25);
+    expect(progressPct("generating", { expected: 3, completed: 2 })).toBe(66);
+    expect(progressPct("generating", { expected: 4, completed: 4 })).toBe(99);
+    expect(progressPct("failed", { expected: 4, completed: 4 })).toBe(99);
+    expect(progressPct("completed", { expected: 4, completed: 4 })).toBe(100);
+  });
+});
+
+describe("sequential sections", () => {
+  test("every source gets a chapter, the rest go by size, the total is exact", () => {
+    const groups = sequentialGroups([1000, 3000, 1000], 7);
+    expect(groups.map((g) => g.sources)).toEqual([[0], [1], [2]]);
+    expect(groups.reduce((a, g) => a + g.chapters, 0)).toBe(7);
+    expect(groups[1]!.chapters).toBeGreaterThan(groups[0]!.chapters);
+    expect(Math.min(...groups.map((g) => g.chapters))).toBeGreaterThanOrEqual(1);
+  });
+
+  test("fewer chapters than sources: consecutive sources share a chapter, order kept", () => {
+    const groups = sequentialGroups([5, 5, 5, 5, 5], 2);
+    expect(groups).toEqual([
+      { sources: [0, 1], chapters: 1 },
+      { sources: [2, 3, 4], chapters: 1 },
+    ]);
+    for (let n = 1; n <= 20; n++) {
+      const g = sequentialGroups([10, 200, 30, 4000, 5, 60], n);
+      expect(g.reduce((a, x) => a + x.chapters, 0)).toBe(n);
+      expect(g.flatMap((x) => x.sources)).toEqual([0, 1, 2, 3, 4, 5]);
+    }
+  });
+});
+
+describe("organization", () => {
+  const [light, calvin, castles] = [LIGHT_REACTIONS, CALVIN_CYCLE, CASTLES].map(termProfile) as [any, any, any];
+
+  test("auto: related sources are bridged by theme, unrelated ones kept in sequence", () => {
+    expect(relatedness([light, calvin])).toBeGreaterThan(0.3);
+    expect(relatedness([light, castles])).toBeLessThan(0.1);
+    expect(resolveOrganization("auto", [light, calvin]).organization).toBe("thematic_bridge");
+    expect(resolveOrganization("auto", [light, castles]).organization).toBe("sequential_sections");
+    expect(resolveOrganization("auto", [light]).organization).toBe("sequential_sections");
+  });
+
+  test("an explicit organization is kept whatever the sources", () => {
+    expect(resolveOrganization("thematic_bridge", [light, castles]).organization).toBe("thematic_bridge");
+    expect(resolveOrganization("sequential_sections", [light, calvin]).organization).toBe("sequential_sections");
+  });
+
+  test("shared themes come from both sources, never from one alone", () => {
+    const themes = sharedThemes([light, calvin], 6);
+    expect(themes.length).toBe(6);
+    for (const t of themes) expect(t.sources).toEqual([0, 1]);
+    expect(themes.map((t) => t.word)).toContain("chloroplast");
+    expect(sharedThemes([light, castles], 6).every((t) => t.sources.length === 2)).toBe(true);
+  });
+});

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { courseHead } from "../../src/materials/course-content.ts";
+import { generateExam } from "../../src/materials/exam.ts";
+import { createKey } from "../../src/tenants/keys.ts";
+import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.ts";
+import { cleanup } from "../helpers/server.ts";
+import { examResponder } from "./exam-responder.ts";
+import { BIOLOGY, insertRichCourse, PROBABILITY } from "./fixtures.ts";
+import { localServices } from "./services.ts";
+
+let fake: FakeOllama;
+let svc: Awaited<ReturnType<typeof localServices>>;
+let apiKey: string;
+
+beforeAll(async () => {
+  fake = startFakeOllama();
+  svc = await localServices({ LLM_PROVIDER: "ollama", OLLAMA_HOST: fake.url, LLM_MODEL: "llama3.2", EXAM_BATCH_SIZE: "5", EXAM_CONCURRENCY: "4" });
+  apiKey = createKey(svc.db, { tenant: "acme", env: "test" }).key;
+});
+afterAll(async () => {
+  svc.sqlite.close();
+  cleanup(svc.dataDir);
+  await fake.close();
+});
+beforeEach(() => {
+  fake.behave("ok");
+  fake.setLatency(0);
+  fake.respondWith(examResponder());
+});
+
+const newCourse = async (chapters = BIOLOGY) =>
+  courseHead(svc.sqlite, await insertRichCourse(svc.dataDir, { apiKey, externalUserId: "u1" }, { chapters, model: "llama3.2" }));
+const prompts = (qs: { prompt: string }[]) => qs.map((q) => q.prompt.toLowerCase());
+
+describe("exam against the fake Ollama", () => {
+  test("exactly 10 and exactly 50 questions, spread across chapters, mixed types, no duplicates", async () => {
+    const course = await newCourse();
+    for (const size of [10, 50]) {
+      const { exam, from_cache, engine, model } = await generateExam(svc, course, { examSize: size });
+      expect(from_cache).toBe(false);
+      expect([engine, model]).toEqual(["ollama", "llama3.2"]);
+      expect(exam.total).toBe(size);
+      expect(exam.questions).toHaveLength(size);
+      expect(new Set(prompts(exam.questions)).size).toBe(size);
+      const types = new Set(exam.questions.map((q) => q.type));
+      expect(types.has("mcq") && types.has("short_answer")).toBe(true);
+      expect(types.has("worked_problem")).toBe(false);
+      for (const ch of BIOLOGY) {
+        const n = exam.questions.filter((q) => q.prompt.includes(ch.title)).length;
+        expect(n).toBeGreaterThanOrEqual(Math.floor(size / BIOLOGY.length));
+      }
+      for (const q of exam.questions) if (q.type === "mcq") expect(q.answer).toBeLessThan(q.choices.length);
+      expect(exam.instructions).toContain(`Answer all ${size} questions`);
+    }
+  });
+
+  test("a quantitative course gets worked problems", async () => {
+    const { exam } = await generateExam(svc, await newCourse(PROBABILITY), { examSize: 20 });
+    expect(exam.questions.filter((q) => q.type === "worked_problem").length).toBeGreaterThanOrEqual(2);
+    expect(exam.total).toBe(20);
+  });
+
+  test("duplicates from the model are replaced: still exactly 50 distinct prompts", async () => {
+    fake.respondWith(examResponder({ repeatEvery: 6 }));
+    const { exam } = await generateExam(svc, await newCourse(), { examSize: 50 });
+    expect(exam.questions).toHaveLength(50);
+    expect(new Set(prompts(exam.questions)).size).toBe(50);
+  });
+
+  test("batches run in parallel and concurrent identical requests share one generation", async () => {
+    const course = await newCourse();
+    fake.setLatency(150);
+    const before = fake.generations().length;
+    const started = performance.now();
+    const results = await Promise.all([1, 2, 3].map(() => generateExam(svc, course, { examSize: 50 })));
+    const elapsed = performance.now() - started;
+    const calls = fake.generations().slice(before);
+    // 50 questions over 3 chapters in single-type batches of 5: 12 model calls for one exam.
+    expect(calls).toHaveLength(12);
+    expect(results.map((r) => r.from_cache).sort()).toEqual([false, true, true]);
+    expect(results[1]!.exam).toEqual(results[0]!.exam);
+    // Sequential would take 12 x 150 ms; with 4 at a time it takes 3 rounds.
+    expect(elapsed).toBeLessThan(12 * 150 * 0.6);
+    const firstFour = calls.slice(0, 4).map((c) => c.at);
+    expect(Math.max(...firstFour) - Math.min(...firstFour)).toBeLessThan(100);
+  });
+
+  test("cache keys: same size is cached, another size or model is a fresh exam", async () => {
+    const course = await newCourse();
+    await generateExam(svc, course, { examSize: 10 });
+    const n0 = fake.generations().length;
+    expect((await generateExam(svc, course, { examSize: 10 })).from_cache).toBe(true);
+    expect(fake.generations().length).toBe(n0);
+    const bigger = await generateExam(svc, course, { examSize: 12 });
+    expect(bigger.from_cache).toBe(false);
+    expect(bigger.exam.total).toBe(12);
+    const n1 = fake.generations().length;
+    expect(n1).toBeGreaterThan(n0);
+    const other = await generateExam(svc, course, { examSize: 10, modelKey: "qwen2.5:7b" });
+    expect([other.from_cache, other.model]).toEqual([false, "qwen2.5:7b"]);
+    expect(fake.generations().slice(n1).every((c) => c.body?.model === "qwen2.5:7b")).toBe(true);
+  });
+
+  test("the model down is a 503 with the structured reason; nothing is cached", async () => {
+    const course = await newCourse();
+    fake.behave("down");
+    const err = await generateExam(svc, course, { examSize: 10 }).catch((e) => e);
+    expect(err.status).toBe(503);
+    expect(err.code).toBe("LLM_UNAVAILABLE");
+    expect(err.details.reason.code).toBe("LLM_UNAVAILABLE");
+    fake.behave("ok");
+    expect((await generateExam(svc, course, { examSize: 10 })).from_cache).toBe(false);
+  });
+
+  test("an unknown model_key is a 422 listing the known models", async () => {
+    const err = await generateExam(svc, await newCourse(), { examSize: 10, modelKey: "no-such-model" }).catch((e) => e);
+    expect(err.status).toBe(422);
+    expect(err.details.known).toContain("llama3.2");
+  });
+});

@@ -1,0 +1,215 @@
+/** Every material endpoint through the real server with no LLM: the extractive engine makes them. */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
+import { BIOLOGY, insertRichCourse } from "./fixtures.ts";
+import { usageRows } from "./ledger.ts";
+
+let srv: TestServer;
+let key: string;
+let otherTenantKey: string;
+let completed: string;
+let generating: string;
+let failed: string;
+
+const owner = () => ({ apiKey: key, externalUserId: "learner" });
+const as = (json?: unknown, user = "learner", k = key) => ({ key: k, user, json });
+
+beforeAll(async () => {
+  srv = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "10000" } });
+  key = await srv.createKey("acme", "production");
+  otherTenantKey = await srv.createKey("globex", "production");
+  completed = await insertRichCourse(srv.dataDir, owner());
+  generating = await insertRichCourse(srv.dataDir, owner(), { status: "generating" });
+  failed = await insertRichCourse(srv.dataDir, owner(), { status: "failed" });
+  await insertRichCourse(srv.dataDir, { apiKey: key, externalUserId: "someone-else" });
+  await insertRichCourse(srv.dataDir, { apiKey: otherTenantKey, externalUserId: "learner" });
+});
+afterAll(() => srv.stop());
+
+describe("ownership: every material endpoint hides courses the caller does not own", () => {
+  const endpoints: [string, string, unknown][] = [
+    ["GET", "study-guide", undefined],
+    ["GET", "notes", undefined],
+    ["POST", "generate-notes", {}],
+    ["POST", "generate-flashcards", {}],
+    ["POST", "generate-exam", { exam_size: 10 }],
+    ["POST", "ask", { question: "What is osmosis?" }],
+  ];
+  test("another learner's, another tenant's, unknown and malformed ids are 404", async () => {
+    for (const [method, path, json] of endpoints) {
+      const cases = [
+        call(srv.url, `/v2/courses/${completed}/${path}`, { method, ...as(json, "someone-else") }),
+        call(srv.url, `/v2/courses/${completed}/${path}`, { method, ...as(json, "learner", otherTenantKey) }),
+        call(srv.url, `/v2/courses/${crypto.randomUUID()}/${path}`, { method, ...as(json) }),
+        call(srv.url, `/v2/courses/not-a-uuid/${path}`, { method, ...as(json) }),
+      ];
+      for (const r of await Promise.all(cases)) {
+        expect(`${path} ${r.status}`).toBe(`${path} 404`);
+        expect(errorOf(r).message).toBe("Course not found");
+      }
+    }
+    expect(usageRows(srv.dataDir, "notes")).toHaveLength(0);
+  });
+});
+
+describe("study guide", () => {
+  test("a completed course's guide: title and sections with items, bullets or body, made by the extractive engine", async () => {
+    const r = await call(srv.url, `/v2/courses/${completed}/study-guide`, as());
+    expect(r.status).toBe(200);
+    const g = r.body.study_guide;
+    expect(g.title).toContain("Cell Biology");
+    expect(g.sections.length).toBeGreaterThanOrEqual(2);
+    for (const s of g.sections) {
+      expect(typeof s.heading).toBe("string");
+      expect(["items", "bullets", "body"].filter((k) => k in s)).toHaveLength(1);
+    }
+    for (const ch of BIOLOGY) expect(g.sections.some((s: { heading: string }) => s.heading.includes(ch.title))).toBe(true);
+    expect([r.body.engine, r.body.model]).toEqual(["extractive", "extractive"]);
+    const again = await call(srv.url, `/v2/courses/${completed}/study-guide`, as());
+    expect(again.body).toEqual(r.body);
+  });
+
+  test("while generating, and after a failure, study_guide is null with a message", async () => {
+    for (const id of [generating, failed]) {
+      const r = await call(srv.url, `/v2/courses/${id}/study-guide`, as());
+      expect(r.status).toBe(200);
+      expect(r.body.study_guide).toBeNull();
+      expect(r.body.message).toMatch(id === generating ? /still generating/ : /resume/);
+    }
+  });
+});
+
+describe("notes", () => {
+  test("first generation is charged 0.05 USD once; the cached repeat is free", async () => {
+    const first = await call(srv.url, `/v2/courses/${completed}/generate-notes`, as({}));
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      course_id: completed,
+      cached: false,
+      engine: "extractive",
+      model: "extractive",
+      options: { learning_goal: "exams", learning_style: "clear_structured", tutor_tone: "professor" },
+    });
+    const md: string = first.body.notes;
+    expect(md).toContain("## Introduction");
+    expect(md).toContain("## Conclusion");
+    BIOLOGY.forEach((ch, i) => expect(md).toContain(`## Chapter ${i + 1}: ${ch.title}`));
+    const repeat = await call(srv.url, `/v2/courses/${completed}/generate-notes`, as({ learning_goal: "exams" }));
+    expect(repeat.body.cached).toBe(true);
+    expect(repeat.body.notes).toBe(md);
+    const rows = usageRows(srv.dataDir, "notes");
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.amount_micros).toBe(50_000);
+  });
+
+  test("other options are another set of notes, charged once more; GET returns the newest or the one asked for", async () => {
+    const peer = await call(srv.url, `/v2/courses/${completed}/generate-notes`, as({ learning_style: "concise", tutor_tone: "peer", learning_goal: "practical" }));
+    expect(peer.body.cached).toBe(false);
+    expect(peer.body.notes).toContain("cheat sheet");
+    expect(usageRows(srv.dataDir, "notes")).toHaveLength(2);
+
+    const latest = await call(srv.url, `/v2/courses/${completed}/notes`, as());
+    expect(latest.status).toBe(200);
+    expect(latest.body).toMatchObject({ course_id: completed, notes: peer.body.notes, options: { tutor_tone: "peer" }, model: "extractive", engine: "extractive" });
+    expect(typeof latest.body.created_at).toBe("string");
+    const professor = await call(srv.url, `/v2/courses/${completed}/notes?tutor_tone=professor`, as());
+    expect(professor.body.options.tutor_tone).toBe("professor");
+    const none = await call(srv.url, `/v2/courses/${completed}/notes?tutor_tone=mentor`, as());
+    expect(none.status).toBe(404);
+    expect(usageRows(srv.dataDir, "notes")).toHaveLength(2);
+  });
+
+  test("GET is 404 before any notes; 409 while generating; 422 for bad options or an unknown model_key", async () => {
+    const other = await insertRichCourse(srv.dataDir, owner());
+    const none = await call(srv.url, `/v2/courses/${other}/notes`, as());
+    expect(none.status).toBe(404);
+    expect(errorOf(none).code).toBe("NOTES_NOT_FOUND");
+    const busy = await call(srv.url, `/v2/courses/${generating}/generate-notes`, as({}));
+    expect(busy.status).toBe(409);
+    expect(errorOf(busy).code).toBe("COURSE_GENERATING");
+    expect((await call(srv.url, `/v2/courses/${failed}/generate-notes`, as({}))).status).toBe(409);
+    for (const body of [{ learning_goal: "career" }, { learning_style: "poetic" }, { tutor_tone: "drill" }, { model_key: "gpt-17" }]) {
+      const r = await call(srv.url, `/v2/courses/${other}/generate-notes`, as(body));
+      expect(r.status).toBe(422);
+      errorOf(r);
+    }
+    expect(usageRows(srv.dataDir, "notes")).toHaveLength(2);
+  });
+});
+
+describe("flashcards", () => {
+  test("a deck covering every key concept without duplicates; the repeat comes from the cache", async () => {
+    const r = await call(srv.url, `/v2/courses/${completed}/generate-flashcards`, as({}));
+    expect(r.status).toBe(200);
+    const deck = r.body.flashcards;
+    expect(r.body.from_cache).toBe(false);
+    expect([r.body.engine, r.body.model]).toEqual(["extractive", "extractive"]);
+    expect(deck.deck_title).toContain("Cell Biology");
+    expect(deck.total).toBe(deck.cards.length);
+    const fronts = deck.cards.map((c: { front: string }) => c.front.toLowerCase());
+    expect(new Set(fronts).size).toBe(fronts.length);
+    const text = deck.cards.map((c: { front: string; back: string }) => `${c.front} ${c.back}`.toLowerCase()).join("\n");
+    for (const concept of BIOLOGY.flatMap((c) => c.key_concepts)) expect(text).toContain(concept.toLowerCase());
+    // No body at all is the same request as an empty object.
+    const again = await call(srv.url, `/v2/courses/${completed}/generate-flashcards`, { key, user: "learner", method: "POST" });
+    expect(again.status).toBe(200);
+    expect(again.body.from_cache).toBe(true);
+    expect(again.body.flashcards).toEqual(deck);
+  });
+
+  test("409 while generating, 422 for an unknown model", async () => {
+    expect((await call(srv.url, `/v2/courses/${generating}/generate-flashcards`, as({}))).status).toBe(409);
+    const bad = await call(srv.url, `/v2/courses/${completed}/generate-flashcards`, as({ model_key: "llama3.2" }));
+    expect(bad.status).toBe(422);
+    expect(errorOf(bad).details).toMatchObject({ known: ["extractive"] });
+  });
+});
+
+describe("exam", () => {
+  test("exactly 10, the default 30, and exactly 50 questions, spread across chapters with no duplicate prompts", async () => {
+    for (const [body, size] of [[{ exam_size: 10 }, 10], [{}, 30], [{ exam_size: 50 }, 50]] as const) {
+      const r = await call(srv.url, `/v2/courses/${completed}/generate-exam`, as(body));
+      expect(r.status).toBe(200);
+      const { exam } = r.body;
+      expect(r.body.from_cache).toBe(false);
+      expect(r.body.engine).toBe("extractive");
+      expect(exam.total).toBe(size);
+      expect(exam.questions).toHaveLength(size);
+      expect(exam.title).toContain("Cell Biology");
+      expect(exam.instructions).toContain(String(size));
+      const prompts = exam.questions.map((q: { prompt: string }) => q.prompt.toLowerCase());
+      expect(new Set(prompts).size).toBe(size);
+      expect(new Set(exam.questions.map((q: { type: string }) => q.type))).toEqual(new Set(["mcq", "short_answer"]));
+      for (const q of exam.questions) {
+        if (q.type === "mcq") {
+          expect(q.choices.length).toBeGreaterThanOrEqual(3);
+          expect(q.answer).toBeLessThan(q.choices.length);
+          expect(q.explanation.length).toBeGreaterThan(0);
+        } else {
+          expect(q.answer.length).toBeGreaterThan(0);
+          expect(q.rubric.length).toBeGreaterThan(0);
+        }
+      }
+    }
+    const cached = await call(srv.url, `/v2/courses/${completed}/generate-exam`, as({ exam_size: 10 }));
+    expect(cached.body.from_cache).toBe(true);
+  });
+
+  test("exam_size outside 10-50 or not an integer is 422; 409 while generating", async () => {
+    for (const exam_size of [9, 51, 12.5, "thirty"]) {
+      const r = await call(srv.url, `/v2/courses/${completed}/generate-exam`, as({ exam_size }));
+      expect(r.status).toBe(422);
+      errorOf(r);
+    }
+    const busy = await call(srv.url, `/v2/courses/${generating}/generate-exam`, as({ exam_size: 10 }));
+    expect(busy.status).toBe(409);
+  });
+});
+
+test("the OpenAPI document lists every material endpoint", async () => {
+  const { body } = await call(srv.url, "/openapi.json");
+  const base = "/v2/courses/{course_id}";
+  expect(body.paths[`${base}/study-guide`].get).toBeDefined();
+  expect(body.paths[`${base}/notes`].get).toBeDefined();
+  for (const p of ["generate-notes", "generate-flashcards", "generate-exam", "ask"]) expect(body.paths[`${base}/${p}`].post).toBeDefined();
+});

@@ -1,0 +1,16 @@
+/** In-process Services over a fresh data directory, for domain functions called without HTTP. */
+import { loadConfig } from "../../src/config.ts";
+import { openDb } from "../../src/db/index.ts";
+import { createLlm } from "../../src/llm/create.ts";
+import { createLogger } from "../../src/log.ts";
+import { createEmbedder } from "../../src/retrieval/index.ts";
+import type { Services } from "../../src/services.ts";
+import { tempDir } from "../helpers/server.ts";
+
+export async function localServices(env: Record<string, string> = {}): Promise<Services & { dataDir: string }> {
+  const dataDir = tempDir("cf-materials-");
+  const cfg = loadConfig({ DATA_DIR: dataDir, LLM_PROVIDER: "extractive", EMBEDDER: "builtin", LLM_MAX_RETRIES: "0", ...env });
+  const { db, sqlite } = await openDb(dataDir);
+  const llm = await createLlm(cfg, { retryDelayMs: 1 });
+  return { cfg, db, sqlite, log: createLogger("error"), llm, embedder: createEmbedder(cfg), engines: {}, dataDir };
+}

@@ -1,0 +1,296 @@
+/**
+ * Webhooks end to end against the real server process and a real HTTPS receiver on 127.0.0.1
+ * (self-signed certificate trusted through NODE_EXTRA_CA_CERTS, allowed through OUTBOUND_ALLOW),
+ * with the retry schedule shortened to 1 s.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { call, cleanup, errorOf, startServer, tempDir, type TestServer } from "../helpers/server.ts";
+import { emit } from "./emit.ts";
+import { type Receiver, startReceiver, verifySignature } from "./receiver.ts";
+
+const dir = tempDir("cf-webhooks-");
+let rx: Receiver;
+let srv: TestServer;
+let key: string;
+let otherKey: string;
+
+const env = () => ({
+  NODE_EXTRA_CA_CERTS: rx.certFile,
+  OUTBOUND_ALLOW: "127.0.0.1",
+  WEBHOOK_RETRY_SCHEDULE: "1,1,1,1,1",
+  WEBHOOK_TIMEOUT_MS: "3000",
+  RATE_LIMIT_PER_MINUTE: "10000",
+});
+
+async function register(k: string, path: string, events?: string[]) {
+  const r = await call(srv.url, "/v2/webhooks", { key: k, json: { url: rx.url + path, ...(events ? { events } : {}) } });
+  if (r.status !== 201 && r.status !== 200) throw new Error(`registration failed: ${r.status} ${r.text}`);
+  return r.body as { id: string; url: string; events: string[]; active: boolean; secret: string; created_at: string };
+}
+
+const deliveries = async (k: string, id: string) => (await call(srv.url, `/v2/webhooks/${id}/deliveries`, { key: k })).body.data as any[];
+const completed = (n: number) => ({ job_id: `job-${n}`, course_id: `course-${n}`, title: `Course ${n}`, chapters_count: 3, source_type: "topic" });
+
+beforeAll(async () => {
+  rx = startReceiver(dir);
+  srv = await startServer({ env: env() });
+  key = await srv.createKey("acme", "test");
+  otherKey = await srv.createKey("globex", "production");
+});
+afterAll(async () => {
+  await srv.stop();
+  rx.stop();
+  cleanup(dir);
+});
+
+describe("registration", () => {
+  test("registers with the default events and shows the secret only once", async () => {
+    const r = await call(srv.url, "/v2/webhooks", { key, json: { url: `${rx.url}/reg` } });
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ url: `${rx.url}/reg`, events: ["course.completed", "course.failed", "job.progress"], active: true });
+    expect(r.body.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(Date.parse(r.body.created_at)).toBeGreaterThan(Date.now() - 60_000);
+
+    const list = await call(srv.url, "/v2/webhooks", { key });
+    expect(list.status).toBe(200);
+    const listed = list.body.data.find((w: any) => w.id === r.body.id);
+    expect(listed).toEqual({ id: r.body.id, url: r.body.url, events: r.body.events, active: true, created_at: r.body.created_at });
+    expect(list.text).not.toContain("whsec_");
+    expect(srv.output()).not.toContain(r.body.secret);
+
+    const again = await call(srv.url, "/v2/webhooks", { key, json: { url: `${rx.url}/reg`, events: ["course.failed"] } });
+    expect(again.status).toBe(200);
+    expect(again.body.id).toBe(r.body.id);
+    expect(again.body.events).toEqual(["course.failed"]);
+    expect(again.body.secret).not.toBe(r.body.secret);
+  });
+
+  test("invalid registrations are 422 with the error body and store nothing", async () => {
+    const before = (await call(srv.url, "/v2/webhooks", { key })).body.data.length;
+    const long = `${rx.url}/${"a".repeat(2049 - rx.url.length - 1)}`;
+    expect(long.length).toBe(2049);
+    const cases: unknown[] = [
+      { url: `http://127.0.0.1:${rx.port}/plain` },
+      { url: long },
+      { url: `${rx.url}/x`, events: ["course.completed", "course.exploded"] },
+      { url: `${rx.url}/x`, events: [] },
+      { url: "not a url" },
+      { url: `https://user:pw@127.0.0.1:${rx.port}/creds` },
+      { events: ["course.failed"] },
+    ];
+    for (const json of cases) {
+      const r = await call(srv.url, "/v2/webhooks", { key, json });
+      expect({ json, status: r.status }).toEqual({ json, status: 422 });
+      expect(errorOf(r).code).toBe("VALIDATION_ERROR");
+    }
+    const unknown = await call(srv.url, "/v2/webhooks", { key, json: { url: `${rx.url}/x`, events: ["course.completed", "podcast.episode_ready"] } });
+    expect(errorOf(unknown).message).toContain('"podcast.episode_ready"');
+    const exact = `${rx.url}/${"b".repeat(2048 - rx.url.length - 1)}`;
+    expect((await call(srv.url, "/v2/webhooks", { key, json: { url: exact } })).status).toBe(201);
+    expect((await call(srv.url, "/v2/webhooks", { key })).body.data.length).toBe(before + 1);
+  });
+
+  test("webhooks need only the API key, and another tenant's are 404", async () => {
+    expect((await call(srv.url, "/v2/webhooks", { key: null, json: { url: `${rx.url}/nokey` } })).status).toBe(401);
+    const w = await register(key, "/owned");
+    for (const [method, path] of [
+      ["DELETE", `/v2/webhooks/${w.id}`],
+      ["POST", `/v2/webhooks/${w.id}/test`],
+      ["GET", `/v2/webhooks/${w.id}/deliveries`],
+    ] as const) {
+      const r = await call(srv.url, path, { key: otherKey, method });
+      expect(r.status).toBe(404);
+      expect(errorOf(r).code).toBe("WEBHOOK_NOT_FOUND");
+    }
+    expect((await call(srv.url, "/v2/webhooks", { key: otherKey })).body.data.map((x: any) => x.id)).not.toContain(w.id);
+    expect(rx.to("/owned")).toHaveLength(0);
+    const del = await call(srv.url, `/v2/webhooks/${w.id}`, { key, method: "DELETE" });
+    expect(del.status).toBe(204);
+    expect(del.text).toBe("");
+    expect((await call(srv.url, `/v2/webhooks/${w.id}`, { key, method: "DELETE" })).status).toBe(404);
+    expect((await call(srv.url, "/v2/webhooks", { key })).body.data.map((x: any) => x.id)).not.toContain(w.id);
+  });
+});
+
+describe("test endpoint", () => {
+  test("delivers a signed test event at once and reports the result", async () => {
+    const w = await register(key, "/test-ok");
+    const r = await call(srv.url, `/v2/webhooks/${w.id}/test`, { key, method: "POST" });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ delivered: true, status_code: 200, error: null });
+    expect(r.body.duration_ms).toBeGreaterThanOrEqual(0);
+    const [got] = rx.to("/test-ok");
+    expect(got).toBeDefined();
+    expect(JSON.parse(got!.raw)).toEqual({ event: "test", data: { message: expect.any(String), webhook_id: w.id } });
+    expect(got!.headers["content-type"]).toBe("application/json");
+    expect(got!.headers["x-service-event"]).toBe("test");
+    expect(got!.headers["x-service-delivery"]).toBe(r.body.delivery_id);
+    expect(verifySignature(w.secret, got!.raw, got!.headers["x-service-signature"])).toBe(true);
+    expect(verifySignature(w.secret, got!.raw.replace("test", "tesT"), got!.headers["x-service-signature"])).toBe(false);
+    expect(verifySignature("whsec_other", got!.raw, got!.headers["x-service-signature"])).toBe(false);
+
+    const log = await deliveries(key, w.id);
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatchObject({ id: r.body.delivery_id, event: "test", status: "delivered", attempt_count: 1 });
+    expect(log[0].attempts).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, error: null, ok: true })]);
+  });
+
+  test("the delivery log pages newest first", async () => {
+    const w = await register(key, "/paged");
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await call(srv.url, `/v2/webhooks/${w.id}/test`, { key, method: "POST" })).body.delivery_id);
+    const first = await call(srv.url, `/v2/webhooks/${w.id}/deliveries?limit=2`, { key });
+    expect(first.body.pagination).toMatchObject({ limit: 2, has_more: true });
+    const second = await call(srv.url, `/v2/webhooks/${w.id}/deliveries?limit=2&cursor=${first.body.pagination.next_cursor}`, { key });
+    expect(second.body.pagination).toEqual({ limit: 2, has_more: false, next_cursor: null });
+    expect([...first.body.data, ...second.body.data].map((d: any) => d.id)).toEqual(ids.reverse());
+    const bad = await call(srv.url, `/v2/webhooks/${w.id}/deliveries?cursor=nonsense`, { key });
+    expect(bad.status).toBe(422);
+  });
+
+  test("a failing receiver is reported, logged and not retried", async () => {
+    rx.reply("/test-500", 500);
+    const w = await register(key, "/test-500");
+    const r = await call(srv.url, `/v2/webhooks/${w.id}/test`, { key, method: "POST" });
+    expect(r.body).toMatchObject({ delivered: false, status_code: 500 });
+    expect(r.body.error).toContain("500");
+    await Bun.sleep(1_600);
+    expect(rx.to("/test-500")).toHaveLength(1);
+    const [entry] = await deliveries(key, w.id);
+    expect(entry).toMatchObject({ status: "failed", attempt_count: 1 });
+    expect(entry.attempts[0]).toMatchObject({ status_code: 500, ok: false });
+    expect((await call(srv.url, "/v2/webhooks", { key })).body.data.find((x: any) => x.id === w.id).active).toBe(true);
+  });
+
+  test("a receiver that does not answer within WEBHOOK_TIMEOUT_MS fails the attempt", async () => {
+    rx.reply("/slow", "hang");
+    const w = await register(key, "/slow");
+    const started = Date.now();
+    const r = await call(srv.url, `/v2/webhooks/${w.id}/test`, { key, method: "POST" });
+    expect(r.body).toMatchObject({ delivered: false, status_code: null });
+    expect(r.body.error).toContain("did not answer within 3 s");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_900);
+    expect(Date.now() - started).toBeLessThan(6_000);
+  });
+
+  test("a redirect is not followed and fails the delivery", async () => {
+    rx.reply("/redirect", { status: 302, headers: { location: `https://localhost:${rx.port}/sink` } });
+    const w = await register(key, "/redirect");
+    const r = await call(srv.url, `/v2/webhooks/${w.id}/test`, { key, method: "POST" });
+    expect(r.body).toMatchObject({ delivered: false, status_code: 302 });
+    expect(r.body.error).toContain("not followed");
+    await Bun.sleep(300);
+    expect(rx.to("/redirect")).toHaveLength(1);
+    expect(rx.to("/sink")).toHaveLength(0);
+  });
+});
+
+describe("event delivery", () => {
+  test("course events reach the subscribed webhooks with the exact signed body", async () => {
+    const both = await register(key, "/ev-both");
+    const failedOnly = await register(key, "/ev-failed", ["course.failed"]);
+    await emit(srv.dataDir, "acme", "course.completed", completed(1));
+    const [got] = await rx.waitFor("/ev-both", 1);
+    expect(JSON.parse(got!.raw)).toEqual({ event: "course.completed", data: completed(1) });
+    expect(got!.headers["x-service-event"]).toBe("course.completed");
+    expect(verifySignature(both.secret, got!.raw, got!.headers["x-service-signature"])).toBe(true);
+    const [entry] = await deliveries(key, both.id);
+    expect(entry).toMatchObject({ id: got!.headers["x-service-delivery"], event: "course.completed", status: "delivered", attempt_count: 1 });
+    expect(rx.to("/ev-failed")).toHaveLength(0);
+    expect(await deliveries(key, failedOnly.id)).toHaveLength(0);
+  });
+
+  test("a failed delivery is retried on the schedule with the same delivery id until it succeeds", async () => {
+    rx.reply("/flaky", 503, 500, 200);
+    const w = await register(key, "/flaky");
+    await emit(srv.dataDir, "acme", "course.failed", { job_id: "j-flaky", error: { code: "LLM_TIMEOUT", message: "timed out", request_id: null } });
+    const got = await rx.waitFor("/flaky", 3);
+    await Bun.sleep(1_500);
+    expect(rx.to("/flaky")).toHaveLength(3);
+    expect(new Set(got.map((g) => g.headers["x-service-delivery"])).size).toBe(1);
+    for (let i = 1; i < got.length; i++) expect(got[i]!.at - got[i - 1]!.at).toBeGreaterThanOrEqual(900);
+    for (const g of got) expect(verifySignature(w.secret, g.raw, g.headers["x-service-signature"])).toBe(true);
+    const [entry] = await deliveries(key, w.id);
+    expect(entry).toMatchObject({ status: "delivered", attempt_count: 3 });
+    expect(entry.attempts.map((a: any) => [a.attempt, a.status_code, a.ok])).toEqual([
+      [1, 503, false],
+      [2, 500, false],
+      [3, 200, true],
+    ]);
+  });
+
+  test("after the first try and five failed retries the webhook turns inactive and receives nothing more", async () => {
+    rx.reply("/down", 500);
+    const down = await register(key, "/down", ["course.completed"]);
+    const witness = await register(key, "/witness", ["course.completed"]);
+    await emit(srv.dataDir, "acme", "course.completed", completed(2));
+    await rx.waitFor("/down", 6, 20_000);
+    await Bun.sleep(2_000);
+    expect(rx.to("/down")).toHaveLength(6);
+    const listed = (await call(srv.url, "/v2/webhooks", { key })).body.data;
+    expect(listed.find((x: any) => x.id === down.id).active).toBe(false);
+    const [entry] = await deliveries(key, down.id);
+    expect(entry).toMatchObject({ status: "failed", attempt_count: 6, next_attempt_at: null });
+    expect(entry.attempts.map((a: any) => a.attempt)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(entry.attempts.every((a: any) => a.status_code === 500 && a.ok === false)).toBe(true);
+
+    // Nothing more reaches it (the witness shows the event went out)...
+    rx.reply("/down", 200);
+    await emit(srv.dataDir, "acme", "course.completed", completed(3));
+    await rx.waitFor("/witness", 2);
+    await Bun.sleep(1_200);
+    expect(rx.to("/down")).toHaveLength(6);
+    expect(await deliveries(key, down.id)).toHaveLength(1);
+
+    // ...until it is registered again: active, with a new secret that signs the next event.
+    const again = await register(key, "/down", ["course.completed"]);
+    expect(again).toMatchObject({ id: down.id, active: true });
+    expect(again.secret).not.toBe(down.secret);
+    await emit(srv.dataDir, "acme", "course.completed", completed(4));
+    const [, , , , , , got] = await rx.waitFor("/down", 7);
+    expect(JSON.parse(got!.raw).data).toEqual(completed(4));
+    expect(verifySignature(again.secret, got!.raw, got!.headers["x-service-signature"])).toBe(true);
+    expect(verifySignature(witness.secret, got!.raw, got!.headers["x-service-signature"])).toBe(false);
+  }, 40_000);
+
+  test("events are tenant-scoped: another tenant's webhook never receives them", async () => {
+    const mine = await register(key, "/tenant-a", ["course.completed"]);
+    const theirs = await register(otherKey, "/tenant-b", ["course.completed"]);
+    await emit(srv.dataDir, "acme", "course.completed", completed(5));
+    await rx.waitFor("/tenant-a", 1);
+    await emit(srv.dataDir, "globex", "course.completed", completed(6));
+    const [b] = await rx.waitFor("/tenant-b", 1);
+    await Bun.sleep(800);
+    expect(rx.to("/tenant-a").map((g) => JSON.parse(g.raw).data.course_id)).toEqual(["course-5"]);
+    expect(rx.to("/tenant-b").map((g) => JSON.parse(g.raw).data.course_id)).toEqual(["course-6"]);
+    expect(verifySignature(theirs.secret, b!.raw, b!.headers["x-service-signature"])).toBe(true);
+    expect(verifySignature(mine.secret, b!.raw, b!.headers["x-service-signature"])).toBe(false);
+  });
+});
+
+describe("persistence", () => {
+  test("deliveries pending when the server is SIGKILLed are made after the restart", async () => {
+    rx.reply("/restart", "hang", 200);
+    const w = await register(key, "/restart", ["course.completed"]);
+    await emit(srv.dataDir, "acme", "course.completed", completed(7));
+    const [inFlight] = await rx.waitFor("/restart", 1);
+    await srv.kill();
+    // One event recorded while the server is down: only the outbox has it.
+    await emit(srv.dataDir, "acme", "course.completed", completed(8));
+    srv = await startServer({ dataDir: srv.dataDir, env: env() });
+    const got = await rx.waitFor("/restart", 3);
+    const byCourse = new Map<string, string[]>();
+    for (const g of got) {
+      const id = JSON.parse(g.raw).data.course_id as string;
+      byCourse.set(id, [...(byCourse.get(id) ?? []), g.headers["x-service-delivery"]!]);
+    }
+    // The attempt cut off by the kill is made again with the same delivery id, so receivers can de-duplicate.
+    expect(byCourse.get("course-7")).toEqual([inFlight!.headers["x-service-delivery"]!, inFlight!.headers["x-service-delivery"]!]);
+    expect(byCourse.get("course-8")).toHaveLength(1);
+    await Bun.sleep(1_200);
+    expect(rx.to("/restart")).toHaveLength(3);
+    const log = await deliveries(key, w.id);
+    expect(log.map((d) => d.status)).toEqual(["delivered", "delivered"]);
+  }, 40_000);
+});

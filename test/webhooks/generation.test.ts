@@ -1,0 +1,88 @@
+/** course.completed and course.failed as real generation runs emit them, received over HTTPS. */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
+import { call, cleanup, startServer, tempDir, type TestServer } from "../helpers/server.ts";
+import { type Receiver, startReceiver, verifySignature } from "./receiver.ts";
+
+const dir = tempDir("cf-webhooks-gen-");
+let rx: Receiver;
+let ollama: FakeOllama;
+let srv: TestServer;
+let key: string;
+let secret: string;
+
+beforeAll(async () => {
+  rx = startReceiver(dir);
+  ollama = startFakeOllama();
+  srv = await startServer({
+    env: {
+      NODE_EXTRA_CA_CERTS: rx.certFile,
+      OUTBOUND_ALLOW: "127.0.0.1",
+      LLM_PROVIDER: "ollama",
+      OLLAMA_HOST: ollama.url,
+      LLM_MAX_RETRIES: "0",
+      RATE_LIMIT_PER_MINUTE: "10000",
+    },
+  });
+  key = await srv.createKey("acme", "production");
+  const r = await call(srv.url, "/v2/webhooks", { key, json: { url: `${rx.url}/courses` } });
+  expect(r.status).toBe(201);
+  secret = r.body.secret;
+});
+afterAll(async () => {
+  await srv.stop();
+  await ollama.close();
+  rx.stop();
+  cleanup(dir);
+});
+
+const eventsOf = (name: string) => rx.to("/courses").filter((g) => g.headers["x-service-event"] === name);
+
+async function waitForEvent(name: string, count: number) {
+  const deadline = Date.now() + 30_000;
+  while (eventsOf(name).length < count) {
+    if (Date.now() > deadline) throw new Error(`no ${name} event within 30 s; got ${rx.to("/courses").map((g) => g.raw).join("\n")}`);
+    await Bun.sleep(50);
+  }
+  return eventsOf(name);
+}
+
+test("a finished topic course sends course.completed with the spec's fields", async () => {
+  const job = await call(srv.url, "/v2/courses/generate", { key, user: "learner-1", json: { topic: "Ocean tides and the moon", num_chapters: 2 } });
+  expect(job.status).toBeLessThan(300);
+  const [got] = await waitForEvent("course.completed", 1);
+  expect(verifySignature(secret, got!.raw, got!.headers["x-service-signature"])).toBe(true);
+  const body = JSON.parse(got!.raw);
+  expect(Object.keys(body).sort()).toEqual(["data", "event"]);
+  expect(body.event).toBe("course.completed");
+  const course = await call(srv.url, `/v2/courses/${body.data.course_id}`, { key, user: "learner-1" });
+  expect(course.status).toBe(200);
+  expect(course.body.status).toBe("completed");
+  expect(body.data).toEqual({
+    job_id: job.body.id,
+    course_id: course.body.id,
+    title: course.body.title,
+    chapters_count: 2,
+    source_type: "topic",
+  });
+  expect(course.body.chapters).toHaveLength(2);
+}, 60_000);
+
+test("a generation the model refuses sends course.failed with the structured error", async () => {
+  ollama.behave("refuse");
+  try {
+    const job = await call(srv.url, "/v2/courses/generate", { key, user: "learner-2", json: { topic: "Refused topic here", num_chapters: 1 } });
+    expect(job.status).toBeLessThan(300);
+    const [got] = await waitForEvent("course.failed", 1);
+    expect(verifySignature(secret, got!.raw, got!.headers["x-service-signature"])).toBe(true);
+    const body = JSON.parse(got!.raw);
+    expect(body.event).toBe("course.failed");
+    expect(body.data).toEqual({
+      job_id: job.body.id,
+      error: { code: "LLM_REFUSED", message: expect.stringContaining("declined"), request_id: job.headers.get("x-request-id") },
+    });
+    expect(eventsOf("course.completed")).toHaveLength(1);
+  } finally {
+    ollama.behave("ok");
+  }
+}, 60_000);
