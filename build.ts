@@ -1,18 +1,50 @@
 /**
  * Builds dist/courseforge: one self-contained executable (Bun runtime + our code + embedded
- * migrations, prompts, sqlite-vec, the docs page). Run with `bun run build`.
+ * migrations, prompts, sqlite-vec, OCR language data, the eSpeak NG data, the docs page, and the
+ * worker threads' entry points). Run with `bun run build`.
  */
 import { rmSync } from "node:fs";
-import pkg from "./package.json" with { type: "json" };
+import type { BunPlugin } from "bun";
 
 const outfile = process.argv.includes("--outfile") ? process.argv[process.argv.indexOf("--outfile") + 1]! : "dist/courseforge";
 rmSync(outfile, { force: true });
 
+/**
+ * Worker threads are separate entry points inside the executable. Entries are named without their
+ * folder, so that `new URL("./x-worker.ts", import.meta.url)` in the bundled code finds them at
+ * the executable's root, where that URL points once everything is one file.
+ */
+const WORKER_ENTRIES = ["./src/ingest/extract-worker.ts", "./src/ingest/ocr-worker.ts"];
+
+/**
+ * transformers.js as the executable needs it. Its Node build loads onnxruntime-node through
+ * createRequire at run time, which the bundler cannot follow (the executable then looks for
+ * node_modules): that call becomes a static import. It also loads sharp for image pipelines at
+ * start-up, a native module we never use (text embeddings only): a stub stands in for it.
+ */
+const transformersForExecutable: BunPlugin = {
+  name: "transformers-for-executable",
+  setup(build) {
+    build.onResolve({ filter: /^sharp$/ }, () => ({ path: "sharp", namespace: "courseforge-stub" }));
+    build.onLoad({ filter: /.*/, namespace: "courseforge-stub" }, () => ({
+      contents: 'export default function sharp() { throw new Error("image pipelines are not part of courseforge"); }',
+      loader: "js",
+    }));
+    build.onLoad({ filter: /@huggingface\/transformers\/dist\/transformers\.node\.mjs$/ }, async ({ path }) => {
+      const source = await Bun.file(path).text();
+      const runtimeRequire = 'requireFromHere("onnxruntime-node")';
+      if (!source.includes(runtimeRequire)) throw new Error("transformers.js no longer loads onnxruntime-node as build.ts expects");
+      return { contents: `import onnxruntimeNode from "onnxruntime-node";\n${source.replace(runtimeRequire, "onnxruntimeNode")}`, loader: "js" };
+    });
+  },
+};
+
 const result = await Bun.build({
-  entrypoints: ["./src/main.ts"],
+  entrypoints: ["./src/main.ts", ...WORKER_ENTRIES],
   compile: { outfile },
   minify: true,
-  define: { "process.env.COURSEFORGE_BUILD": JSON.stringify(`${pkg.version}`) },
+  naming: { entry: "[name].[ext]" },
+  plugins: [transformersForExecutable],
 });
 if (!result.success) {
   for (const log of result.logs) console.error(log);

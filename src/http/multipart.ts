@@ -100,6 +100,9 @@ export async function receiveUploads(request: Request, cfg: { dataDir: string },
     };
 
     parser.on("file", (field, stream, info) => {
+      // busboy destroys a part's stream with "Unexpected end of form" when the body ends inside it;
+      // unhandled, that error would end the process.
+      stream.on("error", (err: Error) => fail(validation(`Malformed multipart body: ${err.message}`)));
       if (failed) return void stream.resume();
       if (!FILE_FIELDS.has(field)) {
         stream.resume();
@@ -131,6 +134,8 @@ export async function receiveUploads(request: Request, cfg: { dataDir: string },
     });
     parser.on("field", (name, value, info) => {
       if (info.valueTruncated) return fail(validation(`Form field "${name}" is longer than ${mb(MAX_FIELD_BYTES)}`));
+      // busboy decodes leniently; a replacement character means the client sent bytes that are not UTF-8.
+      if (value.includes("\uFFFD")) return fail(validation(`Form field "${name}" is not valid UTF-8`));
       fields[name] = value;
     });
     parser.on("filesLimit", () => {

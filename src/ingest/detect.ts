@@ -6,7 +6,7 @@
  */
 import { open, stat } from "node:fs/promises";
 import { extname } from "node:path";
-import { fileTypeFromFile } from "file-type";
+import { fileTypeFromBlob } from "file-type";
 import { AppError, unsupportedMediaType } from "../errors.ts";
 import type { DetectedKind, FileKind } from "./types.ts";
 
@@ -106,7 +106,7 @@ export async function detectFileKind(path: string, filename: string): Promise<De
   const size = (await stat(path)).size;
   if (size === 0) throw emptyFile(filename);
   const ext = extensionOf(filename);
-  const signature = await fileTypeFromFile(path);
+  const signature = await fileTypeFromBlob(Bun.file(path));
   const found = (kind: FileKind): DetectedKind => ({ kind, mimeType: MIME_TYPES[kind] });
 
   if (signature) {

@@ -6,6 +6,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createWorker, OEM, type Worker } from "tesseract.js";
 import engModelPath from "@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz" with { type: "file" };
 
@@ -33,7 +34,13 @@ async function modelDir(): Promise<string> {
 }
 
 async function startWorker(): Promise<Worker> {
-  return createWorker("eng", OEM.LSTM_ONLY, { langPath: await modelDir(), gzip: true, cacheMethod: "none" });
+  return createWorker("eng", OEM.LSTM_ONLY, {
+    langPath: await modelDir(),
+    gzip: true,
+    cacheMethod: "none",
+    // Our own entry point: the package's worker script is looked up in node_modules, which an executable lacks.
+    workerPath: fileURLToPath(new URL("./ocr-worker.ts", import.meta.url)),
+  });
 }
 
 function scheduleIdleStop(): void {

@@ -1,0 +1,24 @@
+/**
+ * tesseract.js's worker thread as our own entry point: the package's Node worker script, except
+ * that the recogniser is the build with its WebAssembly inlined, so neither the script nor a .wasm
+ * file has to be found in node_modules at run time. build.ts lists this file as an entry point.
+ */
+import { access, readFile, unlink, writeFile } from "node:fs/promises";
+import { parentPort } from "node:worker_threads";
+import { gunzipSync } from "node:zlib";
+// @ts-expect-error tesseract.js ships no types for its worker internals
+import worker from "tesseract.js/src/worker-script/index.js";
+// @ts-expect-error the core build ships no types
+import TesseractCore from "tesseract.js-core/tesseract-core-simd-lstm.wasm.js";
+
+parentPort?.on("message", (packet: unknown) => worker.dispatchHandlers(packet, (reply: unknown) => parentPort?.postMessage(reply)));
+
+worker.setAdapter({
+  getCore: async () => TesseractCore,
+  gunzip: gunzipSync,
+  fetch: () => Promise.reject(new Error("OCR language data is embedded; nothing is fetched")),
+  readCache: (path: string) => readFile(path),
+  writeCache: (path: string, data: Uint8Array) => writeFile(path, data),
+  deleteCache: (path: string) => unlink(path).catch(() => undefined),
+  checkCache: (path: string) => access(path).then(() => true, () => false),
+});
