@@ -3,6 +3,7 @@ import type { Config } from "./config.ts";
 import { openDb } from "./db/index.ts";
 import { failInterruptedDocuments } from "./documents/records.ts";
 import { createApp } from "./http/app.ts";
+import { sweepUploads } from "./http/multipart.ts";
 import { stopExtractionWorkers } from "./ingest/index.ts";
 import { createLlm } from "./llm/create.ts";
 import { JobWorker, queueDepth } from "./jobs/queue.ts";
@@ -13,6 +14,7 @@ import { loadOrCreateSecret } from "./media/secret.ts";
 import { setMediaSigningSecret } from "./media/signed-url.ts";
 import { chooseTtsEngine, createTtsEngines } from "./podcasts/tts/registry.ts";
 import { createEmbedder } from "./retrieval/embedders/create.ts";
+import { staleChunkCount } from "./retrieval/reindex.ts";
 import type { Services } from "./services.ts";
 import { createKey, hasAnyKey } from "./tenants/keys.ts";
 
@@ -26,6 +28,7 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
   const log = createLogger(cfg.logLevel);
   const { db, sqlite } = await openDb(cfg.dataDir);
   setMediaSigningSecret(cfg.mediaSigningSecret ?? loadOrCreateSecret(cfg.dataDir, "media-signing.key"));
+  await sweepUploads(cfg.dataDir);
   const interrupted = failInterruptedDocuments(sqlite);
   if (interrupted > 0) log.warn("documents interrupted by the last stop marked as errors", { count: interrupted });
 
@@ -39,6 +42,13 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
   const tts = await chooseTtsEngine(createTtsEngines(cfg), null, null, cfg.ttsProvider);
   const embedder = createEmbedder(cfg);
   const svc: Services = { cfg, db, sqlite, log, llm, embedder, engines: { tts: tts.name, embedder: embedder.describe() } };
+  const stale = staleChunkCount(svc);
+  if (stale > 0) {
+    log.warn("indexed chunks were embedded by another embedder; run `courseforge reindex` to re-embed them", {
+      chunks: stale,
+      embedder: embedder.id,
+    });
+  }
   const app = createApp(svc);
   // Elysia turns SO_REUSEPORT on by default; then a second server on the same port would silently
   // share its traffic. One server owns a port (and a data directory): a second start must fail.

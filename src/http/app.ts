@@ -49,13 +49,16 @@ export function createApp(svc: Services) {
   const limiter = new RateLimiter();
 
   const app: AnyElysia = new Elysia()
-    .onRequest(({ request, set }) => {
+    .onRequest(({ request, set, server }) => {
       const state = beginRequest(request);
       set.headers["x-request-id"] = state.id;
       if (isPublic(pathOf(request.url))) return;
       const auth = authenticate(request.headers.get("x-api-key"));
       if (!auth) throw unauthorized();
       state.auth = auth;
+      // Synchronous generation, exams and large uploads outlast the server's 30 s idle timeout;
+      // an authenticated caller's request may take as long as its work does.
+      if (request.method !== "GET") server?.timeout(request, 0);
       const decision = limiter.check(auth.rateBucket, auth.rateLimit ?? svc.cfg.rateLimitPerMinute);
       state.headers = rateHeaders(decision);
       Object.assign(set.headers, state.headers);

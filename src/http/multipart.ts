@@ -1,7 +1,6 @@
 /**
  * multipart/form-data uploads, streamed part by part to DATA_DIR/tmp with busboy: a file is never
- * held in memory whole. Routes using this declare a parser that leaves the body unread, and pass
- * the raw Request.
+ * held in memory whole. Routes using this declare `parse: bodyReadByRoute` and pass the raw Request.
  */
 import { createWriteStream } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
@@ -31,6 +30,38 @@ export interface Uploads {
   fields: Record<string, string>;
   /** Removes the temporary files; call it once they are stored or no longer needed. */
   cleanup(): Promise<void>;
+}
+
+/**
+ * Route `parse` option for bodies the route reads itself (uploads streamed by receiveUploads) or
+ * ignores: claims the body without reading it. `parse: "none"` is not enough once the app has a
+ * global parse hook (Elysia honours it only as the sole parser).
+ */
+export const bodyReadByRoute = () => ({});
+
+/** OpenAPI request body of an upload endpoint: its parts are read by receiveUploads, not by a schema. */
+export function uploadRequestBody(fields: Record<string, unknown> = {}) {
+  return {
+    required: true,
+    content: {
+      "multipart/form-data": {
+        schema: {
+          type: "object" as const,
+          properties: {
+            files: { type: "array" as const, items: { type: "string" as const, format: "binary" }, maxItems: 10, description: "Up to 10 files, 50 MB each" },
+            youtube_urls: { type: "string", description: "JSON-encoded array of video URLs" },
+            web_urls: { type: "string", description: "JSON-encoded array of page URLs" },
+            ...fields,
+          },
+        },
+      },
+    },
+  } as const;
+}
+
+/** Upload folders of requests cut off by a crash; called at start, when no upload is in flight. */
+export async function sweepUploads(dataDir: string): Promise<void> {
+  await rm(join(dataDir, "tmp"), { recursive: true, force: true });
 }
 
 const FILE_FIELDS = new Set(["files", "files[]"]);

@@ -17,12 +17,11 @@ import { loadConfig } from "../config.ts";
 import { assertExtractable, detectFileKind } from "./detect.ts";
 import { extractionPool } from "./pool.ts";
 import type { DetectedKind, ExtractResult, IngestConfig } from "./types.ts";
-import { extractWebPage } from "./web.ts";
-import { extractYoutube, isYoutubeUrl } from "./youtube.ts";
+import { isYoutubeUrl } from "./youtube-url.ts";
 
 export type { DetectedKind, ExtractResult, FileKind, IngestConfig, Segment } from "./types.ts";
 export { detectFileKind, MIME_TYPES } from "./detect.ts";
-export { isYoutubeUrl, youtubeVideoId } from "./youtube.ts";
+export { isYoutubeUrl, youtubeVideoId } from "./youtube-url.ts";
 export { stopExtractionWorkers } from "./pool.ts";
 
 export interface ExtractFileOptions {
@@ -45,6 +44,11 @@ export async function extractFile(
 }
 
 export async function extractUrl(url: string, cfg: IngestConfig = loadConfig()): Promise<ExtractResult & { sourceType: "web" | "youtube" }> {
-  if (isYoutubeUrl(url)) return { ...(await extractYoutube(url, cfg)), sourceType: "youtube" };
+  // The HTML and XML parsers load on first use, so an idle server does not carry them.
+  if (isYoutubeUrl(url)) {
+    const { extractYoutube } = await import("./youtube.ts");
+    return { ...(await extractYoutube(url, cfg)), sourceType: "youtube" };
+  }
+  const { extractWebPage } = await import("./web.ts");
   return { ...(await extractWebPage(url, cfg)), sourceType: "web" };
 }

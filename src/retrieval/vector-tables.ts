@@ -22,15 +22,9 @@ const cache = new WeakMap<Database, Map<string, string>>();
 const spaceKey = (s: VectorSpace) => `${s.embedder}@${s.dimension}`;
 const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
-// Every search scans the tenant's codes and postings again; memory-mapped reads skip a copy per page.
-const MMAP_BYTES = 1024 * 1024 * 1024;
-
 function cached(sqlite: Database): Map<string, string> {
   let m = cache.get(sqlite);
-  if (!m) {
-    sqlite.run(`PRAGMA mmap_size = ${MMAP_BYTES}`);
-    cache.set(sqlite, (m = new Map()));
-  }
+  if (!m) cache.set(sqlite, (m = new Map()));
   return m;
 }
 

@@ -11,7 +11,7 @@ import { waitForCourses } from "../../courses/sync-result.ts";
 import type { JobRow } from "../../jobs/queue.ts";
 import type { Services } from "../../services.ts";
 import { authOf, requestIdOf } from "../context.ts";
-import { parseUrlArray, receiveUploads } from "../multipart.ts";
+import { bodyReadByRoute, parseUrlArray, receiveUploads, uploadRequestBody } from "../multipart.ts";
 import { CourseIdParams, errors, UserHeaders } from "../schemas.ts";
 import { ownerOf, userOf } from "../user.ts";
 import {
@@ -28,13 +28,6 @@ import {
   TopicBody,
 } from "./course-schemas.ts";
 import { keepOpen, sseResponse } from "./course-sse.ts";
-
-/**
- * receiveUploads streams the raw body to disk, so Elysia must not read it. `parse: "none"` is not
- * enough once the app has a global parse hook (Elysia honours it only as the sole parser); a
- * parser that claims the body without reading it is.
- */
-const leaveBodyUnread = () => ({});
 
 function requester(svc: Services, request: Request): Requester {
   return { auth: authOf(request), user: userOf(svc, request, { create: true }), requestId: requestIdOf(request) };
@@ -140,7 +133,7 @@ export const courseGenerationRoutes = (svc: Services) =>
         return reply({ svc, request, server, set, mode: query.mode ?? "async", jobs, many, who, startedAt });
       },
       {
-        parse: leaveBodyUnread,
+        parse: bodyReadByRoute,
         headers: UserHeaders,
         query: ModeQuery,
         detail: {
@@ -153,19 +146,7 @@ export const courseGenerationRoutes = (svc: Services) =>
             "separate_courses: async returns {jobs, count}, sync returns {courses: [...]}, stream follows every job. " +
             STREAM_DOC,
           tags: ["courses"],
-          requestBody: {
-            content: {
-              "multipart/form-data": {
-                schema: {
-                  type: "object",
-                  properties: {
-                    files: { type: "array", items: { type: "string", format: "binary" }, maxItems: 10 },
-                    ...Object.fromEntries(Object.entries(FilesForm.properties).map(([k, v]) => [k, v])),
-                  },
-                },
-              },
-            },
-          },
+          requestBody: uploadRequestBody(FilesForm.properties),
         },
       },
     )
@@ -201,7 +182,7 @@ export const courseGenerationRoutes = (svc: Services) =>
       {
         headers: UserHeaders,
         params: CourseIdParams,
-        parse: leaveBodyUnread,
+        parse: bodyReadByRoute,
         response: { 200: ResumeResponse, ...errors(401, 404, 409, 429) },
         detail: {
           summary: "Resume a failed or interrupted course",

@@ -72,7 +72,12 @@ export const courseReadRoutes = (svc: Services) => {
   return new Elysia({ name: "course-reads" })
     .get(
       "/v2/courses",
-      ({ request, query }) => list(ownerOf(svc, request), query.limit ?? 20, query.cursor),
+      // The hottest authenticated read: serialised here rather than re-encoded against the response
+      // schema on every call (that was a sixth of its time); the schema still documents it.
+      ({ request, query }) =>
+        new Response(JSON.stringify(list(ownerOf(svc, request), query.limit ?? 20, query.cursor)), {
+          headers: { "content-type": "application/json" },
+        }),
       {
         headers: UserHeaders,
         query: t.Object({

@@ -4,7 +4,7 @@ import { extractSources, type ExtractedDocument } from "../../ingest/extract-sou
 import type { Services } from "../../services.ts";
 import { microsToUsd } from "../../util.ts";
 import { authOf } from "../context.ts";
-import { parseUrlArray, receiveUploads } from "../multipart.ts";
+import { bodyReadByRoute, parseUrlArray, receiveUploads, uploadRequestBody } from "../multipart.ts";
 import { errors, UserHeaders } from "../schemas.ts";
 import { userOf } from "../user.ts";
 
@@ -46,8 +46,6 @@ const toResource = (d: ExtractedDocument) => ({
   created_at: d.createdAt,
 });
 
-/** The body is streamed to disk by receiveUploads; this parser claims it without reading it. */
-const leaveBodyUnread = () => ({});
 
 export const documentExtractRoutes = (svc: Services) =>
   new Elysia({ name: "documents-extract" }).post(
@@ -86,10 +84,11 @@ export const documentExtractRoutes = (svc: Services) =>
       }
     },
     {
-      parse: leaveBodyUnread,
+      parse: bodyReadByRoute,
       headers: UserHeaders,
       response: { 200: ExtractResponse, ...errors(400, 401, 413, 415, 422, 429) },
       detail: {
+        requestBody: uploadRequestBody({ space_id: { type: "string", description: "Optional grouping label" } }),
         summary: "Extract documents to markdown without indexing them",
         description:
           "multipart/form-data: files (up to 10, 50 MB each: PDF, DOCX, PPTX, ODT, ODP, TXT, MD, HTML, PNG, JPG, WEBP), " +
@@ -99,21 +98,6 @@ export const documentExtractRoutes = (svc: Services) =>
           "status error with an error_message, not billed. Billed: 0.002 USD per PDF or image page, 0.001 per other file or web URL, " +
           "0.0005 per video. The user headers are optional; with one, the documents belong to that learner.",
         tags: ["documents"],
-        requestBody: {
-          content: {
-            "multipart/form-data": {
-              schema: {
-                type: "object",
-                properties: {
-                  files: { type: "array", items: { type: "string", format: "binary" }, maxItems: 10 },
-                  youtube_urls: { type: "string", description: 'JSON array, e.g. ["https://youtu.be/dQw4w9WgXcQ"]' },
-                  web_urls: { type: "string", description: 'JSON array, e.g. ["https://example.com/article"]' },
-                  space_id: { type: "string" },
-                },
-              },
-            },
-          },
-        },
       },
     },
   );

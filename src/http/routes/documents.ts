@@ -5,7 +5,7 @@ import { MAX_QUERY_DOCUMENTS, queryDocuments } from "../../documents/query.ts";
 import { deleteDocument, listDocuments } from "../../documents/records.ts";
 import type { Services } from "../../services.ts";
 import { authOf } from "../context.ts";
-import { parseUrlArray, receiveUploads } from "../multipart.ts";
+import { bodyReadByRoute, parseUrlArray, receiveUploads, uploadRequestBody } from "../multipart.ts";
 import { errors, UserHeaders } from "../schemas.ts";
 import { ownerOf } from "../user.ts";
 
@@ -49,8 +49,6 @@ const QueryBody = t.Object({
   top_k: t.Optional(t.Integer({ minimum: 1, maximum: 20, default: 5 })),
 });
 
-/** The body is streamed to disk by receiveUploads; this parser claims it without reading it. */
-const leaveBodyUnread = () => ({});
 
 export const documentRoutes = (svc: Services) =>
   new Elysia({ name: "documents" })
@@ -76,10 +74,11 @@ export const documentRoutes = (svc: Services) =>
         }
       },
       {
-        parse: leaveBodyUnread,
+        parse: bodyReadByRoute,
         headers: UserHeaders,
         response: { 200: ProcessResponse, ...errors(400, 401, 413, 415, 422, 429) },
         detail: {
+        requestBody: uploadRequestBody({ space_id: { type: "string", description: "Optional grouping label; query a whole space with space_id" } }),
           summary: "Ingest and index documents for question answering",
           description:
             "multipart/form-data: files (up to 10, 50 MB each, 500 MB in all: PDF, DOCX, PPTX, ODT, ODP, TXT, MD, HTML, PNG, JPG, WEBP), " +
@@ -87,21 +86,6 @@ export const documentRoutes = (svc: Services) =>
             "the response comes when each is ready (with chunk_count) or error (with the reason). An unsupported or mismatched " +
             "file type is 415 for the whole request; no source at all is 400; more than 10 files is 413.",
           tags: ["documents"],
-          requestBody: {
-            content: {
-              "multipart/form-data": {
-                schema: {
-                  type: "object",
-                  properties: {
-                    files: { type: "array", items: { type: "string", format: "binary" }, maxItems: 10 },
-                    youtube_urls: { type: "string", description: 'JSON array, e.g. ["https://youtu.be/dQw4w9WgXcQ"]' },
-                    web_urls: { type: "string", description: 'JSON array, e.g. ["https://example.com/article"]' },
-                    space_id: { type: "string" },
-                  },
-                },
-              },
-            },
-          },
         },
       },
     )

@@ -53,10 +53,6 @@ export const materialRoutes = (svc: Services) => {
   const course = (request: Request, id: string) => ownedCourse(svc.sqlite, ownerOf(svc, request), id);
 
   return new Elysia({ name: "materials" })
-    // Generations outlast the server's 30 s idle timeout (Elysia's default): an exam takes 60-90 s on a local model.
-    .onBeforeHandle(({ server, request }) => {
-      server?.timeout(request, 0);
-    })
     .get("/v2/courses/:course_id/study-guide", ({ request, params }) => viewStudyGuide(svc, course(request, params.course_id)), {
       headers: UserHeaders,
       params: CourseIdParams,
