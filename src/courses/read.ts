@@ -101,8 +101,21 @@ export function courseLister(sqlite: Database) {
 }
 
 /**
- * Loads a course for its owner: 404 when it does not exist or belongs to another tenant (its
- * existence is not revealed across tenants), 403 when another learner of the tenant owns it.
+ * The course of this learner, for course-scoped endpoints (progress, materials, podcasts): 404
+ * when it is missing or someone else's, as the spec lists for them.
+ */
+export function loadCourseOf(sqlite: Database, owner: CourseOwner, courseId: string): CourseRow {
+  const row = sqlite
+    .query<CourseRow, [string, string, string]>("SELECT * FROM courses WHERE id = ? AND tenant_id = ? AND user_id = ?")
+    .get(courseId, owner.tenantId, owner.userId);
+  if (!row) throw notFound("Course not found");
+  return row;
+}
+
+/**
+ * Loads a course for the single-course read: 404 when it does not exist or belongs to another
+ * tenant (its existence is not revealed across tenants), 403 when another learner of the tenant
+ * owns it (the spec lists 403 there).
  */
 export function loadOwnedCourse(sqlite: Database, owner: CourseOwner, courseId: string): CourseRow {
   const row = sqlite.query<CourseRow, [string, string]>("SELECT * FROM courses WHERE id = ? AND tenant_id = ?").get(courseId, owner.tenantId);

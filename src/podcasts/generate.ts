@@ -4,7 +4,7 @@
  * transaction make repeated and concurrent calls safe: a chapter never gets two episodes, and an
  * episode already generating is not queued twice.
  */
-import { loadOwnedCourse, type CourseOwner } from "../courses/read.ts";
+import { loadCourseOf, type CourseOwner } from "../courses/read.ts";
 import { conflict } from "../errors.ts";
 import { enqueueJob } from "../jobs/queue.ts";
 import { newId, nowIso } from "../util.ts";
@@ -44,7 +44,7 @@ function knownEngine(value: string | null | undefined): TtsEngineName | null {
 
 export async function generatePodcasts(deps: PodcastDeps, req: GenerateRequest): Promise<GenerateResult> {
   const requested = req.ttsProvider ? parseTtsProvider(req.ttsProvider) : null;
-  const course = loadOwnedCourse(deps.sqlite, req.owner, req.courseId);
+  const course = loadCourseOf(deps.sqlite, req.owner, req.courseId);
   if (course.status === "generating") {
     throw conflict("The course is still generating; request podcasts once it has completed", "COURSE_GENERATING");
   }

@@ -1,10 +1,10 @@
 /** GET podcasts: a course's episodes in chapter order. */
-import { loadOwnedCourse, type CourseOwner } from "../courses/read.ts";
+import { loadCourseOf, type CourseOwner } from "../courses/read.ts";
 import type { PodcastDeps } from "./deps.ts";
 import { courseEpisodes, episodeView } from "./episodes.ts";
 
 export function listPodcasts(deps: PodcastDeps, owner: CourseOwner, courseId: string) {
-  const course = loadOwnedCourse(deps.sqlite, owner, courseId);
+  const course = loadCourseOf(deps.sqlite, owner, courseId);
   const episodes = courseEpisodes(deps.sqlite, course.id).map((row) => episodeView(deps.cfg, row));
   return { course_id: course.id, episodes, count: episodes.length };
 }

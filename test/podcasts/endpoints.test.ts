@@ -64,6 +64,10 @@ describe("POST /v2/courses/{id}/podcasts/generate", () => {
     const courseId = await insertCourse(srv.dataDir, { apiKey: key, externalUserId: user });
     expect((await generate(unknown)).status).toBe(404);
     expect((await list(unknown)).status).toBe(404);
+    // Another learner's course is not found either.
+    const others = await insertCourse(srv.dataDir, { apiKey: key, externalUserId: "someone-else" });
+    expect((await generate(others)).status).toBe(404);
+    expect((await list(others)).status).toBe(404);
 
     const bad = await generate(courseId, "polly");
     expect(bad.status).toBe(422);
