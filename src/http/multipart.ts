@@ -224,3 +224,37 @@ export function parseUrlArray(field: string | undefined, name: string): string[]
     return url.href;
   });
 }
+
+export interface SourceUploads {
+  files: UploadedFile[];
+  youtubeUrls: string[];
+  webUrls: string[];
+  spaceId: string | null;
+}
+
+/**
+ * The upload form of extract and process (files, youtube_urls, web_urls, space_id) under the
+ * spec's limits: received, handed to `use`, and the temporary files removed afterwards.
+ */
+export async function withSourceUploads<T>(
+  request: Request,
+  cfg: { dataDir: string; maxUploadFileBytes: number; maxUploadTotalBytes: number },
+  use: (sources: SourceUploads) => Promise<T>,
+): Promise<T> {
+  const uploads = await receiveUploads(request, cfg, {
+    maxFiles: 10,
+    maxFileBytes: cfg.maxUploadFileBytes,
+    maxTotalBytes: cfg.maxUploadTotalBytes,
+    tooManyFilesStatus: 413,
+  });
+  try {
+    return await use({
+      files: uploads.files,
+      youtubeUrls: parseUrlArray(uploads.fields.youtube_urls, "youtube_urls"),
+      webUrls: parseUrlArray(uploads.fields.web_urls, "web_urls"),
+      spaceId: uploads.fields.space_id?.trim() || null,
+    });
+  } finally {
+    await uploads.cleanup();
+  }
+}

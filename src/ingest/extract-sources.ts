@@ -9,16 +9,14 @@ import { extractionCharge, recordUsage } from "../billing/index.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/index.ts";
 import { documents } from "../db/schema/index.ts";
-import { AppError, badRequest } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { putBlob } from "../media/blob-store.ts";
 import { signedMediaUrl } from "../media/signed-url.ts";
 import type { KeyEnv } from "../tenants/keys.ts";
 import { newId, nowIso } from "../util.ts";
-import { assertExtractable, detectFileKind } from "./detect.ts";
-import { extractFile, extractUrl } from "./index.ts";
-import type { DetectedKind, ExtractResult } from "./types.ts";
-import { extractYoutube } from "./youtube.ts";
+import { extractSource, failureMessage, type RequestSource, requestSources } from "./request-sources.ts";
+import type { ExtractResult } from "./types.ts";
 
 export interface ExtractRequester {
   tenantId: string;
@@ -49,10 +47,6 @@ export interface ExtractedDocument {
   createdAt: string;
 }
 
-type Source =
-  | { type: "file"; path: string; filename: string; detected: DetectedKind | AppError }
-  | { type: "youtube" | "web"; url: string };
-
 interface Outcome {
   result: (ExtractResult & { sourceType: "file" | "youtube" | "web" }) | null;
   error: string | null;
@@ -66,50 +60,19 @@ export interface ExtractDeps {
   log: Logger;
 }
 
-/** Detects every file first: an unsupported type is a 415 for the request; other problems (an empty file) stay with that file. */
-async function detectAll(files: ExtractInput["files"]): Promise<Source[]> {
-  return Promise.all(
-    files.map(async (f): Promise<Source> => {
-      try {
-        const detected = await detectFileKind(f.path, f.filename);
-        assertExtractable(detected.kind, f.filename);
-        return { type: "file", path: f.path, filename: f.filename, detected };
-      } catch (err) {
-        if (err instanceof AppError && err.status !== 415) return { type: "file", path: f.path, filename: f.filename, detected: err };
-        throw err;
-      }
-    }),
-  );
-}
-
-function messageOf(err: unknown, deps: ExtractDeps, source: string): string {
-  if (err instanceof AppError) return err.message;
-  deps.log.error("extraction failed unexpectedly", { source, error: err instanceof Error ? err.message : String(err) });
-  return `"${source}" could not be extracted because of an internal error`;
-}
-
-async function runSource(deps: ExtractDeps, source: Source): Promise<Outcome> {
-  const { cfg } = deps;
-  if (source.type === "file") {
-    if (source.detected instanceof AppError) return { result: null, error: source.detected.message, blobKey: null, mimeType: null };
-    const { kind, mimeType } = source.detected;
-    const blob = await putBlob(cfg, source.path, { ext: kind });
-    try {
-      const result = await extractFile(source.path, source.filename, cfg, { kind: source.detected });
-      return { result: { ...result, sourceType: "file" }, error: null, blobKey: blob.key, mimeType };
-    } catch (err) {
-      return { result: null, error: messageOf(err, deps, source.filename), blobKey: blob.key, mimeType };
-    }
-  }
+async function runSource(deps: ExtractDeps, source: RequestSource): Promise<Outcome> {
+  const detected = source.type === "file" && !(source.detected instanceof AppError) ? source.detected : null;
+  // The original is kept even when it fails to parse, so it can be downloaded and inspected.
+  const blobKey = source.type === "file" && detected ? (await putBlob(deps.cfg, source.path, { ext: detected.kind })).key : null;
   try {
-    const result = source.type === "youtube" ? { ...(await extractYoutube(source.url, cfg)), sourceType: "youtube" as const } : await extractUrl(source.url, cfg);
-    return { result, error: null, blobKey: null, mimeType: result.mimeType };
+    const result = await extractSource(source, deps.cfg);
+    return { result, error: null, blobKey, mimeType: detected?.mimeType ?? result.mimeType };
   } catch (err) {
-    return { result: null, error: messageOf(err, deps, source.url), blobKey: null, mimeType: null };
+    return { result: null, error: failureMessage(err, deps.log, source), blobKey, mimeType: detected?.mimeType ?? null };
   }
 }
 
-function record(deps: ExtractDeps, who: ExtractRequester, input: ExtractInput, source: Source, outcome: Outcome): ExtractedDocument {
+function record(deps: ExtractDeps, who: ExtractRequester, input: ExtractInput, source: RequestSource, outcome: Outcome): ExtractedDocument {
   const { result } = outcome;
   const id = newId();
   const createdAt = nowIso();
@@ -171,14 +134,7 @@ function record(deps: ExtractDeps, who: ExtractRequester, input: ExtractInput, s
 }
 
 export async function extractSources(deps: ExtractDeps, who: ExtractRequester, input: ExtractInput): Promise<ExtractedDocument[]> {
-  if (input.files.length + input.youtubeUrls.length + input.webUrls.length === 0) {
-    throw badRequest("No source given: send at least one of files, youtube_urls or web_urls");
-  }
-  const sources: Source[] = [
-    ...(await detectAll(input.files)),
-    ...input.youtubeUrls.map((url) => ({ type: "youtube" as const, url })),
-    ...input.webUrls.map((url) => ({ type: "web" as const, url })),
-  ];
+  const sources = await requestSources(input);
   const limit = pLimit(deps.cfg.ingestConcurrency);
   return Promise.all(sources.map((source) => limit(async () => record(deps, who, input, source, await runSource(deps, source)))));
 }

@@ -4,7 +4,7 @@ import { extractSources, type ExtractedDocument } from "../../ingest/extract-sou
 import type { Services } from "../../services.ts";
 import { microsToUsd } from "../../util.ts";
 import { authOf } from "../context.ts";
-import { bodyReadByRoute, parseUrlArray, receiveUploads, uploadRequestBody } from "../multipart.ts";
+import { bodyReadByRoute, uploadRequestBody, withSourceUploads } from "../multipart.ts";
 import { errors, UserHeaders } from "../schemas.ts";
 import { userOf } from "../user.ts";
 
@@ -52,25 +52,16 @@ export const documentExtractRoutes = (svc: Services) =>
     "/v2/documents/extract",
     async ({ request }) => {
       if (!request.headers.get("content-type")) throw badRequest("No source given: send at least one of files, youtube_urls or web_urls");
-      const uploads = await receiveUploads(request, svc.cfg, {
-        maxFiles: 10,
-        maxFileBytes: svc.cfg.maxUploadFileBytes,
-        maxTotalBytes: svc.cfg.maxUploadTotalBytes,
-        tooManyFilesStatus: 413,
-      });
-      try {
+      return withSourceUploads(request, svc.cfg, async (sources) => {
         const auth = authOf(request);
         const hasUser = request.headers.has("x-user-id") || request.headers.has("x-external-user-id");
-        const docs = await extractSources(
-          svc,
-          { tenantId: auth.tenantId, userId: hasUser ? userOf(svc, request, { create: true }).id : null, apiKeyId: auth.keyId, keyEnv: auth.keyEnv },
-          {
-            files: uploads.files,
-            youtubeUrls: parseUrlArray(uploads.fields.youtube_urls, "youtube_urls"),
-            webUrls: parseUrlArray(uploads.fields.web_urls, "web_urls"),
-            spaceId: uploads.fields.space_id?.trim() || null,
-          },
-        );
+        const requester = {
+          tenantId: auth.tenantId,
+          userId: hasUser ? userOf(svc, request, { create: true }).id : null,
+          apiKeyId: auth.keyId,
+          keyEnv: auth.keyEnv,
+        };
+        const docs = await extractSources(svc, requester, sources);
         const ready = docs.filter((d) => d.status === "ready").length;
         return {
           documents: docs.map(toResource),
@@ -79,9 +70,7 @@ export const documentExtractRoutes = (svc: Services) =>
           errored: docs.length - ready,
           total_billed_usd: microsToUsd(docs.reduce((sum, d) => sum + d.billedMicros, 0)),
         };
-      } finally {
-        await uploads.cleanup();
-      }
+      });
     },
     {
       parse: bodyReadByRoute,

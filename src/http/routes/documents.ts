@@ -5,7 +5,7 @@ import { MAX_QUERY_DOCUMENTS, queryDocuments } from "../../documents/query.ts";
 import { deleteDocument, listDocuments } from "../../documents/records.ts";
 import type { Services } from "../../services.ts";
 import { authOf } from "../context.ts";
-import { bodyReadByRoute, parseUrlArray, receiveUploads, uploadRequestBody } from "../multipart.ts";
+import { bodyReadByRoute, uploadRequestBody, withSourceUploads } from "../multipart.ts";
 import { errors, UserHeaders } from "../schemas.ts";
 import { ownerOf } from "../user.ts";
 
@@ -54,25 +54,8 @@ export const documentRoutes = (svc: Services) =>
   new Elysia({ name: "documents" })
     .post(
       "/v2/documents/process",
-      async ({ request }) => {
-        const uploads = await receiveUploads(request, svc.cfg, {
-          maxFiles: 10,
-          maxFileBytes: svc.cfg.maxUploadFileBytes,
-          maxTotalBytes: svc.cfg.maxUploadTotalBytes,
-          tooManyFilesStatus: 413,
-        });
-        try {
-          const owner = ownerOf(svc, request, { create: true });
-          return await processDocuments(svc, owner, {
-            files: uploads.files,
-            youtubeUrls: parseUrlArray(uploads.fields.youtube_urls, "youtube_urls"),
-            webUrls: parseUrlArray(uploads.fields.web_urls, "web_urls"),
-            spaceId: uploads.fields.space_id?.trim() || null,
-          });
-        } finally {
-          await uploads.cleanup();
-        }
-      },
+      ({ request }) =>
+        withSourceUploads(request, svc.cfg, (sources) => processDocuments(svc, ownerOf(svc, request, { create: true }), sources)),
       {
         parse: bodyReadByRoute,
         headers: UserHeaders,
