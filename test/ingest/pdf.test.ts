@@ -1,9 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { AppError } from "../../src/errors.ts";
 import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
 import { itemsToLines, pageMarkdown, type PdfTextItem } from "../../src/ingest/pdf-layout.ts";
 import { corruptPdf, encryptedPdf, manyPagePdf, textPdf } from "./build-fixtures.ts";
-import { corpus, ingestConfig, scratch } from "./support.ts";
+import { corpus, failure, ingestConfig, scratch } from "./support.ts";
 
 const tmp = scratch();
 const cfg = ingestConfig(tmp.dir);
@@ -12,15 +11,6 @@ afterAll(() => {
   tmp.remove();
 });
 
-async function failure(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(AppError);
-    return err as AppError;
-  }
-  throw new Error("expected extraction to fail");
-}
 
 describe("PDF extraction", () => {
   test("a built PDF: one segment per page, headings from font size, title from metadata", async () => {

@@ -2,6 +2,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { expect } from "bun:test";
+import { AppError } from "../../src/errors.ts";
 import type { IngestConfig } from "../../src/ingest/types.ts";
 
 export const CORPUS = resolve(import.meta.dir, "../../../shared/corpus");
@@ -33,4 +35,15 @@ export function ingestConfig(dataDir: string, overrides: Partial<IngestConfig> =
     ingestMaxOcrPages: 50,
     ...overrides,
   };
+}
+
+/** The AppError a promise rejects with; fails the test if it resolves or rejects with anything else. */
+export async function failure(p: Promise<unknown>): Promise<AppError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(AppError);
+    return err as AppError;
+  }
+  throw new Error("expected a failure");
 }

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { AppError } from "../../src/errors.ts";
 import { extractUrl, stopExtractionWorkers } from "../../src/ingest/index.ts";
-import { corpus, ingestConfig, scratch } from "./support.ts";
+import { corpus, failure, ingestConfig, scratch } from "./support.ts";
 
 const tmp = scratch();
 let server: ReturnType<typeof Bun.serve>;
@@ -36,15 +35,6 @@ afterAll(() => {
 
 const cfg = () => ingestConfig(tmp.dir, { outboundAllow: ["127.0.0.1"] });
 
-async function failure(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(AppError);
-    return err as AppError;
-  }
-  throw new Error("expected a failure");
-}
 
 describe("extractUrl on web pages", () => {
   test("a page: main content as markdown, title kept, relative links made absolute", async () => {

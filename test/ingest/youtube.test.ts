@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { AppError } from "../../src/errors.ts";
 import { cuesToSegments, formatTimestamp, parseCaptionTrack } from "../../src/ingest/captions.ts";
 import { extractUrl, isYoutubeUrl, youtubeVideoId } from "../../src/ingest/index.ts";
 import { pickTrack } from "../../src/ingest/youtube.ts";
 import { startFakeYoutube, VIDEO_REMOVED, VIDEO_WITH_CAPTIONS, VIDEO_WITHOUT_CAPTIONS, type FakeYoutube } from "./fake-youtube.ts";
-import { corpus, ingestConfig, scratch } from "./support.ts";
+import { corpus, failure, ingestConfig, scratch } from "./support.ts";
 
 const tmp = scratch();
 let yt: FakeYoutube;
@@ -16,15 +15,6 @@ afterAll(() => {
   tmp.remove();
 });
 
-async function failure(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(AppError);
-    return err as AppError;
-  }
-  throw new Error("expected a failure");
-}
 
 describe("YouTube URLs", () => {
   test.each([
