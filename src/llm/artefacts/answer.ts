@@ -1,4 +1,4 @@
-import { extractiveAnswer, NOT_ANSWERED } from "../extractive/answer.ts";
+import { NOT_ANSWERED } from "../extractive/answer.ts";
 import { usesExtractive } from "../models.ts";
 import { formatPassages, render, templates } from "../prompts/index.ts";
 import { AnswerReply, type Answer } from "../schemas.ts";
@@ -16,7 +16,7 @@ export interface AnswerInput extends ArtefactOptions {
  */
 export async function answerQuestion(llm: Llm, input: AnswerInput): Promise<Answer> {
   if (input.passages.length === 0) return { answer: NOT_ANSWERED, citations: [], answered: false };
-  if (usesExtractive(llm, input.model)) return extractive(input.meter, () => extractiveAnswer(input));
+  if (usesExtractive(llm, input.model)) return extractive(input.meter, (e) => e.extractiveAnswer(input));
   const prompt = render(templates.answer, { passages: formatPassages(input.passages), question: input.question });
   const reply = await llm.generateObject(AnswerReply, prompt, { task: "answer", model: input.model, meter: input.meter });
   const { answer, citations } = keepValidMarkers(reply.answer, input.passages);

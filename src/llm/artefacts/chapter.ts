@@ -1,4 +1,3 @@
-import { extractiveChapter } from "../extractive/chapter.ts";
 import { llmError } from "../errors.ts";
 import { usesExtractive } from "../models.ts";
 import { bulletList, courseGoal, formatPassages, render, templates } from "../prompts/index.ts";
@@ -20,7 +19,7 @@ export interface ChapterInput extends ArtefactOptions {
 export async function writeChapter(llm: Llm, input: ChapterInput): Promise<ChapterDraft> {
   if (usesExtractive(llm, input.model)) {
     if (input.passages.length === 0) throw llmError("LLM_UNAVAILABLE", NO_MODEL_MESSAGE);
-    return extractive(input.meter, () => extractiveChapter(input));
+    return extractive(input.meter, (e) => e.extractiveChapter(input));
   }
   const prompt = render(templates.chapter, {
     courseTitle: input.courseTitle,

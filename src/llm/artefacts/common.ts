@@ -20,10 +20,18 @@ export type NotesGoal = "exams" | "interviews" | "practical";
 export type NotesStyle = "clear_structured" | "narrative" | "concise";
 export type TutorTone = "professor" | "mentor" | "peer";
 
+export type ExtractiveEngine = typeof import("../extractive/engine.ts");
+
+let engine: Promise<ExtractiveEngine> | null = null;
+
+/** The extractive engine, imported on first use (see extractive/engine.ts). */
+export const extractiveEngine = (): Promise<ExtractiveEngine> => (engine ??= import("../extractive/engine.ts"));
+
 /** Runs an extractive build and records it as one zero-token call, so usage says which engine made it. */
-export function extractive<T>(meter: UsageMeter | undefined, build: () => T): T {
+export async function extractive<T>(meter: UsageMeter | undefined, build: (engine: ExtractiveEngine) => T): Promise<T> {
+  const loaded = await extractiveEngine();
   const started = performance.now();
-  const out = build();
+  const out = build(loaded);
   meter?.add({ engine: "extractive", model: EXTRACTIVE, promptTokens: 0, completionTokens: 0, ms: performance.now() - started });
   return out;
 }

@@ -1,4 +1,3 @@
-import { extractiveExamQuestions } from "../extractive/exam.ts";
 import { usesExtractive } from "../models.ts";
 import { render, templates } from "../prompts/index.ts";
 import { examBatchSchema, type ExamQuestion, type ExamQuestionType } from "../schemas.ts";
@@ -21,7 +20,7 @@ const AVOID_LISTED = 30;
 /** `count` questions about one chapter, of the requested types (fewer only from a thin extractive source). */
 export async function writeExamQuestions(llm: Llm, input: ExamQuestionsInput): Promise<ExamQuestion[]> {
   const types: ExamQuestionType[] = input.types.length > 0 ? [...new Set(input.types)] : ["mcq"];
-  if (usesExtractive(llm, input.model)) return extractive(input.meter, () => extractiveExamQuestions({ ...input, types }));
+  if (usesExtractive(llm, input.model)) return extractive(input.meter, (e) => e.extractiveExamQuestions({ ...input, types }));
   const avoid = (input.avoidPrompts ?? []).slice(-AVOID_LISTED);
   const prompt = render(templates.exam, {
     courseTitle: input.courseTitle,

@@ -1,9 +1,8 @@
-import { extractiveFlashcards } from "../extractive/flashcards.ts";
 import { usesExtractive } from "../models.ts";
 import { render, templates } from "../prompts/index.ts";
 import { FlashcardsReply, type Flashcard, type FlashcardDeck } from "../schemas.ts";
 import type { Llm } from "../types.ts";
-import { extractive, formatChapters, perChapterBudget, uniqueBy, type ArtefactOptions, type ChapterSummary } from "./common.ts";
+import { extractive, extractiveEngine, formatChapters, perChapterBudget, uniqueBy, type ArtefactOptions, type ChapterSummary } from "./common.ts";
 
 export interface FlashcardsInput extends ArtefactOptions {
   courseTitle: string;
@@ -12,7 +11,7 @@ export interface FlashcardsInput extends ArtefactOptions {
 
 /** A deck covering every chapter's key concepts, with no repeated fronts. */
 export async function writeFlashcards(llm: Llm, input: FlashcardsInput): Promise<FlashcardDeck> {
-  if (usesExtractive(llm, input.model)) return extractive(input.meter, () => extractiveFlashcards(input));
+  if (usesExtractive(llm, input.model)) return extractive(input.meter, (e) => e.extractiveFlashcards(input));
   const concepts = [...new Set(input.chapters.flatMap((c) => c.key_concepts))];
   const minCards = Math.max(concepts.length, 10);
   const prompt = render(templates.flashcards, {
@@ -23,7 +22,7 @@ export async function writeFlashcards(llm: Llm, input: FlashcardsInput): Promise
     maxCards: Math.min(200, minCards + 20),
   });
   const reply = await llm.generateObject(FlashcardsReply, prompt, { task: "flashcards", model: input.model, meter: input.meter });
-  const cards = uniqueBy([...reply.cards, ...missingConceptCards(input, reply.cards)], (c) => c.front);
+  const cards = uniqueBy([...reply.cards, ...(await missingConceptCards(input, reply.cards))], (c) => c.front);
   return { deck_title: reply.deck_title, cards, total: cards.length };
 }
 
@@ -31,12 +30,13 @@ export async function writeFlashcards(llm: Llm, input: FlashcardsInput): Promise
  * Models skip concepts now and then; re-asking for a whole deck over one card is wasteful, so the
  * concepts no card mentions get an extractive card from the chapter text.
  */
-function missingConceptCards(input: FlashcardsInput, cards: Flashcard[]): Flashcard[] {
+async function missingConceptCards(input: FlashcardsInput, cards: Flashcard[]): Promise<Flashcard[]> {
   const text = cards.map((c) => `${c.front} ${c.back}`.toLowerCase());
   const missing = input.chapters
     .map((c) => ({ ...c, key_concepts: c.key_concepts.filter((k) => !text.some((t) => t.includes(k.toLowerCase()))) }))
     .filter((c) => c.key_concepts.length > 0);
   if (missing.length === 0) return [];
+  const { extractiveFlashcards } = await extractiveEngine();
   const filler = extractiveFlashcards({ courseTitle: input.courseTitle, chapters: missing }).cards;
   const wanted = missing.flatMap((c) => c.key_concepts.map((k) => k.toLowerCase()));
   return filler.filter((c) => wanted.some((k) => c.front.toLowerCase().includes(k)));

@@ -1,4 +1,3 @@
-import { extractiveNotes } from "../extractive/notes.ts";
 import { usesExtractive } from "../models.ts";
 import { notesGoal, notesStyle, render, templates, tutorTone } from "../prompts/index.ts";
 import { notesSchema, type NotesParts } from "../schemas.ts";
@@ -24,7 +23,7 @@ export interface NotesInput extends ArtefactOptions {
 
 /** Markdown notes: an introduction, one section per chapter (in order), and a conclusion. */
 export async function writeNotes(llm: Llm, input: NotesInput): Promise<string> {
-  if (usesExtractive(llm, input.model)) return extractive(input.meter, () => extractiveNotes(input));
+  if (usesExtractive(llm, input.model)) return extractive(input.meter, (e) => e.extractiveNotes(input));
   const tone = tutorTone(input.tutorTone);
   const prompt = render(templates.notes, {
     toneRole: tone.role,

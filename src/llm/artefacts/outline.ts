@@ -1,5 +1,4 @@
 import { llmError } from "../errors.ts";
-import { extractiveOutline } from "../extractive/outline.ts";
 import { usesExtractive } from "../models.ts";
 import { courseGoal, formatPassages, render, templates } from "../prompts/index.ts";
 import { NO_MODEL_MESSAGE } from "../providers/extractive.ts";
@@ -19,7 +18,7 @@ export async function writeOutline(llm: Llm, input: OutlineInput): Promise<Outli
   if (usesExtractive(llm, input.model)) {
     // Nothing to extract from: a topic-only course needs a real model.
     if (input.passages.length === 0) throw llmError("LLM_UNAVAILABLE", NO_MODEL_MESSAGE);
-    const outline = extractive(input.meter, () => extractiveOutline(input));
+    const outline = await extractive(input.meter, (e) => e.extractiveOutline(input));
     return { ...outline, slug: slugify(outline.title) };
   }
   const topic = input.topic?.trim();

@@ -1,4 +1,3 @@
-import { extractivePodcast } from "../extractive/podcast.ts";
 import { wordCount } from "../extractive/text.ts";
 import { usesExtractive } from "../models.ts";
 import { render, templates } from "../prompts/index.ts";
@@ -19,7 +18,7 @@ const MIN_WORDS = 400;
 
 /** A host/guest script teaching the chapter's key concepts, turns strictly alternating. */
 export async function writePodcastScript(llm: Llm, input: PodcastInput): Promise<PodcastScript> {
-  if (usesExtractive(llm, input.model)) return extractive(input.meter, () => extractivePodcast(input));
+  if (usesExtractive(llm, input.model)) return extractive(input.meter, (e) => e.extractivePodcast(input));
   const prompt = render(templates.podcast, {
     courseTitle: input.courseTitle,
     chapterTitle: input.chapterTitle,

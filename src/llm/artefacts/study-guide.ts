@@ -1,4 +1,3 @@
-import { extractiveStudyGuide } from "../extractive/study-guide.ts";
 import { usesExtractive } from "../models.ts";
 import { render, templates } from "../prompts/index.ts";
 import { StudyGuideSchema, type StudyGuide } from "../schemas.ts";
@@ -11,7 +10,7 @@ export interface StudyGuideInput extends ArtefactOptions {
 }
 
 export async function writeStudyGuide(llm: Llm, input: StudyGuideInput): Promise<StudyGuide> {
-  if (usesExtractive(llm, input.model)) return extractive(input.meter, () => extractiveStudyGuide(input));
+  if (usesExtractive(llm, input.model)) return extractive(input.meter, (e) => e.extractiveStudyGuide(input));
   const prompt = render(templates.studyGuide, {
     courseTitle: input.courseTitle,
     chapters: formatChapters(input.chapters, perChapterBudget(input.chapters.length)),
