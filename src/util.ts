@@ -30,3 +30,10 @@ export function slugify(text: string): string {
 export function monthStartIso(now = new Date()): string {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
 }
+
+/** The section a heading path names ("Paper > 3. Trace Trees" → "Trace Trees"), numbering dropped. */
+export function sectionTitle(heading: string | readonly string[] | null): string | null {
+  const last = (typeof heading === "string" ? heading.split(" > ") : (heading ?? [])).at(-1)?.trim();
+  const title = last?.replace(/^(?:\d+(?:\.\d+)*|[IVXLC]+|[A-Z])[.)]?\s+(?=\p{L})/u, "").trim();
+  return title || null;
+}

@@ -6,6 +6,7 @@
 import { type ChapterDraft, type Passage, type UsageMeter, writeChapter } from "../llm/artefacts.ts";
 import { search } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
+import { sectionTitle } from "../util.ts";
 import { withModelRetries } from "./model-retry.ts";
 import type { ChapterSourceRecord, CourseRow, PlannedChapter } from "./store.ts";
 import { webSearch, type WebResult } from "./web-search.ts";
@@ -35,10 +36,17 @@ async function documentPassages(svc: Services, course: CourseRow, chapter: Plann
     userId: course.user_id,
     scope: { documentIds: scope.documentIds },
     query: [chapter.title, ...chapter.objectives].join(". "),
-    topK: PASSAGES_PER_CHAPTER,
+    topK: PASSAGES_PER_CHAPTER * 3,
   });
-  return hits
+  // A chapter named after a section of its sources reads that section first: otherwise the
+  // document's summary parts (abstract, conclusions) match every chapter's title and each chapter
+  // would open with them.
+  const title = chapter.title.toLowerCase();
+  const ownSection = (h: (typeof hits)[number]) => sectionTitle(h.headingPath)?.toLowerCase() === title;
+  const ordered = [...hits.filter(ownSection), ...hits.filter((h) => !ownSection(h))];
+  return ordered
     .filter((h) => h.score >= scope.minScore)
+    .slice(0, PASSAGES_PER_CHAPTER)
     .map((h) => ({
       id: h.chunkId,
       chunkId: h.chunkId,

@@ -72,8 +72,18 @@ export function evenSample<T>(items: T[], limit = OUTLINE_PASSAGES): T[] {
   return Array.from({ length: limit }, (_, i) => items[Math.floor(i * step)]!);
 }
 
-/** Outline passages of sources read one after another, in their order. */
+/**
+ * A segment cut at its markdown headings, so each piece opens with its own heading: a page or
+ * slide often starts mid-section, and a truncated passage would lose the headings further down.
+ */
+export function atHeadings(s: StoredSegment): StoredSegment[] {
+  const parts = s.markdown.split(/\n(?=#{1,6}\s)/).filter((p) => p.trim());
+  if (parts.length <= 1) return [s];
+  return parts.map((markdown, k) => ({ ...s, markdown, position: s.position + k / parts.length }));
+}
+
+/** Outline passages of sources read one after another, in their order, one per section piece. */
 export function sequentialPassages(sources: StoredSegment[][]): Passage[] {
-  return evenSample(sources.flat()).map(toPassage);
+  return evenSample(sources.flat().flatMap(atHeadings)).map(toPassage);
 }
 

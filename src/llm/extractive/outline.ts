@@ -3,9 +3,14 @@ import type { Outline } from "../schemas.ts";
 import type { Passage } from "../types.ts";
 import { evenSample, phraseRuns, rankRuns } from "./keyphrases.ts";
 import { topSentences } from "./rank.ts";
+import { sectionTitle } from "../../util.ts";
 import { sentencesOf, titleCase, wordCount, type Sentence } from "./text.ts";
 
 const VERBS = ["Explain", "Describe", "Identify the role of", "Apply"];
+// Front matter names a part of the document, not a subject to teach.
+const NOT_A_TITLE = /^(abstract|summary|contents|table of contents|keywords|index|preface|title page)$/i;
+// A chapter title is a short heading, not front matter nor a list of names (author lines are headings in papers).
+const isTitle = (t: string) => wordCount(t) <= 10 && !NOT_A_TITLE.test(t) && (t.match(/,/g)?.length ?? 0) < 2;
 // TextRank over a whole book is quadratic-ish; an even sample of sentences finds the same centre.
 const SAMPLE = 400;
 
@@ -22,6 +27,15 @@ function partition(sentences: Sentence[], n: number): Sentence[][] {
   return groups;
 }
 
+/** The sources' own title: the first top-level markdown heading, when it reads like one. */
+function documentTitle(passages: Passage[]): string | null {
+  for (const p of passages) {
+    const h = /^#\s+(.+)$/m.exec(p.text)?.[1]?.trim();
+    if (h && wordCount(h) <= 15 && /\p{L}/u.test(h)) return h;
+  }
+  return null;
+}
+
 const sample = <T>(xs: T[], max: number) => (xs.length <= max ? xs : xs.filter((_, i) => i % Math.ceil(xs.length / max) === 0));
 
 export function extractiveOutline(input: { topic?: string; numChapters: number; passages: Passage[] }): Outline {
@@ -33,7 +47,7 @@ export function extractiveOutline(input: { topic?: string; numChapters: number; 
   const runsIn = (group: Sentence[]) => group.flatMap((s) => runs.get(s) ?? []);
   const themes = rankRuns(runsIn(sentences), 12);
   const theme = themes[0]?.phrase;
-  const title = input.topic?.trim() ? titleCase(input.topic.trim()) : theme ? `Introduction to ${titleCase(theme)}` : "Course";
+  const title = input.topic?.trim() ? titleCase(input.topic.trim()) : (documentTitle(input.passages) ?? (theme ? `Introduction to ${titleCase(theme)}` : "Course"));
   const centre = topSentences(sample(sentences, SAMPLE), 2).map((s) => s.text);
   const covered = themes.slice(0, 3).map((t) => t.phrase);
   const description = [
@@ -44,7 +58,7 @@ export function extractiveOutline(input: { topic?: string; numChapters: number; 
   const usedTitles = new Set<string>([title.toLowerCase()]);
   const chapters = partition(sentences, input.numChapters).map((group, i) => {
     const phrases = rankRuns(runsIn(group), 8);
-    const heading = group.find((s) => s.heading && wordCount(s.heading) <= 10)?.heading;
+    const heading = group.map((s) => sectionTitle(s.heading)).find((t): t is string => !!t && isTitle(t) && !usedTitles.has(t.toLowerCase()));
     const candidates = [heading, ...phrases.map((p) => titleCase(p.phrase))].filter((t): t is string => Boolean(t));
     let chapterTitle = candidates.find((t) => !usedTitles.has(t.toLowerCase())) ?? `${title}: Part ${i + 1}`;
     if (usedTitles.has(chapterTitle.toLowerCase())) chapterTitle = `${chapterTitle} (${i + 1})`;

@@ -2,6 +2,7 @@
 import sbd from "sbd";
 import { stemmer } from "stemmer";
 import { eng } from "stopword";
+import { sectionTitle } from "../../util.ts";
 import type { Passage } from "../types.ts";
 
 // The package's English list omits negations, modals and other function words that make poor key phrases.
@@ -54,11 +55,26 @@ export interface Sentence {
   stems: string[];
 }
 
-// Prose sentences only: headings, table rows, captions and fragments make poor summaries and quizzes.
+// Prose sentences only: headings, table rows, captions, code and fragments make poor summaries and quizzes.
+const CODE = /\/\/|:=|=>|==|[{}]|;\s*$/;
 const isProse = (s: string) => {
   const n = wordCount(s);
-  return n >= 6 && n <= 70 && /[a-z]/.test(s) && !/\|/.test(s) && (s.match(/\d/g)?.length ?? 0) < s.length / 4;
+  const letters = s.match(/\p{L}/gu)?.length ?? 0;
+  return (
+    n >= 6 &&
+    n <= 70 &&
+    /[a-z]/.test(s) &&
+    !/\|/.test(s) &&
+    !CODE.test(s) &&
+    letters >= s.length * 0.6 &&
+    (s.match(/\d/g)?.length ?? 0) < s.length / 4
+  );
 };
+
+
+// Back matter teaches nothing: its sentences are left out of every extractive artefact.
+const BACK_MATTER = /^(references|bibliography|works cited|citations|acknowledge?ments?|notes and references)$/i;
+const isBackMatter = (heading: string | null) => BACK_MATTER.test(sectionTitle(heading) ?? "");
 
 /** Sentences of passages in reading order; markdown headings become each sentence's heading. */
 export function sentencesOf(passages: Passage[]): Sentence[] {
@@ -67,12 +83,15 @@ export function sentencesOf(passages: Passage[]): Sentence[] {
     let heading = p.heading ?? null;
     const blocks = plainText(p.text).split(/\n\s*\n|\n(?=\s*(?:#|[-*+] |\d+[.)] ))/);
     for (const block of blocks) {
-      const h = /^\s*#{1,6}\s+(.+)$/m.exec(block);
-      if (h?.[1] && block.trim().split("\n").length === 1) {
+      // Blocks are split before heading lines, so a heading opens its block; its text may follow
+      // on the next lines (PDF and office extraction write it that way).
+      const h = /^\s*#{1,6}\s+(.+)$/.exec(block.trimStart().split("\n")[0] ?? "");
+      if (h?.[1]) {
         heading = h[1].trim();
-        continue;
+        if (block.trim().split("\n").length === 1) continue;
       }
       const body = block.replace(/^\s*#{1,6}\s+.*$/gm, " ").replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, "").replace(/\s*\n\s*/g, " ");
+      if (isBackMatter(heading)) continue;
       for (const raw of sbd.sentences(body)) {
         const text = raw.trim();
         if (!isProse(text)) continue;
