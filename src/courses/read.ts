@@ -1,6 +1,7 @@
 /** Course reads: the list (keyset-paginated, newest first) and the full course with its chapters. */
 import type { Database } from "bun:sqlite";
 import { AppError, forbidden, notFound } from "../errors.ts";
+import type { ChapterSourceRecord } from "./store.ts";
 
 export interface CourseOwner {
   tenantId: string;
@@ -124,6 +125,9 @@ export function loadOwnedCourse(sqlite: Database, owner: CourseOwner, courseId: 
   return row;
 }
 
+/** A chapter source as read back: the record the generator stores, with its nullable excerpt column. */
+type StoredSource = Omit<ChapterSourceRecord, "excerpt"> & { chapter_id: string; excerpt: string | null };
+
 const parseJson = <T>(s: string | null, fallback: T): T => (s == null ? fallback : (JSON.parse(s) as T));
 
 /** The full course: every completed chapter with content, key concepts, quiz and sources. */
@@ -148,21 +152,7 @@ export function readCourse(sqlite: Database, owner: CourseOwner, courseId: strin
     )
     .all(courseId);
   const sources = sqlite
-    .query<
-      {
-        chapter_id: string;
-        document_id: string | null;
-        chunk_id: string | null;
-        filename: string | null;
-        page: number | null;
-        timestamp_seconds: number | null;
-        url: string | null;
-        title: string | null;
-        excerpt: string | null;
-        score: number | null;
-      },
-      [string]
-    >(
+    .query<StoredSource, [string]>(
       `SELECT s.chapter_id, s.document_id, s.chunk_id, s.filename, s.page, s.timestamp_seconds, s.url, s.title, s.excerpt, s.score
          FROM chapter_sources s JOIN chapters ch ON ch.id = s.chapter_id WHERE ch.course_id = ? ORDER BY s.chapter_id, s.position`,
     )
