@@ -4,7 +4,7 @@
  * still return. Cues are grouped into paragraphs of about half a minute, each led by `[mm:ss]`.
  */
 import { DOMParser, parseHTML } from "linkedom";
-import type { Segment } from "./types.ts";
+import { type Block, block, escapeInline } from "./document.ts";
 
 export interface Cue {
   /** Seconds from the start. */
@@ -62,12 +62,15 @@ export function formatTimestamp(seconds: number): string {
 const PARAGRAPH_SECONDS = 30;
 const PARAGRAPH_HARD_SECONDS = 60;
 
-export function cuesToSegments(cues: Cue[]): Segment[] {
-  const segments: Segment[] = [];
+/** Caption paragraphs as blocks, each with the time it starts at (shown as `[mm:ss]` in markdown). */
+export function cuesToBlocks(cues: Cue[]): Block[] {
+  const blocks: Block[] = [];
   let start = 0;
   let parts: string[] = [];
   const flush = () => {
-    if (parts.length) segments.push({ markdown: `[${formatTimestamp(start)}] ${parts.join(" ")}`, timestamp: Math.floor(start) });
+    if (parts.length === 0) return;
+    const text = parts.join(" ");
+    blocks.push(block("paragraph", text, { timestamp: Math.floor(start) }, { markdown: `[${formatTimestamp(start)}] ${escapeInline(text)}` }));
     parts = [];
   };
   for (const cue of cues) {
@@ -77,5 +80,5 @@ export function cuesToSegments(cues: Cue[]): Segment[] {
     if ((span >= PARAGRAPH_SECONDS && /[.!?…]["')\]]?$/.test(cue.text)) || span >= PARAGRAPH_HARD_SECONDS) flush();
   }
   flush();
-  return segments;
+  return blocks;
 }

@@ -6,7 +6,9 @@ import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import TurndownService from "turndown";
 import { gfm } from "turndown-plugin-gfm";
-import { normalizeMarkdown, resultOf, sectionsByHeading } from "./markdown.ts";
+import { markdownToBlocks } from "./document.ts";
+import { normalizeMarkdown } from "./markdown.ts";
+import { resultOf } from "./result.ts";
 import { decodeText } from "./text.ts";
 import type { ExtractResult } from "./types.ts";
 
@@ -102,7 +104,7 @@ function htmlToMarkdown(html: string, baseUrl?: string): { title: string | null;
 
 export function extractHtml(html: string, baseUrl?: string): ExtractResult {
   const { title, markdown } = htmlToMarkdown(html, baseUrl);
-  return resultOf(sectionsByHeading(markdown), { title, mimeType: "text/html", pages: 1 });
+  return resultOf(markdownToBlocks(markdown), { title, mimeType: "text/html", pages: 1 }, "section");
 }
 
 /** The charset a page declares in a `<meta>` tag near its start, if any. */

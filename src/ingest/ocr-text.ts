@@ -1,5 +1,7 @@
-/** Tesseract's plain text to markdown: its blank-line paragraphs kept, its line breaks kept. */
-export function ocrTextToMarkdown(text: string): string {
+/** Tesseract's plain text to blocks: its blank-line paragraphs are paragraphs, its lines joined. */
+import { type Block, type BlockLocation, block } from "./document.ts";
+
+export function ocrTextToBlocks(text: string, loc: BlockLocation): Block[] {
   return text
     .replace(/\r\n?/g, "\n")
     .split(/\n\s*\n/)
@@ -8,10 +10,8 @@ export function ocrTextToMarkdown(text: string): string {
         .split("\n")
         .map((line) => line.replace(/\s+/g, " ").trim())
         .filter(Boolean)
-        // Recognised text is prose: a leading "#" or ">" must not turn into markdown syntax.
-        .map((line) => line.replace(/^([#>])/, "\\$1"))
         .join("\n"),
     )
     .filter(Boolean)
-    .join("\n\n");
+    .map((p) => block("paragraph", p, loc));
 }

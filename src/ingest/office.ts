@@ -6,8 +6,10 @@
 import { parseOffice, type OfficeContentNode, type OfficeParserAST } from "officeparser";
 import { AppError } from "../errors.ts";
 import { MIME_TYPES } from "./detect.ts";
-import { firstHeading, normalizeMarkdown, resultOf, sectionsByHeading } from "./markdown.ts";
-import type { ExtractResult, Segment } from "./types.ts";
+import { type Block, block, markdownToBlocks } from "./document.ts";
+import { firstHeading, normalizeMarkdown } from "./markdown.ts";
+import { resultOf } from "./result.ts";
+import type { ExtractResult } from "./types.ts";
 import { assertSafeZip, MAX_INFLATED_BYTES, MAX_ZIP_ENTRIES } from "./zip-guard.ts";
 
 export type OfficeKind = "docx" | "pptx" | "odt" | "odp";
@@ -54,7 +56,7 @@ function demoteHeadings(node: OfficeContentNode): OfficeContentNode {
 
 const plainText = (node: OfficeContentNode): string => (node.text ?? "").replace(/\s+/g, " ").trim();
 
-async function slideSegment(ast: OfficeParserAST, slide: OfficeContentNode, index: number): Promise<Segment> {
+async function slideBlocks(ast: OfficeParserAST, slide: OfficeContentNode, index: number): Promise<Block[]> {
   const number = Number((slide.metadata as { slideNumber?: number } | undefined)?.slideNumber ?? index + 1);
   const children = slide.children ?? [];
   const titleNode = children.find((c) => c.type === "heading" && plainText(c));
@@ -63,8 +65,10 @@ async function slideSegment(ast: OfficeParserAST, slide: OfficeContentNode, inde
   // A notes page ends with its slide-number placeholder, which says nothing.
   const noteParts = (slide.notes ?? []).flatMap((n) => n.children ?? []).filter((p) => plainText(p) !== String(number));
   const notes = await render(ast, noteParts);
-  const parts = [title ? `## Slide ${number}: ${title}` : `## Slide ${number}`, body, notes ? `**Speaker notes:**\n\n${notes}` : ""];
-  return { markdown: parts.filter(Boolean).join("\n\n"), slide: number, heading: title };
+  const loc = { slide: number };
+  const heading = block("heading", title ? `Slide ${number}: ${title}` : `Slide ${number}`, loc, { level: 2 });
+  const notesBlocks = notes ? [block("paragraph", "Speaker notes:", loc, { markdown: "**Speaker notes:**" }), ...markdownToBlocks(notes, loc)] : [];
+  return [heading, ...markdownToBlocks(body, loc), ...notesBlocks];
 }
 
 function metaTitle(ast: OfficeParserAST): string | null {
@@ -81,13 +85,13 @@ export async function extractOffice(path: string, filename: string, kind: Office
 
   if (kind === "pptx" || kind === "odp") {
     const slides = ast.content.filter((n) => n.type === "slide");
-    const segments = await Promise.all(slides.map((s, i) => slideSegment(ast, s, i)));
-    const title = metaTitle(ast) ?? segments.find((s) => s.heading)?.heading ?? null;
-    return resultOf(segments, { title, mimeType, pages: slides.length });
+    const perSlide = await Promise.all(slides.map((s, i) => slideBlocks(ast, s, i)));
+    const firstTitle = perSlide.map((b) => b[0]?.text.replace(/^Slide \d+:?\s*/, "")).find((t) => t);
+    return resultOf(perSlide.flat(), { title: metaTitle(ast) ?? firstTitle ?? null, mimeType, pages: slides.length }, "slide");
   }
 
   const markdown = await render(ast, ast.content);
   const pagesProp = (ast.metadata as { nativeProperties?: Record<string, unknown> } | undefined)?.nativeProperties?.Pages;
   const pages = typeof pagesProp === "number" && pagesProp > 0 ? pagesProp : 1;
-  return resultOf(sectionsByHeading(markdown), { title: metaTitle(ast) ?? firstHeading(markdown, 1), mimeType, pages });
+  return resultOf(markdownToBlocks(markdown), { title: metaTitle(ast) ?? firstHeading(markdown, 1), mimeType, pages }, "section");
 }

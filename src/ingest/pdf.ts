@@ -2,21 +2,18 @@
  * PDF to markdown, one segment per page (page numbers kept for citations). Pages without a text
  * layer (scans) are OCR'd from their embedded images.
  */
-import { extractImages, getDocumentProxy } from "unpdf";
+import { getDocumentProxy } from "unpdf";
 import { AppError } from "../errors.ts";
-import { firstHeading, resultOf } from "./markdown.ts";
-import { rawToPpm, recognizeText } from "./ocr.ts";
-import { ocrTextToMarkdown } from "./ocr-text.ts";
+import { type Block, markdownToBlocks } from "./document.ts";
+import { resultOf } from "./result.ts";
+import { ocrPage } from "./pdf-scan.ts";
 import { bodyFontSize, dropRunningHeaders, headingLevels, itemsToLines, pageMarkdown, type PdfLine, type PdfTextItem } from "./pdf-layout.ts";
 import type { ExtractResult, FileLimits } from "./types.ts";
 
-type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
+export type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 
 /** A page with fewer visible characters than this is treated as a scan. */
 const MIN_TEXT_CHARS = 16;
-/** Images smaller than this (logos, rules, icons) are not worth OCR. */
-const MIN_OCR_WIDTH = 200;
-const MIN_OCR_HEIGHT = 50;
 /** Largest image pdf.js will decode, in pixels: a forged 100k x 100k image is skipped, not decoded. */
 const MAX_IMAGE_PIXELS = 40_000_000;
 
@@ -54,16 +51,6 @@ function textItems(items: unknown[]): PdfTextItem[] {
 
 const visibleChars = (lines: PdfLine[]): number => lines.reduce((n, l) => n + l.text.replace(/\s/g, "").length, 0);
 
-async function ocrPage(pdf: PdfDocument, pageNumber: number): Promise<string> {
-  const images = await extractImages(pdf, pageNumber);
-  const texts: string[] = [];
-  for (const img of images) {
-    if (img.width < MIN_OCR_WIDTH || img.height < MIN_OCR_HEIGHT) continue;
-    texts.push(ocrTextToMarkdown(await recognizeText(rawToPpm(img.data, img.width, img.height, img.channels))));
-  }
-  return texts.filter(Boolean).join("\n\n");
-}
-
 /** The document-info title, unless it is a converter's placeholder. */
 function usableTitle(info: Record<string, unknown>): string | null {
   const title = typeof info.Title === "string" ? info.Title.trim() : "";
@@ -100,18 +87,17 @@ export async function extractPdf(path: string, filename: string, limits: FileLim
     }
     const body = bodyFontSize(textPages);
     const levels = headingLevels(textPages, body);
-    const segments = [];
+    const blocks: Block[] = [];
     for (let i = 0; i < pages.length; i++) {
       const page = i + 1;
-      const markdown = scanned.includes(page) ? await ocrPage(pdf, page) : pageMarkdown(textPages[i]!, body, levels);
-      segments.push({ markdown, page });
+      blocks.push(...(scanned.includes(page) ? await ocrPage(pdf, page) : markdownToBlocks(pageMarkdown(textPages[i]!, body, levels), { page })));
     }
     const { info } = await pdf.getMetadata().catch(() => ({ info: {} }));
     const title =
       usableTitle(info as Record<string, unknown>) ??
-      segments.slice(0, 2).map((s) => firstHeading(s.markdown, 1)).find((h) => h) ??
+      blocks.find((b) => b.kind === "heading" && b.level === 1 && (b.page ?? 1) <= 2)?.text ??
       null;
-    return resultOf(segments, { title, mimeType: "application/pdf", pages: pdf.numPages });
+    return resultOf(blocks, { title, mimeType: "application/pdf", pages: pdf.numPages }, "page");
   } finally {
     await pdf.destroy();
   }

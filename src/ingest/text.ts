@@ -4,7 +4,9 @@
  * as its author wrote it.
  */
 import { detect } from "chardet";
-import { firstHeading, normalizeMarkdown, resultOf, sectionsByHeading } from "./markdown.ts";
+import { block, markdownToBlocks } from "./document.ts";
+import { firstHeading, normalizeMarkdown } from "./markdown.ts";
+import { resultOf } from "./result.ts";
 import type { ExtractResult } from "./types.ts";
 
 /** Decodes bytes in their detected charset; UTF-8 when detection fails or names an unknown one. */
@@ -24,7 +26,9 @@ export function decodeText(data: Uint8Array, declared?: string | null): string {
 export async function extractTextFile(path: string, kind: "txt" | "md"): Promise<ExtractResult> {
   const text = normalizeMarkdown(decodeText(new Uint8Array(await Bun.file(path).arrayBuffer())));
   if (kind === "md") {
-    return resultOf(sectionsByHeading(text), { title: firstHeading(text, 1), mimeType: "text/markdown", pages: 1 });
+    return resultOf(markdownToBlocks(text), { title: firstHeading(text, 1), mimeType: "text/markdown", pages: 1 }, "section");
   }
-  return resultOf([{ markdown: text }], { title: null, mimeType: "text/plain", pages: 1 });
+  // Plain text is not markdown: each blank-line paragraph is a paragraph of text, whatever it holds.
+  const paragraphs = text.split(/\n\s*\n/).map((p) => block("paragraph", p.trim()));
+  return resultOf(paragraphs, { title: null, mimeType: "text/plain", pages: 1 }, "section");
 }

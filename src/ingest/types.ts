@@ -1,18 +1,28 @@
 /** The shapes every extractor returns, and the settings extraction reads. */
 import type { Config } from "../config.ts";
+import type { Block, BlockRole } from "./document.ts";
 
-/** One citable piece of a document: a page, a slide, a caption block or a heading section. */
+/**
+ * One citable piece of a document, read from its blocks: a page, a slide, a caption paragraph or
+ * a heading section, never mixing roles (front/back matter is a segment of its own).
+ */
 export interface Segment {
   markdown: string;
   page?: number | null;
   slide?: number | null;
   /** Seconds from the start of a video. */
   timestamp?: number | null;
+  /** The innermost heading over the segment's start (a slide's title for slides). */
   heading?: string | null;
+  /** Enclosing headings of the segment's start, outermost first. */
+  headingPath?: string[];
+  role?: BlockRole;
 }
 
 export interface ExtractResult {
-  /** All segments joined with a blank line. */
+  /** The document model: every block in reading order, with its role and location. */
+  blocks: Block[];
+  /** The blocks as markdown, front/back matter marked with `<!-- role: … -->` comments. */
   markdown: string;
   title: string | null;
   mimeType: string;

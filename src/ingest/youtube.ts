@@ -6,8 +6,8 @@
  */
 import { AppError } from "../errors.ts";
 import { safeFetch, type SafeResponse } from "../net/safe-fetch.ts";
-import { cuesToSegments, parseCaptionTrack } from "./captions.ts";
-import { resultOf } from "./markdown.ts";
+import { cuesToBlocks, parseCaptionTrack } from "./captions.ts";
+import { resultOf } from "./result.ts";
 import type { ExtractResult, IngestConfig } from "./types.ts";
 import { youtubeVideoId } from "./youtube-url.ts";
 
@@ -83,5 +83,5 @@ export async function extractYoutube(input: string, cfg: IngestConfig): Promise<
   const cues = parseCaptionTrack((await fetchOk(json3Url(track.baseUrl, origin), cfg, videoId)).text());
   if (cues.length === 0) throw unavailable(videoId, "its caption track is empty");
 
-  return resultOf(cuesToSegments(cues), { title: player.videoDetails?.title ?? null, mimeType: "video/youtube", pages: null });
+  return resultOf(cuesToBlocks(cues), { title: player.videoDetails?.title ?? null, mimeType: "video/youtube", pages: null }, "timestamp");
 }
