@@ -17,6 +17,7 @@ import { parseArgs } from "node:util";
 import { loadConfig } from "../../src/config.ts";
 import { openDb } from "../../src/db/index.ts";
 import { createDocumentRecord, markDocumentReady } from "../../src/documents/records.ts";
+import { resultOfMarkdown } from "../../src/ingest/result.ts";
 import type { ExtractResult } from "../../src/ingest/types.ts";
 import { builtinEmbedder } from "../../src/retrieval/embedders/builtin.ts";
 import { DEFAULT_OLLAMA_EMBEDDING_MODEL } from "../../src/retrieval/embedders/create.ts";
@@ -77,10 +78,7 @@ const allQrels = await readQrels(qrelsPath);
 const evalQueries = [...allQrels.keys()].filter((q) => queries.has(q)).slice(0, values.queries ? Number(values.queries) : undefined);
 console.log(`SciFact: ${corpus.length} documents, ${evalQueries.length} judged queries from ${qrelsPath}`);
 
-const extractOf = (d: { title: string; text: string }): ExtractResult => {
-  const markdown = `# ${d.title}\n\n${d.text}`;
-  return { markdown, title: d.title, mimeType: "text/markdown", pages: 1, segments: [{ markdown }] };
-};
+const extractOf = (d: { title: string; text: string }): ExtractResult => resultOfMarkdown(`# ${d.title}\n\n${d.text}`, { title: d.title });
 
 interface Bench {
   deps: RetrievalDeps;

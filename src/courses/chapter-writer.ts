@@ -10,6 +10,7 @@ import { sectionTitle } from "../util.ts";
 import { withModelRetries } from "./model-retry.ts";
 import type { ChapterSourceRecord, CourseRow, PlannedChapter } from "./store.ts";
 import { webSearch, type WebResult } from "./web-search.ts";
+import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
 
 const PASSAGES_PER_CHAPTER = 6;
 const WEB_RESULTS_PER_CHAPTER = 3;
@@ -37,6 +38,7 @@ async function documentPassages(svc: Services, course: CourseRow, chapter: Plann
     scope: { documentIds: scope.documentIds },
     query: [chapter.title, ...chapter.objectives].join(". "),
     topK: PASSAGES_PER_CHAPTER * 3,
+    roles: TEACHING_ROLE_LIST,
   });
   // A chapter named after a section of its sources reads that section first: otherwise the
   // document's summary parts (abstract, conclusions) match every chapter's title and each chapter

@@ -3,6 +3,7 @@
  * in document order, and the passages an outline is planned from.
  */
 import type { Database } from "bun:sqlite";
+import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
 import type { Segment } from "../ingest/types.ts";
 import type { Passage } from "../llm/artefacts.ts";
 
@@ -19,26 +20,37 @@ export interface StoredSegment {
 export function saveSegments(sqlite: Database, documentId: string, segments: Segment[]): void {
   sqlite.run("DELETE FROM document_segments WHERE document_id = ?", [documentId]);
   const insert = sqlite.query(
-    `INSERT INTO document_segments (document_id, position, markdown, page, slide, timestamp_seconds, heading)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO document_segments (document_id, position, markdown, page, slide, timestamp_seconds, heading, role, heading_path)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   segments.forEach((s, i) => {
     if (!s.markdown.trim()) return;
-    insert.run(documentId, i, s.markdown, s.page ?? null, s.slide ?? null, s.timestamp ?? null, s.heading ?? null);
+    insert.run(
+      documentId,
+      i,
+      s.markdown,
+      s.page ?? null,
+      s.slide ?? null,
+      s.timestamp ?? null,
+      s.heading ?? null,
+      s.role ?? "body",
+      JSON.stringify(s.headingPath ?? []),
+    );
   });
 }
 
+/** The document's teaching segments in order: front and back matter (references, contents, index…) left out. */
 export function segmentsOf(sqlite: Database, documentId: string): StoredSegment[] {
   return sqlite
     .query<
       { document_id: string; filename: string; position: number; markdown: string; page: number | null; slide: number | null; heading: string | null },
-      [string]
+      [string, string]
     >(
       `SELECT s.document_id, d.filename, s.position, s.markdown, s.page, s.slide, s.heading
          FROM document_segments s JOIN documents d ON d.id = s.document_id
-        WHERE s.document_id = ? ORDER BY s.position`,
+        WHERE s.document_id = ? AND s.role IN (SELECT value FROM json_each(?)) ORDER BY s.position`,
     )
-    .all(documentId)
+    .all(documentId, JSON.stringify(TEACHING_ROLE_LIST))
     .map((r) => ({
       documentId: r.document_id,
       filename: r.filename,

@@ -7,6 +7,7 @@ import { AppError } from "../errors.ts";
 import type { Passage } from "../llm/artefacts.ts";
 import { search } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
+import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
 
 const TOPIC_PASSAGES = 12;
 
@@ -27,7 +28,7 @@ export function readyDocumentIds(svc: Services, tenantId: string, userId: string
 export async function matchTopic(svc: Services, owner: { tenantId: string; userId: string }, topic: string): Promise<TopicMatch> {
   const documentIds = readyDocumentIds(svc, owner.tenantId, owner.userId);
   if (documentIds.length === 0) return { documentIds: [], passages: [] };
-  const hits = await search(svc, { tenantId: owner.tenantId, userId: owner.userId, scope: { documentIds }, query: topic, topK: TOPIC_PASSAGES });
+  const hits = await search(svc, { tenantId: owner.tenantId, userId: owner.userId, scope: { documentIds }, query: topic, topK: TOPIC_PASSAGES, roles: TEACHING_ROLE_LIST });
   const close = hits.filter((h) => h.score >= svc.cfg.topicMatchMinScore);
   return {
     documentIds: [...new Set(close.flatMap((h) => (h.documentId ? [h.documentId] : [])))],

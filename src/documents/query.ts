@@ -10,6 +10,7 @@ import { search } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import { assertOwnedDocuments, type DocumentOwner } from "./records.ts";
+import { QUERY_ROLES } from "../ingest/document.ts";
 
 export const MAX_QUERY_DOCUMENTS = 20;
 
@@ -41,6 +42,7 @@ export async function queryDocuments(
     scope: byIds ? { documentIds: input.documentIds } : { spaceId: input.spaceId },
     query: question,
     topK: input.topK,
+    roles: QUERY_ROLES,
   });
   // Passage n is cited as [n]: the order of `sources` is the order the answer cites.
   const passages: Passage[] = hits.map((h) => ({

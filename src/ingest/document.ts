@@ -29,8 +29,14 @@ export type BlockRole = (typeof BLOCK_ROLES)[number];
 
 /** Roles whose text teaches: courses and course Q&A read only these. */
 export const TEACHING_ROLES: ReadonlySet<BlockRole> = new Set(["body", "abstract", "appendix"]);
+export const TEACHING_ROLE_LIST: readonly BlockRole[] = [...TEACHING_ROLES];
 /** Roles never shown in markdown or indexed: page furniture repeated on every page. */
 export const FURNITURE_ROLES: ReadonlySet<BlockRole> = new Set(["header_footer", "page_number"]);
+/**
+ * Roles a document query searches: everything indexed but a table of contents or an index, whose
+ * lines name every topic and answer none. (A question about a cited work still finds the references.)
+ */
+export const QUERY_ROLES: readonly BlockRole[] = BLOCK_ROLES.filter((r) => r !== "toc" && r !== "index" && !FURNITURE_ROLES.has(r));
 
 export interface BlockLocation {
   page?: number | null;

@@ -3,7 +3,7 @@
  * each block its role, and derives the markdown and segments from the one model.
  */
 import { cleanBlocks } from "./clean-text.ts";
-import { type Block, blocksToMarkdown, FURNITURE_ROLES, headingPaths } from "./document.ts";
+import { type Block, blocksToMarkdown, FURNITURE_ROLES, headingPaths, markdownToBlocks } from "./document.ts";
 import { assignRoles } from "./roles.ts";
 import type { ExtractResult, Segment } from "./types.ts";
 
@@ -59,6 +59,11 @@ export function segmentsOf(blocks: Block[], by: SegmentBy): Segment[] {
   });
   flush();
   return segments;
+}
+
+/** A markdown text as an extraction result (markdown files, and generated text indexed like a document). */
+export function resultOfMarkdown(markdown: string, meta: { title: string | null; mimeType?: string; pages?: number | null }): ExtractResult {
+  return resultOf(markdownToBlocks(markdown), { mimeType: "text/markdown", pages: 1, ...meta }, "section");
 }
 
 /** The extraction result of a document's blocks: cleaned, roles assigned, markdown and segments derived. */

@@ -1,6 +1,173 @@
-/** Roles of blocks: body text, or front/back matter found by headings and by the shape of the text. */
-import type { Block } from "./document.ts";
+/**
+ * Roles of blocks: which text teaches (body) and which is front or back matter. Found from the
+ * headings first (a "References" section, "Appendix D Concept index", "Acknowledgements"), then
+ * from the shape of the text where no heading says it: a run of bibliography entries at the end of
+ * a paper, dot-leader lines of a table of contents, the title and author lines before a paper's
+ * abstract. Roles an extractor already set (running headers, page numbers, margin stamps) are kept.
+ */
+import type { Block, BlockRole } from "./document.ts";
+import { linkCitations } from "./citations.ts";
 
+/** Section headings that name their role, matched after numbering is stripped. */
+const HEADING_ROLES: [RegExp, BlockRole][] = [
+  [/^(references?|bibliography|works cited|literature cited|cited literature|references and notes|notes and references|citations)$/, "references"],
+  [/^acknowledge?ments?$/, "acknowledgements"],
+  [/^(table of contents|contents|contents at a glance|list of (figures|tables))$/, "toc"],
+  [/^(\w+( and \w+)? )?index$|^index of /, "index"],
+  [/^abstract$/, "abstract"],
+  [/^(copyright|licen[cs]e|legal notices?|notices|trademarks|disclaimers?|permissions|about (the|this) authors?|authors?'? biograph)/, "boilerplate"],
+];
+
+const APPENDIX_RE = /^appendi(x|ces)\b\s*([a-z](?=\s|$|[.:]))?[.:]?\s*/;
+/** "3", "3.2.", "A.1", "IV." and the like before a heading's words. */
+const NUMBERING_RE = /^((\d+|[a-z]|[ivxlc]+)([.)]|(\.\d+)+\.?)?)\s+(?=\p{L})/u;
+const LETTER_NUMBERED_RE = /^[A-Z](\.\d+)*\.?\s+\p{L}/u;
+
+function normalizeHeading(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[\s\u00a0]+/g, " ")
+    .replace(/[:.\s]+$/, "")
+    .trim();
+}
+
+/** The role a section heading names, if any. */
+export function headingRole(text: string): BlockRole | null {
+  let h = normalizeHeading(text);
+  const appendix = APPENDIX_RE.exec(h);
+  if (appendix) h = h.slice(appendix[0].length);
+  else h = h.replace(NUMBERING_RE, "");
+  for (const [re, role] of HEADING_ROLES) if (re.test(h)) return role;
+  return appendix ? "appendix" : null;
+}
+
+const YEAR_RE = /\b(1[89]\d\d|20\d\d)[a-z]?\b/;
+const LABEL_RE = /^\s*(?:\[(\w{1,12})\]|(\d{1,3})\.\s)/;
+const AUTHOR_START_RE = /^\s*(\[\w{1,12}\]\s*|\d{1,3}\.\s+)?(\p{Lu}[\p{L}'’-]+,\s*(\p{Lu}\.|\p{Lu}[\p{L}-]+)|(\p{Lu}\.\s?){1,3}\s*\p{Lu}[\p{L}'’-]+,?)/u;
+const VENUE_RE = /\b(in proceedings|proceedings of|proc\.|journal|conference|symposium|workshop|arxiv|preprint|pp\.|vol\.|volume|press|doi|isbn|acm|ieee|springer|transactions|university|technical report|edition|ed\.)/i;
+/** "… and Caiming Xiong. 2020. Learning to …" (ACL style), "In Empirical Methods …", "56(3):1–12", "pages 1–9". */
+const ENTRY_SHAPE_RE = /\.\s(1[89]\d\d|20\d\d)[a-z]?\.\s|\.\s+In\s+\p{Lu}|\b\d+\(\d+(\.\d+)?\):\s?\d+|\bpages?\s\d+\s?[–-]\s?\d+|\babs\/\d/u;
+
+/** Whether a paragraph reads like a bibliography entry: a year, and a label, author list, venue or entry shape. */
+export function looksLikeReference(text: string): boolean {
+  if (text.length < 25 || text.length > 1200 || !YEAR_RE.test(text)) return false;
+  return LABEL_RE.test(text) || AUTHOR_START_RE.test(text) || VENUE_RE.test(text) || ENTRY_SHAPE_RE.test(text);
+}
+
+const isTocLine = (b: Block) => (b.kind === "paragraph" || b.kind === "list_item") && b.text.length <= 160 && /(\.\s?){3,}\s*([ivxlc]+|\d{1,4})$/i.test(b.text);
+
+const isText = (b: Block) => b.kind === "paragraph" || b.kind === "list_item" || b.kind === "reference";
+const isFurniture = (b: Block) => b.role === "header_footer" || b.role === "page_number";
+
+/** Sections whose heading names a role take that role, nested headings included. */
+function rolesFromHeadings(blocks: Block[], roles: (BlockRole | null)[]): void {
+  let open: { level: number; role: BlockRole } | null = null;
+  let afterReferences = false;
+  blocks.forEach((b, i) => {
+    if (isFurniture(b)) return;
+    if (b.kind === "heading") {
+      const level = b.level ?? 1;
+      if (open && level <= open.level) open = null;
+      if (!open) {
+        let role = headingRole(b.text);
+        // Lettered sections after the references are a paper's appendices ("A Distant Supervision").
+        if (!role && afterReferences && LETTER_NUMBERED_RE.test(b.text)) role = "appendix";
+        if (role) {
+          open = { level, role };
+          if (role === "references") afterReferences = true;
+        }
+      }
+    }
+    if (open) roles[i] = open.role;
+  });
+}
+
+/**
+ * A bibliography with no heading: the last run of at least four entries, three in four of its
+ * paragraphs shaped like references, in the last half of the document.
+ */
+function trailingBibliography(blocks: Block[], roles: (BlockRole | null)[]): void {
+  const candidates = blocks.map((b, i) => (isText(b) && !roles[i] && !isFurniture(b) ? i : -1)).filter((i) => i >= 0);
+  let end = -1;
+  let start = -1;
+  let hits = 0;
+  let misses = 0;
+  for (let k = candidates.length - 1; k >= 0; k--) {
+    const i = candidates[k]!;
+    if (looksLikeReference(blocks[i]!.text)) {
+      if (end < 0) end = i;
+      start = i;
+      hits++;
+    } else if (end >= 0) {
+      misses++;
+      if (misses * 3 > hits) break;
+    }
+  }
+  if (hits < 4 || start < blocks.length / 2) return;
+  for (let i = start; i <= end; i++) if (!roles[i] && !isFurniture(blocks[i]!) && blocks[i]!.kind !== "heading") roles[i] = "references";
+}
+
+/** Runs of dot-leader lines ending in page numbers: a table of contents with no heading. */
+function tocRuns(blocks: Block[], roles: (BlockRole | null)[]): void {
+  let runStart = -1;
+  const close = (end: number) => {
+    if (runStart >= 0 && end - runStart >= 3) for (let i = runStart; i < end; i++) roles[i] ??= "toc";
+    runStart = -1;
+  };
+  blocks.forEach((b, i) => {
+    if (isFurniture(b)) return;
+    if (isTocLine(b)) {
+      if (runStart < 0) runStart = i;
+    } else close(i);
+  });
+  close(blocks.length);
+}
+
+const OPENING_HEADING_RE = /^((1|i)[.)]?\s+)?(introduction|overview|background|preface|getting started)\b/i;
+const ABSTRACT_START_RE = /^abstract\b[\s.:—–-]*/i;
+
+/**
+ * A paged document's opening before its first section: short lines (title, authors, affiliations,
+ * e-mail addresses) are the title page; a long paragraph there, or one led by "Abstract", is the
+ * abstract.
+ */
+function titlePage(blocks: Block[], roles: (BlockRole | null)[]): void {
+  if (!blocks.some((b) => b.page != null)) return;
+  const first = blocks.findIndex(
+    (b, i) => roles[i] === "abstract" || (b.kind === "heading" && (OPENING_HEADING_RE.test(b.text) || /^1(\.|\s)/.test(b.text))),
+  );
+  if (first <= 0 || (blocks[first]!.page ?? 1) > 2) return;
+  const opening = blocks.slice(0, first);
+  if (opening.reduce((n, b) => n + b.text.length, 0) > 6000) return;
+  let abstract = false;
+  opening.forEach((b, i) => {
+    if (roles[i] || isFurniture(b)) return;
+    if (ABSTRACT_START_RE.test(b.text) || (abstract && isText(b)) || (isText(b) && b.text.length > 400)) {
+      abstract = true;
+      roles[i] = "abstract";
+    } else {
+      roles[i] = "title_page";
+    }
+  });
+}
+
+/** Reference entries become `reference` blocks with their label ("[12]" or "12."), so citations can link to them. */
+function asReferenceEntries(blocks: Block[]): Block[] {
+  return blocks.map((b) => {
+    if (b.role !== "references" || !isText(b)) return b;
+    const m = LABEL_RE.exec(b.text);
+    const label = m ? (m[1] ?? m[2]) : undefined;
+    return { ...b, kind: "reference", ...(label ? { label } : {}) };
+  });
+}
+
+/** Every block with its role; citation markers in the body linked to the reference entries. */
 export function assignRoles(blocks: Block[]): Block[] {
-  return blocks;
+  const roles: (BlockRole | null)[] = blocks.map((b) => (b.role !== "body" ? b.role : null));
+  rolesFromHeadings(blocks, roles);
+  tocRuns(blocks, roles);
+  trailingBibliography(blocks, roles);
+  titlePage(blocks, roles);
+  const withRoles = blocks.map((b, i) => (roles[i] && roles[i] !== b.role ? { ...b, role: roles[i]! } : b));
+  return linkCitations(asReferenceEntries(withRoles));
 }

@@ -11,6 +11,7 @@ import type { Services } from "../services.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import type { CourseHead } from "./course-content.ts";
 import { isModelFailure, makerOf } from "./engine.ts";
+import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
 
 export const LOW_CONFIDENCE_SCORE = 0.5;
 const TOP_K = 5;
@@ -40,7 +41,7 @@ export async function askCourse(
     refId: course.id,
   });
 
-  const hits = await search(svc, { tenantId: input.auth.tenantId, userId: input.userId, scope: { courseId: course.id }, query: question, topK: TOP_K });
+  const hits = await search(svc, { tenantId: input.auth.tenantId, userId: input.userId, scope: { courseId: course.id }, query: question, topK: TOP_K, roles: TEACHING_ROLE_LIST });
   const passages: Passage[] = hits.map((h) => ({
     id: h.chunkId,
     text: h.text,

@@ -1,12 +1,13 @@
 /**
- * Structure-aware chunking of extracted markdown. Headings split first (a chunk never spans two
- * sections, and carries its section's heading path), then paragraphs, then sentences, then words,
+ * Structure-aware chunking of a document's blocks. Headings and roles split first (a chunk never
+ * spans two sections, and carries its section's heading path and role), then blocks, then sentences, then words,
  * packing into chunks of about `targetTokens` (never over `maxTokens`). Consecutive chunks of one
  * section share a sentence or two (`overlapTokens`) so an answer cut at a boundary is still found.
  * Each chunk cites where its text begins: page, slide or video timestamp.
  */
 import sbd from "sbd";
-import type { ExtractResult, Segment } from "../ingest/types.ts";
+import { type Block, type BlockRole, FURNITURE_ROLES, headingPaths, markdownToBlocks } from "../ingest/document.ts";
+import type { ExtractResult } from "../ingest/types.ts";
 import { estimateTokens } from "./text.ts";
 
 export interface Chunk {
@@ -17,6 +18,8 @@ export interface Chunk {
   timestamp?: number | null;
   /** Enclosing headings, outermost first. */
   headingPath: string[];
+  /** The role of the blocks it was cut from: body text, or a kind of front/back matter. */
+  role: BlockRole;
   /** 0-based order within the document. */
   position: number;
 }
@@ -38,73 +41,18 @@ interface Unit {
   text: string;
   tokens: number;
   loc: Location;
-  /** Units of one paragraph are joined by a space, paragraphs by a blank line. */
+  /** Units of one block are joined by a space, blocks by a blank line (list items and references by a line break). */
   block: number;
+  tight: boolean;
 }
 
 interface Section {
   path: string[];
+  role: BlockRole;
   units: Unit[];
 }
 
 const DEFAULTS = { targetTokens: 300, maxTokens: 400, overlapTokens: 40 };
-
-const ATX_RE = /^ {0,3}(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$/;
-const FENCE_RE = /^ {0,3}(```|~~~)/;
-const SETEXT_RE = /^ {0,3}(=+|-+)[ \t]*$/;
-
-type Block = { kind: "heading"; level: number; text: string } | { kind: "text"; text: string };
-
-/** Headings and paragraphs of one segment; fenced code stays one block, blank lines separate paragraphs. */
-function blocksOf(markdown: string): Block[] {
-  const out: Block[] = [];
-  let para: string[] = [];
-  let fence: string | null = null;
-  const flush = () => {
-    const text = para.join("\n").trim();
-    if (text) out.push({ kind: "text", text });
-    para = [];
-  };
-  for (const line of markdown.replace(/\r\n?/g, "\n").split("\n")) {
-    const f = FENCE_RE.exec(line);
-    if (fence !== null) {
-      para.push(line);
-      if (f && f[1] === fence) {
-        fence = null;
-        flush();
-      }
-      continue;
-    }
-    if (f) {
-      flush();
-      fence = f[1]!;
-      para.push(line);
-      continue;
-    }
-    const atx = ATX_RE.exec(line);
-    if (atx) {
-      flush();
-      out.push({ kind: "heading", level: atx[1]!.length, text: cleanHeading(atx[2]!) });
-      continue;
-    }
-    const setext = SETEXT_RE.exec(line);
-    if (setext && para.length === 1 && !para[0]!.startsWith("|")) {
-      out.push({ kind: "heading", level: setext[1]!.startsWith("=") ? 1 : 2, text: cleanHeading(para[0]!) });
-      para = [];
-      continue;
-    }
-    if (line.trim() === "") flush();
-    else para.push(line);
-  }
-  flush();
-  return out;
-}
-
-const cleanHeading = (s: string) =>
-  s
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/[*_`]+/g, "")
-    .trim();
 
 /** Splits a paragraph too long for one chunk: lines for tables, lists and code; sentences for prose; words as a last resort. */
 function splitLong(text: string, maxTokens: number): string[] {
@@ -133,43 +81,36 @@ function splitLong(text: string, maxTokens: number): string[] {
   return out;
 }
 
-function locationOf(seg: Segment): Location {
-  return { page: seg.page ?? null, slide: seg.slide ?? null, timestamp: seg.timestamp ?? null };
-}
+const locationOf = (b: Block): Location => ({ page: b.page ?? null, slide: b.slide ?? null, timestamp: b.timestamp ?? null });
 
-/** Sections (runs of paragraphs under one heading path) across all segments, in reading order. */
-function sectionsOf(segments: Segment[], maxTokens: number): Section[] {
+/** A block's text as a chunk shows it: list items keep a bullet, everything else its plain text. */
+const unitText = (b: Block): string => (b.kind === "list_item" ? `${"  ".repeat(b.level ?? 0)}- ${b.text}` : b.text);
+
+/**
+ * Sections (runs of blocks under one heading path, of one role) in reading order; page furniture
+ * (running headers, page numbers) is never chunked.
+ */
+function sectionsOf(blocks: Block[], maxTokens: number): Section[] {
   const sections: Section[] = [];
-  let stack: { level: number; text: string }[] = [];
+  const paths = headingPaths(blocks);
   let current: Section | null = null;
-  let block = 0;
-  const pathOf = () => stack.map((h) => h.text);
-  for (const seg of segments) {
-    const blocks = blocksOf(seg.markdown);
-    const loc = locationOf(seg);
-    // A segment heading the markdown does not repeat (a slide title, a section name) roots the path.
-    const segHeading = seg.heading?.trim();
-    if (segHeading && !blocks.some((b) => b.kind === "heading" && b.text === segHeading)) {
-      stack = [{ level: 0, text: segHeading }];
+  blocks.forEach((b, i) => {
+    if (FURNITURE_ROLES.has(b.role)) return;
+    if (b.kind === "heading") {
       current = null;
+      return;
     }
-    for (const b of blocks) {
-      if (b.kind === "heading") {
-        while (stack.length > 0 && stack[stack.length - 1]!.level >= b.level) stack.pop();
-        stack.push({ level: b.level, text: b.text });
-        current = null;
-        continue;
-      }
-      if (!current) {
-        current = { path: pathOf(), units: [] };
-        sections.push(current);
-      }
-      block++;
-      const tokens = estimateTokens(b.text);
-      const texts = tokens <= maxTokens ? [b.text] : splitLong(b.text, maxTokens);
-      for (const text of texts) current.units.push({ text, tokens: texts.length === 1 ? tokens : estimateTokens(text), loc, block });
+    if (!current || current.role !== b.role) {
+      current = { path: paths[i]!, role: b.role, units: [] };
+      sections.push(current);
     }
-  }
+    const text = unitText(b).trim();
+    if (!text) return;
+    const tokens = estimateTokens(text);
+    const texts = tokens <= maxTokens ? [text] : splitLong(text, maxTokens);
+    const tight = b.kind === "list_item" || b.kind === "reference";
+    for (const t of texts) current.units.push({ text: t, tokens: texts.length === 1 ? tokens : estimateTokens(t), loc: locationOf(b), block: i, tight });
+  });
   return sections;
 }
 
@@ -177,7 +118,8 @@ function joinUnits(units: Unit[]): string {
   let out = "";
   for (let i = 0; i < units.length; i++) {
     const u = units[i]!;
-    if (i > 0) out += u.block === units[i - 1]!.block ? " " : "\n\n";
+    const prev = units[i - 1];
+    if (prev) out += u.block === prev.block ? " " : u.tight && prev.tight ? "\n" : "\n\n";
     out += u.text;
   }
   return out;
@@ -195,7 +137,7 @@ function overlapOf(units: Unit[], budget: number): Unit[] {
       const tokens = estimateTokens(text);
       // Never the whole chunk again: the overlap is a tail, not a repeat.
       if (used + tokens > budget || (u === 0 && i === 0)) return picked;
-      picked.unshift({ text, tokens, loc: unit.loc, block: unit.block });
+      picked.unshift({ text, tokens, loc: unit.loc, block: unit.block, tight: unit.tight });
       used += tokens;
     }
   }
@@ -227,12 +169,11 @@ function packSection(section: Section, o: Required<ChunkOptions>): Unit[][] {
   return chunks;
 }
 
-/** Chunks of an extracted document, in reading order. */
-export function chunkDocument(extract: Pick<ExtractResult, "segments" | "markdown">, opts: ChunkOptions = {}): Chunk[] {
+/** Chunks of an extracted document's blocks, in reading order. */
+export function chunkDocument(extract: Pick<ExtractResult, "blocks">, opts: ChunkOptions = {}): Chunk[] {
   const o = { ...DEFAULTS, ...opts };
-  const segments = extract.segments.length > 0 ? extract.segments : [{ markdown: extract.markdown }];
   const chunks: Chunk[] = [];
-  for (const section of sectionsOf(segments, o.maxTokens)) {
+  for (const section of sectionsOf(extract.blocks, o.maxTokens)) {
     for (const units of packSection(section, o)) {
       const first = units[0]!;
       chunks.push({
@@ -241,6 +182,7 @@ export function chunkDocument(extract: Pick<ExtractResult, "segments" | "markdow
         slide: first.loc.slide,
         timestamp: first.loc.timestamp,
         headingPath: section.path,
+        role: section.role,
         position: chunks.length,
       });
     }
@@ -250,5 +192,5 @@ export function chunkDocument(extract: Pick<ExtractResult, "segments" | "markdow
 
 /** Chunks of a markdown text with no pages (a generated chapter). */
 export function chunkMarkdown(markdown: string, opts: ChunkOptions = {}): Chunk[] {
-  return chunkDocument({ markdown, segments: [{ markdown }] }, opts);
+  return chunkDocument({ blocks: markdownToBlocks(markdown) }, opts);
 }

@@ -57,8 +57,8 @@ export function writeChunks(
   const table = dimension > 0 ? ensureVectorTable(sqlite, { embedder: embedder.id, dimension }) : null;
   const insertChunk = sqlite.prepare<{ seq: number }, (string | number | null)[]>(
     `INSERT INTO retrieval_chunks (id, tenant_id, user_id, document_id, course_id, chapter_id, space_id, position, text,
-       context, heading_path, page, slide, timestamp_seconds, embedder, dimension, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+       context, heading_path, role, page, slide, timestamp_seconds, embedder, dimension, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
   );
   const insertFts = sqlite.prepare("INSERT INTO retrieval_fts (rowid, heading, body, scope) VALUES (?, ?, ?, ?)");
   const insertVector = table
@@ -84,6 +84,7 @@ export function writeChunks(
         c.text,
         c.context,
         JSON.stringify(c.headingPath),
+        c.role,
         c.page ?? null,
         c.slide ?? null,
         c.timestamp ?? null,

@@ -4,6 +4,7 @@
  * sees the caller's own chunks: another tenant's chunk cannot appear, nor push one out.
  */
 import type { Database } from "bun:sqlite";
+import type { BlockRole } from "../ingest/document.ts";
 import { anyOf, questionTerms, selectTerms } from "./fts-query.ts";
 import { DEFAULT_FUSION, fuse, type FusionParams, type Ranked } from "./fusion.ts";
 import { embeddingInput, type RetrievalDeps } from "./index-chunks.ts";
@@ -31,6 +32,8 @@ export interface SearchInput {
   fusion?: FusionParams;
   /** Candidates taken from each ranking before fusion; default max(4 × topK, 40). */
   candidates?: number;
+  /** Only chunks of these roles (e.g. body text without references); every role when omitted. */
+  roles?: readonly BlockRole[];
 }
 
 export interface Hit {
@@ -57,6 +60,7 @@ interface Filter {
   courseId: string | null;
   /** Empty scope: every document chunk of the owner. */
   allDocuments: boolean;
+  roles: readonly BlockRole[] | null;
 }
 
 function filterOf(sqlite: Database, input: SearchInput): Filter {
@@ -76,6 +80,7 @@ function filterOf(sqlite: Database, input: SearchInput): Filter {
     spaceId,
     courseId,
     allDocuments: documentIds.length === 0 && !spaceId && !courseId,
+    roles: input.roles ?? null,
   };
 }
 
@@ -87,7 +92,8 @@ const dot = (a: Float32Array, b: Float32Array) => {
 
 /** The filter as SQL over retrieval_chunks `c`, with its parameters. */
 const FILTER_SQL = `c.tenant_id = ? AND (? IS NULL OR c.user_id = ?)
-  AND ((? = 1 AND c.document_id IS NOT NULL) OR c.document_id IN (SELECT value FROM json_each(?)) OR c.space_id = ? OR c.course_id = ?)`;
+  AND ((? = 1 AND c.document_id IS NOT NULL) OR c.document_id IN (SELECT value FROM json_each(?)) OR c.space_id = ? OR c.course_id = ?)
+  AND (? IS NULL OR c.role IN (SELECT value FROM json_each(?)))`;
 
 const filterParams = (f: Filter) => [
   f.tenantId,
@@ -97,6 +103,8 @@ const filterParams = (f: Filter) => [
   JSON.stringify(f.documentIds),
   f.spaceId,
   f.courseId,
+  f.roles ? 1 : null,
+  JSON.stringify(f.roles ?? []),
 ];
 
 /** Candidates taken by Hamming distance of binary codes for every result kept after exact rescoring. */

@@ -1,6 +1,7 @@
 /** Completed courses with real chapter text, written straight into a server's database. */
 import { loadConfig } from "../../src/config.ts";
 import { openDb } from "../../src/db/index.ts";
+import { resultOfMarkdown } from "../../src/ingest/result.ts";
 import { createEmbedder, indexChapter, indexDocument } from "../../src/retrieval/index.ts";
 import { newId } from "../../src/util.ts";
 import { insertCourse } from "../helpers/fixtures.ts";
@@ -141,7 +142,7 @@ export async function indexCourse(dataDir: string, courseId: string, source?: { 
       tenantId: course.tenant_id,
       userId: course.user_id,
       documentId,
-      extract: { markdown: source.markdown, title: source.filename, mimeType: "text/markdown", pages: 1, segments: [{ markdown: source.markdown }] },
+      extract: resultOfMarkdown(source.markdown, { title: source.filename }),
     });
   } finally {
     sqlite.close();

@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
+import { block, markdownToBlocks } from "../../src/ingest/document.ts";
+import { resultOf } from "../../src/ingest/result.ts";
 import { chunkDocument, chunkMarkdown } from "../../src/retrieval/chunk.ts";
 import { estimateTokens } from "../../src/retrieval/text.ts";
 import { ROOT } from "../helpers/server.ts";
@@ -13,8 +15,7 @@ afterAll(() => stopExtractionWorkers());
 const sentences = (n: number, topic = "the river") =>
   Array.from({ length: n }, (_, i) => `Sentence ${i + 1} says something specific about ${topic} and its banks.`).join(" ");
 
-const doc = (markdown: string, extra: Partial<Parameters<typeof chunkDocument>[0]> = {}) =>
-  chunkDocument({ markdown, segments: [{ markdown }], ...extra });
+const doc = (markdown: string) => chunkDocument({ blocks: markdownToBlocks(markdown) });
 
 describe("structure", () => {
   test("each chunk carries the path of headings it sits under, and never spans two sections", () => {
@@ -76,8 +77,8 @@ describe("structure", () => {
 
 describe("citation metadata", () => {
   test("pages: a chunk cites the page its text starts on, also when it runs on to the next page", () => {
-    const segments = [1, 2, 3].map((page) => ({ markdown: sentences(12, `page ${page}`), page }));
-    const chunks = chunkDocument({ markdown: segments.map((s) => s.markdown).join("\n\n"), segments });
+    const blocks = [1, 2, 3].map((page) => block("paragraph", sentences(12, `page ${page}`), { page }));
+    const chunks = chunkDocument({ blocks });
     expect(chunks[0]!.page).toBe(1);
     for (const c of chunks) {
       const firstPage = Number(/about page (\d)/.exec(c.text)![1]);
@@ -88,11 +89,13 @@ describe("citation metadata", () => {
   });
 
   test("slides: each slide's title roots its heading path and its chunk cites the slide", () => {
-    const segments = [
-      { markdown: "Revenue grew in every region.", slide: 1, heading: "Results" },
-      { markdown: "Hire two engineers next quarter.", slide: 2, heading: "Plans" },
+    const blocks = [
+      block("heading", "Results", { slide: 1 }, { level: 2 }),
+      block("paragraph", "Revenue grew in every region.", { slide: 1 }),
+      block("heading", "Plans", { slide: 2 }, { level: 2 }),
+      block("paragraph", "Hire two engineers next quarter.", { slide: 2 }),
     ];
-    const chunks = chunkDocument({ markdown: "", segments });
+    const chunks = chunkDocument({ blocks });
     expect(chunks.map((c) => [c.slide, c.headingPath, c.text])).toEqual([
       [1, ["Results"], "Revenue grew in every region."],
       [2, ["Plans"], "Hire two engineers next quarter."],
@@ -100,11 +103,10 @@ describe("citation metadata", () => {
   });
 
   test("timestamps: caption lines are packed together and the chunk cites its first caption's time", () => {
-    const segments = Array.from({ length: 90 }, (_, i) => ({
-      markdown: `At second ${i * 5} the speaker explains step ${i} of the method in some detail.`,
-      timestamp: i * 5,
-    }));
-    const chunks = chunkDocument({ markdown: "", segments });
+    const blocks = Array.from({ length: 90 }, (_, i) =>
+      block("paragraph", `At second ${i * 5} the speaker explains step ${i} of the method in some detail.`, { timestamp: i * 5 }),
+    );
+    const chunks = chunkDocument({ blocks });
     expect(chunks.length).toBeGreaterThan(1);
     expect(chunks.length).toBeLessThan(10);
     for (const c of chunks) expect(c.timestamp).toBe(Number(/^At second (\d+)/.exec(c.text)![1]));
@@ -124,5 +126,22 @@ describe("citation metadata", () => {
     }
     expect(last).toBeGreaterThanOrEqual(13);
     expect(chunks.some((c) => c.text.includes("trace"))).toBe(true);
+  });
+
+  test("roles: references are chunked apart from the body and say so; running headers and page numbers are never chunked", () => {
+    const blocks = [
+      block("heading", "Results", { page: 1 }, { level: 1 }),
+      block("paragraph", "Tracing made the interpreter 10 times faster [2].", { page: 1 }),
+      block("paragraph", "Journal of Tracing, Vol. 3", { page: 1 }, { role: "header_footer" }),
+      block("paragraph", "7", { page: 1 }, { role: "page_number" }),
+      block("heading", "References", { page: 2 }, { level: 1 }),
+      block("paragraph", "[1] A. Gal. Trace trees. In Proceedings of PLDI, 2009.", { page: 2 }),
+      block("paragraph", "[2] M. Chang. Tracing for web 3.0. In Proceedings of VEE, 2009.", { page: 2 }),
+    ];
+    const chunks = chunkDocument(resultOf(blocks, { title: null, mimeType: "application/pdf", pages: 2 }, "page"));
+    expect(chunks.map((c) => [c.role, c.headingPath, c.text])).toEqual([
+      ["body", ["Results"], "Tracing made the interpreter 10 times faster."],
+      ["references", ["References"], "[1] A. Gal. Trace trees. In Proceedings of PLDI, 2009.\n[2] M. Chang. Tracing for web 3.0. In Proceedings of VEE, 2009."],
+    ]);
   });
 });

@@ -10,6 +10,7 @@ import { reindexAll, staleChunkCount } from "../../src/retrieval/reindex.ts";
 import { ensureTenant } from "../../src/tenants/keys.ts";
 import { newId, nowIso } from "../../src/util.ts";
 import { cleanup, tempDir } from "../helpers/server.ts";
+import { resultOfMarkdown } from "../../src/ingest/result.ts";
 
 const embedder = builtinEmbedder();
 let dir: string;
@@ -38,13 +39,7 @@ function newOwner(tenant: string): Owner {
   return { tenantId, userId };
 }
 
-const extractOf = (markdown: string, title: string | null = null): ExtractResult => ({
-  markdown,
-  title,
-  mimeType: "text/markdown",
-  pages: 1,
-  segments: [{ markdown }],
-});
+const extractOf = (markdown: string, title: string | null = null): ExtractResult => resultOfMarkdown(markdown, { title });
 
 async function addDoc(owner: Owner, markdown: string, opts: { spaceId?: string | null; filename?: string } = {}): Promise<string> {
   const id = createDocumentRecord(deps.sqlite, owner, { filename: opts.filename ?? `${newId()}.md`, sourceType: "file", spaceId: opts.spaceId ?? null });

@@ -11,6 +11,8 @@ export const documentSegments = sqliteTable(
     slide: integer("slide"),
     timestampSeconds: real("timestamp_seconds"),
     heading: text("heading"),
+    role: text("role").notNull().default("body"),
+    headingPath: text("heading_path", { mode: "json" }).$type<string[]>().notNull().default([]),
   },
   (t) => [primaryKey({ columns: [t.documentId, t.position] })],
 );

@@ -16,6 +16,7 @@ export const retrievalChunks = sqliteTable(
     text: text("text").notNull(),
     context: text("context").notNull().default(""),
     headingPath: text("heading_path", { mode: "json" }).$type<string[]>().notNull().default([]),
+    role: text("role").notNull().default("body"),
     page: integer("page"),
     slide: integer("slide"),
     timestampSeconds: real("timestamp_seconds"),
