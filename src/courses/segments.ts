@@ -14,6 +14,8 @@ export interface StoredSegment {
   markdown: string;
   page: number | null;
   heading: string | null;
+  /** Enclosing headings of the segment's start; the first is the document's title heading in most papers and books. */
+  headingPath: string[];
 }
 
 /** Replaces the document's segments (a re-ingest after a crash writes them again). */
@@ -43,10 +45,19 @@ export function saveSegments(sqlite: Database, documentId: string, segments: Seg
 export function segmentsOf(sqlite: Database, documentId: string): StoredSegment[] {
   return sqlite
     .query<
-      { document_id: string; filename: string; position: number; markdown: string; page: number | null; slide: number | null; heading: string | null },
+      {
+        document_id: string;
+        filename: string;
+        position: number;
+        markdown: string;
+        page: number | null;
+        slide: number | null;
+        heading: string | null;
+        heading_path: string;
+      },
       [string, string]
     >(
-      `SELECT s.document_id, d.filename, s.position, s.markdown, s.page, s.slide, s.heading
+      `SELECT s.document_id, d.filename, s.position, s.markdown, s.page, s.slide, s.heading, s.heading_path
          FROM document_segments s JOIN documents d ON d.id = s.document_id
         WHERE s.document_id = ? AND s.role IN (SELECT value FROM json_each(?)) ORDER BY s.position`,
     )
@@ -58,6 +69,7 @@ export function segmentsOf(sqlite: Database, documentId: string): StoredSegment[
       markdown: r.markdown,
       page: r.page ?? r.slide,
       heading: r.heading,
+      headingPath: JSON.parse(r.heading_path) as string[],
     }));
 }
 
@@ -94,8 +106,19 @@ export function atHeadings(s: StoredSegment): StoredSegment[] {
   return parts.map((markdown, k) => ({ ...s, markdown, position: s.position + k / parts.length }));
 }
 
+/**
+ * A source's segments with its title heading leading the first one: the title page is not teaching
+ * text, but the outline still needs the document's own title.
+ */
+function withTitle(segments: StoredSegment[]): StoredSegment[] {
+  const [first, ...rest] = segments;
+  const title = first?.headingPath[0];
+  if (!first || !title || first.markdown.includes(title)) return segments;
+  return [{ ...first, markdown: `# ${title}\n\n${first.markdown}` }, ...rest];
+}
+
 /** Outline passages of sources read one after another, in their order, one per section piece. */
 export function sequentialPassages(sources: StoredSegment[][]): Passage[] {
-  return evenSample(sources.flat().flatMap(atHeadings)).map(toPassage);
+  return evenSample(sources.flatMap(withTitle).flatMap(atHeadings)).map(toPassage);
 }
 

@@ -195,7 +195,8 @@ export function escapeInline(text: string): string {
 }
 
 /** Escapes a line start that markdown would read as a heading, list, quote or rule. */
-const escapeLineStart = (line: string): string => line.replace(/^(\s*)([#>+\-=]|\d+[.)](?=\s))/, "$1\\$2");
+const escapeLineStart = (line: string): string =>
+  line.replace(/^(\s*)([#>+\-=])/, "$1\\$2").replace(/^(\s*\d+)([.)])(?=\s|$)/, "$1\\$2");
 
 const inlineMarkdown = (b: Block): string =>
   b.markdown ?? b.text.split("\n").map((line) => escapeLineStart(escapeInline(line))).join("\n");
@@ -237,21 +238,24 @@ export interface MarkdownOptions {
 
 /** Blocks as one markdown text; page furniture (running headers, page numbers) left out. */
 export function blocksToMarkdown(blocks: Block[], opts: MarkdownOptions = {}): string {
-  const parts: string[] = [];
+  let out = "";
   let role: BlockRole = "body";
   let prev: Block | null = null;
+  const add = (text: string, sep: string) => {
+    out += out ? sep + text : text;
+  };
   for (const b of blocks) {
     if (FURNITURE_ROLES.has(b.role)) continue;
     if (opts.roleComments && b.role !== role) {
-      parts.push(`<!-- role: ${b.role} -->`);
+      add(`<!-- role: ${b.role} -->`, "\n\n");
       role = b.role;
+      prev = null;
     }
     // Items of one list stay together: a blank line between them would make each its own list.
-    const sep = prev && prev.kind === "list_item" && b.kind === "list_item" ? "\n" : "\n\n";
-    parts.push(parts.length === 0 ? blockMarkdown(b) : sep + blockMarkdown(b));
+    add(blockMarkdown(b), prev?.kind === "list_item" && b.kind === "list_item" ? "\n" : "\n\n");
     prev = b;
   }
-  return parts.join("").replace(/^\n+/, "").trim();
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
