@@ -75,6 +75,7 @@ export async function queryDocuments(
       slide: h.slide,
       timestamp_seconds: h.timestamp,
       heading_path: h.headingPath,
+      role: h.role,
     })),
   };
 }

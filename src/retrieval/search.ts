@@ -49,6 +49,7 @@ export interface Hit {
   slide: number | null;
   timestamp: number | null;
   headingPath: string[];
+  role: BlockRole;
   position: number;
 }
 
@@ -191,6 +192,7 @@ interface ChunkRow {
   text: string;
   context: string;
   heading_path: string;
+  role: BlockRole;
   page: number | null;
   slide: number | null;
   timestamp_seconds: number | null;
@@ -202,7 +204,7 @@ interface ChunkRow {
 function loadChunks(sqlite: Database, seqs: number[]): Map<number, ChunkRow> {
   const rows = sqlite
     .query<ChunkRow, [string]>(
-      `SELECT c.seq, c.id, c.document_id, c.chapter_id, c.course_id, d.filename, c.text, c.context, c.heading_path,
+      `SELECT c.seq, c.id, c.document_id, c.chapter_id, c.course_id, d.filename, c.text, c.context, c.heading_path, c.role,
               c.page, c.slide, c.timestamp_seconds, c.position, c.embedder, c.dimension
          FROM retrieval_chunks c LEFT JOIN documents d ON d.id = c.document_id
         WHERE c.seq IN (SELECT value FROM json_each(?))`,
@@ -286,6 +288,7 @@ export async function search(deps: RetrievalDeps, input: SearchInput): Promise<H
         slide: row.slide,
         timestamp: row.timestamp_seconds,
         headingPath: JSON.parse(row.heading_path) as string[],
+        role: row.role,
         position: row.position,
       },
     ];

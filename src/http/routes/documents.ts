@@ -8,6 +8,7 @@ import { authOf } from "../context.ts";
 import { bodyReadByRoute, uploadRequestBody, withSourceUploads } from "../multipart.ts";
 import { errors, UserHeaders } from "../schemas.ts";
 import { ownerOf } from "../user.ts";
+import { BLOCK_ROLES } from "../../ingest/document.ts";
 
 const DocumentRecord = t.Object({
   id: t.String(),
@@ -40,6 +41,7 @@ const SourceChunk = t.Object({
   slide: t.Nullable(t.Integer()),
   timestamp_seconds: t.Nullable(t.Number({ description: "Start of the passage in a video" })),
   heading_path: t.Array(t.String(), { description: "Enclosing headings, outermost first" }),
+  role: t.UnionEnum(BLOCK_ROLES, { description: "body, or the kind of front/back matter the passage is from" }),
 });
 
 const QueryBody = t.Object({
