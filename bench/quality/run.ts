@@ -1,0 +1,206 @@
+/**
+ * Course quality on real documents, read as a learner would check it, with the built-in engine.
+ * Usage: bun bench/quality/run.ts [--chapters 4] [--only tracemonkey]
+ *
+ * Starts a real server (no model: LLM_PROVIDER=extractive), builds a course from each corpus
+ * document through POST /v2/courses/generate-from-files?mode=sync, and compares every content
+ * sentence of every chapter with the document model of its source (extracted in this process):
+ *   - front/back: share of content sentences found in front/back matter (references, contents,
+ *     index, title page, acknowledgements, boilerplate) rather than teaching text; goal ≤ 2%
+ *   - shared: sentences (5+ words) that appear in more than one chapter; goal 0
+ *   - self-ref: sentences that only point elsewhere ("in Section 4", "this paper", "Figure 3 shows");
+ *     goal ≤ 2%
+ *   - titles=headings: chapter titles that are headings of the source (numbering ignored); goal ≥ 80%
+ *     where the source has headings
+ *   - sections: top-level body sections of the source that at least one chapter draws a sentence
+ *     from; goal ≥ 70% with 4 chapters
+ *   - in cited chunk: content sentences found in a chunk their chapter cites; goal 100%
+ *   - unplaced: content sentences not found in the source at all (generated or rewritten text)
+ *   - words/chapter, and source words for scale.
+ * A sentence is "found" in a text when its normalised form (lowercase letters and digits) is a
+ * substring of the text's normalised form, or 80% of its word trigrams are. Nothing is tuned to
+ * the output: the figures are meant to fall when the courses are bad.
+ */
+import { Database } from "bun:sqlite";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import sbd from "sbd";
+import { loadConfig } from "../../src/config.ts";
+import { type Block, headingPaths, TEACHING_ROLES } from "../../src/ingest/document.ts";
+import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
+import { call, startServer, tempDir } from "../../test/helpers/server.ts";
+
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: { chapters: { type: "string", default: "4" }, only: { type: "string" } },
+});
+const CORPUS = resolve(import.meta.dir, "../../../shared/corpus");
+const DOCUMENTS = [
+  "pdf/tracemonkey.pdf",
+  "pdf/dpr-paper-multi-column.pdf",
+  "pdf/R-intro.pdf",
+  "docx/markitdown-autogen-paper.docx",
+  "pptx/markitdown-autogen-slides.pptx",
+  "html/readability-wikipedia/source.html",
+].filter((d) => !values.only || d.includes(values.only));
+
+const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+const words = (s: string) => norm(s).split(" ").filter(Boolean);
+const trigrams = (w: string[]) => w.slice(0, -2).map((_, i) => `${w[i]} ${w[i + 1]} ${w[i + 2]}`);
+
+/** Whether `sentence` is in `haystack` (both normalised): as a substring, or by 80% of its word trigrams. */
+function found(sentence: string, haystack: string, haystackTrigrams: Set<string>): boolean {
+  const n = norm(sentence);
+  if (n.length === 0) return false;
+  if (haystack.includes(n)) return true;
+  const t = trigrams(words(sentence));
+  return t.length >= 3 && t.filter((x) => haystackTrigrams.has(x)).length >= 0.8 * t.length;
+}
+
+const SELF_REFERENCE =
+  /\b(in|see|of|from)\s+(section|sec\.|chapter|figure|fig\.|table|appendix|equation|eq\.)\s*[\dA-Z]|\b(section|figure|fig\.|table|appendix)\s+\d+(\.\d+)*\s+(shows|describes|presents|gives|lists|summari[sz]es|illustrates)|\bthis (paper|article|report|thesis|manual|document|work)\b|\b(we|i) (describe|present|discuss|show|explain) (in|below|later)\b|\b(as shown|as described|as discussed) (above|below|earlier|later)\b/i;
+
+/** Content sentences of a chapter's markdown: prose of paragraphs and list items, not headings, code or tables. */
+function contentSentences(markdown: string): string[] {
+  const prose = markdown
+    .split(/\n{2,}/)
+    .filter((p) => !/^\s*(#|```|~~~|\|)/.test(p))
+    .map((p) => p.replace(/^\s*([-*+]|\d+\.)\s+/gm, "").replace(/[*_`]/g, "").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1"))
+    .join("\n");
+  return sbd
+    .sentences(prose, { newline_boundaries: true })
+    .map((s) => s.trim())
+    .filter((s) => words(s).length >= 5);
+}
+
+interface SourceModel {
+  blocks: Block[];
+  headings: Set<string>;
+  /** Top-level body sections: heading text and the normalised text under it. */
+  sections: { title: string; text: string; tri: Set<string> }[];
+  teaching: { text: string; tri: Set<string> };
+  other: { text: string; tri: Set<string> };
+  words: number;
+}
+
+const withTrigrams = (texts: string[]) => {
+  const text = texts.map(norm).join(" \u0000 ");
+  return { text, tri: new Set(texts.flatMap((t) => trigrams(words(t)))) };
+};
+const stripNumbering = (h: string) => norm(h).replace(/^((\d+|[a-z]|[ivxlc]+)(\s\d+)*\s)(?=\p{L}{2})/u, "");
+
+async function sourceModel(path: string): Promise<SourceModel> {
+  const { blocks } = await extractFile(path, path.split("/").pop()!, { ...loadConfig(), dataDir: tempDir("cf-quality-extract-") });
+  const paths = headingPaths(blocks);
+  const body = blocks.filter((b) => TEACHING_ROLES.has(b.role));
+  const bodyHeadings = body.filter((b) => b.kind === "heading");
+  // The shallowest level that has at least two body headings is the top level (a paper's title is one heading above it).
+  const levels = [...new Set(bodyHeadings.map((b) => b.level ?? 1))].sort((a, b) => a - b);
+  const top = levels.find((l) => bodyHeadings.filter((b) => (b.level ?? 1) === l).length >= 2);
+  const sections: SourceModel["sections"] = [];
+  if (top !== undefined) {
+    let current: { title: string; texts: string[] } | null = null;
+    const all: { title: string; texts: string[] }[] = [];
+    blocks.forEach((b, i) => {
+      if (b.kind === "heading" && (b.level ?? 1) <= top) {
+        current = TEACHING_ROLES.has(b.role) && (b.level ?? 1) === top ? { title: b.text, texts: [] } : null;
+        if (current) all.push(current);
+      } else if (current && TEACHING_ROLES.has(b.role) && b.kind !== "heading" && paths[i]!.length > 0) {
+        (current as { texts: string[] }).texts.push(b.text);
+      }
+    });
+    for (const s of all) if (s.texts.length > 0) sections.push({ title: s.title, ...withTrigrams(s.texts) });
+  }
+  const prose = (b: Block) => b.kind !== "heading" && b.role !== "header_footer" && b.role !== "page_number";
+  return {
+    blocks,
+    headings: new Set(blocks.filter((b) => b.kind === "heading").map((b) => stripNumbering(b.text))),
+    sections,
+    teaching: withTrigrams(body.filter(prose).map((b) => b.text)),
+    other: withTrigrams(blocks.filter((b) => !TEACHING_ROLES.has(b.role) && prose(b)).map((b) => b.text)),
+    words: body.reduce((n, b) => n + words(b.text).length, 0),
+  };
+}
+
+interface Chapter {
+  title: string;
+  content: string;
+  sources: { chunk_id: string | null }[];
+}
+
+const pct = (n: number, d: number) => (d === 0 ? "n/a" : `${((100 * n) / d).toFixed(1)}%`);
+
+const dataDir = tempDir("cf-quality-");
+const srv = await startServer({ dataDir, env: { LLM_PROVIDER: "extractive", RATE_LIMIT_PER_MINUTE: "10000" } });
+const key = await srv.createKey("quality", "production");
+const chunks = new Database(join(dataDir, "courseforge.db"), { readonly: true });
+const chunkText = chunks.query<{ text: string }, [string]>("SELECT text FROM retrieval_chunks WHERE id = ?");
+
+const rows: string[][] = [];
+try {
+  for (const doc of DOCUMENTS) {
+    const path = join(CORPUS, doc);
+    const model = await sourceModel(path);
+    const form = new FormData();
+    form.append("files", new Blob([await Bun.file(path).arrayBuffer()]), path.split("/").pop()!);
+    form.append("num_chapters", values.chapters!);
+    const t0 = performance.now();
+    const made = await call(srv.url, "/v2/courses/generate-from-files?mode=sync", { key, user: "reader", body: form });
+    const seconds = (performance.now() - t0) / 1000;
+    if (made.status !== 200) {
+      rows.push([doc, `HTTP ${made.status}: ${JSON.stringify(made.body).slice(0, 80)}`]);
+      continue;
+    }
+    const course = await call(srv.url, `/v2/courses/${made.body.course.id}`, { key, user: "reader" });
+    const chapters = course.body.chapters as Chapter[];
+    const perChapter = chapters.map((c) => contentSentences(c.content));
+    const all = perChapter.flat();
+    let other = 0;
+    let unplaced = 0;
+    for (const s of all) {
+      const inTeaching = found(s, model.teaching.text, model.teaching.tri);
+      if (!inTeaching && found(s, model.other.text, model.other.tri)) other++;
+      else if (!inTeaching) unplaced++;
+    }
+    const seen = new Map<string, Set<number>>();
+    perChapter.forEach((ss, ci) => ss.forEach((s) => seen.set(norm(s), (seen.get(norm(s)) ?? new Set()).add(ci))));
+    const shared = [...seen.values()].filter((c) => c.size > 1).length;
+    const selfRef = all.filter((s) => SELF_REFERENCE.test(s)).length;
+    const titled = chapters.filter((c) => model.headings.has(stripNumbering(c.title))).length;
+    const covered = model.sections.filter((sec) => all.some((s) => found(s, sec.text, sec.tri))).length;
+    let inCited = 0;
+    perChapter.forEach((ss, ci) => {
+      const cited = chapters[ci]!.sources.map((s) => (s.chunk_id ? (chunkText.get(s.chunk_id)?.text ?? "") : ""));
+      const hay = withTrigrams(cited);
+      inCited += ss.filter((s) => found(s, hay.text, hay.tri)).length;
+    });
+    const chapterWords = chapters.map((c) => words(c.content).length);
+    rows.push([
+      doc.split("/").pop()!,
+      String(chapters.length),
+      pct(other, all.length),
+      String(shared),
+      pct(selfRef, all.length),
+      model.headings.size > 0 ? `${titled}/${chapters.length}` : "no headings",
+      model.sections.length > 0 ? `${covered}/${model.sections.length} (${pct(covered, model.sections.length)})` : "no sections",
+      pct(inCited, all.length),
+      pct(unplaced, all.length),
+      chapterWords.join("/"),
+      String(model.words),
+      seconds.toFixed(1),
+    ]);
+    console.error(`${doc}: done in ${seconds.toFixed(1)} s`);
+  }
+} finally {
+  chunks.close();
+  await srv.stop();
+  stopExtractionWorkers();
+}
+
+const header = ["document", "chapters", "front/back", "shared", "self-ref", "titles=headings", "sections covered", "in cited chunk", "unplaced", "words/chapter", "source words", "s"];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+const line = (r: string[]) => r.map((c, i) => (c ?? "").padEnd(widths[i]!)).join("  ");
+console.log(`Built-in engine, ${values.chapters} chapters per course`);
+console.log(line(header));
+for (const r of rows) console.log(line(r));
+console.log("goals: front/back ≤ 2%, shared 0, self-ref ≤ 2%, titles=headings ≥ 80%, sections covered ≥ 70%, in cited chunk 100%");
