@@ -73,10 +73,12 @@ async function main(argv: string[]): Promise<void> {
   const cfg = loadConfig();
   switch (command) {
     case "serve": {
-      const server = await startServer(cfg, { bootstrap: cfg.bootstrap && !values["no-bootstrap"] });
+      // Handlers go in before the server says it is listening: a supervisor that signals as soon as
+      // it reads that line must get a clean shutdown, not the default kill.
+      let server: Awaited<ReturnType<typeof startServer>> | null = null;
       let stopping = false;
       const shutdown = (signal: string) => {
-        if (stopping) process.exit(130);
+        if (stopping || !server) process.exit(stopping ? 130 : 0);
         stopping = true;
         server.svc.log.info("shutting down", { signal });
         server.stop().then(
@@ -86,6 +88,7 @@ async function main(argv: string[]): Promise<void> {
       };
       process.on("SIGTERM", () => shutdown("SIGTERM"));
       process.on("SIGINT", () => shutdown("SIGINT"));
+      server = await startServer(cfg, { bootstrap: cfg.bootstrap && !values["no-bootstrap"] });
       return;
     }
     case "keys": {
