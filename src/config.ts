@@ -95,7 +95,7 @@ export const settings = {
   llmModel: setting("LLM_MODEL", "llama3.2", "Default generation model name", str),
   llmTimeoutMs: setting("LLM_TIMEOUT_MS", "120000", "Timeout of one model call", int(100)),
   llmMaxRetries: setting("LLM_MAX_RETRIES", "2", "Re-asks after an invalid structured reply, and retries after a transient failure", int(0, 10)),
-  llmNumCtx: setting("LLM_NUM_CTX", "8192", "Largest context window (tokens) requested from Ollama; each task asks for what its prompt needs up to this", int(512)),
+  llmNumCtx: setting("LLM_NUM_CTX", "8192", "Context window (tokens) requested from Ollama on every call; one size for all calls, so Ollama never reloads the model between them", int(512)),
   llmKeepAlive: setting("LLM_KEEP_ALIVE", "10m", "How long Ollama keeps the model loaded after a call (Ollama duration, e.g. 10m, or -1 for ever)", str),
   embedder: setting(
     "EMBEDDER",

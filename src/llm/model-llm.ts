@@ -118,12 +118,11 @@ export class ModelLlm implements Llm {
   }
 
   private request(messages: ChatMessage[], opts: CallOptions, schema?: Record<string, unknown>): CompletionRequest {
-    const chars = messages.reduce((n, m) => n + m.content.length, 0) + (schema ? JSON.stringify(schema).length : 0);
     return {
       model: opts.model && opts.model !== this.model ? opts.model : this.settings.model,
       messages,
       schema,
-      sampling: samplingFor(opts, chars, this.settings.maxCtx),
+      sampling: samplingFor(opts, this.settings.maxCtx),
       signal: opts.signal,
     };
   }

@@ -21,17 +21,14 @@ const PROFILES: Record<Task, TaskProfile> = {
 export interface Sampling {
   temperature: number;
   maxTokens: number;
-  /** Context window to request: the prompt plus the output budget, rounded up, within the cap. */
+  /**
+   * Context window to request: the same on every call. Ollama reloads a model whenever num_ctx
+   * changes (ollama issue 9977), so a window sized per prompt reloaded it again and again in one course.
+   */
   numCtx: number;
 }
 
-// ~4 characters per token in English prose; a rough estimate is enough to size the window.
-const estimateTokens = (chars: number) => Math.ceil(chars / 3.5);
-
-export function samplingFor(opts: CallOptions, promptChars: number, maxCtx: number): Sampling {
+export function samplingFor(opts: CallOptions, numCtx: number): Sampling {
   const profile = PROFILES[opts.task ?? "general"];
-  const maxTokens = opts.maxTokens ?? profile.maxTokens;
-  const wanted = estimateTokens(promptChars) + maxTokens;
-  const numCtx = Math.min(maxCtx, Math.max(2048, Math.ceil(wanted / 1024) * 1024));
-  return { temperature: opts.temperature ?? profile.temperature, maxTokens, numCtx };
+  return { temperature: opts.temperature ?? profile.temperature, maxTokens: opts.maxTokens ?? profile.maxTokens, numCtx };
 }

@@ -54,7 +54,12 @@ const filenamesOf = (chapter: any) => new Set<string>(chapter.sources.map((s: an
 
 describe("organization modes", () => {
   test("sequential_sections: chapters follow the sources in order, each drawn from its own source", async () => {
+    const before = env.fake!.generations().length;
     const course = await build({ organization: "sequential_sections", num_chapters: "4", search_enabled: "false" }, [light, castles]);
+    // Outline, chapters and study guide all ask for one context size: Ollama never reloads the model mid-course.
+    const sizes = env.fake!.generations().slice(before).map((c) => c.body?.options?.num_ctx);
+    expect(sizes.length).toBeGreaterThanOrEqual(6);
+    expect(new Set(sizes)).toEqual(new Set([8192]));
     expect(course.organization).toBe("sequential_sections");
     expect(course.source_type).toBe("files");
     expect(course.chapters).toHaveLength(4);
