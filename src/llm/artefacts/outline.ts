@@ -27,7 +27,7 @@ export async function writeOutline(llm: Llm, input: OutlineInput): Promise<Outli
     topic: topic || "(not given: infer it from the dominant theme of the source passages)",
     titleHint: topic ? "" : " naming the dominant theme of the passages",
     goal: courseGoal(input.learningGoal),
-    passages: formatPassages(input.passages),
+    passages: formatPassages(input.passages, undefined, { evenShare: true }),
   });
   const outline = await llm.generateObject(outlineSchema(input.numChapters), prompt, {
     task: "outline",

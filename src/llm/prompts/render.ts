@@ -21,14 +21,23 @@ export function render(template: string, vars: Record<string, string | number>):
 // Enough source for a chapter without overflowing an 8k context together with the reply.
 const PASSAGE_BUDGET = 12_000;
 
-/** Passages as a numbered, id-tagged list the model can cite. */
-export function formatPassages(passages: Passage[], budget = PASSAGE_BUDGET): string {
+/** The least of a passage an even share keeps: below this a passage says too little to plan from. */
+const MIN_SHARE = 240;
+
+/**
+ * Passages as a numbered, id-tagged list the model can cite. In order, each passage takes what is
+ * left of the budget; with `evenShare`, every passage gets an equal part of it instead, so a
+ * sample over a whole document (an outline's) reaches its last sections rather than stopping
+ * after the first few.
+ */
+export function formatPassages(passages: Passage[], budget = PASSAGE_BUDGET, opts: { evenShare?: boolean } = {}): string {
   if (passages.length === 0) return "(no source passages: rely on well-established knowledge of the topic)";
+  const share = opts.evenShare ? Math.max(MIN_SHARE, Math.floor(budget / passages.length)) : Number.POSITIVE_INFINITY;
   const out: string[] = [];
   let used = 0;
   for (const [i, p] of passages.entries()) {
     const where = [p.filename, p.page != null ? `p. ${p.page}` : null, p.heading].filter(Boolean).join(", ");
-    const text = p.text.trim().slice(0, Math.max(400, budget - used));
+    const text = p.text.trim().slice(0, Math.min(share, Math.max(400, budget - used)));
     out.push(`[${i + 1}] id=${p.id}${where ? ` (${where})` : ""}\n${text}`);
     used += text.length;
     if (used >= budget) break;

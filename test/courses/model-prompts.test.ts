@@ -1,0 +1,44 @@
+/** What a real model is shown when it plans a course from a long document (fake Ollama, real server). */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config.ts";
+import { headingPaths } from "../../src/ingest/document.ts";
+import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
+import { call, ROOT, tempDir } from "../helpers/server.ts";
+import { type CourseEnv, courseEnv, filesForm, outlineCalls } from "./helpers.ts";
+
+const PAPER = join(ROOT, "../shared/corpus/pdf/tracemonkey.pdf");
+
+let env: CourseEnv;
+beforeAll(async () => {
+  env = await courseEnv();
+});
+afterAll(async () => {
+  await env.stop();
+  stopExtractionWorkers();
+});
+
+const squash = (s: string) => s.replace(/\s+/g, " ");
+
+test("the outline prompt samples the whole document: text of its last sections is in it", async () => {
+  // The paper's own last two numbered sections (Conclusions, Future Work), read from its document model.
+  const { blocks } = await extractFile(PAPER, "tracemonkey.pdf", { ...loadConfig(), dataDir: tempDir() });
+  const paths = headingPaths(blocks);
+  const lastSections = new Set(
+    blocks.filter((b) => b.kind === "heading" && b.role === "body" && /^\d+\.?\s/.test(b.text)).slice(-2).map((b) => b.text),
+  );
+  expect(lastSections.size).toBe(2);
+  const tail = blocks.filter((b, i) => b.kind === "paragraph" && b.role === "body" && paths[i]!.some((h) => lastSections.has(h)));
+  expect(tail.length).toBeGreaterThan(0);
+
+  const before = outlineCalls(env.fake!).length;
+  const form = filesForm({ num_chapters: "4", search_enabled: "false" }, [
+    { name: "tracemonkey.pdf", content: await Bun.file(PAPER).bytes(), type: "application/pdf" },
+  ]);
+  const made = await call(env.srv.url, "/v2/courses/generate-from-files?mode=sync", { key: env.key, user: "planner", body: form });
+  expect(made.status).toBe(200);
+  const [outline] = outlineCalls(env.fake!).slice(before);
+  const prompt = squash(JSON.stringify(outline!.body.messages ?? outline!.body.prompt));
+  // A sample that stopped after the first pages would hold none of this.
+  expect(tail.some((b) => prompt.includes(squash(b.text).slice(0, 60)))).toBe(true);
+});
