@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cuesToSegments, formatTimestamp, parseCaptionTrack } from "../../src/ingest/captions.ts";
+import { cuesToBlocks, formatTimestamp, parseCaptionTrack } from "../../src/ingest/captions.ts";
 import { extractUrl, isYoutubeUrl, youtubeVideoId } from "../../src/ingest/index.ts";
 import { pickTrack } from "../../src/ingest/youtube.ts";
 import { startFakeYoutube, VIDEO_REMOVED, VIDEO_WITH_CAPTIONS, VIDEO_WITHOUT_CAPTIONS, type FakeYoutube } from "./fake-youtube.ts";
 import { corpus, failure, ingestConfig, scratch } from "./support.ts";
+import { resultOf } from "../../src/ingest/result.ts";
 
 const tmp = scratch();
 let yt: FakeYoutube;
@@ -52,7 +53,7 @@ describe("caption formats", () => {
     const cues = parseCaptionTrack(await Bun.file(corpus("transcripts/youtube-json3-manual-speakenglishwithvanessa.json3")).text());
     expect(cues).toHaveLength(151);
     expect(cues[1]).toEqual({ start: 4.04, text: "Today, I have some good news and some bad news." });
-    const segments = cuesToSegments(cues);
+    const segments = resultOf(cuesToBlocks(cues), { title: null, mimeType: "video/youtube", pages: null }, "timestamp").segments;
     expect(segments[0]!.markdown.startsWith("[00:00] Hi, I'm Vanessa from SpeakEnglishWithVanessa.com. Today, I have")).toBe(true);
     expect(segments.every((s) => /^\[\d\d:\d\d\] /.test(s.markdown))).toBe(true);
     expect(segments.map((s) => s.timestamp)).toEqual([...segments.map((s) => s.timestamp)].sort((a, b) => a! - b!));
