@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
+import { plainText } from "../../src/llm/extractive/text.ts";
 import {
   answerQuestion,
   UsageMeter,
@@ -170,4 +171,9 @@ describe("extractive engine without sources", () => {
     expect(ch.content.length).toBeGreaterThanOrEqual(200);
     for (const q of ch.quiz.questions) expectSoundCloze(q);
   });
+});
+
+test("plain text keeps operators and identifiers: emphasis is removed only at token boundaries", () => {
+  expect(plainText("In R, A %*% B is the matrix product; x %*% y too.")).toBe("In R, A %*% B is the matrix product; x %*% y too.");
+  expect(plainText("snake_case_name and a*b*c stay; *this* and __that__ lose their marks.")).toBe("snake_case_name and a*b*c stay; this and that lose their marks.");
 });

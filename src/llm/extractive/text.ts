@@ -41,7 +41,8 @@ export function plainText(markdown: string): string {
     .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
     .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
     .replace(/`([^`]+)`/g, "$1")
-    .replace(/[*_]{1,3}([^*_]+)[*_]{1,3}/g, "$1")
+    // Emphasis only at token boundaries, as markdown reads it: `%*%`, `a*b` and snake_case stay as written.
+    .replace(/(^|[\s(["'])([*_]{1,3})(?=[^\s*_])([^*_\n]*?[^\s*_])\2(?=$|[\s)\]"'.,;:!?])/gm, "$1$3")
     .replace(/\[\d+\]/g, "")
     .replace(/[ \t]+/g, " ");
 }
