@@ -1,32 +1,28 @@
 /**
- * DOCX, ODT, PPTX and ODP to markdown with officeparser, whose AST keeps headings, lists and
- * tables. Documents become one segment per heading section; presentations one per slide, with
- * its number and speaker notes.
+ * DOCX, ODT, PPTX and ODP as blocks, read from officeparser's AST: headings (for DOCX from its
+ * styles and outline levels), lists, tables cell by cell, footnotes. Documents become one segment
+ * per heading section; presentations one per slide, with its number and speaker notes.
  */
 import { parseOffice, type OfficeContentNode, type OfficeParserAST } from "officeparser";
 import { AppError } from "../errors.ts";
 import { MIME_TYPES } from "./detect.ts";
-import { type Block, block, markdownToBlocks } from "./document.ts";
-import { firstHeading, normalizeMarkdown } from "./markdown.ts";
+import { type Block, block, escapeInline } from "./document.ts";
+import { astKind, type BlockContext, type NodeKind, NoteLabels, nodeBlocks } from "./office-blocks.ts";
+import { docxStyles } from "./office-styles.ts";
 import { resultOf } from "./result.ts";
 import type { ExtractResult } from "./types.ts";
 import { assertSafeZip, MAX_INFLATED_BYTES, MAX_ZIP_ENTRIES } from "./zip-guard.ts";
 
 export type OfficeKind = "docx" | "pptx" | "odt" | "odp";
 
-const MARKDOWN_OPTIONS = {
-  includeFormatting: false,
-  generateIds: false,
-  renderMetadata: false,
-  includeImages: false,
-  mdConfig: { fallbackToHtml: false, dialect: { extends: "github", attributeLists: "none" } },
-} as const;
-
 async function parse(data: Uint8Array, kind: OfficeKind, filename: string): Promise<OfficeParserAST> {
   try {
     return await parseOffice(Buffer.from(data.buffer, data.byteOffset, data.byteLength), {
       fileType: kind,
       ignoreComments: true,
+      // The raw `<w:p>` of each paragraph, for its own outline level (officeparser reads none).
+      includeRawContent: kind === "docx",
+      serializeRawContent: false,
       decompressionLimits: { maxUncompressedBytes: MAX_INFLATED_BYTES, maxZipEntries: MAX_ZIP_ENTRIES },
     });
   } catch (err) {
@@ -39,36 +35,31 @@ async function parse(data: Uint8Array, kind: OfficeKind, filename: string): Prom
   }
 }
 
-/** Renders nodes with the AST's own generator; bookmark anchors (`{#toc123}`) are dropped. */
-async function render(ast: OfficeParserAST, content: OfficeContentNode[]): Promise<string> {
-  if (content.length === 0) return "";
-  const { value } = await { ...ast, metadata: {}, content }.to("md", MARKDOWN_OPTIONS);
-  return normalizeMarkdown(String(value).replace(/^(#{1,6} .*?)\s*\{#[^}]*\}\s*$/gm, "$1"));
-}
-
-/** Headings inside a slide sit below the slide's own `##` heading. */
-function demoteHeadings(node: OfficeContentNode): OfficeContentNode {
-  const children = node.children?.map(demoteHeadings);
-  if (node.type !== "heading") return { ...node, children } as OfficeContentNode;
-  const level = Number((node.metadata as { level?: number } | undefined)?.level ?? 1);
-  return { ...node, children, metadata: { ...node.metadata, level: Math.min(level + 2, 6) } } as OfficeContentNode;
-}
-
 const plainText = (node: OfficeContentNode): string => (node.text ?? "").replace(/\s+/g, " ").trim();
 
-async function slideBlocks(ast: OfficeParserAST, slide: OfficeContentNode, index: number): Promise<Block[]> {
+/**
+ * A slide: its title a heading whose text is the title alone (headings paths and chunk headings
+ * read it), shown in markdown as "Slide N: Title"; an untitled slide still gets a "Slide N"
+ * heading, so its text is not taken to sit under the previous slide's title. Speaker notes follow
+ * a "Speaker notes:" marker.
+ */
+function slideBlocks(slide: OfficeContentNode, index: number, notes: NoteLabels): Block[] {
   const number = Number((slide.metadata as { slideNumber?: number } | undefined)?.slideNumber ?? index + 1);
+  const loc = { slide: number };
   const children = slide.children ?? [];
   const titleNode = children.find((c) => c.type === "heading" && plainText(c));
   const title = titleNode ? plainText(titleNode) : null;
-  const body = await render(ast, children.filter((c) => c !== titleNode).map(demoteHeadings));
+  // Headings inside a slide sit below the slide's own level-2 heading.
+  const ctx: BlockContext = { loc, notes, classify: (n) => astKind(n, 2) };
+  const heading = title
+    ? block("heading", title, loc, { level: 2, markdown: `Slide ${number}: ${escapeInline(title)}` })
+    : block("heading", `Slide ${number}`, loc, { level: 2 });
+  const body = nodeBlocks(children.filter((c) => c !== titleNode), ctx);
   // A notes page ends with its slide-number placeholder, which says nothing.
   const noteParts = (slide.notes ?? []).flatMap((n) => n.children ?? []).filter((p) => plainText(p) !== String(number));
-  const notes = await render(ast, noteParts);
-  const loc = { slide: number };
-  const heading = block("heading", title ? `Slide ${number}: ${title}` : `Slide ${number}`, loc, { level: 2 });
-  const notesBlocks = notes ? [block("paragraph", "Speaker notes:", loc, { markdown: "**Speaker notes:**" }), ...markdownToBlocks(notes, loc)] : [];
-  return [heading, ...markdownToBlocks(body, loc), ...notesBlocks];
+  const noteBlocks = nodeBlocks(noteParts, ctx);
+  const marker = noteBlocks.length ? [block("paragraph", "Speaker notes:", loc, { markdown: "**Speaker notes:**" })] : [];
+  return [heading, ...body, ...marker, ...noteBlocks];
 }
 
 function metaTitle(ast: OfficeParserAST): string | null {
@@ -77,21 +68,51 @@ function metaTitle(ast: OfficeParserAST): string | null {
   return typeof title === "string" && title.trim() ? title.trim() : null;
 }
 
+/**
+ * How each paragraph of a DOCX reads: its style's name or outline level, or its own outline
+ * level. A "Title" paragraph is the top heading, and when there is one the section headings
+ * nest below it (Heading 1 at level 2), as docling and pandoc read it.
+ */
+function docxClassifier(data: Uint8Array, content: OfficeContentNode[]): { classify: (n: OfficeContentNode) => NodeKind; title: string | null } {
+  const styles = docxStyles(data);
+  const kindOf = (n: OfficeContentNode) => styles.paragraphKind((n.metadata as { style?: string } | undefined)?.style, n.rawContent);
+  const titleNode = content.find((n) => (n.type === "paragraph" || n.type === "heading") && kindOf(n).kind === "title" && plainText(n));
+  const shift = titleNode ? 1 : 0;
+  const classify = (n: OfficeContentNode): NodeKind => {
+    const kind = kindOf(n);
+    switch (kind.kind) {
+      case "title":
+        return { kind: "heading", level: 1 };
+      case "heading":
+        return { kind: "heading", level: Math.min(kind.level + shift, 6) };
+      case "caption":
+        return { kind: "caption" };
+      case "body":
+        // Numbering id 0 is Word's "no numbering": a paragraph taken out of a list.
+        return { kind: n.type === "list" && n.metadata?.listId !== "0" ? "list_item" : "paragraph" };
+    }
+  };
+  return { classify, title: titleNode ? plainText(titleNode) : null };
+}
+
 export async function extractOffice(path: string, filename: string, kind: OfficeKind): Promise<ExtractResult> {
   const data = new Uint8Array(await Bun.file(path).arrayBuffer());
   assertSafeZip(data, filename);
   const ast = await parse(data, kind, filename);
   const mimeType = MIME_TYPES[kind];
+  const notes = new NoteLabels();
 
   if (kind === "pptx" || kind === "odp") {
     const slides = ast.content.filter((n) => n.type === "slide");
-    const perSlide = await Promise.all(slides.map((s, i) => slideBlocks(ast, s, i)));
-    const firstTitle = perSlide.map((b) => b[0]?.text.replace(/^Slide \d+:?\s*/, "")).find((t) => t);
-    return resultOf(perSlide.flat(), { title: metaTitle(ast) ?? firstTitle ?? null, mimeType, pages: slides.length }, "slide");
+    const perSlide = slides.map((s, i) => slideBlocks(s, i, notes));
+    const firstTitle = slides.map((s) => s.children?.find((c) => c.type === "heading" && plainText(c))).find(Boolean);
+    return resultOf(perSlide.flat(), { title: metaTitle(ast) ?? (firstTitle ? plainText(firstTitle) : null), mimeType, pages: slides.length }, "slide");
   }
 
-  const markdown = await render(ast, ast.content);
+  const docx = kind === "docx" ? docxClassifier(data, ast.content) : null;
+  const blocks = nodeBlocks(ast.content, { loc: {}, notes, classify: docx?.classify ?? ((n) => astKind(n)) });
   const pagesProp = (ast.metadata as { nativeProperties?: Record<string, unknown> } | undefined)?.nativeProperties?.Pages;
   const pages = typeof pagesProp === "number" && pagesProp > 0 ? pagesProp : 1;
-  return resultOf(markdownToBlocks(markdown), { title: metaTitle(ast) ?? firstHeading(markdown, 1), mimeType, pages }, "section");
+  const firstHeading = blocks.find((b) => b.kind === "heading" && b.level === 1)?.text ?? null;
+  return resultOf(blocks, { title: metaTitle(ast) ?? docx?.title ?? firstHeading, mimeType, pages }, "section");
 }

@@ -28,7 +28,8 @@ export async function extractTextFile(path: string, kind: "txt" | "md"): Promise
   if (kind === "md") {
     return resultOf(markdownToBlocks(text), { title: firstHeading(text, 1), mimeType: "text/markdown", pages: 1 }, "section");
   }
-  // Plain text is not markdown: each blank-line paragraph is a paragraph of text, whatever it holds.
-  const paragraphs = text.split(/\n\s*\n/).map((p) => block("paragraph", p.trim()));
+  // Plain text is not markdown: each blank-line paragraph is a paragraph of text, whatever it holds,
+  // and the markdown output gives it back as written rather than escaped.
+  const paragraphs = text.split(/\n\s*\n/).map((p) => block("paragraph", p.trim(), {}, { markdown: p.trim() }));
   return resultOf(paragraphs, { title: null, mimeType: "text/plain", pages: 1 }, "section");
 }

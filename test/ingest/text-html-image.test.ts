@@ -33,7 +33,7 @@ describe("TXT and MD", () => {
   test("markdown is normalised: CRLF, BOM, trailing spaces and runs of blank lines; title and sections from headings", async () => {
     const md = "\uFEFF# Guide  \r\n\r\nIntro text.   \r\n\r\n\r\n\r\n## Part A\r\nAlpha.\r\n\r\n## Part B\r\nBeta.\r\n";
     const r = await extractFile(await tmp.write("guide.md", md), "guide.md", cfg);
-    expect(r.markdown).toBe("# Guide\n\nIntro text.\n\n## Part A\nAlpha.\n\n## Part B\nBeta.");
+    expect(r.markdown).toBe("# Guide\n\nIntro text.\n\n## Part A\n\nAlpha.\n\n## Part B\n\nBeta.");
     expect(r.title).toBe("Guide");
     expect(r.segments.map((s) => s.heading)).toEqual(["Guide", "Part A", "Part B"]);
   });
@@ -60,9 +60,10 @@ describe("HTML", () => {
     });
   }
 
-  test("code blocks keep their line breaks, headings lose their permalinks", async () => {
+  test("code blocks keep their line breaks and language, headings lose their permalinks", async () => {
     const r = await extractFile(corpus("html/readability-v8-blog/source.html"), "v8.html", cfg);
-    expect(r.markdown).toContain("```\n// add.c\n#include <emscripten.h>\n");
+    expect(r.markdown).toContain("```c\n// add.c\n#include <emscripten.h>\n");
+    expect(r.blocks.filter((b) => b.kind === "code").map((b) => b.lang)).toContain("bash");
     expect(r.markdown).toContain("## Using standalone mode in Emscripten\n");
     expect(r.markdown).not.toContain("[#](#");
   });
