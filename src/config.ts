@@ -141,7 +141,7 @@ export const settings = {
   topicMatchMinScore: setting(
     "TOPIC_MATCH_MIN_SCORE",
     "0.42",
-    "Least search score (cosine) for a learner's indexed passage to ground a topic course; with no model, a topic with no passage this close is refused (tuned on the builtin embedder, whose unrelated text scores about 0.35)",
+    "Least search score (cosine) for a passage of the learner's documents to ground a chapter of a topic course written by a model (tuned on the builtin embedder, whose unrelated text scores about 0.35); which documents cover a topic at all is decided by their words, not by this score",
     (v, name) => {
       const n = Number(v);
       if (!Number.isFinite(n) || n < 0 || n > 1) throw new Error(`${name} must be a number from 0 to 1, got "${v}"`);

@@ -10,8 +10,8 @@
  *   - shared: sentences (5+ words) that appear in more than one chapter; goal 0
  *   - self-ref: sentences that only point elsewhere ("in Section 4", "this paper", "Figure 3 shows");
  *     goal ≤ 2%
- *   - titles=headings: chapter titles that are headings of the source (numbering ignored); goal ≥ 80%
- *     where the source has headings
+ *   - titles=headings: chapter titles that are headings of the source (numbering ignored), or a
+ *     join of such headings for a chapter of several sections; goal ≥ 80% where the source has headings
  *   - sections: top-level body sections of the source that at least one chapter draws a sentence
  *     from; goal ≥ 70% with 4 chapters
  *   - in cited chunk: content sentences found in a chunk their chapter cites; goal 100%
@@ -166,7 +166,9 @@ try {
     perChapter.forEach((ss, ci) => ss.forEach((s) => seen.set(norm(s), (seen.get(norm(s)) ?? new Set()).add(ci))));
     const shared = [...seen.values()].filter((c) => c.size > 1).length;
     const selfRef = all.filter((s) => SELF_REFERENCE.test(s)).length;
-    const titled = chapters.filter((c) => model.headings.has(stripNumbering(c.title))).length;
+    // A chapter of several sections is titled by joining their headings ("A, B and C", "A through D"): it counts when every part is a heading.
+    const isHeading = (t: string) => model.headings.has(stripNumbering(t));
+    const titled = chapters.filter((c) => isHeading(c.title) || c.title.split(/, | and | through /).every(isHeading)).length;
     const covered = model.sections.filter((sec) => all.some((s) => found(s, sec.text, sec.tri))).length;
     let inCited = 0;
     perChapter.forEach((ss, ci) => {

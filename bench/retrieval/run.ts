@@ -106,7 +106,7 @@ async function indexCorpus(embedder: Embedder): Promise<Bench> {
 async function addDocument(deps: RetrievalDeps, tenantId: string, userId: string, filename: string, extract: ExtractResult): Promise<number> {
   const documentId = createDocumentRecord(deps.sqlite, { tenantId, userId }, { filename, sourceType: "file" });
   const { chunkCount } = await indexDocument(deps, { tenantId, userId, documentId, extract, spaceId: null });
-  markDocumentReady(deps.sqlite, documentId, { blobKey: null, mimeType: extract.mimeType, pages: 1, markdown: extract.markdown, chunkCount });
+  markDocumentReady(deps.sqlite, documentId, { blobKey: null, mimeType: extract.mimeType, pages: 1, markdown: extract.markdown, title: extract.title, chunkCount });
   return chunkCount;
 }
 

@@ -1,16 +1,20 @@
 /**
- * One chapter: passages retrieved from the course's sources (and web results when search is on),
- * written by the model (retried after transient failures), and the cited passages
- * turned into the chapter's sources.
+ * One chapter: its own sections of the sources when the plan chose them (sequential courses), else
+ * passages retrieved from the course's sources (topic and thematic courses), plus web results when
+ * search is on; written by the model or the extractive engine (retried after transient failures);
+ * the passages that ground its paragraphs become the chapter's sources.
  */
 import { type ChapterDraft, type Passage, type UsageMeter, writeChapter } from "../llm/artefacts.ts";
 import { search } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
 import { sectionTitle } from "../util.ts";
 import { withModelRetries } from "./model-retry.ts";
-import type { ChapterSourceRecord, CourseRow, PlannedChapter } from "./store.ts";
+import type { ChapterPart, ChapterSourceRecord, CourseRow, PlannedChapter } from "./store.ts";
 import { webSearch, type WebResult } from "./web-search.ts";
 import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
+import { groundParagraphs } from "./grounding.ts";
+import { documentParagraphs, type Paragraph } from "./sections.ts";
+import { paragraphPassages } from "./source-passages.ts";
 
 const PASSAGES_PER_CHAPTER = 6;
 const WEB_RESULTS_PER_CHAPTER = 3;
@@ -28,6 +32,19 @@ interface SourcedPassage extends Passage {
   timestamp?: number | null;
   url?: string;
   title?: string;
+}
+
+/** The chapter's own sections, in reading order, as passages cited by their chunks. */
+function sectionPassages(svc: Services, parts: ChapterPart[]): SourcedPassage[] {
+  const byDocument = new Map<string, Paragraph[]>();
+  return parts.flatMap((part) => {
+    let paragraphs = byDocument.get(part.document_id);
+    if (!paragraphs) {
+      paragraphs = documentParagraphs(svc.sqlite, part.document_id);
+      byDocument.set(part.document_id, paragraphs);
+    }
+    return paragraphPassages(paragraphs.slice(part.from, part.to));
+  });
 }
 
 async function documentPassages(svc: Services, course: CourseRow, chapter: PlannedChapter, scope: ChapterScope): Promise<SourcedPassage[]> {
@@ -66,9 +83,10 @@ function webPassages(results: WebResult[]): SourcedPassage[] {
   return results.map((r, i) => ({ id: `web-${i + 1}`, text: `${r.title}\n${r.content}`, url: r.url, title: r.title, heading: r.title }));
 }
 
-function toSource(p: SourcedPassage): ChapterSourceRecord {
+function toSource(p: SourcedPassage, paragraphs: number[]): ChapterSourceRecord {
   const excerpt = p.text.length > EXCERPT_CHARS ? `${p.text.slice(0, EXCERPT_CHARS)}…` : p.text;
   return {
+    paragraphs,
     document_id: p.documentId ?? null,
     chunk_id: p.chunkId ?? null,
     filename: p.filename ?? null,
@@ -86,14 +104,22 @@ export interface WrittenChapter {
   sources: ChapterSourceRecord[];
 }
 
+/** Where a chapter stands in its course: every chapter's title in order, and its own index. */
+export interface CoursePosition {
+  outline: string[];
+  index: number;
+}
+
 export async function writeCourseChapter(
   svc: Services,
   course: CourseRow,
   chapter: PlannedChapter,
   scope: ChapterScope,
   meter: UsageMeter,
+  position: CoursePosition,
 ): Promise<WrittenChapter> {
-  const passages = await documentPassages(svc, course, chapter, scope);
+  const own = chapter.parts && chapter.parts.length > 0 ? chapter.parts : null;
+  const passages = own ? sectionPassages(svc, own) : await documentPassages(svc, course, chapter, scope);
   if (course.search_enabled && svc.cfg.searxngUrl) {
     const results = await webSearch(svc, `${course.title}: ${chapter.title}`, WEB_RESULTS_PER_CHAPTER);
     passages.push(...webPassages(results));
@@ -105,12 +131,17 @@ export async function writeCourseChapter(
       objectives: chapter.objectives,
       learningGoal: course.learning_goal ?? undefined,
       passages,
+      sectionDepth: own ? own[0]!.depth : undefined,
+      courseOutline: position.outline,
+      chapterIndex: position.index,
       meter,
       model: course.model ?? undefined,
     }),
   );
-  const byId = new Map(passages.map((p) => [p.id, p]));
-  const cited = draft.citations.map((id) => byId.get(id)).filter((p): p is SourcedPassage => p !== undefined);
-  // A chapter that cites nothing still lists what it was given to read: those passages grounded it.
-  return { draft, sources: (cited.length > 0 ? cited : passages).map(toSource) };
+  const grounded = groundParagraphs(draft.content, passages);
+  const cited = new Set(draft.citations);
+  // Sources are the passages that ground a paragraph, or that the model cited; a chapter that
+  // grounds and cites nothing still lists what it was given to read.
+  const used = passages.filter((p) => grounded.get(p.id)!.length > 0 || cited.has(p.id));
+  return { draft, sources: (used.length > 0 ? used : passages).map((p) => toSource(p, grounded.get(p.id) ?? [])) };
 }

@@ -31,7 +31,7 @@ import {
   type PlannedChapter,
   resetRunningChapters,
 } from "./store.ts";
-import { matchTopic, noModelForTopic } from "./topic-match.ts";
+import { matchTopic, refuseTopic } from "./topic-match.ts";
 
 export { COURSE_JOB } from "./progress.ts";
 
@@ -87,7 +87,7 @@ async function ensureOutline(svc: Services, job: JobRow, course: CourseRow, read
   let plan;
   if (course.source_type === "topic") {
     const match = await matchTopic(svc, { tenantId: course.tenant_id, userId: course.user_id }, course.topic);
-    if (svc.llm.engine === "extractive" && match.passages.length === 0) throw noModelForTopic(course.topic);
+    if (svc.llm.engine === "extractive" && match.passages.length === 0) throw refuseTopic(course.topic, match);
     // The documents the course drew on are linked to it, so course Q&A retrieves over them too.
     for (const id of match.documentIds) {
       svc.sqlite.run("INSERT OR IGNORE INTO course_documents (course_id, document_id) VALUES (?, ?)", [course.id, id]);
@@ -130,6 +130,7 @@ function scopeOf(svc: Services, course: CourseRow, planned: PlannedChapter | und
  */
 async function writeChapters(svc: Services, job: JobRow, course: CourseRow, chapters: ChapterRow[], meter: UsageMeter, signal: AbortSignal): Promise<boolean> {
   const planned = outlineOf(svc.sqlite, course.id)?.chapters ?? [];
+  const outline = [...chapters].sort((a, b) => a.order_index - b.order_index).map((c) => c.title);
   const limit = pLimit(svc.cfg.chapterConcurrency);
   let failure: unknown = null;
   const maker = { engine: course.engine, model: course.model };
@@ -143,7 +144,10 @@ async function writeChapters(svc: Services, job: JobRow, course: CourseRow, chap
           markChapterRunning(svc.sqlite, c.id);
           publish({ type: "chapter", job_id: job.id, course_id: course.id, order_index: c.order_index, title: c.title, status: "running", completed_at: null });
           try {
-            const written = await writeCourseChapter(svc, course, { ...plan, title: c.title }, scopeOf(svc, course, plan), meter);
+            const written = await writeCourseChapter(svc, course, { ...plan, title: c.title }, scopeOf(svc, course, plan), meter, {
+              outline,
+              index: c.order_index,
+            });
             await indexChapter(svc, {
               tenantId: course.tenant_id,
               userId: course.user_id,

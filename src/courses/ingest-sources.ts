@@ -12,7 +12,6 @@ import type { ExtractResult } from "../ingest/types.ts";
 import { blobPath } from "../media/blob-store.ts";
 import { indexDocument } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
-import { saveSegments } from "./segments.ts";
 import type { CourseRow } from "./store.ts";
 
 export interface CourseDocument {
@@ -46,11 +45,10 @@ async function extract(svc: Services, doc: CourseDocument): Promise<ExtractResul
 
 function markReady(sqlite: Database, doc: CourseDocument, result: ExtractResult, chunkCount: number): void {
   sqlite.transaction(() => {
-    saveSegments(sqlite, doc.id, result.segments);
     sqlite.run(
-      `UPDATE documents SET status = 'ready', error = NULL, mime_type = ?, pages = ?, char_count = ?, markdown = ?, chunk_count = ?
+      `UPDATE documents SET status = 'ready', error = NULL, mime_type = ?, pages = ?, char_count = ?, markdown = ?, title = ?, chunk_count = ?
         WHERE id = ?`,
-      [result.mimeType, result.pages, result.markdown.length, result.markdown, chunkCount, doc.id],
+      [result.mimeType, result.pages, result.markdown.length, result.markdown, result.title, chunkCount, doc.id],
     );
   })();
 }

@@ -1,19 +1,21 @@
 /**
  * The outline of a course, planned by its organization:
  * - topic courses: one outline from the topic (grounded in the learner's matching documents);
- * - `sequential_sections`: each source keeps its order; chapters follow the sources one after
- *   another, each chapter drawn from its own source (or from a run of consecutive sources when
- *   there are fewer chapters than sources);
+ * - `sequential_sections`: each source keeps its order; chapters are contiguous groups of a
+ *   source's top-level sections, balanced by length, each chapter reading only its own sections
+ *   (or a run of consecutive whole sources when there are fewer chapters than sources);
  * - `thematic_bridge`: chapters are built around themes the sources share, each drawing on all;
  * - `auto`: thematic_bridge when the sources are about one subject, sequential_sections otherwise;
  * - `separate_courses`: each course has one source, planned like sequential_sections.
  */
-import pLimit from "p-limit";
+import type { Database } from "bun:sqlite";
 import { type Outline, type OutlineInput, type Passage, type UsageMeter, writeOutline as writeOutlineOnce } from "../llm/artefacts.ts";
 import type { Services } from "../services.ts";
 import { slugify } from "../util.ts";
-import { evenSample, OUTLINE_PASSAGES, segmentsOf, sequentialPassages, type StoredSegment, toPassage } from "./segments.ts";
-import type { CoursePlan, CourseRow, Organization, PlannedChapter } from "./store.ts";
+import { cleanTitle, groupTitle, partition, splitToCount } from "./chapter-groups.ts";
+import { documentParagraphs, type Paragraph, topSections } from "./sections.ts";
+import { evenSample, headingTree, OUTLINE_PASSAGES, paragraphPassages, spreadSample } from "./source-passages.ts";
+import type { ChapterPart, CoursePlan, CourseRow, Organization, PlannedChapter } from "./store.ts";
 import { withModelRetries } from "./model-retry.ts";
 import { dominantTheme, relatedness, sharedThemes, termProfile, type TermProfile } from "./themes.ts";
 
@@ -71,76 +73,78 @@ export function resolveOrganization(requested: Organization, profiles: TermProfi
 }
 
 export async function planSourceCourse(ctx: PlanContext, sources: ReadySource[]): Promise<CoursePlan> {
-  const segments = sources.map((s) => segmentsOf(ctx.svc.sqlite, s.id));
-  const profiles = segments.map((segs) => termProfile(segs.map((s) => s.markdown).join("\n")));
+  const paragraphs = sources.map((s) => documentParagraphs(ctx.svc.sqlite, s.id));
+  const profiles = paragraphs.map((ps) => termProfile(ps.map((p) => [...p.headingPath.slice(-1), p.text].join("\n")).join("\n")));
   const { organization, relatedness: r } = resolveOrganization(ctx.course.organization ?? "auto", profiles);
   const plan =
     organization === "thematic_bridge"
-      ? await planThematic(ctx, segments, profiles)
-      : await planSequential(ctx, sources, segments, profiles);
+      ? await planThematic(ctx, sources, paragraphs, profiles)
+      : await planSequential(ctx, sources, paragraphs, profiles);
   return { ...plan, organization, ...(r === undefined ? {} : { relatedness: r }) };
 }
 
 /**
- * Passages grouped theme by theme, each theme illustrated by the segment of every source that
- * uses it most, so the outline (and the extractive engine's contiguous split) forms chapters
- * around what the sources share.
+ * Passages grouped theme by theme, each theme illustrated by the section of every source that
+ * uses it most, so the outline forms chapters around what the sources share.
  */
-function themePassages(segments: StoredSegment[][], profiles: TermProfile[], numChapters: number): Passage[] {
+function themePassages(sources: ReadySource[], paragraphs: Paragraph[][], profiles: TermProfile[], numChapters: number): { passages: Passage[]; used: Set<string> } {
   const themes = sharedThemes(profiles, numChapters * 2);
+  const used = new Set<string>();
   if (themes.length === 0) {
     // Nothing shared at all: interleave the sources so every chapter still sees all of them.
-    const samples = segments.map((s) => evenSample(s, Math.ceil(OUTLINE_PASSAGES / segments.length)));
+    const samples = paragraphs.map((ps) => evenSample(paragraphPassages(ps), Math.ceil(OUTLINE_PASSAGES / paragraphs.length)));
     const longest = Math.max(...samples.map((s) => s.length));
-    return Array.from({ length: longest }, (_, i) => samples.map((s) => s[i]).filter((s): s is StoredSegment => !!s))
-      .flat()
-      .map(toPassage);
+    sources.forEach((s) => used.add(s.id));
+    return { passages: Array.from({ length: longest }, (_, i) => samples.flatMap((s) => (s[i] ? [s[i]] : []))).flat(), used };
   }
-  const segmentProfiles = segments.map((segs) => segs.map((s) => termProfile(s.markdown)));
-  const used = new Set<string>();
+  const sections = paragraphs.map((ps) => topSections(ps, numChapters));
+  const sectionProfiles = sections.map((secs, i) => secs.map((sec) => termProfile(paragraphs[i]!.slice(sec.from, sec.to).map((p) => p.text).join("\n"))));
+  const taken = new Set<string>();
   const out: Passage[] = [];
   for (const theme of themes) {
     for (const src of theme.sources) {
-      let best: StoredSegment | null = null;
+      let best = -1;
       let bestWeight = 0;
-      segments[src]!.forEach((seg, i) => {
-        const w = segmentProfiles[src]![i]!.weights.get(theme.stem) ?? 0;
-        if (w > bestWeight && !used.has(`${seg.documentId}:${seg.position}`)) {
-          best = seg;
-          bestWeight = w;
-        }
+      sectionProfiles[src]!.forEach((profile, i) => {
+        const w = profile.weights.get(theme.stem) ?? 0;
+        if (w > bestWeight && !taken.has(`${src}:${i}`)) [best, bestWeight] = [i, w];
       });
-      if (best) {
-        const chosen: StoredSegment = best;
-        used.add(`${chosen.documentId}:${chosen.position}`);
-        out.push(toPassage(chosen));
-      }
+      if (best < 0) continue;
+      taken.add(`${src}:${best}`);
+      used.add(sources[src]!.id);
+      const sec = sections[src]![best]!;
+      const [first] = paragraphPassages(paragraphs[src]!.slice(sec.from, sec.to));
+      if (first) out.push({ ...first, heading: sec.title });
     }
     if (out.length >= OUTLINE_PASSAGES) break;
   }
-  return out;
+  return { passages: out, used };
 }
 
 async function planThematic(
   ctx: PlanContext,
-  segments: StoredSegment[][],
+  sources: ReadySource[],
+  paragraphs: Paragraph[][],
   profiles: TermProfile[],
 ): Promise<Omit<CoursePlan, "organization">> {
   const { course } = ctx;
+  const { passages, used } = themePassages(sources, paragraphs, profiles, course.num_chapters);
   const outline = await writeOutline(ctx, {
     topic: course.topic || undefined,
     learningGoal: learningGoalOf(course),
     numChapters: course.num_chapters,
-    passages: themePassages(segments, profiles, course.num_chapters),
+    passages,
     meter: ctx.meter,
     model: modelOf(course),
   });
+  // Every chapter of a bridge draws on each source its themes came from.
+  const bridged = sources.filter((s) => used.has(s.id)).map((s) => s.id);
   return {
     title: outline.title,
     slug: outline.slug ?? slugify(outline.title),
     description: outline.description,
     topic: course.topic || outline.title,
-    chapters: toChapters(outline, null),
+    chapters: toChapters(outline, bridged.length > 0 ? bridged : null),
   };
 }
 
@@ -168,39 +172,84 @@ export function sequentialGroups(sizes: number[], numChapters: number): { source
   return counts.map((chapters, i) => ({ sources: [i], chapters }));
 }
 
+/** A chapter planned from sections: where it reads, what it is called, and its passages. */
+interface SectionChapter {
+  title: string;
+  sections: string[];
+  parts: ChapterPart[];
+  passages: Passage[];
+}
+
+const documentTitleOf = (sqlite: Database, id: string) =>
+  sqlite.query<{ title: string | null }, [string]>("SELECT title FROM documents WHERE id = ?").get(id)?.title?.trim() || null;
+
+/** One source's chapters: its top-level sections (split if too few), grouped into `count` contiguous runs. */
+function sourceChapters(source: ReadySource, paragraphs: Paragraph[], count: number): SectionChapter[] {
+  const sections = splitToCount(topSections(paragraphs, count), paragraphs, count);
+  return partition(sections, count).map((group) => {
+    const from = group[0]!.from;
+    const to = group.at(-1)!.to;
+    return {
+      title: groupTitle(group.map((s) => s.title)),
+      sections: group.map((s) => cleanTitle(s.title)),
+      parts: [{ document_id: source.id, from, to, depth: group[0]!.depth }],
+      passages: paragraphPassages(paragraphs.slice(from, to)),
+    };
+  });
+}
+
+/** Consecutive whole sources sharing one chapter (fewer chapters than sources). */
+function sourcesChapter(ctx: PlanContext, sources: ReadySource[], paragraphs: Paragraph[][]): SectionChapter {
+  const titles = sources.map((s) => documentTitleOf(ctx.svc.sqlite, s.id) ?? s.filename);
+  return {
+    title: groupTitle(titles),
+    sections: titles,
+    parts: sources.map((s, i) => ({ document_id: s.id, from: 0, to: paragraphs[i]!.length, depth: 0 })),
+    passages: sources.flatMap((_, i) => paragraphPassages(paragraphs[i]!)),
+  };
+}
+
 async function planSequential(
   ctx: PlanContext,
   sources: ReadySource[],
-  segments: StoredSegment[][],
+  paragraphs: Paragraph[][],
   profiles: TermProfile[],
 ): Promise<Omit<CoursePlan, "organization">> {
   const { course } = ctx;
-  const sizes = segments.map((segs) => segs.reduce((a, s) => a + s.markdown.length, 0));
+  const sizes = paragraphs.map((ps) => ps.reduce((a, p) => a + p.text.length, 0));
   const groups = sequentialGroups(sizes, course.num_chapters);
-  const single = groups.length === 1;
-  const limit = pLimit(ctx.svc.cfg.chapterConcurrency);
-  const outlines = await Promise.all(
-    groups.map((g) =>
-      limit(() =>
-        writeOutline(ctx, {
-          // Each run of sources is titled after its own content; only a single run takes the course topic.
-          topic: single ? course.topic || undefined : undefined,
-          learningGoal: learningGoalOf(course),
-          numChapters: g.chapters,
-          passages: sequentialPassages(g.sources.map((i) => segments[i]!)),
-          meter: ctx.meter,
-          model: modelOf(course),
-        }),
-      ),
-    ),
+  const planned = groups.flatMap((g) =>
+    g.sources.length > 1
+      ? [sourcesChapter(ctx, g.sources.map((i) => sources[i]!), g.sources.map((i) => paragraphs[i]!))]
+      : sourceChapters(sources[g.sources[0]!]!, paragraphs[g.sources[0]!]!, g.chapters),
   );
-  const chapters = outlines.flatMap((o, gi) => toChapters(o, groups[gi]!.sources.map((i) => sources[i]!.id)));
-  const first = outlines[0]!;
-  const title = single ? first.title : course.topic || joinTitles(outlines.map((o) => o.title)) || dominantTheme(profiles) || "Course";
+  const titles = sources.map((s) => documentTitleOf(ctx.svc.sqlite, s.id));
+  const structure = sources
+    .map((s, i) => `${titles[i] ?? s.filename}\n${headingTree(paragraphs[i]!, 0, 3)}`)
+    .join("\n\n");
+  const outline = await writeOutline(ctx, {
+    topic: course.topic || (sources.length === 1 ? (titles[0] ?? undefined) : undefined),
+    learningGoal: learningGoalOf(course),
+    numChapters: planned.length,
+    // Each chapter's share of the sample spans its sections to the last, so the plan sees how the sources end.
+    passages: planned.flatMap((c) => spreadSample(c.passages, Math.max(2, Math.floor(OUTLINE_PASSAGES / planned.length)))),
+    structure,
+    chapters: planned.map((c) => ({ title: c.title, sections: c.sections, passages: c.passages })),
+    meter: ctx.meter,
+    model: modelOf(course),
+  });
+  const chapters: PlannedChapter[] = planned.map((c, i) => ({
+    title: outline.chapters[i]?.title ?? c.title,
+    objectives: outline.chapters[i]?.objectives ?? [],
+    source_document_ids: [...new Set(c.parts.map((p) => p.document_id))],
+    parts: c.parts,
+  }));
+  const single = sources.length === 1;
+  const title = course.topic || (single ? (titles[0] ?? outline.title) : joinTitles(titles.map((t, i) => t ?? sources[i]!.filename)) || dominantTheme(profiles) || outline.title);
   return {
     title,
-    slug: single ? (first.slug ?? slugify(title)) : slugify(title),
-    description: outlines.map((o) => o.description).join(" "),
+    slug: slugify(title),
+    description: outline.description,
     topic: course.topic || title,
     chapters,
   };

@@ -126,7 +126,7 @@ export function loadOwnedCourse(sqlite: Database, owner: CourseOwner, courseId: 
 }
 
 /** A chapter source as read back: the record the generator stores, with its nullable excerpt column. */
-type StoredSource = Omit<ChapterSourceRecord, "excerpt"> & { chapter_id: string; excerpt: string | null };
+type StoredSource = Omit<ChapterSourceRecord, "excerpt" | "paragraphs"> & { chapter_id: string; excerpt: string | null; paragraphs: string };
 
 const parseJson = <T>(s: string | null, fallback: T): T => (s == null ? fallback : (JSON.parse(s) as T));
 
@@ -153,10 +153,11 @@ export function readCourse(sqlite: Database, owner: CourseOwner, courseId: strin
     .all(courseId);
   const sources = sqlite
     .query<StoredSource, [string]>(
-      `SELECT s.chapter_id, s.document_id, s.chunk_id, s.filename, s.page, s.timestamp_seconds, s.url, s.title, s.excerpt, s.score
+      `SELECT s.chapter_id, s.document_id, s.chunk_id, s.filename, s.page, s.timestamp_seconds, s.url, s.title, s.excerpt, s.score, s.paragraphs
          FROM chapter_sources s JOIN chapters ch ON ch.id = s.chapter_id WHERE ch.course_id = ? ORDER BY s.chapter_id, s.position`,
     )
-    .all(courseId);
+    .all(courseId)
+    .map((s) => ({ ...s, paragraphs: JSON.parse(s.paragraphs) as number[] }));
 
   const group = <T extends { chapter_id: string }>(rows: T[]) => {
     const m = new Map<string, Omit<T, "chapter_id">[]>();

@@ -16,7 +16,7 @@ import type { User } from "../tenants/users.ts";
 import { newId, nowIso, slugify } from "../util.ts";
 import { COURSE_JOB } from "./progress.ts";
 import type { Organization } from "./store.ts";
-import { matchTopic, noModelForTopic } from "./topic-match.ts";
+import { matchTopic, refuseTopic } from "./topic-match.ts";
 import { SEARCH_UNAVAILABLE_NOTE } from "./web-search.ts";
 
 export interface Requester {
@@ -133,7 +133,7 @@ export async function startTopicCourse(svc: Services, who: Requester, req: Gener
   const topic = checkTopic(req.topic);
   if (svc.llm.engine === "extractive") {
     const match = await matchTopic(svc, { tenantId: who.auth.tenantId, userId: who.user.id }, topic);
-    if (match.passages.length === 0) throw noModelForTopic(topic);
+    if (match.passages.length === 0) throw refuseTopic(topic, match);
   }
   return svc.sqlite.transaction(() =>
     insertCourseWithJob(svc, who, req, { topic, title: topic, sourceType: "topic", organization: null, sources: [] }),

@@ -36,11 +36,23 @@ export interface ChapterRow {
   status: "pending" | "running" | "completed";
 }
 
+/** A run of a source's teaching paragraphs (see courses/sections.ts) that a chapter reads. */
+export interface ChapterPart {
+  document_id: string;
+  /** Paragraph indexes [from, to) in the document's teaching paragraphs. */
+  from: number;
+  to: number;
+  /** Heading-path depth of the sections' own headings; deeper headings are the chapter's subheadings. */
+  depth: number;
+}
+
 export interface PlannedChapter {
   title: string;
   objectives: string[];
   /** The sources the chapter is drawn from; null for all of the course's sources. */
   source_document_ids: string[] | null;
+  /** The sections the chapter reads (sequential courses from sources); absent: passages are retrieved. */
+  parts?: ChapterPart[];
 }
 
 export interface CoursePlan {
@@ -66,6 +78,8 @@ export interface ChapterSourceRecord {
   title: string | null;
   excerpt: string;
   score: number | null;
+  /** Indexes of the content paragraphs (blank-line separated blocks) this source grounds. */
+  paragraphs: number[];
 }
 
 export function loadCourse(sqlite: Database, courseId: string): CourseRow | null {
@@ -139,11 +153,25 @@ export function commitChapter(
       question.run(newId(), chapterId, i, q.type, q.prompt, JSON.stringify(q.choices), JSON.stringify(q.answer), q.explanation);
     });
     const source = sqlite.query(
-      `INSERT INTO chapter_sources (id, chapter_id, position, document_id, chunk_id, filename, page, timestamp_seconds, url, title, excerpt, score)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO chapter_sources (id, chapter_id, position, document_id, chunk_id, filename, page, timestamp_seconds, url, title, excerpt, score, paragraphs)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     sources.forEach((s, i) => {
-      source.run(newId(), chapterId, i, s.document_id, s.chunk_id, s.filename, s.page, s.timestamp_seconds, s.url, s.title, s.excerpt, s.score);
+      source.run(
+        newId(),
+        chapterId,
+        i,
+        s.document_id,
+        s.chunk_id,
+        s.filename,
+        s.page,
+        s.timestamp_seconds,
+        s.url,
+        s.title,
+        s.excerpt,
+        s.score,
+        JSON.stringify(s.paragraphs),
+      );
     });
     sqlite.run(
       `UPDATE chapters SET status = 'completed', content = ?, key_concepts = ?, engine = ?, model = ?, completed_at = ? WHERE id = ?`,

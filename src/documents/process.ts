@@ -41,7 +41,7 @@ async function processOne(svc: Services, owner: DocumentOwner, id: string, sourc
     }
     const { chunkCount } = await indexDocument(svc, { tenantId: owner.tenantId, userId: owner.userId, documentId: id, extract: result });
     const mimeType = source.type === "file" && !(source.detected instanceof AppError) ? source.detected.mimeType : result.mimeType;
-    markDocumentReady(svc.sqlite, id, { blobKey, mimeType, pages: result.pages, markdown: result.markdown, chunkCount });
+    markDocumentReady(svc.sqlite, id, { blobKey, mimeType, pages: result.pages, markdown: result.markdown, title: result.title, chunkCount });
   } catch (err) {
     markDocumentError(svc.sqlite, id, failureMessage(err, svc.log, source), blobKey);
   }

@@ -51,12 +51,13 @@ export function createDocumentRecord(
 export function markDocumentReady(
   sqlite: Database,
   id: string,
-  r: { blobKey: string | null; mimeType: string; pages: number | null; markdown: string; chunkCount: number },
+  r: { blobKey: string | null; mimeType: string; pages: number | null; markdown: string; title: string | null; chunkCount: number },
 ): void {
   sqlite.run(
-    `UPDATE documents SET status = 'ready', error = NULL, blob_key = ?, mime_type = ?, pages = ?, char_count = ?, markdown = ?, chunk_count = ?
+    `UPDATE documents SET status = 'ready', error = NULL, blob_key = ?, mime_type = ?, pages = ?, char_count = ?, markdown = ?, title = ?,
+            chunk_count = ?
       WHERE id = ?`,
-    [r.blobKey, r.mimeType, r.pages, r.markdown.length, r.markdown, r.chunkCount, id],
+    [r.blobKey, r.mimeType, r.pages, r.markdown.length, r.markdown, r.title, r.chunkCount, id],
   );
 }
 

@@ -13,6 +13,8 @@ export interface Passage {
   filename?: string;
   page?: number | null;
   heading?: string | null;
+  /** Enclosing headings, outermost first, when the passage comes from an indexed document. */
+  headingPath?: string[];
   score?: number;
 }
 

@@ -83,8 +83,8 @@ test("a topic matching the learner's indexed documents is built from them", asyn
   }
   // The learner's documents do not make every topic possible: only a topic they match.
   const unrelated = await call(env.srv.url, "/v2/courses/generate", { key: env.key, user: "eve", json: { topic: "Medieval castle sieges" } });
-  expect(unrelated.status).toBe(503);
-  expect(errorOf(unrelated).code).toBe("MODEL_NOT_CONFIGURED");
+  expect(unrelated.status).toBe(422);
+  expect(errorOf(unrelated).code).toBe("TOPIC_NOT_COVERED");
   // Another learner's documents are not theirs to build from.
   const other = await call(env.srv.url, "/v2/courses/generate", {
     key: env.key,

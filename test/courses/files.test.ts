@@ -79,7 +79,10 @@ describe("organization modes", () => {
     const before = outlineCalls(env.fake!).length;
     const course = await build({ organization: "thematic_bridge", num_chapters: "3", search_enabled: "false" }, [light, calvin]);
     expect(course.organization).toBe("thematic_bridge");
-    expect(course.outline.chapters.every((c: any) => c.source_document_ids === null)).toBe(true);
+    // Every chapter of the bridge names the sources it draws on: both of them.
+    const ids = new Set(course.sources?.map((s: any) => s.id) ?? course.outline.chapters[0].source_document_ids);
+    expect(ids.size).toBe(2);
+    for (const c of course.outline.chapters) expect(new Set(c.source_document_ids)).toEqual(ids);
     const outlines = outlineCalls(env.fake!).slice(before);
     expect(outlines).toHaveLength(1);
     const prompt = JSON.stringify(outlines[0]!.body);

@@ -38,7 +38,7 @@ test("the outline prompt samples the whole document: text of its last sections i
   const made = await call(env.srv.url, "/v2/courses/generate-from-files?mode=sync", { key: env.key, user: "planner", body: form });
   expect(made.status).toBe(200);
   const [outline] = outlineCalls(env.fake!).slice(before);
-  const prompt = squash(JSON.stringify(outline!.body.messages ?? outline!.body.prompt));
+  const prompt = squash(JSON.stringify(outline!.body!.messages ?? outline!.body!.prompt));
   // A sample that stopped after the first pages would hold none of this.
   expect(tail.some((b) => prompt.includes(squash(b.text).slice(0, 60)))).toBe(true);
 });

@@ -1,4 +1,4 @@
-/** Topic courses through the real server and a fake Ollama: the three modes, validation, ownership, caps. */
+/** Topic courses through the real server and a fake Ollama: the three modes, grounding in the learner's documents, validation, ownership, caps. */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { call, errorOf } from "../helpers/server.ts";
 import { chapterCalls, type CourseEnv, courseEnv, outlineCalls, readSse, settle } from "./helpers.ts";
@@ -191,6 +191,28 @@ describe("stream mode", () => {
     } finally {
       env.fake!.setLatency(20);
     }
+  });
+});
+
+describe("grounding in the learner's documents", () => {
+  test("the outline draws on the documents that cover the topic, and on none that merely share a word", async () => {
+    const fake = env.fake!;
+    const form = new FormData();
+    const text =
+      "Sourdough bread is leavened by a starter of wild yeast and lactic acid bacteria. Baking sourdough bread takes a long, cool fermentation " +
+      "of the dough before it goes into a hot oven. Unlike most home cooking, bread baking rewards patience over speed.";
+    form.append("files", new File([text], "sourdough.txt", { type: "text/plain" }));
+    expect((await call(url, "/v2/documents/process", { key, user: "baker", body: form })).status).toBe(200);
+    const outlinePrompt = async (topic: string) => {
+      const before = outlineCalls(fake).length;
+      const r = await generate({ topic, num_chapters: 1 }, { user: "baker" });
+      expect(r.status).toBe(202);
+      expect((await settle(url, key, "baker", r.body.course_id)).course_status).toBe("completed");
+      return JSON.stringify(outlineCalls(fake).slice(before).map((c) => c.body));
+    };
+    expect(await outlinePrompt("Baking sourdough bread")).toContain("wild yeast");
+    // "cooking" alone is not the topic: the document says nothing of pasta.
+    expect(await outlinePrompt("Introduction to cooking pasta")).not.toContain("wild yeast");
   });
 });
 

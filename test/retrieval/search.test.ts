@@ -45,7 +45,7 @@ async function addDoc(owner: Owner, markdown: string, opts: { spaceId?: string |
   const id = createDocumentRecord(deps.sqlite, owner, { filename: opts.filename ?? `${newId()}.md`, sourceType: "file", spaceId: opts.spaceId ?? null });
   const extract = extractOf(markdown);
   const { chunkCount } = await indexDocument(deps, { ...owner, documentId: id, extract });
-  markDocumentReady(deps.sqlite, id, { blobKey: null, mimeType: "text/markdown", pages: 1, markdown, chunkCount });
+  markDocumentReady(deps.sqlite, id, { blobKey: null, mimeType: "text/markdown", pages: 1, markdown, title: null, chunkCount });
   return id;
 }
 

@@ -106,6 +106,7 @@ export const chapterSources = sqliteTable("chapter_sources", {
   title: text("title"),
   excerpt: text("excerpt"),
   score: real("score"),
+  paragraphs: text("paragraphs", { mode: "json" }).$type<number[]>().notNull().default([]),
 });
 
 export const documents = sqliteTable("documents", {
@@ -122,6 +123,7 @@ export const documents = sqliteTable("documents", {
   pages: integer("pages"),
   charCount: integer("char_count").notNull().default(0),
   markdown: text("markdown"),
+  title: text("title"),
   status: text("status", { enum: ["processing", "ready", "error"] }).notNull(),
   error: text("error"),
   chunkCount: integer("chunk_count").notNull().default(0),

@@ -2,5 +2,4 @@ export * from "./core.ts";
 export * from "./materials.ts";
 export * from "./webhooks.ts";
 export * from "./podcasts.ts";
-export * from "./courses.ts";
 export * from "./retrieval.ts";

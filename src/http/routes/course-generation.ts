@@ -95,7 +95,7 @@ export const courseGenerationRoutes = (svc: Services) =>
           responses: generateResponses(Job, 401, 403, 422, 429, 500, 503),
           description:
             "async (default): 202 with the Job. sync: 200 when the course is complete, 500 with the structured reason when the model fails. " +
-            `${STREAM_DOC} With no model configured, a topic is accepted only when the learner's indexed documents match it (503 MODEL_NOT_CONFIGURED otherwise).`,
+            `${STREAM_DOC} With no model configured, a topic is accepted only when the learner's indexed documents cover it (422 TOPIC_NOT_COVERED otherwise; 503 MODEL_NOT_CONFIGURED when the learner has no documents).`,
           tags: ["courses"],
         },
       },

@@ -33,6 +33,9 @@ const ChapterSource = t.Object({
   title: t.Nullable(t.String()),
   excerpt: t.Nullable(t.String()),
   score: t.Nullable(t.Number()),
+  paragraphs: t.Array(t.Integer({ minimum: 0 }), {
+    description: "0-based indexes of the chapter content's paragraphs (blank-line separated blocks, headings counted) that this source grounds",
+  }),
 });
 const Chapter = t.Object({
   id: t.String(),

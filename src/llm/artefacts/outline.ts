@@ -6,11 +6,33 @@ import { outlineSchema, type Outline } from "../schemas.ts";
 import type { Llm, Passage } from "../types.ts";
 import { extractive, slugify, type ArtefactOptions } from "./common.ts";
 
+/** A chapter whose sections are already chosen: the outline titles it and sets its objectives. */
+export interface FixedChapter {
+  /** A title covering its sections (their own headings). */
+  title: string;
+  sections: string[];
+  passages: Passage[];
+}
+
 export interface OutlineInput extends ArtefactOptions {
   topic?: string;
   learningGoal?: string;
   numChapters: number;
   passages: Passage[];
+  /** The sources' heading tree, shown to the model so the plan follows the documents' own structure. */
+  structure?: string;
+  /** Chapters fixed by the sources' sections, in order (as many as numChapters). */
+  chapters?: FixedChapter[];
+}
+
+function structureBlock(input: OutlineInput): string {
+  const parts: string[] = [];
+  if (input.structure) parts.push(`\nThe sources' headings:\n${input.structure}\n`);
+  if (input.chapters) {
+    const list = input.chapters.map((c, i) => `${i + 1}. ${c.sections.join("; ")}`).join("\n");
+    parts.push(`\nThe chapters are fixed: each covers these sections of the sources, in this order:\n${list}\n`);
+  }
+  return parts.join("");
 }
 
 /** A course plan with exactly `numChapters` chapters; without a topic, titled after the sources' dominant theme. */
@@ -27,6 +49,10 @@ export async function writeOutline(llm: Llm, input: OutlineInput): Promise<Outli
     topic: topic || "(not given: infer it from the dominant theme of the source passages)",
     titleHint: topic ? "" : " naming the dominant theme of the passages",
     goal: courseGoal(input.learningGoal),
+    structure: structureBlock(input),
+    chapterHint: input.chapters
+      ? "; chapter i covers the sections listed for it above: title it after them (a chapter of one section takes that section's heading), and set objectives on what they teach"
+      : "",
     passages: formatPassages(input.passages, undefined, { evenShare: true }),
   });
   const outline = await llm.generateObject(outlineSchema(input.numChapters), prompt, {

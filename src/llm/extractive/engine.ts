@@ -5,6 +5,7 @@
  */
 export { extractiveAnswer } from "./answer.ts";
 export { extractiveChapter } from "./chapter.ts";
+export { condensedChapter } from "./condense.ts";
 export { extractiveExamQuestions } from "./exam.ts";
 export { extractiveFlashcards } from "./flashcards.ts";
 export { extractiveNotes } from "./notes.ts";

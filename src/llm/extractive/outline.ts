@@ -38,7 +38,18 @@ function documentTitle(passages: Passage[]): string | null {
 
 const sample = <T>(xs: T[], max: number) => (xs.length <= max ? xs : xs.filter((_, i) => i % Math.ceil(xs.length / max) === 0));
 
-export function extractiveOutline(input: { topic?: string; numChapters: number; passages: Passage[] }): Outline {
+/** Objectives of a chapter: its leading key phrases, each with a verb. */
+const objectivesOf = (phrases: { phrase: string }[], title: string) => {
+  const objectives = phrases.slice(0, 3).map((p, j) => `${VERBS[j % VERBS.length]} ${p.phrase}`);
+  return objectives.length > 0 ? objectives : [`Explain the main ideas of ${title}`];
+};
+
+export function extractiveOutline(input: {
+  topic?: string;
+  numChapters: number;
+  passages: Passage[];
+  chapters?: { title: string; passages: Passage[] }[];
+}): Outline {
   const sentences = sentencesOf(input.passages);
   // Tag a sample once; the whole-source theme and each chapter's phrases are counted from it.
   const runs = new Map<Sentence, string[][]>();
@@ -55,6 +66,14 @@ export function extractiveOutline(input: { topic?: string; numChapters: number; 
     ...centre,
   ].join(" ");
 
+  if (input.chapters) {
+    // Titles are the sections' own headings; only the objectives are read from each chapter's text.
+    const chapters = input.chapters.map((c) => {
+      const own = sample(sentencesOf(c.passages), SAMPLE);
+      return { title: c.title, objectives: objectivesOf(rankRuns(phraseRuns(own.map((s) => s.text)).flat(), 8), c.title) };
+    });
+    return { title, description, chapters };
+  }
   const usedTitles = new Set<string>([title.toLowerCase()]);
   const chapters = partition(sentences, input.numChapters).map((group, i) => {
     const phrases = rankRuns(runsIn(group), 8);
@@ -63,8 +82,7 @@ export function extractiveOutline(input: { topic?: string; numChapters: number; 
     let chapterTitle = candidates.find((t) => !usedTitles.has(t.toLowerCase())) ?? `${title}: Part ${i + 1}`;
     if (usedTitles.has(chapterTitle.toLowerCase())) chapterTitle = `${chapterTitle} (${i + 1})`;
     usedTitles.add(chapterTitle.toLowerCase());
-    const objectives = phrases.slice(0, 3).map((p, j) => `${VERBS[j % VERBS.length]} ${p.phrase}`);
-    return { title: chapterTitle, objectives: objectives.length > 0 ? objectives : [`Explain the main ideas of ${chapterTitle}`] };
+    return { title: chapterTitle, objectives: objectivesOf(phrases, chapterTitle) };
   });
   return { title, description, chapters };
 }

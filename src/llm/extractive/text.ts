@@ -58,7 +58,7 @@ export interface Sentence {
 
 // Prose sentences only: headings, table rows, captions, code and fragments make poor summaries and quizzes.
 const CODE = /\/\/|:=|=>|==|[{}]|;\s*$/;
-const isProse = (s: string) => {
+export const isProse = (s: string) => {
   const n = wordCount(s);
   const letters = s.match(/\p{L}/gu)?.length ?? 0;
   return (
@@ -72,6 +72,13 @@ const isProse = (s: string) => {
   );
 };
 
+/**
+ * Sentences that only point elsewhere in their document ("In Section 4 we describe…", "this
+ * paper", "as shown in Figure 3"): out of their document they say nothing to a learner.
+ */
+const POINTS_ELSEWHERE =
+  /\b(in|see|of|from)\s+(section|sec\.|chapter|figure|fig\.|table|appendix|equation|eq\.)\s*[\dA-Z]|\b(section|figure|fig\.|table|appendix)\s+\d+(\.\d+)*\s+(shows|describes|presents|gives|lists|summari[sz]es|illustrates|compares|reports|contains)|\bthis (paper|article|report|thesis|manual|document)\b|\b(we|i) (describe|present|discuss|show|explain|outline|review)\b.{0,40}\b(section|chapter|below|later|next)\b|\b(as (shown|described|discussed|mentioned|noted)) (above|below|earlier|later|before)\b|\bthe (rest|remainder) of (this|the) (paper|article|chapter|section)\b|\b(sections?|chapters?) \d+(\.\d+)* (is|are|describes?|presents?|gives?|covers?|discuss(es)?|shows?|concludes?|introduces?)\b|^(in )?this (section|chapter)\b/i;
+export const pointsElsewhere = (s: string) => POINTS_ELSEWHERE.test(s);
 
 // Back matter teaches nothing: its sentences are left out of every extractive artefact.
 const BACK_MATTER = /^(references|bibliography|works cited|citations|acknowledge?ments?|notes and references)$/i;

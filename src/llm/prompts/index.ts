@@ -1,10 +1,10 @@
 /** The versioned prompt templates, embedded as text; bump the file's version when a prompt changes meaning. */
 import answer from "./answer.v1.md" with { type: "text" };
-import chapter from "./chapter.v1.md" with { type: "text" };
+import chapter from "./chapter.v2.md" with { type: "text" };
 import exam from "./exam.v1.md" with { type: "text" };
 import flashcards from "./flashcards.v1.md" with { type: "text" };
 import notes from "./notes.v1.md" with { type: "text" };
-import outline from "./outline.v1.md" with { type: "text" };
+import outline from "./outline.v2.md" with { type: "text" };
 import podcast from "./podcast.v1.md" with { type: "text" };
 import studyGuide from "./study-guide.v1.md" with { type: "text" };
 
@@ -12,11 +12,11 @@ export const templates = { answer, chapter, exam, flashcards, notes, outline, po
 
 export const PROMPT_VERSIONS = {
   answer: "answer.v1",
-  chapter: "chapter.v1",
+  chapter: "chapter.v2",
   exam: "exam.v1",
   flashcards: "flashcards.v1",
   notes: "notes.v1",
-  outline: "outline.v1",
+  outline: "outline.v2",
   podcast: "podcast.v1",
   studyGuide: "study-guide.v1",
 } as const;

@@ -1,0 +1,99 @@
+/**
+ * Chapters from a source's sections: contiguous groups in reading order, balanced by length. With
+ * fewer sections than chapters the largest are split first, at a subsection boundary when they
+ * have one, else between paragraphs; a short source gives short chapters, never repeated ones.
+ */
+import type { Paragraph, Section } from "./sections.ts";
+
+const NUMBERING_RE = /^\s*((\d+|[A-Z]|[IVXLC]+)(\.\d+)*\.?|appendix\s+[A-Z]\.?)\s+(?=\p{L})/iu;
+
+/** A heading as a title: its numbering ("3.2", "A.1", "IV.") dropped. */
+export const cleanTitle = (heading: string): string => heading.replace(NUMBERING_RE, "").trim() || heading.trim();
+
+const wordsIn = (paragraphs: Paragraph[], from: number, to: number) => {
+  let n = 0;
+  for (let i = from; i < to; i++) n += paragraphs[i]!.text.split(/\s+/).length;
+  return n;
+};
+
+/** Where to cut a section in two: the subsection start nearest its middle, else the paragraph boundary nearest it. */
+function splitPoint(s: Section, paragraphs: Paragraph[]): { at: number; title: string } | null {
+  if (s.to - s.from < 2) return null;
+  const half = s.words / 2;
+  const sub = (i: number) => paragraphs[i]!.headingPath[s.depth + 1] ?? null;
+  let best: { at: number; title: string; distance: number } | null = null;
+  for (let i = s.from + 1; i < s.to; i++) {
+    const title = sub(i);
+    if (title === null || title === sub(i - 1)) continue;
+    const distance = Math.abs(wordsIn(paragraphs, s.from, i) - half);
+    if (!best || distance < best.distance) best = { at: i, title, distance };
+  }
+  if (best) return { at: best.at, title: best.title };
+  let at = s.from + 1;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (let i = s.from + 1; i < s.to; i++) {
+    const d = Math.abs(wordsIn(paragraphs, s.from, i) - half);
+    if (d < bestDistance) [at, bestDistance] = [i, d];
+  }
+  return { at, title: `${s.title} (continued)` };
+}
+
+/** Sections split, largest first, until there are `wanted` of them or none can be split. */
+export function splitToCount(sections: Section[], paragraphs: Paragraph[], wanted: number): Section[] {
+  const out = [...sections];
+  while (out.length < wanted) {
+    const order = out.map((s, i) => ({ s, i })).sort((a, b) => b.s.words - a.s.words);
+    const pick = order.find(({ s }) => splitPoint(s, paragraphs) !== null);
+    if (!pick) break;
+    const { s, i } = pick;
+    const cut = splitPoint(s, paragraphs)!;
+    const first: Section = { ...s, to: cut.at, words: wordsIn(paragraphs, s.from, cut.at) };
+    const second: Section = { ...s, from: cut.at, title: cut.title, words: wordsIn(paragraphs, cut.at, s.to) };
+    out.splice(i, 1, first, second);
+  }
+  return out;
+}
+
+/**
+ * Contiguous groups of the sections, exactly `count` of them (fewer only when there are fewer
+ * sections), with the longest group as short as it can be (linear partition by dynamic programming).
+ */
+export function partition(sections: Section[], count: number): Section[][] {
+  const n = sections.length;
+  const k = Math.min(count, n);
+  if (k <= 0) return [];
+  const prefix = [0];
+  for (const s of sections) prefix.push(prefix.at(-1)! + Math.max(1, s.words));
+  const cost = (i: number, j: number) => prefix[j]! - prefix[i]!;
+  // best[g][j]: the least possible largest group when the first j sections form g groups.
+  const best = Array.from({ length: k + 1 }, () => new Array<number>(n + 1).fill(Number.POSITIVE_INFINITY));
+  const cut = Array.from({ length: k + 1 }, () => new Array<number>(n + 1).fill(0));
+  best[0]![0] = 0;
+  for (let g = 1; g <= k; g++) {
+    for (let j = g; j <= n; j++) {
+      for (let i = g - 1; i < j; i++) {
+        const v = Math.max(best[g - 1]![i]!, cost(i, j));
+        if (v < best[g]![j]!) {
+          best[g]![j] = v;
+          cut[g]![j] = i;
+        }
+      }
+    }
+  }
+  const groups: Section[][] = [];
+  let j = n;
+  for (let g = k; g >= 1; g--) {
+    const i = cut[g]![j]!;
+    groups.unshift(sections.slice(i, j));
+    j = i;
+  }
+  return groups;
+}
+
+/** A title covering a group's sections: the one heading, or the headings joined while short enough. */
+export function groupTitle(titles: string[]): string {
+  const clean = [...new Set(titles.map(cleanTitle))];
+  if (clean.length === 1) return clean[0]!;
+  const joined = `${clean.slice(0, -1).join(", ")} and ${clean.at(-1)}`;
+  return joined.length <= 90 ? joined : `${clean[0]} through ${clean.at(-1)}`;
+}

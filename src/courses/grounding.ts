@@ -1,0 +1,62 @@
+/**
+ * Which paragraphs of a chapter each passage grounds, decided the same way for both engines: a
+ * paragraph is grounded by a passage that holds one of its sentences word for word, or most of its
+ * content words. Paragraphs are the content's blank-line separated blocks, headings included in
+ * the count (so index n is the n-th block a reader sees), though a heading is never grounded.
+ */
+import sbd from "sbd";
+import { contentStems } from "../llm/extractive/text.ts";
+
+/** Share of a paragraph's content words that a passage must hold to ground it without a verbatim sentence. */
+export const LEXICAL_SUPPORT = 0.6;
+
+const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+const isHeading = (block: string) => /^#{1,6}\s/.test(block);
+
+/** The content's paragraphs (blank-line separated blocks), as the API numbers them. */
+export const paragraphsOf = (content: string): string[] => content.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+
+interface Prepared {
+  id: string;
+  normalized: string;
+  stems: Set<string>;
+}
+
+const plainOf = (paragraph: string) => paragraph.replace(/^\s*([-*+]|\d+\.)\s+/gm, "").replace(/[*_`]/g, "");
+
+/** Whether the passage holds one of the paragraph's sentences (five words or more) word for word. */
+const quotes = (p: Prepared, sentences: string[]) => sentences.some((n) => n.split(" ").length >= 5 && p.normalized.includes(n));
+
+/** Share of the paragraph's content words that the passage holds. */
+export function lexicalSupport(passageStems: Set<string>, paragraph: string): number {
+  const stems = contentStems(plainOf(paragraph));
+  return stems.length === 0 ? 0 : stems.filter((s) => passageStems.has(s)).length / stems.length;
+}
+
+/**
+ * The passages grounding one paragraph: those quoting one of its sentences; failing that, the one
+ * holding most of its content words, if it holds at least LEXICAL_SUPPORT of them.
+ */
+function grounding(prepared: Prepared[], paragraph: string): Prepared[] {
+  const sentences = sbd.sentences(plainOf(paragraph)).map(norm);
+  const quoting = prepared.filter((p) => quotes(p, sentences));
+  if (quoting.length > 0) return quoting;
+  let best: Prepared | null = null;
+  let bestShare = LEXICAL_SUPPORT;
+  for (const p of prepared) {
+    const share = lexicalSupport(p.stems, paragraph);
+    if (share >= bestShare) [best, bestShare] = [p, share];
+  }
+  return best ? [best] : [];
+}
+
+/** For each passage (by id), the indexes of the content paragraphs it grounds. */
+export function groundParagraphs(content: string, passages: { id: string; text: string }[]): Map<string, number[]> {
+  const prepared = passages.map((p) => ({ id: p.id, normalized: norm(p.text), stems: new Set(contentStems(p.text)) }));
+  const out = new Map<string, number[]>(passages.map((p) => [p.id, []]));
+  paragraphsOf(content).forEach((para, i) => {
+    if (isHeading(para)) return;
+    for (const p of grounding(prepared, para)) out.get(p.id)!.push(i);
+  });
+  return out;
+}

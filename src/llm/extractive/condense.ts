@@ -1,0 +1,166 @@
+/**
+ * A chapter condensed from its own sections, in their order: each paragraph keeps its best
+ * sentences (about a fifth of the words overall, within bounds), subsections stay subheadings,
+ * short lists stay lists, and sentences that only point elsewhere in their document are left out.
+ * Key concepts and the quiz are read from the same text.
+ */
+import sbd from "sbd";
+import type { ChapterDraft } from "../schemas.ts";
+import type { Passage } from "../types.ts";
+import { clozeQuestions } from "./cloze.ts";
+import { keyPhrases } from "./keyphrases.ts";
+import { rankSentences } from "./rank.ts";
+import { contentStems, isProse, pointsElsewhere, sentencesOf, wordCount } from "./text.ts";
+
+/** Share of the sections' words a chapter keeps, and the bounds on its length. */
+const KEEP_RATIO = 0.2;
+const MIN_WORDS = 150;
+const MAX_WORDS = 1500;
+const MAX_LIST_ITEMS = 6;
+const MAX_ITEM_WORDS = 30;
+
+interface Unit {
+  passageId: string;
+  headingPath: string[];
+  kind: "prose" | "list";
+  /** Prose: its sentences; list: its items. */
+  parts: string[];
+}
+
+const DEFINITION = /\b(is|are) (a|an|the)\b|\brefers? to\b|\b(is|are) (called|known as|defined as)\b|\bmeans\b/i;
+
+function unitsOf(passages: Passage[]): Unit[] {
+  const out: Unit[] = [];
+  for (const p of passages) {
+    for (const block of p.text.split(/\n\s*\n/)) {
+      const lines = block.split("\n").map((l) => l.trim()).filter(Boolean);
+      if (lines.length === 0) continue;
+      const headingPath = p.headingPath ?? [];
+      if (lines.every((l) => /^- /.test(l))) {
+        out.push({ passageId: p.id, headingPath, kind: "list", parts: lines.map((l) => l.replace(/^- /, "")) });
+        continue;
+      }
+      const sentences = sbd.sentences(lines.join(" "), { preserve_whitespace: false }).map((s) => s.trim());
+      out.push({ passageId: p.id, headingPath, kind: "prose", parts: sentences });
+    }
+  }
+  return out;
+}
+
+/** Sentence scores: how central its words are to the chapter, a definition, a first sentence. */
+function scorer(units: Unit[]): (sentence: string, first: boolean) => number {
+  const tf = new Map<string, number>();
+  for (const u of units) for (const s of u.parts) for (const st of contentStems(s)) tf.set(st, (tf.get(st) ?? 0) + 1);
+  return (sentence, first) => {
+    const stems = contentStems(sentence);
+    if (stems.length === 0) return 0;
+    const centrality = stems.reduce((a, st) => a + Math.log1p(tf.get(st) ?? 0), 0) / Math.sqrt(stems.length);
+    return centrality * (DEFINITION.test(sentence) ? 1.3 : 1) * (first ? 1.15 : 1);
+  };
+}
+
+/** A whole sentence that teaches: prose, ending as a sentence ends (not a fragment cut at a column or a colon), pointing nowhere else. */
+const teaches = (s: string) => isProse(s) && /[.!?]["'”’)\]]?$/.test(s) && !pointsElsewhere(s);
+
+/** Markdown of the kept text, with subheadings where the heading path changes. */
+function compose(units: Unit[], kept: Map<Unit, string[]>, chapterTitle: string, depth: number): string {
+  const out: string[] = [];
+  let prev: string[] = [];
+  const title = chapterTitle.toLowerCase();
+  for (const u of units) {
+    const parts = kept.get(u);
+    if (!parts || parts.length === 0) continue;
+    const path = u.headingPath;
+    for (let d = depth; d < path.length; d++) {
+      if (path.slice(0, d + 1).join("\u0000") === prev.slice(0, d + 1).join("\u0000")) continue;
+      const heading = path[d]!;
+      // The chapter's own title is already its heading; the levels below it move up one.
+      if (d === depth && heading.toLowerCase().replace(/^[\d.\s]+/, "") === title.replace(/^[\d.\s]+/, "")) continue;
+      out.push(`${"#".repeat(Math.min(2 + d - depth, 4))} ${heading}`);
+    }
+    prev = path;
+    out.push(u.kind === "list" ? parts.map((p) => `- ${p}`).join("\n") : parts.join(" "));
+  }
+  return out.join("\n\n");
+}
+
+interface Candidate {
+  unit: Unit;
+  /** Index of the sentence in its paragraph (lists: -1, the whole list). */
+  index: number;
+  text: string;
+  words: number;
+  score: number;
+}
+
+/**
+ * Sentences chosen within `target` words, in three passes so that coverage comes before depth:
+ * the best sentence of every heading section, then the best of every paragraph, then the rest, each
+ * pass by score. A short list counts as one candidate. A sentence is never kept twice.
+ */
+function select(units: Unit[], score: (s: string, first: boolean) => number, target: number): Map<Unit, string[]> {
+  const byParagraph = units.map((unit) => {
+    if (unit.kind === "list") {
+      const items = unit.parts.filter((p) => wordCount(p) <= MAX_ITEM_WORDS && !pointsElsewhere(p)).slice(0, MAX_LIST_ITEMS);
+      if (items.length === 0) return [];
+      const text = items.join("\n");
+      return [{ unit, index: -1, text, words: wordCount(text), score: score(text, false) / 2 }];
+    }
+    return unit.parts
+      .map((text, index) => ({ unit, index, text, words: wordCount(text), score: teaches(text) ? score(text, index === 0) : 0 }))
+      .filter((c) => c.score > 0)
+      .sort((a, b) => b.score - a.score);
+  });
+  const chosen = new Set<Candidate>();
+  const texts = new Set<string>();
+  let words = 0;
+  const take = (list: Candidate[]) => {
+    for (const c of [...list].sort((a, b) => b.score - a.score)) {
+      if (words >= target) return;
+      if (chosen.has(c) || texts.has(c.text) || words + c.words > target * 1.1) continue;
+      chosen.add(c);
+      texts.add(c.text);
+      words += c.words;
+    }
+  };
+  const bestOfSection = new Map<string, Candidate>();
+  for (const list of byParagraph) {
+    const best = list[0];
+    if (!best) continue;
+    const key = best.unit.headingPath.join("\u0000");
+    const held = bestOfSection.get(key);
+    if (!held || best.score > held.score) bestOfSection.set(key, best);
+  }
+  take([...bestOfSection.values()]);
+  take(byParagraph.flatMap((list) => list.slice(0, 1)));
+  take(byParagraph.flat());
+  const kept = new Map<Unit, string[]>();
+  for (const u of units) {
+    const mine = [...chosen].filter((c) => c.unit === u).sort((a, b) => a.index - b.index);
+    if (mine.length > 0) kept.set(u, u.kind === "list" ? mine[0]!.text.split("\n") : mine.map((c) => c.text));
+  }
+  return kept;
+}
+
+export function condensedChapter(input: { chapterTitle: string; objectives: string[]; passages: Passage[]; sectionDepth: number }): ChapterDraft {
+  const units = unitsOf(input.passages);
+  const score = scorer(units);
+  const totalWords = units.reduce((n, u) => n + u.parts.reduce((m, p) => m + wordCount(p), 0), 0);
+  const target = Math.min(MAX_WORDS, Math.max(MIN_WORDS, totalWords * KEEP_RATIO));
+  const kept = select(units, score, target);
+  let content = compose(units, kept, input.chapterTitle, input.sectionDepth);
+  if (content.trim().length === 0) content = input.passages.map((p) => p.text.trim()).join("\n\n");
+
+  const sentences = sentencesOf(input.passages);
+  const phrases = keyPhrases(sentences.map((s) => s.text).join(" "), 20);
+  const concepts = phrases.slice(0, 8).map((p) => p.phrase);
+  const query = [input.chapterTitle, ...input.objectives].join(". ");
+  const quiz = clozeQuestions(rankSentences(sentences, query), phrases, 5).map((c) => c.question);
+  const used = new Set([...kept.keys()].map((u) => u.passageId));
+  return {
+    content,
+    key_concepts: concepts,
+    quiz: { questions: quiz },
+    citations: input.passages.map((p) => p.id).filter((id) => used.has(id)),
+  };
+}
