@@ -59,8 +59,11 @@ function scorer(units: Unit[]): (sentence: string, first: boolean) => number {
   };
 }
 
-/** A whole sentence that teaches: prose, ending as a sentence ends (not a fragment cut at a column or a colon), pointing nowhere else. */
-const teaches = (s: string) => isProse(s) && /[.!?]["'”’)\]]?$/.test(s) && !pointsElsewhere(s);
+/**
+ * A whole sentence that teaches: prose, starting and ending as a sentence does (not a fragment cut
+ * at a column, a page or a colon), pointing nowhere else.
+ */
+const teaches = (s: string) => isProse(s) && /^["'“‘(]?[\p{Lu}\d]/u.test(s) && /[.!?]["'”’)\]]?$/.test(s) && !pointsElsewhere(s);
 
 /** Markdown of the kept text, with subheadings where the heading path changes. */
 function compose(units: Unit[], kept: Map<Unit, string[]>, chapterTitle: string, depth: number): string {
