@@ -7,7 +7,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createWorker, OEM, type Worker } from "tesseract.js";
+import { type Block as TesseractBlock, createWorker, OEM, PSM, type RecognizeOptions, type Worker } from "tesseract.js";
 import engModelPath from "@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz" with { type: "file" };
 
 /** An idle recogniser is shut down after this long, giving its ~100 MB back. */
@@ -34,13 +34,17 @@ async function modelDir(): Promise<string> {
 }
 
 async function startWorker(): Promise<Worker> {
-  return createWorker("eng", OEM.LSTM_ONLY, {
+  const w = await createWorker("eng", OEM.LSTM_ONLY, {
     langPath: await modelDir(),
     gzip: true,
     cacheMethod: "none",
     // Our own entry point: the package's worker script is looked up in node_modules, which an executable lacks.
     workerPath: fileURLToPath(new URL("./ocr-worker.ts", import.meta.url)),
   });
+  // tesseract.js reads a page as one block of text by default; automatic segmentation finds the
+  // columns, text blocks and paragraphs, in reading order. (AUTO_OSD would need osd.traineddata.)
+  await w.setParameters({ tessedit_pageseg_mode: PSM.AUTO });
+  return w;
 }
 
 function scheduleIdleStop(): void {
@@ -49,8 +53,12 @@ function scheduleIdleStop(): void {
   idleTimer.unref?.();
 }
 
-/** Text of one image (PNG, JPEG, WEBP, BMP or PNM bytes), lines kept, paragraphs blank-separated. */
-export async function recognizeText(image: Uint8Array): Promise<string> {
+/**
+ * Tesseract's layout of one image (PNG, JPEG, WEBP, TIFF, BMP or PNM bytes): blocks, paragraphs,
+ * lines and words with their boxes, in reading order. `dpi`, when the caller knows it (a page it
+ * drew), spares Tesseract its guess from the text height.
+ */
+export async function recognizeBlocks(image: Uint8Array, dpi?: number): Promise<TesseractBlock[]> {
   if (idleTimer) clearTimeout(idleTimer);
   busy++;
   try {
@@ -59,8 +67,10 @@ export async function recognizeText(image: Uint8Array): Promise<string> {
       throw err;
     });
     const w = await worker;
-    const result = await w.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
-    return result.data.text;
+    // Tesseract parameters ride in the options (set for this call only); the types name only tesseract.js's own.
+    const options = (dpi ? { user_defined_dpi: String(dpi) } : {}) as Partial<RecognizeOptions>;
+    const result = await w.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength), options, { text: false, blocks: true });
+    return result.data.blocks ?? [];
   } finally {
     busy--;
     if (busy === 0) scheduleIdleStop();
@@ -73,24 +83,4 @@ async function stopOcr(): Promise<void> {
   const w = worker;
   worker = null;
   if (w) await (await w).terminate();
-}
-
-/**
- * Raw pixels (1, 3 or 4 channels) as a binary PPM image. Hand-written because PPM is a 15-byte
- * header over RGB bytes that Leptonica reads natively; an image library would add a native
- * dependency for nothing.
- */
-export function rawToPpm(data: Uint8Array | Uint8ClampedArray, width: number, height: number, channels: number): Uint8Array {
-  const header = new TextEncoder().encode(`P6\n${width} ${height}\n255\n`);
-  const out = new Uint8Array(header.length + width * height * 3);
-  out.set(header);
-  let j = header.length;
-  for (let i = 0; i < width * height; i++) {
-    const base = i * channels;
-    const r = data[base]!;
-    out[j++] = r;
-    out[j++] = channels >= 3 ? data[base + 1]! : r;
-    out[j++] = channels >= 3 ? data[base + 2]! : r;
-  }
-  return out;
 }

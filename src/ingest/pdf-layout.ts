@@ -1,8 +1,10 @@
 /**
- * PDF text items to markdown. pdf.js gives positioned text runs in content-stream order (which
- * for typeset documents is reading order, column by column); this groups runs into lines, lines
- * into paragraphs, and marks as headings the short lines set larger than the body text.
+ * PDF text items to lines. pdf.js gives positioned text runs in content-stream order (which for
+ * typeset documents is reading order, column by column); this groups runs into lines and keeps
+ * what the later steps read: size, dominant font, the first run (a footnote marker is set smaller)
+ * and where the line starts and ends.
  */
+import type { BlockRole } from "./document.ts";
 
 export interface PdfTextItem {
   str: string;
@@ -10,8 +12,10 @@ export interface PdfTextItem {
   y: number;
   width: number;
   fontSize: number;
+  /** pdf.js's document-wide font id ("g_d0_f3"), resolved to a font name only when needed. */
+  fontName: string;
   hasEOL: boolean;
-  /** False for rotated text such as an arXiv margin stamp: never a heading. */
+  /** False for rotated text such as an arXiv margin stamp. */
   upright: boolean;
 }
 
@@ -19,44 +23,124 @@ export interface PdfLine {
   text: string;
   x: number;
   y: number;
-  size: number;
   endX: number;
+  /** The font size carrying most of the line's characters. */
+  size: number;
+  /** The font carrying most of the line's characters. */
+  font: string;
+  /** Whether other fonts carry a tenth or more of the characters (a run-in bold phrase, code, math). */
+  mixedFonts: boolean;
+  /** The first visible run: a footnote marker is a run smaller than the line. */
+  lead: { text: string; size: number };
   upright: boolean;
+  /** Page furniture or margin text, found across pages before blocks are built. */
+  role?: BlockRole;
+  /** Heading level, from the outline or from numbering and typography. */
+  heading?: number;
 }
 
 /** Font sizes are compared at half-point resolution. */
-const roundSize = (size: number): number => Math.round(size * 2) / 2;
+export const roundSize = (size: number): number => Math.round(size * 2) / 2;
+
+/** A run smaller than the line by this factor is a sub- or superscript. */
+const SCRIPT = 0.85;
+
+/** A gap wider than this many ems between runs of one line separates cells (a table, a tab stop). */
+const CELL_GAP_EMS = 1.5;
+export const CELL_SEPARATOR = " | ";
+
+interface OpenLine extends PdfLine {
+  /** Where the last visible run ends: pdf.js bridges wide gaps with whitespace runs. */
+  inkEnd: number;
+  baseSize: number;
+  lastSize: number;
+  chars: Map<string, number>;
+  sizes: Map<number, number>;
+}
+
+const dominant = <K>(counts: Map<K, number>, fallback: K): [K, number, number] => {
+  let best = fallback;
+  let most = -1;
+  let total = 0;
+  for (const [k, n] of counts) {
+    total += n;
+    if (n > most) [best, most] = [k, n];
+  }
+  return [best, most, total];
+};
 
 export function itemsToLines(items: PdfTextItem[]): PdfLine[] {
   const lines: PdfLine[] = [];
-  let cur: (PdfLine & { sizeChars: Map<number, number> }) | null = null;
+  let cur: OpenLine | null = null;
   const close = () => {
-    if (cur && cur.text.trim()) {
-      let size = cur.size;
-      let most = 0;
-      for (const [s, n] of cur.sizeChars) if (n > most) [size, most] = [s, n];
-      lines.push({ text: cur.text.replace(/\s+/g, " ").trim(), x: cur.x, y: cur.y, size, endX: cur.endX, upright: cur.upright });
-    }
+    const l = cur;
     cur = null;
+    if (!l || !l.text.trim()) return;
+    const [font, most, total] = dominant(l.chars, l.font);
+    const [size] = dominant(l.sizes, l.size);
+    lines.push({
+      text: l.text.replace(/\s+/g, " ").trim(),
+      x: l.x,
+      y: l.y,
+      endX: l.endX,
+      size,
+      font,
+      mixedFonts: most < total * 0.9,
+      lead: l.lead,
+      upright: l.upright,
+    });
   };
+  // pdf.js ends a line (hasEOL) before a sub- or superscript set below or above it; a script
+  // that continues the line geometrically stays on it.
+  let eol = false;
   for (const item of items) {
+    const open = cur as OpenLine | null;
+    const size = item.fontSize || 1;
+    const reach = open === null ? 0 : size < open.baseSize * SCRIPT ? open.baseSize * 0.7 : Math.max(open.baseSize, size) * 0.5;
+    const sameLine =
+      open !== null &&
+      open.upright === item.upright &&
+      (!item.upright || (Math.abs(item.y - open.y) <= reach && item.x >= open.endX - Math.max(open.baseSize, size)));
     if (item.str.length > 0) {
-      const size = item.fontSize || 1;
-      const sameLine =
-        cur !== null && Math.abs(item.y - cur.y) <= Math.max(cur.size, size) * 0.5 && item.x >= cur.endX - Math.max(cur.size, size);
-      if (!sameLine) {
-        close();
-        cur = { text: "", x: item.x, y: item.y, size, endX: item.x, upright: item.upright, sizeChars: new Map() };
+      const script = open !== null && (size < open.baseSize * SCRIPT || open.lastSize < open.baseSize * SCRIPT);
+      if (!sameLine || (eol && !script)) close();
+      eol = false;
+      const visible = item.str.trim().length > 0;
+      if (!cur && !visible) continue;
+      cur ??= {
+        text: "",
+        x: item.x,
+        y: item.y,
+        endX: item.x,
+        inkEnd: item.x,
+        size,
+        baseSize: size,
+        lastSize: size,
+        font: item.fontName,
+        mixedFonts: false,
+        lead: { text: item.str.trim(), size },
+        upright: item.upright,
+        chars: new Map(),
+        sizes: new Map(),
+      };
+      const line = cur;
+      if (visible) {
+        const gap = item.x - line.inkEnd;
+        if (line.text.trim() && line.upright && gap > size * CELL_GAP_EMS) line.text = `${line.text.trimEnd()}${CELL_SEPARATOR}`;
+        else if (line.text && gap > size * 0.15 && !/\s$/.test(line.text) && !/^\s/.test(item.str)) line.text += " ";
+        line.inkEnd = item.x + item.width;
+        line.lastSize = size;
+        const n = item.str.trim().length;
+        line.chars.set(item.fontName, (line.chars.get(item.fontName) ?? 0) + n);
+        const key = roundSize(size);
+        line.sizes.set(key, (line.sizes.get(key) ?? 0) + n);
+        // The baseline of the largest run is the line's: a superscript marker sits higher.
+        if (size > line.baseSize) [line.baseSize, line.y] = [size, item.y];
       }
-      const line = cur!;
-      const gap = item.x - line.endX;
-      if (line.text && gap > size * 0.15 && !/\s$/.test(line.text) && !/^\s/.test(item.str)) line.text += " ";
       line.text += item.str;
-      line.endX = item.x + item.width;
-      const key = roundSize(size);
-      line.sizeChars.set(key, (line.sizeChars.get(key) ?? 0) + item.str.trim().length);
+      line.endX = Math.max(line.endX, item.x + item.width);
     }
-    if (item.hasEOL) close();
+    if (item.hasEOL) eol = true;
   }
   close();
   return lines;
@@ -65,59 +149,23 @@ export function itemsToLines(items: PdfTextItem[]): PdfLine[] {
 /** The most common font size, weighted by characters: the body text. */
 export function bodyFontSize(pages: PdfLine[][]): number {
   const chars = new Map<number, number>();
-  for (const lines of pages) for (const l of lines) chars.set(roundSize(l.size), (chars.get(roundSize(l.size)) ?? 0) + l.text.length);
-  let body = 0;
-  let most = -1;
-  for (const [size, n] of chars) if (n > most) [body, most] = [size, n];
-  return body;
+  for (const lines of pages) for (const l of lines) if (!l.role) chars.set(roundSize(l.size), (chars.get(roundSize(l.size)) ?? 0) + l.text.length);
+  return dominant(chars, 0)[0];
 }
 
-const MAX_HEADING_CHARS = 150;
-
-const MAX_HEADING_WORDS = 16;
-
-const isHeadingCandidate = (line: PdfLine, body: number): boolean =>
-  line.upright &&
-  body > 0 &&
-  roundSize(line.size) >= body * 1.15 &&
-  line.text.length <= MAX_HEADING_CHARS &&
-  line.text.split(" ").length <= MAX_HEADING_WORDS &&
-  /\p{L}/u.test(line.text);
-
-/** Heading levels by size: the largest heading size is level 1, then 2, 3, and 4 for the rest. */
-export function headingLevels(pages: PdfLine[][], body: number): Map<number, number> {
-  const sizes = new Set<number>();
-  for (const lines of pages) for (const l of lines) if (isHeadingCandidate(l, body)) sizes.add(roundSize(l.size));
-  const levels = new Map<number, number>();
-  [...sizes].sort((a, b) => b - a).forEach((size, i) => levels.set(size, Math.min(i + 1, 4)));
-  return levels;
-}
-
-const BULLET_RE = /^[•◦▪▫●○■□‣⁃–]\s*/;
-
-function joinLine(paragraph: string, next: string): string {
-  if (!paragraph) return next;
-  // A word broken across lines ("exam-" / "ple") is joined back.
-  if (/\p{Ll}-$/u.test(paragraph) && /^\p{Ll}/u.test(next)) return paragraph.slice(0, -1) + next;
-  return `${paragraph} ${next}`;
-}
-
-/** A line that could be mistaken for markdown syntax is escaped. */
-const escapeLine = (text: string): string => text.replace(/^([#>+*]|\d+[.)]\s)/, "\\$1");
-
-/** Running headers and footers repeat on many pages; digits (page numbers) aside. */
-const runningKey = (l: PdfLine): string => l.text.replace(/\d+/g, "#").toLowerCase();
+const SOFT_HYPHEN = "\u00ad";
 
 /**
- * Drops the first or last line of a page when that same line (page numbers aside) is the first or
- * last line of at least three pages: it is a running header or footer, noise in every chunk.
+ * The next line of a paragraph appended. A word broken at a line end ("exam-" / "ple") is joined
+ * with a soft hyphen: only clean-text, knowing the whole document's words, can tell "example" from
+ * "well-known". Lines of cells stay lines.
  */
-export function dropRunningHeaders(pages: PdfLine[][]): PdfLine[][] {
-  const counts = new Map<string, number>();
-  const edges = (lines: PdfLine[]) => [...new Set([lines[0], lines[lines.length - 1]].filter((l) => l !== undefined))];
-  for (const lines of pages) for (const l of edges(lines)) counts.set(runningKey(l), (counts.get(runningKey(l)) ?? 0) + 1);
-  const running = (l: PdfLine) => l.text.length <= 120 && (counts.get(runningKey(l)) ?? 0) >= 3;
-  return pages.map((lines) => lines.filter((l, i) => !((i === 0 || i === lines.length - 1) && running(l))));
+export function joinLine(paragraph: string, next: string): string {
+  if (!paragraph) return next;
+  if (/\p{L}-$/u.test(paragraph) && /^\p{L}/u.test(next)) return paragraph.slice(0, -1) + SOFT_HYPHEN + next;
+  const last = paragraph.slice(paragraph.lastIndexOf("\n") + 1);
+  if (last.includes(CELL_SEPARATOR) || next.includes(CELL_SEPARATOR)) return `${paragraph}\n${next}`;
+  return `${paragraph} ${next}`;
 }
 
 /** Dot leaders ending in a page number: a table-of-contents entry, a paragraph of its own. */
@@ -127,58 +175,29 @@ const TOC_ENTRY_RE = /(\.\s?){3,}\s*\d+$/;
  * The right edge of the text block each line belongs to (lines grouped by where they start), so a
  * line ending well short of it can be recognised as the last line of a paragraph.
  */
-function blockRightEdges(lines: PdfLine[]): Map<number, number> {
+export function rightEdges(lines: PdfLine[]): (l: PdfLine) => number {
   const edges = new Map<number, number>();
   for (const l of lines) {
     const key = Math.round(l.x / 10);
     edges.set(key, Math.max(edges.get(key) ?? 0, l.endX));
   }
-  return edges;
+  return (l) => edges.get(Math.round(l.x / 10)) ?? l.endX;
 }
 
-export function pageMarkdown(lines: PdfLine[], body: number, levels: Map<number, number>): string {
-  const kept = lines.filter((l, i) => !((i === 0 || i === lines.length - 1) && /^\d{1,4}$/.test(l.text)));
-  const edges = blockRightEdges(kept);
-  const endsParagraph = (l: PdfLine) => TOC_ENTRY_RE.test(l.text) || l.endX < (edges.get(Math.round(l.x / 10)) ?? 0) - l.size * 4;
-  const blocks: string[] = [];
-  let paragraph = "";
-  let heading: { level: number; text: string; y: number; size: number } | null = null;
-  let prev: PdfLine | null = null;
-  const flushParagraph = () => {
-    if (paragraph) blocks.push(paragraph);
-    paragraph = "";
-  };
-  const flushHeading = () => {
-    if (heading) blocks.push(`${"#".repeat(heading.level)} ${heading.text}`);
-    heading = null;
-  };
-  for (const line of kept) {
-    const level = isHeadingCandidate(line, body) ? levels.get(roundSize(line.size)) : undefined;
-    if (level) {
-      flushParagraph();
-      const h = heading as { level: number; text: string; y: number; size: number } | null;
-      // A heading wrapped over two lines is one heading.
-      const wrapped = h && h.level === level && h.y - line.y > 0 && h.y - line.y < line.size * 1.8;
-      if (h && wrapped && h.text.length + line.text.length < MAX_HEADING_CHARS) {
-        h.text = `${h.text} ${line.text}`;
-        h.y = line.y;
-      } else {
-        flushHeading();
-        heading = { level, text: line.text, y: line.y, size: line.size };
-      }
-    } else {
-      flushHeading();
-      const bullet = BULLET_RE.test(line.text);
-      if (paragraph && prev) {
-        const gap = prev.y - line.y;
-        if (bullet || gap > Math.max(prev.size, line.size) * 1.75 || gap < -line.size || endsParagraph(prev)) flushParagraph();
-      }
-      const text = bullet ? `- ${line.text.replace(BULLET_RE, "")}` : paragraph ? line.text : escapeLine(line.text);
-      paragraph = joinLine(paragraph, text);
-    }
-    prev = line;
-  }
-  flushParagraph();
-  flushHeading();
-  return blocks.join("\n\n");
+/**
+ * Whether a new paragraph starts between two consecutive lines: the text moved up (the next
+ * column) or beside, a wider gap than line spacing, another font size, or the first line ended
+ * well short of its text block's right edge.
+ */
+export function paragraphBreak(prev: PdfLine, line: PdfLine, rightEdge: (l: PdfLine) => number): boolean {
+  const size = Math.max(prev.size, line.size);
+  const dy = prev.y - line.y;
+  return (
+    dy < -size * 0.5 ||
+    dy > size * 1.75 ||
+    line.x > prev.endX + size ||
+    Math.abs(roundSize(prev.size) - roundSize(line.size)) >= 1 ||
+    TOC_ENTRY_RE.test(prev.text) ||
+    prev.endX < rightEdge(prev) - prev.size * 4
+  );
 }

@@ -1,13 +1,20 @@
 /**
- * PDF to markdown, one segment per page (page numbers kept for citations). Pages without a text
- * layer (scans) are OCR'd from their embedded images.
+ * PDF to blocks, one segment per page (page numbers kept for citations). Text pages go through
+ * lines (pdf-layout), page furniture (pdf-furniture), headings from the outline or from numbering
+ * and typography (pdf-outline, pdf-headings) and blocks (pdf-blocks); pages without a text layer
+ * (scans) are OCR'd from their embedded images.
  */
 import { getDocumentProxy } from "unpdf";
 import { AppError } from "../errors.ts";
-import { type Block, markdownToBlocks } from "./document.ts";
+import type { Block } from "./document.ts";
 import { resultOf } from "./result.ts";
+import { pageBlocks } from "./pdf-blocks.ts";
+import { boldFonts } from "./pdf-fonts.ts";
+import { markFurniture } from "./pdf-furniture.ts";
+import { markHeadings } from "./pdf-headings.ts";
+import { bodyFontSize, itemsToLines, type PdfLine, type PdfTextItem, roundSize } from "./pdf-layout.ts";
+import { applyOutline, readOutline } from "./pdf-outline.ts";
 import { ocrPage } from "./pdf-scan.ts";
-import { bodyFontSize, dropRunningHeaders, headingLevels, itemsToLines, pageMarkdown, type PdfLine, type PdfTextItem } from "./pdf-layout.ts";
 import type { ExtractResult, FileLimits } from "./types.ts";
 
 export type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
@@ -33,7 +40,7 @@ async function openPdf(data: Uint8Array, filename: string): Promise<PdfDocument>
 function textItems(items: unknown[]): PdfTextItem[] {
   const out: PdfTextItem[] = [];
   for (const raw of items) {
-    const it = raw as { str?: string; transform?: number[]; width?: number; hasEOL?: boolean };
+    const it = raw as { str?: string; transform?: number[]; width?: number; hasEOL?: boolean; fontName?: string };
     if (typeof it.str !== "string" || !it.transform) continue;
     const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0] = it.transform;
     out.push({
@@ -42,6 +49,7 @@ function textItems(items: unknown[]): PdfTextItem[] {
       y: f,
       width: it.width ?? 0,
       fontSize: Math.hypot(c, d) || Math.hypot(a, b),
+      fontName: it.fontName ?? "",
       hasEOL: !!it.hasEOL,
       upright: a > 0 && Math.abs(b) < 1e-6 && Math.abs(c) < 1e-6,
     });
@@ -60,6 +68,57 @@ function usableTitle(info: Record<string, unknown>): string | null {
   return title;
 }
 
+/** Larger than the body by this factor on page 1 or 2: the document's title, when its metadata has none. */
+const TITLE_SIZE = 1.15;
+
+/** The largest text on the first two pages (wrapped lines joined), if set larger than the body. */
+function largestText(pages: PdfLine[][], body: number): string | null {
+  const lines = pages.slice(0, 2).flat().filter((l) => !l.role && /\p{L}/u.test(l.text));
+  // A scan has no text lines on its first pages: no title from them.
+  if (lines.length === 0) return null;
+  const size = Math.max(...lines.map((l) => roundSize(l.size)));
+  if (size < body * TITLE_SIZE) return null;
+  const first = lines.findIndex((l) => roundSize(l.size) === size);
+  let text = lines[first]!.text;
+  for (let i = first + 1; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (roundSize(l.size) !== size || lines[i - 1]!.y - l.y > l.size * 2 || lines[i - 1]!.y <= l.y) break;
+    text += ` ${l.text}`;
+  }
+  return text;
+}
+
+/** The font carrying most of the text: the body's, which is not bold. */
+function bodyFont(pages: PdfLine[][]): string {
+  const chars = new Map<string, number>();
+  for (const lines of pages) for (const l of lines) chars.set(l.font, (chars.get(l.font) ?? 0) + l.text.length);
+  return [...chars].sort((a, b) => b[1] - a[1])[0]?.[0] ?? "";
+}
+
+/**
+ * Headings from the outline where it names the document's sections (half its entries found on
+ * their pages), otherwise from numbering and typography. Bold needs font names, which cost a
+ * page's operator list: a first pass asks which fonts would make a heading if bold, and only
+ * those are looked up.
+ */
+async function markAllHeadings(pdf: PdfDocument, pages: PdfLine[][], body: number, monospace: Set<string>): Promise<void> {
+  const outline = await readOutline(pdf);
+  if (outline.length > 0 && applyOutline(outline, pages) * 2 >= outline.length) return;
+  const clear = () => {
+    for (const lines of pages) for (const l of lines) delete l.heading;
+  };
+  const regular = bodyFont(pages);
+  const wanted = new Map<string, number>();
+  clear();
+  markHeadings(pages, body, (font, page, known) => {
+    if (!known && font !== regular && !wanted.has(font)) wanted.set(font, page);
+    return false;
+  }, monospace);
+  const bold = await boldFonts(pdf, wanted);
+  clear();
+  markHeadings(pages, body, (font) => bold.has(font), monospace);
+}
+
 export async function extractPdf(path: string, filename: string, limits: FileLimits): Promise<ExtractResult> {
   const pdf = await openPdf(new Uint8Array(await Bun.file(path).arrayBuffer()), filename);
   try {
@@ -71,12 +130,15 @@ export async function extractPdf(path: string, filename: string, limits: FileLim
       );
     }
     const pages: PdfLine[][] = [];
+    /** Fixed-pitch fonts (pdf.js names their family): code, never a heading. */
+    const monospace = new Set<string>();
     for (let n = 1; n <= pdf.numPages; n++) {
       const page = await pdf.getPage(n);
-      pages.push(itemsToLines(textItems((await page.getTextContent()).items)));
+      const content = await page.getTextContent();
+      pages.push(itemsToLines(textItems(content.items)));
+      for (const [id, style] of Object.entries(content.styles)) if (style.fontFamily === "monospace") monospace.add(id);
       page.cleanup();
     }
-    const textPages = dropRunningHeaders(pages);
     const scanned = pages.map((lines, i) => (visibleChars(lines) < MIN_TEXT_CHARS ? i + 1 : 0)).filter((n) => n > 0);
     if (scanned.length > limits.maxOcrPages) {
       throw new AppError(
@@ -85,18 +147,16 @@ export async function extractPdf(path: string, filename: string, limits: FileLim
         `"${filename}" has ${scanned.length} pages without a text layer; at most ${limits.maxOcrPages} are OCR'd per PDF (INGEST_MAX_OCR_PAGES)`,
       );
     }
-    const body = bodyFontSize(textPages);
-    const levels = headingLevels(textPages, body);
+    const body = bodyFontSize(pages);
+    markFurniture(pages, body);
+    await markAllHeadings(pdf, pages, body, monospace);
     const blocks: Block[] = [];
     for (let i = 0; i < pages.length; i++) {
       const page = i + 1;
-      blocks.push(...(scanned.includes(page) ? await ocrPage(pdf, page) : markdownToBlocks(pageMarkdown(textPages[i]!, body, levels), { page })));
+      blocks.push(...(scanned.includes(page) ? await ocrPage(pdf, page) : pageBlocks(pages[i]!, page, body, monospace)));
     }
     const { info } = await pdf.getMetadata().catch(() => ({ info: {} }));
-    const title =
-      usableTitle(info as Record<string, unknown>) ??
-      blocks.find((b) => b.kind === "heading" && b.level === 1 && (b.page ?? 1) <= 2)?.text ??
-      null;
+    const title = usableTitle(info as Record<string, unknown>) ?? largestText(pages, body);
     return resultOf(blocks, { title, mimeType: "application/pdf", pages: pdf.numPages }, "page");
   } finally {
     await pdf.destroy();

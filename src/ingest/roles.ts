@@ -10,7 +10,7 @@ import { linkCitations } from "./citations.ts";
 
 /** Section headings that name their role, matched after numbering is stripped. */
 const HEADING_ROLES: [RegExp, BlockRole][] = [
-  [/^(references?|bibliography|works cited|literature cited|cited literature|references and notes|notes and references|citations)$/, "references"],
+  [/^(references?|bibliography|works cited|literature cited|cited literature|references and notes|notes and references|citations|notes|see also|external links|further reading)$/, "references"],
   [/^acknowledge?ments?$/, "acknowledgements"],
   [/^(table of contents|contents|contents at a glance|list of (figures|tables))$/, "toc"],
   [/^(\w+( and \w+)? )?index$|^index of /, "index"],

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
-import { itemsToLines, pageMarkdown, type PdfTextItem } from "../../src/ingest/pdf-layout.ts";
+import { pageBlocks } from "../../src/ingest/pdf-blocks.ts";
+import { itemsToLines, type PdfTextItem } from "../../src/ingest/pdf-layout.ts";
 import { corruptPdf, encryptedPdf, manyPagePdf, textPdf } from "./build-fixtures.ts";
 import { corpus, failure, ingestConfig, scratch } from "./support.ts";
 
@@ -34,17 +35,20 @@ describe("PDF extraction", () => {
     expect(r.markdown).toBe(`${r.segments[0]!.markdown}\n\n${r.segments[1]!.markdown}`);
   });
 
-  test("R-intro (113 pages): page count, page numbers, section headings, no running headers", async () => {
+  test("R-intro (113 pages): page count, page numbers, section headings from the outline, no running headers", async () => {
     const r = await extractFile(corpus("pdf/R-intro.pdf"), "R-intro.pdf", cfg);
     expect(r.pages).toBe(113);
     expect(r.title).toBe("An Introduction to R");
-    expect(r.segments.every((s, i, all) => s.page !== null && (i === 0 || s.page! > all[i - 1]!.page!))).toBe(true);
-    expect(r.markdown).toContain("## 2 Simple manipulations; numbers and vectors");
-    expect(r.markdown).toContain("### 2.1 Vectors and assignment");
+    // In page order; a page's margin text (rotated plot labels) is a segment of its own role.
+    expect(r.segments.every((s, i, all) => s.page !== null && (i === 0 || s.page! >= all[i - 1]!.page!))).toBe(true);
+    expect(new Set(r.segments.map((s) => s.page)).size).toBeGreaterThan(100);
+    // Levels from the outline's nesting: chapters 1, sections 2.
+    expect(r.markdown).toContain("\n# 2 Simple manipulations; numbers and vectors\n");
+    expect(r.markdown).toContain("\n## 2.1 Vectors and assignment\n");
     expect(r.markdown).toContain("R operates on named data structures.");
     // "Chapter 2: Simple manipulations; numbers and vectors 9" heads several pages: dropped as a running header.
     expect(r.markdown).not.toContain("Chapter 2: Simple manipulations; numbers and vectors 9");
-    const page = r.segments.find((s) => s.markdown.includes("### 2.1 Vectors and assignment"))!;
+    const page = r.segments.find((s) => s.markdown.includes("## 2.1 Vectors and assignment"))!;
     expect(page.page).toBe(14); // printed page 8, after six front-matter pages
   });
 
@@ -105,6 +109,7 @@ describe("PDF layout", () => {
     y,
     width: str.length * fontSize * 0.5,
     fontSize,
+    fontName: "f1",
     hasEOL,
     upright: true,
   });
@@ -114,18 +119,47 @@ describe("PDF layout", () => {
     expect(lines.map((l) => l.text)).toEqual(["Hello world", "Next"]);
   });
 
-  test("words broken by a hyphen at a line end are joined, bullets become list items", () => {
+  test("a word broken by a hyphen at a line end is joined with a soft hyphen, bullets become list items", () => {
     const lines = itemsToLines([
       item("A long exam-", 10, 700, 10, true),
       item("ple sentence.", 10, 688, 10, true),
       item("• first point", 10, 676, 10, true),
       item("• second point", 10, 664, 10, true),
     ]);
-    expect(pageMarkdown(lines, 10, new Map())).toBe("A long example sentence.\n\n- first point\n\n- second point");
+    expect(pageBlocks(lines, 1, 10).map((b) => [b.kind, b.text])).toEqual([
+      ["paragraph", "A long exam\u00adple sentence."],
+      ["list_item", "first point"],
+      ["list_item", "second point"],
+    ]);
   });
 
-  test("a big line is a heading at the level of its size; a lone page number is dropped", () => {
+  test("a line marked as a heading is a heading block; furniture keeps its role", () => {
     const lines = itemsToLines([item("Overview", 10, 760, 20, true), item("Body text here.", 10, 730, 10, true), item("7", 300, 40, 10, true)]);
-    expect(pageMarkdown(lines, 10, new Map([[20, 1]]))).toBe("# Overview\n\nBody text here.");
+    lines[0]!.heading = 1;
+    lines[2]!.role = "page_number";
+    expect(pageBlocks(lines, 3, 10).map((b) => [b.kind, b.text, b.role, b.page])).toEqual([
+      ["heading", "Overview", "body", 3],
+      ["paragraph", "Body text here.", "body", 3],
+      ["paragraph", "7", "page_number", 3],
+    ]);
+  });
+
+  test("a wide gap between runs of one line separates cells instead of gluing them", () => {
+    const lines = itemsToLines([item("Name", 10, 700), item("Value", 120, 700, 10, true), item("alpha", 10, 688), item("42", 120, 688, 10, true)]);
+    expect(lines.map((l) => l.text)).toEqual(["Name | Value", "alpha | 42"]);
+    expect(pageBlocks(lines, 1, 10)[0]!.text).toBe("Name | Value\nalpha | 42");
+  });
+
+  test("a superscript footnote marker stays on its line and labels a small-print footnote", () => {
+    const lines = itemsToLines([
+      item("Body text that runs the full width of the column here.", 10, 700, 10, true),
+      item("1", 10, 103, 6),
+      item("A note at the foot of the page.", 14, 100, 8, true),
+    ]);
+    const blocks = pageBlocks(lines, 1, 10);
+    expect(blocks.map((b) => [b.kind, b.text, b.label])).toEqual([
+      ["paragraph", "Body text that runs the full width of the column here.", undefined],
+      ["footnote", "A note at the foot of the page.", "1"],
+    ]);
   });
 });
