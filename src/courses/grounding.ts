@@ -6,6 +6,7 @@
  */
 import sbd from "sbd";
 import { contentStems } from "../llm/extractive/text.ts";
+import { lexicalSupport } from "../llm/support.ts";
 
 /** Share of a paragraph's content words that a passage must hold to ground it without a verbatim sentence. */
 export const LEXICAL_SUPPORT = 0.6;
@@ -27,12 +28,6 @@ const plainOf = (paragraph: string) => paragraph.replace(/^\s*([-*+]|\d+\.)\s+/g
 /** Whether the passage holds one of the paragraph's sentences (five words or more) word for word. */
 const quotes = (p: Prepared, sentences: string[]) => sentences.some((n) => n.split(" ").length >= 5 && p.normalized.includes(n));
 
-/** Share of the paragraph's content words that the passage holds. */
-export function lexicalSupport(passageStems: Set<string>, paragraph: string): number {
-  const stems = contentStems(plainOf(paragraph));
-  return stems.length === 0 ? 0 : stems.filter((s) => passageStems.has(s)).length / stems.length;
-}
-
 /**
  * The passages grounding one paragraph: those quoting one of its sentences; failing that, the one
  * holding most of its content words, if it holds at least LEXICAL_SUPPORT of them.
@@ -44,7 +39,7 @@ function grounding(prepared: Prepared[], paragraph: string): Prepared[] {
   let best: Prepared | null = null;
   let bestShare = LEXICAL_SUPPORT;
   for (const p of prepared) {
-    const share = lexicalSupport(p.stems, paragraph);
+    const share = lexicalSupport(paragraph, p.stems);
     if (share >= bestShare) [best, bestShare] = [p, share];
   }
   return best ? [best] : [];

@@ -68,7 +68,32 @@ export const ChapterSchema = T.Object({
   quiz: T.Object({ questions: T.Array(McqQuestion, { minItems: 3, maxItems: 5 }) }),
   citations: T.Array(T.String(), { description: "Ids of the source passages the content relies on" }),
 });
-export type ChapterDraft = Static<typeof ChapterSchema>;
+export type ChapterDraft = Static<typeof ChapterSchema> & {
+  /** Passage id -> indexes of the content's paragraphs it grounds, when the writer said so itself. */
+  grounding?: Record<string, number[]>;
+};
+
+/**
+ * What a model is asked for: sections of paragraphs, each paragraph citing the short handles
+ * (`S1`, `S2`…) of the passages it is based on. The schema allows only the handles given, and at
+ * least one per paragraph; with no passages, paragraphs cite nothing.
+ */
+export const modelChapterSchema = (handles: string[]) => {
+  const paragraph =
+    handles.length > 0
+      ? T.Object({ text: Text(20), sources: T.Array(T.Union(handles.map((h) => T.Literal(h))), { minItems: 1 }) })
+      : T.Object({ text: Text(20) });
+  return T.Object({
+    sections: T.Array(T.Object({ heading: Text(2, 160), paragraphs: T.Array(paragraph, { minItems: 1 }) }), { minItems: 1, maxItems: 10 }),
+    key_concepts: ChapterSchema.properties.key_concepts,
+    quiz: ChapterSchema.properties.quiz,
+  });
+};
+export type ModelChapter = {
+  sections: { heading: string; paragraphs: { text: string; sources?: string[] }[] }[];
+  key_concepts: string[];
+  quiz: { questions: McqQuestion[] };
+};
 
 export const TermsSection = T.Object({
   heading: Text(2),

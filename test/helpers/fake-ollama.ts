@@ -81,9 +81,39 @@ export function promptWords(prompt: string): string[] {
   return words.length > 0 ? words : ["lorem", "ipsum", "dolor", "sit", "amet"];
 }
 
+/** The text the prompt shows after a citation handle such as `[S2]`, up to the next handle. */
+function passageAfter(prompt: string, handle: string): string | null {
+  const at = prompt.indexOf(`[${handle}]`);
+  if (at < 0) return null;
+  const rest = prompt.slice(at + handle.length + 2);
+  const end = rest.search(/\n\[S\d+\]/);
+  return (end < 0 ? rest : rest.slice(0, end)).replace(/^[^\n]*\n/, "").trim() || null;
+}
+
 class InstanceBuilder {
   private cursor = 0;
-  constructor(private readonly words: string[]) {}
+  constructor(
+    private readonly words: string[],
+    private readonly prompt = "",
+  ) {}
+
+  /**
+   * A paragraph that cites handles (`{text, sources: [enum of handles]}`) quotes the first passage
+   * it cites, as a grounded model would; other strings come from the prompt's vocabulary.
+   */
+  private groundedParagraph(schema: JsonSchema, index: number): Record<string, unknown> | null {
+    const sources = schema.properties?.sources;
+    const items = sources?.items;
+    const handles: string[] | undefined = items?.enum ?? items?.anyOf?.map((o: JsonSchema) => o.const) ?? ("const" in (items ?? {}) ? [items.const] : undefined);
+    if (!schema.properties?.text || !handles || handles.length === 0) return null;
+    const handle = handles[index % handles.length]!;
+    const quoted = passageAfter(this.prompt, handle);
+    if (!quoted) return null;
+    const minLength = schema.properties.text.minLength ?? 0;
+    let text = quoted.split(/\s+/).slice(0, 60).join(" ");
+    while (text.length < minLength) text += ` ${text}`;
+    return { text, sources: [handle] };
+  }
 
   private text(minLength = 0, maxLength = Number.POSITIVE_INFINITY): string {
     const target = minLength > 0 ? Math.ceil(minLength * 1.2) : 0;
@@ -110,6 +140,8 @@ class InstanceBuilder {
     const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
     switch (type) {
       case "object": {
+        const grounded = this.groundedParagraph(schema, index);
+        if (grounded) return grounded;
         const out: Record<string, unknown> = {};
         for (const [key, sub] of Object.entries<JsonSchema>(schema.properties ?? {})) out[key] = this.build(sub, index);
         return out;
@@ -145,7 +177,7 @@ class InstanceBuilder {
 
 /** A deterministic instance of `schema` with strings drawn from `prompt`. */
 export function instanceFor(schema: JsonSchema, prompt: string): unknown {
-  return new InstanceBuilder(promptWords(prompt)).build(schema);
+  return new InstanceBuilder(promptWords(prompt), prompt).build(schema);
 }
 
 /** Deterministic embedding: hashed bag of words, L2-normalised. */

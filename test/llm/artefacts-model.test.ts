@@ -61,21 +61,55 @@ describe("artefacts from a model (fake Ollama)", () => {
     expect(lastPrompt()).toContain("dominant theme");
   });
 
-  test("chapter: schema-valid, citations limited to the passages given, quiz answers re-asked when out of range", async () => {
-    const reply = (answer: number) =>
+  const LONG =
+    "Tides are caused mainly by the gravitational pull of the Moon on the oceans. The pull of the Moon on the oceans is what raises the tides, and the oceans are pulled most where they face the Moon.";
+  test("chapter: passages cited by short handles; a handle not given and an out-of-range answer are re-asked; handles resolve to passage ids", async () => {
+    const reply = (handle: string, answer: number) =>
       JSON.stringify({
-        content: "## Tides\n\n" + "The Moon pulls the oceans and makes tides. ".repeat(10),
+        sections: [{ heading: "Tides", paragraphs: [{ text: LONG, sources: [handle] }] }],
         key_concepts: ["tide", "gravity", "Moon"],
         quiz: { questions: [0, 1, 2].map(() => ({ type: "mcq", prompt: "What causes tides?", choices: ["Moon", "Wind", "Fish"], answer, explanation: "Gravity of the Moon." })) },
-        citations: ["p-moon", "made-up-id", "p-moon"],
       });
-    fake.respondWith(({ body }) => reply(body.messages.length === 2 ? 4 : 0));
+    // First a handle that was never given, then an answer out of range, then a valid chapter.
+    fake.respondWith(({ body }) => (body.messages.length === 2 ? reply("S9", 0) : body.messages.length === 4 ? reply("S1", 4) : reply("S1", 0)));
     const c = await writeChapter(llm, { courseTitle: "Tides", chapterTitle: "Causes", objectives: ["Explain tides"], learningGoal: "career", passages });
-    expect(Value.Check(ChapterSchema, c)).toBe(true);
+    const { grounding: _grounding, ...stored } = c;
+    expect(Value.Check(ChapterSchema, stored)).toBe(true);
+    expect(c.content).toBe(`## Tides\n\n${LONG}`);
     expect(c.citations).toEqual(["p-moon"]);
-    expect(fake.generations()).toHaveLength(2);
-    expect(fake.generations()[1]!.body!.messages.at(-1).content).toContain("is not an index into its 3 choices");
+    expect(c.grounding).toEqual({ "p-moon": [1] });
+    expect(fake.generations()).toHaveLength(3);
+    expect(fake.generations()[1]!.body!.messages.at(-1).content).toContain("/sections/0/paragraphs/0/sources");
+    expect(fake.generations()[2]!.body!.messages.at(-1).content).toContain("is not an index into its 3 choices");
+    // The JSON schema itself allows only the handles given.
+    expect(JSON.stringify(fake.generations()[0]!.body!.format)).toContain('"const":"S2"');
+    // The model sees S1, S2… and never the 36-character ids it would have to copy.
+    expect(lastPrompt()).toContain("[S1]");
+    expect(lastPrompt()).not.toContain("p-moon");
     expect(lastPrompt()).toContain("use this at work");
+  });
+
+  test("chapter: a paragraph its cited passage does not support is re-asked once, then dropped", async () => {
+    const off = "Volcanic eruptions in Iceland release sulphur dioxide into the upper atmosphere every winter season.";
+    const reply = JSON.stringify({
+      sections: [
+        {
+          heading: "Tides",
+          paragraphs: [
+            { text: "The Moon pulls the oceans, raising tides on the side nearest the Moon.", sources: ["S1"] },
+            { text: off, sources: ["S1"] },
+          ],
+        },
+      ],
+      key_concepts: ["tide", "gravity", "Moon"],
+      quiz: { questions: [0, 1, 2].map(() => ({ type: "mcq", prompt: "What causes tides?", choices: ["Moon", "Wind", "Fish"], answer: 0, explanation: "Gravity." })) },
+    });
+    fake.respondWith(() => reply);
+    const c = await writeChapter(llm, { courseTitle: "Tides", chapterTitle: "Causes", objectives: ["Explain tides"], passages });
+    expect(fake.generations()).toHaveLength(2);
+    expect(fake.generations()[1]!.body!.messages.at(-1).content).toContain("/sections/0/paragraphs/1: the passages it cites (S1) do not say this");
+    expect(c.content).not.toContain("Volcanic");
+    expect(c.content).toContain("The Moon pulls the oceans");
   });
 
   test("study guide", async () => {

@@ -25,12 +25,12 @@ const PASSAGE_BUDGET = 12_000;
 const MIN_SHARE = 240;
 
 /**
- * Passages as a numbered, id-tagged list the model can cite. In order, each passage takes what is
+ * Passages as a numbered list the model can cite, by id or (with `handles`) by short handle. In order, each passage takes what is
  * left of the budget; with `evenShare`, every passage gets an equal part of it instead, so a
  * sample over a whole document (an outline's) reaches its last sections rather than stopping
  * after the first few.
  */
-export function formatPassages(passages: Passage[], budget = PASSAGE_BUDGET, opts: { evenShare?: boolean } = {}): string {
+export function formatPassages(passages: Passage[], budget = PASSAGE_BUDGET, opts: { evenShare?: boolean; handles?: boolean } = {}): string {
   if (passages.length === 0) return "(no source passages: rely on well-established knowledge of the topic)";
   const share = opts.evenShare ? Math.max(MIN_SHARE, Math.floor(budget / passages.length)) : Number.POSITIVE_INFINITY;
   const out: string[] = [];
@@ -38,7 +38,8 @@ export function formatPassages(passages: Passage[], budget = PASSAGE_BUDGET, opt
   for (const [i, p] of passages.entries()) {
     const where = [p.filename, p.page != null ? `p. ${p.page}` : null, p.heading].filter(Boolean).join(", ");
     const text = p.text.trim().slice(0, Math.min(share, Math.max(400, budget - used)));
-    out.push(`[${i + 1}] id=${p.id}${where ? ` (${where})` : ""}\n${text}`);
+    // Short handles (S1, S2…) for a model to cite: small models mangle 36-character ids.
+    out.push(opts.handles ? `[S${i + 1}]${where ? ` (${where})` : ""}\n${text}` : `[${i + 1}] id=${p.id}${where ? ` (${where})` : ""}\n${text}`);
     used += text.length;
     if (used >= budget) break;
   }
