@@ -166,9 +166,12 @@ try {
     perChapter.forEach((ss, ci) => ss.forEach((s) => seen.set(norm(s), (seen.get(norm(s)) ?? new Set()).add(ci))));
     const shared = [...seen.values()].filter((c) => c.size > 1).length;
     const selfRef = all.filter((s) => SELF_REFERENCE.test(s)).length;
+    if (process.env.SHOW_SELF_REF) for (const s of all.filter((x) => SELF_REFERENCE.test(x))) console.error(`  self-ref: ${s}`);
     // A chapter of several sections is titled by joining their headings ("A, B and C", "A through D"): it counts when every part is a heading.
     const isHeading = (t: string) => model.headings.has(stripNumbering(t));
-    const titled = chapters.filter((c) => isHeading(c.title) || c.title.split(/, | and | through /).every(isHeading)).length;
+    const joinOfHeadings = (t: string): boolean =>
+      isHeading(t) || [...t.matchAll(/, | and | through /g)].some((m) => isHeading(t.slice(0, m.index)) && joinOfHeadings(t.slice(m.index! + m[0].length)));
+    const titled = chapters.filter((c) => joinOfHeadings(c.title)).length;
     const covered = model.sections.filter((sec) => all.some((s) => found(s, sec.text, sec.tri))).length;
     let inCited = 0;
     perChapter.forEach((ss, ci) => {

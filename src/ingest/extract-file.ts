@@ -4,11 +4,6 @@
  */
 import { AppError } from "../errors.ts";
 import { legacyPowerPoint } from "./detect.ts";
-import { extractHtmlFile } from "./html.ts";
-import { extractImage } from "./image.ts";
-import { extractOffice } from "./office.ts";
-import { extractPdf } from "./pdf.ts";
-import { extractTextFile } from "./text.ts";
 import type { ExtractResult, FileKind, FileLimits } from "./types.ts";
 
 export interface FileJob {
@@ -22,25 +17,27 @@ export interface FileJob {
   charset?: string;
 }
 
-function extractByKind(job: FileJob): Promise<ExtractResult> {
+// Each parser loads on its first file of its kind: officeparser alone takes ~300 ms to load, and a
+// worker thread recycled after a large job should not pay that before a text file.
+async function extractByKind(job: FileJob): Promise<ExtractResult> {
   const { path, filename, kind } = job;
   switch (kind) {
     case "pdf":
-      return extractPdf(path, filename, job.limits);
+      return (await import("./pdf.ts")).extractPdf(path, filename, job.limits);
     case "docx":
     case "pptx":
     case "odt":
     case "odp":
-      return extractOffice(path, filename, kind);
+      return (await import("./office.ts")).extractOffice(path, filename, kind);
     case "txt":
     case "md":
-      return extractTextFile(path, kind);
+      return (await import("./text.ts")).extractTextFile(path, kind);
     case "html":
-      return extractHtmlFile(path, { baseUrl: job.baseUrl, charset: job.charset });
+      return (await import("./html.ts")).extractHtmlFile(path, { baseUrl: job.baseUrl, charset: job.charset });
     case "png":
     case "jpg":
     case "webp":
-      return extractImage(path, kind);
+      return (await import("./image.ts")).extractImage(path, kind);
     case "ppt":
       throw legacyPowerPoint(filename);
   }
