@@ -26,8 +26,9 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import sbd from "sbd";
 import { loadConfig } from "../../src/config.ts";
-import { type Block, headingPaths, TEACHING_ROLES } from "../../src/ingest/document.ts";
+import { type Block, headingPaths, markdownToBlocks, TEACHING_ROLES } from "../../src/ingest/document.ts";
 import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
+import { cleanTitle } from "../../src/courses/chapter-groups.ts";
 import { call, startServer, tempDir } from "../../test/helpers/server.ts";
 
 const { values } = parseArgs({
@@ -65,7 +66,7 @@ function contentSentences(markdown: string): string[] {
   const prose = markdown
     .split(/\n{2,}/)
     .filter((p) => !/^\s*(#|```|~~~|\|)/.test(p))
-    .map((p) => p.replace(/^\s*([-*+]|\d+\.)\s+/gm, "").replace(/[*_`]/g, "").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1"))
+    .map((p) => markdownToBlocks(p).map((b) => b.text).join("\n"))
     .join("\n");
   return sbd
     .sentences(prose, { newline_boundaries: true })
@@ -87,7 +88,8 @@ const withTrigrams = (texts: string[]) => {
   const text = texts.map(norm).join(" \u0000 ");
   return { text, tri: new Set(texts.flatMap((t) => trigrams(words(t)))) };
 };
-const stripNumbering = (h: string) => norm(h).replace(/^((\d+|[a-z]|[ivxlc]+)(\s\d+)*\s)(?=\p{L}{2})/u, "");
+// Headings compare as the course shows them: numbering ("3.2", "Appendix A") dropped, then normalised.
+const stripNumbering = (h: string) => norm(cleanTitle(h));
 
 async function sourceModel(path: string): Promise<SourceModel> {
   const { blocks } = await extractFile(path, path.split("/").pop()!, { ...loadConfig(), dataDir: tempDir("cf-quality-extract-") });
@@ -114,7 +116,7 @@ async function sourceModel(path: string): Promise<SourceModel> {
   const prose = (b: Block) => b.kind !== "heading" && b.role !== "header_footer" && b.role !== "page_number";
   return {
     blocks,
-    headings: new Set(blocks.filter((b) => b.kind === "heading").map((b) => stripNumbering(b.text))),
+    headings: new Set(blocks.filter((b) => b.kind === "heading").flatMap((b) => [norm(b.text), stripNumbering(b.text)])),
     sections,
     teaching: withTrigrams(body.filter(prose).map((b) => b.text)),
     other: withTrigrams(blocks.filter((b) => !TEACHING_ROLES.has(b.role) && prose(b)).map((b) => b.text)),
@@ -160,7 +162,10 @@ try {
     for (const s of all) {
       const inTeaching = found(s, model.teaching.text, model.teaching.tri);
       if (!inTeaching && found(s, model.other.text, model.other.tri)) other++;
-      else if (!inTeaching) unplaced++;
+      else if (!inTeaching) {
+        unplaced++;
+        if (process.env.SHOW_UNPLACED) console.error(`  unplaced: ${s}`);
+      }
     }
     const seen = new Map<string, Set<number>>();
     perChapter.forEach((ss, ci) => ss.forEach((s) => seen.set(norm(s), (seen.get(norm(s)) ?? new Set()).add(ci))));
@@ -168,10 +173,12 @@ try {
     const selfRef = all.filter((s) => SELF_REFERENCE.test(s)).length;
     if (process.env.SHOW_SELF_REF) for (const s of all.filter((x) => SELF_REFERENCE.test(x))) console.error(`  self-ref: ${s}`);
     // A chapter of several sections is titled by joining their headings ("A, B and C", "A through D"): it counts when every part is a heading.
-    const isHeading = (t: string) => model.headings.has(stripNumbering(t));
+    // A title is compared as shown and with numbering dropped ("A sample session" is Appendix A's own title).
+    const isHeading = (t: string) => model.headings.has(norm(t)) || model.headings.has(stripNumbering(t));
     const joinOfHeadings = (t: string): boolean =>
       isHeading(t) || [...t.matchAll(/, | and | through /g)].some((m) => isHeading(t.slice(0, m.index)) && joinOfHeadings(t.slice(m.index! + m[0].length)));
     const titled = chapters.filter((c) => joinOfHeadings(c.title)).length;
+    if (process.env.SHOW_TITLES) for (const c of chapters) console.error(`  ${joinOfHeadings(c.title) ? "heading " : "invented"} ${c.title}`);
     const covered = model.sections.filter((sec) => all.some((s) => found(s, sec.text, sec.tri))).length;
     let inCited = 0;
     perChapter.forEach((ss, ci) => {

@@ -66,12 +66,20 @@ export function resultOfMarkdown(markdown: string, meta: { title: string | null;
   return resultOf(markdownToBlocks(markdown), { mimeType: "text/markdown", pages: 1, ...meta }, "section");
 }
 
+/**
+ * A heading must name something: one with no word in it (a UUID, a hash, a bare number or symbol
+ * that a style or a font size made big) is a paragraph.
+ */
+const IDENTIFIER_RE = /^[\p{N}\p{P}\p{S}\s]*$|^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$|^[0-9a-f]{16,}$/iu;
+const asParagraphIfNoWords = (b: Block): Block =>
+  b.kind === "heading" && (IDENTIFIER_RE.test(b.text.trim()) || !/\p{L}{2}/u.test(b.text)) ? { ...b, kind: "paragraph", level: undefined } : b;
+
 /** The extraction result of a document's blocks: cleaned, roles assigned, markdown and segments derived. */
 export function resultOf(
   raw: Block[],
   meta: { title: string | null; mimeType: string; pages: number | null },
   by: SegmentBy,
 ): ExtractResult {
-  const blocks = assignRoles(cleanBlocks(raw.filter((b) => b.text.trim().length > 0)));
+  const blocks = assignRoles(cleanBlocks(raw.filter((b) => b.text.trim().length > 0).map(asParagraphIfNoWords)));
   return { ...meta, blocks, markdown: blocksToMarkdown(blocks, { roleComments: true }), segments: segmentsOf(blocks, by) };
 }

@@ -5,7 +5,7 @@ import { loadConfig } from "../../src/config.ts";
 import { headingPaths } from "../../src/ingest/document.ts";
 import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
 import { call, ROOT, tempDir } from "../helpers/server.ts";
-import { type CourseEnv, courseEnv, filesForm, outlineCalls } from "./helpers.ts";
+import { chapterCalls, type CourseEnv, courseEnv, filesForm, outlineCalls } from "./helpers.ts";
 
 const PAPER = join(ROOT, "../shared/corpus/pdf/tracemonkey.pdf");
 
@@ -41,4 +41,38 @@ test("the outline prompt samples the whole document: text of its last sections i
   const prompt = squash(JSON.stringify(outline!.body!.messages ?? outline!.body!.prompt));
   // A sample that stopped after the first pages would hold none of this.
   expect(tail.some((b) => prompt.includes(squash(b.text).slice(0, 60)))).toBe(true);
+});
+
+test("a chapter prompt holds its own sections' text and the whole outline, and none of the other chapters' text", async () => {
+  const { blocks } = await extractFile(PAPER, "tracemonkey.pdf", { ...loadConfig(), dataDir: tempDir() });
+  const paths = headingPaths(blocks);
+  const sections = blocks.filter((b) => b.kind === "heading" && b.role === "body" && /^\d+\.\s/.test(b.text)).map((b) => b.text);
+  // The first paragraph of each numbered section, as the model would be shown it.
+  const opening = new Map(
+    sections.map((s) => [s, blocks.find((b, i) => b.kind === "paragraph" && b.role === "body" && paths[i]!.at(-1) === s)!.text] as const),
+  );
+  const before = chapterCalls(env.fake!).length;
+  const form = filesForm({ num_chapters: "4", search_enabled: "false" }, [
+    { name: "tracemonkey.pdf", content: await Bun.file(PAPER).bytes(), type: "application/pdf" },
+  ]);
+  const made = await call(env.srv.url, "/v2/courses/generate-from-files?mode=sync", { key: env.key, user: "reader", body: form });
+  expect(made.status).toBe(200);
+  const course = await call(env.srv.url, `/v2/courses/${made.body.course.id}`, { key: env.key, user: "reader" });
+  const titles: string[] = course.body.chapters.map((c: { title: string }) => c.title);
+  const calls = chapterCalls(env.fake!).slice(before);
+  expect(calls).toHaveLength(4);
+  const seen: number[][] = [];
+  for (const c of calls) {
+    const prompt = squash(c.body!.messages.map((m: { content: string }) => m.content).join("\n"));
+    // The whole outline, so the chapter neither repeats nor skips what the others teach.
+    for (const t of titles) expect(prompt).toContain(t);
+    expect(prompt).toContain("<- this chapter");
+    seen.push(sections.flatMap((s, i) => (prompt.includes(squash(opening.get(s)!).slice(0, 50)) ? [i] : [])));
+  }
+  // Each prompt holds a contiguous run of the paper's sections; together they hold each section exactly once.
+  for (const run of seen) {
+    expect(run.length).toBeGreaterThan(0);
+    expect(run).toEqual(Array.from({ length: run.length }, (_, k) => run[0]! + k));
+  }
+  expect(seen.flat().sort((a, b) => a - b)).toEqual(sections.map((_, i) => i));
 });

@@ -5,6 +5,7 @@
  * Key concepts and the quiz are read from the same text.
  */
 import sbd from "sbd";
+import { escapeInline } from "../../ingest/document.ts";
 import type { ChapterDraft } from "../schemas.ts";
 import type { Passage } from "../types.ts";
 import { clozeQuestions } from "./cloze.ts";
@@ -79,10 +80,11 @@ function compose(units: Unit[], kept: Map<Unit, string[]>, chapterTitle: string,
       const heading = path[d]!;
       // The chapter's own title is already its heading; the levels below it move up one.
       if (d === depth && heading.toLowerCase().replace(/^[\d.\s]+/, "") === title.replace(/^[\d.\s]+/, "")) continue;
-      out.push(`${"#".repeat(Math.min(2 + d - depth, 4))} ${heading}`);
+      out.push(`${"#".repeat(Math.min(2 + d - depth, 4))} ${escapeInline(heading)}`);
     }
     prev = path;
-    out.push(u.kind === "list" ? parts.map((p) => `- ${p}`).join("\n") : parts.join(" "));
+    // Source text is plain: `file_test` or `a*b` must not turn into emphasis in the chapter's markdown.
+    out.push(u.kind === "list" ? parts.map((p) => `- ${escapeInline(p)}`).join("\n") : parts.map(escapeInline).join(" "));
   }
   return out.join("\n\n");
 }

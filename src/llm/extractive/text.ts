@@ -44,6 +44,8 @@ export function plainText(markdown: string): string {
     // Emphasis only at token boundaries, as markdown reads it: `%*%`, `a*b` and snake_case stay as written.
     .replace(/(^|[\s(["'])([*_]{1,3})(?=[^\s*_])([^*_\n]*?[^\s*_])\2(?=$|[\s)\]"'.,;:!?])/gm, "$1$3")
     .replace(/\[\d+\]/g, "")
+    // Backslash escapes (`file\_test`, `\[CLS\]`) read as the characters they escape.
+    .replace(/\\([\\`*_[\]<>|#+\-.!{}()])/g, "$1")
     .replace(/[ \t]+/g, " ");
 }
 
@@ -77,7 +79,7 @@ export const isProse = (s: string) => {
  * paper", "as shown in Figure 3"): out of their document they say nothing to a learner.
  */
 const POINTS_ELSEWHERE =
-  /\b(in|see|of|from)\s+(section|sec\.|chapter|figure|fig\.|table|appendix|equation|eq\.)\s*[\dA-Z]|\b(section|figure|fig\.|table|appendix)\s+\d+(\.\d+)*\s+(shows|describes|presents|gives|lists|summari[sz]es|illustrates|compares|reports|contains)|\bthis (paper|article|report|thesis|manual|document)\b|\b(we|i) (describe|present|discuss|show|explain|outline|review)\b.{0,40}\b(section|chapter|below|later|next)\b|\b(as (shown|described|discussed|mentioned|noted)) (above|below|earlier|later|before)\b|\bthe (rest|remainder) of (this|the) (paper|article|chapter|section)\b|\b(sections?|chapters?) \d+(\.\d+)* (is|are|describes?|presents?|gives?|covers?|discuss(es)?|shows?|concludes?|introduces?)\b|^(in )?this (section|chapter)\b/i;
+  /\b(in|see|of|from)\s+(section|sec\.|chapter|figure|fig\.|table|appendix|equation|eq\.)\s*[\dA-Z]|\b(section|figure|fig\.|table|appendix)\s+\d+(\.\d+)*\s+(shows|describes|presents|gives|lists|summari[sz]es|illustrates|compares|reports|contains)|\bthis (paper|article|report|thesis|manual|document|work|study)\b|\b(we|i) (describe|present|discuss|show|explain|outline|review)\b.{0,40}\b(section|chapter|below|later|next)\b|\b(as (shown|described|discussed|mentioned|noted)) (above|below|earlier|later|before)\b|\bthe (rest|remainder) of (this|the) (paper|article|chapter|section)\b|\b(sections?|chapters?) \d+(\.\d+)* (is|are|describes?|presents?|gives?|covers?|discuss(es)?|shows?|concludes?|introduces?)\b|^(in )?this (section|chapter)\b/i;
 export const pointsElsewhere = (s: string) => POINTS_ELSEWHERE.test(s);
 
 // Back matter teaches nothing: its sentences are left out of every extractive artefact.
