@@ -15,7 +15,8 @@ const HEADING_ROLES: [RegExp, BlockRole][] = [
   [/^(table of contents|contents|contents at a glance|list of (figures|tables))$/, "toc"],
   [/^(\w+( and \w+)? )?index$|^index of /, "index"],
   [/^abstract$/, "abstract"],
-  [/^(copyright|licen[cs]e|legal notices?|notices|trademarks|disclaimers?|permissions|about (the|this) authors?|authors?'? biograph)/, "boilerplate"],
+  [/^(front cover|cover|cover page|title page)$/, "title_page"],
+  [/^(copyright|licen[cs]e|legal notices?|notices|trademarks|disclaimers?|permissions|about (the|this) authors?|authors?'? biograph|authors|contributors)/, "boilerplate"],
 ];
 
 const APPENDIX_RE = /^appendi(x|ces)\b\s*([a-z](?=\s|$|[.:]))?[.:]?\s*/;
@@ -151,13 +152,23 @@ function titlePage(blocks: Block[], roles: (BlockRole | null)[]): void {
   });
 }
 
-/** Reference entries become `reference` blocks with their label ("[12]" or "12."), so citations can link to them. */
+/** Where a block of a bracket-numbered reference list holds the next entries too ("… 2008. [6] A. Author …"). */
+const NEXT_ENTRY_RE = /\s(?=\[\d{1,3}\]\s+\p{Lu})/u;
+
+/**
+ * Reference entries become `reference` blocks with their label ("[12]" or "12."), so citations
+ * can link to them; a block that a layout ran several entries into is split at their labels.
+ */
 function asReferenceEntries(blocks: Block[]): Block[] {
-  return blocks.map((b) => {
-    if (b.role !== "references" || !isText(b)) return b;
-    const m = LABEL_RE.exec(b.text);
-    const label = m ? (m[1] ?? m[2]) : undefined;
-    return { ...b, kind: "reference", ...(label ? { label } : {}) };
+  return blocks.flatMap((b) => {
+    if (b.role !== "references" || !isText(b)) return [b];
+    const texts = /^\s*\[\d/.test(b.text) ? b.text.split(NEXT_ENTRY_RE).map((t) => t.trim()).filter(Boolean) : [b.text];
+    return texts.map((text) => {
+      const m = LABEL_RE.exec(text);
+      const label = m ? (m[1] ?? m[2]) : undefined;
+      const { markdown: _markdown, ...rest } = b;
+      return { ...(texts.length > 1 ? rest : b), text, kind: "reference" as const, ...(label ? { label } : {}) };
+    });
   });
 }
 

@@ -1,0 +1,88 @@
+/**
+ * Roles and clean text on real documents: the papers' reference lists are back matter (found by
+ * heading in both, each entry a reference block), their body text cites them without the markers,
+ * and no word is left split at a line-end hyphen when the joined word exists.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createRequire } from "node:module";
+import type { Block } from "../../src/ingest/document.ts";
+import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
+import { corpus, ingestConfig, scratch } from "./support.ts";
+
+const tmp = scratch();
+const cfg = ingestConfig(tmp.dir);
+const blocksOf: Record<string, Block[]> = {};
+
+beforeAll(async () => {
+  for (const name of ["tracemonkey.pdf", "dpr-paper-multi-column.pdf", "R-intro.pdf", "redp5110_sampled.pdf"]) {
+    blocksOf[name] = (await extractFile(corpus(`pdf/${name}`), name, cfg)).blocks;
+  }
+}, 120_000);
+afterAll(() => {
+  stopExtractionWorkers();
+  tmp.remove();
+});
+
+describe("back matter of real papers", () => {
+  test.each([
+    ["tracemonkey.pdf", 18, "[7] V. Bala, E. Duesterwald, and S. Banerjia. Dynamo"],
+    ["dpr-paper-multi-column.pdf", 40, "Akari Asai, Kazuma Hashimoto, Hannaneh Hajishirzi"],
+  ])("%s: the reference list is back matter, entry by entry, and nothing after the body is taught", (name, least, entry) => {
+    const blocks = blocksOf[name]!;
+    const refs = blocks.filter((b) => b.role === "references" && b.kind === "reference");
+    expect(refs.length).toBeGreaterThanOrEqual(least);
+    expect(refs.some((b) => b.text.startsWith(entry))).toBe(true);
+    // No bibliography entry is left as body text.
+    const bodyEntries = blocks.filter((b) => b.role === "body" && /\b(In Proceedings|Proc\.) /.test(b.text) && /\b(19|20)\d\d\b/.test(b.text) && b.text.length < 400);
+    expect(bodyEntries.map((b) => b.text)).toEqual([]);
+    // The title and author lines are front matter, the acknowledgements back matter.
+    expect(blocks.some((b) => b.role === "title_page")).toBe(true);
+    expect(blocks.some((b) => b.role === "acknowledgements")).toBe(true);
+  });
+
+  test("tracemonkey: entries a layout ran together are split at their labels, each labelled once", () => {
+    const labels = blocksOf["tracemonkey.pdf"]!.filter((b) => b.kind === "reference").map((b) => b.label);
+    expect(labels).toEqual(Array.from({ length: labels.length }, (_, i) => String(i + 1)));
+    expect(labels.length).toBeGreaterThanOrEqual(18);
+  });
+
+  test("R-intro: its contents pages are a table of contents and its appendix indexes are indexes", () => {
+    const blocks = blocksOf["R-intro.pdf"]!;
+    expect(blocks.filter((b) => b.role === "toc").length).toBeGreaterThan(50);
+    expect(blocks.some((b) => b.kind === "heading" && b.role === "index" && /index/i.test(b.text))).toBe(true);
+    expect(blocks.filter((b) => b.role === "body" && /(\. ){4,}\d+$/.test(b.text))).toEqual([]);
+  });
+
+  test("redp5110: the front cover is the title page, the authors boilerplate, the contents a table of contents", () => {
+    const blocks = blocksOf["redp5110_sampled.pdf"]!;
+    const roleOf = (heading: string) => blocks.find((b) => b.kind === "heading" && b.text === heading)?.role;
+    expect(roleOf("Front cover")).toBe("title_page");
+    expect(roleOf("Authors")).toBe("boilerplate");
+    expect(roleOf("Contents")).toBe("toc");
+    expect(roleOf("Chapter 1. Securing and protecting IBM DB2 data")).toBe("body");
+    expect(blocks.filter((b) => b.role === "toc" && /(\. ){4,}/.test(b.text)).length).toBeGreaterThan(30);
+  });
+});
+
+describe("clean text of real documents", () => {
+  const words = new Set(createRequire(import.meta.url)("an-array-of-english-words") as string[]);
+
+  test.each(["tracemonkey.pdf", "dpr-paper-multi-column.pdf", "R-intro.pdf", "redp5110_sampled.pdf"])(
+    "%s: no 'xxx- yyy' split where the joined word is a word of the text or of English",
+    (name) => {
+      const blocks = blocksOf[name]!.filter((b) => b.kind !== "code");
+      const vocabulary = new Set(blocks.flatMap((b) => b.text.toLowerCase().match(/\p{L}+/gu) ?? []));
+      const split: string[] = [];
+      for (const b of blocks) {
+        for (const m of b.text.matchAll(/(\p{L}+)- (\p{L}+)/gu)) {
+          const joined = (m[1]! + m[2]!).toLowerCase();
+          if (/^(and|or|to|nor|as)$/i.test(m[2]!)) continue;
+          if (vocabulary.has(joined) || (/^\p{Ll}/u.test(m[2]!) && words.has(joined))) split.push(m[0]);
+        }
+      }
+      expect(split).toEqual([]);
+      // Nor a soft hyphen left over from the line joining.
+      expect(blocks.filter((b) => b.text.includes("\u00ad"))).toEqual([]);
+    },
+  );
+});
