@@ -1,4 +1,5 @@
 /** The per-tenant usage ledger (usage_events): one row per billable or capped operation. */
+import type { Database } from "bun:sqlite";
 import { and, count, eq, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/index.ts";
 import { usageEvents } from "../db/schema/index.ts";
@@ -70,21 +71,15 @@ export function monthlyTotals(db: Db, tenantId: string, now = new Date()): Opera
     .all();
 }
 
-/** Events of one operation on one key environment this month (test-key caps). */
-export function monthlyCount(db: Db, tenantId: string, keyEnv: KeyEnv, operation: string, now = new Date()): number {
+/**
+ * Events of one operation on one key environment this month (test-key caps), on a bare connection
+ * so a cap can also be read from a second, read-only one (see test-caps).
+ */
+export function monthlyCount(sqlite: Database, tenantId: string, keyEnv: KeyEnv, operation: string, now = new Date()): number {
   const { start, end } = monthBounds(now);
-  const row = db
-    .select({ n: count() })
-    .from(usageEvents)
-    .where(
-      and(
-        eq(usageEvents.tenantId, tenantId),
-        eq(usageEvents.keyEnv, keyEnv),
-        eq(usageEvents.operation, operation),
-        gte(usageEvents.createdAt, start),
-        lt(usageEvents.createdAt, end),
-      ),
+  return sqlite
+    .query<{ n: number }, [string, string, string, string, string]>(
+      "SELECT count(*) AS n FROM usage_events WHERE tenant_id = ? AND key_env = ? AND operation = ? AND created_at >= ? AND created_at < ?",
     )
-    .get();
-  return row?.n ?? 0;
+    .get(tenantId, keyEnv, operation, start, end)!.n;
 }

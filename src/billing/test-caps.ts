@@ -2,6 +2,7 @@
  * Test keys are capped per calendar month (UTC): TEST_KEY_COURSES_PER_MONTH courses and
  * TEST_KEY_QUERIES_PER_MONTH queries, counted over the tenant's test-key usage events.
  */
+import { Database } from "bun:sqlite";
 import { loadConfig, type Config } from "../config.ts";
 import type { Db } from "../db/index.ts";
 import { AppError } from "../errors.ts";
@@ -25,7 +26,26 @@ export interface CapStatus {
 }
 
 export function testCapStatus(db: Db, tenantId: string, operation: CappedOperation, caps: TestCaps, now = new Date()): CapStatus {
-  return { used: monthlyCount(db, tenantId, "test", OPERATIONS[operation], now), limit: capOf(caps, operation) };
+  return { used: monthlyCount(db.$client, tenantId, "test", OPERATIONS[operation], now), limit: capOf(caps, operation) };
+}
+
+/**
+ * The committed count, without what the open transaction added: a request that creates several
+ * courses checks the cap once per course in one transaction, and when one does not fit the whole
+ * request rolls back. A second connection reads the last commit (WAL); an in-memory database has
+ * no second connection, so there the open transaction's events are counted too.
+ */
+function committedCount(db: Db, tenantId: string, operation: CappedOperation): number {
+  const client = db.$client;
+  if (!client.inTransaction || !client.filename || client.filename === ":memory:") {
+    return monthlyCount(client, tenantId, "test", OPERATIONS[operation]);
+  }
+  const reader = new Database(client.filename, { readonly: true });
+  try {
+    return monthlyCount(reader, tenantId, "test", OPERATIONS[operation]);
+  } finally {
+    reader.close();
+  }
 }
 
 /**
@@ -35,12 +55,16 @@ export function testCapStatus(db: Db, tenantId: string, operation: CappedOperati
 export function assertWithinTestCap(db: Db, auth: Pick<AuthContext, "tenantId" | "keyEnv">, operation: CappedOperation, caps: TestCaps = loadConfig()): void {
   if (auth.keyEnv !== "test") return;
   const { used, limit } = testCapStatus(db, auth.tenantId, operation, caps);
-  if (used >= limit) {
-    throw new AppError(
-      403,
-      "TEST_USAGE_LIMIT",
-      `This test key has used its ${limit} ${LABELS[operation]} for this month; use a production key or wait until the 1st (UTC)`,
-      { operation, used, limit },
-    );
-  }
+  if (used < limit) return;
+  // The message states what stays used once this request is refused.
+  const committed = committedCount(db, auth.tenantId, operation);
+  const requested = used - committed + 1;
+  const label = LABELS[operation];
+  const needs = requested > 1 ? `; this request needs ${requested}` : "";
+  throw new AppError(
+    403,
+    "TEST_USAGE_LIMIT",
+    `This test key has used ${committed} of its ${limit} ${label} for this month${needs}; use a production key or wait until the 1st (UTC)`,
+    { operation, used: committed, limit, requested },
+  );
 }

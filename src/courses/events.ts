@@ -18,6 +18,18 @@ export interface CourseUsage {
   completion_tokens: number;
 }
 
+/**
+ * The usage record of a finished course: model use, the course's generation time (from its job's
+ * creation), what it billed, and the month's courses on its key. Sync mode returns it and the
+ * stream's `completed` event carries it, so both say the same of the same course.
+ */
+export interface UsageRecord extends CourseUsage {
+  seconds: number;
+  billed_usd: number;
+  courses_used_this_month: number;
+  courses_cap: number | null;
+}
+
 export type GenerationEvent =
   | { type: "document"; job_id: string; course_id: string; document: { id: string; filename: string; source_type: string; status: "ready" | "error"; chunk_count: number; error: string | null } }
   | { type: "outline"; job_id: string; course_id: string; title: string; description: string | null; organization: string | null; chapters: ChapterRef[] }
@@ -25,6 +37,11 @@ export type GenerationEvent =
   | { type: "progress"; job_id: string; course_id: string; progress_pct: number; completed_chapters: number; expected_chapters: number }
   | { type: "completed"; job_id: string; course_id: string; title: string; chapters: ChapterRef[]; usage: CourseUsage }
   | { type: "failed"; job_id: string; course_id: string; error: FailureReason };
+
+/** What a follower of a request sees: the worker's events, with the full usage record on completion. */
+export type FollowedEvent =
+  | Exclude<GenerationEvent, { type: "completed" }>
+  | (Omit<Extract<GenerationEvent, { type: "completed" }>, "usage"> & { usage: UsageRecord });
 
 type Listener = (event: GenerationEvent) => void;
 

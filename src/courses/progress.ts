@@ -3,7 +3,7 @@
  * same in every process and after a restart.
  */
 import type { Database } from "bun:sqlite";
-import { type FailureReason, forbidden, notFound } from "../errors.ts";
+import { type FailureReason, notFound } from "../errors.ts";
 import { getJob, type JobRow, latestCourseJob } from "../jobs/queue.ts";
 import type { CourseOwner } from "./read.ts";
 
@@ -64,7 +64,8 @@ export function courseProgress(sqlite: Database, owner: CourseOwner, courseId: s
     )
     .all(courseId);
   const counts = chapterCounts(sqlite, courseId, course.num_chapters);
-  const job = latestCourseJob(sqlite, courseId);
+  // The course's own generation run: podcast jobs of the course say nothing about its generation.
+  const job = latestCourseJob(sqlite, courseId, COURSE_JOB);
   return {
     course_id: course.id,
     course_status: course.status,
@@ -115,13 +116,9 @@ export function jobResource(sqlite: Database, job: JobRow) {
 
 export type JobResource = ReturnType<typeof jobResource>;
 
-/**
- * A job for GET /v2/jobs/{id}: 404 when unknown or another tenant's; 403 when a learner header
- * names a different learner of the tenant than the one who started it.
- */
-export function ownedJob(sqlite: Database, tenantId: string, userId: string | null, jobId: string): JobRow {
+/** A job for GET /v2/jobs/{id}: 404 unless the caller's learner started it, like the course endpoints. */
+export function ownedJob(sqlite: Database, owner: CourseOwner, jobId: string): JobRow {
   const job = getJob(sqlite, jobId);
-  if (!job || job.tenant_id !== tenantId) throw notFound("Job not found");
-  if (userId && job.user_id !== userId) throw forbidden("This job belongs to another user");
+  if (!job || job.tenant_id !== owner.tenantId || job.user_id !== owner.userId) throw notFound("Job not found");
   return job;
 }

@@ -28,7 +28,8 @@ export function resumeCourse(sqlite: Database, owner: CourseOwner, courseId: str
       )
       .get(courseId, owner.tenantId, owner.userId);
     if (!course) throw notFound("Course not found");
-    const job = latestCourseJob(sqlite, courseId);
+    // Only a generation run blocks a resume; podcast jobs of the course run beside it.
+    const job = latestCourseJob(sqlite, courseId, COURSE_JOB);
     if (job && (job.status === "queued" || job.status === "running")) {
       throw conflict("The course is generating; resume it once its job has finished", "COURSE_GENERATING", { job_id: job.id, job_status: job.status });
     }

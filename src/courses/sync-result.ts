@@ -2,31 +2,18 @@
  * Sync mode: waits for the jobs of a request and shapes the result, or raises the structured
  * failure reason with the status the API gives it (500 for model failures).
  */
-import type { Database } from "bun:sqlite";
 import { monthlyCount, OPERATIONS } from "../billing/index.ts";
 import { AppError, type FailureReason } from "../errors.ts";
 import type { Services } from "../services.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import { microsToUsd } from "../util.ts";
-import type { ChapterRef, CourseUsage } from "./events.ts";
-import { followJobs } from "./follow.ts";
+import type { ChapterRef, UsageRecord } from "./events.ts";
+import { billedMicros, followJobs } from "./follow.ts";
 
 export interface SyncCourse {
   id: string;
   title: string;
   chapters: ChapterRef[];
-}
-
-export interface SyncUsage {
-  model: string | null;
-  engine: string | null;
-  model_calls: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  seconds: number;
-  billed_usd: number;
-  courses_used_this_month: number;
-  courses_cap: number | null;
 }
 
 /** HTTP status of a failed generation: the sources' fault, no model, or the model's failure. */
@@ -36,14 +23,6 @@ export function failureStatus(reason: FailureReason): number {
   return 500;
 }
 
-function billedMicros(sqlite: Database, courseIds: string[]): number {
-  return sqlite
-    .query<{ n: number }, [string]>(
-      "SELECT coalesce(sum(amount_micros), 0) AS n FROM usage_events WHERE ref_id IN (SELECT value FROM json_each(?))",
-    )
-    .get(JSON.stringify(courseIds))!.n;
-}
-
 export interface SyncContext {
   svc: Services;
   auth: AuthContext;
@@ -51,9 +30,13 @@ export interface SyncContext {
   signal?: AbortSignal;
 }
 
-export async function waitForCourses(ctx: SyncContext, jobIds: string[]): Promise<{ courses: SyncCourse[]; usage: SyncUsage }> {
+/**
+ * Waits for a request's courses. One course's usage is its usage record (as in the stream's
+ * `completed` event); several courses' is their sum over the request's time.
+ */
+export async function waitForCourses(ctx: SyncContext, jobIds: string[]): Promise<{ courses: SyncCourse[]; usage: UsageRecord }> {
   const courses = new Map<string, SyncCourse>();
-  const usages: CourseUsage[] = [];
+  const usages: UsageRecord[] = [];
   const failures: { job_id: string; course_id: string; error: FailureReason }[] = [];
   for await (const e of followJobs(ctx.svc.sqlite, jobIds, { signal: ctx.signal })) {
     if (e.type === "completed") {
@@ -73,6 +56,7 @@ export async function waitForCourses(ctx: SyncContext, jobIds: string[]): Promis
     });
   }
   const ordered = jobIds.map((id) => courses.get(id)).filter((c): c is SyncCourse => c !== undefined);
+  if (usages.length === 1) return { courses: ordered, usage: usages[0]! };
   const last = usages.at(-1);
   return {
     courses: ordered,
@@ -84,7 +68,7 @@ export async function waitForCourses(ctx: SyncContext, jobIds: string[]): Promis
       completion_tokens: usages.reduce((a, u) => a + u.completion_tokens, 0),
       seconds: Math.round(performance.now() - ctx.startedAt) / 1000,
       billed_usd: microsToUsd(billedMicros(ctx.svc.sqlite, ordered.map((c) => c.id))),
-      courses_used_this_month: monthlyCount(ctx.svc.db, ctx.auth.tenantId, ctx.auth.keyEnv, OPERATIONS.course),
+      courses_used_this_month: monthlyCount(ctx.svc.sqlite, ctx.auth.tenantId, ctx.auth.keyEnv, OPERATIONS.course),
       courses_cap: ctx.auth.keyEnv === "test" ? ctx.svc.cfg.testKeyCoursesPerMonth : null,
     },
   };

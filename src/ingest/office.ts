@@ -111,8 +111,8 @@ export async function extractOffice(path: string, filename: string, kind: Office
 
   const docx = kind === "docx" ? docxClassifier(data, ast.content) : null;
   const blocks = nodeBlocks(ast.content, { loc: {}, notes, classify: docx?.classify ?? ((n) => astKind(n)) });
-  const pagesProp = (ast.metadata as { nativeProperties?: Record<string, unknown> } | undefined)?.nativeProperties?.Pages;
-  const pages = typeof pagesProp === "number" && pagesProp > 0 ? pagesProp : 1;
   const firstHeading = blocks.find((b) => b.kind === "heading" && b.level === 1)?.text ?? null;
-  return resultOf(blocks, { title: metaTitle(ast) ?? docx?.title ?? firstHeading, mimeType, pages }, "section");
+  // A document is one billed unit: its page count would depend on the printer (the saved `Pages`
+  // property is only what the last editor laid out).
+  return resultOf(blocks, { title: metaTitle(ast) ?? docx?.title ?? firstHeading, mimeType, pages: 1 }, "section");
 }

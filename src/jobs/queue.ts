@@ -106,11 +106,11 @@ export function getJob(sqlite: Database, id: string): JobRow | null {
   return sqlite.query<JobRow, [string]>("SELECT * FROM jobs WHERE id = ?").get(id);
 }
 
-/** The newest job of a course (its current or last generation run). */
-export function latestCourseJob(sqlite: Database, courseId: string): JobRow | null {
+/** The newest job of one type for a course (e.g. its current or last generation run, not a podcast job). */
+export function latestCourseJob(sqlite: Database, courseId: string, type: string): JobRow | null {
   return sqlite
-    .query<JobRow, [string]>("SELECT * FROM jobs WHERE course_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1")
-    .get(courseId);
+    .query<JobRow, [string, string]>("SELECT * FROM jobs WHERE course_id = ? AND type = ? ORDER BY created_at DESC, rowid DESC LIMIT 1")
+    .get(courseId, type);
 }
 
 export function queueDepth(sqlite: Database): Record<JobStatus, number> {
@@ -233,9 +233,10 @@ export class JobWorker {
     if (types.length === 0) return null;
     const now = nowIso();
     const leaseUntil = new Date(Date.now() + this.opts.leaseSeconds * 1000).toISOString();
+    // A run starts an attempt; taking over an expired lease continues the attempt it cut off.
     return this.sqlite
       .query<JobRow, Record<string, string>>(
-        `UPDATE jobs SET status = 'running', lease_owner = $owner, lease_until = $lease, updated_at = $now,
+        `UPDATE jobs SET status = 'running', attempts = attempts + (status = 'queued'), lease_owner = $owner, lease_until = $lease, updated_at = $now,
                 started_at = coalesce(started_at, $now)
           WHERE id = (SELECT id FROM jobs
                        WHERE type IN (SELECT value FROM json_each($types))
@@ -274,18 +275,18 @@ export class JobWorker {
 
   private fail(job: JobRow, handler: JobHandler, err: unknown): void {
     const reason = toFailureReason(err, job.request_id);
-    const attempts = job.attempts + 1;
+    // The claim counted this run.
+    const attempts = job.attempts;
     if (isRetriable(err) && attempts < job.max_attempts && !this.stopped) {
       const delay = handler.retryDelaySeconds?.(attempts) ?? 5 * 4 ** (attempts - 1);
       this.sqlite.run(
-        `UPDATE jobs SET status = 'queued', attempts = ?, error = ?, run_after = ?, lease_owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ?`,
-        [attempts, JSON.stringify(reason), new Date(Date.now() + delay * 1000).toISOString(), nowIso(), job.id],
+        `UPDATE jobs SET status = 'queued', error = ?, run_after = ?, lease_owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ?`,
+        [JSON.stringify(reason), new Date(Date.now() + delay * 1000).toISOString(), nowIso(), job.id],
       );
       this.log.warn("job failed; will retry", { job_id: job.id, type: job.type, attempt: attempts, code: reason.code, retry_in_s: delay });
       return;
     }
     this.sqlite.transaction(() => {
-      this.sqlite.run("UPDATE jobs SET attempts = ? WHERE id = ?", [attempts, job.id]);
       this.finish(job.id, "failed", null, JSON.stringify(reason));
       handler.onFailure?.(job, reason);
     })();
@@ -300,9 +301,11 @@ export class JobWorker {
     );
   }
 
+  /** Back to the queue; a run cut short by a stop or crash is not an attempt, so its count is handed back. */
   private release(id: string): void {
     this.sqlite.run(
-      "UPDATE jobs SET status = 'queued', lease_owner = NULL, lease_until = NULL, run_after = ?, updated_at = ? WHERE id = ? AND status = 'running'",
+      `UPDATE jobs SET status = 'queued', attempts = max(attempts - 1, 0), lease_owner = NULL, lease_until = NULL, run_after = ?, updated_at = ?
+        WHERE id = ? AND status = 'running'`,
       [nowIso(), nowIso(), id],
     );
   }

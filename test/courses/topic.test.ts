@@ -249,7 +249,8 @@ describe("ownership", () => {
     await call(url, "/v2/users", { key: other, json: { external_id: "owner" } });
 
     expect((await call(url, `/v2/courses/${r.body.course_id}`, { key, user: "intruder" })).status).toBe(403);
-    expect((await call(url, `/v2/jobs/${r.body.id}`, { key, user: "intruder" })).status).toBe(403);
+    // A job, like a course's progress, is not shown to another learner at all.
+    expect((await call(url, `/v2/jobs/${r.body.id}`, { key, user: "intruder" })).status).toBe(404);
     expect((await call(url, `/v2/courses/${r.body.course_id}/progress`, { key, user: "intruder" })).status).toBe(404);
     expect((await call(url, `/v2/courses/${r.body.course_id}/resume`, { key, user: "intruder", json: {} })).status).toBe(404);
     for (const path of [`/v2/jobs/${r.body.id}`, `/v2/courses/${r.body.course_id}/progress`]) {
@@ -257,7 +258,8 @@ describe("ownership", () => {
       expect(res.status).toBe(404);
       expect(errorOf(res).code).toBe("NOT_FOUND");
     }
-    expect((await call(url, `/v2/jobs/${crypto.randomUUID()}`, { key })).status).toBe(404);
+    expect((await call(url, `/v2/jobs/${crypto.randomUUID()}`, { key, user: "owner" })).status).toBe(404);
+    expect((await call(url, `/v2/jobs/${r.body.id}`, { key })).status).toBe(422);
   });
 });
 

@@ -156,14 +156,14 @@ export const courseGenerationRoutes = (svc: Services) =>
       {
         headers: UserHeaders,
         params: t.Object({ job_id: t.String() }),
-        response: { 200: Job, ...errors(401, 403, 404, 429) },
+        response: { 200: Job, ...errors(401, 404, 422, 429) },
         detail: { summary: "A generation job", tags: ["jobs"] },
       },
     )
     .get("/jobs/:job_id", ({ request, params }) => jobOf(svc, request, params.job_id), {
       headers: UserHeaders,
       params: t.Object({ job_id: t.String() }),
-      response: { 200: Job, ...errors(401, 403, 404, 429) },
+      response: { 200: Job, ...errors(401, 404, 422, 429) },
       detail: { summary: "A generation job (unversioned alias of /v2/jobs/{id})", tags: ["jobs"] },
     })
     .get("/v2/courses/:course_id/progress", ({ request, params }) => courseProgress(svc.sqlite, ownerOf(svc, request), params.course_id), {
@@ -192,8 +192,7 @@ export const courseGenerationRoutes = (svc: Services) =>
       },
     );
 
+/** A job is its learner's, like the course it builds: the user header is required (422 USER_REQUIRED). */
 function jobOf(svc: Services, request: Request, jobId: string) {
-  const hasUser = request.headers.has("x-user-id") || request.headers.has("x-external-user-id");
-  const userId = hasUser ? userOf(svc, request, { create: false }).id : null;
-  return jobResource(svc.sqlite, ownedJob(svc.sqlite, authOf(request).tenantId, userId, jobId));
+  return jobResource(svc.sqlite, ownedJob(svc.sqlite, ownerOf(svc, request), jobId));
 }

@@ -1,5 +1,5 @@
 /** Server-Sent Events for stream-mode generation, and keeping long (sync, stream) requests open. */
-import type { GenerationEvent } from "../../courses/events.ts";
+import type { FollowedEvent } from "../../courses/events.ts";
 
 export interface SseMessage {
   event: string;
@@ -27,7 +27,7 @@ function frame(id: number, m: SseMessage): Uint8Array {
  */
 export function sseResponse(
   first: SseMessage[],
-  events: (signal: AbortSignal) => AsyncIterable<GenerationEvent>,
+  events: (signal: AbortSignal) => AsyncIterable<FollowedEvent>,
   opts: { keepaliveMs: number; headers: Record<string, string> },
 ): Response {
   const abort = new AbortController();

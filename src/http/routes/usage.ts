@@ -18,9 +18,9 @@ const UsageResponse = t.Object({
     }),
   ),
   total_usd: t.Number(),
-  test_key_limits: t.Object(
-    { courses: Cap, queries: Cap },
-    { description: "This month's use of the test-key allowances (test keys of the tenant together)" },
+  test_key_limits: t.Nullable(
+    t.Object({ courses: Cap, queries: Cap }),
+    { description: "This month's use of the test-key allowances (test keys of the tenant together); null on a production key, which has none" },
   ),
 });
 
@@ -28,17 +28,17 @@ export const usageRoutes = (svc: Services) =>
   new Elysia({ name: "usage" }).get(
     "/v2/usage",
     ({ request }) => {
-      const { tenantId } = authOf(request);
+      const { tenantId, keyEnv } = authOf(request);
       const now = new Date();
       const totals = monthlyTotals(svc.db, tenantId, now);
       return {
         period: monthBounds(now),
         operations: totals.map((o) => ({ operation: o.operation, events: o.events, quantity: o.quantity, amount_usd: microsToUsd(o.amountMicros) })),
         total_usd: microsToUsd(totals.reduce((sum, o) => sum + o.amountMicros, 0)),
-        test_key_limits: {
-          courses: testCapStatus(svc.db, tenantId, "course", svc.cfg, now),
-          queries: testCapStatus(svc.db, tenantId, "query", svc.cfg, now),
-        },
+        test_key_limits:
+          keyEnv === "test"
+            ? { courses: testCapStatus(svc.db, tenantId, "course", svc.cfg, now), queries: testCapStatus(svc.db, tenantId, "query", svc.cfg, now) }
+            : null,
       };
     },
     {
