@@ -10,7 +10,7 @@ import { httpDuration, httpRequests } from "../metrics.ts";
 import { beginRequest, stateOf } from "./context.ts";
 import { docsRoutes } from "./docs.ts";
 import { classifyError, errorResponse } from "./errors.ts";
-import { parseJsonBody } from "./json-body.ts";
+import { hasBody, isJsonType, notJson, parseJsonBody } from "./json-body.ts";
 import { RateLimiter, rateHeaders } from "./rate-limit.ts";
 import { courseGenerationRoutes } from "./routes/course-generation.ts";
 import { courseReadRoutes } from "./routes/courses.ts";
@@ -24,6 +24,7 @@ import { podcastRoutes } from "./routes/podcasts.ts";
 import { usageRoutes } from "./routes/usage.ts";
 import { userRoutes } from "./routes/users.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
+import { discardNewUser } from "./user.ts";
 
 /** Paths served without an API key. */
 function isPublic(path: string): boolean {
@@ -47,6 +48,26 @@ function pathOf(url: string): string {
 export function createApp(svc: Services) {
   const authenticate = keyAuthenticator(svc.db);
   const limiter = new RateLimiter();
+
+  // Routes with a body schema and no parser of their own take JSON only (uploads read their own
+  // bodies); known once every route is registered, so built on the first request.
+  let jsonRoutes: Set<string> | null = null;
+  const takesJson = (methodAndRoute: string) =>
+    (jsonRoutes ??= new Set(
+      app.routes
+        .filter((r) => r.hooks.body && (r.hooks.parse ?? []).every((p: { fn: unknown }) => p.fn === parseJsonHook))
+        .map((r) => `${r.method} ${r.path}`),
+    )).has(methodAndRoute);
+
+  // Routes with no body schema ignore a JSON body (resume) or read their own (uploads): it is not parsed here.
+  let bodiless: Set<string> | null = null;
+  const ignoresBody = (methodAndRoute: string) =>
+    (bodiless ??= new Set(app.routes.filter((r) => !r.hooks.body).map((r) => `${r.method} ${r.path}`))).has(methodAndRoute);
+
+  function parseJsonHook({ request, contentType, route }: { request: Request; contentType: string; route: string }) {
+    if (isJsonType(contentType)) return ignoresBody(`${request.method} ${route}`) ? {} : parseJsonBody(request);
+    if (hasBody(request) && takesJson(`${request.method} ${route}`)) throw notJson(contentType);
+  }
 
   const app: AnyElysia = new Elysia()
     .onRequest(({ request, set, server }) => {
@@ -78,13 +99,13 @@ export function createApp(svc: Services) {
         }
       }
     })
-    .onParse(({ request, contentType }) => {
-      if (contentType === "application/json" || contentType.startsWith("application/json;")) return parseJsonBody(request);
-    })
+    .onParse(parseJsonHook)
     .onError(({ code, error, request }) => {
       const state = stateOf(request);
       const c = classifyError(code, error);
       if (state) state.status = c.status;
+      // Before the answer leaves: a client reading the learner right after sees the 404.
+      discardNewUser(svc, request);
       if (c.status >= 500) {
         svc.log.error("request failed", {
           request_id: state?.id,

@@ -3,9 +3,27 @@
  * top (every JSON endpoint of the API takes an object; Elysia's schema check lets an array
  * through when all fields are optional).
  */
-import { AppError, payloadTooLarge } from "../errors.ts";
+import { AppError, payloadTooLarge, unsupportedMediaType } from "../errors.ts";
 
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+/** `contentType` as Elysia hands it to parse hooks: the media type without parameters. */
+export const isJsonType = (contentType: string) => contentType.toLowerCase() === "application/json";
+
+/** Whether the request carries body bytes (a bodiless POST is fine on an endpoint whose body is optional). */
+export const hasBody = (request: Request) => request.body !== null && request.headers.get("content-length") !== "0";
+
+/**
+ * 415 for a body that is not declared as JSON: read as text or a form, it would pass or fail the
+ * schema for the wrong reason (a JSON body sent as text/plain is "missing" every field).
+ */
+export function notJson(contentType: string, hint?: string): AppError {
+  const got = contentType ? `Content-Type ${contentType}` : "no Content-Type";
+  return unsupportedMediaType(`This endpoint takes a JSON body sent with Content-Type: application/json, not ${got}${hint ? `; ${hint}` : ""}`, {
+    expected: "application/json",
+    received: contentType || null,
+  });
+}
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 

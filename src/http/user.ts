@@ -1,15 +1,58 @@
+import { AppError, validation } from "../errors.ts";
 import { resolveUser, type User } from "../tenants/users.ts";
 import type { Services } from "../services.ts";
-import { authOf } from "./context.ts";
+import { authOf, stateOf } from "./context.ts";
 
-/** The learner named by X-User-Id or X-External-User-Id; `create` on writes (pattern A). */
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * A header value decoded as UTF-8. Bun hands header bytes over as Latin-1, one character per
+ * byte, so `renée` sent as UTF-8 would read as `renÃ©e`.
+ */
+export function headerText(request: Request, name: string): string | null {
+  const raw = request.headers.get(name);
+  if (raw === null || !/[^\x00-\x7f]/.test(raw)) return raw;
+  try {
+    return strictUtf8.decode(Buffer.from(raw, "latin1"));
+  } catch {
+    throw validation(`The ${name} header is not valid UTF-8; send the identifier's UTF-8 bytes`, { header: name });
+  }
+}
+
+/**
+ * The learner named by X-User-Id or X-External-User-Id; `create` on writes (pattern A). A learner
+ * created here is removed again when the request fails (discardNewUser), so a refused first write
+ * leaves no learner behind.
+ */
 export function userOf(svc: Services, request: Request, opts: { create: boolean }): User {
   const auth = authOf(request);
-  return resolveUser(
-    svc.db,
-    auth.tenantId,
-    { externalId: request.headers.get("x-external-user-id"), userId: request.headers.get("x-user-id") },
-    opts,
+  const headers = { externalId: headerText(request, "X-External-User-Id"), userId: headerText(request, "X-User-Id") };
+  try {
+    return resolveUser(svc.db, auth.tenantId, headers, { create: false });
+  } catch (err) {
+    if (!opts.create || headers.userId !== null || !(err instanceof AppError && err.code === "USER_NOT_FOUND")) throw err;
+  }
+  const user = resolveUser(svc.db, auth.tenantId, headers, { create: true });
+  const state = stateOf(request);
+  if (state) state.newUserId = user.id;
+  return user;
+}
+
+/**
+ * Undoes this request's auto-registration after a failure. Only while nothing refers to the
+ * learner: a sync course that failed in the model is stored and stays resumable, and the delete
+ * must not cascade.
+ */
+export function discardNewUser(svc: Services, request: Request): void {
+  const id = stateOf(request)?.newUserId;
+  if (!id) return;
+  svc.sqlite.run(
+    `DELETE FROM users WHERE id = ?1
+       AND NOT EXISTS (SELECT 1 FROM courses WHERE user_id = ?1)
+       AND NOT EXISTS (SELECT 1 FROM documents WHERE user_id = ?1)
+       AND NOT EXISTS (SELECT 1 FROM jobs WHERE user_id = ?1)
+       AND NOT EXISTS (SELECT 1 FROM usage_events WHERE user_id = ?1)`,
+    [id],
   );
 }
 

@@ -11,6 +11,7 @@ import { waitForCourses } from "../../courses/sync-result.ts";
 import type { JobRow } from "../../jobs/queue.ts";
 import type { Services } from "../../services.ts";
 import { authOf, requestIdOf } from "../context.ts";
+import { hasBody, notJson } from "../json-body.ts";
 import { bodyReadByRoute, parseUrlArray, receiveUploads, uploadRequestBody } from "../multipart.ts";
 import { CourseIdParams, errors, UserHeaders } from "../schemas.ts";
 import { ownerOf, userOf } from "../user.ts";
@@ -87,6 +88,13 @@ export const courseGenerationRoutes = (svc: Services) =>
         return reply({ svc, request, server, set, mode: query.mode ?? "async", jobs: [job], many: false, who, startedAt });
       },
       {
+        // Reached only by bodies that are not JSON (the app's parser takes JSON): most often a
+        // course from files sent here, whose files and URLs would otherwise be dropped unseen.
+        parse: ({ request, contentType }) => {
+          if (hasBody(request)) {
+            throw notJson(contentType, "send files, web_urls and youtube_urls as multipart/form-data to POST /v2/courses/generate-from-files");
+          }
+        },
         headers: UserHeaders,
         query: ModeQuery,
         body: TopicBody,
