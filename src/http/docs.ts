@@ -1,41 +1,134 @@
 /**
- * OpenAPI document at /openapi.json and the browsable reference at /docs, both generated from the
- * TypeBox schemas the routes validate with. The reference page's script is served from the
- * executable itself (air-gapped installs have no CDN).
+ * OpenAPI 3.1 document at /openapi.json and the browsable reference at /docs, both generated from
+ * the TypeBox schemas the routes validate with. The reference page's script is served from the
+ * executable itself, and configured to make no request beyond this server (air-gapped installs).
  *
- * The document comes from @elysiajs/openapi's generator, with one repair: the generator leaves a
- * request body's content empty when a route has a function parser, and every JSON route has ours
- * (src/http/json-body.ts), so JSON bodies are filled in here from the same route schemas.
+ * The document comes from @elysiajs/openapi's generator, with two additions:
+ * - the generator leaves a request body's content empty when a route has a function parser, and
+ *   every JSON route has ours (src/http/json-body.ts), so JSON bodies are filled in here from the
+ *   same route schemas;
+ * - the shared schemas (NAMED) are hoisted into components.schemas and referenced with $ref wherever
+ *   they appear. Matching is by content, so routes keep validating with their plain TypeBox schemas.
  */
-import { toOpenAPISchema } from "@elysiajs/openapi";
+import { toOpenAPISchema, unwrapSchema } from "@elysiajs/openapi/openapi";
+import type { TSchema } from "@sinclair/typebox";
 import { type AnyElysia, Elysia } from "elysia";
 import scalarBundle from "../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
 import pkg from "../../package.json" with { type: "json" };
+import { Job } from "./routes/course-schemas.ts";
+import { Chapter, ChapterSource, Course } from "./routes/courses.ts";
+import { ExtractedDocumentSchema } from "./routes/documents-extract.ts";
+import { DocumentRecord, SourceChunk } from "./routes/documents.ts";
+import { ErrorSchema } from "./schemas.ts";
 
 const SCALAR_PATH = "/docs/scalar.js";
 const SPEC_PATH = "/openapi.json";
 const HIDDEN = [SCALAR_PATH, SPEC_PATH, "/docs", "/media/*"];
 
+const OPENAPI_VERSION = "3.1.0";
+
+/**
+ * Scalar options (@scalar/api-reference 1.46) for a page that works offline: no default fonts
+ * (fonts.scalar.com), no proxyUrl (requests from the built-in client go straight to this server),
+ * and none of the hosted features: the developer toolbar (Deploy, Share: api/proxy/registry.scalar.com),
+ * the "Open in API Client" button (client.scalar.com), the "Ask AI" agent, telemetry. Code samples
+ * show what to put in X-API-Key rather than Scalar's fake YOUR_SECRET_TOKEN.
+ */
+export const SCALAR_CONFIG = {
+  url: SPEC_PATH,
+  withDefaultFonts: false,
+  customCss: ":root { --scalar-font: system-ui, sans-serif; --scalar-font-code: ui-monospace, monospace; }",
+  showDeveloperTools: "never",
+  hideClientButton: true,
+  agent: { disabled: true },
+  telemetry: false,
+  authentication: {
+    preferredSecurityScheme: "ApiKey",
+    securitySchemes: { ApiKey: { value: "<key from: courseforge keys create>" } },
+  },
+};
+
+const attribute = (value: string) => value.replaceAll("&", "&amp;").replaceAll('"', "&quot;");
+
 const PAGE = `<!doctype html>
 <html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>courseforge API</title></head>
-<body><script id="api-reference" data-url="${SPEC_PATH}"></script><script src="${SCALAR_PATH}"></script></body></html>`;
+<body><script id="api-reference" data-configuration="${attribute(JSON.stringify(SCALAR_CONFIG))}"></script><script src="${SCALAR_PATH}"></script></body></html>`;
 
-type Operation = { requestBody?: { content?: Record<string, unknown> } };
+/** Shared schemas, named in components.schemas. */
+const NAMED: Record<string, TSchema> = {
+  Error: ErrorSchema,
+  Job,
+  Course,
+  Chapter,
+  ChapterSource,
+  Document: DocumentRecord,
+  ExtractedDocument: ExtractedDocumentSchema,
+  RetrievalSource: SourceChunk,
+};
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type MediaTypes = Record<string, { schema?: unknown }>;
+type Operation = { requestBody?: { content?: MediaTypes }; responses?: Record<string, { content?: MediaTypes }> };
 
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
 
+/**
+ * Plain JSON of generated schemas, without the `nullable: true` Elysia's t.Nullable adds: a 3.0
+ * keyword that 3.1 (JSON Schema 2020-12) does not have; the type already lists "null".
+ */
+const toJson = (value: unknown): Json => JSON.parse(JSON.stringify(value), (key, v) => (key === "nullable" && v === true ? undefined : v));
+
+/** The generator's 3.1 rendering of a TypeBox schema, as plain JSON. */
+const render = (schema: unknown): Json => toJson(unwrapSchema(schema as TSchema, undefined, "output", OPENAPI_VERSION) ?? schema);
+
+/** Key-order independent text of a JSON value, to compare schemas by content. */
+const canonical = (v: Json): string =>
+  Array.isArray(v)
+    ? `[${v.map(canonical).join(",")}]`
+    : v && typeof v === "object"
+      ? `{${Object.keys(v)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${canonical(v[k]!)}`)
+          .join(",")}}`
+      : JSON.stringify(v);
+
+/** `node` with every subschema equal to a named one replaced by its $ref (`node` itself only if `self`). */
+function withRefs(node: Json, names: Map<string, string>, self = true): Json {
+  if (self && node && typeof node === "object" && !Array.isArray(node)) {
+    const name = names.get(canonical(node));
+    if (name) return { $ref: `#/components/schemas/${name}` };
+  }
+  if (Array.isArray(node)) return node.map((v) => withRefs(v, names));
+  if (node && typeof node === "object") return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, withRefs(v, names)]));
+  return node;
+}
+
 function buildDocument(app: AnyElysia) {
-  const { paths, components } = toOpenAPISchema(app, { paths: HIDDEN }, undefined, undefined, "3.0.3");
+  const { paths, components } = toOpenAPISchema(app, { paths: HIDDEN }, undefined, undefined, OPENAPI_VERSION);
   for (const route of app.routes) {
     const body = (route.hooks as { body?: unknown }).body;
     const op = (paths[openApiPath(route.path)] as Record<string, Operation> | undefined)?.[route.method.toLowerCase()];
     if (body && op?.requestBody && Object.keys(op.requestBody.content ?? {}).length === 0) {
-      op.requestBody.content = { "application/json": { schema: JSON.parse(JSON.stringify(body)) } };
+      op.requestBody.content = { "application/json": { schema: body } };
     }
   }
+  // Schemas given in `detail` (and the bodies above) are still TypeBox: rendered like the generator's
+  // own, so that one shape has one text. A bodiless response (204) gets no content.
+  for (const item of Object.values(paths)) {
+    for (const op of Object.values(item as Record<string, Operation>)) {
+      for (const media of [op.requestBody?.content, ...Object.values(op.responses ?? {}).map((r) => r.content)]) {
+        for (const entry of Object.values(media ?? {})) if (entry?.schema) entry.schema = render(entry.schema);
+      }
+      for (const response of Object.values(op.responses ?? {})) {
+        if (response.content && Object.values(response.content).some((m) => typeof m !== "object")) delete response.content;
+      }
+    }
+  }
+  const rendered = Object.entries(NAMED).map(([name, schema]) => [name, render(schema)] as const);
+  const names = new Map(rendered.map(([name, json]) => [canonical(json), name]));
   return {
-    openapi: "3.0.3",
+    openapi: OPENAPI_VERSION,
     info: {
       title: "courseforge",
       version: pkg.version,
@@ -44,10 +137,10 @@ function buildDocument(app: AnyElysia) {
     },
     security: [{ ApiKey: [] }],
     components: {
-      ...components,
+      schemas: { ...components.schemas, ...Object.fromEntries(rendered.map(([name, json]) => [name, withRefs(json, names, false)])) },
       securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key" } },
     },
-    paths,
+    paths: withRefs(toJson(paths), names),
   };
 }
 

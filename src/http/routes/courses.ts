@@ -23,7 +23,7 @@ const QuizQuestion = t.Object({
   answer: t.Unknown({ description: "Index into choices for mcq" }),
   explanation: t.Nullable(t.String()),
 });
-const ChapterSource = t.Object({
+export const ChapterSource = t.Object({
   document_id: t.Nullable(t.String()),
   chunk_id: t.Nullable(t.String()),
   filename: t.Nullable(t.String()),
@@ -37,7 +37,7 @@ const ChapterSource = t.Object({
     description: "0-based indexes of the chapter content's paragraphs (blank-line separated blocks, headings counted) that this source grounds",
   }),
 });
-const Chapter = t.Object({
+export const Chapter = t.Object({
   id: t.String(),
   order_index: t.Integer(),
   title: t.String(),
@@ -49,7 +49,7 @@ const Chapter = t.Object({
   model: t.Nullable(t.String()),
   completed_at: t.Nullable(t.String()),
 });
-const Course = t.Object({
+export const Course = t.Object({
   id: t.String(),
   title: t.String(),
   topic: t.String(),

@@ -8,7 +8,7 @@ import { bodyReadByRoute, uploadRequestBody, withSourceUploads } from "../multip
 import { errors, UserHeaders } from "../schemas.ts";
 import { userOf } from "../user.ts";
 
-const ExtractedDocumentSchema = t.Object({
+export const ExtractedDocumentSchema = t.Object({
   id: t.String(),
   filename: t.String({ description: "The uploaded file's name, or the source URL for video and web sources" }),
   source_type: t.String({ description: "file, youtube or web" }),

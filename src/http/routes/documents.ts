@@ -10,7 +10,7 @@ import { errors, UserHeaders } from "../schemas.ts";
 import { ownerOf } from "../user.ts";
 import { BLOCK_ROLES } from "../../ingest/document.ts";
 
-const DocumentRecord = t.Object({
+export const DocumentRecord = t.Object({
   id: t.String(),
   filename: t.String({ description: "The uploaded file's name, or the source URL for video and web sources" }),
   source_type: t.String({ description: "file, youtube or web" }),
@@ -31,7 +31,7 @@ const ProcessResponse = t.Object({
   errored: t.Integer(),
 });
 
-const SourceChunk = t.Object({
+export const SourceChunk = t.Object({
   document_id: t.String(),
   filename: t.String(),
   text: t.String({ description: "Raw chunk text" }),

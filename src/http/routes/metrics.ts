@@ -1,8 +1,9 @@
 import { timingSafeEqual } from "node:crypto";
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import { AppError, notFound } from "../../errors.ts";
 import { registry } from "../../metrics.ts";
 import type { Services } from "../../services.ts";
+import { ErrorSchema } from "../schemas.ts";
 
 function tokenMatches(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -26,5 +27,24 @@ export const metricsRoutes = (svc: Services) =>
       }
       return new Response(await registry.metrics(), { headers: { "content-type": registry.contentType } });
     },
-    { detail: { summary: "Prometheus metrics (Authorization: Bearer METRICS_TOKEN)", tags: ["operations"], security: [] } },
+    {
+      detail: {
+        summary: "Prometheus metrics (Authorization: Bearer METRICS_TOKEN)",
+        tags: ["operations"],
+        security: [],
+        // The handler answers with a Response, so the shapes are declared for OpenAPI only.
+        responses: {
+          200: {
+            description: "Prometheus text exposition format",
+            content: { "text/plain": { schema: t.String({ description: "text/plain; version=0.0.4" }) } },
+          },
+          401: {
+            description: "Missing or wrong bearer token",
+            headers: { "WWW-Authenticate": { schema: t.String({ description: "Bearer" }) } },
+            content: { "application/json": { schema: ErrorSchema } },
+          },
+          404: { description: "Metrics are disabled (METRICS_TOKEN unset)", content: { "application/json": { schema: ErrorSchema } } },
+        },
+      },
+    },
   );
