@@ -3,39 +3,31 @@
  * fewer sections than chapters the largest are split first, at a subsection boundary when they
  * have one, else between paragraphs; a short source gives short chapters, never repeated ones.
  */
-import type { Paragraph, Section } from "./sections.ts";
+import { type Paragraph, type Section, wordsOf } from "./sections.ts";
 
 const NUMBERING_RE = /^\s*((\d+|[A-Z]|[IVXLC]+)(\.\d+)*\.?|appendix\s+[A-Z]\.?)\s+(?=\p{L})/iu;
 
 /** A heading as a title: its numbering ("3.2", "A.1", "IV.") dropped. */
 export const cleanTitle = (heading: string): string => heading.replace(NUMBERING_RE, "").trim() || heading.trim();
 
-const wordsIn = (paragraphs: Paragraph[], from: number, to: number) => {
-  let n = 0;
-  for (let i = from; i < to; i++) n += paragraphs[i]!.text.split(/\s+/).length;
-  return n;
-};
-
 /** Where to cut a section in two: the subsection start nearest its middle, else the paragraph boundary nearest it. */
 function splitPoint(s: Section, paragraphs: Paragraph[]): { at: number; title: string } | null {
   if (s.to - s.from < 2) return null;
   const half = s.words / 2;
   const sub = (i: number) => paragraphs[i]!.headingPath[s.depth + 1] ?? null;
-  let best: { at: number; title: string; distance: number } | null = null;
+  let subsection: { at: number; title: string; distance: number } | null = null;
+  let boundary = { at: s.from + 1, distance: Number.POSITIVE_INFINITY };
+  // Words before paragraph i, kept as a running sum rather than recounted for every boundary.
+  let before = wordsOf(paragraphs, s.from, s.from + 1);
   for (let i = s.from + 1; i < s.to; i++) {
+    const distance = Math.abs(before - half);
+    if (distance < boundary.distance) boundary = { at: i, distance };
     const title = sub(i);
-    if (title === null || title === sub(i - 1)) continue;
-    const distance = Math.abs(wordsIn(paragraphs, s.from, i) - half);
-    if (!best || distance < best.distance) best = { at: i, title, distance };
+    if (title !== null && title !== sub(i - 1) && (!subsection || distance < subsection.distance)) subsection = { at: i, title, distance };
+    before += wordsOf(paragraphs, i, i + 1);
   }
-  if (best) return { at: best.at, title: best.title };
-  let at = s.from + 1;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (let i = s.from + 1; i < s.to; i++) {
-    const d = Math.abs(wordsIn(paragraphs, s.from, i) - half);
-    if (d < bestDistance) [at, bestDistance] = [i, d];
-  }
-  return { at, title: `${s.title} (continued)` };
+  if (subsection) return { at: subsection.at, title: subsection.title };
+  return { at: boundary.at, title: `${s.title} (continued)` };
 }
 
 /** Sections split, largest first, until there are `wanted` of them or none can be split. */
@@ -47,8 +39,8 @@ export function splitToCount(sections: Section[], paragraphs: Paragraph[], wante
     if (!pick) break;
     const { s, i } = pick;
     const cut = splitPoint(s, paragraphs)!;
-    const first: Section = { ...s, to: cut.at, words: wordsIn(paragraphs, s.from, cut.at) };
-    const second: Section = { ...s, from: cut.at, title: cut.title, words: wordsIn(paragraphs, cut.at, s.to) };
+    const first: Section = { ...s, to: cut.at, words: wordsOf(paragraphs, s.from, cut.at) };
+    const second: Section = { ...s, from: cut.at, title: cut.title, words: wordsOf(paragraphs, cut.at, s.to) };
     out.splice(i, 1, first, second);
   }
   return out;

@@ -5,8 +5,7 @@
  * the count (so index n is the n-th block a reader sees), though a heading is never grounded.
  */
 import sbd from "sbd";
-import { contentStems } from "../llm/extractive/text.ts";
-import { lexicalSupport } from "../llm/support.ts";
+import { lexicalSupport, plainOf, stemSet } from "../llm/support.ts";
 
 /** Share of a paragraph's content words that a passage must hold to ground it without a verbatim sentence. */
 export const LEXICAL_SUPPORT = 0.6;
@@ -23,7 +22,6 @@ interface Prepared {
   stems: Set<string>;
 }
 
-const plainOf = (paragraph: string) => paragraph.replace(/^\s*([-*+]|\d+\.)\s+/gm, "").replace(/[*_`]/g, "");
 
 /** Whether the passage holds one of the paragraph's sentences (five words or more) word for word. */
 const quotes = (p: Prepared, sentences: string[]) => sentences.some((n) => n.split(" ").length >= 5 && p.normalized.includes(n));
@@ -47,7 +45,7 @@ function grounding(prepared: Prepared[], paragraph: string): Prepared[] {
 
 /** For each passage (by id), the indexes of the content paragraphs it grounds. */
 export function groundParagraphs(content: string, passages: { id: string; text: string }[]): Map<string, number[]> {
-  const prepared = passages.map((p) => ({ id: p.id, normalized: norm(p.text), stems: new Set(contentStems(p.text)) }));
+  const prepared = passages.map((p) => ({ id: p.id, normalized: norm(p.text), stems: stemSet(p.text) }));
   const out = new Map<string, number[]>(passages.map((p) => [p.id, []]));
   paragraphsOf(content).forEach((para, i) => {
     if (isHeading(para)) return;

@@ -14,7 +14,7 @@ import { usesExtractive } from "../llm/models.ts";
 import type { Services } from "../services.ts";
 import { slugify } from "../util.ts";
 import { cleanTitle, groupTitle, partition, splitToCount } from "./chapter-groups.ts";
-import { documentParagraphs, type Paragraph, type Section, topSections } from "./sections.ts";
+import { documentParagraphs, type Paragraph, type Section, topSections, wordsOf } from "./sections.ts";
 import { evenSample, headingTree, OUTLINE_PASSAGES, paragraphPassages, spreadSample } from "./source-passages.ts";
 import type { ChapterPart, CoursePlan, CourseRow, Organization, PlannedChapter } from "./store.ts";
 import { withModelRetries } from "./model-retry.ts";
@@ -57,9 +57,8 @@ function matchedSections(sqlite: Database, passages: Passage[]): { sections: Sec
     let from = -1;
     const close = (to: number) => {
       if (from < 0) return;
-      const words = ps.slice(from, to).reduce((n, p) => n + p.text.split(/\s+/).length, 0);
       const path = ps[from]!.headingPath;
-      sections.push({ documentId, title: path.at(-1) ?? ps[from]!.filename, from, to, depth: Math.max(0, path.length - 1), words });
+      sections.push({ documentId, title: path.at(-1) ?? ps[from]!.filename, from, to, depth: Math.max(0, path.length - 1), words: wordsOf(ps, from, to) });
       from = -1;
     };
     ps.forEach((p, i) => {
@@ -90,36 +89,14 @@ function topicChapters(sqlite: Database, passages: Passage[], count: number): Se
 
 export async function planTopicCourse(ctx: PlanContext, passages: Passage[]): Promise<CoursePlan> {
   const { course } = ctx;
-  if (usesExtractive(ctx.svc.llm, modelOf(course)) && passages.length > 0) {
-    const planned = topicChapters(ctx.svc.sqlite, passages, course.num_chapters);
-    const outline = await writeOutline(ctx, {
-      topic: course.topic,
-      learningGoal: learningGoalOf(course),
-      numChapters: planned.length,
-      passages,
-      chapters: planned.map((c) => ({ title: c.title, sections: c.sections, passages: c.passages })),
-      meter: ctx.meter,
-      model: modelOf(course),
-    });
-    return {
-      title: outline.title,
-      slug: outline.slug ?? slugify(outline.title),
-      description: outline.description,
-      topic: course.topic,
-      organization: null,
-      chapters: planned.map((c, i) => ({
-        title: c.title,
-        objectives: outline.chapters[i]?.objectives ?? [],
-        source_document_ids: [...new Set(c.parts.map((p) => p.document_id))],
-        parts: c.parts,
-      })),
-    };
-  }
+  // With no model the matching sections are the whole material; a model plans freely from them.
+  const planned = usesExtractive(ctx.svc.llm, modelOf(course)) && passages.length > 0 ? topicChapters(ctx.svc.sqlite, passages, course.num_chapters) : null;
   const outline = await writeOutline(ctx, {
     topic: course.topic,
     learningGoal: learningGoalOf(course),
-    numChapters: course.num_chapters,
+    numChapters: planned?.length ?? course.num_chapters,
     passages,
+    ...(planned ? { chapters: planned.map((c) => ({ title: c.title, sections: c.sections, passages: c.passages })) } : {}),
     meter: ctx.meter,
     model: modelOf(course),
   });
@@ -129,7 +106,14 @@ export async function planTopicCourse(ctx: PlanContext, passages: Passage[]): Pr
     description: outline.description,
     topic: course.topic,
     organization: null,
-    chapters: toChapters(outline, null),
+    chapters: planned
+      ? planned.map((c, i) => ({
+          title: c.title,
+          objectives: outline.chapters[i]?.objectives ?? [],
+          source_document_ids: [...new Set(c.parts.map((p) => p.document_id))],
+          parts: c.parts,
+        }))
+      : toChapters(outline, null),
   };
 }
 

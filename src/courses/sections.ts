@@ -91,7 +91,8 @@ function topDepth(paragraphs: Paragraph[]): number | null {
   return null;
 }
 
-const wordsOf = (paragraphs: Paragraph[], from: number, to: number) => {
+/** Words of paragraphs [from, to). */
+export const wordsOf = (paragraphs: Paragraph[], from: number, to: number) => {
   let n = 0;
   for (let i = from; i < to; i++) n += wordCount(paragraphs[i]!.text);
   return n;

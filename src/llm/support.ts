@@ -8,7 +8,8 @@ import { contentStems } from "./extractive/text.ts";
 /** Least share of a model's paragraph found in the passages it cites before it is re-asked, then dropped. */
 export const MODEL_SUPPORT = 0.5;
 
-const plainOf = (paragraph: string) => paragraph.replace(/^\s*([-*+]|\d+\.)\s+/gm, "").replace(/[*_`]/g, "");
+/** A paragraph without list markers and emphasis marks. */
+export const plainOf = (paragraph: string) => paragraph.replace(/^\s*([-*+]|\d+\.)\s+/gm, "").replace(/[*_`]/g, "");
 
 export const stemSet = (text: string) => new Set(contentStems(text));
 
