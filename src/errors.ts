@@ -44,3 +44,7 @@ export function toFailureReason(err: unknown, requestId: string | null): Failure
   const message = err instanceof Error ? err.message : String(err);
   return { code: "INTERNAL", message, request_id: requestId };
 }
+
+/** A model's podcast script that is still no conversation after its re-asks (one speaker, too few turns). */
+export const podcastScriptInvalid = (message: string, details?: unknown) =>
+  new AppError(502, "PODCAST_SCRIPT_INVALID", message, details);

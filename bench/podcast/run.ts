@@ -1,77 +1,91 @@
 /**
- * Speech throughput per engine: seconds of audio produced per second of wall time, for synthesis
- * alone and for a whole episode (synthesis, joining, MP3 encoding). Engines whose voices are not
- * installed are listed with the reason.
+ * Built-in podcast episodes of courses made from real documents, end to end through the server
+ * (extractive engine, eSpeak NG): for each chapter's episode, the length of the MP3 as decoded, the
+ * turns of its script, how often the speaker changes from one turn to the next, and the integrated
+ * loudness of the decoded audio (ITU-R BS.1770-4). Nothing is estimated from word counts.
  *
- *   ./node_modules/.bin/bun bench/podcast/run.ts [repetitions]
+ *   npx bun bench/podcast/run.ts [corpus paths relative to ../shared/corpus, default: a paper, a DOCX, a manual]
  */
-import { availableParallelism, cpus } from "node:os";
-import { loadConfig } from "../../src/config.ts";
-import { encodeEpisode } from "../../src/podcasts/audio/episode.ts";
-import type { Pcm } from "../../src/podcasts/audio/pcm.ts";
-import type { ScriptTurn } from "../../src/podcasts/render-audio.ts";
-import { createTtsEngines } from "../../src/podcasts/tts/registry.ts";
+import { join } from "node:path";
+import { measureLoudness } from "../../src/podcasts/audio/normalise.ts";
+import { call, ROOT, startServer } from "../../test/helpers/server.ts";
+import { decodeMp3 } from "../../test/podcasts/fixtures/audio-analysis.ts";
 
-const SCRIPT: ScriptTurn[] = [
-  { speaker: "host", text: "Welcome back. Today's chapter is about how vaccines train the immune system, and why that training lasts." },
-  { speaker: "guest", text: "Thanks for having me. A vaccine shows the body a harmless piece of a pathogen, often a protein from its surface, so the immune system can learn its shape without facing the disease." },
-  { speaker: "host", text: "So what actually gets trained? Is it the antibodies?" },
-  { speaker: "guest", text: "Antibodies are part of it. B cells learn to make antibodies that fit the protein, and T cells learn to recognise infected cells. Some of both become memory cells, which can live for years." },
-  { speaker: "host", text: "That is why a second exposure is so much milder." },
-  { speaker: "guest", text: "Exactly. The memory cells respond within days instead of weeks, often before you notice any symptoms at all. Booster doses simply remind them, and raise the number of memory cells again." },
-];
+const CORPUS = join(ROOT, "../shared/corpus");
+const DOCUMENTS = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ["pdf/tracemonkey.pdf", "docx/markitdown-autogen-paper.docx", "pdf/R-intro.pdf"];
+const user = "bench";
 
-const repetitions = Math.max(1, Number(process.argv[2] ?? 3));
-const cfg = loadConfig();
-const engines = createTtsEngines(cfg);
-
-interface Row {
-  engine: string;
-  audio: string;
-  synth: string;
-  episode: string;
-  note: string;
+interface Turn {
+  speaker: string;
+  text: string;
+}
+interface Episode {
+  chapter_order: number;
+  title: string;
+  status: string;
+  audio_url: string | null;
+  script: { turns: Turn[] } | null;
+  error?: { code: string; message: string };
 }
 
-const rows: Row[] = [];
-for (const engine of Object.values(engines)) {
-  const availability = await engine.available();
-  if (!availability.ok) {
-    rows.push({ engine: engine.name, audio: "-", synth: "-", episode: "-", note: availability.reason ?? "unavailable" });
-    continue;
+const srv = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "100000", TTS_PROVIDER: "espeak" } });
+const key = await srv.createKey("bench", "production");
+const rows: string[][] = [];
+const minutes: number[] = [];
+
+try {
+  for (const path of DOCUMENTS) {
+    const name = path.split("/").at(-1)!;
+    const form = new FormData();
+    form.append("files", new Blob([await Bun.file(join(CORPUS, path)).arrayBuffer()]), name);
+    const made = await call(srv.url, "/v2/courses/generate-from-files?mode=sync", { key, user, body: form });
+    if (made.status !== 200) throw new Error(`${path}: course generation failed (${made.status}): ${made.text.slice(0, 300)}`);
+    const courseId: string = made.body.course.id;
+    await call(srv.url, `/v2/courses/${courseId}/podcasts/generate?tts_provider=espeak`, { key, user, json: {} });
+    let episodes: Episode[] = [];
+    const deadline = Date.now() + 15 * 60_000;
+    do {
+      await Bun.sleep(1000);
+      episodes = (await call(srv.url, `/v2/courses/${courseId}/podcasts`, { key, user })).body.episodes;
+    } while ((episodes.length === 0 || episodes.some((e) => e.status === "generating")) && Date.now() < deadline);
+
+    for (const e of episodes) {
+      const turns = e.script?.turns ?? [];
+      const changes = turns.slice(1).filter((t, i) => t.speaker !== turns[i]!.speaker).length;
+      const words = turns.reduce((n, t) => n + t.text.split(/\s+/).filter(Boolean).length, 0);
+      let length = "-";
+      let lufs = "-";
+      if (e.status === "ready" && e.audio_url) {
+        const decoded = await decodeMp3(new Uint8Array(await (await fetch(e.audio_url)).arrayBuffer()));
+        const seconds = decoded.samples.length / decoded.sampleRate;
+        minutes.push(seconds / 60);
+        length = (seconds / 60).toFixed(2);
+        lufs = (await measureLoudness(decoded.samples, decoded.sampleRate)).toFixed(1);
+      }
+      rows.push([
+        name,
+        `${e.chapter_order + 1}. ${e.title.length > 44 ? `${e.title.slice(0, 43)}…` : e.title}`,
+        e.status === "error" ? `error ${e.error?.code}` : e.status,
+        length,
+        String(turns.length),
+        turns.length > 1 ? (changes / (turns.length - 1)).toFixed(2) : "-",
+        lufs,
+        String(words),
+      ]);
+    }
   }
-  const voices = engine.voices();
-  await engine.synthesize("Warm up.", voices.host); // loads the engine; not part of the measurement
-  let audioSeconds = 0;
-  let synthMs = 0;
-  let episodeMs = 0;
-  for (let r = 0; r < repetitions; r++) {
-    const started = performance.now();
-    const turns: Pcm[] = [];
-    for (const turn of SCRIPT) turns.push(await engine.synthesize(turn.text, voices[turn.speaker]));
-    const synthesized = performance.now();
-    const episode = await encodeEpisode(turns, { bitrateKbps: cfg.podcastBitrateKbps });
-    synthMs += synthesized - started;
-    episodeMs += performance.now() - started;
-    audioSeconds += episode.durationSeconds;
-  }
-  rows.push({
-    engine: engine.name,
-    audio: (audioSeconds / repetitions).toFixed(1),
-    synth: (audioSeconds / (synthMs / 1000)).toFixed(1),
-    episode: (audioSeconds / (episodeMs / 1000)).toFixed(1),
-    note: `voices ${voices.host} / ${voices.guest}`,
-  });
+} finally {
+  await srv.stop();
 }
 
-console.log(`podcast speech throughput: ${SCRIPT.length} turns, ${repetitions} repetitions, ${availableParallelism()} CPUs (${cpus()[0]?.model ?? "unknown"})`);
-console.log("audio seconds per wall second; higher is faster; 1.0 is real time\n");
-const header: Row = { engine: "engine", audio: "episode s", synth: "synthesis x", episode: "synth+mp3 x", note: "note" };
-const widths = (Object.keys(header) as (keyof Row)[]).map((k) => Math.max(...[header, ...rows].map((r) => r[k].length)));
-for (const row of [header, ...rows]) {
-  console.log(
-    (Object.keys(header) as (keyof Row)[])
-      .map((k, i) => (k === "note" ? row[k] : row[k].padEnd(widths[i] ?? 0)))
-      .join("  "),
-  );
-}
+const header = ["document", "chapter", "status", "minutes", "turns", "alternation", "LUFS", "words"];
+const right = new Set([3, 4, 5, 6, 7]);
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+const line = (cells: string[]) => `| ${cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(" | ")} |`;
+console.log("\nBuilt-in (extractive) episodes, eSpeak NG, 48 kbps MP3; minutes and LUFS measured on the decoded MP3;");
+console.log("alternation = share of turns whose speaker differs from the previous turn's\n");
+console.log(line(header));
+console.log(`|${widths.map((w, i) => (right.has(i) ? `${"-".repeat(w + 1)}:` : "-".repeat(w + 2))).join("|")}|`);
+for (const r of rows) console.log(line(r));
+const inRange = minutes.filter((m) => m >= 3 && m <= 8).length;
+console.log(`\n${minutes.length} episodes ready of ${rows.length}; ${inRange} last 3 to 8 minutes (shorter ones come from chapters with little text to speak).`);

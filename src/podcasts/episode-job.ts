@@ -48,6 +48,9 @@ async function ensureScript(deps: PodcastDeps, episode: EpisodeRow): Promise<Sto
     content: chapter.content ?? "",
     key_concepts: JSON.parse(chapter.key_concepts) as string[],
     meter,
+  }).catch((err: unknown) => {
+    // The model was already re-asked with what was wrong; running the job again would only repeat that.
+    throw err instanceof AppError && err.code === "PODCAST_SCRIPT_INVALID" ? permanent(err) : err;
   });
   const stored: StoredScript = { turns: script.turns };
   // A commit point: a re-run after a crash speaks this script instead of writing a new one.
@@ -110,6 +113,9 @@ export function podcastEpisodeJob(deps: PodcastDeps): JobHandler {
         duration_s: Math.round(rendered.durationSeconds),
         turns_synthesized: rendered.synthesized,
         turns_cached: rendered.cached,
+        loudness_in_lufs: Math.round(rendered.loudness.inputLufs * 10) / 10,
+        loudness_out_lufs: Math.round(rendered.loudness.outputLufs * 10) / 10,
+        gain_db: Math.round(rendered.loudness.gainDb * 10) / 10,
       });
       return { episode_id: episode.id, duration_seconds: rendered.durationSeconds };
     },

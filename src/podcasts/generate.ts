@@ -5,7 +5,7 @@
  * episode already generating is not queued twice.
  */
 import { loadCourseOf, type CourseOwner } from "../courses/read.ts";
-import { conflict } from "../errors.ts";
+import { AppError, conflict } from "../errors.ts";
 import { enqueueJob } from "../jobs/queue.ts";
 import { newId, nowIso } from "../util.ts";
 import { ttsEnginesFor, type PodcastDeps } from "./deps.ts";
@@ -48,12 +48,25 @@ export async function generatePodcasts(deps: PodcastDeps, req: GenerateRequest):
   if (course.status === "generating") {
     throw conflict("The course is still generating; request podcasts once it has completed", "COURSE_GENERATING");
   }
-  const engine = await chooseTtsEngine(
-    ttsEnginesFor(deps.cfg),
-    requested,
-    knownEngine(req.tenantTtsProvider),
-    deps.cfg.ttsProvider,
-  );
+  const tenantEngine = knownEngine(req.tenantTtsProvider);
+  const engine = await chooseTtsEngine(ttsEnginesFor(deps.cfg), requested, tenantEngine, deps.cfg.ttsProvider);
+  // Refused here rather than accepted and failed episode by episode: the caller can install the
+  // voices or pick the other engine, and no job is queued for work that cannot be done.
+  const installed = await engine.installed();
+  if (!installed.ok) {
+    const chosenBy = requested
+      ? `tts_provider=${req.ttsProvider}`
+      : tenantEngine
+        ? "this tenant's speech engine (courseforge tenants set --tts-provider)"
+        : `TTS_PROVIDER=${deps.cfg.ttsProvider}`;
+    throw new AppError(
+      422,
+      "TTS_UNAVAILABLE",
+      `${chosenBy} selects ${engine.name}, which cannot speak yet: ${installed.reason ?? "not installed"}. ` +
+        "Or ask for tts_provider=provider_b (eSpeak NG, built in).",
+      { field: "tts_provider", engine: engine.name, ...installed.details },
+    );
+  }
 
   return deps.sqlite.transaction((): GenerateResult => {
     const chapters = deps.sqlite

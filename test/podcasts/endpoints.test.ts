@@ -149,38 +149,65 @@ describe("POST /v2/courses/{id}/podcasts/generate", () => {
     expect((await fetch(signedMediaUrl({ baseUrl: srv.url, mediaUrlTtlSeconds: 3600 }, blobKey))).status).toBe(200);
   }, SLOW);
 
-  test("without Piper voices, piper episodes end in error saying what to install; a retry with eSpeak NG resumes them", async () => {
+  test("without Piper voices, provider_a is refused at once (422) naming the files and settings; nothing is queued or billed", async () => {
     const courseId = await insertCourse(srv.dataDir, { apiKey: key, externalUserId: user }, { chapters: 2 });
-    expect((await generate(courseId, "provider_a")).body.status).toBe("generating");
-    const failed = await settled(courseId);
-    for (const episode of failed.episodes) {
-      expect(episode).toMatchObject({ status: "error", tts_provider: "piper", audio_url: null });
-      expect(episode.error.code).toBe("TTS_UNAVAILABLE");
-      expect(episode.error.message).toContain("en_US-ryan-medium.onnx");
-      expect(episode.error.message).toContain("models/README.md");
-      expect(episode.error.request_id).toMatch(/^[0-9a-f-]{36}$/);
-      expect(episode.script.turns.length).toBeGreaterThan(0);
+    const usageBefore = (await call(srv.url, "/v2/usage", { key })).body;
+    const refused = await generate(courseId, "provider_a");
+    expect(refused.status).toBe(422);
+    const error = errorOf(refused);
+    expect(error.code).toBe("TTS_UNAVAILABLE");
+    for (const part of ["tts_provider=provider_a", "en_US-ryan-medium.onnx", "en_US-lessac-medium.onnx.json", join(env.MODELS_DIR, "piper"), "PIPER_HOST_VOICE", "PIPER_GUEST_VOICE", "models/README.md", "provider_b"]) {
+      expect(error.message).toContain(part);
     }
+    expect(error.details).toMatchObject({
+      field: "tts_provider",
+      engine: "piper",
+      voices_dir: join(env.MODELS_DIR, "piper"),
+      host_voice: "en_US-ryan-medium",
+      guest_voice: "en_US-lessac-medium",
+      missing: ["en_US-ryan-medium.onnx", "en_US-ryan-medium.onnx.json", "en_US-lessac-medium.onnx", "en_US-lessac-medium.onnx.json"],
+    });
+    expect((await list(courseId)).body.count).toBe(0);
+    expect(await countRows(srv.dataDir, "SELECT count(*) AS n FROM jobs WHERE course_id = ?", courseId)).toBe(0);
+    expect((await call(srv.url, "/v2/usage", { key })).body).toEqual(usageBefore);
+  }, SLOW);
+
+  test("failed episodes are generated again, keeping their id and script", async () => {
+    const courseId = await insertCourse(srv.dataDir, { apiKey: key, externalUserId: user }, { chapters: 2 });
+    await generate(courseId, "espeak");
+    const first = await settled(courseId);
+    // As a failure during speech would leave them: status error with a reason, no audio.
+    const { sqlite } = await openDb(srv.dataDir, { migrate: false });
+    sqlite.run(
+      `UPDATE podcast_episodes SET status = 'error', blob_key = NULL, error = '{"code":"TTS_UNAVAILABLE","message":"gone","request_id":null}' WHERE course_id = ?`,
+      [courseId],
+    );
+    sqlite.close();
+    expect((await list(courseId)).body.episodes.map((e: { status: string }) => e.status)).toEqual(["error", "error"]);
 
     const retry = await generate(courseId, "espeak");
     expect(retry.body).toMatchObject({ status: "resuming", ready: 0, failed: 2, total_chapters: 2 });
     const done = await settled(courseId);
     for (const [i, episode] of done.episodes.entries()) {
-      expect(episode).toMatchObject({ status: "ready", tts_provider: "espeak", id: failed.episodes[i].id });
-      expect(episode.script).toEqual(failed.episodes[i].script);
+      expect(episode).toMatchObject({ status: "ready", tts_provider: "espeak", id: first.episodes[i].id });
+      expect(episode.script).toEqual(first.episodes[i].script);
       expect(episode.error).toBeUndefined();
     }
   }, SLOW);
 
-  test("without tts_provider the tenant's configured engine is used", async () => {
+  test("without tts_provider the tenant's configured engine is used, and refused the same way when not installed", async () => {
     const tenantKey = await srv.createKey("initech", "test");
     const { db, sqlite } = await openDb(srv.dataDir, { migrate: false });
     setTenantTtsProvider(db, "initech", "piper");
     sqlite.close();
     const courseId = await insertCourse(srv.dataDir, { apiKey: tenantKey, externalUserId: user }, { chapters: 1 });
-    await generate(courseId, undefined, { key: tenantKey });
-    const [episode] = (await settled(courseId, { key: tenantKey })).episodes;
-    expect(episode).toMatchObject({ status: "error", tts_provider: "piper", error: { code: "TTS_UNAVAILABLE" } });
+    const refused = await generate(courseId, undefined, { key: tenantKey });
+    expect(refused.status).toBe(422);
+    expect(errorOf(refused)).toMatchObject({ code: "TTS_UNAVAILABLE", details: { engine: "piper" } });
+    expect(errorOf(refused).message).toContain("tenant");
+    // The request's own choice still wins over the tenant's.
+    expect((await generate(courseId, "provider_b", { key: tenantKey })).status).toBe(200);
+    expect((await settled(courseId, { key: tenantKey })).episodes[0]).toMatchObject({ status: "ready", tts_provider: "espeak" });
   }, SLOW);
 });
 

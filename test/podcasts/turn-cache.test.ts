@@ -12,6 +12,7 @@ function recordingEngine(calls: string[]): TtsEngine {
   const real = new EspeakEngine();
   return {
     name: real.name,
+    installed: () => real.installed(),
     available: () => real.available(),
     voices: () => real.voices(),
     fingerprint: (voice) => real.fingerprint(voice),

@@ -1,3 +1,5 @@
+import { podcastScriptInvalid } from "../../errors.ts";
+import { isLlmError } from "../errors.ts";
 import { wordCount } from "../extractive/text.ts";
 import { usesExtractive } from "../models.ts";
 import { render, templates } from "../prompts/index.ts";
@@ -15,6 +17,8 @@ export interface PodcastInput extends ArtefactOptions {
 const CONTENT_LIMIT = 10_000;
 // 3 minutes of speech at ~150 words a minute, with some slack for a terse model.
 const MIN_WORDS = 400;
+/** Turns once consecutive lines of one speaker are joined: fewer is not a conversation. */
+const MIN_TURNS = 8;
 
 /** A host/guest script teaching the chapter's key concepts, turns strictly alternating. */
 export async function writePodcastScript(llm: Llm, input: PodcastInput): Promise<PodcastScript> {
@@ -25,19 +29,50 @@ export async function writePodcastScript(llm: Llm, input: PodcastInput): Promise
     keyConcepts: input.key_concepts.join("; "),
     content: input.content.slice(0, CONTENT_LIMIT),
   });
-  const script = await llm.generateObject(PodcastScriptSchema, prompt, {
-    task: "podcast",
-    model: input.model,
-    meter: input.meter,
-    refine: (s) => {
-      const words = s.turns.reduce((n, t) => n + wordCount(t.text), 0);
-      return words < MIN_WORDS ? [`/turns: the script has ${words} words; write at least 600`] : [];
-    },
-  });
+  let script: PodcastScript;
+  try {
+    script = await llm.generateObject(PodcastScriptSchema, prompt, {
+      task: "podcast",
+      model: input.model,
+      meter: input.meter,
+      refine: scriptProblems,
+    });
+  } catch (err) {
+    // The re-asks are spent: an episode-specific code and what the last script still lacked.
+    const reason = (err as { details?: { reason?: string; errors?: string[] } }).details;
+    if (isLlmError(err, "INTERNAL") && reason?.reason === "invalid_output") {
+      throw podcastScriptInvalid(
+        `The model did not write a usable two-speaker script for "${input.chapterTitle}" after its re-asks: ${(reason.errors ?? []).join("; ")}`,
+        { errors: reason.errors ?? [] },
+      );
+    }
+    throw err;
+  }
   return { title: script.title, turns: alternate(script.turns) };
 }
 
-/** Merges consecutive turns of one speaker, so speakers alternate whatever the model did. */
+/** What a script needs beyond its schema: both speakers, taking enough turns, and enough words. */
+function scriptProblems(s: PodcastScript): string[] {
+  const problems: string[] = [];
+  const speakers = new Set(s.turns.map((t) => t.speaker));
+  if (speakers.size < 2) {
+    const only = [...speakers][0] ?? "nobody";
+    problems.push(`/turns: every turn is spoken by "${only}"; the host and the guest must both speak, taking turns`);
+  } else {
+    const turns = alternate(s.turns).length;
+    if (turns < MIN_TURNS) {
+      problems.push(`/turns: the speaker changes only ${turns - 1} times; alternate host and guest for at least ${MIN_TURNS} turns`);
+    }
+  }
+  const words = s.turns.reduce((n, t) => n + wordCount(t.text), 0);
+  if (words < MIN_WORDS) problems.push(`/turns: the script has ${words} words; write at least 600`);
+  return problems;
+}
+
+/**
+ * Joins consecutive lines of one speaker (a model sometimes splits a speech across entries), so
+ * speakers alternate. scriptProblems has made sure that this leaves a conversation.
+ */
 function alternate(turns: PodcastScript["turns"]): PodcastScript["turns"] {
   const out: PodcastScript["turns"] = [];
   for (const t of turns) {

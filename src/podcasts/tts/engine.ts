@@ -6,6 +6,8 @@ export interface TtsAvailability {
   ok: boolean;
   /** When not ok: what is missing and what to install or place, in one sentence. */
   reason?: string;
+  /** When not ok: the same for programs (files missing, where they go, the settings naming them). */
+  details?: Record<string, unknown>;
 }
 
 export interface SynthesizedAudio {
@@ -16,6 +18,12 @@ export interface SynthesizedAudio {
 
 export interface TtsEngine {
   name: TtsEngineName;
+  /**
+   * Whether what the operator must install is there (voice files), without loading anything: cheap
+   * enough for a request to check before it accepts work for this engine.
+   */
+  installed(): Promise<TtsAvailability>;
+  /** installed(), and the engine loads: checked by the job before it speaks. */
   available(): Promise<TtsAvailability>;
   /** The voice of each podcast speaker; always two different voices. */
   voices(): { host: string; guest: string };

@@ -18,6 +18,11 @@ const VOICES = { host: "en-us+m3", guest: "en-us+f3" } as const;
 export class EspeakEngine implements TtsEngine {
   readonly name = "espeak" as const;
 
+  /** Built into the server: nothing to install. */
+  async installed(): Promise<TtsAvailability> {
+    return { ok: true };
+  }
+
   async available(): Promise<TtsAvailability> {
     try {
       await loadEspeak();

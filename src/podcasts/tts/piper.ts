@@ -61,10 +61,11 @@ export class PiperEngine implements TtsEngine {
     return { model, config: `${model}.json` };
   }
 
-  async available(): Promise<TtsAvailability> {
+  async installed(): Promise<TtsAvailability> {
     const { hostVoice, guestVoice, voicesDir } = this.opts;
+    const settings = { voices_dir: voicesDir, host_voice: hostVoice, guest_voice: guestVoice, settings: ["MODELS_DIR", "PIPER_HOST_VOICE", "PIPER_GUEST_VOICE"] };
     if (hostVoice === guestVoice) {
-      return { ok: false, reason: "PIPER_HOST_VOICE and PIPER_GUEST_VOICE name the same voice; choose two different voices" };
+      return { ok: false, reason: "PIPER_HOST_VOICE and PIPER_GUEST_VOICE name the same voice; choose two different voices", details: settings };
     }
     const missing: string[] = [];
     for (const voice of [hostVoice, guestVoice]) {
@@ -72,7 +73,7 @@ export class PiperEngine implements TtsEngine {
       try {
         paths = this.paths(voice);
       } catch (err) {
-        return { ok: false, reason: (err as Error).message };
+        return { ok: false, reason: (err as Error).message, details: settings };
       }
       for (const path of [paths.model, paths.config]) {
         if (!(await stat(path).catch(() => null))?.isFile()) missing.push(path.slice(voicesDir.length + 1));
@@ -81,7 +82,10 @@ export class PiperEngine implements TtsEngine {
     if (missing.length > 0) {
       return {
         ok: false,
-        reason: `Piper voice files missing: place ${missing.join(", ")} in ${voicesDir} (see models/README.md)`,
+        reason:
+          `Piper voice files missing: place ${missing.join(", ")} in ${voicesDir} ` +
+          `(MODELS_DIR/piper; the voices are named by PIPER_HOST_VOICE=${hostVoice} and PIPER_GUEST_VOICE=${guestVoice}; see models/README.md)`,
+        details: { ...settings, missing },
       };
     }
     try {
@@ -90,8 +94,14 @@ export class PiperEngine implements TtsEngine {
         resolveSpeaker(config, parseVoice(voice).speaker, voice);
       }
     } catch (err) {
-      return { ok: false, reason: `Piper voice unusable: ${(err as Error).message}` };
+      return { ok: false, reason: `Piper voice unusable: ${(err as Error).message}`, details: settings };
     }
+    return { ok: true };
+  }
+
+  async available(): Promise<TtsAvailability> {
+    const installed = await this.installed();
+    if (!installed.ok) return installed;
     try {
       await loadOnnxRuntime();
     } catch (err) {

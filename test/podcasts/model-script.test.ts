@@ -1,0 +1,90 @@
+/**
+ * Scripts written by a model (the fake Ollama, told what to reply): a script that is no
+ * conversation is re-asked with what is wrong, and the episode fails with a clear reason when the
+ * model never gets it right; a good script whose speakers' lines come split is joined, not lost.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { insertCourse } from "../helpers/fixtures.ts";
+import { startFakeOllama, type FakeOllama, type RecordedCall } from "../helpers/fake-ollama.ts";
+import { call, startServer, type TestServer } from "../helpers/server.ts";
+
+let fake: FakeOllama;
+let srv: TestServer;
+let key: string;
+const user = "listener";
+
+beforeAll(async () => {
+  fake = startFakeOllama();
+  srv = await startServer({ env: { LLM_PROVIDER: "ollama", OLLAMA_HOST: fake.url, RATE_LIMIT_PER_MINUTE: "10000", TTS_PROVIDER: "espeak" } });
+  key = await srv.createKey("acme", "production");
+});
+afterAll(async () => {
+  await srv.stop();
+  await fake.close();
+});
+
+type Speaker = "host" | "guest";
+/** About 22 words a line, so twenty lines pass the script's 400-word minimum. */
+const line = (i: number) => `Line ${i + 1}: the Moon pulls on the oceans of the Earth, and that pull raises the tides twice a day along every coast.`;
+const script = (speakers: Speaker[]) => JSON.stringify({ title: "Tides, explained", turns: speakers.map((speaker, i) => ({ speaker, text: line(i) })) });
+const repeat = (pattern: Speaker[], times: number) => Array.from({ length: times }, () => pattern).flat();
+
+const isPodcastCall = (c: RecordedCall) => JSON.stringify(c.body?.messages ?? "").includes("two-person podcast");
+const podcastCalls = () => fake.generations().filter(isPodcastCall);
+
+/** Replies to podcast prompts in turn (the last one for any further call); other prompts get the fake's default. */
+function scriptReplies(...replies: string[]) {
+  let n = 0;
+  fake.respondWith(({ prompt }) => (prompt.includes("two-person podcast") ? replies[Math.min(n++, replies.length - 1)] : undefined));
+}
+
+async function episodeOf(courseId: string) {
+  expect((await call(srv.url, `/v2/courses/${courseId}/podcasts/generate`, { key, user, json: {} })).status).toBe(200);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const [episode] = (await call(srv.url, `/v2/courses/${courseId}/podcasts`, { key, user })).body.episodes;
+    if (episode && episode.status !== "generating") return episode;
+    if (Date.now() > deadline) throw new Error(`episode still generating:\n${srv.output().slice(-2000)}`);
+    await Bun.sleep(100);
+  }
+}
+
+describe("a model's podcast script", () => {
+  test("spoken by one speaker only is re-asked, then the episode fails with PODCAST_SCRIPT_INVALID", async () => {
+    const courseId = await insertCourse(srv.dataDir, { apiKey: key, externalUserId: user }, { chapters: 1 });
+    const before = podcastCalls().length;
+    scriptReplies(script(repeat(["host"], 20)));
+    const episode = await episodeOf(courseId);
+
+    expect(episode).toMatchObject({ status: "error", audio_url: null, script: null, error: { code: "PODCAST_SCRIPT_INVALID" } });
+    expect(episode.error.message).toContain("two-speaker script");
+    expect(episode.error.message).toContain('every turn is spoken by "host"');
+    expect(episode.error.request_id).toMatch(/^[0-9a-f-]{36}$/);
+    // The first ask and LLM_MAX_RETRIES (2) re-asks, each telling the model what was wrong; the job is not run again.
+    const calls = podcastCalls().slice(before);
+    expect(calls).toHaveLength(3);
+    for (const c of calls.slice(1)) {
+      expect(c.body!.messages.at(-1).content).toContain("the host and the guest must both speak");
+    }
+  }, 60_000);
+
+  test("with too few changes of speaker is re-asked; a good second script is kept, its split lines joined per speaker", async () => {
+    const courseId = await insertCourse(srv.dataDir, { apiKey: key, externalUserId: user }, { chapters: 1 });
+    const before = podcastCalls().length;
+    const fewChanges = [...repeat(["host"], 10), ...repeat(["guest"], 10)];
+    const splitLines = repeat(["host", "host", "guest", "guest"], 5);
+    scriptReplies(script(fewChanges), script(splitLines));
+    const episode = await episodeOf(courseId);
+
+    const calls = podcastCalls().slice(before);
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.body!.messages.at(-1).content).toContain("alternate host and guest for at least 8 turns");
+    expect(episode).toMatchObject({ status: "ready", tts_provider: "espeak" });
+    const turns: { speaker: Speaker; text: string }[] = episode.script.turns;
+    expect(turns).toHaveLength(10);
+    turns.forEach((t, i) => {
+      expect(t.speaker).toBe(i % 2 === 0 ? "host" : "guest");
+      expect(t.text).toBe(`${line(2 * i)} ${line(2 * i + 1)}`);
+    });
+  }, 60_000);
+});
