@@ -128,8 +128,8 @@ export const settings = {
   youtubeBaseUrl: setting("YOUTUBE_BASE_URL", "https://www.youtube.com", "Origin of YouTube watch pages and caption tracks (tests point it at a local fake)", str),
   searxngUrl: setting("SEARXNG_URL", "", "SearXNG base URL used when search_enabled is true", optStr),
   jobConcurrency: setting("JOB_CONCURRENCY", "2", "Background jobs run at once", int(1, 64)),
-  examBatchSize: setting("EXAM_BATCH_SIZE", "5", "Exam questions asked of the model in one call; an exam's batches run in parallel", int(1, 20)),
-  examConcurrency: setting("EXAM_CONCURRENCY", "6", "Exam batches sent to the model at once", int(1, 64)),
+  examBatchSize: setting("EXAM_BATCH_SIZE", "5", "Exam questions asked of the model in one call; the batches of one chapter run in turn, each told what was asked", int(1, 20)),
+  examConcurrency: setting("EXAM_CONCURRENCY", "6", "Chapters whose exam batches are written at once", int(1, 64)),
   chapterConcurrency: setting("CHAPTER_CONCURRENCY", "4", "Chapters of one course generated at once", int(1, 64)),
   generationRetries: setting(
     "GENERATION_RETRIES",

@@ -22,8 +22,9 @@
  * the output: the figures are meant to fall when the courses are bad.
  */
 import { Database } from "bun:sqlite";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { CORPUS, documents } from "./documents.ts";
 import sbd from "sbd";
 import { loadConfig } from "../../src/config.ts";
 import { type Block, headingPaths, markdownToBlocks, TEACHING_ROLES } from "../../src/ingest/document.ts";
@@ -35,15 +36,7 @@ const { values } = parseArgs({
   args: process.argv.slice(2),
   options: { chapters: { type: "string", default: "4" }, only: { type: "string" } },
 });
-const CORPUS = resolve(import.meta.dir, "../../../shared/corpus");
-const DOCUMENTS = [
-  "pdf/tracemonkey.pdf",
-  "pdf/dpr-paper-multi-column.pdf",
-  "pdf/R-intro.pdf",
-  "docx/markitdown-autogen-paper.docx",
-  "pptx/markitdown-autogen-slides.pptx",
-  "html/readability-wikipedia/source.html",
-].filter((d) => !values.only || d.includes(values.only));
+const DOCUMENTS = documents(values.only);
 
 const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
 const words = (s: string) => norm(s).split(" ").filter(Boolean);

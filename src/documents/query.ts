@@ -1,11 +1,12 @@
 /**
  * POST /v2/documents/query, the domain part: hybrid search over the caller's documents (a list of
- * ids, or a space), then an answer grounded in the passages found, citing them as [n]. A test key
- * may make TEST_KEY_QUERIES_PER_MONTH of these a month.
+ * ids, or a space), near-copies merged (overlapping chunks), then an answer grounded in the
+ * passages found, citing them as [n], or one sentence saying they do not answer the question. A
+ * test key may make TEST_KEY_QUERIES_PER_MONTH of these a month.
  */
 import { assertWithinTestCap, OPERATIONS, recordUsage } from "../billing/index.ts";
 import { validation } from "../errors.ts";
-import { answerQuestion, type Passage } from "../llm/artefacts.ts";
+import { type AnswerPassage, answerQuestion, distinctPassages } from "../llm/artefacts.ts";
 import { search } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
 import type { AuthContext } from "../tenants/keys.ts";
@@ -36,22 +37,28 @@ export async function queryDocuments(
   if (byIds) assertOwnedDocuments(svc.sqlite, owner, input.documentIds!);
   assertWithinTestCap(svc.db, auth, "query", svc.cfg);
 
-  const hits = await search(svc, {
+  // Twice as many as shown, so that top_k remain once near-copies are merged; as many candidates
+  // as a search for top_k itself ranks, so the ranking is that search's.
+  const found = await search(svc, {
     tenantId: owner.tenantId,
     userId: owner.userId,
     scope: byIds ? { documentIds: input.documentIds } : { spaceId: input.spaceId },
     query: question,
-    topK: input.topK,
+    topK: 2 * input.topK,
+    candidates: Math.max(4 * input.topK, 40),
     roles: QUERY_ROLES,
   });
+  const hits = distinctPassages(found).slice(0, input.topK);
   // Passage n is cited as [n]: the order of `sources` is the order the answer cites.
-  const passages: Passage[] = hits.map((h) => ({
+  const passages: AnswerPassage[] = hits.map((h) => ({
     id: h.chunkId,
     text: h.text,
     documentId: h.documentId ?? undefined,
     filename: h.filename ?? undefined,
     page: h.page ?? h.slide ?? null,
     heading: h.headingPath.length > 0 ? h.headingPath.join(" › ") : null,
+    headingPath: h.headingPath,
+    role: h.role,
     score: h.score,
   }));
   const { answer } = await answerQuestion(svc.llm, { question, passages });

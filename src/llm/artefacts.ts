@@ -20,13 +20,13 @@ export type {
   StudyGuideSection,
   WorkedProblemQuestion,
 } from "./schemas.ts";
-export type { ChapterSummary, ArtefactOptions, NotesGoal, NotesStyle, TutorTone } from "./artefacts/common.ts";
+export type { ChapterSummary, ArtefactOptions, NotesGoal, NotesStyle, SourceRef, TutorTone } from "./artefacts/common.ts";
 export { writeOutline, type OutlineInput } from "./artefacts/outline.ts";
 export { writeChapter, type ChapterInput } from "./artefacts/chapter.ts";
 export { writeStudyGuide, type StudyGuideInput } from "./artefacts/study-guide.ts";
 export { writeNotes, type NotesInput } from "./artefacts/notes.ts";
 export { writeFlashcards, type FlashcardsInput } from "./artefacts/flashcards.ts";
 export { writeExamQuestions, type ExamQuestionsInput } from "./artefacts/exam.ts";
-export { answerQuestion, type AnswerInput } from "./artefacts/answer.ts";
+export { answerQuestion, distinctPassages, type AnswerInput, type AnswerPassage } from "./artefacts/answer.ts";
 export { writePodcastScript, type PodcastInput } from "./artefacts/podcast.ts";
 export { listModelKeys, resolveModelKey, EXTRACTIVE_MODEL } from "./models.ts";

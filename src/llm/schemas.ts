@@ -108,14 +108,10 @@ export const StudyGuideSchema = T.Object({
 export type StudyGuide = Static<typeof StudyGuideSchema>;
 export type StudyGuideSection = StudyGuide["sections"][number];
 
-/** Notes are asked for as parts (one per chapter) and assembled into markdown by us. */
-export const notesSchema = (numChapters: number) =>
-  T.Object({
-    introduction: Text(50),
-    sections: T.Array(T.Object({ heading: Text(2), body: Text(100) }), { minItems: numChapters, maxItems: numChapters }),
-    conclusion: Text(50),
-  });
-export type NotesParts = Static<ReturnType<typeof notesSchema>>;
+/** Notes are asked for chapter by chapter, then an introduction and a conclusion, and assembled into markdown by us. */
+export const NotesChapterSchema = T.Object({ body: Text(100) });
+export const NotesFrameSchema = T.Object({ introduction: Text(50), conclusion: Text(50) });
+export type NotesFrame = Static<typeof NotesFrameSchema>;
 
 export const Flashcard = T.Object({ front: Text(2, 300), back: Text(2, 1200) });
 export const FlashcardsReply = T.Object({ deck_title: Text(3), cards: T.Array(Flashcard, { minItems: 1, maxItems: 200 }) });
@@ -128,7 +124,7 @@ export interface FlashcardDeck {
 
 export const AnswerReply = T.Object({
   answered: T.Boolean({ description: "false when the passages do not contain the answer" }),
-  answer: Text(1),
+  answer: T.String({ minLength: 1, description: "The answer; each sentence ends with the handles of the passages it is based on, such as [S1]" }),
 });
 export interface Answer {
   answer: string;

@@ -1,19 +1,23 @@
 /**
  * Course Q&A: retrieval over the course's chapters and the documents it was built from, then an
- * answer grounded in the passages found. A best match under 0.5 (cosine) says so in the answer.
- * The question counts toward a test key's monthly query cap whether or not it is answered.
+ * answer grounded in the passages found. A passage found both in a chapter and in its source counts
+ * once. `low_confidence` is true when the best match scores under 0.5 (cosine, the spec's rule) or
+ * when the passages do not answer the question (the model says so, or the question's key terms are
+ * not in them); only the second changes the answer, to one sentence saying the course does not
+ * answer it. The question counts toward a test key's monthly query cap whether or not it is answered.
  */
 import { assertWithinTestCap, OPERATIONS, recordUsage } from "../billing/index.ts";
 import { validation } from "../errors.ts";
-import { answerQuestion, EXTRACTIVE_MODEL, type Passage } from "../llm/artefacts.ts";
+import { answerQuestion, distinctPassages, EXTRACTIVE_MODEL, UsageMeter } from "../llm/artefacts.ts";
 import { search } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import type { CourseHead } from "./course-content.ts";
-import { isModelFailure, makerOf } from "./engine.ts";
+import { isModelFailure, type Maker, makerOf } from "./engine.ts";
 import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
 
 export const LOW_CONFIDENCE_SCORE = 0.5;
+export const COURSE_NOT_ANSWERED = "Low confidence: the course's chapters and sources do not answer this question.";
 const TOP_K = 5;
 
 export interface AskResult {
@@ -41,38 +45,36 @@ export async function askCourse(
     refId: course.id,
   });
 
-  const hits = await search(svc, { tenantId: input.auth.tenantId, userId: input.userId, scope: { courseId: course.id }, query: question, topK: TOP_K, roles: TEACHING_ROLE_LIST });
-  const passages: Passage[] = hits.map((h) => ({
-    id: h.chunkId,
-    text: h.text,
-    documentId: h.documentId ?? undefined,
-    filename: h.filename ?? undefined,
-    score: h.score,
-  }));
+  // Twice as many as shown, so that TOP_K remain once chapter copies of source passages are merged;
+  // as many candidates as a search for TOP_K itself ranks, so the ranking is that search's.
+  const found = await search(svc, {
+    tenantId: input.auth.tenantId,
+    userId: input.userId,
+    scope: { courseId: course.id },
+    query: question,
+    topK: 2 * TOP_K,
+    candidates: Math.max(4 * TOP_K, 40),
+    roles: TEACHING_ROLE_LIST,
+  });
+  const hits = distinctPassages(found).slice(0, TOP_K);
+  const passages = hits.map((h) => ({ id: h.chunkId, text: h.text, documentId: h.documentId ?? undefined, filename: h.filename ?? undefined, score: h.score }));
   const top = hits.reduce((best, h) => Math.max(best, h.score), 0);
-  const lowConfidence = hits.length === 0 || top < LOW_CONFIDENCE_SCORE;
 
-  let maker = makerOf(svc.llm);
-  const reply = await answerQuestion(svc.llm, { question, passages }).catch((err: unknown) => {
+  const meter = new UsageMeter();
+  const reply = await answerQuestion(svc.llm, { question, passages, meter }).catch((err: unknown) => {
     // The spec gives course Q&A no 503: when the model fails, answer from the passages themselves.
     if (!isModelFailure(err)) throw err;
     svc.log.warn("course ask fell back to the extractive engine", { course_id: course.id, reason: err.message });
-    maker = makerOf(svc.llm, EXTRACTIVE_MODEL);
-    return answerQuestion(svc.llm, { question, passages, model: EXTRACTIVE_MODEL });
+    return answerQuestion(svc.llm, { question, passages, meter, model: EXTRACTIVE_MODEL });
   });
-  if (hits.length === 0) maker = makerOf(svc.llm, EXTRACTIVE_MODEL);
+  // The engine of the last call made the answer; no call at all (nothing found) is the passages' own answer.
+  const maker: Maker = meter.engine && meter.model ? { engine: meter.engine, model: meter.model } : makerOf(svc.llm, EXTRACTIVE_MODEL);
 
-  const answer = lowConfidence ? `${lowConfidenceNote(hits.length, top)} ${reply.answer}` : reply.answer;
   return {
-    answer,
+    answer: reply.answered ? reply.answer : COURSE_NOT_ANSWERED,
     sources: hits.map((h) => ({ text: h.text, score: h.score })),
-    low_confidence: lowConfidence,
+    low_confidence: !reply.answered || top < LOW_CONFIDENCE_SCORE,
     engine: maker.engine,
     model: maker.model,
   };
-}
-
-function lowConfidenceNote(hits: number, top: number): string {
-  if (hits === 0) return "Low confidence: nothing in this course's chapters or sources matches the question.";
-  return `Low confidence: the closest course passage only loosely matches the question (similarity ${top.toFixed(2)}, below ${LOW_CONFIDENCE_SCORE}), so treat this answer with caution.`;
 }

@@ -35,15 +35,37 @@ export function courseHead(sqlite: Database, courseId: string): CourseHead {
   return row;
 }
 
-/** Completed chapters in order, as the material generators take them. */
+/**
+ * Completed chapters in order, as the material generators take them: with the passages they cite
+ * (so a question can give the page of its sentence) and their quizzes (so an exam does not repeat them).
+ */
 export function completedChapters(sqlite: Database, courseId: string): ChapterSummary[] {
-  return sqlite
-    .query<{ title: string; content: string | null; key_concepts: string }, [string]>(
-      `SELECT title, content, key_concepts FROM chapters
+  const chapters = sqlite
+    .query<{ id: string; title: string; content: string | null; key_concepts: string }, [string]>(
+      `SELECT id, title, content, key_concepts FROM chapters
         WHERE course_id = ? AND status = 'completed' ORDER BY order_index`,
     )
-    .all(courseId)
-    .map((c) => ({ title: c.title, content: c.content ?? "", key_concepts: JSON.parse(c.key_concepts) as string[] }));
+    .all(courseId);
+  const sources = sqlite.query<{ text: string; filename: string | null; page: number | null }, [string]>(
+    `SELECT rc.text, s.filename, s.page FROM chapter_sources s JOIN retrieval_chunks rc ON rc.id = s.chunk_id
+      WHERE s.chapter_id = ? ORDER BY s.position`,
+  );
+  const quiz = sqlite.query<{ prompt: string; choices: string; answer: string; explanation: string | null }, [string]>(
+    "SELECT prompt, choices, answer, explanation FROM quiz_questions WHERE chapter_id = ? AND type = 'mcq' ORDER BY position",
+  );
+  return chapters.map((c) => ({
+    title: c.title,
+    content: c.content ?? "",
+    key_concepts: JSON.parse(c.key_concepts) as string[],
+    sources: sources.all(c.id),
+    quiz: quiz.all(c.id).map((q) => ({
+      type: "mcq" as const,
+      prompt: q.prompt,
+      choices: JSON.parse(q.choices) as string[],
+      answer: JSON.parse(q.answer) as number,
+      explanation: q.explanation ?? "",
+    })),
+  }));
 }
 
 /**

@@ -1,14 +1,17 @@
 /**
- * Writes exactly `size` distinct exam questions: the plan's batches run in parallel (bounded by
- * `concurrency`); duplicates and failed batches leave gaps that later rounds fill, asking only for
- * what is missing and naming the prompts already used. A slot (chapter and type) that yields
- * nothing new gives its share to other slots, so a thin chapter cannot stall the exam.
+ * Writes exactly `size` distinct exam questions. Chapters are written in parallel (bounded by
+ * `concurrency`), the batches of one chapter one after another, each told every prompt the course
+ * has asked so far (its quizzes and the exam's kept questions); a question that repeats one of them
+ * is dropped. Gaps left by duplicates and failed batches are filled by later rounds; a slot
+ * (chapter and type) that yields nothing new gives its share to other slots, so a thin chapter
+ * cannot stall the exam.
  */
 import pLimit from "p-limit";
 import { AppError } from "../errors.ts";
+import { nearDuplicate, promptStems } from "../llm/artefacts/checks.ts";
 import { writeExamQuestions, type ChapterSummary, type ExamQuestion, type ExamQuestionType, type UsageMeter } from "../llm/artefacts.ts";
 import type { Llm } from "../llm/types.ts";
-import { chapterShares, focusChapter, splitEvenly, typesFor } from "./exam-plan.ts";
+import { chapterShares, splitEvenly, typesFor } from "./exam-plan.ts";
 
 export interface ExamBuildInput {
   courseTitle: string;
@@ -18,13 +21,12 @@ export interface ExamBuildInput {
   batchSize: number;
   concurrency: number;
   quantitative: (c: ChapterSummary) => boolean;
+  /** Rounds of asking again for what is missing; a model's cost more than the extractive engine's. */
+  rounds: number;
   meter?: UsageMeter;
 }
 
 const TYPES: ExamQuestionType[] = ["mcq", "short_answer", "worked_problem"];
-const MAX_ROUNDS = 4;
-
-const promptKey = (prompt: string) => prompt.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
 
 interface Slot {
   chapter: number;
@@ -40,7 +42,9 @@ export async function buildExamQuestions(llm: Llm, input: ExamBuildInput): Promi
     const mix = typesFor(chapter, share, input.quantitative(chapters[chapter]!));
     return TYPES.filter((type) => mix[type] > 0).map((type) => ({ chapter, type, target: mix[type], kept: [], exhausted: false }));
   });
-  const seen = new Set<string>();
+  const quizPrompts = chapters.flatMap((c) => (c.quiz ?? []).map((q) => q.prompt));
+  const asked = quizPrompts.map(promptStems);
+  const askedPrompts = () => [...quizPrompts, ...slots.flatMap((s) => s.kept.map((q) => q.prompt))];
   const limit = pLimit(input.concurrency);
   const ordinals = new Map<number, number>();
   const nextOrdinal = (chapter: number) => {
@@ -49,45 +53,54 @@ export async function buildExamQuestions(llm: Llm, input: ExamBuildInput): Promi
     return n;
   };
 
-  for (let round = 0; round < MAX_ROUNDS; round++) {
+  for (let round = 0; round < input.rounds; round++) {
     const wanted = slots.filter((s) => s.kept.length < s.target);
     if (wanted.length === 0) break;
-    const batches = wanted.flatMap((slot) =>
-      splitEvenly(slot.target - slot.kept.length, input.batchSize).map((count) => ({ slot, count, ordinal: nextOrdinal(slot.chapter) })),
-    );
-    const results = await Promise.allSettled(
-      batches.map(({ slot, count, ordinal }) =>
-        limit(() =>
-          writeExamQuestions(llm, {
-            courseTitle: input.courseTitle,
-            // Each batch leads with other key concepts, so parallel batches of a chapter differ.
-            chapter: focusChapter(chapters[slot.chapter]!, ordinal),
-            count,
-            types: [slot.type],
-            avoidPrompts: round === 0 ? undefined : keptPrompts(slots, slot.chapter),
-            model: input.model,
-            meter: input.meter,
-          }),
-        ),
-      ),
-    );
-    const failures = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
-    if (failures.length === results.length) throw failures[0]!.reason;
-
     const answered = new Set<Slot>();
     const added = new Map<Slot, number>();
-    for (const [i, result] of results.entries()) {
-      if (result.status === "rejected") continue;
-      const { slot } = batches[i]!;
+    const failures: unknown[] = [];
+    let calls = 0;
+    const keep = (slot: Slot, questions: ExamQuestion[]) => {
       answered.add(slot);
-      for (const q of result.value) {
-        const key = promptKey(q.prompt);
-        if (q.type !== slot.type || slot.kept.length >= slot.target || seen.has(key)) continue;
-        seen.add(key);
+      for (const q of questions) {
+        const stems = promptStems(q.prompt);
+        if (q.type !== slot.type || slot.kept.length >= slot.target || asked.some((a) => nearDuplicate(a, stems))) continue;
+        asked.push(stems);
         slot.kept.push(q);
         added.set(slot, (added.get(slot) ?? 0) + 1);
       }
-    }
+    };
+    const byChapter = Map.groupBy(wanted, (s) => s.chapter);
+    await Promise.all(
+      [...byChapter.entries()].map(([chapter, chapterSlots]) =>
+        limit(async () => {
+          for (const slot of chapterSlots) {
+            for (const count of splitEvenly(slot.target - slot.kept.length, input.batchSize)) {
+              calls++;
+              try {
+                keep(
+                  slot,
+                  await writeExamQuestions(llm, {
+                    courseTitle: input.courseTitle,
+                    chapter: chapters[chapter]!,
+                    course: chapters,
+                    count,
+                    types: [slot.type],
+                    avoidPrompts: askedPrompts(),
+                    ordinal: nextOrdinal(chapter),
+                    model: input.model,
+                    meter: input.meter,
+                  }),
+                );
+              } catch (err) {
+                failures.push(err);
+              }
+            }
+          }
+        }),
+      ),
+    );
+    if (failures.length === calls) throw failures[0];
     // A slot that answered but added nothing new is exhausted; its gap moves to other slots.
     for (const slot of answered) if (!added.has(slot)) slot.exhausted = true;
     reassignGaps(slots);
@@ -98,7 +111,7 @@ export async function buildExamQuestions(llm: Llm, input: ExamBuildInput): Promi
     throw new AppError(
       422,
       "EXAM_SIZE_UNAVAILABLE",
-      `Only ${total} distinct questions could be written from this course's chapters; ask for a smaller exam_size`,
+      `This course's chapters support ${total} distinct exam questions (none repeating a chapter quiz); ask for an exam_size of at most ${total}`,
       { exam_size: size, available: total },
     );
   }
@@ -106,10 +119,6 @@ export async function buildExamQuestions(llm: Llm, input: ExamBuildInput): Promi
     .sort((a, b) => a.chapter - b.chapter || TYPES.indexOf(a.type) - TYPES.indexOf(b.type))
     .flatMap((s) => s.kept)
     .slice(0, size);
-}
-
-function keptPrompts(slots: Slot[], chapter: number): string[] {
-  return slots.filter((s) => s.chapter === chapter).flatMap((s) => s.kept.map((q) => q.prompt));
 }
 
 /** Moves the unfilled part of exhausted slots to live ones: same chapter first, then the others in turn. */

@@ -3,7 +3,7 @@
  * each share, and batches of one chapter and one type. Single-type batches keep each call's schema
  * simple and make the mix exact.
  */
-import type { ChapterSummary, ExamQuestionType } from "../llm/artefacts.ts";
+import type { ExamQuestionType } from "../llm/artefacts.ts";
 
 // 60% multiple choice, 40% short answer; quantitative chapters trade some of both for worked problems.
 const MIX: ExamQuestionType[] = ["mcq", "short_answer", "mcq", "mcq", "short_answer"];
@@ -27,12 +27,4 @@ export function typesFor(index: number, count: number, quantitative: boolean): R
 export function splitEvenly(n: number, batchSize: number): number[] {
   const batches = Math.ceil(n / batchSize);
   return Array.from({ length: batches }, (_, i) => Math.floor(n / batches) + (i < n % batches ? 1 : 0));
-}
-
-/** The chapter as one batch sees it: key concepts rotated so parallel batches lead with different ones. */
-export function focusChapter(chapter: ChapterSummary, ordinal: number): ChapterSummary {
-  const k = chapter.key_concepts;
-  if (k.length < 2) return chapter;
-  const shift = ordinal % k.length;
-  return { ...chapter, key_concepts: [...k.slice(shift), ...k.slice(0, shift)] };
 }

@@ -34,6 +34,9 @@ function readExam(sqlite: Database, courseId: string, model: string, size: numbe
   return row ? { exam: JSON.parse(row.exam) as Exam, engine: row.engine, model: row.model, created_at: row.created_at } : null;
 }
 
+const MODEL_ROUNDS = 4;
+const EXTRACTIVE_ROUNDS = 32;
+
 const LABELS = { mcq: "multiple-choice", short_answer: "short-answer", worked_problem: "worked-problem" } as const;
 const HOW = {
   mcq: "choose the one correct option",
@@ -72,6 +75,8 @@ export async function generateExam(
       // The extractive engine answers instantly, so one call per chapter and type is enough.
       batchSize: maker.engine === "extractive" ? opts.examSize : svc.cfg.examBatchSize,
       concurrency: svc.cfg.examConcurrency,
+      // The extractive engine keeps going until every chapter is exhausted, so the size it reports it can supply is one it can.
+      rounds: maker.engine === "extractive" ? EXTRACTIVE_ROUNDS : MODEL_ROUNDS,
       quantitative: isQuantitative,
     }).catch((err: unknown) => {
       throw asUnavailable(err);

@@ -8,6 +8,7 @@
  * prints `fake-ollama listening on http://127.0.0.1:PORT` and serves until killed.
  */
 import type { Server } from "bun";
+import { isStopword } from "../../src/llm/extractive/text.ts";
 
 export type FakeMode =
   | "ok"
@@ -90,6 +91,18 @@ function passageAfter(prompt: string, handle: string): string | null {
   return (end < 0 ? rest : rest.slice(0, end)).replace(/^[^\n]*\n/, "").trim() || null;
 }
 
+/**
+ * The handle (`S1`, `S2`…) of the first passage in the prompt whose text contains `phrase`, for
+ * responders that cite like a grounded model. Passages are the lines that open with a handle, up to
+ * the next one or a blank line before the question.
+ */
+export function handleHolding(prompt: string, phrase: string): string | null {
+  for (const m of prompt.matchAll(/^\[(S\d+)\][^\n]*\n([\s\S]*?)(?=^\[S\d+\]|\n\nQuestion:|$(?![\s\S]))/gm)) {
+    if (m[2]!.includes(phrase)) return m[1]!;
+  }
+  return null;
+}
+
 class InstanceBuilder {
   private cursor = 0;
   constructor(
@@ -131,6 +144,15 @@ class InstanceBuilder {
     return s.charAt(0).toUpperCase() + s.slice(1);
   }
 
+  private asked = new Set<string>();
+
+  private question(): string {
+    let w = this.words[this.cursor++ % this.words.length]!;
+    for (let i = 0; i < this.words.length && (w.length < 4 || isStopword(w) || this.asked.has(w.toLowerCase())); i++) w = this.words[this.cursor++ % this.words.length]!;
+    this.asked.add(w.toLowerCase());
+    return `Why does ${w} matter?`;
+  }
+
   build(schema: JsonSchema, index = 0): unknown {
     if ("const" in schema) return schema.const;
     if (Array.isArray(schema.enum)) return schema.enum[index % schema.enum.length];
@@ -143,7 +165,10 @@ class InstanceBuilder {
         const grounded = this.groundedParagraph(schema, index);
         if (grounded) return grounded;
         const out: Record<string, unknown> = {};
-        for (const [key, sub] of Object.entries<JsonSchema>(schema.properties ?? {})) out[key] = this.build(sub, index);
+        for (const [key, sub] of Object.entries<JsonSchema>(schema.properties ?? {})) {
+          // A question's prompt asks about one word of its own, so the questions of a reply differ as a model's would.
+          out[key] = key === "prompt" && sub.type === "string" ? this.question() : this.build(sub, index);
+        }
         return out;
       }
       case "array": {

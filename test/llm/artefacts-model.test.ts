@@ -38,7 +38,9 @@ const passages: Passage[] = [
 ];
 const chapters: ChapterSummary[] = [
   { title: "What causes tides", content: "Tides are caused by the Moon's gravity. The Sun contributes as well.", key_concepts: ["gravity", "Moon"] },
-  { title: "Spring and neap tides", content: "Spring tides happen when Sun and Moon align. Neap tides happen at right angles.", key_concepts: ["spring tide", "neap tide"] },
+  { title: "Spring and neap tides", content:
+      "A spring tide is a tide of unusually large range that happens when the Sun and the Moon align. A neap tide is a tide of small range that happens when they stand at right angles. Spring tides and neap tides each come twice a month.",
+    key_concepts: ["spring tide", "neap tide"] },
 ];
 const lastPrompt = () => fake.generations().at(-1)!.body!.messages.map((m: { content: string }) => m.content).join("\n");
 
@@ -68,7 +70,7 @@ describe("artefacts from a model (fake Ollama)", () => {
       JSON.stringify({
         sections: [{ heading: "Tides", paragraphs: [{ text: LONG, sources: [handle] }] }],
         key_concepts: ["tide", "gravity", "Moon"],
-        quiz: { questions: [0, 1, 2].map(() => ({ type: "mcq", prompt: "What causes tides?", choices: ["Moon", "Wind", "Fish"], answer, explanation: "Gravity of the Moon." })) },
+        quiz: { questions: ["What causes tides?", "What are spring tides?", "When do neap tides happen?"].map((prompt) => ({ type: "mcq", prompt, choices: ["Moon", "Wind", "Fish"], answer, explanation: "Gravity of the Moon." })) },
       });
     // First a handle that was never given, then an answer out of range, then a valid chapter.
     fake.respondWith(({ body }) => (body.messages.length === 2 ? reply("S9", 0) : body.messages.length === 4 ? reply("S1", 4) : reply("S1", 0)));
@@ -102,7 +104,7 @@ describe("artefacts from a model (fake Ollama)", () => {
         },
       ],
       key_concepts: ["tide", "gravity", "Moon"],
-      quiz: { questions: [0, 1, 2].map(() => ({ type: "mcq", prompt: "What causes tides?", choices: ["Moon", "Wind", "Fish"], answer: 0, explanation: "Gravity." })) },
+      quiz: { questions: ["What causes tides?", "What are spring tides?", "When do neap tides happen?"].map((prompt) => ({ type: "mcq", prompt, choices: ["Moon", "Wind", "Fish"], answer: 0, explanation: "Gravity." })) },
     });
     fake.respondWith(() => reply);
     const c = await writeChapter(llm, { courseTitle: "Tides", chapterTitle: "Causes", objectives: ["Explain tides"], passages });

@@ -9,6 +9,7 @@ test("definitions come from subjects, not from the document pointing at itself",
     "Figure 5 is a tree with two traces and one branch trace below the trunk.",
     "This paper is an account of how we built a tracing compiler for JavaScript.",
     "The Calvin cycle is the set of reactions that fix carbon dioxide into sugars.",
+    "Each trace tree grows a branch when a side exit becomes hot, and the Calvin cycle runs in the stroma.",
   ].join(" ");
   expect(findDefinitions(sentencesOf([{ id: "p", text }])).map((d) => d.term)).toEqual(["trace tree", "Calvin cycle"]);
 });

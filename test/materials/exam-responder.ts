@@ -5,6 +5,13 @@
  */
 import type { Responder } from "../helpers/fake-ollama.ts";
 
+/** Three made-up words unique to question `n`, so no two prompts share most of their words. */
+const wordsFor = (n: number) => {
+  let letters = "";
+  for (let k = n; k > 0; k = Math.floor(k / 26)) letters = String.fromCharCode(97 + (k % 26)) + letters;
+  return ["vor", "mel", "tesk"].map((root) => `${root}${letters}ak`);
+};
+
 export function examResponder(opts: { repeatEvery?: number } = {}): Responder {
   let n = 0;
   const written: string[] = [];
@@ -17,7 +24,7 @@ export function examResponder(opts: { repeatEvery?: number } = {}): Responder {
     const out = Array.from({ length: count }, () => {
       n += 1;
       const repeat = opts.repeatEvery && n % opts.repeatEvery === 0 && written.length > 0;
-      const p = repeat ? written[0]! : `Question ${n} about ${chapter}: explain idea number ${n} in your own words?`;
+      const p = repeat ? written[0]! : `How do ${wordsFor(n).join(", ")} relate in ${chapter}?`;
       written.push(p);
       if (type === "short_answer") return { type, prompt: p, answer: `Model answer ${n}`, rubric: [`Names point ${n}`, "Explains why"] };
       if (type === "worked_problem") return { type, prompt: p, steps: [`Set up ${n}`, `Compute ${n}`], answer: String(n) };

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openDb } from "../../src/db/index.ts";
-import { call, startServer, type TestServer } from "../helpers/server.ts";
+import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
 import { BIOLOGY } from "./fixtures.ts";
 
 let srv: TestServer;
@@ -49,9 +49,14 @@ describe("a generated course", () => {
     expect(r.body.sources[0].text).toMatch(/osmosis/i);
   });
 
-  test("an exam of exactly 10 questions", async () => {
+  test("a one-page source cannot fill a 10-question exam beyond its quizzes: 422 saying how many it can", async () => {
     const r = await call(srv.url, `/v2/courses/${courseId}/generate-exam`, { key, user: "learner", json: { exam_size: 10 } });
-    expect(r.status).toBe(200);
-    expect(r.body.exam.total).toBe(10);
+    expect(r.status).toBe(422);
+    const error = errorOf(r);
+    expect(error.code).toBe("EXAM_SIZE_UNAVAILABLE");
+    const { available } = error.details as { available: number };
+    expect(available).toBeGreaterThan(0);
+    expect(available).toBeLessThan(10);
+    expect(error.message).toContain(`at most ${available}`);
   });
 });

@@ -1,4 +1,5 @@
 /** Every material endpoint through the real server with no LLM: the extractive engine makes them. */
+import { answerLeaks, nearDuplicate, promptStems } from "../../src/llm/artefacts/checks.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
 import { BIOLOGY, insertRichCourse } from "./fixtures.ts";
@@ -138,7 +139,7 @@ describe("notes", () => {
 });
 
 describe("flashcards", () => {
-  test("a deck covering every key concept without duplicates; the repeat comes from the cache", async () => {
+  test("a deck of the terms the chapters define, no two cards alike front or back; the repeat comes from the cache", async () => {
     const r = await call(srv.url, `/v2/courses/${completed}/generate-flashcards`, as({}));
     expect(r.status).toBe(200);
     const deck = r.body.flashcards;
@@ -148,8 +149,12 @@ describe("flashcards", () => {
     expect(deck.total).toBe(deck.cards.length);
     const fronts = deck.cards.map((c: { front: string }) => c.front.toLowerCase());
     expect(new Set(fronts).size).toBe(fronts.length);
-    const text = deck.cards.map((c: { front: string; back: string }) => `${c.front} ${c.back}`.toLowerCase()).join("\n");
-    for (const concept of BIOLOGY.flatMap((c) => c.key_concepts)) expect(text).toContain(concept.toLowerCase());
+    expect(new Set(deck.cards.map((c: { back: string }) => c.back.toLowerCase())).size).toBe(deck.cards.length);
+    // Every term the chapters define ("Osmosis is the diffusion of water …") has its card, its definition on the back.
+    for (const term of ["osmosis", "diffusion", "photosynthesis", "chlorophyll", "calvin cycle", "krebs cycle"]) {
+      const card = deck.cards.find((c: { front: string }) => c.front.toLowerCase() === term);
+      expect(card?.back.toLowerCase()).toMatch(new RegExp(`^(the )?${term} is `));
+    }
     // No body at all is the same request as an empty object.
     const again = await call(srv.url, `/v2/courses/${completed}/generate-flashcards`, { key, user: "learner", method: "POST" });
     expect(again.status).toBe(200);
@@ -166,9 +171,17 @@ describe("flashcards", () => {
 });
 
 describe("exam", () => {
-  test("exactly 10, the default 30, and exactly 50 questions, spread across chapters with no duplicate prompts", async () => {
-    for (const [body, size] of [[{ exam_size: 10 }, 10], [{}, 30], [{ exam_size: 50 }, 50]] as const) {
-      const r = await call(srv.url, `/v2/courses/${completed}/generate-exam`, as(body));
+  test("never padded: a size the course cannot supply is 422 saying how many it can; that many come back distinct, spread over the chapters", async () => {
+    const over = await call(srv.url, `/v2/courses/${completed}/generate-exam`, as({ exam_size: 50 }));
+    expect(over.status).toBe(422);
+    const error = errorOf(over);
+    expect(error.code).toBe("EXAM_SIZE_UNAVAILABLE");
+    const available = (error.details as { available: number }).available;
+    expect(available).toBeGreaterThanOrEqual(10);
+    expect(available).toBeLessThan(50);
+    expect(error.message).toContain(`at most ${available}`);
+    for (const size of [10, available]) {
+      const r = await call(srv.url, `/v2/courses/${completed}/generate-exam`, as({ exam_size: size }));
       expect(r.status).toBe(200);
       const { exam } = r.body;
       expect(r.body.from_cache).toBe(false);
@@ -177,17 +190,24 @@ describe("exam", () => {
       expect(exam.questions).toHaveLength(size);
       expect(exam.title).toContain("Cell Biology");
       expect(exam.instructions).toContain(String(size));
-      const prompts = exam.questions.map((q: { prompt: string }) => q.prompt.toLowerCase());
-      expect(new Set(prompts).size).toBe(size);
+      const stems = exam.questions.map((q: { prompt: string }) => promptStems(q.prompt));
+      stems.forEach((a: Set<string>, i: number) => stems.slice(0, i).forEach((b: Set<string>) => expect(nearDuplicate(a, b)).toBe(false)));
       expect(new Set(exam.questions.map((q: { type: string }) => q.type))).toEqual(new Set(["mcq", "short_answer"]));
+      // Every chapter is asked about: each question quotes or answers from one chapter's text.
+      for (const chapter of BIOLOGY) {
+        const text = chapter.content.replace(/\s+/g, " ");
+        expect(exam.questions.some((q: { explanation?: string; answer: unknown }) => text.includes(/“(.+?)” \(/.exec(q.explanation ?? "")?.[1] ?? String(q.answer)))).toBe(true);
+      }
       for (const q of exam.questions) {
         if (q.type === "mcq") {
           expect(q.choices.length).toBeGreaterThanOrEqual(3);
           expect(q.answer).toBeLessThan(q.choices.length);
-          expect(q.explanation.length).toBeGreaterThan(0);
+          expect(answerLeaks(q.prompt, q.choices[q.answer])).toBe(false);
+          expect(q.explanation).toMatch(/^The source says: “.+” \(.+\)$/);
         } else {
           expect(q.answer.length).toBeGreaterThan(0);
-          expect(q.rubric.length).toBeGreaterThan(0);
+          expect(q.rubric.length).toBeGreaterThanOrEqual(2);
+          expect(q.rubric.length).toBeLessThanOrEqual(4);
         }
       }
     }

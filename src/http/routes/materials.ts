@@ -194,7 +194,7 @@ export const materialRoutes = (svc: Services) => {
           200: t.Object({
             answer: t.String(),
             sources: t.Array(t.Object({ text: t.String(), score: t.Number({ description: "Cosine similarity" }) })),
-            low_confidence: t.Boolean({ description: "True when the best match scores below 0.5; the answer then says so" }),
+            low_confidence: t.Boolean({ description: "True when the best match scores below 0.5 or the sources do not answer the question; in the latter case the answer says so in one sentence" }),
             engine: Maker.engine,
             model: Maker.model,
           }),

@@ -8,28 +8,46 @@ import { extractive, type ArtefactOptions, type ChapterSummary } from "./common.
 export interface ExamQuestionsInput extends ArtefactOptions {
   courseTitle: string;
   chapter: ChapterSummary;
+  /** Every chapter of the course (the extractive engine draws distractors from all of them). */
+  course?: ChapterSummary[];
   count: number;
   types: ExamQuestionType[];
-  /** Prompts already used (other batches), not to be repeated. */
+  /** Prompts already asked (the quizzes, other batches): not to be repeated. */
   avoidPrompts?: string[];
+  /** Which batch of this chapter this is, so parallel batches lead with different key concepts. */
+  ordinal?: number;
 }
 
 const CONTENT_LIMIT = 10_000;
 const AVOID_LISTED = 30;
 
-/** `count` questions about one chapter, of the requested types (fewer only from a thin extractive source). */
+/** The chapter as one batch sees it: key concepts rotated so batches of one chapter lead with different ones. */
+export function focusChapter(chapter: ChapterSummary, ordinal: number): ChapterSummary {
+  const k = chapter.key_concepts;
+  if (k.length < 2) return chapter;
+  const shift = ordinal % k.length;
+  return { ...chapter, key_concepts: [...k.slice(shift), ...k.slice(0, shift)] };
+}
+
+/**
+ * `count` questions about one chapter, of the requested types (fewer only from a thin extractive
+ * source). A model's question that names its own answer is re-asked; one that repeats a question
+ * already asked is dropped by the exam builder, which asks again for what is missing.
+ */
 export async function writeExamQuestions(llm: Llm, input: ExamQuestionsInput): Promise<ExamQuestion[]> {
   const types: ExamQuestionType[] = input.types.length > 0 ? [...new Set(input.types)] : ["mcq"];
   if (usesExtractive(llm, input.model)) return extractive(input.meter, (e) => e.extractiveExamQuestions({ ...input, types }));
-  const avoid = (input.avoidPrompts ?? []).slice(-AVOID_LISTED);
+  const asked = input.avoidPrompts ?? [];
+  const listed = asked.slice(-AVOID_LISTED);
+  const chapter = focusChapter(input.chapter, input.ordinal ?? 0);
   const prompt = render(templates.exam, {
     courseTitle: input.courseTitle,
-    chapterTitle: input.chapter.title,
-    keyConcepts: input.chapter.key_concepts.join("; "),
-    content: input.chapter.content.slice(0, CONTENT_LIMIT),
+    chapterTitle: chapter.title,
+    keyConcepts: chapter.key_concepts.join("; "),
+    content: chapter.content.slice(0, CONTENT_LIMIT),
     count: input.count,
     types: types.join(", "),
-    avoid: avoid.length > 0 ? `Do not repeat these questions:\n${avoid.map((p) => `- ${p}`).join("\n")}` : "",
+    avoid: listed.length > 0 ? `Already asked in this course (do not repeat or rephrase these):\n${listed.map((p) => `- ${p}`).join("\n")}` : "",
   });
   const reply = await llm.generateObject(examBatchSchema(input.count, types), prompt, {
     task: "exam",

@@ -9,7 +9,7 @@ export interface FlashcardsInput extends ArtefactOptions {
   chapters: ChapterSummary[];
 }
 
-/** A deck covering every chapter's key concepts, with no repeated fronts. */
+/** A deck covering the chapters' key concepts, with no repeated fronts or backs. */
 export async function writeFlashcards(llm: Llm, input: FlashcardsInput): Promise<FlashcardDeck> {
   if (usesExtractive(llm, input.model)) return extractive(input.meter, (e) => e.extractiveFlashcards(input));
   const concepts = [...new Set(input.chapters.flatMap((c) => c.key_concepts))];
@@ -22,7 +22,8 @@ export async function writeFlashcards(llm: Llm, input: FlashcardsInput): Promise
     maxCards: Math.min(200, minCards + 20),
   });
   const reply = await llm.generateObject(FlashcardsReply, prompt, { task: "flashcards", model: input.model, meter: input.meter });
-  const cards = uniqueBy([...reply.cards, ...(await missingConceptCards(input, reply.cards))], (c) => c.front);
+  // One card per front, and no two cards with one back: a learner could not tell them apart.
+  const cards = uniqueBy(uniqueBy([...reply.cards, ...(await missingConceptCards(input, reply.cards))], (c) => c.front), (c) => c.back);
   return { deck_title: reply.deck_title, cards, total: cards.length };
 }
 

@@ -1,9 +1,9 @@
 /** A chapter assembled from the passages most relevant to its title and objectives. */
 import type { ChapterDraft } from "../schemas.ts";
 import type { Passage } from "../types.ts";
-import { clozeQuestions } from "./cloze.ts";
-import { keyPhrases } from "./keyphrases.ts";
-import { rankSentences, topSentences } from "./rank.ts";
+import { keyConcepts } from "./concepts.ts";
+import { quizFor } from "./quiz.ts";
+import { topSentences } from "./rank.ts";
 import { containsPhrase, sentencesOf, type Sentence } from "./text.ts";
 
 const BODY_SENTENCES = 14;
@@ -43,10 +43,12 @@ export function extractiveChapter(input: { chapterTitle: string; objectives: str
   if (content.length < MIN_CONTENT_CHARS) {
     content = `## ${input.chapterTitle}\n\n${input.passages.map((p) => p.text.trim()).join("\n\n")}`;
   }
-  const phrases = keyPhrases(sentences.map((s) => s.text).join(" "), 20);
-  const inChosen = phrases.filter((p) => chosen.some((s) => containsPhrase(s.text, p.phrase)));
-  const concepts = [...inChosen, ...phrases.filter((p) => !inChosen.includes(p))].slice(0, 8).map((p) => p.phrase);
-  const quiz = clozeQuestions(rankSentences(sentences, query), phrases, 5).map((c) => c.question);
+  const headings = [...new Set(input.passages.flatMap((p) => p.headingPath ?? []))];
+  const candidates = keyConcepts(sentences, headings, 20);
+  // Concepts the chosen sentences teach come first: a key concept the chapter never mentions helps nobody.
+  const inChosen = candidates.filter((c) => chosen.some((s) => containsPhrase(s.text, c)));
+  const concepts = [...inChosen, ...candidates.filter((c) => !inChosen.includes(c))].slice(0, 8);
+  const quiz = quizFor(input.chapterTitle, content, concepts, input.passages);
   const cited = new Set(chosen.map((s) => s.passageId));
   return {
     content,

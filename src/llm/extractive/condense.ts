@@ -8,9 +8,8 @@ import sbd from "sbd";
 import { escapeInline } from "../../ingest/document.ts";
 import type { ChapterDraft } from "../schemas.ts";
 import type { Passage } from "../types.ts";
-import { clozeQuestions } from "./cloze.ts";
-import { keyPhrases } from "./keyphrases.ts";
-import { rankSentences } from "./rank.ts";
+import { keyConcepts } from "./concepts.ts";
+import { quizFor } from "./quiz.ts";
 import { contentStems, isProse, pointsElsewhere, sentencesOf, wordCount } from "./text.ts";
 
 /** Share of the sections' words a chapter keeps, and the bounds on its length. */
@@ -157,10 +156,9 @@ export function condensedChapter(input: { chapterTitle: string; objectives: stri
   if (content.trim().length === 0) content = input.passages.map((p) => p.text.trim()).join("\n\n");
 
   const sentences = sentencesOf(input.passages);
-  const phrases = keyPhrases(sentences.map((s) => s.text).join(" "), 20);
-  const concepts = phrases.slice(0, 8).map((p) => p.phrase);
-  const query = [input.chapterTitle, ...input.objectives].join(". ");
-  const quiz = clozeQuestions(rankSentences(sentences, query), phrases, 5).map((c) => c.question);
+  const subheadings = [...new Set(input.passages.flatMap((p) => (p.headingPath ?? []).slice(input.sectionDepth + 1)))];
+  const concepts = keyConcepts(sentences, subheadings);
+  const quiz = quizFor(input.chapterTitle, content, concepts, input.passages);
   const used = new Set([...kept.keys()].map((u) => u.passageId));
   return {
     content,

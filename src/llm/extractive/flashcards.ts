@@ -1,26 +1,33 @@
-/** Flashcards: definition sentences first, then one card per key concept not yet covered. */
+/**
+ * Flashcards from what the chapters and the sections they were written from define: a term on the
+ * front and its definition on the back, or an abbreviation and what it stands for. The deck is as
+ * large as the material: a concept the text never defines gets no card rather than a padded one
+ * (causes and figures are asked in the exam and listed in the study guide instead).
+ */
 import type { ChapterSummary } from "../artefacts/common.ts";
 import type { FlashcardDeck } from "../schemas.ts";
-import { findDefinitions } from "./definitions.ts";
-import { chapterMaterial, sentenceAbout } from "./material.ts";
+import { materialsOf } from "./material.ts";
+
+const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 export function extractiveFlashcards(input: { courseTitle: string; chapters: ChapterSummary[] }): FlashcardDeck {
   const cards: { front: string; back: string }[] = [];
   const fronts = new Set<string>();
+  const backs = new Set<string>();
   const add = (front: string, back: string) => {
-    const key = front.toLowerCase().trim();
-    if (fronts.has(key)) return;
-    fronts.add(key);
+    const f = front.toLowerCase().trim();
+    const b = back.toLowerCase().trim();
+    // One card per term, and no two cards with one back: a learner could not tell them apart.
+    if (fronts.has(f) || backs.has(b)) return;
+    fronts.add(f);
+    backs.add(b);
     cards.push({ front, back });
   };
   for (const [i, chapter] of input.chapters.entries()) {
-    const m = chapterMaterial(chapter, i);
-    const defs = findDefinitions(m.sentences);
-    for (const d of defs) add(`What is ${d.term}?`, d.definition);
-    for (const concept of chapter.key_concepts) {
-      if (defs.some((d) => d.term.toLowerCase() === concept.toLowerCase())) continue;
-      const s = sentenceAbout(m, concept);
-      add(`Explain: ${concept}`, s ? s.text : `A key concept of the chapter "${chapter.title}".`);
+    const materials = materialsOf(chapter, i);
+    for (const d of materials.flatMap((m) => m.definitions)) {
+      if (d.kind === "acronym") add(`What does ${d.term} stand for?`, d.predicate);
+      else add(/^\p{Ll}/u.test(d.term) ? upperFirst(d.term) : d.term, d.sentence.text);
     }
   }
   return { deck_title: `${input.courseTitle}: Flashcards`, cards, total: cards.length };

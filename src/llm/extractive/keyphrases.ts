@@ -1,11 +1,13 @@
 /**
- * Statistical key-phrase extraction: noun-phrase candidates from compromise's part-of-speech
- * tagger (adjectives followed by nouns, never across punctuation), scored by frequency with a bonus
- * for multi-word terms, variants merged by stem. Plain RAKE picks verbs and one-off long runs
- * ("publication provides"); restricting candidates to noun phrases fixes that.
+ * Domain-term extraction: noun-phrase candidates from compromise's part-of-speech tagger
+ * (adjectives followed by nouns, never across punctuation), scored by frequency with a bonus for
+ * multi-word terms and weighted by how rare their words are in everyday English (background.ts),
+ * variants merged by stem. Plain RAKE picks verbs and one-off long runs ("publication provides");
+ * restricting candidates to noun phrases fixes that, and the background list drops generic words.
  */
 import nlp from "compromise";
-import { isStopword, plainText, stem } from "./text.ts";
+import { zipf } from "./background.ts";
+import { escapeRegExp, isStopword, plainText, stem } from "./text.ts";
 
 export interface KeyPhrase {
   /** Most frequent surface form, as written in the text. */
@@ -31,12 +33,16 @@ const FURNITURE = new Set([
   "number", "lot", "people", "time", "year", "years", "today", "day", "days", "case", "cases", "type", "types",
 ]);
 
+// People and places are cited authors and affiliations far more often than concepts to learn.
+const NOT_CONCEPTS = ["Pronoun", "Possessive", "Value", "Date", "Person", "Place", "Verb"];
+
 function isNounTerm(tags: Set<string>): boolean {
-  return tags.has("Noun") && !tags.has("Pronoun") && !tags.has("Possessive") && !tags.has("Value") && !tags.has("Date");
+  return tags.has("Noun") && !NOT_CONCEPTS.some((t) => tags.has(t));
 }
 
+// Words only: code identifiers and markup ("js_Array_set", 'type="n') are not terms to teach.
 const acceptableWord = (w: string) =>
-  w.length > 1 && /\p{L}/u.test(w) && !isStopword(w) && !FURNITURE.has(w.toLowerCase()) && !/^\p{L}?\d/u.test(w);
+  w.length > 1 && /^[\p{L}\p{N}][\p{L}\p{N}'’-]*$/u.test(w) && /\p{L}/u.test(w) && !isStopword(w) && !FURNITURE.has(w.toLowerCase()) && !/^\p{L}?\d/u.test(w);
 
 /** Noun-phrase runs of one piece of text (a sentence or a few). */
 function runsOf(text: string): string[][] {
@@ -86,28 +92,80 @@ export function evenSample<T>(items: T[], length: (t: T) => number, maxChars = M
 export const phraseRuns = (texts: string[]): string[][][] => texts.map(runsOf);
 
 export function keyPhrases(text: string, limit = 20): KeyPhrase[] {
-  const pieces = evenSample(text.split(/(?<=[.!?])\s+/), (s) => s.length);
-  return rankRuns(phraseRuns(pieces).flat(), limit);
+  const all = text.split(/(?<=[.!?])\s+/);
+  const pieces = evenSample(all, (s) => s.length);
+  if (pieces.length === all.length) return rankRuns(phraseRuns(pieces).flat(), limit);
+  // The sample finds the candidates; their counts come from the whole text, where a regex is cheap.
+  const candidates = rankRuns(phraseRuns(pieces).flat(), limit * 4);
+  const recounted = candidates.map((p) => {
+    const count = text.match(phraseRegExp(p.phrase, "giu"))?.length ?? p.count;
+    return { ...p, count, score: termScore(p.phrase.split(" "), count) };
+  });
+  return dropContained(recounted.sort(byScore)).slice(0, limit);
 }
 
-/** Ranks noun-phrase runs: frequency, a bonus per extra word, variants merged by stem. */
+/** The phrase as a whole-word pattern, its last word with or without a plural ending. */
+function phraseRegExp(phrase: string, flags: string): RegExp {
+  const stemmed = phrase.replace(/(es|s)$/i, "");
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(stemmed)}(?:s|es)?(?![\\p{L}\\p{N}])`, flags);
+}
+
+/**
+ * How much more a phrase belongs to the document than to everyday English: its rarest word counts
+ * most, the others a little (so "trace trees" is specific through "trace", "other hand" is not).
+ */
+function specificity(words: string[]): number {
+  const spec = words.map((w) => Math.min(1.2, Math.max(0, (6 - zipf(w)) / 4)));
+  const own = 0.7 * Math.max(...spec) + (0.3 * spec.reduce((a, b) => a + b, 0)) / spec.length;
+  // Everyday words that recur together ("trace tree", "side exit") are the domain's own vocabulary.
+  return words.length > 1 ? Math.max(own, 0.6) : own;
+}
+
+/** Occurrences, a bonus per extra word, and specificity. */
+const termScore = (words: string[], count: number) => count * (1 + 0.5 * (words.length - 1)) * specificity(words);
+const byScore = (a: KeyPhrase, b: KeyPhrase) => b.score - a.score || b.key.length - a.key.length || a.phrase.localeCompare(b.phrase);
+
+/**
+ * A generic phrase names no concept of the domain: a single word everyday English uses often
+ * ("value", "side", "returns"), or a phrase made only of such words and seen once.
+ */
+function isGeneric(words: string[], count: number): boolean {
+  const rarest = Math.min(...words.map(zipf));
+  if (words.length === 1) return rarest >= SINGLE_WORD_ZIPF && !/^\p{Lu}{2,}$|\p{Ll}\p{Lu}/u.test(words[0]!);
+  return rarest >= PHRASE_ZIPF || (count < 2 && rarest >= SINGLE_WORD_ZIPF);
+}
+// A single word must be rarer than about the 8,000 most frequent English words (acronyms and
+// camel-case names excepted); a phrase needs one word rarer than about the 1,500 most frequent.
+const SINGLE_WORD_ZIPF = 3.7;
+const PHRASE_ZIPF = 4.9;
+
+/**
+ * Ranks noun-phrase runs as domain terms: occurrences (a run also counts for the shorter phrases
+ * ending at its head noun, so "nested trace trees" counts for "trace trees"), a bonus per extra
+ * word, weighted by specificity against everyday English; variants merged by stem; generic
+ * phrases left out.
+ */
 export function rankRuns(runs: string[][], limit = 20): KeyPhrase[] {
   const phrases = new Map<string, { forms: Map<string, number>; count: number; words: number }>();
   for (const run of runs) {
-    const key = run.map(stem).join(" ");
-    const entry = phrases.get(key) ?? { forms: new Map(), count: 0, words: run.length };
-    const form = run.join(" ");
-    entry.forms.set(form, (entry.forms.get(form) ?? 0) + 1);
-    entry.count += 1;
-    phrases.set(key, entry);
+    for (let start = 0; start < run.length; start++) {
+      const part = run.slice(start);
+      const key = part.map(stem).join(" ");
+      const entry = phrases.get(key) ?? { forms: new Map(), count: 0, words: part.length };
+      const form = part.join(" ");
+      entry.forms.set(form, (entry.forms.get(form) ?? 0) + 1);
+      entry.count += 1;
+      phrases.set(key, entry);
+    }
   }
   const ranked: KeyPhrase[] = [];
   for (const [key, e] of phrases) {
     const phrase = [...e.forms.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
-    if (phrase.length < 3) continue;
-    ranked.push({ phrase, key, count: e.count, score: e.count * (1 + 0.5 * (e.words - 1)) });
+    const words = phrase.split(" ");
+    if (phrase.length < 3 || isGeneric(words, e.count)) continue;
+    ranked.push({ phrase, key, count: e.count, score: termScore(words, e.count) });
   }
-  ranked.sort((a, b) => b.score - a.score || b.key.length - a.key.length || a.phrase.localeCompare(b.phrase));
+  ranked.sort(byScore);
   const recurring = ranked.filter((p) => p.count > 1);
   // Short inputs may repeat nothing; then single occurrences are all there is.
   const pool = recurring.length >= Math.min(limit, 5) ? recurring : ranked;

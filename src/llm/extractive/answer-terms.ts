@@ -1,0 +1,92 @@
+/**
+ * A question's key terms, weighted by how rare they are in everyday English, and how much of that
+ * weight a piece of text holds. This is the abstention rule of question answering, for the model
+ * and the extractive engine alike: a question whose rare words ("PostgreSQL", "dplyr", "weight
+ * decay") no passage uses together is not answered by the passages, however close the embedding
+ * scores are. Cheap on purpose (no part-of-speech model): a model-backed server loads it too.
+ */
+import { zipf } from "./background.ts";
+import { contentStems, stem, words } from "./text.ts";
+
+export const NOT_ANSWERED = "The provided sources do not answer this question.";
+
+export interface KeyTerm {
+  /** Porter stem of a content word, a number as written without thousands separators, or `code:` and a name from code. */
+  term: string;
+  weight: number;
+}
+
+/**
+ * Least weighted share of the question's key terms that one sentence, read with the sentences on
+ * either side and its section headings, must hold for the passages to answer the question. Chosen
+ * on the even-id half of bench/qa/questions.json (0.7 abstained on 75% of its unanswerable
+ * questions, 0.75 on 88%, each with the same correct answers); the odd-id half is held out.
+ */
+export const MIN_SUPPORT = 0.75;
+
+// Words that frame a question rather than say what it is about ("what is the main purpose of…").
+const FRAMING = new Set(
+  ["name", "called", "call", "mean", "meant", "define", "definition", "describe", "explain", "purpose", "main", "kind", "type",
+   "according", "happen", "happens", "exactly", "actually", "specific", "particular", "tell", "list", "example", "possible"].map(stem),
+);
+
+// Verbs a question uses where the text says the same with another ("What does is.na(x) return?" /
+// "…gives a logical vector"): they count, but as little as the commonest words.
+const LIGHT = new Set(
+  ["return", "returns", "produce", "produces", "give", "gives", "get", "gets", "take", "takes", "obtain", "reach", "make", "makes",
+   "do", "done", "work", "works", "include", "includes", "contain", "contains", "show", "shows", "provide", "provides"].map(stem),
+);
+const LIGHT_WEIGHT = 0.5;
+
+/** A number, as a term: thousands separators do not make it another number. */
+const NUMBER = /\d+(?:[.,]\d+)*/g;
+const numberTerm = (n: string) => n.replace(/,/g, "");
+
+/** The rarest everyday words weigh about 6, the commonest content words 0.5; a word the list lacks is as rare as one seen once. */
+function weightOf(word: string): number {
+  const z = zipf(word) || 1.3;
+  return Math.max(0.5, 7 - z);
+}
+// A number the question names ("in 2015", "Firefox 1.0") is as specific as a rare word.
+const NUMBER_WEIGHT = 4;
+
+// A name from code ("is.na", "add.wasm", "glm(") is matched whole: its parts are common words.
+const CODE = /(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|(?<![\w.])[A-Za-z_]\w+(?=\()/g;
+const codeTerms = (text: string) => (text.match(CODE) ?? []).filter((c) => c.length >= 4 && !/^(e\.g|i\.e|et\.al)$/i.test(c)).map((c) => `code:${c.toLowerCase()}`);
+const CODE_WEIGHT = 5;
+
+// "chat-optimized" and "chat optimized" are the same words, and so are "memory_growth" and "memory growth".
+const unhyphenated = (text: string) => text.replace(/(\p{L})[-–_](?=\p{L})/gu, "$1 ");
+
+export function keyTerms(question: string): KeyTerm[] {
+  const byTerm = new Map<string, number>();
+  for (const w of words(unhyphenated(question.replace(NUMBER, " ")))) {
+    const [s] = contentStems(w);
+    if (!s || FRAMING.has(s)) continue;
+    byTerm.set(s, Math.max(byTerm.get(s) ?? 0, LIGHT.has(s) ? LIGHT_WEIGHT : weightOf(w)));
+  }
+  for (const n of question.match(NUMBER) ?? []) byTerm.set(numberTerm(n), NUMBER_WEIGHT);
+  return [...byTerm].map(([term, weight]) => ({ term, weight }));
+}
+
+/**
+ * Names from code in the question, as key terms for choosing among sentences only: the passages
+ * may write the name differently (a file named only in a code block), so they do not decide
+ * whether the question is answered.
+ */
+export const codeKeyTerms = (question: string): KeyTerm[] => [...new Set(codeTerms(question))].map((term) => ({ term, weight: CODE_WEIGHT }));
+
+/** The terms a text offers to match key terms against: stems of its content words, its numbers and code names. */
+export function termsOf(text: string): Set<string> {
+  const set = new Set(contentStems(unhyphenated(text)));
+  for (const n of text.match(NUMBER) ?? []) set.add(numberTerm(n));
+  for (const c of codeTerms(text)) set.add(c);
+  return set;
+}
+
+/** Weighted share of `terms` found in `have`, 0–1 (1 for a question without key terms: nothing to miss). */
+export function coverage(terms: KeyTerm[], have: Set<string>): number {
+  const total = terms.reduce((sum, t) => sum + t.weight, 0);
+  if (total === 0) return 1;
+  return terms.reduce((sum, t) => sum + (have.has(t.term) ? t.weight : 0), 0) / total;
+}

@@ -1,0 +1,153 @@
+/**
+ * What kind of answer a question asks for, read from its wording, and whether a sentence holds
+ * one: "how many" wants a number, "when" a date or year, "who" a person or organisation, "where" a
+ * place, "which function" a name from code, "what is X" a sentence that defines X, "why" a reason,
+ * "how do…" a means. The extractive engine prefers sentences that hold the asked kind of answer, so
+ * "How many passages…?" is answered with the sentence that gives the number, not the one that
+ * merely repeats the question's words. People, organisations and places come from compromise's
+ * tagger (already the engine's part-of-speech model), with capitalised names after "by" as a
+ * fallback for what it misses.
+ */
+import nlp from "compromise";
+import { isStopword, stem, words } from "./text.ts";
+
+export type AnswerKind = "quantity" | "time" | "agent" | "place" | "code" | "definition" | "reason" | "means" | "other";
+
+export interface QuestionShape {
+  kind: AnswerKind;
+  /** The term a definition question asks about ("open-domain question answering"). */
+  term?: string;
+  /** What a "how many" question counts ("training examples"), as stems. */
+  counted?: string[];
+}
+
+const MEASURES =
+  "number|numbers|percentage|percent|share|amount|size|value|score|accuracy|rate|dimension|dimensions|revenue|cost|price|length|count|speed|total|proportion|fraction|budget|population|distance|duration|weight|height|width|depth|age|limit";
+const PATTERNS: [AnswerKind, RegExp][] = [
+  ["quantity", /\bhow\s+(many|much|long|big|large|small|far|old|often|fast|high|wide|tall|heavy)\b/i],
+  ["quantity", new RegExp(`^\\s*(what|which)\\s+(\\S+\\s+){0,3}?(${MEASURES})\\b`, "i")],
+  ["time", /^\s*when\b|\b(what|which)\s+(year|date|day|month|decade|century|time)\b|\bin\s+(what|which)\s+year\b/i],
+  ["agent", /^\s*(who|whom|whose)\b|^\s*(which|what)\s+(\S+\s+)?(person|people|company|companies|organi[sz]ations?|authors?|team|group|firm|university|institution|researchers?)\b/i],
+  ["place", /^\s*where\b|^\s*(which|what)\s+(city|country|place|location|state|region|continent|town)\b/i],
+  ["code", /^\s*(which|what)\s+(\S+\s+){0,2}?(function|functions|command|operator|method|keyword|flag|option)\b/i],
+  ["reason", /^\s*why\b|^\s*(what|which)\s+(is|was|are|were)\s+the\s+(reasons?|causes?|motivation)\b|^\s*what\s+causes?\b/i],
+];
+// "What is a data frame?" but not "What is the dimension d of the representation taken at the [CLS] token?"
+const DEFINITION = /^\s*(?:what\s+(?:is|are|was|were)|define|what\s+is\s+meant\s+by)\s+(?:an?\s+|the\s+)?([^?]+?)\s*\??\s*$/i;
+const MEANING = /^\s*what\s+does\s+(?:an?\s+|the\s+)?(.+?)\s+mean\s*\??\s*$/i;
+const MEANS = /^\s*how\s+(do|does|did|can|could|should|is|are|was|were|to|would)\b/i;
+
+// "How many training examples does…": the words up to the verb name what is counted.
+const COUNTED = /\bhow\s+many\s+((?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)(?=\s+(?:do|does|did|are|is|were|was|can|could|have|has|had|will|would|should|must)\b)/iu;
+const COUNTED_ALONE = /\bhow\s+many\s+([\p{L}-]+)/iu;
+
+/** Stems of the content words a "how many" question counts ("training examples" → train, exampl). */
+function countedOf(question: string): string[] {
+  const phrase = (COUNTED.exec(question) ?? COUNTED_ALONE.exec(question))?.[1] ?? "";
+  return words(phrase).filter((w) => !isStopword(w)).map(stem);
+}
+
+export function questionShape(question: string): QuestionShape {
+  for (const [kind, re] of PATTERNS) {
+    if (!re.test(question)) continue;
+    const counted = kind === "quantity" ? countedOf(question) : [];
+    return counted.length > 0 ? { kind, counted } : { kind };
+  }
+  const def = DEFINITION.exec(question) ?? MEANING.exec(question);
+  if (def?.[1] && words(def[1]).length <= 5) return { kind: "definition", term: def[1] };
+  if (MEANS.test(question)) return { kind: "means" };
+  return { kind: "other" };
+}
+
+// Not "one": "one nice thing", "Alcatel One Touch" count nothing.
+const COUNT_WORDS = "two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundreds?|thousands?|millions?|billions?|dozens?";
+const NUMBER_WORDS = new RegExp(`\\b(${COUNT_WORDS}|twice)\\b`, "i");
+/** A token that is a number: "25", "(21,015,324", "85%", "three". */
+const NUMBER_TOKEN = new RegExp(`^[(~≈]?(\\d+(?:[.,]\\d+)*%?|${COUNT_WORDS})[,.;:)]?$`, "i");
+const MONTH =
+  /\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?)\.?\s+\d{1,4}\b|\b\d{1,2}\s+(january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
+const YEAR = /\b(1[5-9]\d\d|20\d\d)s?\b/g;
+const REASON = /\b(because|since|due to|owing to|so that|in order to|as a result|reasons?|therefore|thus|hence|this is (done|why)|caused by|leads? to|so as to|for (efficiency|simplicity|speed|safety|security))\b/i;
+const MEANS_WORDS = /\b(by|using|use|through|via|with the|command|function|option)\b/i;
+// A name from code: a call ("glm()", "seq(2,10)"), a dotted or snake_case name ("read.table", "file_test").
+const CODE_NAME = /\b[A-Za-z_][\w.]*\(|\b[a-z]+[._][a-z_.]*[a-z]\b/;
+const COPULA = new Set(["is", "are", "was", "were", "refers", "means", "denotes", "describes", "consists", "comprises", "represents"]);
+
+// A citation's year ("(Yih et al., 2011)") is no quantity the text states.
+const CITATION = /\([^()]*(\bet al\.|\b\p{Lu}\p{L}+,? (1[89]|20)\d\d[a-z]?)[^()]*\)/gu;
+
+/** Numbers written in digits, except those of citations and those the question itself names. */
+function newNumbers(sentence: string, question: string): string[] {
+  const asked = new Set(question.match(/\d+(?:[.,]\d+)*/g) ?? []);
+  return (sentence.replace(CITATION, " ").match(/(?<![\p{L}\d])\d+(?:[.,]\d+)*/gu) ?? []).filter((n) => !asked.has(n));
+}
+
+/** Names the tagger finds (people, organisations, places), minus words the question already uses. */
+function names(sentence: string, question: string, kinds: ("people" | "organizations" | "places")[]): string[] {
+  const asked = new Set(words(question).map((w) => w.toLowerCase()));
+  const doc = nlp(sentence);
+  return kinds
+    .flatMap((k) => doc[k]().out("array") as string[])
+    .map((n) => n.replace(/[^\p{L}\p{N}. '’-]+/gu, "").trim())
+    .filter((n) => n.length > 1 && words(n).some((w) => !asked.has(w.toLowerCase())));
+}
+
+/**
+ * Whether `sentence` defines `term`: the term (by stems, allowing a word or two before it, as in
+ * "An R list is…") opens the sentence and a copula follows it, parentheticals aside ("Open-domain
+ * question answering (QA) (Voorhees, 1999) is a task that…").
+ */
+function defines(sentence: string, term: string): boolean {
+  const have = words(sentence.replace(/\([^)]*\)/g, " ").replace(/[-–]/g, " ")).map((w) => w.toLowerCase());
+  const stems = have.map(stem);
+  const wanted = words(term.replace(/[-–]/g, " ")).map(stem);
+  if (wanted.length === 0) return false;
+  for (let start = 0; start <= 2; start++) {
+    if (wanted.every((t, i) => stems[start + i] === t)) {
+      const after = have.slice(start + wanted.length, start + wanted.length + 4);
+      if (after.some((w) => COPULA.has(w))) return true;
+    }
+  }
+  return false;
+}
+
+/** A number with what is counted at most three words after it ("about 25 packages", "three reasons"). */
+function countsIt(sentence: string, counted: string[]): boolean {
+  const tokens = sentence.split(/\s+/);
+  return tokens.some(
+    (t, i) => NUMBER_TOKEN.test(t) && tokens.slice(i + 1, i + 4).some((w) => counted.includes(stem(w.replace(/[^\p{L}-]/gu, "")))),
+  );
+}
+
+/**
+ * How well `sentence` fits the kind of answer the question asks for: 0 when it holds none, 1 when
+ * it does, 2 when a "how many" question's number is followed by what it counts. A "how many"
+ * question that names what it counts is only answered by that count (fit 2): "2,000 people" does
+ * not say how many employees there are.
+ */
+export function answerFit(sentence: string, shape: QuestionShape, question: string): number {
+  switch (shape.kind) {
+    case "quantity":
+      if (shape.counted) return countsIt(sentence, shape.counted) ? 2 : 0;
+      return newNumbers(sentence, question).length > 0 || NUMBER_WORDS.test(sentence) ? 1 : 0;
+    case "time": {
+      const asked = new Set(question.match(YEAR) ?? []);
+      const own = sentence.replace(CITATION, " ");
+      return MONTH.test(own) || (own.match(YEAR) ?? []).some((y) => !asked.has(y)) ? 1 : 0;
+    }
+    case "agent":
+      return names(sentence, question, ["people", "organizations"]).length > 0 || /\bby\s+(the\s+)?\p{Lu}\p{L}+/u.test(sentence) ? 1 : 0;
+    case "place":
+      return names(sentence, question, ["places"]).length > 0 || /\b(in|at|near)\s+(the\s+)?\p{Lu}\p{L}+/u.test(sentence) ? 1 : 0;
+    case "code":
+      return CODE_NAME.test(sentence) ? 1 : 0;
+    case "definition":
+      return defines(sentence, shape.term ?? "") ? 1 : 0;
+    case "reason":
+      return REASON.test(sentence) ? 1 : 0;
+    case "means":
+      return MEANS_WORDS.test(sentence) ? 1 : 0;
+    case "other":
+      return 0;
+  }
+}
