@@ -23,6 +23,7 @@ import {
   commitChapter,
   commitOutline,
   completeCourse,
+  dropRepeatedQuizQuestions,
   type CourseRow,
   failCourse,
   loadCourse,
@@ -187,6 +188,7 @@ async function generateCourse(svc: Services, job: JobRow, ctx: JobContext): Prom
   const planned = loadCourse(svc.sqlite, course.id)!;
 
   if (!(await writeChapters(svc, job, planned, chapters, meter, ctx.signal))) return INTERRUPTED;
+  dropRepeatedQuizQuestions(svc.sqlite, course.id);
 
   try {
     await withModelRetries(svc, { course_id: course.id, step: "study_guide" }, () => buildStudyGuide(svc, course.id, { meter, signal: ctx.signal }));

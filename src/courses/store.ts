@@ -6,6 +6,7 @@
 import type { Database } from "bun:sqlite";
 import type { FailureReason } from "../errors.ts";
 import type { ChapterDraft } from "../llm/artefacts.ts";
+import { nearDuplicate, promptStems } from "../llm/artefacts/checks.ts";
 import { newId, nowIso } from "../util.ts";
 import { recordEvent } from "../webhooks/outbox.ts";
 
@@ -212,4 +213,41 @@ export function failCourse(sqlite: Database, courseId: string, jobId: string, re
   resetRunningChapters(sqlite, courseId);
   recordEvent(sqlite, { tenantId: course.tenant_id, event: "course.failed", data: { job_id: jobId, error: reason } });
   return { tenantId: course.tenant_id };
+}
+
+// A chapter keeps at least this many quiz questions even when some repeat an earlier chapter's.
+const MIN_QUIZ = 3;
+
+/**
+ * Chapters are written in parallel and cannot see each other's quizzes; once all are written, a
+ * question that asks again what an earlier chapter's quiz asked (a near-identical prompt, or the
+ * same sentence quoted, as when a paper states one result in two sections) is dropped, in chapter
+ * order, as long as its chapter keeps MIN_QUIZ questions. Safe to run again after a restart.
+ */
+export function dropRepeatedQuizQuestions(sqlite: Database, courseId: string): void {
+  const rows = sqlite
+    .query<{ id: string; chapter_id: string; prompt: string; explanation: string | null }, [string]>(
+      `SELECT q.id, q.chapter_id, q.prompt, q.explanation FROM quiz_questions q JOIN chapters ch ON ch.id = q.chapter_id
+        WHERE ch.course_id = ? ORDER BY ch.order_index, q.position`,
+    )
+    .all(courseId);
+  const left = new Map<string, number>();
+  for (const r of rows) left.set(r.chapter_id, (left.get(r.chapter_id) ?? 0) + 1);
+  const asked: { chapter: string; stems: Set<string> }[] = [];
+  const drop: string[] = [];
+  for (const r of rows) {
+    const quoted = /“(.+?)” \(/.exec(r.explanation ?? "")?.[1];
+    const stems = [promptStems(r.prompt), ...(quoted ? [promptStems(quoted)] : [])];
+    const repeats = asked.some((a) => a.chapter !== r.chapter_id && stems.some((s) => nearDuplicate(a.stems, s)));
+    if (repeats && left.get(r.chapter_id)! > MIN_QUIZ) {
+      drop.push(r.id);
+      left.set(r.chapter_id, left.get(r.chapter_id)! - 1);
+      continue;
+    }
+    for (const s of stems) asked.push({ chapter: r.chapter_id, stems: s });
+  }
+  const remove = sqlite.query("DELETE FROM quiz_questions WHERE id = ?");
+  sqlite.transaction(() => {
+    for (const id of drop) remove.run(id);
+  })();
 }
