@@ -54,7 +54,7 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** What a free-text question is marked against: its rubric, or for a worked problem its steps and final answer. */
 function rubricOf(q: Exclude<ExamQuestion, { type: "mcq" }>): string[] {
-  return q.type === "short_answer" ? q.rubric : [...q.steps, `Final answer: ${q.answer}`];
+  return q.type === "short_answer" ? q.rubric : [...q.steps, q.answer];
 }
 
 function gradeChoice(q: Extract<ExamQuestion, { type: "mcq" }>, index: number, answer: Answer): QuestionResult {
