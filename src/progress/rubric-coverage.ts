@@ -73,10 +73,11 @@ function given(answer: string): GivenAnswer {
   return { stems: contentStems(answer), terms: termsOf(answer), clauses };
 }
 
-/** Whether the answer says the point's found terms negatively: every clause holding one of them is negative. */
+/** Whether the answer says the point negatively: the clause holding most of the point's found terms (by weight) is negative. */
 function negatedAbout(answer: GivenAnswer, found: KeyTerm[]): boolean {
-  const holding = answer.clauses.filter((c) => found.some((t) => c.terms.has(t.term)));
-  return holding.length > 0 && holding.every((c) => c.negative);
+  const held = (c: GivenAnswer["clauses"][number]) => weightOf(found.filter((t) => c.terms.has(t.term)));
+  const best = answer.clauses.reduce<GivenAnswer["clauses"][number] | null>((b, c) => (held(c) > (b ? held(b) : 0) ? c : b), null);
+  return best?.negative ?? false;
 }
 
 /**

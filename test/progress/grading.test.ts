@@ -48,6 +48,9 @@ describe("short answers: rubric coverage with partial credit", () => {
     expect(marks(asked, r, "It never requires energy from the cell.")).toEqual(["yes"]);
     // A negation in another clause says nothing about this point.
     expect(marks("What does diffusion do?", ["Particles move toward lower concentration"], "Particles move toward lower concentration, and no energy is needed.")).toEqual(["yes"]);
+    // The clause that says most of the point decides: a negative aside sharing one of its words does not.
+    expect(marks("What is diffusion?", ["Particles move down the concentration gradient"], "Particles move down the concentration gradient. It is not a pump for particles.")).toEqual(["yes"]);
+    expect(marks("What is diffusion?", r, "It is the movement of particles. It requires no energy from the cell.")).toEqual(["yes"]);
   });
 
   test("a blank answer meets no point", async () => {

@@ -168,6 +168,32 @@ describe("exam attempts, built-in grader", () => {
   });
 });
 
+describe("against the exam and deck the server generated", () => {
+  test("answers taken from the exam itself score full marks; the generated deck is reviewed by index", async () => {
+    const fresh = await insertRichCourse(srv.dataDir, { apiKey: key, externalUserId: "learner" });
+    const exam = await call(srv.url, `/v2/courses/${fresh}/generate-exam`, { method: "POST", ...as({ exam_size: 10 }) });
+    expect(exam.status).toBe(200);
+    const questions: any[] = exam.body.exam.questions;
+    expect(questions.some((q) => q.type === "short_answer")).toBe(true);
+    const answers = questions.map((q) => (q.type === "mcq" ? q.answer : q.type === "short_answer" ? q.rubric.join(". ") : [...q.steps, q.answer].join(". ")));
+    const r = await call(srv.url, `/v2/courses/${fresh}/exam-attempts`, { method: "POST", ...as({ exam_size: 10, answers }) });
+    expect(r.status).toBe(200);
+    const missed = r.body.results.filter((x: any) => x.score < 1).map((x: any) => [questions[x.index], x]);
+    expect(JSON.stringify(missed, null, 1)).toBe("[]");
+    expect([r.body.score, r.body.total]).toEqual([10, 10]);
+    expect(r.body.results.every((x: any) => x.correct)).toBe(true);
+
+    const deck = await call(srv.url, `/v2/courses/${fresh}/generate-flashcards`, { method: "POST", ...as({}) });
+    const last = deck.body.flashcards.total - 1;
+    const review = await call(srv.url, `/v2/courses/${fresh}/flashcards/reviews`, { method: "POST", ...as({ card_index: last, rating: "good" }) });
+    expect(review.status).toBe(200);
+    expect(review.body.front).toBe(deck.body.flashcards.cards[last].front);
+    const due = await call(srv.url, `/v2/courses/${fresh}/flashcards/due`, as());
+    expect(due.body.cards.map((c: any) => c.card_index)).not.toContain(last);
+    expect(due.body.total_due).toBe(last);
+  });
+});
+
 describe("learner progress", () => {
   test("chapters read, best and last quiz score, exams, flashcards and completion", async () => {
     const read = await post("/chapters/0/read", undefined);
