@@ -156,6 +156,13 @@ describe("exam attempts, built-in grader", () => {
     expect(r.body.grader).toEqual({ engine: "extractive", model: "extractive" });
   });
 
+  test("an answer of digits sent as text stays text: the worked problem's final answer is met", async () => {
+    const r = await post("/exam-attempts", { exam_size: 10, answers: [null, "", "", "10"] });
+    expect(r.status).toBe(200);
+    expect(r.body.results[3]).toMatchObject({ answer: "10", expected: "10" });
+    expect(r.body.results[3].rubric.at(-1)).toMatchObject({ point: "10", met: "yes" });
+  });
+
   test("422 names the rule for the answer count and for a choice sent as text", async () => {
     const count = await post("/exam-attempts", { exam_size: 10, answers: [0] });
     expect(count.status).toBe(422);
@@ -163,6 +170,10 @@ describe("exam attempts, built-in grader", () => {
     const kinds = await post("/exam-attempts", { exam_size: 10, answers: ["Chlorophyll", 1, null, null] });
     expect(kinds.status).toBe(422);
     expect((errorOf(kinds).details as any[]).map((d) => d.rule)).toEqual(["mcq_choice_index", "text_answer"]);
+    for (const choice of [1.5, -1, "0"]) {
+      const bad = await post("/exam-attempts", { exam_size: 10, answers: [choice, null, null, null] });
+      expect(errorOf(bad).details).toEqual([expect.objectContaining({ field: "answers[0]", rule: "mcq_choice_index" })]);
+    }
     const size = await post("/exam-attempts", { exam_size: 9, answers: [] });
     expect(size.status).toBe(422);
   });
@@ -210,8 +221,11 @@ describe("learner progress", () => {
     expect(first).toMatchObject({ order_index: 0, written: true, read: true, read_at: read.body.read_at });
     expect(first.quiz).toMatchObject({ questions: 3, attempts: 2, passed: true, best: { score: 3, total: 3, percent: 100 }, last: { score: 1, total: 3, percent: 33 } });
     expect(second).toMatchObject({ read: false, read_at: null, quiz: { attempts: 0, best: null, last: null, passed: false } });
-    expect(p.exams).toMatchObject({ attempts: 1, best: { score: 2.5, total: 4 }, last: { score: 2.5 } });
-    expect(p.exams.history).toEqual([expect.objectContaining({ exam_size: 10, exam_model: "extractive", grader_engine: "extractive" })]);
+    expect(p.exams).toMatchObject({ attempts: 2, best: { score: 2.5, total: 4, percent: 63 }, last: { score: 0.33, total: 4, percent: 8 } });
+    expect(p.exams.history.map((h: any) => [h.score, h.exam_size, h.exam_model, h.grader_engine])).toEqual([
+      [2.5, 10, "extractive", "extractive"],
+      [0.33, 10, "extractive", "extractive"],
+    ]);
     expect(p.flashcards).toMatchObject({ generated: true, deck_title: DECK.deck_title, total: 5, reviewed: 2, due: 3 });
     expect(Date.parse(p.flashcards.next_due)).toBeGreaterThan(Date.now());
     // One chapter read and one quiz passed, of three chapters: 2 / 6.
@@ -264,7 +278,7 @@ describe("durability", () => {
 
   test("deleting the course deletes its attempts, reviews, schedules and reads", async () => {
     const before = await progressRows(srv.dataDir, course);
-    expect(before).toEqual({ quiz_attempts: 2, exam_attempts: 1, flashcard_schedules: 2, flashcard_reviews: 2, chapter_reads: 1 });
+    expect(before).toEqual({ quiz_attempts: 2, exam_attempts: 2, flashcard_schedules: 2, flashcard_reviews: 2, chapter_reads: 1 });
     await srv.stop({ keepData: true });
     const { sqlite } = await openDb(srv.dataDir, { migrate: false });
     try {

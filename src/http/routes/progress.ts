@@ -18,7 +18,9 @@ const ChapterParams = t.Object({
 
 const ModelKey = t.String({ minLength: 1, maxLength: 200, description: "Model that made the cached deck or exam; default: the course's first one" });
 
-const Answer = t.Union([t.Integer({ minimum: 0 }), t.String({ maxLength: 10_000 }), t.Null()], {
+// t.Number, not t.Integer: Elysia's integer also takes digit strings and would turn the short answer "10" into a choice index.
+// Whether a number is a valid choice is checked against the question (rule mcq_choice_index).
+const Answer = t.Union([t.Number(), t.String({ maxLength: 10_000 }), t.Null()], {
   description: "Index of the chosen choice for mcq, text for short answers and worked problems, null when left blank",
 });
 const Answers = t.Array(Answer, { maxItems: 100, description: "One answer per question, in the questions' order" });
