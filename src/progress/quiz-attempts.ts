@@ -6,7 +6,7 @@ import type { CourseHead, CourseOwner } from "../materials/course-content.ts";
 import { newId } from "../util.ts";
 import { checkAnswers } from "./answers.ts";
 import { builtinGrader } from "./graders.ts";
-import { gradeAnswers, type Answer } from "./grading.ts";
+import { gradeAnswers, type Answer, type QuestionResult } from "./grading.ts";
 import { writtenChapter } from "./chapters.ts";
 
 interface QuizRow {
@@ -53,13 +53,24 @@ export async function submitQuizAttempt(
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [id, owner.tenantId, owner.userId, course.id, chapter.id, orderIndex, graded.score, graded.total, JSON.stringify(questions), JSON.stringify(answers), JSON.stringify(graded.results), createdAt],
   );
+  return { attempt_id: id, course_id: course.id, order_index: orderIndex, score: graded.score, total: graded.total, results: graded.results, created_at: createdAt };
+}
+
+/** One of the learner's stored attempts at a chapter's quiz, as it was graded. */
+export function readQuizAttempt(sqlite: Database, owner: CourseOwner, courseId: string, orderIndex: number, attemptId: string) {
+  const row = sqlite
+    .query<{ score: number; total: number; results: string; created_at: string }, [string, string, string, number]>(
+      "SELECT score, total, results, created_at FROM quiz_attempts WHERE id = ? AND user_id = ? AND course_id = ? AND order_index = ?",
+    )
+    .get(attemptId, owner.userId, courseId, orderIndex);
+  if (!row) throw notFound("Quiz attempt not found", "ATTEMPT_NOT_FOUND");
   return {
-    attempt_id: id,
-    course_id: course.id,
+    attempt_id: attemptId,
+    course_id: courseId,
     order_index: orderIndex,
-    score: graded.score,
-    total: graded.total,
-    results: graded.results,
-    created_at: createdAt,
+    score: row.score,
+    total: row.total,
+    results: JSON.parse(row.results) as QuestionResult[],
+    created_at: row.created_at,
   };
 }

@@ -15,6 +15,8 @@ let key: string;
 let otherTenantKey: string;
 let course: string;
 let othersCourse: string;
+let quizAttempt: any;
+let examAttempt: any;
 
 const as = (json?: unknown, user = "learner", k = key) => ({ key: k, user, json });
 const post = (path: string, json: unknown, user = "learner", k = key) => call(srv.url, `/v2/courses/${course}${path}`, { method: "POST", ...as(json, user, k) });
@@ -40,6 +42,13 @@ describe("quiz attempts", () => {
     expect(r.body.results.map((x: any) => [x.correct, x.expected, x.expected_text, x.explanation])).toEqual(
       QUIZ.map((q) => [true, q.answer, q.choices[q.answer], q.explanation]),
     );
+    quizAttempt = r.body;
+    const stored = await get(`/chapters/0/quiz-attempts/${r.body.attempt_id}`);
+    expect(stored.status).toBe(200);
+    expect(stored.body).toEqual(r.body);
+    for (const path of [`/chapters/1/quiz-attempts/${r.body.attempt_id}`, `/chapters/0/quiz-attempts/${crypto.randomUUID()}`]) {
+      expect(errorOf(await get(path)).code).toBe("ATTEMPT_NOT_FOUND");
+    }
   });
 
   test("a wrong choice scores nothing and names the right one; a blank (null) answer is wrong", async () => {
@@ -154,6 +163,9 @@ describe("exam attempts, built-in grader", () => {
     expect(none).toMatchObject({ type: "worked_problem", correct: false, score: 0 });
     expect([r.body.score, r.body.total, r.body.percent]).toEqual([2.5, 4, 63]);
     expect(r.body.grader).toEqual({ engine: "extractive", model: "extractive" });
+    examAttempt = r.body;
+    expect((await get(`/exam-attempts/${r.body.attempt_id}`)).body).toEqual(r.body);
+    expect(errorOf(await get(`/exam-attempts/${crypto.randomUUID()}`)).code).toBe("ATTEMPT_NOT_FOUND");
   });
 
   test("an answer of digits sent as text stays text: the worked problem's final answer is met", async () => {
@@ -242,6 +254,8 @@ describe("isolation", () => {
       ["POST", "/flashcards/reviews", { card_index: 2, rating: "good" }],
       ["GET", "/flashcards/due", undefined],
       ["GET", "/learner-progress", undefined],
+      ["GET", `/chapters/0/quiz-attempts/${quizAttempt.attempt_id}`, undefined],
+      ["GET", `/exam-attempts/${examAttempt.attempt_id}`, undefined],
     ];
     for (const [method, path, json] of attempts) {
       for (const [user, k] of [["classmate", key], ["learner", otherTenantKey]] as const) {
@@ -271,6 +285,8 @@ describe("durability", () => {
     const { as_of: _a, ...kept } = after.body;
     const { as_of: _b, ...was } = before.body;
     expect(kept).toEqual(was);
+    expect((await get(`/chapters/0/quiz-attempts/${quizAttempt.attempt_id}`)).body).toEqual(quizAttempt);
+    expect((await get(`/exam-attempts/${examAttempt.attempt_id}`)).body).toEqual(examAttempt);
     const dueAfter = await get("/flashcards/due");
     expect(dueAfter.body.cards).toEqual(dueBefore.body.cards);
     expect(dueAfter.body.next_due).toBe(dueBefore.body.next_due);

@@ -2,9 +2,9 @@
 import { Elysia, t } from "elysia";
 import { ownedCourse } from "../../materials/course-content.ts";
 import { markChapterRead } from "../../progress/chapters.ts";
-import { submitExamAttempt } from "../../progress/exam-attempts.ts";
+import { readExamAttempt, submitExamAttempt } from "../../progress/exam-attempts.ts";
 import { dueCards, reviewCard } from "../../progress/flashcard-reviews.ts";
-import { submitQuizAttempt } from "../../progress/quiz-attempts.ts";
+import { readQuizAttempt, submitQuizAttempt } from "../../progress/quiz-attempts.ts";
 import { RATINGS } from "../../progress/scheduling.ts";
 import { learnerProgress } from "../../progress/standing.ts";
 import type { Services } from "../../services.ts";
@@ -42,6 +42,29 @@ const QuestionResult = t.Object({
   explanation: t.String({ description: "mcq: why the answer is right; free text: the grader's feedback" }),
   rubric: t.Optional(t.Array(RubricResult, { description: "Free text only: the mark of each rubric point" })),
 });
+
+const QuizAttempt = t.Object({
+  attempt_id: t.String(),
+  course_id: t.String(),
+  order_index: t.Integer(),
+  score: t.Number(),
+  total: t.Integer(),
+  results: t.Array(QuestionResult),
+  created_at: t.String(),
+});
+const ExamAttempt = t.Object({
+  attempt_id: t.String(),
+  course_id: t.String(),
+  exam_size: t.Integer(),
+  exam_model: t.String(),
+  score: t.Number({ description: "Sum of the questions' credit" }),
+  total: t.Integer(),
+  percent: t.Integer(),
+  results: t.Array(QuestionResult),
+  grader: t.Object({ engine: t.String(), model: t.String() }, { description: "Who marked the free-text answers" }),
+  created_at: t.String(),
+});
+const AttemptIdParam = t.String({ description: "attempt_id of a stored attempt" });
 
 const AttemptSummary = t.Object({
   attempt_id: t.String(),
@@ -86,23 +109,25 @@ export const progressRoutes = (svc: Services) => {
         headers: UserHeaders,
         params: ChapterParams,
         body: t.Object({ answers: Answers }),
-        response: {
-          200: t.Object({
-            attempt_id: t.String(),
-            course_id: t.String(),
-            order_index: t.Integer(),
-            score: t.Number(),
-            total: t.Integer(),
-            results: t.Array(QuestionResult),
-            created_at: t.String(),
-          }),
-          ...errors(401, 404, 422, 429),
-        },
+        response: { 200: QuizAttempt, ...errors(401, 404, 422, 429) },
         detail: {
           summary: "Grade and store an attempt at a chapter's quiz",
           description: `Multiple-choice answers are graded exactly. 422 names the broken rule: one answer per question (rule one_answer_per_question), an mcq answer must index one of its choices (mcq_choice_index). 404 CHAPTER_NOT_FOUND for a chapter not written yet. ${LEARNER}`,
           tags: ["progress"],
         },
+      },
+    )
+    .get(
+      "/v2/courses/:course_id/chapters/:order_index/quiz-attempts/:attempt_id",
+      ({ request, params }) => {
+        const { owner, course } = access(request, params.course_id);
+        return readQuizAttempt(svc.sqlite, owner, course.id, params.order_index, params.attempt_id);
+      },
+      {
+        headers: UserHeaders,
+        params: t.Composite([ChapterParams, t.Object({ attempt_id: AttemptIdParam })]),
+        response: { 200: QuizAttempt, ...errors(401, 404, 422, 429) },
+        detail: { summary: "A stored quiz attempt, as it was graded", description: `404 ATTEMPT_NOT_FOUND for an unknown id. ${LEARNER}`, tags: ["progress"] },
       },
     )
     .post(
@@ -139,26 +164,25 @@ export const progressRoutes = (svc: Services) => {
           answers: Answers,
           model_key: t.Optional(ModelKey),
         }),
-        response: {
-          200: t.Object({
-            attempt_id: t.String(),
-            course_id: t.String(),
-            exam_size: t.Integer(),
-            exam_model: t.String(),
-            score: t.Number({ description: "Sum of the questions' credit" }),
-            total: t.Integer(),
-            percent: t.Integer(),
-            results: t.Array(QuestionResult),
-            grader: t.Object({ engine: t.String(), model: t.String() }, { description: "Who marked the free-text answers" }),
-            created_at: t.String(),
-          }),
-          ...errors(401, 404, 422, 429, 503),
-        },
+        response: { 200: ExamAttempt, ...errors(401, 404, 422, 429, 503) },
         detail: {
           summary: "Grade and store an attempt at the cached exam of a size",
           description: `Multiple choice is graded exactly. Short answers and worked problems are marked against their rubric (a worked problem's steps and final answer) point by point, with partial credit: by the model that wrote the exam when the server offers it, else by the built-in grader (coverage of each point's key terms and phrases, by stem). 404 EXAM_NOT_FOUND when no exam of that size was generated. 422 names the broken rule (one_answer_per_question, mcq_choice_index, text_answer). 503 when the grading model is unavailable (nothing is stored). ${LEARNER}`,
           tags: ["progress"],
         },
+      },
+    )
+    .get(
+      "/v2/courses/:course_id/exam-attempts/:attempt_id",
+      ({ request, params }) => {
+        const { owner, course } = access(request, params.course_id);
+        return readExamAttempt(svc.sqlite, owner, course.id, params.attempt_id);
+      },
+      {
+        headers: UserHeaders,
+        params: t.Object({ course_id: CourseIdParams.properties.course_id, attempt_id: AttemptIdParam }),
+        response: { 200: ExamAttempt, ...errors(401, 404, 422, 429) },
+        detail: { summary: "A stored exam attempt, as it was graded", description: `404 ATTEMPT_NOT_FOUND for an unknown id. ${LEARNER}`, tags: ["progress"] },
       },
     )
     .post(
