@@ -116,9 +116,15 @@ describe("flashcards", () => {
     expect(againDue).toBeLessThan(easyDue);
     expect(easy.body.scheduled_days).toBeGreaterThanOrEqual(1);
 
+    // Recalled on the next try, it moves to the next learning step (ten minutes, which also keeps
+    // the lists compared across the restart below clear of its due time).
+    const recalled = await post("/flashcards/reviews", { card_index: 0, rating: "good" });
+    expect(recalled.body).toMatchObject({ state: "learning", reps: 2, lapses: 0 });
+    expect(Date.parse(recalled.body.due)).toBeGreaterThan(againDue);
+
     const due = await get("/flashcards/due");
     expect(due.body.cards.map((c: any) => c.card_index)).toEqual([2, 3, 4]);
-    expect(due.body.next_due).toBe(again.body.due);
+    expect(due.body.next_due).toBe(recalled.body.due);
     const limited = await get("/flashcards/due?limit=2");
     expect([limited.body.total_due, limited.body.cards.length]).toEqual([3, 2]);
   });
@@ -294,7 +300,7 @@ describe("durability", () => {
 
   test("deleting the course deletes its attempts, reviews, schedules and reads", async () => {
     const before = await progressRows(srv.dataDir, course);
-    expect(before).toEqual({ quiz_attempts: 2, exam_attempts: 2, flashcard_schedules: 2, flashcard_reviews: 2, chapter_reads: 1 });
+    expect(before).toEqual({ quiz_attempts: 2, exam_attempts: 2, flashcard_schedules: 2, flashcard_reviews: 3, chapter_reads: 1 });
     await srv.stop({ keepData: true });
     const { sqlite } = await openDb(srv.dataDir, { migrate: false });
     try {
