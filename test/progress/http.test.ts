@@ -313,3 +313,30 @@ describe("durability", () => {
     expect((await get("/learner-progress")).status).toBe(404);
   });
 });
+
+describe("OpenAPI", () => {
+  test("every progress operation is documented with its body, 200 and errors", async () => {
+    const doc = (await call(srv.url, "/openapi.json")).body;
+    const ops: [string, string, string[]][] = [
+      ["post", "/v2/courses/{course_id}/chapters/{order_index}/quiz-attempts", ["200", "404", "422"]],
+      ["get", "/v2/courses/{course_id}/chapters/{order_index}/quiz-attempts/{attempt_id}", ["200", "404"]],
+      ["post", "/v2/courses/{course_id}/chapters/{order_index}/read", ["200", "404"]],
+      ["post", "/v2/courses/{course_id}/exam-attempts", ["200", "404", "422", "503"]],
+      ["get", "/v2/courses/{course_id}/exam-attempts/{attempt_id}", ["200", "404"]],
+      ["post", "/v2/courses/{course_id}/flashcards/reviews", ["200", "404", "422"]],
+      ["get", "/v2/courses/{course_id}/flashcards/due", ["200", "404"]],
+      ["get", "/v2/courses/{course_id}/learner-progress", ["200", "404"]],
+    ];
+    for (const [method, path, statuses] of ops) {
+      const op = doc.paths[path]?.[method];
+      expect({ path, documented: Boolean(op) }).toEqual({ path, documented: true });
+      for (const s of statuses) expect({ path, s, has: s in op.responses }).toEqual({ path, s, has: true });
+      expect(op.tags).toEqual(["progress"]);
+    }
+    const review = doc.paths["/v2/courses/{course_id}/flashcards/reviews"].post.requestBody.content["application/json"].schema;
+    expect(review.required.sort()).toEqual(["card_index", "rating"]);
+    expect(JSON.stringify(review.properties.rating)).toContain("easy");
+    const progress = doc.paths["/v2/courses/{course_id}/learner-progress"].get.responses["200"].content["application/json"].schema;
+    expect(Object.keys(progress.properties)).toEqual(expect.arrayContaining(["completion", "chapters", "exams", "flashcards"]));
+  });
+});
