@@ -24,8 +24,8 @@ export function modelGrader(llm: Llm, model: string): RubricGrader {
 }
 
 /**
- * An exam written by a model is marked by that model while the server offers it; one the
- * built-in engine wrote (or any exam on a server without a model) by rubric coverage.
+ * An exam written by a model is marked by that same model (the rubric was written for it); one the
+ * built-in engine wrote, or any exam on a server without a model provider, by rubric coverage.
  */
 export function graderFor(llm: Llm, examModel: string): RubricGrader {
   const maker = makerOf(llm, examModel);
