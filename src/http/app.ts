@@ -21,6 +21,7 @@ import { materialRoutes } from "./routes/materials.ts";
 import { mediaRoutes } from "./routes/media.ts";
 import { metricsRoutes } from "./routes/metrics.ts";
 import { podcastRoutes } from "./routes/podcasts.ts";
+import { progressRoutes } from "./routes/progress.ts";
 import { usageRoutes } from "./routes/usage.ts";
 import { userRoutes } from "./routes/users.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
@@ -147,7 +148,8 @@ export function createApp(svc: Services) {
     .use(documentExtractRoutes(svc))
     .use(documentRoutes(svc))
     .use(usageRoutes(svc))
-    .use(materialRoutes(svc));
+    .use(materialRoutes(svc))
+    .use(progressRoutes(svc));
   return app;
 }
 
