@@ -301,16 +301,18 @@ describe("durability", () => {
   test("deleting the course deletes its attempts, reviews, schedules and reads", async () => {
     const before = await progressRows(srv.dataDir, course);
     expect(before).toEqual({ quiz_attempts: 2, exam_attempts: 2, flashcard_schedules: 2, flashcard_reviews: 3, chapter_reads: 1 });
-    await srv.stop({ keepData: true });
-    const { sqlite } = await openDb(srv.dataDir, { migrate: false });
-    try {
-      sqlite.run("DELETE FROM courses WHERE id = ?", [course]);
-    } finally {
-      sqlite.close();
-    }
+    // Only its owner may delete it: another learner of the tenant is refused, another tenant is told it does not exist.
+    expect((await call(srv.url, `/v2/courses/${course}`, { method: "DELETE", key, user: "classmate" })).status).toBe(403);
+    expect((await call(srv.url, `/v2/courses/${course}`, { method: "DELETE", key: otherTenantKey, user: "learner" })).status).toBe(404);
+    expect(await progressRows(srv.dataDir, course)).toEqual(before);
+    const gone = await call(srv.url, `/v2/courses/${course}`, { method: "DELETE", key, user: "learner" });
+    expect(gone.status).toBe(204);
     expect(await progressRows(srv.dataDir, course)).toEqual({ quiz_attempts: 0, exam_attempts: 0, flashcard_schedules: 0, flashcard_reviews: 0, chapter_reads: 0 });
-    srv = await startServer({ dataDir: srv.dataDir, env: { RATE_LIMIT_PER_MINUTE: "10000" } });
     expect((await get("/learner-progress")).status).toBe(404);
+    expect((await call(srv.url, `/v2/courses/${course}`, as())).status).toBe(404);
+    expect((await call(srv.url, `/v2/courses/${course}`, { method: "DELETE", key, user: "learner" })).status).toBe(404);
+    // The classmate's course is untouched.
+    expect((await get("/learner-progress", "classmate", key, othersCourse)).status).toBe(200);
   });
 });
 
