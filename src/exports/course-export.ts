@@ -5,6 +5,7 @@
  * study-guide does). Notes, flashcards and an exam are included when they have been generated:
  * the newest of each.
  */
+import { existsSync } from "node:fs";
 import { readCourse, type CourseOwner } from "../courses/read.ts";
 import { AppError } from "../errors.ts";
 import type { McqQuestion, StudyGuide } from "../llm/artefacts.ts";
@@ -87,7 +88,8 @@ export async function loadExportCourse(svc: Services, owner: CourseOwner, course
   }));
   const indexOf = new Map(chapters.map((c) => [c.id, c.index]));
   const episodes = courseEpisodes(svc.sqlite, head.id)
-    .filter((e) => e.status === "ready" && e.blob_key && indexOf.has(e.chapter_id))
+    // An episode whose audio file is gone is left out rather than breaking the zip halfway through.
+    .filter((e) => e.status === "ready" && e.blob_key && indexOf.has(e.chapter_id) && existsSync(blobPath(svc.cfg.dataDir, e.blob_key)))
     .map((e) => ({
       id: e.id,
       chapterId: e.chapter_id,

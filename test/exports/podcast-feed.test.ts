@@ -39,7 +39,7 @@ describe("podcast feed", () => {
   test("POST creates the feed (201), returns the same URL again (200); another learner's course is 404", async () => {
     const first = await feed("POST");
     expect(first.status).toBe(201);
-    expect(first.body.feed_url).toMatch(new RegExp(`^${env.srv.url}/feeds/[0-9a-f]{32}[A-Za-z0-9_-]{43}/feed\\.xml$`));
+    expect(first.body.feed_url).toMatch(new RegExp(`^${env.srv.url}/feeds/[0-9a-f]{32}[A-Za-z0-9_-]{43}/rss$`));
     const again = await feed("POST");
     expect(again.status).toBe(200);
     expect(again.body.feed_url).toBe(first.body.feed_url);

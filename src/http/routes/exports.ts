@@ -26,7 +26,7 @@ const Feed = t.Object({
 const jsonError = (description: string) => ({ description, content: { "application/json": { schema: ErrorSchema } } });
 
 export const exportRoutes = (svc: Services) => {
-  const feedUrl = (token: string) => `${svc.cfg.baseUrl}/feeds/${token}/feed.xml`;
+  const feedUrl = (token: string) => `${svc.cfg.baseUrl}/feeds/${token}/rss`;
   const audioUrl = (token: string, episodeId: string) => `${svc.cfg.baseUrl}/feeds/${token}/episodes/${episodeId}.mp3`;
   const liveFeed = (token: string) => {
     const feed = feedOfToken(svc.sqlite, svc.cfg.dataDir, token);
@@ -114,7 +114,7 @@ export const exportRoutes = (svc: Services) => {
       },
     )
     .get(
-      "/feeds/:token/feed.xml",
+      "/feeds/:token/rss",
       ({ params }) => {
         const feed = liveFeed(params.token);
         const course = svc.sqlite
