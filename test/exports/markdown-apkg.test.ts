@@ -37,6 +37,16 @@ describe("GET export: who and when", () => {
     expect(errorOf(noCards).code).toBe("FLASHCARDS_NOT_GENERATED");
   });
 
+  test("the export and feed routes are in the OpenAPI document, the feed routes without an API key", async () => {
+    const doc = (await call(env.srv.url, "/openapi.json")).body;
+    const exportOp = doc.paths["/v2/courses/{course_id}/export"].get;
+    const format = exportOp.parameters.find((p: { name: string }) => p.name === "format");
+    expect(format).toMatchObject({ in: "query", required: true, schema: { enum: ["imscc", "scorm12", "apkg", "markdown"] } });
+    expect(Object.keys(exportOp.responses).sort()).toEqual(["200", "401", "404", "409", "422", "429", "503"]);
+    expect(Object.keys(doc.paths["/v2/courses/{course_id}/podcasts/feed"]).sort()).toEqual(["delete", "post"]);
+    for (const path of ["/feeds/{token}/rss", "/feeds/{token}/episodes/{file}"]) expect(doc.paths[path].get.security).toEqual([]);
+  });
+
   test("archive entry names with a parent, absolute or odd segment are refused", () => {
     for (const bad of ["../etc/passwd", "/etc/passwd", "a/../b", "a//b", "a\\b", ".hidden", "a/b\u0000", ""]) expect(() => safeEntryName(bad)).toThrow();
     expect(safeEntryName("chapters/01-cells.md")).toBe("chapters/01-cells.md");
