@@ -40,15 +40,10 @@ export interface ExportChapter {
 }
 
 export interface ExportEpisode {
-  id: string;
-  chapterId: string;
   chapterIndex: number;
   title: string;
+  /** The MP3 file, read as the package is streamed. */
   path: string;
-  contentType: string;
-  sizeBytes: number;
-  durationSeconds: number;
-  readyAt: string;
 }
 
 export interface ExportCourse {
@@ -90,17 +85,7 @@ export async function loadExportCourse(svc: Services, owner: CourseOwner, course
   const episodes = courseEpisodes(svc.sqlite, head.id)
     // An episode whose audio file is gone is left out rather than breaking the zip halfway through.
     .filter((e) => e.status === "ready" && e.blob_key && indexOf.has(e.chapter_id) && existsSync(blobPath(svc.cfg.dataDir, e.blob_key)))
-    .map((e) => ({
-      id: e.id,
-      chapterId: e.chapter_id,
-      chapterIndex: indexOf.get(e.chapter_id)!,
-      title: e.title,
-      path: blobPath(svc.cfg.dataDir, e.blob_key!),
-      contentType: e.content_type ?? "audio/mpeg",
-      sizeBytes: e.size_bytes ?? 0,
-      durationSeconds: e.duration_seconds ?? 0,
-      readyAt: e.ready_at ?? e.updated_at,
-    }));
+    .map((e) => ({ chapterIndex: indexOf.get(e.chapter_id)!, title: e.title, path: blobPath(svc.cfg.dataDir, e.blob_key!) }));
   return {
     id: course.id,
     title: course.title,

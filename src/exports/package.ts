@@ -2,6 +2,7 @@
 import type { CourseOwner } from "../courses/read.ts";
 import { conflict } from "../errors.ts";
 import type { Services } from "../services.ts";
+import { slugify } from "../util.ts";
 import { apkgEntries } from "./apkg.ts";
 import { loadExportCourse, type ExportCourse } from "./course-export.ts";
 import { imsccEntries } from "./imscc.ts";
@@ -26,5 +27,5 @@ export async function exportPackage(svc: Services, owner: CourseOwner, courseId:
     throw conflict("No flashcards have been generated for this course yet; POST /v2/courses/{course_id}/generate-flashcards first", "FLASHCARDS_NOT_GENERATED");
   }
   const f = FORMATS[format];
-  return { body: zipStream(f.entries(course)), contentType: f.contentType, disposition: attachment(`${course.slug}${f.suffix}`) };
+  return { body: zipStream(f.entries(course)), contentType: f.contentType, disposition: attachment(`${slugify(course.slug)}${f.suffix}`) };
 }

@@ -1,57 +1,58 @@
 /**
- * The RSS 2.0 document of a course's podcast feed, with the iTunes tags podcast apps read. GUIDs
- * name the course and chapter, so an episode generated again is the same item to a subscriber.
+ * A course's podcast feed as the API and podcast apps reach it: the owner opens or revokes it;
+ * its token then opens the RSS document and the ready episodes' audio, at URLs under /feeds/.
  */
-import { create } from "xmlbuilder2";
-import type { EpisodeRow } from "../podcasts/episodes.ts";
+import { loadCourseOf, type CourseOwner } from "../courses/read.ts";
+import { notFound } from "../errors.ts";
+import { assertCompleted } from "../materials/course-content.ts";
+import { blobPath } from "../media/blob-store.ts";
+import { courseEpisodes, getEpisode } from "../podcasts/episodes.ts";
+import type { Services } from "../services.ts";
+import { feedOfToken, feedToken, openFeed, revokeFeed } from "./feed-tokens.ts";
+import { feedXml } from "./podcast-rss.ts";
 
-export interface FeedInput {
-  course: { id: string; title: string; description: string | null };
-  feedUrl: string;
-  audioUrl: (episode: EpisodeRow) => string;
-  episodes: EpisodeRow[];
-  now?: Date;
+export const feedUrl = (baseUrl: string, token: string) => `${baseUrl}/feeds/${token}/rss`;
+export const feedAudioUrl = (baseUrl: string, token: string, episodeId: string) => `${baseUrl}/feeds/${token}/episodes/${episodeId}.mp3`;
+
+/** POST podcasts/feed: the learner's completed course's feed URL, made when it has none. */
+export function courseFeed(svc: Services, owner: CourseOwner, courseId: string) {
+  const course = loadCourseOf(svc.sqlite, owner, courseId);
+  assertCompleted(course);
+  const { feed, created } = openFeed(svc.sqlite, course.id);
+  return { created, view: { course_id: course.id, feed_url: feedUrl(svc.cfg.baseUrl, feedToken(svc.cfg.dataDir, feed)), created_at: feed.created_at } };
 }
 
-/** HH:MM:SS, as itunes:duration takes it. */
-function duration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  return [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60].map((n) => String(n).padStart(2, "0")).join(":");
+/** DELETE podcasts/feed: 404 FEED_NOT_FOUND when the course has no live feed. */
+export function revokeCourseFeed(svc: Services, owner: CourseOwner, courseId: string): void {
+  const course = loadCourseOf(svc.sqlite, owner, courseId);
+  if (!revokeFeed(svc.sqlite, course.id)) throw notFound("This course has no podcast feed", "FEED_NOT_FOUND");
 }
 
-export const episodeGuid = (e: Pick<EpisodeRow, "course_id" | "chapter_id">) => `courseforge:podcast:${e.course_id}:${e.chapter_id}`;
+function liveFeed(svc: Services, token: string) {
+  const feed = feedOfToken(svc.sqlite, svc.cfg.dataDir, token);
+  if (!feed) throw notFound("No such feed; it may have been revoked");
+  return feed;
+}
 
-/** Only ready episodes are listed: an item without audio would be an error in every podcast app. */
-export function feedXml(input: FeedInput): string {
-  const { course } = input;
-  const description = course.description?.trim() || `Podcast episodes of the course “${course.title}”.`;
-  const doc = create({ version: "1.0", encoding: "UTF-8" }).ele("rss", {
-    version: "2.0",
-    "xmlns:itunes": "http://www.itunes.com/dtds/podcast-1.0.dtd",
-    "xmlns:atom": "http://www.w3.org/2005/Atom",
+/** The RSS document a feed token opens; 404 for an unknown or revoked token. */
+export function feedDocument(svc: Services, token: string): string {
+  const feed = liveFeed(svc, token);
+  const course = svc.sqlite
+    .query<{ id: string; title: string; description: string | null }, [string]>("SELECT id, title, description FROM courses WHERE id = ?")
+    .get(feed.course_id)!;
+  return feedXml({
+    course,
+    feedUrl: feedUrl(svc.cfg.baseUrl, token),
+    audioUrl: (e) => feedAudioUrl(svc.cfg.baseUrl, token, e.id),
+    episodes: courseEpisodes(svc.sqlite, course.id),
   });
-  const channel = doc.ele("channel");
-  channel.ele("title").txt(course.title).up();
-  channel.ele("link").txt(input.feedUrl).up();
-  channel.ele("description").txt(description).up();
-  channel.ele("language").txt("en").up();
-  channel.ele("lastBuildDate").txt((input.now ?? new Date()).toUTCString()).up();
-  channel.ele("atom:link", { href: input.feedUrl, rel: "self", type: "application/rss+xml" }).up();
-  channel.ele("itunes:author").txt("Courseforge").up();
-  channel.ele("itunes:summary").txt(description).up();
-  channel.ele("itunes:explicit").txt("false").up();
-  channel.ele("itunes:type").txt("serial").up();
-  channel.ele("itunes:category", { text: "Education" }).up();
-  for (const e of input.episodes.filter((e) => e.status === "ready" && e.blob_key)) {
-    const item = channel.ele("item");
-    item.ele("title").txt(e.title).up();
-    item.ele("description").txt(`Chapter ${e.chapter_order + 1} of “${course.title}”: ${e.title}`).up();
-    item.ele("guid", { isPermaLink: "false" }).txt(episodeGuid(e)).up();
-    item.ele("pubDate").txt(new Date(e.created_at).toUTCString()).up();
-    item.ele("enclosure", { url: input.audioUrl(e), length: String(e.size_bytes ?? 0), type: e.content_type ?? "audio/mpeg" }).up();
-    item.ele("itunes:duration").txt(duration(e.duration_seconds ?? 0)).up();
-    item.ele("itunes:episode").txt(String(e.chapter_order + 1)).up();
-    item.ele("itunes:episodeType").txt("full").up();
-  }
-  return doc.end({ prettyPrint: true });
+}
+
+/** The audio file of a ready episode of the token's course (`<episode id>.mp3`); 404 otherwise. */
+export function feedEpisodeAudio(svc: Services, token: string, file: string): { path: string; contentType: string } {
+  const feed = liveFeed(svc, token);
+  const m = /^([0-9a-f-]{36})\.mp3$/.exec(file);
+  const episode = m ? getEpisode(svc.sqlite, m[1]!) : null;
+  if (!episode || episode.course_id !== feed.course_id || episode.status !== "ready" || !episode.blob_key) throw notFound("No such episode");
+  return { path: blobPath(svc.cfg.dataDir, episode.blob_key), contentType: episode.content_type ?? "audio/mpeg" };
 }

@@ -4,15 +4,10 @@
  * checks that token instead of an API key.
  */
 import { Elysia, t } from "elysia";
-import { loadCourseOf } from "../../courses/read.ts";
 import { notFound } from "../../errors.ts";
 import { exportPackage, EXPORT_FORMATS } from "../../exports/package.ts";
-import { feedOfToken, feedToken, openFeed, revokeFeed } from "../../exports/feed-tokens.ts";
-import { feedXml } from "../../exports/podcast-feed.ts";
-import { assertCompleted } from "../../materials/course-content.ts";
-import { blobPath } from "../../media/blob-store.ts";
+import { courseFeed, feedDocument, feedEpisodeAudio, revokeCourseFeed } from "../../exports/podcast-feed.ts";
 import { fileResponse } from "../../media/file-response.ts";
-import { courseEpisodes, getEpisode } from "../../podcasts/episodes.ts";
 import type { Services } from "../../services.ts";
 import { CourseIdParams, ErrorSchema, errors, UserHeaders } from "../schemas.ts";
 import { ownerOf } from "../user.ts";
@@ -26,14 +21,6 @@ const Feed = t.Object({
 const jsonError = (description: string) => ({ description, content: { "application/json": { schema: ErrorSchema } } });
 
 export const exportRoutes = (svc: Services) => {
-  const feedUrl = (token: string) => `${svc.cfg.baseUrl}/feeds/${token}/rss`;
-  const audioUrl = (token: string, episodeId: string) => `${svc.cfg.baseUrl}/feeds/${token}/episodes/${episodeId}.mp3`;
-  const liveFeed = (token: string) => {
-    const feed = feedOfToken(svc.sqlite, svc.cfg.dataDir, token);
-    if (!feed) throw notFound("No such feed; it may have been revoked");
-    return feed;
-  };
-
   return new Elysia({ name: "exports" })
     .get(
       "/v2/courses/:course_id/export",
@@ -79,12 +66,11 @@ export const exportRoutes = (svc: Services) => {
     .post(
       "/v2/courses/:course_id/podcasts/feed",
       ({ request, params, set }) => {
-        const course = loadCourseOf(svc.sqlite, ownerOf(svc, request), params.course_id);
-        assertCompleted(course);
-        const { feed, created } = openFeed(svc.sqlite, course.id);
+        const { created, view } = courseFeed(svc, ownerOf(svc, request), params.course_id);
         set.status = created ? 201 : 200;
+        // The URL is a credential for the feed: not to be kept by caches.
         set.headers["cache-control"] = "private, no-store";
-        return { course_id: course.id, feed_url: feedUrl(feedToken(svc.cfg.dataDir, feed)), created_at: feed.created_at };
+        return view;
       },
       {
         headers: UserHeaders,
@@ -101,8 +87,7 @@ export const exportRoutes = (svc: Services) => {
     .delete(
       "/v2/courses/:course_id/podcasts/feed",
       ({ request, params, set }) => {
-        const course = loadCourseOf(svc.sqlite, ownerOf(svc, request), params.course_id);
-        if (!revokeFeed(svc.sqlite, course.id)) throw notFound("This course has no podcast feed", "FEED_NOT_FOUND");
+        revokeCourseFeed(svc, ownerOf(svc, request), params.course_id);
         set.status = 204;
         return "";
       },
@@ -115,19 +100,8 @@ export const exportRoutes = (svc: Services) => {
     )
     .get(
       "/feeds/:token/rss",
-      ({ params }) => {
-        const feed = liveFeed(params.token);
-        const course = svc.sqlite
-          .query<{ id: string; title: string; description: string | null }, [string]>("SELECT id, title, description FROM courses WHERE id = ?")
-          .get(feed.course_id)!;
-        const xml = feedXml({
-          course,
-          feedUrl: feedUrl(params.token),
-          audioUrl: (e) => audioUrl(params.token, e.id),
-          episodes: courseEpisodes(svc.sqlite, course.id),
-        });
-        return new Response(xml, { headers: { "content-type": "application/rss+xml; charset=utf-8", "cache-control": "private, no-cache" } });
-      },
+      ({ params }) =>
+        new Response(feedDocument(svc, params.token), { headers: { "content-type": "application/rss+xml; charset=utf-8", "cache-control": "private, no-cache" } }),
       {
         params: t.Object({ token: t.String() }),
         detail: {
@@ -144,13 +118,10 @@ export const exportRoutes = (svc: Services) => {
     .get(
       "/feeds/:token/episodes/:file",
       async ({ params, request }) => {
-        const feed = liveFeed(params.token);
-        const m = /^([0-9a-f-]{36})\.mp3$/.exec(params.file);
-        const episode = m ? getEpisode(svc.sqlite, m[1]!) : null;
-        if (!episode || episode.course_id !== feed.course_id || episode.status !== "ready" || !episode.blob_key) throw notFound("No such episode");
-        const file = Bun.file(blobPath(svc.cfg.dataDir, episode.blob_key));
+        const audio = feedEpisodeAudio(svc, params.token, params.file);
+        const file = Bun.file(audio.path);
         if (!(await file.exists())) throw notFound("No such episode");
-        return fileResponse(request, file, { "content-type": episode.content_type ?? "audio/mpeg", "cache-control": "private, no-cache" });
+        return fileResponse(request, file, { "content-type": audio.contentType, "cache-control": "private, no-cache" });
       },
       {
         params: t.Object({ token: t.String(), file: t.String() }),
