@@ -7,13 +7,12 @@
  */
 import { existsSync } from "node:fs";
 import { readCourse, type CourseOwner } from "../courses/read.ts";
-import { AppError } from "../errors.ts";
 import type { McqQuestion, StudyGuide } from "../llm/artefacts.ts";
 import { assertCompleted, ownedCourse } from "../materials/course-content.ts";
 import { asUnavailable } from "../materials/engine.ts";
 import { latestExam, type Exam } from "../materials/exam.ts";
 import { latestDeck } from "../materials/flashcards.ts";
-import { latestNotes, type StoredNotes } from "../materials/notes.ts";
+import { findLatestNotes, type StoredNotes } from "../materials/notes.ts";
 import { buildStudyGuide, readStudyGuide } from "../materials/study-guide.ts";
 import type { FlashcardDeck } from "../llm/artefacts.ts";
 import { blobPath } from "../media/blob-store.ts";
@@ -94,18 +93,9 @@ export async function loadExportCourse(svc: Services, owner: CourseOwner, course
     completedAt: course.completed_at ?? course.created_at,
     chapters,
     studyGuide: readStudyGuide(svc.sqlite, head.id)!.guide,
-    notes: notesOf(svc, head.id),
+    notes: findLatestNotes(svc.sqlite, head.id),
     flashcards: latestDeck(svc.sqlite, head.id),
     exam: latestExam(svc.sqlite, head.id),
     episodes,
   };
-}
-
-function notesOf(svc: Services, courseId: string): StoredNotes | null {
-  try {
-    return latestNotes(svc.sqlite, courseId);
-  } catch (err) {
-    if (err instanceof AppError && err.code === "NOTES_NOT_FOUND") return null;
-    throw err;
-  }
 }

@@ -20,8 +20,8 @@ const Feed = t.Object({
 
 const jsonError = (description: string) => ({ description, content: { "application/json": { schema: ErrorSchema } } });
 
-export const exportRoutes = (svc: Services) => {
-  return new Elysia({ name: "exports" })
+export const exportRoutes = (svc: Services) =>
+  new Elysia({ name: "exports" })
     .get(
       "/v2/courses/:course_id/export",
       async ({ request, params, query }) => {
@@ -137,4 +137,3 @@ export const exportRoutes = (svc: Services) => {
         },
       },
     );
-};
