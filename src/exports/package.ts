@@ -24,7 +24,10 @@ const FORMATS: Record<ExportFormat, { contentType: string; suffix: string; entri
 export async function exportPackage(svc: Services, owner: CourseOwner, courseId: string, format: ExportFormat) {
   const course = await loadExportCourse(svc, owner, courseId);
   if (format === "apkg" && !course.flashcards?.cards.length) {
-    throw conflict("No flashcards have been generated for this course yet; POST /v2/courses/{course_id}/generate-flashcards first", "FLASHCARDS_NOT_GENERATED");
+    const message = course.flashcards
+      ? "The course's flashcard deck has no cards, so there is nothing to put in an Anki package"
+      : "No flashcards have been generated for this course yet; POST /v2/courses/{course_id}/generate-flashcards first";
+    throw conflict(message, "FLASHCARDS_NOT_GENERATED");
   }
   const f = FORMATS[format];
   return { body: zipStream(f.entries(course)), contentType: f.contentType, disposition: attachment(`${slugify(course.slug)}${f.suffix}`) };
