@@ -28,7 +28,8 @@ export function markdownToHtml(markdown: string): string {
 
 /**
  * Markdown whose raw HTML reads as text in any viewer: each HTML fragment the markdown lexer finds
- * (outside code) is written with entities, so `<script>` in a document shows as `<script>`.
+ * is written with entities wherever it occurs, so `<script>` in a document shows as `<script>`
+ * (the same characters inside a code span then show as entities too: never running them wins).
  */
 export function inertMarkdown(markdown: string): string {
   const fragments = new Set<string>();
