@@ -16,6 +16,7 @@ import { courseGenerationRoutes } from "./routes/course-generation.ts";
 import { courseReadRoutes } from "./routes/courses.ts";
 import { documentExtractRoutes } from "./routes/documents-extract.ts";
 import { documentRoutes } from "./routes/documents.ts";
+import { exportRoutes } from "./routes/exports.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { materialRoutes } from "./routes/materials.ts";
 import { mediaRoutes } from "./routes/media.ts";
@@ -36,6 +37,8 @@ function isPublic(path: string): boolean {
     path === "/docs" ||
     path.startsWith("/docs/") ||
     path.startsWith("/media/") ||
+    // Podcast feeds carry their own token (checked by the feed routes), since podcast apps send no API key.
+    path.startsWith("/feeds/") ||
     path === "/metrics"
   );
 }
@@ -145,6 +148,7 @@ export function createApp(svc: Services) {
     .use(courseGenerationRoutes(svc))
     .use(webhookRoutes(svc))
     .use(podcastRoutes(svc))
+    .use(exportRoutes(svc))
     .use(documentExtractRoutes(svc))
     .use(documentRoutes(svc))
     .use(usageRoutes(svc))
