@@ -1,4 +1,9 @@
-/** GET /media/<key>: signed, expiring blob downloads with HTTP range support (players seek). */
+/**
+ * GET /media/<key>: signed, expiring blob downloads with HTTP range support (players seek).
+ * Stored sources are whatever a tenant uploaded (an HTML page, an SVG): served from the API's
+ * origin as a live page they would run script there, so they are attachments under a CSP that
+ * allows nothing, and no type is sniffed. Podcast audio may play inline.
+ */
 import { Elysia } from "elysia";
 import parseRange from "range-parser";
 import { AppError, forbidden, notFound } from "../../errors.ts";
@@ -23,6 +28,9 @@ export const mediaRoutes = (svc: Services) =>
         "accept-ranges": "bytes",
         // Signed URLs expire, so neither browsers nor proxies may keep them.
         "cache-control": "private, no-store",
+        "x-content-type-options": "nosniff",
+        "content-security-policy": "default-src 'none'; sandbox",
+        "content-disposition": `${file.type.startsWith("audio/") ? "inline" : "attachment"}; filename="${key.split("/").pop()}"`,
       };
       const rangeHeader = request.headers.get("range");
       if (!rangeHeader) return new Response(file, { headers: { ...headers, "content-length": String(size) } });
