@@ -1,5 +1,6 @@
 /** Builds the services, opens the database, and serves HTTP until stopped. */
 import type { Config } from "./config.ts";
+import { lockDataDir } from "./db/data-dir-lock.ts";
 import { openDb } from "./db/index.ts";
 import { failInterruptedDocuments } from "./documents/records.ts";
 import { createApp } from "./http/app.ts";
@@ -26,6 +27,9 @@ export interface RunningServer {
 
 export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Promise<RunningServer> {
   const log = createLogger(cfg.logLevel);
+  // Before anything that assumes this is the only server: the sweep of uploads and the
+  // interrupted-documents pass below would break a running server's requests.
+  const lock = lockDataDir(cfg.dataDir);
   const { db, sqlite } = await openDb(cfg.dataDir);
   setMediaSigningSecret(cfg.mediaSigningSecret ?? loadOrCreateSecret(cfg.dataDir, "media-signing.key"));
   await sweepUploads(cfg.dataDir);
@@ -85,6 +89,7 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
       await checkpoint;
       await stopExtractionWorkers();
       sqlite.close();
+      lock.release();
     },
   };
 }
