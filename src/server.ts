@@ -56,7 +56,20 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
   const app = createApp(svc);
   // Elysia turns SO_REUSEPORT on by default; then a second server on the same port would silently
   // share its traffic. One server owns a port (and a data directory): a second start must fail.
-  app.listen({ hostname: cfg.host, port: cfg.port, reusePort: false });
+  // Bun's own body cap (128 MiB by default) would answer a bare 413 without our error body or
+  // X-Request-Id, and below the 500 MB upload limit. Every body is read by our own readers,
+  // which enforce the documented limits (json-body.ts, multipart.ts); Bun's cap is lifted.
+  app.listen({
+    hostname: cfg.host,
+    port: cfg.port,
+    reusePort: false,
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+    // A socket quiet this long is closed: above the body readers' stall timeout, so a stalled
+    // body they read gets their 408 first (Bun counts idle time in 4 s ticks, so the margin is
+    // two ticks); a body nobody reads (refused before it was read) ends here. Authenticated
+    // writes lift it once their body has arrived (http/app.ts).
+    idleTimeout: cfg.requestBodyTimeoutSeconds + 8,
+  });
   const port = app.server!.port;
   if (!cfg.publicBaseUrl) cfg.baseUrl = `http://${cfg.host.includes(":") ? `[${cfg.host}]` : cfg.host}:${port}`;
   const url = `http://${cfg.host.includes(":") ? `[${cfg.host}]` : cfg.host}:${port}`;
