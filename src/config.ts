@@ -86,7 +86,7 @@ export const settings = {
   requestBodyTimeoutSeconds: setting(
     "REQUEST_BODY_TIMEOUT_SECONDS",
     "30",
-    "A request body that sends nothing for this long is answered 408 REQUEST_TIMEOUT and its connection closed (a slow but moving upload is never cut off)",
+    "A request body that sends nothing for this long is answered 408 REQUEST_TIMEOUT (a slow but moving upload is never cut off); connections idle 8 s longer are closed",
     int(1, 3600),
   ),
   llmProvider: setting(
