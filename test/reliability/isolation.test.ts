@@ -4,6 +4,10 @@
  * a test key reading and deleting the same tenant's production data (item 13).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadOrCreateSecret } from "../../src/media/secret.ts";
+import { setMediaSigningSecret, signedMediaUrl } from "../../src/media/signed-url.ts";
 import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
 import { withDb } from "./harness.ts";
 
@@ -53,6 +57,20 @@ describe("stored sources on /media", () => {
     expect(part.status).toBe(206);
     expect(part.headers.get("content-disposition")).toStartWith("attachment");
     expect(part.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
+  });
+
+  test("podcast audio plays inline, still never sniffed", async () => {
+    // An episode's MP3 as the podcast job stores it, linked as the API links it.
+    const mp3 = new Uint8Array([0xff, 0xfb, 0x90, 0x64, ...new Uint8Array(413)]);
+    const key = `2026/11/${crypto.randomUUID()}.mp3`;
+    mkdirSync(join(srv.dataDir, "blobs", "2026", "11"), { recursive: true });
+    writeFileSync(join(srv.dataDir, "blobs", key), mp3);
+    setMediaSigningSecret(loadOrCreateSecret(srv.dataDir, "media-signing.key"));
+    const res = await fetch(signedMediaUrl({ baseUrl: srv.url, mediaUrlTtlSeconds: 60 }, key));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("audio/mpeg");
+    expect(res.headers.get("content-disposition")).toStartWith("inline");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
   });
 });
 

@@ -23,14 +23,16 @@ export const mediaRoutes = (svc: Services) =>
       const file = Bun.file(blobPath(svc.cfg.dataDir, key));
       if (!(await file.exists())) throw notFound("No such media");
       const size = file.size;
+      const audio = file.type.startsWith("audio/");
       const headers: Record<string, string> = {
         "content-type": file.type,
         "accept-ranges": "bytes",
         // Signed URLs expire, so neither browsers nor proxies may keep them.
         "cache-control": "private, no-store",
         "x-content-type-options": "nosniff",
-        "content-security-policy": "default-src 'none'; sandbox",
-        "content-disposition": `${file.type.startsWith("audio/") ? "inline" : "attachment"}; filename="${key.split("/").pop()}"`,
+        "content-disposition": `${audio ? "inline" : "attachment"}; filename="${key.split("/").pop()}"`,
+        // Audio plays in the browser's own player, whose page a CSP would stop loading the sound.
+        ...(audio ? {} : { "content-security-policy": "default-src 'none'; sandbox" }),
       };
       const rangeHeader = request.headers.get("range");
       if (!rangeHeader) return new Response(file, { headers: { ...headers, "content-length": String(size) } });
