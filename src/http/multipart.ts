@@ -128,8 +128,8 @@ export async function receiveUploads(
       stall?.stop();
       for (const out of outputs) out.destroy();
       input.unpipe(parser);
-      // Nothing is coming: stop reading. The socket's idle timeout closes the connection after
-      // the 408 (cancelling the body now would drop the connection before the answer).
+      // Nothing more is coming: stop reading; the socket's idle timeout (server.ts) closes the
+      // connection after the 408.
       if (err.status === 408) return reject(err);
       // Stop parsing but keep reading (and dropping) the body, within bounds, so the client gets
       // the error response instead of a reset connection.
