@@ -10,7 +10,7 @@ import { httpDuration, httpRequests } from "../metrics.ts";
 import { beginRequest, stateOf } from "./context.ts";
 import { docsRoutes } from "./docs.ts";
 import { classifyError, errorResponse } from "./errors.ts";
-import { declaresMoreThanJsonLimit, hasBody, isJsonType, jsonTooLarge, notJson, parseJsonBody } from "./json-body.ts";
+import { declaresMoreThanJsonLimit, discardBody, hasBody, isJsonType, jsonTooLarge, notJson, parseJsonBody } from "./json-body.ts";
 import { RateLimiter, rateHeaders } from "./rate-limit.ts";
 import { courseGenerationRoutes } from "./routes/course-generation.ts";
 import { courseReadRoutes } from "./routes/courses.ts";
@@ -58,13 +58,16 @@ export function createApp(svc: Services) {
   const ownParser = (r: RouteInfo) => (r.hooks.parse ?? []).some((p: { fn: unknown }) => p.fn !== parseJsonHook);
   // Routes with a body schema and no parser of their own take JSON only.
   const takesJson = routeSet((r) => Boolean(r.hooks.body) && !ownParser(r));
-  // Routes with no body schema ignore a body (resume) or read their own (uploads): it is not parsed here.
-  const ignoresBody = routeSet((r) => !r.hooks.body);
+  // Routes with no body schema read their own (uploads) or take none (resume): it is not parsed here.
+  const readsOwnBody = routeSet((r) => !r.hooks.body && ownParser(r));
+  const takesNoBody = routeSet((r) => !r.hooks.body && !ownParser(r));
 
   function parseJsonHook({ request, contentType, route }: { request: Request; contentType: string; route: string }) {
     const methodAndRoute = `${request.method} ${route}`;
-    // Claimed unread whatever its type, so no default parser buffers it.
-    if (ignoresBody(methodAndRoute)) return {};
+    // Whatever its type, no default parser may buffer a body: a route's own reader takes it, or
+    // it is dropped under the JSON limits.
+    if (readsOwnBody(methodAndRoute)) return {};
+    if (takesNoBody(methodAndRoute)) return hasBody(request) ? discardBody(request, svc.cfg.requestBodyTimeoutSeconds) : {};
     const json = isJsonType(contentType);
     if (json || takesJson(methodAndRoute)) {
       // The 1 MiB limit holds whatever the declared type, before a byte is read.
@@ -107,7 +110,7 @@ export function createApp(svc: Services) {
       // Synchronous generation, exams and large uploads outlast the socket's idle timeout: an
       // authenticated write may take as long as its work does, once its body has arrived. Until
       // then the body readers' stall timeout applies, and the idle timeout (just above it, see
-      // server.ts) ends a body nobody reads, such as one refused before it was read.
+      // server.ts) ends a body refused before it was read.
       if (!hasBody(request)) return void server?.timeout(request, 0);
       state.onBodyRead = () => server?.timeout(request, 0);
     })

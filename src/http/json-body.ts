@@ -53,6 +53,18 @@ async function readLimited(request: Request, limit: number, stallSeconds: number
   return Buffer.concat(chunks);
 }
 
+/**
+ * Reads and drops the body of an endpoint that takes none (resume, a webhook test), under the
+ * same size limit and stall timeout, so the connection can carry the next request.
+ */
+export async function discardBody(request: Request, stallSeconds: number): Promise<Record<string, never>> {
+  await readLimited(request, MAX_JSON_BODY_BYTES, stallSeconds).catch((err: unknown) => {
+    if (err instanceof AppError) throw err;
+    throw new AppError(422, "INVALID_BODY", "The request body ended before its declared length");
+  });
+  return {};
+}
+
 /** Nesting depth of a parsed JSON value, walked without recursion; stops counting past `limit`. */
 function depthExceeds(value: unknown, limit: number): boolean {
   const stack: [unknown, number][] = [[value, 1]];
