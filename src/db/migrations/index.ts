@@ -11,6 +11,7 @@ import m0008 from "./0008_webhooks.sql" with { type: "text" };
 import m0009 from "./0009_document_structure.sql" with { type: "text" };
 import m0010 from "./0010_learning_progress.sql" with { type: "text" };
 import m0011 from "./0011_podcast_feeds.sql" with { type: "text" };
+import m0013 from "./0013_key_environments.sql" with { type: "text" };
 
 export const migrations: { version: string; sql: string }[] = [
   { version: "0001_core", sql: m0001 },
@@ -22,4 +23,5 @@ export const migrations: { version: string; sql: string }[] = [
   { version: "0009_document_structure", sql: m0009 },
   { version: "0010_learning_progress", sql: m0010 },
   { version: "0011_podcast_feeds", sql: m0011 },
+  { version: "0013_key_environments", sql: m0013 },
 ];

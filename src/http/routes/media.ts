@@ -1,4 +1,9 @@
-/** GET /media/<key>: signed, expiring blob downloads with HTTP range support (players seek). */
+/**
+ * GET /media/<key>: signed, expiring blob downloads with HTTP range support (players seek).
+ * Stored sources are whatever a tenant uploaded (an HTML page, an SVG): served from the API's
+ * origin as a live page they would run script there, so they are attachments under a CSP that
+ * allows nothing, and no type is sniffed. Podcast audio may play inline.
+ */
 import { Elysia } from "elysia";
 import { forbidden, notFound } from "../../errors.ts";
 import { blobPath, isBlobKey } from "../../media/blob-store.ts";
@@ -17,8 +22,16 @@ export const mediaRoutes = (svc: Services) =>
       if (check !== "ok") throw forbidden("Invalid media signature", "MEDIA_URL_INVALID");
       const file = Bun.file(blobPath(svc.cfg.dataDir, key));
       if (!(await file.exists())) throw notFound("No such media");
-      // Signed URLs expire, so neither browsers nor proxies may keep them.
-      return fileResponse(request, file, { "content-type": file.type, "cache-control": "private, no-store" });
+      const audio = file.type.startsWith("audio/");
+      return fileResponse(request, file, {
+        "content-type": file.type,
+        // Signed URLs expire, so neither browsers nor proxies may keep them.
+        "cache-control": "private, no-store",
+        "x-content-type-options": "nosniff",
+        "content-disposition": `${audio ? "inline" : "attachment"}; filename="${key.split("/").pop()}"`,
+        // Audio plays in the browser's own player, whose page a CSP would stop loading the sound.
+        ...(audio ? {} : { "content-security-policy": "default-src 'none'; sandbox" }),
+      });
     },
     { detail: { summary: "Signed media download (range requests supported)", tags: ["media"], security: [] } },
   );
