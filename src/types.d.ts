@@ -19,3 +19,5 @@ declare module "*.so.1" {
   const path: string;
   export default path;
 }
+// The web console imports its stylesheet; Bun's bundler emits it as a file of its own.
+declare module "*.css" {}

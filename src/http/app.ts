@@ -3,15 +3,19 @@
  * here once for every route; each resource's routes live in routes/.
  */
 import { type AnyElysia, Elysia } from "elysia";
-import { AppError, unauthorized } from "../errors.ts";
+import { AppError, crossOrigin, unauthorized } from "../errors.ts";
 import type { Services } from "../services.ts";
-import { keyAuthenticator } from "../tenants/keys.ts";
+import { sessionAuthenticator } from "../tenants/console-sessions.ts";
+import { type AuthContext, keyAuthenticator } from "../tenants/keys.ts";
 import { httpDuration, httpRequests } from "../metrics.ts";
-import { beginRequest, stateOf } from "./context.ts";
+import { fromOwnOrigin, sessionTokenOf } from "./console-cookie.ts";
+import { beginRequest, type RequestState, stateOf } from "./context.ts";
 import { docsRoutes } from "./docs.ts";
 import { classifyError, errorResponse } from "./errors.ts";
 import { hasBody, isJsonType, notJson, parseJsonBody } from "./json-body.ts";
 import { RateLimiter, rateHeaders } from "./rate-limit.ts";
+import { consoleRoutes } from "./routes/console.ts";
+import { consoleSessionRoutes, isSignIn } from "./routes/console-session.ts";
 import { courseGenerationRoutes } from "./routes/course-generation.ts";
 import { courseReadRoutes } from "./routes/courses.ts";
 import { documentExtractRoutes } from "./routes/documents-extract.ts";
@@ -26,9 +30,12 @@ import { userRoutes } from "./routes/users.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { discardNewUser } from "./user.ts";
 
-/** Paths served without an API key. */
+/** Paths served without an API key (the console's pages sign in through the session endpoint). */
 function isPublic(path: string): boolean {
   return (
+    path === "/" ||
+    path === "/app" ||
+    path.startsWith("/app/") ||
     path === "/health" ||
     path === "/v2/health" ||
     path === "/openapi.json" ||
@@ -47,6 +54,26 @@ function pathOf(url: string): string {
 
 export function createApp(svc: Services) {
   const authenticate = keyAuthenticator(svc.db);
+  const sessionOf = sessionAuthenticator(svc.sqlite);
+
+  /**
+   * The caller: by X-API-Key, or else by the console's session cookie, which counts only on the
+   * console's own requests (see console-cookie.ts) and names the learner itself.
+   */
+  function callerOf(request: Request, state: RequestState): AuthContext {
+    const key = request.headers.get("x-api-key");
+    const token = key === null ? sessionTokenOf(request) : null;
+    if (token === null) {
+      const auth = authenticate(key);
+      if (!auth) throw unauthorized();
+      return auth;
+    }
+    if (!fromOwnOrigin(request, svc.cfg)) throw crossOrigin();
+    const session = sessionOf(token);
+    if (!session) throw unauthorized("The console session has ended (signed out, expired, or its key revoked); sign in again");
+    state.sessionUserId = session.userId;
+    return session.auth;
+  }
   const limiter = new RateLimiter();
 
   // Routes with a body schema and no parser of their own take JSON only (uploads read their own
@@ -73,9 +100,13 @@ export function createApp(svc: Services) {
     .onRequest(({ request, set, server }) => {
       const state = beginRequest(request);
       set.headers["x-request-id"] = state.id;
-      if (isPublic(pathOf(request.url))) return;
-      const auth = authenticate(request.headers.get("x-api-key"));
-      if (!auth) throw unauthorized();
+      const path = pathOf(request.url);
+      if (isPublic(path)) return;
+      if (isSignIn(request.method, path)) {
+        if (!fromOwnOrigin(request, svc.cfg) || request.headers.get("origin") === null) throw crossOrigin();
+        return;
+      }
+      const auth = callerOf(request, state);
       state.auth = auth;
       // Synchronous generation, exams and large uploads outlast the server's 30 s idle timeout;
       // an authenticated caller's request may take as long as its work does.
@@ -136,6 +167,8 @@ export function createApp(svc: Services) {
       });
     })
     .use(docsRoutes(() => app))
+    .use(consoleRoutes())
+    .use(consoleSessionRoutes(svc))
     .use(healthRoutes(svc))
     .use(metricsRoutes(svc))
     .use(mediaRoutes(svc))

@@ -108,22 +108,37 @@ export function setTenantTtsProvider(db: Db, tenant: string, provider: string | 
   db.update(tenants).set({ ttsProvider: provider }).where(eq(tenants.id, id)).run();
 }
 
+/** A key's row joined with its tenant, as the authentication queries select it. */
+export interface KeyRow {
+  key_id: string;
+  env: KeyEnv;
+  key_limit: number | null;
+  tenant_id: string;
+  tenant_name: string;
+  tenant_limit: number | null;
+  tts_provider: string | null;
+}
+
+/** Columns of KeyRow, from `api_keys k JOIN tenants t`. */
+export const KEY_ROW_COLUMNS = `k.id AS key_id, k.env, k.rate_limit_per_minute AS key_limit, t.id AS tenant_id, t.name AS tenant_name,
+            t.rate_limit_per_minute AS tenant_limit, t.tts_provider`;
+
+export function authContextOf(row: KeyRow): AuthContext {
+  return {
+    tenantId: row.tenant_id,
+    tenantName: row.tenant_name,
+    keyId: row.key_id,
+    keyEnv: row.env,
+    rateLimit: row.key_limit ?? row.tenant_limit,
+    rateBucket: row.key_limit != null ? `key:${row.key_id}` : `tenant:${row.tenant_id}`,
+    ttsProvider: row.tts_provider,
+  };
+}
+
 /** The authentication hot path: one indexed lookup by hash, prepared once per connection. */
 export function keyAuthenticator(db: Db): (key: string | null) => AuthContext | null {
-  const stmt = db.$client.query<
-    {
-      key_id: string;
-      env: KeyEnv;
-      key_limit: number | null;
-      tenant_id: string;
-      tenant_name: string;
-      tenant_limit: number | null;
-      tts_provider: string | null;
-    },
-    [string]
-  >(
-    `SELECT k.id AS key_id, k.env, k.rate_limit_per_minute AS key_limit, t.id AS tenant_id, t.name AS tenant_name,
-            t.rate_limit_per_minute AS tenant_limit, t.tts_provider
+  const stmt = db.$client.query<KeyRow, [string]>(
+    `SELECT ${KEY_ROW_COLUMNS}
        FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
       WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
   );
@@ -133,15 +148,7 @@ export function keyAuthenticator(db: Db): (key: string | null) => AuthContext | 
     if (!m) return null;
     const row = stmt.get(sha256Hex(key));
     if (!row || row.env !== m[1]) return null;
-    return {
-      tenantId: row.tenant_id,
-      tenantName: row.tenant_name,
-      keyId: row.key_id,
-      keyEnv: row.env,
-      rateLimit: row.key_limit ?? row.tenant_limit,
-      rateBucket: row.key_limit != null ? `key:${row.key_id}` : `tenant:${row.tenant_id}`,
-      ttsProvider: row.tts_provider,
-    };
+    return authContextOf(row);
   };
 }
 

@@ -3,3 +3,4 @@ export * from "./materials.ts";
 export * from "./webhooks.ts";
 export * from "./podcasts.ts";
 export * from "./retrieval.ts";
+export * from "./console.ts";

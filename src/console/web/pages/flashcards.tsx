@@ -1,0 +1,53 @@
+/** Flashcards: flip a card, rate how well it was known, go on to the next. */
+import { useState } from "preact/hooks";
+import { post } from "../api.ts";
+import { CourseNav } from "../course-nav.tsx";
+import { ErrorNote, Loading, PageTitle, useLoad } from "../ui.tsx";
+
+interface Deck {
+  deck_title: string;
+  cards: { front: string; back: string }[];
+}
+
+export function Flashcards({ id }: { id: string }) {
+  const deck = useLoad(() => post<{ flashcards: Deck }>(`/v2/courses/${id}/generate-flashcards`).then((r) => r.flashcards), [id]);
+  const [index, setIndex] = useState(0);
+  const [flipped, setFlipped] = useState(false);
+  const [known, setKnown] = useState(0);
+  const cards = deck.data?.cards ?? [];
+  const card = cards[index % Math.max(cards.length, 1)];
+  const rate = (knewIt: boolean) => {
+    if (knewIt) setKnown((k) => k + 1);
+    setFlipped(false);
+    setIndex((i) => i + 1);
+  };
+  return (
+    <>
+      <PageTitle text={deck.data?.deck_title ?? "Flashcards"} />
+      <CourseNav id={id} current="/flashcards" />
+      <ErrorNote error={deck.error} />
+      {deck.loading && !deck.data && <Loading what="the flashcards" />}
+      {deck.data && cards.length === 0 && <p>This course has no flashcards.</p>}
+      {card && (
+        <>
+          <p class="muted" role="status">
+            Card {(index % cards.length) + 1} of {cards.length} · known {known}
+          </p>
+          <button type="button" class={`flashcard ${flipped ? "flipped" : ""}`} onClick={() => setFlipped((f) => !f)} aria-label={flipped ? "Card back; press to show the front" : "Card front; press to flip"}>
+            <span class="face">{flipped ? card.back : card.front}</span>
+          </button>
+          {flipped && (
+            <div class="rate" role="group" aria-label="How well did you know it?">
+              <button type="button" onClick={() => rate(false)}>
+                Again
+              </button>
+              <button type="button" onClick={() => rate(true)}>
+                Knew it
+              </button>
+            </div>
+          )}
+        </>
+      )}
+    </>
+  );
+}
