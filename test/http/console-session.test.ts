@@ -75,7 +75,7 @@ test("sign-in refuses a wrong key, a missing learner, and any page but the conso
   const noLearner = await call(srv.url, "/v2/console/session", { json: { api_key: key }, headers: { origin: srv.url } });
   expect(noLearner.status).toBe(422);
   expect(errorOf(noLearner).code).toBe("USER_REQUIRED");
-  for (const headers of [{}, { origin: "https://evil.example" }, { origin: srv.url, "sec-fetch-site": "cross-site" }]) {
+  for (const headers of [{}, { origin: "https://evil.example" }, { origin: srv.url, "sec-fetch-site": "cross-site" }] as Record<string, string>[]) {
     const res = await call(srv.url, "/v2/console/session", { json: { api_key: key, external_user_id: "ada" }, headers });
     expect(res.status).toBe(403);
     expect(errorOf(res).code).toBe("CROSS_ORIGIN_REQUEST");

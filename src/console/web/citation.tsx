@@ -1,5 +1,5 @@
 /** A citation: a button that opens the cited passage, with its document and page, in a dialog. */
-import { useRef } from "preact/hooks";
+import { useId, useRef } from "preact/hooks";
 import type { Source } from "./course-data.ts";
 
 export const sourceLabel = (s: Source) =>
@@ -11,7 +11,7 @@ const formatTime = (t: number) => `${Math.floor(t / 60)}:${String(Math.floor(t %
 
 export function Citation({ source, n }: { source: Source; n: number }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = `cite-${n}-title`;
+  const titleId = useId();
   return (
     <>
       <button type="button" class="cite" onClick={() => dialog.current?.showModal()} aria-label={`Source ${n}: ${sourceLabel(source)}`}>

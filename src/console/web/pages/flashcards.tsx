@@ -33,9 +33,11 @@ export function Flashcards({ id }: { id: string }) {
           <p class="muted" role="status">
             Card {(index % cards.length) + 1} of {cards.length} · known {known}
           </p>
-          <button type="button" class={`flashcard ${flipped ? "flipped" : ""}`} onClick={() => setFlipped((f) => !f)} aria-label={flipped ? "Card back; press to show the front" : "Card front; press to flip"}>
+          <button type="button" class={`flashcard ${flipped ? "flipped" : ""}`} onClick={() => setFlipped((f) => !f)}>
+            <span class="sr-only">{flipped ? "Card back:" : "Card front:"} </span>
             <span class="face">{flipped ? card.back : card.front}</span>
           </button>
+          <p class="muted">Press the card to {flipped ? "see the front again" : "turn it over"}.</p>
           {flipped && (
             <div class="rate" role="group" aria-label="How well did you know it?">
               <button type="button" onClick={() => rate(false)}>

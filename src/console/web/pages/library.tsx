@@ -1,7 +1,7 @@
 /** Library: upload files and URLs into spaces (each file its own request, with its own progress), and the indexed documents. */
 import { useState } from "preact/hooks";
 import { del, describe, get, upload } from "../api.ts";
-import { ErrorNote, Loading, PageTitle, ProgressBar, useLoad } from "../ui.tsx";
+import { ErrorNote, TableWrap, Loading, PageTitle, ProgressBar, useLoad } from "../ui.tsx";
 
 export interface DocumentRecord {
   id: string;
@@ -141,7 +141,7 @@ export function Library() {
         {docs.loading && !docs.data && <Loading what="documents" />}
         {docs.data && docs.data.data.length === 0 && <p>No documents yet.</p>}
         {docs.data && docs.data.data.length > 0 && (
-          <div class="table-wrap">
+          <TableWrap label="Documents">
             <table>
               <thead>
                 <tr>
@@ -175,7 +175,7 @@ export function Library() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         )}
       </section>
     </>

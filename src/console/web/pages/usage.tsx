@@ -1,6 +1,6 @@
 /** The tenant's usage this month: operations, cost, and a test key's allowances. */
 import { get } from "../api.ts";
-import { ErrorNote, Loading, PageTitle, useLoad } from "../ui.tsx";
+import { ErrorNote, TableWrap, Loading, PageTitle, useLoad } from "../ui.tsx";
 
 interface Usage {
   period: { start: string; end: string };
@@ -24,7 +24,7 @@ export function Usage() {
           <p class="muted">
             {new Date(u.period.start).toLocaleDateString()} to {new Date(u.period.end).toLocaleDateString()} (UTC month)
           </p>
-          <div class="table-wrap">
+          <TableWrap label="Usage by operation">
             <table>
               <thead>
                 <tr>
@@ -53,7 +53,7 @@ export function Usage() {
                 </tr>
               </tfoot>
             </table>
-          </div>
+          </TableWrap>
           {u.test_key_limits && (
             <section aria-labelledby="limits">
               <h2 id="limits">Test key allowances</h2>

@@ -1,7 +1,7 @@
 /** The tenant's webhooks: register (the secret is shown once), send a test, read the delivery log, delete. */
 import { useState } from "preact/hooks";
 import { del, describe, get, post } from "../api.ts";
-import { ErrorNote, Loading, PageTitle, useLoad } from "../ui.tsx";
+import { ErrorNote, TableWrap, Loading, PageTitle, useLoad } from "../ui.tsx";
 
 const EVENTS = ["course.completed", "course.failed", "job.progress"];
 
@@ -123,7 +123,7 @@ function WebhookCard({ hook, onDeleted }: { hook: Webhook; onDeleted: () => void
       </div>
       {result && <p role="status">{result}</p>}
       {log && (
-        <div class="table-wrap">
+        <TableWrap label="Deliveries">
           <table>
             <caption>Deliveries, newest first</caption>
             <thead>
@@ -150,7 +150,7 @@ function WebhookCard({ hook, onDeleted }: { hook: Webhook; onDeleted: () => void
               })}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </li>
   );
