@@ -221,6 +221,8 @@ describe("the console, walked as a person would", () => {
     await expect(dialog.textContent()).resolves.toContain(`dpr.pdf, page ${source.page}`);
     await expect(dialog.locator("blockquote").textContent()).resolves.toBe(source.excerpt);
     await capture("course-citation");
+    // The first screen only, as a person sees it (the README's picture of the console).
+    await page.screenshot({ path: join(OUT, "course-citation-desktop-screen.png") });
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "hidden" });
   });

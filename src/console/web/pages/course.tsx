@@ -58,11 +58,12 @@ function ChapterView({ courseId, chapter, count }: { courseId: string; chapter: 
           <div key={i} class="block">
             <Markdown text={block} />
             {cites.length > 0 && (
-              <p class="cites">
+              <span class="cites">
+                {" "}
                 {cites.map(({ s, n }) => (
                   <Citation key={n} source={s} n={n} />
                 ))}
-              </p>
+              </span>
             )}
           </div>
         );
