@@ -150,6 +150,7 @@ describe("the console, walked as a person would", () => {
     ]);
     await page.getByRole("button", { name: "Upload" }).click();
     const uploads = page.getByRole("list", { name: "Uploads" }).getByRole("listitem");
+    await uploads.nth(1).waitFor();
     await expect(uploads.count()).resolves.toBe(2);
     await page.locator(".upload-done").nth(1).waitFor({ timeout: 60_000 });
     const rows = page.getByRole("row");
@@ -233,6 +234,7 @@ describe("the console, walked as a person would", () => {
     const questions = (await call(srv.url, `/v2/courses/${courseId}`, { key, user: LEARNER })).body.chapters[1].quiz.questions as any[];
     expect(questions.length).toBeGreaterThan(0);
     const groups = page.locator("form.quiz fieldset");
+    await groups.first().waitFor();
     await expect(groups.count()).resolves.toBe(questions.length);
     // Every answer right but the first, so the score says what was answered.
     for (const [i, q] of questions.entries()) {
@@ -337,7 +339,7 @@ describe("the console, walked as a person would", () => {
     expect(secret).toMatch(/^whsec_/);
     await capture("webhooks-secret");
     await page.getByRole("button", { name: "I have copied it" }).click();
-    await expect(page.locator(".secret").count()).resolves.toBe(0);
+    await page.locator(".secret").waitFor({ state: "detached" });
     await page.getByRole("button", { name: "Send a test" }).click();
     await page.getByText("Delivered (HTTP 200)").waitFor();
     expect(receiver.to("/hook").length).toBe(1);
