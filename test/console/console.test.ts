@@ -43,6 +43,18 @@ let browser: Browser;
 let page: Page;
 let key: string;
 let receiver: Receiver;
+/** A web page that is down until the test brings it back, to make a course fail and then resume. */
+let pageUp = false;
+let pageServer: ReturnType<typeof Bun.serve>;
+const ARTICLE = `<!doctype html><html><head><title>How tides work</title></head><body><article><h1>How tides work</h1>
+<p>Tides are the regular rise and fall of the sea surface caused by the gravitational pull of the Moon and the Sun on the rotating Earth.</p>
+<p>A spring tide is defined as a tide with the greatest range, which happens when the Sun, the Moon and the Earth are aligned at new and full moon.</p>
+<p>A neap tide is defined as a tide with the smallest range, which happens when the Sun and the Moon pull at right angles during the quarter moons.</p>
+<h2>Tidal patterns</h2>
+<p>Most coasts have two high tides and two low tides every lunar day of about 24 hours and 50 minutes, because the Earth turns under two tidal bulges.</p>
+<p>The shape of a coastline and the depth of the sea change the height of the tide, so the Bay of Fundy sees ranges of more than 15 metres.</p>
+<p>Tide tables predict the times and heights of high and low water for each harbour, which sailors use to plan when to enter shallow channels.</p>
+</article></body></html>`;
 const certDir = tempDir("cf-console-cert-");
 /** Every URL the console's page requested, and every page URL it showed. */
 const requested: string[] = [];
@@ -55,6 +67,11 @@ beforeAll(async () => {
   mkdirSync(OUT, { recursive: true });
   // The webhook receiver is local HTTPS: the server trusts its certificate and may reach loopback.
   receiver = startReceiver(certDir);
+  pageServer = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: () => (pageUp ? new Response(ARTICLE, { headers: { "content-type": "text/html; charset=utf-8" } }) : new Response("down for maintenance", { status: 503 })),
+  });
   srv = await startServer({ env: { OUTBOUND_ALLOW: "127.0.0.1", NODE_EXTRA_CA_CERTS: receiver.certFile, TTS_PROVIDER: "espeak" } });
   key = await srv.createKey("console-tenant", "test");
   browser = await launchBrowser();
@@ -71,6 +88,7 @@ afterAll(async () => {
   await browser?.close();
   await srv?.stop();
   receiver?.stop();
+  pageServer?.stop(true);
   cleanup(certDir);
 });
 
@@ -137,6 +155,19 @@ describe("the console, walked as a person would", () => {
     expect(storage).not.toContain(key);
     expect(storage).not.toContain("cf_console");
     await capture("courses-empty");
+  });
+
+  step("keyboard: the skip link comes first, and the main menu is reached and followed with Tab and Enter", async () => {
+    await page.reload();
+    await page.getByRole("heading", { level: 1, name: "Your courses" }).waitFor();
+    await page.keyboard.press("Tab");
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe("Skip to content");
+    for (let i = 0; i < 10 && (await page.evaluate(() => document.activeElement?.textContent)) !== "Library"; i++) await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { level: 1, name: "Library" }).waitFor();
+    expect(page.url()).toBe(`${srv.url}/app/library`);
+    // The new page's heading takes focus, so a screen reader announces it.
+    await expect(page.evaluate(() => document.activeElement?.tagName)).resolves.toBe("H1");
   });
 
   step("library: upload a corpus PDF and a hostile document with per-file progress, see status and chunk counts", async () => {
@@ -356,6 +387,25 @@ describe("the console, walked as a person would", () => {
     await page.getByRole("cell", { name: "course", exact: true }).waitFor();
     await page.getByText(/^Courses: \d+ of 5$/).waitFor();
     await capture("usage");
+  });
+
+  step("new course that fails: the reason in words, then resumed to completion", async () => {
+    await nav("New course").click();
+    await page.getByLabel("Files and URLs").check();
+    await page.getByLabel("Web pages (one URL a line)").fill(`http://127.0.0.1:${pageServer.port}/tides`);
+    await page.getByLabel("Chapters").fill("1");
+    await page.getByRole("button", { name: "Build the course" }).click();
+    const reason = page.getByRole("alert").filter({ hasText: "Why it failed:" });
+    await reason.waitFor({ timeout: 60_000 });
+    await expect(reason.textContent()).resolves.toMatch(/^Why it failed: None of the course's sources could be ingested: .*503.* \(SOURCES_FAILED\)$/);
+    await capture("new-course-failed");
+    pageUp = true;
+    await page.getByRole("button", { name: "Resume the course" }).click();
+    await page.getByRole("link", { name: "Open the course" }).waitFor({ timeout: 60_000 });
+    await page.getByText("The course is ready.").waitFor();
+    await page.getByRole("link", { name: "Open the course" }).click();
+    await page.getByRole("heading", { level: 1, name: "How tides work" }).waitFor();
+    await page.getByRole("heading", { level: 2, name: /^Chapter 1:/ }).waitFor();
   });
 
   step("a hostile document renders inert in the library, a course built from it, its citations and notes", async () => {

@@ -59,7 +59,7 @@ function App() {
         </div>
       </header>
       <main id="main">
-        <Routes path={path} session={session} />
+        <Routes path={path} />
       </main>
     </>
   );

@@ -3,6 +3,10 @@ import { useEffect, useState } from "preact/hooks";
 
 export const BASE = "/app";
 
+/** Navigations within the console so far: the first page keeps the browser's own focus, later ones move it to their heading. */
+export let navigations = 0;
+addEventListener("popstate", () => navigations++);
+
 export function navigate(path: string): void {
   history.pushState(null, "", BASE + path);
   dispatchEvent(new PopStateEvent("popstate"));

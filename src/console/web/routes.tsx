@@ -8,13 +8,12 @@ import { Library } from "./pages/library.tsx";
 import { NewCourse } from "./pages/new-course.tsx";
 import { Podcasts } from "./pages/podcasts.tsx";
 import { QuizPage } from "./pages/quiz.tsx";
-import type { Session } from "./pages/sign-in.tsx";
 import { Study } from "./pages/study.tsx";
 import { Usage } from "./pages/usage.tsx";
 import { Webhooks } from "./pages/webhooks.tsx";
 import { Link, PageTitle } from "./ui.tsx";
 
-export function Routes({ path }: { path: string; session: Session }) {
+export function Routes({ path }: { path: string }) {
   let m: Record<string, string> | null;
   if (path === "/" || path === "/courses") return <Courses />;
   if (path === "/library") return <Library />;

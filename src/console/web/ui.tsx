@@ -3,7 +3,7 @@ import type { ComponentChildren, TargetedMouseEvent } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { describe } from "./api.ts";
 import { markdownToSafeHtml } from "./markdown.ts";
-import { BASE, navigate } from "./router.ts";
+import { BASE, navigate, navigations } from "./router.ts";
 
 export function Link(props: { to: string; children: ComponentChildren; class?: string; current?: boolean }) {
   const onClick = (e: TargetedMouseEvent<HTMLAnchorElement>) => {
@@ -27,7 +27,7 @@ export function PageTitle({ children, text }: { children?: ComponentChildren; te
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${text} · courseforge`;
-    if (document.activeElement === document.body || document.activeElement?.closest("nav")) ref.current?.focus();
+    if (navigations > 0 && (document.activeElement === document.body || document.activeElement?.closest("nav"))) ref.current?.focus();
   }, [text]);
   return (
     <h1 tabIndex={-1} ref={ref}>

@@ -1,5 +1,5 @@
 /** A course: chapter navigation, the chapter's text with its citations, key concepts, its quiz. */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { Citation } from "../citation.tsx";
 import { type Chapter, type Course, loadCourse } from "../course-data.ts";
 import { CourseNav } from "../course-nav.tsx";
@@ -98,10 +98,15 @@ function ChapterView({ courseId, chapter, count }: { courseId: string; chapter: 
 function Unfinished({ course, onDone }: { course: Course; onDone: () => void }) {
   const [state, setState] = useState<BuildState | null>(null);
   const [error, setError] = useState<unknown>(null);
+  // Aborted when the page is left, so polling stops with it.
+  const here = useRef(new AbortController());
+  const ended = (s: BuildState) => s.status === "completed" && !here.current.signal.aborted && onDone();
   useEffect(() => {
-    follow(course.id, course.title, setState).then((s) => s.status === "completed" && onDone(), setError);
+    const controller = (here.current = new AbortController());
+    follow(course.id, course.title, { onState: setState, signal: controller.signal }).then(ended, setError);
+    return () => controller.abort();
   }, [course.id]);
-  const resume = () => resumeAndFollow(course.id, course.title, setState).then((s) => s.status === "completed" && onDone(), setError);
+  const resume = () => resumeAndFollow(course.id, course.title, { onState: setState, signal: here.current.signal }).then(ended, setError);
   return (
     <>
       <PageTitle text={course.title} />

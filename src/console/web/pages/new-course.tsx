@@ -51,7 +51,7 @@ export function NewCourse() {
     setBusy(true);
     setError(null);
     try {
-      await resumeAndFollow(build.courseId, build.title, setBuild);
+      await resumeAndFollow(build.courseId, build.title, { onState: setBuild });
     } catch (err) {
       setError(err);
     } finally {
