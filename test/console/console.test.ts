@@ -60,6 +60,8 @@ const certDir = tempDir("cf-console-cert-");
 const requested: string[] = [];
 const dialogs: string[] = [];
 const axeFindings: Record<string, unknown[]> = {};
+/** Pages wider than the phone's screen (a sideways scroll of the whole page). */
+const tooWide: Record<string, number> = {};
 let courseId = "";
 
 beforeAll(async () => {
@@ -97,6 +99,8 @@ async function capture(name: string) {
   for (const [label, size] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(size);
     await page.screenshot({ path: join(OUT, `${name}-${label}.png`), fullPage: true });
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (width > size.width) tooWide[`${name} (${label})`] = width;
     const found = await seriousViolations(page);
     if (found.length) axeFindings[`${name} (${label})`] = found.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   }
@@ -349,7 +353,9 @@ describe("the console, walked as a person would", () => {
     const file = await download;
     expect(file.suggestedFilename()).toBe("notes.md");
     const stored = (await call(srv.url, `/v2/courses/${courseId}/notes`, { key, user: LEARNER })).body.notes;
-    expect(readFileSync((await file.path())!, "utf8")).toBe(stored);
+    const saved = join(OUT, "downloaded-notes.md");
+    await file.saveAs(saved);
+    expect(readFileSync(saved, "utf8")).toBe(stored);
     await capture("study");
   });
 
@@ -497,12 +503,13 @@ describe("the console, walked as a person would", () => {
     await page.getByRole("heading", { level: 1, name: "Sign in to courseforge" }).waitFor();
   });
 
-  step("through the whole walk: no request left the server, no key in storage or URLs or logs, axe found nothing serious", async () => {
+  step("through the whole walk: no request left the server, no key in storage or URLs or logs, axe found nothing serious, every page fits a phone", async () => {
     const origins = new Set(requested.filter((u) => !u.startsWith("about:") && !u.startsWith("blob:")).map((u) => new URL(u).origin));
     expect([...origins]).toEqual([srv.url]);
     expect(requested.filter((u) => u.includes(key))).toEqual([]);
     expect(await browserStorage()).not.toContain(key);
     expect(srv.output()).not.toContain(key);
     expect(axeFindings).toEqual({});
+    expect(tooWide).toEqual({});
   });
 });

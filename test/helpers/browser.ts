@@ -1,15 +1,18 @@
 /**
- * Debian's Chromium driven by playwright-core, headless, with a fresh profile and nothing that
- * reaches the network by itself (no component updates, sync or background requests), plus
- * axe-core run inside a page.
+ * Debian's Chromium driven by playwright-core, headless, with a fresh profile (Playwright gives each
+ * launch its own new --user-data-dir) and nothing that reaches the network by itself (no component
+ * updates, sync or background requests), plus axe-core run inside a page. The browser is launched by
+ * Playwright's server under Node (chromium-server.mjs) and driven over its WebSocket from the tests.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawn } from "bun";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 
 export const CHROMIUM = "/usr/bin/chromium";
+
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 export interface Browser {
   context: BrowserContext;
@@ -17,19 +20,27 @@ export interface Browser {
 }
 
 export async function launchBrowser(): Promise<Browser> {
-  const profile = mkdtempSync(join(tmpdir(), "cf-chromium-"));
-  // launchPersistentContext passes the fresh profile as --user-data-dir.
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    acceptDownloads: true,
+  const server = spawn(["node", join(import.meta.dir, "chromium-server.mjs"), CHROMIUM, JSON.stringify(ARGS)], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "inherit",
   });
+  const reader = server.stdout.getReader();
+  let out = "";
+  while (!out.includes("\n")) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`the browser server exited with ${await server.exited}`);
+    out += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  const browser = await chromium.connect(out.trim());
+  const context = await browser.newContext({ acceptDownloads: true });
   return {
     context,
     async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
+      await browser.close();
+      server.stdin.end();
+      await server.exited;
     },
   };
 }

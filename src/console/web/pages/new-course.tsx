@@ -91,7 +91,7 @@ export function NewCourse() {
           </>
         )}
         <label for="chapters">Chapters</label>
-        <input id="chapters" name="num_chapters" type="number" min={1} max={20} value={4} />
+        <input id="chapters" name="num_chapters" type="number" min={1} max={20} defaultValue="4" />
         <label for="goal">Learning goal</label>
         <select id="goal" name="learning_goal">
           {GOALS.map(([v, l]) => (

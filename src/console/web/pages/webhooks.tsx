@@ -51,7 +51,7 @@ export function Webhooks() {
           <legend>Events</legend>
           {EVENTS.map((ev) => (
             <label key={ev} class="inline">
-              <input type="checkbox" name="events" value={ev} checked={ev !== "job.progress"} /> {ev}
+              <input type="checkbox" name="events" value={ev} defaultChecked={ev !== "job.progress"} /> {ev}
             </label>
           ))}
         </fieldset>
