@@ -103,7 +103,8 @@ export function createApp(svc: Services) {
       const path = pathOf(request.url);
       if (isPublic(path)) return;
       if (isSignIn(request.method, path)) {
-        if (!fromOwnOrigin(request, svc.cfg) || request.headers.get("origin") === null) throw crossOrigin();
+        // Sign-in carries the key, not the cookie, but only the console's own page may ask for one.
+        if (!fromOwnOrigin(request, svc.cfg)) throw crossOrigin();
         return;
       }
       const auth = callerOf(request, state);

@@ -44,22 +44,13 @@ function servedOverHttps(request: Request, cfg: Config): boolean {
   );
 }
 
+/** The session cookie carrying `token`; an empty token with no lifetime clears it (sign-out). */
 export function sessionCookie(request: Request, cfg: Config, token: string): string {
   return new Bun.Cookie(SESSION_COOKIE, token, {
     path: "/",
     httpOnly: true,
     sameSite: "strict",
     secure: servedOverHttps(request, cfg),
-    maxAge: SESSION_HOURS * 3600,
-  }).serialize();
-}
-
-export function clearedSessionCookie(request: Request, cfg: Config): string {
-  return new Bun.Cookie(SESSION_COOKIE, "", {
-    path: "/",
-    httpOnly: true,
-    sameSite: "strict",
-    secure: servedOverHttps(request, cfg),
-    maxAge: 0,
+    maxAge: token ? SESSION_HOURS * 3600 : 0,
   }).serialize();
 }

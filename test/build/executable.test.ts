@@ -45,7 +45,7 @@ test("the executable serves the web console it embeds, which signs in and shows 
   const browser = await launchBrowser();
   try {
     const page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    await page.goto(`${srv.url}/`);
+    await page.goto(`${srv.url}/app/`);
     await page.getByLabel("API key").fill(key);
     await page.getByLabel("Learner id").fill("exe-learner");
     await page.getByRole("button", { name: "Sign in" }).click();

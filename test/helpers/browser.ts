@@ -1,46 +1,56 @@
 /**
- * Debian's Chromium driven by playwright-core, headless, with a fresh profile (Playwright gives each
- * launch its own new --user-data-dir) and nothing that reaches the network by itself (no component
- * updates, sync or background requests), plus axe-core run inside a page. The browser is launched by
- * Playwright's server under Node (chromium-server.mjs) and driven over its WebSocket from the tests.
+ * Debian's Chromium driven by playwright-core, headless, with a fresh profile and nothing that
+ * reaches the network by itself (no component updates, sync or background requests), plus
+ * axe-core run inside a page. Chromium writes its own log of every network request it makes
+ * (NetLog), so a test can see all traffic, the browser's own included, not only a page's.
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawn } from "bun";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 
 export const CHROMIUM = "/usr/bin/chromium";
 
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-
 export interface Browser {
   context: BrowserContext;
+  /**
+   * Every request Chromium has started so far, with its traffic annotation: the id Chromium gives
+   * each kind of request (a page's navigation, its subresources and fetches; or the browser's own
+   * update checks, account and autofill lookups, which a test tells apart by it).
+   */
+  requests(): { url: string; annotation: number }[];
   close(): Promise<void>;
 }
 
 export async function launchBrowser(): Promise<Browser> {
-  const server = spawn(["node", join(import.meta.dir, "chromium-server.mjs"), CHROMIUM, JSON.stringify(ARGS)], {
-    stdin: "pipe",
-    stdout: "pipe",
-    stderr: "inherit",
+  const profile = mkdtempSync(join(tmpdir(), "cf-chromium-"));
+  const netLog = join(profile, "netlog.json");
+  // launchPersistentContext passes the fresh profile as --user-data-dir.
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      `--log-net-log=${netLog}`,
+    ],
+    acceptDownloads: true,
   });
-  const reader = server.stdout.getReader();
-  let out = "";
-  while (!out.includes("\n")) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`the browser server exited with ${await server.exited}`);
-    out += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  const browser = await chromium.connect(out.trim());
-  const context = await browser.newContext({ acceptDownloads: true });
   return {
     context,
+    // The log is JSON once Chromium exits; while it runs, requests are read from the text so far.
+    requests: () =>
+      [...readFileSync(netLog, "utf8").matchAll(/"traffic_annotation":(\d+),"url":"([^"]+)"/g)].map((m) => ({ url: m[2]!, annotation: Number(m[1]) })),
     async close() {
-      await browser.close();
-      server.stdin.end();
-      await server.exited;
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
     },
   };
 }

@@ -68,6 +68,16 @@ test("the cookie is Secure when the console is reached over HTTPS", async () => 
   expect(res.headers.get("set-cookie")).toContain("Secure");
 });
 
+test("sign-in names the learner by user_id as well; an unknown one is 404", async () => {
+  const registered = await call(srv.url, "/v2/users", { key, json: { external_id: "barbara" } });
+  const byId = await signIn({ api_key: key, user_id: registered.body.user_id });
+  expect(byId.status).toBe(201);
+  expect((await byId.json()).user).toMatchObject({ user_id: registered.body.user_id, external_id: "barbara" });
+  const unknown = await call(srv.url, "/v2/console/session", { json: { api_key: key, user_id: crypto.randomUUID() }, headers: { origin: srv.url } });
+  expect(unknown.status).toBe(404);
+  expect(errorOf(unknown).code).toBe("USER_NOT_FOUND");
+});
+
 test("sign-in refuses a wrong key, a missing learner, and any page but the console's", async () => {
   const wrong = await call(srv.url, "/v2/console/session", { json: { api_key: "sk-service-test-nope", external_user_id: "ada" }, headers: { origin: srv.url } });
   expect(wrong.status).toBe(401);

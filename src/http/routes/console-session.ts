@@ -8,7 +8,7 @@ import type { Services } from "../../services.ts";
 import { endSession, openSession, sessionAuthenticator } from "../../tenants/console-sessions.ts";
 import { toUserResource, type User } from "../../tenants/users.ts";
 import type { AuthContext } from "../../tenants/keys.ts";
-import { clearedSessionCookie, SESSION_COOKIE, sessionCookie, sessionTokenOf } from "../console-cookie.ts";
+import { SESSION_COOKIE, sessionCookie, sessionTokenOf } from "../console-cookie.ts";
 import { authOf } from "../context.ts";
 import { errors } from "../schemas.ts";
 import { userOf } from "../user.ts";
@@ -92,7 +92,7 @@ export const consoleSessionRoutes = (svc: Services) => {
         const token = sessionTokenOf(request);
         if (token) endSession(svc.sqlite, token);
         set.status = 204;
-        set.headers["set-cookie"] = clearedSessionCookie(request, svc.cfg);
+        set.headers["set-cookie"] = sessionCookie(request, svc.cfg, "");
       },
       {
         response: { 204: t.Void(), ...errors(401, 403) },
