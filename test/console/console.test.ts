@@ -393,9 +393,20 @@ describe("the console, walked as a person would", () => {
     await capture("usage");
   });
 
+  step("new course from a topic the library covers", async () => {
+    await nav("New course").click();
+    await page.getByLabel("A topic covered by my library").check();
+    await page.getByLabel("Topic", { exact: true }).fill("dense passage retrieval for open-domain question answering");
+    await page.getByLabel("Chapters").fill("2");
+    await page.getByRole("button", { name: "Build the course" }).click();
+    await page.getByRole("link", { name: "Open the course" }).waitFor({ timeout: 120_000 });
+    await expect(page.locator(".chapters-progress li[data-status=completed]").count()).resolves.toBe(2);
+  });
+
   step("new course that fails: the reason in words, then resumed to completion", async () => {
     await nav("New course").click();
     await page.getByLabel("Files and URLs").check();
+    await page.getByLabel("Topic (optional)").fill("");
     await page.getByLabel("Web pages (one URL a line)").fill(`http://127.0.0.1:${pageServer.port}/tides`);
     await page.getByLabel("Chapters").fill("1");
     await page.getByRole("button", { name: "Build the course" }).click();
