@@ -177,5 +177,6 @@ test("the console is served at /app/ with a strict content security policy; / le
   expect((await fetch(`${srv.url}/docs`)).status).toBe(200);
   const spec = await call(srv.url, "/openapi.json");
   expect(Object.keys(spec.body.paths)).toContain("/v2/console/session");
+  expect(spec.body.paths["/v2/console/session"].post.security).toEqual([]);
   expect(Object.keys(spec.body.paths).filter((p) => p.startsWith("/app") || p === "/")).toEqual([]);
 });

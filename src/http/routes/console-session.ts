@@ -70,6 +70,8 @@ export const consoleSessionRoutes = (svc: Services) => {
             "from the console's own origin, and every write must carry Origin; the session ends at sign-out, expiry or the key's revocation. " +
             "Only browsers on this server's origin may call it (403 CROSS_ORIGIN_REQUEST otherwise).",
           tags: ["console"],
+          // The key travels in the body: no X-API-Key header.
+          security: [],
         },
       },
     )
