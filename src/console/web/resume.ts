@@ -1,5 +1,5 @@
 /** Resuming a failed course, then following it by polling its progress until it ends. */
-import { get, post } from "./api.ts";
+import { ApiError, get, post } from "./api.ts";
 import { type BuildState, fromProgress } from "./progress.tsx";
 
 type Follower = { onState: (s: BuildState) => void; signal?: AbortSignal };
@@ -9,13 +9,26 @@ export async function resumeAndFollow(courseId: string, title: string | null, f:
   return follow(courseId, title, f);
 }
 
-/** Polls every second while the course generates; stops early when `signal` aborts (the page was left). */
+// Every poll counts against the tenant's rate limit (60 a minute by default), shared with the API's other clients.
+const POLL_MS = 3000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls while the course generates; stops early when `signal` aborts (the page was left). */
 export async function follow(courseId: string, title: string | null, { onState, signal }: Follower): Promise<BuildState> {
   for (;;) {
-    const state = fromProgress(await get(`/v2/courses/${courseId}/progress`), title);
+    let progress;
+    try {
+      progress = await get(`/v2/courses/${courseId}/progress`);
+    } catch (err) {
+      // Over the rate limit: wait for the next window rather than give up on the course.
+      if (!(err instanceof ApiError && err.status === 429)) throw err;
+      await sleep(POLL_MS * 5);
+      continue;
+    }
+    const state = fromProgress(progress, title);
     if (signal?.aborted) return state;
     onState(state);
     if (state.status !== "generating") return state;
-    await new Promise((r) => setTimeout(r, 1000));
+    await sleep(POLL_MS);
   }
 }

@@ -22,7 +22,8 @@ export function Podcasts({ id }: { id: string }) {
   const generating = list.data?.episodes.some((e) => e.status === "generating") ?? false;
   useEffect(() => {
     if (!generating) return;
-    const timer = setTimeout(list.reload, 2000);
+    // Each check counts against the tenant's rate limit: a few seconds apart is enough for episodes.
+    const timer = setTimeout(list.reload, 3000);
     return () => clearTimeout(timer);
   }, [generating, list.data]);
   const generate = async () => {
