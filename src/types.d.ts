@@ -19,5 +19,11 @@ declare module "*.so.1" {
   const path: string;
   export default path;
 }
-// The web console imports its stylesheet; Bun's bundler emits it as a file of its own.
-declare module "*.css" {}
+declare module "*/assets/scorm-course.js" {
+  const text: string;
+  export default text;
+}
+declare module "*.css" {
+  const text: string;
+  export default text;
+}

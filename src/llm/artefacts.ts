@@ -15,6 +15,8 @@ export type {
   McqQuestion,
   Outline,
   PodcastScript,
+  RubricGrade,
+  RubricMark,
   ShortAnswerQuestion,
   StudyGuide,
   StudyGuideSection,
@@ -27,6 +29,7 @@ export { writeStudyGuide, type StudyGuideInput } from "./artefacts/study-guide.t
 export { writeNotes, type NotesInput } from "./artefacts/notes.ts";
 export { writeFlashcards, type FlashcardsInput } from "./artefacts/flashcards.ts";
 export { writeExamQuestions, type ExamQuestionsInput } from "./artefacts/exam.ts";
+export { gradeWithModel, type RubricGradeInput } from "./artefacts/grading.ts";
 export { answerQuestion, distinctPassages, type AnswerInput, type AnswerPassage } from "./artefacts/answer.ts";
 export { writePodcastScript, type PodcastInput } from "./artefacts/podcast.ts";
 export { listModelKeys, resolveModelKey, EXTRACTIVE_MODEL } from "./models.ts";

@@ -122,6 +122,18 @@ export interface FlashcardDeck {
   total: number;
 }
 
+/** How far an answer meets one rubric point: the same three marks for a model and the built-in grader. */
+export const RubricMark = T.Union([T.Literal("yes"), T.Literal("partly"), T.Literal("no")]);
+export type RubricMark = Static<typeof RubricMark>;
+
+/** A marked short answer: one mark per rubric point, in the rubric's order, and feedback to the learner. */
+export const rubricGradeSchema = (points: number) =>
+  T.Object({
+    points: T.Array(T.Object({ met: RubricMark, comment: Text(1, 400) }), { minItems: points, maxItems: points }),
+    feedback: Text(1, 1200),
+  });
+export type RubricGrade = Static<ReturnType<typeof rubricGradeSchema>>;
+
 export const AnswerReply = T.Object({
   answered: T.Boolean({ description: "false when the passages do not contain the answer" }),
   answer: T.String({ minLength: 1, description: "The answer; each sentence ends with the handles of the passages it is based on, such as [S1]" }),

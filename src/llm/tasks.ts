@@ -13,6 +13,7 @@ const PROFILES: Record<Task, TaskProfile> = {
   notes: { temperature: 0.5, maxTokens: 5000 },
   flashcards: { temperature: 0.2, maxTokens: 3000 },
   exam: { temperature: 0.3, maxTokens: 3500 },
+  grading: { temperature: 0, maxTokens: 1000 },
   answer: { temperature: 0.1, maxTokens: 800 },
   podcast: { temperature: 0.7, maxTokens: 3500 },
   general: { temperature: 0.3, maxTokens: 2000 },

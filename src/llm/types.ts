@@ -28,6 +28,7 @@ export type Task =
   | "notes"
   | "flashcards"
   | "exam"
+  | "grading"
   | "answer"
   | "podcast"
   | "general";

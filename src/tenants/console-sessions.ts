@@ -8,7 +8,7 @@ import type { Database } from "bun:sqlite";
 import type { Db } from "../db/index.ts";
 import { unauthorized } from "../errors.ts";
 import { nowIso, sha256Hex } from "../util.ts";
-import { type AuthContext, authContextOf, KEY_ROW_COLUMNS, keyAuthenticator, type KeyRow } from "./keys.ts";
+import { type AuthContext, authContextOf, KEY_ROW_COLUMNS, KEY_ROW_TABLES, keyAuthenticator, type KeyRow } from "./keys.ts";
 import { resolveUser, type User } from "./users.ts";
 
 export const SESSION_HOURS = 12;
@@ -49,14 +49,13 @@ export function openSession(
 export function sessionAuthenticator(sqlite: Database): (token: string) => ConsoleSession | null {
   const stmt = sqlite.query<KeyRow & { user_id: string; expires_at: string }, [string, string]>(
     `SELECT ${KEY_ROW_COLUMNS}, s.user_id, s.expires_at
-       FROM console_sessions s
-       JOIN api_keys k ON k.id = s.key_id AND k.revoked_at IS NULL
-       JOIN tenants t ON t.id = k.tenant_id
-      WHERE s.token_hash = ? AND s.expires_at > ?`,
+       FROM ${KEY_ROW_TABLES} JOIN console_sessions s ON s.key_id = k.id
+      WHERE s.token_hash = ? AND s.expires_at > ? AND k.revoked_at IS NULL`,
   );
   return (token) => {
     const row = stmt.get(sha256Hex(token), nowIso());
-    return row ? { auth: authContextOf(row), userId: row.user_id, expiresAt: row.expires_at } : null;
+    const auth = row && authContextOf(row);
+    return row && auth ? { auth, userId: row.user_id, expiresAt: row.expires_at } : null;
   };
 }
 

@@ -4,3 +4,4 @@ export * from "./webhooks.ts";
 export * from "./podcasts.ts";
 export * from "./retrieval.ts";
 export * from "./console.ts";
+export * from "./progress.ts";

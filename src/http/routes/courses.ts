@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { deleteCourse } from "../../courses/delete.ts";
 import { courseLister, readCourse } from "../../courses/read.ts";
 import type { Services } from "../../services.ts";
 import { CourseIdParams, errors, UserHeaders } from "../schemas.ts";
@@ -106,5 +107,23 @@ export const courseReadRoutes = (svc: Services) => {
         tags: ["courses"],
       },
       response: { 200: Course, ...errors(401, 403, 404, 422, 429) },
-    });
+    })
+    .delete(
+      "/v2/courses/:course_id",
+      async ({ request, params, set }) => {
+        await deleteCourse(svc, ownerOf(svc, request), params.course_id);
+        set.status = 204;
+      },
+      {
+        headers: UserHeaders,
+        params: CourseIdParams,
+        response: { 204: t.Void(), ...errors(401, 403, 404, 409, 422, 429) },
+        detail: {
+          summary: "Delete a course",
+          description:
+            "Removes the course with its chapters, quizzes, chapter index entries, materials, podcast episodes and audio, and every learner's attempts, reviews and reads. The documents it was built from stay indexed. 409 COURSE_BUSY while a job of the course (its generation or a podcast episode) is queued or running.",
+          tags: ["courses"],
+        },
+      },
+    );
 };

@@ -1,7 +1,7 @@
 import sbd from "sbd";
 import { distinctPassages } from "../extractive/answer-passages.ts";
-import { type AnswerPassage, keyTermSupport } from "../extractive/answer-sentences.ts";
-import { keyTerms, MIN_SUPPORT, NOT_ANSWERED } from "../extractive/answer-terms.ts";
+import { type AnswerPassage, keyTermSupport, passagesText } from "../extractive/answer-sentences.ts";
+import { keyTerms, meets, MIN_SUPPORT, NOT_ANSWERED, requirements } from "../extractive/answer-terms.ts";
 import { usesExtractive } from "../models.ts";
 import { formatPassages, render, templates } from "../prompts/index.ts";
 import { AnswerReply, type Answer } from "../schemas.ts";
@@ -48,6 +48,7 @@ export async function answerQuestion(llm: Llm, input: AnswerInput): Promise<Answ
   if (problems.length > 0) reply = await ask(`Your previous answer was:\n${reply.answer}\nIt had these problems: ${problems.join("; ")}.\nAnswer again without them.`);
   if (!reply.answered) return ownWords(reply.answer);
   if (keyTermSupport(keyTerms(input.question), input.passages) < MIN_SUPPORT) return notAnswered();
+  if (!meets(requirements(input.question), passagesText(input.passages))) return notAnswered();
   return grounded(reply.answer, input.passages, stems);
 }
 

@@ -20,6 +20,10 @@ export interface AnswerPassage extends Passage {
   role?: BlockRole;
 }
 
+/** All the passages say, headings included: where the names a question asks about must appear. */
+export const passagesText = (passages: AnswerPassage[]) =>
+  passages.map((p) => [...(p.headingPath ?? []), p.heading ?? "", p.text].join("\n")).join("\n");
+
 /** A sentence of a passage, quotable or not. */
 interface ReadSentence {
   text: string;
@@ -43,41 +47,67 @@ const NOT_QUOTED: ReadonlySet<BlockRole> = new Set(["references", "toc", "index"
 const ENDS_SENTENCE = /[.!?]["'”’)\]]*$/;
 const STARTS_SENTENCE = /^["'“‘([]*[\p{Lu}\p{N}]/u;
 // A code name may open a sentence in lower case ("sort(x) returns…", "is.na(x) gives…").
-const STARTS_WITH_CODE = /^[\p{Ll}_][\w.]*[(._]/u;
+const STARTS_WITH_CODE = /^(?:[\p{Ll}_][\w.]*[(._]|_\w)/u;
 
-/** Whether a block stops short of its sentence's end and the next one carries on from it. */
-const continues = (block: string, next: string) => !/[.!?:;]["'”’)\]]*$/.test(block.trimEnd()) && /^[\p{Ll}(]/u.test(next.trimStart());
+const ENDS_CLAUSE = /[.!?:;]["'”’)\]]*$/;
+// An R or shell console line quoted inside a sentence ("The function sink, > sink("x") will divert…").
+const CONSOLE_LINE = /^[>$]\s/;
+
+interface Block {
+  text: string;
+  /** A list item: it stands alone even without a full stop. */
+  item: boolean;
+}
+
+/**
+ * Whether `next` carries on the sentence `block` left open: it starts in lower case, or the PDF's
+ * one-block-per-line extraction broke a paragraph before a capitalised word ("…and one additional" /
+ * "BM25 negative passage per question."): then `block` is prose of several words ending in a word.
+ */
+function continues(block: Block, next: Block): boolean {
+  const text = block.text.trimEnd();
+  if (ENDS_CLAUSE.test(text) || next.item) return false;
+  if (/^[\p{Ll}(]/u.test(next.text.trimStart())) return true;
+  return !block.item && wordCount(text) >= 3 && /\p{Ll}$/u.test(text) && !text.includes("|") && !next.text.includes("|");
+}
 
 /** Blocks of one passage's plain text: paragraphs, list items, tables; headings left out, broken paragraphs joined. */
 function blocksOf(text: string): string[] {
-  const raw = plainText(text)
+  const raw: Block[] = plainText(text)
     .split(/\n\s*\n|\n(?=\s*(?:#|[-*+] |\d+[.)] ))/)
-    .map((b) =>
-      b
-        .split("\n")
-        .filter((line) => !/^\s*#{1,6}\s/.test(line))
-        .map((line) => line.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "").trim())
-        .join(" ")
-        .trim(),
-    )
-    .filter(Boolean);
-  const joined: string[] = [];
+    .map((b) => {
+      const lines = b.split("\n").filter((line) => !/^\s*#{1,6}\s/.test(line));
+      const item = lines.length > 0 && /^\s*(?:[-*+]|\d+[.)])\s+/.test(lines[0]!);
+      return { text: lines.map((line) => line.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "").trim()).join(" ").trim(), item };
+    })
+    .filter((b) => b.text);
+  const joined: Block[] = [];
   for (const b of raw) {
     const last = joined.at(-1);
-    if (last !== undefined && continues(last, b)) joined[joined.length - 1] = `${last} ${b}`;
-    else joined.push(b);
+    const beforeLast = joined.at(-2);
+    if (last && /^\p{Lu}$/u.test(last.text) && /^\p{Ll}/u.test(b.text)) {
+      // A drop cap extracted as its own block ("D" / "rop caps are used…").
+      last.text += b.text;
+    } else if (last && beforeLast && CONSOLE_LINE.test(last.text) && /^\p{Ll}/u.test(b.text) && !ENDS_CLAUSE.test(beforeLast.text.replace(/,$/, ""))) {
+      joined.pop();
+      beforeLast.text = `${beforeLast.text} ${last.text} ${b.text}`;
+    } else if (last && continues(last, b)) last.text = `${last.text} ${b.text}`;
+    else joined.push({ ...b });
   }
-  return joined;
+  return joined.map((b) => b.text);
 }
 
 // sbd reads a lone capital before a full stop as an initial ("David M. Smith"), so "…stored within
 // R. The collection…" stays one sentence; after a lower-case word it is a one-letter word ending one.
 const LONE_CAPITAL_END = /(?<=\s\p{Ll}+\s\p{Lu}\.)\s+(?=\p{Lu}\p{Ll})/u;
 
+const DOT = "\u2024";
+
 /** Sentences of a block, a quotation cut by the splitter joined back to the sentence that opens it. */
 function sentencesOfBlock(block: string): string[] {
   // A footnote mark glued to a sentence's full stop ("in the end.5 Each") hides the boundary.
-  const text = block.replace(/(\p{L})\.\d{1,2}\s+(?=\p{Lu})/gu, "$1. ");
+  // A dot file (".RData") is no sentence end either: its dot is held back from the splitter.
+  const text = block.replace(/(\p{L})\.\d{1,2}\s+(?=\p{Lu})/gu, "$1. ").replace(/(^|\s)\.(?=\p{L})/gu, `$1${DOT}`);
   const out: string[] = [];
   let open = "";
   for (const s of sbd.sentences(text, { preserve_whitespace: false }).flatMap((x) => x.split(LONE_CAPITAL_END))) {
@@ -90,7 +120,7 @@ function sentencesOfBlock(block: string): string[] {
     }
   }
   if (open) out.push(open);
-  return out;
+  return out.map((s) => s.replaceAll(DOT, "."));
 }
 
 /** A sentence that can be quoted as it stands. */

@@ -6,6 +6,7 @@
  * scores are. Cheap on purpose (no part-of-speech model): a model-backed server loads it too.
  */
 import { zipf } from "./background.ts";
+import { baseForm } from "./base-form.ts";
 import { contentStems, stem, words } from "./text.ts";
 
 export const NOT_ANSWERED = "The provided sources do not answer this question.";
@@ -38,8 +39,11 @@ const LIGHT = new Set(
 );
 const LIGHT_WEIGHT = 0.5;
 
-/** A number, as a term: thousands separators do not make it another number. */
-const NUMBER = /\d+(?:[.,]\d+)*/g;
+/**
+ * A number standing alone, as a term: thousands separators do not make it another number. Digits
+ * inside a name ("BM25", "H2O") are part of the name's term, on the question's side and the text's.
+ */
+const NUMBER = /(?<![\p{L}\d.,])\d+(?:[.,]\d+)*(?![\p{L}\d])/gu;
 const numberTerm = (n: string) => n.replace(/,/g, "");
 
 /** The rarest everyday words weigh about 6, the commonest content words 0.5; a word the list lacks is as rare as one seen once. */
@@ -55,17 +59,36 @@ const CODE = /(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|(?<![\w.])[A-Za-z_]\w+(?
 const codeTerms = (text: string) => (text.match(CODE) ?? []).filter((c) => c.length >= 4 && !/^(e\.g|i\.e|et\.al)$/i.test(c)).map((c) => `code:${c.toLowerCase()}`);
 const CODE_WEIGHT = 5;
 
-// "chat-optimized" and "chat optimized" are the same words, and so are "memory_growth" and "memory growth".
-const unhyphenated = (text: string) => text.replace(/(\p{L})[-–_](?=\p{L})/gu, "$1 ");
+// "chat-optimized" and "chat optimized" are the same words, and so are "memory_growth" and "memory
+// growth", and "top-5" and "top 5".
+const unhyphenated = (text: string) => text.replace(/(\p{L})[-–_](?=[\p{L}\d])/gu, "$1 ");
+
+// A question typed on a keyboard says "lambda" where the paper prints "λ".
+const GREEK: Record<string, string> = {
+  α: "alpha", β: "beta", γ: "gamma", δ: "delta", ε: "epsilon", ζ: "zeta", η: "eta", θ: "theta", κ: "kappa", λ: "lambda",
+  μ: "mu", ν: "nu", ξ: "xi", π: "pi", ρ: "rho", σ: "sigma", τ: "tau", φ: "phi", χ: "chi", ψ: "psi", ω: "omega",
+};
+const GREEK_LETTER = new RegExp(`[${Object.keys(GREEK).join("")}]`, "gu");
+
+/** Text as key terms are read from it: Greek letters by name, hyphenated words apart. */
+const normalised = (text: string) => unhyphenated(text.replace(GREEK_LETTER, (g) => ` ${GREEK[g]} `));
+
+const AUXILIARY = "is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|may|might|must";
+// "In which language is Rhino developed?": the kind of thing asked for, which the answer names
+// ("…in Java.") rather than repeats; it counts as little as a light verb.
+const ANSWER_TYPE = new RegExp(`\\bwhich\\s+([\\p{L}-]+)\\s+(?:${AUXILIARY})\\b`, "iu");
 
 export function keyTerms(question: string): KeyTerm[] {
   const byTerm = new Map<string, number>();
-  for (const w of words(unhyphenated(question.replace(NUMBER, " ")))) {
-    const [s] = contentStems(w);
+  const text = normalised(question);
+  const type = ANSWER_TYPE.exec(text)?.[1];
+  const light = new Set([...LIGHT, ...(type ? contentStems(type, baseForm) : [])]);
+  for (const w of words(text.replace(NUMBER, " "))) {
+    const [s] = contentStems(w, baseForm);
     if (!s || FRAMING.has(s)) continue;
-    byTerm.set(s, Math.max(byTerm.get(s) ?? 0, LIGHT.has(s) ? LIGHT_WEIGHT : weightOf(w)));
+    byTerm.set(s, Math.max(byTerm.get(s) ?? 0, light.has(s) ? LIGHT_WEIGHT : weightOf(w)));
   }
-  for (const n of question.match(NUMBER) ?? []) byTerm.set(numberTerm(n), NUMBER_WEIGHT);
+  for (const n of text.match(NUMBER) ?? []) byTerm.set(numberTerm(n), NUMBER_WEIGHT);
   return [...byTerm].map(([term, weight]) => ({ term, weight }));
 }
 
@@ -78,8 +101,9 @@ export const codeKeyTerms = (question: string): KeyTerm[] => [...new Set(codeTer
 
 /** The terms a text offers to match key terms against: stems of its content words, its numbers and code names. */
 export function termsOf(text: string): Set<string> {
-  const set = new Set(contentStems(unhyphenated(text)));
-  for (const n of text.match(NUMBER) ?? []) set.add(numberTerm(n));
+  const plain = normalised(text);
+  const set = new Set(contentStems(plain, baseForm));
+  for (const n of plain.match(NUMBER) ?? []) set.add(numberTerm(n));
   for (const c of codeTerms(text)) set.add(c);
   return set;
 }
@@ -89,4 +113,50 @@ export function coverage(terms: KeyTerm[], have: Set<string>): number {
   const total = terms.reduce((sum, t) => sum + t.weight, 0);
   if (total === 0) return 1;
   return terms.reduce((sum, t) => sum + (have.has(t.term) ? t.weight : 0), 0) / total;
+}
+
+/**
+ * What the passages must hold, beyond most of the key terms, for a question to be answered: the
+ * names it asks about and, for "who did…" questions, the deed. A question about "Rust" is not
+ * answered by passages that never name Rust, however well they cover "standalone Wasm files"; "Who
+ * funded the research?" is not answered by a sentence about the research that says nothing of
+ * funding (the commonest words weigh least, so coverage alone lets such a verb go missing).
+ */
+export interface Requirements {
+  /** Stems of the capitalised names and acronyms the question uses after its first word. */
+  names: string[];
+  /** The verb of a "who <verb>…" or "which <noun> <verb>…" question, lower case. */
+  deed?: string;
+}
+
+const DEED = new RegExp(`^\\s*(?:who|which\\s+[\\p{L}-]+)\\s+(?!(?:${AUXILIARY})\\b)(\\p{Ll}+)\\b`, "iu");
+
+export function requirements(question: string): Requirements {
+  const text = normalised(question);
+  const [, ...rest] = words(text.replace(NUMBER, " "));
+  const names = rest.filter((w) => /^\p{Lu}/u.test(w) && w !== "I").flatMap((w) => contentStems(w, baseForm));
+  const deed = DEED.exec(text)?.[1];
+  return deed ? { names, deed } : { names };
+}
+
+// Nouns and adjectives made from a verb share its stem ("developers", "development") but do not say
+// that anyone did it.
+const DERIVED = /(?:ers?|ors?|ments?|ions?|ances?|ences?|ive|al)$/;
+
+/** Whether `text` uses `verb` as a verb: an inflection or irregular form, not a noun made from it. */
+export function usesVerb(text: string, verb: string): boolean {
+  const wanted = stem(baseForm(verb));
+  const own = verb.match(DERIVED)?.[0];
+  return words(text).some((w) => {
+    const lower = w.toLowerCase();
+    if (stem(baseForm(lower)) !== wanted) return false;
+    const suffix = lower.match(DERIVED)?.[0];
+    return !suffix || suffix === own;
+  });
+}
+
+/** Whether `text` holds every name the question asks about and its deed. */
+export function meets(req: Requirements, text: string): boolean {
+  const have = termsOf(text);
+  return req.names.every((n) => have.has(n)) && (!req.deed || usesVerb(text, req.deed));
 }

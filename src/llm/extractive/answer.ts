@@ -7,11 +7,13 @@
  * other sentences wins: a term every sentence has ("Eich" on a page about Eich) picks none of them.
  * A sentence that goes on in the next one ("…any loop. This is the only way to terminate repeat
  * loops.") is quoted with it. A "how many" or "when" question with no qualifying sentence that
- * gives a number or a date is not answered: quoting a sentence without one would not answer it.
+ * gives a number or a date is not answered: quoting a sentence without one would not answer it;
+ * nor is a question whose names no passage uses, or a "who did…" question whose deed no
+ * qualifying sentence states (answer-terms.ts requirements).
  */
 import type { Answer } from "../schemas.ts";
-import { type AnswerPassage, type AnswerSentence, answerSentences } from "./answer-sentences.ts";
-import { codeKeyTerms, coverage, type KeyTerm, keyTerms, MIN_SUPPORT, NOT_ANSWERED } from "./answer-terms.ts";
+import { type AnswerPassage, type AnswerSentence, answerSentences, passagesText } from "./answer-sentences.ts";
+import { codeKeyTerms, coverage, type KeyTerm, keyTerms, meets, MIN_SUPPORT, NOT_ANSWERED, requirements, usesVerb } from "./answer-terms.ts";
 import { answerFit, questionShape } from "./question-type.ts";
 
 export { NOT_ANSWERED };
@@ -42,6 +44,8 @@ const notAnswered = (): Answer => ({ answer: NOT_ANSWERED, citations: [], answer
 
 export function extractiveAnswer(input: { question: string; passages: AnswerPassage[] }): Answer {
   const terms = keyTerms(input.question);
+  const req = requirements(input.question);
+  if (!meets({ names: req.names }, passagesText(input.passages))) return notAnswered();
   const shape = questionShape(input.question);
   const sentences = answerSentences(input.passages);
   const distinctive = distinctiveWeights([...terms, ...codeKeyTerms(input.question)], sentences);
@@ -55,7 +59,7 @@ export function extractiveAnswer(input: { question: string; passages: AnswerPass
       // Its own words count for more than those it is read with.
       return { u, support: coverage(terms, u.context), score: 0.6 * own + 0.4 * read + rank - (words > LONG_UNIT ? LONG_PENALTY : 0) };
     })
-    .filter((x) => x.support >= MIN_SUPPORT)
+    .filter((x) => x.support >= MIN_SUPPORT && (!req.deed || usesVerb(x.u.sentences.map((s) => s.text).join(" "), req.deed)))
     .sort((a, b) => b.score - a.score)
     .slice(0, CANDIDATES)
     .map((x) => {

@@ -11,7 +11,7 @@
 import nlp from "compromise";
 import { isStopword, stem, words } from "./text.ts";
 
-export type AnswerKind = "quantity" | "time" | "agent" | "place" | "code" | "definition" | "reason" | "means" | "other";
+export type AnswerKind = "quantity" | "time" | "agent" | "place" | "code" | "definition" | "reason" | "purpose" | "means" | "other";
 
 export interface QuestionShape {
   kind: AnswerKind;
@@ -23,14 +23,17 @@ export interface QuestionShape {
 
 const MEASURES =
   "number|numbers|percentage|percent|share|amount|size|value|score|accuracy|rate|dimension|dimensions|revenue|cost|price|length|count|speed|total|proportion|fraction|budget|population|distance|duration|weight|height|width|depth|age|limit";
+// "In which language…", "To which file…": a preposition may come before the question word.
+const Q = String.raw`^\s*(?:(?:in|to|from|on|at|for|by|with|of|into)\s+)?`;
 const PATTERNS: [AnswerKind, RegExp][] = [
   ["quantity", /\bhow\s+(many|much|long|big|large|small|far|old|often|fast|high|wide|tall|heavy)\b/i],
-  ["quantity", new RegExp(`^\\s*(what|which)\\s+(\\S+\\s+){0,3}?(${MEASURES})\\b`, "i")],
+  ["quantity", new RegExp(`${Q}(what|which)\\s+(\\S+\\s+){0,3}?(${MEASURES})\\b`, "i")],
   ["time", /^\s*when\b|\b(what|which)\s+(year|date|day|month|decade|century|time)\b|\bin\s+(what|which)\s+year\b/i],
-  ["agent", /^\s*(who|whom|whose)\b|^\s*(which|what)\s+(\S+\s+)?(person|people|company|companies|organi[sz]ations?|authors?|team|group|firm|university|institution|researchers?)\b/i],
-  ["place", /^\s*where\b|^\s*(which|what)\s+(city|country|place|location|state|region|continent|town)\b/i],
-  ["code", /^\s*(which|what)\s+(\S+\s+){0,2}?(function|functions|command|operator|method|keyword|flag|option)\b/i],
+  ["agent", new RegExp(`^\\s*(who|whom|whose)\\b|${Q}(which|what)\\s+(\\S+\\s+)?(person|people|company|companies|organi[sz]ations?|authors?|team|group|firm|university|institution|researchers?)\\b`, "i")],
+  ["place", new RegExp(`^\\s*where\\b|${Q}(which|what)\\s+(city|country|place|location|state|region|continent|town)\\b`, "i")],
+  ["code", new RegExp(`${Q}(which|what)\\s+(\\S+\\s+){0,2}?(function|functions|command|operator|method|keyword|flag|option|file|files)\\b`, "i")],
   ["reason", /^\s*why\b|^\s*(what|which)\s+(is|was|are|were)\s+the\s+(reasons?|causes?|motivation)\b|^\s*what\s+causes?\b/i],
+  ["purpose", /^\s*what\s+(is|are|was|were)\s+.+?\s+(used\s+)?for\s*\??\s*$|^\s*what\s+is\s+the\s+(purpose|use|point)\s+of\b/i],
 ];
 // "What is a data frame?" but not "What is the dimension d of the representation taken at the [CLS] token?"
 const DEFINITION = /^\s*(?:what\s+(?:is|are|was|were)|define|what\s+is\s+meant\s+by)\s+(?:an?\s+|the\s+)?([^?]+?)\s*\??\s*$/i;
@@ -67,10 +70,12 @@ const NUMBER_TOKEN = new RegExp(`^[(~≈]?(\\d+(?:[.,]\\d+)*%?|${COUNT_WORDS})[,
 const MONTH =
   /\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?)\.?\s+\d{1,4}\b|\b\d{1,2}\s+(january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
 const YEAR = /\b(1[5-9]\d\d|20\d\d)s?\b/g;
+const PURPOSE = /\b(used\s+(to|for|in)|in\s+order\s+to|so\s+that|so\s+as\s+to|purpose|serves?\s+to|allows?|lets?|helps?|enables?)\b/i;
 const REASON = /\b(because|since|due to|owing to|so that|in order to|as a result|reasons?|therefore|thus|hence|this is (done|why)|caused by|leads? to|so as to|for (efficiency|simplicity|speed|safety|security))\b/i;
 const MEANS_WORDS = /\b(by|using|use|through|via|with the|command|function|option)\b/i;
-// A name from code: a call ("glm()", "seq(2,10)"), a dotted or snake_case name ("read.table", "file_test").
-const CODE_NAME = /\b[A-Za-z_][\w.]*\(|\b[a-z]+[._][a-z_.]*[a-z]\b/;
+// A name from code: a call ("glm()", "seq(2,10)"), a dotted or snake_case name ("read.table",
+// "file_test"), a dot file (".RData").
+const CODE_NAME = /\b[A-Za-z_][\w.]*\(|\b[a-z]+[._][a-z_.]*[a-z]\b|(?<![\w.])\.[A-Za-z]\w+/;
 const COPULA = new Set(["is", "are", "was", "were", "refers", "means", "denotes", "describes", "consists", "comprises", "represents"]);
 
 // A citation's year ("(Yih et al., 2011)") is no quantity the text states.
@@ -145,6 +150,8 @@ export function answerFit(sentence: string, shape: QuestionShape, question: stri
       return defines(sentence, shape.term ?? "") ? 1 : 0;
     case "reason":
       return REASON.test(sentence) ? 1 : 0;
+    case "purpose":
+      return PURPOSE.test(sentence) ? 1 : 0;
     case "means":
       return MEANS_WORDS.test(sentence) ? 1 : 0;
     case "other":

@@ -24,11 +24,17 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’_-]*/gu;
 export const words = (text: string): string[] => text.match(WORD) ?? [];
 export const wordCount = (text: string) => words(text).length;
 export const isStopword = (w: string) => STOPWORDS.has(w.toLowerCase());
-export const stem = (w: string) => stemmer(w.toLowerCase().replace(/[’']s$/, ""));
+// Porter reads the "s" of "focus" or "status" as a plural and drops it, while "focuses" stems to "focus".
+const LATIN_US = /\p{L}{2}us$/u;
+export const stem = (w: string) => {
+  const lower = w.toLowerCase().replace(/[’']s$/, "");
+  return LATIN_US.test(lower) ? lower : stemmer(lower);
+};
 
-/** Stems of the content words of `text` (stopwords and bare numbers dropped). */
-export function contentStems(text: string): string[] {
+/** Stems of the content words of `text` (stopwords and bare numbers dropped), each word first put through `base` when given. */
+export function contentStems(text: string, base?: (lower: string) => string): string[] {
   return words(text)
+    .map((w) => (base ? base(w.toLowerCase()) : w))
     .filter((w) => !isStopword(w) && !/^\d+$/.test(w) && w.length > 1)
     .map(stem);
 }

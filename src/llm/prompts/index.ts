@@ -3,19 +3,21 @@ import answer from "./answer.v2.md" with { type: "text" };
 import chapter from "./chapter.v2.md" with { type: "text" };
 import exam from "./exam.v2.md" with { type: "text" };
 import flashcards from "./flashcards.v1.md" with { type: "text" };
+import grade from "./grade.v1.md" with { type: "text" };
 import notesChapter from "./notes-chapter.v1.md" with { type: "text" };
 import notesFrame from "./notes-frame.v1.md" with { type: "text" };
 import outline from "./outline.v2.md" with { type: "text" };
 import podcast from "./podcast.v1.md" with { type: "text" };
 import studyGuide from "./study-guide.v1.md" with { type: "text" };
 
-export const templates = { answer, chapter, exam, flashcards, notesChapter, notesFrame, outline, podcast, studyGuide };
+export const templates = { answer, chapter, exam, flashcards, grade, notesChapter, notesFrame, outline, podcast, studyGuide };
 
 export const PROMPT_VERSIONS = {
   answer: "answer.v2",
   chapter: "chapter.v2",
   exam: "exam.v2",
   flashcards: "flashcards.v1",
+  grade: "grade.v1",
   notesChapter: "notes-chapter.v1",
   notesFrame: "notes-frame.v1",
   outline: "outline.v2",

@@ -1,0 +1,35 @@
+/** A course's chapters as progress sees them, and marking one read. */
+import type { Database } from "bun:sqlite";
+import { notFound } from "../errors.ts";
+import type { CourseOwner } from "../materials/course-content.ts";
+
+export interface ChapterRef {
+  id: string;
+  order_index: number;
+  title: string;
+}
+
+/** A written chapter of the course; one not written yet (or out of range) is 404, as GET /v2/courses/{id} does not show it. */
+export function writtenChapter(sqlite: Database, courseId: string, orderIndex: number): ChapterRef {
+  const row = sqlite
+    .query<ChapterRef, [string, number]>(
+      "SELECT id, order_index, title FROM chapters WHERE course_id = ? AND order_index = ? AND status = 'completed'",
+    )
+    .get(courseId, orderIndex);
+  if (!row) throw notFound(`The course has no written chapter with order_index ${orderIndex}`, "CHAPTER_NOT_FOUND");
+  return row;
+}
+
+/** Marks a chapter read; marking it again keeps the first time. */
+export function markChapterRead(sqlite: Database, owner: CourseOwner, courseId: string, orderIndex: number, now = new Date()) {
+  const chapter = writtenChapter(sqlite, courseId, orderIndex);
+  sqlite.run(
+    "INSERT OR IGNORE INTO chapter_reads (tenant_id, user_id, course_id, chapter_id, read_at) VALUES (?, ?, ?, ?, ?)",
+    [owner.tenantId, owner.userId, courseId, chapter.id, now.toISOString()],
+  );
+  const { read_at } = sqlite
+    .query<{ read_at: string }, [string, string]>("SELECT read_at FROM chapter_reads WHERE user_id = ? AND chapter_id = ?")
+    .get(owner.userId, chapter.id)!;
+  return { course_id: courseId, order_index: orderIndex, title: chapter.title, read: true, read_at };
+}
+

@@ -1,0 +1,107 @@
+/** A learner's flashcard reviews: each rating reschedules its card, and the cards due at a time, in order. */
+import type { Database } from "bun:sqlite";
+import type { CardInput } from "ts-fsrs";
+import { validation } from "../errors.ts";
+import type { CourseOwner } from "../materials/course-content.ts";
+import { newId } from "../util.ts";
+import { courseDeck, type StoredDeck } from "./decks.ts";
+import { schedule, stateName, type CardStateName, type RatingName } from "./scheduling.ts";
+
+interface ScheduleRow {
+  card_index: number;
+  card: string;
+  due: string;
+}
+
+export interface CardSchedule {
+  card_index: number;
+  front: string;
+  back: string;
+  /** Null for a card never reviewed: it is due from the start. */
+  due: string | null;
+  state: CardStateName;
+  reps: number;
+  lapses: number;
+  last_review: string | null;
+}
+
+function schedules(sqlite: Database, userId: string, deckId: string): Map<number, ScheduleRow> {
+  const rows = sqlite
+    .query<ScheduleRow, [string, string]>("SELECT card_index, card, due FROM flashcard_schedules WHERE user_id = ? AND deck_id = ?")
+    .all(userId, deckId);
+  return new Map(rows.map((r) => [r.card_index, r]));
+}
+
+function describe(deck: StoredDeck, index: number, row: ScheduleRow | undefined): CardSchedule {
+  const card = deck.deck.cards[index]!;
+  const state = row ? (JSON.parse(row.card) as CardInput) : null;
+  return {
+    card_index: index,
+    front: card.front,
+    back: card.back,
+    due: row?.due ?? null,
+    state: state ? stateName(state) : "new",
+    reps: state?.reps ?? 0,
+    lapses: state?.lapses ?? 0,
+    last_review: state?.last_review ? new Date(state.last_review).toISOString() : null,
+  };
+}
+
+export function reviewCard(
+  sqlite: Database,
+  owner: CourseOwner,
+  courseId: string,
+  input: { cardIndex: number; rating: RatingName; modelKey?: string },
+  now = new Date(),
+) {
+  const deck = courseDeck(sqlite, courseId, input.modelKey);
+  const size = deck.deck.cards.length;
+  if (input.cardIndex >= size) {
+    const message = `card_index must be the index of one of the deck's ${size} cards (0-${size - 1})`;
+    throw validation(message, [{ path: "/card_index", field: "card_index", rule: "card_in_deck", message, cards: size }]);
+  }
+  return sqlite.transaction(() => {
+    const row = schedules(sqlite, owner.userId, deck.id).get(input.cardIndex);
+    const next = schedule(row ? (JSON.parse(row.card) as CardInput) : null, input.rating, now);
+    const due = next.due.toISOString();
+    sqlite.run(
+      `INSERT INTO flashcard_schedules (tenant_id, user_id, course_id, deck_id, card_index, card, due, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (user_id, deck_id, card_index) DO UPDATE SET card = excluded.card, due = excluded.due, updated_at = excluded.updated_at`,
+      [owner.tenantId, owner.userId, courseId, deck.id, input.cardIndex, JSON.stringify(next), due, now.toISOString()],
+    );
+    sqlite.run(
+      `INSERT INTO flashcard_reviews (id, tenant_id, user_id, course_id, deck_id, card_index, rating, reviewed_at, due)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [newId(), owner.tenantId, owner.userId, courseId, deck.id, input.cardIndex, input.rating, now.toISOString(), due],
+    );
+    const stored = { card_index: input.cardIndex, card: JSON.stringify(next), due };
+    return { ...describe(deck, input.cardIndex, stored), rating: input.rating, reviewed_at: now.toISOString(), scheduled_days: next.scheduled_days };
+  })();
+}
+
+/** How a deck stands for a learner at `now`: what is due, in order, and when the next card comes due. */
+export function deckStanding(sqlite: Database, userId: string, deck: StoredDeck, now: Date) {
+  const rows = schedules(sqlite, userId, deck.id);
+  const cards = deck.deck.cards.map((_, i) => describe(deck, i, rows.get(i)));
+  const at = now.toISOString();
+  // Reviewed cards whose time has come, most overdue first; then new cards in deck order.
+  const dueReviewed = cards.filter((c) => c.due !== null && c.due <= at).sort((a, b) => a.due!.localeCompare(b.due!) || a.card_index - b.card_index);
+  const fresh = cards.filter((c) => c.due === null);
+  const upcoming = cards.filter((c) => c.due !== null && c.due > at).map((c) => c.due!).sort();
+  return { due: [...dueReviewed, ...fresh], total: cards.length, reviewed: rows.size, next_due: upcoming[0] ?? null };
+}
+
+export function dueCards(sqlite: Database, owner: CourseOwner, courseId: string, opts: { modelKey?: string; limit?: number } = {}, now = new Date()) {
+  const deck = courseDeck(sqlite, courseId, opts.modelKey);
+  const standing = deckStanding(sqlite, owner.userId, deck, now);
+  return {
+    course_id: courseId,
+    deck_title: deck.deck.deck_title,
+    model: deck.model,
+    now: now.toISOString(),
+    total_due: standing.due.length,
+    cards: standing.due.slice(0, opts.limit ?? standing.due.length),
+    next_due: standing.next_due,
+  };
+}

@@ -1,0 +1,76 @@
+/** Chapter quiz attempts: graded exactly (the quizzes are multiple choice), stored per learner. */
+import type { Database } from "bun:sqlite";
+import { notFound } from "../errors.ts";
+import type { ExamQuestion } from "../llm/artefacts.ts";
+import type { CourseHead, CourseOwner } from "../materials/course-content.ts";
+import { newId } from "../util.ts";
+import { checkAnswers } from "./answers.ts";
+import { builtinGrader } from "./graders.ts";
+import { gradeAnswers, type Answer, type QuestionResult } from "./grading.ts";
+import { writtenChapter } from "./chapters.ts";
+
+interface QuizRow {
+  type: string;
+  prompt: string;
+  choices: string;
+  answer: string;
+  explanation: string | null;
+}
+
+/** A stored quiz question as a gradable one; a free-text quiz question is marked against its answer as the one rubric point. */
+function asQuestion(r: QuizRow): ExamQuestion {
+  const answer = JSON.parse(r.answer) as number | string;
+  if (r.type === "mcq") {
+    return { type: "mcq", prompt: r.prompt, choices: JSON.parse(r.choices) as string[], answer: answer as number, explanation: r.explanation ?? "" };
+  }
+  return { type: "short_answer", prompt: r.prompt, answer: String(answer), rubric: [String(answer)] };
+}
+
+export function chapterQuiz(sqlite: Database, chapterId: string): ExamQuestion[] {
+  return sqlite
+    .query<QuizRow, [string]>("SELECT type, prompt, choices, answer, explanation FROM quiz_questions WHERE chapter_id = ? ORDER BY position")
+    .all(chapterId)
+    .map(asQuestion);
+}
+
+export async function submitQuizAttempt(
+  sqlite: Database,
+  owner: CourseOwner,
+  course: CourseHead,
+  orderIndex: number,
+  answers: Answer[],
+  now = new Date(),
+) {
+  const chapter = writtenChapter(sqlite, course.id, orderIndex);
+  const questions = chapterQuiz(sqlite, chapter.id);
+  if (questions.length === 0) throw notFound(`Chapter ${orderIndex} has no quiz`, "QUIZ_NOT_FOUND");
+  checkAnswers(questions, answers, "quiz");
+  const graded = await gradeAnswers(questions, answers, builtinGrader);
+  const id = newId();
+  const createdAt = now.toISOString();
+  sqlite.run(
+    `INSERT INTO quiz_attempts (id, tenant_id, user_id, course_id, chapter_id, order_index, score, total, questions, answers, results, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [id, owner.tenantId, owner.userId, course.id, chapter.id, orderIndex, graded.score, graded.total, JSON.stringify(questions), JSON.stringify(answers), JSON.stringify(graded.results), createdAt],
+  );
+  return { attempt_id: id, course_id: course.id, order_index: orderIndex, score: graded.score, total: graded.total, results: graded.results, created_at: createdAt };
+}
+
+/** One of the learner's stored attempts at a chapter's quiz, as it was graded. */
+export function readQuizAttempt(sqlite: Database, owner: CourseOwner, courseId: string, orderIndex: number, attemptId: string) {
+  const row = sqlite
+    .query<{ score: number; total: number; results: string; created_at: string }, [string, string, string, number]>(
+      "SELECT score, total, results, created_at FROM quiz_attempts WHERE id = ? AND user_id = ? AND course_id = ? AND order_index = ?",
+    )
+    .get(attemptId, owner.userId, courseId, orderIndex);
+  if (!row) throw notFound("Quiz attempt not found", "ATTEMPT_NOT_FOUND");
+  return {
+    attempt_id: attemptId,
+    course_id: courseId,
+    order_index: orderIndex,
+    score: row.score,
+    total: row.total,
+    results: JSON.parse(row.results) as QuestionResult[],
+    created_at: row.created_at,
+  };
+}

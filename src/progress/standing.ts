@@ -1,0 +1,97 @@
+/**
+ * A learner's standing in a course: chapters read, best and last quiz scores, exam attempts,
+ * flashcards, and the completion figure (chapters read plus chapter quizzes passed, over twice
+ * the number of chapters; decks and exams are optional materials and do not count).
+ */
+import type { Database } from "bun:sqlite";
+import type { CourseHead, CourseOwner } from "../materials/course-content.ts";
+import { findDeck } from "./decks.ts";
+import { deckStanding } from "./flashcard-reviews.ts";
+
+/** A chapter quiz is passed when an attempt gets at least two thirds of its questions right. */
+export const QUIZ_PASS = 2 / 3;
+
+interface AttemptRow {
+  id: string;
+  score: number;
+  total: number;
+  created_at: string;
+}
+
+const percent = (score: number, total: number) => Math.round((score / Math.max(1, total)) * 100);
+const summary = (a: AttemptRow) => ({ attempt_id: a.id, score: a.score, total: a.total, percent: percent(a.score, a.total), created_at: a.created_at });
+
+/** Best (highest share, earliest on a tie) and last of attempts in the order they were made. */
+function bestAndLast(attempts: AttemptRow[]) {
+  if (attempts.length === 0) return { attempts: 0, best: null, last: null };
+  const best = attempts.reduce((b, a) => (a.score / Math.max(1, a.total) > b.score / Math.max(1, b.total) ? a : b));
+  return { attempts: attempts.length, best: summary(best), last: summary(attempts[attempts.length - 1]!) };
+}
+
+export function learnerProgress(sqlite: Database, owner: CourseOwner, course: CourseHead, now = new Date()) {
+  const chapters = sqlite
+    .query<{ id: string; order_index: number; title: string; status: string; questions: number }, [string]>(
+      `SELECT ch.id, ch.order_index, ch.title, ch.status, (SELECT COUNT(*) FROM quiz_questions q WHERE q.chapter_id = ch.id) AS questions
+         FROM chapters ch WHERE ch.course_id = ? ORDER BY ch.order_index`,
+    )
+    .all(course.id);
+  const reads = new Map(
+    sqlite
+      .query<{ chapter_id: string; read_at: string }, [string, string]>("SELECT chapter_id, read_at FROM chapter_reads WHERE user_id = ? AND course_id = ?")
+      .all(owner.userId, course.id)
+      .map((r) => [r.chapter_id, r.read_at]),
+  );
+  const quizAttempts = sqlite
+    .query<AttemptRow & { chapter_id: string }, [string, string]>(
+      "SELECT id, chapter_id, score, total, created_at FROM quiz_attempts WHERE user_id = ? AND course_id = ? ORDER BY created_at, rowid",
+    )
+    .all(owner.userId, course.id);
+  const examAttempts = sqlite
+    .query<AttemptRow & { exam_size: number; exam_model: string; grader_engine: string }, [string, string]>(
+      "SELECT id, exam_size, exam_model, grader_engine, score, total, created_at FROM exam_attempts WHERE user_id = ? AND course_id = ? ORDER BY created_at, rowid",
+    )
+    .all(owner.userId, course.id);
+
+  const chapterViews = chapters.map((ch) => {
+    const quiz = bestAndLast(quizAttempts.filter((a) => a.chapter_id === ch.id));
+    const passed = quiz.best !== null && quiz.best.score / Math.max(1, quiz.best.total) >= QUIZ_PASS;
+    return {
+      order_index: ch.order_index,
+      title: ch.title,
+      written: ch.status === "completed",
+      read: reads.has(ch.id),
+      read_at: reads.get(ch.id) ?? null,
+      quiz: { questions: ch.questions, ...quiz, passed },
+    };
+  });
+
+  const deck = findDeck(sqlite, course.id);
+  const cards = deck ? deckStanding(sqlite, owner.userId, deck, now) : null;
+  const chaptersRead = chapterViews.filter((c) => c.read).length;
+  const quizzesPassed = chapterViews.filter((c) => c.quiz.passed).length;
+
+  return {
+    course_id: course.id,
+    course_status: course.status,
+    as_of: now.toISOString(),
+    completion: {
+      percent: Math.floor(((chaptersRead + quizzesPassed) / Math.max(1, 2 * chapters.length)) * 100),
+      chapters: chapters.length,
+      chapters_read: chaptersRead,
+      quizzes_passed: quizzesPassed,
+    },
+    chapters: chapterViews,
+    exams: {
+      ...bestAndLast(examAttempts),
+      history: examAttempts.map((a) => ({ ...summary(a), exam_size: a.exam_size, exam_model: a.exam_model, grader_engine: a.grader_engine })),
+    },
+    flashcards: {
+      generated: deck !== null,
+      deck_title: deck?.deck.deck_title ?? null,
+      total: cards?.total ?? 0,
+      reviewed: cards?.reviewed ?? 0,
+      due: cards?.due.length ?? 0,
+      next_due: cards?.next_due ?? null,
+    },
+  };
+}

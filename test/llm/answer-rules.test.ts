@@ -1,0 +1,90 @@
+/**
+ * The extractive answerer on the seams real extraction leaves and the wording real questions use:
+ * a paragraph broken into one block per PDF line before a capitalised word, a drop cap, an R console
+ * line inside a sentence, a dot file, an irregular verb ("taken"), a Greek letter asked by name, a
+ * name with digits ("BM25", "top-5"); and the abstention rules beyond key-term coverage: a name the
+ * passages never use, and a "who did…" question whose deed no sentence states.
+ */
+import { describe, expect, test } from "bun:test";
+import { extractiveAnswer, NOT_ANSWERED } from "../../src/llm/extractive/answer.ts";
+import { keyTerms, requirements, usesVerb } from "../../src/llm/extractive/answer-terms.ts";
+import { questionShape } from "../../src/llm/extractive/question-type.ts";
+
+const passage = (text: string, id = "p1") => ({ id, text, headingPath: ["Paper", "Training"] });
+const answer = (question: string, ...texts: string[]) =>
+  extractiveAnswer({ question, passages: texts.map((t, i) => passage(t, `p${i + 1}`)) }).answer;
+
+describe("extraction seams", () => {
+  test("a paragraph broken into one block per line before a capitalised word is read as one sentence", () => {
+    const text = [
+      "The DPR model used in our main experiments",
+      "is trained using the in-batch negative setting with a batch size of 128 and one additional",
+      "BM25 negative passage per question.",
+      "We trained the encoders for up to 40 epochs.",
+    ].join("\n\n");
+    expect(answer("What batch size is used to train the DPR model in the main experiments?", text)).toBe(
+      "The DPR model used in our main experiments is trained using the in-batch negative setting with a batch size of 128 and one additional BM25 negative passage per question. [1]",
+    );
+  });
+
+  test("a drop cap extracted as its own block is joined back to its word", () => {
+    const text = "Dropcaps\n\nD\n\nrop caps are used to emphasize the leading paragraph at the start of a section. In Word it is possible to specify how many lines of text a drop-cap should use.";
+    expect(answer("What are drop caps used for?", text)).toBe("Drop caps are used to emphasize the leading paragraph at the start of a section. [1]");
+  });
+
+  test("an R console line inside a sentence stays in it", () => {
+    const text = 'For Windows Source is also available on the File menu. The function sink,\n\n> sink("record.lis")\n\nwill divert all subsequent output from the console to an external file, record.lis.';
+    expect(answer("What does the function sink do?", text)).toContain("will divert all subsequent output");
+  });
+
+  test("a dot file is not a sentence end", () => {
+    const text =
+      "At the end of each R session you are given the opportunity to save all the currently available objects. If you indicate that you want to do this, the objects are written to a file called .RData in the current directory.";
+    expect(answer("To which file are the objects written when you save them at the end of a session?", text)).toContain("a file called .RData in the current directory.");
+  });
+});
+
+describe("question wording", () => {
+  test("an irregular participle matches its verb, and a stopword's forms stay stopwords", () => {
+    expect(keyTerms("Which form was written to disk?").map((t) => t.term)).toContain("write");
+    expect(keyTerms("What is the dimension of the representation taken at the token?").map((t) => t.term)).not.toContain("taken");
+  });
+
+  test("a Greek letter asked by name, and a number glued to a name, match the text", () => {
+    const text = "We rerank the union using BM25(q,p) + λ · sim(q, p) as the ranking function. We used λ = 1.1 based on the retrieval accuracy in the development set.";
+    expect(answer("What value of lambda was used to rerank with BM25?", text)).toContain("λ = 1.1");
+    expect(keyTerms("What top-5 accuracy does DPR reach compared with BM25?").map((t) => t.term)).toEqual(expect.arrayContaining(["top", "5", "bm25"]));
+  });
+
+  test("'focus' and 'focuses' are one word", () => {
+    expect(answer("What does WASI focus on?", "WASI APIs: WASI focuses on standardizing APIs for Wasm on the server.")).toContain("standardizing APIs");
+  });
+
+  test("the kind asked for is read after a preposition, and 'what is X used for' asks for a purpose", () => {
+    expect(questionShape("In which year was it released?").kind).toBe("time");
+    expect(questionShape("What are drop caps used for?").kind).toBe("purpose");
+    // The asked-for kind counts little: the answer names it ("in Java") rather than repeats it.
+    expect(answer("In which language is Rhino developed?", "Rhino is an open source JavaScript engine managed by the Mozilla Foundation. It is developed entirely in Java.")).toContain(
+      "developed entirely in Java",
+    );
+  });
+});
+
+describe("abstention", () => {
+  const wasm = "You can compile standalone Wasm files with Emscripten and run them in Wasm runtimes like wasmer. Standalone Wasm files can also be used as plugins.";
+
+  test("a name the passages never use is not answered, however well the other terms match", () => {
+    expect(requirements("Can standalone Wasm files be compiled from Rust code?").names).toContain("rust");
+    expect(answer("Can standalone Wasm files be compiled from Rust code?", wasm)).toBe(NOT_ANSWERED);
+    expect(answer("Can standalone Wasm files be compiled with Emscripten?", wasm)).not.toBe(NOT_ANSWERED);
+  });
+
+  test("a 'who did' question is answered only by a sentence stating the deed", () => {
+    const text = "Dense passage retrieval was developed by researchers at Facebook AI. The research focuses on dense passage retrieval for open-domain QA.";
+    expect(answer("Who funded the dense passage retrieval research?", text)).toBe(NOT_ANSWERED);
+    expect(answer("Who developed dense passage retrieval?", text)).toContain("developed by researchers at Facebook AI");
+    // A noun made from the verb states no deed.
+    expect(usesVerb("AutoGen allows developers to build LLM applications.", "developed")).toBe(false);
+    expect(usesVerb("Servo is being developed by Mozilla and Samsung.", "develop")).toBe(true);
+  });
+});

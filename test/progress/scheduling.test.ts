@@ -1,0 +1,84 @@
+/**
+ * FSRS scheduling with an injected clock: how far each rating pushes a card, the order of the due
+ * list at chosen times, lapses, and that the same reviews always give the same schedule.
+ */
+import { afterAll, expect, test } from "bun:test";
+import { openDb } from "../../src/db/index.ts";
+import type { CourseOwner } from "../../src/materials/course-content.ts";
+import { dueCards, reviewCard } from "../../src/progress/flashcard-reviews.ts";
+import { learnerProgress } from "../../src/progress/standing.ts";
+import { createKey } from "../../src/tenants/keys.ts";
+import { cleanup, tempDir } from "../helpers/server.ts";
+import { insertRichCourse } from "../materials/fixtures.ts";
+import { cacheDeck } from "./fixtures.ts";
+
+const dir = tempDir("cf-fsrs-");
+const { db, sqlite } = await openDb(dir);
+const key = createKey(db, { tenant: "acme", env: "production", rateLimit: null }).key;
+const courseId = await insertRichCourse(dir, { apiKey: key, externalUserId: "ada" });
+const twinCourse = await insertRichCourse(dir, { apiKey: key, externalUserId: "bob" });
+await cacheDeck(dir, courseId);
+await cacheDeck(dir, twinCourse);
+const ownerOf = (id: string): CourseOwner => {
+  const row = sqlite.query<{ tenant_id: string; user_id: string }, [string]>("SELECT tenant_id, user_id FROM courses WHERE id = ?").get(id)!;
+  return { tenantId: row.tenant_id, userId: row.user_id };
+};
+const ada = ownerOf(courseId);
+const bob = ownerOf(twinCourse);
+afterAll(() => {
+  sqlite.close();
+  cleanup(dir);
+});
+
+const T0 = new Date("2026-03-02T09:00:00.000Z");
+const later = (ms: number) => new Date(T0.getTime() + ms);
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+const order = (at: Date) => dueCards(sqlite, ada, courseId, {}, at).cards.map((c) => c.card_index);
+
+test("again < hard < good < easy: each rating of a new card brings it back later than the one before", () => {
+  const dues = (["again", "hard", "good", "easy"] as const).map((rating, i) => reviewCard(sqlite, ada, courseId, { cardIndex: i, rating }, T0));
+  const at = dues.map((d) => Date.parse(d.due!) - T0.getTime());
+  expect(at[0]).toBeGreaterThan(0);
+  for (let i = 1; i < at.length; i++) expect(at[i]!).toBeGreaterThan(at[i - 1]!);
+  // Learning steps for again/hard/good come back the same day; easy graduates to days.
+  expect(at[2]!).toBeLessThan(DAY);
+  expect(at[3]!).toBeGreaterThanOrEqual(DAY);
+  expect(dues.map((d) => d.state)).toEqual(["learning", "learning", "learning", "review"]);
+});
+
+test("the due list at a chosen time: reviewed cards due, most overdue first, then new cards in deck order", () => {
+  expect(order(T0)).toEqual([4]);
+  expect(order(later(MINUTE))).toEqual([0, 4]);
+  expect(order(later(DAY))).toEqual([0, 1, 2, 4]);
+  const easyDue = Date.parse(dueCards(sqlite, ada, courseId, {}, later(DAY)).next_due!);
+  expect(order(new Date(easyDue - 1))).toEqual([0, 1, 2, 4]);
+  expect(order(new Date(easyDue))).toEqual([0, 1, 2, 3, 4]);
+  expect(learnerProgress(sqlite, ada, { id: courseId, title: "", status: "completed", model: null }, later(DAY)).flashcards).toMatchObject({
+    total: 5,
+    reviewed: 4,
+    due: 4,
+    next_due: new Date(easyDue).toISOString(),
+  });
+});
+
+test("reviewing a due card moves it behind the others; forgetting a graduated card is a lapse", () => {
+  const at = later(DAY);
+  const good = reviewCard(sqlite, ada, courseId, { cardIndex: 0, rating: "good" }, at);
+  expect(Date.parse(good.due!)).toBeGreaterThan(at.getTime());
+  expect(order(at)).toEqual([1, 2, 4]);
+  const easyDue = new Date(dueCards(sqlite, ada, courseId, {}, later(365 * DAY)).cards.find((c) => c.card_index === 3)!.due!);
+  const lapse = reviewCard(sqlite, ada, courseId, { cardIndex: 3, rating: "again" }, easyDue);
+  expect(lapse).toMatchObject({ state: "relearning", lapses: 1, reps: 2 });
+  expect(Date.parse(lapse.due!) - easyDue.getTime()).toBeLessThan(DAY);
+});
+
+test("no fuzz: the same reviews at the same times give the same schedule to every learner", () => {
+  const seq = [
+    ["good", 0],
+    ["good", 10 * MINUTE],
+    ["hard", 3 * DAY],
+  ] as const;
+  const run = (owner: CourseOwner, course: string) => seq.map(([rating, t]) => reviewCard(sqlite, owner, course, { cardIndex: 4, rating }, later(t)).due);
+  expect(run(bob, twinCourse)).toEqual(run(ada, courseId));
+});
