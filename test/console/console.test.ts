@@ -282,6 +282,9 @@ describe("the console, walked as a person would", () => {
     );
     await expect(groups.nth(0).locator(".feedback").textContent()).resolves.toContain("Not quite.");
     if (questions[0].explanation) await expect(groups.nth(0).locator(".explanation").textContent()).resolves.toBe(questions[0].explanation);
+    // The server graded and kept the attempt.
+    const progress = (await call(srv.url, `/v2/courses/${courseId}/learner-progress`, { key, user: LEARNER })).body;
+    expect(progress.chapters[1].quiz).toMatchObject({ attempts: 1, last: { score: questions.length - 1, total: questions.length } });
     await capture("quiz-scored");
   });
 
@@ -295,9 +298,11 @@ describe("the console, walked as a person would", () => {
     await flip.click();
     await expect(page.getByRole("button", { name: /^Card back/ }).locator(".face").textContent()).resolves.toBe(deck.cards[0].back);
     await capture("flashcards-flipped");
-    await page.getByRole("button", { name: "Knew it" }).click();
+    await page.getByRole("button", { name: "Good" }).click();
     const n = deck.cards.length;
-    await page.getByText(`Card ${(1 % n) + 1} of ${n} · known 1`).waitFor();
+    await page.getByText(`Card ${(1 % n) + 1} of ${n} · rated 1`).waitFor();
+    const progress = (await call(srv.url, `/v2/courses/${courseId}/learner-progress`, { key, user: LEARNER })).body;
+    expect(progress.flashcards).toMatchObject({ reviewed: 1 });
     await expect(page.getByRole("button", { name: /^Card front/ }).locator(".face").textContent()).resolves.toBe(deck.cards[1 % n].front);
   });
 
@@ -361,7 +366,8 @@ describe("the console, walked as a person would", () => {
     await courseNav("Exam").click();
     await page.locator("form.quiz fieldset, .error").first().waitFor({ timeout: 120_000 });
     await page.getByRole("button", { name: "Submit answers" }).click();
-    await expect(page.locator(".score").textContent()).resolves.toMatch(/^Score: \d+ \/ 10 \(\d+%\)$/);
+    await expect(page.locator(".score").textContent()).resolves.toMatch(/^Score: [\d.]+ \/ 10 \(\d+%\)$/);
+    expect((await call(srv.url, `/v2/courses/${courseId}/learner-progress`, { key, user: LEARNER })).body.exams.attempts).toBe(1);
     await capture("exam");
   });
 

@@ -1,42 +1,42 @@
 /**
- * Grading of quiz and exam answers, in the browser from the questions the API returns. One small
- * module so that a server-side grader (POST .../quiz-attempts) can replace it without touching the pages.
+ * Grading of quiz and exam answers by the server: each submission is an attempt it grades and
+ * keeps (the learner's progress counts it). Answers are a choice index, text, or null for a blank.
  */
+import { post } from "./api.ts";
+
 export interface Question {
   type: string;
   prompt: string;
   choices?: string[];
-  answer: unknown;
-  explanation?: string | null;
-  rubric?: string[];
 }
+
+export type Answer = number | string | null;
 
 export interface GradedAnswer {
   correct: boolean;
   /** The right answer in words. */
-  expected: string;
-  explanation: string | null;
+  expected_text: string;
+  explanation: string;
+  rubric?: { point: string; met: string; comment: string }[];
 }
 
-const words = (s: string) => new Set(s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
-
-/** Multiple choice: the chosen index. Written answers: right when they hold most words of each rubric point or of the answer. */
-export function gradeAnswer(q: Question, given: string | number | null): GradedAnswer {
-  if (q.type === "mcq" && q.choices) {
-    const right = Number(q.answer);
-    return { correct: given === right, expected: q.choices[right] ?? "", explanation: q.explanation ?? null };
-  }
-  const expected = String(q.answer ?? "");
-  const said = words(String(given ?? ""));
-  const points = q.rubric?.length ? q.rubric : [expected];
-  const covered = points.filter((p) => {
-    const need = [...words(p)].filter((w) => w.length > 3);
-    return need.length > 0 && need.filter((w) => said.has(w)).length / need.length >= 0.5;
-  });
-  return { correct: covered.length / points.length >= 0.5, expected, explanation: q.rubric?.length ? q.rubric.join("; ") : null };
+export interface Attempt {
+  score: number;
+  total: number;
+  results: GradedAnswer[];
 }
 
-export function score(results: GradedAnswer[]): { right: number; total: number; percent: number } {
-  const right = results.filter((r) => r.correct).length;
-  return { right, total: results.length, percent: results.length ? Math.round((100 * right) / results.length) : 0 };
+/** A chapter quiz (chapter's order_index) or the exam of `examSize` questions. */
+export type QuizSource = { chapter: number } | { examSize: number };
+
+export function submitAttempt(courseId: string, source: QuizSource, answers: Answer[]): Promise<Attempt> {
+  return "chapter" in source
+    ? post<Attempt>(`/v2/courses/${courseId}/chapters/${source.chapter}/quiz-attempts`, { answers })
+    : post<Attempt>(`/v2/courses/${courseId}/exam-attempts`, { exam_size: source.examSize, answers });
+}
+
+/** Score in words: free-text answers may earn part of a point. */
+export function scoreText(a: Attempt): string {
+  const score = Math.round(a.score * 10) / 10;
+  return `Score: ${score} / ${a.total} (${a.total ? Math.round((100 * a.score) / a.total) : 0}%)`;
 }

@@ -3,8 +3,10 @@ import { useState } from "preact/hooks";
 import { post } from "../api.ts";
 import { loadCourse } from "../course-data.ts";
 import { CourseNav } from "../course-nav.tsx";
-import { type GradedAnswer, gradeAnswer, type Question, score } from "../grading.ts";
+import { type Answer, type Attempt, type Question, type QuizSource, scoreText, submitAttempt } from "../grading.ts";
 import { ErrorNote, Link, Loading, PageTitle, useLoad } from "../ui.tsx";
+
+const EXAM_SIZE = 10;
 
 interface Quiz {
   title: string;
@@ -13,7 +15,7 @@ interface Quiz {
 
 async function loadQuiz(id: string, chapter: number | null): Promise<Quiz> {
   if (chapter === null) {
-    const res = await post<{ exam: Quiz }>(`/v2/courses/${id}/generate-exam`, { exam_size: 10 });
+    const res = await post<{ exam: Quiz }>(`/v2/courses/${id}/generate-exam`, { exam_size: EXAM_SIZE });
     return res.exam;
   }
   const course = await loadCourse(id);
@@ -29,7 +31,7 @@ export function QuizPage({ id, chapter }: { id: string; chapter: number | null }
       <CourseNav id={id} current={chapter === null ? "/exam" : ""} />
       <ErrorNote error={quiz.error} />
       {quiz.loading && !quiz.data && <Loading what={chapter === null ? "the exam (it is written now, this can take a while)" : "the quiz"} />}
-      {quiz.data && <QuizForm key={`${id}-${chapter}`} quiz={quiz.data} />}
+      {quiz.data && <QuizForm key={`${id}-${chapter}`} courseId={id} source={chapter === null ? { examSize: EXAM_SIZE } : { chapter }} quiz={quiz.data} />}
       {chapter !== null && (
         <p>
           <Link to={`/courses/${id}/chapters/${chapter}`}>Back to the chapter</Link>
@@ -39,15 +41,25 @@ export function QuizPage({ id, chapter }: { id: string; chapter: number | null }
   );
 }
 
-function QuizForm({ quiz }: { quiz: Quiz }) {
-  const [answers, setAnswers] = useState<(string | number | null)[]>(() => quiz.questions.map(() => null));
-  const [results, setResults] = useState<GradedAnswer[] | null>(null);
+function QuizForm({ courseId, source, quiz }: { courseId: string; source: QuizSource; quiz: Quiz }) {
+  const [answers, setAnswers] = useState<Answer[]>(() => quiz.questions.map(() => null));
+  const [attempt, setAttempt] = useState<Attempt | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
   const set = (i: number, v: string | number) => setAnswers((a) => a.map((x, j) => (j === i ? v : x)));
-  const submit = (e: Event) => {
+  const submit = async (e: Event) => {
     e.preventDefault();
-    setResults(quiz.questions.map((q, i) => gradeAnswer(q, answers[i] ?? null)));
+    setBusy(true);
+    setError(null);
+    try {
+      setAttempt(await submitAttempt(courseId, source, answers));
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
   };
-  const total = results && score(results);
+  const results = attempt?.results;
   return (
     <form onSubmit={submit} class="quiz">
       {quiz.questions.length === 0 && <p>This quiz has no questions.</p>}
@@ -61,32 +73,46 @@ function QuizForm({ quiz }: { quiz: Quiz }) {
             {q.type === "mcq" && q.choices ? (
               q.choices.map((choice, k) => (
                 <label key={k} class="choice">
-                  <input type="radio" name={`q${i}`} value={k} checked={answers[i] === k} onChange={() => set(i, k)} disabled={!!results} /> {choice}
+                  <input type="radio" name={`q${i}`} value={k} checked={answers[i] === k} onChange={() => set(i, k)} disabled={!!attempt} /> {choice}
                 </label>
               ))
             ) : (
               <>
                 <label for={`q${i}-text`}>Your answer</label>
-                <textarea id={`q${i}-text`} rows={3} value={String(answers[i] ?? "")} onInput={(e) => set(i, e.currentTarget.value)} disabled={!!results} />
+                <textarea id={`q${i}-text`} rows={3} value={String(answers[i] ?? "")} onInput={(e) => set(i, e.currentTarget.value)} disabled={!!attempt} />
               </>
             )}
             {r && (
               <div class="feedback" role="status">
-                <strong>{r.correct ? "Correct." : "Not quite."}</strong> {!r.correct && <>Answer: {r.expected}. </>}
+                <strong>{r.correct ? "Correct." : "Not quite."}</strong> {!r.correct && <>Answer: {r.expected_text}. </>}
                 {r.explanation && <p class="explanation">{r.explanation}</p>}
+                {r.rubric && (
+                  <ul class="rubric">
+                    {r.rubric.map((p, k) => (
+                      <li key={k}>
+                        {p.met === "yes" ? "Met" : p.met === "partly" ? "Partly met" : "Not met"}: {p.point}
+                      </li>
+                    ))}
+                  </ul>
+                )}
               </div>
             )}
           </fieldset>
         );
       })}
-      {!results && quiz.questions.length > 0 && <button type="submit">Submit answers</button>}
-      {total && (
+      <ErrorNote error={error} />
+      {!attempt && quiz.questions.length > 0 && (
+        <button type="submit" disabled={busy}>
+          {busy ? "Grading…" : "Submit answers"}
+        </button>
+      )}
+      {attempt && (
         <p class="score" role="status" aria-live="polite">
-          Score: {total.right} / {total.total} ({total.percent}%)
+          {scoreText(attempt)}
         </p>
       )}
-      {results && (
-        <button type="button" onClick={() => (setResults(null), setAnswers(quiz.questions.map(() => null)))}>
+      {attempt && (
+        <button type="button" onClick={() => (setAttempt(null), setAnswers(quiz.questions.map(() => null)))}>
           Try again
         </button>
       )}
