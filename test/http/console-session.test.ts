@@ -108,6 +108,22 @@ test("the cookie authenticates the console's requests as its own learner, whatev
   expect(current.headers.get("x-ratelimit-limit")).not.toBeNull();
 });
 
+test("a session acts where its key does: a test key's session sees the test environment's data, not production's", async () => {
+  const production = await srv.createKey("console-tenant", "production");
+  const upload = (auth: { key?: string; headers?: Record<string, string> }, name: string) => {
+    const form = new FormData();
+    form.append("files", new File([`# ${name}\n\nTides rise and fall twice a day because the Moon pulls the oceans.\n`], `${name}.md`));
+    return call(srv.url, "/v2/documents/process", { ...auth, user: auth.key ? "ada" : undefined, body: form });
+  };
+  expect((await upload({ key: production }, "production-notes")).status).toBe(200);
+  const cookie = await session("ada");
+  expect((await upload({ headers: asConsole(cookie, "POST") }, "test-notes")).status).toBe(200);
+  const seen = (await call(srv.url, "/v2/documents", { headers: asConsole(cookie) })).body.data.map((d: any) => d.filename);
+  expect(seen).toEqual(["test-notes.md"]);
+  const byTestKey = (await call(srv.url, "/v2/documents", { key, user: "ada" })).body.data.map((d: any) => d.filename);
+  expect(byTestKey).toEqual(["test-notes.md"]);
+});
+
 test("a cross-site request cannot act with the cookie", async () => {
   const cookie = await session("grace");
   const write = (headers: Record<string, string>) =>
