@@ -196,6 +196,13 @@ describe("the console, walked as a person would", () => {
     await expect(pdfRow.getByRole("cell").nth(4).textContent()).resolves.toBe("13");
     // The hostile file name is shown as the text it is.
     await page.getByRole("cell", { name: HOSTILE_NAME, exact: true }).waitFor();
+    // A file that cannot be read is listed with its reason.
+    await page.getByLabel(/^Files/).setInputFiles({ name: "empty.txt", mimeType: "text/plain", buffer: Buffer.alloc(0) });
+    await page.getByRole("button", { name: "Upload" }).click();
+    await expect(page.locator(".upload-failed").textContent()).resolves.toMatch(/^empty\.txt.*failed: empty\.txt: \S/);
+    const failedRow = rows.filter({ has: page.getByRole("cell", { name: "empty.txt", exact: true }) });
+    await expect(failedRow.getByRole("cell").nth(2).locator(".status").textContent()).resolves.toBe("error");
+    await expect(failedRow.getByRole("cell").nth(2).locator(".error").textContent()).resolves.toMatch(/\S/);
     await capture("library");
   });
 
