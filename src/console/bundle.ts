@@ -7,4 +7,9 @@ import { buildConsole, type ConsoleFile } from "./build-console.ts";
 
 let files: Promise<Record<string, ConsoleFile>> | null = null;
 
-export const consoleFiles = (): Promise<Record<string, ConsoleFile>> => (files ??= buildConsole());
+export const consoleFiles = (): Promise<Record<string, ConsoleFile>> =>
+  (files ??= buildConsole().catch((err) => {
+    // A failed build is tried again on the next request rather than remembered.
+    files = null;
+    throw err;
+  }));
