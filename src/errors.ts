@@ -22,6 +22,9 @@ export const badRequest = (message: string, details?: unknown) =>
 export const unauthorized = (message = "Missing or invalid X-API-Key") =>
   new AppError(401, "UNAUTHORIZED", message);
 export const forbidden = (message: string, code = "FORBIDDEN") => new AppError(403, code, message);
+/** A console session cookie on a request that is not the console's own (another site, or a write without Origin). */
+export const crossOrigin = () =>
+  new AppError(403, "CROSS_ORIGIN_REQUEST", "The console session is accepted only from the console's own origin; other clients send X-API-Key");
 export const notFound = (message: string, code = "NOT_FOUND") => new AppError(404, code, message);
 export const conflict = (message: string, code = "CONFLICT", details?: unknown) =>
   new AppError(409, code, message, details);
