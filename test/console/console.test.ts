@@ -254,6 +254,11 @@ describe("the console, walked as a person would", () => {
     expect(page.url()).toBe(`${srv.url}/app/courses/${courseId}/chapters/1`);
     await page.getByRole("heading", { level: 2, name: /^Chapter 2:/ }).waitFor();
     await page.getByRole("heading", { name: "Key concepts" }).waitFor();
+    // The chapter's end on screen marks it read, as the learner's standing counts it.
+    await page.locator(".chapter-actions").scrollIntoViewIfNeeded();
+    await page.getByRole("status").filter({ hasText: "Chapter read" }).waitFor();
+    const read = (await call(srv.url, `/v2/courses/${courseId}/learner-progress`, { key, user: LEARNER })).body;
+    expect(read.chapters.map((c: any) => c.read)).toEqual(read.chapters.map((c: any) => c.order_index === 1));
     await capture("course-chapter");
     const course = (await call(srv.url, `/v2/courses/${courseId}`, { key, user: LEARNER })).body;
     const source = course.chapters[1].sources[0];
@@ -296,22 +301,29 @@ describe("the console, walked as a person would", () => {
     await capture("quiz-scored");
   });
 
-  step("flashcards: flip a card to its back, rate it, and the next card comes", async () => {
+  step("flashcards: the cards due now come first; flip one, rate it, it is scheduled and the next due card comes", async () => {
     await courseNav("Flashcards").click();
     const flip = page.getByRole("button", { name: /^Card front/ });
     await flip.waitFor({ timeout: 60_000 });
     const deck = (await call(srv.url, `/v2/courses/${courseId}/generate-flashcards`, { key, user: LEARNER, method: "POST" })).body.flashcards;
+    const n = deck.cards.length;
+    const due = (await call(srv.url, `/v2/courses/${courseId}/flashcards/due`, { key, user: LEARNER })).body;
+    // Nothing reviewed yet: every card is due, in deck order.
+    expect(due.cards.map((c: any) => c.card_index)).toEqual(deck.cards.map((_: unknown, i: number) => i));
+    await page.getByRole("status").filter({ hasText: `${n} of ${n} cards due now · rated 0` }).waitFor();
     await expect(flip.locator(".face").textContent()).resolves.toBe(deck.cards[0].front);
     await capture("flashcards");
     await flip.click();
     await expect(page.getByRole("button", { name: /^Card back/ }).locator(".face").textContent()).resolves.toBe(deck.cards[0].back);
     await capture("flashcards-flipped");
     await page.getByRole("button", { name: "Good" }).click();
-    const n = deck.cards.length;
-    await page.getByText(`Card ${(1 % n) + 1} of ${n} · rated 1`).waitFor();
+    await page.getByRole("status").filter({ hasText: /rated 1 · that card comes back in \d+ minutes?/ }).waitFor();
     const progress = (await call(srv.url, `/v2/courses/${courseId}/learner-progress`, { key, user: LEARNER })).body;
-    expect(progress.flashcards).toMatchObject({ reviewed: 1 });
-    await expect(page.getByRole("button", { name: /^Card front/ }).locator(".face").textContent()).resolves.toBe(deck.cards[1 % n].front);
+    expect(progress.flashcards).toMatchObject({ reviewed: 1, due: n - 1 });
+    if (n > 1) await expect(page.getByRole("button", { name: /^Card front/ }).locator(".face").textContent()).resolves.toBe(deck.cards[1].front);
+    // Reloaded, the page lists what is due now: a new card rated good comes back in ten minutes.
+    await page.reload();
+    await page.getByRole("status").filter({ hasText: `${n - 1} of ${n} cards due now · rated 0` }).waitFor();
   });
 
   step("ask: a question gets an answer with its cited passages; low confidence is said", async () => {
@@ -388,6 +400,21 @@ describe("the console, walked as a person would", () => {
     expect(Number(/Score: ([\d.]+)/.exec(score!)![1])).toBeGreaterThanOrEqual(mcqs);
     expect((await call(srv.url, `/v2/courses/${courseId}/learner-progress`, { key, user: LEARNER })).body.exams.attempts).toBe(1);
     await capture("exam");
+  });
+
+  step("your progress: completion, the chapter read, its quiz score, the exam, the flashcards due", async () => {
+    await courseNav("Your progress").click();
+    await page.getByRole("heading", { level: 1, name: "Your progress" }).waitFor();
+    const s = (await call(srv.url, `/v2/courses/${courseId}/learner-progress`, { key, user: LEARNER })).body;
+    await page.getByText(`Course completed: ${s.completion.percent}%`).waitFor();
+    expect(s.completion.percent).toBeGreaterThan(0);
+    const row = page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: s.chapters[1].title }) });
+    await expect(row.getByRole("cell").nth(0).textContent()).resolves.toBe("Read");
+    const last = s.chapters[1].quiz.last;
+    await expect(row.getByRole("cell").nth(2).textContent()).resolves.toBe(`${last.score} / ${last.total} (${last.percent}%)`);
+    await page.getByText(`${s.exams.attempts} attempt${s.exams.attempts === 1 ? "" : "s"}; best`).waitFor();
+    await expect(page.locator(".flashcard-standing").textContent()).resolves.toContain(`${s.flashcards.due} of ${s.flashcards.total} cards due now; 1 reviewed.`);
+    await capture("progress");
   });
 
   step("webhooks: register (the secret shown once), send a test, read the delivery log", async () => {

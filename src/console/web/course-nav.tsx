@@ -8,6 +8,7 @@ const PAGES = [
   ["/flashcards", "Flashcards"],
   ["/ask", "Ask"],
   ["/podcasts", "Podcasts"],
+  ["/progress", "Your progress"],
 ] as const;
 
 export function CourseNav({ id, current }: { id: string; current: string }) {

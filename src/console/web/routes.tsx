@@ -8,6 +8,7 @@ import { Library } from "./pages/library.tsx";
 import { NewCourse } from "./pages/new-course.tsx";
 import { Podcasts } from "./pages/podcasts.tsx";
 import { QuizPage } from "./pages/quiz.tsx";
+import { StandingPage } from "./pages/standing.tsx";
 import { Study } from "./pages/study.tsx";
 import { Usage } from "./pages/usage.tsx";
 import { Webhooks } from "./pages/webhooks.tsx";
@@ -28,6 +29,7 @@ export function Routes({ path }: { path: string }) {
   if ((m = match("/courses/:id/ask", path))) return <Ask id={m.id!} />;
   if ((m = match("/courses/:id/podcasts", path))) return <Podcasts id={m.id!} />;
   if ((m = match("/courses/:id/study", path))) return <Study id={m.id!} />;
+  if ((m = match("/courses/:id/progress", path))) return <StandingPage id={m.id!} />;
   return (
     <>
       <PageTitle text="Page not found" />

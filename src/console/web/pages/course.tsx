@@ -1,5 +1,6 @@
 /** A course: chapter navigation, the chapter's text with its citations, key concepts, its quiz. */
 import { useEffect, useRef, useState } from "preact/hooks";
+import { post } from "../api.ts";
 import { Citation } from "../citation.tsx";
 import { type Chapter, type Course, loadCourse } from "../course-data.ts";
 import { CourseNav } from "../course-nav.tsx";
@@ -35,8 +36,31 @@ export function CourseView({ id, chapter }: { id: string; chapter: number }) {
   );
 }
 
+/**
+ * Marks the chapter read (POST …/read) once its end has been on screen: reaching the end of a
+ * chapter is what the learner's standing counts as reading it.
+ */
+function useReadWhenEndSeen(courseId: string, order: number) {
+  const end = useRef<HTMLParagraphElement>(null);
+  const [read, setRead] = useState(false);
+  useEffect(() => {
+    setRead(false);
+    const target = end.current;
+    if (!target) return;
+    const seen = new IntersectionObserver((entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      seen.disconnect();
+      post(`/v2/courses/${courseId}/chapters/${order}/read`).then(() => setRead(true), () => {});
+    });
+    seen.observe(target);
+    return () => seen.disconnect();
+  }, [courseId, order]);
+  return { end, read };
+}
+
 function ChapterView({ courseId, chapter, count }: { courseId: string; chapter: Chapter; count: number }) {
   const blocks = chapter.content.split(/\n\s*\n/);
+  const { end, read } = useReadWhenEndSeen(courseId, chapter.order_index);
   return (
     <article class="chapter" aria-labelledby="chapter-title">
       <h2 id="chapter-title">
@@ -81,7 +105,12 @@ function ChapterView({ courseId, chapter, count }: { courseId: string; chapter: 
           </ol>
         </section>
       )}
-      <p class="chapter-actions">
+      <p class="chapter-actions" ref={end}>
+        {read && (
+          <span class="read-mark" role="status">
+            Chapter read
+          </span>
+        )}
         {chapter.quiz.questions.length > 0 && (
           <Link to={`/courses/${courseId}/quiz/${chapter.order_index}`} class="button">
             Take the chapter quiz

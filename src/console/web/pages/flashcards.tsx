@@ -1,7 +1,13 @@
-/** Flashcards: flip a card, rate how well it was known (the server schedules its next review), go on to the next. */
+/**
+ * Flashcards by spaced repetition: the cards due now come first, in the server's review order; a
+ * card is flipped, rated (again/hard/good/easy) and the server schedules its next review with
+ * FSRS. When nothing is due the page says when the next card is, and the whole deck can still be
+ * practised.
+ */
 import { useState } from "preact/hooks";
-import { post } from "../api.ts";
+import { get, post } from "../api.ts";
 import { CourseNav } from "../course-nav.tsx";
+import { when } from "../time.ts";
 import { ErrorNote, Loading, PageTitle, useLoad } from "../ui.tsx";
 
 const RATINGS = [
@@ -11,43 +17,77 @@ const RATINGS = [
   ["easy", "Easy"],
 ] as const;
 
-interface Deck {
+interface Card {
+  card_index: number;
+  front: string;
+  back: string;
+}
+interface Due {
   deck_title: string;
-  cards: { front: string; back: string }[];
+  total_due: number;
+  cards: Card[];
+  next_due: string | null;
+}
+interface Session {
+  deckTitle: string;
+  deckSize: number;
+  all: Card[];
+  due: Due;
+}
+
+/** The deck (generated once, then cached by the server) and what is due now. */
+async function loadSession(id: string): Promise<Session> {
+  const { flashcards } = await post<{ flashcards: { deck_title: string; cards: { front: string; back: string }[] } }>(`/v2/courses/${id}/generate-flashcards`);
+  const due = await get<Due>(`/v2/courses/${id}/flashcards/due?limit=500`);
+  return { deckTitle: flashcards.deck_title, deckSize: flashcards.cards.length, all: flashcards.cards.map((c, card_index) => ({ card_index, ...c })), due };
 }
 
 export function Flashcards({ id }: { id: string }) {
-  const deck = useLoad(() => post<{ flashcards: Deck }>(`/v2/courses/${id}/generate-flashcards`).then((r) => r.flashcards), [id]);
-  const [index, setIndex] = useState(0);
+  const session = useLoad(() => loadSession(id), [id]);
+  const [queue, setQueue] = useState<Card[] | null>(null);
   const [flipped, setFlipped] = useState(false);
   const [rated, setRated] = useState(0);
+  const [lastDue, setLastDue] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const cards = deck.data?.cards ?? [];
-  const cardIndex = index % Math.max(cards.length, 1);
-  const card = cards[cardIndex];
+  const s = session.data;
+  const cards = queue ?? s?.due.cards ?? [];
+  const card = cards[0];
   const rate = async (rating: string) => {
+    if (!card) return;
     setError(null);
     try {
-      await post(`/v2/courses/${id}/flashcards/reviews`, { card_index: cardIndex, rating });
+      const r = await post<{ due: string }>(`/v2/courses/${id}/flashcards/reviews`, { card_index: card.card_index, rating });
+      setLastDue(r.due);
       setRated((k) => k + 1);
       setFlipped(false);
-      setIndex((i) => i + 1);
+      setQueue(cards.slice(1));
     } catch (err) {
       setError(err);
     }
   };
+  const practiseAll = () => {
+    setFlipped(false);
+    setQueue(s?.all ?? []);
+  };
+  const caughtUp = () => {
+    setQueue(null);
+    session.reload();
+  };
   return (
     <>
-      <PageTitle text={deck.data?.deck_title ?? "Flashcards"} />
+      <PageTitle text={s?.deckTitle ?? "Flashcards"} />
       <CourseNav id={id} current="/flashcards" />
-      <ErrorNote error={deck.error ?? error} />
-      {deck.loading && !deck.data && <Loading what="the flashcards" />}
-      {deck.data && cards.length === 0 && <p>This course has no flashcards.</p>}
+      <ErrorNote error={session.error ?? error} />
+      {session.loading && !s && <Loading what="the flashcards" />}
+      {s && s.deckSize === 0 && <p>This course has no flashcards.</p>}
+      {s && s.deckSize > 0 && (
+        <p class="muted due-summary" role="status">
+          {queue === null ? `${s.due.total_due} of ${s.deckSize} cards due now` : `${cards.length} left in this round`} · rated {rated}
+          {lastDue && ` · that card comes back ${when(lastDue)}`}
+        </p>
+      )}
       {card && (
         <>
-          <p class="muted" role="status">
-            Card {cardIndex + 1} of {cards.length} · rated {rated}
-          </p>
           <button type="button" class={`flashcard ${flipped ? "flipped" : ""}`} onClick={() => setFlipped((f) => !f)}>
             <span class="sr-only">{flipped ? "Card back:" : "Card front:"} </span>
             <span class="face">{flipped ? card.back : card.front}</span>
@@ -63,6 +103,24 @@ export function Flashcards({ id }: { id: string }) {
             </div>
           )}
         </>
+      )}
+      {s && s.deckSize > 0 && !card && (
+        <div class="caught-up">
+          <p>
+            Nothing is due now.
+            {s.due.next_due && queue === null && ` The next card is due ${when(s.due.next_due)}.`}
+          </p>
+          <p class="chapter-actions">
+            {queue !== null && (
+              <button type="button" onClick={caughtUp}>
+                See what is due
+              </button>
+            )}
+            <button type="button" onClick={practiseAll}>
+              Practise all {s.deckSize} cards
+            </button>
+          </p>
+        </div>
       )}
     </>
   );
