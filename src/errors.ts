@@ -59,3 +59,15 @@ export const requestBodyTimeout = (seconds: number) =>
 /** A tenant already has as many webhooks as it may register. */
 export const webhookLimit = (limit: number) =>
   new AppError(422, "WEBHOOK_LIMIT", `A tenant may register at most ${limit} webhooks; delete one first`, { limit });
+
+/**
+ * Whether an error is the disk (or the database on it) running out of space: ENOSPC from the file
+ * system, SQLITE_FULL from SQLite. Neither is the request's fault, and both pass once space returns.
+ */
+export function isStorageFull(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  return e?.code === "ENOSPC" || e?.code === "SQLITE_FULL" || /database or disk is full|no space left on device/i.test(String(e?.message ?? ""));
+}
+export const storageFull = (details?: unknown) =>
+  new AppError(507, "INSUFFICIENT_STORAGE", "The server's disk is full; nothing more can be stored until space is freed. Try again later.", details);
+
