@@ -51,7 +51,8 @@ beforeAll(async () => {
 afterAll(async () => {
   if (!mounted) return;
   await srv?.stop();
-  Bun.spawnSync(["umount", mountPoint]);
+  // Lazily: the server's extraction processes may still be closing files on it.
+  Bun.spawnSync(["umount", "--lazy", mountPoint]);
   rmSync(mountPoint, { recursive: true, force: true });
 });
 
