@@ -67,6 +67,8 @@ export interface Sentence {
 
 // Prose sentences only: headings, table rows, captions, code and fragments make poor summaries and quizzes.
 const CODE = /\/\/|:=|=>|==|[{}]|;\s*$/;
+// A caption extracted as a sentence ("Figure 1: Retriever top-k accuracy with…") describes a picture the learner does not see.
+const CAPTION = /^(figure|fig\.|table|tab\.|listing|algorithm|chart|exhibit)\s*\d+[a-z]?\s*[:.|–—-]/i;
 export const isProse = (s: string) => {
   const n = wordCount(s);
   const letters = s.match(/\p{L}/gu)?.length ?? 0;
@@ -76,6 +78,7 @@ export const isProse = (s: string) => {
     /[a-z]/.test(s) &&
     !/\|/.test(s) &&
     !CODE.test(s) &&
+    !CAPTION.test(s) &&
     letters >= s.length * 0.6 &&
     (s.match(/\d/g)?.length ?? 0) < s.length / 4
   );
@@ -86,7 +89,7 @@ export const isProse = (s: string) => {
  * paper", "as shown in Figure 3"): out of their document they say nothing to a learner.
  */
 const POINTS_ELSEWHERE =
-  /\b(in|see|of|from)\s+(section|sec\.|chapter|figure|fig\.|table|appendix|equation|eq\.)\s*[\dA-Z]|\b(section|figure|fig\.|table|appendix)\s+\d+(\.\d+)*\s+(shows|describes|presents|gives|lists|summari[sz]es|illustrates|compares|reports|contains|breaks down|plots|depicts)|\bthis (paper|article|report|thesis|manual|document|work|study)\b|\b(we|i) (describe|present|discuss|show|explain|outline|review)\b.{0,40}\b(section|chapter|below|later|next)\b|\b(as (shown|described|discussed|mentioned|noted)) (above|below|earlier|later|before)\b|\bthe (rest|remainder) of (this|the) (paper|article|chapter|section)\b|\b(sections?|chapters?) \d+(\.\d+)* (is|are|describes?|presents?|gives?|covers?|discuss(es)?|shows?|concludes?|introduces?)\b|^(in )?this (section|chapter)\b/i;
+  /\b(in|see|of|from)\s+(section|sec\.|chapter|figure|fig\.|table|appendix|equation|eq\.)\s*[\dA-Z]|\b(section|figure|fig\.|table|appendix)\s+\d+(\.\d+)*\s+(shows|describes|presents|gives|lists|summari[sz]es|illustrates|compares|reports|contains|breaks down|plots|depicts)|\bthis (paper|article|report|thesis|manual|document|work|study)\b|\b(we|i) (describe|present|discuss|show|explain|outline|review)\b.{0,40}\b(section|chapter|below|later|next)\b|\b(as (shown|described|discussed|mentioned|noted)) (above|below|earlier|later|before)\b|\bthe (rest|remainder) of (this|the) (paper|article|chapter|section)\b|\b(sections?|chapters?) \d+(\.\d+)* (is|are|describes?|presents?|gives?|covers?|discuss(es)?|shows?|concludes?|introduces?)\b|^(in )?this (section|chapter)\b|\bthe (top|middle|bottom|first|second|last) (block|panel|row|column|half) (is|shows|of the table)\b/i;
 export const pointsElsewhere = (s: string) => POINTS_ELSEWHERE.test(s);
 
 // Back matter teaches nothing: its sentences are left out of every extractive artefact.
