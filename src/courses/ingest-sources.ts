@@ -35,12 +35,13 @@ export function courseDocuments(sqlite: Database, courseId: string): CourseDocum
     .all(courseId);
 }
 
-async function extract(svc: Services, doc: CourseDocument): Promise<ExtractResult> {
+async function extract(svc: Services, doc: CourseDocument, tenant: string): Promise<ExtractResult> {
+  const opts = { tenant, chunk: true };
   if (doc.source_type === "file") {
     if (!doc.blob_key) throw new AppError(500, "INTERNAL", `The upload of "${doc.filename}" was not stored`);
-    return extractFile(blobPath(svc.cfg.dataDir, doc.blob_key), doc.filename, svc.cfg);
+    return extractFile(blobPath(svc.cfg.dataDir, doc.blob_key), doc.filename, svc.cfg, opts);
   }
-  return extractUrl(doc.source_url ?? doc.filename, svc.cfg);
+  return extractUrl(doc.source_url ?? doc.filename, svc.cfg, opts);
 }
 
 function markReady(sqlite: Database, doc: CourseDocument, result: ExtractResult, chunkCount: number): void {
@@ -73,7 +74,7 @@ export async function ingestCourseSources(
       limit(async () => {
         if (opts.signal.aborted) return;
         try {
-          const result = await extract(svc, doc);
+          const result = await extract(svc, doc, course.tenant_id);
           if (!result.markdown.trim()) throw new AppError(422, "EMPTY_SOURCE", `No text could be extracted from "${doc.filename}"`);
           const { chunkCount } = await indexDocument(svc, {
             tenantId: course.tenant_id,

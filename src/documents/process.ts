@@ -34,7 +34,7 @@ async function processOne(svc: Services, owner: DocumentOwner, id: string, sourc
       ? (await putBlob(svc.cfg, source.path, { ext: source.detected.kind })).key
       : null;
   try {
-    const result = await extractSource(source, svc.cfg);
+    const result = await extractSource(source, svc.cfg, { tenant: owner.tenantId, chunk: true });
     if (!result.markdown.trim()) {
       markDocumentError(svc.sqlite, id, `No text could be extracted from "${name}"`, blobKey);
       return;

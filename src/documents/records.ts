@@ -68,6 +68,11 @@ export function markDocumentReady(
  * start, before serving (one server per data directory, so nothing else is processing then).
  */
 export function failInterruptedDocuments(sqlite: Database): number {
+  // Chunks written before the stop (a document is indexed in batches) go with them.
+  sqlite.run(
+    `DELETE FROM retrieval_chunks WHERE document_id IN
+       (SELECT id FROM documents WHERE status = 'processing' AND id NOT IN (SELECT document_id FROM course_documents))`,
+  );
   return sqlite.run(
     `UPDATE documents SET status = 'error', error = 'Processing was interrupted by a server restart; send the source again', chunk_count = 0
       WHERE status = 'processing' AND id NOT IN (SELECT document_id FROM course_documents)`,

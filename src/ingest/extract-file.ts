@@ -15,6 +15,8 @@ export interface FileJob {
   baseUrl?: string;
   /** Text and HTML: the charset an HTTP header declared. */
   charset?: string;
+  /** Also cut the result into chunks for indexing, here rather than on the server's event loop. */
+  chunk?: boolean;
 }
 
 // Each parser loads on its first file of its kind: officeparser alone takes ~300 ms to load, and a
@@ -28,7 +30,7 @@ async function extractByKind(job: FileJob): Promise<ExtractResult> {
     case "pptx":
     case "odt":
     case "odp":
-      return (await import("./office.ts")).extractOffice(path, filename, kind);
+      return (await import("./office.ts")).extractOffice(path, filename, kind, job.limits);
     case "txt":
     case "md":
       return (await import("./text.ts")).extractTextFile(path, kind);
@@ -37,7 +39,7 @@ async function extractByKind(job: FileJob): Promise<ExtractResult> {
     case "png":
     case "jpg":
     case "webp":
-      return (await import("./image.ts")).extractImage(path, kind);
+      return (await import("./image.ts")).extractImage(path, filename, kind, job.limits);
     case "ppt":
       throw legacyPowerPoint(filename);
   }
@@ -49,5 +51,6 @@ export async function runFileJob(job: FileJob): Promise<ExtractResult> {
   if (!result.markdown.trim()) {
     throw new AppError(422, "NO_TEXT_FOUND", `no text could be extracted from "${job.filename}"`);
   }
+  if (job.chunk) result.chunks = (await import("../retrieval/chunk.ts")).chunkDocument(result);
   return result;
 }

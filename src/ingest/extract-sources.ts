@@ -60,12 +60,12 @@ export interface ExtractDeps {
   log: Logger;
 }
 
-async function runSource(deps: ExtractDeps, source: RequestSource): Promise<Outcome> {
+async function runSource(deps: ExtractDeps, source: RequestSource, tenant: string): Promise<Outcome> {
   const detected = source.type === "file" && !(source.detected instanceof AppError) ? source.detected : null;
   // The original is kept even when it fails to parse, so it can be downloaded and inspected.
   const blobKey = source.type === "file" && detected ? (await putBlob(deps.cfg, source.path, { ext: detected.kind })).key : null;
   try {
-    const result = await extractSource(source, deps.cfg);
+    const result = await extractSource(source, deps.cfg, { tenant });
     return { result, error: null, blobKey, mimeType: detected?.mimeType ?? result.mimeType };
   } catch (err) {
     return { result: null, error: failureMessage(err, deps.log, source), blobKey, mimeType: detected?.mimeType ?? null };
@@ -136,5 +136,5 @@ function record(deps: ExtractDeps, who: ExtractRequester, input: ExtractInput, s
 export async function extractSources(deps: ExtractDeps, who: ExtractRequester, input: ExtractInput): Promise<ExtractedDocument[]> {
   const sources = await requestSources(input);
   const limit = pLimit(deps.cfg.ingestConcurrency);
-  return Promise.all(sources.map((source) => limit(async () => record(deps, who, input, source, await runSource(deps, source)))));
+  return Promise.all(sources.map((source) => limit(async () => record(deps, who, input, source, await runSource(deps, source, who.tenantId)))));
 }

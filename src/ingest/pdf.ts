@@ -21,14 +21,13 @@ export type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 
 /** A page with fewer visible characters than this is treated as a scan. */
 const MIN_TEXT_CHARS = 16;
-/** Largest image pdf.js will decode, in pixels: a forged 100k x 100k image is skipped, not decoded. */
-const MAX_IMAGE_PIXELS = 40_000_000;
 
 const unreadable = (filename: string, why: string) => new AppError(422, "UNREADABLE_FILE", `"${filename}" ${why}`);
 
-async function openPdf(data: Uint8Array, filename: string): Promise<PdfDocument> {
+async function openPdf(data: Uint8Array, filename: string, maxImagePixels: number): Promise<PdfDocument> {
   try {
-    return await getDocumentProxy(data, { verbosity: 0, maxImageSize: MAX_IMAGE_PIXELS, stopAtErrors: false });
+    // A larger image (a forged 100k x 100k one) is skipped by pdf.js, not decoded.
+    return await getDocumentProxy(data, { verbosity: 0, maxImageSize: maxImagePixels, stopAtErrors: false });
   } catch (err) {
     const name = (err as { name?: string }).name;
     if (name === "PasswordException") throw unreadable(filename, "is password-protected; remove the password and upload it again");
@@ -120,7 +119,7 @@ async function markAllHeadings(pdf: PdfDocument, pages: PdfLine[][], body: numbe
 }
 
 export async function extractPdf(path: string, filename: string, limits: FileLimits): Promise<ExtractResult> {
-  const pdf = await openPdf(new Uint8Array(await Bun.file(path).arrayBuffer()), filename);
+  const pdf = await openPdf(new Uint8Array(await Bun.file(path).arrayBuffer()), filename, limits.maxImagePixels);
   try {
     if (pdf.numPages > limits.maxPdfPages) {
       throw new AppError(

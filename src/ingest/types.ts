@@ -1,5 +1,6 @@
 /** The shapes every extractor returns, and the settings extraction reads. */
 import type { Config } from "../config.ts";
+import type { Chunk } from "../retrieval/chunk.ts";
 import type { Block, BlockRole } from "./document.ts";
 
 /**
@@ -29,6 +30,16 @@ export interface ExtractResult {
   /** Pages (PDF), slides (PPTX/ODP), 1 for other files; null for video transcripts. */
   pages: number | null;
   segments: Segment[];
+  /** The result cut for indexing, when the extraction was asked to (`ExtractionOptions.chunk`). */
+  chunks?: Chunk[];
+}
+
+/** How a source is extracted, besides its budgets. */
+export interface ExtractionOptions {
+  /** Whose source it is: file extraction takes turns across tenants. */
+  tenant?: string;
+  /** Also cut the result into chunks for indexing, in the extraction process. */
+  chunk?: boolean;
 }
 
 export type FileKind = "pdf" | "docx" | "pptx" | "ppt" | "odt" | "odp" | "txt" | "md" | "html" | "png" | "jpg" | "webp";
@@ -48,10 +59,18 @@ export type IngestConfig = Pick<
   | "ingestTimeoutMs"
   | "ingestMaxPdfPages"
   | "ingestMaxOcrPages"
+  | "ingestMaxImagePixels"
+  | "ingestMaxXmlMb"
+  | "ingestWorkerMemoryMb"
+  | "ingestTenantWorkers"
 >;
 
 /** Limits that travel with a file into the extraction worker. */
 export interface FileLimits {
   maxPdfPages: number;
   maxOcrPages: number;
+  /** Width x height of the largest image decoded, standalone or inside a PDF. */
+  maxImagePixels: number;
+  /** Decompressed XML read from one office archive, in bytes. */
+  maxXmlBytes: number;
 }
