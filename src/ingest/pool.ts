@@ -6,6 +6,8 @@
  * a crash, and recycled after a large job or a number of jobs, so memory a parser took or leaked
  * is given back.
  *
+ * A process whose job failed is replaced too: a parser given up on may still be running in it.
+ *
  * Jobs are queued per tenant and started round-robin across tenants, and one tenant holds at most
  * `tenantWorkers` processes at once (INGEST_WORKERS - 1 by default), so another tenant's file
  * always finds a process free within one job's time.
@@ -238,7 +240,7 @@ export class ExtractionPool {
       if (reply.id !== id) return;
       const large = reply.heapMb >= (this.opts.recycleHeapMb ?? RECYCLE_HEAP_MB);
       if (large) this.recycledLarge++;
-      finish(large, () =>
+      finish(large || !reply.ok, () =>
         reply.ok ? task.resolve(reply.result) : task.reject(new AppError(reply.error.status, reply.error.code, reply.error.message)),
       );
     };
