@@ -8,6 +8,9 @@ import { Deflate, strToU8, zipSync } from "fflate";
 
 const MB = 1024 * 1024;
 
+/** Bytes to send as a Blob (fflate types its output over any buffer; these are plain ArrayBuffers). */
+type Bytes = Uint8Array<ArrayBuffer>;
+
 const CONTENT_TYPES =
   '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
   '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>' +
@@ -31,7 +34,7 @@ function prose(seed: number, words: number): string {
 }
 
 /** A DOCX whose word/document.xml is `xmlMb` MB of ordinary paragraphs. */
-export function docxWithXml(xmlMb: number): Uint8Array {
+export function docxWithXml(xmlMb: number): Bytes {
   const paras: string[] = [];
   let size = 0;
   for (let i = 0; size < xmlMb * MB; i++) {
@@ -40,14 +43,14 @@ export function docxWithXml(xmlMb: number): Uint8Array {
     size += p.length;
   }
   const doc = `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${paras.join("")}</w:body></w:document>`;
-  return zipSync({ "[Content_Types].xml": strToU8(CONTENT_TYPES), "_rels/.rels": strToU8(RELS), "word/document.xml": strToU8(doc) }, { level: 6 });
+  return zipSync({ "[Content_Types].xml": strToU8(CONTENT_TYPES), "_rels/.rels": strToU8(RELS), "word/document.xml": strToU8(doc) }, { level: 6 }) as Bytes;
 }
 
 /**
  * The same DOCX with every declared uncompressed size rewritten to 1 KB, in the local headers and
  * the central directory: a check of declared sizes alone lets it through.
  */
-export function docxLyingAboutSizes(xmlMb: number): Uint8Array {
+export function docxLyingAboutSizes(xmlMb: number): Bytes {
   const zip = docxWithXml(xmlMb);
   const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
   for (let i = 0; i + 4 <= zip.length; i++) {
@@ -78,7 +81,7 @@ function pngChunk(type: string, data: Uint8Array): Uint8Array {
 }
 
 /** A valid 8-bit gray PNG of `side` x `side` white pixels: ~1 KB per 1000 rows compressed, side² bytes decoded. */
-export function hugePng(side: number): Uint8Array {
+export function hugePng(side: number): Bytes {
   const ihdr = new Uint8Array(13);
   const view = new DataView(ihdr.buffer);
   view.setUint32(0, side);
@@ -103,7 +106,7 @@ export function hugePng(side: number): Uint8Array {
  * innermost a line of text: fan^depth lines from a file of a few KB. `padKb` adds a comment of that
  * size (the red team's files were 600 KB).
  */
-export function nestedPdf(depth: number, fan: number, padKb = 0): Uint8Array {
+export function nestedPdf(depth: number, fan: number, padKb = 0): Bytes {
   const objs: string[] = [];
   const add = (s: string) => objs.push(s);
   const font = add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>");
@@ -130,11 +133,11 @@ export function nestedPdf(depth: number, fan: number, padKb = 0): Uint8Array {
   const xref = pdf.length;
   pdf += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
   pdf += `trailer\n<< /Size ${objs.length + 1} /Root ${catalog} 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return strToU8(pdf);
+  return strToU8(pdf) as Bytes;
 }
 
 /** `mb` MB of plain prose in paragraphs, as a .txt upload. */
-export function bigText(mb: number): Uint8Array {
+export function bigText(mb: number): Bytes {
   const paras: string[] = [];
   let size = 0;
   for (let i = 0; size < mb * MB; i++) {
@@ -142,5 +145,5 @@ export function bigText(mb: number): Uint8Array {
     paras.push(p);
     size += p.length;
   }
-  return strToU8(paras.join(""));
+  return strToU8(paras.join("")) as Bytes;
 }

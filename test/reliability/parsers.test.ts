@@ -32,7 +32,7 @@ interface Doc {
   chunk_count?: number;
 }
 
-async function processFiles(key: string, files: { name: string; type: string; bytes: Uint8Array }[]): Promise<Doc[]> {
+async function processFiles(key: string, files: { name: string; type: string; bytes: Uint8Array<ArrayBuffer> }[]): Promise<Doc[]> {
   const form = new FormData();
   for (const f of files) form.append("files", new Blob([f.bytes], { type: f.type }), f.name);
   const res = await fetch(`${srv.url}/v2/documents/process`, { method: "POST", headers: headersFor(key, "learner"), body: form });
