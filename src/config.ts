@@ -120,9 +120,9 @@ export const settings = {
     "Comma-separated hosts or CIDRs that outbound fetches (web pages, videos, webhooks) may reach although private or loopback",
     list,
   ),
-  ingestWorkers: setting("INGEST_WORKERS", "2", "Worker threads that parse uploaded files (PDF, office, HTML, OCR)", int(1, 16)),
+  ingestWorkers: setting("INGEST_WORKERS", "2", "Extraction processes that parse uploaded files (PDF, office, text, HTML, images with OCR)", int(1, 16)),
   ingestConcurrency: setting("INGEST_CONCURRENCY", "4", "Sources of one request (files and URLs) processed at once", int(1, 32)),
-  ingestTimeoutMs: setting("INGEST_TIMEOUT_MS", "120000", "Longest time one source may take to extract before it fails", int(1000)),
+  ingestTimeoutMs: setting("INGEST_TIMEOUT_MS", "120000", "Longest time one source may take to extract; past it its extraction process is killed and the source fails", int(1000)),
   ingestMaxPdfPages: setting("INGEST_MAX_PDF_PAGES", "1000", "Largest PDF (in pages) that is extracted; longer ones fail with a clear error", int(1)),
   ingestMaxOcrPages: setting("INGEST_MAX_OCR_PAGES", "50", "Most pages without a text layer OCR'd in one PDF; more fail with a clear error", int(0)),
   ingestMaxImagePixels: setting(
