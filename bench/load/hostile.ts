@@ -55,7 +55,11 @@ try {
       for (const f of files) form.append("files", new Blob([f.bytes], { type: f.type }), f.name);
       const res = await fetch(`${srv.url}/v2/documents/process`, { method: "POST", headers: headersFor(hostileKey, "attacker"), body: form });
       const seconds = (performance.now() - started) / 1000;
-      const body = (await res.json()) as { documents?: { filename: string; status: string; error?: string; chunk_count?: number }[] };
+      const body = (await res.json()) as {
+        documents?: { filename: string; status: string; error?: string; chunk_count?: number }[];
+        error?: { message: string };
+      };
+      if (!body.documents) outcomes.push({ file: files.map((f) => f.name).join(", "), status: `HTTP ${res.status}`, detail: body.error?.message ?? "", seconds });
       for (const d of body.documents ?? []) {
         outcomes.push({ file: d.filename, status: d.status, detail: d.error ?? `${d.chunk_count} chunks`, seconds });
       }

@@ -44,5 +44,7 @@ async function answer(id: number, job: FileJob): Promise<number> {
 process.on("message", async ({ id, job }: { id: number; job: FileJob }) => {
   if ((await answer(id, job)) > COLLECT_ABOVE_MB) Bun.gc(true);
 });
-// The server is gone: nothing will ask for work again.
+// The server is gone (stopped, or killed without a word): nothing will ask for work again.
+const server = process.ppid;
 process.on("disconnect", () => process.exit(0));
+setInterval(() => process.ppid !== server && process.exit(0), 500).unref();

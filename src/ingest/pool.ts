@@ -69,6 +69,33 @@ function residentMb(pid: number): number | null {
   }
 }
 
+/** CPU seconds a process has used, its threads included (Linux; null elsewhere). */
+function cpuSeconds(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // utime and stime, fields 14 and 15, in clock ticks of 1/100 s; the name before ")" may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The kernel's own CPU budget for a job: the soft RLIMIT_CPU set to what the process has used plus
+ * the job's time limit, so that even a parser that never yields, in a process whose server was
+ * killed, ends (SIGXCPU). Without prlimit (util-linux) the pool's own timer still applies.
+ */
+function limitCpu(pid: number, seconds: number): void {
+  const used = cpuSeconds(pid);
+  if (used === null) return;
+  try {
+    Bun.spawn(["prlimit", `--pid=${pid}`, `--cpu=${Math.ceil(used + seconds)}:`], { stdio: ["ignore", "ignore", "ignore"] });
+  } catch {
+    // No prlimit on this machine.
+  }
+}
+
 interface Slot {
   proc: Subprocess<"ignore", "inherit", "inherit">;
   busy: boolean;
@@ -78,7 +105,7 @@ interface Slot {
   /** Receives the reply of the job running now. */
   onReply: ((reply: WorkerReply) => void) | null;
   /** Called if the process ends while a job runs. */
-  onExit: ((why: string) => void) | null;
+  onExit: ((signal: string | null, code: number | null) => void) | null;
   /** Largest resident memory seen while a job ran, in MB. */
   peakMb: number;
 }
@@ -195,7 +222,7 @@ export class ExtractionPool {
       onExit: (_proc, code, signal) => {
         this.slots = this.slots.filter((s) => s !== slot);
         if (slot.idleTimer) clearTimeout(slot.idleTimer);
-        slot.onExit?.(signal ? `signal ${signal}` : `exit code ${code}`);
+        slot.onExit?.(signal === null ? null : String(signal), code);
       },
     });
     this.slots.push(slot);
@@ -244,15 +271,20 @@ export class ExtractionPool {
         reply.ok ? task.resolve(reply.result) : task.reject(new AppError(reply.error.status, reply.error.code, reply.error.message)),
       );
     };
-    slot.onExit = (why) =>
-      finish(true, () => task.reject(new AppError(422, "EXTRACTION_FAILED", `"${name}" could not be extracted: the parser process ended (${why})`)));
-    const timer = setTimeout(
-      () =>
-        finish(true, () =>
-          task.reject(new AppError(422, "EXTRACTION_TIMEOUT", `"${name}" took longer than ${Math.round(task.timeoutMs / 1000)} s to extract and was stopped`)),
+    const seconds = Math.round(task.timeoutMs / 1000);
+    slot.onExit = (signal, code) =>
+      finish(true, () =>
+        task.reject(
+          signal === "SIGXCPU"
+            ? new AppError(422, "EXTRACTION_TIMEOUT", `"${name}" used more than ${seconds} s of CPU time to extract and was stopped`)
+            : new AppError(422, "EXTRACTION_FAILED", `"${name}" could not be extracted: the parser process ended (${signal ? `signal ${signal}` : `exit code ${code}`})`),
         ),
+      );
+    const timer = setTimeout(
+      () => finish(true, () => task.reject(new AppError(422, "EXTRACTION_TIMEOUT", `"${name}" took longer than ${seconds} s to extract and was stopped`))),
       task.timeoutMs,
     );
+    limitCpu(proc.pid, task.timeoutMs / 1000);
     const limitMb = this.opts.memoryMb ?? 0;
     const watch = setInterval(() => {
       const mb = residentMb(proc.pid);

@@ -136,12 +136,13 @@ export function nestedPdf(depth: number, fan: number, padKb = 0): Bytes {
   return strToU8(pdf) as Bytes;
 }
 
-/** `mb` MB of plain prose in paragraphs, as a .txt upload. */
+/** Just under `mb` MB of plain prose in paragraphs, as a .txt upload (50 is the largest file allowed). */
 export function bigText(mb: number): Bytes {
   const paras: string[] = [];
   let size = 0;
-  for (let i = 0; size < mb * MB; i++) {
+  for (let i = 0; ; i++) {
     const p = `Paragraph ${i}: ${prose(i + 7, 120)}.\n\n`;
+    if (size + p.length > mb * MB - 64 * 1024) break;
     paras.push(p);
     size += p.length;
   }
