@@ -51,6 +51,8 @@ export async function runFileJob(job: FileJob): Promise<ExtractResult> {
   if (!result.markdown.trim()) {
     throw new AppError(422, "NO_TEXT_FOUND", `no text could be extracted from "${job.filename}"`);
   }
-  if (job.chunk) result.chunks = (await import("../retrieval/chunk.ts")).chunkDocument(result);
-  return result;
+  if (!job.chunk) return result;
+  // Indexing needs only the chunks: the blocks and segments stay here rather than doubling what
+  // the server receives (a 50 MB text is ~200 MB of them).
+  return { ...result, blocks: [], segments: [], chunks: (await import("../retrieval/chunk.ts")).chunkDocument(result) };
 }

@@ -106,8 +106,6 @@ interface Slot {
   onReply: ((reply: WorkerReply) => void) | null;
   /** Called if the process ends while a job runs. */
   onExit: ((signal: string | null, code: number | null) => void) | null;
-  /** Largest resident memory seen while a job ran, in MB. */
-  peakMb: number;
 }
 
 interface Task {
@@ -120,7 +118,7 @@ interface Task {
 
 export interface PoolStats {
   /** Processes running now. */
-  threads: number;
+  processes: number;
   /** Processes started since the pool was created. */
   started: number;
   /** Processes replaced because their job left a large heap. */
@@ -169,7 +167,7 @@ export class ExtractionPool {
 
   stats(): PoolStats {
     return {
-      threads: this.slots.length,
+      processes: this.slots.length,
       started: this.started,
       recycledLarge: this.recycledLarge,
       killedForMemory: this.killedForMemory,
@@ -214,7 +212,7 @@ export class ExtractionPool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { busy: false, jobs: 0, idleTimer: null, tenant: null, onReply: null, onExit: null, peakMb: 0 } as Slot;
+    const slot: Slot = { busy: false, jobs: 0, idleTimer: null, tenant: null, onReply: null, onExit: null } as Slot;
     slot.proc = Bun.spawn(workerCommand(), {
       stdio: ["ignore", "inherit", "inherit"],
       serialization: "advanced",
@@ -243,7 +241,6 @@ export class ExtractionPool {
     const name = task.job.filename;
     slot.busy = true;
     slot.tenant = task.tenant;
-    slot.peakMb = 0;
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
     proc.ref();
 
@@ -289,7 +286,6 @@ export class ExtractionPool {
     const watch = setInterval(() => {
       const mb = residentMb(proc.pid);
       if (mb === null) return;
-      slot.peakMb = Math.max(slot.peakMb, mb);
       this.peakWorkerMb = Math.max(this.peakWorkerMb, mb);
       if (limitMb > 0 && mb > limitMb) {
         this.killedForMemory++;

@@ -30,7 +30,10 @@ export interface ExtractResult {
   /** Pages (PDF), slides (PPTX/ODP), 1 for other files; null for video transcripts. */
   pages: number | null;
   segments: Segment[];
-  /** The result cut for indexing, when the extraction was asked to (`ExtractionOptions.chunk`). */
+  /**
+   * The result cut for indexing, when the extraction was asked to (`ExtractionOptions.chunk`);
+   * `blocks` and `segments` are then left empty.
+   */
   chunks?: Chunk[];
 }
 
@@ -38,7 +41,7 @@ export interface ExtractResult {
 export interface ExtractionOptions {
   /** Whose source it is: file extraction takes turns across tenants. */
   tenant?: string;
-  /** Also cut the result into chunks for indexing, in the extraction process. */
+  /** Cut the result into chunks for indexing, in the extraction process, instead of returning its blocks. */
   chunk?: boolean;
 }
 

@@ -56,10 +56,11 @@ const WRITE_BATCH = 200;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-async function embedInBatches(embedder: Embedder, texts: string[]): Promise<Float32Array[]> {
+async function embedInBatches(embedder: Embedder, chunks: PreparedChunk[]): Promise<Float32Array[]> {
   const vectors: Float32Array[] = [];
-  for (let start = 0; start < texts.length; start += EMBED_BATCH) {
-    vectors.push(...(await embedder.embed(texts.slice(start, start + EMBED_BATCH))));
+  for (let start = 0; start < chunks.length; start += EMBED_BATCH) {
+    const batch = chunks.slice(start, start + EMBED_BATCH).map((c) => embeddingInput(c.context, c.text));
+    vectors.push(...(await embedder.embed(batch)));
     await nextTurn();
   }
   return vectors;
@@ -156,11 +157,11 @@ export async function indexDocument(deps: RetrievalDeps, input: IndexDocumentInp
   // The extraction process usually cut the chunks already, off the event loop.
   const chunks = (input.extract.chunks ?? chunkDocument(input.extract)).map((c) => ({ ...c, context: contextOf(title, c.headingPath) }));
   const owner = { tenantId: input.tenantId, userId: input.userId, documentId: input.documentId, courseId: null, chapterId: null, spaceId };
-  const vectors = await embedInBatches(deps.embedder, chunks.map((c) => embeddingInput(c.context, c.text)));
   try {
+    // Batch by batch, so that only one batch's vectors are held at a time.
     for (let start = 0; start === 0 || start < chunks.length; start += WRITE_BATCH) {
-      const end = start + WRITE_BATCH;
-      insertChunks(deps.sqlite, deps.embedder, owner, chunks.slice(start, end), vectors.slice(start, end), start === 0);
+      const batch = chunks.slice(start, start + WRITE_BATCH);
+      insertChunks(deps.sqlite, deps.embedder, owner, batch, await embedInBatches(deps.embedder, batch), start === 0);
       await nextTurn();
     }
   } catch (err) {

@@ -34,13 +34,13 @@ describe("extraction pool memory", () => {
     try {
       await pool.run(job(small, "txt"), 60_000);
       await pool.run(job(small, "txt"), 60_000);
-      expect(pool.stats()).toMatchObject({ threads: 1, started: 1, recycledLarge: 0 });
+      expect(pool.stats()).toMatchObject({ processes: 1, started: 1, recycledLarge: 0 });
 
       expect((await pool.run(job(large, "pdf"), 60_000)).pages).toBe(339);
-      expect(pool.stats()).toMatchObject({ threads: 0, started: 1, recycledLarge: 1 });
+      expect(pool.stats()).toMatchObject({ processes: 0, started: 1, recycledLarge: 1 });
 
       expect((await pool.run(job(small, "txt"), 60_000)).markdown).toContain("mitochondria");
-      expect(pool.stats()).toMatchObject({ threads: 1, started: 2, recycledLarge: 1 });
+      expect(pool.stats()).toMatchObject({ processes: 1, started: 2, recycledLarge: 1 });
     } finally {
       pool.close();
     }
@@ -55,9 +55,9 @@ describe("extraction pool memory", () => {
       );
       expect(err?.code).toBe("EXTRACTION_MEMORY_LIMIT");
       expect(err?.message).toContain('"heavy.docx" needed more than 256 MB');
-      expect(pool.stats()).toMatchObject({ threads: 0, killedForMemory: 1 });
+      expect(pool.stats()).toMatchObject({ processes: 0, killedForMemory: 1 });
       expect((await pool.run(job(small, "txt"), 60_000)).markdown).toContain("mitochondria");
-      expect(pool.stats()).toMatchObject({ threads: 1, started: 2 });
+      expect(pool.stats()).toMatchObject({ processes: 1, started: 2 });
     } finally {
       pool.close();
     }
