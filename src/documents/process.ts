@@ -8,7 +8,7 @@ import pLimit from "p-limit";
 import { AppError } from "../errors.ts";
 import { extractSource, failureMessage, type RequestSource, requestSources, sourceName } from "../ingest/request-sources.ts";
 import { putBlob } from "../media/blob-store.ts";
-import { indexDocument } from "../retrieval/index.ts";
+import { indexDocument, indexJob } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
 import {
   createDocumentRecord,
@@ -34,12 +34,15 @@ async function processOne(svc: Services, owner: DocumentOwner, id: string, sourc
       ? (await putBlob(svc.cfg, source.path, { ext: source.detected.kind })).key
       : null;
   try {
-    const result = await extractSource(source, svc.cfg, { tenant: owner.tenantId, chunk: true });
+    const index = indexJob(svc, { tenantId: owner.tenantId, userId: owner.userId, documentId: id });
+    const result = await extractSource(source, svc.cfg, { tenant: owner.tenantId, index });
     if (!result.markdown.trim()) {
       markDocumentError(svc.sqlite, id, `No text could be extracted from "${name}"`, blobKey);
       return;
     }
-    const { chunkCount } = await indexDocument(svc, { tenantId: owner.tenantId, userId: owner.userId, documentId: id, extract: result });
+    // Files and web pages were indexed in their extraction process; video transcripts are indexed here.
+    const chunkCount =
+      result.chunkCount ?? (await indexDocument(svc, { tenantId: owner.tenantId, userId: owner.userId, documentId: id, extract: result })).chunkCount;
     const mimeType = source.type === "file" && !(source.detected instanceof AppError) ? source.detected.mimeType : result.mimeType;
     markDocumentReady(svc.sqlite, id, { blobKey, mimeType, pages: result.pages, markdown: result.markdown, title: result.title, chunkCount });
   } catch (err) {

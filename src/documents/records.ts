@@ -80,6 +80,8 @@ export function failInterruptedDocuments(sqlite: Database): number {
 }
 
 export function markDocumentError(sqlite: Database, id: string, message: string, blobKey: string | null = null): void {
+  // An extraction process stopped while indexing may have written some chunks.
+  sqlite.run("DELETE FROM retrieval_chunks WHERE document_id = ?", [id]);
   sqlite.run("UPDATE documents SET status = 'error', error = ?, blob_key = coalesce(?, blob_key), chunk_count = 0 WHERE id = ?", [
     message,
     blobKey,

@@ -4,7 +4,7 @@
  */
 import { AppError } from "../errors.ts";
 import { legacyPowerPoint } from "./detect.ts";
-import type { ExtractResult, FileKind, FileLimits } from "./types.ts";
+import type { ExtractResult, FileKind, FileLimits, IndexJob } from "./types.ts";
 
 export interface FileJob {
   path: string;
@@ -15,8 +15,8 @@ export interface FileJob {
   baseUrl?: string;
   /** Text and HTML: the charset an HTTP header declared. */
   charset?: string;
-  /** Also cut the result into chunks for indexing, here rather than on the server's event loop. */
-  chunk?: boolean;
+  /** Index the result here, rather than on the server's event loop and in its memory. */
+  index?: IndexJob;
 }
 
 // Each parser loads on its first file of its kind: officeparser alone takes ~300 ms to load, and a
@@ -51,8 +51,8 @@ export async function runFileJob(job: FileJob): Promise<ExtractResult> {
   if (!result.markdown.trim()) {
     throw new AppError(422, "NO_TEXT_FOUND", `no text could be extracted from "${job.filename}"`);
   }
-  if (!job.chunk) return result;
-  // Indexing needs only the chunks: the blocks and segments stay here rather than doubling what
-  // the server receives (a 50 MB text is ~200 MB of them).
-  return { ...result, blocks: [], segments: [], chunks: (await import("../retrieval/chunk.ts")).chunkDocument(result) };
+  if (!job.index) return result;
+  const chunkCount = await (await import("../retrieval/worker-index.ts")).indexInWorker(job.index, result);
+  // The server stores the markdown; the blocks and segments served only the chunks.
+  return { ...result, blocks: [], segments: [], chunkCount };
 }

@@ -31,6 +31,11 @@ export type WorkerReply = ({ ok: true; result: ExtractResult } | { ok: false; er
   heapMb: number;
 };
 
+/** Sent by a process that starts indexing what it extracted: indexing gets a time budget of its own. */
+export interface PhaseMessage {
+  phase: "indexing";
+}
+
 /** Jobs a process runs before it is replaced. */
 const RECYCLE_AFTER = 50;
 /**
@@ -102,8 +107,8 @@ interface Slot {
   jobs: number;
   idleTimer: ReturnType<typeof setTimeout> | null;
   tenant: string | null;
-  /** Receives the reply of the job running now. */
-  onReply: ((reply: WorkerReply) => void) | null;
+  /** Receives the messages of the job running now. */
+  onReply: ((message: WorkerReply | PhaseMessage) => void) | null;
   /** Called if the process ends while a job runs. */
   onExit: ((signal: string | null, code: number | null) => void) | null;
 }
@@ -216,7 +221,7 @@ export class ExtractionPool {
     slot.proc = Bun.spawn(workerCommand(), {
       stdio: ["ignore", "inherit", "inherit"],
       serialization: "advanced",
-      ipc: (reply: WorkerReply) => slot.onReply?.(reply),
+      ipc: (message: WorkerReply | PhaseMessage) => slot.onReply?.(message),
       onExit: (_proc, code, signal) => {
         this.slots = this.slots.filter((s) => s !== slot);
         if (slot.idleTimer) clearTimeout(slot.idleTimer);
@@ -261,6 +266,12 @@ export class ExtractionPool {
       this.pump();
     };
     slot.onReply = (reply) => {
+      if ("phase" in reply) {
+        clearTimeout(timer);
+        timer = startTimer();
+        limitCpu(proc.pid, task.timeoutMs / 1000);
+        return;
+      }
       if (reply.id !== id) return;
       const large = reply.heapMb >= (this.opts.recycleHeapMb ?? RECYCLE_HEAP_MB);
       if (large) this.recycledLarge++;
@@ -277,10 +288,12 @@ export class ExtractionPool {
             : new AppError(422, "EXTRACTION_FAILED", `"${name}" could not be extracted: the parser process ended (${signal ? `signal ${signal}` : `exit code ${code}`})`),
         ),
       );
-    const timer = setTimeout(
-      () => finish(true, () => task.reject(new AppError(422, "EXTRACTION_TIMEOUT", `"${name}" took longer than ${seconds} s to extract and was stopped`))),
-      task.timeoutMs,
-    );
+    const startTimer = () =>
+      setTimeout(
+        () => finish(true, () => task.reject(new AppError(422, "EXTRACTION_TIMEOUT", `"${name}" took longer than ${seconds} s to extract and was stopped`))),
+        task.timeoutMs,
+      );
+    let timer = startTimer();
     limitCpu(proc.pid, task.timeoutMs / 1000);
     const limitMb = this.opts.memoryMb ?? 0;
     const watch = setInterval(() => {

@@ -1,6 +1,6 @@
 /** The shapes every extractor returns, and the settings extraction reads. */
 import type { Config } from "../config.ts";
-import type { Chunk } from "../retrieval/chunk.ts";
+import type { EmbedderConfig } from "../retrieval/embedders/create.ts";
 import type { Block, BlockRole } from "./document.ts";
 
 /**
@@ -31,18 +31,29 @@ export interface ExtractResult {
   pages: number | null;
   segments: Segment[];
   /**
-   * The result cut for indexing, when the extraction was asked to (`ExtractionOptions.chunk`);
-   * `blocks` and `segments` are then left empty.
+   * Chunks written, when the extraction process indexed the document itself
+   * (`ExtractionOptions.index`); `blocks` and `segments` are then left empty.
    */
-  chunks?: Chunk[];
+  chunkCount?: number;
 }
 
 /** How a source is extracted, besides its budgets. */
 export interface ExtractionOptions {
   /** Whose source it is: file extraction takes turns across tenants. */
   tenant?: string;
-  /** Cut the result into chunks for indexing, in the extraction process, instead of returning its blocks. */
-  chunk?: boolean;
+  /** Index the result as this document, in the extraction process (files and web pages). */
+  index?: IndexJob;
+}
+
+/** What an extraction process needs to index a document itself (src/retrieval/worker-index.ts). */
+export interface IndexJob {
+  dataDir: string;
+  /** The server's embedder settings: the process makes the same embedder. */
+  embedder: EmbedderConfig;
+  tenantId: string;
+  userId: string | null;
+  documentId: string;
+  spaceId: string | null;
 }
 
 export type FileKind = "pdf" | "docx" | "pptx" | "ppt" | "odt" | "odp" | "txt" | "md" | "html" | "png" | "jpg" | "webp";

@@ -1,10 +1,10 @@
 /**
  * Indexing: chunks are embedded, then written with their FTS5 row and vector, replacing whatever
  * the same document or chapter had before. A chapter is written in one transaction, so a reader
- * sees the old index or the new one, never half of each. A document may be 50 MB of text (~40,000
- * chunks, a minute of embedding): it is embedded and written in small batches that give the event
- * loop back between them, so other requests go on meanwhile, and search leaves out the chunks of a
- * document still 'processing' until it is ready.
+ * sees the old index or the new one, never half of each. A document may be 50 MB of text (~30,000
+ * chunks, a minute of embedding): uploaded files are indexed in their extraction process
+ * (worker-index.ts), and any document is embedded and written in small batches that give the
+ * event loop back between them; search leaves out the chunks of a document still 'processing'.
  */
 import type { Database } from "bun:sqlite";
 import type { ExtractResult } from "../ingest/types.ts";
@@ -153,13 +153,26 @@ export async function indexDocument(deps: RetrievalDeps, input: IndexDocumentInp
       ? input.spaceId
       : (deps.sqlite.query<{ space_id: string | null }, [string]>("SELECT space_id FROM documents WHERE id = ?").get(input.documentId)
           ?.space_id ?? null);
-  const title = input.extract.title?.trim() || null;
-  // The extraction process usually cut the chunks already, off the event loop.
-  const chunks = (input.extract.chunks ?? chunkDocument(input.extract)).map((c) => ({ ...c, context: contextOf(title, c.headingPath) }));
   const owner = { tenantId: input.tenantId, userId: input.userId, documentId: input.documentId, courseId: null, chapterId: null, spaceId };
+  return { chunkCount: await indexChunks(deps, owner, input.extract.title, chunkDocument(input.extract)) };
+}
+
+/**
+ * Embeds and writes a document's chunks batch by batch (only one batch's vectors are held at a
+ * time), replacing its previous chunks; `beforeBatch` may stop the work between batches.
+ */
+export async function indexChunks(
+  deps: RetrievalDeps,
+  owner: ChunkOwner,
+  title: string | null,
+  cut: Chunk[],
+  beforeBatch: () => void = () => {},
+): Promise<number> {
+  const heading = title?.trim() || null;
+  const chunks = cut.map((c) => ({ ...c, context: contextOf(heading, c.headingPath) }));
   try {
-    // Batch by batch, so that only one batch's vectors are held at a time.
     for (let start = 0; start === 0 || start < chunks.length; start += WRITE_BATCH) {
+      beforeBatch();
       const batch = chunks.slice(start, start + WRITE_BATCH);
       insertChunks(deps.sqlite, deps.embedder, owner, batch, await embedInBatches(deps.embedder, batch), start === 0);
       await nextTurn();
@@ -169,7 +182,7 @@ export async function indexDocument(deps: RetrievalDeps, input: IndexDocumentInp
     deleteChunksOf(deps.sqlite, owner);
     throw err;
   }
-  return { chunkCount: chunks.length };
+  return chunks.length;
 }
 
 export interface IndexChapterInput {
