@@ -1,6 +1,7 @@
 /**
- * A small pool of extraction processes (INGEST_WORKERS). Each parse runs in a child process of its
- * own, so no input can take the server's memory with it: a process whose resident memory passes
+ * A small pool of extraction processes (INGEST_WORKERS). Each parse (and, for uploads that are
+ * indexed, the indexing: worker-index.ts) runs in a child process, so no input can take the
+ * server's memory or event loop with it: a process whose resident memory passes
  * INGEST_WORKER_MEMORY_MB is killed, as is one that runs past INGEST_TIMEOUT_MS (which stops even
  * a parser stuck in a loop), and the next job gets a fresh one. A process is also replaced after
  * a crash, and recycled after a large job or a number of jobs, so memory a parser took or leaked
