@@ -83,6 +83,12 @@ export const settings = {
   ),
   maxUploadFileBytes: setting("MAX_UPLOAD_FILE_BYTES", String(50 * 1024 * 1024), "Largest single uploaded file", int(1)),
   maxUploadTotalBytes: setting("MAX_UPLOAD_TOTAL_BYTES", String(500 * 1024 * 1024), "Largest combined upload per request", int(1)),
+  requestBodyTimeoutSeconds: setting(
+    "REQUEST_BODY_TIMEOUT_SECONDS",
+    "30",
+    "A request body that sends nothing for this long is answered 408 REQUEST_TIMEOUT (a slow but moving upload is never cut off); connections idle 8 s longer are closed",
+    int(1, 3600),
+  ),
   llmProvider: setting(
     "LLM_PROVIDER",
     "auto",

@@ -48,3 +48,11 @@ export function toFailureReason(err: unknown, requestId: string | null): Failure
 /** A model's podcast script that is still no conversation after its re-asks (one speaker, too few turns). */
 export const podcastScriptInvalid = (message: string, details?: unknown) =>
   new AppError(502, "PODCAST_SCRIPT_INVALID", message, details);
+
+/** A request body that stopped arriving (REQUEST_BODY_TIMEOUT_SECONDS). */
+export const requestBodyTimeout = (seconds: number) =>
+  new AppError(408, "REQUEST_TIMEOUT", `The request body stopped arriving: nothing was received for ${seconds} s`);
+
+/** A tenant already has as many webhooks as it may register. */
+export const webhookLimit = (limit: number) =>
+  new AppError(422, "WEBHOOK_LIMIT", `A tenant may register at most ${limit} webhooks; delete one first`, { limit });

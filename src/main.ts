@@ -8,6 +8,7 @@ import { AppError } from "./errors.ts";
 import { backup, BackupError, restore } from "./ops/backup.ts";
 import { runReindexCommand } from "./retrieval/reindex-command.ts";
 import { startServer } from "./server.ts";
+import { DataDirInUse } from "./db/data-dir-lock.ts";
 import { createKey, ensureTenant, listKeys, revokeKey, setTenantTtsProvider, type KeyEnv } from "./tenants/keys.ts";
 
 const HELP = `courseforge ${pkg.version}: course generation and document intelligence server
@@ -155,7 +156,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof AppError || err instanceof BackupError) fail(err.message);
+  if (err instanceof AppError || err instanceof BackupError || err instanceof DataDirInUse) fail(err.message);
   if ((err as { code?: string })?.code === "EADDRINUSE") fail(`${(err as Error).message}: another server already listens there`);
   process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);

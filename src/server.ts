@@ -1,5 +1,6 @@
 /** Builds the services, opens the database, and serves HTTP until stopped. */
 import type { Config } from "./config.ts";
+import { lockDataDir } from "./db/data-dir-lock.ts";
 import { openDb } from "./db/index.ts";
 import { failInterruptedDocuments } from "./documents/records.ts";
 import { createApp } from "./http/app.ts";
@@ -26,6 +27,9 @@ export interface RunningServer {
 
 export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Promise<RunningServer> {
   const log = createLogger(cfg.logLevel);
+  // Before anything that assumes this is the only server: the sweep of uploads and the
+  // interrupted-documents pass below would break a running server's requests.
+  const lock = lockDataDir(cfg.dataDir);
   const { db, sqlite } = await openDb(cfg.dataDir);
   setMediaSigningSecret(cfg.mediaSigningSecret ?? loadOrCreateSecret(cfg.dataDir, "media-signing.key"));
   await sweepUploads(cfg.dataDir);
@@ -52,7 +56,20 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
   const app = createApp(svc);
   // Elysia turns SO_REUSEPORT on by default; then a second server on the same port would silently
   // share its traffic. One server owns a port (and a data directory): a second start must fail.
-  app.listen({ hostname: cfg.host, port: cfg.port, reusePort: false });
+  // Bun's own body cap (128 MiB by default) would answer a bare 413 without our error body or
+  // X-Request-Id, and below the 500 MB upload limit. Every body is read by our own readers,
+  // which enforce the documented limits (json-body.ts, multipart.ts); Bun's cap is lifted.
+  app.listen({
+    hostname: cfg.host,
+    port: cfg.port,
+    reusePort: false,
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+    // A socket quiet this long is closed: above the body readers' stall timeout, so a stalled
+    // body they read gets their 408 first (Bun counts idle time in 4 s ticks, so the margin is
+    // two ticks); a body nobody reads (refused before it was read) ends here. Authenticated
+    // writes lift it once their body has arrived (http/app.ts).
+    idleTimeout: cfg.requestBodyTimeoutSeconds + 8,
+  });
   const port = app.server!.port;
   if (!cfg.publicBaseUrl) cfg.baseUrl = `http://${cfg.host.includes(":") ? `[${cfg.host}]` : cfg.host}:${port}`;
   const url = `http://${cfg.host.includes(":") ? `[${cfg.host}]` : cfg.host}:${port}`;
@@ -85,6 +102,7 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
       await checkpoint;
       await stopExtractionWorkers();
       sqlite.close();
+      lock.release();
     },
   };
 }

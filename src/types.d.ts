@@ -19,3 +19,11 @@ declare module "*.so.1" {
   const path: string;
   export default path;
 }
+declare module "*/assets/scorm-course.js" {
+  const text: string;
+  export default text;
+}
+declare module "*.css" {
+  const text: string;
+  export default text;
+}

@@ -10,12 +10,13 @@ import { httpDuration, httpRequests } from "../metrics.ts";
 import { beginRequest, stateOf } from "./context.ts";
 import { docsRoutes } from "./docs.ts";
 import { classifyError, errorResponse } from "./errors.ts";
-import { hasBody, isJsonType, notJson, parseJsonBody } from "./json-body.ts";
+import { declaresMoreThanJsonLimit, discardBody, hasBody, isJsonType, jsonTooLarge, notJson, parseJsonBody } from "./json-body.ts";
 import { RateLimiter, rateHeaders } from "./rate-limit.ts";
 import { courseGenerationRoutes } from "./routes/course-generation.ts";
 import { courseReadRoutes } from "./routes/courses.ts";
 import { documentExtractRoutes } from "./routes/documents-extract.ts";
 import { documentRoutes } from "./routes/documents.ts";
+import { exportRoutes } from "./routes/exports.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { materialRoutes } from "./routes/materials.ts";
 import { mediaRoutes } from "./routes/media.ts";
@@ -36,6 +37,8 @@ function isPublic(path: string): boolean {
     path === "/docs" ||
     path.startsWith("/docs/") ||
     path.startsWith("/media/") ||
+    // Podcast feeds carry their own token (checked by the feed routes), since podcast apps send no API key.
+    path.startsWith("/feeds/") ||
     path === "/metrics"
   );
 }
@@ -50,37 +53,42 @@ export function createApp(svc: Services) {
   const authenticate = keyAuthenticator(svc.db);
   const limiter = new RateLimiter();
 
-  // Routes with a body schema and no parser of their own take JSON only (uploads read their own
-  // bodies); known once every route is registered, so built on the first request.
-  let jsonRoutes: Set<string> | null = null;
-  const takesJson = (methodAndRoute: string) =>
-    (jsonRoutes ??= new Set(
-      app.routes
-        .filter((r) => r.hooks.body && (r.hooks.parse ?? []).every((p: { fn: unknown }) => p.fn === parseJsonHook))
-        .map((r) => `${r.method} ${r.path}`),
-    )).has(methodAndRoute);
-
-  // Routes with no body schema ignore a JSON body (resume) or read their own (uploads): it is not parsed here.
-  let bodiless: Set<string> | null = null;
-  const ignoresBody = (methodAndRoute: string) =>
-    (bodiless ??= new Set(app.routes.filter((r) => !r.hooks.body).map((r) => `${r.method} ${r.path}`))).has(methodAndRoute);
+  // Route sets known once every route is registered, so built on the first request.
+  type RouteInfo = (typeof app.routes)[number];
+  const routeSet = (keep: (r: RouteInfo) => boolean) => {
+    let set: Set<string> | null = null;
+    return (methodAndRoute: string) => (set ??= new Set(app.routes.filter(keep).map((r) => `${r.method} ${r.path}`))).has(methodAndRoute);
+  };
+  const ownParser = (r: RouteInfo) => (r.hooks.parse ?? []).some((p: { fn: unknown }) => p.fn !== parseJsonHook);
+  // Routes with a body schema and no parser of their own take JSON only.
+  const takesJson = routeSet((r) => Boolean(r.hooks.body) && !ownParser(r));
+  // Routes with no body schema read their own (uploads) or take none (resume): it is not parsed here.
+  const readsOwnBody = routeSet((r) => !r.hooks.body && ownParser(r));
+  const takesNoBody = routeSet((r) => !r.hooks.body && !ownParser(r));
 
   function parseJsonHook({ request, contentType, route }: { request: Request; contentType: string; route: string }) {
-    if (isJsonType(contentType)) return ignoresBody(`${request.method} ${route}`) ? {} : parseJsonBody(request);
-    if (hasBody(request) && takesJson(`${request.method} ${route}`)) throw notJson(contentType);
+    const methodAndRoute = `${request.method} ${route}`;
+    // Whatever its type, no default parser may buffer a body: a route's own reader takes it, or
+    // it is dropped under the JSON limits.
+    if (readsOwnBody(methodAndRoute)) return {};
+    if (takesNoBody(methodAndRoute)) return hasBody(request) ? discardBody(request, svc.cfg.requestBodyTimeoutSeconds) : {};
+    const json = isJsonType(contentType);
+    if (json || takesJson(methodAndRoute)) {
+      // The 1 MiB limit holds whatever the declared type, before a byte is read.
+      if (declaresMoreThanJsonLimit(request)) throw jsonTooLarge();
+      if (json) return parseJsonBody(request, svc.cfg.requestBodyTimeoutSeconds);
+      if (hasBody(request)) throw notJson(contentType);
+    }
   }
 
   const app: AnyElysia = new Elysia()
-    .onRequest(({ request, set, server }) => {
+    .onRequest(({ request, set }) => {
       const state = beginRequest(request);
       set.headers["x-request-id"] = state.id;
       if (isPublic(pathOf(request.url))) return;
       const auth = authenticate(request.headers.get("x-api-key"));
       if (!auth) throw unauthorized();
       state.auth = auth;
-      // Synchronous generation, exams and large uploads outlast the server's 30 s idle timeout;
-      // an authenticated caller's request may take as long as its work does.
-      if (request.method !== "GET") server?.timeout(request, 0);
       const decision = limiter.check(auth.rateBucket, auth.rateLimit ?? svc.cfg.rateLimitPerMinute);
       state.headers = rateHeaders(decision);
       Object.assign(set.headers, state.headers);
@@ -99,6 +107,16 @@ export function createApp(svc: Services) {
           });
         }
       }
+    })
+    .onRequest(({ request, server }) => {
+      const state = stateOf(request);
+      if (!state?.auth || request.method === "GET") return;
+      // Synchronous generation, exams and large uploads outlast the socket's idle timeout: an
+      // authenticated write may take as long as its work does, once its body has arrived. Until
+      // then the body readers' stall timeout applies, and the idle timeout (just above it, see
+      // server.ts) ends a body refused before it was read.
+      if (!hasBody(request)) return void server?.timeout(request, 0);
+      state.onBodyRead = () => server?.timeout(request, 0);
     })
     .onParse(parseJsonHook)
     .onError(({ code, error, request }) => {
@@ -145,6 +163,7 @@ export function createApp(svc: Services) {
     .use(courseGenerationRoutes(svc))
     .use(webhookRoutes(svc))
     .use(podcastRoutes(svc))
+    .use(exportRoutes(svc))
     .use(documentExtractRoutes(svc))
     .use(documentRoutes(svc))
     .use(usageRoutes(svc))

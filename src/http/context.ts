@@ -16,6 +16,10 @@ export interface RequestState {
   status?: number;
   /** A learner this request auto-registered (pattern A); removed again if the request fails. */
   newUserId?: string;
+  /** Set by the body readers once the whole body has arrived (json-body.ts, multipart.ts). */
+  bodyRead?: boolean;
+  /** Called then: lifts the socket's idle timeout for the work that follows. */
+  onBodyRead?: () => void;
 }
 
 const states = new WeakMap<Request, RequestState>();
@@ -28,6 +32,13 @@ export function beginRequest(request: Request): RequestState {
 
 export function stateOf(request: Request): RequestState | undefined {
   return states.get(request);
+}
+
+export function markBodyRead(request: Request): void {
+  const state = states.get(request);
+  if (!state) return;
+  state.bodyRead = true;
+  state.onBodyRead?.();
 }
 
 export function requestIdOf(request: Request): string {

@@ -122,7 +122,7 @@ export function classifyError(code: string | number, error: unknown): { status: 
     case "PARSE": {
       // Our JSON parser's refusals (size, UTF-8, shape, media type) arrive wrapped as Elysia's ParseError.
       const cause = (error as { cause?: unknown }).cause;
-      if (cause instanceof AppError) return { status: cause.status, code: cause.code, message: cause.message, details: cause.details };
+      if (cause instanceof AppError) return { status: cause.status, code: cause.code, message: cause.message, details: cause.details, headers: cause.headers };
       return { status: 422, code: "INVALID_BODY", message: "The request body could not be parsed; send valid JSON" };
     }
     case "NOT_FOUND":

@@ -1,11 +1,18 @@
 /**
- * The JSON body parser for every JSON endpoint: bounded size, strict UTF-8, and an object at the
- * top (every JSON endpoint of the API takes an object; Elysia's schema check lets an array
- * through when all fields are optional).
+ * The JSON body parser for every JSON endpoint: bounded size, a deadline between chunks, strict
+ * UTF-8, bounded nesting, and an object at the top (every JSON endpoint of the API takes an
+ * object; Elysia's schema check lets an array through when all fields are optional).
  */
 import { AppError, payloadTooLarge, unsupportedMediaType } from "../errors.ts";
+import { chunksWithin } from "./body-stall.ts";
+import { markBodyRead } from "./context.ts";
 
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+/**
+ * Deepest nesting of arrays and objects accepted. No endpoint needs more than a few levels, and
+ * schema validation (and its error messages) recurse once per level: 20,000 levels overflow it.
+ */
+export const MAX_JSON_DEPTH = 64;
 
 /** `contentType` as Elysia hands it to parse hooks: the media type without parameters. */
 export const isJsonType = (contentType: string) => contentType.toLowerCase() === "application/json";
@@ -27,24 +34,55 @@ export function notJson(contentType: string, hint?: string): AppError {
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
-async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) throw payloadTooLarge(`JSON bodies are limited to ${limit} bytes`);
+export const jsonTooLarge = () => payloadTooLarge(`JSON bodies are limited to ${MAX_JSON_BODY_BYTES} bytes (1 MiB)`);
+
+/** Whether the declared Content-Length is over the JSON limit (checked before the body is read, whatever its type). */
+export const declaresMoreThanJsonLimit = (request: Request) => Number(request.headers.get("content-length") ?? "0") > MAX_JSON_BODY_BYTES;
+
+async function readLimited(request: Request, limit: number, stallSeconds: number): Promise<Uint8Array> {
+  if (declaresMoreThanJsonLimit(request)) throw jsonTooLarge();
   if (!request.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of request.body) {
+  for await (const chunk of chunksWithin(request.body, stallSeconds)) {
     size += chunk.byteLength;
-    if (size > limit) throw payloadTooLarge(`JSON bodies are limited to ${limit} bytes`);
+    if (size > limit) throw jsonTooLarge();
     chunks.push(chunk);
   }
+  markBodyRead(request);
   return Buffer.concat(chunks);
 }
 
-export async function parseJsonBody(request: Request): Promise<unknown> {
+/**
+ * Reads and drops the body of an endpoint that takes none (resume, a webhook test), under the
+ * same size limit and stall timeout, so the connection can carry the next request.
+ */
+export async function discardBody(request: Request, stallSeconds: number): Promise<Record<string, never>> {
+  await readLimited(request, MAX_JSON_BODY_BYTES, stallSeconds).catch((err: unknown) => {
+    if (err instanceof AppError) throw err;
+    throw new AppError(422, "INVALID_BODY", "The request body ended before its declared length");
+  });
+  return {};
+}
+
+/** Nesting depth of a parsed JSON value, walked without recursion; stops counting past `limit`. */
+function depthExceeds(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+export async function parseJsonBody(request: Request, stallSeconds: number): Promise<unknown> {
   let bytes: Uint8Array;
   try {
-    bytes = await readLimited(request, MAX_JSON_BODY_BYTES);
+    bytes = await readLimited(request, MAX_JSON_BODY_BYTES, stallSeconds);
   } catch (err) {
     if (err instanceof AppError) throw err;
     throw new AppError(422, "INVALID_BODY", "The request body ended before its declared length");
@@ -62,6 +100,9 @@ export async function parseJsonBody(request: Request): Promise<unknown> {
   } catch {
     // Also catches nesting deep enough to exhaust the parser's stack.
     throw new AppError(422, "INVALID_BODY", "The request body is not valid JSON");
+  }
+  if (depthExceeds(value, MAX_JSON_DEPTH)) {
+    throw new AppError(422, "INVALID_BODY", `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new AppError(422, "INVALID_BODY", "The request body must be a JSON object");

@@ -8,8 +8,10 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import busboy from "busboy";
-import { AppError, payloadTooLarge, validation } from "../errors.ts";
+import { AppError, payloadTooLarge, requestBodyTimeout, validation } from "../errors.ts";
 import { newId } from "../util.ts";
+import { stallTimer } from "./body-stall.ts";
+import { markBodyRead } from "./context.ts";
 
 export interface UploadLimits {
   maxFiles: number;
@@ -79,7 +81,11 @@ function cleanFilename(name: string | undefined, index: number): string {
   return cleaned || `file-${index + 1}`;
 }
 
-export async function receiveUploads(request: Request, cfg: { dataDir: string }, limits: UploadLimits): Promise<Uploads> {
+export async function receiveUploads(
+  request: Request,
+  cfg: { dataDir: string; requestBodyTimeoutSeconds: number },
+  limits: UploadLimits,
+): Promise<Uploads> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data;.*boundary=/i.test(contentType) || !request.body) {
     throw validation("The request body must be multipart/form-data");
@@ -106,21 +112,27 @@ export async function receiveUploads(request: Request, cfg: { dataDir: string },
     parser = busboy({
       headers: { "content-type": contentType },
       defParamCharset: "utf8",
-      limits: { files: limits.maxFiles, fileSize: limits.maxFileBytes, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES },
+      // busboy reports "limit" when a file reaches fileSize bytes; a file of exactly maxFileBytes is allowed.
+      limits: { files: limits.maxFiles, fileSize: limits.maxFileBytes + 1, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES },
     });
   } catch (err) {
     await cleanup();
     throw validation(`Malformed multipart body: ${(err as Error).message}`);
   }
 
+  let stall: ReturnType<typeof stallTimer> | undefined;
   const done = new Promise<void>((resolve, reject) => {
     const fail = (err: AppError) => {
       if (failed) return;
       failed = err;
+      stall?.stop();
       for (const out of outputs) out.destroy();
+      input.unpipe(parser);
+      // Nothing more is coming: stop reading; the socket's idle timeout (server.ts) closes the
+      // connection after the 408.
+      if (err.status === 408) return reject(err);
       // Stop parsing but keep reading (and dropping) the body, within bounds, so the client gets
       // the error response instead of a reset connection.
-      input.unpipe(parser);
       let drained = 0;
       input.on("data", (chunk: Buffer) => {
         drained += chunk.length;
@@ -176,14 +188,19 @@ export async function receiveUploads(request: Request, cfg: { dataDir: string },
     parser.on("fieldsLimit", () => fail(validation(`At most ${MAX_FIELDS} form fields per request`)));
     parser.on("error", (err: Error) => fail(validation(`Malformed multipart body: ${err.message}`)));
     parser.on("close", () => {
+      stall?.stop();
       if (!failed) resolve();
     });
+    stall = stallTimer(cfg.requestBodyTimeoutSeconds, () => fail(requestBodyTimeout(cfg.requestBodyTimeoutSeconds)));
+    input.on("data", () => stall?.touch());
+    input.on("end", () => stall?.stop());
     input.on("error", (err: Error) => fail(validation(`The upload was interrupted: ${err.message}`)));
     input.pipe(parser);
   });
 
   try {
     await done;
+    markBodyRead(request);
     await Promise.all(writes);
   } catch (err) {
     await Promise.allSettled(writes);
@@ -238,7 +255,7 @@ export interface SourceUploads {
  */
 export async function withSourceUploads<T>(
   request: Request,
-  cfg: { dataDir: string; maxUploadFileBytes: number; maxUploadTotalBytes: number },
+  cfg: { dataDir: string; maxUploadFileBytes: number; maxUploadTotalBytes: number; requestBodyTimeoutSeconds: number },
   use: (sources: SourceUploads) => Promise<T>,
 ): Promise<T> {
   const uploads = await receiveUploads(request, cfg, {

@@ -61,6 +61,11 @@ export interface JobHandler {
   onFailure?(job: JobRow, reason: FailureReason): void;
   /** Jobs of this type run at once, at most (default JOB_CONCURRENCY). */
   concurrency?: number;
+  /**
+   * Jobs of this type of one tenant that run at once, at most: the rest of `concurrency` stays
+   * free for other tenants, so one tenant's backlog cannot hold every slot (webhook deliveries).
+   */
+  perTenant?: number;
   /** Seconds to wait before retry n (1-based); default 5 · 4^(n-1). */
   retryDelaySeconds?(attempt: number): number;
 }
@@ -142,7 +147,7 @@ export interface WorkerOptions {
  */
 export class JobWorker {
   readonly owner = `${hostname()}:${process.pid}:${Date.now()}`;
-  private running = new Map<string, { type: string; abort: AbortController; done: Promise<void> }>();
+  private running = new Map<string, { type: string; tenantId: string | null; abort: AbortController; done: Promise<void> }>();
   private timer: Timer | null = null;
   private heartbeat: Timer | null = null;
   private stopped = true;
@@ -228,6 +233,19 @@ export class JobWorker {
       .map(([type]) => type);
   }
 
+  /** [type, tenant] pairs at their type's per-tenant limit. */
+  private fullTenants(): [string, string][] {
+    const counts = new Map<string, { type: string; tenantId: string; n: number }>();
+    for (const r of this.running.values()) {
+      if (r.tenantId === null || this.handlers[r.type]?.perTenant === undefined) continue;
+      const k = `${r.type}\u0000${r.tenantId}`;
+      const c = counts.get(k) ?? { type: r.type, tenantId: r.tenantId, n: 0 };
+      c.n++;
+      counts.set(k, c);
+    }
+    return [...counts.values()].filter((c) => c.n >= this.handlers[c.type]!.perTenant!).map((c) => [c.type, c.tenantId]);
+  }
+
   private claim(): JobRow | null {
     const types = this.freeTypes();
     if (types.length === 0) return null;
@@ -241,10 +259,12 @@ export class JobWorker {
           WHERE id = (SELECT id FROM jobs
                        WHERE type IN (SELECT value FROM json_each($types))
                          AND ((status = 'queued' AND run_after <= $now) OR (status = 'running' AND lease_until < $now))
+                         AND NOT EXISTS (SELECT 1 FROM json_each($full) f
+                                          WHERE f.value ->> 0 = jobs.type AND f.value ->> 1 = jobs.tenant_id)
                        ORDER BY run_after, created_at LIMIT 1)
           RETURNING *`,
       )
-      .get({ owner: this.owner, lease: leaseUntil, now, types: JSON.stringify(types) });
+      .get({ owner: this.owner, lease: leaseUntil, now, types: JSON.stringify(types), full: JSON.stringify(this.fullTenants()) });
   }
 
   private launch(job: JobRow): void {
@@ -270,7 +290,7 @@ export class JobWorker {
         this.schedule(0);
       }
     })();
-    this.running.set(job.id, { type: job.type, abort, done });
+    this.running.set(job.id, { type: job.type, tenantId: job.tenant_id, abort, done });
   }
 
   private fail(job: JobRow, handler: JobHandler, err: unknown): void {

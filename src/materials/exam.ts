@@ -34,6 +34,14 @@ function readExam(sqlite: Database, courseId: string, model: string, size: numbe
   return row ? { exam: JSON.parse(row.exam) as Exam, engine: row.engine, model: row.model, created_at: row.created_at } : null;
 }
 
+/** The newest exam of the course, of any model and size (exports take what has been generated). */
+export function latestExam(sqlite: Database, courseId: string): Exam | null {
+  const row = sqlite
+    .query<{ exam: string }, [string]>("SELECT exam FROM exams WHERE course_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1")
+    .get(courseId);
+  return row ? (JSON.parse(row.exam) as Exam) : null;
+}
+
 const MODEL_ROUNDS = 4;
 const EXTRACTIVE_ROUNDS = 32;
 

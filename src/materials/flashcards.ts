@@ -25,6 +25,14 @@ function readDeck(sqlite: Database, courseId: string, model: string): Omit<Flash
   return row ? { flashcards: JSON.parse(row.deck) as FlashcardDeck, engine: row.engine, model: row.model, created_at: row.created_at } : null;
 }
 
+/** The newest deck of the course, whichever model made it (exports take what has been generated). */
+export function latestDeck(sqlite: Database, courseId: string): FlashcardDeck | null {
+  const row = sqlite
+    .query<{ deck: string }, [string]>("SELECT deck FROM flashcard_decks WHERE course_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1")
+    .get(courseId);
+  return row ? (JSON.parse(row.deck) as FlashcardDeck) : null;
+}
+
 /** Fronts compared without case, spacing or punctuation, so near-identical cards count once. */
 function withoutDuplicates(deck: FlashcardDeck): FlashcardDeck {
   const seen = new Set<string>();

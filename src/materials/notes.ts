@@ -61,8 +61,8 @@ function readNotes(sqlite: Database, courseId: string, model: string, o: NotesOp
   return row ? toStored(row) : null;
 }
 
-/** The newest stored notes of the course, narrowed by any options given; 404 when there are none. */
-export function latestNotes(sqlite: Database, courseId: string, filter: Partial<NotesOptions> = {}): StoredNotes {
+/** The newest stored notes of the course, narrowed by any options given; null when there are none. */
+export function findLatestNotes(sqlite: Database, courseId: string, filter: Partial<NotesOptions> = {}): StoredNotes | null {
   const row = sqlite
     .query<NotesRow, [string, string | null, string | null, string | null]>(
       `SELECT * FROM course_notes
@@ -71,8 +71,14 @@ export function latestNotes(sqlite: Database, courseId: string, filter: Partial<
         ORDER BY created_at DESC, rowid DESC LIMIT 1`,
     )
     .get(courseId, filter.learning_goal ?? null, filter.learning_style ?? null, filter.tutor_tone ?? null);
-  if (!row) throw notFound("No notes have been generated for this course yet; POST /v2/courses/{course_id}/generate-notes first", "NOTES_NOT_FOUND");
-  return toStored(row);
+  return row ? toStored(row) : null;
+}
+
+/** As findLatestNotes, 404 when there are none. */
+export function latestNotes(sqlite: Database, courseId: string, filter: Partial<NotesOptions> = {}): StoredNotes {
+  const notes = findLatestNotes(sqlite, courseId, filter);
+  if (!notes) throw notFound("No notes have been generated for this course yet; POST /v2/courses/{course_id}/generate-notes first", "NOTES_NOT_FOUND");
+  return notes;
 }
 
 export async function generateNotes(

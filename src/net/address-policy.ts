@@ -3,7 +3,9 @@
  * classifies every special range (loopback, RFC 1918 private, link-local and the cloud metadata
  * address 169.254.169.254, CGNAT 100.64/10, unique-local fc00::/7 including AWS's fd00:ec2::254,
  * unspecified, multicast, broadcast, reserved, and the IPv6 forms that embed an IPv4 address:
- * mapped, NAT64, 6to4, Teredo). OUTBOUND_ALLOW can open hosts or CIDRs that the operator trusts.
+ * mapped, NAT64, 6to4, Teredo). The deprecated IPv4-compatible form (::a.b.c.d, which URL parsing
+ * turns into ::7f00:1 and ipaddr.js calls plain unicast) is judged as the IPv4 address it carries.
+ * OUTBOUND_ALLOW can open hosts or CIDRs that the operator trusts.
  */
 import ipaddr from "ipaddr.js";
 
@@ -31,13 +33,39 @@ export function parseAllowList(entries: readonly string[]): AllowList {
   return list;
 }
 
+/**
+ * The address as ipaddr.js should see it. IPv6 text goes through the WHATWG URL parser first:
+ * ipaddr.js reads "::127.0.0.1" as ::ffff:127.0.0.1, where URLs and sockets mean ::7f00:1.
+ */
+function parseAddress(ip: string): Address {
+  const bare = ip.replace(/^\[|\]$/g, "");
+  if (!bare.includes(":")) return ipaddr.parse(bare);
+  try {
+    return ipaddr.parse(new URL(`http://[${bare}]/`).hostname.slice(1, -1));
+  } catch {
+    return ipaddr.parse(bare);
+  }
+}
+
 /** IPv4-mapped IPv6 (::ffff:127.0.0.1) is judged as the IPv4 address it carries. */
 function canonical(ip: string): Address {
-  return ipaddr.process(ip.replace(/^\[|\]$/g, ""));
+  const addr = parseAddress(ip);
+  return addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? (addr as ipaddr.IPv6).toIPv4Address() : addr;
+}
+
+/**
+ * ::a.b.c.d, the IPv4-compatible form RFC 4291 deprecated: never a public destination, and a
+ * stack that still honours it reaches the IPv4 address inside (::7f00:1 is 127.0.0.1).
+ */
+function isIPv4Compatible(addr: Address): boolean {
+  if (addr.kind() !== "ipv6") return false;
+  const p = (addr as ipaddr.IPv6).parts;
+  return p.slice(0, 6).every((x) => x === 0) && (p[6] !== 0 || p[7]! > 1);
 }
 
 export function isPublicAddress(ip: string): boolean {
-  return canonical(ip).range() === "unicast";
+  const addr = canonical(ip);
+  return addr.range() === "unicast" && !isIPv4Compatible(addr);
 }
 
 function inRanges(ip: string, ranges: AllowList["ranges"]): boolean {

@@ -12,6 +12,10 @@ import { newId, nowIso, sha256Hex } from "../util.ts";
 export type KeyEnv = "test" | "production";
 
 export interface AuthContext {
+  /**
+   * Owner of every record the key creates or sees: the tenant for a production key, the tenant's
+   * test environment for a test key, so the two never read, change or delete each other's data.
+   */
   tenantId: string;
   tenantName: string;
   keyId: string;
@@ -48,11 +52,21 @@ export function ensureTenant(db: Db, name: string, rateLimit?: number | null): {
   return { id, created: true };
 }
 
+/** The tenants row holding a tenant's test data (see migration 0010), made on first use. */
+export function ensureTestEnvironment(db: Db, tenantId: string): string {
+  const existing = db.select({ id: tenants.id }).from(tenants).where(eq(tenants.environmentOf, tenantId)).get();
+  if (existing) return existing.id;
+  const id = newId();
+  db.insert(tenants).values({ id, name: `test-environment:${tenantId}`, environmentOf: tenantId, createdAt: nowIso() }).run();
+  return id;
+}
+
 export function createKey(
   db: Db,
   opts: { tenant: string; env: KeyEnv; rateLimit?: number | null },
 ): { key: string; id: string; tenantId: string; prefix: string } {
   const { id: tenantId } = ensureTenant(db, opts.tenant);
+  if (opts.env === "test") ensureTestEnvironment(db, tenantId);
   const key = `sk-service-${opts.env}-${randomBase62(40)}`;
   const prefix = key.slice(0, `sk-service-${opts.env}-`.length + 8);
   const id = newId();
@@ -119,12 +133,14 @@ export function keyAuthenticator(db: Db): (key: string | null) => AuthContext | 
       tenant_name: string;
       tenant_limit: number | null;
       tts_provider: string | null;
+      test_environment_id: string | null;
     },
     [string]
   >(
     `SELECT k.id AS key_id, k.env, k.rate_limit_per_minute AS key_limit, t.id AS tenant_id, t.name AS tenant_name,
-            t.rate_limit_per_minute AS tenant_limit, t.tts_provider
+            t.rate_limit_per_minute AS tenant_limit, t.tts_provider, e.id AS test_environment_id
        FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
+       LEFT JOIN tenants e ON e.environment_of = t.id
       WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
   );
   return (key) => {
@@ -133,12 +149,17 @@ export function keyAuthenticator(db: Db): (key: string | null) => AuthContext | 
     if (!m) return null;
     const row = stmt.get(sha256Hex(key));
     if (!row || row.env !== m[1]) return null;
+    const dataOwner = row.env === "test" ? row.test_environment_id : row.tenant_id;
+    // createKey and migration 0010 give every test key its environment; without one, refuse
+    // rather than let a test key work on production data.
+    if (!dataOwner) return null;
     return {
-      tenantId: row.tenant_id,
+      tenantId: dataOwner,
       tenantName: row.tenant_name,
       keyId: row.key_id,
       keyEnv: row.env,
       rateLimit: row.key_limit ?? row.tenant_limit,
+      // One bucket for both environments: test keys do not add to a tenant's production limit.
       rateBucket: row.key_limit != null ? `key:${row.key_id}` : `tenant:${row.tenant_id}`,
       ttsProvider: row.tts_provider,
     };

@@ -9,12 +9,18 @@ import { abandonDelivery, cancelDelivery, pendingDeliveryForJob, recordAttempt }
 import { sendDelivery } from "./send.ts";
 
 /** Deliveries in flight at once; they mostly wait on the network, and are kept apart from generation jobs. */
-const DELIVERY_CONCURRENCY = 8;
+const DELIVERY_CONCURRENCY = 16;
+/**
+ * Deliveries of one tenant in flight at once: a tenant whose receivers hang holds at most this
+ * many of the slots above, and the others keep delivering to everyone else.
+ */
+export const DELIVERIES_PER_TENANT = 4;
 
 export function deliveryJobHandler(svc: Pick<Services, "sqlite" | "cfg" | "log">): JobHandler {
   const { sqlite, cfg, log } = svc;
   return {
     concurrency: DELIVERY_CONCURRENCY,
+    perTenant: DELIVERIES_PER_TENANT,
     async run(job) {
       const { delivery_id } = JSON.parse(job.payload) as { delivery_id: string };
       const d = pendingDeliveryForJob(sqlite, delivery_id, job.id);

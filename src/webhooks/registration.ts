@@ -1,6 +1,6 @@
 /** Registering, listing and deleting a tenant's webhooks. The API shows a secret only in the registration response. */
 import type { Database } from "bun:sqlite";
-import { notFound } from "../errors.ts";
+import { notFound, webhookLimit } from "../errors.ts";
 import { newId, nowIso } from "../util.ts";
 import { parseEvents, type SubscribableEvent } from "./events.ts";
 import { newWebhookSecret } from "./signing.ts";
@@ -45,6 +45,12 @@ const toWebhook = (r: WebhookRow): Webhook => ({
   created_at: r.created_at,
 });
 
+/**
+ * Webhooks one tenant may have registered (active or not; each key environment counts apart).
+ * Every event is one delivery per webhook, so the number bounds the work one event can queue.
+ */
+export const MAX_WEBHOOKS_PER_TENANT = 20;
+
 /** POST /v2/webhooks: 422 for an unknown event or a URL that is not https, too long or internal; then saves. */
 export async function registerWebhook(
   sqlite: Database,
@@ -74,6 +80,10 @@ export function saveWebhook(
     const existing = sqlite
       .query<{ id: string }, [string, string]>("SELECT id FROM webhooks WHERE tenant_id = ? AND url = ?")
       .get(tenantId, input.url);
+    if (!existing) {
+      const { n } = sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM webhooks WHERE tenant_id = ?").get(tenantId)!;
+      if (n >= MAX_WEBHOOKS_PER_TENANT) throw webhookLimit(MAX_WEBHOOKS_PER_TENANT);
+    }
     const row = existing
       ? sqlite
           .query<WebhookRow, [string, string, string, string]>(

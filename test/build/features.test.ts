@@ -150,3 +150,18 @@ test("documents indexed and queried with transformers.js embeddings (native onnx
   expect(answer.status).toBe(200);
   expect(answer.body.sources.length).toBeGreaterThan(0);
 }, 60_000);
+
+test("course exports: the SCORM runtime, page styles and cartridge parts are inside the executable", async () => {
+  const { unzipSync } = await import("fflate");
+  const courseId = await insertCourse(srv.dataDir, { apiKey: key, externalUserId: "exe-user" }, { title: "Tides", chapters: 2 });
+  const get = async (format: string) => {
+    const res = await fetch(`${srv.url}/v2/courses/${courseId}/export?format=${format}`, { headers: { "x-api-key": key, "x-external-user-id": "exe-user" } });
+    expect(res.status).toBe(200);
+    return unzipSync(new Uint8Array(await res.arrayBuffer()));
+  };
+  const scorm = await get("scorm12");
+  expect(new TextDecoder().decode(scorm["course.js"])).toContain("LMSInitialize");
+  expect(new TextDecoder().decode(scorm["course.css"])).toContain("font-family");
+  expect(Object.keys(await get("imscc"))).toContain("R_quiz_2/assessment.xml");
+  expect(Object.keys(await get("markdown"))).toContain("study-guide.md");
+}, 60_000);

@@ -1,5 +1,6 @@
 /** Rows written straight into a test server's database, for read tests that need no generation. */
 import { openDb } from "../../src/db/index.ts";
+import { keyAuthenticator } from "../../src/tenants/keys.ts";
 import { newId } from "../../src/util.ts";
 
 export async function insertCourse(
@@ -7,10 +8,10 @@ export async function insertCourse(
   owner: { apiKey: string; externalUserId: string },
   opts: { title?: string; createdAt?: string; status?: "generating" | "completed" | "failed"; chapters?: number } = {},
 ): Promise<string> {
-  const { sqlite } = await openDb(dataDir, { migrate: false });
+  const { db, sqlite } = await openDb(dataDir, { migrate: false });
   try {
-    const hash = new Bun.CryptoHasher("sha256").update(owner.apiKey).digest("hex");
-    const { tenant_id } = sqlite.query<{ tenant_id: string }, [string]>("SELECT tenant_id FROM api_keys WHERE key_hash = ?").get(hash)!;
+    // The data of the key's tenant and environment (a test key's is its tenant's test environment).
+    const tenant_id = keyAuthenticator(db)(owner.apiKey)!.tenantId;
     let user = sqlite
       .query<{ id: string }, [string, string]>("SELECT id FROM users WHERE tenant_id = ? AND external_id = ?")
       .get(tenant_id, owner.externalUserId);

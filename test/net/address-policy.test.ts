@@ -26,6 +26,15 @@ describe("which addresses are public", () => {
     "::ffff:10.1.2.3",
     "64:ff9b::a00:1",
     "2002:7f00:1::",
+    // IPv4-compatible (deprecated), as written and as the URL parser turns it: refused whatever it carries.
+    "::127.0.0.1",
+    "::7f00:1",
+    "[::7f00:1]",
+    "::a9fe:a9fe",
+    "::10.0.0.1",
+    "::8.8.8.8",
+    "::ffff:0:127.0.0.1",
+    "64:ff9b:1::7f00:1",
   ])("%s is refused", (ip) => {
     expect(isPublicAddress(ip)).toBe(false);
   });

@@ -97,3 +97,37 @@ export function multipartBytes(
   if (close) out.push(Buffer.from(`--${boundary}--\r\n`));
   return Buffer.concat(out);
 }
+
+export interface StalledResult {
+  response: RawResponse;
+  /** The server ended the connection (after answering, or without an answer). */
+  closedByServer: boolean;
+}
+
+/**
+ * Sends `head` and the start of a body, then nothing more, the way a stalled or malicious client
+ * does, and waits up to `waitMs` for the server to answer and to close the connection.
+ */
+export async function stalledRequest(url: string, head: string, partialBody: Uint8Array | string, waitMs: number): Promise<StalledResult> {
+  const { hostname, port } = new URL(url);
+  const chunks: Buffer[] = [];
+  let closedByServer = false;
+  let settle: () => void = () => {};
+  const closed = new Promise<void>((r) => (settle = r));
+  const onClose = () => {
+    closedByServer = true;
+    settle();
+  };
+  const socket = await Bun.connect({
+    hostname,
+    port: Number(port),
+    socket: { data: (_s, d) => void chunks.push(Buffer.from(d)), close: onClose, end: onClose, error: onClose },
+  });
+  socket.write(`${head}\r\n\r\n`);
+  socket.write(partialBody);
+  socket.flush();
+  await Promise.race([closed, Bun.sleep(waitMs)]);
+  const byServer = closedByServer;
+  socket.end();
+  return { response: parse(Buffer.concat(chunks)), closedByServer: byServer };
+}

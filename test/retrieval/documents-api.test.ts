@@ -181,6 +181,9 @@ describe("request errors", () => {
   });
 
   test("a test key gets its monthly queries, then 403 TEST_USAGE_LIMIT", async () => {
+    // A test key sees only what test keys made (production documents are not its data).
+    const mine = await processDocs(form({ files: [new File(["Moss grows on the north side of trees in the nature reserve."], "moss.md")], space: "nature" }), ALICE, testKey);
+    expect(mine.body.ready).toBe(1);
     for (let i = 0; i < 2; i++) expect((await query({ question: "moss", space_id: "nature" }, ALICE, testKey)).status).toBe(200);
     const over = await query({ question: "moss", space_id: "nature" }, ALICE, testKey);
     expect(over.status).toBe(403);

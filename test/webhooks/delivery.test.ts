@@ -190,7 +190,7 @@ describe("event delivery", () => {
   test("course events reach the subscribed webhooks with the exact signed body", async () => {
     const both = await register(key, "/ev-both");
     const failedOnly = await register(key, "/ev-failed", ["course.failed"]);
-    await emit(srv.dataDir, "acme", "course.completed", completed(1));
+    await emit(srv.dataDir, key, "course.completed", completed(1));
     const [got] = await rx.waitFor("/ev-both", 1);
     expect(JSON.parse(got!.raw)).toEqual({ event: "course.completed", data: completed(1) });
     expect(got!.headers["x-service-event"]).toBe("course.completed");
@@ -204,7 +204,7 @@ describe("event delivery", () => {
   test("a failed delivery is retried on the schedule with the same delivery id until it succeeds", async () => {
     rx.reply("/flaky", 503, 500, 200);
     const w = await register(key, "/flaky");
-    await emit(srv.dataDir, "acme", "course.failed", { job_id: "j-flaky", error: { code: "LLM_TIMEOUT", message: "timed out", request_id: null } });
+    await emit(srv.dataDir, key, "course.failed", { job_id: "j-flaky", error: { code: "LLM_TIMEOUT", message: "timed out", request_id: null } });
     const got = await rx.waitFor("/flaky", 3);
     await Bun.sleep(1_500);
     expect(rx.to("/flaky")).toHaveLength(3);
@@ -224,7 +224,7 @@ describe("event delivery", () => {
     rx.reply("/down", 500);
     const down = await register(key, "/down", ["course.completed"]);
     const witness = await register(key, "/witness", ["course.completed"]);
-    await emit(srv.dataDir, "acme", "course.completed", completed(2));
+    await emit(srv.dataDir, key, "course.completed", completed(2));
     await rx.waitFor("/down", 6, 20_000);
     await Bun.sleep(2_000);
     expect(rx.to("/down")).toHaveLength(6);
@@ -237,7 +237,7 @@ describe("event delivery", () => {
 
     // Nothing more reaches it (the witness shows the event went out)...
     rx.reply("/down", 200);
-    await emit(srv.dataDir, "acme", "course.completed", completed(3));
+    await emit(srv.dataDir, key, "course.completed", completed(3));
     await rx.waitFor("/witness", 2);
     await Bun.sleep(1_200);
     expect(rx.to("/down")).toHaveLength(6);
@@ -247,7 +247,7 @@ describe("event delivery", () => {
     const again = await register(key, "/down", ["course.completed"]);
     expect(again).toMatchObject({ id: down.id, active: true });
     expect(again.secret).not.toBe(down.secret);
-    await emit(srv.dataDir, "acme", "course.completed", completed(4));
+    await emit(srv.dataDir, key, "course.completed", completed(4));
     const [, , , , , , got] = await rx.waitFor("/down", 7);
     expect(JSON.parse(got!.raw).data).toEqual(completed(4));
     expect(verifySignature(again.secret, got!.raw, got!.headers["x-service-signature"])).toBe(true);
@@ -257,9 +257,9 @@ describe("event delivery", () => {
   test("events are tenant-scoped: another tenant's webhook never receives them", async () => {
     const mine = await register(key, "/tenant-a", ["course.completed"]);
     const theirs = await register(otherKey, "/tenant-b", ["course.completed"]);
-    await emit(srv.dataDir, "acme", "course.completed", completed(5));
+    await emit(srv.dataDir, key, "course.completed", completed(5));
     await rx.waitFor("/tenant-a", 1);
-    await emit(srv.dataDir, "globex", "course.completed", completed(6));
+    await emit(srv.dataDir, otherKey, "course.completed", completed(6));
     const [b] = await rx.waitFor("/tenant-b", 1);
     await Bun.sleep(800);
     expect(rx.to("/tenant-a").map((g) => JSON.parse(g.raw).data.course_id)).toEqual(["course-5"]);
@@ -273,11 +273,11 @@ describe("persistence", () => {
   test("deliveries pending when the server is SIGKILLed are made after the restart", async () => {
     rx.reply("/restart", "hang", 200);
     const w = await register(key, "/restart", ["course.completed"]);
-    await emit(srv.dataDir, "acme", "course.completed", completed(7));
+    await emit(srv.dataDir, key, "course.completed", completed(7));
     const [inFlight] = await rx.waitFor("/restart", 1);
     await srv.kill();
     // One event recorded while the server is down: only the outbox has it.
-    await emit(srv.dataDir, "acme", "course.completed", completed(8));
+    await emit(srv.dataDir, key, "course.completed", completed(8));
     srv = await startServer({ dataDir: srv.dataDir, env: env() });
     const got = await rx.waitFor("/restart", 3);
     const byCourse = new Map<string, string[]>();

@@ -1,13 +1,15 @@
 /** Records an event straight into a server's database, as the generation job does in its transaction. */
 import { openDb } from "../../src/db/index.ts";
+import { keyAuthenticator } from "../../src/tenants/keys.ts";
 import type { EmittedEvent } from "../../src/webhooks/events.ts";
 import { recordEvent } from "../../src/webhooks/outbox.ts";
 
-export async function emit(dataDir: string, tenant: string, event: EmittedEvent, data: Record<string, unknown>): Promise<void> {
-  const { sqlite } = await openDb(dataDir, { migrate: false });
+/** The event is the data of `apiKey`'s tenant and environment, as if that key had started the course. */
+export async function emit(dataDir: string, apiKey: string, event: EmittedEvent, data: Record<string, unknown>): Promise<void> {
+  const { db, sqlite } = await openDb(dataDir, { migrate: false });
   try {
-    const { id } = sqlite.query<{ id: string }, [string]>("SELECT id FROM tenants WHERE name = ?").get(tenant)!;
-    sqlite.transaction(() => recordEvent(sqlite, { tenantId: id, event, data }))();
+    const { tenantId } = keyAuthenticator(db)(apiKey)!;
+    sqlite.transaction(() => recordEvent(sqlite, { tenantId, event, data }))();
   } finally {
     sqlite.close();
   }

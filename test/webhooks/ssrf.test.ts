@@ -66,7 +66,7 @@ describe("without OUTBOUND_ALLOW", () => {
     expect(t.body).toMatchObject({ delivered: false, status_code: null });
     expect(t.body.error).toMatch(/may not reach|not allowed|private|loopback|refused/i);
 
-    await emit(dataDir, "acme", "course.completed", { job_id: "j", course_id: "c", title: "T", chapters_count: 1, source_type: "topic" });
+    await emit(dataDir, key, "course.completed", { job_id: "j", course_id: "c", title: "T", chapters_count: 1, source_type: "topic" });
     const deadline = Date.now() + 10_000;
     let entry: any;
     while (Date.now() < deadline) {

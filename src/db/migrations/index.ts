@@ -10,6 +10,8 @@ import m0007 from "./0007_podcasts.sql" with { type: "text" };
 import m0008 from "./0008_webhooks.sql" with { type: "text" };
 import m0009 from "./0009_document_structure.sql" with { type: "text" };
 import m0010 from "./0010_learning_progress.sql" with { type: "text" };
+import m0011 from "./0011_podcast_feeds.sql" with { type: "text" };
+import m0013 from "./0013_key_environments.sql" with { type: "text" };
 
 export const migrations: { version: string; sql: string }[] = [
   { version: "0001_core", sql: m0001 },
@@ -20,4 +22,6 @@ export const migrations: { version: string; sql: string }[] = [
   { version: "0008_webhooks", sql: m0008 },
   { version: "0009_document_structure", sql: m0009 },
   { version: "0010_learning_progress", sql: m0010 },
+  { version: "0011_podcast_feeds", sql: m0011 },
+  { version: "0013_key_environments", sql: m0013 },
 ];

@@ -7,6 +7,8 @@ export const tenants = sqliteTable("tenants", {
   rateLimitPerMinute: integer("rate_limit_per_minute"),
   ttsProvider: text("tts_provider"),
   createdAt: text("created_at").notNull(),
+  /** Set on a tenant's test environment (migration 0010): the tenant whose test keys work on it. */
+  environmentOf: text("environment_of").unique("tenants_environment_of"),
 });
 
 export const apiKeys = sqliteTable("api_keys", {

@@ -1,4 +1,5 @@
-/** Drizzle view of migration 0007 (src/db/migrations/0007_podcasts.sql). */
+/** Drizzle view of migrations 0007 (src/db/migrations/0007_podcasts.sql) and 0011 (0011_podcast_feeds.sql). */
+import { isNull } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const podcastEpisodes = sqliteTable(
@@ -29,4 +30,15 @@ export const podcastEpisodes = sqliteTable(
     uniqueIndex("podcast_episodes_course_chapter").on(t.courseId, t.chapterId),
     index("podcast_episodes_course_order").on(t.courseId, t.chapterOrder),
   ],
+);
+
+export const podcastFeeds = sqliteTable(
+  "podcast_feeds",
+  {
+    id: text("id").primaryKey(),
+    courseId: text("course_id").notNull(),
+    createdAt: text("created_at").notNull(),
+    revokedAt: text("revoked_at"),
+  },
+  (t) => [uniqueIndex("podcast_feeds_live").on(t.courseId).where(isNull(t.revokedAt))],
 );

@@ -1,8 +1,13 @@
-/** GET /media/<key>: signed, expiring blob downloads with HTTP range support (players seek). */
+/**
+ * GET /media/<key>: signed, expiring blob downloads with HTTP range support (players seek).
+ * Stored sources are whatever a tenant uploaded (an HTML page, an SVG): served from the API's
+ * origin as a live page they would run script there, so they are attachments under a CSP that
+ * allows nothing, and no type is sniffed. Podcast audio may play inline.
+ */
 import { Elysia } from "elysia";
-import parseRange from "range-parser";
-import { AppError, forbidden, notFound } from "../../errors.ts";
+import { forbidden, notFound } from "../../errors.ts";
 import { blobPath, isBlobKey } from "../../media/blob-store.ts";
+import { fileResponse } from "../../media/file-response.ts";
 import { verifyMediaSignature } from "../../media/signed-url.ts";
 import type { Services } from "../../services.ts";
 
@@ -17,28 +22,15 @@ export const mediaRoutes = (svc: Services) =>
       if (check !== "ok") throw forbidden("Invalid media signature", "MEDIA_URL_INVALID");
       const file = Bun.file(blobPath(svc.cfg.dataDir, key));
       if (!(await file.exists())) throw notFound("No such media");
-      const size = file.size;
-      const headers: Record<string, string> = {
+      const audio = file.type.startsWith("audio/");
+      return fileResponse(request, file, {
         "content-type": file.type,
-        "accept-ranges": "bytes",
         // Signed URLs expire, so neither browsers nor proxies may keep them.
         "cache-control": "private, no-store",
-      };
-      const rangeHeader = request.headers.get("range");
-      if (!rangeHeader) return new Response(file, { headers: { ...headers, "content-length": String(size) } });
-      const ranges = parseRange(size, rangeHeader, { combine: true });
-      if (ranges === -1) {
-        throw new AppError(416, "RANGE_NOT_SATISFIABLE", "Requested range is outside the file", undefined, {
-          "content-range": `bytes */${size}`,
-        });
-      }
-      if (ranges === -2 || ranges.type !== "bytes" || ranges.length !== 1) {
-        return new Response(file, { headers: { ...headers, "content-length": String(size) } });
-      }
-      const { start, end } = ranges[0]!;
-      return new Response(file.slice(start, end + 1), {
-        status: 206,
-        headers: { ...headers, "content-range": `bytes ${start}-${end}/${size}`, "content-length": String(end - start + 1) },
+        "x-content-type-options": "nosniff",
+        "content-disposition": `${audio ? "inline" : "attachment"}; filename="${key.split("/").pop()}"`,
+        // Audio plays in the browser's own player, whose page a CSP would stop loading the sound.
+        ...(audio ? {} : { "content-security-policy": "default-src 'none'; sandbox" }),
       });
     },
     { detail: { summary: "Signed media download (range requests supported)", tags: ["media"], security: [] } },

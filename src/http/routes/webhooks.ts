@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import type { Services } from "../../services.ts";
 import { deliveryLog } from "../../webhooks/delivery-log.ts";
 import { SUBSCRIBABLE_EVENTS } from "../../webhooks/events.ts";
-import { deleteWebhook, listWebhooks, ownedWebhook, registerWebhook } from "../../webhooks/registration.ts";
+import { deleteWebhook, listWebhooks, MAX_WEBHOOKS_PER_TENANT, ownedWebhook, registerWebhook } from "../../webhooks/registration.ts";
 import { sendTestEvent } from "../../webhooks/test-event.ts";
 import { authOf } from "../context.ts";
 import { errors } from "../schemas.ts";
@@ -70,7 +70,8 @@ export const webhookRoutes = (svc: Services) => {
         detail: {
           summary: "Register a webhook",
           description:
-            "Tenant-level (no user header). 201 with a new webhook; registering a URL again returns 200 with the same webhook, re-activated, with the new events and a new secret (the previous secret stops signing at once).",
+            "Tenant-level (no user header). 201 with a new webhook; registering a URL again returns 200 with the same webhook, re-activated, with the new events and a new secret (the previous secret stops signing at once). " +
+            `A tenant may have ${MAX_WEBHOOKS_PER_TENANT} webhooks (active or not); one more is 422 WEBHOOK_LIMIT.`,
           tags: ["webhooks"],
         },
       },

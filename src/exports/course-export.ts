@@ -1,0 +1,101 @@
+/**
+ * What an export holds: a completed course's chapters (content, key concepts, quiz, citations) and
+ * the materials generated for it so far. Nothing is generated here except the study guide, which a
+ * completed course already has (it is built at completion; one missing is built now, as GET
+ * study-guide does). Notes, flashcards and an exam are included when they have been generated:
+ * the newest of each.
+ */
+import { existsSync } from "node:fs";
+import { readCourse, type CourseOwner } from "../courses/read.ts";
+import type { McqQuestion, StudyGuide } from "../llm/artefacts.ts";
+import { assertCompleted, ownedCourse } from "../materials/course-content.ts";
+import { asUnavailable } from "../materials/engine.ts";
+import { latestExam, type Exam } from "../materials/exam.ts";
+import { latestDeck } from "../materials/flashcards.ts";
+import { findLatestNotes, type StoredNotes } from "../materials/notes.ts";
+import { buildStudyGuide, readStudyGuide } from "../materials/study-guide.ts";
+import type { FlashcardDeck } from "../llm/artefacts.ts";
+import { blobPath } from "../media/blob-store.ts";
+import { courseEpisodes } from "../podcasts/episodes.ts";
+import type { Services } from "../services.ts";
+
+export interface ExportSource {
+  filename: string | null;
+  page: number | null;
+  url: string | null;
+  title: string | null;
+  excerpt: string | null;
+}
+
+export interface ExportChapter {
+  id: string;
+  index: number;
+  title: string;
+  /** Markdown, from documents: untrusted wherever it is rendered. */
+  content: string;
+  keyConcepts: string[];
+  quiz: McqQuestion[];
+  sources: ExportSource[];
+}
+
+export interface ExportEpisode {
+  chapterIndex: number;
+  title: string;
+  /** The MP3 file, read as the package is streamed. */
+  path: string;
+}
+
+export interface ExportCourse {
+  id: string;
+  title: string;
+  description: string | null;
+  slug: string;
+  completedAt: string;
+  chapters: ExportChapter[];
+  studyGuide: StudyGuide;
+  notes: StoredNotes | null;
+  flashcards: FlashcardDeck | null;
+  exam: Exam | null;
+  episodes: ExportEpisode[];
+}
+
+/** The caller's completed course, with its materials: 404 when not theirs, 409 while not completed. */
+export async function loadExportCourse(svc: Services, owner: CourseOwner, courseId: string): Promise<ExportCourse> {
+  const head = ownedCourse(svc.sqlite, owner, courseId);
+  assertCompleted(head);
+  if (!readStudyGuide(svc.sqlite, head.id)) {
+    await buildStudyGuide(svc, head.id).catch((err: unknown) => {
+      throw asUnavailable(err);
+    });
+  }
+  const course = readCourse(svc.sqlite, owner, head.id);
+  const chapters: ExportChapter[] = course.chapters.map((c, index) => ({
+    id: c.id,
+    index,
+    title: c.title,
+    content: c.content,
+    keyConcepts: c.key_concepts,
+    quiz: c.quiz.questions
+      .filter((q) => q.type === "mcq")
+      .map((q) => ({ type: "mcq" as const, prompt: q.prompt, choices: q.choices, answer: q.answer as number, explanation: q.explanation ?? "" })),
+    sources: c.sources.map((s) => ({ filename: s.filename, page: s.page, url: s.url, title: s.title, excerpt: s.excerpt })),
+  }));
+  const indexOf = new Map(chapters.map((c) => [c.id, c.index]));
+  const episodes = courseEpisodes(svc.sqlite, head.id)
+    // An episode whose audio file is gone is left out rather than breaking the zip halfway through.
+    .filter((e) => e.status === "ready" && e.blob_key && indexOf.has(e.chapter_id) && existsSync(blobPath(svc.cfg.dataDir, e.blob_key)))
+    .map((e) => ({ chapterIndex: indexOf.get(e.chapter_id)!, title: e.title, path: blobPath(svc.cfg.dataDir, e.blob_key!) }));
+  return {
+    id: course.id,
+    title: course.title,
+    description: course.description,
+    slug: course.slug,
+    completedAt: course.completed_at ?? course.created_at,
+    chapters,
+    studyGuide: readStudyGuide(svc.sqlite, head.id)!.guide,
+    notes: findLatestNotes(svc.sqlite, head.id),
+    flashcards: latestDeck(svc.sqlite, head.id),
+    exam: latestExam(svc.sqlite, head.id),
+    episodes,
+  };
+}

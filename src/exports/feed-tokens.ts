@@ -1,0 +1,56 @@
+/**
+ * Revocable podcast feeds. A feed's token is its id followed by an HMAC of the id under the
+ * server's own feed secret (DATA_DIR/secrets/podcast-feed.key): the same URL can be handed out
+ * again, nothing secret is stored, and a revoked or unknown id is refused. The token opens the
+ * feed and its audio and nothing else: API routes read X-API-Key, never this.
+ */
+import type { Database } from "bun:sqlite";
+import { timingSafeEqual } from "node:crypto";
+import { loadOrCreateSecret } from "../media/secret.ts";
+import { newId, nowIso } from "../util.ts";
+
+export interface Feed {
+  id: string;
+  course_id: string;
+  created_at: string;
+}
+
+const secrets = new Map<string, Uint8Array>();
+const secretOf = (dataDir: string) => {
+  let s = secrets.get(dataDir);
+  if (!s) secrets.set(dataDir, (s = loadOrCreateSecret(dataDir, "podcast-feed.key")));
+  return s;
+};
+
+const macOf = (dataDir: string, id: string) => new Bun.CryptoHasher("sha256", secretOf(dataDir)).update(`podcast-feed\n${id}`).digest("base64url");
+
+export const feedToken = (dataDir: string, feed: Feed) => `${feed.id.replaceAll("-", "")}${macOf(dataDir, feed.id)}`;
+
+const TOKEN_RE = /^([0-9a-f]{32})([A-Za-z0-9_-]{43})$/;
+
+/** The live feed a token opens, or null (malformed, forged, unknown or revoked). */
+export function feedOfToken(sqlite: Database, dataDir: string, token: string): Feed | null {
+  const m = TOKEN_RE.exec(token);
+  if (!m) return null;
+  const hex = m[1]!;
+  const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  if (!timingSafeEqual(Buffer.from(macOf(dataDir, id)), Buffer.from(m[2]!))) return null;
+  return sqlite
+    .query<Feed, [string]>("SELECT id, course_id, created_at FROM podcast_feeds WHERE id = ? AND revoked_at IS NULL")
+    .get(id);
+}
+
+/** The course's live feed, created when it has none; `created` says which. */
+export function openFeed(sqlite: Database, courseId: string): { feed: Feed; created: boolean } {
+  const live = sqlite.query<Feed, [string]>("SELECT id, course_id, created_at FROM podcast_feeds WHERE course_id = ? AND revoked_at IS NULL");
+  const existing = live.get(courseId);
+  if (existing) return { feed: existing, created: false };
+  // The partial unique index keeps one live feed per course, also under concurrent requests.
+  const { changes } = sqlite.run("INSERT OR IGNORE INTO podcast_feeds (id, course_id, created_at) VALUES (?, ?, ?)", [newId(), courseId, nowIso()]);
+  return { feed: live.get(courseId)!, created: changes === 1 };
+}
+
+/** Revokes the course's live feed; false when it had none. */
+export function revokeFeed(sqlite: Database, courseId: string): boolean {
+  return sqlite.run("UPDATE podcast_feeds SET revoked_at = ? WHERE course_id = ? AND revoked_at IS NULL", [nowIso(), courseId]).changes > 0;
+}

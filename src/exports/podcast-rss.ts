@@ -1,0 +1,57 @@
+/**
+ * The RSS 2.0 document of a course's podcast feed, with the iTunes tags podcast apps read. GUIDs
+ * name the course and chapter, so an episode generated again is the same item to a subscriber.
+ */
+import { create } from "xmlbuilder2";
+import type { EpisodeRow } from "../podcasts/episodes.ts";
+
+export interface FeedInput {
+  course: { id: string; title: string; description: string | null };
+  feedUrl: string;
+  audioUrl: (episode: EpisodeRow) => string;
+  episodes: EpisodeRow[];
+  now?: Date;
+}
+
+/** HH:MM:SS, as itunes:duration takes it. */
+function duration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  return [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60].map((n) => String(n).padStart(2, "0")).join(":");
+}
+
+export const episodeGuid = (e: Pick<EpisodeRow, "course_id" | "chapter_id">) => `courseforge:podcast:${e.course_id}:${e.chapter_id}`;
+
+/** Only ready episodes are listed: an item without audio would be an error in every podcast app. */
+export function feedXml(input: FeedInput): string {
+  const { course } = input;
+  const description = course.description?.trim() || `Podcast episodes of the course “${course.title}”.`;
+  const doc = create({ version: "1.0", encoding: "UTF-8" }).ele("rss", {
+    version: "2.0",
+    "xmlns:itunes": "http://www.itunes.com/dtds/podcast-1.0.dtd",
+    "xmlns:atom": "http://www.w3.org/2005/Atom",
+  });
+  const channel = doc.ele("channel");
+  channel.ele("title").txt(course.title).up();
+  channel.ele("link").txt(input.feedUrl).up();
+  channel.ele("description").txt(description).up();
+  channel.ele("language").txt("en").up();
+  channel.ele("lastBuildDate").txt((input.now ?? new Date()).toUTCString()).up();
+  channel.ele("atom:link", { href: input.feedUrl, rel: "self", type: "application/rss+xml" }).up();
+  channel.ele("itunes:author").txt("Courseforge").up();
+  channel.ele("itunes:summary").txt(description).up();
+  channel.ele("itunes:explicit").txt("false").up();
+  channel.ele("itunes:type").txt("serial").up();
+  channel.ele("itunes:category", { text: "Education" }).up();
+  for (const e of input.episodes.filter((e) => e.status === "ready" && e.blob_key)) {
+    const item = channel.ele("item");
+    item.ele("title").txt(e.title).up();
+    item.ele("description").txt(`Chapter ${e.chapter_order + 1} of “${course.title}”: ${e.title}`).up();
+    item.ele("guid", { isPermaLink: "false" }).txt(episodeGuid(e)).up();
+    item.ele("pubDate").txt(new Date(e.created_at).toUTCString()).up();
+    item.ele("enclosure", { url: input.audioUrl(e), length: String(e.size_bytes ?? 0), type: e.content_type ?? "audio/mpeg" }).up();
+    item.ele("itunes:duration").txt(duration(e.duration_seconds ?? 0)).up();
+    item.ele("itunes:episode").txt(String(e.chapter_order + 1)).up();
+    item.ele("itunes:episodeType").txt("full").up();
+  }
+  return doc.end({ prettyPrint: true });
+}
