@@ -17,6 +17,8 @@ export interface FileJob {
   charset?: string;
   /** Index the result here, rather than on the server's event loop and in its memory. */
   index?: IndexJob;
+  /** Return the markdown and metadata only (a 50 MB text is ~200 MB more of blocks and segments). */
+  markdownOnly?: boolean;
 }
 
 // Each parser loads on its first file of its kind: officeparser alone takes ~300 ms to load, and a
@@ -51,7 +53,7 @@ export async function runFileJob(job: FileJob): Promise<ExtractResult> {
   if (!result.markdown.trim()) {
     throw new AppError(422, "NO_TEXT_FOUND", `no text could be extracted from "${job.filename}"`);
   }
-  if (!job.index) return result;
+  if (!job.index) return job.markdownOnly ? { ...result, blocks: [], segments: [] } : result;
   const chunkCount = await (await import("../retrieval/worker-index.ts")).indexInWorker(job.index, result);
   // The server stores the markdown; the blocks and segments served only the chunks.
   return { ...result, blocks: [], segments: [], chunkCount };

@@ -65,7 +65,7 @@ async function runSource(deps: ExtractDeps, source: RequestSource, tenant: strin
   // The original is kept even when it fails to parse, so it can be downloaded and inspected.
   const blobKey = source.type === "file" && detected ? (await putBlob(deps.cfg, source.path, { ext: detected.kind })).key : null;
   try {
-    const result = await extractSource(source, deps.cfg, { tenant });
+    const result = await extractSource(source, deps.cfg, { tenant, markdownOnly: true });
     return { result, error: null, blobKey, mimeType: detected?.mimeType ?? result.mimeType };
   } catch (err) {
     return { result: null, error: failureMessage(err, deps.log, source), blobKey, mimeType: detected?.mimeType ?? null };

@@ -37,7 +37,7 @@ export async function extractFile(
 ): Promise<ExtractResult> {
   const { kind } = opts.kind ?? (await detectFileKind(path, filename));
   assertExtractable(kind, filename);
-  return runExtraction({ path, filename, kind, index: opts.index }, cfg, opts.tenant);
+  return runExtraction({ path, filename, kind, index: opts.index, markdownOnly: opts.markdownOnly }, cfg, opts.tenant);
 }
 
 export async function extractUrl(url: string, cfg: IngestConfig = loadConfig(), opts: ExtractionOptions = {}): Promise<ExtractResult & { sourceType: "web" | "youtube" }> {

@@ -32,7 +32,7 @@ export interface ExtractResult {
   segments: Segment[];
   /**
    * Chunks written, when the extraction process indexed the document itself
-   * (`ExtractionOptions.index`); `blocks` and `segments` are then left empty.
+   * (`ExtractionOptions.index`); `blocks` and `segments` are then left empty, as with `markdownOnly`.
    */
   chunkCount?: number;
 }
@@ -43,6 +43,8 @@ export interface ExtractionOptions {
   tenant?: string;
   /** Index the result as this document, in the extraction process (files and web pages). */
   index?: IndexJob;
+  /** Only the markdown and metadata are wanted: the blocks and segments stay in the extraction process. */
+  markdownOnly?: boolean;
 }
 
 /** What an extraction process needs to index a document itself (src/retrieval/worker-index.ts). */

@@ -39,7 +39,7 @@ export async function extractWebPage(url: string, cfg: IngestConfig, opts: Extra
   try {
     const { kind } = await detectFileKind(path, filename);
     assertExtractable(kind, filename);
-    return await runExtraction({ path, filename, kind, baseUrl: res.url, charset, index: opts.index }, cfg, opts.tenant);
+    return await runExtraction({ path, filename, kind, baseUrl: res.url, charset, index: opts.index, markdownOnly: opts.markdownOnly }, cfg, opts.tenant);
   } finally {
     await rm(path, { force: true });
   }
