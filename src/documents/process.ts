@@ -7,6 +7,7 @@
 import pLimit from "p-limit";
 import { AppError } from "../errors.ts";
 import { extractSource, failureMessage, type RequestSource, requestSources, sourceName } from "../ingest/request-sources.ts";
+import { collectAfterLargeText } from "../ingest/large-text.ts";
 import { putBlob } from "../media/blob-store.ts";
 import { indexDocument, indexJob } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
@@ -45,6 +46,7 @@ async function processOne(svc: Services, owner: DocumentOwner, id: string, sourc
       result.chunkCount ?? (await indexDocument(svc, { tenantId: owner.tenantId, userId: owner.userId, documentId: id, extract: result })).chunkCount;
     const mimeType = source.type === "file" && !(source.detected instanceof AppError) ? source.detected.mimeType : result.mimeType;
     markDocumentReady(svc.sqlite, id, { blobKey, mimeType, pages: result.pages, markdown: result.markdown, title: result.title, chunkCount });
+    collectAfterLargeText(result.markdown.length);
   } catch (err) {
     markDocumentError(svc.sqlite, id, failureMessage(err, svc.log, source), blobKey);
   }
