@@ -1,10 +1,11 @@
 /**
  * Builds dist/courseforge: one self-contained executable (Bun runtime + our code + embedded
- * migrations, prompts, sqlite-vec, OCR language data, the eSpeak NG data, the docs page, and the
- * worker threads' entry points). Run with `bun run build`.
+ * migrations, prompts, sqlite-vec, OCR language data, the eSpeak NG data, the docs page, the web
+ * console, and the worker threads' entry points). Run with `bun run build`.
  */
 import { rmSync } from "node:fs";
 import type { BunPlugin } from "bun";
+import { buildConsole } from "./src/console/build-console.ts";
 
 const outfile = process.argv.includes("--outfile") ? process.argv[process.argv.indexOf("--outfile") + 1]! : "dist/courseforge";
 rmSync(outfile, { force: true });
@@ -39,12 +40,24 @@ const transformersForExecutable: BunPlugin = {
   },
 };
 
+/** The web console, bundled now and embedded as the module that would otherwise bundle it at run time. */
+const consoleFiles = await buildConsole();
+const embeddedConsole: BunPlugin = {
+  name: "embedded-console",
+  setup(build) {
+    build.onLoad({ filter: /src[\\/]console[\\/]bundle\.ts$/ }, () => ({
+      contents: `const files = ${JSON.stringify(consoleFiles)};\nexport const consoleFiles = async () => files;`,
+      loader: "js",
+    }));
+  },
+};
+
 const result = await Bun.build({
   entrypoints: ["./src/main.ts", ...WORKER_ENTRIES],
   compile: { outfile },
   minify: true,
   naming: { entry: "[name].[ext]" },
-  plugins: [transformersForExecutable],
+  plugins: [transformersForExecutable, embeddedConsole],
 });
 if (!result.success) {
   for (const log of result.logs) console.error(log);

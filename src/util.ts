@@ -26,11 +26,6 @@ export function slugify(text: string): string {
   return slug || "course";
 }
 
-/** Start of the current calendar month in UTC, ISO formatted (monthly caps and usage totals). */
-export function monthStartIso(now = new Date()): string {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
-}
-
 /** The section a heading path names ("Paper > 3. Trace Trees" → "Trace Trees"), numbering dropped. */
 export function sectionTitle(heading: string | readonly string[] | null): string | null {
   const last = (typeof heading === "string" ? heading.split(" > ") : (heading ?? [])).at(-1)?.trim();

@@ -7,8 +7,9 @@
  * (POST /v2/courses/generate-from-files), then asks every question of that document both ways:
  * POST /v2/documents/query over the document, and POST /v2/courses/{id}/ask over the course
  * (its chapters and its source document). Per document and overall, on the tune half (even ids
- * below 200), the held-out half (odd ids below 200) and two fresh sets (ids 201-248 and 301-348,
- * written later by people who saw neither the engine nor its answers; never tuned on):
+ * below 200), the held-out half (odd ids below 200), set B (ids 201-248) and set C (ids 301-348),
+ * both written later by people who saw neither the engine nor its answers; B's failures have
+ * since been read and fixed where a general rule was at fault, C is held out:
  *   - correct: answerable questions whose answer contains the expected span (case and spacing
  *     ignored) without abstaining; goal ≥ 80%
  *   - abstained: unanswerable questions answered with the abstention sentence; goal ≥ 60%
@@ -169,8 +170,8 @@ try {
     const title = path === "query" ? "POST /v2/documents/query" : "POST /v2/courses/{id}/ask";
     table(`${title}, tune half (even ids)`, mine.filter((o) => o.q.id < 200 && o.q.id % 2 === 0));
     table(`${title}, held-out half (odd ids)`, mine.filter((o) => o.q.id < 200 && o.q.id % 2 === 1));
-    table(`${title}, fresh set B (ids 201-248, never tuned on)`, mine.filter((o) => o.q.id >= 200 && o.q.id < 300));
-    table(`${title}, fresh set C (ids 301-348, never tuned on)`, mine.filter((o) => o.q.id >= 300));
+    table(`${title}, set B (ids 201-248, written fresh, then tuned on)`, mine.filter((o) => o.q.id >= 200 && o.q.id < 300));
+    table(`${title}, set C (ids 301-348, written fresh, held out)`, mine.filter((o) => o.q.id >= 300));
   }
 } finally {
   await srv.stop({ keepData: values.data !== undefined });

@@ -1,6 +1,7 @@
 /** Course reads: the list (keyset-paginated, newest first) and the full course with its chapters. */
 import type { Database } from "bun:sqlite";
-import { AppError, forbidden, notFound } from "../errors.ts";
+import { forbidden, notFound } from "../errors.ts";
+import { decodeCursor, encodeCursor } from "../keyset-cursor.ts";
 import type { ChapterSourceRecord } from "./store.ts";
 
 export interface CourseOwner {
@@ -41,18 +42,6 @@ interface CourseSummaryRow {
   source_type: string;
   status: string;
   created_at: string;
-}
-
-function encodeCursor(createdAt: string, id: string): string {
-  return Buffer.from(`${createdAt}|${id}`).toString("base64url");
-}
-
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  const [createdAt, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  if (!createdAt || !id || Number.isNaN(Date.parse(createdAt))) {
-    throw new AppError(422, "VALIDATION_ERROR", "cursor is not a value returned by a previous page");
-  }
-  return { createdAt, id };
 }
 
 /** Prepared once per connection; the list endpoint is the hottest authenticated read. */

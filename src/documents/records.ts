@@ -6,6 +6,7 @@
 import type { Database } from "bun:sqlite";
 import { deleteBlob } from "../media/blob-store.ts";
 import { notFound, validation } from "../errors.ts";
+import { decodeCursor, encodeCursor } from "../keyset-cursor.ts";
 import type { Services } from "../services.ts";
 import { newId, nowIso } from "../util.ts";
 
@@ -134,16 +135,6 @@ export function toDocumentResource(d: DocumentRow) {
     char_count: d.char_count,
     created_at: d.created_at,
   };
-}
-
-function encodeCursor(createdAt: string, id: string): string {
-  return Buffer.from(`${createdAt}|${id}`).toString("base64url");
-}
-
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  const [createdAt, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  if (!createdAt || !id || Number.isNaN(Date.parse(createdAt))) throw validation("cursor is not a value returned by a previous page");
-  return { createdAt, id };
 }
 
 /** The caller's indexed documents, newest first, keyset-paginated like GET /v2/courses. */

@@ -3,15 +3,19 @@
  * here once for every route; each resource's routes live in routes/.
  */
 import { type AnyElysia, Elysia } from "elysia";
-import { AppError, unauthorized } from "../errors.ts";
+import { AppError, crossOrigin, unauthorized } from "../errors.ts";
 import type { Services } from "../services.ts";
-import { keyAuthenticator } from "../tenants/keys.ts";
+import { sessionAuthenticator } from "../tenants/console-sessions.ts";
+import { type AuthContext, keyAuthenticator } from "../tenants/keys.ts";
 import { httpDuration, httpRequests } from "../metrics.ts";
-import { beginRequest, stateOf } from "./context.ts";
+import { fromOwnOrigin, sessionTokenOf } from "./console-cookie.ts";
+import { beginRequest, type RequestState, stateOf } from "./context.ts";
 import { docsRoutes } from "./docs.ts";
 import { classifyError, errorResponse } from "./errors.ts";
 import { declaresMoreThanJsonLimit, discardBody, hasBody, isJsonType, jsonTooLarge, notJson, parseJsonBody } from "./json-body.ts";
 import { RateLimiter, rateHeaders } from "./rate-limit.ts";
+import { consoleRoutes } from "./routes/console.ts";
+import { consoleSessionRoutes, isSignIn } from "./routes/console-session.ts";
 import { courseGenerationRoutes } from "./routes/course-generation.ts";
 import { courseReadRoutes } from "./routes/courses.ts";
 import { documentExtractRoutes } from "./routes/documents-extract.ts";
@@ -28,9 +32,12 @@ import { userRoutes } from "./routes/users.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { discardNewUser } from "./user.ts";
 
-/** Paths served without an API key. */
+/** Paths served without an API key (the console's pages sign in through the session endpoint). */
 function isPublic(path: string): boolean {
   return (
+    path === "/" ||
+    path === "/app" ||
+    path.startsWith("/app/") ||
     path === "/health" ||
     path === "/v2/health" ||
     path === "/openapi.json" ||
@@ -51,6 +58,26 @@ function pathOf(url: string): string {
 
 export function createApp(svc: Services) {
   const authenticate = keyAuthenticator(svc.db);
+  const sessionOf = sessionAuthenticator(svc.sqlite);
+
+  /**
+   * The caller: by X-API-Key, or else by the console's session cookie, which counts only on the
+   * console's own requests (see console-cookie.ts) and names the learner itself.
+   */
+  function callerOf(request: Request, state: RequestState): AuthContext {
+    const key = request.headers.get("x-api-key");
+    const token = key === null ? sessionTokenOf(request) : null;
+    if (token === null) {
+      const auth = authenticate(key);
+      if (!auth) throw unauthorized();
+      return auth;
+    }
+    if (!fromOwnOrigin(request, svc.cfg)) throw crossOrigin();
+    const session = sessionOf(token);
+    if (!session) throw unauthorized("The console session has ended (signed out, expired, or its key revoked); sign in again");
+    state.sessionUserId = session.userId;
+    return session.auth;
+  }
   const limiter = new RateLimiter();
 
   // Route sets known once every route is registered, so built on the first request.
@@ -85,9 +112,14 @@ export function createApp(svc: Services) {
     .onRequest(({ request, set }) => {
       const state = beginRequest(request);
       set.headers["x-request-id"] = state.id;
-      if (isPublic(pathOf(request.url))) return;
-      const auth = authenticate(request.headers.get("x-api-key"));
-      if (!auth) throw unauthorized();
+      const path = pathOf(request.url);
+      if (isPublic(path)) return;
+      if (isSignIn(request.method, path)) {
+        // Sign-in carries the key, not the cookie, but only the console's own page may ask for one.
+        if (!fromOwnOrigin(request, svc.cfg)) throw crossOrigin();
+        return;
+      }
+      const auth = callerOf(request, state);
       state.auth = auth;
       const decision = limiter.check(auth.rateBucket, auth.rateLimit ?? svc.cfg.rateLimitPerMinute);
       state.headers = rateHeaders(decision);
@@ -155,6 +187,8 @@ export function createApp(svc: Services) {
       });
     })
     .use(docsRoutes(() => app))
+    .use(consoleRoutes())
+    .use(consoleSessionRoutes(svc))
     .use(healthRoutes(svc))
     .use(metricsRoutes(svc))
     .use(mediaRoutes(svc))

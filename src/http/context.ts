@@ -14,6 +14,8 @@ export interface RequestState {
   route: string | null;
   /** Set when the error handler answered, whose Response Elysia does not hand to later hooks. */
   status?: number;
+  /** The learner of a console session: the session, not a header, names the learner. */
+  sessionUserId?: string;
   /** A learner this request auto-registered (pattern A); removed again if the request fails. */
   newUserId?: string;
   /** Set by the body readers once the whole body has arrived (json-body.ts, multipart.ts). */

@@ -133,7 +133,9 @@ function buildDocument(app: AnyElysia) {
       title: "courseforge",
       version: pkg.version,
       description:
-        "Course generation and document intelligence. Every endpoint except /health needs X-API-Key; per-user endpoints need X-External-User-Id or X-User-Id. Errors: {\"error\":{\"code\",\"message\",\"request_id\",\"details\"?}}.",
+        "Course generation and document intelligence. Every endpoint except /health needs X-API-Key; per-user endpoints need X-External-User-Id or X-User-Id. " +
+        "The web console at /app/ signs in once with POST /v2/console/session and then sends its HttpOnly session cookie instead, accepted only from its own origin. " +
+        "Errors: {\"error\":{\"code\",\"message\",\"request_id\",\"details\"?}}.",
     },
     security: [{ ApiKey: [] }],
     components: {

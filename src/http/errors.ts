@@ -1,5 +1,5 @@
 /** Maps every failure to the one error body: {"error":{"code","message","request_id","details"?}}. */
-import { AppError } from "../errors.ts";
+import { AppError, isStorageFull, storageFull } from "../errors.ts";
 
 export interface ErrorBody {
   error: { code: string; message: string; request_id: string; details?: unknown };
@@ -130,7 +130,12 @@ export function classifyError(code: string | number, error: unknown): { status: 
     case "INVALID_COOKIE_SIGNATURE":
     case "INVALID_FILE_TYPE":
       return { status: 422, code: "VALIDATION_ERROR", message: String((error as Error)?.message ?? error) };
-    default:
+    default: {
+      if (isStorageFull(error)) {
+        const full = storageFull();
+        return { status: full.status, code: full.code, message: full.message };
+      }
       return { status: 500, code: "INTERNAL", message: "Internal error; quote the X-Request-Id when reporting it" };
+    }
   }
 }

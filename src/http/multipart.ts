@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import busboy from "busboy";
-import { AppError, payloadTooLarge, requestBodyTimeout, validation } from "../errors.ts";
+import { AppError, isStorageFull, payloadTooLarge, requestBodyTimeout, storageFull, validation } from "../errors.ts";
 import { newId } from "../util.ts";
 import { stallTimer } from "./body-stall.ts";
 import { markBodyRead } from "./context.ts";
@@ -166,13 +166,11 @@ export async function receiveUploads(
       stream.on("limit", () =>
         fail(payloadTooLarge(`"${file.filename}" is larger than ${mb(limits.maxFileBytes)}`, { filename: file.filename })),
       );
-      writes.push(
-        new Promise<void>((res, rej) => {
-          // "close" follows "finish", and also comes when a refused upload destroys the stream.
-          out.on("close", res);
-          out.on("error", rej);
-        }),
-      );
+      // A full disk fails the request with 507 (its files removed) instead of ending the process
+      // with an unhandled write error.
+      out.on("error", (err: Error) => fail(isStorageFull(err) ? storageFull() : new AppError(500, "INTERNAL", `The upload could not be written: ${err.message}`)));
+      // "close" follows "finish", and also comes after an error or when a refused upload destroys the stream.
+      writes.push(new Promise<void>((res) => out.on("close", res)));
       stream.pipe(out);
     });
     parser.on("field", (name, value, info) => {

@@ -20,13 +20,17 @@ export function headerText(request: Request, name: string): string | null {
 }
 
 /**
- * The learner named by X-User-Id or X-External-User-Id; `create` on writes (pattern A). A learner
+ * The learner named by X-User-Id or X-External-User-Id (a console session's own learner instead
+ * of either); `create` on writes (pattern A). A learner
  * created here is removed again when the request fails (discardNewUser), so a refused first write
  * leaves no learner behind.
  */
 export function userOf(svc: Services, request: Request, opts: { create: boolean }): User {
   const auth = authOf(request);
-  const headers = { externalId: headerText(request, "X-External-User-Id"), userId: headerText(request, "X-User-Id") };
+  const sessionUserId = stateOf(request)?.sessionUserId;
+  const headers = sessionUserId
+    ? { externalId: null, userId: sessionUserId }
+    : { externalId: headerText(request, "X-External-User-Id"), userId: headerText(request, "X-User-Id") };
   try {
     return resolveUser(svc.db, auth.tenantId, headers, { create: false });
   } catch (err) {

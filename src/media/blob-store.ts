@@ -27,9 +27,15 @@ export async function putBlob(
   const target = blobPath(cfg.dataDir, key);
   await mkdir(dirname(target), { recursive: true });
   const tmp = `${target}.tmp`;
-  if (typeof source === "string") await copyFile(source, tmp);
-  else await Bun.write(tmp, source);
-  await rename(tmp, target);
+  try {
+    if (typeof source === "string") await copyFile(source, tmp);
+    else await Bun.write(tmp, source);
+    await rename(tmp, target);
+  } catch (err) {
+    // A disk that filled up mid-copy leaves a partial file: it goes with the failure.
+    await rm(tmp, { force: true });
+    throw err;
+  }
   return { key, size: Bun.file(target).size };
 }
 

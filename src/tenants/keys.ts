@@ -122,25 +122,46 @@ export function setTenantTtsProvider(db: Db, tenant: string, provider: string | 
   db.update(tenants).set({ ttsProvider: provider }).where(eq(tenants.id, id)).run();
 }
 
+/** A key's row joined with its tenant and the tenant's test environment, as authentication selects it. */
+export interface KeyRow {
+  key_id: string;
+  env: KeyEnv;
+  key_limit: number | null;
+  tenant_id: string;
+  tenant_name: string;
+  tenant_limit: number | null;
+  tts_provider: string | null;
+  test_environment_id: string | null;
+}
+
+/** Columns of KeyRow, from KEY_ROW_TABLES. */
+export const KEY_ROW_COLUMNS = `k.id AS key_id, k.env, k.rate_limit_per_minute AS key_limit, t.id AS tenant_id, t.name AS tenant_name,
+            t.rate_limit_per_minute AS tenant_limit, t.tts_provider, e.id AS test_environment_id`;
+export const KEY_ROW_TABLES = "api_keys k JOIN tenants t ON t.id = k.tenant_id LEFT JOIN tenants e ON e.environment_of = t.id";
+
+/** The caller a key row authenticates, or null for a test key without its environment. */
+export function authContextOf(row: KeyRow): AuthContext | null {
+  const dataOwner = row.env === "test" ? row.test_environment_id : row.tenant_id;
+  // createKey and migration 0010 give every test key its environment; without one, refuse
+  // rather than let a test key work on production data.
+  if (!dataOwner) return null;
+  return {
+    tenantId: dataOwner,
+    tenantName: row.tenant_name,
+    keyId: row.key_id,
+    keyEnv: row.env,
+    rateLimit: row.key_limit ?? row.tenant_limit,
+    // One bucket for both environments: test keys do not add to a tenant's production limit.
+    rateBucket: row.key_limit != null ? `key:${row.key_id}` : `tenant:${row.tenant_id}`,
+    ttsProvider: row.tts_provider,
+  };
+}
+
 /** The authentication hot path: one indexed lookup by hash, prepared once per connection. */
 export function keyAuthenticator(db: Db): (key: string | null) => AuthContext | null {
-  const stmt = db.$client.query<
-    {
-      key_id: string;
-      env: KeyEnv;
-      key_limit: number | null;
-      tenant_id: string;
-      tenant_name: string;
-      tenant_limit: number | null;
-      tts_provider: string | null;
-      test_environment_id: string | null;
-    },
-    [string]
-  >(
-    `SELECT k.id AS key_id, k.env, k.rate_limit_per_minute AS key_limit, t.id AS tenant_id, t.name AS tenant_name,
-            t.rate_limit_per_minute AS tenant_limit, t.tts_provider, e.id AS test_environment_id
-       FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
-       LEFT JOIN tenants e ON e.environment_of = t.id
+  const stmt = db.$client.query<KeyRow, [string]>(
+    `SELECT ${KEY_ROW_COLUMNS}
+       FROM ${KEY_ROW_TABLES}
       WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
   );
   return (key) => {
@@ -149,20 +170,7 @@ export function keyAuthenticator(db: Db): (key: string | null) => AuthContext | 
     if (!m) return null;
     const row = stmt.get(sha256Hex(key));
     if (!row || row.env !== m[1]) return null;
-    const dataOwner = row.env === "test" ? row.test_environment_id : row.tenant_id;
-    // createKey and migration 0010 give every test key its environment; without one, refuse
-    // rather than let a test key work on production data.
-    if (!dataOwner) return null;
-    return {
-      tenantId: dataOwner,
-      tenantName: row.tenant_name,
-      keyId: row.key_id,
-      keyEnv: row.env,
-      rateLimit: row.key_limit ?? row.tenant_limit,
-      // One bucket for both environments: test keys do not add to a tenant's production limit.
-      rateBucket: row.key_limit != null ? `key:${row.key_id}` : `tenant:${row.tenant_id}`,
-      ttsProvider: row.tts_provider,
-    };
+    return authContextOf(row);
   };
 }
 

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { copyFileSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { launchBrowser } from "../helpers/browser.ts";
 import { BUN, call, cleanup, ROOT, startServer, tempDir, type TestServer } from "../helpers/server.ts";
 
 const workDir = tempDir("cf-exe-");
@@ -37,6 +38,26 @@ test("the executable starts outside the repository and serves", async () => {
   expect(db.query("SELECT count(*) AS n FROM schema_migrations").get()).toMatchObject({ n: expect.any(Number) });
   db.close();
   expect(srv.output()).toContain('"msg":"courseforge listening"');
+});
+
+test("the executable serves the web console it embeds, which signs in and shows the learner's courses", async () => {
+  const key = await srv.createKey("exe-console", "test");
+  const browser = await launchBrowser();
+  try {
+    const page = browser.context.pages()[0] ?? (await browser.context.newPage());
+    await page.goto(`${srv.url}/app/`);
+    await page.getByLabel("API key").fill(key);
+    await page.getByLabel("Learner id").fill("exe-learner");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { level: 1, name: "Your courses" }).waitFor();
+    await page.getByRole("link", { name: "Library", exact: true }).click();
+    await page.getByRole("heading", { level: 1, name: "Library" }).waitFor();
+    await page.getByText("No documents yet.").waitFor();
+  } finally {
+    await browser.close();
+  }
+  // Served from the executable itself: no console sources exist beside it.
+  expect(existsSync(join(workDir, "src"))).toBe(false);
 });
 
 test("--version and --help work without a data directory", () => {

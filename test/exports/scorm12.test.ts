@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { call, ROOT } from "../helpers/server.ts";
-import { launchChromium } from "./browser.ts";
+import { launchBrowser } from "../helpers/browser.ts";
 import { download, exportCourse, HOSTILE_TOPIC, type ExportCourseEnv } from "./course.ts";
 import { extractZip, openZip } from "./unzip.ts";
 
@@ -79,7 +79,7 @@ describe("format=scorm12", () => {
     const course = (await call(env.srv.url, `/v2/courses/${env.courseId}`, { key: env.key, user: env.user })).body;
     const questions = course.chapters.flatMap((c: { quiz: { questions: { answer: number; choices: string[] }[] } }) => c.quiz.questions);
     expect(questions.length).toBeGreaterThan(2);
-    const browser = await launchChromium();
+    const browser = await launchBrowser();
     try {
       const page = await browser.context.newPage();
       await page.goto(`http://127.0.0.1:${lms.port}/`);
@@ -117,7 +117,7 @@ describe("format=scorm12", () => {
   }, 60_000);
 
   test("a learner who answers nothing fails with score 0", async () => {
-    const browser = await launchChromium();
+    const browser = await launchBrowser();
     try {
       const page = await browser.context.newPage();
       await page.goto(`http://127.0.0.1:${lms.port}/`);

@@ -42,6 +42,11 @@ describe("extraction seams", () => {
       "At the end of each R session you are given the opportunity to save all the currently available objects. If you indicate that you want to do this, the objects are written to a file called .RData in the current directory.";
     expect(answer("To which file are the objects written when you save them at the end of a session?", text)).toContain("a file called .RData in the current directory.");
   });
+
+  test("code that ends in a brace is not carried on by the sentence after it", () => {
+    const text = "It needs to call into JS, something like this:\n\nfunction musl_writev(..) { console.log(..) }\n\nmusl_writev is an implementation of the Linux syscall interface that musl libc uses to write data.";
+    expect(answer("What is musl_writev?", text)).toBe("musl_writev is an implementation of the Linux syscall interface that musl libc uses to write data. [1]");
+  });
 });
 
 describe("question wording", () => {
@@ -54,6 +59,10 @@ describe("question wording", () => {
     const text = "We rerank the union using BM25(q,p) + λ · sim(q, p) as the ranking function. We used λ = 1.1 based on the retrieval accuracy in the development set.";
     expect(answer("What value of lambda was used to rerank with BM25?", text)).toContain("λ = 1.1");
     expect(keyTerms("What top-5 accuracy does DPR reach compared with BM25?").map((t) => t.term)).toEqual(expect.arrayContaining(["top", "5", "bm25"]));
+  });
+
+  test("a quoted name is the name, not the name and its quote mark", () => {
+    expect(keyTerms("The code name 'Mozilla' was a blend of which two words?").map((t) => t.term)).toContain("mozilla");
   });
 
   test("'focus' and 'focuses' are one word", () => {
@@ -83,6 +92,10 @@ describe("abstention", () => {
     const text = "Dense passage retrieval was developed by researchers at Facebook AI. The research focuses on dense passage retrieval for open-domain QA.";
     expect(answer("Who funded the dense passage retrieval research?", text)).toBe(NOT_ANSWERED);
     expect(answer("Who developed dense passage retrieval?", text)).toContain("developed by researchers at Facebook AI");
+    // Only a doer's question has a deed: "which option provides…" asks for a thing, and a passive asks which thing.
+    expect(requirements("Which company developed AutoGen?").deed).toBe("develop");
+    expect(requirements("Which Emscripten option provides support for dynamic libraries?").deed).toBeUndefined();
+    expect(requirements("Which ebook format is suggested for Kindles?").deed).toBeUndefined();
     // A noun made from the verb states no deed.
     expect(usesVerb("AutoGen allows developers to build LLM applications.", "developed")).toBe(false);
     expect(usesVerb("Servo is being developed by Mozilla and Samsung.", "develop")).toBe(true);

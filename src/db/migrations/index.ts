@@ -11,6 +11,7 @@ import m0008 from "./0008_webhooks.sql" with { type: "text" };
 import m0009 from "./0009_document_structure.sql" with { type: "text" };
 import m0010 from "./0010_learning_progress.sql" with { type: "text" };
 import m0011 from "./0011_podcast_feeds.sql" with { type: "text" };
+import m0012 from "./0012_console_sessions.sql" with { type: "text" };
 import m0013 from "./0013_key_environments.sql" with { type: "text" };
 
 export const migrations: { version: string; sql: string }[] = [
@@ -23,5 +24,6 @@ export const migrations: { version: string; sql: string }[] = [
   { version: "0009_document_structure", sql: m0009 },
   { version: "0010_learning_progress", sql: m0010 },
   { version: "0011_podcast_feeds", sql: m0011 },
+  { version: "0012_console_sessions", sql: m0012 },
   { version: "0013_key_environments", sql: m0013 },
 ];

@@ -5,7 +5,7 @@ import { authOf } from "../context.ts";
 import { errors, LearningGoal, UserHeaders } from "../schemas.ts";
 import { userOf } from "../user.ts";
 
-const UserResource = t.Object({
+export const UserResource = t.Object({
   user_id: t.String(),
   external_id: t.Nullable(t.String()),
   email: t.Nullable(t.String()),

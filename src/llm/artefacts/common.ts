@@ -54,18 +54,6 @@ export function knownCitations(cited: string[], passages: Passage[]): string[] {
   return [...new Set(cited.map((c) => c.trim()).filter((c) => known.has(c)))];
 }
 
-export function slugify(title: string): string {
-  return (
-    title
-      .normalize("NFKD")
-      .replace(/[\u0300-\u036f]/g, "")
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-+|-+$/g, "")
-      .slice(0, 80) || "course"
-  );
-}
-
 /** Chapters as compact text for prompts that work from finished chapters (guide, notes, cards, exam). */
 export function formatChapters(chapters: ChapterSummary[], perChapterChars: number): string {
   return chapters

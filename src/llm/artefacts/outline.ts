@@ -4,7 +4,8 @@ import { courseGoal, formatPassages, render, templates } from "../prompts/index.
 import { NO_MODEL_MESSAGE } from "../providers/extractive.ts";
 import { outlineSchema, type Outline } from "../schemas.ts";
 import type { Llm, Passage } from "../types.ts";
-import { extractive, slugify, type ArtefactOptions } from "./common.ts";
+import { slugify } from "../../util.ts";
+import { extractive, type ArtefactOptions } from "./common.ts";
 
 /** A chapter whose sections are already chosen: the outline titles it and sets its objectives. */
 export interface FixedChapter {

@@ -44,6 +44,7 @@ export interface AnswerSentence extends ReadSentence {
 // furniture state nothing either.
 const NOT_QUOTED: ReadonlySet<BlockRole> = new Set(["references", "toc", "index", "header_footer", "page_number"]);
 
+// A sentence may end in a colon that opens a list ("…three main categories of APIs:").
 const ENDS_SENTENCE = /[.!?]["'”’)\]]*$/;
 const STARTS_SENTENCE = /^["'“‘([]*[\p{Lu}\p{N}]/u;
 // A code name may open a sentence in lower case ("sort(x) returns…", "is.na(x) gives…").
@@ -67,7 +68,8 @@ interface Block {
 function continues(block: Block, next: Block): boolean {
   const text = block.text.trimEnd();
   if (ENDS_CLAUSE.test(text) || next.item) return false;
-  if (/^[\p{Ll}(]/u.test(next.text.trimStart())) return true;
+  // Code ("… }") is not prose that a lower-case block carries on.
+  if (/^[\p{Ll}(]/u.test(next.text.trimStart())) return /[\p{L}\p{N},)-]$/u.test(text);
   return !block.item && wordCount(text) >= 3 && /\p{Ll}$/u.test(text) && !text.includes("|") && !next.text.includes("|");
 }
 

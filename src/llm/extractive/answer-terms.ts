@@ -3,10 +3,11 @@
  * weight a piece of text holds. This is the abstention rule of question answering, for the model
  * and the extractive engine alike: a question whose rare words ("PostgreSQL", "dplyr", "weight
  * decay") no passage uses together is not answered by the passages, however close the embedding
- * scores are. Cheap on purpose (no part-of-speech model): a model-backed server loads it too.
+ * scores are. Cheap on purpose: the part-of-speech model runs once per question, for its verb only.
  */
 import { zipf } from "./background.ts";
 import { baseForm } from "./base-form.ts";
+import { deedOf } from "./question-type.ts";
 import { contentStems, stem, words } from "./text.ts";
 
 export const NOT_ANSWERED = "The provided sources do not answer this question.";
@@ -125,17 +126,15 @@ export function coverage(terms: KeyTerm[], have: Set<string>): number {
 export interface Requirements {
   /** Stems of the capitalised names and acronyms the question uses after its first word. */
   names: string[];
-  /** The verb of a "who <verb>…" or "which <noun> <verb>…" question, lower case. */
+  /** The verb of a "who <verb>…" or "which <noun> <verb>…" question, as its infinitive. */
   deed?: string;
 }
-
-const DEED = new RegExp(`^\\s*(?:who|which\\s+[\\p{L}-]+)\\s+(?!(?:${AUXILIARY})\\b)(\\p{Ll}+)\\b`, "iu");
 
 export function requirements(question: string): Requirements {
   const text = normalised(question);
   const [, ...rest] = words(text.replace(NUMBER, " "));
   const names = rest.filter((w) => /^\p{Lu}/u.test(w) && w !== "I").flatMap((w) => contentStems(w, baseForm));
-  const deed = DEED.exec(text)?.[1];
+  const deed = deedOf(question);
   return deed ? { names, deed } : { names };
 }
 

@@ -19,7 +19,8 @@ const EXTRA_STOPWORDS = [
 ];
 export const STOPWORDS = new Set([...eng, ...EXTRA_STOPWORDS]);
 
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’_-]*/gu;
+// A word ends in a letter or digit: the quote after 'Mozilla' is not part of it.
+const WORD = /[\p{L}\p{N}](?:[\p{L}\p{N}'’_-]*[\p{L}\p{N}])?/gu;
 
 export const words = (text: string): string[] => text.match(WORD) ?? [];
 export const wordCount = (text: string) => words(text).length;

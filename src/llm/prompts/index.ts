@@ -12,18 +12,5 @@ import studyGuide from "./study-guide.v1.md" with { type: "text" };
 
 export const templates = { answer, chapter, exam, flashcards, grade, notesChapter, notesFrame, outline, podcast, studyGuide };
 
-export const PROMPT_VERSIONS = {
-  answer: "answer.v2",
-  chapter: "chapter.v2",
-  exam: "exam.v2",
-  flashcards: "flashcards.v1",
-  grade: "grade.v1",
-  notesChapter: "notes-chapter.v1",
-  notesFrame: "notes-frame.v1",
-  outline: "outline.v2",
-  podcast: "podcast.v1",
-  studyGuide: "study-guide.v1",
-} as const;
-
 export { render, formatPassages, bulletList } from "./render.ts";
 export { courseGoal, notesGoal, notesStyle, tutorTone } from "./guidance.ts";

@@ -45,11 +45,6 @@ export async function loadEspeak(): Promise<void> {
   await instance();
 }
 
-export async function espeakVoiceNames(): Promise<string[]> {
-  const { worker } = await instance();
-  return worker.list_voices().map((v) => v.identifier);
-}
-
 /**
  * The synthesizer reads its input as SSML with `[[...]]` phoneme escapes (that is how the build
  * calls espeak_Synth), so markup characters and phoneme brackets in plain text must be neutralised.

@@ -1,0 +1,64 @@
+/** Ask: a question about the course, its answer with the passages it rests on; low confidence is said plainly. */
+import { useState } from "preact/hooks";
+import { post } from "../api.ts";
+import { CourseNav } from "../course-nav.tsx";
+import { ErrorNote, PageTitle } from "../ui.tsx";
+
+interface Answer {
+  answer: string;
+  sources: { text: string; score: number }[];
+  low_confidence: boolean;
+}
+
+export function Ask({ id }: { id: string }) {
+  const [question, setQuestion] = useState("");
+  const [answer, setAnswer] = useState<Answer | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const ask = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      setAnswer(await post<Answer>(`/v2/courses/${id}/ask`, { question }));
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <PageTitle text="Ask about the course" />
+      <CourseNav id={id} current="/ask" />
+      <form onSubmit={ask} class="panel">
+        <label for="question">Your question</label>
+        <textarea id="question" rows={2} required maxLength={2000} value={question} onInput={(e) => setQuestion(e.currentTarget.value)} />
+        <button type="submit" disabled={busy}>
+          {busy ? "Asking…" : "Ask"}
+        </button>
+      </form>
+      <ErrorNote error={error} />
+      {answer && (
+        <section aria-labelledby="answer-heading" class="answer">
+          <h2 id="answer-heading">Answer</h2>
+          {answer.low_confidence && (
+            <p class="warning" role="note">
+              Low confidence: the course's sources may not answer this well.
+            </p>
+          )}
+          <p class="answer-text">{answer.answer}</p>
+          <h3>Cited passages</h3>
+          <ol class="passages">
+            {answer.sources.map((s, i) => (
+              <li key={i}>
+                <blockquote>{s.text}</blockquote>
+                <span class="muted">match {s.score.toFixed(2)}</span>
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+    </>
+  );
+}

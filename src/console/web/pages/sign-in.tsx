@@ -1,0 +1,50 @@
+/**
+ * Sign-in: the key and learner id go to the server once, which answers with an HttpOnly cookie.
+ * The key lives only in this form's state until then and is cleared right after.
+ */
+import { useState } from "preact/hooks";
+import { api } from "../api.ts";
+import { ErrorNote, PageTitle } from "../ui.tsx";
+
+export interface Session {
+  user: { user_id: string; external_id: string | null };
+  tenant: string;
+  key_env: string;
+  expires_at: string;
+}
+
+export function SignIn({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
+  const [key, setKey] = useState("");
+  const [learner, setLearner] = useState("");
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      const session = await api<Session>("POST", "/v2/console/session", { api_key: key.trim(), external_user_id: learner.trim() });
+      setKey("");
+      onSignedIn(session);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <main id="main" class="sign-in">
+      <PageTitle text="Sign in to courseforge" />
+      <p>Enter an API key and the learner you study as. The key is checked once and is not kept in this browser.</p>
+      <form onSubmit={submit}>
+        <label for="api-key">API key</label>
+        <input id="api-key" name="api-key" type="password" autocomplete="off" required value={key} onInput={(e) => setKey(e.currentTarget.value)} />
+        <label for="learner">Learner id</label>
+        <input id="learner" name="learner" autocomplete="username" required value={learner} onInput={(e) => setLearner(e.currentTarget.value)} />
+        <ErrorNote error={error} />
+        <button type="submit" disabled={busy}>
+          {busy ? "Signing in…" : "Sign in"}
+        </button>
+      </form>
+    </main>
+  );
+}

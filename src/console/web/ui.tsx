@@ -1,0 +1,99 @@
+/** Small pieces every page uses: links, safe markdown, loading state, errors, page titles. */
+import type { ComponentChildren, TargetedMouseEvent } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { describe } from "./api.ts";
+import { markdownToSafeHtml } from "./markdown.ts";
+import { BASE, navigate, navigations } from "./router.ts";
+
+export function Link(props: { to: string; children: ComponentChildren; class?: string; current?: boolean }) {
+  const onClick = (e: TargetedMouseEvent<HTMLAnchorElement>) => {
+    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    navigate(props.to);
+  };
+  return (
+    <a href={BASE + props.to} class={props.class} onClick={onClick} aria-current={props.current ? "page" : undefined}>
+      {props.children}
+    </a>
+  );
+}
+
+export function Markdown({ text, class: cls }: { text: string; class?: string }) {
+  return <div class={cls ?? "prose"} dangerouslySetInnerHTML={{ __html: markdownToSafeHtml(text) }} />;
+}
+
+/** The page's heading; it names the tab and takes focus after navigation, so screen readers announce the new page. */
+export function PageTitle({ children, text }: { children?: ComponentChildren; text: string }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${text} · courseforge`;
+    if (navigations > 0 && (document.activeElement === document.body || document.activeElement?.closest("nav"))) ref.current?.focus();
+  }, [text]);
+  return (
+    <h1 tabIndex={-1} ref={ref}>
+      {children ?? text}
+    </h1>
+  );
+}
+
+export function ErrorNote({ error }: { error: unknown }) {
+  if (!error) return null;
+  return (
+    <p class="error" role="alert">
+      {describe(error)}
+    </p>
+  );
+}
+
+export interface Loaded<T> {
+  data: T | null;
+  error: unknown;
+  loading: boolean;
+  reload: () => void;
+}
+
+/** Runs `load` when `deps` change (and on reload()), keeping the last data while reloading. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [loading, setLoading] = useState(true);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setLoading(true);
+    load().then(
+      (d) => live && (setData(d), setError(null), setLoading(false)),
+      (e) => live && (setError(e), setLoading(false)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [...deps, tick]);
+  return { data, error, loading, reload: () => setTick((t) => t + 1) };
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p class="muted" role="status">
+      Loading {what}…
+    </p>
+  );
+}
+
+export function ProgressBar({ value, label }: { value: number; label: string }) {
+  return (
+    <div class="progress">
+      <progress max={100} value={Math.round(value)} aria-label={label} />
+      <span>{Math.round(value)}%</span>
+    </div>
+  );
+}
+
+/** A wide table that scrolls sideways on a phone; the scrolling region is reachable by keyboard. */
+export function TableWrap({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap" role="region" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+/**
+ * The web console's sign-in: an API key and a learner are checked once and exchanged for an
+ * HttpOnly session cookie (src/http/console-cookie.ts), so the key never stays in the browser.
+ */
+import { Elysia, t } from "elysia";
+import { AppError, unauthorized, validation } from "../../errors.ts";
+import type { Services } from "../../services.ts";
+import { endSession, openSession, sessionAuthenticator } from "../../tenants/console-sessions.ts";
+import { toUserResource, type User } from "../../tenants/users.ts";
+import type { AuthContext } from "../../tenants/keys.ts";
+import { SESSION_COOKIE, sessionCookie, sessionTokenOf } from "../console-cookie.ts";
+import { authOf } from "../context.ts";
+import { errors } from "../schemas.ts";
+import { userOf } from "../user.ts";
+import { UserResource } from "./users.ts";
+
+const PATH = "/v2/console/session";
+
+/** Sign-in is the one console request made before there is a session: app.ts lets it through unauthenticated. */
+export const isSignIn = (method: string, path: string) => method === "POST" && path === PATH;
+
+const Session = t.Object({
+  user: UserResource,
+  tenant: t.String({ description: "Name of the key's tenant" }),
+  key_env: t.String({ description: "test or production" }),
+  expires_at: t.String(),
+});
+
+const sessionView = (auth: AuthContext, user: User, expiresAt: string) => ({
+  user: toUserResource(user),
+  tenant: auth.tenantName,
+  key_env: auth.keyEnv,
+  expires_at: expiresAt,
+});
+
+export const consoleSessionRoutes = (svc: Services) => {
+  const sessionOf = sessionAuthenticator(svc.sqlite);
+  return new Elysia({ name: "console-session" })
+    .post(
+      PATH,
+      ({ request, body, set }) => {
+        if (body.external_user_id === undefined && body.user_id === undefined) {
+          throw new AppError(422, "USER_REQUIRED", "Give the learner: external_user_id or user_id");
+        }
+        if (body.external_user_id !== undefined && body.user_id !== undefined) {
+          throw validation("Give one of external_user_id and user_id, not both");
+        }
+        const { token, session, user } = openSession(svc.db, {
+          apiKey: body.api_key,
+          externalUserId: body.external_user_id,
+          userId: body.user_id,
+        });
+        set.status = 201;
+        set.headers["set-cookie"] = sessionCookie(request, svc.cfg, token);
+        set.headers["cache-control"] = "no-store";
+        return sessionView(session.auth, user, session.expiresAt);
+      },
+      {
+        body: t.Object({
+          api_key: t.String({ minLength: 1, maxLength: 200 }),
+          external_user_id: t.Optional(t.String({ minLength: 1, maxLength: 256 })),
+          user_id: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
+        }),
+        response: { 201: Session, ...errors(401, 403, 404, 422) },
+        detail: {
+          summary: "Sign the web console in",
+          description:
+            `Checks the API key and the learner (an unknown external_user_id is registered) and sets the HttpOnly, SameSite=Strict ` +
+            `cookie ${SESSION_COOKIE} (Secure over HTTPS), valid 12 hours. The API accepts that cookie instead of X-API-Key only ` +
+            "from the console's own origin, and every write must carry Origin; the session ends at sign-out, expiry or the key's revocation. " +
+            "Only browsers on this server's origin may call it (403 CROSS_ORIGIN_REQUEST otherwise).",
+          tags: ["console"],
+          // The key travels in the body: no X-API-Key header.
+          security: [],
+        },
+      },
+    )
+    .get(
+      PATH,
+      ({ request, set }) => {
+        const session = sessionOf(sessionTokenOf(request) ?? "");
+        if (!session) throw unauthorized("No console session; sign in with POST /v2/console/session");
+        set.headers["cache-control"] = "no-store";
+        return sessionView(authOf(request), userOf(svc, request, { create: false }), session.expiresAt);
+      },
+      {
+        response: { 200: Session, ...errors(401, 403) },
+        detail: { summary: "The console's current session", tags: ["console"] },
+      },
+    )
+    .delete(
+      PATH,
+      ({ request, set }) => {
+        const token = sessionTokenOf(request);
+        if (token) endSession(svc.sqlite, token);
+        set.status = 204;
+        set.headers["set-cookie"] = sessionCookie(request, svc.cfg, "");
+      },
+      {
+        response: { 204: t.Void(), ...errors(401, 403) },
+        detail: { summary: "Sign the console out (ends the session at once)", tags: ["console"] },
+      },
+    );
+};
