@@ -61,6 +61,11 @@ async function main(argv: string[]): Promise<void> {
     },
   });
   const [command = "serve", sub, arg] = positionals;
+  // An extraction process of the executable (src/ingest/pool.ts starts it); not for people.
+  if (command === "extract-worker") {
+    await import("./ingest/extract-worker.ts");
+    return;
+  }
 
   if (values.help || command === "help") {
     process.stdout.write(HELP + settingsTable("text") + "\n");

@@ -1,16 +1,20 @@
 /**
- * Extracts one PDF N times back to back through extractFile (the server's worker-thread path, two
- * threads as INGEST_WORKERS defaults to) in this fresh process, `inflight` at a time, and prints,
- * as JSON, the process's peak resident memory (VmHWM, all threads), its RSS before and after the
- * extractions, and the time taken.
+ * Extracts one PDF N times back to back through extractFile (the server's path: extraction
+ * processes, two as INGEST_WORKERS defaults to) from this fresh process, `inflight` at a time, and
+ * prints, as JSON, the peak resident memory of this process (VmHWM) plus the largest an extraction
+ * process reached (sampled by the pool), its RSS before and after the extractions, and the time.
  * Usage: bun bench/ingest/peak-rss.ts <file.pdf> [runs=1] [inflight=1]
  */
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
+import { extractionPool } from "../../src/ingest/pool.ts";
 
 export interface PeakRss {
+  /** This process's peak plus the largest extraction process's: an upper bound of one parse's total. */
   peakRssMb: number;
+  /** The largest resident memory an extraction process reached. */
+  workerPeakMb: number;
   baselineRssMb: number;
   finalRssMb: number;
   runs: number;
@@ -41,6 +45,10 @@ async function uploader(): Promise<void> {
       ingestTimeoutMs: 600_000,
       ingestMaxPdfPages: 100_000,
       ingestMaxOcrPages: 50,
+      ingestMaxImagePixels: 40_000_000,
+      ingestMaxXmlMb: 10,
+      ingestWorkerMemoryMb: 0,
+      ingestTenantWorkers: 2,
     });
     pages = result.pages;
     chars = result.markdown.length;
@@ -49,6 +57,7 @@ async function uploader(): Promise<void> {
 await Promise.all(Array.from({ length: inflight }, uploader));
 const ms = performance.now() - t0;
 const finalRssMb = vm("VmRSS");
+const workerPeakMb = extractionPool(2).stats().peakWorkerMb;
 stopExtractionWorkers();
-const report: PeakRss = { peakRssMb: vm("VmHWM"), baselineRssMb, finalRssMb, runs, inflight, ms, pages, chars };
+const report: PeakRss = { peakRssMb: vm("VmHWM") + workerPeakMb, workerPeakMb, baselineRssMb, finalRssMb, runs, inflight, ms, pages, chars };
 console.log(JSON.stringify(report));

@@ -24,7 +24,7 @@ const RUNS = Math.max(1, Number(values.runs));
 const CORPUS = resolve(import.meta.dir, "../../../shared/corpus/pdf");
 const TEXT_PDFS = ["R-intro.pdf", "tracemonkey.pdf", "dpr-paper-multi-column.pdf", "redp5110_sampled.pdf", "REPAIR-2022-INV-001_multipage-tables.pdf"];
 // The server's defaults, except that the book may exceed the page limit.
-const LIMITS = { maxPdfPages: 100_000, maxOcrPages: 50 };
+const LIMITS = { maxPdfPages: 100_000, maxOcrPages: 50, maxImagePixels: 40_000_000, maxXmlBytes: 10 * 1024 * 1024 };
 const BACK_TO_BACK = 8;
 const GOAL_WORDS = 0.99;
 const GOAL_SPEED = 0.5;

@@ -10,7 +10,7 @@ import { AppError } from "../errors.ts";
 import { extractFile, extractUrl } from "../ingest/index.ts";
 import type { ExtractResult } from "../ingest/types.ts";
 import { blobPath } from "../media/blob-store.ts";
-import { indexDocument } from "../retrieval/index.ts";
+import { indexDocument, indexJob } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
 import type { CourseRow } from "./store.ts";
 
@@ -35,12 +35,13 @@ export function courseDocuments(sqlite: Database, courseId: string): CourseDocum
     .all(courseId);
 }
 
-async function extract(svc: Services, doc: CourseDocument): Promise<ExtractResult> {
+async function extract(svc: Services, doc: CourseDocument, course: CourseRow): Promise<ExtractResult> {
+  const opts = { tenant: course.tenant_id, index: indexJob(svc, { tenantId: course.tenant_id, userId: course.user_id, documentId: doc.id }) };
   if (doc.source_type === "file") {
     if (!doc.blob_key) throw new AppError(500, "INTERNAL", `The upload of "${doc.filename}" was not stored`);
-    return extractFile(blobPath(svc.cfg.dataDir, doc.blob_key), doc.filename, svc.cfg);
+    return extractFile(blobPath(svc.cfg.dataDir, doc.blob_key), doc.filename, svc.cfg, opts);
   }
-  return extractUrl(doc.source_url ?? doc.filename, svc.cfg);
+  return extractUrl(doc.source_url ?? doc.filename, svc.cfg, opts);
 }
 
 function markReady(sqlite: Database, doc: CourseDocument, result: ExtractResult, chunkCount: number): void {
@@ -54,6 +55,8 @@ function markReady(sqlite: Database, doc: CourseDocument, result: ExtractResult,
 }
 
 function markFailed(sqlite: Database, docId: string, message: string): void {
+  // An extraction process stopped while indexing may have written some chunks.
+  sqlite.run("DELETE FROM retrieval_chunks WHERE document_id = ?", [docId]);
   sqlite.run("UPDATE documents SET status = 'error', error = ? WHERE id = ?", [message, docId]);
 }
 
@@ -73,14 +76,12 @@ export async function ingestCourseSources(
       limit(async () => {
         if (opts.signal.aborted) return;
         try {
-          const result = await extract(svc, doc);
+          const result = await extract(svc, doc, course);
           if (!result.markdown.trim()) throw new AppError(422, "EMPTY_SOURCE", `No text could be extracted from "${doc.filename}"`);
-          const { chunkCount } = await indexDocument(svc, {
-            tenantId: course.tenant_id,
-            userId: course.user_id,
-            documentId: doc.id,
-            extract: result,
-          });
+          // Files and web pages were indexed in their extraction process; video transcripts are indexed here.
+          const chunkCount =
+            result.chunkCount ??
+            (await indexDocument(svc, { tenantId: course.tenant_id, userId: course.user_id, documentId: doc.id, extract: result })).chunkCount;
           markReady(svc.sqlite, doc, result, chunkCount);
         } catch (err) {
           const message = err instanceof Error ? err.message : String(err);

@@ -7,8 +7,9 @@
 import pLimit from "p-limit";
 import { AppError, isStorageFull, storageFull } from "../errors.ts";
 import { extractSource, failureMessage, type RequestSource, requestSources, sourceName } from "../ingest/request-sources.ts";
+import { collectAfterLargeText } from "../ingest/large-text.ts";
 import { deleteBlob, putBlob } from "../media/blob-store.ts";
-import { indexDocument } from "../retrieval/index.ts";
+import { indexDocument, indexJob } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
 import {
   createDocumentRecord,
@@ -33,14 +34,18 @@ async function processOne(svc: Services, owner: DocumentOwner, id: string, sourc
   try {
     // The original is kept before extraction, so even a file that fails to parse can be downloaded and inspected.
     if (source.type === "file" && !(source.detected instanceof AppError)) blobKey = (await putBlob(svc.cfg, source.path, { ext: source.detected.kind })).key;
-    const result = await extractSource(source, svc.cfg);
+    const index = indexJob(svc, { tenantId: owner.tenantId, userId: owner.userId, documentId: id });
+    const result = await extractSource(source, svc.cfg, { tenant: owner.tenantId, index });
     if (!result.markdown.trim()) {
       markDocumentError(svc.sqlite, id, `No text could be extracted from "${name}"`, blobKey);
       return false;
     }
-    const { chunkCount } = await indexDocument(svc, { tenantId: owner.tenantId, userId: owner.userId, documentId: id, extract: result });
+    // Files and web pages were indexed in their extraction process; video transcripts are indexed here.
+    const chunkCount =
+      result.chunkCount ?? (await indexDocument(svc, { tenantId: owner.tenantId, userId: owner.userId, documentId: id, extract: result })).chunkCount;
     const mimeType = source.type === "file" && !(source.detected instanceof AppError) ? source.detected.mimeType : result.mimeType;
     markDocumentReady(svc.sqlite, id, { blobKey, mimeType, pages: result.pages, markdown: result.markdown, title: result.title, chunkCount });
+    collectAfterLargeText(result.markdown.length);
     return false;
   } catch (err) {
     if (!isStorageFull(err)) {

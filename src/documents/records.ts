@@ -69,6 +69,11 @@ export function markDocumentReady(
  * start, before serving (one server per data directory, so nothing else is processing then).
  */
 export function failInterruptedDocuments(sqlite: Database): number {
+  // Chunks written before the stop (a document is indexed in batches) go with them.
+  sqlite.run(
+    `DELETE FROM retrieval_chunks WHERE document_id IN
+       (SELECT id FROM documents WHERE status = 'processing' AND id NOT IN (SELECT document_id FROM course_documents))`,
+  );
   return sqlite.run(
     `UPDATE documents SET status = 'error', error = 'Processing was interrupted by a server restart; send the source again', chunk_count = 0
       WHERE status = 'processing' AND id NOT IN (SELECT document_id FROM course_documents)`,
@@ -76,6 +81,8 @@ export function failInterruptedDocuments(sqlite: Database): number {
 }
 
 export function markDocumentError(sqlite: Database, id: string, message: string, blobKey: string | null = null): void {
+  // An extraction process stopped while indexing may have written some chunks.
+  sqlite.run("DELETE FROM retrieval_chunks WHERE document_id = ?", [id]);
   sqlite.run("UPDATE documents SET status = 'error', error = ?, blob_key = coalesce(?, blob_key), chunk_count = 0 WHERE id = ?", [
     message,
     blobKey,

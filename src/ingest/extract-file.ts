@@ -4,7 +4,7 @@
  */
 import { AppError } from "../errors.ts";
 import { legacyPowerPoint } from "./detect.ts";
-import type { ExtractResult, FileKind, FileLimits } from "./types.ts";
+import type { ExtractResult, FileKind, FileLimits, IndexJob } from "./types.ts";
 
 export interface FileJob {
   path: string;
@@ -15,6 +15,10 @@ export interface FileJob {
   baseUrl?: string;
   /** Text and HTML: the charset an HTTP header declared. */
   charset?: string;
+  /** Index the result here, rather than on the server's event loop and in its memory. */
+  index?: IndexJob;
+  /** Return the markdown and metadata only (a 50 MB text is ~200 MB more of blocks and segments). */
+  markdownOnly?: boolean;
 }
 
 // Each parser loads on its first file of its kind: officeparser alone takes ~300 ms to load, and a
@@ -28,7 +32,7 @@ async function extractByKind(job: FileJob): Promise<ExtractResult> {
     case "pptx":
     case "odt":
     case "odp":
-      return (await import("./office.ts")).extractOffice(path, filename, kind);
+      return (await import("./office.ts")).extractOffice(path, filename, kind, job.limits);
     case "txt":
     case "md":
       return (await import("./text.ts")).extractTextFile(path, kind);
@@ -37,7 +41,7 @@ async function extractByKind(job: FileJob): Promise<ExtractResult> {
     case "png":
     case "jpg":
     case "webp":
-      return (await import("./image.ts")).extractImage(path, kind);
+      return (await import("./image.ts")).extractImage(path, filename, kind, job.limits);
     case "ppt":
       throw legacyPowerPoint(filename);
   }
@@ -49,5 +53,8 @@ export async function runFileJob(job: FileJob): Promise<ExtractResult> {
   if (!result.markdown.trim()) {
     throw new AppError(422, "NO_TEXT_FOUND", `no text could be extracted from "${job.filename}"`);
   }
-  return result;
+  if (!job.index) return job.markdownOnly ? { ...result, blocks: [], segments: [] } : result;
+  const chunkCount = await (await import("../retrieval/worker-index.ts")).indexInWorker(job.index, result);
+  // The server stores the markdown; the blocks and segments served only the chunks.
+  return { ...result, blocks: [], segments: [], chunkCount };
 }

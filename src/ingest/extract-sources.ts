@@ -15,6 +15,7 @@ import { putBlob } from "../media/blob-store.ts";
 import { signedMediaUrl } from "../media/signed-url.ts";
 import type { KeyEnv } from "../tenants/keys.ts";
 import { newId, nowIso } from "../util.ts";
+import { collectAfterLargeText } from "./large-text.ts";
 import { extractSource, failureMessage, type RequestSource, requestSources } from "./request-sources.ts";
 import type { ExtractResult } from "./types.ts";
 
@@ -40,7 +41,7 @@ export interface ExtractedDocument {
   mimeType: string | null;
   pages: number | null;
   charCount: number;
-  markdown: string;
+  /** Not held here: ten 50 MB texts would be 500 MB in the server. Read it with `extractedMarkdown`. */
   billedMicros: number;
   status: "ready" | "error";
   errorMessage: string | null;
@@ -60,12 +61,12 @@ export interface ExtractDeps {
   log: Logger;
 }
 
-async function runSource(deps: ExtractDeps, source: RequestSource): Promise<Outcome> {
+async function runSource(deps: ExtractDeps, source: RequestSource, tenant: string): Promise<Outcome> {
   const detected = source.type === "file" && !(source.detected instanceof AppError) ? source.detected : null;
   // The original is kept even when it fails to parse, so it can be downloaded and inspected.
   const blobKey = source.type === "file" && detected ? (await putBlob(deps.cfg, source.path, { ext: detected.kind })).key : null;
   try {
-    const result = await extractSource(source, deps.cfg);
+    const result = await extractSource(source, deps.cfg, { tenant, markdownOnly: true });
     return { result, error: null, blobKey, mimeType: detected?.mimeType ?? result.mimeType };
   } catch (err) {
     return { result: null, error: failureMessage(err, deps.log, source), blobKey, mimeType: detected?.mimeType ?? null };
@@ -88,7 +89,6 @@ function record(deps: ExtractDeps, who: ExtractRequester, input: ExtractInput, s
     mimeType: outcome.mimeType,
     pages: result ? result.pages : null,
     charCount: result?.markdown.length ?? 0,
-    markdown: result?.markdown ?? "",
     billedMicros,
     status: result ? "ready" : "error",
     errorMessage: outcome.error,
@@ -136,5 +136,18 @@ function record(deps: ExtractDeps, who: ExtractRequester, input: ExtractInput, s
 export async function extractSources(deps: ExtractDeps, who: ExtractRequester, input: ExtractInput): Promise<ExtractedDocument[]> {
   const sources = await requestSources(input);
   const limit = pLimit(deps.cfg.ingestConcurrency);
-  return Promise.all(sources.map((source) => limit(async () => record(deps, who, input, source, await runSource(deps, source)))));
+  return Promise.all(
+    sources.map((source) =>
+      limit(async () => {
+        const doc = record(deps, who, input, source, await runSource(deps, source, who.tenantId));
+        collectAfterLargeText(doc.charCount);
+        return doc;
+      }),
+    ),
+  );
+}
+
+/** A recorded document's markdown, read back one document at a time as the response is written. */
+export function extractedMarkdown(db: Db, id: string): string {
+  return db.$client.query<{ markdown: string | null }, [string]>("SELECT markdown FROM documents WHERE id = ?").get(id)?.markdown ?? "";
 }

@@ -1,16 +1,16 @@
 /**
- * Entry point of an extraction worker thread. Parsing runs here, off the server's event loop, so
- * a long PDF or OCR never stalls other requests, and a parse that hangs can be ended by
- * terminating the thread. (A compiled executable must list this file as an extra entry point.)
+ * Entry point of an extraction process (pool.ts starts it; in the executable, as its hidden
+ * `extract-worker` command). Parsing runs here, outside the server's process, so a long PDF or OCR
+ * never stalls other requests, and a parse that hangs or swells can be killed without touching the
+ * server's memory.
  */
-import { parentPort } from "node:worker_threads";
 import { AppError } from "../errors.ts";
 import { runFileJob, type FileJob } from "./extract-file.ts";
 import type { WireError, WorkerReply } from "./pool.ts";
 
 const MB = 1024 * 1024;
 /**
- * Above this heap size the thread collects garbage after a job (~40-50 ms, after the reply is
+ * Above this heap size the process collects garbage after a job (~40-50 ms, after the reply is
  * sent). Left to itself, JSC let a worker's heap grow job after job: 8 back-to-back 339-page PDFs
  * peaked at ~400 MB RSS (~650 MB with two threads busy), ~300 MB (~510 MB) with this. Small jobs
  * stay under it and skip the pause.
@@ -37,10 +37,14 @@ async function reply(id: number, job: FileJob): Promise<WorkerReply> {
 /** Sends the reply and returns the job's heap size; the result is unreachable once this returns. */
 async function answer(id: number, job: FileJob): Promise<number> {
   const message = await reply(id, job);
-  parentPort?.postMessage(message);
+  process.send!(message);
   return message.heapMb;
 }
 
-parentPort?.on("message", async ({ id, job }: { id: number; job: FileJob }) => {
+process.on("message", async ({ id, job }: { id: number; job: FileJob }) => {
   if ((await answer(id, job)) > COLLECT_ABOVE_MB) Bun.gc(true);
 });
+// The server is gone (stopped, or killed without a word): nothing will ask for work again.
+const server = process.ppid;
+process.on("disconnect", () => process.exit(0));
+setInterval(() => process.ppid !== server && process.exit(0), 500).unref();

@@ -1,10 +1,10 @@
 /**
  * The front door of ingestion: every source to markdown. Files are detected by their bytes and
- * parsed in a worker thread with a time limit; URLs are fetched through the SSRF guard.
+ * parsed in an extraction process under time, memory and size budgets; URLs are fetched through the SSRF guard.
  *
  *   detectFileKind(path, filename)             -> { kind, mimeType }   (415 naming the file)
  *   extractFile(path, filename, cfg?, opts?)   -> ExtractResult
- *   extractUrl(url, cfg?)                      -> ExtractResult & { sourceType: "web" | "youtube" }
+ *   extractUrl(url, cfg?, opts?)               -> ExtractResult & { sourceType: "web" | "youtube" }
  *   isYoutubeUrl(url)                          -> boolean
  *
  * `cfg` is the server Config (or the IngestConfig part of it); read from the environment when
@@ -15,16 +15,16 @@
  */
 import { loadConfig } from "../config.ts";
 import { assertExtractable, detectFileKind } from "./detect.ts";
-import { extractionPool } from "./pool.ts";
-import type { DetectedKind, ExtractResult, IngestConfig } from "./types.ts";
+import { runExtraction } from "./run-extraction.ts";
+import type { DetectedKind, ExtractionOptions, ExtractResult, IngestConfig } from "./types.ts";
 import { isYoutubeUrl } from "./youtube-url.ts";
 
-export type { DetectedKind, ExtractResult, FileKind, IngestConfig, Segment } from "./types.ts";
+export type { DetectedKind, ExtractionOptions, ExtractResult, FileKind, IngestConfig, Segment } from "./types.ts";
 export { detectFileKind, MIME_TYPES } from "./detect.ts";
 export { isYoutubeUrl, youtubeVideoId } from "./youtube-url.ts";
 export { stopExtractionWorkers } from "./pool.ts";
 
-export interface ExtractFileOptions {
+export interface ExtractFileOptions extends ExtractionOptions {
   /** The kind from an earlier detectFileKind call, so the file is not sniffed twice. */
   kind?: DetectedKind;
 }
@@ -37,18 +37,15 @@ export async function extractFile(
 ): Promise<ExtractResult> {
   const { kind } = opts.kind ?? (await detectFileKind(path, filename));
   assertExtractable(kind, filename);
-  return extractionPool(cfg.ingestWorkers).run(
-    { path, filename, kind, limits: { maxPdfPages: cfg.ingestMaxPdfPages, maxOcrPages: cfg.ingestMaxOcrPages } },
-    cfg.ingestTimeoutMs,
-  );
+  return runExtraction({ path, filename, kind, index: opts.index, markdownOnly: opts.markdownOnly }, cfg, opts.tenant);
 }
 
-export async function extractUrl(url: string, cfg: IngestConfig = loadConfig()): Promise<ExtractResult & { sourceType: "web" | "youtube" }> {
+export async function extractUrl(url: string, cfg: IngestConfig = loadConfig(), opts: ExtractionOptions = {}): Promise<ExtractResult & { sourceType: "web" | "youtube" }> {
   // The HTML and XML parsers load on first use, so an idle server does not carry them.
   if (isYoutubeUrl(url)) {
     const { extractYoutube } = await import("./youtube.ts");
     return { ...(await extractYoutube(url, cfg)), sourceType: "youtube" };
   }
   const { extractWebPage } = await import("./web.ts");
-  return { ...(await extractWebPage(url, cfg)), sourceType: "web" };
+  return { ...(await extractWebPage(url, cfg, opts)), sourceType: "web" };
 }

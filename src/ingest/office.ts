@@ -10,12 +10,12 @@ import { type Block, block, escapeInline } from "./document.ts";
 import { astKind, type BlockContext, type NodeKind, NoteLabels, nodeBlocks } from "./office-blocks.ts";
 import { docxStyles } from "./office-styles.ts";
 import { resultOf } from "./result.ts";
-import type { ExtractResult } from "./types.ts";
-import { assertSafeZip, MAX_INFLATED_BYTES, MAX_ZIP_ENTRIES } from "./zip-guard.ts";
+import type { ExtractResult, FileLimits } from "./types.ts";
+import { assertSafeZip, MAX_ZIP_ENTRIES } from "./zip-guard.ts";
 
 export type OfficeKind = "docx" | "pptx" | "odt" | "odp";
 
-async function parse(data: Uint8Array, kind: OfficeKind, filename: string): Promise<OfficeParserAST> {
+async function parse(data: Uint8Array, kind: OfficeKind, filename: string, maxXmlBytes: number): Promise<OfficeParserAST> {
   try {
     return await parseOffice(Buffer.from(data.buffer, data.byteOffset, data.byteLength), {
       fileType: kind,
@@ -23,7 +23,8 @@ async function parse(data: Uint8Array, kind: OfficeKind, filename: string): Prom
       // The raw `<w:p>` of each paragraph, for its own outline level (officeparser reads none).
       includeRawContent: kind === "docx",
       serializeRawContent: false,
-      decompressionLimits: { maxUncompressedBytes: MAX_INFLATED_BYTES, maxZipEntries: MAX_ZIP_ENTRIES },
+      // officeparser inflates only the XML parts it reads, counting the bytes as they come out.
+      decompressionLimits: { maxUncompressedBytes: maxXmlBytes, maxZipEntries: MAX_ZIP_ENTRIES },
     });
   } catch (err) {
     const issue = (err as { officeIssue?: { code?: string; message?: string } }).officeIssue;
@@ -95,10 +96,10 @@ function docxClassifier(data: Uint8Array, content: OfficeContentNode[]): { class
   return { classify, title: titleNode ? plainText(titleNode) : null };
 }
 
-export async function extractOffice(path: string, filename: string, kind: OfficeKind): Promise<ExtractResult> {
+export async function extractOffice(path: string, filename: string, kind: OfficeKind, limits: FileLimits): Promise<ExtractResult> {
   const data = new Uint8Array(await Bun.file(path).arrayBuffer());
-  assertSafeZip(data, filename);
-  const ast = await parse(data, kind, filename);
+  assertSafeZip(data, filename, limits.maxXmlBytes);
+  const ast = await parse(data, kind, filename, limits.maxXmlBytes);
   const mimeType = MIME_TYPES[kind];
   const notes = new NoteLabels();
 

@@ -19,16 +19,22 @@ import type { ExtractResult, FileLimits } from "./types.ts";
 
 export type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 
+/**
+ * Text runs read from one page at most. A dense real page has a few thousand; a 2 KB PDF whose
+ * form XObjects draw each other four times over, twelve deep, has 16 million, and would take hours
+ * and gigabytes to read.
+ */
+const MAX_PAGE_TEXT_ITEMS = 100_000;
+
 /** A page with fewer visible characters than this is treated as a scan. */
 const MIN_TEXT_CHARS = 16;
-/** Largest image pdf.js will decode, in pixels: a forged 100k x 100k image is skipped, not decoded. */
-const MAX_IMAGE_PIXELS = 40_000_000;
 
 const unreadable = (filename: string, why: string) => new AppError(422, "UNREADABLE_FILE", `"${filename}" ${why}`);
 
-async function openPdf(data: Uint8Array, filename: string): Promise<PdfDocument> {
+async function openPdf(data: Uint8Array, filename: string, maxImagePixels: number): Promise<PdfDocument> {
   try {
-    return await getDocumentProxy(data, { verbosity: 0, maxImageSize: MAX_IMAGE_PIXELS, stopAtErrors: false });
+    // A larger image (a forged 100k x 100k one) is skipped by pdf.js, not decoded.
+    return await getDocumentProxy(data, { verbosity: 0, maxImageSize: maxImagePixels, stopAtErrors: false });
   } catch (err) {
     const name = (err as { name?: string }).name;
     if (name === "PasswordException") throw unreadable(filename, "is password-protected; remove the password and upload it again");
@@ -119,8 +125,35 @@ async function markAllHeadings(pdf: PdfDocument, pages: PdfLine[][], body: numbe
   markHeadings(pages, body, (font) => bold.has(font), monospace);
 }
 
+type PdfPage = Awaited<ReturnType<PdfDocument["getPage"]>>;
+type TextContent = Awaited<ReturnType<PdfPage["getTextContent"]>>;
+
+/**
+ * The page's text content, read as pdf.js streams it out (it gives the event loop back every few
+ * milliseconds) and given up once it passes the page's budget of text runs.
+ */
+async function pageText(page: PdfPage, filename: string): Promise<TextContent> {
+  const reader = page.streamTextContent().getReader();
+  const content: TextContent = { items: [], styles: Object.create(null), lang: null };
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return content;
+    for (const item of value.items) content.items.push(item);
+    Object.assign(content.styles, value.styles);
+    content.lang ??= value.lang;
+    // Not cancelled: pdf.js would throw from its own side. The pool replaces a process whose job failed.
+    if (content.items.length > MAX_PAGE_TEXT_ITEMS) {
+      throw new AppError(
+        422,
+        "DOCUMENT_TOO_COMPLEX",
+        `"${filename}" draws more than ${MAX_PAGE_TEXT_ITEMS} pieces of text on page ${page.pageNumber} (nested drawings repeated over and over); it was not read`,
+      );
+    }
+  }
+}
+
 export async function extractPdf(path: string, filename: string, limits: FileLimits): Promise<ExtractResult> {
-  const pdf = await openPdf(new Uint8Array(await Bun.file(path).arrayBuffer()), filename);
+  const pdf = await openPdf(new Uint8Array(await Bun.file(path).arrayBuffer()), filename, limits.maxImagePixels);
   try {
     if (pdf.numPages > limits.maxPdfPages) {
       throw new AppError(
@@ -134,7 +167,7 @@ export async function extractPdf(path: string, filename: string, limits: FileLim
     const monospace = new Set<string>();
     for (let n = 1; n <= pdf.numPages; n++) {
       const page = await pdf.getPage(n);
-      const content = await page.getTextContent();
+      const content = await pageText(page, filename);
       pages.push(itemsToLines(textItems(content.items)));
       for (const [id, style] of Object.entries(content.styles)) if (style.fontFamily === "monospace") monospace.add(id);
       page.cleanup();

@@ -1,10 +1,21 @@
 /**
- * A small pool of extraction worker threads (INGEST_WORKERS). Jobs queue when all are busy. A job
- * that runs past INGEST_TIMEOUT_MS has its thread terminated, which stops even a parser stuck in
- * a loop; a thread is also replaced after a crash, and recycled after a large job or a number of
- * jobs, so memory a parser took or leaked is given back.
+ * A small pool of extraction processes (INGEST_WORKERS). Each parse (and, for uploads that are
+ * indexed, the indexing: worker-index.ts) runs in a child process, so no input can take the
+ * server's memory or event loop with it: a process whose resident memory passes
+ * INGEST_WORKER_MEMORY_MB is killed, as is one that runs past INGEST_TIMEOUT_MS (which stops even
+ * a parser stuck in a loop), and the next job gets a fresh one. A process is also replaced after
+ * a crash, and recycled after a large job or a number of jobs, so memory a parser took or leaked
+ * is given back.
+ *
+ * A process whose job failed is replaced too: a parser given up on may still be running in it.
+ *
+ * Jobs are queued per tenant and started round-robin across tenants, and one tenant holds at most
+ * `tenantWorkers` processes at once (INGEST_WORKERS - 1 by default), so another tenant's file
+ * always finds a process free within one job's time.
  */
-import { Worker } from "node:worker_threads";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Subprocess } from "bun";
 import { AppError } from "../errors.ts";
 import type { FileJob } from "./extract-file.ts";
 import type { ExtractResult } from "./types.ts";
@@ -17,86 +28,207 @@ export interface WireError {
 
 export type WorkerReply = ({ ok: true; result: ExtractResult } | { ok: false; error: WireError }) & {
   id: number;
-  /** The thread's JS heap when the job ended, before it collected garbage. */
+  /** The process's JS heap when the job ended, before it collected garbage. */
   heapMb: number;
 };
 
-const WORKER_URL = new URL("./extract-worker.ts", import.meta.url);
-/** Jobs a thread runs before it is replaced. */
+/** Sent by a process that starts indexing what it extracted: indexing gets a time budget of its own. */
+export interface PhaseMessage {
+  phase: "indexing";
+}
+
+/** Jobs a process runs before it is replaced. */
 const RECYCLE_AFTER = 50;
 /**
- * A thread whose job left its heap at least this large is replaced. After the worker's own
+ * A process whose job left its heap at least this large is replaced. After the worker's own
  * collection the allocator still holds RSS in proportion to the largest job: ~155 MB after a
  * 339-page PDF (heap ~70-110 MB), ~250-310 MB after a 1,017-page one (heap ~155-180 MB), and only
- * ending the thread returns it (~70 MB left). A new thread compiles pdf.js afresh: recycling after
- * every 339-page PDF cost 1.7x the CPU time for no lower peak, so only the largest jobs pay that.
+ * ending the process returns it. A new process compiles pdf.js afresh: recycling after every
+ * 339-page PDF cost 1.7x the CPU time for no lower peak, so only the largest jobs pay that.
  */
 const RECYCLE_HEAP_MB = 128;
-/** An idle thread is stopped after this long, giving its memory back. */
+/** An idle process is stopped after this long, giving its memory back. */
 const IDLE_MS = 60_000;
+/** How often a busy process's resident memory is read. Parsers grow by well under 200 MB in this time. */
+const WATCH_MS = 50;
+const PAGE_BYTES = 4096;
+const MB = 1024 * 1024;
+
+const WORKER_URL = new URL("./extract-worker.ts", import.meta.url);
+
+/**
+ * The command that starts one extraction process: the worker script under Bun, or the executable
+ * itself with its hidden `extract-worker` command once everything is one file.
+ */
+function workerCommand(): string[] {
+  if (WORKER_URL.href.includes("$bunfs")) return [process.execPath, "extract-worker"];
+  return [process.execPath, fileURLToPath(WORKER_URL)];
+}
+
+/** Resident memory of a process (Linux; null elsewhere, where only the time limit applies). */
+function residentMb(pid: number): number | null {
+  try {
+    const pages = Number(readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]);
+    return Number.isFinite(pages) ? (pages * PAGE_BYTES) / MB : null;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds a process has used, its threads included (Linux; null elsewhere). */
+function cpuSeconds(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // utime and stime, fields 14 and 15, in clock ticks of 1/100 s; the name before ")" may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The kernel's own CPU budget for a job: the soft RLIMIT_CPU set to what the process has used plus
+ * the job's time limit, so that even a parser that never yields, in a process whose server was
+ * killed, ends (SIGXCPU). Without prlimit (util-linux) the pool's own timer still applies.
+ */
+function limitCpu(pid: number, seconds: number): void {
+  const used = cpuSeconds(pid);
+  if (used === null) return;
+  try {
+    Bun.spawn(["prlimit", `--pid=${pid}`, `--cpu=${Math.ceil(used + seconds)}:`], { stdio: ["ignore", "ignore", "ignore"] });
+  } catch {
+    // No prlimit on this machine.
+  }
+}
 
 interface Slot {
-  worker: Worker;
+  proc: Subprocess<"ignore", "inherit", "inherit">;
   busy: boolean;
   jobs: number;
   idleTimer: ReturnType<typeof setTimeout> | null;
+  tenant: string | null;
+  /** Receives the messages of the job running now. */
+  onReply: ((message: WorkerReply | PhaseMessage) => void) | null;
+  /** Called if the process ends while a job runs. */
+  onExit: ((signal: string | null, code: number | null) => void) | null;
 }
 
 interface Task {
   job: FileJob;
+  tenant: string;
   timeoutMs: number;
   resolve: (result: ExtractResult) => void;
   reject: (err: AppError) => void;
 }
 
 export interface PoolStats {
-  /** Threads running now. */
-  threads: number;
-  /** Threads started since the pool was created. */
+  /** Processes running now. */
+  processes: number;
+  /** Processes started since the pool was created. */
   started: number;
-  /** Threads replaced because their job left a large heap. */
+  /** Processes replaced because their job left a large heap. */
   recycledLarge: number;
+  /** Processes killed for passing the memory limit. */
+  killedForMemory: number;
+  /** Largest resident memory any extraction process reached, in MB. */
+  peakWorkerMb: number;
+}
+
+export interface PoolOptions {
+  recycleHeapMb?: number;
+  /** Resident memory (MB) past which a process is killed; 0 for no limit. */
+  memoryMb?: number;
+  /** Processes one tenant may hold at once; 0 for size - 1 (at least 1). */
+  tenantWorkers?: number;
 }
 
 export class ExtractionPool {
   private slots: Slot[] = [];
-  private queue: Task[] = [];
+  /** Queued tasks by tenant, tenants in the order they are served. */
+  private queues = new Map<string, Task[]>();
   private nextId = 1;
   private started = 0;
   private recycledLarge = 0;
+  private killedForMemory = 0;
+  private peakWorkerMb = 0;
+  private readonly perTenant: number;
 
   constructor(
     private readonly size: number,
-    private readonly opts: { recycleHeapMb?: number } = {},
-  ) {}
+    private readonly opts: PoolOptions = {},
+  ) {
+    this.perTenant = opts.tenantWorkers || Math.max(1, size - 1);
+  }
 
-  run(job: FileJob, timeoutMs: number): Promise<ExtractResult> {
+  /** Extracts one file; `tenant` names whose turn it is in the queue. */
+  run(job: FileJob, timeoutMs: number, tenant = ""): Promise<ExtractResult> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ job, timeoutMs, resolve, reject });
+      const queue = this.queues.get(tenant) ?? [];
+      queue.push({ job, tenant, timeoutMs, resolve, reject });
+      this.queues.set(tenant, queue);
       this.pump();
     });
   }
 
   stats(): PoolStats {
-    return { threads: this.slots.length, started: this.started, recycledLarge: this.recycledLarge };
+    return {
+      processes: this.slots.length,
+      started: this.started,
+      recycledLarge: this.recycledLarge,
+      killedForMemory: this.killedForMemory,
+      peakWorkerMb: Math.round(this.peakWorkerMb),
+    };
   }
 
-  /** Terminates every thread; queued jobs fail. */
+  /** Kills every process; queued jobs fail. */
   close(): void {
-    for (const task of this.queue.splice(0)) task.reject(new AppError(503, "SHUTTING_DOWN", "the server is shutting down"));
+    for (const queue of this.queues.values()) {
+      for (const task of queue) task.reject(new AppError(503, "SHUTTING_DOWN", "the server is shutting down"));
+    }
+    this.queues.clear();
     for (const slot of this.slots.splice(0)) this.stop(slot);
   }
 
+  private running(tenant: string): number {
+    return this.slots.filter((s) => s.busy && s.tenant === tenant).length;
+  }
+
+  /** The first tenant in round-robin order with work queued and fewer than its share running. */
+  private nextTenant(): string | null {
+    for (const tenant of this.queues.keys()) if (this.running(tenant) < this.perTenant) return tenant;
+    return null;
+  }
+
+  /** That tenant's next task; the tenant goes to the back of the order. */
+  private takeTask(tenant: string): Task {
+    const queue = this.queues.get(tenant)!;
+    const task = queue.shift()!;
+    this.queues.delete(tenant);
+    if (queue.length > 0) this.queues.set(tenant, queue);
+    return task;
+  }
+
   private pump(): void {
-    while (this.queue.length > 0) {
-      const slot = this.slots.find((s) => !s.busy) ?? (this.slots.length < this.size ? this.spawn() : null);
-      if (!slot) return;
-      this.dispatch(slot, this.queue.shift()!);
+    for (let tenant = this.nextTenant(); tenant !== null; tenant = this.nextTenant()) {
+      const free = this.slots.find((s) => !s.busy) ?? (this.slots.length < this.size ? this.spawn() : null);
+      if (!free) return;
+      this.dispatch(free, this.takeTask(tenant));
     }
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: new Worker(WORKER_URL), busy: false, jobs: 0, idleTimer: null };
+    const slot: Slot = { busy: false, jobs: 0, idleTimer: null, tenant: null, onReply: null, onExit: null } as Slot;
+    slot.proc = Bun.spawn(workerCommand(), {
+      stdio: ["ignore", "inherit", "inherit"],
+      serialization: "advanced",
+      ipc: (message: WorkerReply | PhaseMessage) => slot.onReply?.(message),
+      onExit: (_proc, code, signal) => {
+        this.slots = this.slots.filter((s) => s !== slot);
+        if (slot.idleTimer) clearTimeout(slot.idleTimer);
+        slot.onExit?.(signal === null ? null : String(signal), code);
+      },
+    });
     this.slots.push(slot);
     this.started++;
     return slot;
@@ -104,54 +236,91 @@ export class ExtractionPool {
 
   private stop(slot: Slot): void {
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.onExit = null;
     this.slots = this.slots.filter((s) => s !== slot);
-    void slot.worker.terminate();
+    slot.proc.kill("SIGKILL");
   }
 
   private dispatch(slot: Slot, task: Task): void {
     const id = this.nextId++;
-    const { worker } = slot;
+    const { proc } = slot;
+    const name = task.job.filename;
     slot.busy = true;
+    slot.tenant = task.tenant;
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
-    worker.ref();
+    proc.ref();
 
-    const done = (retire: boolean) => {
+    let settled = false;
+    const finish = (retire: boolean, outcome: () => void) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
-      worker.off("message", onMessage);
-      worker.off("error", onError);
+      clearInterval(watch);
+      slot.onReply = null;
+      slot.onExit = null;
       slot.busy = false;
+      slot.tenant = null;
       slot.jobs++;
       if (retire || slot.jobs >= RECYCLE_AFTER) this.stop(slot);
       else this.park(slot);
+      outcome();
       this.pump();
     };
-    const onMessage = (reply: WorkerReply) => {
+    slot.onReply = (reply) => {
+      if ("phase" in reply) {
+        clearTimeout(timer);
+        timer = startTimer();
+        limitCpu(proc.pid, task.timeoutMs / 1000);
+        return;
+      }
       if (reply.id !== id) return;
       const large = reply.heapMb >= (this.opts.recycleHeapMb ?? RECYCLE_HEAP_MB);
       if (large) this.recycledLarge++;
-      done(large);
-      if (reply.ok) task.resolve(reply.result);
-      else task.reject(new AppError(reply.error.status, reply.error.code, reply.error.message));
-    };
-    const onError = (err: Error) => {
-      done(true);
-      task.reject(new AppError(422, "EXTRACTION_FAILED", `"${task.job.filename}" could not be extracted: the parser failed (${err.message})`));
-    };
-    const timer = setTimeout(() => {
-      done(true);
-      task.reject(
-        new AppError(422, "EXTRACTION_TIMEOUT", `"${task.job.filename}" took longer than ${Math.round(task.timeoutMs / 1000)} s to extract and was stopped`),
+      finish(large || !reply.ok, () =>
+        reply.ok ? task.resolve(reply.result) : task.reject(new AppError(reply.error.status, reply.error.code, reply.error.message)),
       );
-    }, task.timeoutMs);
+    };
+    const seconds = Math.round(task.timeoutMs / 1000);
+    slot.onExit = (signal, code) =>
+      finish(true, () =>
+        task.reject(
+          signal === "SIGXCPU"
+            ? new AppError(422, "EXTRACTION_TIMEOUT", `"${name}" used more than ${seconds} s of CPU time to extract and was stopped`)
+            : new AppError(422, "EXTRACTION_FAILED", `"${name}" could not be extracted: the parser process ended (${signal ? `signal ${signal}` : `exit code ${code}`})`),
+        ),
+      );
+    const startTimer = () =>
+      setTimeout(
+        () => finish(true, () => task.reject(new AppError(422, "EXTRACTION_TIMEOUT", `"${name}" took longer than ${seconds} s to extract and was stopped`))),
+        task.timeoutMs,
+      );
+    let timer = startTimer();
+    limitCpu(proc.pid, task.timeoutMs / 1000);
+    const limitMb = this.opts.memoryMb ?? 0;
+    const watch = setInterval(() => {
+      const mb = residentMb(proc.pid);
+      if (mb === null) return;
+      this.peakWorkerMb = Math.max(this.peakWorkerMb, mb);
+      if (limitMb > 0 && mb > limitMb) {
+        this.killedForMemory++;
+        finish(true, () =>
+          task.reject(
+            new AppError(
+              422,
+              "EXTRACTION_MEMORY_LIMIT",
+              `"${name}" needed more than ${limitMb} MB of memory to extract and was stopped (INGEST_WORKER_MEMORY_MB)`,
+            ),
+          ),
+        );
+      }
+    }, WATCH_MS);
 
-    worker.on("message", onMessage);
-    worker.on("error", onError);
-    worker.postMessage({ id, job: task.job });
+    proc.send({ id, job: task.job });
   }
 
-  /** An idle thread must not keep the process alive, and is stopped after a while. */
+  /** An idle process must not keep the server alive, and is stopped after a while. */
   private park(slot: Slot): void {
-    slot.worker.unref();
+    slot.proc.unref();
     slot.idleTimer = setTimeout(() => this.stop(slot), IDLE_MS);
     slot.idleTimer.unref?.();
   }
@@ -159,12 +328,12 @@ export class ExtractionPool {
 
 let shared: ExtractionPool | null = null;
 
-export function extractionPool(size: number): ExtractionPool {
-  shared ??= new ExtractionPool(size);
+export function extractionPool(size: number, opts: PoolOptions = {}): ExtractionPool {
+  shared ??= new ExtractionPool(size, opts);
   return shared;
 }
 
-/** Stops the extraction threads (server shutdown, end of a CLI command). */
+/** Stops the extraction processes (server shutdown, end of a CLI command). */
 export function stopExtractionWorkers(): void {
   shared?.close();
   shared = null;

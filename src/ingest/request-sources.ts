@@ -7,7 +7,7 @@ import { AppError, badRequest } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { assertExtractable, detectFileKind } from "./detect.ts";
 import { extractFile, extractUrl } from "./index.ts";
-import type { DetectedKind, ExtractResult, IngestConfig } from "./types.ts";
+import type { DetectedKind, ExtractionOptions, ExtractResult, IngestConfig } from "./types.ts";
 import { extractYoutube } from "./youtube.ts";
 
 export type RequestSource =
@@ -46,14 +46,14 @@ export async function requestSources(input: RequestSourcesInput): Promise<Reques
 export const sourceName = (s: RequestSource): string => (s.type === "file" ? s.filename : s.url);
 
 /** A source's markdown; a file whose detection failed throws that failure. */
-export async function extractSource(source: RequestSource, cfg: IngestConfig): Promise<ExtractResult & { sourceType: RequestSource["type"] }> {
+export async function extractSource(source: RequestSource, cfg: IngestConfig, opts: ExtractionOptions = {}): Promise<ExtractResult & { sourceType: RequestSource["type"] }> {
   if (source.type === "file") {
     if (source.detected instanceof AppError) throw source.detected;
-    return { ...(await extractFile(source.path, source.filename, cfg, { kind: source.detected })), sourceType: "file" };
+    return { ...(await extractFile(source.path, source.filename, cfg, { ...opts, kind: source.detected })), sourceType: "file" };
   }
   // A URL sent as a video is read as one even if its address does not look like YouTube's.
   if (source.type === "youtube") return { ...(await extractYoutube(source.url, cfg)), sourceType: "youtube" };
-  return extractUrl(source.url, cfg);
+  return extractUrl(source.url, cfg, opts);
 }
 
 /** The message shown for a failed source: ours as is; anything unexpected is logged and summarised. */

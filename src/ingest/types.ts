@@ -1,5 +1,6 @@
 /** The shapes every extractor returns, and the settings extraction reads. */
 import type { Config } from "../config.ts";
+import type { EmbedderConfig } from "../retrieval/embedders/create.ts";
 import type { Block, BlockRole } from "./document.ts";
 
 /**
@@ -29,6 +30,32 @@ export interface ExtractResult {
   /** Pages (PDF), slides (PPTX/ODP), 1 for other files; null for video transcripts. */
   pages: number | null;
   segments: Segment[];
+  /**
+   * Chunks written, when the extraction process indexed the document itself
+   * (`ExtractionOptions.index`); `blocks` and `segments` are then left empty, as with `markdownOnly`.
+   */
+  chunkCount?: number;
+}
+
+/** How a source is extracted, besides its budgets. */
+export interface ExtractionOptions {
+  /** Whose source it is: file extraction takes turns across tenants. */
+  tenant?: string;
+  /** Index the result as this document, in the extraction process (files and web pages). */
+  index?: IndexJob;
+  /** Only the markdown and metadata are wanted: the blocks and segments stay in the extraction process. */
+  markdownOnly?: boolean;
+}
+
+/** What an extraction process needs to index a document itself (src/retrieval/worker-index.ts). */
+export interface IndexJob {
+  dataDir: string;
+  /** The server's embedder settings: the process makes the same embedder. */
+  embedder: EmbedderConfig;
+  tenantId: string;
+  userId: string | null;
+  documentId: string;
+  spaceId: string | null;
 }
 
 export type FileKind = "pdf" | "docx" | "pptx" | "ppt" | "odt" | "odp" | "txt" | "md" | "html" | "png" | "jpg" | "webp";
@@ -48,10 +75,18 @@ export type IngestConfig = Pick<
   | "ingestTimeoutMs"
   | "ingestMaxPdfPages"
   | "ingestMaxOcrPages"
+  | "ingestMaxImagePixels"
+  | "ingestMaxXmlMb"
+  | "ingestWorkerMemoryMb"
+  | "ingestTenantWorkers"
 >;
 
 /** Limits that travel with a file into the extraction worker. */
 export interface FileLimits {
   maxPdfPages: number;
   maxOcrPages: number;
+  /** Width x height of the largest image decoded, standalone or inside a PDF. */
+  maxImagePixels: number;
+  /** Decompressed XML read from one office archive, in bytes. */
+  maxXmlBytes: number;
 }

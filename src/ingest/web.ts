@@ -9,8 +9,8 @@ import { AppError } from "../errors.ts";
 import { safeFetch } from "../net/safe-fetch.ts";
 import { newId } from "../util.ts";
 import { assertExtractable, detectFileKind } from "./detect.ts";
-import { extractionPool } from "./pool.ts";
-import type { ExtractResult, IngestConfig } from "./types.ts";
+import { runExtraction } from "./run-extraction.ts";
+import type { ExtractionOptions, ExtractResult, IngestConfig } from "./types.ts";
 
 const ACCEPT = "text/html,application/xhtml+xml,text/plain;q=0.9,text/markdown;q=0.9,application/pdf;q=0.8,*/*;q=0.5";
 const USER_AGENT = "Mozilla/5.0 (compatible; courseforge/0.1; +https://github.com/courseforge)";
@@ -23,7 +23,7 @@ function nameFor(finalUrl: string, mediaType: string): string {
   return basename(new URL(finalUrl).pathname) || "download";
 }
 
-export async function extractWebPage(url: string, cfg: IngestConfig): Promise<ExtractResult> {
+export async function extractWebPage(url: string, cfg: IngestConfig, opts: ExtractionOptions = {}): Promise<ExtractResult> {
   const res = await safeFetch(url, { allow: cfg.outboundAllow, headers: { accept: ACCEPT, "user-agent": USER_AGENT } });
   if (!res.ok) throw new AppError(502, "FETCH_FAILED", `${url} answered HTTP ${res.status}`);
   if (res.body.length === 0) throw new AppError(422, "NO_TEXT_FOUND", `${url} returned an empty page`);
@@ -39,10 +39,7 @@ export async function extractWebPage(url: string, cfg: IngestConfig): Promise<Ex
   try {
     const { kind } = await detectFileKind(path, filename);
     assertExtractable(kind, filename);
-    return await extractionPool(cfg.ingestWorkers).run(
-      { path, filename, kind, baseUrl: res.url, charset, limits: { maxPdfPages: cfg.ingestMaxPdfPages, maxOcrPages: cfg.ingestMaxOcrPages } },
-      cfg.ingestTimeoutMs,
-    );
+    return await runExtraction({ path, filename, kind, baseUrl: res.url, charset, index: opts.index, markdownOnly: opts.markdownOnly }, cfg, opts.tenant);
   } finally {
     await rm(path, { force: true });
   }

@@ -1,15 +1,16 @@
 /**
  * Zip-bomb check for DOCX/PPTX/ODT/ODP, before any parser inflates them. The central directory
  * is read (fflate, no inflation: the filter declines every entry) and the declared sizes summed.
- * Declared sizes can lie, so the office parser also caps the bytes it actually inflates
- * (`MAX_INFLATED_BYTES` is passed to it); this check turns the honest bombs, which are most of
- * them, into a clear error at once.
+ * The XML parts are what the parser reads, at ~60 bytes of memory per byte of XML, so their
+ * total has a budget of its own (INGEST_MAX_XML_MB), however honestly they compress. Declared
+ * sizes can lie, so the office parser also counts the bytes it actually inflates against the same
+ * budget; this check turns the honest cases, which are most of them, into a clear error at once.
  */
 import { unzipSync } from "fflate";
 import { AppError } from "../errors.ts";
 
-/** Text parts of a real 50 MB document inflate to far less than this. */
-export const MAX_INFLATED_BYTES = 256 * 1024 * 1024;
+/** Everything in the archive, images included: a real 50 MB document inflates to far less. */
+const MAX_INFLATED_BYTES = 256 * 1024 * 1024;
 export const MAX_ZIP_ENTRIES = 10_000;
 /** Deflate tops out near 1:1000; XML compresses around 1:10-1:50. */
 const MAX_RATIO = 200;
@@ -18,8 +19,12 @@ const RATIO_FLOOR_BYTES = 10 * 1024 * 1024;
 
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
-export function assertSafeZip(data: Uint8Array, filename: string): void {
+/** Parts the office parser reads: XML and relationships (images and fonts are never inflated). */
+const isXmlPart = (name: string) => /\.(xml|rels)$/i.test(name);
+
+export function assertSafeZip(data: Uint8Array, filename: string, maxXmlBytes: number): void {
   let total = 0;
+  let xml = 0;
   let entries = 0;
   let worst: { name: string; size: number; ratio: number } | null = null;
   try {
@@ -27,6 +32,7 @@ export function assertSafeZip(data: Uint8Array, filename: string): void {
       filter(file) {
         entries++;
         total += file.originalSize;
+        if (isXmlPart(file.name)) xml += file.originalSize;
         const ratio = file.originalSize / Math.max(file.size, 1);
         if (file.originalSize > RATIO_FLOOR_BYTES && ratio > MAX_RATIO && (!worst || ratio > worst.ratio)) {
           worst = { name: file.name, size: file.originalSize, ratio };
@@ -45,5 +51,12 @@ export function assertSafeZip(data: Uint8Array, filename: string): void {
         ? `it holds ${entries} parts (at most ${MAX_ZIP_ENTRIES})`
         : `it inflates to ${mb(total)} (at most ${mb(MAX_INFLATED_BYTES)})`;
     throw new AppError(422, "ARCHIVE_TOO_LARGE", `"${filename}" was refused as a likely zip bomb: ${why}`);
+  }
+  if (xml > maxXmlBytes) {
+    throw new AppError(
+      422,
+      "DOCUMENT_TOO_LARGE",
+      `"${filename}" holds ${mb(xml)} of document XML; at most ${mb(maxXmlBytes)} is read per file (INGEST_MAX_XML_MB)`,
+    );
   }
 }

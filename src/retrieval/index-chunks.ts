@@ -1,7 +1,10 @@
 /**
- * Indexing: chunks are embedded, then written with their FTS5 row and vector in one transaction,
- * replacing whatever the same document or chapter had before, so a reader sees the old index or
- * the new one, never half of each.
+ * Indexing: chunks are embedded, then written with their FTS5 row and vector, replacing whatever
+ * the same document or chapter had before. A chapter is written in one transaction, so a reader
+ * sees the old index or the new one, never half of each. A document may be 50 MB of text (~30,000
+ * chunks, a minute of embedding): uploaded files are indexed in their extraction process
+ * (worker-index.ts), and any document is embedded and written in small batches that give the
+ * event loop back between them; search leaves out the chunks of a document still 'processing'.
  */
 import type { Database } from "bun:sqlite";
 import type { ExtractResult } from "../ingest/types.ts";
@@ -46,12 +49,41 @@ export async function storeChunks(
   writeChunks(deps.sqlite, deps.embedder, owner, chunks, vectors);
 }
 
+/** Texts embedded per call for a document: ~20 ms of the built-in embedder's work. */
+const EMBED_BATCH = 16;
+/** Chunks written per transaction for a document: a few milliseconds each. */
+const WRITE_BATCH = 200;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function embedInBatches(embedder: Embedder, chunks: PreparedChunk[]): Promise<Float32Array[]> {
+  const vectors: Float32Array[] = [];
+  for (let start = 0; start < chunks.length; start += EMBED_BATCH) {
+    const batch = chunks.slice(start, start + EMBED_BATCH).map((c) => embeddingInput(c.context, c.text));
+    vectors.push(...(await embedder.embed(batch)));
+    await nextTurn();
+  }
+  return vectors;
+}
+
+/** Writes the chunks in one transaction, replacing the owner's previous chunks. */
 export function writeChunks(
   sqlite: Database,
   embedder: Pick<Embedder, "id">,
   owner: ChunkOwner,
   chunks: PreparedChunk[],
   vectors: Float32Array[],
+): void {
+  insertChunks(sqlite, embedder, owner, chunks, vectors, true);
+}
+
+function insertChunks(
+  sqlite: Database,
+  embedder: Pick<Embedder, "id">,
+  owner: ChunkOwner,
+  chunks: PreparedChunk[],
+  vectors: Float32Array[],
+  replace: boolean,
 ): void {
   const dimension = vectors[0]?.length ?? 0;
   const table = dimension > 0 ? ensureVectorTable(sqlite, { embedder: embedder.id, dimension }) : null;
@@ -70,7 +102,7 @@ export function writeChunks(
   const scope = scopeTokens(owner);
   const keys = vectorKeys({ user_id: owner.userId, document_id: owner.documentId, course_id: owner.courseId, space_id: owner.spaceId });
   sqlite.transaction(() => {
-    deleteChunksOf(sqlite, owner);
+    if (replace) deleteChunksOf(sqlite, owner);
     chunks.forEach((c, i) => {
       const { seq } = insertChunk.get(
         newId(),
@@ -121,14 +153,36 @@ export async function indexDocument(deps: RetrievalDeps, input: IndexDocumentInp
       ? input.spaceId
       : (deps.sqlite.query<{ space_id: string | null }, [string]>("SELECT space_id FROM documents WHERE id = ?").get(input.documentId)
           ?.space_id ?? null);
-  const title = input.extract.title?.trim() || null;
-  const chunks = chunkDocument(input.extract).map((c) => ({ ...c, context: contextOf(title, c.headingPath) }));
-  await storeChunks(
-    deps,
-    { tenantId: input.tenantId, userId: input.userId, documentId: input.documentId, courseId: null, chapterId: null, spaceId },
-    chunks,
-  );
-  return { chunkCount: chunks.length };
+  const owner = { tenantId: input.tenantId, userId: input.userId, documentId: input.documentId, courseId: null, chapterId: null, spaceId };
+  return { chunkCount: await indexChunks(deps, owner, input.extract.title, chunkDocument(input.extract)) };
+}
+
+/**
+ * Embeds and writes a document's chunks batch by batch (only one batch's vectors are held at a
+ * time), replacing its previous chunks; `beforeBatch` may stop the work between batches.
+ */
+export async function indexChunks(
+  deps: RetrievalDeps,
+  owner: ChunkOwner,
+  title: string | null,
+  cut: Chunk[],
+  beforeBatch: () => void = () => {},
+): Promise<number> {
+  const heading = title?.trim() || null;
+  const chunks = cut.map((c) => ({ ...c, context: contextOf(heading, c.headingPath) }));
+  try {
+    for (let start = 0; start === 0 || start < chunks.length; start += WRITE_BATCH) {
+      beforeBatch();
+      const batch = chunks.slice(start, start + WRITE_BATCH);
+      insertChunks(deps.sqlite, deps.embedder, owner, batch, await embedInBatches(deps.embedder, batch), start === 0);
+      await nextTurn();
+    }
+  } catch (err) {
+    // No half-written index is left behind for a document that will be marked failed.
+    deleteChunksOf(deps.sqlite, owner);
+    throw err;
+  }
+  return chunks.length;
 }
 
 export interface IndexChapterInput {

@@ -11,6 +11,7 @@ export {
   type IndexDocumentInput,
   type RetrievalDeps,
 } from "./index-chunks.ts";
+export { indexJob } from "./index-job.ts";
 export { search, type Hit, type SearchInput, type SearchScope } from "./search.ts";
 export { createEmbedder } from "./embedders/create.ts";
 export type { Embedder } from "./embedders/types.ts";

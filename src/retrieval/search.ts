@@ -92,7 +92,9 @@ const dot = (a: Float32Array, b: Float32Array) => {
 };
 
 /** The filter as SQL over retrieval_chunks `c`, with its parameters. */
+/** A document still being indexed is written in batches: its chunks count once it is ready. */
 const FILTER_SQL = `c.tenant_id = ? AND (? IS NULL OR c.user_id = ?)
+  AND NOT EXISTS (SELECT 1 FROM documents pd WHERE pd.id = c.document_id AND pd.status = 'processing')
   AND ((? = 1 AND c.document_id IS NOT NULL) OR c.document_id IN (SELECT value FROM json_each(?)) OR c.space_id = ? OR c.course_id = ?)
   AND (? IS NULL OR c.role IN (SELECT value FROM json_each(?)))`;
 

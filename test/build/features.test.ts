@@ -1,6 +1,6 @@
 /**
  * Every engine of the compiled executable works with nothing beside it: OCR (language data
- * embedded, no network), PDF and DOCX extraction in the extraction worker threads, and a podcast
+ * embedded, no network), PDF and DOCX extraction in the extraction processes, and a podcast
  * episode spoken by the built-in eSpeak NG. Where the machine allows it, the executable runs in a
  * private mount namespace with the repository hidden under an empty tmpfs, so that a file it still
  * loads from node_modules (a worker script, a .wasm, a .traineddata) makes these tests fail.

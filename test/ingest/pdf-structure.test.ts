@@ -5,7 +5,7 @@ import { extractPdf } from "../../src/ingest/pdf.ts";
 import type { ExtractResult } from "../../src/ingest/types.ts";
 import { corpus } from "./support.ts";
 
-const LIMITS = { maxPdfPages: 1000, maxOcrPages: 50 };
+const LIMITS = { maxPdfPages: 1000, maxOcrPages: 50, maxImagePixels: 40_000_000, maxXmlBytes: 10 * 1024 * 1024 };
 const extract = (name: string) => extractPdf(corpus(`pdf/${name}`), name, LIMITS);
 
 const norm = (s: string) =>

@@ -4,12 +4,14 @@ import { PDFDocument } from "pdf-lib";
 import type { PeakRss } from "../../bench/ingest/peak-rss.ts";
 import { ExtractionPool } from "../../src/ingest/pool.ts";
 import type { FileJob } from "../../src/ingest/extract-file.ts";
+import { docxWithXml } from "../reliability/hostile-files.ts";
 import { corpus, scratch } from "./support.ts";
 
 const tmp = scratch();
-const limits = { maxPdfPages: 1000, maxOcrPages: 50 };
+const limits = { maxPdfPages: 1000, maxOcrPages: 50, maxImagePixels: 40_000_000, maxXmlBytes: 10 * 1024 * 1024 };
 let large = "";
 let small = "";
+let heavyDocx = "";
 
 beforeAll(async () => {
   // A 339-page book: the R manual three times over.
@@ -18,29 +20,48 @@ beforeAll(async () => {
   for (let copy = 0; copy < 3; copy++) for (const page of await book.copyPages(source, source.getPageIndices())) book.addPage(page);
   large = await tmp.write("book.pdf", await book.save());
   small = await tmp.write("note.txt", "A short note about mitochondria.");
+  // Within the XML budget, but officeparser needs ~500 MB for it.
+  heavyDocx = await tmp.write("heavy.docx", docxWithXml(8));
 });
 afterAll(() => tmp.remove());
 
 const job = (path: string, kind: FileJob["kind"]): FileJob => ({ path, filename: path.split("/").at(-1)!, kind, limits });
 
 describe("extraction pool memory", () => {
-  test("a thread is kept across small jobs and replaced after a job that left a large heap", async () => {
+  test("a process is kept across small jobs and replaced after a job that left a large heap", async () => {
     // A small text file leaves the thread's heap at ~6 MB, the 339-page book at ~70-110 MB.
     const pool = new ExtractionPool(1, { recycleHeapMb: 40 });
     try {
       await pool.run(job(small, "txt"), 60_000);
       await pool.run(job(small, "txt"), 60_000);
-      expect(pool.stats()).toEqual({ threads: 1, started: 1, recycledLarge: 0 });
+      expect(pool.stats()).toMatchObject({ processes: 1, started: 1, recycledLarge: 0 });
 
       expect((await pool.run(job(large, "pdf"), 60_000)).pages).toBe(339);
-      expect(pool.stats()).toEqual({ threads: 0, started: 1, recycledLarge: 1 });
+      expect(pool.stats()).toMatchObject({ processes: 0, started: 1, recycledLarge: 1 });
 
       expect((await pool.run(job(small, "txt"), 60_000)).markdown).toContain("mitochondria");
-      expect(pool.stats()).toEqual({ threads: 1, started: 2, recycledLarge: 1 });
+      expect(pool.stats()).toMatchObject({ processes: 1, started: 2, recycledLarge: 1 });
     } finally {
       pool.close();
     }
   });
+
+  test("a process past its memory limit is killed, the file fails with a clear error, and the next job gets a fresh process", async () => {
+    const pool = new ExtractionPool(1, { memoryMb: 256 });
+    try {
+      const err = await pool.run(job(heavyDocx, "docx"), 60_000).then(
+        () => null,
+        (e: unknown) => e as { code: string; message: string },
+      );
+      expect(err?.code).toBe("EXTRACTION_MEMORY_LIMIT");
+      expect(err?.message).toContain('"heavy.docx" needed more than 256 MB');
+      expect(pool.stats()).toMatchObject({ processes: 0, killedForMemory: 1 });
+      expect((await pool.run(job(small, "txt"), 60_000)).markdown).toContain("mitochondria");
+      expect(pool.stats()).toMatchObject({ processes: 1, started: 2 });
+    } finally {
+      pool.close();
+    }
+  }, 60_000);
 
   test(
     "8 large PDFs back to back keep the process's peak memory bounded",

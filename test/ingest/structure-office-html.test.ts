@@ -111,7 +111,7 @@ describe("DOCX", () => {
 
   test("an outline level makes a heading of any style, in the paragraph or in its style", async () => {
     const path = await tmp.write("outline.docx", outlineDocx());
-    const r = await extractOffice(path, "outline.docx", "docx");
+    const r = await extractOffice(path, "outline.docx", "docx", { maxPdfPages: 1000, maxOcrPages: 50, maxImagePixels: 40_000_000, maxXmlBytes: 10 * 1024 * 1024 });
     expect(headings(r.blocks)).toEqual([
       [1, "Chapter One"],
       [2, "A direct outline level"],

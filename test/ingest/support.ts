@@ -33,6 +33,10 @@ export function ingestConfig(dataDir: string, overrides: Partial<IngestConfig> =
     ingestTimeoutMs: 60_000,
     ingestMaxPdfPages: 1000,
     ingestMaxOcrPages: 50,
+    ingestMaxImagePixels: 40_000_000,
+    ingestMaxXmlMb: 10,
+    ingestWorkerMemoryMb: 1024,
+    ingestTenantWorkers: 0,
     ...overrides,
   };
 }
