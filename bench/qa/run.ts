@@ -7,9 +7,9 @@
  * (POST /v2/courses/generate-from-files), then asks every question of that document both ways:
  * POST /v2/documents/query over the document, and POST /v2/courses/{id}/ask over the course
  * (its chapters and its source document). Per document and overall, on the tune half (even ids
- * below 200), the held-out half (odd ids below 200), set B (ids 201-248) and set C (ids 301-348),
- * both written later by people who saw neither the engine nor its answers; B's failures have
- * since been read and fixed where a general rule was at fault, C is held out:
+ * below 200), the held-out half (odd ids below 200), and sets B (ids 201-248), C (301-348) and D
+ * (401-448), written later by people who saw neither the engine nor its answers; B's failures have
+ * since been read and fixed where a general rule was at fault, C and D are held out:
  *   - correct: answerable questions whose answer contains the expected span (case and spacing
  *     ignored) without abstaining; goal ≥ 80%
  *   - abstained: unanswerable questions answered with the abstention sentence; goal ≥ 60%
@@ -171,7 +171,8 @@ try {
     table(`${title}, tune half (even ids)`, mine.filter((o) => o.q.id < 200 && o.q.id % 2 === 0));
     table(`${title}, held-out half (odd ids)`, mine.filter((o) => o.q.id < 200 && o.q.id % 2 === 1));
     table(`${title}, set B (ids 201-248, written fresh, then tuned on)`, mine.filter((o) => o.q.id >= 200 && o.q.id < 300));
-    table(`${title}, set C (ids 301-348, written fresh, held out)`, mine.filter((o) => o.q.id >= 300));
+    table(`${title}, set C (ids 301-348, written fresh, held out)`, mine.filter((o) => o.q.id >= 300 && o.q.id < 400));
+    table(`${title}, set D (ids 401-448, written fresh, held out)`, mine.filter((o) => o.q.id >= 400));
   }
 } finally {
   await srv.stop({ keepData: values.data !== undefined });
