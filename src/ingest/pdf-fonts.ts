@@ -4,7 +4,7 @@
  * costs as much as its text or (images decoded) far more. So only the pages that first use a font
  * some would-be heading is set in are loaded, a few per document.
  */
-import type { PdfDocument } from "./pdf.ts";
+import type { PdfDocument } from "./pdf-document.ts";
 
 const BOLD_NAME_RE = /bold|black|heavy|demi|medi|[-,]bd\b|-md\b|^cmbx|^cmb\d|^cmssbx/i;
 

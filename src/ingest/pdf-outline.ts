@@ -2,7 +2,7 @@
  * Headings from a PDF's outline (bookmarks): the author's own table of contents, with its nesting
  * as heading levels. Each entry is matched to the line on its target page that carries its title.
  */
-import type { PdfDocument } from "./pdf.ts";
+import type { PdfDocument } from "./pdf-document.ts";
 import type { PdfLine } from "./pdf-layout.ts";
 
 export interface OutlineEntry {

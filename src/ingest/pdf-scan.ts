@@ -12,7 +12,7 @@ import type { Block } from "./document.ts";
 import { recognizeBlocks } from "./ocr.ts";
 import { blankPage, type Gray, type Matrix, multiply, paint, type PdfjsImage, pdfjsImageToGray, toPgm } from "./ocr-raster.ts";
 import { ocrBlocks } from "./ocr-text.ts";
-import type { PdfDocument } from "./pdf.ts";
+import type { PdfDocument } from "./pdf-document.ts";
 
 type PdfPage = Awaited<ReturnType<PdfDocument["getPage"]>>;
 

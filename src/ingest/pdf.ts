@@ -15,9 +15,9 @@ import { markHeadings } from "./pdf-headings.ts";
 import { bodyFontSize, itemsToLines, type PdfLine, type PdfTextItem, roundSize } from "./pdf-layout.ts";
 import { applyOutline, readOutline } from "./pdf-outline.ts";
 import { ocrPage } from "./pdf-scan.ts";
+import type { PdfDocument } from "./pdf-document.ts";
 import type { ExtractResult, FileLimits } from "./types.ts";
 
-export type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 
 /**
  * Text runs read from one page at most. A dense real page has a few thousand; a 2 KB PDF whose

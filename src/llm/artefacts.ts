@@ -22,7 +22,8 @@ export type {
   StudyGuideSection,
   WorkedProblemQuestion,
 } from "./schemas.ts";
-export type { ChapterSummary, ArtefactOptions, NotesGoal, NotesStyle, SourceRef, TutorTone } from "./artefacts/common.ts";
+export type { ArtefactOptions } from "./artefacts/common.ts";
+export type { ChapterSummary, NotesGoal, NotesStyle, SourceRef, TutorTone } from "./artefacts/chapter-summary.ts";
 export { writeOutline, type OutlineInput } from "./artefacts/outline.ts";
 export { writeChapter, type ChapterInput } from "./artefacts/chapter.ts";
 export { writeStudyGuide, type StudyGuideInput } from "./artefacts/study-guide.ts";

@@ -1,6 +1,6 @@
 /** Shared pieces of the artefact functions. */
 import { EXTRACTIVE } from "../providers/extractive.ts";
-import type { McqQuestion } from "../schemas.ts";
+import type { ChapterSummary } from "./chapter-summary.ts";
 import type { Passage } from "../types.ts";
 import type { UsageMeter } from "../usage.ts";
 
@@ -9,28 +9,6 @@ export interface ArtefactOptions {
   /** A model name from listModelKeys(); "extractive" forces the extractive engine. */
   model?: string;
 }
-
-/** A passage a chapter was written from, so a question can cite the page its sentence is on. */
-export interface SourceRef {
-  text: string;
-  filename: string | null;
-  page: number | null;
-}
-
-/** A finished chapter as the material generators see it. */
-export interface ChapterSummary {
-  title: string;
-  content: string;
-  key_concepts: string[];
-  /** The passages it cites, when known. */
-  sources?: SourceRef[];
-  /** Its quiz, which an exam must not repeat. */
-  quiz?: McqQuestion[];
-}
-
-export type NotesGoal = "exams" | "interviews" | "practical";
-export type NotesStyle = "clear_structured" | "narrative" | "concise";
-export type TutorTone = "professor" | "mentor" | "peer";
 
 export type ExtractiveEngine = typeof import("../extractive/engine.ts");
 

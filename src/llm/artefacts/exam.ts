@@ -3,7 +3,8 @@ import { render, templates } from "../prompts/index.ts";
 import { examBatchSchema, type ExamQuestion, type ExamQuestionType } from "../schemas.ts";
 import type { Llm } from "../types.ts";
 import { examProblems } from "./checks.ts";
-import { extractive, type ArtefactOptions, type ChapterSummary } from "./common.ts";
+import { extractive, type ArtefactOptions } from "./common.ts";
+import type { ChapterSummary } from "./chapter-summary.ts";
 
 export interface ExamQuestionsInput extends ArtefactOptions {
   courseTitle: string;

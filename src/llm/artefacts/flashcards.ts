@@ -2,7 +2,8 @@ import { usesExtractive } from "../models.ts";
 import { render, templates } from "../prompts/index.ts";
 import { FlashcardsReply, type Flashcard, type FlashcardDeck } from "../schemas.ts";
 import type { Llm } from "../types.ts";
-import { extractive, extractiveEngine, formatChapters, perChapterBudget, uniqueBy, type ArtefactOptions, type ChapterSummary } from "./common.ts";
+import { extractive, extractiveEngine, formatChapters, perChapterBudget, uniqueBy, type ArtefactOptions } from "./common.ts";
+import type { ChapterSummary } from "./chapter-summary.ts";
 
 export interface FlashcardsInput extends ArtefactOptions {
   courseTitle: string;

@@ -3,7 +3,8 @@ import { usesExtractive } from "../models.ts";
 import { notesGoal, notesStyle, render, templates, tutorTone } from "../prompts/index.ts";
 import { NotesChapterSchema, NotesFrameSchema, type NotesFrame } from "../schemas.ts";
 import type { Llm } from "../types.ts";
-import { extractive, type ArtefactOptions, type ChapterSummary, type NotesGoal, type NotesStyle, type TutorTone } from "./common.ts";
+import { extractive, type ArtefactOptions } from "./common.ts";
+import type { ChapterSummary, NotesGoal, NotesStyle, TutorTone } from "./chapter-summary.ts";
 
 export interface NotesInput extends ArtefactOptions {
   courseTitle: string;

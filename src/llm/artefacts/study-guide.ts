@@ -2,7 +2,8 @@ import { usesExtractive } from "../models.ts";
 import { render, templates } from "../prompts/index.ts";
 import { StudyGuideSchema, type StudyGuide } from "../schemas.ts";
 import type { Llm } from "../types.ts";
-import { extractive, formatChapters, perChapterBudget, type ArtefactOptions, type ChapterSummary } from "./common.ts";
+import { extractive, formatChapters, perChapterBudget, type ArtefactOptions } from "./common.ts";
+import type { ChapterSummary } from "./chapter-summary.ts";
 
 export interface StudyGuideInput extends ArtefactOptions {
   courseTitle: string;

@@ -5,7 +5,7 @@
  * batch, so a fact asked as multiple choice is never asked again as a short answer; nothing the
  * chapter quiz asked is asked again.
  */
-import type { ChapterSummary } from "../artefacts/common.ts";
+import type { ChapterSummary } from "../artefacts/chapter-summary.ts";
 import type { ExamQuestion, ExamQuestionType, ShortAnswerQuestion } from "../schemas.ts";
 import { chapterMaterial, materialsOf, sentenceAbout, type ChapterMaterial } from "./material.ts";
 import { Asked, choiceText, inlineForm, mcqCandidates, poolOf, type Candidate } from "./questions.ts";

@@ -4,7 +4,7 @@
  * large as the material: a concept the text never defines gets no card rather than a padded one
  * (causes and figures are asked in the exam and listed in the study guide instead).
  */
-import type { ChapterSummary } from "../artefacts/common.ts";
+import type { ChapterSummary } from "../artefacts/chapter-summary.ts";
 import type { FlashcardDeck } from "../schemas.ts";
 import { materialsOf } from "./material.ts";
 

@@ -1,5 +1,5 @@
 /** Finished chapters seen as source text, for the quizzes, exams, cards and guides built from them. */
-import type { ChapterSummary } from "../artefacts/common.ts";
+import type { ChapterSummary } from "../artefacts/chapter-summary.ts";
 import { findDefinitions, type Definition } from "./definitions.ts";
 import { causeFacts, numberFacts, type CauseFact, type NumberFact } from "./facts.ts";
 import { keyPhrases, type KeyPhrase } from "./keyphrases.ts";

@@ -1,5 +1,5 @@
 /** Study notes in markdown, shaped by goal, style and tone through fixed phrasings. */
-import type { ChapterSummary, NotesGoal, NotesStyle, TutorTone } from "../artefacts/common.ts";
+import type { ChapterSummary, NotesGoal, NotesStyle, TutorTone } from "../artefacts/chapter-summary.ts";
 import { findDefinitions } from "./definitions.ts";
 import { chapterMaterial, type ChapterMaterial } from "./material.ts";
 import { topSentences } from "./rank.ts";

@@ -3,7 +3,7 @@
  * chapter from its most central self-contained sentences; the key facts (figures and stated
  * causes) with where they come from; and a closing summary.
  */
-import type { ChapterSummary } from "../artefacts/common.ts";
+import type { ChapterSummary } from "../artefacts/chapter-summary.ts";
 import type { StudyGuide, StudyGuideSection } from "../schemas.ts";
 import { chapterMaterial, materialsOf } from "./material.ts";
 import type { Sentence } from "./text.ts";

@@ -1,5 +1,5 @@
 /** How the learner's profile shapes a prompt: fixed phrasings, so the same profile gives the same prompt. */
-import type { NotesGoal, NotesStyle, TutorTone } from "../artefacts/common.ts";
+import type { NotesGoal, NotesStyle, TutorTone } from "../artefacts/chapter-summary.ts";
 
 const COURSE_GOALS: Record<string, string> = {
   exams: "pass an exam: emphasise definitions, exact facts, typical exam questions and common mistakes",
