@@ -9,7 +9,7 @@ import { stopExtractionWorkers } from "./ingest/index.ts";
 import { createLlm } from "./llm/create.ts";
 import { JobWorker, queueDepth } from "./jobs/queue.ts";
 import { registerQueueDepth } from "./metrics.ts";
-import { jobHandlers } from "./jobs/registry.ts";
+import { jobHandlers } from "./job-handlers.ts";
 import { createLogger } from "./log.ts";
 import { loadOrCreateSecret } from "./media/secret.ts";
 import { setMediaSigningSecret } from "./media/signed-url.ts";
