@@ -16,6 +16,7 @@ import {
   loadOwnedDocument,
   markDocumentError,
   markDocumentReady,
+  removeDocumentRows,
   toDocumentResource,
   type DocumentOwner,
 } from "./records.ts";
@@ -72,10 +73,7 @@ async function discardDocument(svc: Services, id: string, blobKey: string | null
   if (blobKey) await deleteBlob(svc.cfg, blobKey);
   const attempt = () => {
     try {
-      svc.sqlite.transaction(() => {
-        svc.sqlite.run("DELETE FROM retrieval_chunks WHERE document_id = ?", [id]);
-        svc.sqlite.run("DELETE FROM documents WHERE id = ?", [id]);
-      })();
+      removeDocumentRows(svc.sqlite, id);
     } catch (err) {
       if (isStorageFull(err)) setTimeout(attempt, DISCARD_RETRY_MS).unref();
       else svc.log.error("a document stopped by the full disk could not be removed", { document_id: id, error: err instanceof Error ? err.message : String(err) });

@@ -177,9 +177,14 @@ export function listDocuments(
  */
 export async function deleteDocument(svc: Pick<Services, "sqlite" | "cfg">, owner: DocumentOwner, id: string): Promise<void> {
   const doc = loadOwnedDocument(svc.sqlite, owner, id);
-  svc.sqlite.transaction(() => {
-    svc.sqlite.run("DELETE FROM retrieval_chunks WHERE document_id = ?", [id]);
-    svc.sqlite.run("DELETE FROM documents WHERE id = ?", [id]);
-  })();
+  removeDocumentRows(svc.sqlite, id);
   if (doc.blob_key) await deleteBlob(svc.cfg, doc.blob_key);
+}
+
+/** A document's chunks (their triggers take the FTS rows and vectors along), course links and record, in one transaction. */
+export function removeDocumentRows(sqlite: Database, id: string): void {
+  sqlite.transaction(() => {
+    sqlite.run("DELETE FROM retrieval_chunks WHERE document_id = ?", [id]);
+    sqlite.run("DELETE FROM documents WHERE id = ?", [id]);
+  })();
 }

@@ -4,6 +4,7 @@
  * guide page and, when one has been generated, the exam. LMSs import it as a course.
  */
 import { create } from "xmlbuilder2";
+import { XML_DECLARATION } from "./xml.ts";
 import courseCss from "./assets/course.css" with { type: "text" };
 import type { ExportCourse } from "./course-export.ts";
 import { chapterBodyHtml, htmlPage, studyGuideBodyHtml } from "./html-pages.ts";
@@ -79,7 +80,7 @@ function parts(course: ExportCourse): { resources: Resource[]; items: Item[] } {
 }
 
 export function imsccManifest(course: ExportCourse, resources: Resource[], items: Item[]): string {
-  const doc = create({ version: "1.0", encoding: "UTF-8" }).ele("manifest", {
+  const doc = create(XML_DECLARATION).ele("manifest", {
     identifier: `M_${course.id.replaceAll("-", "")}`,
     xmlns: "http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1",
     "xmlns:lomimscc": "http://ltsc.ieee.org/xsd/imsccv1p3/LOM/manifest",

@@ -3,6 +3,7 @@
  * name the course and chapter, so an episode generated again is the same item to a subscriber.
  */
 import { create } from "xmlbuilder2";
+import { XML_DECLARATION } from "./xml.ts";
 import type { EpisodeRow } from "../podcasts/episodes.ts";
 
 export interface FeedInput {
@@ -25,7 +26,7 @@ export const episodeGuid = (e: Pick<EpisodeRow, "course_id" | "chapter_id">) => 
 export function feedXml(input: FeedInput): string {
   const { course } = input;
   const description = course.description?.trim() || `Podcast episodes of the course “${course.title}”.`;
-  const doc = create({ version: "1.0", encoding: "UTF-8" }).ele("rss", {
+  const doc = create(XML_DECLARATION).ele("rss", {
     version: "2.0",
     "xmlns:itunes": "http://www.itunes.com/dtds/podcast-1.0.dtd",
     "xmlns:atom": "http://www.w3.org/2005/Atom",

@@ -5,6 +5,7 @@
  * the model answer, rubric or steps, since an LMS cannot mark them itself.
  */
 import { create } from "xmlbuilder2";
+import { XML_DECLARATION } from "./xml.ts";
 import type { XMLBuilder } from "xmlbuilder2/lib/interfaces";
 import type { ExamQuestion, McqQuestion } from "../llm/artefacts.ts";
 
@@ -62,7 +63,7 @@ function modelAnswer(q: Exclude<ExamQuestion, McqQuestion>): string {
 
 /** One assessment document; `kind` says whether LMSs should treat it as a quiz or an examination. */
 export function qtiAssessment(opts: { ident: string; title: string; kind: "quiz" | "exam"; questions: ExamQuestion[] }): string {
-  const doc = create({ version: "1.0", encoding: "UTF-8" }).ele("questestinterop", {
+  const doc = create(XML_DECLARATION).ele("questestinterop", {
     xmlns: "http://www.imsglobal.org/xsd/ims_qtiasiv1p2",
     "xmlns:xsi": "http://www.w3.org/2001/XMLSchema-instance",
     "xsi:schemaLocation": "http://www.imsglobal.org/xsd/ims_qtiasiv1p2 http://www.imsglobal.org/profile/cc/ccv1p3/ccv1p3_qtiasiv1p2p1_v1p0.xsd",

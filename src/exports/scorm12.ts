@@ -4,6 +4,7 @@
  * the lesson status (passed or failed against the mastery score) and the quiz score.
  */
 import { create } from "xmlbuilder2";
+import { XML_DECLARATION } from "./xml.ts";
 import courseCss from "./assets/course.css" with { type: "text" };
 import courseJs from "./assets/scorm-course.js" with { type: "text" };
 import type { ExportCourse } from "./course-export.ts";
@@ -17,7 +18,7 @@ export const MASTERY_SCORE = 80;
 const FILES = ["index.html", "course.js", "course.css"];
 
 export function scormManifest(course: ExportCourse): string {
-  const doc = create({ version: "1.0", encoding: "UTF-8" }).ele("manifest", {
+  const doc = create(XML_DECLARATION).ele("manifest", {
     identifier: `courseforge-${course.id}`,
     version: "1.0",
     xmlns: "http://www.imsproject.org/xsd/imscp_rootv1p1p2",

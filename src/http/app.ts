@@ -3,7 +3,7 @@
  * here once for every route; each resource's routes live in routes/.
  */
 import { type AnyElysia, Elysia } from "elysia";
-import { AppError, crossOrigin, unauthorized } from "../errors.ts";
+import { crossOrigin, unauthorized } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { sessionAuthenticator } from "../tenants/console-sessions.ts";
 import { type AuthContext, keyAuthenticator } from "../tenants/keys.ts";
@@ -13,9 +13,9 @@ import { beginRequest, type RequestState, stateOf } from "./context.ts";
 import { docsRoutes } from "./docs.ts";
 import { classifyError, errorResponse } from "./errors.ts";
 import { declaresMoreThanJsonLimit, discardBody, hasBody, isJsonType, jsonTooLarge, notJson, parseJsonBody } from "./json-body.ts";
-import { RateLimiter, rateHeaders } from "./rate-limit.ts";
+import { RateLimiter, rateHeaders, rateLimited } from "./rate-limit.ts";
 import { consoleRoutes } from "./routes/console.ts";
-import { consoleSessionRoutes, isSignIn } from "./routes/console-session.ts";
+import { consoleSessionRoutes, isSignIn, isSignOut } from "./routes/console-session.ts";
 import { courseGenerationRoutes } from "./routes/course-generation.ts";
 import { courseReadRoutes } from "./routes/courses.ts";
 import { documentExtractRoutes } from "./routes/documents-extract.ts";
@@ -109,14 +109,20 @@ export function createApp(svc: Services) {
   }
 
   const app: AnyElysia = new Elysia()
-    .onRequest(({ request, set }) => {
+    .onRequest(({ request, set, server }) => {
       const state = beginRequest(request);
       set.headers["x-request-id"] = state.id;
       const path = pathOf(request.url);
       if (isPublic(path)) return;
-      if (isSignIn(request.method, path)) {
-        // Sign-in carries the key, not the cookie, but only the console's own page may ask for one.
+      if (isSignIn(request.method, path) || isSignOut(request.method, path)) {
+        // Sign-in carries the key, not the cookie, and sign-out must clear even a dead cookie; only
+        // the console's own page may ask for either.
         if (!fromOwnOrigin(request, svc.cfg)) throw crossOrigin();
+        // Sign-in checks a key and may register a learner: limited per client address like any call.
+        const address = server?.requestIP(request)?.address ?? "unknown";
+        const decision = limiter.check(`console-session:${address}`, svc.cfg.rateLimitPerMinute);
+        Object.assign(set.headers, rateHeaders(decision));
+        if (!decision.allowed) throw rateLimited(decision, "Rate limit");
         return;
       }
       const auth = callerOf(request, state);
@@ -124,20 +130,12 @@ export function createApp(svc: Services) {
       const decision = limiter.check(auth.rateBucket, auth.rateLimit ?? svc.cfg.rateLimitPerMinute);
       state.headers = rateHeaders(decision);
       Object.assign(set.headers, state.headers);
-      if (!decision.allowed) {
-        const retryAfter = Math.max(1, decision.reset - Math.floor(Date.now() / 1000));
-        throw new AppError(429, "RATE_LIMITED", `Rate limit of ${decision.limit} requests per minute exceeded`, undefined, {
-          "retry-after": String(retryAfter),
-        });
-      }
-      const userKey = request.headers.get("x-user-id") ?? request.headers.get("x-external-user-id");
+      if (!decision.allowed) throw rateLimited(decision, "Rate limit");
+      // A console session names its learner itself; API clients name theirs in a header.
+      const userKey = state.sessionUserId ?? request.headers.get("x-user-id") ?? request.headers.get("x-external-user-id");
       if (svc.cfg.userRateLimitPerMinute > 0 && userKey) {
         const perUser = limiter.check(`user:${auth.tenantId}:${userKey}`, svc.cfg.userRateLimitPerMinute);
-        if (!perUser.allowed) {
-          throw new AppError(429, "RATE_LIMITED", `Per-learner rate limit of ${perUser.limit} requests per minute exceeded`, undefined, {
-            "retry-after": String(Math.max(1, perUser.reset - Math.floor(Date.now() / 1000))),
-          });
-        }
+        if (!perUser.allowed) throw rateLimited(perUser, "Per-learner rate limit");
       }
     })
     .onRequest(({ request, server }) => {

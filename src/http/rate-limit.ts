@@ -3,6 +3,8 @@
  * data directory, so an in-process counter is exact; windows aligned to the minute make
  * X-RateLimit-Reset the same instant for every caller in that minute.
  */
+import { AppError } from "../errors.ts";
+
 export interface RateDecision {
   allowed: boolean;
   limit: number;
@@ -35,4 +37,11 @@ export function rateHeaders(d: RateDecision): Record<string, string> {
     "x-ratelimit-remaining": String(d.remaining),
     "x-ratelimit-reset": String(d.reset),
   };
+}
+
+/** The 429 for a refused decision, with Retry-After until its window resets. */
+export function rateLimited(d: RateDecision, what: string): AppError {
+  return new AppError(429, "RATE_LIMITED", `${what} of ${d.limit} requests per minute exceeded`, undefined, {
+    "retry-after": String(Math.max(1, d.reset - Math.floor(Date.now() / 1000))),
+  });
 }

@@ -6,8 +6,8 @@
  * the answer count as further evidence. Synonyms that share no stem are not recognised: a model
  * grader is for those.
  */
-import { keyTerms, termsOf, type KeyTerm } from "../llm/extractive/answer-terms.ts";
-import { contentStems, stem, words } from "../llm/extractive/text.ts";
+import { keyTerms, termStems, termsOf, type KeyTerm } from "../llm/extractive/answer-terms.ts";
+import { stem, words } from "../llm/extractive/text.ts";
 import type { RubricMark } from "../llm/schemas.ts";
 
 export interface PointMark {
@@ -38,7 +38,7 @@ interface Phrase {
 
 /** Neighbouring key terms of the point, in its order, each weighing the mean of its two words. */
 function phrasesOf(point: string, weights: Map<string, number>): Phrase[] {
-  const seq = contentStems(point).filter((s) => weights.has(s));
+  const seq = termStems(point).filter((s) => weights.has(s));
   const out = new Map<string, Phrase>();
   for (let i = 0; i + 1 < seq.length; i++) {
     const [a, b] = [seq[i]!, seq[i + 1]!];
@@ -70,7 +70,7 @@ const CLAUSE = /[.;:!?]+|,\s*(?:and|but|while|whereas|so)\b|\b(?:but|whereas|alt
 
 function given(answer: string): GivenAnswer {
   const clauses = answer.split(CLAUSE).map((c) => ({ terms: termsOf(c), negative: NEGATION.test(c) }));
-  return { stems: contentStems(answer), terms: termsOf(answer), clauses };
+  return { stems: termStems(answer), terms: termsOf(answer), clauses };
 }
 
 /** Whether the answer says the point negatively: the clause holding most of the point's found terms (by weight) is negative. */

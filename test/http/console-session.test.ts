@@ -168,6 +168,51 @@ test("revoking the key ends its sessions, and so does expiry", async () => {
   }
   expect((await call(srv.url, "/v2/courses", { headers: asConsole(cookie) })).status).toBe(401);
   expect((await call(srv.url, "/v2/courses", { headers: asConsole(expiring) })).status).toBe(401);
+  // A dead cookie can still be signed out of, so the browser stops sending it; another site cannot.
+  const foreign = await call(srv.url, "/v2/console/session", { method: "DELETE", headers: { cookie: expiring, origin: "https://evil.example" } });
+  expect(foreign.status).toBe(403);
+  const out = await call(srv.url, "/v2/console/session", { method: "DELETE", headers: asConsole(expiring, "DELETE") });
+  expect(out.status).toBe(204);
+  expect(out.headers.get("set-cookie")).toMatch(/^cf_console=;.*Max-Age=0/);
+});
+
+test("sign-in is rate limited per client address, and a session's learner has the per-learner limit", async () => {
+  const limited = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "1000", USER_RATE_LIMIT_PER_MINUTE: "3" } });
+  try {
+    const k = await limited.createKey("console-tenant", "test");
+    const signInTo = () =>
+      fetch(`${limited.url}/v2/console/session`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: limited.url },
+        body: JSON.stringify({ api_key: k, external_user_id: "ada" }),
+      });
+    const first = await signInTo();
+    expect(first.status).toBe(201);
+    const cookie = first.headers.get("set-cookie")!.split(";")[0]!;
+    const asIt = { cookie, "sec-fetch-site": "same-origin" };
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await call(limited.url, "/v2/courses", { headers: asIt })).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  } finally {
+    await limited.stop();
+  }
+  const tight = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "2" } });
+  try {
+    const k = await tight.createKey("console-tenant", "test");
+    const tries: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await fetch(`${tight.url}/v2/console/session`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: tight.url },
+        body: JSON.stringify({ api_key: k, external_user_id: `learner-${i}` }),
+      });
+      tries.push(r.status);
+      if (r.status === 429) expect((await r.json()).error.code).toBe("RATE_LIMITED");
+    }
+    expect(tries).toEqual([201, 201, 429]);
+  } finally {
+    await tight.stop();
+  }
 });
 
 test("the console is served at /app/ with a strict content security policy; / leads there; /docs is unchanged", async () => {

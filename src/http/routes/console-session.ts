@@ -18,6 +18,7 @@ const PATH = "/v2/console/session";
 
 /** Sign-in is the one console request made before there is a session: app.ts lets it through unauthenticated. */
 export const isSignIn = (method: string, path: string) => method === "POST" && path === PATH;
+export const isSignOut = (method: string, path: string) => method === "DELETE" && path === PATH;
 
 const Session = t.Object({
   user: UserResource,

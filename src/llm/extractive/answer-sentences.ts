@@ -44,7 +44,6 @@ export interface AnswerSentence extends ReadSentence {
 // furniture state nothing either.
 const NOT_QUOTED: ReadonlySet<BlockRole> = new Set(["references", "toc", "index", "header_footer", "page_number"]);
 
-// A sentence may end in a colon that opens a list ("…three main categories of APIs:").
 const ENDS_SENTENCE = /[.!?]["'”’)\]]*$/;
 const STARTS_SENTENCE = /^["'“‘([]*[\p{Lu}\p{N}]/u;
 // A code name may open a sentence in lower case ("sort(x) returns…", "is.na(x) gives…").

@@ -100,10 +100,13 @@ export function keyTerms(question: string): KeyTerm[] {
  */
 export const codeKeyTerms = (question: string): KeyTerm[] => [...new Set(codeTerms(question))].map((term) => ({ term, weight: CODE_WEIGHT }));
 
+/** The content-word stems of `text` in order, read as key terms are (hyphens apart, irregular verbs by infinitive): for phrases. */
+export const termStems = (text: string): string[] => contentStems(normalised(text), baseForm);
+
 /** The terms a text offers to match key terms against: stems of its content words, its numbers and code names. */
 export function termsOf(text: string): Set<string> {
   const plain = normalised(text);
-  const set = new Set(contentStems(plain, baseForm));
+  const set = new Set(termStems(text));
   for (const n of plain.match(NUMBER) ?? []) set.add(numberTerm(n));
   for (const c of codeTerms(text)) set.add(c);
   return set;
