@@ -7,7 +7,9 @@ import { rmSync } from "node:fs";
 import type { BunPlugin } from "bun";
 import { buildConsole } from "./src/console/build-console.ts";
 
-const outfile = process.argv.includes("--outfile") ? process.argv[process.argv.indexOf("--outfile") + 1]! : "dist/courseforge";
+const outfile = process.argv.includes("--outfile")
+  ? process.argv[process.argv.indexOf("--outfile") + 1]!
+  : "dist/courseforge";
 rmSync(outfile, { force: true });
 
 /**
@@ -34,8 +36,12 @@ const transformersForExecutable: BunPlugin = {
     build.onLoad({ filter: /@huggingface\/transformers\/dist\/transformers\.node\.mjs$/ }, async ({ path }) => {
       const source = await Bun.file(path).text();
       const runtimeRequire = 'requireFromHere("onnxruntime-node")';
-      if (!source.includes(runtimeRequire)) throw new Error("transformers.js no longer loads onnxruntime-node as build.ts expects");
-      return { contents: `import onnxruntimeNode from "onnxruntime-node";\n${source.replace(runtimeRequire, "onnxruntimeNode")}`, loader: "js" };
+      if (!source.includes(runtimeRequire))
+        throw new Error("transformers.js no longer loads onnxruntime-node as build.ts expects");
+      return {
+        contents: `import onnxruntimeNode from "onnxruntime-node";\n${source.replace(runtimeRequire, "onnxruntimeNode")}`,
+        loader: "js",
+      };
     });
   },
 };

@@ -45,8 +45,7 @@ const list: Parser<string[]> = (v) =>
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-const intList: Parser<number[]> = (v, name) =>
-  list(v, name).map((s) => int(0)(s, name));
+const intList: Parser<number[]> = (v, name) => list(v, name).map((s) => int(0)(s, name));
 
 export const settings = {
   host: setting("HOST", "127.0.0.1", "Address the HTTP server listens on", str),
@@ -72,8 +71,18 @@ export const settings = {
     "Requests per minute per learner within a tenant; 0 turns the per-learner limit off",
     int(0),
   ),
-  testKeyCoursesPerMonth: setting("TEST_KEY_COURSES_PER_MONTH", "5", "Courses a test key may create per calendar month", int(0)),
-  testKeyQueriesPerMonth: setting("TEST_KEY_QUERIES_PER_MONTH", "50", "Queries (document query, course ask) a test key may make per calendar month", int(0)),
+  testKeyCoursesPerMonth: setting(
+    "TEST_KEY_COURSES_PER_MONTH",
+    "5",
+    "Courses a test key may create per calendar month",
+    int(0),
+  ),
+  testKeyQueriesPerMonth: setting(
+    "TEST_KEY_QUERIES_PER_MONTH",
+    "50",
+    "Queries (document query, course ask) a test key may make per calendar month",
+    int(0),
+  ),
   mediaUrlTtlSeconds: setting("MEDIA_URL_TTL_SECONDS", "3600", "Lifetime of signed /media URLs", int(1)),
   mediaSigningSecret: setting(
     "MEDIA_SIGNING_SECRET",
@@ -81,8 +90,18 @@ export const settings = {
     "Secret for signing /media URLs; generated and kept in DATA_DIR when empty",
     optStr,
   ),
-  maxUploadFileBytes: setting("MAX_UPLOAD_FILE_BYTES", String(50 * 1024 * 1024), "Largest single uploaded file", int(1)),
-  maxUploadTotalBytes: setting("MAX_UPLOAD_TOTAL_BYTES", String(500 * 1024 * 1024), "Largest combined upload per request", int(1)),
+  maxUploadFileBytes: setting(
+    "MAX_UPLOAD_FILE_BYTES",
+    String(50 * 1024 * 1024),
+    "Largest single uploaded file",
+    int(1),
+  ),
+  maxUploadTotalBytes: setting(
+    "MAX_UPLOAD_TOTAL_BYTES",
+    String(500 * 1024 * 1024),
+    "Largest combined upload per request",
+    int(1),
+  ),
   requestBodyTimeoutSeconds: setting(
     "REQUEST_BODY_TIMEOUT_SECONDS",
     "30",
@@ -95,42 +114,117 @@ export const settings = {
     "auto, ollama, openai or extractive (auto: Ollama if reachable, else OpenAI-compatible if configured, else extractive)",
     oneOf("auto", "ollama", "openai", "extractive"),
   ),
-  ollamaHost: setting("OLLAMA_HOST", "http://127.0.0.1:11434", "Ollama base URL; a comma-separated list spreads load across hosts", list),
-  openaiBaseUrl: setting("OPENAI_BASE_URL", "", "Base URL of an OpenAI-compatible server (llama.cpp, vLLM, LM Studio), e.g. http://127.0.0.1:8000/v1", optStr),
+  ollamaHost: setting(
+    "OLLAMA_HOST",
+    "http://127.0.0.1:11434",
+    "Ollama base URL; a comma-separated list spreads load across hosts",
+    list,
+  ),
+  openaiBaseUrl: setting(
+    "OPENAI_BASE_URL",
+    "",
+    "Base URL of an OpenAI-compatible server (llama.cpp, vLLM, LM Studio), e.g. http://127.0.0.1:8000/v1",
+    optStr,
+  ),
   openaiApiKey: setting("OPENAI_API_KEY", "", "API key for the OpenAI-compatible server, if it needs one", optStr),
   llmModel: setting("LLM_MODEL", "llama3.2", "Default generation model name", str),
   llmTimeoutMs: setting("LLM_TIMEOUT_MS", "120000", "Timeout of one model call", int(100)),
-  llmMaxRetries: setting("LLM_MAX_RETRIES", "2", "Re-asks after an invalid structured reply, and retries after a transient failure", int(0, 10)),
-  llmNumCtx: setting("LLM_NUM_CTX", "8192", "Context window (tokens) requested from Ollama on every call; one size for all calls, so Ollama never reloads the model between them", int(512)),
-  llmKeepAlive: setting("LLM_KEEP_ALIVE", "10m", "How long Ollama keeps the model loaded after a call (Ollama duration, e.g. 10m, or -1 for ever)", str),
+  llmMaxRetries: setting(
+    "LLM_MAX_RETRIES",
+    "2",
+    "Re-asks after an invalid structured reply, and retries after a transient failure",
+    int(0, 10),
+  ),
+  llmNumCtx: setting(
+    "LLM_NUM_CTX",
+    "8192",
+    "Context window (tokens) requested from Ollama on every call; one size for all calls, so Ollama never reloads the model between them",
+    int(512),
+  ),
+  llmKeepAlive: setting(
+    "LLM_KEEP_ALIVE",
+    "10m",
+    "How long Ollama keeps the model loaded after a call (Ollama duration, e.g. 10m, or -1 for ever)",
+    str,
+  ),
   embedder: setting(
     "EMBEDDER",
     "auto",
     "auto, transformers, ollama or builtin (auto: transformers if a model is in MODELS_DIR, else builtin)",
     oneOf("auto", "transformers", "ollama", "builtin"),
   ),
-  embeddingModel: setting("EMBEDDING_MODEL", "", "Embedding model: a folder under MODELS_DIR (transformers) or an Ollama model name", optStr),
-  ttsProvider: setting("TTS_PROVIDER", "auto", "Default speech engine: auto, piper or espeak (a tenant's own setting wins)", oneOf("auto", "piper", "espeak")),
-  piperHostVoice: setting("PIPER_HOST_VOICE", "en_US-ryan-medium", "Piper voice of the podcast host: MODELS_DIR/piper/<voice>.onnx (+ .onnx.json); <voice>:<speaker> for multi-speaker voices", str),
-  piperGuestVoice: setting("PIPER_GUEST_VOICE", "en_US-lessac-medium", "Piper voice of the podcast guest (as PIPER_HOST_VOICE; must differ from it)", str),
+  embeddingModel: setting(
+    "EMBEDDING_MODEL",
+    "",
+    "Embedding model: a folder under MODELS_DIR (transformers) or an Ollama model name",
+    optStr,
+  ),
+  ttsProvider: setting(
+    "TTS_PROVIDER",
+    "auto",
+    "Default speech engine: auto, piper or espeak (a tenant's own setting wins)",
+    oneOf("auto", "piper", "espeak"),
+  ),
+  piperHostVoice: setting(
+    "PIPER_HOST_VOICE",
+    "en_US-ryan-medium",
+    "Piper voice of the podcast host: MODELS_DIR/piper/<voice>.onnx (+ .onnx.json); <voice>:<speaker> for multi-speaker voices",
+    str,
+  ),
+  piperGuestVoice: setting(
+    "PIPER_GUEST_VOICE",
+    "en_US-lessac-medium",
+    "Piper voice of the podcast guest (as PIPER_HOST_VOICE; must differ from it)",
+    str,
+  ),
   podcastBitrateKbps: setting(
     "PODCAST_BITRATE_KBPS",
     "48",
     "Constant MP3 bitrate of podcast episodes (mono speech): 32, 40, 48, 56 or 64",
     (v, name) => Number(oneOf("32", "40", "48", "56", "64")(v, name)),
   ),
-  podcastConcurrency: setting("PODCAST_CONCURRENCY", "1", "Podcast episodes produced at once (speech synthesis is CPU-bound)", int(1, 16)),
+  podcastConcurrency: setting(
+    "PODCAST_CONCURRENCY",
+    "1",
+    "Podcast episodes produced at once (speech synthesis is CPU-bound)",
+    int(1, 16),
+  ),
   outboundAllow: setting(
     "OUTBOUND_ALLOW",
     "",
     "Comma-separated hosts or CIDRs that outbound fetches (web pages, videos, webhooks) may reach although private or loopback",
     list,
   ),
-  ingestWorkers: setting("INGEST_WORKERS", "2", "Extraction processes that parse uploaded files (PDF, office, text, HTML, images with OCR)", int(1, 16)),
-  ingestConcurrency: setting("INGEST_CONCURRENCY", "4", "Sources of one request (files and URLs) processed at once", int(1, 32)),
-  ingestTimeoutMs: setting("INGEST_TIMEOUT_MS", "120000", "Longest time one source may take to extract; past it its extraction process is killed and the source fails", int(1000)),
-  ingestMaxPdfPages: setting("INGEST_MAX_PDF_PAGES", "1000", "Largest PDF (in pages) that is extracted; longer ones fail with a clear error", int(1)),
-  ingestMaxOcrPages: setting("INGEST_MAX_OCR_PAGES", "50", "Most pages without a text layer OCR'd in one PDF; more fail with a clear error", int(0)),
+  ingestWorkers: setting(
+    "INGEST_WORKERS",
+    "2",
+    "Extraction processes that parse uploaded files (PDF, office, text, HTML, images with OCR)",
+    int(1, 16),
+  ),
+  ingestConcurrency: setting(
+    "INGEST_CONCURRENCY",
+    "4",
+    "Sources of one request (files and URLs) processed at once",
+    int(1, 32),
+  ),
+  ingestTimeoutMs: setting(
+    "INGEST_TIMEOUT_MS",
+    "120000",
+    "Longest time one source may take to extract; past it its extraction process is killed and the source fails",
+    int(1000),
+  ),
+  ingestMaxPdfPages: setting(
+    "INGEST_MAX_PDF_PAGES",
+    "1000",
+    "Largest PDF (in pages) that is extracted; longer ones fail with a clear error",
+    int(1),
+  ),
+  ingestMaxOcrPages: setting(
+    "INGEST_MAX_OCR_PAGES",
+    "50",
+    "Most pages without a text layer OCR'd in one PDF; more fail with a clear error",
+    int(0),
+  ),
   ingestMaxImagePixels: setting(
     "INGEST_MAX_IMAGE_PIXELS",
     "40000000",
@@ -155,10 +249,20 @@ export const settings = {
     "Extraction processes one tenant may hold while other tenants' files wait; 0: INGEST_WORKERS - 1 (at least 1)",
     int(0, 16),
   ),
-  youtubeBaseUrl: setting("YOUTUBE_BASE_URL", "https://www.youtube.com", "Origin of YouTube watch pages and caption tracks (tests point it at a local fake)", str),
+  youtubeBaseUrl: setting(
+    "YOUTUBE_BASE_URL",
+    "https://www.youtube.com",
+    "Origin of YouTube watch pages and caption tracks (tests point it at a local fake)",
+    str,
+  ),
   searxngUrl: setting("SEARXNG_URL", "", "SearXNG base URL used when search_enabled is true", optStr),
   jobConcurrency: setting("JOB_CONCURRENCY", "2", "Background jobs run at once", int(1, 64)),
-  examBatchSize: setting("EXAM_BATCH_SIZE", "5", "Exam questions asked of the model in one call; the batches of one chapter run in turn, each told what was asked", int(1, 20)),
+  examBatchSize: setting(
+    "EXAM_BATCH_SIZE",
+    "5",
+    "Exam questions asked of the model in one call; the batches of one chapter run in turn, each told what was asked",
+    int(1, 20),
+  ),
   examConcurrency: setting("EXAM_CONCURRENCY", "6", "Chapters whose exam batches are written at once", int(1, 64)),
   chapterConcurrency: setting("CHAPTER_CONCURRENCY", "4", "Chapters of one course generated at once", int(1, 64)),
   generationRetries: setting(
@@ -167,7 +271,12 @@ export const settings = {
     "Retries of a course generation step (outline, chapter, study guide) after a model timeout or rate limit, before the course fails",
     int(0, 10),
   ),
-  generationRetryDelayMs: setting("GENERATION_RETRY_DELAY_MS", "2000", "Pause before the first retry of a generation step; doubles on each further retry", int(0)),
+  generationRetryDelayMs: setting(
+    "GENERATION_RETRY_DELAY_MS",
+    "2000",
+    "Pause before the first retry of a generation step; doubles on each further retry",
+    int(0),
+  ),
   topicMatchMinScore: setting(
     "TOPIC_MATCH_MIN_SCORE",
     "0.42",
@@ -178,18 +287,38 @@ export const settings = {
       return n;
     },
   ),
-  sseKeepaliveSeconds: setting("SSE_KEEPALIVE_SECONDS", "15", "Seconds between keepalive comments on a stream-mode generation", int(1, 300)),
-  jobLeaseSeconds: setting("JOB_LEASE_SECONDS", "30", "How long a running job's lease lasts without a heartbeat", int(2)),
+  sseKeepaliveSeconds: setting(
+    "SSE_KEEPALIVE_SECONDS",
+    "15",
+    "Seconds between keepalive comments on a stream-mode generation",
+    int(1, 300),
+  ),
+  jobLeaseSeconds: setting(
+    "JOB_LEASE_SECONDS",
+    "30",
+    "How long a running job's lease lasts without a heartbeat",
+    int(2),
+  ),
   webhookRetrySchedule: setting(
     "WEBHOOK_RETRY_SCHEDULE",
     "60,300,1800,7200,43200",
     "Seconds between webhook delivery retries; after the last one fails the webhook turns inactive",
     intList,
   ),
-  webhookTimeoutMs: setting("WEBHOOK_TIMEOUT_MS", "10000", "Timeout of one webhook delivery attempt, connect to response included", int(100, 60000)),
+  webhookTimeoutMs: setting(
+    "WEBHOOK_TIMEOUT_MS",
+    "10000",
+    "Timeout of one webhook delivery attempt, connect to response included",
+    int(100, 60000),
+  ),
   metricsToken: setting("METRICS_TOKEN", "", "Bearer token for GET /metrics; empty disables the endpoint", optStr),
   shutdownGraceMs: setting("SHUTDOWN_GRACE_MS", "10000", "How long shutdown waits for in-flight requests", int(0)),
-  bootstrap: setting("BOOTSTRAP", "true", "Create a default tenant and test key on first start with an empty database", bool),
+  bootstrap: setting(
+    "BOOTSTRAP",
+    "true",
+    "Create a default tenant and test key on first start with an empty database",
+    bool,
+  ),
 } as const;
 
 type Settings = typeof settings;

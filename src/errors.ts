@@ -17,14 +17,16 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message: string, details?: unknown) =>
-  new AppError(400, "BAD_REQUEST", message, details);
-export const unauthorized = (message = "Missing or invalid X-API-Key") =>
-  new AppError(401, "UNAUTHORIZED", message);
+export const badRequest = (message: string, details?: unknown) => new AppError(400, "BAD_REQUEST", message, details);
+export const unauthorized = (message = "Missing or invalid X-API-Key") => new AppError(401, "UNAUTHORIZED", message);
 export const forbidden = (message: string, code = "FORBIDDEN") => new AppError(403, code, message);
 /** A console session cookie on a request that is not the console's own (another site, or a write without Origin). */
 export const crossOrigin = () =>
-  new AppError(403, "CROSS_ORIGIN_REQUEST", "The console session is accepted only from the console's own origin; other clients send X-API-Key");
+  new AppError(
+    403,
+    "CROSS_ORIGIN_REQUEST",
+    "The console session is accepted only from the console's own origin; other clients send X-API-Key",
+  );
 export const notFound = (message: string, code = "NOT_FOUND") => new AppError(404, code, message);
 export const conflict = (message: string, code = "CONFLICT", details?: unknown) =>
   new AppError(409, code, message, details);
@@ -66,8 +68,16 @@ export const webhookLimit = (limit: number) =>
  */
 export function isStorageFull(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown } | null;
-  return e?.code === "ENOSPC" || e?.code === "SQLITE_FULL" || /database or disk is full|no space left on device/i.test(String(e?.message ?? ""));
+  return (
+    e?.code === "ENOSPC" ||
+    e?.code === "SQLITE_FULL" ||
+    /database or disk is full|no space left on device/i.test(String(e?.message ?? ""))
+  );
 }
 export const storageFull = (details?: unknown) =>
-  new AppError(507, "INSUFFICIENT_STORAGE", "The server's disk is full; nothing more can be stored until space is freed. Try again later.", details);
-
+  new AppError(
+    507,
+    "INSUFFICIENT_STORAGE",
+    "The server's disk is full; nothing more can be stored until space is freed. Try again later.",
+    details,
+  );

@@ -10,6 +10,7 @@ export function encodeCursor(createdAt: string, id: string): string {
 
 export function decodeCursor(cursor: string): { createdAt: string; id: string } {
   const [createdAt, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  if (!createdAt || !id || Number.isNaN(Date.parse(createdAt))) throw validation("cursor is not a value returned by a previous page");
+  if (!createdAt || !id || Number.isNaN(Date.parse(createdAt)))
+    throw validation("cursor is not a value returned by a previous page");
   return { createdAt, id };
 }

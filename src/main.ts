@@ -3,13 +3,13 @@
 import { parseArgs } from "node:util";
 import pkg from "../package.json" with { type: "json" };
 import { loadConfig, settingsTable } from "./config.ts";
+import { DataDirInUse } from "./db/data-dir-lock.ts";
 import { openDb } from "./db/index.ts";
 import { AppError } from "./errors.ts";
-import { backup, BackupError, restore } from "./ops/backup.ts";
+import { BackupError, backup, restore } from "./ops/backup.ts";
 import { runReindexCommand } from "./retrieval/reindex-command.ts";
 import { startServer } from "./server.ts";
-import { DataDirInUse } from "./db/data-dir-lock.ts";
-import { createKey, ensureTenant, listKeys, revokeKey, setTenantTtsProvider, type KeyEnv } from "./tenants/keys.ts";
+import { createKey, ensureTenant, type KeyEnv, listKeys, revokeKey, setTenantTtsProvider } from "./tenants/keys.ts";
 
 const HELP = `courseforge ${pkg.version}: course generation and document intelligence server
 
@@ -107,12 +107,16 @@ async function main(argv: string[]): Promise<void> {
           env: values.env as KeyEnv,
           rateLimit: positiveInt(values["rate-limit"], "--rate-limit") ?? null,
         });
-        process.stdout.write(`Created ${values.env} key for tenant "${values.tenant}" (prefix ${made.prefix}):\n${made.key}\n`);
+        process.stdout.write(
+          `Created ${values.env} key for tenant "${values.tenant}" (prefix ${made.prefix}):\n${made.key}\n`,
+        );
       } else if (sub === "list") {
         const rows = listKeys(db);
         process.stdout.write("PREFIX\tTENANT\tENV\tRATE_LIMIT\tCREATED\tREVOKED\n");
         for (const k of rows) {
-          process.stdout.write(`${k.prefix}\t${k.tenant}\t${k.env}\t${k.rateLimit ?? "-"}\t${k.createdAt}\t${k.revokedAt ?? "-"}\n`);
+          process.stdout.write(
+            `${k.prefix}\t${k.tenant}\t${k.env}\t${k.rateLimit ?? "-"}\t${k.createdAt}\t${k.revokedAt ?? "-"}\n`,
+          );
         }
       } else if (sub === "revoke") {
         if (!arg) fail("keys revoke needs KEY_PREFIX");
@@ -121,7 +125,8 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case "tenants": {
-      if (sub !== "set" || !values.tenant) fail("usage: tenants set --tenant NAME [--rate-limit N] [--tts-provider piper|espeak|default]");
+      if (sub !== "set" || !values.tenant)
+        fail("usage: tenants set --tenant NAME [--rate-limit N] [--tts-provider piper|espeak|default]");
       const { db } = await openDb(cfg.dataDir);
       ensureTenant(db, values.tenant, positiveInt(values["rate-limit"], "--rate-limit"));
       const tts = values["tts-provider"];
@@ -157,7 +162,8 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof AppError || err instanceof BackupError || err instanceof DataDirInUse) fail(err.message);
-  if ((err as { code?: string })?.code === "EADDRINUSE") fail(`${(err as Error).message}: another server already listens there`);
+  if ((err as { code?: string })?.code === "EADDRINUSE")
+    fail(`${(err as Error).message}: another server already listens there`);
   process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

@@ -6,13 +6,13 @@ import { failInterruptedDocuments } from "./documents/records.ts";
 import { createApp } from "./http/app.ts";
 import { sweepUploads } from "./http/multipart.ts";
 import { stopExtractionWorkers } from "./ingest/index.ts";
-import { createLlm } from "./llm/create.ts";
-import { JobWorker, queueDepth } from "./jobs/queue.ts";
-import { registerQueueDepth } from "./metrics.ts";
 import { jobHandlers } from "./job-handlers.ts";
+import { JobWorker, queueDepth } from "./jobs/queue.ts";
+import { createLlm } from "./llm/create.ts";
 import { createLogger } from "./log.ts";
 import { loadOrCreateSecret } from "./media/secret.ts";
 import { setMediaSigningSecret } from "./media/signed-url.ts";
+import { registerQueueDepth } from "./metrics.ts";
 import { chooseTtsEngine, createTtsEngines } from "./podcasts/tts/registry.ts";
 import { createEmbedder } from "./retrieval/embedders/create.ts";
 import { staleChunkCount } from "./retrieval/reindex.ts";
@@ -45,7 +45,15 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
   const llm = await createLlm(cfg);
   const tts = await chooseTtsEngine(createTtsEngines(cfg), null, null, cfg.ttsProvider);
   const embedder = createEmbedder(cfg);
-  const svc: Services = { cfg, db, sqlite, log, llm, embedder, engines: { tts: tts.name, embedder: embedder.describe() } };
+  const svc: Services = {
+    cfg,
+    db,
+    sqlite,
+    log,
+    llm,
+    embedder,
+    engines: { tts: tts.name, embedder: embedder.describe() },
+  };
   const stale = staleChunkCount(svc);
   if (stale > 0) {
     log.warn("indexed chunks were embedded by another embedder; run `courseforge reindex` to re-embed them", {

@@ -27,7 +27,12 @@ const rows: string[][] = [];
 
 for (const p of levels) {
   const srv = await startServer({
-    env: { LLM_PROVIDER: "ollama", OLLAMA_HOST: fake.url, CHAPTER_CONCURRENCY: String(p), RATE_LIMIT_PER_MINUTE: "100000" },
+    env: {
+      LLM_PROVIDER: "ollama",
+      OLLAMA_HOST: fake.url,
+      CHAPTER_CONCURRENCY: String(p),
+      RATE_LIMIT_PER_MINUTE: "100000",
+    },
   });
   try {
     const key = await srv.createKey("bench", "production");
@@ -60,10 +65,20 @@ for (const p of levels) {
 }
 await fake.close();
 
-const header = ["parallelism", "model calls", "wall s", "ideal s", "overhead ms", "overhead ms/call", "speed-up vs serial model time"];
+const header = [
+  "parallelism",
+  "model calls",
+  "wall s",
+  "ideal s",
+  "overhead ms",
+  "overhead ms/call",
+  "speed-up vs serial model time",
+];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
 const line = (cells: string[]) => `| ${cells.map((c, i) => c.padStart(widths[i]!)).join(" | ")} |`;
-console.log(`\n${chapters}-chapter course, fake Ollama latency ${latency} ms per call; ideal = (1 outline + ceil(${chapters}/parallelism) + 1 study guide) × latency\n`);
+console.log(
+  `\n${chapters}-chapter course, fake Ollama latency ${latency} ms per call; ideal = (1 outline + ceil(${chapters}/parallelism) + 1 study guide) × latency\n`,
+);
 console.log(line(header));
 console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
 for (const r of rows) console.log(line(r));

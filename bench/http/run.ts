@@ -5,9 +5,10 @@
  * drives GET /health and authenticated GET /v2/courses with autocannon (run under Node, in its
  * own process), and prints a table.
  */
-import { parseArgs } from "node:util";
+
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { insertCourse } from "../../test/helpers/fixtures.ts";
 import { call, ROOT, startServer } from "../../test/helpers/server.ts";
 
@@ -22,27 +23,44 @@ function rssMb(pid: number): number {
 }
 
 async function autocannon(url: string, headers: Record<string, string>) {
-  const args = [join(ROOT, "node_modules/autocannon/autocannon.js"), "-j", "-d", values.seconds!, "-c", values.connections!];
+  const args = [
+    join(ROOT, "node_modules/autocannon/autocannon.js"),
+    "-j",
+    "-d",
+    values.seconds!,
+    "-c",
+    values.connections!,
+  ];
   for (const [k, v] of Object.entries(headers)) args.push("-H", `${k}=${v}`);
   args.push(url);
   const proc = Bun.spawn(["node", ...args], { stdout: "pipe", stderr: "ignore" });
   const out = await new Response(proc.stdout).text();
   await proc.exited;
   const r = JSON.parse(out);
-  return { rps: r.requests.average as number, p50: r.latency.p50 as number, p99: r.latency.p99 as number, non2xx: r.non2xx as number, errors: r.errors as number };
+  return {
+    rps: r.requests.average as number,
+    p50: r.latency.p50 as number,
+    p99: r.latency.p99 as number,
+    non2xx: r.non2xx as number,
+    errors: r.errors as number,
+  };
 }
 
 // Measured as deployed: per-request JSON log lines included.
 const srv = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "100000000" } });
 try {
   const key = await srv.createKey("bench", "production");
-  for (let i = 0; i < 25; i++) await insertCourse(srv.dataDir, { apiKey: key, externalUserId: "bench-user" }, { title: `Course ${i}` });
+  for (let i = 0; i < 25; i++)
+    await insertCourse(srv.dataDir, { apiKey: key, externalUserId: "bench-user" }, { title: `Course ${i}` });
   await call(srv.url, "/health");
   await Bun.sleep(2000);
   const idle = rssMb(srv.proc.pid);
 
   const health = await autocannon(`${srv.url}/health`, {});
-  const list = await autocannon(`${srv.url}/v2/courses?limit=20`, { "x-api-key": key, "x-external-user-id": "bench-user" });
+  const list = await autocannon(`${srv.url}/v2/courses?limit=20`, {
+    "x-api-key": key,
+    "x-external-user-id": "bench-user",
+  });
   const after = rssMb(srv.proc.pid);
 
   const rows = [
@@ -54,7 +72,9 @@ try {
     ["GET /v2/courses p50 / p99 ms", `${list.p50} / ${list.p99}`, ""],
     ["non-2xx / errors", `${health.non2xx + list.non2xx} / ${health.errors + list.errors}`, "0 / 0"],
   ];
-  console.log(`\nHTTP benchmark: ${values.connections} connections, ${values.seconds} s per route, ${navigator.hardwareConcurrency} cores (load generator on the same machine)\n`);
+  console.log(
+    `\nHTTP benchmark: ${values.connections} connections, ${values.seconds} s per route, ${navigator.hardwareConcurrency} cores (load generator on the same machine)\n`,
+  );
   console.log("| measure | value | target |\n|---|---|---|");
   for (const [m, v, t] of rows) console.log(`| ${m} | ${v} | ${t} |`);
 } finally {

@@ -54,7 +54,16 @@ function cli(path: string): string {
 ensureTesseract();
 console.log(`tesseract CLI: ${run(["tesseract", "--version"]).out.split("\n")[0]}`);
 
-const rows: { file: string; ours: number; cli: number; ms: number; cliMs: number; length: number; oursEdits: number; cliEdits: number }[] = [];
+const rows: {
+  file: string;
+  ours: number;
+  cli: number;
+  ms: number;
+  cliMs: number;
+  length: number;
+  oursEdits: number;
+  cliEdits: number;
+}[] = [];
 for (const file of readdirSync(IMAGES).sort()) {
   const truthPath = join(IMAGES, "ground_truth", `${basename(file, extname(file))}.txt`);
   if (!existsSync(truthPath)) continue;
@@ -66,14 +75,31 @@ for (const file of readdirSync(IMAGES).sort()) {
   t = performance.now();
   const b = errors(cli(path), truth);
   const cliMs = performance.now() - t;
-  rows.push({ file, ours: a.edits / a.length, cli: b.edits / b.length, ms, cliMs, length: a.length, oursEdits: a.edits, cliEdits: b.edits });
+  rows.push({
+    file,
+    ours: a.edits / a.length,
+    cli: b.edits / b.length,
+    ms,
+    cliMs,
+    length: a.length,
+    oursEdits: a.edits,
+    cliEdits: b.edits,
+  });
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
 const ratio = (a: number, b: number) => (b === 0 ? (a === 0 ? "1.00" : "inf") : (a / b).toFixed(2));
 const table = [
   ["file", "chars", "CER ours", "CER tesseract CLI", "ratio", "ms ours", "ms CLI"],
-  ...rows.map((r) => [r.file, String(r.length), pct(r.ours), pct(r.cli), ratio(r.ours, r.cli), r.ms.toFixed(0), r.cliMs.toFixed(0)]),
+  ...rows.map((r) => [
+    r.file,
+    String(r.length),
+    pct(r.ours),
+    pct(r.cli),
+    ratio(r.ours, r.cli),
+    r.ms.toFixed(0),
+    r.cliMs.toFixed(0),
+  ]),
 ];
 const chars = rows.reduce((n, r) => n + r.length, 0);
 const oursTotal = rows.reduce((n, r) => n + r.oursEdits, 0) / chars;

@@ -24,7 +24,8 @@ export interface PeakRss {
   chars: number;
 }
 
-const vm = (field: string): number => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync("/proc/self/status", "utf8"))![1]) / 1024;
+const vm = (field: string): number =>
+  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync("/proc/self/status", "utf8"))![1]) / 1024;
 
 const path = process.argv[2]!;
 const runs = Math.max(1, Number(process.argv[3] ?? 1));
@@ -59,5 +60,15 @@ const ms = performance.now() - t0;
 const finalRssMb = vm("VmRSS");
 const workerPeakMb = extractionPool(2).stats().peakWorkerMb;
 stopExtractionWorkers();
-const report: PeakRss = { peakRssMb: vm("VmHWM") + workerPeakMb, workerPeakMb, baselineRssMb, finalRssMb, runs, inflight, ms, pages, chars };
+const report: PeakRss = {
+  peakRssMb: vm("VmHWM") + workerPeakMb,
+  workerPeakMb,
+  baselineRssMb,
+  finalRssMb,
+  runs,
+  inflight,
+  ms,
+  pages,
+  chars,
+};
 console.log(JSON.stringify(report));

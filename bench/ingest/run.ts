@@ -22,7 +22,13 @@ import type { PeakRss } from "./peak-rss.ts";
 const { values } = parseArgs({ args: process.argv.slice(2), options: { runs: { type: "string", default: "3" } } });
 const RUNS = Math.max(1, Number(values.runs));
 const CORPUS = resolve(import.meta.dir, "../../../shared/corpus/pdf");
-const TEXT_PDFS = ["R-intro.pdf", "tracemonkey.pdf", "dpr-paper-multi-column.pdf", "redp5110_sampled.pdf", "REPAIR-2022-INV-001_multipage-tables.pdf"];
+const TEXT_PDFS = [
+  "R-intro.pdf",
+  "tracemonkey.pdf",
+  "dpr-paper-multi-column.pdf",
+  "redp5110_sampled.pdf",
+  "REPAIR-2022-INV-001_multipage-tables.pdf",
+];
 // The server's defaults, except that the book may exceed the page limit.
 const LIMITS = { maxPdfPages: 100_000, maxOcrPages: 50, maxImagePixels: 40_000_000, maxXmlBytes: 10 * 1024 * 1024 };
 const BACK_TO_BACK = 8;
@@ -66,7 +72,11 @@ async function best(times: number, fn: () => Promise<void> | void): Promise<numb
  */
 function bagOfWords(text: string): Map<string, number> {
   const bag = new Map<string, number>();
-  for (const [word] of text.normalize("NFKC").toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) bag.set(word, (bag.get(word) ?? 0) + 1);
+  for (const [word] of text
+    .normalize("NFKC")
+    .toLowerCase()
+    .matchAll(/[\p{L}\p{N}]+/gu))
+    bag.set(word, (bag.get(word) ?? 0) + 1);
   return bag;
 }
 
@@ -93,7 +103,8 @@ async function buildBook(path: string): Promise<{ pages: number; bytes: number }
   for (let copy = 0; copy < 3; copy++) {
     for (const page of await out.copyPages(source, source.getPageIndices())) out.addPage(page);
   }
-  for (const page of out.getPages()) page.drawImage(await out.embedJpg(jpeg), { x: 400, y: 20, width: 160, height: 120 });
+  for (const page of out.getPages())
+    page.drawImage(await out.embedJpg(jpeg), { x: 400, y: 20, width: 160, height: 120 });
   const bytes = await out.save();
   await Bun.write(path, bytes);
   return { pages: out.getPageCount(), bytes: bytes.length };
@@ -105,8 +116,12 @@ try {
   const txt = join(work, "out.txt");
 
   console.log(`\nWords against pdftotext (lowercase alphanumeric tokens, counted as a multiset)`);
-  console.log(`ours = the text of all our blocks, page furniture (running headers, page numbers) included, as pdftotext keeps it\n`);
-  console.log(`${"file".padEnd(44)} ${pad("pdftotext", 9)} ${pad("ours", 7)} ${pad("common", 7)} ${pad("recall", 7)} ${pad("precision", 9)}  goal ${GOAL_WORDS}/${GOAL_WORDS}`);
+  console.log(
+    `ours = the text of all our blocks, page furniture (running headers, page numbers) included, as pdftotext keeps it\n`,
+  );
+  console.log(
+    `${"file".padEnd(44)} ${pad("pdftotext", 9)} ${pad("ours", 7)} ${pad("common", 7)} ${pad("recall", 7)} ${pad("precision", 9)}  goal ${GOAL_WORDS}/${GOAL_WORDS}`,
+  );
   let allRef = 0;
   let allOurs = 0;
   let allCommon = 0;
@@ -123,17 +138,28 @@ try {
     allRef += total(ref);
     allOurs += total(ours);
     allCommon += common;
-    console.log(`${name.padEnd(44)} ${pad(total(ref), 9)} ${pad(total(ours), 7)} ${pad(common, 7)} ${pad(fmt(recall, 4), 7)} ${pad(fmt(precision, 4), 9)}  ${verdict(met)}`);
+    console.log(
+      `${name.padEnd(44)} ${pad(total(ref), 9)} ${pad(total(ours), 7)} ${pad(common, 7)} ${pad(fmt(recall, 4), 7)} ${pad(fmt(precision, 4), 9)}  ${verdict(met)}`,
+    );
   }
-  console.log(`${"all".padEnd(44)} ${pad(allRef, 9)} ${pad(allOurs, 7)} ${pad(allCommon, 7)} ${pad(fmt(allCommon / allRef, 4), 7)} ${pad(fmt(allCommon / allOurs, 4), 9)}`);
+  console.log(
+    `${"all".padEnd(44)} ${pad(allRef, 9)} ${pad(allOurs, 7)} ${pad(allCommon, 7)} ${pad(fmt(allCommon / allRef, 4), 7)} ${pad(fmt(allCommon / allOurs, 4), 9)}`,
+  );
   console.log(`target: recall and precision >= ${GOAL_WORDS} on every file: ${verdict(wordsMet)}`);
 
   const book = join(work, "book.pdf");
   const built = await buildBook(book);
-  const speedFiles = [...TEXT_PDFS.map((name) => ({ name, path: join(CORPUS, name) })), { name: `book.pdf (R-intro x3, ${fmt(built.bytes / 1024 / 1024, 0)} MB)`, path: book }];
+  const speedFiles = [
+    ...TEXT_PDFS.map((name) => ({ name, path: join(CORPUS, name) })),
+    { name: `book.pdf (R-intro x3, ${fmt(built.bytes / 1024 / 1024, 0)} MB)`, path: book },
+  ];
 
-  console.log(`\nPDF text extraction speed, best of ${RUNS} (pages per second; ours in this process after a warm-up)\n`);
-  console.log(`${"file".padEnd(44)} ${pad("pages", 5)} ${pad("ours ms", 8)} ${pad("ours p/s", 9)} ${pad("pdftotext ms", 12)} ${pad("pdftotext p/s", 13)} ${pad("ratio", 6)}  goal ${GOAL_SPEED}`);
+  console.log(
+    `\nPDF text extraction speed, best of ${RUNS} (pages per second; ours in this process after a warm-up)\n`,
+  );
+  console.log(
+    `${"file".padEnd(44)} ${pad("pages", 5)} ${pad("ours ms", 8)} ${pad("ours p/s", 9)} ${pad("pdftotext ms", 12)} ${pad("pdftotext p/s", 13)} ${pad("ratio", 6)}  goal ${GOAL_SPEED}`,
+  );
   // Warm-up: pdf.js and its fonts load once per process.
   await extractPdf(join(CORPUS, "tracemonkey.pdf"), "warmup.pdf", LIMITS);
   let totalPages = 0;
@@ -158,13 +184,22 @@ try {
   console.log(
     `${"all".padEnd(44)} ${pad(totalPages, 5)} ${pad(fmt(oursMs), 8)} ${pad(fmt((totalPages / oursMs) * 1000), 9)} ${pad(fmt(popplerMs), 12)} ${pad(fmt((totalPages / popplerMs) * 1000), 13)} ${pad(fmt(popplerMs / oursMs, 2), 6)}`,
   );
-  console.log(`target: ratio >= ${GOAL_SPEED} (at least half of pdftotext's pages/second) on every file: ${verdict(speedMet)}`);
+  console.log(
+    `target: ratio >= ${GOAL_SPEED} (at least half of pdftotext's pages/second) on every file: ${verdict(speedMet)}`,
+  );
 
-  console.log(`\nPeak memory: book.pdf (${built.pages} pages, ${fmt(built.bytes / 1024 / 1024, 1)} MB) extracted ${BACK_TO_BACK} times via extractFile, each in a fresh process\n`);
-  console.log(`${"uploads at a time".padEnd(18)} ${"peak RSS MB".padStart(12)} ${"RSS before MB".padStart(14)} ${"RSS after MB".padStart(13)} ${"ms per file".padStart(12)} ${"chars".padStart(8)}  goal < ${GOAL_RSS_MB} MB`);
+  console.log(
+    `\nPeak memory: book.pdf (${built.pages} pages, ${fmt(built.bytes / 1024 / 1024, 1)} MB) extracted ${BACK_TO_BACK} times via extractFile, each in a fresh process\n`,
+  );
+  console.log(
+    `${"uploads at a time".padEnd(18)} ${"peak RSS MB".padStart(12)} ${"RSS before MB".padStart(14)} ${"RSS after MB".padStart(13)} ${"ms per file".padStart(12)} ${"chars".padStart(8)}  goal < ${GOAL_RSS_MB} MB`,
+  );
   // One after another is the goal's case; two overlapping (both worker threads busy) is shown beside it.
   for (const inflight of [1, 2]) {
-    const child = Bun.spawnSync([process.execPath, resolve(import.meta.dir, "peak-rss.ts"), book, String(BACK_TO_BACK), String(inflight)], { stdout: "pipe", stderr: "pipe" });
+    const child = Bun.spawnSync(
+      [process.execPath, resolve(import.meta.dir, "peak-rss.ts"), book, String(BACK_TO_BACK), String(inflight)],
+      { stdout: "pipe", stderr: "pipe" },
+    );
     if (child.exitCode !== 0) throw new Error(`peak-rss.ts failed:\n${child.stderr.toString()}`);
     const peak = JSON.parse(child.stdout.toString().trim().split("\n").at(-1)!) as PeakRss;
     console.log(

@@ -9,6 +9,8 @@
 import { readFileSync } from "node:fs";
 import {
   answerQuestion,
+  type ChapterSummary,
+  type Passage,
   UsageMeter,
   writeChapter,
   writeExamQuestions,
@@ -17,8 +19,6 @@ import {
   writeOutline,
   writePodcastScript,
   writeStudyGuide,
-  type ChapterSummary,
-  type Passage,
 } from "../../src/llm/artefacts.ts";
 import { createLlm } from "../../src/llm/create.ts";
 import type { Llm } from "../../src/llm/types.ts";
@@ -29,16 +29,25 @@ const PAGE_CHARS = 3000;
 const CHAPTERS = 4;
 
 function thirtyPages(): Passage[] {
-  const redbook = readFileSync(new URL("../../../shared/corpus/pdf/ground_truth/redp5110_sampled.docling.md", import.meta.url), "utf8");
-  const text = [redbook, ...[corpusDocs.wikipedia(), corpusDocs.v8blog(), corpusDocs.ietf()].flat().map((p) => p.text)].join("\n\n");
+  const redbook = readFileSync(
+    new URL("../../../shared/corpus/pdf/ground_truth/redp5110_sampled.docling.md", import.meta.url),
+    "utf8",
+  );
+  const text = [
+    redbook,
+    ...[corpusDocs.wikipedia(), corpusDocs.v8blog(), corpusDocs.ietf()].flat().map((p) => p.text),
+  ].join("\n\n");
   return toPassages("book", text.slice(0, 30 * PAGE_CHARS));
 }
 
 async function startFake(): Promise<{ url: string; stop: () => void }> {
-  const proc = Bun.spawn([process.execPath, new URL("../../test/helpers/fake-ollama.ts", import.meta.url).pathname, "--port", "0"], {
-    stdout: "pipe",
-    stderr: "inherit",
-  });
+  const proc = Bun.spawn(
+    [process.execPath, new URL("../../test/helpers/fake-ollama.ts", import.meta.url).pathname, "--port", "0"],
+    {
+      stdout: "pipe",
+      stderr: "inherit",
+    },
+  );
   const reader = proc.stdout.getReader();
   let out = "";
   while (!out.includes("\n")) {
@@ -66,13 +75,20 @@ async function stage<T>(rows: Row[], name: string, fn: (meter: UsageMeter) => Pr
   const wallMs = performance.now() - started;
   const used = process.cpuUsage(cpu);
   // Extractive builds are metered as zero-token "calls"; they are not model calls.
-  rows.push({ stage: name, calls: meter.engine === "extractive" ? 0 : meter.calls, wallMs, cpuMs: (used.user + used.system) / 1000 });
+  rows.push({
+    stage: name,
+    calls: meter.engine === "extractive" ? 0 : meter.calls,
+    wallMs,
+    cpuMs: (used.user + used.system) / 1000,
+  });
   return out;
 }
 
 async function course(llm: Llm, passages: Passage[]): Promise<Row[]> {
   const rows: Row[] = [];
-  const outline = await stage(rows, "outline", (meter) => writeOutline(llm, { numChapters: CHAPTERS, passages, learningGoal: "exams", meter }));
+  const outline = await stage(rows, "outline", (meter) =>
+    writeOutline(llm, { numChapters: CHAPTERS, passages, learningGoal: "exams", meter }),
+  );
   const per = Math.ceil(passages.length / CHAPTERS);
   const chapters: ChapterSummary[] = await stage(rows, `chapters (${CHAPTERS})`, (meter) =>
     Promise.all(
@@ -90,21 +106,51 @@ async function course(llm: Llm, passages: Passage[]): Promise<Row[]> {
   );
   await stage(rows, "study guide", (meter) => writeStudyGuide(llm, { courseTitle: outline.title, chapters, meter }));
   await stage(rows, "notes", (meter) =>
-    writeNotes(llm, { courseTitle: outline.title, chapters, learningGoal: "exams", learningStyle: "clear_structured", tutorTone: "professor", meter }),
+    writeNotes(llm, {
+      courseTitle: outline.title,
+      chapters,
+      learningGoal: "exams",
+      learningStyle: "clear_structured",
+      tutorTone: "professor",
+      meter,
+    }),
   );
   await stage(rows, "flashcards", (meter) => writeFlashcards(llm, { courseTitle: outline.title, chapters, meter }));
   await stage(rows, "exam (4 x 5 questions)", (meter) =>
-    Promise.all(chapters.map((chapter) => writeExamQuestions(llm, { courseTitle: outline.title, chapter, count: 5, types: ["mcq", "short_answer"], meter }))),
+    Promise.all(
+      chapters.map((chapter) =>
+        writeExamQuestions(llm, {
+          courseTitle: outline.title,
+          chapter,
+          count: 5,
+          types: ["mcq", "short_answer"],
+          meter,
+        }),
+      ),
+    ),
   );
   await stage(rows, "podcast script (1 chapter)", (meter) =>
-    writePodcastScript(llm, { courseTitle: outline.title, chapterTitle: chapters[0]!.title, content: chapters[0]!.content, key_concepts: chapters[0]!.key_concepts, meter }),
+    writePodcastScript(llm, {
+      courseTitle: outline.title,
+      chapterTitle: chapters[0]!.title,
+      content: chapters[0]!.content,
+      key_concepts: chapters[0]!.key_concepts,
+      meter,
+    }),
   );
-  await stage(rows, "answer", (meter) => answerQuestion(llm, { question: "What is row and column access control?", passages: passages.slice(0, 6), meter }));
+  await stage(rows, "answer", (meter) =>
+    answerQuestion(llm, { question: "What is row and column access control?", passages: passages.slice(0, 6), meter }),
+  );
   return rows;
 }
 
 function print(title: string, rows: Row[]) {
-  const total = rows.reduce((a, r) => ({ stage: "total", calls: a.calls + r.calls, wallMs: a.wallMs + r.wallMs, cpuMs: a.cpuMs + r.cpuMs }));
+  const total = rows.reduce((a, r) => ({
+    stage: "total",
+    calls: a.calls + r.calls,
+    wallMs: a.wallMs + r.wallMs,
+    cpuMs: a.cpuMs + r.cpuMs,
+  }));
   console.log(`\n${title}`);
   console.log("| stage | model calls | wall ms | own code ms (CPU) |");
   console.log("|---|---:|---:|---:|");

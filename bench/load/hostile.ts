@@ -19,7 +19,8 @@ const { values } = parseArgs({
 });
 const clients = Number(values.clients);
 const textMb = Number(values["text-mb"]);
-if (!(clients > 0 && clients <= 64 && textMb > 0 && textMb <= 50)) throw new Error("--clients from 1 to 64, --text-mb from 1 to 50");
+if (!(clients > 0 && clients <= 64 && textMb > 0 && textMb <= 50))
+  throw new Error("--clients from 1 to 64, --text-mb from 1 to 50");
 
 const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 const png = hugePng(25_000);
@@ -53,25 +54,39 @@ try {
     hostileRequests.map(async (files) => {
       const form = new FormData();
       for (const f of files) form.append("files", new Blob([f.bytes], { type: f.type }), f.name);
-      const res = await fetch(`${srv.url}/v2/documents/process`, { method: "POST", headers: headersFor(hostileKey, "attacker"), body: form });
+      const res = await fetch(`${srv.url}/v2/documents/process`, {
+        method: "POST",
+        headers: headersFor(hostileKey, "attacker"),
+        body: form,
+      });
       const seconds = (performance.now() - started) / 1000;
       const body = (await res.json()) as {
         documents?: { filename: string; status: string; error?: string; chunk_count?: number }[];
         error?: { message: string };
       };
-      if (!body.documents) outcomes.push({ file: files.map((f) => f.name).join(", "), status: `HTTP ${res.status}`, detail: body.error?.message ?? "", seconds });
+      if (!body.documents)
+        outcomes.push({
+          file: files.map((f) => f.name).join(", "),
+          status: `HTTP ${res.status}`,
+          detail: body.error?.message ?? "",
+          seconds,
+        });
       for (const d of body.documents ?? []) {
         outcomes.push({ file: d.filename, status: d.status, detail: d.error ?? `${d.chunk_count} chunks`, seconds });
       }
     }),
   ).finally(() => (hostileDone = true));
 
-  const note = new TextEncoder().encode("# Tides\n\nThe Moon pulls the oceans; spring tides follow new and full moons.\n");
+  const note = new TextEncoder().encode(
+    "# Tides\n\nThe Moon pulls the oceans; spring tides follow new and full moons.\n",
+  );
   const client = async (i: number) => {
     const key = others[i % others.length]!;
     for (let n = 0; !hostileDone; n++) {
       await timed(rec, "GET /health", () => fetch(`${srv.url}/health`));
-      await timed(rec, "GET /v2/documents", () => fetch(`${srv.url}/v2/documents?limit=5`, { headers: headersFor(key, "reader") }));
+      await timed(rec, "GET /v2/documents", () =>
+        fetch(`${srv.url}/v2/documents?limit=5`, { headers: headersFor(key, "reader") }),
+      );
       if (n % 10 === 0) {
         const form = new FormData();
         form.append("files", new Blob([note], { type: "text/markdown" }), "tides.md");
@@ -91,8 +106,11 @@ try {
   console.log("Other tenants:\n");
   console.log(rec.table());
   console.log("\nHostile files:\n\n| file | status | error or chunks | answered after s |\n|---|---|---|---|");
-  for (const o of outcomes) console.log(`| ${o.file} | ${o.status} | ${o.detail.replace(/\|/g, "\\|")} | ${o.seconds.toFixed(1)} |`);
-  console.log(`\nserver peak RSS (VmHWM): ${peakMb().toFixed(0)} MB; server still up: ${(await fetch(`${srv.url}/health`)).status === 200}`);
+  for (const o of outcomes)
+    console.log(`| ${o.file} | ${o.status} | ${o.detail.replace(/\|/g, "\\|")} | ${o.seconds.toFixed(1)} |`);
+  console.log(
+    `\nserver peak RSS (VmHWM): ${peakMb().toFixed(0)} MB; server still up: ${(await fetch(`${srv.url}/health`)).status === 200}`,
+  );
 } finally {
   await srv.stop();
 }

@@ -23,7 +23,8 @@ const { values } = parseArgs({
 const clients = Number(values.clients);
 const seconds = Number(values.seconds);
 const limit = Number(values.limit);
-if (!(clients > 0 && seconds > 0 && seconds <= 600 && limit > 0)) throw new Error("--clients, --seconds (at most 600) and --limit must be positive");
+if (!(clients > 0 && seconds > 0 && seconds <= 600 && limit > 0))
+  throw new Error("--clients, --seconds (at most 600) and --limit must be positive");
 
 const env = await loadEnv({ latencyMs: 5 });
 try {
@@ -44,7 +45,9 @@ try {
   console.log(`\nthroughput: ${(all.length / seconds).toFixed(0)} req/s; courses started: ${result.generated}`);
   console.log("\n| rate-limit window (reset) | allowed | 429 | exact |\n|---|---|---|---|");
   for (const w of result.windows) {
-    console.log(`| ${new Date(w.reset * 1000).toISOString()} | ${w.allowed} | ${w.limited} | ${w.limited > 0 ? w.allowed === limit : w.allowed <= limit} |`);
+    console.log(
+      `| ${new Date(w.reset * 1000).toISOString()} | ${w.allowed} | ${w.limited} | ${w.limited > 0 ? w.allowed === limit : w.allowed <= limit} |`,
+    );
   }
   console.log(`\nunexpected statuses: ${result.unexpected.length}; 429 on unlimited tenants: ${result.unexpected429}`);
   console.log(`SQLITE_BUSY / "database is locked" lines in the server log: ${busyLines(env.srv.output()).length}`);

@@ -9,9 +9,9 @@ import { loadConfig } from "../../src/config.ts";
 import { openDb } from "../../src/db/index.ts";
 import { createLlm } from "../../src/llm/create.ts";
 import { createLogger } from "../../src/log.ts";
-import { createEmbedder } from "../../src/retrieval/index.ts";
 import { courseHead } from "../../src/materials/course-content.ts";
 import { generateExam } from "../../src/materials/exam.ts";
+import { createEmbedder } from "../../src/retrieval/index.ts";
 import type { Services } from "../../src/services.ts";
 import { createKey } from "../../src/tenants/keys.ts";
 import { startFakeOllama } from "../../test/helpers/fake-ollama.ts";
@@ -33,7 +33,9 @@ fake.respondWith(examResponder());
 
 /** Most calls in flight at once: each call occupies [arrival, arrival + latency] at the fake. */
 function peakInFlight(arrivals: number[]): number {
-  const events = arrivals.flatMap((t) => [[t, 1] as const, [t + latencyMs, -1] as const]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const events = arrivals
+    .flatMap((t) => [[t, 1] as const, [t + latencyMs, -1] as const])
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   let now = 0;
   let peak = 0;
   for (const [, d] of events) peak = Math.max(peak, (now += d));
@@ -53,9 +55,21 @@ for (const concurrency of levels) {
     EMBEDDER: "builtin",
   });
   const { db, sqlite } = await openDb(dataDir);
-  const svc: Services = { cfg, db, sqlite, log: createLogger("error"), llm: await createLlm(cfg), embedder: createEmbedder(cfg), engines: {} };
+  const svc: Services = {
+    cfg,
+    db,
+    sqlite,
+    log: createLogger("error"),
+    llm: await createLlm(cfg),
+    embedder: createEmbedder(cfg),
+    engines: {},
+  };
   const apiKey = createKey(db, { tenant: "bench", env: "production" }).key;
-  const courseId = await insertRichCourse(dataDir, { apiKey, externalUserId: "bench" }, { chapters: [...BIOLOGY, ...PROBABILITY], model: "llama3.2" });
+  const courseId = await insertRichCourse(
+    dataDir,
+    { apiKey, externalUserId: "bench" },
+    { chapters: [...BIOLOGY, ...PROBABILITY], model: "llama3.2" },
+  );
   const before = fake.generations().length;
   const started = performance.now();
   const { exam } = await generateExam(svc, courseHead(sqlite, courseId), { examSize: size });
@@ -79,7 +93,9 @@ await fake.close();
 const head = ["EXAM_CONCURRENCY", "questions", "model calls", "peak in flight", "seconds", "sequential s", "speed-up"];
 const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
 const line = (cells: string[]) => `| ${cells.map((c, i) => c.padStart(widths[i]!)).join(" | ")} |`;
-console.log(`\n${size}-question exam, 5 chapters (2 quantitative), batches of ${batch}, fake Ollama at ${latencyMs} ms per call\n`);
+console.log(
+  `\n${size}-question exam, 5 chapters (2 quantitative), batches of ${batch}, fake Ollama at ${latencyMs} ms per call\n`,
+);
 console.log(line(head));
 console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
 for (const r of rows) console.log(line(r));

@@ -12,7 +12,10 @@ import { call, ROOT, startServer } from "../../test/helpers/server.ts";
 import { decodeMp3 } from "../../test/podcasts/fixtures/audio-analysis.ts";
 
 const CORPUS = join(ROOT, "../shared/corpus");
-const DOCUMENTS = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ["pdf/tracemonkey.pdf", "docx/markitdown-autogen-paper.docx", "pdf/R-intro.pdf"];
+const DOCUMENTS =
+  process.argv.slice(2).length > 0
+    ? process.argv.slice(2)
+    : ["pdf/tracemonkey.pdf", "docx/markitdown-autogen-paper.docx", "pdf/R-intro.pdf"];
 const user = "bench";
 
 interface Turn {
@@ -39,7 +42,8 @@ try {
     const form = new FormData();
     form.append("files", new Blob([await Bun.file(join(CORPUS, path)).arrayBuffer()]), name);
     const made = await call(srv.url, "/v2/courses/generate-from-files?mode=sync", { key, user, body: form });
-    if (made.status !== 200) throw new Error(`${path}: course generation failed (${made.status}): ${made.text.slice(0, 300)}`);
+    if (made.status !== 200)
+      throw new Error(`${path}: course generation failed (${made.status}): ${made.text.slice(0, 300)}`);
     const courseId: string = made.body.course.id;
     await call(srv.url, `/v2/courses/${courseId}/podcasts/generate?tts_provider=espeak`, { key, user, json: {} });
     let episodes: Episode[] = [];
@@ -81,11 +85,14 @@ try {
 const header = ["document", "chapter", "status", "minutes", "turns", "alternation", "LUFS", "words"];
 const right = new Set([3, 4, 5, 6, 7]);
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-const line = (cells: string[]) => `| ${cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(" | ")} |`;
+const line = (cells: string[]) =>
+  `| ${cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(" | ")} |`;
 console.log("\nBuilt-in (extractive) episodes, eSpeak NG, 48 kbps MP3; minutes and LUFS measured on the decoded MP3;");
 console.log("alternation = share of turns whose speaker differs from the previous turn's\n");
 console.log(line(header));
 console.log(`|${widths.map((w, i) => (right.has(i) ? `${"-".repeat(w + 1)}:` : "-".repeat(w + 2))).join("|")}|`);
 for (const r of rows) console.log(line(r));
 const inRange = minutes.filter((m) => m >= 3 && m <= 8).length;
-console.log(`\n${minutes.length} episodes ready of ${rows.length}; ${inRange} last 3 to 8 minutes (shorter ones come from chapters with little text to speak).`);
+console.log(
+  `\n${minutes.length} episodes ready of ${rows.length}; ${inRange} last 3 to 8 minutes (shorter ones come from chapters with little text to speak).`,
+);

@@ -13,12 +13,24 @@ import type { ScriptTurn } from "../../src/podcasts/render-audio.ts";
 import { createTtsEngines } from "../../src/podcasts/tts/registry.ts";
 
 const SCRIPT: ScriptTurn[] = [
-  { speaker: "host", text: "Welcome back. Today's chapter is about how vaccines train the immune system, and why that training lasts." },
-  { speaker: "guest", text: "Thanks for having me. A vaccine shows the body a harmless piece of a pathogen, often a protein from its surface, so the immune system can learn its shape without facing the disease." },
+  {
+    speaker: "host",
+    text: "Welcome back. Today's chapter is about how vaccines train the immune system, and why that training lasts.",
+  },
+  {
+    speaker: "guest",
+    text: "Thanks for having me. A vaccine shows the body a harmless piece of a pathogen, often a protein from its surface, so the immune system can learn its shape without facing the disease.",
+  },
   { speaker: "host", text: "So what actually gets trained? Is it the antibodies?" },
-  { speaker: "guest", text: "Antibodies are part of it. B cells learn to make antibodies that fit the protein, and T cells learn to recognise infected cells. Some of both become memory cells, which can live for years." },
+  {
+    speaker: "guest",
+    text: "Antibodies are part of it. B cells learn to make antibodies that fit the protein, and T cells learn to recognise infected cells. Some of both become memory cells, which can live for years.",
+  },
   { speaker: "host", text: "That is why a second exposure is so much milder." },
-  { speaker: "guest", text: "Exactly. The memory cells respond within days instead of weeks, often before you notice any symptoms at all. Booster doses simply remind them, and raise the number of memory cells again." },
+  {
+    speaker: "guest",
+    text: "Exactly. The memory cells respond within days instead of weeks, often before you notice any symptoms at all. Booster doses simply remind them, and raise the number of memory cells again.",
+  },
 ];
 
 const repetitions = Math.max(1, Number(process.argv[2] ?? 3));
@@ -37,7 +49,13 @@ const rows: Row[] = [];
 for (const engine of Object.values(engines)) {
   const availability = await engine.available();
   if (!availability.ok) {
-    rows.push({ engine: engine.name, audio: "-", synth: "-", episode: "-", note: availability.reason ?? "unavailable" });
+    rows.push({
+      engine: engine.name,
+      audio: "-",
+      synth: "-",
+      episode: "-",
+      note: availability.reason ?? "unavailable",
+    });
     continue;
   }
   const voices = engine.voices();
@@ -64,10 +82,20 @@ for (const engine of Object.values(engines)) {
   });
 }
 
-console.log(`podcast speech throughput: ${SCRIPT.length} turns, ${repetitions} repetitions, ${availableParallelism()} CPUs (${cpus()[0]?.model ?? "unknown"})`);
+console.log(
+  `podcast speech throughput: ${SCRIPT.length} turns, ${repetitions} repetitions, ${availableParallelism()} CPUs (${cpus()[0]?.model ?? "unknown"})`,
+);
 console.log("audio seconds per wall second; higher is faster; 1.0 is real time\n");
-const header: Row = { engine: "engine", audio: "episode s", synth: "synthesis x", episode: "synth+mp3 x", note: "note" };
-const widths = (Object.keys(header) as (keyof Row)[]).map((k) => Math.max(...[header, ...rows].map((r) => r[k].length)));
+const header: Row = {
+  engine: "engine",
+  audio: "episode s",
+  synth: "synthesis x",
+  episode: "synth+mp3 x",
+  note: "note",
+};
+const widths = (Object.keys(header) as (keyof Row)[]).map((k) =>
+  Math.max(...[header, ...rows].map((r) => r[k].length)),
+);
 for (const row of [header, ...rows]) {
   console.log(
     (Object.keys(header) as (keyof Row)[])

@@ -59,7 +59,9 @@ const srv = await startServer({ dataDir, env: { LLM_PROVIDER: "extractive", RATE
 
 /** Indexes each document and builds a course from it, or reads what an earlier run with --data made. */
 async function prepare(): Promise<Prepared> {
-  const state: Prepared = existsSync(stateFile) ? await Bun.file(stateFile).json() : { key: await srv.createKey("qa", "production"), docs: {} };
+  const state: Prepared = existsSync(stateFile)
+    ? await Bun.file(stateFile).json()
+    : { key: await srv.createKey("qa", "production"), docs: {} };
   for (const name of docNames) {
     if (state.docs[name]) continue;
     const path = join(CORPUS, set.documents[name]!.path);
@@ -67,10 +69,15 @@ async function prepare(): Promise<Prepared> {
     const indexForm = new FormData();
     indexForm.append("files", file());
     const indexed = await call(srv.url, "/v2/documents/process", { key: state.key, user: "reader", body: indexForm });
-    if (indexed.status !== 200 || indexed.body.ready !== 1) throw new Error(`${name}: indexing failed: ${indexed.text.slice(0, 200)}`);
+    if (indexed.status !== 200 || indexed.body.ready !== 1)
+      throw new Error(`${name}: indexing failed: ${indexed.text.slice(0, 200)}`);
     const courseForm = new FormData();
     courseForm.append("files", file());
-    const made = await call(srv.url, "/v2/courses/generate-from-files?mode=sync", { key: state.key, user: "reader", body: courseForm });
+    const made = await call(srv.url, "/v2/courses/generate-from-files?mode=sync", {
+      key: state.key,
+      user: "reader",
+      body: courseForm,
+    });
     if (made.status !== 200) throw new Error(`${name}: course failed: ${made.text.slice(0, 200)}`);
     state.docs[name] = { documentId: indexed.body.documents[0].id, courseId: made.body.course.id };
     console.error(`${name}: indexed and course built`);
@@ -97,7 +104,11 @@ interface Outcome {
 function mostCopies(texts: string[]): number {
   const holders = new Map<string, Set<number>>();
   texts.forEach((t, i) => {
-    for (const s of t.split(/(?<=[.!?])\s+/).map(norm).filter((x) => x.split(" ").length >= 6)) holders.set(s, (holders.get(s) ?? new Set()).add(i));
+    for (const s of t
+      .split(/(?<=[.!?])\s+/)
+      .map(norm)
+      .filter((x) => x.split(" ").length >= 6))
+      holders.set(s, (holders.get(s) ?? new Set()).add(i));
   });
   return Math.max(0, ...[...holders.values()].map((h) => h.size));
 }
@@ -106,9 +117,20 @@ async function askAll(state: Prepared): Promise<Outcome[]> {
   const out: Outcome[] = [];
   for (const q of set.questions.filter((x) => docNames.includes(x.doc))) {
     const { documentId, courseId } = state.docs[q.doc]!;
-    const query = await call(srv.url, "/v2/documents/query", { key: state.key, user: "reader", json: { question: q.question, document_ids: [documentId] } });
-    const ask = await call(srv.url, `/v2/courses/${courseId}/ask`, { key: state.key, user: "reader", json: { question: q.question } });
-    for (const [path, res, abstention] of [["query", query, NOT_ANSWERED], ["ask", ask, COURSE_NOT_ANSWERED]] as const) {
+    const query = await call(srv.url, "/v2/documents/query", {
+      key: state.key,
+      user: "reader",
+      json: { question: q.question, document_ids: [documentId] },
+    });
+    const ask = await call(srv.url, `/v2/courses/${courseId}/ask`, {
+      key: state.key,
+      user: "reader",
+      json: { question: q.question },
+    });
+    for (const [path, res, abstention] of [
+      ["query", query, NOT_ANSWERED],
+      ["ask", ask, COURSE_NOT_ANSWERED],
+    ] as const) {
       if (res.status !== 200) throw new Error(`${path} ${q.id}: HTTP ${res.status} ${res.text.slice(0, 200)}`);
       const answer: string = res.body.answer;
       const abstained = answer === abstention;
@@ -133,7 +155,15 @@ function row(label: string, outcomes: Outcome[]): string[] {
   const answerable = outcomes.filter((o) => o.q.answer !== null);
   const unanswerable = outcomes.filter((o) => o.q.answer === null);
   const given = outcomes.filter((o) => !o.abstained);
-  const words = given.reduce((n, o) => n + o.answer.replace(/\[\d+\]/g, "").split(/\s+/).filter(Boolean).length, 0);
+  const words = given.reduce(
+    (n, o) =>
+      n +
+      o.answer
+        .replace(/\[\d+\]/g, "")
+        .split(/\s+/)
+        .filter(Boolean).length,
+    0,
+  );
   return [
     label,
     pct(answerable.filter((o) => o.correct).length, answerable.length),
@@ -146,8 +176,24 @@ function row(label: string, outcomes: Outcome[]): string[] {
 }
 
 function table(title: string, outcomes: Outcome[]) {
-  const header = ["document", "correct", "abstained (unanswerable)", "wrong abstentions", "span in sources", "words/answer", "repeated 2× / 3×+"];
-  const rows = [...docNames.map((d) => row(d, outcomes.filter((o) => o.q.doc === d))), row("overall", outcomes)];
+  const header = [
+    "document",
+    "correct",
+    "abstained (unanswerable)",
+    "wrong abstentions",
+    "span in sources",
+    "words/answer",
+    "repeated 2× / 3×+",
+  ];
+  const rows = [
+    ...docNames.map((d) =>
+      row(
+        d,
+        outcomes.filter((o) => o.q.doc === d),
+      ),
+    ),
+    row("overall", outcomes),
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join("  ");
   console.log(`\n${title}`);
@@ -161,18 +207,37 @@ try {
   for (const o of outcomes) {
     const wrong = o.q.answer === null ? !o.abstained : !o.correct;
     if (values.show === "all" || (values.show === "wrong" && wrong)) {
-      console.error(`${wrong ? "WRONG" : "ok   "} ${o.path.padEnd(5)} #${o.q.id} ${o.q.question} [${o.q.answer ?? "unanswerable"}]\n      ${o.answer.slice(0, 400)}`);
+      console.error(
+        `${wrong ? "WRONG" : "ok   "} ${o.path.padEnd(5)} #${o.q.id} ${o.q.question} [${o.q.answer ?? "unanswerable"}]\n      ${o.answer.slice(0, 400)}`,
+      );
     }
   }
-  console.log("Built-in engine; goals: correct ≥ 80%, abstained on unanswerable ≥ 60%, wrong abstentions ≤ 15%, repeated 3×+ 0");
+  console.log(
+    "Built-in engine; goals: correct ≥ 80%, abstained on unanswerable ≥ 60%, wrong abstentions ≤ 15%, repeated 3×+ 0",
+  );
   for (const path of ["query", "ask"] as const) {
     const mine = outcomes.filter((o) => o.path === path);
     const title = path === "query" ? "POST /v2/documents/query" : "POST /v2/courses/{id}/ask";
-    table(`${title}, tune half (even ids)`, mine.filter((o) => o.q.id < 200 && o.q.id % 2 === 0));
-    table(`${title}, held-out half (odd ids)`, mine.filter((o) => o.q.id < 200 && o.q.id % 2 === 1));
-    table(`${title}, set B (ids 201-248, written fresh, then tuned on)`, mine.filter((o) => o.q.id >= 200 && o.q.id < 300));
-    table(`${title}, set C (ids 301-348, written fresh, held out)`, mine.filter((o) => o.q.id >= 300 && o.q.id < 400));
-    table(`${title}, set D (ids 401-448, written fresh, held out)`, mine.filter((o) => o.q.id >= 400));
+    table(
+      `${title}, tune half (even ids)`,
+      mine.filter((o) => o.q.id < 200 && o.q.id % 2 === 0),
+    );
+    table(
+      `${title}, held-out half (odd ids)`,
+      mine.filter((o) => o.q.id < 200 && o.q.id % 2 === 1),
+    );
+    table(
+      `${title}, set B (ids 201-248, written fresh, then tuned on)`,
+      mine.filter((o) => o.q.id >= 200 && o.q.id < 300),
+    );
+    table(
+      `${title}, set C (ids 301-348, written fresh, held out)`,
+      mine.filter((o) => o.q.id >= 300 && o.q.id < 400),
+    );
+    table(
+      `${title}, set D (ids 401-448, written fresh, held out)`,
+      mine.filter((o) => o.q.id >= 400),
+    );
   }
 } finally {
   await srv.stop({ keepData: values.data !== undefined });

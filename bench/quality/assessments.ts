@@ -27,15 +27,19 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { CORPUS, documents } from "./documents.ts";
 import { stopExtractionWorkers } from "../../src/ingest/index.ts";
 import { isCommonWord } from "../../src/llm/extractive/background.ts";
 import { isStopword } from "../../src/llm/extractive/text.ts";
 import { call, startServer, tempDir } from "../../test/helpers/server.ts";
+import { CORPUS, documents } from "./documents.ts";
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
-  options: { only: { type: "string" }, exam: { type: "string", default: "30" }, chapters: { type: "string", default: "4" } },
+  options: {
+    only: { type: "string" },
+    exam: { type: "string", default: "30" },
+    chapters: { type: "string", default: "4" },
+  },
 });
 const DOCUMENTS = documents(values.only);
 
@@ -88,8 +92,13 @@ function nearDuplicates(prompts: string[]): number {
 function kindOf(q: Mcq): string {
   if (/^What does \S+ stand for\?$/.test(q.prompt)) return "acronym";
   if (/^Which term /.test(q.prompt)) return "term";
-  if (/_{3,}/.test(q.prompt)) return /^[\d.,]+\s*(%|x|×|percent|times)?$/.test(q.choices[q.answer]!.trim()) ? "figure" : "cloze";
-  if (/^(What|Why) (is|are|does|do)\b/.test(q.prompt) && !/what does .+ (lead to|result in|cause|allow|enable)\?$/i.test(q.prompt)) return "definition";
+  if (/_{3,}/.test(q.prompt))
+    return /^[\d.,]+\s*(%|x|×|percent|times)?$/.test(q.choices[q.answer]!.trim()) ? "figure" : "cloze";
+  if (
+    /^(What|Why) (is|are|does|do)\b/.test(q.prompt) &&
+    !/what does .+ (lead to|result in|cause|allow|enable)\?$/i.test(q.prompt)
+  )
+    return "definition";
   if (/reason|lead to|result in|cause|allow|enable/.test(q.prompt)) return "cause";
   return "other";
 }
@@ -98,7 +107,10 @@ const DEFINING = "(?:is|are|was|were|refers? to|means|denotes|stands for|describ
 function defines(card: { front: string; back: string }): boolean {
   const stand = /^What does (\S+) stand for\?$/.exec(card.front);
   if (stand) {
-    const initials = card.back.split(/[\s-]+/).map((w) => w[0]?.toUpperCase() ?? "").join("");
+    const initials = card.back
+      .split(/[\s-]+/)
+      .map((w) => w[0]?.toUpperCase() ?? "")
+      .join("");
     return initials.startsWith(stand[1]!.replace(/s$/, "").slice(0, 2));
   }
   if (/\?$/.test(card.front)) return false;
@@ -111,7 +123,10 @@ function defines(card: { front: string; back: string }): boolean {
 
 const pct = (n: number, d: number) => (d === 0 ? "n/a" : `${((100 * n) / d).toFixed(1)}%`);
 const outDir = mkdtempSync(join(tmpdir(), "cf-assessments-"));
-const srv = await startServer({ dataDir: tempDir("cf-assess-"), env: { LLM_PROVIDER: "extractive", RATE_LIMIT_PER_MINUTE: "10000" } });
+const srv = await startServer({
+  dataDir: tempDir("cf-assess-"),
+  env: { LLM_PROVIDER: "extractive", RATE_LIMIT_PER_MINUTE: "10000" },
+});
 const key = await srv.createKey("assess", "production");
 const rows: string[][] = [];
 try {
@@ -129,13 +144,18 @@ try {
     const course = await call(srv.url, `/v2/courses/${id}`, { key, user: "reader" });
     const quizzes = (course.body.chapters as { quiz: { questions: Mcq[] } }[]).flatMap((c) => c.quiz.questions);
     let size = Number(values.exam);
-    let exam = await call(srv.url, `/v2/courses/${id}/generate-exam`, { key, user: "reader", json: { exam_size: size } });
+    let exam = await call(srv.url, `/v2/courses/${id}/generate-exam`, {
+      key,
+      user: "reader",
+      json: { exam_size: size },
+    });
     if (exam.status === 422 && exam.body.error?.details?.available >= 10) {
       size = exam.body.error.details.available;
       exam = await call(srv.url, `/v2/courses/${id}/generate-exam`, { key, user: "reader", json: { exam_size: size } });
     }
     const examQs: Question[] = exam.status === 200 ? exam.body.exam.questions : [];
-    const cards = (await call(srv.url, `/v2/courses/${id}/generate-flashcards`, { key, user: "reader", json: {} })).body.flashcards.cards as { front: string; back: string }[];
+    const cards = (await call(srv.url, `/v2/courses/${id}/generate-flashcards`, { key, user: "reader", json: {} })).body
+      .flashcards.cards as { front: string; back: string }[];
     const guide = (await call(srv.url, `/v2/courses/${id}/study-guide`, { key, user: "reader" })).body.study_guide;
     const terms = (guide?.sections ?? []).find((s: { heading: string }) => s.heading === "Key terms")?.items ?? [];
 
@@ -156,15 +176,36 @@ try {
       pct(nearDuplicates(allPrompts), allPrompts.length),
       [...kinds.entries()].map(([k, n]) => `${k} ${n}`).join(", "),
       pct(mcqs.filter((q) => /“.+”\s*\((.+)\)/.test(q.explanation)).length, mcqs.length),
-      exam.status === 200 ? `${examQs.length} of ${values.exam}` : `${exam.status}: ${exam.body.error?.details?.available ?? "?"} available`,
+      exam.status === 200
+        ? `${examQs.length} of ${values.exam}`
+        : `${exam.status}: ${exam.body.error?.details?.available ?? "?"} available`,
       pct(shorts.filter((q) => q.rubric.length >= 2 && q.rubric.length <= 4).length, shorts.length),
       String(cards.length),
       pct(cards.filter(defines).length, cards.length),
       String(sharedBacks),
-      String(terms.filter((t: { term: string; definition: string }) => t.definition.toLowerCase().includes(t.term.toLowerCase()) || /stands for|^[A-Z]/.test(t.definition)).length) + `/${terms.length}`,
+      String(
+        terms.filter(
+          (t: { term: string; definition: string }) =>
+            t.definition.toLowerCase().includes(t.term.toLowerCase()) || /stands for|^[A-Z]/.test(t.definition),
+        ).length,
+      ) + `/${terms.length}`,
     ]);
 
-    const lines = [`# ${doc}`, "", "## Quizzes", ...quizzes.map(show), "", `## Exam (${examQs.length})`, ...examQs.map(show), "", "## Flashcards", ...cards.map((c) => `- **${c.front}** — ${c.back}`), "", "## Study guide key terms", ...terms.map((t: { term: string; definition: string }) => `- **${t.term}**: ${t.definition}`)];
+    const lines = [
+      `# ${doc}`,
+      "",
+      "## Quizzes",
+      ...quizzes.map(show),
+      "",
+      `## Exam (${examQs.length})`,
+      ...examQs.map(show),
+      "",
+      "## Flashcards",
+      ...cards.map((c) => `- **${c.front}** — ${c.back}`),
+      "",
+      "## Study guide key terms",
+      ...terms.map((t: { term: string; definition: string }) => `- **${t.term}**: ${t.definition}`),
+    ];
     await Bun.write(join(outDir, `${doc.split("/").pop()}.md`), lines.join("\n"));
     console.error(`${doc}: done`);
   }
@@ -174,15 +215,33 @@ try {
 }
 
 function show(q: Question): string {
-  if (q.type === "mcq") return `- [${kindOf(q)}] ${q.prompt}\n${q.choices.map((c, i) => `  ${i === q.answer ? "*" : "-"} ${c}`).join("\n")}\n  > ${q.explanation}`;
-  if (q.type === "short_answer") return `- [short] ${q.prompt}\n  answer: ${q.answer}\n${q.rubric.map((r) => `  + ${r}`).join("\n")}`;
+  if (q.type === "mcq")
+    return `- [${kindOf(q)}] ${q.prompt}\n${q.choices.map((c, i) => `  ${i === q.answer ? "*" : "-"} ${c}`).join("\n")}\n  > ${q.explanation}`;
+  if (q.type === "short_answer")
+    return `- [short] ${q.prompt}\n  answer: ${q.answer}\n${q.rubric.map((r) => `  + ${r}`).join("\n")}`;
   return `- [worked] ${q.prompt}\n${q.steps.map((s) => `  1. ${s}`).join("\n")}`;
 }
 
-const header = ["document", "mcq", "common answers", "leaked", "near-dup", "kinds", "cited", "exam", "rubric 2-4", "cards", "defines", "shared backs", "guide terms"];
+const header = [
+  "document",
+  "mcq",
+  "common answers",
+  "leaked",
+  "near-dup",
+  "kinds",
+  "cited",
+  "exam",
+  "rubric 2-4",
+  "cards",
+  "defines",
+  "shared backs",
+  "guide terms",
+];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
 const line = (r: string[]) => r.map((c, i) => (c ?? "").padEnd(widths[i]!)).join("  ");
-console.log(`Built-in engine, ${values.chapters} chapters per course, exam of ${values.exam} (or what the course can supply)`);
+console.log(
+  `Built-in engine, ${values.chapters} chapters per course, exam of ${values.exam} (or what the course can supply)`,
+);
 console.log(line(header));
 for (const r of rows) console.log(line(r));
 console.log("goals: common answers ≤ 10%, leaked 0, near-dup ≤ 2%, defines ≥ 70%, shared backs 0");

@@ -24,13 +24,13 @@
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { CORPUS, documents } from "./documents.ts";
 import sbd from "sbd";
 import { loadConfig } from "../../src/config.ts";
+import { cleanTitle } from "../../src/courses/chapter-groups.ts";
 import { type Block, headingPaths, markdownToBlocks, TEACHING_ROLES } from "../../src/ingest/document.ts";
 import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
-import { cleanTitle } from "../../src/courses/chapter-groups.ts";
 import { call, startServer, tempDir } from "../../test/helpers/server.ts";
+import { CORPUS, documents } from "./documents.ts";
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -38,7 +38,11 @@ const { values } = parseArgs({
 });
 const DOCUMENTS = documents(values.only);
 
-const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 const words = (s: string) => norm(s).split(" ").filter(Boolean);
 const trigrams = (w: string[]) => w.slice(0, -2).map((_, i) => `${w[i]} ${w[i + 1]} ${w[i + 2]}`);
 
@@ -59,7 +63,11 @@ function contentSentences(markdown: string): string[] {
   const prose = markdown
     .split(/\n{2,}/)
     .filter((p) => !/^\s*(#|```|~~~|\|)/.test(p))
-    .map((p) => markdownToBlocks(p).map((b) => b.text).join("\n"))
+    .map((p) =>
+      markdownToBlocks(p)
+        .map((b) => b.text)
+        .join("\n"),
+    )
     .join("\n");
   return sbd
     .sentences(prose, { newline_boundaries: true })
@@ -85,7 +93,10 @@ const withTrigrams = (texts: string[]) => {
 const stripNumbering = (h: string) => norm(cleanTitle(h));
 
 async function sourceModel(path: string): Promise<SourceModel> {
-  const { blocks } = await extractFile(path, path.split("/").pop()!, { ...loadConfig(), dataDir: tempDir("cf-quality-extract-") });
+  const { blocks } = await extractFile(path, path.split("/").pop()!, {
+    ...loadConfig(),
+    dataDir: tempDir("cf-quality-extract-"),
+  });
   const paths = headingPaths(blocks);
   const body = blocks.filter((b) => TEACHING_ROLES.has(b.role));
   const bodyHeadings = body.filter((b) => b.kind === "heading");
@@ -109,7 +120,9 @@ async function sourceModel(path: string): Promise<SourceModel> {
   const prose = (b: Block) => b.kind !== "heading" && b.role !== "header_footer" && b.role !== "page_number";
   return {
     blocks,
-    headings: new Set(blocks.filter((b) => b.kind === "heading").flatMap((b) => [norm(b.text), stripNumbering(b.text)])),
+    headings: new Set(
+      blocks.filter((b) => b.kind === "heading").flatMap((b) => [norm(b.text), stripNumbering(b.text)]),
+    ),
     sections,
     teaching: withTrigrams(body.filter(prose).map((b) => b.text)),
     other: withTrigrams(blocks.filter((b) => !TEACHING_ROLES.has(b.role) && prose(b)).map((b) => b.text)),
@@ -164,14 +177,19 @@ try {
     perChapter.forEach((ss, ci) => ss.forEach((s) => seen.set(norm(s), (seen.get(norm(s)) ?? new Set()).add(ci))));
     const shared = [...seen.values()].filter((c) => c.size > 1).length;
     const selfRef = all.filter((s) => SELF_REFERENCE.test(s)).length;
-    if (process.env.SHOW_SELF_REF) for (const s of all.filter((x) => SELF_REFERENCE.test(x))) console.error(`  self-ref: ${s}`);
+    if (process.env.SHOW_SELF_REF)
+      for (const s of all.filter((x) => SELF_REFERENCE.test(x))) console.error(`  self-ref: ${s}`);
     // A chapter of several sections is titled by joining their headings ("A, B and C", "A through D"): it counts when every part is a heading.
     // A title is compared as shown and with numbering dropped ("A sample session" is Appendix A's own title).
     const isHeading = (t: string) => model.headings.has(norm(t)) || model.headings.has(stripNumbering(t));
     const joinOfHeadings = (t: string): boolean =>
-      isHeading(t) || [...t.matchAll(/, | and | through /g)].some((m) => isHeading(t.slice(0, m.index)) && joinOfHeadings(t.slice(m.index! + m[0].length)));
+      isHeading(t) ||
+      [...t.matchAll(/, | and | through /g)].some(
+        (m) => isHeading(t.slice(0, m.index)) && joinOfHeadings(t.slice(m.index! + m[0].length)),
+      );
     const titled = chapters.filter((c) => joinOfHeadings(c.title)).length;
-    if (process.env.SHOW_TITLES) for (const c of chapters) console.error(`  ${joinOfHeadings(c.title) ? "heading " : "invented"} ${c.title}`);
+    if (process.env.SHOW_TITLES)
+      for (const c of chapters) console.error(`  ${joinOfHeadings(c.title) ? "heading " : "invented"} ${c.title}`);
     const covered = model.sections.filter((sec) => all.some((s) => found(s, sec.text, sec.tri))).length;
     let inCited = 0;
     perChapter.forEach((ss, ci) => {
@@ -187,7 +205,9 @@ try {
       String(shared),
       pct(selfRef, all.length),
       model.headings.size > 0 ? `${titled}/${chapters.length}` : "no headings",
-      model.sections.length > 0 ? `${covered}/${model.sections.length} (${pct(covered, model.sections.length)})` : "no sections",
+      model.sections.length > 0
+        ? `${covered}/${model.sections.length} (${pct(covered, model.sections.length)})`
+        : "no sections",
       pct(inCited, all.length),
       pct(unplaced, all.length),
       chapterWords.join("/"),
@@ -202,10 +222,25 @@ try {
   stopExtractionWorkers();
 }
 
-const header = ["document", "chapters", "front/back", "shared", "self-ref", "titles=headings", "sections covered", "in cited chunk", "unplaced", "words/chapter", "source words", "s"];
+const header = [
+  "document",
+  "chapters",
+  "front/back",
+  "shared",
+  "self-ref",
+  "titles=headings",
+  "sections covered",
+  "in cited chunk",
+  "unplaced",
+  "words/chapter",
+  "source words",
+  "s",
+];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
 const line = (r: string[]) => r.map((c, i) => (c ?? "").padEnd(widths[i]!)).join("  ");
 console.log(`Built-in engine, ${values.chapters} chapters per course`);
 console.log(line(header));
 for (const r of rows) console.log(line(r));
-console.log("goals: front/back ≤ 2%, shared 0, self-ref ≤ 2%, titles=headings ≥ 80%, sections covered ≥ 70%, in cited chunk 100%");
+console.log(
+  "goals: front/back ≤ 2%, shared 0, self-ref ≤ 2%, titles=headings ≥ 80%, sections covered ≥ 70%, in cited chunk 100%",
+);

@@ -27,9 +27,9 @@ import { DEFAULT_OLLAMA_EMBEDDING_MODEL } from "../../src/retrieval/embedders/cr
 import { ollamaEmbedder } from "../../src/retrieval/embedders/ollama.ts";
 import { findModel, inspectModel, transformersEmbedder } from "../../src/retrieval/embedders/transformers.ts";
 import type { Embedder } from "../../src/retrieval/embedders/types.ts";
-import { DEFAULT_FUSION, fuse, type FusionParams } from "../../src/retrieval/fusion.ts";
-import { indexDocument, search, type Hit, type RetrievalDeps } from "../../src/retrieval/index.ts";
-import { rankings, type Rankings } from "../../src/retrieval/search.ts";
+import { DEFAULT_FUSION, type FusionParams, fuse } from "../../src/retrieval/fusion.ts";
+import { type Hit, indexDocument, type RetrievalDeps, search } from "../../src/retrieval/index.ts";
+import { type Rankings, rankings } from "../../src/retrieval/search.ts";
 import { ensureTenant } from "../../src/tenants/keys.ts";
 import { newId, nowIso } from "../../src/util.ts";
 
@@ -76,17 +76,24 @@ async function readQrels(path: string): Promise<Map<string, Map<string, number>>
 }
 
 const corpus = await readJsonl<CorpusDoc>(join(corpusDir, "corpus.jsonl"));
-const queries = new Map((await readJsonl<{ _id: string; text: string }>(join(corpusDir, "queries.jsonl"))).map((q) => [q._id, q.text]));
+const queries = new Map(
+  (await readJsonl<{ _id: string; text: string }>(join(corpusDir, "queries.jsonl"))).map((q) => [q._id, q.text]),
+);
 const allQrels = await readQrels(qrelsPath);
-const evalQueries = [...allQrels.keys()].filter((q) => queries.has(q)).slice(0, values.queries ? Number(values.queries) : undefined);
+const evalQueries = [...allQrels.keys()]
+  .filter((q) => queries.has(q))
+  .slice(0, values.queries ? Number(values.queries) : undefined);
 // The last character's code has the digit's parity and splits non-numeric ids too.
 const isTuneQuery = (q: string) => q.charCodeAt(q.length - 1) % 2 === 0;
 const tuneQueries = evalQueries.filter(isTuneQuery);
 const heldOutQueries = evalQueries.filter((q) => !isTuneQuery(q));
 console.log(`SciFact: ${corpus.length} documents, ${evalQueries.length} judged queries from ${qrelsPath}`);
-console.log(`  tune half: ${tuneQueries.length} queries (even ids); held-out half: ${heldOutQueries.length} queries (odd ids)`);
+console.log(
+  `  tune half: ${tuneQueries.length} queries (even ids); held-out half: ${heldOutQueries.length} queries (odd ids)`,
+);
 
-const extractOf = (d: { title: string; text: string }): ExtractResult => resultOfMarkdown(`# ${d.title}\n\n${d.text}`, { title: d.title });
+const extractOf = (d: { title: string; text: string }): ExtractResult =>
+  resultOfMarkdown(`# ${d.title}\n\n${d.text}`, { title: d.title });
 
 interface Bench {
   deps: RetrievalDeps;
@@ -102,19 +109,45 @@ async function indexCorpus(embedder: Embedder): Promise<Bench> {
   const { sqlite, db } = await openDb(dir);
   const { id: tenantId } = ensureTenant(db, "bench");
   const userId = newId();
-  sqlite.run("INSERT INTO users (id, tenant_id, external_id, created_at) VALUES (?, ?, 'bench', ?)", [userId, tenantId, nowIso()]);
+  sqlite.run("INSERT INTO users (id, tenant_id, external_id, created_at) VALUES (?, ?, 'bench', ?)", [
+    userId,
+    tenantId,
+    nowIso(),
+  ]);
   const deps = { sqlite, embedder };
   const started = performance.now();
   for (const d of corpus) await addDocument(deps, tenantId, userId, d._id, extractOf(d));
   const chunks = sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM retrieval_chunks").get()!.n;
-  console.log(`  indexed ${corpus.length} documents as ${chunks} chunks in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  return { deps, tenantId, userId, dir, chunks, close: () => (sqlite.close(), rmSync(dir, { recursive: true, force: true })) };
+  console.log(
+    `  indexed ${corpus.length} documents as ${chunks} chunks in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return {
+    deps,
+    tenantId,
+    userId,
+    dir,
+    chunks,
+    close: () => (sqlite.close(), rmSync(dir, { recursive: true, force: true })),
+  };
 }
 
-async function addDocument(deps: RetrievalDeps, tenantId: string, userId: string, filename: string, extract: ExtractResult): Promise<number> {
+async function addDocument(
+  deps: RetrievalDeps,
+  tenantId: string,
+  userId: string,
+  filename: string,
+  extract: ExtractResult,
+): Promise<number> {
   const documentId = createDocumentRecord(deps.sqlite, { tenantId, userId }, { filename, sourceType: "file" });
   const { chunkCount } = await indexDocument(deps, { tenantId, userId, documentId, extract, spaceId: null });
-  markDocumentReady(deps.sqlite, documentId, { blobKey: null, mimeType: extract.mimeType, pages: 1, markdown: extract.markdown, title: extract.title, chunkCount });
+  markDocumentReady(deps.sqlite, documentId, {
+    blobKey: null,
+    mimeType: extract.mimeType,
+    pages: 1,
+    markdown: extract.markdown,
+    title: extract.title,
+    chunkCount,
+  });
   return chunkCount;
 }
 
@@ -129,10 +162,16 @@ function scoreRanking(ranked: string[], rel: Map<string, number>): { ndcg: numbe
   const top = ranked.slice(0, 10);
   let dcg = 0;
   top.forEach((d, i) => (dcg += (rel.get(d) ?? 0) / Math.log2(i + 2)));
-  const ideal = [...rel.values()].filter((g) => g > 0).sort((a, b) => b - a).slice(0, 10);
+  const ideal = [...rel.values()]
+    .filter((g) => g > 0)
+    .sort((a, b) => b - a)
+    .slice(0, 10);
   const idcg = ideal.reduce((s, g, i) => s + g / Math.log2(i + 2), 0);
   const relevant = [...rel.values()].filter((g) => g > 0).length;
-  return { ndcg: idcg > 0 ? dcg / idcg : 0, recall: relevant > 0 ? top.filter((d) => (rel.get(d) ?? 0) > 0).length / relevant : 0 };
+  return {
+    ndcg: idcg > 0 ? dcg / idcg : 0,
+    recall: relevant > 0 ? top.filter((d) => (rel.get(d) ?? 0) > 0).length / relevant : 0,
+  };
 }
 
 const EVAL_CHUNKS = 40;
@@ -141,7 +180,15 @@ async function evaluate(b: Bench, qs: string[], mode: "lexical" | "vector" | "hy
   let ndcg = 0;
   let recall = 0;
   for (const q of qs) {
-    const hits = await search(b.deps, { tenantId: b.tenantId, userId: b.userId, scope: {}, query: queries.get(q)!, topK: EVAL_CHUNKS, mode, fusion });
+    const hits = await search(b.deps, {
+      tenantId: b.tenantId,
+      userId: b.userId,
+      scope: {},
+      query: queries.get(q)!,
+      topK: EVAL_CHUNKS,
+      mode,
+      fusion,
+    });
     const s = scoreRanking(documentRanking(hits), allQrels.get(q)!);
     ndcg += s.ndcg;
     recall += s.recall;
@@ -163,23 +210,34 @@ async function tune(b: Bench) {
   const depth = 4 * EVAL_CHUNKS;
   const filenameOf = new Map(
     b.deps.sqlite
-      .query<{ seq: number; filename: string }, []>("SELECT c.seq, d.filename FROM retrieval_chunks c JOIN documents d ON d.id = c.document_id")
+      .query<{ seq: number; filename: string }, []>(
+        "SELECT c.seq, d.filename FROM retrieval_chunks c JOIN documents d ON d.id = c.document_id",
+      )
       .all()
       .map((r) => [r.seq, r.filename]),
   );
   const lists: (Rankings & { q: string })[] = [];
   for (const q of tuneQueries) {
-    const r = await rankings(b.deps, { tenantId: b.tenantId, userId: b.userId, scope: {}, query: queries.get(q)!, topK: depth }, depth);
+    const r = await rankings(
+      b.deps,
+      { tenantId: b.tenantId, userId: b.userId, scope: {}, query: queries.get(q)!, topK: depth },
+      depth,
+    );
     lists.push({ q, ...r });
   }
   const settings: FusionParams[] = [
     ...[0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 1].map((w) => ({ method: "convex" as const, vectorWeight: w })),
-    ...[10, 30, 60].flatMap((k) => [0.1, 0.2, 0.3, 0.4, 0.5].map((w) => ({ method: "rrf" as const, k, vectorWeight: w }))),
+    ...[10, 30, 60].flatMap((k) =>
+      [0.1, 0.2, 0.3, 0.4, 0.5].map((w) => ({ method: "rrf" as const, k, vectorWeight: w })),
+    ),
   ];
   const perQuery = settings.map((p) =>
     lists.map((l) => {
       const fused = fuse(l.vector, l.lexical, p).slice(0, EVAL_CHUNKS);
-      return scoreRanking(documentRanking(fused.map((r) => ({ filename: filenameOf.get(r.seq) ?? null }))), allQrels.get(l.q)!).ndcg;
+      return scoreRanking(
+        documentRanking(fused.map((r) => ({ filename: filenameOf.get(r.seq) ?? null }))),
+        allQrels.get(l.q)!,
+      ).ndcg;
     }),
   );
   const means = perQuery.map(mean);
@@ -197,10 +255,14 @@ async function tune(b: Bench) {
   settings.forEach((p, i) => {
     const mark = i === chosen ? "  <- chosen" : i === best ? "  <- best mean" : "";
     const { gap, se } = gaps[i]!;
-    console.log(`    ${JSON.stringify(p).padEnd(50)} nDCG@10 ${means[i]!.toFixed(4)}  below best ${gap.toFixed(4)} ± ${se.toFixed(4)}${mark}`);
+    console.log(
+      `    ${JSON.stringify(p).padEnd(50)} nDCG@10 ${means[i]!.toFixed(4)}  below best ${gap.toFixed(4)} ± ${se.toFixed(4)}${mark}`,
+    );
   });
   const held = await evaluate(b, heldOutQueries, "hybrid", settings[chosen]);
-  console.log(`  chosen ${JSON.stringify(settings[chosen])}: held-out nDCG@10 ${held.ndcg.toFixed(4)}, recall@10 ${held.recall.toFixed(4)}`);
+  console.log(
+    `  chosen ${JSON.stringify(settings[chosen])}: held-out nDCG@10 ${held.ndcg.toFixed(4)}, recall@10 ${held.recall.toFixed(4)}`,
+  );
 }
 
 function shuffled<T>(items: T[], rand: () => number): T[] {
@@ -231,23 +293,41 @@ async function latency(b: Bench, sizes: number[]) {
   for (const size of sizes) {
     const started = performance.now();
     while (chunks < size) {
-      const body = shuffled(sentences, rand).slice(0, 6 + Math.floor(rand() * 10)).join(" ");
-      chunks += await addDocument(b.deps, b.tenantId, b.userId, `synthetic-${++n}`, extractOf({ title: `Synthetic ${n}`, text: body }));
+      const body = shuffled(sentences, rand)
+        .slice(0, 6 + Math.floor(rand() * 10))
+        .join(" ");
+      chunks += await addDocument(
+        b.deps,
+        b.tenantId,
+        b.userId,
+        `synthetic-${++n}`,
+        extractOf({ title: `Synthetic ${n}`, text: body }),
+      );
     }
-    if (performance.now() - started > 1000) console.log(`  filled to ${chunks} chunks in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    if (performance.now() - started > 1000)
+      console.log(`  filled to ${chunks} chunks in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     b.deps.sqlite.run("PRAGMA optimize");
     const run = async (mode: "hybrid" | "vector" | "lexical") => {
       const times: number[] = [];
       for (const q of sample) {
         const t = performance.now();
-        await search(b.deps, { tenantId: b.tenantId, userId: b.userId, scope: {}, query: queries.get(q)!, topK: 10, mode });
+        await search(b.deps, {
+          tenantId: b.tenantId,
+          userId: b.userId,
+          scope: {},
+          query: queries.get(q)!,
+          topK: 10,
+          mode,
+        });
         times.push(performance.now() - t);
       }
       times.sort((x, y) => x - y);
       const pct = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(1);
       return `p50 ${pct(0.5)} ms, p95 ${pct(0.95)} ms`;
     };
-    console.log(`  ${chunks} chunks: hybrid ${await run("hybrid")} | vector ${await run("vector")} | BM25 ${await run("lexical")}`);
+    console.log(
+      `  ${chunks} chunks: hybrid ${await run("hybrid")} | vector ${await run("vector")} | BM25 ${await run("lexical")}`,
+    );
   }
 }
 
@@ -290,7 +370,9 @@ for (const [i, embedder] of (await availableEmbedders()).entries()) {
     for (const mode of ["lexical", "vector", "hybrid"] as const) {
       const [t, h] = [await evaluate(b, tuneQueries, mode), await evaluate(b, heldOutQueries, mode)];
       const cells = [t.ndcg, t.recall, h.ndcg, h.recall].map((x) => x.toFixed(4));
-      console.log(`  ${(mode === "lexical" ? "BM25" : mode).padEnd(8)} ${cells[0]}   ${cells[1]}      ${cells[2]}   ${cells[3]}`);
+      console.log(
+        `  ${(mode === "lexical" ? "BM25" : mode).padEnd(8)} ${cells[0]}   ${cells[1]}      ${cells[2]}   ${cells[3]}`,
+      );
     }
     if (values.tune) await tune(b);
     // Latency with the first embedder only: filling 100k chunks through a neural model takes hours on CPU.

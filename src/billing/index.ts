@@ -1,4 +1,18 @@
 /** Usage ledger, prices and test-key caps. */
-export { extractionCharge, OPERATIONS, PRICES_MICROS, type Charge } from "./prices.ts";
-export { monthBounds, monthlyCount, monthlyTotals, recordUsage, type OperationTotal, type UsageEvent } from "./ledger.ts";
-export { assertWithinTestCap, testCapStatus, type CappedOperation, type CapStatus, type TestCaps } from "./test-caps.ts";
+
+export {
+  monthBounds,
+  monthlyCount,
+  monthlyTotals,
+  type OperationTotal,
+  recordUsage,
+  type UsageEvent,
+} from "./ledger.ts";
+export { type Charge, extractionCharge, OPERATIONS, PRICES_MICROS } from "./prices.ts";
+export {
+  assertWithinTestCap,
+  type CappedOperation,
+  type CapStatus,
+  type TestCaps,
+  testCapStatus,
+} from "./test-caps.ts";

@@ -75,7 +75,13 @@ export function monthlyTotals(db: Db, tenantId: string, now = new Date()): Opera
  * Events of one operation on one key environment this month (test-key caps), on a bare connection
  * so a cap can also be read from a second, read-only one (see test-caps).
  */
-export function monthlyCount(sqlite: Database, tenantId: string, keyEnv: KeyEnv, operation: string, now = new Date()): number {
+export function monthlyCount(
+  sqlite: Database,
+  tenantId: string,
+  keyEnv: KeyEnv,
+  operation: string,
+  now = new Date(),
+): number {
   const { start, end } = monthBounds(now);
   return sqlite
     .query<{ n: number }, [string, string, string, string, string]>(

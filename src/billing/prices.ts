@@ -37,9 +37,15 @@ const PAGE_PRICED_MIME = /^(application\/pdf|image\/)/;
  * billed per page; a web URL is billed per URL whatever it served (a PDF link included); other
  * files per file.
  */
-export function extractionCharge(source: { sourceType: "file" | "web" | "youtube"; mimeType: string | null; pages: number | null; ok: boolean }): Charge | null {
+export function extractionCharge(source: {
+  sourceType: "file" | "web" | "youtube";
+  mimeType: string | null;
+  pages: number | null;
+  ok: boolean;
+}): Charge | null {
   if (!source.ok) return null;
-  if (source.sourceType === "youtube") return { operation: OPERATIONS.extractVideos, quantity: 1, amountMicros: PRICES_MICROS.extractVideo };
+  if (source.sourceType === "youtube")
+    return { operation: OPERATIONS.extractVideos, quantity: 1, amountMicros: PRICES_MICROS.extractVideo };
   if (source.sourceType === "file" && source.mimeType && PAGE_PRICED_MIME.test(source.mimeType)) {
     const pages = Math.max(1, source.pages ?? 1);
     return { operation: OPERATIONS.extractPages, quantity: pages, amountMicros: pages * PRICES_MICROS.extractPage };

@@ -3,7 +3,7 @@
  * TEST_KEY_QUERIES_PER_MONTH queries, counted over the tenant's test-key usage events.
  */
 import { Database } from "bun:sqlite";
-import { loadConfig, type Config } from "../config.ts";
+import { type Config, loadConfig } from "../config.ts";
 import type { Db } from "../db/index.ts";
 import { AppError } from "../errors.ts";
 import type { AuthContext } from "../tenants/keys.ts";
@@ -25,8 +25,17 @@ export interface CapStatus {
   limit: number;
 }
 
-export function testCapStatus(db: Db, tenantId: string, operation: CappedOperation, caps: TestCaps, now = new Date()): CapStatus {
-  return { used: monthlyCount(db.$client, tenantId, "test", OPERATIONS[operation], now), limit: capOf(caps, operation) };
+export function testCapStatus(
+  db: Db,
+  tenantId: string,
+  operation: CappedOperation,
+  caps: TestCaps,
+  now = new Date(),
+): CapStatus {
+  return {
+    used: monthlyCount(db.$client, tenantId, "test", OPERATIONS[operation], now),
+    limit: capOf(caps, operation),
+  };
 }
 
 /**
@@ -52,7 +61,12 @@ function committedCount(db: Db, tenantId: string, operation: CappedOperation): n
  * Throws 403 TEST_USAGE_LIMIT when a test key's tenant has used this month's allowance of the
  * operation; production keys pass. Call it before recording the operation's usage event.
  */
-export function assertWithinTestCap(db: Db, auth: Pick<AuthContext, "tenantId" | "keyEnv">, operation: CappedOperation, caps: TestCaps = loadConfig()): void {
+export function assertWithinTestCap(
+  db: Db,
+  auth: Pick<AuthContext, "tenantId" | "keyEnv">,
+  operation: CappedOperation,
+  caps: TestCaps = loadConfig(),
+): void {
   if (auth.keyEnv !== "test") return;
   const { used, limit } = testCapStatus(db, auth.tenantId, operation, caps);
   if (used < limit) return;

@@ -23,7 +23,8 @@ function splitPoint(s: Section, paragraphs: Paragraph[]): { at: number; title: s
     const distance = Math.abs(before - half);
     if (distance < boundary.distance) boundary = { at: i, distance };
     const title = sub(i);
-    if (title !== null && title !== sub(i - 1) && (!subsection || distance < subsection.distance)) subsection = { at: i, title, distance };
+    if (title !== null && title !== sub(i - 1) && (!subsection || distance < subsection.distance))
+      subsection = { at: i, title, distance };
     before += wordsOf(paragraphs, i, i + 1);
   }
   if (subsection) return { at: subsection.at, title: subsection.title };

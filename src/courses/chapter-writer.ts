@@ -4,17 +4,18 @@
  * search is on; written by the model or the extractive engine (retried after transient failures);
  * the passages that ground its paragraphs become the chapter's sources.
  */
+
+import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
 import { type ChapterDraft, type Passage, type UsageMeter, writeChapter } from "../llm/artefacts.ts";
 import { search } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
 import { sectionTitle } from "../util.ts";
-import { withModelRetries } from "./model-retry.ts";
-import type { ChapterPart, ChapterSourceRecord, CourseRow, PlannedChapter } from "./store.ts";
-import { webSearch, type WebResult } from "./web-search.ts";
-import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
 import { groundParagraphs } from "./grounding.ts";
+import { withModelRetries } from "./model-retry.ts";
 import { documentParagraphs, type Paragraph } from "./sections.ts";
 import { paragraphPassages } from "./source-passages.ts";
+import type { ChapterPart, ChapterSourceRecord, CourseRow, PlannedChapter } from "./store.ts";
+import { type WebResult, webSearch } from "./web-search.ts";
 
 const PASSAGES_PER_CHAPTER = 6;
 const WEB_RESULTS_PER_CHAPTER = 3;
@@ -47,7 +48,12 @@ function sectionPassages(svc: Services, parts: ChapterPart[]): SourcedPassage[] 
   });
 }
 
-async function documentPassages(svc: Services, course: CourseRow, chapter: PlannedChapter, scope: ChapterScope): Promise<SourcedPassage[]> {
+async function documentPassages(
+  svc: Services,
+  course: CourseRow,
+  chapter: PlannedChapter,
+  scope: ChapterScope,
+): Promise<SourcedPassage[]> {
   if (scope.documentIds.length === 0) return [];
   const hits = await search(svc, {
     tenantId: course.tenant_id,
@@ -80,7 +86,13 @@ async function documentPassages(svc: Services, course: CourseRow, chapter: Plann
 }
 
 function webPassages(results: WebResult[]): SourcedPassage[] {
-  return results.map((r, i) => ({ id: `web-${i + 1}`, text: `${r.title}\n${r.content}`, url: r.url, title: r.title, heading: r.title }));
+  return results.map((r, i) => ({
+    id: `web-${i + 1}`,
+    text: `${r.title}\n${r.content}`,
+    url: r.url,
+    title: r.title,
+    heading: r.title,
+  }));
 }
 
 function toSource(p: SourcedPassage, paragraphs: number[]): ChapterSourceRecord {

@@ -9,9 +9,13 @@
 import type { Database } from "bun:sqlite";
 import { conflict } from "../errors.ts";
 import { deleteBlob } from "../media/blob-store.ts";
-import { loadOwnedCourse, type CourseOwner } from "./read.ts";
+import { type CourseOwner, loadOwnedCourse } from "./read.ts";
 
-export async function deleteCourse(svc: { sqlite: Database; cfg: { dataDir: string } }, owner: CourseOwner, courseId: string): Promise<void> {
+export async function deleteCourse(
+  svc: { sqlite: Database; cfg: { dataDir: string } },
+  owner: CourseOwner,
+  courseId: string,
+): Promise<void> {
   const blobs = svc.sqlite.transaction((): string[] => {
     loadOwnedCourse(svc.sqlite, owner, courseId);
     const job = svc.sqlite
@@ -20,10 +24,16 @@ export async function deleteCourse(svc: { sqlite: Database; cfg: { dataDir: stri
       )
       .get(courseId);
     if (job) {
-      throw conflict("The course has a job in progress; delete it once the job has finished", "COURSE_BUSY", { job_id: job.id, job_type: job.type, job_status: job.status });
+      throw conflict("The course has a job in progress; delete it once the job has finished", "COURSE_BUSY", {
+        job_id: job.id,
+        job_type: job.type,
+        job_status: job.status,
+      });
     }
     const keys = svc.sqlite
-      .query<{ blob_key: string }, [string]>("SELECT blob_key FROM podcast_episodes WHERE course_id = ? AND blob_key IS NOT NULL")
+      .query<{ blob_key: string }, [string]>(
+        "SELECT blob_key FROM podcast_episodes WHERE course_id = ? AND blob_key IS NOT NULL",
+      )
       .all(courseId)
       .map((r) => r.blob_key);
     // Chunks first, by their own statement: their full-text and vector rows go with them (triggers).

@@ -31,10 +31,45 @@ export interface UsageRecord extends CourseUsage {
 }
 
 export type GenerationEvent =
-  | { type: "document"; job_id: string; course_id: string; document: { id: string; filename: string; source_type: string; status: "ready" | "error"; chunk_count: number; error: string | null } }
-  | { type: "outline"; job_id: string; course_id: string; title: string; description: string | null; organization: string | null; chapters: ChapterRef[] }
-  | { type: "chapter"; job_id: string; course_id: string; order_index: number; title: string; status: "running" | "completed"; completed_at: string | null }
-  | { type: "progress"; job_id: string; course_id: string; progress_pct: number; completed_chapters: number; expected_chapters: number }
+  | {
+      type: "document";
+      job_id: string;
+      course_id: string;
+      document: {
+        id: string;
+        filename: string;
+        source_type: string;
+        status: "ready" | "error";
+        chunk_count: number;
+        error: string | null;
+      };
+    }
+  | {
+      type: "outline";
+      job_id: string;
+      course_id: string;
+      title: string;
+      description: string | null;
+      organization: string | null;
+      chapters: ChapterRef[];
+    }
+  | {
+      type: "chapter";
+      job_id: string;
+      course_id: string;
+      order_index: number;
+      title: string;
+      status: "running" | "completed";
+      completed_at: string | null;
+    }
+  | {
+      type: "progress";
+      job_id: string;
+      course_id: string;
+      progress_pct: number;
+      completed_chapters: number;
+      expected_chapters: number;
+    }
   | { type: "completed"; job_id: string; course_id: string; title: string; chapters: ChapterRef[]; usage: CourseUsage }
   | { type: "failed"; job_id: string; course_id: string; error: FailureReason };
 

@@ -10,7 +10,14 @@ import type { FailureReason } from "../errors.ts";
 import { getJob } from "../jobs/queue.ts";
 import type { KeyEnv } from "../tenants/keys.ts";
 import { microsToUsd } from "../util.ts";
-import { type ChapterRef, type CourseUsage, type FollowedEvent, type GenerationEvent, subscribe, type UsageRecord } from "./events.ts";
+import {
+  type ChapterRef,
+  type CourseUsage,
+  type FollowedEvent,
+  type GenerationEvent,
+  subscribe,
+  type UsageRecord,
+} from "./events.ts";
 
 const NO_USAGE: CourseUsage = { model: null, engine: null, model_calls: 0, prompt_tokens: 0, completion_tokens: 0 };
 
@@ -25,16 +32,30 @@ export function settledEvent(sqlite: Database, jobId: string): GenerationEvent |
   const job = getJob(sqlite, jobId);
   if (!job?.course_id) return null;
   const course = sqlite
-    .query<{ id: string; title: string; status: string; error: string | null }, [string]>("SELECT id, title, status, error FROM courses WHERE id = ?")
+    .query<{ id: string; title: string; status: string; error: string | null }, [string]>(
+      "SELECT id, title, status, error FROM courses WHERE id = ?",
+    )
     .get(job.course_id);
   if (!course) return null;
   if (course.status === "completed") {
     const result = job.result ? (JSON.parse(job.result) as { usage?: CourseUsage }) : null;
-    return { type: "completed", job_id: job.id, course_id: course.id, title: course.title, chapters: chapterRefs(sqlite, course.id), usage: result?.usage ?? NO_USAGE };
+    return {
+      type: "completed",
+      job_id: job.id,
+      course_id: course.id,
+      title: course.title,
+      chapters: chapterRefs(sqlite, course.id),
+      usage: result?.usage ?? NO_USAGE,
+    };
   }
   if (job.status === "failed" || (course.status === "failed" && job.status === "completed")) {
     const reason = JSON.parse(job.error ?? course.error ?? "null") as FailureReason | null;
-    return { type: "failed", job_id: job.id, course_id: course.id, error: reason ?? { code: "INTERNAL", message: "Generation failed", request_id: job.request_id } };
+    return {
+      type: "failed",
+      job_id: job.id,
+      course_id: course.id,
+      error: reason ?? { code: "INTERNAL", message: "Generation failed", request_id: job.request_id },
+    };
   }
   return null;
 }
@@ -51,14 +72,19 @@ export function billedMicros(sqlite: Database, courseIds: string[]): number {
 /** The usage record of a completed course, read from its job, its course row and the ledger. */
 function usageRecord(sqlite: Database, jobId: string, courseId: string, usage: CourseUsage): UsageRecord {
   const row = sqlite
-    .query<{ tenant_id: string; created_at: string; completed_at: string | null; key_env: KeyEnv | null }, [string, string, string]>(
+    .query<
+      { tenant_id: string; created_at: string; completed_at: string | null; key_env: KeyEnv | null },
+      [string, string, string]
+    >(
       `SELECT j.tenant_id, j.created_at, c.completed_at,
               (SELECT key_env FROM usage_events WHERE ref_id = c.id AND operation = ? LIMIT 1) AS key_env
          FROM jobs j JOIN courses c ON c.id = j.course_id WHERE j.id = ? AND c.id = ?`,
     )
     .get(OPERATIONS.course, jobId, courseId);
   const keyEnv = row?.key_env ?? "production";
-  const seconds = row ? (Date.parse(row.completed_at ?? new Date().toISOString()) - Date.parse(row.created_at)) / 1000 : 0;
+  const seconds = row
+    ? (Date.parse(row.completed_at ?? new Date().toISOString()) - Date.parse(row.created_at)) / 1000
+    : 0;
   return {
     ...usage,
     seconds: Math.max(0, seconds),

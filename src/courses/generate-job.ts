@@ -5,13 +5,13 @@
  */
 import pLimit from "p-limit";
 import { AppError, type FailureReason } from "../errors.ts";
-import { type JobContext, type JobHandler, type JobRow, INTERRUPTED } from "../jobs/queue.ts";
+import { INTERRUPTED, type JobContext, type JobHandler, type JobRow } from "../jobs/queue.ts";
 import { UsageMeter } from "../llm/artefacts.ts";
 import { buildStudyGuide } from "../materials/study-guide.ts";
 import { indexChapter } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
 import { nowIso } from "../util.ts";
-import { writeCourseChapter, type ChapterScope } from "./chapter-writer.ts";
+import { type ChapterScope, writeCourseChapter } from "./chapter-writer.ts";
 import { type ChapterRef, type CourseUsage, publish } from "./events.ts";
 import { courseDocuments, ingestCourseSources } from "./ingest-sources.ts";
 import { withModelRetries } from "./model-retry.ts";
@@ -19,12 +19,12 @@ import { planSourceCourse, planTopicCourse } from "./plan.ts";
 import { chapterCounts, progressPct } from "./progress.ts";
 import {
   type ChapterRow,
+  type CourseRow,
   chaptersOf,
   commitChapter,
   commitOutline,
   completeCourse,
   dropRepeatedQuizQuestions,
-  type CourseRow,
   failCourse,
   loadCourse,
   markChapterRunning,
@@ -46,7 +46,8 @@ function usageOf(meter: UsageMeter): CourseUsage {
   };
 }
 
-const refs = (chapters: ChapterRow[]): ChapterRef[] => chapters.map((c) => ({ order_index: c.order_index, title: c.title }));
+const refs = (chapters: ChapterRow[]): ChapterRef[] =>
+  chapters.map((c) => ({ order_index: c.order_index, title: c.title }));
 
 function publishProgress(svc: Services, jobId: string, course: CourseRow): void {
   const counts = chapterCounts(svc.sqlite, course.id, course.num_chapters);
@@ -69,20 +70,38 @@ async function ingest(svc: Services, job: JobRow, course: CourseRow, signal: Abo
         type: "document",
         job_id: job.id,
         course_id: course.id,
-        document: { id: d.id, filename: d.filename, source_type: d.source_type, status: d.status === "ready" ? "ready" : "error", chunk_count: d.chunk_count, error: d.error },
+        document: {
+          id: d.id,
+          filename: d.filename,
+          source_type: d.source_type,
+          status: d.status === "ready" ? "ready" : "error",
+          chunk_count: d.chunk_count,
+          error: d.error,
+        },
       }),
   });
   const ready = docs.filter((d) => d.status === "ready");
   if (ready.length === 0 && !signal.aborted) {
-    throw new AppError(422, "SOURCES_FAILED", `None of the course's sources could be ingested: ${docs.map((d) => `${d.filename}: ${d.error ?? "not processed"}`).join("; ")}`, {
-      documents: docs.map((d) => ({ id: d.id, filename: d.filename, error: d.error })),
-    });
+    throw new AppError(
+      422,
+      "SOURCES_FAILED",
+      `None of the course's sources could be ingested: ${docs.map((d) => `${d.filename}: ${d.error ?? "not processed"}`).join("; ")}`,
+      {
+        documents: docs.map((d) => ({ id: d.id, filename: d.filename, error: d.error })),
+      },
+    );
   }
   return ready.map((d) => d.id);
 }
 
 /** The outline's chapters, planning it first when this is the course's first run. */
-async function ensureOutline(svc: Services, job: JobRow, course: CourseRow, readyDocs: string[], meter: UsageMeter): Promise<ChapterRow[]> {
+async function ensureOutline(
+  svc: Services,
+  job: JobRow,
+  course: CourseRow,
+  readyDocs: string[],
+  meter: UsageMeter,
+): Promise<ChapterRow[]> {
   const existing = chaptersOf(svc.sqlite, course.id);
   if (existing.length > 0) return existing;
   let plan;
@@ -129,7 +148,14 @@ function scopeOf(svc: Services, course: CourseRow, planned: PlannedChapter | und
  * new chapter starts; those in flight still commit, then the failure is raised. Returns false when
  * stopped for shutdown before all were written.
  */
-async function writeChapters(svc: Services, job: JobRow, course: CourseRow, chapters: ChapterRow[], meter: UsageMeter, signal: AbortSignal): Promise<boolean> {
+async function writeChapters(
+  svc: Services,
+  job: JobRow,
+  course: CourseRow,
+  chapters: ChapterRow[],
+  meter: UsageMeter,
+  signal: AbortSignal,
+): Promise<boolean> {
   const planned = outlineOf(svc.sqlite, course.id)?.chapters ?? [];
   const outline = [...chapters].sort((a, b) => a.order_index - b.order_index).map((c) => c.title);
   const limit = pLimit(svc.cfg.chapterConcurrency);
@@ -141,14 +167,33 @@ async function writeChapters(svc: Services, job: JobRow, course: CourseRow, chap
       .map((c) =>
         limit(async () => {
           if (failure || signal.aborted) return;
-          const plan: PlannedChapter = planned[c.order_index] ?? { title: c.title, objectives: JSON.parse(c.objectives) as string[], source_document_ids: null };
+          const plan: PlannedChapter = planned[c.order_index] ?? {
+            title: c.title,
+            objectives: JSON.parse(c.objectives) as string[],
+            source_document_ids: null,
+          };
           markChapterRunning(svc.sqlite, c.id);
-          publish({ type: "chapter", job_id: job.id, course_id: course.id, order_index: c.order_index, title: c.title, status: "running", completed_at: null });
+          publish({
+            type: "chapter",
+            job_id: job.id,
+            course_id: course.id,
+            order_index: c.order_index,
+            title: c.title,
+            status: "running",
+            completed_at: null,
+          });
           try {
-            const written = await writeCourseChapter(svc, course, { ...plan, title: c.title }, scopeOf(svc, course, plan), meter, {
-              outline,
-              index: c.order_index,
-            });
+            const written = await writeCourseChapter(
+              svc,
+              course,
+              { ...plan, title: c.title },
+              scopeOf(svc, course, plan),
+              meter,
+              {
+                outline,
+                index: c.order_index,
+              },
+            );
             await indexChapter(svc, {
               tenantId: course.tenant_id,
               userId: course.user_id,
@@ -158,7 +203,15 @@ async function writeChapters(svc: Services, job: JobRow, course: CourseRow, chap
               markdown: written.draft.content,
             });
             const completedAt = commitChapter(svc.sqlite, c.id, written.draft, written.sources, maker);
-            publish({ type: "chapter", job_id: job.id, course_id: course.id, order_index: c.order_index, title: c.title, status: "completed", completed_at: completedAt });
+            publish({
+              type: "chapter",
+              job_id: job.id,
+              course_id: course.id,
+              order_index: c.order_index,
+              title: c.title,
+              status: "completed",
+              completed_at: completedAt,
+            });
             publishProgress(svc, job.id, course);
           } catch (err) {
             // Queued chapters see this and return at once (clearQueue would leave their promises pending).
@@ -191,7 +244,9 @@ async function generateCourse(svc: Services, job: JobRow, ctx: JobContext): Prom
   dropRepeatedQuizQuestions(svc.sqlite, course.id);
 
   try {
-    await withModelRetries(svc, { course_id: course.id, step: "study_guide" }, () => buildStudyGuide(svc, course.id, { meter, signal: ctx.signal }));
+    await withModelRetries(svc, { course_id: course.id, step: "study_guide" }, () =>
+      buildStudyGuide(svc, course.id, { meter, signal: ctx.signal }),
+    );
   } catch (err) {
     // Stopped for shutdown while the guide was being written: the next run builds it.
     if (ctx.signal.aborted) return INTERRUPTED;
@@ -207,7 +262,12 @@ async function generateCourse(svc: Services, job: JobRow, ctx: JobContext): Prom
     chapters: refs(chaptersOf(svc.sqlite, course.id)),
     usage,
   });
-  return { course_id: course.id, completed_at: nowIso(), seconds: Math.round(performance.now() - started) / 1000, usage };
+  return {
+    course_id: course.id,
+    completed_at: nowIso(),
+    seconds: Math.round(performance.now() - started) / 1000,
+    usage,
+  };
 }
 
 export function courseGenerationJob(svc: Services): JobHandler {

@@ -10,11 +10,19 @@ import { lexicalSupport, plainOf, stemSet } from "../llm/support.ts";
 /** Share of a paragraph's content words that a passage must hold to ground it without a verbatim sentence. */
 export const LEXICAL_SUPPORT = 0.6;
 
-const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 const isHeading = (block: string) => /^#{1,6}\s/.test(block);
 
 /** The content's paragraphs (blank-line separated blocks), as the API numbers them. */
-export const paragraphsOf = (content: string): string[] => content.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+export const paragraphsOf = (content: string): string[] =>
+  content
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
 
 interface Prepared {
   id: string;
@@ -22,9 +30,9 @@ interface Prepared {
   stems: Set<string>;
 }
 
-
 /** Whether the passage holds one of the paragraph's sentences (five words or more) word for word. */
-const quotes = (p: Prepared, sentences: string[]) => sentences.some((n) => n.split(" ").length >= 5 && p.normalized.includes(n));
+const quotes = (p: Prepared, sentences: string[]) =>
+  sentences.some((n) => n.split(" ").length >= 5 && p.normalized.includes(n));
 
 /**
  * The passages grounding one paragraph: those quoting one of its sentences; failing that, the one

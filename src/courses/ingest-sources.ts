@@ -36,7 +36,10 @@ export function courseDocuments(sqlite: Database, courseId: string): CourseDocum
 }
 
 async function extract(svc: Services, doc: CourseDocument, course: CourseRow): Promise<ExtractResult> {
-  const opts = { tenant: course.tenant_id, index: indexJob(svc, { tenantId: course.tenant_id, userId: course.user_id, documentId: doc.id }) };
+  const opts = {
+    tenant: course.tenant_id,
+    index: indexJob(svc, { tenantId: course.tenant_id, userId: course.user_id, documentId: doc.id }),
+  };
   if (doc.source_type === "file") {
     if (!doc.blob_key) throw new AppError(500, "INTERNAL", `The upload of "${doc.filename}" was not stored`);
     return extractFile(blobPath(svc.cfg.dataDir, doc.blob_key), doc.filename, svc.cfg, opts);
@@ -77,11 +80,19 @@ export async function ingestCourseSources(
         if (opts.signal.aborted) return;
         try {
           const result = await extract(svc, doc, course);
-          if (!result.markdown.trim()) throw new AppError(422, "EMPTY_SOURCE", `No text could be extracted from "${doc.filename}"`);
+          if (!result.markdown.trim())
+            throw new AppError(422, "EMPTY_SOURCE", `No text could be extracted from "${doc.filename}"`);
           // Files and web pages were indexed in their extraction process; video transcripts are indexed here.
           const chunkCount =
             result.chunkCount ??
-            (await indexDocument(svc, { tenantId: course.tenant_id, userId: course.user_id, documentId: doc.id, extract: result })).chunkCount;
+            (
+              await indexDocument(svc, {
+                tenantId: course.tenant_id,
+                userId: course.user_id,
+                documentId: doc.id,
+                extract: result,
+              })
+            ).chunkCount;
           markReady(svc.sqlite, doc, result, chunkCount);
         } catch (err) {
           const message = err instanceof Error ? err.message : String(err);

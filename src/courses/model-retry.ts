@@ -17,7 +17,11 @@ export function withModelRetries<T>(svc: Services, step: Record<string, unknown>
     shouldRetry: ({ error }) => isTransientStep(error),
     onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
       if (retriesLeft > 0 && isTransientStep(error)) {
-        svc.log.warn("generation step failed; retrying", { ...step, attempt: attemptNumber, code: (error as { code?: string }).code });
+        svc.log.warn("generation step failed; retrying", {
+          ...step,
+          attempt: attemptNumber,
+          code: (error as { code?: string }).code,
+        });
       }
     },
   });

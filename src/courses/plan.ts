@@ -9,16 +9,22 @@
  * - `separate_courses`: each course has one source, planned like sequential_sections.
  */
 import type { Database } from "bun:sqlite";
-import { type Outline, type OutlineInput, type Passage, type UsageMeter, writeOutline as writeOutlineOnce } from "../llm/artefacts.ts";
+import {
+  type Outline,
+  type OutlineInput,
+  type Passage,
+  type UsageMeter,
+  writeOutline as writeOutlineOnce,
+} from "../llm/artefacts.ts";
 import { usesExtractive } from "../llm/models.ts";
 import type { Services } from "../services.ts";
 import { slugify } from "../util.ts";
 import { cleanTitle, groupTitle, partition, splitToCount } from "./chapter-groups.ts";
+import { withModelRetries } from "./model-retry.ts";
 import { documentParagraphs, type Paragraph, type Section, topSections, wordsOf } from "./sections.ts";
 import { evenSample, headingTree, OUTLINE_PASSAGES, paragraphPassages, spreadSample } from "./source-passages.ts";
 import type { ChapterPart, CoursePlan, CourseRow, Organization, PlannedChapter } from "./store.ts";
-import { withModelRetries } from "./model-retry.ts";
-import { dominantTheme, relatedness, sharedThemes, termProfile, type TermProfile } from "./themes.ts";
+import { dominantTheme, relatedness, sharedThemes, type TermProfile, termProfile } from "./themes.ts";
 
 /** Mean lexical cosine above which `auto` treats the sources as one subject. */
 export const RELATED_THRESHOLD = 0.2;
@@ -48,7 +54,10 @@ function toChapters(outline: Outline, sourceIds: string[] | null): PlannedChapte
  * The runs of the learner's paragraphs that lie in the chunks matched to a topic, as sections in
  * document order, with each document's paragraphs to read them from.
  */
-function matchedSections(sqlite: Database, passages: Passage[]): { sections: Section[]; paragraphs: Map<string, Paragraph[]> } {
+function matchedSections(
+  sqlite: Database,
+  passages: Passage[],
+): { sections: Section[]; paragraphs: Map<string, Paragraph[]> } {
   const chunkIds = new Set(passages.map((p) => p.id));
   const documentIds = [...new Set(passages.map((p) => p.documentId).filter((id): id is string => !!id))];
   const paragraphs = new Map(documentIds.map((id) => [id, documentParagraphs(sqlite, id)] as const));
@@ -58,7 +67,14 @@ function matchedSections(sqlite: Database, passages: Passage[]): { sections: Sec
     const close = (to: number) => {
       if (from < 0) return;
       const path = ps[from]!.headingPath;
-      sections.push({ documentId, title: path.at(-1) ?? ps[from]!.filename, from, to, depth: Math.max(0, path.length - 1), words: wordsOf(ps, from, to) });
+      sections.push({
+        documentId,
+        title: path.at(-1) ?? ps[from]!.filename,
+        from,
+        to,
+        depth: Math.max(0, path.length - 1),
+        words: wordsOf(ps, from, to),
+      });
       from = -1;
     };
     ps.forEach((p, i) => {
@@ -78,7 +94,16 @@ function matchedSections(sqlite: Database, passages: Passage[]): { sections: Sec
 function topicChapters(sqlite: Database, passages: Passage[], count: number): SectionChapter[] {
   const { sections, paragraphs } = matchedSections(sqlite, passages);
   // Sections split within their own document; groups may run across documents.
-  const split = [...paragraphs].flatMap(([id, ps]) => splitToCount(sections.filter((s) => s.documentId === id), ps, Math.max(1, Math.ceil((count * sections.filter((s) => s.documentId === id).length) / Math.max(1, sections.length)))));
+  const split = [...paragraphs].flatMap(([id, ps]) =>
+    splitToCount(
+      sections.filter((s) => s.documentId === id),
+      ps,
+      Math.max(
+        1,
+        Math.ceil((count * sections.filter((s) => s.documentId === id).length) / Math.max(1, sections.length)),
+      ),
+    ),
+  );
   return partition(split, count).map((group) => ({
     title: groupTitle(group.map((s) => s.title)),
     sections: group.map((s) => cleanTitle(s.title)),
@@ -90,13 +115,18 @@ function topicChapters(sqlite: Database, passages: Passage[], count: number): Se
 export async function planTopicCourse(ctx: PlanContext, passages: Passage[]): Promise<CoursePlan> {
   const { course } = ctx;
   // With no model the matching sections are the whole material; a model plans freely from them.
-  const planned = usesExtractive(ctx.svc.llm, modelOf(course)) && passages.length > 0 ? topicChapters(ctx.svc.sqlite, passages, course.num_chapters) : null;
+  const planned =
+    usesExtractive(ctx.svc.llm, modelOf(course)) && passages.length > 0
+      ? topicChapters(ctx.svc.sqlite, passages, course.num_chapters)
+      : null;
   const outline = await writeOutline(ctx, {
     topic: course.topic,
     learningGoal: learningGoalOf(course),
     numChapters: planned?.length ?? course.num_chapters,
     passages,
-    ...(planned ? { chapters: planned.map((c) => ({ title: c.title, sections: c.sections, passages: c.passages })) } : {}),
+    ...(planned
+      ? { chapters: planned.map((c) => ({ title: c.title, sections: c.sections, passages: c.passages })) }
+      : {}),
     meter: ctx.meter,
     model: modelOf(course),
   });
@@ -118,7 +148,10 @@ export async function planTopicCourse(ctx: PlanContext, passages: Passage[]): Pr
 }
 
 /** The organization a course of these sources is built with. */
-export function resolveOrganization(requested: Organization, profiles: TermProfile[]): { organization: Organization; relatedness?: number } {
+export function resolveOrganization(
+  requested: Organization,
+  profiles: TermProfile[],
+): { organization: Organization; relatedness?: number } {
   // A separate course has one source, read in its order.
   if (requested !== "auto") return { organization: requested };
   if (profiles.length < 2) return { organization: "sequential_sections" };
@@ -128,7 +161,9 @@ export function resolveOrganization(requested: Organization, profiles: TermProfi
 
 export async function planSourceCourse(ctx: PlanContext, sources: ReadySource[]): Promise<CoursePlan> {
   const paragraphs = sources.map((s) => documentParagraphs(ctx.svc.sqlite, s.id));
-  const profiles = paragraphs.map((ps) => termProfile(ps.map((p) => [...p.headingPath.slice(-1), p.text].join("\n")).join("\n")));
+  const profiles = paragraphs.map((ps) =>
+    termProfile(ps.map((p) => [...p.headingPath.slice(-1), p.text].join("\n")).join("\n")),
+  );
   const { organization, relatedness: r } = resolveOrganization(ctx.course.organization ?? "auto", profiles);
   const plan =
     organization === "thematic_bridge"
@@ -141,18 +176,36 @@ export async function planSourceCourse(ctx: PlanContext, sources: ReadySource[])
  * Passages grouped theme by theme, each theme illustrated by the section of every source that
  * uses it most, so the outline forms chapters around what the sources share.
  */
-function themePassages(sources: ReadySource[], paragraphs: Paragraph[][], profiles: TermProfile[], numChapters: number): { passages: Passage[]; used: Set<string> } {
+function themePassages(
+  sources: ReadySource[],
+  paragraphs: Paragraph[][],
+  profiles: TermProfile[],
+  numChapters: number,
+): { passages: Passage[]; used: Set<string> } {
   const themes = sharedThemes(profiles, numChapters * 2);
   const used = new Set<string>();
   if (themes.length === 0) {
     // Nothing shared at all: interleave the sources so every chapter still sees all of them.
-    const samples = paragraphs.map((ps) => evenSample(paragraphPassages(ps), Math.ceil(OUTLINE_PASSAGES / paragraphs.length)));
+    const samples = paragraphs.map((ps) =>
+      evenSample(paragraphPassages(ps), Math.ceil(OUTLINE_PASSAGES / paragraphs.length)),
+    );
     const longest = Math.max(...samples.map((s) => s.length));
     sources.forEach((s) => used.add(s.id));
-    return { passages: Array.from({ length: longest }, (_, i) => samples.flatMap((s) => (s[i] ? [s[i]] : []))).flat(), used };
+    return {
+      passages: Array.from({ length: longest }, (_, i) => samples.flatMap((s) => (s[i] ? [s[i]] : []))).flat(),
+      used,
+    };
   }
   const sections = paragraphs.map((ps) => topSections(ps, numChapters));
-  const sectionProfiles = sections.map((secs, i) => secs.map((sec) => termProfile(paragraphs[i]!.slice(sec.from, sec.to).map((p) => p.text).join("\n"))));
+  const sectionProfiles = sections.map((secs, i) =>
+    secs.map((sec) =>
+      termProfile(
+        paragraphs[i]!.slice(sec.from, sec.to)
+          .map((p) => p.text)
+          .join("\n"),
+      ),
+    ),
+  );
   const taken = new Set<string>();
   const out: Passage[] = [];
   for (const theme of themes) {
@@ -235,7 +288,8 @@ interface SectionChapter {
 }
 
 const documentTitleOf = (sqlite: Database, id: string) =>
-  sqlite.query<{ title: string | null }, [string]>("SELECT title FROM documents WHERE id = ?").get(id)?.title?.trim() || null;
+  sqlite.query<{ title: string | null }, [string]>("SELECT title FROM documents WHERE id = ?").get(id)?.title?.trim() ||
+  null;
 
 /** One source's chapters: its top-level sections (split if too few), grouped into `count` contiguous runs. */
 function sourceChapters(source: ReadySource, paragraphs: Paragraph[], count: number): SectionChapter[] {
@@ -274,7 +328,13 @@ async function planSequential(
   const groups = sequentialGroups(sizes, course.num_chapters);
   const planned = groups.flatMap((g) =>
     g.sources.length > 1
-      ? [sourcesChapter(ctx, g.sources.map((i) => sources[i]!), g.sources.map((i) => paragraphs[i]!))]
+      ? [
+          sourcesChapter(
+            ctx,
+            g.sources.map((i) => sources[i]!),
+            g.sources.map((i) => paragraphs[i]!),
+          ),
+        ]
       : sourceChapters(sources[g.sources[0]!]!, paragraphs[g.sources[0]!]!, g.chapters),
   );
   const titles = sources.map((s) => documentTitleOf(ctx.svc.sqlite, s.id));
@@ -286,7 +346,9 @@ async function planSequential(
     learningGoal: learningGoalOf(course),
     numChapters: planned.length,
     // Each chapter's share of the sample spans its sections to the last, so the plan sees how the sources end.
-    passages: planned.flatMap((c) => spreadSample(c.passages, Math.max(2, Math.floor(OUTLINE_PASSAGES / planned.length)))),
+    passages: planned.flatMap((c) =>
+      spreadSample(c.passages, Math.max(2, Math.floor(OUTLINE_PASSAGES / planned.length))),
+    ),
     structure,
     chapters: planned.map((c) => ({ title: c.title, sections: c.sections, passages: c.passages })),
     meter: ctx.meter,
@@ -299,7 +361,11 @@ async function planSequential(
     parts: c.parts,
   }));
   const single = sources.length === 1;
-  const title = course.topic || (single ? (titles[0] ?? outline.title) : joinTitles(titles.map((t, i) => t ?? sources[i]!.filename)) || dominantTheme(profiles) || outline.title);
+  const title =
+    course.topic ||
+    (single
+      ? (titles[0] ?? outline.title)
+      : joinTitles(titles.map((t, i) => t ?? sources[i]!.filename)) || dominantTheme(profiles) || outline.title);
   return {
     title,
     slug: slugify(title),

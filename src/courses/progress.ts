@@ -74,7 +74,12 @@ export function courseProgress(sqlite: Database, owner: CourseOwner, courseId: s
     progress_pct: progressPct(course.status, counts),
     expected_chapters: counts.expected,
     completed_chapters: counts.completed,
-    chapters: chapters.map((c) => ({ order: c.order_index, title: c.title, status: c.status, completed_at: c.completed_at })),
+    chapters: chapters.map((c) => ({
+      order: c.order_index,
+      title: c.title,
+      status: c.status,
+      completed_at: c.completed_at,
+    })),
     error: course.status === "failed" ? (parseReason(course.error) ?? parseReason(job?.error ?? null)) : null,
   };
 }
@@ -91,7 +96,9 @@ function linksOf(job: JobRow): Record<string, string> {
 /** The Job resource returned by async generation and GET /v2/jobs/{id}. */
 export function jobResource(sqlite: Database, job: JobRow) {
   const course = job.course_id
-    ? sqlite.query<CourseProgressRow, [string]>("SELECT id, status, num_chapters, error FROM courses WHERE id = ?").get(job.course_id)
+    ? sqlite
+        .query<CourseProgressRow, [string]>("SELECT id, status, num_chapters, error FROM courses WHERE id = ?")
+        .get(job.course_id)
     : null;
   const counts = course ? chapterCounts(sqlite, course.id, course.num_chapters) : { expected: 0, completed: 0 };
   return {
@@ -101,7 +108,11 @@ export function jobResource(sqlite: Database, job: JobRow) {
     course_id: job.course_id,
     course_status: course?.status ?? null,
     // A failed job stays below 100 even when a later resume completed its course.
-    progress_pct: course ? progressPct(job.status === "failed" ? "failed" : course.status, counts) : job.status === "completed" ? 100 : 0,
+    progress_pct: course
+      ? progressPct(job.status === "failed" ? "failed" : course.status, counts)
+      : job.status === "completed"
+        ? 100
+        : 0,
     expected_chapters: counts.expected,
     completed_chapters: counts.completed,
     attempts: job.attempts,

@@ -108,14 +108,20 @@ export function loadCourseOf(sqlite: Database, owner: CourseOwner, courseId: str
  * owns it (the spec lists 403 there).
  */
 export function loadOwnedCourse(sqlite: Database, owner: CourseOwner, courseId: string): CourseRow {
-  const row = sqlite.query<CourseRow, [string, string]>("SELECT * FROM courses WHERE id = ? AND tenant_id = ?").get(courseId, owner.tenantId);
+  const row = sqlite
+    .query<CourseRow, [string, string]>("SELECT * FROM courses WHERE id = ? AND tenant_id = ?")
+    .get(courseId, owner.tenantId);
   if (!row) throw notFound("Course not found");
   if (row.user_id !== owner.userId) throw forbidden("This course belongs to another user");
   return row;
 }
 
 /** A chapter source as read back: the record the generator stores, with its nullable excerpt column. */
-type StoredSource = Omit<ChapterSourceRecord, "excerpt" | "paragraphs"> & { chapter_id: string; excerpt: string | null; paragraphs: string };
+type StoredSource = Omit<ChapterSourceRecord, "excerpt" | "paragraphs"> & {
+  chapter_id: string;
+  excerpt: string | null;
+  paragraphs: string;
+};
 
 const parseJson = <T>(s: string | null, fallback: T): T => (s == null ? fallback : (JSON.parse(s) as T));
 
@@ -124,7 +130,16 @@ export function readCourse(sqlite: Database, owner: CourseOwner, courseId: strin
   const c = loadOwnedCourse(sqlite, owner, courseId);
   const chapters = sqlite
     .query<
-      { id: string; order_index: number; title: string; content: string | null; key_concepts: string; engine: string | null; model: string | null; completed_at: string | null },
+      {
+        id: string;
+        order_index: number;
+        title: string;
+        content: string | null;
+        key_concepts: string;
+        engine: string | null;
+        model: string | null;
+        completed_at: string | null;
+      },
       [string]
     >(
       `SELECT id, order_index, title, content, key_concepts, engine, model, completed_at FROM chapters

@@ -23,7 +23,10 @@ export function resumeCourse(sqlite: Database, owner: CourseOwner, courseId: str
   // another resume of the same course.
   return sqlite.transaction((): ResumeResult => {
     const course = sqlite
-      .query<{ id: string; status: string; num_chapters: number; tenant_id: string; user_id: string }, [string, string, string]>(
+      .query<
+        { id: string; status: string; num_chapters: number; tenant_id: string; user_id: string },
+        [string, string, string]
+      >(
         "SELECT id, status, num_chapters, tenant_id, user_id FROM courses WHERE id = ? AND tenant_id = ? AND user_id = ?",
       )
       .get(courseId, owner.tenantId, owner.userId);
@@ -31,17 +34,31 @@ export function resumeCourse(sqlite: Database, owner: CourseOwner, courseId: str
     // Only a generation run blocks a resume; podcast jobs of the course run beside it.
     const job = latestCourseJob(sqlite, courseId, COURSE_JOB);
     if (job && (job.status === "queued" || job.status === "running")) {
-      throw conflict("The course is generating; resume it once its job has finished", "COURSE_GENERATING", { job_id: job.id, job_status: job.status });
+      throw conflict("The course is generating; resume it once its job has finished", "COURSE_GENERATING", {
+        job_id: job.id,
+        job_status: job.status,
+      });
     }
     const chapters = sqlite
-      .query<{ order_index: number; status: string }, [string]>("SELECT order_index, status FROM chapters WHERE course_id = ? ORDER BY order_index")
+      .query<{ order_index: number; status: string }, [string]>(
+        "SELECT order_index, status FROM chapters WHERE course_id = ? ORDER BY order_index",
+      )
       .all(courseId);
     const total = chapters.length > 0 ? chapters.length : course.num_chapters;
     if (course.status === "completed") {
-      return { course_id: courseId, status: "completed", missing_chapters: [], total_chapters: total, message: "The course is complete; nothing to resume", job_id: null };
+      return {
+        course_id: courseId,
+        status: "completed",
+        missing_chapters: [],
+        total_chapters: total,
+        message: "The course is complete; nothing to resume",
+        job_id: null,
+      };
     }
     const missing =
-      chapters.length > 0 ? chapters.filter((c) => c.status !== "completed").map((c) => c.order_index) : Array.from({ length: total }, (_, i) => i);
+      chapters.length > 0
+        ? chapters.filter((c) => c.status !== "completed").map((c) => c.order_index)
+        : Array.from({ length: total }, (_, i) => i);
     const now = nowIso();
     sqlite.run("UPDATE courses SET status = 'generating', error = NULL, updated_at = ? WHERE id = ?", [now, courseId]);
     if (chapters.length === 0) {
@@ -61,7 +78,8 @@ export function resumeCourse(sqlite: Database, owner: CourseOwner, courseId: str
       maxAttempts: 1,
       payload: { resume: true },
     });
-    const what = missing.length > 0 ? `${missing.length} missing chapter${missing.length === 1 ? "" : "s"}` : "the study guide";
+    const what =
+      missing.length > 0 ? `${missing.length} missing chapter${missing.length === 1 ? "" : "s"}` : "the study guide";
     return {
       course_id: courseId,
       status: "resuming",

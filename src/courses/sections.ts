@@ -75,7 +75,17 @@ export function documentParagraphs(sqlite: Database, documentId: string): Paragr
     const headingPath = JSON.parse(r.heading_path) as string[];
     for (const para of text.split(/\n\s*\n/)) {
       const t = para.trim();
-      if (t) out.push({ text: t, documentId, filename: r.filename, chunkId: r.id, page: r.page ?? r.slide, timestamp: r.timestamp_seconds, headingPath, role: r.role });
+      if (t)
+        out.push({
+          text: t,
+          documentId,
+          filename: r.filename,
+          chunkId: r.id,
+          page: r.page ?? r.slide,
+          timestamp: r.timestamp_seconds,
+          headingPath,
+          role: r.role,
+        });
     }
   }
   return out;
@@ -85,7 +95,9 @@ export function documentParagraphs(sqlite: Database, documentId: string): Paragr
 function topDepth(paragraphs: Paragraph[]): number | null {
   const longest = Math.max(0, ...paragraphs.map((p) => p.headingPath.length));
   for (let d = 0; d < longest; d++) {
-    const names = new Set(paragraphs.filter((p) => p.headingPath.length > d).map((p) => p.headingPath.slice(0, d + 1).join("\u0000")));
+    const names = new Set(
+      paragraphs.filter((p) => p.headingPath.length > d).map((p) => p.headingPath.slice(0, d + 1).join("\u0000")),
+    );
     if (names.size >= 2) return d;
   }
   return null;
@@ -169,7 +181,10 @@ export function topicSegments(paragraphs: Paragraph[], wanted: number): Section[
   const window = 2;
   const gaps = Array.from({ length: n - 1 }, (_, i) => ({
     at: i + 1,
-    similarity: cosine(bag(paragraphs.slice(Math.max(0, i + 1 - window), i + 1).map((p) => p.text)), bag(paragraphs.slice(i + 1, i + 1 + window).map((p) => p.text))),
+    similarity: cosine(
+      bag(paragraphs.slice(Math.max(0, i + 1 - window), i + 1).map((p) => p.text)),
+      bag(paragraphs.slice(i + 1, i + 1 + window).map((p) => p.text)),
+    ),
   })).sort((a, b) => a.similarity - b.similarity);
   const cuts: number[] = [];
   for (const g of gaps) {

@@ -27,7 +27,9 @@ export interface ChunkPassage extends Passage {
 export function spreadSample<T>(items: T[], k: number): T[] {
   if (items.length <= k) return items;
   if (k <= 1) return items.slice(0, k);
-  return [...new Set(Array.from({ length: k }, (_, i) => Math.round((i * (items.length - 1)) / (k - 1))))].map((i) => items[i]!);
+  return [...new Set(Array.from({ length: k }, (_, i) => Math.round((i * (items.length - 1)) / (k - 1))))].map(
+    (i) => items[i]!,
+  );
 }
 
 /** Consecutive paragraphs of one chunk as one passage, cited by the chunk, in reading order. */

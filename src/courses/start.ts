@@ -67,7 +67,8 @@ interface NewCourse {
 /** 422 unless the topic has 3-500 characters once trimmed. */
 export function checkTopic(topic: string): string {
   const t = topic.trim();
-  if (t.length < 3 || t.length > 500) throw validation("topic must have 3 to 500 characters", { field: "topic", length: t.length });
+  if (t.length < 3 || t.length > 500)
+    throw validation("topic must have 3 to 500 characters", { field: "topic", length: t.length });
   return t;
 }
 
@@ -129,7 +130,11 @@ function insertCourseWithJob(svc: Services, who: Requester, opts: GenerationOpti
 }
 
 /** POST /v2/courses/generate: one topic course, queued. */
-export async function startTopicCourse(svc: Services, who: Requester, req: GenerationOptions & { topic: string }): Promise<JobRow> {
+export async function startTopicCourse(
+  svc: Services,
+  who: Requester,
+  req: GenerationOptions & { topic: string },
+): Promise<JobRow> {
   const topic = checkTopic(req.topic);
   if (svc.llm.engine === "extractive") {
     const match = await matchTopic(svc, { tenantId: who.auth.tenantId, userId: who.user.id }, topic);
@@ -148,7 +153,8 @@ function sourceTypeOf(sources: PendingSource[]): string {
 
 function checkYoutubeUrls(youtubeUrls: string[]): void {
   const notVideo = youtubeUrls.filter((u) => !isYoutubeUrl(u));
-  if (notVideo.length > 0) throw validation("youtube_urls may only hold YouTube video URLs", { field: "youtube_urls", invalid: notVideo });
+  if (notVideo.length > 0)
+    throw validation("youtube_urls may only hold YouTube video URLs", { field: "youtube_urls", invalid: notVideo });
 }
 
 async function storeUploads(svc: Services, files: UploadedFile[]): Promise<PendingSource[]> {
@@ -190,7 +196,9 @@ export async function startSourceCourses(svc: Services, who: Requester, req: Sou
   const uploads = await storeUploads(svc, req.files);
   const sources: PendingSource[] = [
     ...uploads,
-    ...req.youtubeUrls.map((u): PendingSource => ({ kind: "youtube", filename: u, url: u, blobKey: null, mimeType: null })),
+    ...req.youtubeUrls.map(
+      (u): PendingSource => ({ kind: "youtube", filename: u, url: u, blobKey: null, mimeType: null }),
+    ),
     ...req.webUrls.map((u): PendingSource => ({ kind: "web", filename: u, url: u, blobKey: null, mimeType: null })),
   ];
   const groups = req.organization === "separate_courses" ? sources.map((s) => [s]) : [sources];

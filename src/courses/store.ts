@@ -5,8 +5,8 @@
  */
 import type { Database } from "bun:sqlite";
 import type { FailureReason } from "../errors.ts";
-import type { ChapterDraft } from "../llm/artefacts.ts";
 import { nearDuplicate, promptStems } from "../llm/artefacts/checks.ts";
+import type { ChapterDraft } from "../llm/artefacts.ts";
 import { newId, nowIso } from "../util.ts";
 import { recordEvent } from "../webhooks/outbox.ts";
 
@@ -89,12 +89,16 @@ export function loadCourse(sqlite: Database, courseId: string): CourseRow | null
 
 export function chaptersOf(sqlite: Database, courseId: string): ChapterRow[] {
   return sqlite
-    .query<ChapterRow, [string]>("SELECT id, order_index, title, objectives, status FROM chapters WHERE course_id = ? ORDER BY order_index")
+    .query<ChapterRow, [string]>(
+      "SELECT id, order_index, title, objectives, status FROM chapters WHERE course_id = ? ORDER BY order_index",
+    )
     .all(courseId);
 }
 
 export function outlineOf(sqlite: Database, courseId: string): { chapters?: PlannedChapter[] } | null {
-  const row = sqlite.query<{ outline: string | null }, [string]>("SELECT outline FROM courses WHERE id = ?").get(courseId);
+  const row = sqlite
+    .query<{ outline: string | null }, [string]>("SELECT outline FROM courses WHERE id = ?")
+    .get(courseId);
   return row?.outline ? (JSON.parse(row.outline) as { chapters?: PlannedChapter[] }) : null;
 }
 
@@ -112,7 +116,17 @@ export function commitOutline(sqlite: Database, course: CourseRow, plan: CourseP
     sqlite.run(
       `UPDATE courses SET title = ?, slug = ?, description = ?, topic = ?, organization = coalesce(?, organization),
               outline = ?, num_chapters = ?, updated_at = ? WHERE id = ?`,
-      [plan.title, plan.slug, plan.description, course.topic || plan.topic, plan.organization, JSON.stringify(outline), plan.chapters.length, now, course.id],
+      [
+        plan.title,
+        plan.slug,
+        plan.description,
+        course.topic || plan.topic,
+        plan.organization,
+        JSON.stringify(outline),
+        plan.chapters.length,
+        now,
+        course.id,
+      ],
     );
     const insert = sqlite.query(
       `INSERT INTO chapters (id, course_id, order_index, title, objectives, status, engine, model, created_at)
@@ -151,7 +165,16 @@ export function commitChapter(
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     draft.quiz.questions.forEach((q, i) => {
-      question.run(newId(), chapterId, i, q.type, q.prompt, JSON.stringify(q.choices), JSON.stringify(q.answer), q.explanation);
+      question.run(
+        newId(),
+        chapterId,
+        i,
+        q.type,
+        q.prompt,
+        JSON.stringify(q.choices),
+        JSON.stringify(q.answer),
+        q.explanation,
+      );
     });
     const source = sqlite.query(
       `INSERT INTO chapter_sources (id, chapter_id, position, document_id, chunk_id, filename, page, timestamp_seconds, url, title, excerpt, score, paragraphs)
@@ -183,10 +206,18 @@ export function commitChapter(
 }
 
 /** The course is complete: status, completion time and the course.completed event, atomically. */
-export function completeCourse(sqlite: Database, course: CourseRow, jobId: string): { title: string; chaptersCount: number } {
+export function completeCourse(
+  sqlite: Database,
+  course: CourseRow,
+  jobId: string,
+): { title: string; chaptersCount: number } {
   const now = nowIso();
   return sqlite.transaction(() => {
-    sqlite.run("UPDATE courses SET status = 'completed', error = NULL, completed_at = ?, updated_at = ? WHERE id = ?", [now, now, course.id]);
+    sqlite.run("UPDATE courses SET status = 'completed', error = NULL, completed_at = ?, updated_at = ? WHERE id = ?", [
+      now,
+      now,
+      course.id,
+    ]);
     const head = sqlite
       .query<{ title: string; n: number }, [string]>(
         "SELECT c.title, (SELECT count(*) FROM chapters WHERE course_id = c.id) AS n FROM courses c WHERE c.id = ?",
@@ -195,7 +226,13 @@ export function completeCourse(sqlite: Database, course: CourseRow, jobId: strin
     recordEvent(sqlite, {
       tenantId: course.tenant_id,
       event: "course.completed",
-      data: { job_id: jobId, course_id: course.id, title: head.title, chapters_count: head.n, source_type: course.source_type },
+      data: {
+        job_id: jobId,
+        course_id: course.id,
+        title: head.title,
+        chapters_count: head.n,
+        source_type: course.source_type,
+      },
     });
     return { title: head.title, chaptersCount: head.n };
   })();
@@ -205,11 +242,22 @@ export function completeCourse(sqlite: Database, course: CourseRow, jobId: strin
  * The job ended in error: the course is failed with the structured reason and course.failed is
  * recorded. Runs inside the queue's failure transaction.
  */
-export function failCourse(sqlite: Database, courseId: string, jobId: string, reason: FailureReason): { tenantId: string } | null {
-  const course = sqlite.query<{ tenant_id: string }, [string]>("SELECT tenant_id FROM courses WHERE id = ?").get(courseId);
+export function failCourse(
+  sqlite: Database,
+  courseId: string,
+  jobId: string,
+  reason: FailureReason,
+): { tenantId: string } | null {
+  const course = sqlite
+    .query<{ tenant_id: string }, [string]>("SELECT tenant_id FROM courses WHERE id = ?")
+    .get(courseId);
   if (!course) return null;
   const now = nowIso();
-  sqlite.run("UPDATE courses SET status = 'failed', error = ?, updated_at = ? WHERE id = ?", [JSON.stringify(reason), now, courseId]);
+  sqlite.run("UPDATE courses SET status = 'failed', error = ?, updated_at = ? WHERE id = ?", [
+    JSON.stringify(reason),
+    now,
+    courseId,
+  ]);
   resetRunningChapters(sqlite, courseId);
   recordEvent(sqlite, { tenantId: course.tenant_id, event: "course.failed", data: { job_id: jobId, error: reason } });
   return { tenantId: course.tenant_id };

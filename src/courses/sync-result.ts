@@ -34,7 +34,10 @@ export interface SyncContext {
  * Waits for a request's courses. One course's usage is its usage record (as in the stream's
  * `completed` event); several courses' is their sum over the request's time.
  */
-export async function waitForCourses(ctx: SyncContext, jobIds: string[]): Promise<{ courses: SyncCourse[]; usage: UsageRecord }> {
+export async function waitForCourses(
+  ctx: SyncContext,
+  jobIds: string[],
+): Promise<{ courses: SyncCourse[]; usage: UsageRecord }> {
   const courses = new Map<string, SyncCourse>();
   const usages: UsageRecord[] = [];
   const failures: { job_id: string; course_id: string; error: FailureReason }[] = [];
@@ -67,7 +70,12 @@ export async function waitForCourses(ctx: SyncContext, jobIds: string[]): Promis
       prompt_tokens: usages.reduce((a, u) => a + u.prompt_tokens, 0),
       completion_tokens: usages.reduce((a, u) => a + u.completion_tokens, 0),
       seconds: Math.round(performance.now() - ctx.startedAt) / 1000,
-      billed_usd: microsToUsd(billedMicros(ctx.svc.sqlite, ordered.map((c) => c.id))),
+      billed_usd: microsToUsd(
+        billedMicros(
+          ctx.svc.sqlite,
+          ordered.map((c) => c.id),
+        ),
+      ),
       courses_used_this_month: monthlyCount(ctx.svc.sqlite, ctx.auth.tenantId, ctx.auth.keyEnv, OPERATIONS.course),
       courses_cap: ctx.auth.keyEnv === "test" ? ctx.svc.cfg.testKeyCoursesPerMonth : null,
     },

@@ -27,9 +27,30 @@ const PROXIMITY = 4;
 /** Words that name the kind of course, not its subject. */
 const GENERIC = new Set(
   [
-    "introduction", "intro", "introductory", "basics", "basic", "beginner", "beginners", "guide", "course", "overview",
-    "fundamentals", "fundamental", "advanced", "intermediate", "tutorial", "essentials", "primer", "lesson", "crash",
-    "principles", "concepts", "understanding", "mastering", "complete",
+    "introduction",
+    "intro",
+    "introductory",
+    "basics",
+    "basic",
+    "beginner",
+    "beginners",
+    "guide",
+    "course",
+    "overview",
+    "fundamentals",
+    "fundamental",
+    "advanced",
+    "intermediate",
+    "tutorial",
+    "essentials",
+    "primer",
+    "lesson",
+    "crash",
+    "principles",
+    "concepts",
+    "understanding",
+    "mastering",
+    "complete",
   ].map((w) => stemmer(w)),
 );
 
@@ -78,7 +99,10 @@ export interface Neighbourhood {
  * ("open-domain" is two); the "s" of a possessive is dropped.
  */
 export function tokens(text: string): string[] {
-  const folded = text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
+  const folded = text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase();
   return (folded.match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w !== "s");
 }
 
@@ -128,7 +152,11 @@ function occurrences(wanted: Set<string>, chunk: CoverageChunk, stem: (w: string
   const body = tokens(chunk.text).map(stem);
   const inBody = new Map<string, number>();
   for (const s of body) if (wanted.has(s)) inBody.set(s, (inBody.get(s) ?? 0) + 1);
-  return { inHeading: new Set(heading.filter((s) => wanted.has(s))), inBody, together: wanted.size < 2 || closePair(heading, wanted) || closePair(body, wanted) };
+  return {
+    inHeading: new Set(heading.filter((s) => wanted.has(s))),
+    inBody,
+    together: wanted.size < 2 || closePair(heading, wanted) || closePair(body, wanted),
+  };
 }
 
 /** Whether two different wanted stems occur within PROXIMITY words of each other. */
@@ -178,12 +206,21 @@ export function neighbourhoods(terms: TopicTerm[], chunks: CoverageChunk[]): Nei
         centre,
         coverage: terms.reduce((s, t, i) => s + t.weight * credits[i]!, 0) / total,
         together: seen.some((o) => o.together),
-        emphasis: terms.reduce((sum, t) => sum + t.weight * ((own.inBody.get(t.stem) ?? 0) + (own.inHeading.has(t.stem) ? 2 : 0)), 0),
+        emphasis: terms.reduce(
+          (sum, t) => sum + t.weight * ((own.inBody.get(t.stem) ?? 0) + (own.inHeading.has(t.stem) ? 2 : 0)),
+          0,
+        ),
         missing: terms.filter((_, i) => credits[i] === 0).map((t) => t.word),
       });
     }
   }
-  return out.sort((a, b) => Number(coversTopic(b)) - Number(coversTopic(a)) || b.coverage - a.coverage || b.emphasis - a.emphasis || a.centre.seq - b.centre.seq);
+  return out.sort(
+    (a, b) =>
+      Number(coversTopic(b)) - Number(coversTopic(a)) ||
+      b.coverage - a.coverage ||
+      b.emphasis - a.emphasis ||
+      a.centre.seq - b.centre.seq,
+  );
 }
 
 export const coversTopic = (n: Neighbourhood) => n.coverage >= COVERAGE_THRESHOLD && n.together;

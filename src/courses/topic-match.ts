@@ -58,9 +58,18 @@ function readyDocumentCount(svc: Services, tenantId: string, userId: string): nu
 
 /** The learner's ready teaching chunks holding any of the words. */
 function candidateChunks(svc: Services, owner: { tenantId: string; userId: string }, words: string[]): ChunkRow[] {
-  const scope = scopeExpression({ tenantId: owner.tenantId, userId: owner.userId, documentIds: [], spaceId: null, courseId: null, allDocuments: true });
+  const scope = scopeExpression({
+    tenantId: owner.tenantId,
+    userId: owner.userId,
+    documentIds: [],
+    spaceId: null,
+    courseId: null,
+    allDocuments: true,
+  });
   const seqs = svc.sqlite
-    .query<{ seq: number }, [string, number]>("SELECT rowid AS seq FROM retrieval_fts WHERE retrieval_fts MATCH ? ORDER BY rank LIMIT ?")
+    .query<{ seq: number }, [string, number]>(
+      "SELECT rowid AS seq FROM retrieval_fts WHERE retrieval_fts MATCH ? ORDER BY rank LIMIT ?",
+    )
     .all(`(${anyOf(words)}) AND ${scope}`, CANDIDATES)
     .map((r) => r.seq);
   // The FTS5 scope keys are hashes: the rows themselves are checked.
@@ -74,15 +83,36 @@ function candidateChunks(svc: Services, owner: { tenantId: string; userId: strin
     .all(JSON.stringify(seqs), owner.tenantId, owner.userId, JSON.stringify(TEACHING_ROLE_LIST));
 }
 
-export async function matchTopic(svc: Services, owner: { tenantId: string; userId: string }, topic: string): Promise<TopicMatch> {
+export async function matchTopic(
+  svc: Services,
+  owner: { tenantId: string; userId: string },
+  topic: string,
+): Promise<TopicMatch> {
   const searched = readyDocumentCount(svc, owner.tenantId, owner.userId);
   const terms = await topicTerms(topic);
-  const none = { documentIds: [], passages: [], searched, coverage: 0, missing: terms.map((t) => t.word), together: false };
+  const none = {
+    documentIds: [],
+    passages: [],
+    searched,
+    coverage: 0,
+    missing: terms.map((t) => t.word),
+    together: false,
+  };
   if (searched === 0 || terms.length === 0) return none;
 
-  const rows = candidateChunks(svc, owner, terms.map((t) => t.word));
+  const rows = candidateChunks(
+    svc,
+    owner,
+    terms.map((t) => t.word),
+  );
   const bySeq = new Map(rows.map((r) => [r.seq, r]));
-  const chunks: CoverageChunk[] = rows.map((r) => ({ seq: r.seq, documentId: r.document_id, position: r.position, heading: r.context, text: r.text }));
+  const chunks: CoverageChunk[] = rows.map((r) => ({
+    seq: r.seq,
+    documentId: r.document_id,
+    position: r.position,
+    heading: r.context,
+    text: r.text,
+  }));
   const ranked = neighbourhoods(terms, chunks);
   const best = ranked[0];
   if (!best) return none;

@@ -26,11 +26,18 @@ export async function webSearch(svc: Services, query: string, limit: number): Pr
   url.searchParams.set("q", query);
   url.searchParams.set("format", "json");
   try {
-    const res = await safeFetch(url.toString(), { timeoutMs: 10_000, headers: { accept: "application/json" }, allow: svc.cfg.outboundAllow });
+    const res = await safeFetch(url.toString(), {
+      timeoutMs: 10_000,
+      headers: { accept: "application/json" },
+      allow: svc.cfg.outboundAllow,
+    });
     if (!res.ok) throw new Error(`SearXNG answered ${res.status}`);
     const body = (await res.json()) as SearxngReply;
     return (body.results ?? [])
-      .filter((r): r is { url: string; title: string; content?: unknown } => typeof r.url === "string" && /^https?:\/\//.test(r.url) && typeof r.title === "string")
+      .filter(
+        (r): r is { url: string; title: string; content?: unknown } =>
+          typeof r.url === "string" && /^https?:\/\//.test(r.url) && typeof r.title === "string",
+      )
       .slice(0, limit)
       .map((r) => ({ url: r.url, title: r.title, content: typeof r.content === "string" ? r.content : "" }));
   } catch (err) {

@@ -31,7 +31,9 @@ export function lockDataDir(dataDir: string): DataDirLock {
   } catch (err) {
     db.close();
     if (/locked|busy/i.test((err as Error).message)) {
-      throw new DataDirInUse(`another courseforge server is already running on DATA_DIR ${dataDir} (it holds ${path}); stop it, or give this one its own DATA_DIR`);
+      throw new DataDirInUse(
+        `another courseforge server is already running on DATA_DIR ${dataDir} (it holds ${path}); stop it, or give this one its own DATA_DIR`,
+      );
     }
     throw err;
   }

@@ -6,19 +6,25 @@
  */
 import pLimit from "p-limit";
 import { AppError, isStorageFull, storageFull } from "../errors.ts";
-import { extractSource, failureMessage, type RequestSource, requestSources, sourceName } from "../ingest/request-sources.ts";
 import { collectAfterLargeText } from "../ingest/large-text.ts";
+import {
+  extractSource,
+  failureMessage,
+  type RequestSource,
+  requestSources,
+  sourceName,
+} from "../ingest/request-sources.ts";
 import { deleteBlob, putBlob } from "../media/blob-store.ts";
 import { indexDocument, indexJob } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
 import {
   createDocumentRecord,
+  type DocumentOwner,
   loadOwnedDocument,
   markDocumentError,
   markDocumentReady,
   removeDocumentRows,
   toDocumentResource,
-  type DocumentOwner,
 } from "./records.ts";
 
 export interface ProcessInput {
@@ -34,7 +40,8 @@ async function processOne(svc: Services, owner: DocumentOwner, id: string, sourc
   let blobKey: string | null = null;
   try {
     // The original is kept before extraction, so even a file that fails to parse can be downloaded and inspected.
-    if (source.type === "file" && !(source.detected instanceof AppError)) blobKey = (await putBlob(svc.cfg, source.path, { ext: source.detected.kind })).key;
+    if (source.type === "file" && !(source.detected instanceof AppError))
+      blobKey = (await putBlob(svc.cfg, source.path, { ext: source.detected.kind })).key;
     const index = indexJob(svc, { tenantId: owner.tenantId, userId: owner.userId, documentId: id });
     const result = await extractSource(source, svc.cfg, { tenant: owner.tenantId, index });
     if (!result.markdown.trim()) {
@@ -43,9 +50,19 @@ async function processOne(svc: Services, owner: DocumentOwner, id: string, sourc
     }
     // Files and web pages were indexed in their extraction process; video transcripts are indexed here.
     const chunkCount =
-      result.chunkCount ?? (await indexDocument(svc, { tenantId: owner.tenantId, userId: owner.userId, documentId: id, extract: result })).chunkCount;
-    const mimeType = source.type === "file" && !(source.detected instanceof AppError) ? source.detected.mimeType : result.mimeType;
-    markDocumentReady(svc.sqlite, id, { blobKey, mimeType, pages: result.pages, markdown: result.markdown, title: result.title, chunkCount });
+      result.chunkCount ??
+      (await indexDocument(svc, { tenantId: owner.tenantId, userId: owner.userId, documentId: id, extract: result }))
+        .chunkCount;
+    const mimeType =
+      source.type === "file" && !(source.detected instanceof AppError) ? source.detected.mimeType : result.mimeType;
+    markDocumentReady(svc.sqlite, id, {
+      blobKey,
+      mimeType,
+      pages: result.pages,
+      markdown: result.markdown,
+      title: result.title,
+      chunkCount,
+    });
     collectAfterLargeText(result.markdown.length);
     return false;
   } catch (err) {
@@ -53,7 +70,10 @@ async function processOne(svc: Services, owner: DocumentOwner, id: string, sourc
       markDocumentError(svc.sqlite, id, failureMessage(err, svc.log, source), blobKey);
       return false;
     }
-    svc.log.error("the disk is full: a source could not be stored", { document_id: id, error: err instanceof Error ? err.message : String(err) });
+    svc.log.error("the disk is full: a source could not be stored", {
+      document_id: id,
+      error: err instanceof Error ? err.message : String(err),
+    });
     await discardDocument(svc, id, blobKey);
     return true;
   }
@@ -76,7 +96,11 @@ async function discardDocument(svc: Services, id: string, blobKey: string | null
       removeDocumentRows(svc.sqlite, id);
     } catch (err) {
       if (isStorageFull(err)) setTimeout(attempt, DISCARD_RETRY_MS).unref();
-      else svc.log.error("a document stopped by the full disk could not be removed", { document_id: id, error: err instanceof Error ? err.message : String(err) });
+      else
+        svc.log.error("a document stopped by the full disk could not be removed", {
+          document_id: id,
+          error: err instanceof Error ? err.message : String(err),
+        });
     }
   };
   attempt();
@@ -97,7 +121,9 @@ export async function processDocuments(svc: Services, owner: DocumentOwner, inpu
   const full = await Promise.all(sources.map((s, i) => limit(() => processOne(svc, owner, ids[i]!, s))));
   if (full.some(Boolean)) {
     // The sources that made it are kept and named, so the client knows what not to send again.
-    const stored = ids.filter((_, i) => !full[i]).map((id) => toDocumentResource(loadOwnedDocument(svc.sqlite, owner, id)));
+    const stored = ids
+      .filter((_, i) => !full[i])
+      .map((id) => toDocumentResource(loadOwnedDocument(svc.sqlite, owner, id)));
     throw storageFull({ stored_documents: stored.map((d) => ({ id: d.id, filename: d.filename, status: d.status })) });
   }
   const documents = ids.map((id) => toDocumentResource(loadOwnedDocument(svc.sqlite, owner, id)));

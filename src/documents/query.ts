@@ -6,12 +6,12 @@
  */
 import { assertWithinTestCap, OPERATIONS, recordUsage } from "../billing/index.ts";
 import { validation } from "../errors.ts";
+import { QUERY_ROLES } from "../ingest/document.ts";
 import { type AnswerPassage, answerQuestion, distinctPassages } from "../llm/artefacts.ts";
 import { search } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import { assertOwnedDocuments, type DocumentOwner } from "./records.ts";
-import { QUERY_ROLES } from "../ingest/document.ts";
 
 export const MAX_QUERY_DOCUMENTS = 20;
 
@@ -33,7 +33,8 @@ export async function queryDocuments(
   const byIds = input.documentIds !== undefined;
   const bySpace = input.spaceId !== undefined;
   if (byIds === bySpace) throw validation("Give exactly one of document_ids and space_id");
-  if (byIds && input.documentIds!.length === 0) throw validation(`document_ids must hold 1 to ${MAX_QUERY_DOCUMENTS} ids`);
+  if (byIds && input.documentIds!.length === 0)
+    throw validation(`document_ids must hold 1 to ${MAX_QUERY_DOCUMENTS} ids`);
   if (byIds) assertOwnedDocuments(svc.sqlite, owner, input.documentIds!);
   assertWithinTestCap(svc.db, auth, "query", svc.cfg);
 

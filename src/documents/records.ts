@@ -4,9 +4,9 @@
  * else it does not exist (404), so ids cannot be probed across learners or tenants.
  */
 import type { Database } from "bun:sqlite";
-import { deleteBlob } from "../media/blob-store.ts";
 import { notFound, validation } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../keyset-cursor.ts";
+import { deleteBlob } from "../media/blob-store.ts";
 import type { Services } from "../services.ts";
 import { newId, nowIso } from "../util.ts";
 
@@ -52,7 +52,14 @@ export function createDocumentRecord(
 export function markDocumentReady(
   sqlite: Database,
   id: string,
-  r: { blobKey: string | null; mimeType: string; pages: number | null; markdown: string; title: string | null; chunkCount: number },
+  r: {
+    blobKey: string | null;
+    mimeType: string;
+    pages: number | null;
+    markdown: string;
+    title: string | null;
+    chunkCount: number;
+  },
 ): void {
   sqlite.run(
     `UPDATE documents SET status = 'ready', error = NULL, blob_key = ?, mime_type = ?, pages = ?, char_count = ?, markdown = ?, title = ?,
@@ -83,11 +90,10 @@ export function failInterruptedDocuments(sqlite: Database): number {
 export function markDocumentError(sqlite: Database, id: string, message: string, blobKey: string | null = null): void {
   // An extraction process stopped while indexing may have written some chunks.
   sqlite.run("DELETE FROM retrieval_chunks WHERE document_id = ?", [id]);
-  sqlite.run("UPDATE documents SET status = 'error', error = ?, blob_key = coalesce(?, blob_key), chunk_count = 0 WHERE id = ?", [
-    message,
-    blobKey,
-    id,
-  ]);
+  sqlite.run(
+    "UPDATE documents SET status = 'error', error = ?, blob_key = coalesce(?, blob_key), chunk_count = 0 WHERE id = ?",
+    [message, blobKey, id],
+  );
 }
 
 const COLUMNS =
@@ -116,7 +122,10 @@ export function assertOwnedDocuments(sqlite: Database, owner: DocumentOwner, ids
   );
   const missing = [...new Set(ids)].filter((id) => !found.has(id));
   if (missing.length > 0) {
-    throw notFound(`${missing.length === 1 ? "Document" : "Documents"} not found: ${missing.join(", ")}`, "DOCUMENT_NOT_FOUND");
+    throw notFound(
+      `${missing.length === 1 ? "Document" : "Documents"} not found: ${missing.join(", ")}`,
+      "DOCUMENT_NOT_FOUND",
+    );
   }
 }
 
@@ -167,7 +176,11 @@ export function listDocuments(
   const last = page[page.length - 1];
   return {
     data: page.map(toDocumentResource),
-    pagination: { limit: opts.limit, has_more: hasMore, next_cursor: hasMore && last ? encodeCursor(last.created_at, last.id) : null },
+    pagination: {
+      limit: opts.limit,
+      has_more: hasMore,
+      next_cursor: hasMore && last ? encodeCursor(last.created_at, last.id) : null,
+    },
   };
 }
 
@@ -175,7 +188,11 @@ export function listDocuments(
  * Deletes an indexed document: its chunks (whose triggers take the FTS rows and vectors along),
  * its course links and record in one transaction, then its stored original.
  */
-export async function deleteDocument(svc: Pick<Services, "sqlite" | "cfg">, owner: DocumentOwner, id: string): Promise<void> {
+export async function deleteDocument(
+  svc: Pick<Services, "sqlite" | "cfg">,
+  owner: DocumentOwner,
+  id: string,
+): Promise<void> {
   const doc = loadOwnedDocument(svc.sqlite, owner, id);
   removeDocumentRows(svc.sqlite, id);
   if (doc.blob_key) await deleteBlob(svc.cfg, doc.blob_key);

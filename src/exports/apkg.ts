@@ -6,8 +6,8 @@
  */
 import { Database } from "bun:sqlite";
 import type { Flashcard } from "../llm/artefacts.ts";
-import type { ExportChapter, ExportCourse } from "./course-export.ts";
 import { slugify } from "../util.ts";
+import type { ExportChapter, ExportCourse } from "./course-export.ts";
 import { numbered } from "./names.ts";
 import type { ZipEntry } from "./zip-stream.ts";
 
@@ -101,9 +101,18 @@ export function ankiCollection(course: ExportCourse, now = new Date()): Uint8Arr
       tags: [],
       vers: [],
       css: ".card { font-family: sans-serif; font-size: 20px; text-align: center; color: black; background-color: white; }",
-      latexPre: "\\documentclass[12pt]{article}\n\\special{papersize=3in,5in}\n\\usepackage{amssymb,amsmath}\n\\pagestyle{empty}\n\\setlength{\\parindent}{0in}\n\\begin{document}\n",
+      latexPre:
+        "\\documentclass[12pt]{article}\n\\special{papersize=3in,5in}\n\\usepackage{amssymb,amsmath}\n\\pagestyle{empty}\n\\setlength{\\parindent}{0in}\n\\begin{document}\n",
       latexPost: "\\end{document}",
-      flds: ["Front", "Back"].map((name, ord) => ({ name, ord, sticky: false, rtl: false, font: "Arial", size: 20, media: [] })),
+      flds: ["Front", "Back"].map((name, ord) => ({
+        name,
+        ord,
+        sticky: false,
+        rtl: false,
+        font: "Arial",
+        size: 20,
+        media: [],
+      })),
       tmpls: [
         {
           name: "Card 1",
@@ -158,7 +167,15 @@ export function ankiCollection(course: ExportCourse, now = new Date()): Uint8Arr
         timer: 0,
         replayq: true,
         dyn: false,
-        new: { bury: true, delays: [1, 10], initialFactor: 2500, ints: [1, 4, 7], order: 1, perDay: 20, separate: true },
+        new: {
+          bury: true,
+          delays: [1, 10],
+          initialFactor: 2500,
+          ints: [1, 4, 7],
+          order: 1,
+          perDay: 20,
+          separate: true,
+        },
         lapse: { delays: [10], leechAction: 0, leechFails: 8, minInt: 1, mult: 0 },
         rev: { bury: true, ease4: 1.3, fuzz: 0.05, ivlFct: 1, maxIvl: 36500, minSpace: 1, perDay: 100 },
       },
@@ -169,7 +186,10 @@ export function ankiCollection(course: ExportCourse, now = new Date()): Uint8Arr
       ms,
       JSON.stringify(conf),
       JSON.stringify({ [String(modelId)]: model }),
-      JSON.stringify({ "1": deckJson(1, "Default"), [String(deckId)]: deckJson(deckId, deck.deck_title.replace(/::/g, ":")) }),
+      JSON.stringify({
+        "1": deckJson(1, "Default"),
+        [String(deckId)]: deckJson(deckId, deck.deck_title.replace(/::/g, ":")),
+      }),
       JSON.stringify(dconf),
     ]);
     const courseTag = `course::${slugify(course.title)}`;
@@ -181,7 +201,16 @@ export function ankiCollection(course: ExportCourse, now = new Date()): Uint8Arr
         const tags = [courseTag, ...(chapter ? [`chapter::${numbered(chapter.index, chapter.title)}`] : [])];
         const front = field(card.front);
         // Ids are millisecond timestamps in Anki; consecutive ones keep them unique and in deck order.
-        addNote.run(ms + i, guidOf(`${course.id}\n${card.front}`), modelId, secs, ` ${tags.join(" ")} `, `${front}\x1f${field(card.back)}`, front, checksum(card.front.trim()));
+        addNote.run(
+          ms + i,
+          guidOf(`${course.id}\n${card.front}`),
+          modelId,
+          secs,
+          ` ${tags.join(" ")} `,
+          `${front}\x1f${field(card.back)}`,
+          front,
+          checksum(card.front.trim()),
+        );
         addCard.run(ms + i, ms + i, deckId, secs, i + 1);
       }
     })();

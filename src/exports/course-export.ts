@@ -6,15 +6,14 @@
  * the newest of each.
  */
 import { existsSync } from "node:fs";
-import { readCourse, type CourseOwner } from "../courses/read.ts";
-import type { McqQuestion, StudyGuide } from "../llm/artefacts.ts";
+import { type CourseOwner, readCourse } from "../courses/read.ts";
+import type { FlashcardDeck, McqQuestion, StudyGuide } from "../llm/artefacts.ts";
 import { assertCompleted, ownedCourse } from "../materials/course-content.ts";
 import { asUnavailable } from "../materials/engine.ts";
-import { latestExam, type Exam } from "../materials/exam.ts";
+import { type Exam, latestExam } from "../materials/exam.ts";
 import { latestDeck } from "../materials/flashcards.ts";
 import { findLatestNotes, type StoredNotes } from "../materials/notes.ts";
 import { buildStudyGuide, readStudyGuide } from "../materials/study-guide.ts";
-import type { FlashcardDeck } from "../llm/artefacts.ts";
 import { blobPath } from "../media/blob-store.ts";
 import { courseEpisodes } from "../podcasts/episodes.ts";
 import type { Services } from "../services.ts";
@@ -77,14 +76,36 @@ export async function loadExportCourse(svc: Services, owner: CourseOwner, course
     keyConcepts: c.key_concepts,
     quiz: c.quiz.questions
       .filter((q) => q.type === "mcq")
-      .map((q) => ({ type: "mcq" as const, prompt: q.prompt, choices: q.choices, answer: q.answer as number, explanation: q.explanation ?? "" })),
-    sources: c.sources.map((s) => ({ filename: s.filename, page: s.page, url: s.url, title: s.title, excerpt: s.excerpt })),
+      .map((q) => ({
+        type: "mcq" as const,
+        prompt: q.prompt,
+        choices: q.choices,
+        answer: q.answer as number,
+        explanation: q.explanation ?? "",
+      })),
+    sources: c.sources.map((s) => ({
+      filename: s.filename,
+      page: s.page,
+      url: s.url,
+      title: s.title,
+      excerpt: s.excerpt,
+    })),
   }));
   const indexOf = new Map(chapters.map((c) => [c.id, c.index]));
   const episodes = courseEpisodes(svc.sqlite, head.id)
     // An episode whose audio file is gone is left out rather than breaking the zip halfway through.
-    .filter((e) => e.status === "ready" && e.blob_key && indexOf.has(e.chapter_id) && existsSync(blobPath(svc.cfg.dataDir, e.blob_key)))
-    .map((e) => ({ chapterIndex: indexOf.get(e.chapter_id)!, title: e.title, path: blobPath(svc.cfg.dataDir, e.blob_key!) }));
+    .filter(
+      (e) =>
+        e.status === "ready" &&
+        e.blob_key &&
+        indexOf.has(e.chapter_id) &&
+        existsSync(blobPath(svc.cfg.dataDir, e.blob_key)),
+    )
+    .map((e) => ({
+      chapterIndex: indexOf.get(e.chapter_id)!,
+      title: e.title,
+      path: blobPath(svc.cfg.dataDir, e.blob_key!),
+    }));
   return {
     id: course.id,
     title: course.title,

@@ -12,11 +12,15 @@ export function citationText(s: ExportSource): string {
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 
 export function keyConceptsMarkdown(chapter: ExportChapter): string {
-  return chapter.keyConcepts.length ? `## Key concepts\n\n${chapter.keyConcepts.map((k) => `- ${oneLine(k)}`).join("\n")}\n` : "";
+  return chapter.keyConcepts.length
+    ? `## Key concepts\n\n${chapter.keyConcepts.map((k) => `- ${oneLine(k)}`).join("\n")}\n`
+    : "";
 }
 
 export function citationsMarkdown(chapter: ExportChapter): string {
-  return chapter.sources.length ? `## Sources\n\n${chapter.sources.map((s, i) => `${i + 1}. ${oneLine(citationText(s))}`).join("\n")}\n` : "";
+  return chapter.sources.length
+    ? `## Sources\n\n${chapter.sources.map((s, i) => `${i + 1}. ${oneLine(citationText(s))}`).join("\n")}\n`
+    : "";
 }
 
 export function quizMarkdown(chapter: ExportChapter): string {
@@ -41,7 +45,8 @@ export function chapterMarkdown(chapter: ExportChapter, opts: { quiz: boolean })
 
 export function studyGuideMarkdown(guide: StudyGuide): string {
   const sections = guide.sections.map((s) => {
-    if ("items" in s) return `## ${oneLine(s.heading)}\n\n${s.items.map((it) => `- **${oneLine(it.term)}**: ${oneLine(it.definition)}`).join("\n")}`;
+    if ("items" in s)
+      return `## ${oneLine(s.heading)}\n\n${s.items.map((it) => `- **${oneLine(it.term)}**: ${oneLine(it.definition)}`).join("\n")}`;
     if ("bullets" in s) return `## ${oneLine(s.heading)}\n\n${s.bullets.map((b) => `- ${oneLine(b)}`).join("\n")}`;
     return `## ${oneLine(s.heading)}\n\n${s.body.trim()}`;
   });

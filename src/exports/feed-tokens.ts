@@ -22,7 +22,8 @@ const secretOf = (dataDir: string) => {
   return s;
 };
 
-const macOf = (dataDir: string, id: string) => new Bun.CryptoHasher("sha256", secretOf(dataDir)).update(`podcast-feed\n${id}`).digest("base64url");
+const macOf = (dataDir: string, id: string) =>
+  new Bun.CryptoHasher("sha256", secretOf(dataDir)).update(`podcast-feed\n${id}`).digest("base64url");
 
 export const feedToken = (dataDir: string, feed: Feed) => `${feed.id.replaceAll("-", "")}${macOf(dataDir, feed.id)}`;
 
@@ -42,15 +43,26 @@ export function feedOfToken(sqlite: Database, dataDir: string, token: string): F
 
 /** The course's live feed, created when it has none; `created` says which. */
 export function openFeed(sqlite: Database, courseId: string): { feed: Feed; created: boolean } {
-  const live = sqlite.query<Feed, [string]>("SELECT id, course_id, created_at FROM podcast_feeds WHERE course_id = ? AND revoked_at IS NULL");
+  const live = sqlite.query<Feed, [string]>(
+    "SELECT id, course_id, created_at FROM podcast_feeds WHERE course_id = ? AND revoked_at IS NULL",
+  );
   const existing = live.get(courseId);
   if (existing) return { feed: existing, created: false };
   // The partial unique index keeps one live feed per course, also under concurrent requests.
-  const { changes } = sqlite.run("INSERT OR IGNORE INTO podcast_feeds (id, course_id, created_at) VALUES (?, ?, ?)", [newId(), courseId, nowIso()]);
+  const { changes } = sqlite.run("INSERT OR IGNORE INTO podcast_feeds (id, course_id, created_at) VALUES (?, ?, ?)", [
+    newId(),
+    courseId,
+    nowIso(),
+  ]);
   return { feed: live.get(courseId)!, created: changes === 1 };
 }
 
 /** Revokes the course's live feed; false when it had none. */
 export function revokeFeed(sqlite: Database, courseId: string): boolean {
-  return sqlite.run("UPDATE podcast_feeds SET revoked_at = ? WHERE course_id = ? AND revoked_at IS NULL", [nowIso(), courseId]).changes > 0;
+  return (
+    sqlite.run("UPDATE podcast_feeds SET revoked_at = ? WHERE course_id = ? AND revoked_at IS NULL", [
+      nowIso(),
+      courseId,
+    ]).changes > 0
+  );
 }

@@ -35,4 +35,8 @@ ${body}${opts.script ? `\n<script src="${escapeHtml(opts.script)}"></script>` : 
 }
 
 /** JSON for a `<script type="application/json">` block: `<` is escaped so no text can close the element. */
-export const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+export const scriptJson = (value: unknown) =>
+  JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");

@@ -37,6 +37,7 @@ export function inertMarkdown(markdown: string): string {
     if (t.type === "html") fragments.add(t.raw.trim());
   });
   let out = markdown;
-  for (const f of [...fragments].filter(Boolean).sort((a, b) => b.length - a.length)) out = out.split(f).join(escapeHtml(f));
+  for (const f of [...fragments].filter(Boolean).sort((a, b) => b.length - a.length))
+    out = out.split(f).join(escapeHtml(f));
   return out;
 }

@@ -4,12 +4,12 @@
  * guide page and, when one has been generated, the exam. LMSs import it as a course.
  */
 import { create } from "xmlbuilder2";
-import { XML_DECLARATION } from "./xml.ts";
 import courseCss from "./assets/course.css" with { type: "text" };
 import type { ExportCourse } from "./course-export.ts";
 import { chapterBodyHtml, htmlPage, studyGuideBodyHtml } from "./html-pages.ts";
 import { numbered } from "./names.ts";
 import { qtiAssessment } from "./qti.ts";
+import { XML_DECLARATION } from "./xml.ts";
 import type { ZipEntry } from "./zip-stream.ts";
 
 const QTI_TYPE = "imsqti_xmlv1p2/imscc_xmlv1p3/assessment";
@@ -72,7 +72,12 @@ function parts(course: ExportCourse): { resources: Resource[]; items: Item[] } {
       id: "R_exam",
       type: QTI_TYPE,
       file: "R_exam/assessment.xml",
-      data: qtiAssessment({ ident: "A_exam", title: course.exam.title, kind: "exam", questions: course.exam.questions }),
+      data: qtiAssessment({
+        ident: "A_exam",
+        title: course.exam.title,
+        kind: "exam",
+        questions: course.exam.questions,
+      }),
     });
     items.push({ id: "I_exam", title: course.exam.title, resource: "R_exam" });
   }
@@ -92,8 +97,12 @@ export function imsccManifest(course: ExportCourse, resources: Resource[], items
   metadata.ele("schema").txt("IMS Common Cartridge").up().ele("schemaversion").txt("1.3.0").up();
   const general = metadata.ele("lomimscc:lom").ele("lomimscc:general");
   general.ele("lomimscc:title").ele("lomimscc:string", { language: "en" }).txt(course.title);
-  if (course.description) general.ele("lomimscc:description").ele("lomimscc:string", { language: "en" }).txt(course.description);
-  const root = doc.ele("organizations").ele("organization", { identifier: "O_course", structure: "rooted-hierarchy" }).ele("item", { identifier: "I_root" });
+  if (course.description)
+    general.ele("lomimscc:description").ele("lomimscc:string", { language: "en" }).txt(course.description);
+  const root = doc
+    .ele("organizations")
+    .ele("organization", { identifier: "O_course", structure: "rooted-hierarchy" })
+    .ele("item", { identifier: "I_root" });
   const addItem = (parent: typeof root, item: Item) => {
     const el = parent.ele("item", { identifier: item.id, ...(item.resource ? { identifierref: item.resource } : {}) });
     el.ele("title").txt(item.title);

@@ -19,9 +19,12 @@ export function* markdownEntries(course: ExportCourse): Iterable<ZipEntry> {
   ];
   yield {
     name: "README.md",
-    data: inertMarkdown(`# ${course.title}\n\n${course.description ? `${course.description}\n\n` : ""}## Contents\n\n${contents.join("\n")}\n`),
+    data: inertMarkdown(
+      `# ${course.title}\n\n${course.description ? `${course.description}\n\n` : ""}## Contents\n\n${contents.join("\n")}\n`,
+    ),
   };
-  for (const [i, c] of course.chapters.entries()) yield { name: chapterFiles[i]!, data: inertMarkdown(`${chapterMarkdown(c, { quiz: true })}\n`) };
+  for (const [i, c] of course.chapters.entries())
+    yield { name: chapterFiles[i]!, data: inertMarkdown(`${chapterMarkdown(c, { quiz: true })}\n`) };
   yield { name: "study-guide.md", data: inertMarkdown(studyGuideMarkdown(course.studyGuide)) };
   if (course.notes) yield { name: "notes.md", data: inertMarkdown(course.notes.notes) };
   for (const e of course.episodes) yield { name: episodeFile(e), data: Bun.file(e.path).stream(), compress: false };

@@ -16,7 +16,8 @@ export function safeEntryName(name: string): string {
 }
 
 /** `01-cell-structure`: ordered file names that sort as the chapters do. */
-export const numbered = (index: number, title: string) => `${String(index + 1).padStart(2, "0")}-${slugify(title).slice(0, 60).replace(/-+$/, "")}`;
+export const numbered = (index: number, title: string) =>
+  `${String(index + 1).padStart(2, "0")}-${slugify(title).slice(0, 60).replace(/-+$/, "")}`;
 
 /** Content-Disposition for a download named after the course. */
 export const attachment = (filename: string) => `attachment; filename="${safeEntryName(filename)}"`;

@@ -4,17 +4,20 @@ import { conflict } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { slugify } from "../util.ts";
 import { apkgEntries } from "./apkg.ts";
-import { loadExportCourse, type ExportCourse } from "./course-export.ts";
+import { type ExportCourse, loadExportCourse } from "./course-export.ts";
 import { imsccEntries } from "./imscc.ts";
 import { markdownEntries } from "./markdown-zip.ts";
 import { attachment } from "./names.ts";
 import { scormEntries } from "./scorm12.ts";
-import { zipStream, type ZipEntry } from "./zip-stream.ts";
+import { type ZipEntry, zipStream } from "./zip-stream.ts";
 
 export const EXPORT_FORMATS = ["imscc", "scorm12", "apkg", "markdown"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-const FORMATS: Record<ExportFormat, { contentType: string; suffix: string; entries: (c: ExportCourse) => Iterable<ZipEntry> }> = {
+const FORMATS: Record<
+  ExportFormat,
+  { contentType: string; suffix: string; entries: (c: ExportCourse) => Iterable<ZipEntry> }
+> = {
   imscc: { contentType: "application/vnd.ims.imsccv1p3", suffix: ".imscc", entries: imsccEntries },
   scorm12: { contentType: "application/zip", suffix: "-scorm12.zip", entries: scormEntries },
   apkg: { contentType: "application/apkg", suffix: ".apkg", entries: apkgEntries },
@@ -30,5 +33,9 @@ export async function exportPackage(svc: Services, owner: CourseOwner, courseId:
     throw conflict(message, "FLASHCARDS_NOT_GENERATED");
   }
   const f = FORMATS[format];
-  return { body: zipStream(f.entries(course)), contentType: f.contentType, disposition: attachment(`${slugify(course.slug)}${f.suffix}`) };
+  return {
+    body: zipStream(f.entries(course)),
+    contentType: f.contentType,
+    disposition: attachment(`${slugify(course.slug)}${f.suffix}`),
+  };
 }

@@ -2,7 +2,7 @@
  * A course's podcast feed as the API and podcast apps reach it: the owner opens or revokes it;
  * its token then opens the RSS document and the ready episodes' audio, at URLs under /feeds/.
  */
-import { loadCourseOf, type CourseOwner } from "../courses/read.ts";
+import { type CourseOwner, loadCourseOf } from "../courses/read.ts";
 import { notFound } from "../errors.ts";
 import { assertCompleted } from "../materials/course-content.ts";
 import { blobPath } from "../media/blob-store.ts";
@@ -12,14 +12,22 @@ import { feedOfToken, feedToken, openFeed, revokeFeed } from "./feed-tokens.ts";
 import { feedXml } from "./podcast-rss.ts";
 
 export const feedUrl = (baseUrl: string, token: string) => `${baseUrl}/feeds/${token}/rss`;
-export const feedAudioUrl = (baseUrl: string, token: string, episodeId: string) => `${baseUrl}/feeds/${token}/episodes/${episodeId}.mp3`;
+export const feedAudioUrl = (baseUrl: string, token: string, episodeId: string) =>
+  `${baseUrl}/feeds/${token}/episodes/${episodeId}.mp3`;
 
 /** POST podcasts/feed: the learner's completed course's feed URL, made when it has none. */
 export function courseFeed(svc: Services, owner: CourseOwner, courseId: string) {
   const course = loadCourseOf(svc.sqlite, owner, courseId);
   assertCompleted(course);
   const { feed, created } = openFeed(svc.sqlite, course.id);
-  return { created, view: { course_id: course.id, feed_url: feedUrl(svc.cfg.baseUrl, feedToken(svc.cfg.dataDir, feed)), created_at: feed.created_at } };
+  return {
+    created,
+    view: {
+      course_id: course.id,
+      feed_url: feedUrl(svc.cfg.baseUrl, feedToken(svc.cfg.dataDir, feed)),
+      created_at: feed.created_at,
+    },
+  };
 }
 
 /** DELETE podcasts/feed: 404 FEED_NOT_FOUND when the course has no live feed. */
@@ -38,7 +46,9 @@ function liveFeed(svc: Services, token: string) {
 export function feedDocument(svc: Services, token: string): string {
   const feed = liveFeed(svc, token);
   const course = svc.sqlite
-    .query<{ id: string; title: string; description: string | null }, [string]>("SELECT id, title, description FROM courses WHERE id = ?")
+    .query<{ id: string; title: string; description: string | null }, [string]>(
+      "SELECT id, title, description FROM courses WHERE id = ?",
+    )
     .get(feed.course_id)!;
   return feedXml({
     course,
@@ -53,6 +63,7 @@ export function feedEpisodeAudio(svc: Services, token: string, file: string): { 
   const feed = liveFeed(svc, token);
   const m = /^([0-9a-f-]{36})\.mp3$/.exec(file);
   const episode = m ? getEpisode(svc.sqlite, m[1]!) : null;
-  if (!episode || episode.course_id !== feed.course_id || episode.status !== "ready" || !episode.blob_key) throw notFound("No such episode");
+  if (!episode || episode.course_id !== feed.course_id || episode.status !== "ready" || !episode.blob_key)
+    throw notFound("No such episode");
   return { path: blobPath(svc.cfg.dataDir, episode.blob_key), contentType: episode.content_type ?? "audio/mpeg" };
 }

@@ -3,8 +3,8 @@
  * name the course and chapter, so an episode generated again is the same item to a subscriber.
  */
 import { create } from "xmlbuilder2";
-import { XML_DECLARATION } from "./xml.ts";
 import type { EpisodeRow } from "../podcasts/episodes.ts";
+import { XML_DECLARATION } from "./xml.ts";
 
 export interface FeedInput {
   course: { id: string; title: string; description: string | null };
@@ -20,7 +20,8 @@ function duration(seconds: number): string {
   return [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60].map((n) => String(n).padStart(2, "0")).join(":");
 }
 
-export const episodeGuid = (e: Pick<EpisodeRow, "course_id" | "chapter_id">) => `courseforge:podcast:${e.course_id}:${e.chapter_id}`;
+export const episodeGuid = (e: Pick<EpisodeRow, "course_id" | "chapter_id">) =>
+  `courseforge:podcast:${e.course_id}:${e.chapter_id}`;
 
 /** Only ready episodes are listed: an item without audio would be an error in every podcast app. */
 export function feedXml(input: FeedInput): string {
@@ -36,7 +37,10 @@ export function feedXml(input: FeedInput): string {
   channel.ele("link").txt(input.feedUrl).up();
   channel.ele("description").txt(description).up();
   channel.ele("language").txt("en").up();
-  channel.ele("lastBuildDate").txt((input.now ?? new Date()).toUTCString()).up();
+  channel
+    .ele("lastBuildDate")
+    .txt((input.now ?? new Date()).toUTCString())
+    .up();
   channel.ele("atom:link", { href: input.feedUrl, rel: "self", type: "application/rss+xml" }).up();
   channel.ele("itunes:author").txt("Courseforge").up();
   channel.ele("itunes:summary").txt(description).up();
@@ -46,12 +50,27 @@ export function feedXml(input: FeedInput): string {
   for (const e of input.episodes.filter((e) => e.status === "ready" && e.blob_key)) {
     const item = channel.ele("item");
     item.ele("title").txt(e.title).up();
-    item.ele("description").txt(`Chapter ${e.chapter_order + 1} of “${course.title}”: ${e.title}`).up();
+    item
+      .ele("description")
+      .txt(`Chapter ${e.chapter_order + 1} of “${course.title}”: ${e.title}`)
+      .up();
     item.ele("guid", { isPermaLink: "false" }).txt(episodeGuid(e)).up();
     item.ele("pubDate").txt(new Date(e.created_at).toUTCString()).up();
-    item.ele("enclosure", { url: input.audioUrl(e), length: String(e.size_bytes ?? 0), type: e.content_type ?? "audio/mpeg" }).up();
-    item.ele("itunes:duration").txt(duration(e.duration_seconds ?? 0)).up();
-    item.ele("itunes:episode").txt(String(e.chapter_order + 1)).up();
+    item
+      .ele("enclosure", {
+        url: input.audioUrl(e),
+        length: String(e.size_bytes ?? 0),
+        type: e.content_type ?? "audio/mpeg",
+      })
+      .up();
+    item
+      .ele("itunes:duration")
+      .txt(duration(e.duration_seconds ?? 0))
+      .up();
+    item
+      .ele("itunes:episode")
+      .txt(String(e.chapter_order + 1))
+      .up();
     item.ele("itunes:episodeType").txt("full").up();
   }
   return doc.end({ prettyPrint: true });

@@ -5,14 +5,15 @@
  * the model answer, rubric or steps, since an LMS cannot mark them itself.
  */
 import { create } from "xmlbuilder2";
-import { XML_DECLARATION } from "./xml.ts";
 import type { XMLBuilder } from "xmlbuilder2/lib/interfaces";
 import type { ExamQuestion, McqQuestion } from "../llm/artefacts.ts";
+import { XML_DECLARATION } from "./xml.ts";
 
 const field = (meta: XMLBuilder, label: string, entry: string) =>
   meta.ele("qtimetadatafield").ele("fieldlabel").txt(label).up().ele("fieldentry").txt(entry).up().up();
 
-const material = (parent: XMLBuilder, text: string) => parent.ele("material").ele("mattext", { texttype: "text/plain" }).txt(text).up().up();
+const material = (parent: XMLBuilder, text: string) =>
+  parent.ele("material").ele("mattext", { texttype: "text/plain" }).txt(text).up().up();
 
 function itemHead(section: XMLBuilder, ident: string, title: string, profile: string) {
   const item = section.ele("item", { ident, title });
@@ -47,7 +48,10 @@ function essayItem(section: XMLBuilder, ident: string, prompt: string, modelAnsw
   const item = itemHead(section, ident, prompt.slice(0, 80), "cc.essay.v0p1");
   const presentation = item.ele("presentation");
   material(presentation, prompt);
-  presentation.ele("response_str", { ident: "response1", rcardinality: "Single" }).ele("render_fib").ele("response_label", { ident: `${ident}_answer`, rshuffle: "No" });
+  presentation
+    .ele("response_str", { ident: "response1", rcardinality: "Single" })
+    .ele("render_fib")
+    .ele("response_label", { ident: `${ident}_answer`, rshuffle: "No" });
   const processing = item.ele("resprocessing");
   processing.ele("outcomes").ele("decvar", { varname: "SCORE", vartype: "Decimal", minvalue: "0", maxvalue: "100" });
   const always = processing.ele("respcondition", { continue: "No" });
@@ -57,16 +61,23 @@ function essayItem(section: XMLBuilder, ident: string, prompt: string, modelAnsw
 }
 
 function modelAnswer(q: Exclude<ExamQuestion, McqQuestion>): string {
-  if (q.type === "short_answer") return `Model answer: ${q.answer}\nRubric:\n${q.rubric.map((r) => `- ${r}`).join("\n")}`;
+  if (q.type === "short_answer")
+    return `Model answer: ${q.answer}\nRubric:\n${q.rubric.map((r) => `- ${r}`).join("\n")}`;
   return `Answer: ${q.answer}\nSteps:\n${q.steps.map((s, i) => `${i + 1}. ${s}`).join("\n")}`;
 }
 
 /** One assessment document; `kind` says whether LMSs should treat it as a quiz or an examination. */
-export function qtiAssessment(opts: { ident: string; title: string; kind: "quiz" | "exam"; questions: ExamQuestion[] }): string {
+export function qtiAssessment(opts: {
+  ident: string;
+  title: string;
+  kind: "quiz" | "exam";
+  questions: ExamQuestion[];
+}): string {
   const doc = create(XML_DECLARATION).ele("questestinterop", {
     xmlns: "http://www.imsglobal.org/xsd/ims_qtiasiv1p2",
     "xmlns:xsi": "http://www.w3.org/2001/XMLSchema-instance",
-    "xsi:schemaLocation": "http://www.imsglobal.org/xsd/ims_qtiasiv1p2 http://www.imsglobal.org/profile/cc/ccv1p3/ccv1p3_qtiasiv1p2p1_v1p0.xsd",
+    "xsi:schemaLocation":
+      "http://www.imsglobal.org/xsd/ims_qtiasiv1p2 http://www.imsglobal.org/profile/cc/ccv1p3/ccv1p3_qtiasiv1p2p1_v1p0.xsd",
   });
   const assessment = doc.ele("assessment", { ident: opts.ident, title: opts.title });
   const meta = assessment.ele("qtimetadata");

@@ -4,12 +4,12 @@
  * the lesson status (passed or failed against the mastery score) and the quiz score.
  */
 import { create } from "xmlbuilder2";
-import { XML_DECLARATION } from "./xml.ts";
 import courseCss from "./assets/course.css" with { type: "text" };
 import courseJs from "./assets/scorm-course.js" with { type: "text" };
 import type { ExportCourse } from "./course-export.ts";
-import { chapterBodyHtml, htmlPage, scriptJson, studyGuideBodyHtml } from "./html-pages.ts";
 import { escapeHtml } from "./html.ts";
+import { chapterBodyHtml, htmlPage, scriptJson, studyGuideBodyHtml } from "./html-pages.ts";
+import { XML_DECLARATION } from "./xml.ts";
 import type { ZipEntry } from "./zip-stream.ts";
 
 /** The share of quiz answers that passes the course, in percent (adlcp:masteryscore). */
@@ -39,7 +39,9 @@ export function scormManifest(course: ExportCourse): string {
     .txt(String(MASTERY_SCORE))
     .up()
     .up();
-  const resource = doc.ele("resources").ele("resource", { identifier: "sco", type: "webcontent", "adlcp:scormtype": "sco", href: "index.html" });
+  const resource = doc
+    .ele("resources")
+    .ele("resource", { identifier: "sco", type: "webcontent", "adlcp:scormtype": "sco", href: "index.html" });
   for (const f of FILES) resource.ele("file", { href: f }).up();
   return doc.end({ prettyPrint: true });
 }
@@ -61,7 +63,15 @@ export function scormIndexHtml(course: ExportCourse): string {
 <p id="quiz-result" role="status"></p>
 <p><button type="button" id="finish">Finish the course</button></p>
 </section>`;
-  const data = { masteryScore: MASTERY_SCORE, questions: questions.map((q) => ({ prompt: q.prompt, choices: q.choices, answer: q.answer, explanation: q.explanation })) };
+  const data = {
+    masteryScore: MASTERY_SCORE,
+    questions: questions.map((q) => ({
+      prompt: q.prompt,
+      choices: q.choices,
+      answer: q.answer,
+      explanation: q.explanation,
+    })),
+  };
   const body = `<header><h1>${escapeHtml(course.title)}</h1></header>
 <nav>
 ${nav}

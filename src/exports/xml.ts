@@ -5,4 +5,8 @@
  */
 import type { XMLBuilderCreateOptions } from "xmlbuilder2/lib/interfaces";
 
-export const XML_DECLARATION = { version: "1.0", encoding: "UTF-8", invalidCharReplacement: "" } as XMLBuilderCreateOptions;
+export const XML_DECLARATION = {
+  version: "1.0",
+  encoding: "UTF-8",
+  invalidCharReplacement: "",
+} as XMLBuilderCreateOptions;

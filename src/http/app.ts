@@ -4,22 +4,30 @@
  */
 import { type AnyElysia, Elysia } from "elysia";
 import { crossOrigin, unauthorized } from "../errors.ts";
+import { httpDuration, httpRequests } from "../metrics.ts";
 import type { Services } from "../services.ts";
 import { sessionAuthenticator } from "../tenants/console-sessions.ts";
 import { type AuthContext, keyAuthenticator } from "../tenants/keys.ts";
-import { httpDuration, httpRequests } from "../metrics.ts";
 import { fromOwnOrigin, sessionTokenOf } from "./console-cookie.ts";
 import { beginRequest, type RequestState, stateOf } from "./context.ts";
 import { docsRoutes } from "./docs.ts";
 import { classifyError, errorResponse } from "./errors.ts";
-import { declaresMoreThanJsonLimit, discardBody, hasBody, isJsonType, jsonTooLarge, notJson, parseJsonBody } from "./json-body.ts";
+import {
+  declaresMoreThanJsonLimit,
+  discardBody,
+  hasBody,
+  isJsonType,
+  jsonTooLarge,
+  notJson,
+  parseJsonBody,
+} from "./json-body.ts";
 import { RateLimiter, rateHeaders, rateLimited } from "./rate-limit.ts";
 import { consoleRoutes } from "./routes/console.ts";
 import { consoleSessionRoutes, isSignIn, isSignOut } from "./routes/console-session.ts";
 import { courseGenerationRoutes } from "./routes/course-generation.ts";
 import { courseReadRoutes } from "./routes/courses.ts";
-import { documentExtractRoutes } from "./routes/documents-extract.ts";
 import { documentRoutes } from "./routes/documents.ts";
+import { documentExtractRoutes } from "./routes/documents-extract.ts";
 import { exportRoutes } from "./routes/exports.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { materialRoutes } from "./routes/materials.ts";
@@ -74,7 +82,8 @@ export function createApp(svc: Services) {
     }
     if (!fromOwnOrigin(request, svc.cfg)) throw crossOrigin();
     const session = sessionOf(token);
-    if (!session) throw unauthorized("The console session has ended (signed out, expired, or its key revoked); sign in again");
+    if (!session)
+      throw unauthorized("The console session has ended (signed out, expired, or its key revoked); sign in again");
     state.sessionUserId = session.userId;
     return session.auth;
   }
@@ -84,7 +93,8 @@ export function createApp(svc: Services) {
   type RouteInfo = (typeof app.routes)[number];
   const routeSet = (keep: (r: RouteInfo) => boolean) => {
     let set: Set<string> | null = null;
-    return (methodAndRoute: string) => (set ??= new Set(app.routes.filter(keep).map((r) => `${r.method} ${r.path}`))).has(methodAndRoute);
+    return (methodAndRoute: string) =>
+      (set ??= new Set(app.routes.filter(keep).map((r) => `${r.method} ${r.path}`))).has(methodAndRoute);
   };
   const ownParser = (r: RouteInfo) => (r.hooks.parse ?? []).some((p: { fn: unknown }) => p.fn !== parseJsonHook);
   // Routes with a body schema and no parser of their own take JSON only.
@@ -98,7 +108,8 @@ export function createApp(svc: Services) {
     // Whatever its type, no default parser may buffer a body: a route's own reader takes it, or
     // it is dropped under the JSON limits.
     if (readsOwnBody(methodAndRoute)) return {};
-    if (takesNoBody(methodAndRoute)) return hasBody(request) ? discardBody(request, svc.cfg.requestBodyTimeoutSeconds) : {};
+    if (takesNoBody(methodAndRoute))
+      return hasBody(request) ? discardBody(request, svc.cfg.requestBodyTimeoutSeconds) : {};
     const json = isJsonType(contentType);
     if (json || takesJson(methodAndRoute)) {
       // The 1 MiB limit holds whatever the declared type, before a byte is read.
@@ -132,7 +143,8 @@ export function createApp(svc: Services) {
       Object.assign(set.headers, state.headers);
       if (!decision.allowed) throw rateLimited(decision, "Rate limit");
       // A console session names its learner itself; API clients name theirs in a header.
-      const userKey = state.sessionUserId ?? request.headers.get("x-user-id") ?? request.headers.get("x-external-user-id");
+      const userKey =
+        state.sessionUserId ?? request.headers.get("x-user-id") ?? request.headers.get("x-external-user-id");
       if (svc.cfg.userRateLimitPerMinute > 0 && userKey) {
         const perUser = limiter.check(`user:${auth.tenantId}:${userKey}`, svc.cfg.userRateLimitPerMinute);
         if (!perUser.allowed) throw rateLimited(perUser, "Per-learner rate limit");
@@ -163,13 +175,21 @@ export function createApp(svc: Services) {
           stack: error instanceof Error ? error.stack : undefined,
         });
       }
-      return errorResponse(c.status, c.code, c.message, state?.id ?? crypto.randomUUID(), { ...state?.headers, ...c.headers }, c.details);
+      return errorResponse(
+        c.status,
+        c.code,
+        c.message,
+        state?.id ?? crypto.randomUUID(),
+        { ...state?.headers, ...c.headers },
+        c.details,
+      );
     })
     .onAfterResponse(({ request, route, set, responseValue }) => {
       const state = stateOf(request);
       if (!state) return;
       const status =
-        state.status ?? (responseValue instanceof Response ? responseValue.status : typeof set.status === "number" ? set.status : 200);
+        state.status ??
+        (responseValue instanceof Response ? responseValue.status : typeof set.status === "number" ? set.status : 200);
       const seconds = (performance.now() - state.startedAt) / 1000;
       // Unmatched paths share one label so arbitrary URLs cannot grow the metric set.
       const routeLabel = route || "unmatched";

@@ -2,8 +2,9 @@
  * Per-request state (request id, authenticated caller), keyed by the Request object so every hook
  * and handler reaches it without threading it through Elysia's context types.
  */
-import type { AuthContext } from "../tenants/keys.ts";
+
 import { unauthorized } from "../errors.ts";
+import type { AuthContext } from "../tenants/keys.ts";
 
 export interface RequestState {
   id: string;
@@ -27,7 +28,13 @@ export interface RequestState {
 const states = new WeakMap<Request, RequestState>();
 
 export function beginRequest(request: Request): RequestState {
-  const state: RequestState = { id: crypto.randomUUID(), startedAt: performance.now(), auth: null, headers: {}, route: null };
+  const state: RequestState = {
+    id: crypto.randomUUID(),
+    startedAt: performance.now(),
+    auth: null,
+    headers: {},
+    route: null,
+  };
   states.set(request, state);
   return state;
 }

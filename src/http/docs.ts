@@ -17,8 +17,8 @@ import scalarBundle from "../../node_modules/@scalar/api-reference/dist/browser/
 import pkg from "../../package.json" with { type: "json" };
 import { Job } from "./routes/course-schemas.ts";
 import { Chapter, ChapterSource, Course } from "./routes/courses.ts";
-import { ExtractedDocumentSchema } from "./routes/documents-extract.ts";
 import { DocumentRecord, SourceChunk } from "./routes/documents.ts";
+import { ExtractedDocumentSchema } from "./routes/documents-extract.ts";
 import { ErrorSchema } from "./schemas.ts";
 
 const SCALAR_PATH = "/docs/scalar.js";
@@ -77,10 +77,12 @@ const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
  * Plain JSON of generated schemas, without the `nullable: true` Elysia's t.Nullable adds: a 3.0
  * keyword that 3.1 (JSON Schema 2020-12) does not have; the type already lists "null".
  */
-const toJson = (value: unknown): Json => JSON.parse(JSON.stringify(value), (key, v) => (key === "nullable" && v === true ? undefined : v));
+const toJson = (value: unknown): Json =>
+  JSON.parse(JSON.stringify(value), (key, v) => (key === "nullable" && v === true ? undefined : v));
 
 /** The generator's 3.1 rendering of a TypeBox schema, as plain JSON. */
-const render = (schema: unknown): Json => toJson(unwrapSchema(schema as TSchema, undefined, "output", OPENAPI_VERSION) ?? schema);
+const render = (schema: unknown): Json =>
+  toJson(unwrapSchema(schema as TSchema, undefined, "output", OPENAPI_VERSION) ?? schema);
 
 /** Key-order independent text of a JSON value, to compare schemas by content. */
 const canonical = (v: Json): string =>
@@ -100,7 +102,8 @@ function withRefs(node: Json, names: Map<string, string>, self = true): Json {
     if (name) return { $ref: `#/components/schemas/${name}` };
   }
   if (Array.isArray(node)) return node.map((v) => withRefs(v, names));
-  if (node && typeof node === "object") return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, withRefs(v, names)]));
+  if (node && typeof node === "object")
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, withRefs(v, names)]));
   return node;
 }
 
@@ -121,7 +124,8 @@ function buildDocument(app: AnyElysia) {
         for (const entry of Object.values(media ?? {})) if (entry?.schema) entry.schema = render(entry.schema);
       }
       for (const response of Object.values(op.responses ?? {})) {
-        if (response.content && Object.values(response.content).some((m) => typeof m !== "object")) delete response.content;
+        if (response.content && Object.values(response.content).some((m) => typeof m !== "object"))
+          delete response.content;
       }
     }
   }
@@ -135,11 +139,14 @@ function buildDocument(app: AnyElysia) {
       description:
         "Course generation and document intelligence. Every endpoint except /health needs X-API-Key; per-user endpoints need X-External-User-Id or X-User-Id. " +
         "The web console at /app/ signs in once with POST /v2/console/session and then sends its HttpOnly session cookie instead, accepted only from its own origin. " +
-        "Errors: {\"error\":{\"code\",\"message\",\"request_id\",\"details\"?}}.",
+        'Errors: {"error":{"code","message","request_id","details"?}}.',
     },
     security: [{ ApiKey: [] }],
     components: {
-      schemas: { ...components.schemas, ...Object.fromEntries(rendered.map(([name, json]) => [name, withRefs(json, names, false)])) },
+      schemas: {
+        ...components.schemas,
+        ...Object.fromEntries(rendered.map(([name, json]) => [name, withRefs(json, names, false)])),
+      },
       securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key" } },
     },
     paths: withRefs(toJson(paths), names),
@@ -152,10 +159,15 @@ export const docsRoutes = (root: () => AnyElysia) => {
   return new Elysia({ name: "docs" })
     .get(
       SPEC_PATH,
-      () => new Response((document ??= JSON.stringify(buildDocument(root()))), { headers: { "content-type": "application/json" } }),
+      () =>
+        new Response((document ??= JSON.stringify(buildDocument(root()))), {
+          headers: { "content-type": "application/json" },
+        }),
       { detail: { hide: true } },
     )
-    .get("/docs", () => new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }), { detail: { hide: true } })
+    .get("/docs", () => new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }), {
+      detail: { hide: true },
+    })
     .get(
       SCALAR_PATH,
       () =>

@@ -13,7 +13,9 @@ export function errorResponse(
   headers: Record<string, string>,
   details?: unknown,
 ): Response {
-  const body: ErrorBody = { error: { code, message, request_id: requestId, ...(details === undefined ? {} : { details }) } };
+  const body: ErrorBody = {
+    error: { code, message, request_id: requestId, ...(details === undefined ? {} : { details }) },
+  };
   return new Response(JSON.stringify(body), {
     status,
     headers: { ...headers, "content-type": "application/json", "x-request-id": requestId },
@@ -101,9 +103,18 @@ function describe(e: { path?: string; value?: unknown; schema?: SchemaLike }, lo
 }
 
 /** Elysia's hook error codes and our AppError, to status + code + message + details. */
-export function classifyError(code: string | number, error: unknown): { status: number; code: string; message: string; details?: unknown; headers?: Record<string, string> } {
+export function classifyError(
+  code: string | number,
+  error: unknown,
+): { status: number; code: string; message: string; details?: unknown; headers?: Record<string, string> } {
   if (error instanceof AppError) {
-    return { status: error.status, code: error.code, message: error.message, details: error.details, headers: error.headers };
+    return {
+      status: error.status,
+      code: error.code,
+      message: error.message,
+      details: error.details,
+      headers: error.headers,
+    };
   }
   switch (code) {
     case "VALIDATION": {
@@ -122,7 +133,14 @@ export function classifyError(code: string | number, error: unknown): { status: 
     case "PARSE": {
       // Our JSON parser's refusals (size, UTF-8, shape, media type) arrive wrapped as Elysia's ParseError.
       const cause = (error as { cause?: unknown }).cause;
-      if (cause instanceof AppError) return { status: cause.status, code: cause.code, message: cause.message, details: cause.details, headers: cause.headers };
+      if (cause instanceof AppError)
+        return {
+          status: cause.status,
+          code: cause.code,
+          message: cause.message,
+          details: cause.details,
+          headers: cause.headers,
+        };
       return { status: 422, code: "INVALID_BODY", message: "The request body could not be parsed; send valid JSON" };
     }
     case "NOT_FOUND":

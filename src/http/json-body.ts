@@ -26,10 +26,13 @@ export const hasBody = (request: Request) => request.body !== null && request.he
  */
 export function notJson(contentType: string, hint?: string): AppError {
   const got = contentType ? `Content-Type ${contentType}` : "no Content-Type";
-  return unsupportedMediaType(`This endpoint takes a JSON body sent with Content-Type: application/json, not ${got}${hint ? `; ${hint}` : ""}`, {
-    expected: "application/json",
-    received: contentType || null,
-  });
+  return unsupportedMediaType(
+    `This endpoint takes a JSON body sent with Content-Type: application/json, not ${got}${hint ? `; ${hint}` : ""}`,
+    {
+      expected: "application/json",
+      received: contentType || null,
+    },
+  );
 }
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
@@ -37,7 +40,8 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 export const jsonTooLarge = () => payloadTooLarge(`JSON bodies are limited to ${MAX_JSON_BODY_BYTES} bytes (1 MiB)`);
 
 /** Whether the declared Content-Length is over the JSON limit (checked before the body is read, whatever its type). */
-export const declaresMoreThanJsonLimit = (request: Request) => Number(request.headers.get("content-length") ?? "0") > MAX_JSON_BODY_BYTES;
+export const declaresMoreThanJsonLimit = (request: Request) =>
+  Number(request.headers.get("content-length") ?? "0") > MAX_JSON_BODY_BYTES;
 
 async function readLimited(request: Request, limit: number, stallSeconds: number): Promise<Uint8Array> {
   if (declaresMoreThanJsonLimit(request)) throw jsonTooLarge();
@@ -102,7 +106,11 @@ export async function parseJsonBody(request: Request, stallSeconds: number): Pro
     throw new AppError(422, "INVALID_BODY", "The request body is not valid JSON");
   }
   if (depthExceeds(value, MAX_JSON_DEPTH)) {
-    throw new AppError(422, "INVALID_BODY", `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
+    throw new AppError(
+      422,
+      "INVALID_BODY",
+      `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+    );
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new AppError(422, "INVALID_BODY", "The request body must be a JSON object");

@@ -50,7 +50,12 @@ export function uploadRequestBody(fields: Record<string, unknown> = {}) {
         schema: {
           type: "object" as const,
           properties: {
-            files: { type: "array" as const, items: { type: "string" as const, format: "binary" }, maxItems: 10, description: "Up to 10 files, 50 MB each" },
+            files: {
+              type: "array" as const,
+              items: { type: "string" as const, format: "binary" },
+              maxItems: 10,
+              description: "Up to 10 files, 50 MB each",
+            },
             youtube_urls: { type: "string", description: "JSON-encoded array of video URLs" },
             web_urls: { type: "string", description: "JSON-encoded array of page URLs" },
             ...fields,
@@ -77,7 +82,10 @@ const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB
 /** The client's file name without any path, control characters or excess length. */
 function cleanFilename(name: string | undefined, index: number): string {
   const base = (name ?? "").split(/[\\/]/).pop() ?? "";
-  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 255);
+  const cleaned = base
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .trim()
+    .slice(0, 255);
   return cleaned || `file-${index + 1}`;
 }
 
@@ -113,7 +121,12 @@ export async function receiveUploads(
       headers: { "content-type": contentType },
       defParamCharset: "utf8",
       // busboy reports "limit" when a file reaches fileSize bytes; a file of exactly maxFileBytes is allowed.
-      limits: { files: limits.maxFiles, fileSize: limits.maxFileBytes + 1, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES },
+      limits: {
+        files: limits.maxFiles,
+        fileSize: limits.maxFileBytes + 1,
+        fields: MAX_FIELDS,
+        fieldSize: MAX_FIELD_BYTES,
+      },
     });
   } catch (err) {
     await cleanup();
@@ -154,21 +167,34 @@ export async function receiveUploads(
       // A browser sends an empty part when no file was chosen.
       if (!info.filename) return void stream.resume();
       const index = files.length;
-      const file: UploadedFile = { path: join(dir, String(index)), filename: cleanFilename(info.filename, index), size: 0 };
+      const file: UploadedFile = {
+        path: join(dir, String(index)),
+        filename: cleanFilename(info.filename, index),
+        size: 0,
+      };
       files.push(file);
       const out = createWriteStream(file.path);
       outputs.push(out);
       stream.on("data", (chunk: Buffer) => {
         file.size += chunk.length;
         total += chunk.length;
-        if (total > limits.maxTotalBytes) fail(payloadTooLarge(`The upload exceeds ${mb(limits.maxTotalBytes)} in all`));
+        if (total > limits.maxTotalBytes)
+          fail(payloadTooLarge(`The upload exceeds ${mb(limits.maxTotalBytes)} in all`));
       });
       stream.on("limit", () =>
-        fail(payloadTooLarge(`"${file.filename}" is larger than ${mb(limits.maxFileBytes)}`, { filename: file.filename })),
+        fail(
+          payloadTooLarge(`"${file.filename}" is larger than ${mb(limits.maxFileBytes)}`, { filename: file.filename }),
+        ),
       );
       // A full disk fails the request with 507 (its files removed) instead of ending the process
       // with an unhandled write error.
-      out.on("error", (err: Error) => fail(isStorageFull(err) ? storageFull() : new AppError(500, "INTERNAL", `The upload could not be written: ${err.message}`)));
+      out.on("error", (err: Error) =>
+        fail(
+          isStorageFull(err)
+            ? storageFull()
+            : new AppError(500, "INTERNAL", `The upload could not be written: ${err.message}`),
+        ),
+      );
       // "close" follows "finish", and also comes after an error or when a refused upload destroys the stream.
       writes.push(new Promise<void>((res) => out.on("close", res)));
       stream.pipe(out);
@@ -224,7 +250,8 @@ export function parseUrlArray(field: string | undefined, name: string): string[]
     throw validation(`${name} must be a JSON array of URLs, e.g. ["https://example.com/page"]`, { field: name });
   }
   if (!Array.isArray(value)) throw validation(`${name} must be a JSON array of URLs`, { field: name });
-  if (value.length > MAX_URLS_PER_FIELD) throw validation(`${name} holds ${value.length} URLs; at most ${MAX_URLS_PER_FIELD}`, { field: name });
+  if (value.length > MAX_URLS_PER_FIELD)
+    throw validation(`${name} holds ${value.length} URLs; at most ${MAX_URLS_PER_FIELD}`, { field: name });
   return value.map((item, i) => {
     if (typeof item !== "string") throw validation(`${name}[${i}] must be a string URL`, { field: name, index: i });
     let url: URL;

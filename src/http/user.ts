@@ -1,6 +1,6 @@
 import { AppError, validation } from "../errors.ts";
-import { resolveUser, type User } from "../tenants/users.ts";
 import type { Services } from "../services.ts";
+import { resolveUser, type User } from "../tenants/users.ts";
 import { authOf, stateOf } from "./context.ts";
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
@@ -34,7 +34,8 @@ export function userOf(svc: Services, request: Request, opts: { create: boolean 
   try {
     return resolveUser(svc.db, auth.tenantId, headers, { create: false });
   } catch (err) {
-    if (!opts.create || headers.userId !== null || !(err instanceof AppError && err.code === "USER_NOT_FOUND")) throw err;
+    if (!opts.create || headers.userId !== null || !(err instanceof AppError && err.code === "USER_NOT_FOUND"))
+      throw err;
   }
   const user = resolveUser(svc.db, auth.tenantId, headers, { create: true });
   const state = stateOf(request);

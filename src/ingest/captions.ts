@@ -70,7 +70,14 @@ export function cuesToBlocks(cues: Cue[]): Block[] {
   const flush = () => {
     if (parts.length === 0) return;
     const text = parts.join(" ");
-    blocks.push(block("paragraph", text, { timestamp: Math.floor(start) }, { markdown: `[${formatTimestamp(start)}] ${escapeInline(text)}` }));
+    blocks.push(
+      block(
+        "paragraph",
+        text,
+        { timestamp: Math.floor(start) },
+        { markdown: `[${formatTimestamp(start)}] ${escapeInline(text)}` },
+      ),
+    );
     parts = [];
   };
   for (const cue of cues) {

@@ -58,7 +58,9 @@ export function rejoiner(vocab: Set<string>): Rejoiner {
 export function rejoinHyphenated(text: string, words: Rejoiner): string {
   let out = text;
   if (out.includes(SOFT_HYPHEN)) {
-    out = out.replace(/(\p{L}+)\u00ad\s*(\p{L}+)/gu, (_m, head: string, tail: string) => (words.isWord(head, tail) ? head + tail : `${head}-${tail}`));
+    out = out.replace(/(\p{L}+)\u00ad\s*(\p{L}+)/gu, (_m, head: string, tail: string) =>
+      words.isWord(head, tail) ? head + tail : `${head}-${tail}`,
+    );
     out = out.replaceAll(SOFT_HYPHEN, "-");
   }
   if (out.includes("- ")) {

@@ -71,9 +71,12 @@ export const emptyFile = (filename: string) => new AppError(422, "EMPTY_FILE", `
 
 /** Legacy PowerPoint is recognised, so the caller gets the "convert to PPTX" advice, but not read. */
 export const legacyPowerPoint = (filename: string) =>
-  unsupportedMediaType(`"${filename}" is a legacy PowerPoint 97-2003 (.ppt) file, which cannot be read; save it as PPTX and upload that`, {
-    filename,
-  });
+  unsupportedMediaType(
+    `"${filename}" is a legacy PowerPoint 97-2003 (.ppt) file, which cannot be read; save it as PPTX and upload that`,
+    {
+      filename,
+    },
+  );
 
 /** Throws the 415 for kinds that are recognised but cannot be extracted (legacy PPT). */
 export function assertExtractable(kind: FileKind, filename: string): void {

@@ -9,7 +9,16 @@
  */
 import { Lexer, type Token, type Tokens } from "marked";
 
-export const BLOCK_KINDS = ["heading", "paragraph", "list_item", "table", "caption", "code", "footnote", "reference"] as const;
+export const BLOCK_KINDS = [
+  "heading",
+  "paragraph",
+  "list_item",
+  "table",
+  "caption",
+  "code",
+  "footnote",
+  "reference",
+] as const;
 export type BlockKind = (typeof BLOCK_KINDS)[number];
 
 export const BLOCK_ROLES = [
@@ -36,7 +45,9 @@ export const FURNITURE_ROLES: ReadonlySet<BlockRole> = new Set(["header_footer",
  * Roles a document query searches: everything indexed but a table of contents or an index, whose
  * lines name every topic and answer none. (A question about a cited work still finds the references.)
  */
-export const QUERY_ROLES: readonly BlockRole[] = BLOCK_ROLES.filter((r) => r !== "toc" && r !== "index" && !FURNITURE_ROLES.has(r));
+export const QUERY_ROLES: readonly BlockRole[] = BLOCK_ROLES.filter(
+  (r) => r !== "toc" && r !== "index" && !FURNITURE_ROLES.has(r),
+);
 
 export interface BlockLocation {
   page?: number | null;
@@ -85,7 +96,10 @@ export function headingText(b: Block): string {
 // markdown -> blocks (for sources whose converter writes markdown: text files, HTML, office)
 
 const decodeEntities = (s: string): string =>
-  s.replace(/&(amp|lt|gt|quot|#39|#x27|nbsp);/g, (_m, e: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", "#x27": "'", nbsp: " " })[e] ?? _m);
+  s.replace(
+    /&(amp|lt|gt|quot|#39|#x27|nbsp);/g,
+    (_m, e: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", "#x27": "'", nbsp: " " })[e] ?? _m,
+  );
 
 /** Plain text of inline tokens: emphasis marks, link targets and escapes gone, code spans kept as text. */
 function inlineText(tokens: Token[] | undefined, fallback: string): string {
@@ -96,7 +110,8 @@ function inlineText(tokens: Token[] | undefined, fallback: string): string {
       case "text":
       case "escape":
       case "codespan":
-        out += "tokens" in t && t.tokens ? inlineText(t.tokens as Token[], t.text) : decodeEntities((t as Tokens.Text).text);
+        out +=
+          "tokens" in t && t.tokens ? inlineText(t.tokens as Token[], t.text) : decodeEntities((t as Tokens.Text).text);
         break;
       case "br":
         out += "\n";
@@ -107,7 +122,12 @@ function inlineText(tokens: Token[] | undefined, fallback: string): string {
       case "html":
         break;
       default:
-        out += "tokens" in t && t.tokens ? inlineText(t.tokens as Token[], "") : "text" in t ? decodeEntities(String(t.text)) : "";
+        out +=
+          "tokens" in t && t.tokens
+            ? inlineText(t.tokens as Token[], "")
+            : "text" in t
+              ? decodeEntities(String(t.text))
+              : "";
     }
   }
   return out;
@@ -115,20 +135,32 @@ function inlineText(tokens: Token[] | undefined, fallback: string): string {
 
 /** Plain text of a markdown fragment (inline syntax removed by a real parser, so `a*b` survives). */
 export function markdownToPlain(markdown: string): string {
-  return inlineText(Lexer.lexInline(markdown), markdown).replace(/[ \t]+/g, " ").trim();
+  return inlineText(Lexer.lexInline(markdown), markdown)
+    .replace(/[ \t]+/g, " ")
+    .trim();
 }
 
 function listBlocks(list: Tokens.List, loc: BlockLocation, depth: number, out: Block[]): void {
   for (const item of list.items) {
     const own = item.tokens.filter((t) => t.type !== "list");
-    const raw = own.map((t) => ("raw" in t ? t.raw : "")).join("").trim();
-    const text = own.map((t) => inlineText("tokens" in t ? (t.tokens as Token[]) : undefined, "text" in t ? String(t.text) : "")).join(" ");
-    if (text.trim()) out.push(block("list_item", clean(text), loc, { level: depth, ordered: list.ordered, markdown: raw }));
+    const raw = own
+      .map((t) => ("raw" in t ? t.raw : ""))
+      .join("")
+      .trim();
+    const text = own
+      .map((t) => inlineText("tokens" in t ? (t.tokens as Token[]) : undefined, "text" in t ? String(t.text) : ""))
+      .join(" ");
+    if (text.trim())
+      out.push(block("list_item", clean(text), loc, { level: depth, ordered: list.ordered, markdown: raw }));
     for (const sub of item.tokens) if (sub.type === "list") listBlocks(sub as Tokens.List, loc, depth + 1, out);
   }
 }
 
-const clean = (s: string) => s.replace(/[ \t]+/g, " ").replace(/ *\n */g, "\n").trim();
+const clean = (s: string) =>
+  s
+    .replace(/[ \t]+/g, " ")
+    .replace(/ *\n */g, "\n")
+    .trim();
 
 function tokenBlocks(tokens: Token[], loc: BlockLocation, out: Block[]): void {
   for (const t of tokens) {
@@ -155,7 +187,8 @@ function tokenBlocks(tokens: Token[], loc: BlockLocation, out: Block[]): void {
         break;
       case "table": {
         const tb = t as Tokens.Table;
-        const row = (cells: Tokens.TableCell[]) => cells.map((c) => clean(inlineText(c.tokens, c.text)).replace(/\n/g, " "));
+        const row = (cells: Tokens.TableCell[]) =>
+          cells.map((c) => clean(inlineText(c.tokens, c.text)).replace(/\n/g, " "));
         const cells = [row(tb.header), ...tb.rows.map(row)];
         out.push(block("table", cells.map((r) => r.join(" | ")).join("\n"), loc, { cells }));
         break;
@@ -199,12 +232,17 @@ const escapeLineStart = (line: string): string =>
   line.replace(/^(\s*)([#>+\-=])/, "$1\\$2").replace(/^(\s*\d+)([.)])(?=\s|$)/, "$1\\$2");
 
 const inlineMarkdown = (b: Block): string =>
-  b.markdown ?? b.text.split("\n").map((line) => escapeLineStart(escapeInline(line))).join("\n");
+  b.markdown ??
+  b.text
+    .split("\n")
+    .map((line) => escapeLineStart(escapeInline(line)))
+    .join("\n");
 
 function tableMarkdown(b: Block): string {
   const rows = b.cells && b.cells.length > 0 ? b.cells : b.text.split("\n").map((l) => l.split(" | "));
   const width = Math.max(...rows.map((r) => r.length));
-  const line = (r: string[]) => `| ${Array.from({ length: width }, (_, i) => escapeInline((r[i] ?? "").replace(/\s+/g, " ").trim())).join(" | ")} |`;
+  const line = (r: string[]) =>
+    `| ${Array.from({ length: width }, (_, i) => escapeInline((r[i] ?? "").replace(/\s+/g, " ").trim())).join(" | ")} |`;
   return [line(rows[0]!), `|${" --- |".repeat(width)}`, ...rows.slice(1).map(line)].join("\n");
 }
 
@@ -225,7 +263,9 @@ export function blockMarkdown(b: Block): string {
       return `*${inlineMarkdown(b).replace(/\n/g, " ")}*`;
     case "footnote":
     case "reference":
-      return b.label && !b.text.startsWith(`[${b.label}]`) ? `[${escapeInline(b.label)}] ${inlineMarkdown(b)}` : inlineMarkdown(b);
+      return b.label && !b.text.startsWith(`[${b.label}]`)
+        ? `[${escapeInline(b.label)}] ${inlineMarkdown(b)}`
+        : inlineMarkdown(b);
     case "paragraph":
       return inlineMarkdown(b);
   }

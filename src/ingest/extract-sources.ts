@@ -64,22 +64,39 @@ export interface ExtractDeps {
 async function runSource(deps: ExtractDeps, source: RequestSource, tenant: string): Promise<Outcome> {
   const detected = source.type === "file" && !(source.detected instanceof AppError) ? source.detected : null;
   // The original is kept even when it fails to parse, so it can be downloaded and inspected.
-  const blobKey = source.type === "file" && detected ? (await putBlob(deps.cfg, source.path, { ext: detected.kind })).key : null;
+  const blobKey =
+    source.type === "file" && detected ? (await putBlob(deps.cfg, source.path, { ext: detected.kind })).key : null;
   try {
     const result = await extractSource(source, deps.cfg, { tenant, markdownOnly: true });
     return { result, error: null, blobKey, mimeType: detected?.mimeType ?? result.mimeType };
   } catch (err) {
-    return { result: null, error: failureMessage(err, deps.log, source), blobKey, mimeType: detected?.mimeType ?? null };
+    return {
+      result: null,
+      error: failureMessage(err, deps.log, source),
+      blobKey,
+      mimeType: detected?.mimeType ?? null,
+    };
   }
 }
 
-function record(deps: ExtractDeps, who: ExtractRequester, input: ExtractInput, source: RequestSource, outcome: Outcome): ExtractedDocument {
+function record(
+  deps: ExtractDeps,
+  who: ExtractRequester,
+  input: ExtractInput,
+  source: RequestSource,
+  outcome: Outcome,
+): ExtractedDocument {
   const { result } = outcome;
   const id = newId();
   const createdAt = nowIso();
   const sourceType = result?.sourceType ?? (source.type === "file" ? "file" : source.type);
   const filename = source.type === "file" ? source.filename : source.url;
-  const charge = extractionCharge({ sourceType, mimeType: outcome.mimeType, pages: result?.pages ?? null, ok: result !== null });
+  const charge = extractionCharge({
+    sourceType,
+    mimeType: outcome.mimeType,
+    pages: result?.pages ?? null,
+    ok: result !== null,
+  });
   const billedMicros = charge?.amountMicros ?? 0;
   const doc: ExtractedDocument = {
     id,
@@ -133,7 +150,11 @@ function record(deps: ExtractDeps, who: ExtractRequester, input: ExtractInput, s
   return doc;
 }
 
-export async function extractSources(deps: ExtractDeps, who: ExtractRequester, input: ExtractInput): Promise<ExtractedDocument[]> {
+export async function extractSources(
+  deps: ExtractDeps,
+  who: ExtractRequester,
+  input: ExtractInput,
+): Promise<ExtractedDocument[]> {
   const sources = await requestSources(input);
   const limit = pLimit(deps.cfg.ingestConcurrency);
   return Promise.all(
@@ -149,5 +170,8 @@ export async function extractSources(deps: ExtractDeps, who: ExtractRequester, i
 
 /** A recorded document's markdown, read back one document at a time as the response is written. */
 export function extractedMarkdown(db: Db, id: string): string {
-  return db.$client.query<{ markdown: string | null }, [string]>("SELECT markdown FROM documents WHERE id = ?").get(id)?.markdown ?? "";
+  return (
+    db.$client.query<{ markdown: string | null }, [string]>("SELECT markdown FROM documents WHERE id = ?").get(id)
+      ?.markdown ?? ""
+  );
 }

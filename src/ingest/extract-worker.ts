@@ -5,7 +5,7 @@
  * server's memory.
  */
 import { AppError } from "../errors.ts";
-import { runFileJob, type FileJob } from "./extract-file.ts";
+import { type FileJob, runFileJob } from "./extract-file.ts";
 import type { WireError, WorkerReply } from "./pool.ts";
 
 const MB = 1024 * 1024;

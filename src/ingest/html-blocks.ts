@@ -17,10 +17,51 @@ type DomNode = Node;
 const ELEMENT = 1;
 const TEXT = 3;
 
-const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "IFRAME", "FORM", "BUTTON", "TEMPLATE", "SVG", "HR", "INPUT", "SELECT", "TEXTAREA"]);
+const SKIP = new Set([
+  "SCRIPT",
+  "STYLE",
+  "NOSCRIPT",
+  "IFRAME",
+  "FORM",
+  "BUTTON",
+  "TEMPLATE",
+  "SVG",
+  "HR",
+  "INPUT",
+  "SELECT",
+  "TEXTAREA",
+]);
 const BLOCK = new Set([
-  "P", "DIV", "SECTION", "ARTICLE", "MAIN", "HEADER", "FOOTER", "ASIDE", "NAV", "BLOCKQUOTE", "FIGURE", "FIGCAPTION",
-  "H1", "H2", "H3", "H4", "H5", "H6", "UL", "OL", "LI", "DL", "DT", "DD", "TABLE", "PRE", "CENTER", "DETAILS", "SUMMARY", "ADDRESS",
+  "P",
+  "DIV",
+  "SECTION",
+  "ARTICLE",
+  "MAIN",
+  "HEADER",
+  "FOOTER",
+  "ASIDE",
+  "NAV",
+  "BLOCKQUOTE",
+  "FIGURE",
+  "FIGCAPTION",
+  "H1",
+  "H2",
+  "H3",
+  "H4",
+  "H5",
+  "H6",
+  "UL",
+  "OL",
+  "LI",
+  "DL",
+  "DT",
+  "DD",
+  "TABLE",
+  "PRE",
+  "CENTER",
+  "DETAILS",
+  "SUMMARY",
+  "ADDRESS",
 ]);
 /** Heading permalinks ("#", "¶") repeat the heading as noise. */
 const PERMALINK_TEXT_RE = /^[#¶§🔗]?$/u;
@@ -73,7 +114,8 @@ interface Inline {
 
 const newInline = (): Inline => ({ text: "", markdown: "", rich: false, cites: [] });
 
-const markdownLink = (text: string, url: string) => `[${text}](${/[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url})`;
+const markdownLink = (text: string, url: string) =>
+  `[${text}](${/[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url})`;
 
 class Walker {
   readonly blocks: Block[] = [];
@@ -163,7 +205,16 @@ class Walker {
     const text = tidy(inline.text);
     if (!text) return;
     this.blocks.push(
-      block(kind, text, {}, { ...extra, ...(inline.rich ? { markdown: tidy(inline.markdown) } : {}), ...(inline.cites.length ? { cites: [...new Set(inline.cites)] } : {}) }),
+      block(
+        kind,
+        text,
+        {},
+        {
+          ...extra,
+          ...(inline.rich ? { markdown: tidy(inline.markdown) } : {}),
+          ...(inline.cites.length ? { cites: [...new Set(inline.cites)] } : {}),
+        },
+      ),
     );
   }
 
@@ -214,9 +265,12 @@ class Walker {
       }
       const own = [...li.childNodes].filter((c) => !(isElement(c) && (c.tagName === "UL" || c.tagName === "OL")));
       // Paragraphs inside an item are its text; other blocks (tables, code) follow it.
-      const inlineParts = own.filter((c) => !isElement(c) || !BLOCK.has(c.tagName) || c.tagName === "P" || c.tagName === "DIV");
+      const inlineParts = own.filter(
+        (c) => !isElement(c) || !BLOCK.has(c.tagName) || c.tagName === "P" || c.tagName === "DIV",
+      );
       this.push("list_item", this.inline(inlineParts), { level: depth, ordered });
-      for (const c of own) if (isElement(c) && BLOCK.has(c.tagName) && c.tagName !== "P" && c.tagName !== "DIV") this.element(c);
+      for (const c of own)
+        if (isElement(c) && BLOCK.has(c.tagName) && c.tagName !== "P" && c.tagName !== "DIV") this.element(c);
       for (const c of li.children) if (c.tagName === "UL" || c.tagName === "OL") this.list(c, depth + 1);
     }
   }
@@ -224,7 +278,8 @@ class Walker {
   /** A footnote or reference entry, without its links back to the markers ("^", "↩"). */
   private reference(li: El, label: string): void {
     const entry = li.cloneNode(true) as El;
-    for (const a of entry.querySelectorAll("a[href^='#']")) if (/^[\^↩↑]?$/u.test((a.textContent ?? "").trim()) || /^[a-z]$/.test((a.textContent ?? "").trim())) a.remove();
+    for (const a of entry.querySelectorAll("a[href^='#']"))
+      if (/^[\^↩↑]?$/u.test((a.textContent ?? "").trim()) || /^[a-z]$/.test((a.textContent ?? "").trim())) a.remove();
     const inline = this.inline(entry.childNodes);
     inline.text = inline.text.replace(/^\s*[\^↑]\s*/u, "");
     inline.markdown = inline.markdown.replace(/^\s*[\^↑]\s*/u, "");
@@ -232,7 +287,8 @@ class Walker {
   }
 
   private table(table: El): void {
-    for (const caption of table.querySelectorAll("caption")) if (caption.closest("table") === table) this.walk(caption, "caption");
+    for (const caption of table.querySelectorAll("caption"))
+      if (caption.closest("table") === table) this.walk(caption, "caption");
     const rows = [...table.querySelectorAll("tr")].filter((tr) => tr.closest("table") === table);
     const grid: string[][] = [];
     const cites: string[] = [];
@@ -265,7 +321,14 @@ class Walker {
     if (grid.length === 0) return;
     const width = Math.max(...grid.map((r) => r.length));
     const cells = grid.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? ""));
-    this.blocks.push(block("table", cells.map((r) => r.join(" | ")).join("\n"), {}, { cells, ...(cites.length ? { cites: [...new Set(cites)] } : {}) }));
+    this.blocks.push(
+      block(
+        "table",
+        cells.map((r) => r.join(" | ")).join("\n"),
+        {},
+        { cells, ...(cites.length ? { cites: [...new Set(cites)] } : {}) },
+      ),
+    );
   }
 
   private code(pre: El): void {

@@ -14,7 +14,10 @@ type HtmlDocument = ReturnType<typeof parseHTML>["document"];
 
 /** Links and images made absolute, so they still work once the markdown leaves the page. */
 function absolutizeLinks(doc: HtmlDocument, baseUrl: string): void {
-  for (const [selector, attr] of [["a[href]", "href"], ["img[src]", "src"]] as const) {
+  for (const [selector, attr] of [
+    ["a[href]", "href"],
+    ["img[src]", "src"],
+  ] as const) {
     for (const el of doc.querySelectorAll(selector)) {
       const value = el.getAttribute(attr);
       if (!value || value.startsWith("#")) continue;
@@ -58,7 +61,10 @@ function metaCharset(head: Uint8Array): string | null {
 }
 
 /** An HTML file or fetched page; `charset` is the one an HTTP header declared, which wins. */
-export async function extractHtmlFile(path: string, opts: { baseUrl?: string; charset?: string } = {}): Promise<ExtractResult> {
+export async function extractHtmlFile(
+  path: string,
+  opts: { baseUrl?: string; charset?: string } = {},
+): Promise<ExtractResult> {
   const data = await Bun.file(path).bytes();
   return extractHtml(decodeText(data, opts.charset ?? metaCharset(data)), opts.baseUrl);
 }

@@ -2,9 +2,9 @@
 import { imageSize } from "image-size";
 import { AppError } from "../errors.ts";
 import { MIME_TYPES } from "./detect.ts";
-import { resultOf } from "./result.ts";
 import { recognizeBlocks } from "./ocr.ts";
 import { ocrBlocks } from "./ocr-text.ts";
+import { resultOf } from "./result.ts";
 import type { ExtractResult, FileLimits } from "./types.ts";
 
 /**
@@ -16,7 +16,11 @@ function assertPixelBudget(bytes: Uint8Array, filename: string, maxPixels: numbe
   try {
     size = imageSize(bytes);
   } catch (err) {
-    throw new AppError(422, "UNREADABLE_FILE", `"${filename}" could not be read as an image: ${(err as Error).message}`);
+    throw new AppError(
+      422,
+      "UNREADABLE_FILE",
+      `"${filename}" could not be read as an image: ${(err as Error).message}`,
+    );
   }
   const { width = 0, height = 0 } = size;
   if (width * height > maxPixels) {
@@ -28,7 +32,12 @@ function assertPixelBudget(bytes: Uint8Array, filename: string, maxPixels: numbe
   }
 }
 
-export async function extractImage(path: string, filename: string, kind: "png" | "jpg" | "webp", limits: FileLimits): Promise<ExtractResult> {
+export async function extractImage(
+  path: string,
+  filename: string,
+  kind: "png" | "jpg" | "webp",
+  limits: FileLimits,
+): Promise<ExtractResult> {
   const bytes = await Bun.file(path).bytes();
   assertPixelBudget(bytes, filename, limits.maxImagePixels);
   // Leptonica reads these itself, palette, 16-bit, gray+alpha, transparent and CMYK JPEG included.

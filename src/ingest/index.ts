@@ -19,10 +19,10 @@ import { runExtraction } from "./run-extraction.ts";
 import type { DetectedKind, ExtractionOptions, ExtractResult, IngestConfig } from "./types.ts";
 import { isYoutubeUrl } from "./youtube-url.ts";
 
-export type { DetectedKind, ExtractionOptions, ExtractResult, FileKind, IngestConfig, Segment } from "./types.ts";
 export { detectFileKind, MIME_TYPES } from "./detect.ts";
-export { isYoutubeUrl, youtubeVideoId } from "./youtube-url.ts";
 export { stopExtractionWorkers } from "./pool.ts";
+export type { DetectedKind, ExtractionOptions, ExtractResult, FileKind, IngestConfig, Segment } from "./types.ts";
+export { isYoutubeUrl, youtubeVideoId } from "./youtube-url.ts";
 
 export interface ExtractFileOptions extends ExtractionOptions {
   /** The kind from an earlier detectFileKind call, so the file is not sniffed twice. */
@@ -40,7 +40,11 @@ export async function extractFile(
   return runExtraction({ path, filename, kind, index: opts.index, markdownOnly: opts.markdownOnly }, cfg, opts.tenant);
 }
 
-export async function extractUrl(url: string, cfg: IngestConfig = loadConfig(), opts: ExtractionOptions = {}): Promise<ExtractResult & { sourceType: "web" | "youtube" }> {
+export async function extractUrl(
+  url: string,
+  cfg: IngestConfig = loadConfig(),
+  opts: ExtractionOptions = {},
+): Promise<ExtractResult & { sourceType: "web" | "youtube" }> {
   // The HTML and XML parsers load on first use, so an idle server does not carry them.
   if (isYoutubeUrl(url)) {
     const { extractYoutube } = await import("./youtube.ts");

@@ -50,7 +50,7 @@ export function pdfjsImageToGray(img: PdfjsImage): Gray | null {
     }
     const v = luma(data[j]!, data[j + 1]!, data[j + 2]!);
     // Transparent pixels show the white page beneath.
-    out[i] = channels === 4 ? 255 - (((255 - v) * data[j + 3]!) / 255) : v;
+    out[i] = channels === 4 ? 255 - ((255 - v) * data[j + 3]!) / 255 : v;
   }
   return { width, height, data: out };
 }
@@ -75,7 +75,14 @@ export const multiply = (m: Matrix, n: Matrix): Matrix => [
 function invert(m: Matrix): Matrix | null {
   const det = m[0] * m[3] - m[1] * m[2];
   if (Math.abs(det) < 1e-12) return null;
-  return [m[3] / det, -m[1] / det, -m[2] / det, m[0] / det, (m[2] * m[5] - m[4] * m[3]) / det, (m[4] * m[1] - m[5] * m[0]) / det];
+  return [
+    m[3] / det,
+    -m[1] / det,
+    -m[2] / det,
+    m[0] / det,
+    (m[2] * m[5] - m[4] * m[3]) / det,
+    (m[4] * m[1] - m[5] * m[0]) / det,
+  ];
 }
 
 /**
@@ -93,7 +100,9 @@ export function paint(page: Gray, img: Gray, toPage: Matrix): void {
     [1, 0],
     [0, 1],
     [1, 1],
-  ].map(([u, v]) => [toPage[0] * u! + toPage[2] * v! + toPage[4], toPage[1] * u! + toPage[3] * v! + toPage[5]] as const);
+  ].map(
+    ([u, v]) => [toPage[0] * u! + toPage[2] * v! + toPage[4], toPage[1] * u! + toPage[3] * v! + toPage[5]] as const,
+  );
   const x0 = Math.max(0, Math.floor(Math.min(...corners.map((c) => c[0]))));
   const x1 = Math.min(page.width, Math.ceil(Math.max(...corners.map((c) => c[0]))));
   const y0 = Math.max(0, Math.floor(Math.min(...corners.map((c) => c[1]))));
@@ -121,7 +130,8 @@ export function paint(page: Gray, img: Gray, toPage: Matrix): void {
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) {
       let sum = 0;
-      for (let sy = 0; sy < k; sy++) for (let sx = 0; sx < k; sx++) sum += sample(x + (sx + 0.5) / k, y + (sy + 0.5) / k);
+      for (let sy = 0; sy < k; sy++)
+        for (let sx = 0; sx < k; sx++) sum += sample(x + (sx + 0.5) / k, y + (sy + 0.5) / k);
       const v = Math.round(sum / (k * k));
       const o = y * page.width + x;
       if (v < page.data[o]!) page.data[o] = v;

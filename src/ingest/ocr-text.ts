@@ -46,7 +46,8 @@ function lineText(line: Line): string {
 function joinLine(text: string, next: string): string {
   if (!text) return next;
   if (/\p{L}-$/u.test(text) && /^\p{L}/u.test(next)) return text.slice(0, -1) + SOFT_HYPHEN + next;
-  if (text.slice(text.lastIndexOf("\n") + 1).includes(CELL_SEPARATOR) || next.includes(CELL_SEPARATOR)) return `${text}\n${next}`;
+  if (text.slice(text.lastIndexOf("\n") + 1).includes(CELL_SEPARATOR) || next.includes(CELL_SEPARATOR))
+    return `${text}\n${next}`;
   return `${text} ${next}`;
 }
 
@@ -76,7 +77,9 @@ function isHeading(lines: { line: Line; text: string }[], height: number, body: 
 
 export function ocrBlocks(layout: TesseractBlock[], loc: BlockLocation): Block[] {
   const paragraphs = layout.flatMap((b) =>
-    (b.paragraphs ?? []).map((p) => p.lines.map((line) => ({ line, text: lineText(line) })).filter((l) => WORDY.test(l.text))),
+    (b.paragraphs ?? []).map((p) =>
+      p.lines.map((line) => ({ line, text: lineText(line) })).filter((l) => WORDY.test(l.text)),
+    ),
   );
   const body = bodyHeight(paragraphs.flat());
   const out: Block[] = [];
@@ -84,7 +87,11 @@ export function ocrBlocks(layout: TesseractBlock[], loc: BlockLocation): Block[]
     if (lines.length === 0) continue;
     const height = Math.max(...lines.map((l) => rowHeight(l.line)));
     if (isHeading(lines, height, body)) {
-      out.push(block("heading", lines.map((l) => l.text).reduce(joinLine, ""), loc, { level: height >= TITLE_RATIO * body ? 1 : 2 }));
+      out.push(
+        block("heading", lines.map((l) => l.text).reduce(joinLine, ""), loc, {
+          level: height >= TITLE_RATIO * body ? 1 : 2,
+        }),
+      );
       continue;
     }
     let item: { text: string; ordered: boolean } | null = null;

@@ -11,7 +11,9 @@ import worker from "tesseract.js/src/worker-script/index.js";
 // @ts-expect-error the core build ships no types
 import TesseractCore from "tesseract.js-core/tesseract-core-simd-lstm.wasm.js";
 
-parentPort?.on("message", (packet: unknown) => worker.dispatchHandlers(packet, (reply: unknown) => parentPort?.postMessage(reply)));
+parentPort?.on("message", (packet: unknown) =>
+  worker.dispatchHandlers(packet, (reply: unknown) => parentPort?.postMessage(reply)),
+);
 
 worker.setAdapter({
   getCore: async () => TesseractCore,
@@ -20,5 +22,9 @@ worker.setAdapter({
   readCache: (path: string) => readFile(path),
   writeCache: (path: string, data: Uint8Array) => writeFile(path, data),
   deleteCache: (path: string) => unlink(path).catch(() => undefined),
-  checkCache: (path: string) => access(path).then(() => true, () => false),
+  checkCache: (path: string) =>
+    access(path).then(
+      () => true,
+      () => false,
+    ),
 });

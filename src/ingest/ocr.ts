@@ -7,8 +7,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Block as TesseractBlock, createWorker, OEM, PSM, type RecognizeOptions, type Worker } from "tesseract.js";
 import engModelPath from "@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz" with { type: "file" };
+import { createWorker, OEM, PSM, type RecognizeOptions, type Block as TesseractBlock, type Worker } from "tesseract.js";
 
 /** An idle recogniser is shut down after this long, giving its ~100 MB back. */
 const IDLE_MS = 30_000;
@@ -69,7 +69,10 @@ export async function recognizeBlocks(image: Uint8Array, dpi?: number): Promise<
     const w = await worker;
     // Tesseract parameters ride in the options (set for this call only); the types name only tesseract.js's own.
     const options = (dpi ? { user_defined_dpi: String(dpi) } : {}) as Partial<RecognizeOptions>;
-    const result = await w.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength), options, { text: false, blocks: true });
+    const result = await w.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength), options, {
+      text: false,
+      blocks: true,
+    });
     return result.data.blocks ?? [];
   } finally {
     busy--;

@@ -27,7 +27,21 @@ export class NoteLabels {
 }
 
 function roman(n: number): string {
-  const digits: [number, string][] = [[1000, "m"], [900, "cm"], [500, "d"], [400, "cd"], [100, "c"], [90, "xc"], [50, "l"], [40, "xl"], [10, "x"], [9, "ix"], [5, "v"], [4, "iv"], [1, "i"]];
+  const digits: [number, string][] = [
+    [1000, "m"],
+    [900, "cm"],
+    [500, "d"],
+    [400, "cd"],
+    [100, "c"],
+    [90, "xc"],
+    [50, "l"],
+    [40, "xl"],
+    [10, "x"],
+    [9, "ix"],
+    [5, "v"],
+    [4, "iv"],
+    [1, "i"],
+  ];
   let out = "";
   for (const [value, numeral] of digits) for (; n >= value; n -= value) out += numeral;
   return out;
@@ -35,7 +49,8 @@ function roman(n: number): string {
 
 /** The AST's own reading of a node (ODT, PPTX, ODP): its type and heading level. */
 export function astKind(node: OfficeContentNode, headingShift = 0): NodeKind {
-  if (node.type === "heading") return { kind: "heading", level: Math.min(Number(node.metadata?.level ?? 1) + headingShift, 6) };
+  if (node.type === "heading")
+    return { kind: "heading", level: Math.min(Number(node.metadata?.level ?? 1) + headingShift, 6) };
   return { kind: node.type === "list" ? "list_item" : "paragraph" };
 }
 
@@ -99,7 +114,8 @@ function tidy(text: string, separator: string): string {
     .join("\n");
 }
 
-const markdownLink = (text: string, url: string) => `[${escapeInline(text)}](${/[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url})`;
+const markdownLink = (text: string, url: string) =>
+  `[${escapeInline(text)}](${/[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url})`;
 
 /** Plain text, and inline markdown when a web link makes it differ. */
 function render(inline: Inline): { text: string; markdown?: string } {
@@ -132,14 +148,18 @@ function noteBlocks(notes: OfficeContentNode[], ctx: BlockContext): { cites: str
     const paragraphs = (note.children ?? []).map((p) => render(inlineOf([p]))).filter((p) => p.text);
     if (paragraphs.length === 0) continue;
     const text = paragraphs.map((p) => p.text).join("\n");
-    const markdown = paragraphs.some((p) => p.markdown) ? paragraphs.map((p) => p.markdown ?? escapeInline(p.text)).join("\n") : undefined;
+    const markdown = paragraphs.some((p) => p.markdown)
+      ? paragraphs.map((p) => p.markdown ?? escapeInline(p.text)).join("\n")
+      : undefined;
     blocks.push(block("footnote", text, ctx.loc, { label, ...(markdown ? { markdown } : {}) }));
   }
   return { cites, blocks };
 }
 
 function textBlock(node: OfficeContentNode, ctx: BlockContext): Block[] {
-  const inline = inlineOf(node.children?.length ? node.children : [{ type: "text", text: node.text ?? "" } as OfficeContentNode]);
+  const inline = inlineOf(
+    node.children?.length ? node.children : [{ type: "text", text: node.text ?? "" } as OfficeContentNode],
+  );
   inline.notes.unshift(...(node.notes ?? []));
   const { cites, blocks: notes } = noteBlocks(inline.notes, ctx);
   let { text, markdown } = render(inline);
@@ -189,7 +209,10 @@ function tableBlocks(table: OfficeContentNode, ctx: BlockContext): Block[] {
   const { cites, blocks: noteList } = noteBlocks(notes, ctx);
   if (rows.length === 0) return [...after, ...noteList];
   const grid = rows.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? ""));
-  const tableBlock = block("table", grid.map((r) => r.join(" | ")).join("\n"), ctx.loc, { cells: grid, ...(cites.length ? { cites } : {}) });
+  const tableBlock = block("table", grid.map((r) => r.join(" | ")).join("\n"), ctx.loc, {
+    cells: grid,
+    ...(cites.length ? { cites } : {}),
+  });
   return [tableBlock, ...after, ...noteList];
 }
 
@@ -207,7 +230,8 @@ export function nodeBlocks(nodes: OfficeContentNode[], ctx: BlockContext): Block
         out.push(...tableBlocks(node, ctx));
         break;
       case "code":
-        if (node.text?.trim()) out.push(block("code", node.text, ctx.loc, node.metadata?.language ? { lang: node.metadata.language } : {}));
+        if (node.text?.trim())
+          out.push(block("code", node.text, ctx.loc, node.metadata?.language ? { lang: node.metadata.language } : {}));
         break;
       case "image":
       case "chart":

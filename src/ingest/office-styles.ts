@@ -9,7 +9,11 @@
 import { unzipSync } from "fflate";
 import { DOMParser } from "linkedom";
 
-export type ParagraphKind = { kind: "title" } | { kind: "heading"; level: number } | { kind: "caption" } | { kind: "body" };
+export type ParagraphKind =
+  | { kind: "title" }
+  | { kind: "heading"; level: number }
+  | { kind: "caption" }
+  | { kind: "body" };
 
 interface StyleDef {
   name: string;
@@ -57,7 +61,8 @@ function styleKind(styles: Map<string, StyleDef>, id: string): ParagraphKind {
     if (style.name === "caption") return { kind: "caption" };
     const named = /^heading ([1-9])$/.exec(style.name);
     if (named) return { kind: "heading", level: Number(named[1]) };
-    if (style.outlineLevel != null) return style.outlineLevel < BODY_TEXT_LEVEL ? { kind: "heading", level: style.outlineLevel + 1 } : BODY;
+    if (style.outlineLevel != null)
+      return style.outlineLevel < BODY_TEXT_LEVEL ? { kind: "heading", level: style.outlineLevel + 1 } : BODY;
   }
   return BODY;
 }

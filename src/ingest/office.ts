@@ -3,7 +3,7 @@
  * styles and outline levels), lists, tables cell by cell, footnotes. Documents become one segment
  * per heading section; presentations one per slide, with its number and speaker notes.
  */
-import { parseOffice, type OfficeContentNode, type OfficeParserAST } from "officeparser";
+import { type OfficeContentNode, type OfficeParserAST, parseOffice } from "officeparser";
 import { AppError } from "../errors.ts";
 import { MIME_TYPES } from "./detect.ts";
 import { type Block, block, escapeInline } from "./document.ts";
@@ -15,7 +15,12 @@ import { assertSafeZip, MAX_ZIP_ENTRIES } from "./zip-guard.ts";
 
 export type OfficeKind = "docx" | "pptx" | "odt" | "odp";
 
-async function parse(data: Uint8Array, kind: OfficeKind, filename: string, maxXmlBytes: number): Promise<OfficeParserAST> {
+async function parse(
+  data: Uint8Array,
+  kind: OfficeKind,
+  filename: string,
+  maxXmlBytes: number,
+): Promise<OfficeParserAST> {
   try {
     return await parseOffice(Buffer.from(data.buffer, data.byteOffset, data.byteLength), {
       fileType: kind,
@@ -55,11 +60,16 @@ function slideBlocks(slide: OfficeContentNode, index: number, notes: NoteLabels)
   const heading = title
     ? block("heading", title, loc, { level: 2, markdown: `Slide ${number}: ${escapeInline(title)}` })
     : block("heading", `Slide ${number}`, loc, { level: 2 });
-  const body = nodeBlocks(children.filter((c) => c !== titleNode), ctx);
+  const body = nodeBlocks(
+    children.filter((c) => c !== titleNode),
+    ctx,
+  );
   // A notes page ends with its slide-number placeholder, which says nothing.
   const noteParts = (slide.notes ?? []).flatMap((n) => n.children ?? []).filter((p) => plainText(p) !== String(number));
   const noteBlocks = nodeBlocks(noteParts, ctx);
-  const marker = noteBlocks.length ? [block("paragraph", "Speaker notes:", loc, { markdown: "**Speaker notes:**" })] : [];
+  const marker = noteBlocks.length
+    ? [block("paragraph", "Speaker notes:", loc, { markdown: "**Speaker notes:**" })]
+    : [];
   return [heading, ...body, ...marker, ...noteBlocks];
 }
 
@@ -74,10 +84,16 @@ function metaTitle(ast: OfficeParserAST): string | null {
  * level. A "Title" paragraph is the top heading, and when there is one the section headings
  * nest below it (Heading 1 at level 2), as docling and pandoc read it.
  */
-function docxClassifier(data: Uint8Array, content: OfficeContentNode[]): { classify: (n: OfficeContentNode) => NodeKind; title: string | null } {
+function docxClassifier(
+  data: Uint8Array,
+  content: OfficeContentNode[],
+): { classify: (n: OfficeContentNode) => NodeKind; title: string | null } {
   const styles = docxStyles(data);
-  const kindOf = (n: OfficeContentNode) => styles.paragraphKind((n.metadata as { style?: string } | undefined)?.style, n.rawContent);
-  const titleNode = content.find((n) => (n.type === "paragraph" || n.type === "heading") && kindOf(n).kind === "title" && plainText(n));
+  const kindOf = (n: OfficeContentNode) =>
+    styles.paragraphKind((n.metadata as { style?: string } | undefined)?.style, n.rawContent);
+  const titleNode = content.find(
+    (n) => (n.type === "paragraph" || n.type === "heading") && kindOf(n).kind === "title" && plainText(n),
+  );
   const shift = titleNode ? 1 : 0;
   const classify = (n: OfficeContentNode): NodeKind => {
     const kind = kindOf(n);
@@ -96,7 +112,12 @@ function docxClassifier(data: Uint8Array, content: OfficeContentNode[]): { class
   return { classify, title: titleNode ? plainText(titleNode) : null };
 }
 
-export async function extractOffice(path: string, filename: string, kind: OfficeKind, limits: FileLimits): Promise<ExtractResult> {
+export async function extractOffice(
+  path: string,
+  filename: string,
+  kind: OfficeKind,
+  limits: FileLimits,
+): Promise<ExtractResult> {
   const data = new Uint8Array(await Bun.file(path).arrayBuffer());
   assertSafeZip(data, filename, limits.maxXmlBytes);
   const ast = await parse(data, kind, filename, limits.maxXmlBytes);
@@ -107,7 +128,11 @@ export async function extractOffice(path: string, filename: string, kind: Office
     const slides = ast.content.filter((n) => n.type === "slide");
     const perSlide = slides.map((s, i) => slideBlocks(s, i, notes));
     const firstTitle = slides.map((s) => s.children?.find((c) => c.type === "heading" && plainText(c))).find(Boolean);
-    return resultOf(perSlide.flat(), { title: metaTitle(ast) ?? (firstTitle ? plainText(firstTitle) : null), mimeType, pages: slides.length }, "slide");
+    return resultOf(
+      perSlide.flat(),
+      { title: metaTitle(ast) ?? (firstTitle ? plainText(firstTitle) : null), mimeType, pages: slides.length },
+      "slide",
+    );
   }
 
   const docx = kind === "docx" ? docxClassifier(data, ast.content) : null;

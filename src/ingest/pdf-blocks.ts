@@ -2,9 +2,9 @@
  * One page's lines to blocks: headings (marked beforehand), captions, footnotes, list items and
  * paragraphs, in reading order; page furniture and margin text as blocks of their own roles.
  */
-import { type Block, block, type BlockKind, type BlockRole } from "./document.ts";
+import { type Block, type BlockKind, type BlockRole, block } from "./document.ts";
 import { BULLET_RE, CAPTION_RE } from "./pdf-headings.ts";
-import { joinLine, paragraphBreak, type PdfLine, rightEdges, roundSize } from "./pdf-layout.ts";
+import { joinLine, type PdfLine, paragraphBreak, rightEdges, roundSize } from "./pdf-layout.ts";
 
 /** "1.", "2)", "a)", "(iv)" before a list item's text. */
 const ORDERED_RE = /^(\d{1,2}[.)]|[a-z][.)]|\((\d{1,2}|[a-z]|[ivx]{1,4})\))\s+(?=[^\s|])/;
@@ -26,7 +26,12 @@ function footnoteMarker(l: PdfLine): { label: string; text: string } | null {
   return m ? { label: m[1]!, text: l.text.slice(m[0].length) } : null;
 }
 
-export function pageBlocks(all: PdfLine[], page: number, body: number, monospace: ReadonlySet<string> = new Set()): Block[] {
+export function pageBlocks(
+  all: PdfLine[],
+  page: number,
+  body: number,
+  monospace: ReadonlySet<string> = new Set(),
+): Block[] {
   const lines = all.filter((l) => !l.role);
   const edge = rightEdges(lines);
   const topY = Math.max(...lines.map((l) => l.y));
@@ -57,7 +62,12 @@ export function pageBlocks(all: PdfLine[], page: number, body: number, monospace
     const broke = !prev || paragraphBreak(prev, line, edge);
     if (line.heading !== undefined) {
       // A heading wrapped over lines stays one heading.
-      const wraps = cur?.kind === "heading" && cur.extra.level === line.heading && prev && prev.y - line.y > 0 && prev.y - line.y < line.size * 2;
+      const wraps =
+        cur?.kind === "heading" &&
+        cur.extra.level === line.heading &&
+        prev &&
+        prev.y - line.y > 0 &&
+        prev.y - line.y < line.size * 2;
       if (wraps) cur.text = `${cur.text} ${line.text}`;
       else start("heading", line.text, { level: line.heading });
     } else if (monospace.has(line.font) && !line.mixedFonts) {
@@ -88,12 +98,16 @@ export function pageBlocks(all: PdfLine[], page: number, body: number, monospace
 
   // Furniture above the text leads the page; the rest (footers, page numbers, margin text) ends it.
   const furniture = (keep: (l: PdfLine) => boolean) =>
-    all.filter((l) => l.role && keep(l)).map((l) => block("paragraph", l.text, { page }, { role: l.role as BlockRole }));
+    all
+      .filter((l) => l.role && keep(l))
+      .map((l) => block("paragraph", l.text, { page }, { role: l.role as BlockRole }));
   return [...furniture((l) => l.upright && l.y >= topY), ...out, ...furniture((l) => !l.upright || l.y < topY)];
 }
 
 /** Where a list's first level starts: the first item, unless an item stands left of it or in another column. */
-const listStart = (l: PdfLine, x: number | null): number => (x === null || l.x < x - l.size || l.x > x + l.size * 6 ? l.x : x);
+const listStart = (l: PdfLine, x: number | null): number =>
+  x === null || l.x < x - l.size || l.x > x + l.size * 6 ? l.x : x;
 
 /** Nesting of a list item from its indent below the first item of the list. */
-const listLevel = (l: PdfLine, firstX: number): number => Math.max(0, Math.min(3, Math.round((l.x - firstX) / (l.size * 1.5))));
+const listLevel = (l: PdfLine, firstX: number): number =>
+  Math.max(0, Math.min(3, Math.round((l.x - firstX) / (l.size * 1.5))));

@@ -29,7 +29,8 @@ export async function boldFonts(pdf: PdfDocument, wanted: Map<string, number>): 
       await page.getOperatorList();
       loaded++;
       for (const id of wanted.keys()) {
-        if (!names.has(id) && page.commonObjs.has(id)) names.set(id, String((page.commonObjs.get(id) as { name?: string }).name ?? ""));
+        if (!names.has(id) && page.commonObjs.has(id))
+          names.set(id, String((page.commonObjs.get(id) as { name?: string }).name ?? ""));
       }
     } catch {
       // An unreadable page leaves its fonts regular.

@@ -6,7 +6,8 @@
 import { type PdfLine, roundSize } from "./pdf-layout.ts";
 
 /** "12", "Page 3", "3 of 10", "3/10", "- 4 -", roman "xii". */
-const PAGE_NUMBER_RE = /^(page\s+)?(\d{1,4}|(?=[ivxlc])c{0,3}(xc|xl|l?x{0,3})(ix|iv|v?i{0,3}))(\s*(of|\/)\s*\d{1,4})?$/i;
+const PAGE_NUMBER_RE =
+  /^(page\s+)?(\d{1,4}|(?=[ivxlc])c{0,3}(xc|xl|l?x{0,3})(ix|iv|v?i{0,3}))(\s*(of|\/)\s*\d{1,4})?$/i;
 const DASHED_NUMBER_RE = /^[-–—]\s*\d{1,4}\s*[-–—]$/;
 
 export const isPageNumber = (text: string): boolean => PAGE_NUMBER_RE.test(text) || DASHED_NUMBER_RE.test(text);
@@ -74,7 +75,8 @@ export function markFurniture(pages: PdfLine[][], body: number): void {
     for (const l of [...top, ...bottom]) {
       if (l.text.length > MAX_FURNITURE_CHARS) continue;
       if (isPageNumber(l.text) && l.size <= body * 1.2) l.role = "page_number";
-      else if (pages.length > 1 && WORDY_RE.test(l.text) && (counts.get(runningKey(l)) ?? 0) >= minRepeats) l.role = "header_footer";
+      else if (pages.length > 1 && WORDY_RE.test(l.text) && (counts.get(runningKey(l)) ?? 0) >= minRepeats)
+        l.role = "header_footer";
       if (l.role === "header_footer") places.set(place(l), (places.get(place(l)) ?? 0) + 1);
     }
   }
@@ -82,7 +84,8 @@ export function markFurniture(pages: PdfLine[][], body: number): void {
   // where the other running headers stand.
   for (const { apart } of edges) {
     for (const l of apart) {
-      if (!l.role && l.text.length <= MAX_FURNITURE_CHARS && NUMBERED_EDGE_RE.test(l.text) && seenAt(l) >= 2) l.role = "header_footer";
+      if (!l.role && l.text.length <= MAX_FURNITURE_CHARS && NUMBERED_EDGE_RE.test(l.text) && seenAt(l) >= 2)
+        l.role = "header_footer";
     }
   }
   for (const lines of pages) for (const l of lines) if (!l.upright) l.role = "boilerplate";

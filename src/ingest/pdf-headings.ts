@@ -4,7 +4,7 @@
  * "3.2.1", "A.1", "IV."). Levels come from the numbering depth where there is one, and otherwise
  * from the heading's style (size, then bold) ranked against the numbered headings' styles.
  */
-import { CELL_SEPARATOR, paragraphBreak, type PdfLine, rightEdges, roundSize } from "./pdf-layout.ts";
+import { CELL_SEPARATOR, type PdfLine, paragraphBreak, rightEdges, roundSize } from "./pdf-layout.ts";
 
 const MAX_HEADING_CHARS = 150;
 const MAX_HEADING_WORDS = 16;
@@ -14,7 +14,8 @@ const MAX_PLAIN_HEADING_WORDS = 12;
 const LARGER = 1.15;
 
 /** "3 Title", "3.2. Title", "A.1 Title", "A. Title", "IV. Title": the numbering and its depth. */
-const NUMBERED_RE = /^(?:(\d{1,2}(?:\.\d{1,2}){0,4})\.?|[A-Z]\.(\d{1,2}(?:\.\d{1,2}){0,3})\.?|[A-Z]\.|[IVX]{1,5}\.)\s+(?=\p{Lu})/u;
+const NUMBERED_RE =
+  /^(?:(\d{1,2}(?:\.\d{1,2}){0,4})\.?|[A-Z]\.(\d{1,2}(?:\.\d{1,2}){0,3})\.?|[A-Z]\.|[IVX]{1,5}\.)\s+(?=\p{Lu})/u;
 /** "A Title": an appendix letter, a heading only when set in a heading style. */
 const LETTERED_RE = /^[A-Z]\s+(?=\p{Lu}\p{Ll})/u;
 /** "Figure 2:", "Fig. 3.", "Table A.1:", and IBM's "Figure 1-2 Title". */
@@ -92,7 +93,8 @@ export function markHeadings(pages: PdfLine[][], body: number, isBold: BoldQuery
       const size = roundSize(line.size);
       // Larger than the body, or than the text on both sides of it (a heading over small print).
       const around = [prev, lines[i + 1]].filter((l) => l !== undefined);
-      const larger = size >= body * LARGER || (around.length > 0 && around.every((l) => size >= roundSize(l.size) * LARGER));
+      const larger =
+        size >= body * LARGER || (around.length > 0 && around.every((l) => size >= roundSize(l.size) * LARGER));
       const maxWords = larger ? MAX_HEADING_WORDS : MAX_PLAIN_HEADING_WORDS;
       if (!headingShape(line, maxWords, monospace) || !(!prev || prevHeading || paragraphBreak(prev, line, edge))) {
         prevHeading = false;
@@ -100,7 +102,11 @@ export function markHeadings(pages: PdfLine[][], body: number, isBold: BoldQuery
       }
       let end = i;
       let text = line.text;
-      while (end - i < MAX_HEADING_LINES - 1 && wrapsOn(lines[end]!, lines[end + 1]) && headingShape(lines[end + 1]!, maxWords, monospace)) {
+      while (
+        end - i < MAX_HEADING_LINES - 1 &&
+        wrapsOn(lines[end]!, lines[end + 1]) &&
+        headingShape(lines[end + 1]!, maxWords, monospace)
+      ) {
         text += ` ${lines[++end]!.text}`;
       }
       if (text.split(" ").length > maxWords) end = i;
@@ -113,7 +119,8 @@ export function markHeadings(pages: PdfLine[][], body: number, isBold: BoldQuery
       const depth = numberingDepth(line.text) || ((bold || larger) && LETTERED_RE.test(line.text) ? 1 : 0);
       prevHeading = larger || (bold && plain) || (depth > 0 && plain && gapAbove);
       if (!prevHeading) continue;
-      for (let k = i; k <= end; k++) found.push({ line: lines[k]!, style: `${size}|${bold ? 1 : 0}`, size, bold, depth });
+      for (let k = i; k <= end; k++)
+        found.push({ line: lines[k]!, style: `${size}|${bold ? 1 : 0}`, size, bold, depth });
       i = end;
     }
   }
@@ -129,7 +136,9 @@ export function markHeadings(pages: PdfLine[][], body: number, isBold: BoldQuery
 function assignLevels(found: Candidate[]): void {
   const numbered = found.filter((c) => c.depth > 0);
   if (numbered.length === 0) {
-    const styles = [...new Map(found.map((c) => [c.style, c])).values()].sort((a, b) => b.size - a.size || Number(b.bold) - Number(a.bold));
+    const styles = [...new Map(found.map((c) => [c.style, c])).values()].sort(
+      (a, b) => b.size - a.size || Number(b.bold) - Number(a.bold),
+    );
     const rank = new Map(styles.map((c, i) => [c.style, i + 1]));
     for (const c of found) c.line.heading = Math.min(rank.get(c.style)!, 6);
     return;

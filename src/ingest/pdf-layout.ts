@@ -96,7 +96,8 @@ export function itemsToLines(items: PdfTextItem[]): PdfLine[] {
   for (const item of items) {
     const open = cur as OpenLine | null;
     const size = item.fontSize || 1;
-    const reach = open === null ? 0 : size < open.baseSize * SCRIPT ? open.baseSize * 0.7 : Math.max(open.baseSize, size) * 0.5;
+    const reach =
+      open === null ? 0 : size < open.baseSize * SCRIPT ? open.baseSize * 0.7 : Math.max(open.baseSize, size) * 0.5;
     const sameLine =
       open !== null &&
       open.upright === item.upright &&
@@ -126,7 +127,8 @@ export function itemsToLines(items: PdfTextItem[]): PdfLine[] {
       const line = cur;
       if (visible) {
         const gap = item.x - line.inkEnd;
-        if (line.text.trim() && line.upright && gap > size * CELL_GAP_EMS) line.text = `${line.text.trimEnd()}${CELL_SEPARATOR}`;
+        if (line.text.trim() && line.upright && gap > size * CELL_GAP_EMS)
+          line.text = `${line.text.trimEnd()}${CELL_SEPARATOR}`;
         else if (line.text && gap > size * 0.15 && !/\s$/.test(line.text) && !/^\s/.test(item.str)) line.text += " ";
         line.inkEnd = item.x + item.width;
         line.lastSize = size;
@@ -149,7 +151,9 @@ export function itemsToLines(items: PdfTextItem[]): PdfLine[] {
 /** The most common font size, weighted by characters: the body text. */
 export function bodyFontSize(pages: PdfLine[][]): number {
   const chars = new Map<number, number>();
-  for (const lines of pages) for (const l of lines) if (!l.role) chars.set(roundSize(l.size), (chars.get(roundSize(l.size)) ?? 0) + l.text.length);
+  for (const lines of pages)
+    for (const l of lines)
+      if (!l.role) chars.set(roundSize(l.size), (chars.get(roundSize(l.size)) ?? 0) + l.text.length);
   return dominant(chars, 0)[0];
 }
 

@@ -23,7 +23,8 @@ async function destinationPage(pdf: PdfDocument, dest: OutlineNode["dest"]): Pro
     const explicit = typeof dest === "string" ? await pdf.getDestination(dest) : dest;
     const target = Array.isArray(explicit) ? explicit[0] : null;
     if (typeof target === "number") return target + 1;
-    if (target && typeof target === "object") return (await pdf.getPageIndex(target as Parameters<PdfDocument["getPageIndex"]>[0])) + 1;
+    if (target && typeof target === "object")
+      return (await pdf.getPageIndex(target as Parameters<PdfDocument["getPageIndex"]>[0])) + 1;
   } catch {
     // A broken destination only loses its heading.
   }
@@ -55,7 +56,10 @@ function matches(line: string, title: string): boolean {
   const whole = norm(line);
   const bare = norm(line.replace(NUMBERING_RE, ""));
   if (whole === title || bare === title) return true;
-  return whole.length <= title.length + SLACK_CHARS && (bare.startsWith(title) || whole.startsWith(title) || whole.endsWith(title));
+  return (
+    whole.length <= title.length + SLACK_CHARS &&
+    (bare.startsWith(title) || whole.startsWith(title) || whole.endsWith(title))
+  );
 }
 
 /** Lines a heading starting at `start` wraps over, when its title runs on into the next lines. */

@@ -10,7 +10,16 @@
 import { getResolvedPDFJS } from "unpdf";
 import type { Block } from "./document.ts";
 import { recognizeBlocks } from "./ocr.ts";
-import { blankPage, type Gray, type Matrix, multiply, paint, type PdfjsImage, pdfjsImageToGray, toPgm } from "./ocr-raster.ts";
+import {
+  blankPage,
+  type Gray,
+  type Matrix,
+  multiply,
+  type PdfjsImage,
+  paint,
+  pdfjsImageToGray,
+  toPgm,
+} from "./ocr-raster.ts";
 import { ocrBlocks } from "./ocr-text.ts";
 import type { PdfDocument } from "./pdf-document.ts";
 
@@ -30,7 +39,8 @@ interface Placed {
   toDevice: Matrix;
 }
 
-const isMatrix = (m: unknown): m is Matrix => Array.isArray(m) && m.length === 6 && m.every((v) => typeof v === "number");
+const isMatrix = (m: unknown): m is Matrix =>
+  Array.isArray(m) && m.length === 6 && m.every((v) => typeof v === "number");
 
 function resolveObject(page: PdfPage, id: string): Promise<unknown> {
   return new Promise((resolve) => (id.startsWith("g_") ? page.commonObjs : page.objs).get(id, resolve));
@@ -45,7 +55,8 @@ async function placedImages(page: PdfPage, viewport: Matrix): Promise<Placed[]> 
   let ctm: Matrix = [1, 0, 0, 1, 0, 0];
   const add = (raw: unknown, at: Matrix) => {
     const image = raw && typeof raw === "object" && "data" in raw ? pdfjsImageToGray(raw as PdfjsImage) : null;
-    if (image && image.width >= MIN_IMAGE_SIDE && image.height >= MIN_IMAGE_SIDE) placed.push({ image, toDevice: multiply(viewport, at) });
+    if (image && image.width >= MIN_IMAGE_SIDE && image.height >= MIN_IMAGE_SIDE)
+      placed.push({ image, toDevice: multiply(viewport, at) });
   };
   for (let i = 0; i < ops.fnArray.length; i++) {
     const args = ops.argsArray[i] as unknown[] | null;
@@ -72,7 +83,8 @@ async function placedImages(page: PdfPage, viewport: Matrix): Promise<Placed[]> 
       case OPS.paintImageXObjectRepeat: {
         const [id, sx, sy, positions] = args as [string, number, number, number[]];
         const image = await resolveObject(page, id);
-        for (let p = 0; p + 1 < positions.length; p += 2) add(image, multiply(ctm, [sx, 0, 0, sy, positions[p]!, positions[p + 1]!]));
+        for (let p = 0; p + 1 < positions.length; p += 2)
+          add(image, multiply(ctm, [sx, 0, 0, sy, positions[p]!, positions[p + 1]!]));
         break;
       }
       case OPS.paintInlineImageXObject:
@@ -81,8 +93,12 @@ async function placedImages(page: PdfPage, viewport: Matrix): Promise<Placed[]> 
       case OPS.paintImageMaskXObject: {
         // A stencil mask (often how JBIG2 and CCITT text is stored): 1-bit, its pixels painted in the fill colour.
         const mask = args![0] as { data: unknown; width: number; height: number };
-        const data = typeof mask.data === "string" ? ((await resolveObject(page, mask.data)) as { data?: unknown } | null)?.data : mask.data;
-        if (data instanceof Uint8Array || data instanceof Uint8ClampedArray) add({ width: mask.width, height: mask.height, data }, ctm);
+        const data =
+          typeof mask.data === "string"
+            ? ((await resolveObject(page, mask.data)) as { data?: unknown } | null)?.data
+            : mask.data;
+        if (data instanceof Uint8Array || data instanceof Uint8ClampedArray)
+          add({ width: mask.width, height: mask.height, data }, ctm);
         break;
       }
     }

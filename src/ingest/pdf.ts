@@ -7,17 +7,16 @@
 import { getDocumentProxy } from "unpdf";
 import { AppError } from "../errors.ts";
 import type { Block } from "./document.ts";
-import { resultOf } from "./result.ts";
 import { pageBlocks } from "./pdf-blocks.ts";
+import type { PdfDocument } from "./pdf-document.ts";
 import { boldFonts } from "./pdf-fonts.ts";
 import { markFurniture } from "./pdf-furniture.ts";
 import { markHeadings } from "./pdf-headings.ts";
 import { bodyFontSize, itemsToLines, type PdfLine, type PdfTextItem, roundSize } from "./pdf-layout.ts";
 import { applyOutline, readOutline } from "./pdf-outline.ts";
 import { ocrPage } from "./pdf-scan.ts";
-import type { PdfDocument } from "./pdf-document.ts";
+import { resultOf } from "./result.ts";
 import type { ExtractResult, FileLimits } from "./types.ts";
-
 
 /**
  * Text runs read from one page at most. A dense real page has a few thousand; a 2 KB PDF whose
@@ -37,8 +36,10 @@ async function openPdf(data: Uint8Array, filename: string, maxImagePixels: numbe
     return await getDocumentProxy(data, { verbosity: 0, maxImageSize: maxImagePixels, stopAtErrors: false });
   } catch (err) {
     const name = (err as { name?: string }).name;
-    if (name === "PasswordException") throw unreadable(filename, "is password-protected; remove the password and upload it again");
-    if (name === "InvalidPDFException") throw unreadable(filename, "is not a valid PDF (the file is damaged or truncated)");
+    if (name === "PasswordException")
+      throw unreadable(filename, "is password-protected; remove the password and upload it again");
+    if (name === "InvalidPDFException")
+      throw unreadable(filename, "is not a valid PDF (the file is damaged or truncated)");
     throw unreadable(filename, `could not be read as a PDF: ${(err as Error).message}`);
   }
 }
@@ -68,7 +69,12 @@ const visibleChars = (lines: PdfLine[]): number => lines.reduce((n, l) => n + l.
 /** The document-info title, unless it is a converter's placeholder. */
 function usableTitle(info: Record<string, unknown>): string | null {
   const title = typeof info.Title === "string" ? info.Title.trim() : "";
-  if (!title || /^untitled$/i.test(title) || /\.(docx?|pdf|pptx?|tex|dvi)$/i.test(title) || /^microsoft (word|powerpoint)/i.test(title)) {
+  if (
+    !title ||
+    /^untitled$/i.test(title) ||
+    /\.(docx?|pdf|pptx?|tex|dvi)$/i.test(title) ||
+    /^microsoft (word|powerpoint)/i.test(title)
+  ) {
     return null;
   }
   return title;
@@ -79,7 +85,10 @@ const TITLE_SIZE = 1.15;
 
 /** The largest text on the first two pages (wrapped lines joined), if set larger than the body. */
 function largestText(pages: PdfLine[][], body: number): string | null {
-  const lines = pages.slice(0, 2).flat().filter((l) => !l.role && /\p{L}/u.test(l.text));
+  const lines = pages
+    .slice(0, 2)
+    .flat()
+    .filter((l) => !l.role && /\p{L}/u.test(l.text));
   // A scan has no text lines on its first pages: no title from them.
   if (lines.length === 0) return null;
   const size = Math.max(...lines.map((l) => roundSize(l.size)));
@@ -107,7 +116,12 @@ function bodyFont(pages: PdfLine[][]): string {
  * page's operator list: a first pass asks which fonts would make a heading if bold, and only
  * those are looked up.
  */
-async function markAllHeadings(pdf: PdfDocument, pages: PdfLine[][], body: number, monospace: Set<string>): Promise<void> {
+async function markAllHeadings(
+  pdf: PdfDocument,
+  pages: PdfLine[][],
+  body: number,
+  monospace: Set<string>,
+): Promise<void> {
   const outline = await readOutline(pdf);
   if (outline.length > 0 && applyOutline(outline, pages) * 2 >= outline.length) return;
   const clear = () => {
@@ -116,10 +130,15 @@ async function markAllHeadings(pdf: PdfDocument, pages: PdfLine[][], body: numbe
   const regular = bodyFont(pages);
   const wanted = new Map<string, number>();
   clear();
-  markHeadings(pages, body, (font, page, known) => {
-    if (!known && font !== regular && !wanted.has(font)) wanted.set(font, page);
-    return false;
-  }, monospace);
+  markHeadings(
+    pages,
+    body,
+    (font, page, known) => {
+      if (!known && font !== regular && !wanted.has(font)) wanted.set(font, page);
+      return false;
+    },
+    monospace,
+  );
   const bold = await boldFonts(pdf, wanted);
   clear();
   markHeadings(pages, body, (font) => bold.has(font), monospace);
@@ -186,7 +205,9 @@ export async function extractPdf(path: string, filename: string, limits: FileLim
     const blocks: Block[] = [];
     for (let i = 0; i < pages.length; i++) {
       const page = i + 1;
-      blocks.push(...(scanned.includes(page) ? await ocrPage(pdf, page) : pageBlocks(pages[i]!, page, body, monospace)));
+      blocks.push(
+        ...(scanned.includes(page) ? await ocrPage(pdf, page) : pageBlocks(pages[i]!, page, body, monospace)),
+      );
     }
     const { info } = await pdf.getMetadata().catch(() => ({ info: {} }));
     const title = usableTitle(info as Record<string, unknown>) ?? largestText(pages, body);

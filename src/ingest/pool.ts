@@ -96,7 +96,9 @@ function limitCpu(pid: number, seconds: number): void {
   const used = cpuSeconds(pid);
   if (used === null) return;
   try {
-    Bun.spawn(["prlimit", `--pid=${pid}`, `--cpu=${Math.ceil(used + seconds)}:`], { stdio: ["ignore", "ignore", "ignore"] });
+    Bun.spawn(["prlimit", `--pid=${pid}`, `--cpu=${Math.ceil(used + seconds)}:`], {
+      stdio: ["ignore", "ignore", "ignore"],
+    });
   } catch {
     // No prlimit on this machine.
   }
@@ -277,7 +279,9 @@ export class ExtractionPool {
       const large = reply.heapMb >= (this.opts.recycleHeapMb ?? RECYCLE_HEAP_MB);
       if (large) this.recycledLarge++;
       finish(large || !reply.ok, () =>
-        reply.ok ? task.resolve(reply.result) : task.reject(new AppError(reply.error.status, reply.error.code, reply.error.message)),
+        reply.ok
+          ? task.resolve(reply.result)
+          : task.reject(new AppError(reply.error.status, reply.error.code, reply.error.message)),
       );
     };
     const seconds = Math.round(task.timeoutMs / 1000);
@@ -285,13 +289,30 @@ export class ExtractionPool {
       finish(true, () =>
         task.reject(
           signal === "SIGXCPU"
-            ? new AppError(422, "EXTRACTION_TIMEOUT", `"${name}" used more than ${seconds} s of CPU time to extract and was stopped`)
-            : new AppError(422, "EXTRACTION_FAILED", `"${name}" could not be extracted: the parser process ended (${signal ? `signal ${signal}` : `exit code ${code}`})`),
+            ? new AppError(
+                422,
+                "EXTRACTION_TIMEOUT",
+                `"${name}" used more than ${seconds} s of CPU time to extract and was stopped`,
+              )
+            : new AppError(
+                422,
+                "EXTRACTION_FAILED",
+                `"${name}" could not be extracted: the parser process ended (${signal ? `signal ${signal}` : `exit code ${code}`})`,
+              ),
         ),
       );
     const startTimer = () =>
       setTimeout(
-        () => finish(true, () => task.reject(new AppError(422, "EXTRACTION_TIMEOUT", `"${name}" took longer than ${seconds} s to extract and was stopped`))),
+        () =>
+          finish(true, () =>
+            task.reject(
+              new AppError(
+                422,
+                "EXTRACTION_TIMEOUT",
+                `"${name}" took longer than ${seconds} s to extract and was stopped`,
+              ),
+            ),
+          ),
         task.timeoutMs,
       );
     let timer = startTimer();

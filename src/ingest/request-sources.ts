@@ -31,7 +31,8 @@ export async function requestSources(input: RequestSourcesInput): Promise<Reques
         assertExtractable(detected.kind, f.filename);
         return { type: "file", path: f.path, filename: f.filename, detected };
       } catch (err) {
-        if (err instanceof AppError && err.status !== 415) return { type: "file", path: f.path, filename: f.filename, detected: err };
+        if (err instanceof AppError && err.status !== 415)
+          return { type: "file", path: f.path, filename: f.filename, detected: err };
         throw err;
       }
     }),
@@ -46,10 +47,17 @@ export async function requestSources(input: RequestSourcesInput): Promise<Reques
 export const sourceName = (s: RequestSource): string => (s.type === "file" ? s.filename : s.url);
 
 /** A source's markdown; a file whose detection failed throws that failure. */
-export async function extractSource(source: RequestSource, cfg: IngestConfig, opts: ExtractionOptions = {}): Promise<ExtractResult & { sourceType: RequestSource["type"] }> {
+export async function extractSource(
+  source: RequestSource,
+  cfg: IngestConfig,
+  opts: ExtractionOptions = {},
+): Promise<ExtractResult & { sourceType: RequestSource["type"] }> {
   if (source.type === "file") {
     if (source.detected instanceof AppError) throw source.detected;
-    return { ...(await extractFile(source.path, source.filename, cfg, { ...opts, kind: source.detected })), sourceType: "file" };
+    return {
+      ...(await extractFile(source.path, source.filename, cfg, { ...opts, kind: source.detected })),
+      sourceType: "file",
+    };
   }
   // A URL sent as a video is read as one even if its address does not look like YouTube's.
   if (source.type === "youtube") return { ...(await extractYoutube(source.url, cfg)), sourceType: "youtube" };
@@ -60,6 +68,9 @@ export async function extractSource(source: RequestSource, cfg: IngestConfig, op
 export function failureMessage(err: unknown, log: Logger, source: RequestSource): string {
   if (err instanceof AppError) return err.message;
   const name = sourceName(source);
-  log.error("source processing failed unexpectedly", { source: name, error: err instanceof Error ? err.message : String(err) });
+  log.error("source processing failed unexpectedly", {
+    source: name,
+    error: err instanceof Error ? err.message : String(err),
+  });
   return `"${name}" could not be processed because of an internal error`;
 }

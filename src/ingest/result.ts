@@ -62,7 +62,10 @@ export function segmentsOf(blocks: Block[], by: SegmentBy): Segment[] {
 }
 
 /** A markdown text as an extraction result (markdown files, and generated text indexed like a document). */
-export function resultOfMarkdown(markdown: string, meta: { title: string | null; mimeType?: string; pages?: number | null }): ExtractResult {
+export function resultOfMarkdown(
+  markdown: string,
+  meta: { title: string | null; mimeType?: string; pages?: number | null },
+): ExtractResult {
   return resultOf(markdownToBlocks(markdown), { mimeType: "text/markdown", pages: 1, ...meta }, "section");
 }
 
@@ -72,7 +75,9 @@ export function resultOfMarkdown(markdown: string, meta: { title: string | null;
  */
 const IDENTIFIER_RE = /^[\p{N}\p{P}\p{S}\s]*$|^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$|^[0-9a-f]{16,}$/iu;
 const asParagraphIfNoWords = (b: Block): Block =>
-  b.kind === "heading" && (IDENTIFIER_RE.test(b.text.trim()) || !/\p{L}{2}/u.test(b.text)) ? { ...b, kind: "paragraph", level: undefined } : b;
+  b.kind === "heading" && (IDENTIFIER_RE.test(b.text.trim()) || !/\p{L}{2}/u.test(b.text))
+    ? { ...b, kind: "paragraph", level: undefined }
+    : b;
 
 /** The extraction result of a document's blocks: cleaned, roles assigned, markdown and segments derived. */
 export function resultOf(
@@ -81,5 +86,10 @@ export function resultOf(
   by: SegmentBy,
 ): ExtractResult {
   const blocks = assignRoles(cleanBlocks(raw.filter((b) => b.text.trim().length > 0).map(asParagraphIfNoWords)));
-  return { ...meta, blocks, markdown: blocksToMarkdown(blocks, { roleComments: true }), segments: segmentsOf(blocks, by) };
+  return {
+    ...meta,
+    blocks,
+    markdown: blocksToMarkdown(blocks, { roleComments: true }),
+    segments: segmentsOf(blocks, by),
+  };
 }

@@ -5,18 +5,25 @@
  * a paper, dot-leader lines of a table of contents, the title and author lines before a paper's
  * abstract. Roles an extractor already set (running headers, page numbers, margin stamps) are kept.
  */
-import type { Block, BlockRole } from "./document.ts";
+
 import { linkCitations } from "./citations.ts";
+import type { Block, BlockRole } from "./document.ts";
 
 /** Section headings that name their role, matched after numbering is stripped. */
 const HEADING_ROLES: [RegExp, BlockRole][] = [
-  [/^(references?|bibliography|works cited|literature cited|cited literature|references and notes|notes and references|citations|notes|see also|external links|further reading)$/, "references"],
+  [
+    /^(references?|bibliography|works cited|literature cited|cited literature|references and notes|notes and references|citations|notes|see also|external links|further reading)$/,
+    "references",
+  ],
   [/^acknowledge?ments?$/, "acknowledgements"],
   [/^(table of contents|contents|contents at a glance|list of (figures|tables))$/, "toc"],
   [/^(\w+( and \w+)? )?index$|^index of /, "index"],
   [/^abstract$/, "abstract"],
   [/^(front cover|cover|cover page|title page)$/, "title_page"],
-  [/^(copyright|licen[cs]e|legal notices?|notices|trademarks|disclaimers?|permissions|about (the|this) authors?|authors?'? biograph|authors|contributors)/, "boilerplate"],
+  [
+    /^(copyright|licen[cs]e|legal notices?|notices|trademarks|disclaimers?|permissions|about (the|this) authors?|authors?'? biograph|authors|contributors)/,
+    "boilerplate",
+  ],
 ];
 
 const APPENDIX_RE = /^appendi(x|ces)\b\s*([a-z](?=\s|$|[.:]))?[.:]?\s*/;
@@ -44,10 +51,13 @@ export function headingRole(text: string): BlockRole | null {
 
 const YEAR_RE = /\b(1[89]\d\d|20\d\d)[a-z]?\b/;
 const LABEL_RE = /^\s*(?:\[(\w{1,12})\]|(\d{1,3})\.\s)/;
-const AUTHOR_START_RE = /^\s*(\[\w{1,12}\]\s*|\d{1,3}\.\s+)?(\p{Lu}[\p{L}'’-]+,\s*(\p{Lu}\.|\p{Lu}[\p{L}-]+)|(\p{Lu}\.\s?){1,3}\s*\p{Lu}[\p{L}'’-]+,?)/u;
-const VENUE_RE = /\b(in proceedings|proceedings of|proc\.|journal|conference|symposium|workshop|arxiv|preprint|pp\.|vol\.|volume|press|doi|isbn|acm|ieee|springer|transactions|university|technical report|edition|ed\.)/i;
+const AUTHOR_START_RE =
+  /^\s*(\[\w{1,12}\]\s*|\d{1,3}\.\s+)?(\p{Lu}[\p{L}'’-]+,\s*(\p{Lu}\.|\p{Lu}[\p{L}-]+)|(\p{Lu}\.\s?){1,3}\s*\p{Lu}[\p{L}'’-]+,?)/u;
+const VENUE_RE =
+  /\b(in proceedings|proceedings of|proc\.|journal|conference|symposium|workshop|arxiv|preprint|pp\.|vol\.|volume|press|doi|isbn|acm|ieee|springer|transactions|university|technical report|edition|ed\.)/i;
 /** "… and Caiming Xiong. 2020. Learning to …" (ACL style), "In Empirical Methods …", "56(3):1–12", "pages 1–9". */
-const ENTRY_SHAPE_RE = /\.\s(1[89]\d\d|20\d\d)[a-z]?\.\s|\.\s+In\s+\p{Lu}|\b\d+\(\d+(\.\d+)?\):\s?\d+|\bpages?\s\d+\s?[–-]\s?\d+|\babs\/\d/u;
+const ENTRY_SHAPE_RE =
+  /\.\s(1[89]\d\d|20\d\d)[a-z]?\.\s|\.\s+In\s+\p{Lu}|\b\d+\(\d+(\.\d+)?\):\s?\d+|\bpages?\s\d+\s?[–-]\s?\d+|\babs\/\d/u;
 
 /** Whether a paragraph reads like a bibliography entry: a year, and a label, author list, venue or entry shape. */
 export function looksLikeReference(text: string): boolean {
@@ -55,7 +65,10 @@ export function looksLikeReference(text: string): boolean {
   return LABEL_RE.test(text) || AUTHOR_START_RE.test(text) || VENUE_RE.test(text) || ENTRY_SHAPE_RE.test(text);
 }
 
-const isTocLine = (b: Block) => (b.kind === "paragraph" || b.kind === "list_item") && b.text.length <= 160 && /(\.\s?){3,}\s*([ivxlc]+|\d{1,4})$/i.test(b.text);
+const isTocLine = (b: Block) =>
+  (b.kind === "paragraph" || b.kind === "list_item") &&
+  b.text.length <= 160 &&
+  /(\.\s?){3,}\s*([ivxlc]+|\d{1,4})$/i.test(b.text);
 
 const isText = (b: Block) => b.kind === "paragraph" || b.kind === "list_item" || b.kind === "reference";
 const isFurniture = (b: Block) => b.role === "header_footer" || b.role === "page_number";
@@ -105,7 +118,8 @@ function trailingBibliography(blocks: Block[], roles: (BlockRole | null)[]): voi
     }
   }
   if (hits < 4 || start < blocks.length / 2) return;
-  for (let i = start; i <= end; i++) if (!roles[i] && !isFurniture(blocks[i]!) && blocks[i]!.kind !== "heading") roles[i] = "references";
+  for (let i = start; i <= end; i++)
+    if (!roles[i] && !isFurniture(blocks[i]!) && blocks[i]!.kind !== "heading") roles[i] = "references";
 }
 
 /** Runs of dot-leader lines ending in page numbers: a table of contents with no heading. */
@@ -135,7 +149,9 @@ const ABSTRACT_START_RE = /^abstract\b[\s.:—–-]*/i;
 function titlePage(blocks: Block[], roles: (BlockRole | null)[]): void {
   if (!blocks.some((b) => b.page != null)) return;
   const first = blocks.findIndex(
-    (b, i) => roles[i] === "abstract" || (b.kind === "heading" && (OPENING_HEADING_RE.test(b.text) || /^1(\.|\s)/.test(b.text))),
+    (b, i) =>
+      roles[i] === "abstract" ||
+      (b.kind === "heading" && (OPENING_HEADING_RE.test(b.text) || /^1(\.|\s)/.test(b.text))),
   );
   if (first <= 0 || (blocks[first]!.page ?? 1) > 2) return;
   const opening = blocks.slice(0, first);
@@ -162,7 +178,12 @@ const NEXT_ENTRY_RE = /\s(?=\[\d{1,3}\]\s+\p{Lu})/u;
 function asReferenceEntries(blocks: Block[]): Block[] {
   return blocks.flatMap((b) => {
     if (b.role !== "references" || !isText(b)) return [b];
-    const texts = /^\s*\[\d/.test(b.text) ? b.text.split(NEXT_ENTRY_RE).map((t) => t.trim()).filter(Boolean) : [b.text];
+    const texts = /^\s*\[\d/.test(b.text)
+      ? b.text
+          .split(NEXT_ENTRY_RE)
+          .map((t) => t.trim())
+          .filter(Boolean)
+      : [b.text];
     return texts.map((text) => {
       const m = LABEL_RE.exec(text);
       const label = m ? (m[1] ?? m[2]) : undefined;

@@ -14,6 +14,9 @@ export function fileLimits(cfg: IngestConfig): FileLimits {
 
 /** `tenant` names whose turn it is: extraction takes turns across tenants. */
 export function runExtraction(job: Omit<FileJob, "limits">, cfg: IngestConfig, tenant = ""): Promise<ExtractResult> {
-  const pool = extractionPool(cfg.ingestWorkers, { memoryMb: cfg.ingestWorkerMemoryMb, tenantWorkers: cfg.ingestTenantWorkers });
+  const pool = extractionPool(cfg.ingestWorkers, {
+    memoryMb: cfg.ingestWorkerMemoryMb,
+    tenantWorkers: cfg.ingestTenantWorkers,
+  });
   return pool.run({ ...job, limits: fileLimits(cfg) }, cfg.ingestTimeoutMs, tenant);
 }

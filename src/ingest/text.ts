@@ -26,7 +26,11 @@ export function decodeText(data: Uint8Array, declared?: string | null): string {
 export async function extractTextFile(path: string, kind: "txt" | "md"): Promise<ExtractResult> {
   const text = normalizeMarkdown(decodeText(new Uint8Array(await Bun.file(path).arrayBuffer())));
   if (kind === "md") {
-    return resultOf(markdownToBlocks(text), { title: firstHeading(text, 1), mimeType: "text/markdown", pages: 1 }, "section");
+    return resultOf(
+      markdownToBlocks(text),
+      { title: firstHeading(text, 1), mimeType: "text/markdown", pages: 1 },
+      "section",
+    );
   }
   // Plain text is not markdown: each blank-line paragraph is a paragraph of text, whatever it holds,
   // and the markdown output gives it back as written rather than escaped.

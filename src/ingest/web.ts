@@ -23,7 +23,11 @@ function nameFor(finalUrl: string, mediaType: string): string {
   return basename(new URL(finalUrl).pathname) || "download";
 }
 
-export async function extractWebPage(url: string, cfg: IngestConfig, opts: ExtractionOptions = {}): Promise<ExtractResult> {
+export async function extractWebPage(
+  url: string,
+  cfg: IngestConfig,
+  opts: ExtractionOptions = {},
+): Promise<ExtractResult> {
   const res = await safeFetch(url, { allow: cfg.outboundAllow, headers: { accept: ACCEPT, "user-agent": USER_AGENT } });
   if (!res.ok) throw new AppError(502, "FETCH_FAILED", `${url} answered HTTP ${res.status}`);
   if (res.body.length === 0) throw new AppError(422, "NO_TEXT_FOUND", `${url} returned an empty page`);
@@ -39,7 +43,11 @@ export async function extractWebPage(url: string, cfg: IngestConfig, opts: Extra
   try {
     const { kind } = await detectFileKind(path, filename);
     assertExtractable(kind, filename);
-    return await runExtraction({ path, filename, kind, baseUrl: res.url, charset, index: opts.index, markdownOnly: opts.markdownOnly }, cfg, opts.tenant);
+    return await runExtraction(
+      { path, filename, kind, baseUrl: res.url, charset, index: opts.index, markdownOnly: opts.markdownOnly },
+      cfg,
+      opts.tenant,
+    );
   } finally {
     await rm(path, { force: true });
   }

@@ -1,5 +1,12 @@
 /** Which URLs are YouTube videos (kept apart from the transcript fetcher, which loads an XML parser). */
-const YOUTUBE_HOSTS = new Set(["youtube.com", "www.youtube.com", "m.youtube.com", "music.youtube.com", "youtube-nocookie.com", "www.youtube-nocookie.com"]);
+const YOUTUBE_HOSTS = new Set([
+  "youtube.com",
+  "www.youtube.com",
+  "m.youtube.com",
+  "music.youtube.com",
+  "youtube-nocookie.com",
+  "www.youtube-nocookie.com",
+]);
 const ID_RE = /^[A-Za-z0-9_-]{11}$/;
 
 /** The video id of a watch, youtu.be, shorts, embed, live or /v/ URL; null for anything else. */

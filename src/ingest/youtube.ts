@@ -5,12 +5,11 @@
  * any failure is one clear error for that video.
  */
 import { AppError } from "../errors.ts";
-import { safeFetch, type SafeResponse } from "../net/safe-fetch.ts";
+import { type SafeResponse, safeFetch } from "../net/safe-fetch.ts";
 import { cuesToBlocks, parseCaptionTrack } from "./captions.ts";
 import { resultOf } from "./result.ts";
 import type { ExtractResult, IngestConfig } from "./types.ts";
 import { youtubeVideoId } from "./youtube-url.ts";
-
 
 /** The innertube client whose player answers include caption tracks without a signed-in session. */
 const INNERTUBE_CLIENT = { clientName: "ANDROID", clientVersion: "20.10.38" };
@@ -34,14 +33,20 @@ interface PlayerResponse {
 const unavailable = (videoId: string, why: string) =>
   new AppError(502, "VIDEO_UNAVAILABLE", `the transcript of YouTube video ${videoId} could not be fetched: ${why}`);
 
-async function fetchOk(url: string, cfg: IngestConfig, videoId: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<SafeResponse> {
+async function fetchOk(
+  url: string,
+  cfg: IngestConfig,
+  videoId: string,
+  init: { method?: string; body?: string; headers?: Record<string, string> } = {},
+): Promise<SafeResponse> {
   let res: SafeResponse;
   try {
     res = await safeFetch(url, { ...init, headers: { ...BROWSER_HEADERS, ...init.headers }, allow: cfg.outboundAllow });
   } catch (err) {
     throw unavailable(videoId, err instanceof Error ? err.message : String(err));
   }
-  if (res.status === 429) throw unavailable(videoId, "YouTube is rate-limiting this server (HTTP 429); try again later");
+  if (res.status === 429)
+    throw unavailable(videoId, "YouTube is rate-limiting this server (HTTP 429); try again later");
   if (!res.ok) throw unavailable(videoId, `YouTube answered HTTP ${res.status}`);
   return res;
 }
@@ -64,7 +69,8 @@ export async function extractYoutube(input: string, cfg: IngestConfig): Promise<
   const origin = cfg.youtubeBaseUrl.replace(/\/+$/, "");
 
   const page = (await fetchOk(`${origin}/watch?v=${videoId}`, cfg, videoId)).text();
-  if (page.includes('class="g-recaptcha"')) throw unavailable(videoId, "YouTube asked for a captcha; too many requests from this server");
+  if (page.includes('class="g-recaptcha"'))
+    throw unavailable(videoId, "YouTube asked for a captcha; too many requests from this server");
   const apiKey = /"INNERTUBE_API_KEY":\s*"([^"]+)"/.exec(page)?.[1];
   if (!apiKey) throw unavailable(videoId, "the watch page did not load (the video may be private or removed)");
 
@@ -76,12 +82,17 @@ export async function extractYoutube(input: string, cfg: IngestConfig): Promise<
     })
   ).json<PlayerResponse>();
   const playability = player.playabilityStatus?.status;
-  if (playability && playability !== "OK") throw unavailable(videoId, player.playabilityStatus?.reason ?? `the video is ${playability.toLowerCase()}`);
+  if (playability && playability !== "OK")
+    throw unavailable(videoId, player.playabilityStatus?.reason ?? `the video is ${playability.toLowerCase()}`);
 
   const track = pickTrack(player.captions?.playerCaptionsTracklistRenderer?.captionTracks ?? []);
   if (!track) throw unavailable(videoId, "the video has no captions");
   const cues = parseCaptionTrack((await fetchOk(json3Url(track.baseUrl, origin), cfg, videoId)).text());
   if (cues.length === 0) throw unavailable(videoId, "its caption track is empty");
 
-  return resultOf(cuesToBlocks(cues), { title: player.videoDetails?.title ?? null, mimeType: "video/youtube", pages: null }, "timestamp");
+  return resultOf(
+    cuesToBlocks(cues),
+    { title: player.videoDetails?.title ?? null, mimeType: "video/youtube", pages: null },
+    "timestamp",
+  );
 }

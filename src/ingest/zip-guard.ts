@@ -41,7 +41,11 @@ export function assertSafeZip(data: Uint8Array, filename: string, maxXmlBytes: n
       },
     });
   } catch (err) {
-    throw new AppError(422, "UNREADABLE_FILE", `"${filename}" is not a readable document archive (${(err as Error).message})`);
+    throw new AppError(
+      422,
+      "UNREADABLE_FILE",
+      `"${filename}" is not a readable document archive (${(err as Error).message})`,
+    );
   }
   const bomb = worst as { name: string; size: number; ratio: number } | null;
   if (entries > MAX_ZIP_ENTRIES || total > MAX_INFLATED_BYTES || bomb) {

@@ -114,13 +114,17 @@ export function getJob(sqlite: Database, id: string): JobRow | null {
 /** The newest job of one type for a course (e.g. its current or last generation run, not a podcast job). */
 export function latestCourseJob(sqlite: Database, courseId: string, type: string): JobRow | null {
   return sqlite
-    .query<JobRow, [string, string]>("SELECT * FROM jobs WHERE course_id = ? AND type = ? ORDER BY created_at DESC, rowid DESC LIMIT 1")
+    .query<JobRow, [string, string]>(
+      "SELECT * FROM jobs WHERE course_id = ? AND type = ? ORDER BY created_at DESC, rowid DESC LIMIT 1",
+    )
     .get(courseId, type);
 }
 
 export function queueDepth(sqlite: Database): Record<JobStatus, number> {
   const out: Record<JobStatus, number> = { queued: 0, running: 0, completed: 0, failed: 0 };
-  for (const r of sqlite.query<{ status: JobStatus; n: number }, []>("SELECT status, count(*) AS n FROM jobs GROUP BY status").all()) {
+  for (const r of sqlite
+    .query<{ status: JobStatus; n: number }, []>("SELECT status, count(*) AS n FROM jobs GROUP BY status")
+    .all()) {
     out[r.status] = r.n;
   }
   return out;
@@ -147,7 +151,10 @@ export interface WorkerOptions {
  */
 export class JobWorker {
   readonly owner = `${hostname()}:${process.pid}:${Date.now()}`;
-  private running = new Map<string, { type: string; tenantId: string | null; abort: AbortController; done: Promise<void> }>();
+  private running = new Map<
+    string,
+    { type: string; tenantId: string | null; abort: AbortController; done: Promise<void> }
+  >();
   private timer: Timer | null = null;
   private heartbeat: Timer | null = null;
   private stopped = true;
@@ -225,7 +232,9 @@ export class JobWorker {
   private freeTypes(): string[] {
     const counts = new Map<string, number>();
     for (const r of this.running.values()) counts.set(r.type, (counts.get(r.type) ?? 0) + 1);
-    const busyDefault = [...this.running.values()].filter((r) => this.handlers[r.type]?.concurrency === undefined).length;
+    const busyDefault = [...this.running.values()].filter(
+      (r) => this.handlers[r.type]?.concurrency === undefined,
+    ).length;
     return Object.entries(this.handlers)
       .filter(([type, h]) =>
         h.concurrency === undefined ? busyDefault < this.opts.concurrency : (counts.get(type) ?? 0) < h.concurrency,
@@ -243,7 +252,9 @@ export class JobWorker {
       c.n++;
       counts.set(k, c);
     }
-    return [...counts.values()].filter((c) => c.n >= this.handlers[c.type]!.perTenant!).map((c) => [c.type, c.tenantId]);
+    return [...counts.values()]
+      .filter((c) => c.n >= this.handlers[c.type]!.perTenant!)
+      .map((c) => [c.type, c.tenantId]);
   }
 
   private claim(): JobRow | null {
@@ -264,7 +275,13 @@ export class JobWorker {
                        ORDER BY run_after, created_at LIMIT 1)
           RETURNING *`,
       )
-      .get({ owner: this.owner, lease: leaseUntil, now, types: JSON.stringify(types), full: JSON.stringify(this.fullTenants()) });
+      .get({
+        owner: this.owner,
+        lease: leaseUntil,
+        now,
+        types: JSON.stringify(types),
+        full: JSON.stringify(this.fullTenants()),
+      });
   }
 
   private launch(job: JobRow): void {
@@ -281,7 +298,11 @@ export class JobWorker {
         }
         this.finish(job.id, "completed", result === undefined ? null : JSON.stringify(result), null);
         jobDuration.observe({ type: job.type, outcome: "completed" }, (performance.now() - started) / 1000);
-        this.log.info("job completed", { job_id: job.id, type: job.type, duration_ms: Math.round(performance.now() - started) });
+        this.log.info("job completed", {
+          job_id: job.id,
+          type: job.type,
+          duration_ms: Math.round(performance.now() - started),
+        });
       } catch (err) {
         jobDuration.observe({ type: job.type, outcome: "failed" }, (performance.now() - started) / 1000);
         this.fail(job, handler, err);
@@ -303,7 +324,13 @@ export class JobWorker {
         `UPDATE jobs SET status = 'queued', error = ?, run_after = ?, lease_owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ?`,
         [JSON.stringify(reason), new Date(Date.now() + delay * 1000).toISOString(), nowIso(), job.id],
       );
-      this.log.warn("job failed; will retry", { job_id: job.id, type: job.type, attempt: attempts, code: reason.code, retry_in_s: delay });
+      this.log.warn("job failed; will retry", {
+        job_id: job.id,
+        type: job.type,
+        attempt: attempts,
+        code: reason.code,
+        retry_in_s: delay,
+      });
       return;
     }
     this.sqlite.transaction(() => {

@@ -3,8 +3,19 @@
  * schema-valid object, from the configured model or, for the extractive engine (or
  * `model: "extractive"`), built deterministically from the inputs.
  */
-export type { Passage } from "./types.ts";
-export { UsageMeter } from "./usage.ts";
+
+export { type AnswerInput, type AnswerPassage, answerQuestion, distinctPassages } from "./artefacts/answer.ts";
+export { type ChapterInput, writeChapter } from "./artefacts/chapter.ts";
+export type { ChapterSummary, NotesGoal, NotesStyle, SourceRef, TutorTone } from "./artefacts/chapter-summary.ts";
+export type { ArtefactOptions } from "./artefacts/common.ts";
+export { type ExamQuestionsInput, writeExamQuestions } from "./artefacts/exam.ts";
+export { type FlashcardsInput, writeFlashcards } from "./artefacts/flashcards.ts";
+export { gradeWithModel, type RubricGradeInput } from "./artefacts/grading.ts";
+export { type NotesInput, writeNotes } from "./artefacts/notes.ts";
+export { type OutlineInput, writeOutline } from "./artefacts/outline.ts";
+export { type PodcastInput, writePodcastScript } from "./artefacts/podcast.ts";
+export { type StudyGuideInput, writeStudyGuide } from "./artefacts/study-guide.ts";
+export { EXTRACTIVE_MODEL, listModelKeys, resolveModelKey } from "./models.ts";
 export type {
   Answer,
   ChapterDraft,
@@ -22,15 +33,5 @@ export type {
   StudyGuideSection,
   WorkedProblemQuestion,
 } from "./schemas.ts";
-export type { ArtefactOptions } from "./artefacts/common.ts";
-export type { ChapterSummary, NotesGoal, NotesStyle, SourceRef, TutorTone } from "./artefacts/chapter-summary.ts";
-export { writeOutline, type OutlineInput } from "./artefacts/outline.ts";
-export { writeChapter, type ChapterInput } from "./artefacts/chapter.ts";
-export { writeStudyGuide, type StudyGuideInput } from "./artefacts/study-guide.ts";
-export { writeNotes, type NotesInput } from "./artefacts/notes.ts";
-export { writeFlashcards, type FlashcardsInput } from "./artefacts/flashcards.ts";
-export { writeExamQuestions, type ExamQuestionsInput } from "./artefacts/exam.ts";
-export { gradeWithModel, type RubricGradeInput } from "./artefacts/grading.ts";
-export { answerQuestion, distinctPassages, type AnswerInput, type AnswerPassage } from "./artefacts/answer.ts";
-export { writePodcastScript, type PodcastInput } from "./artefacts/podcast.ts";
-export { listModelKeys, resolveModelKey, EXTRACTIVE_MODEL } from "./models.ts";
+export type { Passage } from "./types.ts";
+export { UsageMeter } from "./usage.ts";

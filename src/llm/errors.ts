@@ -24,7 +24,15 @@ export const isLlmError = (err: unknown, ...codes: LlmErrorCode[]): err is AppEr
 /** Failures worth another try on another host or after a pause. */
 export const isTransient = (err: unknown) => isLlmError(err, "LLM_RATE_LIMIT", "LLM_UNAVAILABLE");
 
-const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EHOSTUNREACH", "ConnectionRefused", "ConnectionClosed", "FailedToOpenSocket"]);
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "ConnectionRefused",
+  "ConnectionClosed",
+  "FailedToOpenSocket",
+]);
 
 /**
  * Turns whatever a provider call threw (fetch errors, ollama's ResponseError, aborts) into an
@@ -39,7 +47,10 @@ export function classifyFailure(err: unknown, endpoint: string, timeoutMs: numbe
   }
   const status = e?.status_code ?? e?.status;
   if (typeof status === "number") return fromHttpStatus(status, message, endpoint);
-  if ((e?.code && NETWORK_CODES.has(e.code)) || /fetch failed|unable to connect|connection refused|socket/i.test(message)) {
+  if (
+    (e?.code && NETWORK_CODES.has(e.code)) ||
+    /fetch failed|unable to connect|connection refused|socket/i.test(message)
+  ) {
     return llmError("LLM_UNAVAILABLE", `The model server at ${endpoint} is unreachable: ${message}`);
   }
   return llmError("INTERNAL", `Model call failed (${endpoint}): ${message}`);
@@ -47,16 +58,20 @@ export function classifyFailure(err: unknown, endpoint: string, timeoutMs: numbe
 
 export function fromHttpStatus(status: number, message: string, endpoint: string): AppError {
   const detail = message.slice(0, 300);
-  if (status === 429) return llmError("LLM_RATE_LIMIT", `The model server at ${endpoint} is rate limiting requests: ${detail}`);
-  if (status === 408 || status === 504) return llmError("LLM_TIMEOUT", `The model server at ${endpoint} timed out: ${detail}`);
+  if (status === 429)
+    return llmError("LLM_RATE_LIMIT", `The model server at ${endpoint} is rate limiting requests: ${detail}`);
+  if (status === 408 || status === 504)
+    return llmError("LLM_TIMEOUT", `The model server at ${endpoint} timed out: ${detail}`);
   if (status === 404 && /model/i.test(message)) {
     return llmError("LLM_UNAVAILABLE", `Model not found on ${endpoint}: ${detail}`);
   }
-  if (status >= 500) return llmError("LLM_UNAVAILABLE", `The model server at ${endpoint} failed (${status}): ${detail}`);
+  if (status >= 500)
+    return llmError("LLM_UNAVAILABLE", `The model server at ${endpoint} failed (${status}): ${detail}`);
   return llmError("INTERNAL", `The model server at ${endpoint} rejected the request (${status}): ${detail}`);
 }
 
 // A model that declines answers in prose instead of the requested JSON; re-asking rarely helps.
-const REFUSAL = /^\W*(i['’]?m sorry|i am sorry|sorry,|i cannot|i can['’]?t|i can not|i am unable|i['’]?m unable|i won['’]?t|as an ai\b|i must decline|unfortunately,? i (can|am))/i;
+const REFUSAL =
+  /^\W*(i['’]?m sorry|i am sorry|sorry,|i cannot|i can['’]?t|i can not|i am unable|i['’]?m unable|i won['’]?t|as an ai\b|i must decline|unfortunately,? i (can|am))/i;
 
 export const looksLikeRefusal = (text: string) => text.length < 1200 && REFUSAL.test(text.trim());

@@ -2,10 +2,11 @@
  * The Llm contract over any Transport: retries of transient failures, refusal detection, usage
  * accounting, and the structured-output loop (parse → repair → validate → re-ask with the errors).
  */
-import { AppError } from "../errors.ts";
-import { modelCalls, modelDuration } from "../metrics.ts";
+
 import type { Static, TSchema } from "@sinclair/typebox";
 import pRetry from "p-retry";
+import { AppError } from "../errors.ts";
+import { modelCalls, modelDuration } from "../metrics.ts";
 import { isTransient, llmError, looksLikeRefusal } from "./errors.ts";
 import type { ChatMessage, Completion, CompletionRequest, Transport } from "./providers/transport.ts";
 import { canonicalModel } from "./providers/transport.ts";
@@ -42,7 +43,12 @@ export class ModelLlm implements Llm {
   }
 
   describe(): LlmDescription {
-    return { engine: this.engine, model: this.model, reason: this.settings.reason, endpoints: this.transport.endpoints() };
+    return {
+      engine: this.engine,
+      model: this.model,
+      reason: this.settings.reason,
+      endpoints: this.transport.endpoints(),
+    };
   }
 
   listModels(): Promise<string[]> {
@@ -128,7 +134,11 @@ export class ModelLlm implements Llm {
   }
 
   /** One completion, retried with backoff while the failure is transient (rate limit, host down). */
-  private async call(messages: ChatMessage[], opts: CallOptions, schema?: Record<string, unknown>): Promise<Completion> {
+  private async call(
+    messages: ChatMessage[],
+    opts: CallOptions,
+    schema?: Record<string, unknown>,
+  ): Promise<Completion> {
     const req = this.request(messages, opts, schema);
     const started = performance.now();
     try {

@@ -3,7 +3,7 @@
  * around the object, trailing commas, truncation via jsonrepair), light coercion, and validation
  * messages short enough to send back to the model.
  */
-import type { TSchema, Static } from "@sinclair/typebox";
+import type { Static, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { jsonrepair } from "jsonrepair";
 

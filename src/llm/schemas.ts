@@ -2,7 +2,7 @@
  * One TypeBox schema per artefact. The same object is sent to the model (Ollama `format`, OpenAI
  * `response_format`) and used to validate its reply, so what we ask for is what we accept.
  */
-import { Type as T, type Static } from "@sinclair/typebox";
+import { type Static, Type as T } from "@sinclair/typebox";
 
 const Text = (minLength = 1, maxLength?: number) => T.String({ minLength, ...(maxLength ? { maxLength } : {}) });
 
@@ -84,7 +84,10 @@ export const modelChapterSchema = (handles: string[]) => {
       ? T.Object({ text: Text(20), sources: T.Array(T.Union(handles.map((h) => T.Literal(h))), { minItems: 1 }) })
       : T.Object({ text: Text(20) });
   return T.Object({
-    sections: T.Array(T.Object({ heading: Text(2, 160), paragraphs: T.Array(paragraph, { minItems: 1 }) }), { minItems: 1, maxItems: 10 }),
+    sections: T.Array(T.Object({ heading: Text(2, 160), paragraphs: T.Array(paragraph, { minItems: 1 }) }), {
+      minItems: 1,
+      maxItems: 10,
+    }),
     key_concepts: ChapterSchema.properties.key_concepts,
     quiz: ChapterSchema.properties.quiz,
   });
@@ -114,7 +117,10 @@ export const NotesFrameSchema = T.Object({ introduction: Text(50), conclusion: T
 export type NotesFrame = Static<typeof NotesFrameSchema>;
 
 export const Flashcard = T.Object({ front: Text(2, 300), back: Text(2, 1200) });
-export const FlashcardsReply = T.Object({ deck_title: Text(3), cards: T.Array(Flashcard, { minItems: 1, maxItems: 200 }) });
+export const FlashcardsReply = T.Object({
+  deck_title: Text(3),
+  cards: T.Array(Flashcard, { minItems: 1, maxItems: 200 }),
+});
 export type Flashcard = Static<typeof Flashcard>;
 export interface FlashcardDeck {
   deck_title: string;
@@ -136,7 +142,10 @@ export type RubricGrade = Static<ReturnType<typeof rubricGradeSchema>>;
 
 export const AnswerReply = T.Object({
   answered: T.Boolean({ description: "false when the passages do not contain the answer" }),
-  answer: T.String({ minLength: 1, description: "The answer; each sentence ends with the handles of the passages it is based on, such as [S1]" }),
+  answer: T.String({
+    minLength: 1,
+    description: "The answer; each sentence ends with the handles of the passages it is based on, such as [S1]",
+  }),
 });
 export interface Answer {
   answer: string;

@@ -31,5 +31,9 @@ export interface Sampling {
 
 export function samplingFor(opts: CallOptions, numCtx: number): Sampling {
   const profile = PROFILES[opts.task ?? "general"];
-  return { temperature: opts.temperature ?? profile.temperature, maxTokens: opts.maxTokens ?? profile.maxTokens, numCtx };
+  return {
+    temperature: opts.temperature ?? profile.temperature,
+    maxTokens: opts.maxTokens ?? profile.maxTokens,
+    numCtx,
+  };
 }

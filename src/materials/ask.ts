@@ -8,13 +8,13 @@
  */
 import { assertWithinTestCap, OPERATIONS, recordUsage } from "../billing/index.ts";
 import { validation } from "../errors.ts";
+import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
 import { answerQuestion, distinctPassages, EXTRACTIVE_MODEL, UsageMeter } from "../llm/artefacts.ts";
 import { search } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import type { CourseHead } from "./course-content.ts";
 import { isModelFailure, type Maker, makerOf } from "./engine.ts";
-import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
 
 export const LOW_CONFIDENCE_SCORE = 0.5;
 export const COURSE_NOT_ANSWERED = "Low confidence: the course's chapters and sources do not answer this question.";
@@ -57,7 +57,13 @@ export async function askCourse(
     roles: TEACHING_ROLE_LIST,
   });
   const hits = distinctPassages(found).slice(0, TOP_K);
-  const passages = hits.map((h) => ({ id: h.chunkId, text: h.text, documentId: h.documentId ?? undefined, filename: h.filename ?? undefined, score: h.score }));
+  const passages = hits.map((h) => ({
+    id: h.chunkId,
+    text: h.text,
+    documentId: h.documentId ?? undefined,
+    filename: h.filename ?? undefined,
+    score: h.score,
+  }));
   const top = hits.reduce((best, h) => Math.max(best, h.score), 0);
 
   const meter = new UsageMeter();
@@ -68,7 +74,8 @@ export async function askCourse(
     return answerQuestion(svc.llm, { question, passages, meter, model: EXTRACTIVE_MODEL });
   });
   // The engine of the last call made the answer; no call at all (nothing found) is the passages' own answer.
-  const maker: Maker = meter.engine && meter.model ? { engine: meter.engine, model: meter.model } : makerOf(svc.llm, EXTRACTIVE_MODEL);
+  const maker: Maker =
+    meter.engine && meter.model ? { engine: meter.engine, model: meter.model } : makerOf(svc.llm, EXTRACTIVE_MODEL);
 
   return {
     answer: reply.answered ? reply.answer : COURSE_NOT_ANSWERED,

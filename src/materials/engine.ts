@@ -10,7 +10,8 @@ export interface Maker {
 
 /** The engine and model that serve `model` (the default model when absent). */
 export function makerOf(llm: Llm, model?: string | null): Maker {
-  if (llm.engine === "extractive" || model === EXTRACTIVE_MODEL) return { engine: "extractive", model: EXTRACTIVE_MODEL };
+  if (llm.engine === "extractive" || model === EXTRACTIVE_MODEL)
+    return { engine: "extractive", model: EXTRACTIVE_MODEL };
   return { engine: llm.engine, model: model ?? llm.model };
 }
 

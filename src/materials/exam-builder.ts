@@ -9,7 +9,13 @@
 import pLimit from "p-limit";
 import { AppError } from "../errors.ts";
 import { nearDuplicate, promptStems } from "../llm/artefacts/checks.ts";
-import { writeExamQuestions, type ChapterSummary, type ExamQuestion, type ExamQuestionType, type UsageMeter } from "../llm/artefacts.ts";
+import {
+  type ChapterSummary,
+  type ExamQuestion,
+  type ExamQuestionType,
+  type UsageMeter,
+  writeExamQuestions,
+} from "../llm/artefacts.ts";
 import type { Llm } from "../llm/types.ts";
 import { chapterShares, splitEvenly, typesFor } from "./exam-plan.ts";
 
@@ -40,7 +46,13 @@ export async function buildExamQuestions(llm: Llm, input: ExamBuildInput): Promi
   const { chapters, size } = input;
   const slots: Slot[] = chapterShares(chapters.length, size).flatMap((share, chapter) => {
     const mix = typesFor(chapter, share, input.quantitative(chapters[chapter]!));
-    return TYPES.filter((type) => mix[type] > 0).map((type) => ({ chapter, type, target: mix[type], kept: [], exhausted: false }));
+    return TYPES.filter((type) => mix[type] > 0).map((type) => ({
+      chapter,
+      type,
+      target: mix[type],
+      kept: [],
+      exhausted: false,
+    }));
   });
   const quizPrompts = chapters.flatMap((c) => (c.quiz ?? []).map((q) => q.prompt));
   const asked = quizPrompts.map(promptStems);
@@ -64,7 +76,8 @@ export async function buildExamQuestions(llm: Llm, input: ExamBuildInput): Promi
       answered.add(slot);
       for (const q of questions) {
         const stems = promptStems(q.prompt);
-        if (q.type !== slot.type || slot.kept.length >= slot.target || asked.some((a) => nearDuplicate(a, stems))) continue;
+        if (q.type !== slot.type || slot.kept.length >= slot.target || asked.some((a) => nearDuplicate(a, stems)))
+          continue;
         asked.push(stems);
         slot.kept.push(q);
         added.set(slot, (added.get(slot) ?? 0) + 1);

@@ -3,7 +3,7 @@ import type { Database } from "bun:sqlite";
 import type { ExamQuestion } from "../llm/artefacts.ts";
 import type { Services } from "../services.ts";
 import { newId, nowIso } from "../util.ts";
-import { assertCompleted, completedChapters, type CourseHead } from "./course-content.ts";
+import { assertCompleted, type CourseHead, completedChapters } from "./course-content.ts";
 import { asUnavailable, makerOf } from "./engine.ts";
 import { buildExamQuestions } from "./exam-builder.ts";
 import { chooseModel } from "./model-choice.ts";
@@ -25,19 +25,28 @@ export interface ExamResult {
   created_at: string;
 }
 
-function readExam(sqlite: Database, courseId: string, model: string, size: number): Omit<ExamResult, "from_cache"> | null {
+function readExam(
+  sqlite: Database,
+  courseId: string,
+  model: string,
+  size: number,
+): Omit<ExamResult, "from_cache"> | null {
   const row = sqlite
     .query<{ exam: string; engine: string; model: string; created_at: string }, [string, string, number]>(
       "SELECT exam, engine, model, created_at FROM exams WHERE course_id = ? AND model = ? AND exam_size = ?",
     )
     .get(courseId, model, size);
-  return row ? { exam: JSON.parse(row.exam) as Exam, engine: row.engine, model: row.model, created_at: row.created_at } : null;
+  return row
+    ? { exam: JSON.parse(row.exam) as Exam, engine: row.engine, model: row.model, created_at: row.created_at }
+    : null;
 }
 
 /** The newest exam of the course, of any model and size (exports take what has been generated). */
 export function latestExam(sqlite: Database, courseId: string): Exam | null {
   const row = sqlite
-    .query<{ exam: string }, [string]>("SELECT exam FROM exams WHERE course_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1")
+    .query<{ exam: string }, [string]>(
+      "SELECT exam FROM exams WHERE course_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1",
+    )
     .get(courseId);
   return row ? (JSON.parse(row.exam) as Exam) : null;
 }
@@ -89,7 +98,12 @@ export async function generateExam(
     }).catch((err: unknown) => {
       throw asUnavailable(err);
     });
-    const exam: Exam = { title: `${course.title}: Exam`, instructions: instructionsFor(questions), questions, total: questions.length };
+    const exam: Exam = {
+      title: `${course.title}: Exam`,
+      instructions: instructionsFor(questions),
+      questions,
+      total: questions.length,
+    };
     svc.sqlite.run(
       "INSERT OR IGNORE INTO exams (id, course_id, model, exam_size, exam, engine, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
       [newId(), course.id, maker.model, opts.examSize, JSON.stringify(exam), maker.engine, nowIso()],

@@ -1,9 +1,9 @@
 /** The flashcard deck: cached per (course, model); a different model makes a fresh deck. */
 import type { Database } from "bun:sqlite";
-import { writeFlashcards, type FlashcardDeck } from "../llm/artefacts.ts";
+import { type FlashcardDeck, writeFlashcards } from "../llm/artefacts.ts";
 import type { Services } from "../services.ts";
 import { newId, nowIso } from "../util.ts";
-import { assertCompleted, completedChapters, type CourseHead } from "./course-content.ts";
+import { assertCompleted, type CourseHead, completedChapters } from "./course-content.ts";
 import { asUnavailable, makerOf } from "./engine.ts";
 import { chooseModel } from "./model-choice.ts";
 import { singleFlight } from "./single-flight.ts";
@@ -22,13 +22,22 @@ function readDeck(sqlite: Database, courseId: string, model: string): Omit<Flash
       "SELECT deck, engine, model, created_at FROM flashcard_decks WHERE course_id = ? AND model = ?",
     )
     .get(courseId, model);
-  return row ? { flashcards: JSON.parse(row.deck) as FlashcardDeck, engine: row.engine, model: row.model, created_at: row.created_at } : null;
+  return row
+    ? {
+        flashcards: JSON.parse(row.deck) as FlashcardDeck,
+        engine: row.engine,
+        model: row.model,
+        created_at: row.created_at,
+      }
+    : null;
 }
 
 /** The newest deck of the course, whichever model made it (exports take what has been generated). */
 export function latestDeck(sqlite: Database, courseId: string): FlashcardDeck | null {
   const row = sqlite
-    .query<{ deck: string }, [string]>("SELECT deck FROM flashcard_decks WHERE course_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1")
+    .query<{ deck: string }, [string]>(
+      "SELECT deck FROM flashcard_decks WHERE course_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1",
+    )
     .get(courseId);
   return row ? (JSON.parse(row.deck) as FlashcardDeck) : null;
 }
@@ -37,7 +46,10 @@ export function latestDeck(sqlite: Database, courseId: string): FlashcardDeck | 
 function withoutDuplicates(deck: FlashcardDeck): FlashcardDeck {
   const seen = new Set<string>();
   const cards = deck.cards.filter((c) => {
-    const key = c.front.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+    const key = c.front
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, " ")
+      .trim();
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -45,7 +57,11 @@ function withoutDuplicates(deck: FlashcardDeck): FlashcardDeck {
   return { deck_title: deck.deck_title, cards, total: cards.length };
 }
 
-export async function generateFlashcards(svc: Services, course: CourseHead, opts: { modelKey?: string | null }): Promise<FlashcardsResult> {
+export async function generateFlashcards(
+  svc: Services,
+  course: CourseHead,
+  opts: { modelKey?: string | null },
+): Promise<FlashcardsResult> {
   assertCompleted(course);
   const model = await chooseModel(svc.llm, course, opts.modelKey);
   const cached = readDeck(svc.sqlite, course.id, model);

@@ -6,11 +6,11 @@
 import type { Database } from "bun:sqlite";
 import { OPERATIONS, PRICES_MICROS, recordUsage } from "../billing/index.ts";
 import { notFound } from "../errors.ts";
-import { writeNotes, type NotesGoal, type NotesStyle, type TutorTone } from "../llm/artefacts.ts";
+import { type NotesGoal, type NotesStyle, type TutorTone, writeNotes } from "../llm/artefacts.ts";
 import type { Services } from "../services.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import { newId, nowIso } from "../util.ts";
-import { assertCompleted, completedChapters, type CourseHead } from "./course-content.ts";
+import { assertCompleted, type CourseHead, completedChapters } from "./course-content.ts";
 import { asUnavailable, makerOf } from "./engine.ts";
 import { chooseModel } from "./model-choice.ts";
 import { singleFlight } from "./single-flight.ts";
@@ -45,7 +45,11 @@ interface NotesRow {
 const toStored = (r: NotesRow): StoredNotes => ({
   course_id: r.course_id,
   notes: r.notes,
-  options: { learning_goal: r.learning_goal as NotesGoal, learning_style: r.learning_style as NotesStyle, tutor_tone: r.tutor_tone as TutorTone },
+  options: {
+    learning_goal: r.learning_goal as NotesGoal,
+    learning_style: r.learning_style as NotesStyle,
+    tutor_tone: r.tutor_tone as TutorTone,
+  },
   engine: r.engine,
   model: r.model,
   created_at: r.created_at,
@@ -62,7 +66,11 @@ function readNotes(sqlite: Database, courseId: string, model: string, o: NotesOp
 }
 
 /** The newest stored notes of the course, narrowed by any options given; null when there are none. */
-export function findLatestNotes(sqlite: Database, courseId: string, filter: Partial<NotesOptions> = {}): StoredNotes | null {
+export function findLatestNotes(
+  sqlite: Database,
+  courseId: string,
+  filter: Partial<NotesOptions> = {},
+): StoredNotes | null {
   const row = sqlite
     .query<NotesRow, [string, string | null, string | null, string | null]>(
       `SELECT * FROM course_notes
@@ -77,7 +85,11 @@ export function findLatestNotes(sqlite: Database, courseId: string, filter: Part
 /** As findLatestNotes, 404 when there are none. */
 export function latestNotes(sqlite: Database, courseId: string, filter: Partial<NotesOptions> = {}): StoredNotes {
   const notes = findLatestNotes(sqlite, courseId, filter);
-  if (!notes) throw notFound("No notes have been generated for this course yet; POST /v2/courses/{course_id}/generate-notes first", "NOTES_NOT_FOUND");
+  if (!notes)
+    throw notFound(
+      "No notes have been generated for this course yet; POST /v2/courses/{course_id}/generate-notes first",
+      "NOTES_NOT_FOUND",
+    );
   return notes;
 }
 
@@ -87,7 +99,11 @@ export async function generateNotes(
   opts: NotesOptions & { modelKey?: string | null; payer: { auth: AuthContext; userId: string } },
 ): Promise<{ notes: StoredNotes; cached: boolean }> {
   assertCompleted(course);
-  const options: NotesOptions = { learning_goal: opts.learning_goal, learning_style: opts.learning_style, tutor_tone: opts.tutor_tone };
+  const options: NotesOptions = {
+    learning_goal: opts.learning_goal,
+    learning_style: opts.learning_style,
+    tutor_tone: opts.tutor_tone,
+  };
   const model = await chooseModel(svc.llm, course, opts.modelKey);
   const cached = readNotes(svc.sqlite, course.id, model, options);
   if (cached) return { notes: cached, cached: true };
@@ -112,7 +128,17 @@ export async function generateNotes(
       const { changes } = svc.sqlite.run(
         `INSERT OR IGNORE INTO course_notes (id, course_id, model, learning_goal, learning_style, tutor_tone, notes, engine, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [id, course.id, maker.model, options.learning_goal, options.learning_style, options.tutor_tone, markdown, maker.engine, nowIso()],
+        [
+          id,
+          course.id,
+          maker.model,
+          options.learning_goal,
+          options.learning_style,
+          options.tutor_tone,
+          markdown,
+          maker.engine,
+          nowIso(),
+        ],
       );
       if (changes === 1) {
         recordUsage(svc.db, {

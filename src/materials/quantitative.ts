@@ -2,8 +2,10 @@
 import type { ChapterSummary } from "../llm/artefacts.ts";
 
 // Arithmetic between numbers or variables, "=" with a number, formulas like P(A | B) or n!, LaTeX.
-const FORMULA = /(\d\s*[×x*/+^−-]\s*\d|[=≈≤≥]\s*[-−]?\d|\b[A-Za-z]\s*\([^()]{1,20}\)\s*=|\b\w+!|\\frac|\$[^$\n]+\$|\b\d+\s*%)/g;
-const VOCABULARY = /\b(calculate|compute|formula|equation|solve|derive|probability|ratio|percent(age)?|sum|product|theorem)\b/gi;
+const FORMULA =
+  /(\d\s*[×x*/+^−-]\s*\d|[=≈≤≥]\s*[-−]?\d|\b[A-Za-z]\s*\([^()]{1,20}\)\s*=|\b\w+!|\\frac|\$[^$\n]+\$|\b\d+\s*%)/g;
+const VOCABULARY =
+  /\b(calculate|compute|formula|equation|solve|derive|probability|ratio|percent(age)?|sum|product|theorem)\b/gi;
 
 /** Enough formula-like spots or calculation vocabulary, scaled by length so long prose needs more. */
 export function isQuantitative(chapter: ChapterSummary): boolean {

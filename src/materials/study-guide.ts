@@ -4,10 +4,10 @@
  */
 import type { Database } from "bun:sqlite";
 import { conflict } from "../errors.ts";
-import { writeStudyGuide, type StudyGuide, type UsageMeter } from "../llm/artefacts.ts";
+import { type StudyGuide, type UsageMeter, writeStudyGuide } from "../llm/artefacts.ts";
 import type { Services } from "../services.ts";
 import { nowIso } from "../util.ts";
-import { completedChapters, courseHead, type CourseHead } from "./course-content.ts";
+import { type CourseHead, completedChapters, courseHead } from "./course-content.ts";
 import { asUnavailable, makerOf } from "./engine.ts";
 import { singleFlight } from "./single-flight.ts";
 
@@ -24,7 +24,9 @@ export function readStudyGuide(sqlite: Database, courseId: string): StoredStudyG
       "SELECT guide, engine, model, created_at FROM study_guides WHERE course_id = ?",
     )
     .get(courseId);
-  return row ? { guide: JSON.parse(row.guide) as StudyGuide, engine: row.engine, model: row.model, created_at: row.created_at } : null;
+  return row
+    ? { guide: JSON.parse(row.guide) as StudyGuide, engine: row.engine, model: row.model, created_at: row.created_at }
+    : null;
 }
 
 export async function buildStudyGuide(
@@ -38,7 +40,8 @@ export async function buildStudyGuide(
     opts.signal?.throwIfAborted();
     const course = courseHead(svc.sqlite, courseId);
     const chapters = completedChapters(svc.sqlite, courseId);
-    if (chapters.length === 0) throw conflict("The course has no completed chapters to build a study guide from", "COURSE_EMPTY");
+    if (chapters.length === 0)
+      throw conflict("The course has no completed chapters to build a study guide from", "COURSE_EMPTY");
     // The course's own model (absent for courses made before models were recorded: the default).
     const maker = makerOf(svc.llm, course.model);
     const guide = await writeStudyGuide(svc.llm, {
@@ -70,14 +73,19 @@ export interface StudyGuideView {
  */
 export async function viewStudyGuide(svc: Services, course: CourseHead): Promise<StudyGuideView> {
   const stored = readStudyGuide(svc.sqlite, course.id);
-  if (stored) return { study_guide: stored.guide, engine: stored.engine, model: stored.model, created_at: stored.created_at };
+  if (stored)
+    return { study_guide: stored.guide, engine: stored.engine, model: stored.model, created_at: stored.created_at };
   if (course.status === "generating") {
-    return { study_guide: null, message: "The course is still generating; its study guide is built when every chapter is done." };
+    return {
+      study_guide: null,
+      message: "The course is still generating; its study guide is built when every chapter is done.",
+    };
   }
   if (course.status === "failed") {
     return {
       study_guide: null,
-      message: "The course failed before completing; resume it (POST /v2/courses/{course_id}/resume) and the study guide is built when it completes.",
+      message:
+        "The course failed before completing; resume it (POST /v2/courses/{course_id}/resume) and the study guide is built when it completes.",
     };
   }
   await buildStudyGuide(svc, course.id).catch((err: unknown) => {

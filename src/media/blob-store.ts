@@ -22,7 +22,11 @@ export async function putBlob(
   opts: { ext: string },
 ): Promise<{ key: string; size: number }> {
   const now = new Date();
-  const ext = opts.ext.toLowerCase().replace(/[^a-z0-9]/g, "").slice(0, 8) || "bin";
+  const ext =
+    opts.ext
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, "")
+      .slice(0, 8) || "bin";
   const key = `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, "0")}/${newId()}.${ext}`;
   const target = blobPath(cfg.dataDir, key);
   await mkdir(dirname(target), { recursive: true });

@@ -16,7 +16,11 @@ function sign(key: string, exp: number): string {
   return new Bun.CryptoHasher("sha256", secret).update(`${key}\n${exp}`).digest("hex");
 }
 
-export function signedMediaUrl(cfg: { baseUrl: string; mediaUrlTtlSeconds: number }, key: string, ttlSeconds?: number): string {
+export function signedMediaUrl(
+  cfg: { baseUrl: string; mediaUrlTtlSeconds: number },
+  key: string,
+  ttlSeconds?: number,
+): string {
   const exp = Math.floor(Date.now() / 1000) + (ttlSeconds ?? cfg.mediaUrlTtlSeconds);
   return `${cfg.baseUrl}/media/${key}?exp=${exp}&sig=${sign(key, exp)}`;
 }

@@ -16,7 +16,11 @@ export interface AllowList {
   ranges: [Address, number][];
 }
 
-const normalizeHost = (host: string): string => host.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+const normalizeHost = (host: string): string =>
+  host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "");
 
 /** Entries are host names, IP addresses or CIDRs ("10.0.0.0/8", "::1/128"). */
 export function parseAllowList(entries: readonly string[]): AllowList {
@@ -50,7 +54,9 @@ function parseAddress(ip: string): Address {
 /** IPv4-mapped IPv6 (::ffff:127.0.0.1) is judged as the IPv4 address it carries. */
 function canonical(ip: string): Address {
   const addr = parseAddress(ip);
-  return addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? (addr as ipaddr.IPv6).toIPv4Address() : addr;
+  return addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress()
+    ? (addr as ipaddr.IPv6).toIPv4Address()
+    : addr;
 }
 
 /**
@@ -83,7 +89,8 @@ function inRanges(ip: string, ranges: AllowList["ranges"]): boolean {
 export const isHostAllowed = (host: string, allow: AllowList): boolean => allow.hosts.has(normalizeHost(host));
 
 /** An address may be reached when it is public or inside an allowed range. */
-export const isAddressAllowed = (ip: string, allow: AllowList): boolean => isPublicAddress(ip) || inRanges(ip, allow.ranges);
+export const isAddressAllowed = (ip: string, allow: AllowList): boolean =>
+  isPublicAddress(ip) || inRanges(ip, allow.ranges);
 
 export const isIpLiteral = (host: string): boolean => ipaddr.isValid(normalizeHost(host));
 

@@ -6,12 +6,12 @@
 import { lookup } from "node:dns/promises";
 import { AppError } from "../errors.ts";
 import {
+  type AllowList,
   isAddressAllowed,
   isHostAllowed,
   isIpLiteral,
   normalizeHost,
   parseAllowList,
-  type AllowList,
 } from "./address-policy.ts";
 
 export interface ResolvedAddress {
@@ -23,7 +23,10 @@ export interface ResolvedAddress {
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export const systemResolver: Resolver = async (hostname) =>
-  (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+  (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({
+    address: a.address,
+    family: a.family === 6 ? 6 : 4,
+  }));
 
 export interface CheckedUrl {
   url: URL;
@@ -53,13 +56,21 @@ async function resolveHost(host: string, resolve: Resolver): Promise<ResolvedAdd
   try {
     addresses = await resolve(host);
   } catch (err) {
-    throw new AppError(502, "HOST_UNRESOLVABLE", `the host ${host} could not be resolved (${(err as { code?: string }).code ?? (err as Error).message})`);
+    throw new AppError(
+      502,
+      "HOST_UNRESOLVABLE",
+      `the host ${host} could not be resolved (${(err as { code?: string }).code ?? (err as Error).message})`,
+    );
   }
   if (addresses.length === 0) throw new AppError(502, "HOST_UNRESOLVABLE", `the host ${host} has no address`);
   return addresses;
 }
 
-export async function checkUrl(input: string | URL, allow: AllowList, resolve: Resolver = systemResolver): Promise<CheckedUrl> {
+export async function checkUrl(
+  input: string | URL,
+  allow: AllowList,
+  resolve: Resolver = systemResolver,
+): Promise<CheckedUrl> {
   const url = parseHttpUrl(input);
   const host = normalizeHost(url.hostname);
   const addresses = await resolveHost(host, resolve);
@@ -69,7 +80,9 @@ export async function checkUrl(input: string | URL, allow: AllowList, resolve: R
     const blocked = addresses.find((a) => !isAddressAllowed(a.address, allow));
     if (blocked) {
       const via = isIpLiteral(host) ? "" : ` (${host} resolves to ${blocked.address})`;
-      throw urlNotAllowed(`${url.origin} is a private, loopback, link-local or otherwise internal address${via}; set OUTBOUND_ALLOW to reach it`);
+      throw urlNotAllowed(
+        `${url.origin} is a private, loopback, link-local or otherwise internal address${via}; set OUTBOUND_ALLOW to reach it`,
+      );
     }
   }
   const first = addresses[0]!;

@@ -15,7 +15,7 @@ import type { Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { AppError } from "../errors.ts";
 import { parseAllowList } from "./address-policy.ts";
-import { checkUrl, systemResolver, type CheckedUrl, type Resolver } from "./guard.ts";
+import { type CheckedUrl, checkUrl, type Resolver, systemResolver } from "./guard.ts";
 
 export const DEFAULT_TIMEOUT_MS = 20_000;
 export const DEFAULT_MAX_BYTES = 20 * 1024 * 1024;
@@ -88,7 +88,11 @@ interface Hop {
 }
 
 const tooLarge = (origin: string, maxBytes: number) =>
-  new AppError(502, "RESPONSE_TOO_LARGE", `the response from ${origin} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+  new AppError(
+    502,
+    "RESPONSE_TOO_LARGE",
+    `the response from ${origin} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`,
+  );
 
 function requestOnce(
   target: CheckedUrl,
@@ -175,7 +179,11 @@ export async function safeFetch(url: string | URL, opts: SafeFetchOptions = {}):
     const current = target.url;
     let hop: Hop;
     try {
-      hop = await requestOnce(target, { method, headers: { "accept-encoding": "gzip, deflate, br", ...opts.headers }, body, maxBytes }, signal);
+      hop = await requestOnce(
+        target,
+        { method, headers: { "accept-encoding": "gzip, deflate, br", ...opts.headers }, body, maxBytes },
+        signal,
+      );
     } catch (err) {
       throw failure(err, current, timeoutMs, signal);
     }

@@ -8,8 +8,8 @@
 import { dlopen } from "bun:ffi";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { realFileOf } from "../embedded-file.ts";
 import ortLibrary from "onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1" with { type: "file" };
+import { realFileOf } from "../embedded-file.ts";
 
 type OnnxRuntime = typeof import("onnxruntime-node");
 

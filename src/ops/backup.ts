@@ -51,20 +51,31 @@ export async function backup(dataDir: string, destInput: string): Promise<Backup
   const copy = new Database(join(dest, DB_FILE), { readonly: true });
   const summary: BackupSummary = {
     dest,
-    schemaVersions: copy.query<{ version: string }, []>("SELECT version FROM schema_migrations ORDER BY version").all().map((r) => r.version),
+    schemaVersions: copy
+      .query<{ version: string }, []>("SELECT version FROM schema_migrations ORDER BY version")
+      .all()
+      .map((r) => r.version),
     courses: copy.query<{ n: number }, []>("SELECT count(*) AS n FROM courses").get()!.n,
     blobs: countFiles(join(dest, "blobs")),
   };
   copy.close();
   writeFileSync(
     join(dest, "backup.json"),
-    JSON.stringify({ app: "courseforge", version: pkg.version, created_at: new Date().toISOString(), ...summary }, null, 2),
+    JSON.stringify(
+      { app: "courseforge", version: pkg.version, created_at: new Date().toISOString(), ...summary },
+      null,
+      2,
+    ),
   );
   return summary;
 }
 
 /** Restores a backup into a data directory that has no database yet (or, with force, replaces it). */
-export async function restore(dataDir: string, srcInput: string, opts: { force?: boolean } = {}): Promise<BackupSummary> {
+export async function restore(
+  dataDir: string,
+  srcInput: string,
+  opts: { force?: boolean } = {},
+): Promise<BackupSummary> {
   const src = resolve(srcInput);
   const srcDb = join(src, DB_FILE);
   if (!existsSync(srcDb)) throw new BackupError(`${src} holds no ${DB_FILE}; is it a courseforge backup?`);
@@ -86,7 +97,10 @@ export async function restore(dataDir: string, srcInput: string, opts: { force?:
   const { sqlite } = await openDb(dataDir);
   const summary: BackupSummary = {
     dest: dataDir,
-    schemaVersions: sqlite.query<{ version: string }, []>("SELECT version FROM schema_migrations ORDER BY version").all().map((r) => r.version),
+    schemaVersions: sqlite
+      .query<{ version: string }, []>("SELECT version FROM schema_migrations ORDER BY version")
+      .all()
+      .map((r) => r.version),
     courses: sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM courses").get()!.n,
     blobs: countFiles(join(dataDir, "blobs")),
   };

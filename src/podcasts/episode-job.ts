@@ -10,8 +10,8 @@ import { UsageMeter, writePodcastScript } from "../llm/artefacts.ts";
 import { deleteBlob, putBlob } from "../media/blob-store.ts";
 import { nowIso } from "../util.ts";
 import { TurnAudioCache } from "./audio/turn-cache.ts";
-import { ttsEnginesFor, type PodcastDeps } from "./deps.ts";
-import { getEpisode, type EpisodeRow, type StoredScript } from "./episodes.ts";
+import { type PodcastDeps, ttsEnginesFor } from "./deps.ts";
+import { type EpisodeRow, getEpisode, type StoredScript } from "./episodes.ts";
 import { renderEpisodeAudio } from "./render-audio.ts";
 
 /** Retrying cannot help: something must be installed or the data is gone. */
@@ -78,9 +78,14 @@ export function podcastEpisodeJob(deps: PodcastDeps): JobHandler {
       const availability = await engine.available();
       if (!availability.ok) {
         throw permanent(
-          new AppError(503, "TTS_UNAVAILABLE", `${engine.name} is not available: ${availability.reason ?? "unknown reason"}`, {
-            engine: engine.name,
-          }),
+          new AppError(
+            503,
+            "TTS_UNAVAILABLE",
+            `${engine.name} is not available: ${availability.reason ?? "unknown reason"}`,
+            {
+              engine: engine.name,
+            },
+          ),
         );
       }
 
@@ -102,7 +107,16 @@ export function podcastEpisodeJob(deps: PodcastDeps): JobHandler {
         `UPDATE podcast_episodes SET status = 'ready', blob_key = ?, content_type = ?, duration_seconds = ?, size_bytes = ?,
                 voices = ?, error = NULL, ready_at = ?, updated_at = ?
           WHERE id = ? AND status = 'generating'`,
-        [blob.key, rendered.contentType, rendered.durationSeconds, blob.size, JSON.stringify(engine.voices()), now, now, episode.id],
+        [
+          blob.key,
+          rendered.contentType,
+          rendered.durationSeconds,
+          blob.size,
+          JSON.stringify(engine.voices()),
+          now,
+          now,
+          episode.id,
+        ],
       );
       if (stored.changes === 0) await deleteBlob(deps.cfg, blob.key);
       await cache.delete(rendered.cacheKeys);

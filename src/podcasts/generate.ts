@@ -4,11 +4,11 @@
  * transaction make repeated and concurrent calls safe: a chapter never gets two episodes, and an
  * episode already generating is not queued twice.
  */
-import { loadCourseOf, type CourseOwner } from "../courses/read.ts";
+import { type CourseOwner, loadCourseOf } from "../courses/read.ts";
 import { AppError, conflict } from "../errors.ts";
 import { enqueueJob } from "../jobs/queue.ts";
 import { newId, nowIso } from "../util.ts";
-import { ttsEnginesFor, type PodcastDeps } from "./deps.ts";
+import { type PodcastDeps, ttsEnginesFor } from "./deps.ts";
 import { courseEpisodes } from "./episodes.ts";
 import type { TtsEngineName } from "./tts/engine.ts";
 import { chooseTtsEngine, parseTtsProvider } from "./tts/registry.ts";
@@ -117,7 +117,8 @@ export async function generatePodcasts(deps: PodcastDeps, req: GenerateRequest):
     }
 
     const total = chapters.length;
-    const status: GenerateStatus = ready === total ? "already_complete" : ready > 0 || failed > 0 ? "resuming" : "generating";
+    const status: GenerateStatus =
+      ready === total ? "already_complete" : ready > 0 || failed > 0 ? "resuming" : "generating";
     const message =
       status === "already_complete"
         ? total === 0

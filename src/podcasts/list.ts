@@ -1,5 +1,5 @@
 /** GET podcasts: a course's episodes in chapter order. */
-import { loadCourseOf, type CourseOwner } from "../courses/read.ts";
+import { type CourseOwner, loadCourseOf } from "../courses/read.ts";
 import type { PodcastDeps } from "./deps.ts";
 import { courseEpisodes, episodeView } from "./episodes.ts";
 

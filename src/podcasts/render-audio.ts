@@ -1,5 +1,5 @@
 /** Speaks a script: each turn in its speaker's voice (from the cache when already synthesized), then one MP3. */
-import { encodeEpisode, type EncodedEpisode } from "./audio/episode.ts";
+import { type EncodedEpisode, encodeEpisode } from "./audio/episode.ts";
 import type { Pcm } from "./audio/pcm.ts";
 import { TurnAudioCache } from "./audio/turn-cache.ts";
 import type { TtsEngine } from "./tts/engine.ts";

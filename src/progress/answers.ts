@@ -31,7 +31,16 @@ function answerProblem(q: ExamQuestion, a: Answer, i: number): Problem | null {
 export function checkAnswers(questions: ExamQuestion[], answers: Answer[], what: "quiz" | "exam"): void {
   if (answers.length !== questions.length) {
     const message = `answers must hold one answer per question: the ${what} has ${questions.length} questions, ${answers.length} answers were sent`;
-    throw validation(message, [{ path: "/answers", field: "answers", rule: "one_answer_per_question", message, expected: questions.length, received: answers.length }]);
+    throw validation(message, [
+      {
+        path: "/answers",
+        field: "answers",
+        rule: "one_answer_per_question",
+        message,
+        expected: questions.length,
+        received: answers.length,
+      },
+    ]);
   }
   const problems = questions.map((q, i) => answerProblem(q, answers[i]!, i)).filter((p): p is Problem => p !== null);
   if (problems.length === 0) return;

@@ -21,15 +21,22 @@ export function writtenChapter(sqlite: Database, courseId: string, orderIndex: n
 }
 
 /** Marks a chapter read; marking it again keeps the first time. */
-export function markChapterRead(sqlite: Database, owner: CourseOwner, courseId: string, orderIndex: number, now = new Date()) {
+export function markChapterRead(
+  sqlite: Database,
+  owner: CourseOwner,
+  courseId: string,
+  orderIndex: number,
+  now = new Date(),
+) {
   const chapter = writtenChapter(sqlite, courseId, orderIndex);
   sqlite.run(
     "INSERT OR IGNORE INTO chapter_reads (tenant_id, user_id, course_id, chapter_id, read_at) VALUES (?, ?, ?, ?, ?)",
     [owner.tenantId, owner.userId, courseId, chapter.id, now.toISOString()],
   );
   const { read_at } = sqlite
-    .query<{ read_at: string }, [string, string]>("SELECT read_at FROM chapter_reads WHERE user_id = ? AND chapter_id = ?")
+    .query<{ read_at: string }, [string, string]>(
+      "SELECT read_at FROM chapter_reads WHERE user_id = ? AND chapter_id = ?",
+    )
     .get(owner.userId, chapter.id)!;
   return { course_id: courseId, order_index: orderIndex, title: chapter.title, read: true, read_at };
 }
-

@@ -8,7 +8,7 @@ import { newId } from "../util.ts";
 import { checkAnswers } from "./answers.ts";
 import { courseExam } from "./decks.ts";
 import { graderFor } from "./graders.ts";
-import { gradeAnswers, type Answer, type QuestionResult } from "./grading.ts";
+import { type Answer, gradeAnswers, type QuestionResult } from "./grading.ts";
 
 export async function submitExamAttempt(
   deps: { sqlite: Database; llm: Llm },
@@ -29,7 +29,22 @@ export async function submitExamAttempt(
   deps.sqlite.run(
     `INSERT INTO exam_attempts (id, tenant_id, user_id, course_id, exam_id, exam_size, exam_model, score, total, answers, results, grader_engine, grader_model, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [id, owner.tenantId, owner.userId, course.id, exam.id, exam.exam_size, exam.model, graded.score, graded.total, JSON.stringify(input.answers), JSON.stringify(graded.results), grader.engine, grader.model, createdAt],
+    [
+      id,
+      owner.tenantId,
+      owner.userId,
+      course.id,
+      exam.id,
+      exam.exam_size,
+      exam.model,
+      graded.score,
+      graded.total,
+      JSON.stringify(input.answers),
+      JSON.stringify(graded.results),
+      grader.engine,
+      grader.model,
+      createdAt,
+    ],
   );
   return readExamAttempt(deps.sqlite, owner, course.id, id);
 }
@@ -38,7 +53,16 @@ export async function submitExamAttempt(
 export function readExamAttempt(sqlite: Database, owner: CourseOwner, courseId: string, attemptId: string) {
   const row = sqlite
     .query<
-      { exam_size: number; exam_model: string; score: number; total: number; results: string; grader_engine: string; grader_model: string; created_at: string },
+      {
+        exam_size: number;
+        exam_model: string;
+        score: number;
+        total: number;
+        results: string;
+        grader_engine: string;
+        grader_model: string;
+        created_at: string;
+      },
       [string, string, string]
     >(
       `SELECT exam_size, exam_model, score, total, results, grader_engine, grader_model, created_at FROM exam_attempts

@@ -5,7 +5,7 @@ import { validation } from "../errors.ts";
 import type { CourseOwner } from "../materials/course-content.ts";
 import { newId } from "../util.ts";
 import { courseDeck, type StoredDeck } from "./decks.ts";
-import { schedule, stateName, type CardStateName, type RatingName } from "./scheduling.ts";
+import { type CardStateName, type RatingName, schedule, stateName } from "./scheduling.ts";
 
 interface ScheduleRow {
   card_index: number;
@@ -27,7 +27,9 @@ export interface CardSchedule {
 
 function schedules(sqlite: Database, userId: string, deckId: string): Map<number, ScheduleRow> {
   const rows = sqlite
-    .query<ScheduleRow, [string, string]>("SELECT card_index, card, due FROM flashcard_schedules WHERE user_id = ? AND deck_id = ?")
+    .query<ScheduleRow, [string, string]>(
+      "SELECT card_index, card, due FROM flashcard_schedules WHERE user_id = ? AND deck_id = ?",
+    )
     .all(userId, deckId);
   return new Map(rows.map((r) => [r.card_index, r]));
 }
@@ -58,7 +60,9 @@ export function reviewCard(
   const size = deck.deck.cards.length;
   if (input.cardIndex >= size) {
     const message = `card_index must be the index of one of the deck's ${size} cards (0-${size - 1})`;
-    throw validation(message, [{ path: "/card_index", field: "card_index", rule: "card_in_deck", message, cards: size }]);
+    throw validation(message, [
+      { path: "/card_index", field: "card_index", rule: "card_in_deck", message, cards: size },
+    ]);
   }
   return sqlite.transaction(() => {
     const row = schedules(sqlite, owner.userId, deck.id).get(input.cardIndex);
@@ -76,7 +80,12 @@ export function reviewCard(
       [newId(), owner.tenantId, owner.userId, courseId, deck.id, input.cardIndex, input.rating, now.toISOString(), due],
     );
     const stored = { card_index: input.cardIndex, card: JSON.stringify(next), due };
-    return { ...describe(deck, input.cardIndex, stored), rating: input.rating, reviewed_at: now.toISOString(), scheduled_days: next.scheduled_days };
+    return {
+      ...describe(deck, input.cardIndex, stored),
+      rating: input.rating,
+      reviewed_at: now.toISOString(),
+      scheduled_days: next.scheduled_days,
+    };
   })();
 }
 
@@ -86,13 +95,24 @@ export function deckStanding(sqlite: Database, userId: string, deck: StoredDeck,
   const cards = deck.deck.cards.map((_, i) => describe(deck, i, rows.get(i)));
   const at = now.toISOString();
   // Reviewed cards whose time has come, most overdue first; then new cards in deck order.
-  const dueReviewed = cards.filter((c) => c.due !== null && c.due <= at).sort((a, b) => a.due!.localeCompare(b.due!) || a.card_index - b.card_index);
+  const dueReviewed = cards
+    .filter((c) => c.due !== null && c.due <= at)
+    .sort((a, b) => a.due!.localeCompare(b.due!) || a.card_index - b.card_index);
   const fresh = cards.filter((c) => c.due === null);
-  const upcoming = cards.filter((c) => c.due !== null && c.due > at).map((c) => c.due!).sort();
+  const upcoming = cards
+    .filter((c) => c.due !== null && c.due > at)
+    .map((c) => c.due!)
+    .sort();
   return { due: [...dueReviewed, ...fresh], total: cards.length, reviewed: rows.size, next_due: upcoming[0] ?? null };
 }
 
-export function dueCards(sqlite: Database, owner: CourseOwner, courseId: string, opts: { modelKey?: string; limit?: number } = {}, now = new Date()) {
+export function dueCards(
+  sqlite: Database,
+  owner: CourseOwner,
+  courseId: string,
+  opts: { modelKey?: string; limit?: number } = {},
+  now = new Date(),
+) {
   const deck = courseDeck(sqlite, courseId, opts.modelKey);
   const standing = deckStanding(sqlite, owner.userId, deck, now);
   return {

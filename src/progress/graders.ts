@@ -18,7 +18,10 @@ export function modelGrader(llm: Llm, model: string): RubricGrader {
     model,
     async mark(input) {
       const reply = await gradeWithModel(llm, { ...input, model });
-      return { points: reply.points.map((p, i) => ({ point: input.rubric[i]!, met: p.met, comment: p.comment })), feedback: reply.feedback };
+      return {
+        points: reply.points.map((p, i) => ({ point: input.rubric[i]!, met: p.met, comment: p.comment })),
+        feedback: reply.feedback,
+      };
     },
   };
 }

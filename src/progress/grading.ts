@@ -71,13 +71,21 @@ function gradeChoice(q: Extract<ExamQuestion, { type: "mcq" }>, index: number, a
   };
 }
 
-async function gradeText(q: Exclude<ExamQuestion, { type: "mcq" }>, index: number, answer: Answer, grader: RubricGrader): Promise<QuestionResult> {
+async function gradeText(
+  q: Exclude<ExamQuestion, { type: "mcq" }>,
+  index: number,
+  answer: Answer,
+  grader: RubricGrader,
+): Promise<QuestionResult> {
   const rubric = rubricOf(q);
   const text = typeof answer === "string" ? answer.trim() : "";
   // A blank answer meets no point; no grader (and no model call) is needed to say so.
   const marking: RubricMarking =
     text === ""
-      ? { points: rubric.map((point) => ({ point, met: "no", comment: "No answer given." })), feedback: "No answer was given." }
+      ? {
+          points: rubric.map((point) => ({ point, met: "no", comment: "No answer given." })),
+          feedback: "No answer was given.",
+        }
       : await grader.mark({ question: q.prompt, reference: q.answer, rubric, answer: text });
   const points = marking.points.map((p) => ({ point: p.point, met: p.met, credit: CREDIT[p.met], comment: p.comment }));
   const score = round2(points.reduce((s, p) => s + p.credit, 0) / Math.max(1, points.length));
@@ -96,10 +104,16 @@ async function gradeText(q: Exclude<ExamQuestion, { type: "mcq" }>, index: numbe
 }
 
 /** Grades answers already checked against their questions (see answers.ts); free-text answers a few at a time. */
-export async function gradeAnswers(questions: ExamQuestion[], answers: Answer[], grader: RubricGrader): Promise<Graded> {
+export async function gradeAnswers(
+  questions: ExamQuestion[],
+  answers: Answer[],
+  grader: RubricGrader,
+): Promise<Graded> {
   const limit = pLimit(4);
   const results = await Promise.all(
-    questions.map((q, i) => (q.type === "mcq" ? gradeChoice(q, i, answers[i]!) : limit(() => gradeText(q, i, answers[i]!, grader)))),
+    questions.map((q, i) =>
+      q.type === "mcq" ? gradeChoice(q, i, answers[i]!) : limit(() => gradeText(q, i, answers[i]!, grader)),
+    ),
   );
   return { results, score: round2(results.reduce((s, r) => s + r.score, 0)), total: questions.length };
 }

@@ -5,9 +5,9 @@ import type { ExamQuestion } from "../llm/artefacts.ts";
 import type { CourseHead, CourseOwner } from "../materials/course-content.ts";
 import { newId } from "../util.ts";
 import { checkAnswers } from "./answers.ts";
-import { builtinGrader } from "./graders.ts";
-import { gradeAnswers, type Answer, type QuestionResult } from "./grading.ts";
 import { writtenChapter } from "./chapters.ts";
+import { builtinGrader } from "./graders.ts";
+import { type Answer, gradeAnswers, type QuestionResult } from "./grading.ts";
 
 interface QuizRow {
   type: string;
@@ -21,14 +21,22 @@ interface QuizRow {
 function asQuestion(r: QuizRow): ExamQuestion {
   const answer = JSON.parse(r.answer) as number | string;
   if (r.type === "mcq") {
-    return { type: "mcq", prompt: r.prompt, choices: JSON.parse(r.choices) as string[], answer: answer as number, explanation: r.explanation ?? "" };
+    return {
+      type: "mcq",
+      prompt: r.prompt,
+      choices: JSON.parse(r.choices) as string[],
+      answer: answer as number,
+      explanation: r.explanation ?? "",
+    };
   }
   return { type: "short_answer", prompt: r.prompt, answer: String(answer), rubric: [String(answer)] };
 }
 
 export function chapterQuiz(sqlite: Database, chapterId: string): ExamQuestion[] {
   return sqlite
-    .query<QuizRow, [string]>("SELECT type, prompt, choices, answer, explanation FROM quiz_questions WHERE chapter_id = ? ORDER BY position")
+    .query<QuizRow, [string]>(
+      "SELECT type, prompt, choices, answer, explanation FROM quiz_questions WHERE chapter_id = ? ORDER BY position",
+    )
     .all(chapterId)
     .map(asQuestion);
 }
@@ -51,13 +59,40 @@ export async function submitQuizAttempt(
   sqlite.run(
     `INSERT INTO quiz_attempts (id, tenant_id, user_id, course_id, chapter_id, order_index, score, total, questions, answers, results, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [id, owner.tenantId, owner.userId, course.id, chapter.id, orderIndex, graded.score, graded.total, JSON.stringify(questions), JSON.stringify(answers), JSON.stringify(graded.results), createdAt],
+    [
+      id,
+      owner.tenantId,
+      owner.userId,
+      course.id,
+      chapter.id,
+      orderIndex,
+      graded.score,
+      graded.total,
+      JSON.stringify(questions),
+      JSON.stringify(answers),
+      JSON.stringify(graded.results),
+      createdAt,
+    ],
   );
-  return { attempt_id: id, course_id: course.id, order_index: orderIndex, score: graded.score, total: graded.total, results: graded.results, created_at: createdAt };
+  return {
+    attempt_id: id,
+    course_id: course.id,
+    order_index: orderIndex,
+    score: graded.score,
+    total: graded.total,
+    results: graded.results,
+    created_at: createdAt,
+  };
 }
 
 /** One of the learner's stored attempts at a chapter's quiz, as it was graded. */
-export function readQuizAttempt(sqlite: Database, owner: CourseOwner, courseId: string, orderIndex: number, attemptId: string) {
+export function readQuizAttempt(
+  sqlite: Database,
+  owner: CourseOwner,
+  courseId: string,
+  orderIndex: number,
+  attemptId: string,
+) {
   const row = sqlite
     .query<{ score: number; total: number; results: string; created_at: string }, [string, string, string, number]>(
       "SELECT score, total, results, created_at FROM quiz_attempts WHERE id = ? AND user_id = ? AND course_id = ? AND order_index = ?",

@@ -6,7 +6,7 @@
  * the answer count as further evidence. Synonyms that share no stem are not recognised: a model
  * grader is for those.
  */
-import { keyTerms, termStems, termsOf, type KeyTerm } from "../llm/extractive/answer-terms.ts";
+import { type KeyTerm, keyTerms, termStems, termsOf } from "../llm/extractive/answer-terms.ts";
 import { stem, words } from "../llm/extractive/text.ts";
 import type { RubricMark } from "../llm/schemas.ts";
 
@@ -76,7 +76,10 @@ function given(answer: string): GivenAnswer {
 /** Whether the answer says the point negatively: the clause holding most of the point's found terms (by weight) is negative. */
 function negatedAbout(answer: GivenAnswer, found: KeyTerm[]): boolean {
   const held = (c: GivenAnswer["clauses"][number]) => weightOf(found.filter((t) => c.terms.has(t.term)));
-  const best = answer.clauses.reduce<GivenAnswer["clauses"][number] | null>((b, c) => (held(c) > (b ? held(b) : 0) ? c : b), null);
+  const best = answer.clauses.reduce<GivenAnswer["clauses"][number] | null>(
+    (b, c) => (held(c) > (b ? held(b) : 0) ? c : b),
+    null,
+  );
   return best?.negative ?? false;
 }
 
@@ -90,7 +93,8 @@ export function markPoint(point: string, answer: GivenAnswer, asked: Set<string>
   const all = keyTerms(point);
   const own = all.filter((t) => !asked.has(t.term));
   const terms = own.length > 0 ? own : all;
-  if (terms.length === 0) return { point, met: answer.stems.length > 0 ? "yes" : "no", comment: "The point has no key terms to check." };
+  if (terms.length === 0)
+    return { point, met: answer.stems.length > 0 ? "yes" : "no", comment: "The point has no key terms to check." };
   const found = terms.filter((t) => answer.terms.has(t.term));
   const missing = terms.filter((t) => !answer.terms.has(t.term));
   const phrases = phrasesOf(point, new Map(terms.map((t) => [t.term, t.weight])));
@@ -102,7 +106,11 @@ export function markPoint(point: string, answer: GivenAnswer, asked: Set<string>
   const contradicts = met !== "no" && NEGATION.test(point) !== negatedAbout(answer, found);
   if (contradicts) met = "partly";
   // Comments name the point's own words, not their stems.
-  const written = new Map(words(point).map((w) => [stem(w), w.toLowerCase()] as const).reverse());
+  const written = new Map(
+    words(point)
+      .map((w) => [stem(w), w.toLowerCase()] as const)
+      .reverse(),
+  );
   const names = (ts: KeyTerm[]) => ts.map((t) => written.get(t.term) ?? t.term).join(", ");
   const comment = contradicts
     ? `The key terms are there (${names(found)}), but the point ${NEGATION.test(point) ? "is a negative statement and the answer is not" : "is not negative and the answer is"}.`

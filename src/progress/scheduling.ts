@@ -3,12 +3,26 @@
  * the time of the review. Default FSRS parameters with its short-term learning steps (a new or
  * lapsed card comes back within minutes); no fuzz, so the same reviews always give the same schedule.
  */
-import { createEmptyCard, fsrs, generatorParameters, Rating, State, type Card, type CardInput, type Grade } from "ts-fsrs";
+import {
+  type Card,
+  type CardInput,
+  createEmptyCard,
+  fsrs,
+  type Grade,
+  generatorParameters,
+  Rating,
+  State,
+} from "ts-fsrs";
 
 export const RATINGS = ["again", "hard", "good", "easy"] as const;
 export type RatingName = (typeof RATINGS)[number];
 
-const GRADES: Record<RatingName, Grade> = { again: Rating.Again, hard: Rating.Hard, good: Rating.Good, easy: Rating.Easy };
+const GRADES: Record<RatingName, Grade> = {
+  again: Rating.Again,
+  hard: Rating.Hard,
+  good: Rating.Good,
+  easy: Rating.Easy,
+};
 
 export type CardStateName = "new" | "learning" | "review" | "relearning";
 const STATE_NAMES: Record<State, CardStateName> = {

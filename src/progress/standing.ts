@@ -19,7 +19,13 @@ interface AttemptRow {
 }
 
 const percent = (score: number, total: number) => Math.round((score / Math.max(1, total)) * 100);
-const summary = (a: AttemptRow) => ({ attempt_id: a.id, score: a.score, total: a.total, percent: percent(a.score, a.total), created_at: a.created_at });
+const summary = (a: AttemptRow) => ({
+  attempt_id: a.id,
+  score: a.score,
+  total: a.total,
+  percent: percent(a.score, a.total),
+  created_at: a.created_at,
+});
 
 /** Best (highest share, earliest on a tie) and last of attempts in the order they were made. */
 function bestAndLast(attempts: AttemptRow[]) {
@@ -37,7 +43,9 @@ export function learnerProgress(sqlite: Database, owner: CourseOwner, course: Co
     .all(course.id);
   const reads = new Map(
     sqlite
-      .query<{ chapter_id: string; read_at: string }, [string, string]>("SELECT chapter_id, read_at FROM chapter_reads WHERE user_id = ? AND course_id = ?")
+      .query<{ chapter_id: string; read_at: string }, [string, string]>(
+        "SELECT chapter_id, read_at FROM chapter_reads WHERE user_id = ? AND course_id = ?",
+      )
       .all(owner.userId, course.id)
       .map((r) => [r.chapter_id, r.read_at]),
   );
@@ -83,7 +91,12 @@ export function learnerProgress(sqlite: Database, owner: CourseOwner, course: Co
     chapters: chapterViews,
     exams: {
       ...bestAndLast(examAttempts),
-      history: examAttempts.map((a) => ({ ...summary(a), exam_size: a.exam_size, exam_model: a.exam_model, grader_engine: a.grader_engine })),
+      history: examAttempts.map((a) => ({
+        ...summary(a),
+        exam_size: a.exam_size,
+        exam_model: a.exam_model,
+        grader_engine: a.grader_engine,
+      })),
     },
     flashcards: {
       generated: deck !== null,

@@ -57,7 +57,8 @@ const DEFAULTS = { targetTokens: 300, maxTokens: 400, overlapTokens: 40 };
 /** Splits a paragraph too long for one chunk: lines for tables, lists and code; sentences for prose; words as a last resort. */
 function splitLong(text: string, maxTokens: number): string[] {
   const lines = text.split("\n").filter((l) => l.trim());
-  const pieces = lines.length > 1 ? lines : sbd.sentences(text, { newline_boundaries: true, preserve_whitespace: false });
+  const pieces =
+    lines.length > 1 ? lines : sbd.sentences(text, { newline_boundaries: true, preserve_whitespace: false });
   const out: string[] = [];
   for (const piece of pieces.map((p) => p.trim()).filter(Boolean)) {
     if (estimateTokens(piece) <= maxTokens) {
@@ -81,7 +82,11 @@ function splitLong(text: string, maxTokens: number): string[] {
   return out;
 }
 
-const locationOf = (b: Block): Location => ({ page: b.page ?? null, slide: b.slide ?? null, timestamp: b.timestamp ?? null });
+const locationOf = (b: Block): Location => ({
+  page: b.page ?? null,
+  slide: b.slide ?? null,
+  timestamp: b.timestamp ?? null,
+});
 
 /** A block's text as a chunk shows it: list items keep a bullet, everything else its plain text. */
 const unitText = (b: Block): string => (b.kind === "list_item" ? `${"  ".repeat(b.level ?? 0)}- ${b.text}` : b.text);
@@ -109,7 +114,14 @@ function sectionsOf(blocks: Block[], maxTokens: number): Section[] {
     const tokens = estimateTokens(text);
     const texts = tokens <= maxTokens ? [text] : splitLong(text, maxTokens);
     const tight = b.kind === "list_item" || b.kind === "reference";
-    for (const t of texts) current.units.push({ text: t, tokens: texts.length === 1 ? tokens : estimateTokens(t), loc: locationOf(b), block: i, tight });
+    for (const t of texts)
+      current.units.push({
+        text: t,
+        tokens: texts.length === 1 ? tokens : estimateTokens(t),
+        loc: locationOf(b),
+        block: i,
+        tight,
+      });
   });
   return sections;
 }

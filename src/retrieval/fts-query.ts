@@ -24,7 +24,9 @@ export function questionTerms(question: string): string[] {
 function documentFrequencies(sqlite: Database, terms: string[]): Map<string, number> {
   const stems = terms.map((t) => stemmer(t));
   const rows = sqlite
-    .query<{ term: string; doc: number }, [string]>("SELECT term, doc FROM retrieval_fts_vocab WHERE term IN (SELECT value FROM json_each(?))")
+    .query<{ term: string; doc: number }, [string]>(
+      "SELECT term, doc FROM retrieval_fts_vocab WHERE term IN (SELECT value FROM json_each(?))",
+    )
     .all(JSON.stringify(stems));
   const byStem = new Map(rows.map((r) => [r.term, r.doc]));
   // A term the vocabulary does not know (a phrase like "covid-19", or a stem FTS5 spells otherwise) counts as rare.

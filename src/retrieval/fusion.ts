@@ -45,6 +45,7 @@ function convex(vector: Ranked[], lexical: Ranked[], w: number): Map<number, num
 
 /** Chunk seqs, best first. Both inputs must be sorted best first. */
 export function fuse(vector: Ranked[], lexical: Ranked[], p: FusionParams = DEFAULT_FUSION): Ranked[] {
-  const scores = p.method === "rrf" ? rrf(vector, lexical, p.k, p.vectorWeight) : convex(vector, lexical, p.vectorWeight);
+  const scores =
+    p.method === "rrf" ? rrf(vector, lexical, p.k, p.vectorWeight) : convex(vector, lexical, p.vectorWeight);
   return [...scores].map(([seq, score]) => ({ seq, score })).sort((a, b) => b.score - a.score || a.seq - b.seq);
 }

@@ -10,7 +10,7 @@ import type { Database } from "bun:sqlite";
 import type { ExtractResult } from "../ingest/types.ts";
 import type { Services } from "../services.ts";
 import { newId, nowIso } from "../util.ts";
-import { chunkDocument, chunkMarkdown, type Chunk } from "./chunk.ts";
+import { type Chunk, chunkDocument, chunkMarkdown } from "./chunk.ts";
 import type { Embedder } from "./embedders/types.ts";
 import { scopeTokens } from "./scope-tokens.ts";
 import { ensureVectorTable, insertVectorSql, vectorKeys, vectorRow } from "./vector-tables.ts";
@@ -40,11 +40,7 @@ export interface PreparedChunk extends Chunk {
 }
 
 /** Embeds and stores the chunks of one owner, replacing the owner's previous chunks. */
-export async function storeChunks(
-  deps: RetrievalDeps,
-  owner: ChunkOwner,
-  chunks: PreparedChunk[],
-): Promise<void> {
+export async function storeChunks(deps: RetrievalDeps, owner: ChunkOwner, chunks: PreparedChunk[]): Promise<void> {
   const vectors = await deps.embedder.embed(chunks.map((c) => embeddingInput(c.context, c.text)));
   writeChunks(deps.sqlite, deps.embedder, owner, chunks, vectors);
 }
@@ -93,14 +89,15 @@ function insertChunks(
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
   );
   const insertFts = sqlite.prepare("INSERT INTO retrieval_fts (rowid, heading, body, scope) VALUES (?, ?, ?, ?)");
-  const insertVector = table
-    ? sqlite.prepare(
-        insertVectorSql(table),
-      )
-    : null;
+  const insertVector = table ? sqlite.prepare(insertVectorSql(table)) : null;
   const createdAt = nowIso();
   const scope = scopeTokens(owner);
-  const keys = vectorKeys({ user_id: owner.userId, document_id: owner.documentId, course_id: owner.courseId, space_id: owner.spaceId });
+  const keys = vectorKeys({
+    user_id: owner.userId,
+    document_id: owner.documentId,
+    course_id: owner.courseId,
+    space_id: owner.spaceId,
+  });
   sqlite.transaction(() => {
     if (replace) deleteChunksOf(sqlite, owner);
     chunks.forEach((c, i) => {
@@ -132,8 +129,10 @@ function insertChunks(
 
 /** Removes a document's or chapter's chunks; triggers drop their FTS rows and vectors. */
 export function deleteChunksOf(sqlite: Database, owner: Pick<ChunkOwner, "documentId" | "chapterId">): number {
-  if (owner.documentId) return sqlite.run("DELETE FROM retrieval_chunks WHERE document_id = ?", [owner.documentId]).changes;
-  if (owner.chapterId) return sqlite.run("DELETE FROM retrieval_chunks WHERE chapter_id = ?", [owner.chapterId]).changes;
+  if (owner.documentId)
+    return sqlite.run("DELETE FROM retrieval_chunks WHERE document_id = ?", [owner.documentId]).changes;
+  if (owner.chapterId)
+    return sqlite.run("DELETE FROM retrieval_chunks WHERE chapter_id = ?", [owner.chapterId]).changes;
   return 0;
 }
 
@@ -151,9 +150,17 @@ export async function indexDocument(deps: RetrievalDeps, input: IndexDocumentInp
   const spaceId =
     input.spaceId !== undefined
       ? input.spaceId
-      : (deps.sqlite.query<{ space_id: string | null }, [string]>("SELECT space_id FROM documents WHERE id = ?").get(input.documentId)
-          ?.space_id ?? null);
-  const owner = { tenantId: input.tenantId, userId: input.userId, documentId: input.documentId, courseId: null, chapterId: null, spaceId };
+      : (deps.sqlite
+          .query<{ space_id: string | null }, [string]>("SELECT space_id FROM documents WHERE id = ?")
+          .get(input.documentId)?.space_id ?? null);
+  const owner = {
+    tenantId: input.tenantId,
+    userId: input.userId,
+    documentId: input.documentId,
+    courseId: null,
+    chapterId: null,
+    spaceId,
+  };
   return { chunkCount: await indexChunks(deps, owner, input.extract.title, chunkDocument(input.extract)) };
 }
 
@@ -202,7 +209,14 @@ export async function indexChapter(deps: RetrievalDeps, input: IndexChapterInput
   });
   await storeChunks(
     deps,
-    { tenantId: input.tenantId, userId: input.userId, documentId: null, courseId: input.courseId, chapterId: input.chapterId, spaceId: null },
+    {
+      tenantId: input.tenantId,
+      userId: input.userId,
+      documentId: null,
+      courseId: input.courseId,
+      chapterId: input.chapterId,
+      spaceId: null,
+    },
     chunks,
   );
 }

@@ -2,9 +2,19 @@
 import type { IndexJob } from "../ingest/types.ts";
 import type { Services } from "../services.ts";
 
-export function indexJob(svc: Pick<Services, "cfg" | "sqlite">, doc: Pick<IndexJob, "tenantId" | "userId" | "documentId">): IndexJob {
+export function indexJob(
+  svc: Pick<Services, "cfg" | "sqlite">,
+  doc: Pick<IndexJob, "tenantId" | "userId" | "documentId">,
+): IndexJob {
   const { embedder, embeddingModel, modelsDir, ollamaHost, llmTimeoutMs, llmKeepAlive } = svc.cfg;
   const spaceId =
-    svc.sqlite.query<{ space_id: string | null }, [string]>("SELECT space_id FROM documents WHERE id = ?").get(doc.documentId)?.space_id ?? null;
-  return { dataDir: svc.cfg.dataDir, embedder: { embedder, embeddingModel, modelsDir, ollamaHost, llmTimeoutMs, llmKeepAlive }, spaceId, ...doc };
+    svc.sqlite
+      .query<{ space_id: string | null }, [string]>("SELECT space_id FROM documents WHERE id = ?")
+      .get(doc.documentId)?.space_id ?? null;
+  return {
+    dataDir: svc.cfg.dataDir,
+    embedder: { embedder, embeddingModel, modelsDir, ollamaHost, llmTimeoutMs, llmKeepAlive },
+    spaceId,
+    ...doc,
+  };
 }

@@ -2,7 +2,7 @@
 import type { Config } from "../config.ts";
 import { openDb } from "../db/index.ts";
 import { createEmbedder } from "./embedders/create.ts";
-import { reindexAll, type ReindexProgress } from "./reindex.ts";
+import { type ReindexProgress, reindexAll } from "./reindex.ts";
 
 const BAR_WIDTH = 30;
 
@@ -23,8 +23,13 @@ export async function runReindexCommand(cfg: Config, mode: string | undefined): 
   const { sqlite } = await openDb(cfg.dataDir);
   try {
     const embedder = createEmbedder(cfg);
-    process.stderr.write(`Re-embedding ${mode === "all" ? "every chunk" : "chunks made by another embedder"} with ${embedder.describe()}\n`);
-    const { done } = await reindexAll({ sqlite, embedder }, { all: mode === "all", onProgress: progressBar(performance.now()) });
+    process.stderr.write(
+      `Re-embedding ${mode === "all" ? "every chunk" : "chunks made by another embedder"} with ${embedder.describe()}\n`,
+    );
+    const { done } = await reindexAll(
+      { sqlite, embedder },
+      { all: mode === "all", onProgress: progressBar(performance.now()) },
+    );
     process.stderr.write(`${process.stderr.isTTY ? "\n" : ""}Re-embedded ${done} chunks\n`);
   } finally {
     sqlite.close();

@@ -43,13 +43,20 @@ function staleCondition(deps: RetrievalDeps, all: boolean): { where: string; par
 /** Chunks whose vectors the active embedder did not make. */
 export function staleChunkCount(deps: RetrievalDeps): number {
   const { where, params } = staleCondition(deps, false);
-  return deps.sqlite.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM retrieval_chunks WHERE ${where}`).get(...params)!.n;
+  return deps.sqlite
+    .query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM retrieval_chunks WHERE ${where}`)
+    .get(...params)!.n;
 }
 
-function moveVectors(sqlite: Database, active: string, table: string, dimension: number, batch: StaleChunk[], vectors: Float32Array[]): void {
-  const insert = sqlite.prepare(
-    insertVectorSql(table),
-  );
+function moveVectors(
+  sqlite: Database,
+  active: string,
+  table: string,
+  dimension: number,
+  batch: StaleChunk[],
+  vectors: Float32Array[],
+): void {
+  const insert = sqlite.prepare(insertVectorSql(table));
   const update = sqlite.prepare("UPDATE retrieval_chunks SET embedder = ?, dimension = ? WHERE seq = ?");
   sqlite.transaction(() => {
     batch.forEach((c, i) => {
@@ -65,7 +72,9 @@ function moveVectors(sqlite: Database, active: string, table: string, dimension:
 export async function reindexAll(deps: RetrievalDeps, opts: ReindexOptions = {}): Promise<ReindexProgress> {
   const batchSize = opts.batchSize ?? 64;
   const { where, params } = staleCondition(deps, opts.all ?? false);
-  const total = deps.sqlite.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM retrieval_chunks WHERE ${where}`).get(...params)!.n;
+  const total = deps.sqlite
+    .query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM retrieval_chunks WHERE ${where}`)
+    .get(...params)!.n;
   const page = deps.sqlite.query<StaleChunk, (string | number)[]>(
     `SELECT seq, tenant_id, user_id, document_id, course_id, space_id, text, context, embedder, dimension
        FROM retrieval_chunks WHERE ${where} AND seq > ? ORDER BY seq LIMIT ?`,

@@ -44,7 +44,8 @@ export function scopeExpression(f: ScopeFilter): string {
   const owner = u !== null ? token("o", f.tenantId, u) : token("t", f.tenantId);
   const parts: string[] = [];
   if (f.allDocuments) parts.push(u !== null ? token("od", f.tenantId, u) : token("td", f.tenantId));
-  if (f.documentIds.length > 0) parts.push(`((${f.documentIds.map((id) => token("d", id)).join(" OR ")}) AND ${owner})`);
+  if (f.documentIds.length > 0)
+    parts.push(`((${f.documentIds.map((id) => token("d", id)).join(" OR ")}) AND ${owner})`);
   if (f.spaceId) parts.push(u !== null ? token("os", f.tenantId, u, f.spaceId) : token("ts", f.tenantId, f.spaceId));
   if (f.courseId) parts.push(`(${token("c", f.courseId)} AND ${owner})`);
   return `scope : (${parts.join(" OR ")})`;

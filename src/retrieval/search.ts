@@ -5,10 +5,10 @@
  */
 import type { Database } from "bun:sqlite";
 import type { BlockRole } from "../ingest/document.ts";
-import { anyOf, questionTerms, selectTerms } from "./fts-query.ts";
-import { DEFAULT_FUSION, fuse, type FusionParams, type Ranked } from "./fusion.ts";
-import { embeddingInput, type RetrievalDeps } from "./index-chunks.ts";
 import { binaryCode } from "./binary-code.ts";
+import { anyOf, questionTerms, selectTerms } from "./fts-query.ts";
+import { DEFAULT_FUSION, type FusionParams, fuse, type Ranked } from "./fusion.ts";
+import { embeddingInput, type RetrievalDeps } from "./index-chunks.ts";
 import { scopeExpression } from "./scope-tokens.ts";
 import { findVectorTable, keyOf } from "./vector-tables.ts";
 
@@ -126,7 +126,8 @@ function vectorRanking(sqlite: Database, table: string, f: Filter, query: Float3
   const owner = f.userId !== null ? " AND user_key = ?" : "";
   const parts: [string, string | number | null][] = [];
   if (f.allDocuments) parts.push(["document_key != 0", null]);
-  if (f.documentIds.length > 0) parts.push(["document_key IN (SELECT value FROM json_each(?))", JSON.stringify(f.documentIds.map(keyOf))]);
+  if (f.documentIds.length > 0)
+    parts.push(["document_key IN (SELECT value FROM json_each(?))", JSON.stringify(f.documentIds.map(keyOf))]);
   if (f.spaceId) parts.push(["space_key = ?", keyOf(f.spaceId)]);
   if (f.courseId) parts.push(["course_key = ?", keyOf(f.courseId)]);
   const code = binaryCode(query);
@@ -181,7 +182,11 @@ function lexicalRanking(sqlite: Database, f: Filter, question: string, k: number
     )
     .all(`(${anyOf(selectTerms(sqlite, terms))}) AND ${scopeExpression(f)}`, k);
   // FTS5's bm25() is negative, lower meaning better.
-  return verified(sqlite, f, rows.map((r) => ({ seq: r.seq, score: -r.bm25 })));
+  return verified(
+    sqlite,
+    f,
+    rows.map((r) => ({ seq: r.seq, score: -r.bm25 })),
+  );
 }
 
 interface ChunkRow {
@@ -227,7 +232,9 @@ async function similarities(
 ): Promise<Map<number, number>> {
   const out = new Map<number, number>();
   const missing: ChunkRow[] = [];
-  const read = table ? deps.sqlite.query<{ embedding: Uint8Array }, [number]>(`SELECT embedding FROM ${table} WHERE chunk_seq = ?`) : null;
+  const read = table
+    ? deps.sqlite.query<{ embedding: Uint8Array }, [number]>(`SELECT embedding FROM ${table} WHERE chunk_seq = ?`)
+    : null;
   for (const r of rows) {
     const stored = r.embedder === deps.embedder.id && r.dimension === query.length ? read?.get(r.seq) : null;
     if (stored) {
@@ -266,10 +273,14 @@ export async function search(deps: RetrievalDeps, input: SearchInput): Promise<H
   const mode = input.mode ?? "hybrid";
   const topK = Math.max(1, Math.floor(input.topK));
   const { vector, lexical, query, table } = await rankings(deps, input, input.candidates ?? Math.max(4 * topK, 40));
-  const ranked = mode === "hybrid" ? fuse(vector, lexical, input.fusion ?? DEFAULT_FUSION) : mode === "vector" ? vector : lexical;
+  const ranked =
+    mode === "hybrid" ? fuse(vector, lexical, input.fusion ?? DEFAULT_FUSION) : mode === "vector" ? vector : lexical;
 
   const top = ranked.slice(0, topK);
-  const rows = loadChunks(deps.sqlite, top.map((r) => r.seq));
+  const rows = loadChunks(
+    deps.sqlite,
+    top.map((r) => r.seq),
+  );
   const known = new Map(vector.map((r) => [r.seq, r.score]));
   const unscored = top.filter((r) => !known.has(r.seq)).flatMap((r) => rows.get(r.seq) ?? []);
   const computed = await similarities(deps, table, query, unscored);

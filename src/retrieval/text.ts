@@ -5,11 +5,14 @@ import { eng } from "stopword";
 export const STOPWORDS: ReadonlySet<string> = new Set(eng);
 
 // Letters and digits, joined by inner apostrophes, hyphens or dots ("don't", "covid-19", "3.5").
-const WORD_RE = /[\p{L}\p{N}]+(?:['’.\-][\p{L}\p{N}]+)*/gu;
+const WORD_RE = /[\p{L}\p{N}]+(?:['’.-][\p{L}\p{N}]+)*/gu;
 
 /** Lower-cased words without diacritics, in order. */
 export function words(text: string): string[] {
-  const folded = text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
+  const folded = text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase();
   return folded.match(WORD_RE) ?? [];
 }
 

@@ -34,7 +34,9 @@ export function findVectorTable(sqlite: Database, space: VectorSpace): string | 
   const hit = names.get(spaceKey(space));
   if (hit) return hit;
   const row = sqlite
-    .query<{ table_name: string }, [string, number]>("SELECT table_name FROM retrieval_vector_tables WHERE embedder = ? AND dimension = ?")
+    .query<{ table_name: string }, [string, number]>(
+      "SELECT table_name FROM retrieval_vector_tables WHERE embedder = ? AND dimension = ?",
+    )
     .get(space.embedder, space.dimension);
   if (row) names.set(spaceKey(space), row.table_name);
   return row?.table_name ?? null;
@@ -92,7 +94,12 @@ export function keyOf(id: string | null | undefined): number {
 }
 
 /** The metadata columns of a chunk's vector row, in table order after chunk_seq and tenant_id. */
-export function vectorKeys(c: { user_id: string | null; document_id: string | null; course_id: string | null; space_id: string | null }) {
+export function vectorKeys(c: {
+  user_id: string | null;
+  document_id: string | null;
+  course_id: string | null;
+  space_id: string | null;
+}) {
   return [keyOf(c.user_id), keyOf(c.document_id), keyOf(c.course_id), keyOf(c.space_id)] as const;
 }
 

@@ -31,7 +31,14 @@ function embedderFor(job: IndexJob): Embedder {
 export async function indexInWorker(job: IndexJob, result: ExtractResult): Promise<number> {
   // The pool gives indexing its own time budget.
   process.send?.({ phase: "indexing" });
-  const owner = { tenantId: job.tenantId, userId: job.userId, documentId: job.documentId, courseId: null, chapterId: null, spaceId: job.spaceId };
+  const owner = {
+    tenantId: job.tenantId,
+    userId: job.userId,
+    documentId: job.documentId,
+    courseId: null,
+    chapterId: null,
+    spaceId: job.spaceId,
+  };
   const deps = { sqlite: await connection(job.dataDir), embedder: embedderFor(job) };
   // A server that is gone has marked the document failed on restart: write nothing more for it.
   const serverAlive = () => process.ppid === server || process.exit(0);

@@ -8,7 +8,14 @@ import type { Database } from "bun:sqlite";
 import type { Db } from "../db/index.ts";
 import { unauthorized } from "../errors.ts";
 import { nowIso, sha256Hex } from "../util.ts";
-import { type AuthContext, authContextOf, KEY_ROW_COLUMNS, KEY_ROW_TABLES, keyAuthenticator, type KeyRow } from "./keys.ts";
+import {
+  type AuthContext,
+  authContextOf,
+  KEY_ROW_COLUMNS,
+  KEY_ROW_TABLES,
+  type KeyRow,
+  keyAuthenticator,
+} from "./keys.ts";
 import { resolveUser, type User } from "./users.ts";
 
 export const SESSION_HOURS = 12;
@@ -33,7 +40,12 @@ export function openSession(
 ): { token: string; session: ConsoleSession; user: User } {
   const auth = keyAuthenticator(db)(input.apiKey);
   if (!auth) throw unauthorized("The API key is not valid");
-  const user = resolveUser(db, auth.tenantId, { externalId: input.externalUserId ?? null, userId: input.userId ?? null }, { create: true });
+  const user = resolveUser(
+    db,
+    auth.tenantId,
+    { externalId: input.externalUserId ?? null, userId: input.userId ?? null },
+    { create: true },
+  );
   const token = newToken();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + SESSION_HOURS * 3_600_000).toISOString();
@@ -62,4 +74,3 @@ export function sessionAuthenticator(sqlite: Database): (token: string) => Conso
 export function endSession(sqlite: Database, token: string): void {
   sqlite.run("DELETE FROM console_sessions WHERE token_hash = ?", [sha256Hex(token)]);
 }
-

@@ -44,11 +44,14 @@ function randomBase62(length: number): string {
 export function ensureTenant(db: Db, name: string, rateLimit?: number | null): { id: string; created: boolean } {
   const existing = db.select({ id: tenants.id }).from(tenants).where(eq(tenants.name, name)).get();
   if (existing) {
-    if (rateLimit !== undefined) db.update(tenants).set({ rateLimitPerMinute: rateLimit }).where(eq(tenants.id, existing.id)).run();
+    if (rateLimit !== undefined)
+      db.update(tenants).set({ rateLimitPerMinute: rateLimit }).where(eq(tenants.id, existing.id)).run();
     return { id: existing.id, created: false };
   }
   const id = newId();
-  db.insert(tenants).values({ id, name, rateLimitPerMinute: rateLimit ?? null, createdAt: nowIso() }).run();
+  db.insert(tenants)
+    .values({ id, name, rateLimitPerMinute: rateLimit ?? null, createdAt: nowIso() })
+    .run();
   return { id, created: true };
 }
 
@@ -57,7 +60,9 @@ export function ensureTestEnvironment(db: Db, tenantId: string): string {
   const existing = db.select({ id: tenants.id }).from(tenants).where(eq(tenants.environmentOf, tenantId)).get();
   if (existing) return existing.id;
   const id = newId();
-  db.insert(tenants).values({ id, name: `test-environment:${tenantId}`, environmentOf: tenantId, createdAt: nowIso() }).run();
+  db.insert(tenants)
+    .values({ id, name: `test-environment:${tenantId}`, environmentOf: tenantId, createdAt: nowIso() })
+    .run();
   return id;
 }
 
@@ -102,7 +107,8 @@ export function listKeys(db: Db) {
 
 /** Revokes the one active key whose prefix starts with `prefix`; refuses an ambiguous prefix. */
 export function revokeKey(db: Db, prefix: string): { prefix: string } {
-  if (prefix.length < 12) throw new AppError(422, "VALIDATION_ERROR", "Give at least the first 12 characters of the key");
+  if (prefix.length < 12)
+    throw new AppError(422, "VALIDATION_ERROR", "Give at least the first 12 characters of the key");
   // Accepts the prefix shown by `keys list` or the whole key; there are few keys, so filter here.
   const matches = db
     .select({ id: apiKeys.id, prefix: apiKeys.prefix })
@@ -111,7 +117,8 @@ export function revokeKey(db: Db, prefix: string): { prefix: string } {
     .all()
     .filter((k) => k.prefix.startsWith(prefix) || prefix.startsWith(k.prefix));
   if (matches.length === 0) throw new AppError(404, "NOT_FOUND", `No active key starts with ${prefix}`);
-  if (matches.length > 1) throw new AppError(409, "CONFLICT", `${matches.length} active keys start with ${prefix}; give more characters`);
+  if (matches.length > 1)
+    throw new AppError(409, "CONFLICT", `${matches.length} active keys start with ${prefix}; give more characters`);
   const match = matches[0]!;
   db.update(apiKeys).set({ revokedAt: nowIso() }).where(eq(apiKeys.id, match.id)).run();
   return { prefix: match.prefix };
@@ -137,7 +144,8 @@ export interface KeyRow {
 /** Columns of KeyRow, from KEY_ROW_TABLES. */
 export const KEY_ROW_COLUMNS = `k.id AS key_id, k.env, k.rate_limit_per_minute AS key_limit, t.id AS tenant_id, t.name AS tenant_name,
             t.rate_limit_per_minute AS tenant_limit, t.tts_provider, e.id AS test_environment_id`;
-export const KEY_ROW_TABLES = "api_keys k JOIN tenants t ON t.id = k.tenant_id LEFT JOIN tenants e ON e.environment_of = t.id";
+export const KEY_ROW_TABLES =
+  "api_keys k JOIN tenants t ON t.id = k.tenant_id LEFT JOIN tenants e ON e.environment_of = t.id";
 
 /** The caller a key row authenticates, or null for a test key without its environment. */
 export function authContextOf(row: KeyRow): AuthContext | null {

@@ -72,7 +72,9 @@ const prepared = new WeakMap<Db, ReturnType<typeof prepare>>();
 function prepare(db: Db) {
   return {
     byId: db.$client.query<User, [string, string]>(`SELECT ${USER_COLUMNS} FROM users WHERE tenant_id = ? AND id = ?`),
-    byExternal: db.$client.query<User, [string, string]>(`SELECT ${USER_COLUMNS} FROM users WHERE tenant_id = ? AND external_id = ?`),
+    byExternal: db.$client.query<User, [string, string]>(
+      `SELECT ${USER_COLUMNS} FROM users WHERE tenant_id = ? AND external_id = ?`,
+    ),
   };
 }
 function lookups(db: Db) {

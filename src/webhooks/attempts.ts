@@ -73,12 +73,19 @@ export function logAttempt(sqlite: Database, deliveryId: string, attempt: number
   );
 }
 
-export function recordAttempt(sqlite: Database, d: PendingDelivery, r: AttemptResult, schedule: readonly number[]): DeliveryOutcome {
+export function recordAttempt(
+  sqlite: Database,
+  d: PendingDelivery,
+  r: AttemptResult,
+  schedule: readonly number[],
+): DeliveryOutcome {
   const attempt = d.attempts + 1;
   return sqlite.transaction((): DeliveryOutcome => {
     // While this attempt was in flight the webhook may have been deleted (nothing left to log to),
     // or deactivated by another delivery's last failure (logged, not retried).
-    const current = sqlite.query<{ status: string }, [string]>("SELECT status FROM webhook_deliveries WHERE id = ?").get(d.id);
+    const current = sqlite
+      .query<{ status: string }, [string]>("SELECT status FROM webhook_deliveries WHERE id = ?")
+      .get(d.id);
     if (!current) return "canceled";
     logAttempt(sqlite, d.id, attempt, r);
     const now = nowIso();
@@ -96,7 +103,12 @@ export function recordAttempt(sqlite: Database, d: PendingDelivery, r: AttemptRe
     const delay = schedule[attempt - 1];
     if (delay !== undefined) {
       const runAfter = new Date(Date.now() + delay * 1000);
-      const job = enqueueJob(sqlite, { type: DELIVERY_JOB, tenantId: d.tenant_id, payload: { delivery_id: d.id }, runAfter });
+      const job = enqueueJob(sqlite, {
+        type: DELIVERY_JOB,
+        tenantId: d.tenant_id,
+        payload: { delivery_id: d.id },
+        runAfter,
+      });
       sqlite.run("UPDATE webhook_deliveries SET attempts = ?, job_id = ?, next_attempt_at = ? WHERE id = ?", [
         attempt,
         job.id,
@@ -109,7 +121,11 @@ export function recordAttempt(sqlite: Database, d: PendingDelivery, r: AttemptRe
       "UPDATE webhook_deliveries SET status = 'failed', attempts = ?, job_id = NULL, next_attempt_at = NULL, finished_at = ? WHERE id = ?",
       [attempt, now, d.id],
     );
-    sqlite.run("UPDATE webhooks SET active = 0, deactivated_at = ?, updated_at = ? WHERE id = ?", [now, now, d.webhook_id]);
+    sqlite.run("UPDATE webhooks SET active = 0, deactivated_at = ?, updated_at = ? WHERE id = ?", [
+      now,
+      now,
+      d.webhook_id,
+    ]);
     sqlite.run(
       "UPDATE webhook_deliveries SET status = 'canceled', job_id = NULL, next_attempt_at = NULL, finished_at = ? WHERE webhook_id = ? AND status = 'pending'",
       [now, d.webhook_id],

@@ -35,9 +35,22 @@ export function deliveryJobHandler(svc: Pick<Services, "sqlite" | "cfg" | "log">
       );
       const outcome = recordAttempt(sqlite, d, result, cfg.webhookRetrySchedule);
       const attempt = d.attempts + 1;
-      const fields = { delivery_id: d.id, webhook_id: d.webhook_id, event: d.event, attempt, status_code: result.statusCode, outcome };
+      const fields = {
+        delivery_id: d.id,
+        webhook_id: d.webhook_id,
+        event: d.event,
+        attempt,
+        status_code: result.statusCode,
+        outcome,
+      };
       if (outcome === "delivered") log.info("webhook delivered", fields);
-      else log.warn(outcome === "failed" ? "webhook delivery failed on its last retry; webhook deactivated" : "webhook delivery failed", { ...fields, error: result.error });
+      else
+        log.warn(
+          outcome === "failed"
+            ? "webhook delivery failed on its last retry; webhook deactivated"
+            : "webhook delivery failed",
+          { ...fields, error: result.error },
+        );
       return { outcome, attempt, status_code: result.statusCode };
     },
     // Only reached when the bookkeeping itself keeps failing (the attempt never throws).

@@ -35,7 +35,13 @@ function decodeCursor(cursor: string): number {
 }
 
 /** Newest deliveries first; 404 when the webhook is not the tenant's. */
-export function deliveryLog(sqlite: Database, tenantId: string, webhookId: string, limit: number, cursor?: string | null) {
+export function deliveryLog(
+  sqlite: Database,
+  tenantId: string,
+  webhookId: string,
+  limit: number,
+  cursor?: string | null,
+) {
   ownedWebhook(sqlite, tenantId, webhookId);
   const before = cursor ? decodeCursor(cursor) : Number.MAX_SAFE_INTEGER;
   const rows = sqlite
@@ -60,7 +66,13 @@ export function deliveryLog(sqlite: Database, tenantId: string, webhookId: strin
   }
   const last = page[page.length - 1];
   return {
-    data: page.map(({ attempts: count, seq: _, ...r }): DeliveryEntry => ({ ...r, attempt_count: count, attempts: byDelivery.get(r.id) ?? [] })),
+    data: page.map(
+      ({ attempts: count, seq: _, ...r }): DeliveryEntry => ({
+        ...r,
+        attempt_count: count,
+        attempts: byDelivery.get(r.id) ?? [],
+      }),
+    ),
     pagination: { limit, has_more: hasMore, next_cursor: hasMore && last ? encodeCursor(last.seq) : null },
   };
 }

@@ -10,17 +10,21 @@ export type EmittedEvent = "course.completed" | "course.failed" | "test";
 
 const DEFAULT_EVENTS: SubscribableEvent[] = [...SUBSCRIBABLE_EVENTS];
 
-const isSubscribable = (name: string): name is SubscribableEvent => (SUBSCRIBABLE_EVENTS as readonly string[]).includes(name);
+const isSubscribable = (name: string): name is SubscribableEvent =>
+  (SUBSCRIBABLE_EVENTS as readonly string[]).includes(name);
 
 /** The requested subscriptions; 422 naming every unknown one (a schema enum would only say "expected union"). */
 export function parseEvents(names: string[] | undefined): SubscribableEvent[] {
   if (names === undefined) return DEFAULT_EVENTS;
   const unknown = names.filter((n) => !isSubscribable(n));
   if (unknown.length > 0) {
-    throw validation(`Unknown event type ${unknown.map((n) => JSON.stringify(n)).join(", ")}; known: ${SUBSCRIBABLE_EVENTS.join(", ")}`, {
-      unknown,
-      known: SUBSCRIBABLE_EVENTS,
-    });
+    throw validation(
+      `Unknown event type ${unknown.map((n) => JSON.stringify(n)).join(", ")}; known: ${SUBSCRIBABLE_EVENTS.join(", ")}`,
+      {
+        unknown,
+        known: SUBSCRIBABLE_EVENTS,
+      },
+    );
   }
   return names.filter(isSubscribable);
 }

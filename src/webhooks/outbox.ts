@@ -39,7 +39,10 @@ export function recordEvent(sqlite: Database, e: OutboxEvent): void {
   })();
 }
 
-function queueDelivery(sqlite: Database, d: { webhookId: string; tenantId: string; event: EmittedEvent; body: string }): void {
+function queueDelivery(
+  sqlite: Database,
+  d: { webhookId: string; tenantId: string; event: EmittedEvent; body: string },
+): void {
   const id = newId();
   const now = new Date();
   const job = enqueueJob(sqlite, {

@@ -81,7 +81,9 @@ export function saveWebhook(
       .query<{ id: string }, [string, string]>("SELECT id FROM webhooks WHERE tenant_id = ? AND url = ?")
       .get(tenantId, input.url);
     if (!existing) {
-      const { n } = sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM webhooks WHERE tenant_id = ?").get(tenantId)!;
+      const { n } = sqlite
+        .query<{ n: number }, [string]>("SELECT count(*) AS n FROM webhooks WHERE tenant_id = ?")
+        .get(tenantId)!;
       if (n >= MAX_WEBHOOKS_PER_TENANT) throw webhookLimit(MAX_WEBHOOKS_PER_TENANT);
     }
     const row = existing
@@ -109,7 +111,9 @@ export function listWebhooks(sqlite: Database, tenantId: string): Webhook[] {
 
 /** The tenant's webhook, or 404 (also for another tenant's: its existence is not disclosed). */
 export function ownedWebhook(sqlite: Database, tenantId: string, id: string): WebhookTarget & Webhook {
-  const row = sqlite.query<WebhookRow, [string, string]>("SELECT * FROM webhooks WHERE id = ? AND tenant_id = ?").get(id, tenantId);
+  const row = sqlite
+    .query<WebhookRow, [string, string]>("SELECT * FROM webhooks WHERE id = ? AND tenant_id = ?")
+    .get(id, tenantId);
   if (!row) throw notFound("No such webhook", "WEBHOOK_NOT_FOUND");
   return { ...toWebhook(row), tenant_id: row.tenant_id, secret: row.secret };
 }

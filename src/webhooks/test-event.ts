@@ -32,5 +32,11 @@ export async function sendTestEvent(sqlite: Database, opts: SendOptions, webhook
     );
     if (inserted.changes === 1) logAttempt(sqlite, id, 1, r);
   })();
-  return { delivery_id: id, delivered: r.ok, status_code: r.statusCode, duration_ms: Math.round(r.durationMs), error: r.error };
+  return {
+    delivery_id: id,
+    delivered: r.ok,
+    status_code: r.statusCode,
+    duration_ms: Math.round(r.durationMs),
+    error: r.error,
+  };
 }

@@ -14,11 +14,15 @@ export async function checkWebhookUrl(raw: string, allow: string[]): Promise<str
   } catch {
     throw validation("url is not a valid URL", [{ path: "/url", message: "not a valid URL" }]);
   }
-  if (url.protocol !== "https:") throw validation("url must use https://", [{ path: "/url", message: "must use https://" }]);
+  if (url.protocol !== "https:")
+    throw validation("url must use https://", [{ path: "/url", message: "must use https://" }]);
   if (url.username || url.password) {
-    throw validation("url must not contain credentials", [{ path: "/url", message: "must not contain user:password@" }]);
+    throw validation("url must not contain credentials", [
+      { path: "/url", message: "must not contain user:password@" },
+    ]);
   }
-  if (url.href.length > 2048) throw validation("url is longer than 2048 characters", [{ path: "/url", message: "at most 2048 characters" }]);
+  if (url.href.length > 2048)
+    throw validation("url is longer than 2048 characters", [{ path: "/url", message: "at most 2048 characters" }]);
   try {
     await assertPublicUrl(url.href, { outboundAllow: allow });
   } catch (err) {

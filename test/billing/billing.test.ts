@@ -11,7 +11,7 @@ import {
   recordUsage,
   testCapStatus,
 } from "../../src/billing/index.ts";
-import { openDb, type OpenedDb } from "../../src/db/index.ts";
+import { type OpenedDb, openDb } from "../../src/db/index.ts";
 import { AppError } from "../../src/errors.ts";
 import { ensureTenant } from "../../src/tenants/keys.ts";
 import { microsToUsd, newId } from "../../src/util.ts";
@@ -23,7 +23,9 @@ describe("prices", () => {
       quantity: 113,
       amountMicros: 226_000,
     });
-    expect(extractionCharge({ sourceType: "file", mimeType: "image/webp", pages: 1, ok: true })!.amountMicros).toBe(2_000);
+    expect(extractionCharge({ sourceType: "file", mimeType: "image/webp", pages: 1, ok: true })!.amountMicros).toBe(
+      2_000,
+    );
   });
 
   test("DOCX, PPTX, HTML and other files are 0.001 USD per file, whatever their length", () => {
@@ -33,12 +35,18 @@ describe("prices", () => {
       "text/html",
       "text/plain",
     ]) {
-      expect(extractionCharge({ sourceType: "file", mimeType: mime, pages: 40, ok: true })).toEqual({ operation: "extract.documents", quantity: 1, amountMicros: 1_000 });
+      expect(extractionCharge({ sourceType: "file", mimeType: mime, pages: 40, ok: true })).toEqual({
+        operation: "extract.documents",
+        quantity: 1,
+        amountMicros: 1_000,
+      });
     }
   });
 
   test("a web URL is 0.001 USD even when it serves a PDF; a video is 0.0005 USD", () => {
-    expect(extractionCharge({ sourceType: "web", mimeType: "application/pdf", pages: 14, ok: true })!.amountMicros).toBe(1_000);
+    expect(
+      extractionCharge({ sourceType: "web", mimeType: "application/pdf", pages: 14, ok: true })!.amountMicros,
+    ).toBe(1_000);
     expect(extractionCharge({ sourceType: "youtube", mimeType: "video/youtube", pages: null, ok: true })).toEqual({
       operation: "extract.videos",
       quantity: 1,
@@ -52,7 +60,10 @@ describe("prices", () => {
 
   test("sums are exact in micro-dollars where adding USD floats would drift", () => {
     // Eight videos then seven PDF pages: summed as floats this is 0.018000000000000002.
-    const entries = [...Array(8).fill(PRICES_MICROS.extractVideo), ...Array(7).fill(PRICES_MICROS.extractPage)] as number[];
+    const entries = [
+      ...Array(8).fill(PRICES_MICROS.extractVideo),
+      ...Array(7).fill(PRICES_MICROS.extractPage),
+    ] as number[];
     expect(microsToUsd(entries.reduce((a, b) => a + b, 0))).toBe(0.018);
     expect(entries.reduce((a, b) => a + b / 1_000_000, 0)).not.toBe(0.018);
   });
@@ -82,9 +93,21 @@ describe("ledger and test-key caps", () => {
   };
 
   test("monthly totals per operation, this month only, this tenant only", () => {
-    recordUsage(opened.db, { tenantId, keyEnv: "production", operation: "extract.pages", quantity: 13, amountMicros: 26_000 });
+    recordUsage(opened.db, {
+      tenantId,
+      keyEnv: "production",
+      operation: "extract.pages",
+      quantity: 13,
+      amountMicros: 26_000,
+    });
     recordUsage(opened.db, { tenantId, keyEnv: "test", operation: "extract.pages", quantity: 3, amountMicros: 6_000 });
-    recordUsage(opened.db, { tenantId, keyEnv: "production", operation: "extract.documents", quantity: 1, amountMicros: 1_000 });
+    recordUsage(opened.db, {
+      tenantId,
+      keyEnv: "production",
+      operation: "extract.documents",
+      quantity: 1,
+      amountMicros: 1_000,
+    });
     recordUsage(opened.db, { tenantId, keyEnv: "production", operation: "notes", amountMicros: 50_000 });
     recordUsage(opened.db, { tenantId: otherTenant, keyEnv: "production", operation: "notes", amountMicros: 50_000 });
     opened.sqlite.run(
@@ -99,7 +122,10 @@ describe("ledger and test-key caps", () => {
   });
 
   test("month bounds are the UTC calendar month", () => {
-    expect(monthBounds(new Date("2025-12-31T23:59:59Z"))).toEqual({ start: "2025-12-01T00:00:00.000Z", end: "2026-01-01T00:00:00.000Z" });
+    expect(monthBounds(new Date("2025-12-31T23:59:59Z"))).toEqual({
+      start: "2025-12-01T00:00:00.000Z",
+      end: "2026-01-01T00:00:00.000Z",
+    });
   });
 
   test("a test key gets 5 courses a month, then 403 TEST_USAGE_LIMIT; production keys are not capped", () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { copyFileSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { launchBrowser } from "../helpers/browser.ts";
-import { BUN, call, cleanup, ROOT, startServer, tempDir, type TestServer } from "../helpers/server.ts";
+import { BUN, call, cleanup, ROOT, startServer, type TestServer, tempDir } from "../helpers/server.ts";
 
 const workDir = tempDir("cf-exe-");
 const exe = join(workDir, "courseforge");

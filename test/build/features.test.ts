@@ -9,9 +9,9 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { insertCourse } from "../helpers/fixtures.ts";
+import { BUN, call, cleanup, ROOT, startServer, type TestServer, tempDir } from "../helpers/server.ts";
 import { writeFakePiperVoice } from "../podcasts/fixtures/fake-piper-voice.ts";
 import { writeSyntheticEncoder } from "./synthetic-encoder.ts";
-import { BUN, call, cleanup, ROOT, startServer, tempDir, type TestServer } from "../helpers/server.ts";
 
 const CORPUS = join(ROOT, "../shared/corpus");
 const workDir = tempDir("cf-features-");
@@ -21,12 +21,32 @@ let key: string;
 
 /** `unshare -m` with a tmpfs over the repository, when this machine lets us (root, util-linux). */
 function hidingRepository(): string[] | null {
-  const probe = Bun.spawnSync(["unshare", "-m", "--propagation", "private", "sh", "-c", `mount -t tmpfs none "${ROOT}" && ! ls "${ROOT}/node_modules" >/dev/null 2>&1`], {
-    stdout: "ignore",
-    stderr: "ignore",
-  });
+  const probe = Bun.spawnSync(
+    [
+      "unshare",
+      "-m",
+      "--propagation",
+      "private",
+      "sh",
+      "-c",
+      `mount -t tmpfs none "${ROOT}" && ! ls "${ROOT}/node_modules" >/dev/null 2>&1`,
+    ],
+    {
+      stdout: "ignore",
+      stderr: "ignore",
+    },
+  );
   if (probe.exitCode !== 0) return null;
-  return ["unshare", "-m", "--propagation", "private", "sh", "-c", `mount -t tmpfs none "${ROOT}" && exec "$0" "$@"`, exe];
+  return [
+    "unshare",
+    "-m",
+    "--propagation",
+    "private",
+    "sh",
+    "-c",
+    `mount -t tmpfs none "${ROOT}" && exec "$0" "$@"`,
+    exe,
+  ];
 }
 
 const hidden = hidingRepository();
@@ -34,7 +54,11 @@ const hidden = hidingRepository();
 async function extract(path: string, type: string, name: string) {
   const form = new FormData();
   form.append("files", new Blob([await Bun.file(join(CORPUS, path)).arrayBuffer()], { type }), name);
-  const res = await fetch(`${srv.url}/v2/documents/extract`, { method: "POST", headers: { "x-api-key": key, "x-external-user-id": "exe-user" }, body: form });
+  const res = await fetch(`${srv.url}/v2/documents/extract`, {
+    method: "POST",
+    headers: { "x-api-key": key, "x-external-user-id": "exe-user" },
+    body: form,
+  });
   const body = (await res.json()) as any;
   return { status: res.status, doc: body.documents?.[0], body };
 }
@@ -42,7 +66,11 @@ async function extract(path: string, type: string, name: string) {
 /** A podcast of one chapter with the given engine; returns the episode once it is no longer generating. */
 async function podcastEpisode(provider: "provider_a" | "provider_b", title: string) {
   const courseId = await insertCourse(srv.dataDir, { apiKey: key, externalUserId: "exe-user" }, { title, chapters: 1 });
-  const started = await call(srv.url, `/v2/courses/${courseId}/podcasts/generate?tts_provider=${provider}`, { key, user: "exe-user", json: {} });
+  const started = await call(srv.url, `/v2/courses/${courseId}/podcasts/generate?tts_provider=${provider}`, {
+    key,
+    user: "exe-user",
+    json: {},
+  });
   expect(started.status).toBe(200);
   const deadline = Date.now() + 120_000;
   let episode: any;
@@ -66,8 +94,11 @@ async function expectMp3(episode: any) {
 
 beforeAll(async () => {
   // Stand-in Piper voices (real ONNX graphs) so that the native onnxruntime is exercised too.
-  for (const v of ["host", "guest"]) await writeFakePiperVoice(join(workDir, "models", "piper"), v, { phonemeIdMap: { _: [0], "^": [1], $: [2] } });
-  writeSyntheticEncoder(join(workDir, "models"), "synthetic-encoder", { words: ["tides", "moon", "sun", "ocean", "currents"] });
+  for (const v of ["host", "guest"])
+    await writeFakePiperVoice(join(workDir, "models", "piper"), v, { phonemeIdMap: { _: [0], "^": [1], $: [2] } });
+  writeSyntheticEncoder(join(workDir, "models"), "synthetic-encoder", {
+    words: ["tides", "moon", "sun", "ocean", "currents"],
+  });
   const built = join(workDir, "build-out");
   const proc = Bun.spawnSync([BUN, "build.ts", "--outfile", built], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
   if (proc.exitCode !== 0) throw new Error(`build failed: ${proc.stderr.toString()}`);
@@ -106,14 +137,22 @@ test("OCR of a PNG, with the embedded English model and no network", async () =>
 }, 120_000);
 
 test("a text PDF, page by page", async () => {
-  const { status, doc } = await extract("pdf/REPAIR-2022-INV-001_multipage-tables.pdf", "application/pdf", "estimate.pdf");
+  const { status, doc } = await extract(
+    "pdf/REPAIR-2022-INV-001_multipage-tables.pdf",
+    "application/pdf",
+    "estimate.pdf",
+  );
   expect(status).toBe(200);
   expect(doc).toMatchObject({ status: "ready", pages: 3 });
   expect(doc.markdown).toContain("Gabriel Diaz");
 }, 60_000);
 
 test("a scanned PDF with no text layer, through OCR", async () => {
-  const { status, doc } = await extract("pdf/MEDRPT-2024-PAT-3847_medical_report_scan.pdf", "application/pdf", "scan.pdf");
+  const { status, doc } = await extract(
+    "pdf/MEDRPT-2024-PAT-3847_medical_report_scan.pdf",
+    "application/pdf",
+    "scan.pdf",
+  );
   expect(status).toBe(200);
   expect(doc).toMatchObject({ status: "ready", pages: 3 });
   expect(doc.markdown.toLowerCase()).toContain("patient");
@@ -142,20 +181,41 @@ test("documents indexed and queried with transformers.js embeddings (native onnx
   const health = await call(srv.url, "/health", { key });
   expect(health.body.details.engines.embedder).toContain("transformers:synthetic-encoder");
   const form = new FormData();
-  form.append("files", new Blob(["# Tides\n\nTides are caused by the pull of the Moon and the Sun.\n\n## Currents\n\nOcean currents move heat."], { type: "text/markdown" }), "tides.md");
-  const processed = await fetch(`${srv.url}/v2/documents/process`, { method: "POST", headers: { "x-api-key": key, "x-external-user-id": "exe-user" }, body: form });
+  form.append(
+    "files",
+    new Blob(
+      ["# Tides\n\nTides are caused by the pull of the Moon and the Sun.\n\n## Currents\n\nOcean currents move heat."],
+      { type: "text/markdown" },
+    ),
+    "tides.md",
+  );
+  const processed = await fetch(`${srv.url}/v2/documents/process`, {
+    method: "POST",
+    headers: { "x-api-key": key, "x-external-user-id": "exe-user" },
+    body: form,
+  });
   const doc = ((await processed.json()) as any).documents[0];
   expect(doc).toMatchObject({ status: "ready" });
-  const answer = await call(srv.url, "/v2/documents/query", { key, user: "exe-user", json: { question: "What causes tides?", document_ids: [doc.id] } });
+  const answer = await call(srv.url, "/v2/documents/query", {
+    key,
+    user: "exe-user",
+    json: { question: "What causes tides?", document_ids: [doc.id] },
+  });
   expect(answer.status).toBe(200);
   expect(answer.body.sources.length).toBeGreaterThan(0);
 }, 60_000);
 
 test("course exports: the SCORM runtime, page styles and cartridge parts are inside the executable", async () => {
   const { unzipSync } = await import("fflate");
-  const courseId = await insertCourse(srv.dataDir, { apiKey: key, externalUserId: "exe-user" }, { title: "Tides", chapters: 2 });
+  const courseId = await insertCourse(
+    srv.dataDir,
+    { apiKey: key, externalUserId: "exe-user" },
+    { title: "Tides", chapters: 2 },
+  );
   const get = async (format: string) => {
-    const res = await fetch(`${srv.url}/v2/courses/${courseId}/export?format=${format}`, { headers: { "x-api-key": key, "x-external-user-id": "exe-user" } });
+    const res = await fetch(`${srv.url}/v2/courses/${courseId}/export?format=${format}`, {
+      headers: { "x-api-key": key, "x-external-user-id": "exe-user" },
+    });
     expect(res.status).toBe(200);
     return unzipSync(new Uint8Array(await res.arrayBuffer()));
   };

@@ -46,11 +46,23 @@ function randomWeights(count: number, scale: number): Uint8Array {
   return new Uint8Array(w.buffer);
 }
 
-const tensor = (name: string, dims: number[], raw: Uint8Array) => message([...dims.map((d): Field => [1, d]), [2, FLOAT], [8, name], [9, raw]]);
+const tensor = (name: string, dims: number[], raw: Uint8Array) =>
+  message([...dims.map((d): Field => [1, d]), [2, FLOAT], [8, name], [9, raw]]);
 const valueInfo = (name: string, elemType: number, dims: (number | string)[]) =>
   message([
     [1, name],
-    [2, message([[1, message([[1, elemType], [2, message(dims.map((d): Field => [1, message([typeof d === "number" ? [1, d] : [2, d]])]))]])]])],
+    [
+      2,
+      message([
+        [
+          1,
+          message([
+            [1, elemType],
+            [2, message(dims.map((d): Field => [1, message([typeof d === "number" ? [1, d] : [2, d]])]))],
+          ]),
+        ],
+      ]),
+    ],
   ]);
 
 export interface EncoderOptions {
@@ -68,7 +80,9 @@ export function writeSyntheticEncoder(modelsDir: string, name: string, opts: Enc
   const vocabList = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", ...chars, ...[...chars].map((c) => `##${c}`)];
   for (const w of opts.words ?? []) if (!vocabList.includes(w)) vocabList.push(w);
 
-  const initializers: Uint8Array[] = [tensor("embeddings", [vocabList.length, hidden], randomWeights(vocabList.length * hidden, 0.5))];
+  const initializers: Uint8Array[] = [
+    tensor("embeddings", [vocabList.length, hidden], randomWeights(vocabList.length * hidden, 0.5)),
+  ];
   const nodes: Uint8Array[] = [];
   const node = (op: string, inputs: string[], output: string) => {
     nodes.push(message([...inputs.map((i): Field => [1, i]), [2, output], [3, `${op}_${nodes.length}`], [4, op]]));
@@ -84,7 +98,11 @@ export function writeSyntheticEncoder(modelsDir: string, name: string, opts: Enc
     for (let j = 0; j < 4; j++) a = node("MatMul", [a, weight(`l${l}.proj${j}`, hidden, hidden)], `l${l}.proj${j}.out`);
     const attended = node("Add", [h, a], `l${l}.attended`);
     const up = node("MatMul", [attended, weight(`l${l}.up`, hidden, 4 * hidden)], `l${l}.up.out`);
-    const down = node("MatMul", [node("Relu", [up], `l${l}.act`), weight(`l${l}.down`, 4 * hidden, hidden)], `l${l}.down.out`);
+    const down = node(
+      "MatMul",
+      [node("Relu", [up], `l${l}.act`), weight(`l${l}.down`, 4 * hidden, hidden)],
+      `l${l}.down.out`,
+    );
     h = node("Add", [attended, down], l === layers - 1 ? "last_hidden_state" : `h${l + 1}`);
   }
   const graph = message([
@@ -94,17 +112,47 @@ export function writeSyntheticEncoder(modelsDir: string, name: string, opts: Enc
     [11, valueInfo("input_ids", INT64, ["batch", "sequence"])],
     [12, valueInfo("last_hidden_state", FLOAT, ["batch", "sequence", hidden])],
   ]);
-  const model = message([[1, 8], [2, "courseforge-tests"], [7, graph], [8, message([[1, ""], [2, 13]])]]);
+  const model = message([
+    [1, 8],
+    [2, "courseforge-tests"],
+    [7, graph],
+    [
+      8,
+      message([
+        [1, ""],
+        [2, 13],
+      ]),
+    ],
+  ]);
 
   const dir = join(modelsDir, "embeddings", name);
   mkdirSync(join(dir, "onnx"), { recursive: true });
   writeFileSync(join(dir, "onnx", "model.onnx"), model);
-  writeFileSync(join(dir, "config.json"), JSON.stringify({ model_type: "bert", hidden_size: hidden, architectures: ["BertModel"] }));
+  writeFileSync(
+    join(dir, "config.json"),
+    JSON.stringify({ model_type: "bert", hidden_size: hidden, architectures: ["BertModel"] }),
+  );
   writeFileSync(
     join(dir, "tokenizer_config.json"),
-    JSON.stringify({ tokenizer_class: "BertTokenizer", do_lower_case: true, model_max_length: 512, cls_token: "[CLS]", sep_token: "[SEP]", pad_token: "[PAD]", unk_token: "[UNK]" }),
+    JSON.stringify({
+      tokenizer_class: "BertTokenizer",
+      do_lower_case: true,
+      model_max_length: 512,
+      cls_token: "[CLS]",
+      sep_token: "[SEP]",
+      pad_token: "[PAD]",
+      unk_token: "[UNK]",
+    }),
   );
-  const special = (id: number, content: string) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
+  const special = (id: number, content: string) => ({
+    id,
+    content,
+    single_word: false,
+    lstrip: false,
+    rstrip: false,
+    normalized: false,
+    special: true,
+  });
   const cls = { SpecialToken: { id: "[CLS]", type_id: 0 } };
   const sep = { SpecialToken: { id: "[SEP]", type_id: 0 } };
   writeFileSync(
@@ -114,13 +162,22 @@ export function writeSyntheticEncoder(modelsDir: string, name: string, opts: Enc
       truncation: { direction: "Right", max_length: 512, strategy: "LongestFirst", stride: 0 },
       padding: null,
       added_tokens: ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"].map((t, i) => special(i, t)),
-      normalizer: { type: "BertNormalizer", clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
+      normalizer: {
+        type: "BertNormalizer",
+        clean_text: true,
+        handle_chinese_chars: true,
+        strip_accents: null,
+        lowercase: true,
+      },
       pre_tokenizer: { type: "BertPreTokenizer" },
       post_processor: {
         type: "TemplateProcessing",
         single: [cls, { Sequence: { id: "A", type_id: 0 } }, sep],
         pair: [cls, { Sequence: { id: "A", type_id: 0 } }, sep, { Sequence: { id: "B", type_id: 1 } }, sep],
-        special_tokens: { "[CLS]": { id: "[CLS]", ids: [2], tokens: ["[CLS]"] }, "[SEP]": { id: "[SEP]", ids: [3], tokens: ["[SEP]"] } },
+        special_tokens: {
+          "[CLS]": { id: "[CLS]", ids: [2], tokens: ["[CLS]"] },
+          "[SEP]": { id: "[SEP]", ids: [3], tokens: ["[SEP]"] },
+        },
       },
       decoder: { type: "WordPiece", prefix: "##", cleanup: true },
       model: {

@@ -14,7 +14,7 @@ import type { Page } from "playwright-core";
 import { openDb } from "../../src/db/index.ts";
 import { revokeKey } from "../../src/tenants/keys.ts";
 import { type Browser, launchBrowser, seriousViolations } from "../helpers/browser.ts";
-import { call, cleanup, ROOT, startServer, tempDir, type TestServer } from "../helpers/server.ts";
+import { call, cleanup, ROOT, startServer, type TestServer, tempDir } from "../helpers/server.ts";
 import { type Receiver, startReceiver } from "../webhooks/receiver.ts";
 
 const OUT = join(ROOT, "test-output/console");
@@ -72,9 +72,14 @@ beforeAll(async () => {
   pageServer = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
-    fetch: () => (pageUp ? new Response(ARTICLE, { headers: { "content-type": "text/html; charset=utf-8" } }) : new Response("down for maintenance", { status: 503 })),
+    fetch: () =>
+      pageUp
+        ? new Response(ARTICLE, { headers: { "content-type": "text/html; charset=utf-8" } })
+        : new Response("down for maintenance", { status: 503 }),
   });
-  srv = await startServer({ env: { OUTBOUND_ALLOW: "127.0.0.1", NODE_EXTRA_CA_CERTS: receiver.certFile, TTS_PROVIDER: "espeak" } });
+  srv = await startServer({
+    env: { OUTBOUND_ALLOW: "127.0.0.1", NODE_EXTRA_CA_CERTS: receiver.certFile, TTS_PROVIDER: "espeak" },
+  });
   // The walk clicks far faster than a person: more than the default 60 requests a minute.
   key = await srv.createKey("console-tenant", "test", 1000);
   browser = await launchBrowser();
@@ -101,7 +106,10 @@ async function capture(name: string) {
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     if (width > size.width) tooWide[`${name} (${label})`] = width;
     const found = await seriousViolations(page);
-    if (found.length) axeFindings[`${name} (${label})`] = found.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    if (found.length)
+      axeFindings[`${name} (${label})`] = found.map(
+        (v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+      );
   }
   await page.setViewportSize(VIEWPORTS.desktop);
 }
@@ -114,7 +122,9 @@ function step(name: string, fn: () => Promise<void>, timeout?: number) {
       try {
         await fn();
       } catch (err) {
-        await page.screenshot({ path: join(OUT, `FAILED-${name.split(":")[0]!.replace(/\W+/g, "-")}.png`), fullPage: true }).catch(() => {});
+        await page
+          .screenshot({ path: join(OUT, `FAILED-${name.split(":")[0]!.replace(/\W+/g, "-")}.png`), fullPage: true })
+          .catch(() => {});
         throw err;
       }
     },
@@ -124,13 +134,15 @@ function step(name: string, fn: () => Promise<void>, timeout?: number) {
 
 const heading = () => page.locator("h1");
 const nav = (name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true });
-const courseNav = (name: string) => page.getByRole("navigation", { name: "Course" }).getByRole("link", { name, exact: true });
+const courseNav = (name: string) =>
+  page.getByRole("navigation", { name: "Course" }).getByRole("link", { name, exact: true });
 
 /** Everything the browser keeps for the console's origin, as text. */
 async function browserStorage(): Promise<string> {
   const inPage = await page.evaluate(async () => {
     const all: string[] = [document.cookie];
-    for (const store of [localStorage, sessionStorage]) for (let i = 0; i < store.length; i++) all.push(store.key(i)!, store.getItem(store.key(i)!)!);
+    for (const store of [localStorage, sessionStorage])
+      for (let i = 0; i < store.length; i++) all.push(store.key(i)!, store.getItem(store.key(i)!)!);
     all.push(JSON.stringify(await indexedDB.databases()));
     all.push(JSON.stringify(await caches.keys()));
     return all.join("\n");
@@ -160,57 +172,70 @@ describe("the console, walked as a person would", () => {
     await capture("courses-empty");
   });
 
-  step("keyboard: the skip link comes first, and the main menu is reached and followed with Tab and Enter", async () => {
-    await page.reload();
-    await page.getByRole("heading", { level: 1, name: "Your courses" }).waitFor();
-    await page.keyboard.press("Tab");
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe("Skip to content");
-    for (let i = 0; i < 10 && (await page.evaluate(() => document.activeElement?.textContent)) !== "Library"; i++) await page.keyboard.press("Tab");
-    await page.keyboard.press("Enter");
-    await page.getByRole("heading", { level: 1, name: "Library" }).waitFor();
-    expect(page.url()).toBe(`${srv.url}/app/library`);
-    // The new page's heading takes focus, so a screen reader announces it.
-    await expect(page.evaluate(() => document.activeElement?.tagName)).resolves.toBe("H1");
-  });
+  step(
+    "keyboard: the skip link comes first, and the main menu is reached and followed with Tab and Enter",
+    async () => {
+      await page.reload();
+      await page.getByRole("heading", { level: 1, name: "Your courses" }).waitFor();
+      await page.keyboard.press("Tab");
+      await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe("Skip to content");
+      for (let i = 0; i < 10 && (await page.evaluate(() => document.activeElement?.textContent)) !== "Library"; i++)
+        await page.keyboard.press("Tab");
+      await page.keyboard.press("Enter");
+      await page.getByRole("heading", { level: 1, name: "Library" }).waitFor();
+      expect(page.url()).toBe(`${srv.url}/app/library`);
+      // The new page's heading takes focus, so a screen reader announces it.
+      await expect(page.evaluate(() => document.activeElement?.tagName)).resolves.toBe("H1");
+    },
+  );
 
-  step("library: upload a corpus PDF and a hostile document with per-file progress, see status and chunk counts", async () => {
-    await nav("Library").click();
-    await page.getByRole("heading", { level: 1, name: "Library" }).waitFor();
-    expect(page.url()).toBe(`${srv.url}/app/library`);
-    await page.getByLabel("Space (optional)").fill("papers");
-    await page.getByLabel(/^Files/).setInputFiles([
-      { name: "dpr.pdf", mimeType: "application/pdf", buffer: readFileSync(PDF) },
-      { name: HOSTILE_NAME, mimeType: "text/markdown", buffer: Buffer.from(HOSTILE) },
-    ]);
-    await page.getByRole("button", { name: "Upload" }).click();
-    const uploads = page.getByRole("list", { name: "Uploads" }).getByRole("listitem");
-    await uploads.nth(1).waitFor();
-    await expect(uploads.count()).resolves.toBe(2);
-    await page.locator(".upload-done").nth(1).waitFor({ timeout: 60_000 });
-    const rows = page.getByRole("row");
-    await page.getByRole("cell", { name: "dpr.pdf", exact: true }).waitFor();
-    const pdfRow = rows.filter({ has: page.getByRole("cell", { name: "dpr.pdf", exact: true }) });
-    await expect(pdfRow.getByRole("cell").nth(1).textContent()).resolves.toBe("papers");
-    await expect(pdfRow.getByRole("cell").nth(2).textContent()).resolves.toBe("ready");
-    expect(Number(await pdfRow.getByRole("cell").nth(3).textContent())).toBeGreaterThan(5);
-    await expect(pdfRow.getByRole("cell").nth(4).textContent()).resolves.toBe("13");
-    // The hostile file name is shown as the text it is.
-    await page.getByRole("cell", { name: HOSTILE_NAME, exact: true }).waitFor();
-    // A file that cannot be read is listed with its reason.
-    await page.getByLabel(/^Files/).setInputFiles({ name: "empty.txt", mimeType: "text/plain", buffer: Buffer.alloc(0) });
-    await page.getByRole("button", { name: "Upload" }).click();
-    await expect(page.locator(".upload-failed").textContent()).resolves.toMatch(/^empty\.txt.*failed: empty\.txt: \S/);
-    const failedRow = rows.filter({ has: page.getByRole("cell", { name: "empty.txt", exact: true }) });
-    await expect(failedRow.getByRole("cell").nth(2).locator(".status").textContent()).resolves.toBe("error");
-    await expect(failedRow.getByRole("cell").nth(2).locator(".error").textContent()).resolves.toMatch(/\S/);
-    await capture("library");
-  });
+  step(
+    "library: upload a corpus PDF and a hostile document with per-file progress, see status and chunk counts",
+    async () => {
+      await nav("Library").click();
+      await page.getByRole("heading", { level: 1, name: "Library" }).waitFor();
+      expect(page.url()).toBe(`${srv.url}/app/library`);
+      await page.getByLabel("Space (optional)").fill("papers");
+      await page.getByLabel(/^Files/).setInputFiles([
+        { name: "dpr.pdf", mimeType: "application/pdf", buffer: readFileSync(PDF) },
+        { name: HOSTILE_NAME, mimeType: "text/markdown", buffer: Buffer.from(HOSTILE) },
+      ]);
+      await page.getByRole("button", { name: "Upload" }).click();
+      const uploads = page.getByRole("list", { name: "Uploads" }).getByRole("listitem");
+      await uploads.nth(1).waitFor();
+      await expect(uploads.count()).resolves.toBe(2);
+      await page.locator(".upload-done").nth(1).waitFor({ timeout: 60_000 });
+      const rows = page.getByRole("row");
+      await page.getByRole("cell", { name: "dpr.pdf", exact: true }).waitFor();
+      const pdfRow = rows.filter({ has: page.getByRole("cell", { name: "dpr.pdf", exact: true }) });
+      await expect(pdfRow.getByRole("cell").nth(1).textContent()).resolves.toBe("papers");
+      await expect(pdfRow.getByRole("cell").nth(2).textContent()).resolves.toBe("ready");
+      expect(Number(await pdfRow.getByRole("cell").nth(3).textContent())).toBeGreaterThan(5);
+      await expect(pdfRow.getByRole("cell").nth(4).textContent()).resolves.toBe("13");
+      // The hostile file name is shown as the text it is.
+      await page.getByRole("cell", { name: HOSTILE_NAME, exact: true }).waitFor();
+      // A file that cannot be read is listed with its reason.
+      await page
+        .getByLabel(/^Files/)
+        .setInputFiles({ name: "empty.txt", mimeType: "text/plain", buffer: Buffer.alloc(0) });
+      await page.getByRole("button", { name: "Upload" }).click();
+      await expect(page.locator(".upload-failed").textContent()).resolves.toMatch(
+        /^empty\.txt.*failed: empty\.txt: \S/,
+      );
+      const failedRow = rows.filter({ has: page.getByRole("cell", { name: "empty.txt", exact: true }) });
+      await expect(failedRow.getByRole("cell").nth(2).locator(".status").textContent()).resolves.toBe("error");
+      await expect(failedRow.getByRole("cell").nth(2).locator(".error").textContent()).resolves.toMatch(/\S/);
+      await capture("library");
+    },
+  );
 
   step("new course from sources: chapters turn pending → running → completed as the stream reports", async () => {
     await nav("New course").click();
     await page.getByRole("heading", { level: 1, name: "New course" }).waitFor();
     await page.getByLabel("Files and URLs").check();
-    await page.getByLabel("Files", { exact: true }).setInputFiles({ name: "dpr.pdf", mimeType: "application/pdf", buffer: readFileSync(PDF) });
+    await page
+      .getByLabel("Files", { exact: true })
+      .setInputFiles({ name: "dpr.pdf", mimeType: "application/pdf", buffer: readFileSync(PDF) });
     await page.getByLabel("Chapters").fill("3");
     await page.getByLabel("Learning goal").selectOption("exams");
     await capture("new-course");
@@ -249,35 +274,42 @@ describe("the console, walked as a person would", () => {
     expect(courseId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  step("course: chapter navigation, key concepts, and a citation opening its passage with document and page", async () => {
-    await page.getByRole("navigation", { name: "Chapters" }).getByRole("link").nth(1).click();
-    expect(page.url()).toBe(`${srv.url}/app/courses/${courseId}/chapters/1`);
-    await page.getByRole("heading", { level: 2, name: /^Chapter 2:/ }).waitFor();
-    await page.getByRole("heading", { name: "Key concepts" }).waitFor();
-    // The chapter's end on screen marks it read, as the learner's standing counts it.
-    await page.locator(".chapter-actions").scrollIntoViewIfNeeded();
-    await page.getByRole("status").filter({ hasText: "Chapter read" }).waitFor();
-    const read = (await call(srv.url, `/v2/courses/${courseId}/learner-progress`, { key, user: LEARNER })).body;
-    expect(read.chapters.map((c: any) => c.read)).toEqual(read.chapters.map((c: any) => c.order_index === 1));
-    await capture("course-chapter");
-    const course = (await call(srv.url, `/v2/courses/${courseId}`, { key, user: LEARNER })).body;
-    const source = course.chapters[1].sources[0];
-    await page.getByRole("button", { name: /^Source 1:/ }).first().click();
-    const dialog = page.locator("dialog[open]");
-    await dialog.waitFor();
-    await expect(dialog.textContent()).resolves.toContain(`dpr.pdf, page ${source.page}`);
-    await expect(dialog.locator("blockquote").textContent()).resolves.toBe(source.excerpt);
-    await capture("course-citation");
-    // The first screen only, as a person sees it (the README's picture of the console).
-    await page.screenshot({ path: join(OUT, "course-citation-desktop-screen.png") });
-    await page.keyboard.press("Escape");
-    await dialog.waitFor({ state: "hidden" });
-  });
+  step(
+    "course: chapter navigation, key concepts, and a citation opening its passage with document and page",
+    async () => {
+      await page.getByRole("navigation", { name: "Chapters" }).getByRole("link").nth(1).click();
+      expect(page.url()).toBe(`${srv.url}/app/courses/${courseId}/chapters/1`);
+      await page.getByRole("heading", { level: 2, name: /^Chapter 2:/ }).waitFor();
+      await page.getByRole("heading", { name: "Key concepts" }).waitFor();
+      // The chapter's end on screen marks it read, as the learner's standing counts it.
+      await page.locator(".chapter-actions").scrollIntoViewIfNeeded();
+      await page.getByRole("status").filter({ hasText: "Chapter read" }).waitFor();
+      const read = (await call(srv.url, `/v2/courses/${courseId}/learner-progress`, { key, user: LEARNER })).body;
+      expect(read.chapters.map((c: any) => c.read)).toEqual(read.chapters.map((c: any) => c.order_index === 1));
+      await capture("course-chapter");
+      const course = (await call(srv.url, `/v2/courses/${courseId}`, { key, user: LEARNER })).body;
+      const source = course.chapters[1].sources[0];
+      await page
+        .getByRole("button", { name: /^Source 1:/ })
+        .first()
+        .click();
+      const dialog = page.locator("dialog[open]");
+      await dialog.waitFor();
+      await expect(dialog.textContent()).resolves.toContain(`dpr.pdf, page ${source.page}`);
+      await expect(dialog.locator("blockquote").textContent()).resolves.toBe(source.excerpt);
+      await capture("course-citation");
+      // The first screen only, as a person sees it (the README's picture of the console).
+      await page.screenshot({ path: join(OUT, "course-citation-desktop-screen.png") });
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+    },
+  );
 
   step("quiz: answer the chapter's questions, submit, see the score and each explanation", async () => {
     await page.getByRole("link", { name: "Take the chapter quiz" }).click();
     expect(page.url()).toBe(`${srv.url}/app/courses/${courseId}/quiz/1`);
-    const questions = (await call(srv.url, `/v2/courses/${courseId}`, { key, user: LEARNER })).body.chapters[1].quiz.questions as any[];
+    const questions = (await call(srv.url, `/v2/courses/${courseId}`, { key, user: LEARNER })).body.chapters[1].quiz
+      .questions as any[];
     expect(questions.length).toBeGreaterThan(0);
     const groups = page.locator("form.quiz fieldset");
     await groups.first().waitFor();
@@ -285,7 +317,11 @@ describe("the console, walked as a person would", () => {
     // Every answer right but the first, so the score says what was answered.
     for (const [i, q] of questions.entries()) {
       const group = groups.nth(i);
-      if (q.type === "mcq") await group.getByRole("radio").nth(i === 0 ? (q.answer + 1) % q.choices.length : q.answer).check();
+      if (q.type === "mcq")
+        await group
+          .getByRole("radio")
+          .nth(i === 0 ? (q.answer + 1) % q.choices.length : q.answer)
+          .check();
       else await group.getByLabel("Your answer").fill(i === 0 ? "no idea" : String(q.answer));
     }
     await capture("quiz");
@@ -294,37 +330,66 @@ describe("the console, walked as a person would", () => {
       `Score: ${questions.length - 1} / ${questions.length} (${Math.round((100 * (questions.length - 1)) / questions.length)}%)`,
     );
     await expect(groups.nth(0).locator(".feedback").textContent()).resolves.toContain("Not quite.");
-    if (questions[0].explanation) await expect(groups.nth(0).locator(".explanation").textContent()).resolves.toBe(questions[0].explanation);
+    if (questions[0].explanation)
+      await expect(groups.nth(0).locator(".explanation").textContent()).resolves.toBe(questions[0].explanation);
     // The server graded and kept the attempt.
     const progress = (await call(srv.url, `/v2/courses/${courseId}/learner-progress`, { key, user: LEARNER })).body;
-    expect(progress.chapters[1].quiz).toMatchObject({ attempts: 1, last: { score: questions.length - 1, total: questions.length } });
+    expect(progress.chapters[1].quiz).toMatchObject({
+      attempts: 1,
+      last: { score: questions.length - 1, total: questions.length },
+    });
     await capture("quiz-scored");
   });
 
-  step("flashcards: the cards due now come first; flip one, rate it, it is scheduled and the next due card comes", async () => {
-    await courseNav("Flashcards").click();
-    const flip = page.getByRole("button", { name: /^Card front/ });
-    await flip.waitFor({ timeout: 60_000 });
-    const deck = (await call(srv.url, `/v2/courses/${courseId}/generate-flashcards`, { key, user: LEARNER, method: "POST" })).body.flashcards;
-    const n = deck.cards.length;
-    const due = (await call(srv.url, `/v2/courses/${courseId}/flashcards/due`, { key, user: LEARNER })).body;
-    // Nothing reviewed yet: every card is due, in deck order.
-    expect(due.cards.map((c: any) => c.card_index)).toEqual(deck.cards.map((_: unknown, i: number) => i));
-    await page.getByRole("status").filter({ hasText: `${n} of ${n} cards due now · rated 0` }).waitFor();
-    await expect(flip.locator(".face").textContent()).resolves.toBe(deck.cards[0].front);
-    await capture("flashcards");
-    await flip.click();
-    await expect(page.getByRole("button", { name: /^Card back/ }).locator(".face").textContent()).resolves.toBe(deck.cards[0].back);
-    await capture("flashcards-flipped");
-    await page.getByRole("button", { name: "Good" }).click();
-    await page.getByRole("status").filter({ hasText: /rated 1 · that card comes back in \d+ minutes?/ }).waitFor();
-    const progress = (await call(srv.url, `/v2/courses/${courseId}/learner-progress`, { key, user: LEARNER })).body;
-    expect(progress.flashcards).toMatchObject({ reviewed: 1, due: n - 1 });
-    if (n > 1) await expect(page.getByRole("button", { name: /^Card front/ }).locator(".face").textContent()).resolves.toBe(deck.cards[1].front);
-    // Reloaded, the page lists what is due now: a new card rated good comes back in ten minutes.
-    await page.reload();
-    await page.getByRole("status").filter({ hasText: `${n - 1} of ${n} cards due now · rated 0` }).waitFor();
-  });
+  step(
+    "flashcards: the cards due now come first; flip one, rate it, it is scheduled and the next due card comes",
+    async () => {
+      await courseNav("Flashcards").click();
+      const flip = page.getByRole("button", { name: /^Card front/ });
+      await flip.waitFor({ timeout: 60_000 });
+      const deck = (
+        await call(srv.url, `/v2/courses/${courseId}/generate-flashcards`, { key, user: LEARNER, method: "POST" })
+      ).body.flashcards;
+      const n = deck.cards.length;
+      const due = (await call(srv.url, `/v2/courses/${courseId}/flashcards/due`, { key, user: LEARNER })).body;
+      // Nothing reviewed yet: every card is due, in deck order.
+      expect(due.cards.map((c: any) => c.card_index)).toEqual(deck.cards.map((_: unknown, i: number) => i));
+      await page
+        .getByRole("status")
+        .filter({ hasText: `${n} of ${n} cards due now · rated 0` })
+        .waitFor();
+      await expect(flip.locator(".face").textContent()).resolves.toBe(deck.cards[0].front);
+      await capture("flashcards");
+      await flip.click();
+      await expect(
+        page
+          .getByRole("button", { name: /^Card back/ })
+          .locator(".face")
+          .textContent(),
+      ).resolves.toBe(deck.cards[0].back);
+      await capture("flashcards-flipped");
+      await page.getByRole("button", { name: "Good" }).click();
+      await page
+        .getByRole("status")
+        .filter({ hasText: /rated 1 · that card comes back in \d+ minutes?/ })
+        .waitFor();
+      const progress = (await call(srv.url, `/v2/courses/${courseId}/learner-progress`, { key, user: LEARNER })).body;
+      expect(progress.flashcards).toMatchObject({ reviewed: 1, due: n - 1 });
+      if (n > 1)
+        await expect(
+          page
+            .getByRole("button", { name: /^Card front/ })
+            .locator(".face")
+            .textContent(),
+        ).resolves.toBe(deck.cards[1].front);
+      // Reloaded, the page lists what is due now: a new card rated good comes back in ten minutes.
+      await page.reload();
+      await page
+        .getByRole("status")
+        .filter({ hasText: `${n - 1} of ${n} cards due now · rated 0` })
+        .waitFor();
+    },
+  );
 
   step("ask: a question gets an answer with its cited passages; low confidence is said", async () => {
     await courseNav("Ask").click();
@@ -332,7 +397,13 @@ describe("the console, walked as a person would", () => {
     await page.getByRole("button", { name: "Ask" }).click();
     await page.getByRole("heading", { name: "Answer" }).waitFor();
     // The built-in engine answers a question the same way each time: the API says what the page should show.
-    const body = (await call(srv.url, `/v2/courses/${courseId}/ask`, { key, user: LEARNER, json: { question: "What does the dual encoder use to encode passages?" } })).body;
+    const body = (
+      await call(srv.url, `/v2/courses/${courseId}/ask`, {
+        key,
+        user: LEARNER,
+        json: { question: "What does the dual encoder use to encode passages?" },
+      })
+    ).body;
     await expect(page.locator(".answer-text").textContent()).resolves.toBe(body.answer);
     await expect(page.locator(".passages blockquote").count()).resolves.toBe(body.sources.length);
     expect(body.sources.length).toBeGreaterThan(0);
@@ -343,28 +414,32 @@ describe("the console, walked as a person would", () => {
     await page.getByText(/^Low confidence:/).waitFor();
   });
 
-  step("podcasts: generate, follow each episode's status, play one, read its transcript", async () => {
-    await courseNav("Podcasts").click();
-    await page.getByRole("button", { name: "Generate episodes" }).click();
-    await page.getByText("generating", { exact: true }).first().waitFor();
-    await capture("podcasts-generating");
-    await page.locator("audio").nth(2).waitFor({ state: "attached", timeout: 180_000 });
-    const audio = page.locator("audio").first();
-    const src = await audio.getAttribute("src");
-    expect(src!.startsWith(`${srv.url}/media/`)).toBe(true);
-    const played = await audio.evaluate(async (a: HTMLAudioElement) => {
-      a.muted = true;
-      await a.play();
-      await new Promise((r) => a.addEventListener("timeupdate", r, { once: true }));
-      a.pause();
-      return { time: a.currentTime, duration: a.duration };
-    });
-    expect(played.time).toBeGreaterThan(0);
-    expect(played.duration).toBeGreaterThan(30);
-    await page.getByText("Transcript").first().click();
-    await expect(page.locator(".transcript dt").first().textContent()).resolves.toBe("Host");
-    await capture("podcasts");
-  }, 240_000);
+  step(
+    "podcasts: generate, follow each episode's status, play one, read its transcript",
+    async () => {
+      await courseNav("Podcasts").click();
+      await page.getByRole("button", { name: "Generate episodes" }).click();
+      await page.getByText("generating", { exact: true }).first().waitFor();
+      await capture("podcasts-generating");
+      await page.locator("audio").nth(2).waitFor({ state: "attached", timeout: 180_000 });
+      const audio = page.locator("audio").first();
+      const src = await audio.getAttribute("src");
+      expect(src!.startsWith(`${srv.url}/media/`)).toBe(true);
+      const played = await audio.evaluate(async (a: HTMLAudioElement) => {
+        a.muted = true;
+        await a.play();
+        await new Promise((r) => a.addEventListener("timeupdate", r, { once: true }));
+        a.pause();
+        return { time: a.currentTime, duration: a.duration };
+      });
+      expect(played.time).toBeGreaterThan(0);
+      expect(played.duration).toBeGreaterThan(30);
+      await page.getByText("Transcript").first().click();
+      await expect(page.locator(".transcript dt").first().textContent()).resolves.toBe("Host");
+      await capture("podcasts");
+    },
+    240_000,
+  );
 
   step("study guide and notes: generated, rendered, downloaded as Markdown", async () => {
     await courseNav("Study guide & notes").click();
@@ -387,7 +462,9 @@ describe("the console, walked as a person would", () => {
     const groups = page.locator("form.quiz fieldset");
     await groups.first().waitFor({ timeout: 120_000 });
     // The same (cached) exam, to answer it: every multiple choice right, written answers in the model answer's words.
-    const exam = (await call(srv.url, `/v2/courses/${courseId}/generate-exam`, { key, user: LEARNER, json: { exam_size: 10 } })).body.exam;
+    const exam = (
+      await call(srv.url, `/v2/courses/${courseId}/generate-exam`, { key, user: LEARNER, json: { exam_size: 10 } })
+    ).body.exam;
     await expect(groups.count()).resolves.toBe(10);
     for (const [i, q] of (exam.questions as any[]).entries()) {
       if (q.type === "mcq") await groups.nth(i).getByRole("radio").nth(q.answer).check();
@@ -398,7 +475,9 @@ describe("the console, walked as a person would", () => {
     const score = await page.locator(".score").textContent();
     expect(score).toMatch(/^Score: [\d.]+ \/ 10 \(\d+%\)$/);
     expect(Number(/Score: ([\d.]+)/.exec(score!)![1])).toBeGreaterThanOrEqual(mcqs);
-    expect((await call(srv.url, `/v2/courses/${courseId}/learner-progress`, { key, user: LEARNER })).body.exams.attempts).toBe(1);
+    expect(
+      (await call(srv.url, `/v2/courses/${courseId}/learner-progress`, { key, user: LEARNER })).body.exams.attempts,
+    ).toBe(1);
     await capture("exam");
   });
 
@@ -411,9 +490,13 @@ describe("the console, walked as a person would", () => {
     const row = page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: s.chapters[1].title }) });
     await expect(row.getByRole("cell").nth(0).textContent()).resolves.toBe("Read");
     const last = s.chapters[1].quiz.last;
-    await expect(row.getByRole("cell").nth(2).textContent()).resolves.toBe(`${last.score} / ${last.total} (${last.percent}%)`);
+    await expect(row.getByRole("cell").nth(2).textContent()).resolves.toBe(
+      `${last.score} / ${last.total} (${last.percent}%)`,
+    );
     await page.getByText(`${s.exams.attempts} attempt${s.exams.attempts === 1 ? "" : "s"}; best`).waitFor();
-    await expect(page.locator(".flashcard-standing").textContent()).resolves.toContain(`${s.flashcards.due} of ${s.flashcards.total} cards due now; 1 reviewed.`);
+    await expect(page.locator(".flashcard-standing").textContent()).resolves.toContain(
+      `${s.flashcards.due} of ${s.flashcards.total} cards due now; 1 reviewed.`,
+    );
     await capture("progress");
   });
 
@@ -464,11 +547,15 @@ describe("the console, walked as a person would", () => {
     await page.getByRole("button", { name: "Build the course" }).click();
     const reason = page.getByRole("alert").filter({ hasText: "Why it failed:" });
     await reason.waitFor({ timeout: 60_000 });
-    await expect(reason.textContent()).resolves.toMatch(/^Why it failed: None of the course's sources could be ingested: .*503.* \(SOURCES_FAILED\)$/);
+    await expect(reason.textContent()).resolves.toMatch(
+      /^Why it failed: None of the course's sources could be ingested: .*503.* \(SOURCES_FAILED\)$/,
+    );
     await page.getByRole("button", { name: "Resume the course" }).waitFor();
     await capture("new-course-failed");
     // The course's own page says the same and resumes it too, then shows it once written.
-    const failed = (await call(srv.url, "/v2/courses", { key, user: LEARNER })).body.data.find((c: any) => c.status === "failed");
+    const failed = (await call(srv.url, "/v2/courses", { key, user: LEARNER })).body.data.find(
+      (c: any) => c.status === "failed",
+    );
     await page.goto(`${srv.url}/app/courses/${failed.id}`);
     await expect(page.getByRole("alert").textContent()).resolves.toContain("(SOURCES_FAILED)");
     await capture("course-failed");
@@ -488,7 +575,10 @@ describe("the console, walked as a person would", () => {
     const hostileCourse = made.body.course.id;
     await page.goto(`${srv.url}/app/courses/${hostileCourse}`);
     await page.getByRole("heading", { name: "Key concepts" }).waitFor();
-    await page.getByRole("button", { name: /^Source 1:/ }).first().click();
+    await page
+      .getByRole("button", { name: /^Source 1:/ })
+      .first()
+      .click();
     await expect(page.locator("dialog[open]").textContent()).resolves.toContain(HOSTILE_NAME);
     await capture("hostile-course");
     await page.keyboard.press("Escape");
@@ -504,12 +594,21 @@ describe("the console, walked as a person would", () => {
       jsLinks: document.querySelectorAll('a[href^="javascript:" i]').length,
       images: document.querySelectorAll("img").length,
     }));
-    expect(inert).toEqual({ pwned: null, scripts: [`${srv.url}/app/assets/main.js`], handlers: 0, jsLinks: 0, images: 0 });
+    expect(inert).toEqual({
+      pwned: null,
+      scripts: [`${srv.url}/app/assets/main.js`],
+      handlers: 0,
+      jsLinks: 0,
+      images: 0,
+    });
     expect(dialogs).toEqual([]);
     // And out of the library it goes (the confirmation is accepted).
     const rows = page.getByRole("cell", { name: HOSTILE_NAME, exact: true });
     const before = await rows.count();
-    await page.getByRole("button", { name: `Delete ${HOSTILE_NAME}` }).first().click();
+    await page
+      .getByRole("button", { name: `Delete ${HOSTILE_NAME}` })
+      .first()
+      .click();
     await rows.nth(before - 1).waitFor({ state: "detached" });
     expect(dialogs).toEqual([`Delete ${HOSTILE_NAME}?`]);
     dialogs.length = 0;
@@ -554,7 +653,9 @@ describe("the console, walked as a person would", () => {
     await page.goto(`${srv.url}/app/`);
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("heading", { level: 1, name: "Sign in to courseforge" }).waitFor();
-    const replay = await call(srv.url, "/v2/courses", { headers: { cookie: `cf_console=${old!.value}`, "sec-fetch-site": "same-origin" } });
+    const replay = await call(srv.url, "/v2/courses", {
+      headers: { cookie: `cf_console=${old!.value}`, "sec-fetch-site": "same-origin" },
+    });
     expect(replay.status).toBe(401);
     await expect(browser.context.cookies(srv.url)).resolves.toEqual([]);
 
@@ -562,7 +663,10 @@ describe("the console, walked as a person would", () => {
     await page.getByLabel("Learner id").fill(LEARNER);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { level: 1, name: "Your courses" }).waitFor();
-    await page.getByRole("link", { name: /Dense Passage Retrieval/ }).first().waitFor();
+    await page
+      .getByRole("link", { name: /Dense Passage Retrieval/ })
+      .first()
+      .waitFor();
     await capture("courses");
     const { db, sqlite } = await openDb(srv.dataDir, { migrate: false });
     try {
@@ -574,22 +678,32 @@ describe("the console, walked as a person would", () => {
     await page.getByRole("heading", { level: 1, name: "Sign in to courseforge" }).waitFor();
   });
 
-  step("through the whole walk: no request left the server, no key in storage or URLs or logs, axe found nothing serious, every page fits a phone", async () => {
-    const requests = browser.requests();
-    const ours = requests.filter((r) => r.url.startsWith(`${srv.url}/`));
-    expect(ours.length).toBeGreaterThan(50);
-    // Every kind of request the console's pages made (navigations, scripts, styles, fetches, uploads,
-    // audio) went to the server, save the hostile pages the cross-origin step opened on purpose.
-    // Chromium's own background requests (update checks, account and autofill lookups) are other kinds.
-    const pageKinds = new Set(ours.map((r) => r.annotation));
-    const elsewhere = requests.filter((r) => pageKinds.has(r.annotation) && !r.url.startsWith(`${srv.url}/`) && !attackerOrigins.includes(new URL(r.url).origin));
-    expect(elsewhere).toEqual([]);
-    // The check sees other origins: the hostile page the cross-origin step opened is among the requests.
-    expect(requests.some((r) => pageKinds.has(r.annotation) && attackerOrigins.includes(new URL(r.url).origin))).toBe(true);
-    expect(requests.filter((r) => r.url.includes(key))).toEqual([]);
-    expect(await browserStorage()).not.toContain(key);
-    expect(srv.output()).not.toContain(key);
-    expect(axeFindings).toEqual({});
-    expect(tooWide).toEqual({});
-  });
+  step(
+    "through the whole walk: no request left the server, no key in storage or URLs or logs, axe found nothing serious, every page fits a phone",
+    async () => {
+      const requests = browser.requests();
+      const ours = requests.filter((r) => r.url.startsWith(`${srv.url}/`));
+      expect(ours.length).toBeGreaterThan(50);
+      // Every kind of request the console's pages made (navigations, scripts, styles, fetches, uploads,
+      // audio) went to the server, save the hostile pages the cross-origin step opened on purpose.
+      // Chromium's own background requests (update checks, account and autofill lookups) are other kinds.
+      const pageKinds = new Set(ours.map((r) => r.annotation));
+      const elsewhere = requests.filter(
+        (r) =>
+          pageKinds.has(r.annotation) &&
+          !r.url.startsWith(`${srv.url}/`) &&
+          !attackerOrigins.includes(new URL(r.url).origin),
+      );
+      expect(elsewhere).toEqual([]);
+      // The check sees other origins: the hostile page the cross-origin step opened is among the requests.
+      expect(requests.some((r) => pageKinds.has(r.annotation) && attackerOrigins.includes(new URL(r.url).origin))).toBe(
+        true,
+      );
+      expect(requests.filter((r) => r.url.includes(key))).toEqual([]);
+      expect(await browserStorage()).not.toContain(key);
+      expect(srv.output()).not.toContain(key);
+      expect(axeFindings).toEqual({});
+      expect(tooWide).toEqual({});
+    },
+  );
 });

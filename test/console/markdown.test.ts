@@ -37,7 +37,10 @@ Plain text with **bold** and a [safe link](https://example.org/page) and a [bad 
 beforeAll(async () => {
   // The module bundled for a browser, as the console bundles it, and exposed to the test page.
   const entry = join(dir, "entry.ts");
-  await Bun.write(entry, `import { markdownToSafeHtml } from ${JSON.stringify(join(ROOT, "src/console/web/markdown.ts"))};\n(window as any).consoleMarkdown = { markdownToSafeHtml };\n`);
+  await Bun.write(
+    entry,
+    `import { markdownToSafeHtml } from ${JSON.stringify(join(ROOT, "src/console/web/markdown.ts"))};\n(window as any).consoleMarkdown = { markdownToSafeHtml };\n`,
+  );
   const built = await Bun.build({ entrypoints: [entry], target: "browser" });
   if (!built.success) throw new AggregateError(built.logs, "markdown.ts did not build");
   browser = await launchBrowser();
@@ -64,7 +67,9 @@ test("hostile markdown renders as inert text and markup", async () => {
     return {
       pwned: (window as any).__pwned ?? null,
       html: out.innerHTML,
-      handlers: [...out.querySelectorAll("*")].flatMap((el) => [...el.attributes].filter((a) => a.name.startsWith("on")).map((a) => a.name)),
+      handlers: [...out.querySelectorAll("*")].flatMap((el) =>
+        [...el.attributes].filter((a) => a.name.startsWith("on")).map((a) => a.name),
+      ),
       hrefs: [...out.querySelectorAll("a")].map((a) => a.getAttribute("href")),
       loaders: out.querySelectorAll("img, iframe, svg, form, input, script, style, object, embed").length,
       styled: out.querySelectorAll("[style]").length,

@@ -21,7 +21,11 @@ test("a course killed mid-generation resumes after restart, with no chapter writ
   const env = { ...FAST_ENV, LLM_PROVIDER: "ollama", OLLAMA_HOST: fake.url, CHAPTER_CONCURRENCY: "2" };
   srv = await startServer({ env });
   const key = await srv.createKey("acme", "production");
-  const r = await call(srv.url, "/v2/courses/generate", { key, user: "kim", json: { topic: "Surviving a crash", num_chapters: 6 } });
+  const r = await call(srv.url, "/v2/courses/generate", {
+    key,
+    user: "kim",
+    json: { topic: "Surviving a crash", num_chapters: 6 },
+  });
   expect(r.status).toBe(202);
   const courseId = r.body.course_id;
 

@@ -19,7 +19,10 @@ let url: string;
 let key: string;
 
 beforeAll(async () => {
-  [env, modelEnv] = await Promise.all([courseEnv({ extractive: true }), courseEnv({ env: { LLM_TIMEOUT_MS: "3000" } })]);
+  [env, modelEnv] = await Promise.all([
+    courseEnv({ extractive: true }),
+    courseEnv({ env: { LLM_TIMEOUT_MS: "3000" } }),
+  ]);
   url = env.srv.url;
   key = env.key;
 });
@@ -37,7 +40,16 @@ async function rows(sql: string, ...args: string[]): Promise<number> {
 describe("deleting a course", () => {
   test("removes its chapters, index entries and podcast audio; keeps its source documents", async () => {
     const form = new FormData();
-    form.append("files", new File(["# Tides\n\nTides are the rise and fall of sea levels caused by the Moon's gravity.\n\nSpring tides happen at new and full moon."], "tides.md", { type: "text/markdown" }));
+    form.append(
+      "files",
+      new File(
+        [
+          "# Tides\n\nTides are the rise and fall of sea levels caused by the Moon's gravity.\n\nSpring tides happen at new and full moon.",
+        ],
+        "tides.md",
+        { type: "text/markdown" },
+      ),
+    );
     form.append("num_chapters", "2");
     const made = await call(url, "/v2/courses/generate-from-files?mode=sync", { key, user: "pat", body: form });
     expect(made.status).toBe(200);
@@ -53,7 +65,9 @@ describe("deleting a course", () => {
        SELECT ?, course_id, id, order_index, title, 'ready', 'espeak', ?, ?, ? FROM chapters WHERE course_id = ? AND order_index = 0`,
       [crypto.randomUUID(), audio.key, now, now, courseId],
     );
-    const sources = sqlite.query<{ document_id: string }, [string]>("SELECT document_id FROM course_documents WHERE course_id = ?").all(courseId);
+    const sources = sqlite
+      .query<{ document_id: string }, [string]>("SELECT document_id FROM course_documents WHERE course_id = ?")
+      .all(courseId);
     sqlite.close();
     expect(existsSync(blobPath(env.srv.dataDir, audio.key))).toBe(true);
 
@@ -61,15 +75,24 @@ describe("deleting a course", () => {
     expect(r.status).toBe(204);
 
     expect((await call(url, `/v2/courses/${courseId}`, { key, user: "pat" })).status).toBe(404);
-    expect((await call(url, `/v2/courses/${courseId}/ask`, { key, user: "pat", json: { question: "What causes tides?" } })).status).toBe(404);
+    expect(
+      (await call(url, `/v2/courses/${courseId}/ask`, { key, user: "pat", json: { question: "What causes tides?" } }))
+        .status,
+    ).toBe(404);
     expect(await rows("SELECT count(*) AS n FROM chapters WHERE course_id = ?", courseId)).toBe(0);
     expect(await rows("SELECT count(*) AS n FROM retrieval_chunks WHERE course_id = ?", courseId)).toBe(0);
     expect(await rows("SELECT count(*) AS n FROM podcast_episodes WHERE course_id = ?", courseId)).toBe(0);
     expect(existsSync(blobPath(env.srv.dataDir, audio.key))).toBe(false);
     // The source document is still the learner's, and still answers document queries.
     const list = await call(url, "/v2/documents", { key, user: "pat" });
-    expect(list.body.data.map((d: { id: string }) => d.id)).toEqual(expect.arrayContaining(sources.map((s) => s.document_id)));
-    const q = await call(url, "/v2/documents/query", { key, user: "pat", json: { question: "What causes tides?", document_ids: sources.map((s) => s.document_id) } });
+    expect(list.body.data.map((d: { id: string }) => d.id)).toEqual(
+      expect.arrayContaining(sources.map((s) => s.document_id)),
+    );
+    const q = await call(url, "/v2/documents/query", {
+      key,
+      user: "pat",
+      json: { question: "What causes tides?", document_ids: sources.map((s) => s.document_id) },
+    });
     expect(q.status).toBe(200);
     expect(q.body.answer).toContain("Moon's gravity");
   });
@@ -79,10 +102,19 @@ describe("deleting a course", () => {
     fake!.behave("hang");
     let courseId = "";
     try {
-      const started = await call(srv.url, "/v2/courses/generate", { key: modelKey, user: "pat", json: { topic: "Busy course", num_chapters: 2 } });
+      const started = await call(srv.url, "/v2/courses/generate", {
+        key: modelKey,
+        user: "pat",
+        json: { topic: "Busy course", num_chapters: 2 },
+      });
       expect(started.status).toBe(202);
       courseId = started.body.course_id;
-      await waitFor("job running", () => progressOf(srv.url, modelKey, "pat", courseId), (p) => p.body.job_status === "running", 20_000);
+      await waitFor(
+        "job running",
+        () => progressOf(srv.url, modelKey, "pat", courseId),
+        (p) => p.body.job_status === "running",
+        20_000,
+      );
       const r = await call(srv.url, `/v2/courses/${courseId}`, { method: "DELETE", key: modelKey, user: "pat" });
       expect(r.status).toBe(409);
       expect(errorOf(r).code).toBe("COURSE_BUSY");
@@ -91,6 +123,8 @@ describe("deleting a course", () => {
       fake!.behave("ok");
     }
     await settle(srv.url, modelKey, "pat", courseId);
-    expect((await call(srv.url, `/v2/courses/${courseId}`, { method: "DELETE", key: modelKey, user: "pat" })).status).toBe(204);
+    expect(
+      (await call(srv.url, `/v2/courses/${courseId}`, { method: "DELETE", key: modelKey, user: "pat" })).status,
+    ).toBe(204);
   });
 });

@@ -29,7 +29,11 @@ test("titles come from the paper's headings and chapters are grounded in their o
   const form = new FormData();
   form.append("files", new Blob([await Bun.file(PAPER).arrayBuffer()], { type: "application/pdf" }), "tracemonkey.pdf");
   form.append("num_chapters", "4");
-  const made = await call(env.srv.url, "/v2/courses/generate-from-files?mode=sync", { key: env.key, user: "reader", body: form });
+  const made = await call(env.srv.url, "/v2/courses/generate-from-files?mode=sync", {
+    key: env.key,
+    user: "reader",
+    body: form,
+  });
   expect(made.status).toBe(200);
   const course = await call(env.srv.url, `/v2/courses/${made.body.course.id}`, { key: env.key, user: "reader" });
 

@@ -22,7 +22,9 @@ test("a course from a real PDF is built end to end from the document itself", as
     "/v2/courses/generate-from-files?mode=sync",
     env.key,
     "eve",
-    filesForm({ num_chapters: "3", search_enabled: "false" }, [{ name: "dpr-paper-multi-column.pdf", content: pdf, type: "application/pdf" }]),
+    filesForm({ num_chapters: "3", search_enabled: "false" }, [
+      { name: "dpr-paper-multi-column.pdf", content: pdf, type: "application/pdf" },
+    ]),
   );
   expect(r.status).toBe(200);
   expect(r.body.usage.engine).toBe("extractive");
@@ -32,7 +34,10 @@ test("a course from a real PDF is built end to end from the document itself", as
   expect(course.engine).toBe("extractive");
   expect(course.topic.length).toBeGreaterThan(2);
   expect(course.chapters).toHaveLength(3);
-  const text = course.chapters.map((c: any) => c.content).join("\n").toLowerCase();
+  const text = course.chapters
+    .map((c: any) => c.content)
+    .join("\n")
+    .toLowerCase();
   expect(text).toContain("passage");
   expect(text).toContain("retrieval");
   for (const ch of course.chapters) {
@@ -56,7 +61,11 @@ test("a course from a real PDF is built end to end from the document itself", as
 });
 
 test("a topic with no model and no matching documents is refused at once, saying how to configure one", async () => {
-  const r = await call(env.srv.url, "/v2/courses/generate", { key: env.key, user: "newcomer", json: { topic: "Medieval castle sieges" } });
+  const r = await call(env.srv.url, "/v2/courses/generate", {
+    key: env.key,
+    user: "newcomer",
+    json: { topic: "Medieval castle sieges" },
+  });
   expect(r.status).toBe(503);
   const e = errorOf(r);
   expect(e.code).toBe("MODEL_NOT_CONFIGURED");
@@ -83,7 +92,11 @@ test("a topic matching the learner's indexed documents is built from them", asyn
     expect(ch.sources.every((s: any) => s.filename === "dpr-paper-multi-column.pdf")).toBe(true);
   }
   // The learner's documents do not make every topic possible: only a topic they match.
-  const unrelated = await call(env.srv.url, "/v2/courses/generate", { key: env.key, user: "eve", json: { topic: "Medieval castle sieges" } });
+  const unrelated = await call(env.srv.url, "/v2/courses/generate", {
+    key: env.key,
+    user: "eve",
+    json: { topic: "Medieval castle sieges" },
+  });
   expect(unrelated.status).toBe(422);
   expect(errorOf(unrelated).code).toBe("TOPIC_NOT_COVERED");
   // Another learner's documents are not theirs to build from.

@@ -23,8 +23,16 @@ beforeAll(async () => {
       searxQueries.push(q);
       return Response.json({
         results: [
-          { url: "https://example.org/photosynthesis", title: "Photosynthesis explained", content: "Plants turn light into chemical energy in chloroplasts." },
-          { url: "https://example.org/chlorophyll", title: "Chlorophyll", content: "Chlorophyll absorbs red and blue light." },
+          {
+            url: "https://example.org/photosynthesis",
+            title: "Photosynthesis explained",
+            content: "Plants turn light into chemical energy in chloroplasts.",
+          },
+          {
+            url: "https://example.org/chlorophyll",
+            title: "Chlorophyll",
+            content: "Chlorophyll absorbs red and blue light.",
+          },
         ],
       });
     },
@@ -42,7 +50,11 @@ const light = { name: "light.md", content: LIGHT_REACTIONS, type: "text/markdown
 const calvin = { name: "calvin.md", content: CALVIN_CYCLE, type: "text/markdown" };
 const castles = { name: "castles.md", content: CASTLES, type: "text/markdown" };
 
-async function build(fields: Record<string, string>, files: { name: string; content: string; type?: string }[], user = "fay") {
+async function build(
+  fields: Record<string, string>,
+  files: { name: string; content: string; type?: string }[],
+  user = "fay",
+) {
   const r = await postForm(url, "/v2/courses/generate-from-files?mode=sync", key, user, filesForm(fields, files));
   expect(r.status).toBe(200);
   const course = await call(url, `/v2/courses/${r.body.course.id}`, { key, user });
@@ -55,9 +67,15 @@ const filenamesOf = (chapter: any) => new Set<string>(chapter.sources.map((s: an
 describe("organization modes", () => {
   test("sequential_sections: chapters follow the sources in order, each drawn from its own source", async () => {
     const before = env.fake!.generations().length;
-    const course = await build({ organization: "sequential_sections", num_chapters: "4", search_enabled: "false" }, [light, castles]);
+    const course = await build({ organization: "sequential_sections", num_chapters: "4", search_enabled: "false" }, [
+      light,
+      castles,
+    ]);
     // Outline, chapters and study guide all ask for one context size: Ollama never reloads the model mid-course.
-    const sizes = env.fake!.generations().slice(before).map((c) => c.body?.options?.num_ctx);
+    const sizes = env
+      .fake!.generations()
+      .slice(before)
+      .map((c) => c.body?.options?.num_ctx);
     expect(sizes.length).toBeGreaterThanOrEqual(6);
     expect(new Set(sizes)).toEqual(new Set([8192]));
     expect(course.organization).toBe("sequential_sections");
@@ -77,7 +95,10 @@ describe("organization modes", () => {
 
   test("thematic_bridge: the outline sees what both sources share and chapters draw on both", async () => {
     const before = outlineCalls(env.fake!).length;
-    const course = await build({ organization: "thematic_bridge", num_chapters: "3", search_enabled: "false" }, [light, calvin]);
+    const course = await build({ organization: "thematic_bridge", num_chapters: "3", search_enabled: "false" }, [
+      light,
+      calvin,
+    ]);
     expect(course.organization).toBe("thematic_bridge");
     // Every chapter of the bridge names the sources it draws on: both of them.
     const ids = new Set(course.sources?.map((s: any) => s.id) ?? course.outline.chapters[0].source_document_ids);
@@ -96,7 +117,10 @@ describe("organization modes", () => {
     const related = await build({ num_chapters: "2", search_enabled: "false" }, [light, calvin]);
     expect(related.organization).toBe("thematic_bridge");
     expect(related.outline.source_relatedness).toBeGreaterThan(0.2);
-    const unrelated = await build({ organization: "auto", num_chapters: "2", search_enabled: "false" }, [light, castles]);
+    const unrelated = await build({ organization: "auto", num_chapters: "2", search_enabled: "false" }, [
+      light,
+      castles,
+    ]);
     expect(unrelated.organization).toBe("sequential_sections");
     expect(unrelated.outline.source_relatedness).toBeLessThan(0.2);
   });
@@ -132,7 +156,10 @@ describe("organization modes", () => {
       "/v2/courses/generate-from-files?mode=sync",
       key,
       "sep",
-      filesForm({ organization: "separate_courses", num_chapters: "1", search_enabled: "false", topic: "Plant energy" }, [light, calvin]),
+      filesForm(
+        { organization: "separate_courses", num_chapters: "1", search_enabled: "false", topic: "Plant energy" },
+        [light, calvin],
+      ),
     );
     expect(r.status).toBe(200);
     expect(r.body.courses).toHaveLength(2);
@@ -146,7 +173,10 @@ describe("sources that fail", () => {
     const res = await fetch(`${url}/v2/courses/generate-from-files?mode=stream`, {
       method: "POST",
       headers: { "x-api-key": key, "x-external-user-id": "fay" },
-      body: filesForm({ web_urls: JSON.stringify(["http://127.0.0.1:9/gone"]), num_chapters: "2", search_enabled: "false" }, [light]),
+      body: filesForm(
+        { web_urls: JSON.stringify(["http://127.0.0.1:9/gone"]), num_chapters: "2", search_enabled: "false" },
+        [light],
+      ),
     });
     expect(res.status).toBe(200);
     const { events } = await readSse(res);
@@ -169,7 +199,10 @@ describe("sources that fail", () => {
       "/v2/courses/generate-from-files?mode=sync",
       key,
       "fay",
-      filesForm({ web_urls: JSON.stringify(["http://127.0.0.1:9/a", "http://127.0.0.1:9/b"]), search_enabled: "false" }),
+      filesForm({
+        web_urls: JSON.stringify(["http://127.0.0.1:9/a", "http://127.0.0.1:9/b"]),
+        search_enabled: "false",
+      }),
     );
     expect(r.status).toBe(422);
     const e = errorOf(r);
@@ -191,11 +224,22 @@ describe("web search", () => {
   });
 
   test("with SEARXNG_URL, chapters cite the web results they were given", async () => {
-    const withSearch = await courseEnv({ env: { SEARXNG_URL: `http://127.0.0.1:${searx.port}`, OUTBOUND_ALLOW: "127.0.0.1" } });
+    const withSearch = await courseEnv({
+      env: { SEARXNG_URL: `http://127.0.0.1:${searx.port}`, OUTBOUND_ALLOW: "127.0.0.1" },
+    });
     try {
-      const r = await postForm(withSearch.srv.url, "/v2/courses/generate-from-files?mode=sync", withSearch.key, "sam", filesForm({ num_chapters: "2" }, [light]));
+      const r = await postForm(
+        withSearch.srv.url,
+        "/v2/courses/generate-from-files?mode=sync",
+        withSearch.key,
+        "sam",
+        filesForm({ num_chapters: "2" }, [light]),
+      );
       expect(r.status).toBe(200);
-      const course = await call(withSearch.srv.url, `/v2/courses/${r.body.course.id}`, { key: withSearch.key, user: "sam" });
+      const course = await call(withSearch.srv.url, `/v2/courses/${r.body.course.id}`, {
+        key: withSearch.key,
+        user: "sam",
+      });
       expect(course.body.search_note).toBeNull();
       for (const ch of course.body.chapters) {
         const web = ch.sources.filter((s: any) => s.url);
@@ -238,7 +282,13 @@ describe("validation", () => {
     expect(tooMany.status).toBe(422);
     errorOf(tooMany);
     const exe = new Uint8Array([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00, 0x00, 0x00, 0x04, 0x00, 0, 0, 0xff, 0xff, 0, 0]);
-    const unsupported = await postForm(url, "/v2/courses/generate-from-files", key, "val", filesForm({}, [light, { name: "tool.exe", content: exe }]));
+    const unsupported = await postForm(
+      url,
+      "/v2/courses/generate-from-files",
+      key,
+      "val",
+      filesForm({}, [light, { name: "tool.exe", content: exe }]),
+    );
     expect(unsupported.status).toBe(415);
     expect(errorOf(unsupported).message).toContain("tool.exe");
     // The refused request left no course behind (the learner was created by the write, with nothing).

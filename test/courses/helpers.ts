@@ -1,7 +1,7 @@
 /** Shared pieces of the course-generation tests: server + fake Ollama, polling, SSE, forms. */
 import { createParser } from "eventsource-parser";
 import { type FakeOllama, type RecordedCall, startFakeOllama } from "../helpers/fake-ollama.ts";
-import { call, startServer, type StartOptions, type TestServer } from "../helpers/server.ts";
+import { call, type StartOptions, startServer, type TestServer } from "../helpers/server.ts";
 
 export interface CourseEnv {
   srv: TestServer;
@@ -19,7 +19,9 @@ export const FAST_ENV: Record<string, string> = {
 };
 
 /** A server generating with a fake Ollama (in this process), or with the extractive engine. */
-export async function courseEnv(opts: { latencyMs?: number; env?: Record<string, string>; extractive?: boolean; server?: StartOptions } = {}): Promise<CourseEnv> {
+export async function courseEnv(
+  opts: { latencyMs?: number; env?: Record<string, string>; extractive?: boolean; server?: StartOptions } = {},
+): Promise<CourseEnv> {
   const fake = opts.extractive ? null : startFakeOllama({ latencyMs: opts.latencyMs ?? 0 });
   const srv = await startServer({
     ...opts.server,
@@ -41,7 +43,13 @@ export async function courseEnv(opts: { latencyMs?: number; env?: Record<string,
   };
 }
 
-export async function waitFor<T>(what: string, get: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 30_000, everyMs = 100): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  get: () => Promise<T>,
+  done: (v: T) => boolean,
+  timeoutMs = 30_000,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await get();
@@ -71,7 +79,10 @@ export interface SseEvent {
 }
 
 /** Reads an SSE response to its end (or until `stopAfter` says so, then disconnects). */
-export async function readSse(res: Response, stopAfter?: (e: SseEvent, all: SseEvent[]) => boolean): Promise<{ events: SseEvent[]; comments: string[] }> {
+export async function readSse(
+  res: Response,
+  stopAfter?: (e: SseEvent, all: SseEvent[]) => boolean,
+): Promise<{ events: SseEvent[]; comments: string[] }> {
   const events: SseEvent[] = [];
   const comments: string[] = [];
   let stop = false;
@@ -95,7 +106,8 @@ export async function readSse(res: Response, stopAfter?: (e: SseEvent, all: SseE
 }
 
 /** Generation calls whose requested JSON schema is a chapter's (it has key_concepts). */
-export const chapterCalls = (fake: FakeOllama): RecordedCall[] => fake.generations().filter((c) => JSON.stringify(c.body?.format ?? "").includes("key_concepts"));
+export const chapterCalls = (fake: FakeOllama): RecordedCall[] =>
+  fake.generations().filter((c) => JSON.stringify(c.body?.format ?? "").includes("key_concepts"));
 export const outlineCalls = (fake: FakeOllama): RecordedCall[] =>
   fake.generations().filter((c) => {
     const f = JSON.stringify(c.body?.format ?? "");
@@ -103,9 +115,19 @@ export const outlineCalls = (fake: FakeOllama): RecordedCall[] =>
   });
 
 /** A multipart form for generate-from-files. */
-export function filesForm(fields: Record<string, string>, files: { name: string; content: string | Uint8Array; type?: string }[] = []): FormData {
+export function filesForm(
+  fields: Record<string, string>,
+  files: { name: string; content: string | Uint8Array; type?: string }[] = [],
+): FormData {
   const form = new FormData();
-  for (const f of files) form.append("files", new Blob([typeof f.content === "string" ? f.content : f.content.slice()], { type: f.type ?? "application/octet-stream" }), f.name);
+  for (const f of files)
+    form.append(
+      "files",
+      new Blob([typeof f.content === "string" ? f.content : f.content.slice()], {
+        type: f.type ?? "application/octet-stream",
+      }),
+      f.name,
+    );
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   return form;
 }

@@ -5,7 +5,7 @@ import { loadConfig } from "../../src/config.ts";
 import { headingPaths } from "../../src/ingest/document.ts";
 import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
 import { call, ROOT, tempDir } from "../helpers/server.ts";
-import { chapterCalls, type CourseEnv, courseEnv, filesForm, outlineCalls } from "./helpers.ts";
+import { type CourseEnv, chapterCalls, courseEnv, filesForm, outlineCalls } from "./helpers.ts";
 
 const PAPER = join(ROOT, "../shared/corpus/pdf/tracemonkey.pdf");
 
@@ -25,17 +25,26 @@ test("the outline prompt samples the whole document: text of its last sections i
   const { blocks } = await extractFile(PAPER, "tracemonkey.pdf", { ...loadConfig(), dataDir: tempDir() });
   const paths = headingPaths(blocks);
   const lastSections = new Set(
-    blocks.filter((b) => b.kind === "heading" && b.role === "body" && /^\d+\.?\s/.test(b.text)).slice(-2).map((b) => b.text),
+    blocks
+      .filter((b) => b.kind === "heading" && b.role === "body" && /^\d+\.?\s/.test(b.text))
+      .slice(-2)
+      .map((b) => b.text),
   );
   expect(lastSections.size).toBe(2);
-  const tail = blocks.filter((b, i) => b.kind === "paragraph" && b.role === "body" && paths[i]!.some((h) => lastSections.has(h)));
+  const tail = blocks.filter(
+    (b, i) => b.kind === "paragraph" && b.role === "body" && paths[i]!.some((h) => lastSections.has(h)),
+  );
   expect(tail.length).toBeGreaterThan(0);
 
   const before = outlineCalls(env.fake!).length;
   const form = filesForm({ num_chapters: "4", search_enabled: "false" }, [
     { name: "tracemonkey.pdf", content: await Bun.file(PAPER).bytes(), type: "application/pdf" },
   ]);
-  const made = await call(env.srv.url, "/v2/courses/generate-from-files?mode=sync", { key: env.key, user: "planner", body: form });
+  const made = await call(env.srv.url, "/v2/courses/generate-from-files?mode=sync", {
+    key: env.key,
+    user: "planner",
+    body: form,
+  });
   expect(made.status).toBe(200);
   const [outline] = outlineCalls(env.fake!).slice(before);
   const prompt = squash(JSON.stringify(outline!.body!.messages ?? outline!.body!.prompt));
@@ -46,16 +55,28 @@ test("the outline prompt samples the whole document: text of its last sections i
 test("a chapter prompt holds its own sections' text and the whole outline, and none of the other chapters' text", async () => {
   const { blocks } = await extractFile(PAPER, "tracemonkey.pdf", { ...loadConfig(), dataDir: tempDir() });
   const paths = headingPaths(blocks);
-  const sections = blocks.filter((b) => b.kind === "heading" && b.role === "body" && /^\d+\.\s/.test(b.text)).map((b) => b.text);
+  const sections = blocks
+    .filter((b) => b.kind === "heading" && b.role === "body" && /^\d+\.\s/.test(b.text))
+    .map((b) => b.text);
   // The first paragraph of each numbered section, as the model would be shown it.
   const opening = new Map(
-    sections.map((s) => [s, blocks.find((b, i) => b.kind === "paragraph" && b.role === "body" && paths[i]!.at(-1) === s)!.text] as const),
+    sections.map(
+      (s) =>
+        [
+          s,
+          blocks.find((b, i) => b.kind === "paragraph" && b.role === "body" && paths[i]!.at(-1) === s)!.text,
+        ] as const,
+    ),
   );
   const before = chapterCalls(env.fake!).length;
   const form = filesForm({ num_chapters: "4", search_enabled: "false" }, [
     { name: "tracemonkey.pdf", content: await Bun.file(PAPER).bytes(), type: "application/pdf" },
   ]);
-  const made = await call(env.srv.url, "/v2/courses/generate-from-files?mode=sync", { key: env.key, user: "reader", body: form });
+  const made = await call(env.srv.url, "/v2/courses/generate-from-files?mode=sync", {
+    key: env.key,
+    user: "reader",
+    body: form,
+  });
   expect(made.status).toBe(200);
   const course = await call(env.srv.url, `/v2/courses/${made.body.course.id}`, { key: env.key, user: "reader" });
   const titles: string[] = course.body.chapters.map((c: { title: string }) => c.title);

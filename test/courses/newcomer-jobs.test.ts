@@ -26,10 +26,20 @@ afterAll(() => env.stop());
 const FAR_FUTURE = new Date("2100-01-01T00:00:00Z");
 
 /** A podcast job of the course, written straight into the server's database (never run). */
-async function podcastJob(courseId: string, tenantUser: { tenantId: string; userId: string }, status: "queued" | "failed") {
+async function podcastJob(
+  courseId: string,
+  tenantUser: { tenantId: string; userId: string },
+  status: "queued" | "failed",
+) {
   const { sqlite } = await openDb(env.srv.dataDir, { migrate: false });
   try {
-    const job = enqueueJob(sqlite, { type: "podcast.episode", ...tenantUser, courseId, runAfter: FAR_FUTURE, payload: { episode_id: "none" } });
+    const job = enqueueJob(sqlite, {
+      type: "podcast.episode",
+      ...tenantUser,
+      courseId,
+      runAfter: FAR_FUTURE,
+      payload: { episode_id: "none" },
+    });
     if (status === "failed") {
       sqlite.run("UPDATE jobs SET status = 'failed', error = ?, finished_at = created_at WHERE id = ?", [
         JSON.stringify({ code: "TTS_FAILED", message: "speech failed", request_id: null }),
@@ -45,7 +55,9 @@ async function podcastJob(courseId: string, tenantUser: { tenantId: string; user
 async function ownerOfCourse(courseId: string) {
   const { sqlite } = await openDb(env.srv.dataDir, { migrate: false });
   try {
-    const row = sqlite.query<{ tenant_id: string; user_id: string }, [string]>("SELECT tenant_id, user_id FROM courses WHERE id = ?").get(courseId)!;
+    const row = sqlite
+      .query<{ tenant_id: string; user_id: string }, [string]>("SELECT tenant_id, user_id FROM courses WHERE id = ?")
+      .get(courseId)!;
     return { tenantId: row.tenant_id, userId: row.user_id };
   } finally {
     sqlite.close();
@@ -54,22 +66,38 @@ async function ownerOfCourse(courseId: string) {
 
 describe("podcast jobs beside a course", () => {
   test("progress reports the course's generation job, not a newer failed podcast job", async () => {
-    const r = await call(url, "/v2/courses/generate", { key, user: "pod", json: { topic: "Sound of waves", num_chapters: 1 } });
+    const r = await call(url, "/v2/courses/generate", {
+      key,
+      user: "pod",
+      json: { topic: "Sound of waves", num_chapters: 1 },
+    });
     expect(r.status).toBe(202);
     const done = await settle(url, key, "pod", r.body.course_id);
     expect(done.course_status).toBe("completed");
     await podcastJob(r.body.course_id, await ownerOfCourse(r.body.course_id), "failed");
 
     const p = await call(url, `/v2/courses/${r.body.course_id}/progress`, { key, user: "pod" });
-    expect(p.body).toMatchObject({ course_status: "completed", job_id: r.body.id, job_status: "completed", progress_pct: 100, error: null });
+    expect(p.body).toMatchObject({
+      course_status: "completed",
+      job_id: r.body.id,
+      job_status: "completed",
+      progress_pct: 100,
+      error: null,
+    });
   });
 
   test("a failed course resumes while podcast episodes are queued", async () => {
     const fake = env.fake!;
     let failing = true;
-    fake.respondWith(({ body }) => (failing && JSON.stringify(body.format ?? "").includes("key_concepts") ? REFUSAL_TEXT : undefined));
+    fake.respondWith(({ body }) =>
+      failing && JSON.stringify(body.format ?? "").includes("key_concepts") ? REFUSAL_TEXT : undefined,
+    );
     try {
-      const r = await call(url, "/v2/courses/generate", { key, user: "pod", json: { topic: "Echoes in caves", num_chapters: 1 } });
+      const r = await call(url, "/v2/courses/generate", {
+        key,
+        user: "pod",
+        json: { topic: "Echoes in caves", num_chapters: 1 },
+      });
       const failed = await settle(url, key, "pod", r.body.course_id);
       expect(failed.course_status).toBe("failed");
       const podcast = await podcastJob(r.body.course_id, await ownerOfCourse(r.body.course_id), "queued");
@@ -79,7 +107,10 @@ describe("podcast jobs beside a course", () => {
 
       failing = false;
       const resumed = await call(url, `/v2/courses/${r.body.course_id}/resume`, { key, user: "pod", json: {} });
-      expect({ status: resumed.status, job: resumed.body?.error?.details?.job_id ?? null }).toEqual({ status: 200, job: null });
+      expect({ status: resumed.status, job: resumed.body?.error?.details?.job_id ?? null }).toEqual({
+        status: 200,
+        job: null,
+      });
       expect(resumed.body.status).toBe("resuming");
       expect(resumed.body.job_id).not.toBe(podcast);
       const done = await settle(url, key, "pod", r.body.course_id);
@@ -93,7 +124,11 @@ describe("podcast jobs beside a course", () => {
 describe("GET /v2/jobs/{id}", () => {
   test("the learner's own job only; attempts counts the run", async () => {
     await call(url, "/v2/users", { key, json: { external_id: "bystander" } });
-    const r = await call(url, "/v2/courses/generate", { key, user: "runner", json: { topic: "Counting the runs", num_chapters: 1 } });
+    const r = await call(url, "/v2/courses/generate", {
+      key,
+      user: "runner",
+      json: { topic: "Counting the runs", num_chapters: 1 },
+    });
     await settle(url, key, "runner", r.body.course_id);
 
     for (const path of [`/v2/jobs/${r.body.id}`, `/jobs/${r.body.id}`]) {
@@ -116,7 +151,11 @@ describe("usage", () => {
   test("a refused multi-course request states the courses actually used", async () => {
     const testKey = await env.srv.createKey("acme-trial", "test");
     for (let i = 0; i < 4; i++) {
-      const r = await call(url, "/v2/courses/generate", { key: testKey, user: "trial", json: { topic: `Trial course ${i}`, num_chapters: 1 } });
+      const r = await call(url, "/v2/courses/generate", {
+        key: testKey,
+        user: "trial",
+        json: { topic: `Trial course ${i}`, num_chapters: 1 },
+      });
       expect(r.status).toBe(202);
       await settle(url, testKey, "trial", r.body.course_id);
     }
@@ -135,10 +174,18 @@ describe("usage", () => {
     const usage = await call(url, "/v2/usage", { key: testKey });
     expect(usage.body.test_key_limits.courses).toEqual({ used: 4, limit: 5 });
     // One more single course still fits; then the cap message counts five.
-    const fifth = await call(url, "/v2/courses/generate", { key: testKey, user: "trial", json: { topic: "Trial course five", num_chapters: 1 } });
+    const fifth = await call(url, "/v2/courses/generate", {
+      key: testKey,
+      user: "trial",
+      json: { topic: "Trial course five", num_chapters: 1 },
+    });
     expect(fifth.status).toBe(202);
     await settle(url, testKey, "trial", fifth.body.course_id);
-    const sixth = await call(url, "/v2/courses/generate", { key: testKey, user: "trial", json: { topic: "Trial course six", num_chapters: 1 } });
+    const sixth = await call(url, "/v2/courses/generate", {
+      key: testKey,
+      user: "trial",
+      json: { topic: "Trial course six", num_chapters: 1 },
+    });
     expect(errorOf(sixth).message).toContain("used 5 of its 5 courses");
   });
 
@@ -149,7 +196,11 @@ describe("usage", () => {
   });
 
   test("the stream's completed event carries the same usage record as sync mode", async () => {
-    const sync = await call(url, "/v2/courses/generate?mode=sync", { key, user: "meter", json: { topic: "Tides and the moon", num_chapters: 1 } });
+    const sync = await call(url, "/v2/courses/generate?mode=sync", {
+      key,
+      user: "meter",
+      json: { topic: "Tides and the moon", num_chapters: 1 },
+    });
     expect(sync.status).toBe(200);
 
     const res = await fetch(`${url}/v2/courses/generate?mode=stream`, {
@@ -173,7 +224,11 @@ describe("resume bodies", () => {
   // Pending: the app-wide JSON parser (src/http/app.ts onParse) runs before the route's own
   // parser and answers 422 INVALID_BODY to a JSON content type with a body that is not an object.
   test("the body is ignored: invalid JSON, another type or none at all", async () => {
-    const r = await call(url, "/v2/courses/generate?mode=sync", { key, user: "body", json: { topic: "Ignored bodies", num_chapters: 1 } });
+    const r = await call(url, "/v2/courses/generate?mode=sync", {
+      key,
+      user: "body",
+      json: { topic: "Ignored bodies", num_chapters: 1 },
+    });
     const path = `/v2/courses/${r.body.course.id}/resume`;
     const bodies: { body?: string; type?: string }[] = [
       { body: "not json", type: "application/json" },
@@ -184,7 +239,13 @@ describe("resume bodies", () => {
     ];
     const answers = [];
     for (const b of bodies) {
-      const res = await call(url, path, { method: "POST", key, user: "body", body: b.body, headers: b.type ? { "content-type": b.type } : {} });
+      const res = await call(url, path, {
+        method: "POST",
+        key,
+        user: "body",
+        body: b.body,
+        headers: b.type ? { "content-type": b.type } : {},
+      });
       answers.push({ ...b, status: res.status, resume: res.body?.status });
     }
     expect(answers).toEqual(bodies.map((b) => ({ ...b, status: 200, resume: "completed" })));
@@ -195,7 +256,10 @@ describe("extract", () => {
   test("a DOCX is 1 page whatever page count Word saved in it", async () => {
     const form = new FormData();
     // Its docProps/app.xml says <Pages>2</Pages>.
-    form.append("files", new File([await Bun.file(corpus("docx/docling-word_sample.docx")).bytes()], "word_sample.docx"));
+    form.append(
+      "files",
+      new File([await Bun.file(corpus("docx/docling-word_sample.docx")).bytes()], "word_sample.docx"),
+    );
     const r = await call(url, "/v2/documents/extract", { method: "POST", key, body: form });
     expect(r.status).toBe(200);
     const [doc] = r.body.documents;

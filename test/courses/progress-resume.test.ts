@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { REFUSAL_TEXT } from "../helpers/fake-ollama.ts";
 import { call, errorOf } from "../helpers/server.ts";
-import { chapterCalls, type CourseEnv, courseEnv, progressOf, settle } from "./helpers.ts";
+import { type CourseEnv, chapterCalls, courseEnv, progressOf, settle } from "./helpers.ts";
 
 // Each test drives a real server through whole generations.
 setDefaultTimeout(60_000);
@@ -22,7 +22,11 @@ describe("progress", () => {
   test("ratio while chapters land, 99 while the study guide is pending, 100 only when completed", async () => {
     env.fake!.setLatency(500);
     try {
-      const r = await call(url, "/v2/courses/generate", { key, user: "pat", json: { topic: "Progress watching", num_chapters: 2 } });
+      const r = await call(url, "/v2/courses/generate", {
+        key,
+        user: "pat",
+        json: { topic: "Progress watching", num_chapters: 2 },
+      });
       const samples: any[] = [];
       for (;;) {
         const p = (await progressOf(url, key, "pat", r.body.course_id)).body;
@@ -60,7 +64,11 @@ describe("automatic retries", () => {
     const before = fake.generations().length;
     // The outline call hangs past LLM_TIMEOUT_MS once; the retry gets an answer.
     fake.behave("hang", 1);
-    const r = await call(url, "/v2/courses/generate?mode=sync", { key, user: "pat", json: { topic: "Patience pays", num_chapters: 2 } });
+    const r = await call(url, "/v2/courses/generate?mode=sync", {
+      key,
+      user: "pat",
+      json: { topic: "Patience pays", num_chapters: 2 },
+    });
     expect(r.status).toBe(200);
     expect(r.body.course.chapters).toHaveLength(2);
     // Outline (twice), two chapters, the study guide.
@@ -81,14 +89,24 @@ describe("resume", () => {
       return failing && chapterReplies > 2 ? REFUSAL_TEXT : undefined;
     });
     try {
-      const r = await call(url, "/v2/courses/generate", { key, user: "res", json: { topic: "Resumable course", num_chapters: 5 } });
+      const r = await call(url, "/v2/courses/generate", {
+        key,
+        user: "res",
+        json: { topic: "Resumable course", num_chapters: 5 },
+      });
       const failed = await settle(url, key, "res", r.body.course_id);
       expect(failed.course_status).toBe("failed");
       expect(failed.job_status).toBe("failed");
       expect(failed.error.code).toBe("LLM_REFUSED");
       expect(failed.completed_chapters).toBe(2);
       expect(failed.progress_pct).toBe(40);
-      expect(failed.chapters.map((c: any) => c.status)).toEqual(["completed", "completed", "pending", "pending", "pending"]);
+      expect(failed.chapters.map((c: any) => c.status)).toEqual([
+        "completed",
+        "completed",
+        "pending",
+        "pending",
+        "pending",
+      ]);
       const committedAt = failed.chapters.slice(0, 2).map((c: any) => c.completed_at);
 
       failing = false;
@@ -96,7 +114,12 @@ describe("resume", () => {
       const before = chapterCalls(fake).length;
       const resumed = await call(url, `/v2/courses/${r.body.course_id}/resume`, { key, user: "res", json: {} });
       expect(resumed.status).toBe(200);
-      expect(resumed.body).toMatchObject({ course_id: r.body.course_id, status: "resuming", missing_chapters: [2, 3, 4], total_chapters: 5 });
+      expect(resumed.body).toMatchObject({
+        course_id: r.body.course_id,
+        status: "resuming",
+        missing_chapters: [2, 3, 4],
+        total_chapters: 5,
+      });
       expect(resumed.body.message.length).toBeGreaterThan(0);
 
       const again = await call(url, `/v2/courses/${r.body.course_id}/resume`, { key, user: "res", json: {} });

@@ -1,12 +1,14 @@
 /** Chapters write their quizzes in parallel; once all are written, a question an earlier chapter's quiz already asked is dropped. */
 import { expect, test } from "bun:test";
-import { openDb } from "../../src/db/index.ts";
 import { dropRepeatedQuizQuestions } from "../../src/courses/store.ts";
+import { openDb } from "../../src/db/index.ts";
 import { newId } from "../../src/util.ts";
 import { tempDir } from "../helpers/server.ts";
 
-const SAME = "Although DPR performs better than BM25 in general, passages retrieved by these two methods differ qualitatively.";
-const AGAIN = "Although DPR performs better than BM25 in general, the retrieved passages of these two retrievers actually differ qualitatively.";
+const SAME =
+  "Although DPR performs better than BM25 in general, passages retrieved by these two methods differ qualitatively.";
+const AGAIN =
+  "Although DPR performs better than BM25 in general, the retrieved passages of these two retrievers actually differ qualitatively.";
 
 test("a later chapter's question on a sentence an earlier quiz asked is dropped, while each chapter keeps three questions", async () => {
   const { sqlite } = await openDb(tempDir("cf-quiz-repeats-"));
@@ -22,8 +24,18 @@ test("a later chapter's question on a sentence an earlier quiz asked is dropped,
     [course, tenant, user, now, now],
   );
   const quizzes = [
-    [`Complete the statement: ${SAME.replace("BM25", "_____")}`, "What is a dense retriever?", "Which term names the top-k list?", "How many passages are retrieved?"],
-    [`Complete the statement: ${AGAIN.replace("passages", "_____")}`, "What is an in-batch negative?", "Which term names the reader?", "What does FAISS index?"],
+    [
+      `Complete the statement: ${SAME.replace("BM25", "_____")}`,
+      "What is a dense retriever?",
+      "Which term names the top-k list?",
+      "How many passages are retrieved?",
+    ],
+    [
+      `Complete the statement: ${AGAIN.replace("passages", "_____")}`,
+      "What is an in-batch negative?",
+      "Which term names the reader?",
+      "What does FAISS index?",
+    ],
   ];
   const quoted = [SAME, AGAIN];
   const chapterIds = quizzes.map((prompts, i) => {
@@ -36,13 +48,24 @@ test("a later chapter's question on a sentence an earlier quiz asked is dropped,
     prompts.forEach((prompt, p) =>
       sqlite.run(
         `INSERT INTO quiz_questions (id, chapter_id, position, type, prompt, choices, answer, explanation) VALUES (?, ?, ?, 'mcq', ?, '["a","b","c"]', '0', ?)`,
-        [newId(), id, p, prompt, p === 0 ? `The source says: “${quoted[i]}” (dpr.pdf, p. ${7 + 5 * i})` : `The source says: “Sentence ${i}-${p}.” (dpr.pdf, p. 1)`],
+        [
+          newId(),
+          id,
+          p,
+          prompt,
+          p === 0
+            ? `The source says: “${quoted[i]}” (dpr.pdf, p. ${7 + 5 * i})`
+            : `The source says: “Sentence ${i}-${p}.” (dpr.pdf, p. 1)`,
+        ],
       ),
     );
     return id;
   });
   const prompts = (chapter: string) =>
-    sqlite.query<{ prompt: string }, [string]>("SELECT prompt FROM quiz_questions WHERE chapter_id = ? ORDER BY position").all(chapter).map((r) => r.prompt);
+    sqlite
+      .query<{ prompt: string }, [string]>("SELECT prompt FROM quiz_questions WHERE chapter_id = ? ORDER BY position")
+      .all(chapter)
+      .map((r) => r.prompt);
 
   dropRepeatedQuizQuestions(sqlite, course);
   expect(prompts(chapterIds[0]!)).toEqual(quizzes[0]!);

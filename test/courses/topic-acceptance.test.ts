@@ -26,7 +26,10 @@ beforeAll(async () => {
   env = await courseEnv({ extractive: true });
   const form = new FormData();
   for (const name of [DPR, TRACEMONKEY]) {
-    form.append("files", new File([await Bun.file(join(CORPUS, name)).arrayBuffer()], name, { type: "application/pdf" }));
+    form.append(
+      "files",
+      new File([await Bun.file(join(CORPUS, name)).arrayBuffer()], name, { type: "application/pdf" }),
+    );
   }
   const r = await call(env.srv.url, "/v2/documents/process", { key: env.key, user: LEARNER, body: form });
   expect(r.status).toBe(200);
@@ -40,7 +43,12 @@ describe("topic terms", () => {
     expect(terms.map((t) => t.stem)).toEqual(["cook", "pasta"]);
     const [cooking, pasta] = terms;
     expect(pasta!.weight).toBeGreaterThan(cooking!.weight);
-    expect((await topicTerms("Open-domain question answering")).map((t) => t.word)).toEqual(["open", "domain", "question", "answering"]);
+    expect((await topicTerms("Open-domain question answering")).map((t) => t.word)).toEqual([
+      "open",
+      "domain",
+      "question",
+      "answering",
+    ]);
     // Jargon the frequency list lacks weighs most.
     const js = await topicTerms("Just-in-time compilation of JavaScript");
     expect(js.find((t) => t.word === "javascript")!.weight).toBe(Math.max(...js.map((t) => t.weight)));
@@ -57,7 +65,12 @@ describe("topics the documents do not cover", () => {
       expect(e.message).toContain("do not cover");
       expect(e.message).toContain("POST /v2/documents/process");
       expect(e.message).toContain("OLLAMA_HOST");
-      const details = e.details as { coverage: number; required_coverage: number; missing_terms: string[]; documents_searched: number };
+      const details = e.details as {
+        coverage: number;
+        required_coverage: number;
+        missing_terms: string[];
+        documents_searched: number;
+      };
       expect(details.coverage).toBeLessThan(details.required_coverage);
       expect(details.missing_terms.length).toBeGreaterThan(0);
       expect(details.documents_searched).toBe(2);

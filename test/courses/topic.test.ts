@@ -1,7 +1,7 @@
 /** Topic courses through the real server and a fake Ollama: the three modes, grounding in the learner's documents, validation, ownership, caps. */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { call, errorOf } from "../helpers/server.ts";
-import { chapterCalls, type CourseEnv, courseEnv, outlineCalls, readSse, settle } from "./helpers.ts";
+import { type CourseEnv, chapterCalls, courseEnv, outlineCalls, readSse, settle } from "./helpers.ts";
 
 // Each test drives a real server through whole generations.
 setDefaultTimeout(60_000);
@@ -18,7 +18,11 @@ beforeAll(async () => {
 afterAll(() => env.stop());
 
 const generate = (body: unknown, opts: { mode?: string; user?: string; key?: string } = {}) =>
-  call(url, `/v2/courses/generate${opts.mode ? `?mode=${opts.mode}` : ""}`, { key: opts.key ?? key, user: opts.user ?? "ann", json: body });
+  call(url, `/v2/courses/generate${opts.mode ? `?mode=${opts.mode}` : ""}`, {
+    key: opts.key ?? key,
+    user: opts.user ?? "ann",
+    json: body,
+  });
 
 describe("async mode", () => {
   test("returns a Job at once; the job, progress and course follow it to completion", async () => {
@@ -75,18 +79,30 @@ describe("async mode", () => {
 
   test("the learning goal in the body overrides the learner's saved profile in the prompts", async () => {
     const fake = env.fake!;
-    expect((await call(url, "/v2/users/me", { key, user: "goal", method: "PATCH", json: { learning_goal: "career" } })).status).toBe(200);
+    expect(
+      (await call(url, "/v2/users/me", { key, user: "goal", method: "PATCH", json: { learning_goal: "career" } }))
+        .status,
+    ).toBe(200);
 
     const before = fake.generations().length;
     const saved = await generate({ topic: "Cell respiration basics", num_chapters: 1 }, { user: "goal" });
     await settle(url, key, "goal", saved.body.course_id);
-    const savedPrompts = fake.generations().slice(before).map((c) => JSON.stringify(c.body));
+    const savedPrompts = fake
+      .generations()
+      .slice(before)
+      .map((c) => JSON.stringify(c.body));
     expect(savedPrompts.some((p) => p.includes("use this at work"))).toBe(true);
 
     const mid = fake.generations().length;
-    const override = await generate({ topic: "Cell respiration basics", num_chapters: 1, learning_goal: "exams" }, { user: "goal" });
+    const override = await generate(
+      { topic: "Cell respiration basics", num_chapters: 1, learning_goal: "exams" },
+      { user: "goal" },
+    );
     await settle(url, key, "goal", override.body.course_id);
-    const prompts = fake.generations().slice(mid).map((c) => JSON.stringify(c.body));
+    const prompts = fake
+      .generations()
+      .slice(mid)
+      .map((c) => JSON.stringify(c.body));
     expect(prompts.some((p) => p.includes("pass an exam"))).toBe(true);
     expect(prompts.some((p) => p.includes("use this at work"))).toBe(false);
     const course = await call(url, `/v2/courses/${override.body.course_id}`, { key, user: "goal" });
@@ -135,7 +151,11 @@ describe("sync mode", () => {
       const progress = await call(url, `/v2/courses/${details.course_id}/progress`, { key, user: "ann" });
       expect(progress.body.course_status).toBe("failed");
       expect(progress.body.job_status).toBe("failed");
-      expect(progress.body.error).toEqual({ code: "LLM_REFUSED", message: expect.any(String), request_id: e.request_id });
+      expect(progress.body.error).toEqual({
+        code: "LLM_REFUSED",
+        message: expect.any(String),
+        request_id: e.request_id,
+      });
       const job = await call(url, `/v2/jobs/${details.job_id}`, { key, user: "ann" });
       expect(job.body.status).toBe("failed");
       expect(job.body.error.code).toBe("LLM_REFUSED");
@@ -208,7 +228,11 @@ describe("grounding in the learner's documents", () => {
       const r = await generate({ topic, num_chapters: 1 }, { user: "baker" });
       expect(r.status).toBe(202);
       expect((await settle(url, key, "baker", r.body.course_id)).course_status).toBe("completed");
-      return JSON.stringify(outlineCalls(fake).slice(before).map((c) => c.body));
+      return JSON.stringify(
+        outlineCalls(fake)
+          .slice(before)
+          .map((c) => c.body),
+      );
     };
     expect(await outlinePrompt("Baking sourdough bread")).toContain("wild yeast");
     // "cooking" alone is not the topic: the document says nothing of pasta.
@@ -252,7 +276,9 @@ describe("ownership", () => {
     // A job, like a course's progress, is not shown to another learner at all.
     expect((await call(url, `/v2/jobs/${r.body.id}`, { key, user: "intruder" })).status).toBe(404);
     expect((await call(url, `/v2/courses/${r.body.course_id}/progress`, { key, user: "intruder" })).status).toBe(404);
-    expect((await call(url, `/v2/courses/${r.body.course_id}/resume`, { key, user: "intruder", json: {} })).status).toBe(404);
+    expect(
+      (await call(url, `/v2/courses/${r.body.course_id}/resume`, { key, user: "intruder", json: {} })).status,
+    ).toBe(404);
     for (const path of [`/v2/jobs/${r.body.id}`, `/v2/courses/${r.body.course_id}/progress`]) {
       const res = await call(url, path, { key: other, user: "owner" });
       expect(res.status).toBe(404);

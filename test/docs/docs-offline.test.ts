@@ -51,7 +51,14 @@ test("the script the page loads is served here", async () => {
   expect(res.status).toBe(200);
   const bundle = await res.text();
   // These are the options read above, under the names this bundle's configuration schema parses.
-  for (const option of ["withDefaultFonts:", "hideClientButton:", "showDeveloperTools:", "agent:", "telemetry:", "proxyUrl:"]) {
+  for (const option of [
+    "withDefaultFonts:",
+    "hideClientButton:",
+    "showDeveloperTools:",
+    "agent:",
+    "telemetry:",
+    "proxyUrl:",
+  ]) {
     expect(bundle).toContain(option);
   }
   expect(bundle).toContain('"#api-reference[data-configuration]"');

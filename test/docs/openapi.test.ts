@@ -64,7 +64,16 @@ test("GET /metrics documents its Prometheus text and its 401/404", () => {
 
 test("the shared schemas are named components, referenced from the operations", () => {
   const schemas = doc.components.schemas;
-  for (const name of ["Error", "Job", "Course", "Chapter", "ChapterSource", "Document", "ExtractedDocument", "RetrievalSource"]) {
+  for (const name of [
+    "Error",
+    "Job",
+    "Course",
+    "Chapter",
+    "ChapterSource",
+    "Document",
+    "ExtractedDocument",
+    "RetrievalSource",
+  ]) {
     expect(schemas[name]?.type).toBe("object");
   }
   const json = (op: any, status: string) => op.responses[status].content["application/json"].schema;
@@ -75,10 +84,13 @@ test("the shared schemas are named components, referenced from the operations", 
   expect(schemas.Chapter.properties.sources.items.$ref).toBe(ref("ChapterSource"));
   expect(json(doc.paths["/v2/documents"].get, "200").properties.data.items.$ref).toBe(ref("Document"));
   expect(json(doc.paths["/v2/documents/process"].post, "200").properties.documents.items.$ref).toBe(ref("Document"));
-  expect(json(doc.paths["/v2/documents/extract"].post, "200").properties.documents.items.$ref).toBe(ref("ExtractedDocument"));
+  expect(json(doc.paths["/v2/documents/extract"].post, "200").properties.documents.items.$ref).toBe(
+    ref("ExtractedDocument"),
+  );
   expect(json(doc.paths["/v2/documents/query"].post, "200").properties.sources.items.$ref).toBe(ref("RetrievalSource"));
   const generate = doc.paths["/v2/courses/generate"].post;
   expect(refsIn(generate.responses["202"])).toContain(ref("Job"));
   // Named once: no operation repeats a named schema inline.
-  for (const name of ["Error", "ChapterSource", "RetrievalSource"]) expect(JSON.stringify(doc.paths)).not.toContain(JSON.stringify(schemas[name]));
+  for (const name of ["Error", "ChapterSource", "RetrievalSource"])
+    expect(JSON.stringify(doc.paths)).not.toContain(JSON.stringify(schemas[name]));
 });

@@ -33,7 +33,9 @@ test("the quick start works on a plain clone: its sample files are in the reposi
 });
 
 test("the quick start's course request answers as the README says, with no model configured", async () => {
-  const srv = await startServer({ env: { LLM_PROVIDER: "auto", OLLAMA_HOST: "http://127.0.0.1:9", OPENAI_BASE_URL: "" } });
+  const srv = await startServer({
+    env: { LLM_PROVIDER: "auto", OLLAMA_HOST: "http://127.0.0.1:9", OPENAI_BASE_URL: "" },
+  });
   try {
     const key = await srv.createKey("default", "test");
     const form = new FormData();
@@ -41,7 +43,12 @@ test("the quick start's course request answers as the README says, with no model
     const made = await call(srv.url, "/v2/courses/generate-from-files?mode=sync", { key, user: "alice", body: form });
     expect(made.status).toBe(200);
     const titles = made.body.course.chapters.map((c: { title: string }) => c.title);
-    expect(titles).toEqual(["What causes tides", "Spring and neap tides", "Why tides differ from place to place", "Tides and people"]);
+    expect(titles).toEqual([
+      "What causes tides",
+      "Spring and neap tides",
+      "Why tides differ from place to place",
+      "Tides and people",
+    ]);
   } finally {
     await srv.stop();
   }

@@ -47,13 +47,18 @@ export async function exportCourse(opts: { podcasts?: boolean; materials?: boole
     }
   }
   if (opts.podcasts) {
-    const g = await call(srv.url, `/v2/courses/${courseId}/podcasts/generate?tts_provider=espeak`, { key, user, json: {} });
+    const g = await call(srv.url, `/v2/courses/${courseId}/podcasts/generate?tts_provider=espeak`, {
+      key,
+      user,
+      json: {},
+    });
     if (g.status !== 200) throw new Error(`podcasts failed: ${g.status} ${g.text}`);
     const deadline = Date.now() + 120_000;
     for (;;) {
       const l = await call(srv.url, `/v2/courses/${courseId}/podcasts`, { key, user });
       if (l.body.count > 0 && l.body.episodes.every((e: { status: string }) => e.status === "ready")) break;
-      if (l.body.episodes?.some((e: { status: string }) => e.status === "error")) throw new Error(`episode failed: ${l.text}`);
+      if (l.body.episodes?.some((e: { status: string }) => e.status === "error"))
+        throw new Error(`episode failed: ${l.text}`);
       if (Date.now() > deadline) throw new Error(`episodes still generating: ${l.text}`);
       await Bun.sleep(200);
     }

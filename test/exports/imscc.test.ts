@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { call } from "../helpers/server.ts";
-import { download, exportCourse, HOSTILE_TOPIC, type ExportCourseEnv } from "./course.ts";
+import { download, type ExportCourseEnv, exportCourse, HOSTILE_TOPIC } from "./course.ts";
 import { extractZip, openZip } from "./unzip.ts";
 
 let env: ExportCourseEnv;
@@ -19,7 +19,13 @@ let exam: any;
 beforeAll(async () => {
   env = await exportCourse({});
   course = (await call(env.srv.url, `/v2/courses/${env.courseId}`, { key: env.key, user: env.user })).body;
-  exam = (await call(env.srv.url, `/v2/courses/${env.courseId}/generate-exam`, { key: env.key, user: env.user, json: { exam_size: 10 } })).body.exam;
+  exam = (
+    await call(env.srv.url, `/v2/courses/${env.courseId}/generate-exam`, {
+      key: env.key,
+      user: env.user,
+      json: { exam_size: 10 },
+    })
+  ).body.exam;
   const res = await download(env, "imscc");
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toBe("application/vnd.ims.imsccv1p3");
@@ -42,9 +48,15 @@ const el = (name: string) => `*[local-name()='${name}']`;
 describe("format=imscc", () => {
   test("a CC 1.3 manifest: schema, version, namespace and the course title as escaped LOM text", () => {
     expect(xpath("imsmanifest.xml", "namespace-uri(/*)")).toBe("http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1");
-    expect(xpath("imsmanifest.xml", `string(/${el("manifest")}/${el("metadata")}/${el("schema")})`)).toBe("IMS Common Cartridge");
-    expect(xpath("imsmanifest.xml", `string(/${el("manifest")}/${el("metadata")}/${el("schemaversion")})`)).toBe("1.3.0");
-    expect(xpath("imsmanifest.xml", `string(//${el("lom")}/${el("general")}/${el("title")}/${el("string")})`)).toBe(HOSTILE_TOPIC);
+    expect(xpath("imsmanifest.xml", `string(/${el("manifest")}/${el("metadata")}/${el("schema")})`)).toBe(
+      "IMS Common Cartridge",
+    );
+    expect(xpath("imsmanifest.xml", `string(/${el("manifest")}/${el("metadata")}/${el("schemaversion")})`)).toBe(
+      "1.3.0",
+    );
+    expect(xpath("imsmanifest.xml", `string(//${el("lom")}/${el("general")}/${el("title")}/${el("string")})`)).toBe(
+      HOSTILE_TOPIC,
+    );
   });
 
   test("every item points at a resource, every resource and dependency resolves, every file named exists", () => {
@@ -69,19 +81,30 @@ describe("format=imscc", () => {
       expect(xpath("imsmanifest.xml", `string(${module}/${el("title")})`)).toBe(`Chapter ${i + 1}: ${ch.title}`);
       const [pageRef, quizRef] = attrs("imsmanifest.xml", `${module}/${el("item")}/@identifierref`);
       const pageFile = xpath("imsmanifest.xml", `string(//${el("resource")}[@identifier='${pageRef}']/@href)`);
-      expect(xpath("imsmanifest.xml", `string(//${el("resource")}[@identifier='${pageRef}']/@type)`)).toBe("webcontent");
+      expect(xpath("imsmanifest.xml", `string(//${el("resource")}[@identifier='${pageRef}']/@type)`)).toBe(
+        "webcontent",
+      );
       const html = readFileSync(join(dir, pageFile), "utf8");
       for (const k of ch.key_concepts) expect(html).toContain(Bun.escapeHTML(k));
       expect(html).toContain("<h2>Sources</h2>");
       expect(html).toContain(Bun.escapeHTML(ch.sources[0].excerpt.trim().slice(0, 40)));
 
-      expect(xpath("imsmanifest.xml", `string(//${el("resource")}[@identifier='${quizRef}']/@type)`)).toBe("imsqti_xmlv1p2/imscc_xmlv1p3/assessment");
-      const quizFile = xpath("imsmanifest.xml", `string(//${el("resource")}[@identifier='${quizRef}']/${el("file")}/@href)`);
+      expect(xpath("imsmanifest.xml", `string(//${el("resource")}[@identifier='${quizRef}']/@type)`)).toBe(
+        "imsqti_xmlv1p2/imscc_xmlv1p3/assessment",
+      );
+      const quizFile = xpath(
+        "imsmanifest.xml",
+        `string(//${el("resource")}[@identifier='${quizRef}']/${el("file")}/@href)`,
+      );
       expect(count(quizFile, `//${el("item")}`)).toBe(ch.quiz.questions.length);
       for (const [j, q] of ch.quiz.questions.entries()) {
         const item = `//${el("item")}[${j + 1}]`;
-        expect(xpath(quizFile, `string(${item}//${el("fieldentry")}[../${el("fieldlabel")}='cc_profile'])`)).toBe("cc.multiple_choice.v0p1");
-        expect(xpath(quizFile, `string(${item}/${el("presentation")}/${el("material")}/${el("mattext")})`)).toBe(q.prompt);
+        expect(xpath(quizFile, `string(${item}//${el("fieldentry")}[../${el("fieldlabel")}='cc_profile'])`)).toBe(
+          "cc.multiple_choice.v0p1",
+        );
+        expect(xpath(quizFile, `string(${item}/${el("presentation")}/${el("material")}/${el("mattext")})`)).toBe(
+          q.prompt,
+        );
         const labels = attrs(quizFile, `${item}//${el("response_label")}/@ident`);
         expect(labels).toHaveLength(q.choices.length);
         const right = xpath(quizFile, `string(${item}//${el("varequal")})`);
@@ -92,12 +115,16 @@ describe("format=imscc", () => {
     expect(guide).toContain("Key terms");
 
     const examFile = xpath("imsmanifest.xml", `string(//${el("resource")}[@identifier='R_exam']/${el("file")}/@href)`);
-    expect(xpath(examFile, `string(//${el("fieldentry")}[../${el("fieldlabel")}='qmd_assessmenttype'])`)).toBe("Examination");
+    expect(xpath(examFile, `string(//${el("fieldentry")}[../${el("fieldlabel")}='qmd_assessmenttype'])`)).toBe(
+      "Examination",
+    );
     expect(count(examFile, `//${el("item")}`)).toBe(exam.questions.length);
     const profiles = attrs(examFile, `//${el("item")}/@ident`).map((_, j) =>
       xpath(examFile, `string(//${el("item")}[${j + 1}]//${el("fieldentry")}[../${el("fieldlabel")}='cc_profile'])`),
     );
-    expect(profiles).toEqual(exam.questions.map((q: { type: string }) => (q.type === "mcq" ? "cc.multiple_choice.v0p1" : "cc.essay.v0p1")));
+    expect(profiles).toEqual(
+      exam.questions.map((q: { type: string }) => (q.type === "mcq" ? "cc.multiple_choice.v0p1" : "cc.essay.v0p1")),
+    );
   });
 
   test("pages are sanitised: document markup is text, no script, handler or remote image survives", () => {
@@ -105,6 +132,8 @@ describe("format=imscc", () => {
     const all = pages.map((p) => readFileSync(join(dir, p), "utf8")).join("\n");
     expect(all).not.toMatch(/<script|<img|onerror=|javascript:/i);
     expect(all).toContain("&lt;script&gt;");
-    expect(readFileSync(join(dir, pages[0]!), "utf8")).toContain(`<title>${Bun.escapeHTML(course.chapters[0].title)}</title>`);
+    expect(readFileSync(join(dir, pages[0]!), "utf8")).toContain(
+      `<title>${Bun.escapeHTML(course.chapters[0].title)}</title>`,
+    );
   });
 });

@@ -1,10 +1,11 @@
 /** format=markdown and format=apkg from a real course, read as unzip and Anki (its SQLite collection) read them. */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+
 import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { safeEntryName } from "../../src/exports/names.ts";
 import { insertCourse } from "../helpers/fixtures.ts";
 import { call, errorOf } from "../helpers/server.ts";
-import { download, exportCourse, HOSTILE_TOPIC, type ExportCourseEnv } from "./course.ts";
+import { download, type ExportCourseEnv, exportCourse, HOSTILE_TOPIC } from "./course.ts";
 import { extractZip, openZip, text } from "./unzip.ts";
 
 let env: ExportCourseEnv;
@@ -14,20 +15,36 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => env.stop());
 
-const get = (path: string) => call(env.srv.url, `/v2/courses/${env.courseId}/${path}`, { key: env.key, user: env.user });
+const get = (path: string) =>
+  call(env.srv.url, `/v2/courses/${env.courseId}/${path}`, { key: env.key, user: env.user });
 
 describe("GET export: who and when", () => {
   test("another learner's or an unknown course is 404, an unknown format 422, a course still generating 409, apkg without flashcards 409", async () => {
     expect((await download(env, "markdown", "someone-else")).status).toBe(404);
-    const unknown = await call(env.srv.url, `/v2/courses/${crypto.randomUUID()}/export?format=markdown`, { key: env.key, user: env.user });
+    const unknown = await call(env.srv.url, `/v2/courses/${crypto.randomUUID()}/export?format=markdown`, {
+      key: env.key,
+      user: env.user,
+    });
     expect(unknown.status).toBe(404);
-    const bad = await call(env.srv.url, `/v2/courses/${env.courseId}/export?format=pdf`, { key: env.key, user: env.user });
+    const bad = await call(env.srv.url, `/v2/courses/${env.courseId}/export?format=pdf`, {
+      key: env.key,
+      user: env.user,
+    });
     expect(bad.status).toBe(422);
     expect(errorOf(bad).code).toBe("VALIDATION_ERROR");
-    expect((await call(env.srv.url, `/v2/courses/${env.courseId}/export?format=markdown`, { user: env.user })).status).toBe(401);
+    expect(
+      (await call(env.srv.url, `/v2/courses/${env.courseId}/export?format=markdown`, { user: env.user })).status,
+    ).toBe(401);
 
-    const generating = await insertCourse(env.srv.dataDir, { apiKey: env.key, externalUserId: env.user }, { status: "generating" });
-    const busy = await call(env.srv.url, `/v2/courses/${generating}/export?format=markdown`, { key: env.key, user: env.user });
+    const generating = await insertCourse(
+      env.srv.dataDir,
+      { apiKey: env.key, externalUserId: env.user },
+      { status: "generating" },
+    );
+    const busy = await call(env.srv.url, `/v2/courses/${generating}/export?format=markdown`, {
+      key: env.key,
+      user: env.user,
+    });
     expect(busy.status).toBe(409);
     expect(errorOf(busy).code).toBe("COURSE_GENERATING");
 
@@ -41,14 +58,20 @@ describe("GET export: who and when", () => {
     const doc = (await call(env.srv.url, "/openapi.json")).body;
     const exportOp = doc.paths["/v2/courses/{course_id}/export"].get;
     const format = exportOp.parameters.find((p: { name: string }) => p.name === "format");
-    expect(format).toMatchObject({ in: "query", required: true, schema: { enum: ["imscc", "scorm12", "apkg", "markdown"] } });
+    expect(format).toMatchObject({
+      in: "query",
+      required: true,
+      schema: { enum: ["imscc", "scorm12", "apkg", "markdown"] },
+    });
     expect(Object.keys(exportOp.responses).sort()).toEqual(["200", "401", "404", "409", "422", "429", "503"]);
     expect(Object.keys(doc.paths["/v2/courses/{course_id}/podcasts/feed"]).sort()).toEqual(["delete", "post"]);
-    for (const path of ["/feeds/{token}/rss", "/feeds/{token}/episodes/{file}"]) expect(doc.paths[path].get.security).toEqual([]);
+    for (const path of ["/feeds/{token}/rss", "/feeds/{token}/episodes/{file}"])
+      expect(doc.paths[path].get.security).toEqual([]);
   });
 
   test("archive entry names with a parent, absolute or odd segment are refused", () => {
-    for (const bad of ["../etc/passwd", "/etc/passwd", "a/../b", "a//b", "a\\b", ".hidden", "a/b\u0000", ""]) expect(() => safeEntryName(bad)).toThrow();
+    for (const bad of ["../etc/passwd", "/etc/passwd", "a/../b", "a//b", "a\\b", ".hidden", "a/b\u0000", ""])
+      expect(() => safeEntryName(bad)).toThrow();
     expect(safeEntryName("chapters/01-cells.md")).toBe("chapters/01-cells.md");
   });
 });
@@ -113,7 +136,13 @@ describe("format=markdown", () => {
 
 describe("format=apkg", () => {
   test("an Anki collection with its tables, one Basic note and one card per flashcard, tagged with course and chapter", async () => {
-    const deck = (await call(env.srv.url, `/v2/courses/${env.courseId}/generate-flashcards`, { key: env.key, user: env.user, json: {} })).body.flashcards;
+    const deck = (
+      await call(env.srv.url, `/v2/courses/${env.courseId}/generate-flashcards`, {
+        key: env.key,
+        user: env.user,
+        json: {},
+      })
+    ).body.flashcards;
     const res = await download(env, "apkg");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-disposition")).toMatch(/\.apkg"$/);
@@ -123,9 +152,14 @@ describe("format=apkg", () => {
 
     const db = Database.deserialize(files["collection.anki2"]!);
     try {
-      const tables = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r) => r.name);
+      const tables = db
+        .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .all()
+        .map((r) => r.name);
       expect(tables).toEqual(["cards", "col", "graves", "notes", "revlog"]);
-      const col = db.query<{ ver: number; models: string; decks: string; dconf: string; conf: string }, []>("SELECT * FROM col").get()!;
+      const col = db
+        .query<{ ver: number; models: string; decks: string; dconf: string; conf: string }, []>("SELECT * FROM col")
+        .get()!;
       expect(col.ver).toBe(11);
       const models = JSON.parse(col.models);
       const decks = JSON.parse(col.decks);
@@ -134,12 +168,19 @@ describe("format=apkg", () => {
       expect(model.flds.map((f: { name: string }) => f.name)).toEqual(["Front", "Back"]);
       expect(model.tmpls[0].qfmt).toBe("{{Front}}");
 
-      const notes = db.query<{ id: number; mid: number; flds: string; tags: string; sfld: string; guid: string }, []>("SELECT * FROM notes ORDER BY id").all();
-      const cards = db.query<{ nid: number; did: number; ord: number; queue: number }, []>("SELECT * FROM cards ORDER BY nid").all();
+      const notes = db
+        .query<{ id: number; mid: number; flds: string; tags: string; sfld: string; guid: string }, []>(
+          "SELECT * FROM notes ORDER BY id",
+        )
+        .all();
+      const cards = db
+        .query<{ nid: number; did: number; ord: number; queue: number }, []>("SELECT * FROM cards ORDER BY nid")
+        .all();
       expect(notes).toHaveLength(deck.cards.length);
       expect(cards).toHaveLength(deck.cards.length);
       expect(new Set(notes.map((n) => n.guid)).size).toBe(notes.length);
-      const titles = (await call(env.srv.url, `/v2/courses/${env.courseId}`, { key: env.key, user: env.user })).body.chapters.length;
+      const titles = (await call(env.srv.url, `/v2/courses/${env.courseId}`, { key: env.key, user: env.user })).body
+        .chapters.length;
       for (const [i, note] of notes.entries()) {
         expect(String(note.mid)).toBe(model.id);
         expect(note.flds).toBe(`${Bun.escapeHTML(deck.cards[i].front)}\x1f${Bun.escapeHTML(deck.cards[i].back)}`);

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../../src/db/index.ts";
 import { call, errorOf } from "../helpers/server.ts";
-import { exportCourse, type ExportCourseEnv } from "./course.ts";
+import { type ExportCourseEnv, exportCourse } from "./course.ts";
 
 let env: ExportCourseEnv;
 
@@ -18,18 +18,30 @@ beforeAll(async () => {
 afterAll(() => env.stop());
 
 const feed = (method: "POST" | "DELETE", user = env.user) =>
-  call(env.srv.url, `/v2/courses/${env.courseId}/podcasts/feed`, { method, key: env.key, user, ...(method === "POST" ? { json: {} } : {}) });
-const episodes = async () => (await call(env.srv.url, `/v2/courses/${env.courseId}/podcasts`, { key: env.key, user: env.user })).body.episodes;
+  call(env.srv.url, `/v2/courses/${env.courseId}/podcasts/feed`, {
+    method,
+    key: env.key,
+    user,
+    ...(method === "POST" ? { json: {} } : {}),
+  });
+const episodes = async () =>
+  (await call(env.srv.url, `/v2/courses/${env.courseId}/podcasts`, { key: env.key, user: env.user })).body.episodes;
 
 /** Runs podget on one feed URL with its own config and library folders; returns the downloaded files. */
 function podget(feedUrl: string): Map<string, Buffer> {
   const root = mkdtempSync(join(tmpdir(), "cf-podget-"));
   const config = join(root, "config");
   const library = join(root, "library");
-  const created = Bun.spawnSync(["podget", "-d", config, "--create-config", "podgetrc"], { env: { ...process.env, HOME: root } });
+  const created = Bun.spawnSync(["podget", "-d", config, "--create-config", "podgetrc"], {
+    env: { ...process.env, HOME: root },
+  });
   expect(created.exitCode).toBe(0);
   writeFileSync(join(config, "serverlist"), `${feedUrl} Courses CellBiology\n`);
-  const run = Bun.spawnSync(["podget", "-d", config, "-l", library, "-n", "--verbosity", "2"], { env: { ...process.env, HOME: root }, stdout: "pipe", stderr: "pipe" });
+  const run = Bun.spawnSync(["podget", "-d", config, "-l", library, "-n", "--verbosity", "2"], {
+    env: { ...process.env, HOME: root },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (run.exitCode !== 0) throw new Error(`podget failed: ${run.stdout.toString()}${run.stderr.toString()}`);
   const dir = join(library, "Courses", "CellBiology");
   return new Map(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name))]));
@@ -67,7 +79,9 @@ describe("podcast feed", () => {
       const bytes = new Uint8Array(await audio.arrayBuffer());
       expect(Number(enclosure[2])).toBe(bytes.length);
       const seconds = Math.round(e.duration_seconds);
-      expect(item).toContain(`<itunes:duration>${new Date(seconds * 1000).toISOString().slice(11, 19)}</itunes:duration>`);
+      expect(item).toContain(
+        `<itunes:duration>${new Date(seconds * 1000).toISOString().slice(11, 19)}</itunes:duration>`,
+      );
       expect(item).toMatch(/<guid isPermaLink="false">courseforge:podcast:[0-9a-f-]{36}:[0-9a-f-]{36}<\/guid>/);
       const part = await fetch(enclosure[1]!, { headers: { range: "bytes=10-19" } });
       expect(part.status).toBe(206);
@@ -76,7 +90,9 @@ describe("podcast feed", () => {
 
     const downloaded = podget(feed_url);
     expect(downloaded.size).toBe(list.length);
-    const originals = await Promise.all(list.map(async (e: { audio_url: string }) => Buffer.from(await (await fetch(e.audio_url)).arrayBuffer())));
+    const originals = await Promise.all(
+      list.map(async (e: { audio_url: string }) => Buffer.from(await (await fetch(e.audio_url)).arrayBuffer())),
+    );
     for (const original of originals) expect([...downloaded.values()].some((d) => d.equals(original))).toBe(true);
   }, 60_000);
 
@@ -86,10 +102,21 @@ describe("podcast feed", () => {
     const before = guids(await (await fetch(feed_url)).text());
     const { sqlite } = await openDb(env.srv.dataDir, { migrate: false });
     const first = (await episodes())[0];
-    sqlite.run(`UPDATE podcast_episodes SET status = 'error', error = '{"code":"TTS_UNAVAILABLE","message":"gone","request_id":null}' WHERE id = ?`, [first.id]);
+    sqlite.run(
+      `UPDATE podcast_episodes SET status = 'error', error = '{"code":"TTS_UNAVAILABLE","message":"gone","request_id":null}' WHERE id = ?`,
+      [first.id],
+    );
     sqlite.close();
     expect(guids(await (await fetch(feed_url)).text())).toEqual(before.slice(1));
-    expect((await call(env.srv.url, `/v2/courses/${env.courseId}/podcasts/generate?tts_provider=espeak`, { key: env.key, user: env.user, json: {} })).status).toBe(200);
+    expect(
+      (
+        await call(env.srv.url, `/v2/courses/${env.courseId}/podcasts/generate?tts_provider=espeak`, {
+          key: env.key,
+          user: env.user,
+          json: {},
+        })
+      ).status,
+    ).toBe(200);
     const deadline = Date.now() + 60_000;
     while ((await episodes()).some((e: { status: string }) => e.status !== "ready")) {
       if (Date.now() > deadline) throw new Error("episode not regenerated");
@@ -105,7 +132,10 @@ describe("podcast feed", () => {
     // Not an API key, nor a media signature.
     const asKey = await call(env.srv.url, `/v2/courses/${env.courseId}/podcasts`, { key: token, user: env.user });
     expect(asKey.status).toBe(401);
-    expect((await call(env.srv.url, `/v2/courses/${env.courseId}/export?format=markdown`, { key: token, user: env.user })).status).toBe(401);
+    expect(
+      (await call(env.srv.url, `/v2/courses/${env.courseId}/export?format=markdown`, { key: token, user: env.user }))
+        .status,
+    ).toBe(401);
     const blobUrl = new URL((await episodes())[0].audio_url);
     expect((await fetch(`${env.srv.url}${blobUrl.pathname}?sig=${token}`)).status).toBe(403);
     // A forged token (same id, other MAC) is refused.

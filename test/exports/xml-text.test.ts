@@ -7,16 +7,30 @@ import { expect, test } from "bun:test";
 import { feedXml } from "../../src/exports/podcast-rss.ts";
 import { qtiAssessment } from "../../src/exports/qti.ts";
 
-const wellFormed = (xml: string) => Bun.spawnSync(["xmllint", "--noout", "-"], { stdin: new TextEncoder().encode(xml) });
+const wellFormed = (xml: string) =>
+  Bun.spawnSync(["xmllint", "--noout", "-"], { stdin: new TextEncoder().encode(xml) });
 
 test("control characters from documents are dropped and markup escaped, so the XML stays well-formed", () => {
   const qti = qtiAssessment({
     ident: "q1",
     title: "Tides\f and <b>moons</b>",
     kind: "quiz",
-    questions: [{ type: "mcq", prompt: "Which\u0000 body pulls the tides? & why", choices: ["The Moon\u000b", "Mars"], answer: 0, explanation: "Page 3\f says so." } as never],
+    questions: [
+      {
+        type: "mcq",
+        prompt: "Which\u0000 body pulls the tides? & why",
+        choices: ["The Moon\u000b", "Mars"],
+        answer: 0,
+        explanation: "Page 3\f says so.",
+      } as never,
+    ],
   });
-  const rss = feedXml({ course: { id: "c1", title: "Tides\u0001 course", description: "A\fB <script>" }, feedUrl: "http://127.0.0.1/feeds/x/rss", audioUrl: () => "", episodes: [] });
+  const rss = feedXml({
+    course: { id: "c1", title: "Tides\u0001 course", description: "A\fB <script>" },
+    feedUrl: "http://127.0.0.1/feeds/x/rss",
+    audioUrl: () => "",
+    episodes: [],
+  });
   for (const xml of [qti, rss]) {
     expect(xml).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
     const check = wellFormed(xml);

@@ -1,7 +1,7 @@
 /** The zip writer reads its sources only as the client reads the archive, and writes a valid zip. */
 import { expect, test } from "bun:test";
 import { unzipSync } from "fflate";
-import { zipStream, type ZipEntry } from "../../src/exports/zip-stream.ts";
+import { type ZipEntry, zipStream } from "../../src/exports/zip-stream.ts";
 import { openZip } from "./unzip.ts";
 
 test("entries are pulled one at a time as the stream is read; the whole archive unzips to the same bytes", async () => {
@@ -38,7 +38,10 @@ test("entries are pulled one at a time as the stream is read; the whole archive 
 });
 
 test("an unsafe or repeated entry name fails the stream instead of being written", async () => {
-  for (const names of [["ok.txt", "../escape.txt"], ["same.txt", "same.txt"]]) {
+  for (const names of [
+    ["ok.txt", "../escape.txt"],
+    ["same.txt", "same.txt"],
+  ]) {
     const stream = zipStream(names.map((name) => ({ name, data: "x" })));
     await expect(new Response(stream).arrayBuffer()).rejects.toThrow(/unsafe archive entry name|duplicate zip entry/);
   }

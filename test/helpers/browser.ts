@@ -47,7 +47,10 @@ export async function launchBrowser(): Promise<Browser> {
     context,
     // The log is JSON once Chromium exits; while it runs, requests are read from the text so far.
     requests: () =>
-      [...readFileSync(netLog, "utf8").matchAll(/"traffic_annotation":(\d+),"url":"([^"]+)"/g)].map((m) => ({ url: m[2]!, annotation: Number(m[1]) })),
+      [...readFileSync(netLog, "utf8").matchAll(/"traffic_annotation":(\d+),"url":"([^"]+)"/g)].map((m) => ({
+        url: m[2]!,
+        annotation: Number(m[1]),
+      })),
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
@@ -71,7 +74,9 @@ export interface AxeViolation {
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const result = await (window as any).axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });
+    const result = await (window as any).axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+    });
     return result.violations as AxeViolation[];
   });
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical");

@@ -117,7 +117,10 @@ class InstanceBuilder {
   private groundedParagraph(schema: JsonSchema, index: number): Record<string, unknown> | null {
     const sources = schema.properties?.sources;
     const items = sources?.items;
-    const handles: string[] | undefined = items?.enum ?? items?.anyOf?.map((o: JsonSchema) => o.const) ?? ("const" in (items ?? {}) ? [items.const] : undefined);
+    const handles: string[] | undefined =
+      items?.enum ??
+      items?.anyOf?.map((o: JsonSchema) => o.const) ??
+      ("const" in (items ?? {}) ? [items.const] : undefined);
     if (!schema.properties?.text || !handles || handles.length === 0) return null;
     const handle = handles[index % handles.length]!;
     const quoted = passageAfter(this.prompt, handle);
@@ -148,7 +151,8 @@ class InstanceBuilder {
 
   private question(): string {
     let w = this.words[this.cursor++ % this.words.length]!;
-    for (let i = 0; i < this.words.length && (w.length < 4 || isStopword(w) || this.asked.has(w.toLowerCase())); i++) w = this.words[this.cursor++ % this.words.length]!;
+    for (let i = 0; i < this.words.length && (w.length < 4 || isStopword(w) || this.asked.has(w.toLowerCase())); i++)
+      w = this.words[this.cursor++ % this.words.length]!;
     this.asked.add(w.toLowerCase());
     return `Why does ${w} matter?`;
   }
@@ -158,7 +162,8 @@ class InstanceBuilder {
     if (Array.isArray(schema.enum)) return schema.enum[index % schema.enum.length];
     const options = schema.anyOf ?? schema.oneOf;
     if (Array.isArray(options)) return this.build(options[index % options.length], index);
-    if (Array.isArray(schema.allOf)) return Object.assign({}, ...schema.allOf.map((s: JsonSchema) => this.build(s, index)));
+    if (Array.isArray(schema.allOf))
+      return Object.assign({}, ...schema.allOf.map((s: JsonSchema) => this.build(s, index)));
     const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
     switch (type) {
       case "object": {

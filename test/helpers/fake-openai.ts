@@ -6,7 +6,17 @@
  * Standalone: `bun test/helpers/fake-openai.ts --port 8000 --latency-ms 0`.
  */
 import type { Server } from "bun";
-import { approxTokens, Behaviour, chatPrompt, REFUSAL_TEXT, replyText, userText, type FakeMode, type RecordedCall, type Responder } from "./fake-ollama.ts";
+import {
+  approxTokens,
+  Behaviour,
+  chatPrompt,
+  type FakeMode,
+  REFUSAL_TEXT,
+  type RecordedCall,
+  type Responder,
+  replyText,
+  userText,
+} from "./fake-ollama.ts";
 
 export interface FakeOpenAi {
   /** Base URL including /v1, as OPENAI_BASE_URL expects. */
@@ -18,7 +28,9 @@ export interface FakeOpenAi {
   close(): Promise<void>;
 }
 
-export function startFakeOpenAi(opts: { port?: number; latencyMs?: number; models?: string[]; apiKey?: string } = {}): FakeOpenAi {
+export function startFakeOpenAi(
+  opts: { port?: number; latencyMs?: number; models?: string[]; apiKey?: string } = {},
+): FakeOpenAi {
   const behaviour = new Behaviour(opts.latencyMs ?? 0);
   let refusalField = 0;
   const calls: RecordedCall[] = [];
@@ -34,7 +46,9 @@ export function startFakeOpenAi(opts: { port?: number; latencyMs?: number; model
     const schema = body.response_format?.type === "json_schema" ? body.response_format.json_schema?.schema : null;
     const prompt = chatPrompt(body);
     const refusal = refusalField > 0 ? (refusalField--, REFUSAL_TEXT) : null;
-    const text = refusal ? "" : replyText(mode, schema, userText(body) || prompt, behaviour.responder?.({ path: "chat", body, prompt }));
+    const text = refusal
+      ? ""
+      : replyText(mode, schema, userText(body) || prompt, behaviour.responder?.({ path: "chat", body, prompt }));
     const usage = { prompt_tokens: approxTokens(prompt), completion_tokens: approxTokens(text), total_tokens: 0 };
     usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
     const base = { id: "chatcmpl-fake", created: Math.floor(Date.now() / 1000), model: body.model };
@@ -42,17 +56,32 @@ export function startFakeOpenAi(opts: { port?: number; latencyMs?: number; model
       return json({
         ...base,
         object: "chat.completion",
-        choices: [{ index: 0, message: { role: "assistant", content: refusal ? null : text, refusal }, finish_reason: "stop" }],
+        choices: [
+          { index: 0, message: { role: "assistant", content: refusal ? null : text, refusal }, finish_reason: "stop" },
+        ],
         usage,
       });
     }
     const size = Math.max(1, Math.ceil(text.length / 5));
     const events: string[] = [];
     for (let i = 0; i < text.length; i += size) {
-      events.push(JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: text.slice(i, i + size) }, finish_reason: null }] }));
+      events.push(
+        JSON.stringify({
+          ...base,
+          object: "chat.completion.chunk",
+          choices: [{ index: 0, delta: { content: text.slice(i, i + size) }, finish_reason: null }],
+        }),
+      );
     }
-    events.push(JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }));
-    if (body.stream_options?.include_usage) events.push(JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [], usage }));
+    events.push(
+      JSON.stringify({
+        ...base,
+        object: "chat.completion.chunk",
+        choices: [{ index: 0, delta: {}, finish_reason: "stop" }],
+      }),
+    );
+    if (body.stream_options?.include_usage)
+      events.push(JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [], usage }));
     const sse = events.map((e) => `data: ${e}\n\n`).join("") + "data: [DONE]\n\n";
     return new Response(sse, { headers: { "content-type": "text/event-stream" } });
   }

@@ -31,14 +31,34 @@ export async function insertCourse(
     sqlite.run(
       `INSERT INTO courses (id, tenant_id, user_id, title, topic, slug, source_type, status, num_chapters, engine, model, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, 'topic', ?, ?, 'extractive', 'extractive', ?, ?)`,
-      [id, tenant_id, user.id, title, title, title.toLowerCase().replace(/\W+/g, "-"), opts.status ?? "completed", n, createdAt, createdAt],
+      [
+        id,
+        tenant_id,
+        user.id,
+        title,
+        title,
+        title.toLowerCase().replace(/\W+/g, "-"),
+        opts.status ?? "completed",
+        n,
+        createdAt,
+        createdAt,
+      ],
     );
     for (let i = 0; i < n; i++) {
       const chapterId = newId();
       sqlite.run(
         `INSERT INTO chapters (id, course_id, order_index, title, status, content, key_concepts, completed_at, created_at)
          VALUES (?, ?, ?, ?, 'completed', ?, ?, ?, ?)`,
-        [chapterId, id, i, `Chapter ${i + 1}`, `# Chapter ${i + 1}\n\nBody.`, JSON.stringify([`concept ${i}`]), createdAt, createdAt],
+        [
+          chapterId,
+          id,
+          i,
+          `Chapter ${i + 1}`,
+          `# Chapter ${i + 1}\n\nBody.`,
+          JSON.stringify([`concept ${i}`]),
+          createdAt,
+          createdAt,
+        ],
       );
       sqlite.run(
         `INSERT INTO quiz_questions (id, chapter_id, position, type, prompt, choices, answer, explanation)

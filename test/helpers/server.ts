@@ -146,7 +146,12 @@ export async function call<T = any>(base: string, path: string, opts: CallOption
 /** Asserts the service's error body shape and returns its error object. */
 export function errorOf(res: { body: any; headers: Headers }) {
   const e = res.body?.error;
-  if (!e || typeof e.code !== "string" || typeof e.message !== "string" || e.request_id !== res.headers.get("x-request-id")) {
+  if (
+    !e ||
+    typeof e.code !== "string" ||
+    typeof e.message !== "string" ||
+    e.request_id !== res.headers.get("x-request-id")
+  ) {
     throw new Error(`not an error body: ${JSON.stringify(res.body)}`);
   }
   return e as { code: string; message: string; request_id: string; details?: unknown };

@@ -19,7 +19,11 @@ beforeAll(async () => {
 afterAll(() => srv?.stop());
 
 const signIn = (body: Record<string, unknown>, headers: Record<string, string> = { origin: srv.url }) =>
-  fetch(`${srv.url}/v2/console/session`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  fetch(`${srv.url}/v2/console/session`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 
 /** Signs in as `learner` and returns the cookie pair to send back. */
 async function session(learner: string, apiKey = key): Promise<string> {
@@ -63,7 +67,10 @@ test("sign-in sets an HttpOnly, SameSite=Strict cookie and keeps only its hash",
 });
 
 test("the cookie is Secure when the console is reached over HTTPS", async () => {
-  const res = await signIn({ api_key: key, external_user_id: "ada" }, { origin: srv.url, "x-forwarded-proto": "https" });
+  const res = await signIn(
+    { api_key: key, external_user_id: "ada" },
+    { origin: srv.url, "x-forwarded-proto": "https" },
+  );
   expect(res.status).toBe(201);
   expect(res.headers.get("set-cookie")).toContain("Secure");
 });
@@ -73,20 +80,36 @@ test("sign-in names the learner by user_id as well; an unknown one is 404", asyn
   const byId = await signIn({ api_key: key, user_id: registered.body.user_id });
   expect(byId.status).toBe(201);
   expect((await byId.json()).user).toMatchObject({ user_id: registered.body.user_id, external_id: "barbara" });
-  const unknown = await call(srv.url, "/v2/console/session", { json: { api_key: key, user_id: crypto.randomUUID() }, headers: { origin: srv.url } });
+  const unknown = await call(srv.url, "/v2/console/session", {
+    json: { api_key: key, user_id: crypto.randomUUID() },
+    headers: { origin: srv.url },
+  });
   expect(unknown.status).toBe(404);
   expect(errorOf(unknown).code).toBe("USER_NOT_FOUND");
 });
 
 test("sign-in refuses a wrong key, a missing learner, and any page but the console's", async () => {
-  const wrong = await call(srv.url, "/v2/console/session", { json: { api_key: "sk-service-test-nope", external_user_id: "ada" }, headers: { origin: srv.url } });
+  const wrong = await call(srv.url, "/v2/console/session", {
+    json: { api_key: "sk-service-test-nope", external_user_id: "ada" },
+    headers: { origin: srv.url },
+  });
   expect(wrong.status).toBe(401);
   expect(errorOf(wrong).code).toBe("UNAUTHORIZED");
-  const noLearner = await call(srv.url, "/v2/console/session", { json: { api_key: key }, headers: { origin: srv.url } });
+  const noLearner = await call(srv.url, "/v2/console/session", {
+    json: { api_key: key },
+    headers: { origin: srv.url },
+  });
   expect(noLearner.status).toBe(422);
   expect(errorOf(noLearner).code).toBe("USER_REQUIRED");
-  for (const headers of [{}, { origin: "https://evil.example" }, { origin: srv.url, "sec-fetch-site": "cross-site" }] as Record<string, string>[]) {
-    const res = await call(srv.url, "/v2/console/session", { json: { api_key: key, external_user_id: "ada" }, headers });
+  for (const headers of [
+    {},
+    { origin: "https://evil.example" },
+    { origin: srv.url, "sec-fetch-site": "cross-site" },
+  ] as Record<string, string>[]) {
+    const res = await call(srv.url, "/v2/console/session", {
+      json: { api_key: key, external_user_id: "ada" },
+      headers,
+    });
     expect(res.status).toBe(403);
     expect(errorOf(res).code).toBe("CROSS_ORIGIN_REQUEST");
     expect(res.headers.get("set-cookie")).toBeNull();
@@ -95,10 +118,16 @@ test("sign-in refuses a wrong key, a missing learner, and any page but the conso
 
 test("the cookie authenticates the console's requests as its own learner, whatever headers say", async () => {
   const cookie = await session("grace");
-  const me = await call(srv.url, "/v2/users/me", { headers: { ...asConsole(cookie), "x-external-user-id": "someone-else" } });
+  const me = await call(srv.url, "/v2/users/me", {
+    headers: { ...asConsole(cookie), "x-external-user-id": "someone-else" },
+  });
   expect(me.status).toBe(200);
   expect(me.body.external_id).toBe("grace");
-  const patched = await call(srv.url, "/v2/users/me", { method: "PATCH", json: { learning_goal: "career" }, headers: asConsole(cookie, "PATCH") });
+  const patched = await call(srv.url, "/v2/users/me", {
+    method: "PATCH",
+    json: { learning_goal: "career" },
+    headers: asConsole(cookie, "PATCH"),
+  });
   expect(patched.status).toBe(200);
   const byKey = await call(srv.url, "/v2/users/me", { key, user: "grace" });
   expect(byKey.body.learning_goal).toBe("career");
@@ -112,13 +141,18 @@ test("a session acts where its key does: a test key's session sees the test envi
   const production = await srv.createKey("console-tenant", "production");
   const upload = (auth: { key?: string; headers?: Record<string, string> }, name: string) => {
     const form = new FormData();
-    form.append("files", new File([`# ${name}\n\nTides rise and fall twice a day because the Moon pulls the oceans.\n`], `${name}.md`));
+    form.append(
+      "files",
+      new File([`# ${name}\n\nTides rise and fall twice a day because the Moon pulls the oceans.\n`], `${name}.md`),
+    );
     return call(srv.url, "/v2/documents/process", { ...auth, user: auth.key ? "ada" : undefined, body: form });
   };
   expect((await upload({ key: production }, "production-notes")).status).toBe(200);
   const cookie = await session("ada");
   expect((await upload({ headers: asConsole(cookie, "POST") }, "test-notes")).status).toBe(200);
-  const seen = (await call(srv.url, "/v2/documents", { headers: asConsole(cookie) })).body.data.map((d: any) => d.filename);
+  const seen = (await call(srv.url, "/v2/documents", { headers: asConsole(cookie) })).body.data.map(
+    (d: any) => d.filename,
+  );
   expect(seen).toEqual(["test-notes.md"]);
   const byTestKey = (await call(srv.url, "/v2/documents", { key, user: "ada" })).body.data.map((d: any) => d.filename);
   expect(byTestKey).toEqual(["test-notes.md"]);
@@ -127,7 +161,11 @@ test("a session acts where its key does: a test key's session sees the test envi
 test("a cross-site request cannot act with the cookie", async () => {
   const cookie = await session("grace");
   const write = (headers: Record<string, string>) =>
-    call(srv.url, "/v2/users/me", { method: "PATCH", json: { learning_goal: "exams" }, headers: { cookie, ...headers } });
+    call(srv.url, "/v2/users/me", {
+      method: "PATCH",
+      json: { learning_goal: "exams" },
+      headers: { cookie, ...headers },
+    });
   for (const res of [
     await write({ origin: "https://evil.example", "sec-fetch-site": "cross-site" }),
     await write({ origin: "https://evil.example" }),
@@ -162,14 +200,20 @@ test("revoking the key ends its sessions, and so does expiry", async () => {
   try {
     revokeKey(db, other.slice(0, 30));
     const token = expiring.slice("cf_console=".length);
-    sqlite.run("UPDATE console_sessions SET expires_at = ? WHERE token_hash = ?", [new Date(Date.now() - 1000).toISOString(), sha256Hex(token)]);
+    sqlite.run("UPDATE console_sessions SET expires_at = ? WHERE token_hash = ?", [
+      new Date(Date.now() - 1000).toISOString(),
+      sha256Hex(token),
+    ]);
   } finally {
     sqlite.close();
   }
   expect((await call(srv.url, "/v2/courses", { headers: asConsole(cookie) })).status).toBe(401);
   expect((await call(srv.url, "/v2/courses", { headers: asConsole(expiring) })).status).toBe(401);
   // A dead cookie can still be signed out of, so the browser stops sending it; another site cannot.
-  const foreign = await call(srv.url, "/v2/console/session", { method: "DELETE", headers: { cookie: expiring, origin: "https://evil.example" } });
+  const foreign = await call(srv.url, "/v2/console/session", {
+    method: "DELETE",
+    headers: { cookie: expiring, origin: "https://evil.example" },
+  });
   expect(foreign.status).toBe(403);
   const out = await call(srv.url, "/v2/console/session", { method: "DELETE", headers: asConsole(expiring, "DELETE") });
   expect(out.status).toBe(204);

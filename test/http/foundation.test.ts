@@ -85,7 +85,12 @@ describe("learners", () => {
   });
 
   test("the first write creates the learner (pattern A), and the profile is saved", async () => {
-    const w = await call(srv.url, "/v2/users/me", { method: "PATCH", key, user: "ext-42", json: { learning_goal: "career" } });
+    const w = await call(srv.url, "/v2/users/me", {
+      method: "PATCH",
+      key,
+      user: "ext-42",
+      json: { learning_goal: "career" },
+    });
     expect(w.status).toBe(200);
     expect(w.body.external_id).toBe("ext-42");
     expect(w.body.learning_goal).toBe("career");
@@ -95,7 +100,10 @@ describe("learners", () => {
   });
 
   test("POST /v2/users pre-registers (pattern B) and X-User-Id resolves it", async () => {
-    const made = await call(srv.url, "/v2/users", { key, json: { external_id: "pre-1", email: "a@b.c", learning_goal: "exams" } });
+    const made = await call(srv.url, "/v2/users", {
+      key,
+      json: { external_id: "pre-1", email: "a@b.c", learning_goal: "exams" },
+    });
     expect(made.status).toBe(201);
     expect(made.body.user_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(made.body.learning_goal).toBe("exams");
@@ -130,10 +138,14 @@ describe("course reads", () => {
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
       ids.push(
-        await insertCourse(srv.dataDir, { apiKey: key, externalUserId: "pager" }, {
-          title: `Course ${i}`,
-          createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i % 3)).toISOString(),
-        }),
+        await insertCourse(
+          srv.dataDir,
+          { apiKey: key, externalUserId: "pager" },
+          {
+            title: `Course ${i}`,
+            createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i % 3)).toISOString(),
+          },
+        ),
       );
     }
     const seen: string[] = [];
@@ -145,7 +157,16 @@ describe("course reads", () => {
       expect(r.status).toBe(200);
       expect(r.body.pagination.limit).toBe(3);
       for (const c of r.body.data) {
-        expect(Object.keys(c).sort()).toEqual(["chapters", "created_at", "id", "slug", "source_type", "status", "title", "topic"]);
+        expect(Object.keys(c).sort()).toEqual([
+          "chapters",
+          "created_at",
+          "id",
+          "slug",
+          "source_type",
+          "status",
+          "title",
+          "topic",
+        ]);
         expect(c.chapters).toEqual([
           { order_index: 0, title: "Chapter 1" },
           { order_index: 1, title: "Chapter 2" },
@@ -200,7 +221,11 @@ describe("course reads", () => {
   });
 
   test("a generating course shows only finished chapters", async () => {
-    const id = await insertCourse(srv.dataDir, { apiKey: key, externalUserId: "gen" }, { status: "generating", chapters: 0 });
+    const id = await insertCourse(
+      srv.dataDir,
+      { apiKey: key, externalUserId: "gen" },
+      { status: "generating", chapters: 0 },
+    );
     const r = await call(srv.url, `/v2/courses/${id}`, { key, user: "gen" });
     expect(r.body.status).toBe("generating");
     expect(r.body.chapters).toEqual([]);
@@ -263,7 +288,11 @@ describe("hostile input", () => {
       [deep, 422, "INVALID_BODY"],
       ["[1,2]", 422, "INVALID_BODY"],
       ['"a string"', 422, "INVALID_BODY"],
-      [new Uint8Array([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), 422, "INVALID_BODY"],
+      [
+        new Uint8Array([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+        422,
+        "INVALID_BODY",
+      ],
       [JSON.stringify({ name: "a".repeat(2 * 1024 * 1024) }), 413, "PAYLOAD_TOO_LARGE"],
     ];
     for (const [body, status, code] of cases) {
@@ -278,7 +307,10 @@ describe("hostile input", () => {
   });
 
   test("path traversal in media URLs never reaches the file system", async () => {
-    for (const path of ["/media/..%2F..%2Fcourseforge.db?exp=9999999999&sig=" + "0".repeat(64), "/media/2026/01/x.txt?exp=1&sig=1"]) {
+    for (const path of [
+      "/media/..%2F..%2Fcourseforge.db?exp=9999999999&sig=" + "0".repeat(64),
+      "/media/2026/01/x.txt?exp=1&sig=1",
+    ]) {
       const r = await call(srv.url, path);
       expect([403, 404]).toContain(r.status);
       errorOf(r);

@@ -65,14 +65,22 @@ describe("JSON endpoints and validation messages", () => {
 
   test("a bodiless POST to an endpoint whose body is optional is not a 415", async () => {
     await call(srv.url, "/v2/users", { key, json: { external_id: "bodiless" } });
-    const r = await call(srv.url, `/v2/courses/${crypto.randomUUID()}/generate-notes`, { key, user: "bodiless", method: "POST" });
+    const r = await call(srv.url, `/v2/courses/${crypto.randomUUID()}/generate-notes`, {
+      key,
+      user: "bodiless",
+      method: "POST",
+    });
     expect(r.status).toBe(404);
   });
 
   test("every 422 names the field and the rule", async () => {
     const cases: [string, unknown, string[]][] = [
       ["/v2/courses/generate", { topic: "Photosynthesis", num_chapters: 0 }, ["num_chapters", "integer from 1 to 20"]],
-      ["/v2/courses/generate", { topic: "Photosynthesis", num_chapters: "abc" }, ["num_chapters", "integer from 1 to 20"]],
+      [
+        "/v2/courses/generate",
+        { topic: "Photosynthesis", num_chapters: "abc" },
+        ["num_chapters", "integer from 1 to 20"],
+      ],
       ["/v2/courses/generate", { topic: "ab" }, ["topic", "3 to 500 characters"]],
       ["/v2/courses/generate", {}, ["topic is required", "3 to 500 characters"]],
       ["/v2/users", { learning_goal: "fun" }, ["learning_goal", "one of: exams, career, curiosity, supplement"]],
@@ -85,7 +93,11 @@ describe("JSON endpoints and validation messages", () => {
       for (const w of words) expect(e.message).toContain(w);
       expect((e.details as { field: string }[])[0]!.field).toBe(words[0]!.split(" ")[0]!);
     }
-    const mode = await call(srv.url, "/v2/courses/generate?mode=fast", { key, user: "validated", json: { topic: "Photosynthesis" } });
+    const mode = await call(srv.url, "/v2/courses/generate?mode=fast", {
+      key,
+      user: "validated",
+      json: { topic: "Photosynthesis" },
+    });
     expect(errorOf(mode).message).toContain("mode must be one of: async, sync, stream");
   });
 });
@@ -93,7 +105,12 @@ describe("JSON endpoints and validation messages", () => {
 describe("non-ASCII learner ids", () => {
   test("an X-External-User-Id sent as UTF-8 is stored as sent", async () => {
     for (const id of ["renée", "学生-42", "Ωmega"]) {
-      const w = await call(srv.url, "/v2/users/me", { method: "PATCH", key, json: {}, headers: { "x-external-user-id": utf8Header(id) } });
+      const w = await call(srv.url, "/v2/users/me", {
+        method: "PATCH",
+        key,
+        json: {},
+        headers: { "x-external-user-id": utf8Header(id) },
+      });
       expect({ status: w.status, external_id: w.body.external_id }).toEqual({ status: 200, external_id: id });
       const r = await me(utf8Header(id));
       expect(r.body.user_id).toBe(w.body.user_id);
@@ -128,7 +145,11 @@ describe("failed first writes create no learner", () => {
 
   test("a refused topic course leaves the learner unknown", async () => {
     // The extractive engine with no indexed documents refuses every topic.
-    const r = await call(srv.url, "/v2/courses/generate", { key, user: "topic-refused", json: { topic: "Photosynthesis" } });
+    const r = await call(srv.url, "/v2/courses/generate", {
+      key,
+      user: "topic-refused",
+      json: { topic: "Photosynthesis" },
+    });
     expect(r.status).toBeGreaterThanOrEqual(400);
     errorOf(r);
     expect((await me("topic-refused")).status).toBe(404);

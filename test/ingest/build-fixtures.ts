@@ -2,7 +2,7 @@
  * Files the ingestion tests build themselves: PDFs (pdf-lib), office archives and zip bombs
  * (fflate), each the smallest file that shows one behaviour.
  */
-import { strToU8, zipSync, type Zippable } from "fflate";
+import { strToU8, type Zippable, zipSync } from "fflate";
 import { PDFDocument, PDFHexString, PDFName, StandardFonts } from "pdf-lib";
 
 export interface PdfPageSpec {

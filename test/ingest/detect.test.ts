@@ -19,8 +19,16 @@ async function rejection(p: Promise<unknown>): Promise<AppError> {
 describe("detectFileKind", () => {
   test.each([
     ["pdf/tracemonkey.pdf", "pdf", "application/pdf"],
-    ["docx/docling-word_sample.docx", "docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"],
-    ["pptx/docling-powerpoint_sample.pptx", "pptx", "application/vnd.openxmlformats-officedocument.presentationml.presentation"],
+    [
+      "docx/docling-word_sample.docx",
+      "docx",
+      "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    ],
+    [
+      "pptx/docling-powerpoint_sample.pptx",
+      "pptx",
+      "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    ],
     ["images/tesseractjs-simple.png", "png", "image/png"],
     ["html/readability-v8-blog/source.html", "html", "text/html"],
   ])("%s is %s by its bytes", async (path, kind, mimeType) => {
@@ -33,7 +41,9 @@ describe("detectFileKind", () => {
   });
 
   test("a PPTX saved with a .ppt name is read as the PPTX it is", async () => {
-    expect((await detectFileKind(corpus("pptx/misnamed-ooxml-eng_spa_mult.ppt"), "eng_spa_mult.ppt")).kind).toBe("pptx");
+    expect((await detectFileKind(corpus("pptx/misnamed-ooxml-eng_spa_mult.ppt"), "eng_spa_mult.ppt")).kind).toBe(
+      "pptx",
+    );
   });
 
   test("the content decides over the name: a PDF named .docx is a PDF", async () => {

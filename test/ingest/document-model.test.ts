@@ -53,7 +53,17 @@ describe("roles from headings", () => {
       h("B Distant supervision"),
       p(prose("supervision")),
     ]);
-    expect(blocks.map((b) => b.role)).toEqual(["body", "body", "appendix", "appendix", "appendix", "references", "references", "appendix", "appendix"]);
+    expect(blocks.map((b) => b.role)).toEqual([
+      "body",
+      "body",
+      "appendix",
+      "appendix",
+      "appendix",
+      "references",
+      "references",
+      "appendix",
+      "appendix",
+    ]);
     expect(blocks[6]!.kind).toBe("reference");
   });
 });
@@ -74,21 +84,45 @@ describe("roles from the shape of the text", () => {
   });
 
   test("bibliography-shaped sentences in the body stay body text", () => {
-    const body = [p(prose("a")), p("Smith (2019) showed in Proceedings of ACL that tracing helps."), p(prose("b")), p(prose("c"))];
+    const body = [
+      p(prose("a")),
+      p("Smith (2019) showed in Proceedings of ACL that tracing helps."),
+      p(prose("b")),
+      p(prose("c")),
+    ];
     expect(paged(body).blocks.every((b) => b.role === "body")).toBe(true);
     expect(looksLikeReference("We ran it in 2019 and it was fast.")).toBe(false);
   });
 
   test("dot-leader lines are a table of contents even with no heading", () => {
-    const toc = ["1 Introduction . . . . . . . 1", "2 Simple manipulations . . . . . 7", "2.1 Vectors . . . . . . . . 7", "2.2 Arithmetic . . . . . 8"];
+    const toc = [
+      "1 Introduction . . . . . . . 1",
+      "2 Simple manipulations . . . . . 7",
+      "2.1 Vectors . . . . . . . . 7",
+      "2.2 Arithmetic . . . . . 8",
+    ];
     const { blocks } = paged([...toc.map((t) => p(t)), h("1 Introduction", 1, 2), p(prose("R"), 2)]);
     expect(blocks.map((b) => b.role)).toEqual(["toc", "toc", "toc", "toc", "body", "body"]);
   });
 
   test("a paper's title and author lines are the title page; a long opening paragraph is the abstract", () => {
     const abstract = `${prose("abstract")} ${prose("contribution")} ${prose("results")} ${prose("dataset")}`;
-    const { blocks } = paged([h("Dense Passage Retrieval"), p("Vladimir Karpukhin, Barlas Oğuz"), p("Facebook AI"), p(abstract), h("1 Introduction"), p(prose("QA"))]);
-    expect(rolesOf(blocks).map((r) => r[0])).toEqual(["title_page", "title_page", "title_page", "abstract", "body", "body"]);
+    const { blocks } = paged([
+      h("Dense Passage Retrieval"),
+      p("Vladimir Karpukhin, Barlas Oğuz"),
+      p("Facebook AI"),
+      p(abstract),
+      h("1 Introduction"),
+      p(prose("QA")),
+    ]);
+    expect(rolesOf(blocks).map((r) => r[0])).toEqual([
+      "title_page",
+      "title_page",
+      "title_page",
+      "abstract",
+      "body",
+      "body",
+    ]);
   });
 });
 
@@ -109,14 +143,21 @@ describe("clean text", () => {
   });
 
   test("a line-end hyphen joins a word that exists and stays in a compound that does not", () => {
-    const { blocks } = paged([p("The exam\u00adple shows a well\u00adknown trick."), p("Trace\u00adMonkey beats the old engine.")]);
+    const { blocks } = paged([
+      p("The exam\u00adple shows a well\u00adknown trick."),
+      p("Trace\u00adMonkey beats the old engine."),
+    ]);
     expect(blocks[0]!.text).toBe("The example shows a well-known trick.");
     // Not an English word and not written whole in this document: kept as written, hyphen and all.
     expect(blocks[1]!.text).toBe("Trace-Monkey beats the old engine.");
   });
 
   test("a 'word- word' split is mended when the document writes the word whole; suspended hyphens stay", () => {
-    const { blocks } = paged([p("SunSpider is a benchmark suite."), p("We ran Sun- Spider and pre- and post-processing steps."), p("An imple- mentation detail.")]);
+    const { blocks } = paged([
+      p("SunSpider is a benchmark suite."),
+      p("We ran Sun- Spider and pre- and post-processing steps."),
+      p("An imple- mentation detail."),
+    ]);
     expect(blocks[1]!.text).toBe("We ran SunSpider and pre- and post-processing steps.");
     expect(blocks[2]!.text).toBe("An implementation detail.");
   });
@@ -124,7 +165,13 @@ describe("clean text", () => {
 
 describe("markdown", () => {
   test("operators and identifiers survive: the markdown escapes them and reads back as written", () => {
-    const texts = ["A %*% B is the matrix product.", "x <- a*b + c*d", "snake_case_name and __init__", "# not a heading", "1. not a list"];
+    const texts = [
+      "A %*% B is the matrix product.",
+      "x <- a*b + c*d",
+      "snake_case_name and __init__",
+      "# not a heading",
+      "1. not a list",
+    ];
     for (const text of texts) {
       const md = blocksToMarkdown([block("paragraph", text)]);
       expect(markdownToBlocks(md).map((b) => [b.kind, b.text])).toEqual([["paragraph", text]]);
@@ -141,11 +188,15 @@ describe("markdown", () => {
       h("References"),
       p("[1] A. Gal. Trace trees. In Proceedings of PLDI, 2009."),
     ]);
-    expect(markdown).toBe("# Intro\n\nBody text.\n\n<!-- role: references -->\n\n# References\n\n\\[1\\] A. Gal. Trace trees. In Proceedings of PLDI, 2009.");
+    expect(markdown).toBe(
+      "# Intro\n\nBody text.\n\n<!-- role: references -->\n\n# References\n\n\\[1\\] A. Gal. Trace trees. In Proceedings of PLDI, 2009.",
+    );
   });
 
   test("markdown in: headings with levels, nested lists, tables with cells, code with its language", () => {
-    const blocks = markdownToBlocks("# Title\n\n- one\n  - one.a\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```r\nx %*% y\n```");
+    const blocks = markdownToBlocks(
+      "# Title\n\n- one\n  - one.a\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```r\nx %*% y\n```",
+    );
     expect(blocks.map((b) => [b.kind, b.text, b.level ?? null])).toEqual([
       ["heading", "Title", 1],
       ["list_item", "one", 0],
@@ -154,7 +205,10 @@ describe("markdown", () => {
       ["table", "a | b\n1 | 2", null],
       ["code", "x %*% y", null],
     ]);
-    expect(blocks[4]!.cells).toEqual([["a", "b"], ["1", "2"]]);
+    expect(blocks[4]!.cells).toEqual([
+      ["a", "b"],
+      ["1", "2"],
+    ]);
     expect(blocks[5]!.lang).toBe("r");
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
 import { encryptedPdf, textPdf, zipBombDocx } from "./build-fixtures.ts";
-import { startFakeYoutube, VIDEO_WITH_CAPTIONS, VIDEO_WITHOUT_CAPTIONS, type FakeYoutube } from "./fake-youtube.ts";
+import { type FakeYoutube, startFakeYoutube, VIDEO_WITH_CAPTIONS, VIDEO_WITHOUT_CAPTIONS } from "./fake-youtube.ts";
 import { corpus } from "./support.ts";
 
 let server: TestServer;
@@ -18,7 +18,10 @@ beforeAll(async () => {
   web = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
-    fetch: (req) => (new URL(req.url).pathname === "/post" ? new Response(page, { headers: { "content-type": "text/html" } }) : new Response("no", { status: 404 })),
+    fetch: (req) =>
+      new URL(req.url).pathname === "/post"
+        ? new Response(page, { headers: { "content-type": "text/html" } })
+        : new Response("no", { status: 404 }),
   });
   webBase = `http://127.0.0.1:${web.port}`;
   server = await startServer({
@@ -49,7 +52,13 @@ describe("POST /v2/documents/extract", () => {
     form.append("files", await file("images/tesseractjs-simple.png", "simple.png"));
     form.append("files", named(await encryptedPdf(), "locked.pdf"));
     form.append("files", new File([new Uint8Array()], "empty.txt"));
-    form.append("youtube_urls", JSON.stringify([`https://youtu.be/${VIDEO_WITH_CAPTIONS}`, `https://www.youtube.com/watch?v=${VIDEO_WITHOUT_CAPTIONS}`]));
+    form.append(
+      "youtube_urls",
+      JSON.stringify([
+        `https://youtu.be/${VIDEO_WITH_CAPTIONS}`,
+        `https://www.youtube.com/watch?v=${VIDEO_WITHOUT_CAPTIONS}`,
+      ]),
+    );
     form.append("web_urls", JSON.stringify([`${webBase}/post`]));
     const res = await extract(form);
     expect(res.status).toBe(200);
@@ -61,9 +70,29 @@ describe("POST /v2/documents/extract", () => {
     const byName = Object.fromEntries(body.documents.map((d: any) => [d.filename, d]));
     const pdf = byName["tracemonkey.pdf"];
     expect(Object.keys(pdf).sort()).toEqual(
-      ["billed_amount_usd", "char_count", "created_at", "error_message", "filename", "id", "markdown", "mime_type", "pages", "source_type", "source_url", "status"].sort(),
+      [
+        "billed_amount_usd",
+        "char_count",
+        "created_at",
+        "error_message",
+        "filename",
+        "id",
+        "markdown",
+        "mime_type",
+        "pages",
+        "source_type",
+        "source_url",
+        "status",
+      ].sort(),
     );
-    expect(pdf).toMatchObject({ source_type: "file", mime_type: "application/pdf", pages: 14, status: "ready", error_message: null, billed_amount_usd: 0.028 });
+    expect(pdf).toMatchObject({
+      source_type: "file",
+      mime_type: "application/pdf",
+      pages: 14,
+      status: "ready",
+      error_message: null,
+      billed_amount_usd: 0.028,
+    });
     expect(pdf.char_count).toBe(pdf.markdown.length);
     expect(pdf.markdown).toContain("# Trace-based Just-in-Time Type Specialization for Dynamic Languages");
     expect(pdf.source_url).toStartWith(`${server.url}/media/`);
@@ -73,7 +102,12 @@ describe("POST /v2/documents/extract", () => {
 
     expect(byName["word_sample.docx"]).toMatchObject({ status: "ready", billed_amount_usd: 0.001 });
     expect(byName["slides.pptx"]).toMatchObject({ status: "ready", pages: 3, billed_amount_usd: 0.001 });
-    expect(byName["simple.png"]).toMatchObject({ status: "ready", pages: 1, mime_type: "image/png", billed_amount_usd: 0.002 });
+    expect(byName["simple.png"]).toMatchObject({
+      status: "ready",
+      pages: 1,
+      mime_type: "image/png",
+      billed_amount_usd: 0.002,
+    });
     expect(byName["simple.png"].markdown).toContain("Tesseract.js");
 
     expect(byName["locked.pdf"]).toMatchObject({ status: "error", billed_amount_usd: 0, char_count: 0, markdown: "" });
@@ -82,14 +116,26 @@ describe("POST /v2/documents/extract", () => {
     expect(byName["empty.txt"].error_message).toBe('"empty.txt" is empty (0 bytes)');
 
     const video = byName[`https://youtu.be/${VIDEO_WITH_CAPTIONS}`];
-    expect(video).toMatchObject({ source_type: "youtube", pages: null, status: "ready", billed_amount_usd: 0.0005, source_url: `https://youtu.be/${VIDEO_WITH_CAPTIONS}` });
+    expect(video).toMatchObject({
+      source_type: "youtube",
+      pages: null,
+      status: "ready",
+      billed_amount_usd: 0.0005,
+      source_url: `https://youtu.be/${VIDEO_WITH_CAPTIONS}`,
+    });
     expect(video.markdown).toStartWith("[00:00] Hi, I'm Vanessa");
     const noCaptions = byName[`https://www.youtube.com/watch?v=${VIDEO_WITHOUT_CAPTIONS}`];
     expect(noCaptions).toMatchObject({ source_type: "youtube", status: "error", billed_amount_usd: 0 });
     expect(noCaptions.error_message).toContain("has no captions");
 
     const page = byName[`${webBase}/post`];
-    expect(page).toMatchObject({ source_type: "web", status: "ready", mime_type: "text/html", billed_amount_usd: 0.001, source_url: `${webBase}/post` });
+    expect(page).toMatchObject({
+      source_type: "web",
+      status: "ready",
+      mime_type: "text/html",
+      billed_amount_usd: 0.001,
+      source_url: `${webBase}/post`,
+    });
     expect(page.markdown).toContain("## Using standalone mode in Emscripten");
 
     // 14 pages + 1 image page at 0.002, three documents/pages at 0.001, one video at 0.0005.

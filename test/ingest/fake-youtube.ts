@@ -17,7 +17,9 @@ export interface FakeYoutube {
 
 export async function startFakeYoutube(): Promise<FakeYoutube> {
   const manual = await Bun.file(corpus("transcripts/youtube-json3-manual-speakenglishwithvanessa.json3")).text();
-  const automatic = JSON.stringify({ events: [{ tStartMs: 0, segs: [{ utf8: "automatic captions should not be chosen" }] }] });
+  const automatic = JSON.stringify({
+    events: [{ tStartMs: 0, segs: [{ utf8: "automatic captions should not be chosen" }] }],
+  });
   const requests: string[] = [];
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -28,12 +30,22 @@ export async function startFakeYoutube(): Promise<FakeYoutube> {
       const origin = url.origin;
       if (url.pathname === "/watch") {
         const id = url.searchParams.get("v");
-        if (id === VIDEO_REMOVED) return new Response("<html><body>This video isn't available anymore</body></html>", { headers: { "content-type": "text/html" } });
-        return new Response(`<html><script>ytcfg.set({"INNERTUBE_API_KEY":"fake-key","VIDEO":"${id}"});</script></html>`, {
-          headers: { "content-type": "text/html" },
-        });
+        if (id === VIDEO_REMOVED)
+          return new Response("<html><body>This video isn't available anymore</body></html>", {
+            headers: { "content-type": "text/html" },
+          });
+        return new Response(
+          `<html><script>ytcfg.set({"INNERTUBE_API_KEY":"fake-key","VIDEO":"${id}"});</script></html>`,
+          {
+            headers: { "content-type": "text/html" },
+          },
+        );
       }
-      if (url.pathname === "/youtubei/v1/player" && req.method === "POST" && url.searchParams.get("key") === "fake-key") {
+      if (
+        url.pathname === "/youtubei/v1/player" &&
+        req.method === "POST" &&
+        url.searchParams.get("key") === "fake-key"
+      ) {
         const body = (await req.json()) as { videoId: string };
         const tracks =
           body.videoId === VIDEO_WITHOUT_CAPTIONS
@@ -41,15 +53,25 @@ export async function startFakeYoutube(): Promise<FakeYoutube> {
             : {
                 playerCaptionsTracklistRenderer: {
                   captionTracks: [
-                    { baseUrl: `${origin}/api/timedtext?v=${body.videoId}&lang=en&kind=asr&fmt=srv3`, languageCode: "en", kind: "asr" },
+                    {
+                      baseUrl: `${origin}/api/timedtext?v=${body.videoId}&lang=en&kind=asr&fmt=srv3`,
+                      languageCode: "en",
+                      kind: "asr",
+                    },
                     { baseUrl: `${origin}/api/timedtext?v=${body.videoId}&lang=en`, languageCode: "en" },
                   ],
                 },
               };
-        return Response.json({ playabilityStatus: { status: "OK" }, videoDetails: { title: "Speak English naturally" }, captions: tracks });
+        return Response.json({
+          playabilityStatus: { status: "OK" },
+          videoDetails: { title: "Speak English naturally" },
+          captions: tracks,
+        });
       }
       if (url.pathname === "/api/timedtext" && url.searchParams.get("fmt") === "json3") {
-        return new Response(url.searchParams.get("kind") === "asr" ? automatic : manual, { headers: { "content-type": "application/json" } });
+        return new Response(url.searchParams.get("kind") === "asr" ? automatic : manual, {
+          headers: { "content-type": "application/json" },
+        });
       }
       return new Response("not found", { status: 404 });
     },

@@ -10,7 +10,9 @@ import { PDFDocument, PDFName, StandardFonts } from "pdf-lib";
 import type { Gray } from "../../src/ingest/ocr-raster.ts";
 
 const require = createRequire(import.meta.url);
-const font = fontkit.openSync(require.resolve("@fontsource/dejavu-sans/files/dejavu-sans-latin-400-normal.woff")) as fontkit.Font;
+const font = fontkit.openSync(
+  require.resolve("@fontsource/dejavu-sans/files/dejavu-sans-latin-400-normal.woff"),
+) as fontkit.Font;
 
 export interface TextLine {
   text: string;
@@ -53,10 +55,19 @@ export function renderText(width: number, height: number, lines: TextLine[]): Gr
             const u = 1 - t;
             const p: [number, number] =
               ctrl.length === 2
-                ? [u * u * x0 + 2 * u * t * ctrl[0]![0] + t * t * ctrl[1]![0], u * u * y0 + 2 * u * t * ctrl[0]![1] + t * t * ctrl[1]![1]]
+                ? [
+                    u * u * x0 + 2 * u * t * ctrl[0]![0] + t * t * ctrl[1]![0],
+                    u * u * y0 + 2 * u * t * ctrl[0]![1] + t * t * ctrl[1]![1],
+                  ]
                 : [
-                    u * u * u * x0 + 3 * u * u * t * ctrl[0]![0] + 3 * u * t * t * ctrl[1]![0] + t * t * t * ctrl[2]![0],
-                    u * u * u * y0 + 3 * u * u * t * ctrl[0]![1] + 3 * u * t * t * ctrl[1]![1] + t * t * t * ctrl[2]![1],
+                    u * u * u * x0 +
+                      3 * u * u * t * ctrl[0]![0] +
+                      3 * u * t * t * ctrl[1]![0] +
+                      t * t * t * ctrl[2]![0],
+                    u * u * u * y0 +
+                      3 * u * u * t * ctrl[0]![1] +
+                      3 * u * t * t * ctrl[1]![1] +
+                      t * t * t * ctrl[2]![1],
                   ];
             to(p);
           }
@@ -82,7 +93,8 @@ function fill(cover: Float32Array, width: number, height: number, edges: [number
       const y = row + (sub + 0.5) / SUBROWS;
       const xs: [number, number][] = [];
       for (const [x0, y0, x1, y1] of edges) {
-        if ((y0 <= y && y1 > y) || (y1 <= y && y0 > y)) xs.push([x0 + ((y - y0) / (y1 - y0)) * (x1 - x0), y1 > y0 ? 1 : -1]);
+        if ((y0 <= y && y1 > y) || (y1 <= y && y0 > y))
+          xs.push([x0 + ((y - y0) / (y1 - y0)) * (x1 - x0), y1 > y0 ? 1 : -1]);
       }
       xs.sort((a, b) => a[0] - b[0]);
       let winding = 0;
@@ -91,7 +103,8 @@ function fill(cover: Float32Array, width: number, height: number, edges: [number
         if (winding === 0) continue;
         const a = Math.max(0, xs[k]![0]);
         const b = Math.min(width, xs[k + 1]![0]);
-        for (let x = Math.floor(a); x < b; x++) cover[row * width + x]! += (Math.min(b, x + 1) - Math.max(a, x)) / SUBROWS;
+        for (let x = Math.floor(a); x < b; x++)
+          cover[row * width + x]! += (Math.min(b, x + 1) - Math.max(a, x)) / SUBROWS;
       }
     }
   }
@@ -128,11 +141,30 @@ export function grayPng(img: Gray, layout: PngLayout = "gray8"): Uint8Array {
   const stride = img.width * bytesPerPixel + 1;
   const raw = new Uint8Array(stride * img.height);
   for (let y = 0; y < img.height; y++) {
-    for (let x = 0; x < img.width; x++) raw.fill(img.data[y * img.width + x]!, y * stride + 1 + x * bytesPerPixel, y * stride + 1 + (x + 1) * bytesPerPixel);
+    for (let x = 0; x < img.width; x++)
+      raw.fill(
+        img.data[y * img.width + x]!,
+        y * stride + 1 + x * bytesPerPixel,
+        y * stride + 1 + (x + 1) * bytesPerPixel,
+      );
   }
-  const palette = layout === "palette" ? [chunk("PLTE", Uint8Array.from({ length: 768 }, (_, i) => Math.floor(i / 3)))] : [];
+  const palette =
+    layout === "palette"
+      ? [
+          chunk(
+            "PLTE",
+            Uint8Array.from({ length: 768 }, (_, i) => Math.floor(i / 3)),
+          ),
+        ]
+      : [];
   const signature = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk("IHDR", header), ...palette, chunk("IDAT", zlibSync(raw)), chunk("IEND", new Uint8Array())]);
+  return Buffer.concat([
+    signature,
+    chunk("IHDR", header),
+    ...palette,
+    chunk("IDAT", zlibSync(raw)),
+    chunk("IEND", new Uint8Array()),
+  ]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -140,14 +172,30 @@ export function grayPng(img: Gray, layout: PngLayout = "gray8"): Uint8Array {
 
 /** T.4 run-length codes as bit strings: terminating codes 0-63, then make-up codes 64-1728. */
 const WHITE_TERMINATING =
-  "00110101 000111 0111 1000 1011 1100 1110 1111 10011 10100 00111 01000 001000 000011 110100 110101 101010 101011 0100111 0001100 0001000 0010111 0000011 0000100 0101000 0101011 0010011 0100100 0011000 00000010 00000011 00011010 00011011 00010010 00010011 00010100 00010101 00010110 00010111 00101000 00101001 00101010 00101011 00101100 00101101 00000100 00000101 00001010 00001011 01010010 01010011 01010100 01010101 00100100 00100101 01011000 01011001 01011010 01011011 01001010 01001011 00110010 00110011 00110100".split(" ");
+  "00110101 000111 0111 1000 1011 1100 1110 1111 10011 10100 00111 01000 001000 000011 110100 110101 101010 101011 0100111 0001100 0001000 0010111 0000011 0000100 0101000 0101011 0010011 0100100 0011000 00000010 00000011 00011010 00011011 00010010 00010011 00010100 00010101 00010110 00010111 00101000 00101001 00101010 00101011 00101100 00101101 00000100 00000101 00001010 00001011 01010010 01010011 01010100 01010101 00100100 00100101 01011000 01011001 01011010 01011011 01001010 01001011 00110010 00110011 00110100".split(
+    " ",
+  );
 const BLACK_TERMINATING =
-  "0000110111 010 11 10 011 0011 0010 00011 000101 000100 0000100 0000101 0000111 00000100 00000111 000011000 0000010111 0000011000 0000001000 00001100111 00001101000 00001101100 00000110111 00000101000 00000010111 00000011000 000011001010 000011001011 000011001100 000011001101 000001101000 000001101001 000001101010 000001101011 000011010010 000011010011 000011010100 000011010101 000011010110 000011010111 000001101100 000001101101 000011011010 000011011011 000001010100 000001010101 000001010110 000001010111 000001100100 000001100101 000001010010 000001010011 000000100100 000000110111 000000111000 000000100111 000000101000 000001011000 000001011001 000000101011 000000101100 000001011010 000001100110 000001100111".split(" ");
+  "0000110111 010 11 10 011 0011 0010 00011 000101 000100 0000100 0000101 0000111 00000100 00000111 000011000 0000010111 0000011000 0000001000 00001100111 00001101000 00001101100 00000110111 00000101000 00000010111 00000011000 000011001010 000011001011 000011001100 000011001101 000001101000 000001101001 000001101010 000001101011 000011010010 000011010011 000011010100 000011010101 000011010110 000011010111 000001101100 000001101101 000011011010 000011011011 000001010100 000001010101 000001010110 000001010111 000001100100 000001100101 000001010010 000001010011 000000100100 000000110111 000000111000 000000100111 000000101000 000001011000 000001011001 000000101011 000000101100 000001011010 000001100110 000001100111".split(
+    " ",
+  );
 const WHITE_MAKEUP =
-  "11011 10010 010111 0110111 00110110 00110111 01100100 01100101 01101000 01100111 011001100 011001101 011010010 011010011 011010100 011010101 011010110 011010111 011011000 011011001 011011010 011011011 010011000 010011001 010011010 011000 010011011".split(" ");
+  "11011 10010 010111 0110111 00110110 00110111 01100100 01100101 01101000 01100111 011001100 011001101 011010010 011010011 011010100 011010101 011010110 011010111 011011000 011011001 011011010 011011011 010011000 010011001 010011010 011000 010011011".split(
+    " ",
+  );
 const BLACK_MAKEUP =
-  "0000001111 000011001000 000011001001 000001011011 000000110011 000000110100 000000110101 0000001101100 0000001101101 0000001001010 0000001001011 0000001001100 0000001001101 0000001110010 0000001110011 0000001110100 0000001110101 0000001110110 0000001110111 0000001010010 0000001010011 0000001010100 0000001010101 0000001011010 0000001011011 0000001100100 0000001100101".split(" ");
-const VERTICAL: Record<number, string> = { 0: "1", 1: "011", 2: "000011", 3: "0000011", [-1]: "010", [-2]: "000010", [-3]: "0000010" };
+  "0000001111 000011001000 000011001001 000001011011 000000110011 000000110100 000000110101 0000001101100 0000001101101 0000001001010 0000001001011 0000001001100 0000001001101 0000001110010 0000001110011 0000001110100 0000001110101 0000001110110 0000001110111 0000001010010 0000001010011 0000001010100 0000001010101 0000001011010 0000001011011 0000001100100 0000001100101".split(
+    " ",
+  );
+const VERTICAL: Record<number, string> = {
+  0: "1",
+  1: "011",
+  2: "000011",
+  3: "0000011",
+  [-1]: "010",
+  [-2]: "000010",
+  [-3]: "0000010",
+};
 
 /** A 1-bit picture (true = black) as a CCITT G4 stream (K -1, BlackIs1 false), at most 1728 wide. */
 export function encodeG4(black: boolean[][], width: number): Uint8Array {
@@ -161,7 +209,8 @@ export function encodeG4(black: boolean[][], width: number): Uint8Array {
   const colour = (line: boolean[], i: number) => (i < 0 ? false : line[i]!);
   /** The first changing element after `from` whose colour is `isBlack` (width when none). */
   const next = (line: boolean[], from: number, isBlack?: boolean) => {
-    for (let i = from + 1; i < width; i++) if (line[i] !== colour(line, i - 1) && (isBlack === undefined || line[i] === isBlack)) return i;
+    for (let i = from + 1; i < width; i++)
+      if (line[i] !== colour(line, i - 1) && (isBlack === undefined || line[i] === isBlack)) return i;
     return width;
   };
   for (const line of black) {
@@ -207,7 +256,13 @@ export async function scanPdf(img: Gray, encoding: ScanEncoding, dpi = 300): Pro
   const h = (img.height * 72) / dpi;
   const page = doc.addPage([w, h]);
   const isBlack = (x: number, y: number) => img.data[y * img.width + x]! < 128;
-  const dict: Record<string, unknown> = { Type: "XObject", Subtype: "Image", Width: img.width, Height: img.height, ColorSpace: "DeviceGray" };
+  const dict: Record<string, unknown> = {
+    Type: "XObject",
+    Subtype: "Image",
+    Width: img.width,
+    Height: img.height,
+    ColorSpace: "DeviceGray",
+  };
   let data: Uint8Array;
   if (encoding === "flate-gray") {
     data = zlibSync(img.data);
@@ -215,11 +270,14 @@ export async function scanPdf(img: Gray, encoding: ScanEncoding, dpi = 300): Pro
   } else if (encoding === "flate-1bit") {
     const rowBytes = Math.ceil(img.width / 8);
     const packed = new Uint8Array(rowBytes * img.height);
-    for (let y = 0; y < img.height; y++) for (let x = 0; x < img.width; x++) if (!isBlack(x, y)) packed[y * rowBytes + (x >> 3)]! |= 0x80 >> (x & 7);
+    for (let y = 0; y < img.height; y++)
+      for (let x = 0; x < img.width; x++) if (!isBlack(x, y)) packed[y * rowBytes + (x >> 3)]! |= 0x80 >> (x & 7);
     data = zlibSync(packed);
     Object.assign(dict, { BitsPerComponent: 1, Filter: "FlateDecode" });
   } else {
-    const rows = Array.from({ length: img.height }, (_, y) => Array.from({ length: img.width }, (_, x) => isBlack(x, y)));
+    const rows = Array.from({ length: img.height }, (_, y) =>
+      Array.from({ length: img.width }, (_, x) => isBlack(x, y)),
+    );
     data = encodeG4(rows, img.width);
     const parms = doc.context.obj({ K: -1, Columns: img.width, Rows: img.height });
     Object.assign(dict, { BitsPerComponent: 1, Filter: "CCITTFaxDecode", DecodeParms: parms });

@@ -6,8 +6,15 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { distance } from "fastest-levenshtein";
 import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
+import {
+  grayPng,
+  renderText,
+  type ScanEncoding,
+  scanPdf,
+  scanWithTextLayerPdf,
+  type TextLine,
+} from "./ocr-fixtures.ts";
 import { corpus, ingestConfig, scratch } from "./support.ts";
-import { grayPng, renderText, scanPdf, scanWithTextLayerPdf, type ScanEncoding, type TextLine } from "./ocr-fixtures.ts";
 
 const tmp = scratch();
 const cfg = ingestConfig(tmp.dir);
@@ -21,9 +28,14 @@ const words = (s: string) => s.replace(/\s+/g, " ").trim();
 const cer = (text: string, truth: string) => distance(words(text), words(truth)) / words(truth).length;
 
 /** Lines of 36 px text (about 9 pt at 300 dpi), 60 px apart, from (x, y). */
-const lines = (texts: string[], x: number, y: number): TextLine[] => texts.map((text, i) => ({ text, x, y: y + i * 60, size: 36 }));
+const lines = (texts: string[], x: number, y: number): TextLine[] =>
+  texts.map((text, i) => ({ text, x, y: y + i * 60, size: 36 }));
 
-const SHORT = ["Invoice number 4471 was paid in full.", "The scanner wrote this page in Group 4.", "Quarterly totals rose by nine percent."];
+const SHORT = [
+  "Invoice number 4471 was paid in full.",
+  "The scanner wrote this page in Group 4.",
+  "Quarterly totals rose by nine percent.",
+];
 const shortScan = () => renderText(1400, 300, lines(SHORT, 60, 80));
 
 describe("scanned PDFs", () => {
@@ -31,7 +43,14 @@ describe("scanned PDFs", () => {
     const r = await extractFile(corpus("pdf/MEDRPT-2024-PAT-3847_medical_report_scan.pdf"), "scan.pdf", cfg);
     expect(r.segments.map((s) => s.page)).toEqual([1, 2, 3]);
     const md = r.markdown;
-    for (const s of ["MEDRPT-2024-PAT-3847", "Jonathan Michael Harrison", "Lisinopril 10mg", "Metformin 500mg", "Atorvastatin 20mg", "October 28, 2024"]) {
+    for (const s of [
+      "MEDRPT-2024-PAT-3847",
+      "Jonathan Michael Harrison",
+      "Lisinopril 10mg",
+      "Metformin 500mg",
+      "Atorvastatin 20mg",
+      "October 28, 2024",
+    ]) {
       expect(md).toContain(s);
     }
     const headings = r.blocks.filter((b) => b.kind === "heading").map((b) => b.text);
@@ -42,24 +61,35 @@ describe("scanned PDFs", () => {
     expect(meds).toHaveLength(4);
   }, 60_000);
 
-  test.each<[ScanEncoding]>([["ccitt-g4"], ["flate-1bit"], ["flate-gray"]])("an image-only PDF encoded %s is OCR'd", async (encoding) => {
-    const path = await tmp.write(`scan-${encoding}.pdf`, await scanPdf(shortScan(), encoding));
-    const r = await extractFile(path, "scan.pdf", cfg);
-    expect(r.pages).toBe(1);
-    expect(cer(r.blocks.map((b) => b.text).join(" "), SHORT.join(" "))).toBeLessThan(0.03);
-  });
+  test.each<[ScanEncoding]>([["ccitt-g4"], ["flate-1bit"], ["flate-gray"]])(
+    "an image-only PDF encoded %s is OCR'd",
+    async (encoding) => {
+      const path = await tmp.write(`scan-${encoding}.pdf`, await scanPdf(shortScan(), encoding));
+      const r = await extractFile(path, "scan.pdf", cfg);
+      expect(r.pages).toBe(1);
+      expect(cer(r.blocks.map((b) => b.text).join(" "), SHORT.join(" "))).toBeLessThan(0.03);
+    },
+  );
 
   test("a small image shown large is OCR'd at a readable resolution", async () => {
     // 100 dpi: 12 px text, which Tesseract misreads unless the page is drawn at 300 dpi.
     const small = renderText(470, 100, [{ text: "Quarterly totals rose by nine percent.", x: 20, y: 40, size: 12 }]);
-    const r = await extractFile(await tmp.write("small.pdf", await scanPdf(small, "flate-gray", 100)), "small.pdf", cfg);
+    const r = await extractFile(
+      await tmp.write("small.pdf", await scanPdf(small, "flate-gray", 100)),
+      "small.pdf",
+      cfg,
+    );
     expect(r.markdown).toContain("Quarterly totals rose by nine percent.");
   });
 
   test("a scan with an OCR text layer (invisible text) keeps that text and is not OCR'd again", async () => {
     const layer = ["The text layer says cobalt harbour lanterns.", "It was written by the scanner's own OCR."];
     const img = renderText(1400, 300, lines(["The picture says granite meadow bicycles."], 60, 80));
-    const r = await extractFile(await tmp.write("layered.pdf", await scanWithTextLayerPdf(img, layer)), "layered.pdf", cfg);
+    const r = await extractFile(
+      await tmp.write("layered.pdf", await scanWithTextLayerPdf(img, layer)),
+      "layered.pdf",
+      cfg,
+    );
     expect(r.markdown).toContain("cobalt harbour lanterns");
     expect(r.markdown).not.toContain("granite");
   });
@@ -82,7 +112,20 @@ describe("page segmentation", () => {
     "Kilo makes it eleven in all.",
     "Lima ends the whole page.",
   ];
-  const ORDER = ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf", "Hotel", "India", "Juliet", "Kilo", "Lima"];
+  const ORDER = [
+    "Alpha",
+    "Bravo",
+    "Charlie",
+    "Delta",
+    "Echo",
+    "Foxtrot",
+    "Golf",
+    "Hotel",
+    "India",
+    "Juliet",
+    "Kilo",
+    "Lima",
+  ];
   const twoColumns = () => renderText(1600, 560, [...lines(LEFT, 60, 80), ...lines(RIGHT, 860, 80)]);
 
   test("a two-column image reads column by column", async () => {
@@ -93,7 +136,11 @@ describe("page segmentation", () => {
   });
 
   test("a two-column scanned PDF reads column by column", async () => {
-    const r = await extractFile(await tmp.write("columns.pdf", await scanPdf(twoColumns(), "ccitt-g4")), "columns.pdf", cfg);
+    const r = await extractFile(
+      await tmp.write("columns.pdf", await scanPdf(twoColumns(), "ccitt-g4")),
+      "columns.pdf",
+      cfg,
+    );
     const at = ORDER.map((w) => r.markdown.indexOf(w));
     expect(at.every((i) => i >= 0)).toBe(true);
     expect(at).toEqual([...at].sort((a, b) => a - b));
@@ -113,7 +160,11 @@ describe("images", () => {
   });
 
   test("a word broken at a line end is rejoined through the soft-hyphen protocol", async () => {
-    const img = renderText(1400, 240, lines(["The committee approved the exam-", "ple budget after a long debate."], 60, 80));
+    const img = renderText(
+      1400,
+      240,
+      lines(["The committee approved the exam-", "ple budget after a long debate."], 60, 80),
+    );
     const r = await extractFile(await tmp.write("hyphen.png", grayPng(img)), "hyphen.png", cfg);
     expect(r.markdown).toContain("approved the example budget");
   });

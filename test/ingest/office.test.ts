@@ -36,7 +36,10 @@ describe("DOCX and ODT", () => {
   });
 
   test("an ODT document", async () => {
-    const path = await tmp.write("notes.odt", odt("Photosynthesis", ["Plants turn light into sugar.", "Chlorophyll absorbs light."]));
+    const path = await tmp.write(
+      "notes.odt",
+      odt("Photosynthesis", ["Plants turn light into sugar.", "Chlorophyll absorbs light."]),
+    );
     const r = await extractFile(path, "notes.odt", cfg);
     expect(r.mimeType).toBe("application/vnd.oasis.opendocument.text");
     expect(r.markdown).toBe("# Photosynthesis\n\nPlants turn light into sugar.\n\nChlorophyll absorbs light.");
@@ -62,7 +65,9 @@ describe("PPTX and ODP", () => {
     const r = await extractFile(corpus("pptx/calibre-demo-slides.pptx"), "calibre.pptx", cfg);
     expect(r.pages).toBe(9);
     const second = r.segments.find((s) => s.slide === 2)!;
-    expect(second.markdown).toContain("**Speaker notes:**\n\nSlide Note 2. This is a bold text, but no italic. Let's strike that out.");
+    expect(second.markdown).toContain(
+      "**Speaker notes:**\n\nSlide Note 2. This is a bold text, but no italic. Let's strike that out.",
+    );
     expect(second.markdown.trimEnd().endsWith("\n\n2")).toBe(false);
   });
 
@@ -73,7 +78,13 @@ describe("PPTX and ODP", () => {
   });
 
   test("an ODP presentation", async () => {
-    const path = await tmp.write("deck.odp", odp([["Welcome", "Agenda for today"], ["Results", "Sales went up"]]));
+    const path = await tmp.write(
+      "deck.odp",
+      odp([
+        ["Welcome", "Agenda for today"],
+        ["Results", "Sales went up"],
+      ]),
+    );
     const r = await extractFile(path, "deck.odp", cfg);
     expect(r.pages).toBe(2);
     expect(r.segments.map((s) => s.slide)).toEqual([1, 2]);

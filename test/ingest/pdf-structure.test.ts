@@ -51,7 +51,9 @@ describe("DPR paper (two columns, body-size bold headings, arXiv stamp)", () => 
     expect(at("Abstract")).toBeLessThan(at("Open-domain question answering relies"));
     expect(at("Open-domain question answering relies")).toBeLessThan(at("1 Introduction"));
     expect(at("1 Introduction")).toBeLessThan(at("Open-domain question answering (QA)"));
-    expect(at("Open-domain question answering (QA)")).toBeLessThan(at("Retrieval in open-domain QA is usually implemented"));
+    expect(at("Open-domain question answering (QA)")).toBeLessThan(
+      at("Retrieval in open-domain QA is usually implemented"),
+    );
     const intro = texts[at("Open-domain question answering (QA)")]!;
     expect(intro).toContain("indicating the needs of improving retrieval.");
     expect(intro).not.toContain("Retrieval in open-domain QA");
@@ -65,7 +67,9 @@ describe("DPR paper (two columns, body-size bold headings, arXiv stamp)", () => 
   test("footnotes at the foot of a page are footnote blocks with their markers", () => {
     const notes = r.blocks.filter((b) => b.kind === "footnote" && b.page === 1);
     expect(notes.map((b) => b.label)).toEqual(["∗", "1", "2"]);
-    expect(notes[1]!.text).toBe("The code and trained models have been released at https://github.com/facebookresearch/DPR.");
+    expect(notes[1]!.text).toBe(
+      "The code and trained models have been released at https://github.com/facebookresearch/DPR.",
+    );
   });
 
   test("table captions are caption blocks", () => {
@@ -83,10 +87,20 @@ describe("tracemonkey (two columns, numbered headings, figures)", () => {
 
   test("section headings and subsections", () => {
     const h = headingTexts(r);
-    for (const s of ["1. Introduction", "2. Overview: Example Tracing Run", "3. Trace Trees", "3.1 Traces", "6.5 Calling External Functions", "9. Conclusions", "References"]) {
+    for (const s of [
+      "1. Introduction",
+      "2. Overview: Example Tracing Run",
+      "3. Trace Trees",
+      "3.1 Traces",
+      "6.5 Calling External Functions",
+      "9. Conclusions",
+      "References",
+    ]) {
       expect(h).toContain(s);
     }
-    expect(headings(r).find((b) => b.text === "3.1 Traces")!.level).toBe(headings(r).find((b) => b.text === "3. Trace Trees")!.level! + 1);
+    expect(headings(r).find((b) => b.text === "3.1 Traces")!.level).toBe(
+      headings(r).find((b) => b.text === "3. Trace Trees")!.level! + 1,
+    );
     expect(r.title).toBe("Trace-based Just-in-Time Type Specialization for Dynamic Languages");
   });
 
@@ -99,7 +113,9 @@ describe("tracemonkey (two columns, numbered headings, figures)", () => {
 
   test("contribution bullets are list items", () => {
     const items = r.blocks.filter((b) => b.kind === "list_item" && b.page === 2).map((b) => b.text);
-    expect(items[0]).toBe("We explain an algorithm for dynamically forming trace trees to cover a program, representing nested loops as nested trace trees.");
+    expect(items[0]).toBe(
+      "We explain an algorithm for dynamically forming trace trees to cover a program, representing nested loops as nested trace trees.",
+    );
     expect(items.length).toBe(3);
   });
 });
@@ -122,15 +138,21 @@ describe("R-intro (outline, running headers, code)", () => {
 
   test("running headers and page numbers are furniture blocks, in no body text", () => {
     const furniture = r.blocks.filter((b) => b.role === "header_footer");
-    expect(furniture.some((b) => b.text === "Chapter 2: Simple manipulations; numbers and vectors | 9" && b.page === 15)).toBe(true);
+    expect(
+      furniture.some((b) => b.text === "Chapter 2: Simple manipulations; numbers and vectors | 9" && b.page === 15),
+    ).toBe(true);
     expect(r.blocks.some((b) => b.role === "page_number" && b.text === "8" && b.page === 14)).toBe(true);
-    const others = bodyText(r).filter((b) => /Chapter \d+: [A-Z]/.test(b.text) && b.role !== "toc" && b.role !== "index");
+    const others = bodyText(r).filter(
+      (b) => /Chapter \d+: [A-Z]/.test(b.text) && b.role !== "toc" && b.role !== "index",
+    );
     expect(others.map((b) => b.text)).toEqual([]);
     expect(r.markdown).not.toContain("Chapter 2: Simple manipulations; numbers and vectors");
   });
 
   test("%*% stays in the plain text, and the markdown escapes it so it reads back the same", () => {
-    const para = r.blocks.find((b) => b.kind === "paragraph" && b.text.startsWith("The operator %*% is used for matrix multiplication."))!;
+    const para = r.blocks.find(
+      (b) => b.kind === "paragraph" && b.text.startsWith("The operator %*% is used for matrix multiplication."),
+    )!;
     expect(para).toBeDefined();
     const md = blocksToMarkdown([para]);
     expect(md).toContain("%\\*%");
@@ -149,7 +171,9 @@ describe("redp5110 (no outline: typographic headings)", () => {
     const ours = headingTexts(r).map(norm);
     // Docling splits "Chapter 1. Securing …" into "1" and "Securing …": both count as found in ours.
     const found = truth.filter(
-      (h) => ours.includes(h) || ours.some((o) => o.replace(/^chapter \d+ /, "") === h || (/^\d+$/.test(h) && o.startsWith(`chapter ${h} `))),
+      (h) =>
+        ours.includes(h) ||
+        ours.some((o) => o.replace(/^chapter \d+ /, "") === h || (/^\d+$/.test(h) && o.startsWith(`chapter ${h} `))),
     );
     expect(truth.length).toBe(22);
     expect(found.length / truth.length).toBeGreaterThanOrEqual(0.9);

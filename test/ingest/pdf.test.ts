@@ -12,7 +12,6 @@ afterAll(() => {
   tmp.remove();
 });
 
-
 describe("PDF extraction", () => {
   test("a built PDF: one segment per page, headings from font size, title from metadata", async () => {
     const path = await tmp.write(
@@ -30,7 +29,9 @@ describe("PDF extraction", () => {
     expect(r.pages).toBe(2);
     expect(r.mimeType).toBe("application/pdf");
     expect(r.segments.map((s) => s.page)).toEqual([1, 2]);
-    expect(r.segments[0]!.markdown).toBe("# Cell Biology\n\nCells are the basic unit of life. Every cell has a membrane.");
+    expect(r.segments[0]!.markdown).toBe(
+      "# Cell Biology\n\nCells are the basic unit of life. Every cell has a membrane.",
+    );
     expect(r.segments[1]!.markdown).toBe("# Mitochondria\n\nThe powerhouse of the cell.");
     expect(r.markdown).toBe(`${r.segments[0]!.markdown}\n\n${r.segments[1]!.markdown}`);
   });
@@ -134,7 +135,11 @@ describe("PDF layout", () => {
   });
 
   test("a line marked as a heading is a heading block; furniture keeps its role", () => {
-    const lines = itemsToLines([item("Overview", 10, 760, 20, true), item("Body text here.", 10, 730, 10, true), item("7", 300, 40, 10, true)]);
+    const lines = itemsToLines([
+      item("Overview", 10, 760, 20, true),
+      item("Body text here.", 10, 730, 10, true),
+      item("7", 300, 40, 10, true),
+    ]);
     lines[0]!.heading = 1;
     lines[2]!.role = "page_number";
     expect(pageBlocks(lines, 3, 10).map((b) => [b.kind, b.text, b.role, b.page])).toEqual([
@@ -145,7 +150,12 @@ describe("PDF layout", () => {
   });
 
   test("a wide gap between runs of one line separates cells instead of gluing them", () => {
-    const lines = itemsToLines([item("Name", 10, 700), item("Value", 120, 700, 10, true), item("alpha", 10, 688), item("42", 120, 688, 10, true)]);
+    const lines = itemsToLines([
+      item("Name", 10, 700),
+      item("Value", 120, 700, 10, true),
+      item("alpha", 10, 688),
+      item("42", 120, 688, 10, true),
+    ]);
     expect(lines.map((l) => l.text)).toEqual(["Name | Value", "alpha | 42"]);
     expect(pageBlocks(lines, 1, 10)[0]!.text).toBe("Name | Value\nalpha | 42");
   });

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
 import { PDFDocument } from "pdf-lib";
 import type { PeakRss } from "../../bench/ingest/peak-rss.ts";
-import { ExtractionPool } from "../../src/ingest/pool.ts";
 import type { FileJob } from "../../src/ingest/extract-file.ts";
+import { ExtractionPool } from "../../src/ingest/pool.ts";
 import { docxWithXml } from "../reliability/hostile-files.ts";
 import { corpus, scratch } from "./support.ts";
 
@@ -17,7 +17,8 @@ beforeAll(async () => {
   // A 339-page book: the R manual three times over.
   const source = await PDFDocument.load(await Bun.file(corpus("pdf/R-intro.pdf")).arrayBuffer());
   const book = await PDFDocument.create();
-  for (let copy = 0; copy < 3; copy++) for (const page of await book.copyPages(source, source.getPageIndices())) book.addPage(page);
+  for (let copy = 0; copy < 3; copy++)
+    for (const page of await book.copyPages(source, source.getPageIndices())) book.addPage(page);
   large = await tmp.write("book.pdf", await book.save());
   small = await tmp.write("note.txt", "A short note about mitochondria.");
   // Within the XML budget, but officeparser needs ~500 MB for it.
@@ -25,7 +26,12 @@ beforeAll(async () => {
 });
 afterAll(() => tmp.remove());
 
-const job = (path: string, kind: FileJob["kind"]): FileJob => ({ path, filename: path.split("/").at(-1)!, kind, limits });
+const job = (path: string, kind: FileJob["kind"]): FileJob => ({
+  path,
+  filename: path.split("/").at(-1)!,
+  kind,
+  limits,
+});
 
 describe("extraction pool memory", () => {
   test("a process is kept across small jobs and replaced after a job that left a large heap", async () => {
@@ -63,19 +69,22 @@ describe("extraction pool memory", () => {
     }
   }, 60_000);
 
-  test(
-    "8 large PDFs back to back keep the process's peak memory bounded",
-    async () => {
-      // A fresh process, so the figure is this workload's alone (as bench/ingest/run.ts measures it).
-      const child = Bun.spawn([process.execPath, resolve(import.meta.dir, "../../bench/ingest/peak-rss.ts"), large, "8"], { stdout: "pipe", stderr: "pipe" });
-      const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-      if (code !== 0) throw new Error(`peak-rss.ts failed:\n${err}`);
-      const report = JSON.parse(out.trim().split("\n").at(-1)!) as PeakRss;
-      expect(report.runs).toBe(8);
-      expect(report.pages).toBe(339);
-      // Generous: measured ~300 MB with the worker's collection after big jobs, ~400 MB without.
-      expect(report.peakRssMb).toBeLessThan(700);
-    },
-    120_000,
-  );
+  test("8 large PDFs back to back keep the process's peak memory bounded", async () => {
+    // A fresh process, so the figure is this workload's alone (as bench/ingest/run.ts measures it).
+    const child = Bun.spawn(
+      [process.execPath, resolve(import.meta.dir, "../../bench/ingest/peak-rss.ts"), large, "8"],
+      { stdout: "pipe", stderr: "pipe" },
+    );
+    const [out, err, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ]);
+    if (code !== 0) throw new Error(`peak-rss.ts failed:\n${err}`);
+    const report = JSON.parse(out.trim().split("\n").at(-1)!) as PeakRss;
+    expect(report.runs).toBe(8);
+    expect(report.pages).toBe(339);
+    // Generous: measured ~300 MB with the worker's collection after big jobs, ~400 MB without.
+    expect(report.peakRssMb).toBeLessThan(700);
+  }, 120_000);
 });

@@ -27,18 +27,27 @@ describe("back matter of real papers", () => {
   test.each([
     ["tracemonkey.pdf", 18, "[7] V. Bala, E. Duesterwald, and S. Banerjia. Dynamo"],
     ["dpr-paper-multi-column.pdf", 40, "Akari Asai, Kazuma Hashimoto, Hannaneh Hajishirzi"],
-  ])("%s: the reference list is back matter, entry by entry, and nothing after the body is taught", (name, least, entry) => {
-    const blocks = blocksOf[name]!;
-    const refs = blocks.filter((b) => b.role === "references" && b.kind === "reference");
-    expect(refs.length).toBeGreaterThanOrEqual(least);
-    expect(refs.some((b) => b.text.startsWith(entry))).toBe(true);
-    // No bibliography entry is left as body text.
-    const bodyEntries = blocks.filter((b) => b.role === "body" && /\b(In Proceedings|Proc\.) /.test(b.text) && /\b(19|20)\d\d\b/.test(b.text) && b.text.length < 400);
-    expect(bodyEntries.map((b) => b.text)).toEqual([]);
-    // The title and author lines are front matter, the acknowledgements back matter.
-    expect(blocks.some((b) => b.role === "title_page")).toBe(true);
-    expect(blocks.some((b) => b.role === "acknowledgements")).toBe(true);
-  });
+  ])(
+    "%s: the reference list is back matter, entry by entry, and nothing after the body is taught",
+    (name, least, entry) => {
+      const blocks = blocksOf[name]!;
+      const refs = blocks.filter((b) => b.role === "references" && b.kind === "reference");
+      expect(refs.length).toBeGreaterThanOrEqual(least);
+      expect(refs.some((b) => b.text.startsWith(entry))).toBe(true);
+      // No bibliography entry is left as body text.
+      const bodyEntries = blocks.filter(
+        (b) =>
+          b.role === "body" &&
+          /\b(In Proceedings|Proc\.) /.test(b.text) &&
+          /\b(19|20)\d\d\b/.test(b.text) &&
+          b.text.length < 400,
+      );
+      expect(bodyEntries.map((b) => b.text)).toEqual([]);
+      // The title and author lines are front matter, the acknowledgements back matter.
+      expect(blocks.some((b) => b.role === "title_page")).toBe(true);
+      expect(blocks.some((b) => b.role === "acknowledgements")).toBe(true);
+    },
+  );
 
   test("tracemonkey: entries a layout ran together are split at their labels, each labelled once", () => {
     const labels = blocksOf["tracemonkey.pdf"]!.filter((b) => b.kind === "reference").map((b) => b.label);

@@ -40,7 +40,9 @@ const headings = (blocks: Block[]) => blocks.filter((b) => b.kind === "heading")
 describe("DOCX", () => {
   test("word_sample: heading recall against docling, title and nested levels, lists", async () => {
     const r = await extractFile(corpus("docx/docling-word_sample.docx"), "word_sample.docx", cfg);
-    expect(await headingRecall("docx/ground_truth/docling-word_sample.docling.md", r.blocks)).toBeGreaterThanOrEqual(0.9);
+    expect(await headingRecall("docx/ground_truth/docling-word_sample.docling.md", r.blocks)).toBeGreaterThanOrEqual(
+      0.9,
+    );
     expect(headings(r.blocks)).toEqual([
       [1, "Swimming in the lake"],
       [2, "Let’s swim!"],
@@ -65,7 +67,18 @@ describe("DOCX", () => {
     const r = await extractFile(corpus("docx/calibre-docx-demo.docx"), "demo.docx", cfg);
     const tables = r.blocks.filter((b) => b.kind === "table");
     const cellTexts = tables.flatMap((t) => t.cells!.flat());
-    for (const text of ["ITEM", "NEEDED", "Highlighter", "2 colors", "City or Town", "Point E", "Cedar University", "Undergraduate", "December 2007", "Sat"]) {
+    for (const text of [
+      "ITEM",
+      "NEEDED",
+      "Highlighter",
+      "2 colors",
+      "City or Town",
+      "Point E",
+      "Cedar University",
+      "Undergraduate",
+      "December 2007",
+      "Sat",
+    ]) {
       expect(cellTexts).toContain(text);
     }
     // The nested table's merged cell holds two paragraphs: kept as two words, in its own table after the outer one.
@@ -97,10 +110,14 @@ describe("DOCX", () => {
     expect(r.markdown).toContain("[calibre download page](http://calibre-ebook.com/download)");
     expect(r.markdown).toContain("back to the section on paragraph level formatting in this document");
     expect(r.blocks.find((b) => b.text === "Three")).toMatchObject({ kind: "list_item", level: 2, ordered: true });
-    expect(r.blocks.find((b) => b.text === "This bullet uses an image as the bullet item")).toMatchObject({ kind: "list_item", level: 2, ordered: false });
+    expect(r.blocks.find((b) => b.text === "This bullet uses an image as the bullet item")).toMatchObject({
+      kind: "list_item",
+      level: 2,
+      ordered: false,
+    });
   });
 
-  test("AutoGen paper: localized style ids (\"1\" for heading 1) still make headings", async () => {
+  test('AutoGen paper: localized style ids ("1" for heading 1) still make headings', async () => {
     const r = await extractFile(corpus("docx/markitdown-autogen-paper.docx"), "autogen.docx", cfg);
     const hs = headings(r.blocks);
     expect(hs[0]).toEqual([1, "AutoGen: Enabling Next-Gen LLM Applications via Multi-Agent Conversation"]);
@@ -111,7 +128,12 @@ describe("DOCX", () => {
 
   test("an outline level makes a heading of any style, in the paragraph or in its style", async () => {
     const path = await tmp.write("outline.docx", outlineDocx());
-    const r = await extractOffice(path, "outline.docx", "docx", { maxPdfPages: 1000, maxOcrPages: 50, maxImagePixels: 40_000_000, maxXmlBytes: 10 * 1024 * 1024 });
+    const r = await extractOffice(path, "outline.docx", "docx", {
+      maxPdfPages: 1000,
+      maxOcrPages: 50,
+      maxImagePixels: 40_000_000,
+      maxXmlBytes: 10 * 1024 * 1024,
+    });
     expect(headings(r.blocks)).toEqual([
       [1, "Chapter One"],
       [2, "A direct outline level"],
@@ -125,7 +147,9 @@ describe("DOCX", () => {
 describe("PPTX", () => {
   test("powerpoint_sample: slide titles are headings (recall against docling), tables, notes, shapes", async () => {
     const r = await extractFile(corpus("pptx/docling-powerpoint_sample.pptx"), "sample.pptx", cfg);
-    expect(await headingRecall("pptx/ground_truth/docling-powerpoint_sample.docling.md", r.blocks)).toBeGreaterThanOrEqual(0.9);
+    expect(
+      await headingRecall("pptx/ground_truth/docling-powerpoint_sample.docling.md", r.blocks),
+    ).toBeGreaterThanOrEqual(0.9);
     const slideHeadings = r.blocks.filter((b) => b.kind === "heading").map((b) => [b.slide, b.level, b.text]);
     expect(slideHeadings).toEqual([
       [1, 2, "Test Table Slide"],
@@ -141,7 +165,10 @@ describe("PPTX", () => {
     expect(r.blocks.find((b) => b.text === "A rectangle shape with this text inside.")?.slide).toBe(2);
     const slide3 = r.blocks.filter((b) => b.slide === 3);
     const marker = slide3.findIndex((b) => b.text === "Speaker notes:");
-    expect(slide3.slice(marker + 1).map((b) => b.text)).toEqual(["Final notes on the third slide.", "Second line of notes."]);
+    expect(slide3.slice(marker + 1).map((b) => b.text)).toEqual([
+      "Final notes on the third slide.",
+      "Second line of notes.",
+    ]);
     expect(slide3.filter((b) => b.kind === "list_item" && b.ordered).map((b) => b.text)).toContain("List item4");
   });
 
@@ -209,7 +236,10 @@ describe("HTML", () => {
       ["Ada", "1", "2"],
       ["", "3", "4"],
     ]);
-    expect(r.blocks.filter((b) => b.kind === "caption").map((b) => b.text)).toEqual(["Table 1: Results", "Figure 2: A diagram"]);
+    expect(r.blocks.filter((b) => b.kind === "caption").map((b) => b.text)).toEqual([
+      "Table 1: Results",
+      "Figure 2: A diagram",
+    ]);
     expect(r.blocks.find((b) => b.kind === "code")).toMatchObject({ lang: "python", text: "def f():\n    return 1" });
   });
 });

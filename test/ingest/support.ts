@@ -1,8 +1,9 @@
 /** Shared bits of the ingestion tests: corpus paths, a scratch directory, settings. */
+
+import { expect } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { expect } from "bun:test";
 import { AppError } from "../../src/errors.ts";
 import type { IngestConfig } from "../../src/ingest/types.ts";
 
@@ -11,7 +12,11 @@ export const FIXTURES = resolve(import.meta.dir, "fixtures");
 
 export const corpus = (path: string): string => join(CORPUS, path);
 
-export function scratch(): { dir: string; write(name: string, data: Uint8Array | string): Promise<string>; remove(): void } {
+export function scratch(): {
+  dir: string;
+  write(name: string, data: Uint8Array | string): Promise<string>;
+  remove(): void;
+} {
   const dir = mkdtempSync(join(tmpdir(), "cf-ingest-"));
   return {
     dir,

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { AppError } from "../../src/errors.ts";
+import type { AppError } from "../../src/errors.ts";
 import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
 import { corpus, FIXTURES, ingestConfig, scratch } from "./support.ts";
 
@@ -26,7 +26,11 @@ describe("TXT and MD", () => {
   });
 
   test("plain text is kept as written (no markdown escaping)", async () => {
-    const r = await extractFile(await tmp.write("list.txt", "# not a heading?\n- item one\n- item two\n"), "list.txt", cfg);
+    const r = await extractFile(
+      await tmp.write("list.txt", "# not a heading?\n- item one\n- item two\n"),
+      "list.txt",
+      cfg,
+    );
     expect(r.markdown).toBe("# not a heading?\n- item one\n- item two");
   });
 
@@ -92,6 +96,8 @@ describe("images (OCR)", () => {
 
   test("a single word", async () => {
     const r = await extractFile(corpus("images/tesseractjs-simple.png"), "simple.png", cfg);
-    expect(r.markdown.trim()).toBe((await Bun.file(corpus("images/ground_truth/tesseractjs-simple.txt")).text()).trim());
+    expect(r.markdown.trim()).toBe(
+      (await Bun.file(corpus("images/ground_truth/tesseractjs-simple.txt")).text()).trim(),
+    );
   });
 });

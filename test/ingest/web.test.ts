@@ -14,14 +14,24 @@ beforeAll(async () => {
     port: 0,
     fetch(req) {
       const { pathname } = new URL(req.url);
-      if (pathname === "/wiki/Mozilla") return new Response(wiki, { headers: { "content-type": "text/html; charset=utf-8" } });
+      if (pathname === "/wiki/Mozilla")
+        return new Response(wiki, { headers: { "content-type": "text/html; charset=utf-8" } });
       if (pathname === "/old-link") return Response.redirect("/wiki/Mozilla", 301);
-      if (pathname === "/download") return new Response(pdf, { headers: { "content-type": "application/octet-stream" } });
+      if (pathname === "/download")
+        return new Response(pdf, { headers: { "content-type": "application/octet-stream" } });
       if (pathname === "/latin1") {
-        const html = "<html><head><title>Caf\u00e9</title></head><body><article><p>" + "Cr\u00e8me br\u00fbl\u00e9e et caf\u00e9. ".repeat(40) + "</p></article></body></html>";
-        return new Response(Buffer.from(html, "latin1"), { headers: { "content-type": "text/html; charset=ISO-8859-1" } });
+        const html =
+          "<html><head><title>Caf\u00e9</title></head><body><article><p>" +
+          "Cr\u00e8me br\u00fbl\u00e9e et caf\u00e9. ".repeat(40) +
+          "</p></article></body></html>";
+        return new Response(Buffer.from(html, "latin1"), {
+          headers: { "content-type": "text/html; charset=ISO-8859-1" },
+        });
       }
-      if (pathname === "/gif") return new Response(new Uint8Array([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 1, 0, 1, 0, 0, 0, 0]), { headers: { "content-type": "image/gif" } });
+      if (pathname === "/gif")
+        return new Response(new Uint8Array([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 1, 0, 1, 0, 0, 0, 0]), {
+          headers: { "content-type": "image/gif" },
+        });
       return new Response("gone", { status: 404 });
     },
   });
@@ -34,7 +44,6 @@ afterAll(() => {
 });
 
 const cfg = () => ingestConfig(tmp.dir, { outboundAllow: ["127.0.0.1"] });
-
 
 describe("extractUrl on web pages", () => {
   test("a page: main content as markdown, title kept, relative links made absolute", async () => {

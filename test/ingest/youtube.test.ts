@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cuesToBlocks, formatTimestamp, parseCaptionTrack } from "../../src/ingest/captions.ts";
 import { extractUrl, isYoutubeUrl, youtubeVideoId } from "../../src/ingest/index.ts";
-import { pickTrack } from "../../src/ingest/youtube.ts";
-import { startFakeYoutube, VIDEO_REMOVED, VIDEO_WITH_CAPTIONS, VIDEO_WITHOUT_CAPTIONS, type FakeYoutube } from "./fake-youtube.ts";
-import { corpus, failure, ingestConfig, scratch } from "./support.ts";
 import { resultOf } from "../../src/ingest/result.ts";
+import { pickTrack } from "../../src/ingest/youtube.ts";
+import {
+  type FakeYoutube,
+  startFakeYoutube,
+  VIDEO_REMOVED,
+  VIDEO_WITH_CAPTIONS,
+  VIDEO_WITHOUT_CAPTIONS,
+} from "./fake-youtube.ts";
+import { corpus, failure, ingestConfig, scratch } from "./support.ts";
 
 const tmp = scratch();
 let yt: FakeYoutube;
@@ -15,7 +21,6 @@ afterAll(() => {
   yt.stop();
   tmp.remove();
 });
-
 
 describe("YouTube URLs", () => {
   test.each([
@@ -32,10 +37,12 @@ describe("YouTube URLs", () => {
     expect(isYoutubeUrl(url)).toBe(true);
   });
 
-  test.each(["https://www.youtube.com/channel/UC123", "https://example.com/watch?v=dQw4w9WgXcQ", "https://youtu.be/short", "not a url"])(
-    "%s is not a video URL",
-    (url) => expect(isYoutubeUrl(url)).toBe(false),
-  );
+  test.each([
+    "https://www.youtube.com/channel/UC123",
+    "https://example.com/watch?v=dQw4w9WgXcQ",
+    "https://youtu.be/short",
+    "not a url",
+  ])("%s is not a video URL", (url) => expect(isYoutubeUrl(url)).toBe(false));
 
   test("manual captions are preferred to automatic ones, English first", () => {
     const asr = { baseUrl: "a", languageCode: "en", kind: "asr" };
@@ -50,11 +57,19 @@ describe("YouTube URLs", () => {
 
 describe("caption formats", () => {
   test("json3 from a real video: timestamps and paragraphs", async () => {
-    const cues = parseCaptionTrack(await Bun.file(corpus("transcripts/youtube-json3-manual-speakenglishwithvanessa.json3")).text());
+    const cues = parseCaptionTrack(
+      await Bun.file(corpus("transcripts/youtube-json3-manual-speakenglishwithvanessa.json3")).text(),
+    );
     expect(cues).toHaveLength(151);
     expect(cues[1]).toEqual({ start: 4.04, text: "Today, I have some good news and some bad news." });
-    const segments = resultOf(cuesToBlocks(cues), { title: null, mimeType: "video/youtube", pages: null }, "timestamp").segments;
-    expect(segments[0]!.markdown.startsWith("[00:00] Hi, I'm Vanessa from SpeakEnglishWithVanessa.com. Today, I have")).toBe(true);
+    const segments = resultOf(
+      cuesToBlocks(cues),
+      { title: null, mimeType: "video/youtube", pages: null },
+      "timestamp",
+    ).segments;
+    expect(
+      segments[0]!.markdown.startsWith("[00:00] Hi, I'm Vanessa from SpeakEnglishWithVanessa.com. Today, I have"),
+    ).toBe(true);
     expect(segments.every((s) => /^\[\d\d:\d\d\] /.test(s.markdown))).toBe(true);
     expect(segments.map((s) => s.timestamp)).toEqual([...segments.map((s) => s.timestamp)].sort((a, b) => a! - b!));
     // Every caption word survives: compare with the reference SRT's text.
@@ -71,12 +86,18 @@ describe("caption formats", () => {
 
   test("timedtext XML (seconds) with escaped markup", async () => {
     const cues = parseCaptionTrack(await Bun.file(corpus("transcripts/youtube-timedtext-sample.xml")).text());
-    expect(cues.map((c) => c.text)).toEqual(["Hey, this is just a test", "this is not the original transcript", "just something shorter, I made up for testing"]);
+    expect(cues.map((c) => c.text)).toEqual([
+      "Hey, this is just a test",
+      "this is not the original transcript",
+      "just something shorter, I made up for testing",
+    ]);
     expect(cues[2]!.start).toBe(5.7);
   });
 
   test("timedtext format 3 (milliseconds) with doubly escaped entities", () => {
-    const cues = parseCaptionTrack('<timedtext format="3"><body><p t="61500" d="900">Tom &amp;amp; Jerry&amp;#39;s show</p></body></timedtext>');
+    const cues = parseCaptionTrack(
+      '<timedtext format="3"><body><p t="61500" d="900">Tom &amp;amp; Jerry&amp;#39;s show</p></body></timedtext>',
+    );
     expect(cues).toEqual([{ start: 61.5, text: "Tom & Jerry's show" }]);
   });
 

@@ -28,37 +28,51 @@ describe("extraction seams", () => {
   });
 
   test("a drop cap extracted as its own block is joined back to its word", () => {
-    const text = "Dropcaps\n\nD\n\nrop caps are used to emphasize the leading paragraph at the start of a section. In Word it is possible to specify how many lines of text a drop-cap should use.";
-    expect(answer("What are drop caps used for?", text)).toBe("Drop caps are used to emphasize the leading paragraph at the start of a section. [1]");
+    const text =
+      "Dropcaps\n\nD\n\nrop caps are used to emphasize the leading paragraph at the start of a section. In Word it is possible to specify how many lines of text a drop-cap should use.";
+    expect(answer("What are drop caps used for?", text)).toBe(
+      "Drop caps are used to emphasize the leading paragraph at the start of a section. [1]",
+    );
   });
 
   test("an R console line inside a sentence stays in it", () => {
-    const text = 'For Windows Source is also available on the File menu. The function sink,\n\n> sink("record.lis")\n\nwill divert all subsequent output from the console to an external file, record.lis.';
+    const text =
+      'For Windows Source is also available on the File menu. The function sink,\n\n> sink("record.lis")\n\nwill divert all subsequent output from the console to an external file, record.lis.';
     expect(answer("What does the function sink do?", text)).toContain("will divert all subsequent output");
   });
 
   test("a dot file is not a sentence end", () => {
     const text =
       "At the end of each R session you are given the opportunity to save all the currently available objects. If you indicate that you want to do this, the objects are written to a file called .RData in the current directory.";
-    expect(answer("To which file are the objects written when you save them at the end of a session?", text)).toContain("a file called .RData in the current directory.");
+    expect(answer("To which file are the objects written when you save them at the end of a session?", text)).toContain(
+      "a file called .RData in the current directory.",
+    );
   });
 
   test("code that ends in a brace is not carried on by the sentence after it", () => {
-    const text = "It needs to call into JS, something like this:\n\nfunction musl_writev(..) { console.log(..) }\n\nmusl_writev is an implementation of the Linux syscall interface that musl libc uses to write data.";
-    expect(answer("What is musl_writev?", text)).toBe("musl_writev is an implementation of the Linux syscall interface that musl libc uses to write data. [1]");
+    const text =
+      "It needs to call into JS, something like this:\n\nfunction musl_writev(..) { console.log(..) }\n\nmusl_writev is an implementation of the Linux syscall interface that musl libc uses to write data.";
+    expect(answer("What is musl_writev?", text)).toBe(
+      "musl_writev is an implementation of the Linux syscall interface that musl libc uses to write data. [1]",
+    );
   });
 });
 
 describe("question wording", () => {
   test("an irregular participle matches its verb, and a stopword's forms stay stopwords", () => {
     expect(keyTerms("Which form was written to disk?").map((t) => t.term)).toContain("write");
-    expect(keyTerms("What is the dimension of the representation taken at the token?").map((t) => t.term)).not.toContain("taken");
+    expect(
+      keyTerms("What is the dimension of the representation taken at the token?").map((t) => t.term),
+    ).not.toContain("taken");
   });
 
   test("a Greek letter asked by name, and a number glued to a name, match the text", () => {
-    const text = "We rerank the union using BM25(q,p) + λ · sim(q, p) as the ranking function. We used λ = 1.1 based on the retrieval accuracy in the development set.";
+    const text =
+      "We rerank the union using BM25(q,p) + λ · sim(q, p) as the ranking function. We used λ = 1.1 based on the retrieval accuracy in the development set.";
     expect(answer("What value of lambda was used to rerank with BM25?", text)).toContain("λ = 1.1");
-    expect(keyTerms("What top-5 accuracy does DPR reach compared with BM25?").map((t) => t.term)).toEqual(expect.arrayContaining(["top", "5", "bm25"]));
+    expect(keyTerms("What top-5 accuracy does DPR reach compared with BM25?").map((t) => t.term)).toEqual(
+      expect.arrayContaining(["top", "5", "bm25"]),
+    );
   });
 
   test("a quoted name is the name, not the name and its quote mark", () => {
@@ -66,21 +80,27 @@ describe("question wording", () => {
   });
 
   test("'focus' and 'focuses' are one word", () => {
-    expect(answer("What does WASI focus on?", "WASI APIs: WASI focuses on standardizing APIs for Wasm on the server.")).toContain("standardizing APIs");
+    expect(
+      answer("What does WASI focus on?", "WASI APIs: WASI focuses on standardizing APIs for Wasm on the server."),
+    ).toContain("standardizing APIs");
   });
 
   test("the kind asked for is read after a preposition, and 'what is X used for' asks for a purpose", () => {
     expect(questionShape("In which year was it released?").kind).toBe("time");
     expect(questionShape("What are drop caps used for?").kind).toBe("purpose");
     // The asked-for kind counts little: the answer names it ("in Java") rather than repeats it.
-    expect(answer("In which language is Rhino developed?", "Rhino is an open source JavaScript engine managed by the Mozilla Foundation. It is developed entirely in Java.")).toContain(
-      "developed entirely in Java",
-    );
+    expect(
+      answer(
+        "In which language is Rhino developed?",
+        "Rhino is an open source JavaScript engine managed by the Mozilla Foundation. It is developed entirely in Java.",
+      ),
+    ).toContain("developed entirely in Java");
   });
 });
 
 describe("abstention", () => {
-  const wasm = "You can compile standalone Wasm files with Emscripten and run them in Wasm runtimes like wasmer. Standalone Wasm files can also be used as plugins.";
+  const wasm =
+    "You can compile standalone Wasm files with Emscripten and run them in Wasm runtimes like wasmer. Standalone Wasm files can also be used as plugins.";
 
   test("a name the passages never use is not answered, however well the other terms match", () => {
     expect(requirements("Can standalone Wasm files be compiled from Rust code?").names).toContain("rust");
@@ -89,7 +109,8 @@ describe("abstention", () => {
   });
 
   test("a 'who did' question is answered only by a sentence stating the deed", () => {
-    const text = "Dense passage retrieval was developed by researchers at Facebook AI. The research focuses on dense passage retrieval for open-domain QA.";
+    const text =
+      "Dense passage retrieval was developed by researchers at Facebook AI. The research focuses on dense passage retrieval for open-domain QA.";
     expect(answer("Who funded the dense passage retrieval research?", text)).toBe(NOT_ANSWERED);
     expect(answer("Who developed dense passage retrieval?", text)).toContain("developed by researchers at Facebook AI");
     // Only a doer's question has a deed: "which option provides…" asks for a thing, and a passive asks which thing.

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { Value } from "@sinclair/typebox/value";
 import {
   answerQuestion,
+  type ChapterSummary,
+  type Passage,
   UsageMeter,
   writeChapter,
   writeExamQuestions,
@@ -10,13 +12,17 @@ import {
   writeOutline,
   writePodcastScript,
   writeStudyGuide,
-  type ChapterSummary,
-  type Passage,
 } from "../../src/llm/artefacts.ts";
 import { createLlm } from "../../src/llm/create.ts";
-import { ChapterSchema, ExamQuestion, outlineSchema, PodcastScriptSchema, StudyGuideSchema } from "../../src/llm/schemas.ts";
+import {
+  ChapterSchema,
+  ExamQuestion,
+  outlineSchema,
+  PodcastScriptSchema,
+  StudyGuideSchema,
+} from "../../src/llm/schemas.ts";
 import type { Llm } from "../../src/llm/types.ts";
-import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.ts";
+import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
 import { fast, llmConfig } from "./support.ts";
 
 let fake: FakeOllama;
@@ -33,22 +39,46 @@ beforeEach(() => {
 afterAll(() => fake.close());
 
 const passages: Passage[] = [
-  { id: "p-moon", text: "Tides are caused mainly by the gravitational pull of the Moon on the oceans.", filename: "tides.pdf", page: 3 },
-  { id: "p-sun", text: "The Sun also raises tides; when Sun and Moon align, spring tides occur.", filename: "tides.pdf", page: 4 },
+  {
+    id: "p-moon",
+    text: "Tides are caused mainly by the gravitational pull of the Moon on the oceans.",
+    filename: "tides.pdf",
+    page: 3,
+  },
+  {
+    id: "p-sun",
+    text: "The Sun also raises tides; when Sun and Moon align, spring tides occur.",
+    filename: "tides.pdf",
+    page: 4,
+  },
 ];
 const chapters: ChapterSummary[] = [
-  { title: "What causes tides", content: "Tides are caused by the Moon's gravity. The Sun contributes as well.", key_concepts: ["gravity", "Moon"] },
-  { title: "Spring and neap tides", content:
+  {
+    title: "What causes tides",
+    content: "Tides are caused by the Moon's gravity. The Sun contributes as well.",
+    key_concepts: ["gravity", "Moon"],
+  },
+  {
+    title: "Spring and neap tides",
+    content:
       "A spring tide is a tide of unusually large range that happens when the Sun and the Moon align. A neap tide is a tide of small range that happens when they stand at right angles. Spring tides and neap tides each come twice a month.",
-    key_concepts: ["spring tide", "neap tide"] },
+    key_concepts: ["spring tide", "neap tide"],
+  },
 ];
-const lastPrompt = () => fake.generations().at(-1)!.body!.messages.map((m: { content: string }) => m.content).join("\n");
+const lastPrompt = () =>
+  fake
+    .generations()
+    .at(-1)!
+    .body!.messages.map((m: { content: string }) => m.content)
+    .join("\n");
 
 describe("artefacts from a model (fake Ollama)", () => {
   test("outline: exactly numChapters chapters, a slug, and a prompt carrying passages and goal", async () => {
     const meter = new UsageMeter();
     const o = await writeOutline(llm, { topic: "Ocean tides", learningGoal: "exams", numChapters: 5, passages, meter });
-    expect(Value.Check(outlineSchema(5), { title: o.title, description: o.description, chapters: o.chapters })).toBe(true);
+    expect(Value.Check(outlineSchema(5), { title: o.title, description: o.description, chapters: o.chapters })).toBe(
+      true,
+    );
     expect(o.chapters).toHaveLength(5);
     expect(o.slug).toMatch(/^[a-z0-9-]+$/);
     const prompt = lastPrompt();
@@ -70,11 +100,27 @@ describe("artefacts from a model (fake Ollama)", () => {
       JSON.stringify({
         sections: [{ heading: "Tides", paragraphs: [{ text: LONG, sources: [handle] }] }],
         key_concepts: ["tide", "gravity", "Moon"],
-        quiz: { questions: ["What causes tides?", "What are spring tides?", "When do neap tides happen?"].map((prompt) => ({ type: "mcq", prompt, choices: ["Moon", "Wind", "Fish"], answer, explanation: "Gravity of the Moon." })) },
+        quiz: {
+          questions: ["What causes tides?", "What are spring tides?", "When do neap tides happen?"].map((prompt) => ({
+            type: "mcq",
+            prompt,
+            choices: ["Moon", "Wind", "Fish"],
+            answer,
+            explanation: "Gravity of the Moon.",
+          })),
+        },
       });
     // First a handle that was never given, then an answer out of range, then a valid chapter.
-    fake.respondWith(({ body }) => (body.messages.length === 2 ? reply("S9", 0) : body.messages.length === 4 ? reply("S1", 4) : reply("S1", 0)));
-    const c = await writeChapter(llm, { courseTitle: "Tides", chapterTitle: "Causes", objectives: ["Explain tides"], learningGoal: "career", passages });
+    fake.respondWith(({ body }) =>
+      body.messages.length === 2 ? reply("S9", 0) : body.messages.length === 4 ? reply("S1", 4) : reply("S1", 0),
+    );
+    const c = await writeChapter(llm, {
+      courseTitle: "Tides",
+      chapterTitle: "Causes",
+      objectives: ["Explain tides"],
+      learningGoal: "career",
+      passages,
+    });
     const { grounding: _grounding, ...stored } = c;
     expect(Value.Check(ChapterSchema, stored)).toBe(true);
     expect(c.content).toBe(`## Tides\n\n${LONG}`);
@@ -104,12 +150,27 @@ describe("artefacts from a model (fake Ollama)", () => {
         },
       ],
       key_concepts: ["tide", "gravity", "Moon"],
-      quiz: { questions: ["What causes tides?", "What are spring tides?", "When do neap tides happen?"].map((prompt) => ({ type: "mcq", prompt, choices: ["Moon", "Wind", "Fish"], answer: 0, explanation: "Gravity." })) },
+      quiz: {
+        questions: ["What causes tides?", "What are spring tides?", "When do neap tides happen?"].map((prompt) => ({
+          type: "mcq",
+          prompt,
+          choices: ["Moon", "Wind", "Fish"],
+          answer: 0,
+          explanation: "Gravity.",
+        })),
+      },
     });
     fake.respondWith(() => reply);
-    const c = await writeChapter(llm, { courseTitle: "Tides", chapterTitle: "Causes", objectives: ["Explain tides"], passages });
+    const c = await writeChapter(llm, {
+      courseTitle: "Tides",
+      chapterTitle: "Causes",
+      objectives: ["Explain tides"],
+      passages,
+    });
     expect(fake.generations()).toHaveLength(2);
-    expect(fake.generations()[1]!.body!.messages.at(-1).content).toContain("/sections/0/paragraphs/1: the passages it cites (S1) do not say this");
+    expect(fake.generations()[1]!.body!.messages.at(-1).content).toContain(
+      "/sections/0/paragraphs/1: the passages it cites (S1) do not say this",
+    );
     expect(c.content).not.toContain("Volcanic");
     expect(c.content).toContain("The Moon pulls the oceans");
   });
@@ -121,14 +182,31 @@ describe("artefacts from a model (fake Ollama)", () => {
   });
 
   test("notes: introduction, one section per chapter in order, conclusion; tone and style shape the prompt", async () => {
-    const notes = await writeNotes(llm, { courseTitle: "Tides", chapters, learningGoal: "interviews", learningStyle: "concise", tutorTone: "peer" });
+    const notes = await writeNotes(llm, {
+      courseTitle: "Tides",
+      chapters,
+      learningGoal: "interviews",
+      learningStyle: "concise",
+      tutorTone: "peer",
+    });
     const headings = notes.split("\n").filter((l) => l.startsWith("## "));
-    expect(headings).toEqual(["## Introduction", "## Chapter 1: What causes tides", "## Chapter 2: Spring and neap tides", "## Conclusion"]);
+    expect(headings).toEqual([
+      "## Introduction",
+      "## Chapter 1: What causes tides",
+      "## Chapter 2: Spring and neap tides",
+      "## Conclusion",
+    ]);
     const system = fake.generations().at(-1)!.body!.messages[0].content;
     expect(system).toContain("fellow student");
     expect(lastPrompt()).toContain("job interviews");
     expect(lastPrompt()).toContain("concise");
-    await writeNotes(llm, { courseTitle: "Tides", chapters, learningGoal: "exams", learningStyle: "narrative", tutorTone: "professor" });
+    await writeNotes(llm, {
+      courseTitle: "Tides",
+      chapters,
+      learningGoal: "exams",
+      learningStyle: "narrative",
+      tutorTone: "professor",
+    });
     expect(fake.generations().at(-1)!.body!.messages[0].content).toContain("university professor");
   });
 
@@ -158,7 +236,11 @@ describe("artefacts from a model (fake Ollama)", () => {
   test("answer: [n] markers become passage ids, markers past the passages are dropped", async () => {
     fake.respondWith(() => JSON.stringify({ answered: true, answer: "The Moon's gravity [1]. Also the Sun [2][7]." }));
     const a = await answerQuestion(llm, { question: "What causes tides?", passages });
-    expect(a).toEqual({ answer: "The Moon's gravity [1]. Also the Sun [2].", citations: ["p-moon", "p-sun"], answered: true });
+    expect(a).toEqual({
+      answer: "The Moon's gravity [1]. Also the Sun [2].",
+      citations: ["p-moon", "p-sun"],
+      answered: true,
+    });
   });
 
   test("answer: unanswerable questions say so and cite nothing", async () => {
@@ -168,7 +250,12 @@ describe("artefacts from a model (fake Ollama)", () => {
   });
 
   test("podcast: alternating host/guest turns, long enough to speak for minutes", async () => {
-    const s = await writePodcastScript(llm, { courseTitle: "Tides", chapterTitle: "Causes", content: chapters[0]!.content, key_concepts: ["gravity", "Moon"] });
+    const s = await writePodcastScript(llm, {
+      courseTitle: "Tides",
+      chapterTitle: "Causes",
+      content: chapters[0]!.content,
+      key_concepts: ["gravity", "Moon"],
+    });
     expect(Value.Check(PodcastScriptSchema, s)).toBe(true);
     s.turns.forEach((t, i) => i > 0 && expect(t.speaker).not.toBe(s.turns[i - 1]!.speaker));
     const words = s.turns.reduce((n, t) => n + t.text.split(/\s+/).length, 0);

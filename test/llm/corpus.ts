@@ -8,12 +8,16 @@ const CORPUS = new URL("../../../shared/corpus/", import.meta.url).pathname;
 function htmlText(path: string): string {
   const { document } = parseHTML(`<html><body>${readFileSync(path, "utf8")}</body></html>`);
   // Block elements become paragraphs so sentences do not run into each other.
-  for (const el of document.querySelectorAll("p, li, h1, h2, h3, h4, td, div, pre")) el.append(document.createTextNode("\n\n"));
+  for (const el of document.querySelectorAll("p, li, h1, h2, h3, h4, td, div, pre"))
+    el.append(document.createTextNode("\n\n"));
   return document.body.textContent ?? "";
 }
 
 export function toPassages(prefix: string, text: string, size = 1200): Passage[] {
-  const paragraphs = text.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+  const paragraphs = text
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
   const out: Passage[] = [];
   let current = "";
   for (const p of paragraphs) {

@@ -27,6 +27,8 @@ test("code lines and reference lists are not sentences to teach from", () => {
     "A. Gal and M. Franz. Incremental dynamic code generation with trace trees, a technical report from Irvine.",
   ].join("\n");
   const sentences = sentencesOf([{ id: "p", text }]);
-  expect(sentences.map((s) => s.text)).toEqual(["The trace monitor counts how often each loop back edge is executed before recording."]);
+  expect(sentences.map((s) => s.text)).toEqual([
+    "The trace monitor counts how often each loop back edge is executed before recording.",
+  ]);
   expect(sentences[0]!.heading).toBe("2. Overview");
 });

@@ -1,8 +1,10 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
-import { plainText, pointsElsewhere } from "../../src/llm/extractive/text.ts";
+import { answerLeaks } from "../../src/llm/artefacts/checks.ts";
 import {
   answerQuestion,
+  type ChapterSummary,
+  type Passage,
   UsageMeter,
   writeChapter,
   writeExamQuestions,
@@ -11,13 +13,17 @@ import {
   writeOutline,
   writePodcastScript,
   writeStudyGuide,
-  type ChapterSummary,
-  type Passage,
 } from "../../src/llm/artefacts.ts";
 import { createLlm } from "../../src/llm/create.ts";
-import { answerLeaks } from "../../src/llm/artefacts/checks.ts";
 import { BLANK } from "../../src/llm/extractive/questions.ts";
-import { ChapterSchema, ExamQuestion, outlineSchema, StudyGuideSchema, type McqQuestion } from "../../src/llm/schemas.ts";
+import { plainText, pointsElsewhere } from "../../src/llm/extractive/text.ts";
+import {
+  ChapterSchema,
+  ExamQuestion,
+  type McqQuestion,
+  outlineSchema,
+  StudyGuideSchema,
+} from "../../src/llm/schemas.ts";
 import type { Llm } from "../../src/llm/types.ts";
 import { corpusDocs } from "./corpus.ts";
 import { llmConfig } from "./support.ts";
@@ -44,7 +50,8 @@ function expectSoundMcq(q: McqQuestion, passages: Passage[]) {
   expect(source).toBeDefined();
   expect(where!.length).toBeGreaterThan(0);
   expect(passages.some((p) => flat(p.text).includes(source!))).toBe(true);
-  if (q.prompt.includes(BLANK)) expect(q.prompt.replace("Complete the statement: ", "").replace(BLANK, answer)).toBe(source!);
+  if (q.prompt.includes(BLANK))
+    expect(q.prompt.replace("Complete the statement: ", "").replace(BLANK, answer)).toBe(source!);
 }
 
 const docs: [string, () => Passage[]][] = [
@@ -66,7 +73,12 @@ describe.each(docs)("extractive engine on %s", (_name, load) => {
     summaries = [];
     for (const [i, c] of outline.chapters.entries()) {
       const slice = passages.slice(Math.floor((i * passages.length) / 3), Math.floor(((i + 1) * passages.length) / 3));
-      const ch = await writeChapter(llm, { courseTitle: outline.title, chapterTitle: c.title, objectives: c.objectives, passages: slice });
+      const ch = await writeChapter(llm, {
+        courseTitle: outline.title,
+        chapterTitle: c.title,
+        objectives: c.objectives,
+        passages: slice,
+      });
       summaries.push({ title: c.title, content: ch.content, key_concepts: ch.key_concepts });
     }
   });
@@ -74,24 +86,39 @@ describe.each(docs)("extractive engine on %s", (_name, load) => {
   test("outline: valid, exactly the chapters asked for, titled after the sources", async () => {
     const meter = new UsageMeter();
     const o = await writeOutline(llm, { numChapters: 4, passages, meter });
-    expect(Value.Check(outlineSchema(4), { title: o.title, description: o.description, chapters: o.chapters })).toBe(true);
+    expect(Value.Check(outlineSchema(4), { title: o.title, description: o.description, chapters: o.chapters })).toBe(
+      true,
+    );
     expect(new Set(o.chapters.map((c) => c.title.toLowerCase())).size).toBe(4);
     expect(o.slug).toMatch(/^[a-z0-9-]+$/);
-    expect(meter).toMatchObject({ calls: 1, engine: "extractive", model: "extractive", promptTokens: 0, completionTokens: 0 });
+    expect(meter).toMatchObject({
+      calls: 1,
+      engine: "extractive",
+      model: "extractive",
+      promptTokens: 0,
+      completionTokens: 0,
+    });
     // Deterministic: the same sources give the same outline.
     expect(await writeOutline(llm, { numChapters: 4, passages })).toEqual(o);
   });
 
   test("chapter: valid, content drawn from the passages, sound cloze quiz, citations among the given ids", async () => {
     const slice = passages.slice(0, 10);
-    const ch = await writeChapter(llm, { courseTitle: outlineTitle, chapterTitle: summaries[0]!.title, objectives: ["Explain the main ideas"], passages: slice });
+    const ch = await writeChapter(llm, {
+      courseTitle: outlineTitle,
+      chapterTitle: summaries[0]!.title,
+      objectives: ["Explain the main ideas"],
+      passages: slice,
+    });
     expect(Value.Check(ChapterSchema, ch)).toBe(true);
     expect(ch.quiz.questions.length).toBeGreaterThanOrEqual(3);
     for (const q of ch.quiz.questions) expectSoundMcq(q, slice);
     expect(ch.citations.length).toBeGreaterThan(0);
     for (const id of ch.citations) expect(slice.map((p) => p.id)).toContain(id);
     const firstSentence = /## Overview\n\n([^.!?]+)/.exec(ch.content)![1]!;
-    expect(slice.some((p) => p.text.replace(/\s+/g, " ").includes(firstSentence.replace(/\s+/g, " ").trim()))).toBe(true);
+    expect(slice.some((p) => p.text.replace(/\s+/g, " ").includes(firstSentence.replace(/\s+/g, " ").trim()))).toBe(
+      true,
+    );
   });
 
   test("study guide: valid, key terms only with a definition that names them, one section per chapter and a summary", async () => {
@@ -99,7 +126,9 @@ describe.each(docs)("extractive engine on %s", (_name, load) => {
     expect(Value.Check(StudyGuideSchema, g)).toBe(true);
     const terms = g.sections.find((s) => "items" in s);
     for (const t of terms && "items" in terms ? terms.items : []) {
-      expect(t.definition.toLowerCase().includes(t.term.toLowerCase()) || /^[A-Z][\w-]*( [A-Z][\w-]*)+$/.test(t.definition)).toBe(true);
+      expect(
+        t.definition.toLowerCase().includes(t.term.toLowerCase()) || /^[A-Z][\w-]*( [A-Z][\w-]*)+$/.test(t.definition),
+      ).toBe(true);
     }
     for (const c of summaries) expect(g.sections.some((s) => s.heading.endsWith(c.title))).toBe(true);
   });
@@ -120,7 +149,12 @@ describe.each(docs)("extractive engine on %s", (_name, load) => {
 
   test("exam: valid questions of the asked types, sound multiple choice, rubrics of 2-4 points, no repeats", async () => {
     const chapter = summaries[0]!;
-    const qs = await writeExamQuestions(llm, { courseTitle: outlineTitle, chapter, count: 6, types: ["mcq", "short_answer", "worked_problem"] });
+    const qs = await writeExamQuestions(llm, {
+      courseTitle: outlineTitle,
+      chapter,
+      count: 6,
+      types: ["mcq", "short_answer", "worked_problem"],
+    });
     expect(qs.length).toBeGreaterThanOrEqual(3);
     for (const q of qs) {
       expect(Value.Check(ExamQuestion, q)).toBe(true);
@@ -129,20 +163,41 @@ describe.each(docs)("extractive engine on %s", (_name, load) => {
       if (q.type === "short_answer") expect(q.rubric.length).toBeLessThanOrEqual(4);
     }
     expect(new Set(qs.map((q) => q.type))).toEqual(new Set(["mcq", "short_answer", "worked_problem"]));
-    const again = await writeExamQuestions(llm, { courseTitle: outlineTitle, chapter, count: 3, types: ["mcq"], avoidPrompts: qs.map((q) => q.prompt) });
+    const again = await writeExamQuestions(llm, {
+      courseTitle: outlineTitle,
+      chapter,
+      count: 3,
+      types: ["mcq"],
+      avoidPrompts: qs.map((q) => q.prompt),
+    });
     for (const q of again) expect(qs.map((x) => x.prompt)).not.toContain(q.prompt);
   });
 
   test("notes: introduction, a section per chapter, conclusion", async () => {
-    const notes = await writeNotes(llm, { courseTitle: outlineTitle, chapters: summaries, learningGoal: "exams", learningStyle: "clear_structured", tutorTone: "mentor" });
+    const notes = await writeNotes(llm, {
+      courseTitle: outlineTitle,
+      chapters: summaries,
+      learningGoal: "exams",
+      learningStyle: "clear_structured",
+      tutorTone: "mentor",
+    });
     const headings = notes.split("\n").filter((l) => l.startsWith("## "));
-    expect(headings).toEqual(["## Introduction", ...summaries.map((c, i) => `## Chapter ${i + 1}: ${c.title}`), "## Conclusion"]);
+    expect(headings).toEqual([
+      "## Introduction",
+      ...summaries.map((c, i) => `## Chapter ${i + 1}: ${c.title}`),
+      "## Conclusion",
+    ]);
     expect(notes).toContain("You're about to work through");
   });
 
   test("podcast: a conversation opened by the host, alternating, on the chapter's key concepts, with no line pointing elsewhere", async () => {
     const c = summaries[0]!;
-    const s = await writePodcastScript(llm, { courseTitle: outlineTitle, chapterTitle: c.title, content: c.content, key_concepts: c.key_concepts });
+    const s = await writePodcastScript(llm, {
+      courseTitle: outlineTitle,
+      chapterTitle: c.title,
+      content: c.content,
+      key_concepts: c.key_concepts,
+    });
     // Thin chapters make short episodes: the script never repeats a sentence to reach a length.
     expect(s.turns.length).toBeGreaterThanOrEqual(6);
     expect(s.turns[0]!.speaker).toBe("host");
@@ -182,13 +237,22 @@ describe("extractive engine without sources", () => {
     const passages = corpusDocs.captions();
     const o = await writeOutline(llm, { numChapters: 2, passages });
     expect(o.chapters).toHaveLength(2);
-    const ch = await writeChapter(llm, { courseTitle: o.title, chapterTitle: o.chapters[0]!.title, objectives: o.chapters[0]!.objectives, passages });
+    const ch = await writeChapter(llm, {
+      courseTitle: o.title,
+      chapterTitle: o.chapters[0]!.title,
+      objectives: o.chapters[0]!.objectives,
+      passages,
+    });
     expect(ch.content.length).toBeGreaterThanOrEqual(200);
     for (const q of ch.quiz.questions) expectSoundMcq(q, passages);
   });
 });
 
 test("plain text keeps operators and identifiers: emphasis is removed only at token boundaries", () => {
-  expect(plainText("In R, A %*% B is the matrix product; x %*% y too.")).toBe("In R, A %*% B is the matrix product; x %*% y too.");
-  expect(plainText("snake_case_name and a*b*c stay; *this* and __that__ lose their marks.")).toBe("snake_case_name and a*b*c stay; this and that lose their marks.");
+  expect(plainText("In R, A %*% B is the matrix product; x %*% y too.")).toBe(
+    "In R, A %*% B is the matrix product; x %*% y too.",
+  );
+  expect(plainText("snake_case_name and a*b*c stay; *this* and __that__ lose their marks.")).toBe(
+    "snake_case_name and a*b*c stay; this and that lose their marks.",
+  );
 });

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { Type } from "@sinclair/typebox";
 import { createLlm } from "../../src/llm/create.ts";
 import type { Llm } from "../../src/llm/types.ts";
-import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.ts";
-import { startFakeOpenAi, type FakeOpenAi } from "../helpers/fake-openai.ts";
+import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
+import { type FakeOpenAi, startFakeOpenAi } from "../helpers/fake-openai.ts";
 import { fast, llmConfig } from "./support.ts";
 
 const Schema = Type.Object({ title: Type.String() });
@@ -97,7 +97,10 @@ describe("failure classification (OpenAI-compatible)", () => {
   let llm: Llm;
   beforeAll(async () => {
     fake = startFakeOpenAi();
-    llm = await createLlm(llmConfig({ llmProvider: "openai", openaiBaseUrl: fake.url, llmModel: "qwen2.5-7b-instruct", llmTimeoutMs: 300 }), fast);
+    llm = await createLlm(
+      llmConfig({ llmProvider: "openai", openaiBaseUrl: fake.url, llmModel: "qwen2.5-7b-instruct", llmTimeoutMs: 300 }),
+      fast,
+    );
   });
   beforeEach(() => {
     fake.behave("ok");
@@ -119,7 +122,10 @@ describe("failure classification (OpenAI-compatible)", () => {
 
   test("a rejected request (4xx) is INTERNAL", async () => {
     const keyed = startFakeOpenAi({ apiKey: "right" });
-    const wrong = await createLlm(llmConfig({ llmProvider: "openai", openaiBaseUrl: keyed.url, openaiApiKey: "wrong" }), fast);
+    const wrong = await createLlm(
+      llmConfig({ llmProvider: "openai", openaiBaseUrl: keyed.url, openaiApiKey: "wrong" }),
+      fast,
+    );
     const err = await wrong.generateText("x").catch((e) => e);
     expect(err).toMatchObject({ code: "INTERNAL", status: 500 });
     expect(err.message).toContain("401");

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { AppError } from "../../src/errors.ts";
-import { createLlm } from "../../src/llm/create.ts";
 import { listModelKeys, resolveModelKey, UsageMeter } from "../../src/llm/artefacts.ts";
+import { createLlm } from "../../src/llm/create.ts";
 import { outlineSchema } from "../../src/llm/schemas.ts";
 import type { Llm } from "../../src/llm/types.ts";
-import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.ts";
+import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
 import { fast, llmConfig } from "./support.ts";
 
 let fake: FakeOllama;
@@ -23,7 +23,11 @@ describe("ollama provider through the real ollama client", () => {
     const meter = new UsageMeter();
     const schema = outlineSchema(3);
     const before = fake.calls.length;
-    const out = await llm.generateObject(schema, { system: "You plan courses.", user: "Plan a course about tides" }, { task: "outline", meter });
+    const out = await llm.generateObject(
+      schema,
+      { system: "You plan courses.", user: "Plan a course about tides" },
+      { task: "outline", meter },
+    );
     expect(Value.Check(schema, out)).toBe(true);
     expect(out.chapters).toHaveLength(3);
     const call = fake.calls[before]!;

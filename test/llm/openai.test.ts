@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
-import { createLlm } from "../../src/llm/create.ts";
 import { listModelKeys, resolveModelKey, UsageMeter } from "../../src/llm/artefacts.ts";
+import { createLlm } from "../../src/llm/create.ts";
 import { StudyGuideSchema } from "../../src/llm/schemas.ts";
 import type { Llm } from "../../src/llm/types.ts";
-import { startFakeOpenAi, type FakeOpenAi } from "../helpers/fake-openai.ts";
+import { type FakeOpenAi, startFakeOpenAi } from "../helpers/fake-openai.ts";
 import { fast, llmConfig } from "./support.ts";
 
 let fake: FakeOpenAi;
@@ -12,7 +12,12 @@ let llm: Llm;
 beforeAll(async () => {
   fake = startFakeOpenAi({ apiKey: "sk-local" });
   llm = await createLlm(
-    llmConfig({ llmProvider: "openai", openaiBaseUrl: fake.url, openaiApiKey: "sk-local", llmModel: "qwen2.5-7b-instruct" }),
+    llmConfig({
+      llmProvider: "openai",
+      openaiBaseUrl: fake.url,
+      openaiApiKey: "sk-local",
+      llmModel: "qwen2.5-7b-instruct",
+    }),
     fast,
   );
 });

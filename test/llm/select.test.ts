@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createLlm } from "../../src/llm/create.ts";
-import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.ts";
-import { startFakeOpenAi, type FakeOpenAi } from "../helpers/fake-openai.ts";
+import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
+import { type FakeOpenAi, startFakeOpenAi } from "../helpers/fake-openai.ts";
 import { fast, llmConfig } from "./support.ts";
 
 let ollama: FakeOllama;
@@ -19,13 +19,19 @@ afterAll(() => Promise.all([ollama.close(), openai.close()]));
 
 describe("LLM_PROVIDER=auto", () => {
   test("picks Ollama when any host answers /api/version", async () => {
-    const llm = await createLlm(llmConfig({ llmProvider: "auto", ollamaHost: [dead, ollama.url], openaiBaseUrl: openai.url }), fast);
+    const llm = await createLlm(
+      llmConfig({ llmProvider: "auto", ollamaHost: [dead, ollama.url], openaiBaseUrl: openai.url }),
+      fast,
+    );
     expect(llm.describe()).toMatchObject({ engine: "ollama", model: "llama3.2", endpoints: [dead, ollama.url] });
     expect(llm.describe().reason).toContain(ollama.url);
   });
 
   test("falls back to the OpenAI-compatible server when no Ollama answers", async () => {
-    const llm = await createLlm(llmConfig({ llmProvider: "auto", ollamaHost: [dead], openaiBaseUrl: openai.url }), fast);
+    const llm = await createLlm(
+      llmConfig({ llmProvider: "auto", ollamaHost: [dead], openaiBaseUrl: openai.url }),
+      fast,
+    );
     expect(llm.describe()).toMatchObject({ engine: "openai", endpoints: [openai.url] });
     expect(llm.describe().reason).toContain("no Ollama");
   });

@@ -4,9 +4,9 @@ import { Value } from "@sinclair/typebox/value";
 import { createLlm } from "../../src/llm/create.ts";
 import { parseJsonReply } from "../../src/llm/repair.ts";
 import { ChapterSchema } from "../../src/llm/schemas.ts";
-import { UsageMeter } from "../../src/llm/usage.ts";
 import type { Llm } from "../../src/llm/types.ts";
-import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.ts";
+import { UsageMeter } from "../../src/llm/usage.ts";
+import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
 import { fast, llmConfig } from "./support.ts";
 
 describe("parseJsonReply", () => {
@@ -23,14 +23,20 @@ describe("parseJsonReply", () => {
     });
   });
   test("reports prose without JSON", () => {
-    expect(parseJsonReply("I think the answer is four.")).toEqual({ ok: false, error: "the reply contains no JSON object" });
+    expect(parseJsonReply("I think the answer is four.")).toEqual({
+      ok: false,
+      error: "the reply contains no JSON object",
+    });
   });
 });
 
 describe("structured output against the fake Ollama", () => {
   let fake: FakeOllama;
   let llm: Llm;
-  const Schema = Type.Object({ title: Type.String({ minLength: 3 }), items: Type.Array(Type.String(), { minItems: 2 }) });
+  const Schema = Type.Object({
+    title: Type.String({ minLength: 3 }),
+    items: Type.Array(Type.String(), { minItems: 2 }),
+  });
 
   beforeAll(async () => {
     fake = startFakeOllama();

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { handleHolding, startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.ts";
+import { type FakeOllama, handleHolding, startFakeOllama } from "../helpers/fake-ollama.ts";
 import { call, ROOT, startServer, type TestServer } from "../helpers/server.ts";
 import { indexCourse, insertRichCourse } from "./fixtures.ts";
 
@@ -14,7 +14,11 @@ const CORPUS = join(ROOT, "../shared/corpus");
 const NOT_ANSWERED = "The provided sources do not answer this question.";
 const COURSE_NOT_ANSWERED = "Low confidence: the course's chapters and sources do not answer this question.";
 
-const file = (path: string) => new File([Bun.file(join(CORPUS, path))], path.split("/").at(-2) === "readability-wikipedia" ? "mozilla.html" : path.split("/").pop()!);
+const file = (path: string) =>
+  new File(
+    [Bun.file(join(CORPUS, path))],
+    path.split("/").at(-2) === "readability-wikipedia" ? "mozilla.html" : path.split("/").pop()!,
+  );
 const letters = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
 
 /** The answer's quoted sentences (its [n] marker taken off) and the source it cites. */
@@ -49,8 +53,10 @@ describe("with the built-in engine", () => {
   let mozilla: string;
   let dpr: string;
   let course: string;
-  const query = (question: string, id: string) => call(srv.url, "/v2/documents/query", { key, user: "reader", json: { question, document_ids: [id] } });
-  const ask = (question: string) => call(srv.url, `/v2/courses/${course}/ask`, { key, user: "reader", json: { question } });
+  const query = (question: string, id: string) =>
+    call(srv.url, "/v2/documents/query", { key, user: "reader", json: { question, document_ids: [id] } });
+  const ask = (question: string) =>
+    call(srv.url, `/v2/courses/${course}/ask`, { key, user: "reader", json: { question } });
 
   beforeAll(async () => {
     srv = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "10000" } });
@@ -63,7 +69,11 @@ describe("with the built-in engine", () => {
     [mozilla, dpr] = made.body.documents.map((d: { id: string }) => d.id);
     const courseForm = new FormData();
     courseForm.append("files", file("docx/markitdown-autogen-paper.docx"));
-    const built = await call(srv.url, "/v2/courses/generate-from-files?mode=sync", { key, user: "reader", body: courseForm });
+    const built = await call(srv.url, "/v2/courses/generate-from-files?mode=sync", {
+      key,
+      user: "reader",
+      body: courseForm,
+    });
     expect(built.status).toBe(200);
     course = built.body.course.id;
   });
@@ -73,12 +83,20 @@ describe("with the built-in engine", () => {
     const cases: [question: string, id: () => string, holds: string][] = [
       ["How many languages were represented at the 2013 Mozilla Summit?", () => mozilla, "114 languages"],
       ["In what year did Brendan Eich invent JavaScript?", () => mozilla, "1995"],
-      ["Who began Firefox as an experimental branch of the Mozilla codebase?", () => mozilla, "Dave Hyatt, Joe Hewitt and Blake Ross"],
+      [
+        "Who began Firefox as an experimental branch of the Mozilla codebase?",
+        () => mozilla,
+        "Dave Hyatt, Joe Hewitt and Blake Ross",
+      ],
       ["Where was the 2011 Mozilla Festival held?", () => mozilla, "London"],
       ["What is Bugzilla?", () => mozilla, "Bugzilla is a web-based general-purpose bug tracking system"],
       ["Why was the name Phoenix changed?", () => mozilla, "trademark conflicts"],
       // The sentence runs over several PDF lines, each its own block in the extraction.
-      ["For how many epochs were the question and passage encoders trained on large datasets?", () => dpr, "up to 40 epochs for large datasets"],
+      [
+        "For how many epochs were the question and passage encoders trained on large datasets?",
+        () => dpr,
+        "up to 40 epochs for large datasets",
+      ],
     ];
     for (const [question, id, holds] of cases) {
       const r = await query(question, id());
@@ -106,12 +124,17 @@ describe("with the built-in engine", () => {
   });
 
   test("a passage found in a chapter and in its source counts once among the sources", async () => {
-    for (const question of ["What is AutoGen?", "What can multiple agents help encourage?", "How can developers program conversation patterns?"]) {
+    for (const question of [
+      "What is AutoGen?",
+      "What can multiple agents help encourage?",
+      "How can developers program conversation patterns?",
+    ]) {
       const r = await ask(question);
       expect(r.status).toBe(200);
       const texts: string[] = r.body.sources.map((s: { text: string }) => s.text);
       expect(texts.length).toBeGreaterThan(0);
-      for (let i = 0; i < texts.length; i++) for (let j = i + 1; j < texts.length; j++) expect(overlap(texts[i]!, texts[j]!)).toBeLessThan(0.8);
+      for (let i = 0; i < texts.length; i++)
+        for (let j = i + 1; j < texts.length; j++) expect(overlap(texts[i]!, texts[j]!)).toBeLessThan(0.8);
     }
   });
 
@@ -137,16 +160,27 @@ describe("with a model (fake Ollama)", () => {
   let srv: TestServer;
   let key: string;
   let mozilla: string;
-  const query = (question: string) => call(srv.url, "/v2/documents/query", { key, user: "reader", json: { question, document_ids: [mozilla] } });
+  const query = (question: string) =>
+    call(srv.url, "/v2/documents/query", { key, user: "reader", json: { question, document_ids: [mozilla] } });
   /** Replies to answer prompts with `reply(prompt, attempt)`; attempt counts from 1 per question. */
   const answering = (reply: (prompt: string, attempt: number) => { answered: boolean; answer: string }) => {
     let attempt = 0;
-    fake.respondWith(({ prompt }) => (prompt.includes("Question:") ? JSON.stringify(reply(prompt, ++attempt)) : undefined));
+    fake.respondWith(({ prompt }) =>
+      prompt.includes("Question:") ? JSON.stringify(reply(prompt, ++attempt)) : undefined,
+    );
   };
 
   beforeAll(async () => {
     fake = startFakeOllama();
-    srv = await startServer({ env: { LLM_PROVIDER: "ollama", OLLAMA_HOST: fake.url, LLM_MODEL: "llama3.2", LLM_MAX_RETRIES: "0", RATE_LIMIT_PER_MINUTE: "10000" } });
+    srv = await startServer({
+      env: {
+        LLM_PROVIDER: "ollama",
+        OLLAMA_HOST: fake.url,
+        LLM_MODEL: "llama3.2",
+        LLM_MAX_RETRIES: "0",
+        RATE_LIMIT_PER_MINUTE: "10000",
+      },
+    });
     key = await srv.createKey("acme", "production");
     const form = new FormData();
     form.append("files", file("html/readability-wikipedia/source.html"));
@@ -159,7 +193,10 @@ describe("with a model (fake Ollama)", () => {
   });
 
   test("the prompt gives passages handles; the answer's handles become the positions of the returned sources", async () => {
-    answering((prompt) => ({ answered: true, answer: `Jamie Zawinski from Netscape registered mozilla.org [${handleHolding(prompt, "Jamie Zawinski")}].` }));
+    answering((prompt) => ({
+      answered: true,
+      answer: `Jamie Zawinski from Netscape registered mozilla.org [${handleHolding(prompt, "Jamie Zawinski")}].`,
+    }));
     const before = fake.generations().length;
     const r = await query("Who registered mozilla.org?");
     expect(fake.generations().length - before).toBe(1);
@@ -191,7 +228,9 @@ describe("with a model (fake Ollama)", () => {
 
   test("the model's answered=false, or an answer to a question whose key terms no passage holds, is no answer", async () => {
     answering(() => ({ answered: false, answer: "The sources do not say who designed the Firefox logo." }));
-    expect((await query("Who designed the Firefox logo?")).body.answer).toBe("The sources do not say who designed the Firefox logo.");
+    expect((await query("Who designed the Firefox logo?")).body.answer).toBe(
+      "The sources do not say who designed the Firefox logo.",
+    );
     answering(() => ({ answered: false, answer: "The sources do not say. But Firefox is a browser [S1]." }));
     expect((await query("Who designed the Firefox logo?")).body.answer).toBe(NOT_ANSWERED);
     answering(() => ({ answered: true, answer: "Mozilla runs twelve PostgreSQL clusters [S1]." }));
@@ -199,10 +238,18 @@ describe("with a model (fake Ollama)", () => {
   });
 
   test("course ask: handles map to the returned sources, and the key-term check makes the answer low confidence", async () => {
-    const course = await insertRichCourse(srv.dataDir, { apiKey: key, externalUserId: "reader" }, { model: "llama3.2" });
+    const course = await insertRichCourse(
+      srv.dataDir,
+      { apiKey: key, externalUserId: "reader" },
+      { model: "llama3.2" },
+    );
     await indexCourse(srv.dataDir, course);
-    const ask = (question: string) => call(srv.url, `/v2/courses/${course}/ask`, { key, user: "reader", json: { question } });
-    answering((prompt) => ({ answered: true, answer: `Osmosis is the diffusion of water across a membrane [${handleHolding(prompt, "smosis")}].` }));
+    const ask = (question: string) =>
+      call(srv.url, `/v2/courses/${course}/ask`, { key, user: "reader", json: { question } });
+    answering((prompt) => ({
+      answered: true,
+      answer: `Osmosis is the diffusion of water across a membrane [${handleHolding(prompt, "smosis")}].`,
+    }));
     const r = await ask("What is osmosis?");
     expect([r.body.engine, r.body.model]).toEqual(["ollama", "llama3.2"]);
     const n = Number(/\[(\d+)\]\.$/.exec(r.body.answer)![1]);

@@ -14,7 +14,8 @@ let key: string;
 let testKey: string;
 let course: string;
 
-const ask = (question: unknown, k = key, id = course) => call(srv.url, `/v2/courses/${id}/ask`, { key: k, user: "learner", json: { question } });
+const ask = (question: unknown, k = key, id = course) =>
+  call(srv.url, `/v2/courses/${id}/ask`, { key: k, user: "learner", json: { question } });
 
 beforeAll(async () => {
   srv = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "10000", TEST_KEY_QUERIES_PER_MONTH: "2" } });

@@ -26,9 +26,17 @@ export function examResponder(opts: { repeatEvery?: number } = {}): Responder {
       const repeat = opts.repeatEvery && n % opts.repeatEvery === 0 && written.length > 0;
       const p = repeat ? written[0]! : `How do ${wordsFor(n).join(", ")} relate in ${chapter}?`;
       written.push(p);
-      if (type === "short_answer") return { type, prompt: p, answer: `Model answer ${n}`, rubric: [`Names point ${n}`, "Explains why"] };
-      if (type === "worked_problem") return { type, prompt: p, steps: [`Set up ${n}`, `Compute ${n}`], answer: String(n) };
-      return { type, prompt: p, choices: [`Option A${n}`, `Option B${n}`, `Option C${n}`, `Option D${n}`], answer: n % 4, explanation: `Because of reason ${n}.` };
+      if (type === "short_answer")
+        return { type, prompt: p, answer: `Model answer ${n}`, rubric: [`Names point ${n}`, "Explains why"] };
+      if (type === "worked_problem")
+        return { type, prompt: p, steps: [`Set up ${n}`, `Compute ${n}`], answer: String(n) };
+      return {
+        type,
+        prompt: p,
+        choices: [`Option A${n}`, `Option B${n}`, `Option C${n}`, `Option D${n}`],
+        answer: n % 4,
+        explanation: `Because of reason ${n}.`,
+      };
     });
     return JSON.stringify({ questions: out });
   };

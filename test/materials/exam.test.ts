@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { courseHead } from "../../src/materials/course-content.ts";
 import { generateExam } from "../../src/materials/exam.ts";
 import { createKey } from "../../src/tenants/keys.ts";
-import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.ts";
+import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
 import { cleanup } from "../helpers/server.ts";
 import { examResponder } from "./exam-responder.ts";
 import { BIOLOGY, insertRichCourse, PROBABILITY } from "./fixtures.ts";
@@ -14,7 +14,13 @@ let apiKey: string;
 
 beforeAll(async () => {
   fake = startFakeOllama();
-  svc = await localServices({ LLM_PROVIDER: "ollama", OLLAMA_HOST: fake.url, LLM_MODEL: "llama3.2", EXAM_BATCH_SIZE: "5", EXAM_CONCURRENCY: "4" });
+  svc = await localServices({
+    LLM_PROVIDER: "ollama",
+    OLLAMA_HOST: fake.url,
+    LLM_MODEL: "llama3.2",
+    EXAM_BATCH_SIZE: "5",
+    EXAM_CONCURRENCY: "4",
+  });
   apiKey = createKey(svc.db, { tenant: "acme", env: "test" }).key;
 });
 afterAll(async () => {
@@ -29,7 +35,10 @@ beforeEach(() => {
 });
 
 const newCourse = async (chapters = BIOLOGY) =>
-  courseHead(svc.sqlite, await insertRichCourse(svc.dataDir, { apiKey, externalUserId: "u1" }, { chapters, model: "llama3.2" }));
+  courseHead(
+    svc.sqlite,
+    await insertRichCourse(svc.dataDir, { apiKey, externalUserId: "u1" }, { chapters, model: "llama3.2" }),
+  );
 const prompts = (qs: { prompt: string }[]) => qs.map((q) => q.prompt.toLowerCase());
 
 describe("exam against the fake Ollama", () => {
@@ -102,7 +111,12 @@ describe("exam against the fake Ollama", () => {
     expect(n1).toBeGreaterThan(n0);
     const other = await generateExam(svc, course, { examSize: 10, modelKey: "qwen2.5:7b" });
     expect([other.from_cache, other.model]).toEqual([false, "qwen2.5:7b"]);
-    expect(fake.generations().slice(n1).every((c) => c.body?.model === "qwen2.5:7b")).toBe(true);
+    expect(
+      fake
+        .generations()
+        .slice(n1)
+        .every((c) => c.body?.model === "qwen2.5:7b"),
+    ).toBe(true);
   });
 
   test("the model down is a 503 with the structured reason; nothing is cached", async () => {

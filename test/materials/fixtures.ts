@@ -93,20 +93,26 @@ To solve a conditional probability problem, write down the known quantities, com
 export async function insertRichCourse(
   dataDir: string,
   owner: { apiKey: string; externalUserId: string },
-  opts: { title?: string; chapters?: ChapterText[]; status?: "generating" | "completed" | "failed"; model?: string } = {},
+  opts: {
+    title?: string;
+    chapters?: ChapterText[];
+    status?: "generating" | "completed" | "failed";
+    model?: string;
+  } = {},
 ): Promise<string> {
   const chapters = opts.chapters ?? BIOLOGY;
-  const id = await insertCourse(dataDir, owner, { title: opts.title ?? "Cell Biology", chapters: chapters.length, status: opts.status });
+  const id = await insertCourse(dataDir, owner, {
+    title: opts.title ?? "Cell Biology",
+    chapters: chapters.length,
+    status: opts.status,
+  });
   const { sqlite } = await openDb(dataDir, { migrate: false });
   try {
     for (const [i, ch] of chapters.entries()) {
-      sqlite.run("UPDATE chapters SET title = ?, content = ?, key_concepts = ? WHERE course_id = ? AND order_index = ?", [
-        ch.title,
-        ch.content,
-        JSON.stringify(ch.key_concepts),
-        id,
-        i,
-      ]);
+      sqlite.run(
+        "UPDATE chapters SET title = ?, content = ?, key_concepts = ? WHERE course_id = ? AND order_index = ?",
+        [ch.title, ch.content, JSON.stringify(ch.key_concepts), id, i],
+      );
     }
     if (opts.model) sqlite.run("UPDATE courses SET model = ?, engine = 'ollama' WHERE id = ?", [opts.model, id]);
     return id;
@@ -119,23 +125,46 @@ export async function insertRichCourse(
  * Indexes a course's chapters for Q&A (as course completion does), and optionally a source
  * document linked to the course, with the builtin embedder the test servers use.
  */
-export async function indexCourse(dataDir: string, courseId: string, source?: { filename: string; markdown: string }): Promise<void> {
+export async function indexCourse(
+  dataDir: string,
+  courseId: string,
+  source?: { filename: string; markdown: string },
+): Promise<void> {
   const { sqlite } = await openDb(dataDir, { migrate: false });
   try {
     const deps = { sqlite, embedder: createEmbedder(loadConfig({ DATA_DIR: dataDir, EMBEDDER: "builtin" })) };
-    const course = sqlite.query<{ tenant_id: string; user_id: string }, [string]>("SELECT tenant_id, user_id FROM courses WHERE id = ?").get(courseId)!;
+    const course = sqlite
+      .query<{ tenant_id: string; user_id: string }, [string]>("SELECT tenant_id, user_id FROM courses WHERE id = ?")
+      .get(courseId)!;
     const chapters = sqlite
-      .query<{ id: string; title: string; content: string }, [string]>("SELECT id, title, content FROM chapters WHERE course_id = ?")
+      .query<{ id: string; title: string; content: string }, [string]>(
+        "SELECT id, title, content FROM chapters WHERE course_id = ?",
+      )
       .all(courseId);
     for (const ch of chapters) {
-      await indexChapter(deps, { tenantId: course.tenant_id, userId: course.user_id, courseId, chapterId: ch.id, title: ch.title, markdown: ch.content });
+      await indexChapter(deps, {
+        tenantId: course.tenant_id,
+        userId: course.user_id,
+        courseId,
+        chapterId: ch.id,
+        title: ch.title,
+        markdown: ch.content,
+      });
     }
     if (!source) return;
     const documentId = newId();
     sqlite.run(
       `INSERT INTO documents (id, tenant_id, user_id, kind, filename, source_type, mime_type, pages, char_count, markdown, status, created_at)
        VALUES (?, ?, ?, 'index', ?, 'file', 'text/markdown', 1, ?, ?, 'ready', ?)`,
-      [documentId, course.tenant_id, course.user_id, source.filename, source.markdown.length, source.markdown, new Date().toISOString()],
+      [
+        documentId,
+        course.tenant_id,
+        course.user_id,
+        source.filename,
+        source.markdown.length,
+        source.markdown,
+        new Date().toISOString(),
+      ],
     );
     sqlite.run("INSERT INTO course_documents (course_id, document_id) VALUES (?, ?)", [courseId, documentId]);
     await indexDocument(deps, {

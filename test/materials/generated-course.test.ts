@@ -43,14 +43,22 @@ describe("a generated course", () => {
   });
 
   test("ask finds the answer in the course with confidence", async () => {
-    const r = await call(srv.url, `/v2/courses/${courseId}/ask`, { key, user: "learner", json: { question: "What is osmosis?" } });
+    const r = await call(srv.url, `/v2/courses/${courseId}/ask`, {
+      key,
+      user: "learner",
+      json: { question: "What is osmosis?" },
+    });
     expect(r.status).toBe(200);
     expect(r.body.answer).toMatch(/osmosis/i);
     expect(r.body.sources[0].text).toMatch(/osmosis/i);
   });
 
   test("a one-page source cannot fill a 10-question exam beyond its quizzes: 422 saying how many it can", async () => {
-    const r = await call(srv.url, `/v2/courses/${courseId}/generate-exam`, { key, user: "learner", json: { exam_size: 10 } });
+    const r = await call(srv.url, `/v2/courses/${courseId}/generate-exam`, {
+      key,
+      user: "learner",
+      json: { exam_size: 10 },
+    });
     expect(r.status).toBe(422);
     const error = errorOf(r);
     expect(error.code).toBe("EXAM_SIZE_UNAVAILABLE");

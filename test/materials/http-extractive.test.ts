@@ -1,6 +1,7 @@
 /** Every material endpoint through the real server with no LLM: the extractive engine makes them. */
-import { answerLeaks, nearDuplicate, promptStems } from "../../src/llm/artefacts/checks.ts";
+
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { answerLeaks, nearDuplicate, promptStems } from "../../src/llm/artefacts/checks.ts";
 import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
 import { BIOLOGY, insertRichCourse } from "./fixtures.ts";
 import { usageRows } from "./ledger.ts";
@@ -64,7 +65,8 @@ describe("study guide", () => {
       expect(typeof s.heading).toBe("string");
       expect(["items", "bullets", "body"].filter((k) => k in s)).toHaveLength(1);
     }
-    for (const ch of BIOLOGY) expect(g.sections.some((s: { heading: string }) => s.heading.includes(ch.title))).toBe(true);
+    for (const ch of BIOLOGY)
+      expect(g.sections.some((s: { heading: string }) => s.heading.includes(ch.title))).toBe(true);
     expect([r.body.engine, r.body.model]).toEqual(["extractive", "extractive"]);
     const again = await call(srv.url, `/v2/courses/${completed}/study-guide`, as());
     expect(again.body).toEqual(r.body);
@@ -104,14 +106,24 @@ describe("notes", () => {
   });
 
   test("other options are another set of notes, charged once more; GET returns the newest or the one asked for", async () => {
-    const peer = await call(srv.url, `/v2/courses/${completed}/generate-notes`, as({ learning_style: "concise", tutor_tone: "peer", learning_goal: "practical" }));
+    const peer = await call(
+      srv.url,
+      `/v2/courses/${completed}/generate-notes`,
+      as({ learning_style: "concise", tutor_tone: "peer", learning_goal: "practical" }),
+    );
     expect(peer.body.cached).toBe(false);
     expect(peer.body.notes).toContain("cheat sheet");
     expect(usageRows(srv.dataDir, "notes")).toHaveLength(2);
 
     const latest = await call(srv.url, `/v2/courses/${completed}/notes`, as());
     expect(latest.status).toBe(200);
-    expect(latest.body).toMatchObject({ course_id: completed, notes: peer.body.notes, options: { tutor_tone: "peer" }, model: "extractive", engine: "extractive" });
+    expect(latest.body).toMatchObject({
+      course_id: completed,
+      notes: peer.body.notes,
+      options: { tutor_tone: "peer" },
+      model: "extractive",
+      engine: "extractive",
+    });
     expect(typeof latest.body.created_at).toBe("string");
     const professor = await call(srv.url, `/v2/courses/${completed}/notes?tutor_tone=professor`, as());
     expect(professor.body.options.tutor_tone).toBe("professor");
@@ -129,7 +141,12 @@ describe("notes", () => {
     expect(busy.status).toBe(409);
     expect(errorOf(busy).code).toBe("COURSE_GENERATING");
     expect((await call(srv.url, `/v2/courses/${failed}/generate-notes`, as({}))).status).toBe(409);
-    for (const body of [{ learning_goal: "career" }, { learning_style: "poetic" }, { tutor_tone: "drill" }, { model_key: "gpt-17" }]) {
+    for (const body of [
+      { learning_goal: "career" },
+      { learning_style: "poetic" },
+      { tutor_tone: "drill" },
+      { model_key: "gpt-17" },
+    ]) {
       const r = await call(srv.url, `/v2/courses/${other}/generate-notes`, as(body));
       expect(r.status).toBe(422);
       errorOf(r);
@@ -156,7 +173,11 @@ describe("flashcards", () => {
       expect(card?.back.toLowerCase()).toMatch(new RegExp(`^(the )?${term} is `));
     }
     // No body at all is the same request as an empty object.
-    const again = await call(srv.url, `/v2/courses/${completed}/generate-flashcards`, { key, user: "learner", method: "POST" });
+    const again = await call(srv.url, `/v2/courses/${completed}/generate-flashcards`, {
+      key,
+      user: "learner",
+      method: "POST",
+    });
     expect(again.status).toBe(200);
     expect(again.body.from_cache).toBe(true);
     expect(again.body.flashcards).toEqual(deck);
@@ -191,12 +212,18 @@ describe("exam", () => {
       expect(exam.title).toContain("Cell Biology");
       expect(exam.instructions).toContain(String(size));
       const stems = exam.questions.map((q: { prompt: string }) => promptStems(q.prompt));
-      stems.forEach((a: Set<string>, i: number) => stems.slice(0, i).forEach((b: Set<string>) => expect(nearDuplicate(a, b)).toBe(false)));
+      stems.forEach((a: Set<string>, i: number) =>
+        stems.slice(0, i).forEach((b: Set<string>) => expect(nearDuplicate(a, b)).toBe(false)),
+      );
       expect(new Set(exam.questions.map((q: { type: string }) => q.type))).toEqual(new Set(["mcq", "short_answer"]));
       // Every chapter is asked about: each question quotes or answers from one chapter's text.
       for (const chapter of BIOLOGY) {
         const text = chapter.content.replace(/\s+/g, " ");
-        expect(exam.questions.some((q: { explanation?: string; answer: unknown }) => text.includes(/“(.+?)” \(/.exec(q.explanation ?? "")?.[1] ?? String(q.answer)))).toBe(true);
+        expect(
+          exam.questions.some((q: { explanation?: string; answer: unknown }) =>
+            text.includes(/“(.+?)” \(/.exec(q.explanation ?? "")?.[1] ?? String(q.answer)),
+          ),
+        ).toBe(true);
       }
       for (const q of exam.questions) {
         if (q.type === "mcq") {
@@ -231,5 +258,6 @@ test("the OpenAPI document lists every material endpoint", async () => {
   const base = "/v2/courses/{course_id}";
   expect(body.paths[`${base}/study-guide`].get).toBeDefined();
   expect(body.paths[`${base}/notes`].get).toBeDefined();
-  for (const p of ["generate-notes", "generate-flashcards", "generate-exam", "ask"]) expect(body.paths[`${base}/${p}`].post).toBeDefined();
+  for (const p of ["generate-notes", "generate-flashcards", "generate-exam", "ask"])
+    expect(body.paths[`${base}/${p}`].post).toBeDefined();
 });

@@ -1,6 +1,6 @@
 /** Materials made by a model: the real server against the fake Ollama (caching keys, single flight, 503s). */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.ts";
+import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
 import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
 import { examResponder } from "./exam-responder.ts";
 import { BIOLOGY, indexCourse, insertRichCourse } from "./fixtures.ts";
@@ -11,7 +11,8 @@ let srv: TestServer;
 let key: string;
 
 const as = (json?: unknown) => ({ key, user: "learner", json });
-const newCourse = () => insertRichCourse(srv.dataDir, { apiKey: key, externalUserId: "learner" }, { model: "llama3.2" });
+const newCourse = () =>
+  insertRichCourse(srv.dataDir, { apiKey: key, externalUserId: "learner" }, { model: "llama3.2" });
 const post = (id: string, path: string, json: unknown = {}) => call(srv.url, `/v2/courses/${id}/${path}`, as(json));
 
 beforeAll(async () => {

@@ -2,7 +2,10 @@
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 
-export function usageRows(dataDir: string, operation: string): { amount_micros: number; ref_id: string | null; user_id: string | null }[] {
+export function usageRows(
+  dataDir: string,
+  operation: string,
+): { amount_micros: number; ref_id: string | null; user_id: string | null }[] {
   const db = new Database(join(dataDir, "courseforge.db"), { readonly: true });
   try {
     return db

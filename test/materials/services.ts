@@ -9,7 +9,13 @@ import { tempDir } from "../helpers/server.ts";
 
 export async function localServices(env: Record<string, string> = {}): Promise<Services & { dataDir: string }> {
   const dataDir = tempDir("cf-materials-");
-  const cfg = loadConfig({ DATA_DIR: dataDir, LLM_PROVIDER: "extractive", EMBEDDER: "builtin", LLM_MAX_RETRIES: "0", ...env });
+  const cfg = loadConfig({
+    DATA_DIR: dataDir,
+    LLM_PROVIDER: "extractive",
+    EMBEDDER: "builtin",
+    LLM_MAX_RETRIES: "0",
+    ...env,
+  });
   const { db, sqlite } = await openDb(dataDir);
   const llm = await createLlm(cfg, { retryDelayMs: 1 });
   return { cfg, db, sqlite, log: createLogger("error"), llm, embedder: createEmbedder(cfg), engines: {}, dataDir };

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { buildStudyGuide, readStudyGuide } from "../../src/materials/study-guide.ts";
 import { UsageMeter } from "../../src/llm/artefacts.ts";
+import { buildStudyGuide, readStudyGuide } from "../../src/materials/study-guide.ts";
 import { createKey } from "../../src/tenants/keys.ts";
 import { cleanup } from "../helpers/server.ts";
-import { insertRichCourse, BIOLOGY } from "./fixtures.ts";
+import { BIOLOGY, insertRichCourse } from "./fixtures.ts";
 import { localServices } from "./services.ts";
 
 let svc: Awaited<ReturnType<typeof localServices>>;

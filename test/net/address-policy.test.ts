@@ -39,9 +39,12 @@ describe("which addresses are public", () => {
     expect(isPublicAddress(ip)).toBe(false);
   });
 
-  test.each(["93.184.216.34", "8.8.8.8", "100.128.0.1", "2606:4700:4700::1111", "::ffff:93.184.216.34"])("%s is public", (ip) => {
-    expect(isPublicAddress(ip)).toBe(true);
-  });
+  test.each(["93.184.216.34", "8.8.8.8", "100.128.0.1", "2606:4700:4700::1111", "::ffff:93.184.216.34"])(
+    "%s is public",
+    (ip) => {
+      expect(isPublicAddress(ip)).toBe(true);
+    },
+  );
 });
 
 describe("OUTBOUND_ALLOW", () => {

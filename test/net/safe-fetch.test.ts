@@ -96,12 +96,18 @@ describe("the SSRF guard", () => {
   });
 
   test("a host name that resolves to a private address is refused, naming the address", async () => {
-    const err = await refusal(assertPublicUrl("http://intranet.example/", { outboundAllow: [] }, hosts({ "intranet.example": "10.1.2.3" })));
+    const err = await refusal(
+      assertPublicUrl("http://intranet.example/", { outboundAllow: [] }, hosts({ "intranet.example": "10.1.2.3" })),
+    );
     expect(err.message).toContain("intranet.example resolves to 10.1.2.3");
   });
 
   test("a public answer passes and is returned for pinning", async () => {
-    const checked = await assertPublicUrl("https://news.example/a", { outboundAllow: [] }, hosts({ "news.example": "93.184.216.34" }));
+    const checked = await assertPublicUrl(
+      "https://news.example/a",
+      { outboundAllow: [] },
+      hosts({ "news.example": "93.184.216.34" }),
+    );
     expect(checked.address).toBe("93.184.216.34");
   });
 
@@ -113,7 +119,9 @@ describe("the SSRF guard", () => {
   });
 
   test("safeFetch refuses a name resolving to a private address", async () => {
-    const err = await refusal(safeFetch(`http://sneaky.example:${port}/hello`, { resolve: hosts({ "sneaky.example": "127.0.0.1" }) }));
+    const err = await refusal(
+      safeFetch(`http://sneaky.example:${port}/hello`, { resolve: hosts({ "sneaky.example": "127.0.0.1" }) }),
+    );
     expect(err.code).toBe("URL_NOT_ALLOWED");
   });
 });
@@ -132,7 +140,10 @@ describe("OUTBOUND_ALLOW", () => {
   test("the connection is pinned to the checked address: the name is never looked up again", async () => {
     // pinned.invalid does not exist in DNS; only our resolver knows it. The request still
     // reaches the server, so the socket used the address the guard checked.
-    const res = await safeFetch(`http://pinned.invalid:${port}/hello`, { allow: ["127.0.0.1"], resolve: hosts({ "pinned.invalid": "127.0.0.1" }) });
+    const res = await safeFetch(`http://pinned.invalid:${port}/hello`, {
+      allow: ["127.0.0.1"],
+      resolve: hosts({ "pinned.invalid": "127.0.0.1" }),
+    });
     expect(res.text()).toBe("hello from loopback");
     expect(hits.at(-1)).toBe(`GET /hello host=pinned.invalid:${port}`);
   });
@@ -150,7 +161,10 @@ describe("redirects", () => {
     // The first host is allowed by name; the redirect target (127.0.0.1 itself) is not.
     const before = hits.filter((h) => h.startsWith("GET /hello")).length;
     const err = await refusal(
-      safeFetch(`http://allowed.example:${port}/to-private`, { allow: ["allowed.example"], resolve: hosts({ "allowed.example": "127.0.0.1" }) }),
+      safeFetch(`http://allowed.example:${port}/to-private`, {
+        allow: ["allowed.example"],
+        resolve: hosts({ "allowed.example": "127.0.0.1" }),
+      }),
     );
     expect(err.code).toBe("URL_NOT_ALLOWED");
     expect(hits.filter((h) => h.startsWith("GET /hello")).length).toBe(before);
@@ -181,7 +195,12 @@ describe("redirects", () => {
 
 describe("limits and options", () => {
   test("method, headers and body are sent", async () => {
-    const res = await safeFetch(`${local}/echo`, { allow: ["127.0.0.1"], method: "POST", body: '{"a":1}', headers: { "x-test": "yes" } });
+    const res = await safeFetch(`${local}/echo`, {
+      allow: ["127.0.0.1"],
+      method: "POST",
+      body: '{"a":1}',
+      headers: { "x-test": "yes" },
+    });
     expect(res.json()).toEqual({ method: "POST", body: '{"a":1}', header: "yes" });
   });
 

@@ -16,7 +16,14 @@ test("an online backup restores into a fresh server that reads every course", as
   const srv = await startServer();
   const key = await srv.createKey("backup-co", "production");
   const ids: string[] = [];
-  for (let i = 0; i < 5; i++) ids.push(await insertCourse(srv.dataDir, { apiKey: key, externalUserId: "learner" }, { title: `Backed up ${i}`, chapters: 3 }));
+  for (let i = 0; i < 5; i++)
+    ids.push(
+      await insertCourse(
+        srv.dataDir,
+        { apiKey: key, externalUserId: "learner" },
+        { title: `Backed up ${i}`, chapters: 3 },
+      ),
+    );
   await Bun.write(join(srv.dataDir, "blobs", "2026", "01", "00000000-0000-4000-8000-000000000000.txt"), "blob body");
 
   // The server keeps writing while the backup runs.
@@ -51,7 +58,9 @@ test("an online backup restores into a fresh server that reads every course", as
       const c = await call(restored.url, `/v2/courses/${id}`, { key, user: "learner" });
       expect(c.body).toEqual(before[id]);
     }
-    expect(await Bun.file(join(fresh, "blobs", "2026", "01", "00000000-0000-4000-8000-000000000000.txt")).text()).toBe("blob body");
+    expect(await Bun.file(join(fresh, "blobs", "2026", "01", "00000000-0000-4000-8000-000000000000.txt")).text()).toBe(
+      "blob body",
+    );
   } finally {
     await restored.stop();
   }

@@ -23,7 +23,9 @@ test("GET /metrics needs its own token and reports requests by route pattern", a
   expect(res.headers.get("content-type")).toContain("text/plain");
   const text = await res.text();
   expect(text).toMatch(/courseforge_http_requests_total\{route="\/v2\/users",method="POST",status="201"\} 1/);
-  expect(text).toMatch(/courseforge_http_requests_total\{route="\/v2\/courses\/:course_id",method="GET",status="404"\} 1/);
+  expect(text).toMatch(
+    /courseforge_http_requests_total\{route="\/v2\/courses\/:course_id",method="GET",status="404"\} 1/,
+  );
   expect(text).toContain("courseforge_http_request_duration_seconds_bucket");
   expect(text).toMatch(/courseforge_jobs\{status="queued"\} \d+/);
   // Raw ids never become labels.
@@ -53,7 +55,10 @@ test("request logs are JSON lines with request id, tenant, route, status and dur
   const key = await srv.createKey("log-co");
   const r = await call(srv.url, "/v2/users", { key, json: { external_id: "logged" } });
   await Bun.sleep(50);
-  const lines = srv.output().split("\n").filter((l) => l.includes(r.headers.get("x-request-id")!));
+  const lines = srv
+    .output()
+    .split("\n")
+    .filter((l) => l.includes(r.headers.get("x-request-id")!));
   expect(lines).toHaveLength(1);
   const entry = JSON.parse(lines[0]!);
   expect(entry).toMatchObject({ msg: "request", route: "/v2/users", status: 201, method: "POST" });

@@ -1,9 +1,9 @@
 /** Graceful shutdown: running generation is checkpointed and finished by the next start; a second signal exits at once. */
 import { afterAll, expect, test } from "bun:test";
 import { openDb } from "../../src/db/index.ts";
+import { FAST_ENV, settle, waitFor } from "../courses/helpers.ts";
 import { startFakeOllama } from "../helpers/fake-ollama.ts";
 import { call, startServer } from "../helpers/server.ts";
-import { FAST_ENV, settle, waitFor } from "../courses/helpers.ts";
 
 const fake = startFakeOllama({ latencyMs: 400 });
 afterAll(() => fake.close());
@@ -19,7 +19,11 @@ const env = {
 async function jobRow(dataDir: string, id: string) {
   const { sqlite } = await openDb(dataDir, { migrate: false });
   try {
-    return sqlite.query<{ status: string; lease_owner: string | null }, [string]>("SELECT status, lease_owner FROM jobs WHERE id = ?").get(id)!;
+    return sqlite
+      .query<{ status: string; lease_owner: string | null }, [string]>(
+        "SELECT status, lease_owner FROM jobs WHERE id = ?",
+      )
+      .get(id)!;
   } finally {
     sqlite.close();
   }
@@ -28,7 +32,11 @@ async function jobRow(dataDir: string, id: string) {
 test("SIGTERM mid-generation hands the job back; the next start completes it without duplicate chapters", async () => {
   const srv = await startServer({ env });
   const key = await srv.createKey("shutdown-co", "production");
-  const started = await call(srv.url, "/v2/courses/generate", { key, user: "u1", json: { topic: "Graceful shutdown of servers", num_chapters: 4 } });
+  const started = await call(srv.url, "/v2/courses/generate", {
+    key,
+    user: "u1",
+    json: { topic: "Graceful shutdown of servers", num_chapters: 4 },
+  });
   expect(started.status).toBe(202);
   const courseId: string = started.body.course_id;
   await waitFor(
@@ -53,7 +61,9 @@ test("SIGTERM mid-generation hands the job back; the next start completes it wit
     const course = await call(again.url, `/v2/courses/${courseId}`, { key, user: "u1" });
     expect(course.body.chapters.map((c: { order_index: number }) => c.order_index)).toEqual([0, 1, 2, 3]);
     const { sqlite } = await openDb(again.dataDir, { migrate: false });
-    const n = sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM chapters WHERE course_id = ?").get(courseId)!.n;
+    const n = sqlite
+      .query<{ n: number }, [string]>("SELECT count(*) AS n FROM chapters WHERE course_id = ?")
+      .get(courseId)!.n;
     sqlite.close();
     expect(n).toBe(4);
   } finally {
@@ -67,7 +77,11 @@ test("a second signal during the drain exits at once", async () => {
   try {
     const key = await srv.createKey("impatient-co", "production");
     // A sync generation keeps a request in flight, so the first signal starts a long drain.
-    const inFlight = call(srv.url, "/v2/courses/generate?mode=sync", { key, user: "u2", json: { topic: "Waiting on a slow model", num_chapters: 2 } }).catch(() => null);
+    const inFlight = call(srv.url, "/v2/courses/generate?mode=sync", {
+      key,
+      user: "u2",
+      json: { topic: "Waiting on a slow model", num_chapters: 2 },
+    }).catch(() => null);
     await Bun.sleep(500);
     srv.proc.kill("SIGTERM");
     await Bun.sleep(300);

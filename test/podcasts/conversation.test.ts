@@ -42,7 +42,11 @@ beforeAll(async () => {
   srv = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "10000" } });
   key = await srv.createKey("podcasts", "production");
   const form = new FormData();
-  form.append("files", new Blob([await Bun.file(join(CORPUS, "pdf/tracemonkey.pdf")).arrayBuffer()], { type: "application/pdf" }), "tracemonkey.pdf");
+  form.append(
+    "files",
+    new Blob([await Bun.file(join(CORPUS, "pdf/tracemonkey.pdf")).arrayBuffer()], { type: "application/pdf" }),
+    "tracemonkey.pdf",
+  );
   form.append("num_chapters", "2");
   const made = await call(srv.url, "/v2/courses/generate-from-files?mode=sync", { key, user, body: form });
   expect(made.status).toBe(200);
@@ -50,7 +54,10 @@ beforeAll(async () => {
   course = (await call(srv.url, `/v2/courses/${courseId}`, { key, user })).body;
   expect(course.chapters.length).toBe(2);
 
-  expect((await call(srv.url, `/v2/courses/${courseId}/podcasts/generate?tts_provider=provider_b`, { key, user, json: {} })).status).toBe(200);
+  expect(
+    (await call(srv.url, `/v2/courses/${courseId}/podcasts/generate?tts_provider=provider_b`, { key, user, json: {} }))
+      .status,
+  ).toBe(200);
   const deadline = Date.now() + 150_000;
   for (;;) {
     const listed = await call(srv.url, `/v2/courses/${courseId}/podcasts`, { key, user });
@@ -97,7 +104,9 @@ describe("built-in episode of a chapter of the TraceMonkey paper", () => {
       // Agreement with each key concept's number, whatever the template.
       for (const term of chapter.key_concepts) {
         const t = term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-        const wrong = pluralTerm(term) ? new RegExp(`\\b(is|does)( an?)? ${t}\\b`, "i") : new RegExp(`\\b(are|do) ${t}\\b`, "i");
+        const wrong = pluralTerm(term)
+          ? new RegExp(`\\b(is|does)( an?)? ${t}\\b`, "i")
+          : new RegExp(`\\b(are|do) ${t}\\b`, "i");
         for (const q of questions) expect(q).not.toMatch(wrong);
       }
       // Questions are about the chapter's own terms (and sections); several name its key concepts.
@@ -110,7 +119,11 @@ describe("built-in episode of a chapter of the TraceMonkey paper", () => {
       expect(new Set(openings).size).toBeGreaterThanOrEqual(Math.min(6, openings.length - 2));
 
       // The closing turns recap terms the host asked about.
-      const closing = e.script.turns.slice(-4).map((t) => t.text).join(" ").toLowerCase();
+      const closing = e.script.turns
+        .slice(-4)
+        .map((t) => t.text)
+        .join(" ")
+        .toLowerCase();
       const asked = terms.filter((k) => questions.some((q) => q.toLowerCase().includes(k)));
       expect(asked.filter((k) => closing.includes(k)).length).toBeGreaterThanOrEqual(2);
     }
@@ -131,7 +144,12 @@ describe("built-in episode of a chapter of the TraceMonkey paper", () => {
   test("the script is the same every time it is written", () => {
     for (const e of episodes) {
       const chapter = course.chapters[e.chapter_order]!;
-      const again = extractivePodcast({ courseTitle: course.title, chapterTitle: chapter.title, content: chapter.content, key_concepts: chapter.key_concepts });
+      const again = extractivePodcast({
+        courseTitle: course.title,
+        chapterTitle: chapter.title,
+        content: chapter.content,
+        key_concepts: chapter.key_concepts,
+      });
       expect(again.turns).toEqual(e.script.turns);
     }
   });

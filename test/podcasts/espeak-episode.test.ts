@@ -12,10 +12,19 @@ import { asFloat, decodeMp3, medianPitchHz } from "./fixtures/audio-analysis.ts"
 const engine = new EspeakEngine();
 
 const script: ScriptTurn[] = [
-  { speaker: "host", text: "Welcome back to the show. Today we are looking at photosynthesis, the process that feeds almost every living thing." },
-  { speaker: "guest", text: "Thanks for having me. Plants capture sunlight with chlorophyll and use that energy to turn water and carbon dioxide into sugar." },
+  {
+    speaker: "host",
+    text: "Welcome back to the show. Today we are looking at photosynthesis, the process that feeds almost every living thing.",
+  },
+  {
+    speaker: "guest",
+    text: "Thanks for having me. Plants capture sunlight with chlorophyll and use that energy to turn water and carbon dioxide into sugar.",
+  },
   { speaker: "host", text: "So where does the oxygen we breathe come from?" },
-  { speaker: "guest", text: "It is released when water molecules are split during the light reactions. That is the surprising part for most students!" },
+  {
+    speaker: "guest",
+    text: "It is released when water molecules are split during the light reactions. That is the surprising part for most students!",
+  },
 ];
 const words = script.reduce((n, t) => n + t.text.split(/\s+/).length, 0);
 

@@ -4,7 +4,10 @@ import { encodeEpisode } from "../../src/podcasts/audio/episode.ts";
 test("encoding a long episode leaves the event loop free to serve requests", async () => {
   const rate = 22050;
   const seconds = 90;
-  const samples = Float32Array.from({ length: rate * seconds }, (_, i) => 0.3 * Math.sin((2 * Math.PI * 180 * i) / rate));
+  const samples = Float32Array.from(
+    { length: rate * seconds },
+    (_, i) => 0.3 * Math.sin((2 * Math.PI * 180 * i) / rate),
+  );
 
   let last = performance.now();
   let worstGap = 0;

@@ -1,10 +1,18 @@
 import { describe, expect, test } from "bun:test";
 import { LoudnessMeter, preFilter, rlbFilter } from "../../src/podcasts/audio/loudness.ts";
-import { measureLoudness, normaliseLoudness, PEAK_CEILING_DBFS, TARGET_LUFS } from "../../src/podcasts/audio/normalise.ts";
+import {
+  measureLoudness,
+  normaliseLoudness,
+  PEAK_CEILING_DBFS,
+  TARGET_LUFS,
+} from "../../src/podcasts/audio/normalise.ts";
 
 const sine = (rate: number, seconds: number, dbfs: number, hz = 997) => {
   const amplitude = 10 ** (dbfs / 20);
-  return Float32Array.from({ length: Math.round(rate * seconds) }, (_, i) => amplitude * Math.sin((2 * Math.PI * hz * i) / rate));
+  return Float32Array.from(
+    { length: Math.round(rate * seconds) },
+    (_, i) => amplitude * Math.sin((2 * Math.PI * hz * i) / rate),
+  );
 };
 
 const concat = (...parts: Float32Array[]) => {
@@ -39,7 +47,8 @@ describe("BS.1770-4 integrated loudness", () => {
 
   test("a full-scale 997 Hz sine reads -3.01 LUFS at 48 kHz, and within 0.05 LU of it at the speech rates", () => {
     expect(loudness(sine(48000, 10, 0), 48000)).toBeCloseTo(-3.01, 2);
-    for (const rate of [44100, 22050, 16000]) expect(Math.abs(loudness(sine(rate, 10, 0), rate) + 3.01)).toBeLessThan(0.05);
+    for (const rate of [44100, 22050, 16000])
+      expect(Math.abs(loudness(sine(rate, 10, 0), rate) + 3.01)).toBeLessThan(0.05);
   });
 
   test("level changes move the reading one for one, however the audio is sliced", () => {
@@ -58,7 +67,13 @@ describe("BS.1770-4 integrated loudness", () => {
 
   test("the absolute gate leaves out near-silence (EBU Tech 3341, case 4, in mono); silence alone has no loudness", () => {
     const rate = 48000;
-    const signal = concat(sine(rate, 10, -72, 1000), sine(rate, 10, -36, 1000), sine(rate, 60, -23, 1000), sine(rate, 10, -36, 1000), sine(rate, 10, -72, 1000));
+    const signal = concat(
+      sine(rate, 10, -72, 1000),
+      sine(rate, 10, -36, 1000),
+      sine(rate, 60, -23, 1000),
+      sine(rate, 10, -36, 1000),
+      sine(rate, 10, -72, 1000),
+    );
     expect(Math.abs(loudness(signal, rate) - (-23 - 3.01))).toBeLessThan(0.1);
     expect(loudness(new Float32Array(rate * 5), rate)).toBe(-Infinity);
     // Shorter than one 400 ms block: nothing to measure.
@@ -74,7 +89,10 @@ describe("normalisation", () => {
       const t = i / rate;
       const syllable = Math.max(0, Math.sin(Math.PI * 4 * t)) ** 3;
       const phrase = Math.floor(t / 1.5) % 4 === 3 ? 0 : 1;
-      const voice = Math.sin(2 * Math.PI * 120 * t) + 0.5 * Math.sin(2 * Math.PI * 240 * t) + 0.25 * Math.sin(2 * Math.PI * 2500 * t);
+      const voice =
+        Math.sin(2 * Math.PI * 120 * t) +
+        0.5 * Math.sin(2 * Math.PI * 240 * t) +
+        0.25 * Math.sin(2 * Math.PI * 2500 * t);
       const plosive = i % Math.round(rate * 0.5) < 30 ? Math.sin(2 * Math.PI * 3000 * t) : 0;
       out[i] = phrase * (0.1 * syllable * voice + 0.6 * plosive);
     }

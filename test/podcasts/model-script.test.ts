@@ -4,8 +4,8 @@
  * model never gets it right; a good script whose speakers' lines come split is joined, not lost.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { type FakeOllama, type RecordedCall, startFakeOllama } from "../helpers/fake-ollama.ts";
 import { insertCourse } from "../helpers/fixtures.ts";
-import { startFakeOllama, type FakeOllama, type RecordedCall } from "../helpers/fake-ollama.ts";
 import { call, startServer, type TestServer } from "../helpers/server.ts";
 
 let fake: FakeOllama;
@@ -15,7 +15,9 @@ const user = "listener";
 
 beforeAll(async () => {
   fake = startFakeOllama();
-  srv = await startServer({ env: { LLM_PROVIDER: "ollama", OLLAMA_HOST: fake.url, RATE_LIMIT_PER_MINUTE: "10000", TTS_PROVIDER: "espeak" } });
+  srv = await startServer({
+    env: { LLM_PROVIDER: "ollama", OLLAMA_HOST: fake.url, RATE_LIMIT_PER_MINUTE: "10000", TTS_PROVIDER: "espeak" },
+  });
   key = await srv.createKey("acme", "production");
 });
 afterAll(async () => {
@@ -25,8 +27,10 @@ afterAll(async () => {
 
 type Speaker = "host" | "guest";
 /** About 22 words a line, so twenty lines pass the script's 400-word minimum. */
-const line = (i: number) => `Line ${i + 1}: the Moon pulls on the oceans of the Earth, and that pull raises the tides twice a day along every coast.`;
-const script = (speakers: Speaker[]) => JSON.stringify({ title: "Tides, explained", turns: speakers.map((speaker, i) => ({ speaker, text: line(i) })) });
+const line = (i: number) =>
+  `Line ${i + 1}: the Moon pulls on the oceans of the Earth, and that pull raises the tides twice a day along every coast.`;
+const script = (speakers: Speaker[]) =>
+  JSON.stringify({ title: "Tides, explained", turns: speakers.map((speaker, i) => ({ speaker, text: line(i) })) });
 const repeat = (pattern: Speaker[], times: number) => Array.from({ length: times }, () => pattern).flat();
 
 const isPodcastCall = (c: RecordedCall) => JSON.stringify(c.body?.messages ?? "").includes("two-person podcast");
@@ -35,7 +39,9 @@ const podcastCalls = () => fake.generations().filter(isPodcastCall);
 /** Replies to podcast prompts in turn (the last one for any further call); other prompts get the fake's default. */
 function scriptReplies(...replies: string[]) {
   let n = 0;
-  fake.respondWith(({ prompt }) => (prompt.includes("two-person podcast") ? replies[Math.min(n++, replies.length - 1)] : undefined));
+  fake.respondWith(({ prompt }) =>
+    prompt.includes("two-person podcast") ? replies[Math.min(n++, replies.length - 1)] : undefined,
+  );
 }
 
 async function episodeOf(courseId: string) {
@@ -56,7 +62,12 @@ describe("a model's podcast script", () => {
     scriptReplies(script(repeat(["host"], 20)));
     const episode = await episodeOf(courseId);
 
-    expect(episode).toMatchObject({ status: "error", audio_url: null, script: null, error: { code: "PODCAST_SCRIPT_INVALID" } });
+    expect(episode).toMatchObject({
+      status: "error",
+      audio_url: null,
+      script: null,
+      error: { code: "PODCAST_SCRIPT_INVALID" },
+    });
     expect(episode.error.message).toContain("two-speaker script");
     expect(episode.error.message).toContain('every turn is spoken by "host"');
     expect(episode.error.request_id).toMatch(/^[0-9a-f-]{36}$/);

@@ -9,7 +9,21 @@ import { decodeMp3 } from "./fixtures/audio-analysis.ts";
 import { writeFakePiperVoice } from "./fixtures/fake-piper-voice.ts";
 
 /** Ids for the phonemes of "Hi, test." in eSpeak NG's en-us IPA, plus Piper's special symbols. */
-const ID_MAP = { _: [0], "^": [1], $: [2], " ": [3], ",": [4], ".": [5], h: [10], "ˈ": [11], a: [12], ɪ: [13], t: [14], ɛ: [15], s: [16] };
+const ID_MAP = {
+  _: [0],
+  "^": [1],
+  $: [2],
+  " ": [3],
+  ",": [4],
+  ".": [5],
+  h: [10],
+  ˈ: [11],
+  a: [12],
+  ɪ: [13],
+  t: [14],
+  ɛ: [15],
+  s: [16],
+};
 
 async function voicesDir() {
   return join(await mkdtemp(join(tmpdir(), "cf-piper-")), "piper");
@@ -18,7 +32,11 @@ async function voicesDir() {
 describe("Piper engine", () => {
   test("reports unavailable, naming the files to place, when the voices are absent", async () => {
     const dir = await voicesDir();
-    const engine = new PiperEngine({ voicesDir: dir, hostVoice: "en_US-ryan-medium", guestVoice: "en_US-lessac-medium" });
+    const engine = new PiperEngine({
+      voicesDir: dir,
+      hostVoice: "en_US-ryan-medium",
+      guestVoice: "en_US-lessac-medium",
+    });
     const result = await engine.available();
     expect(result.ok).toBe(false);
     expect(result.reason).toContain("en_US-ryan-medium.onnx");

@@ -5,10 +5,14 @@ import { spokenSentence } from "../../src/llm/extractive/podcast-lines.ts";
 
 describe("a chapter sentence spoken by the guest", () => {
   test("keeps what stands alone, dropping leading connectives and citation markers", () => {
-    expect(spokenSentence("However, a typed trace is a trace annotated with a type for every variable on the trace.")).toBe(
-      "A typed trace is a trace annotated with a type for every variable on the trace.",
-    );
-    expect(spokenSentence("Trace trees were originally proposed by Gal et al. (11) in the context of Java, a statically typed language.")).toBe(
+    expect(
+      spokenSentence("However, a typed trace is a trace annotated with a type for every variable on the trace."),
+    ).toBe("A typed trace is a trace annotated with a type for every variable on the trace.");
+    expect(
+      spokenSentence(
+        "Trace trees were originally proposed by Gal et al. (11) in the context of Java, a statically typed language.",
+      ),
+    ).toBe(
       "Trace trees were originally proposed by Gal and colleagues in the context of Java, a statically typed language.",
     );
     expect(spokenSentence("Dense retrieval outperforms BM25 on most open-domain benchmarks [12, 14].")).toBe(
@@ -17,15 +21,15 @@ describe("a chapter sentence spoken by the guest", () => {
   });
 
   test("gives a paper's we to the authors (then they), and the reader's we can to you", () => {
-    expect(spokenSentence("We validate our tracing techniques in an implementation based on the SpiderMonkey interpreter.")).toBe(
-      "The authors validate their tracing techniques in an implementation based on the SpiderMonkey interpreter.",
-    );
-    expect(spokenSentence("In our implementation, the only change to the interpreter is a call to the trace monitor.")).toBe(
-      "In the authors' implementation, the only change to the interpreter is a call to the trace monitor.",
-    );
-    expect(spokenSentence("We can plot the empirical cumulative distribution function by using the function ecdf.")).toBe(
-      "You can plot the empirical cumulative distribution function by using the function ecdf.",
-    );
+    expect(
+      spokenSentence("We validate our tracing techniques in an implementation based on the SpiderMonkey interpreter."),
+    ).toBe("The authors validate their tracing techniques in an implementation based on the SpiderMonkey interpreter.");
+    expect(
+      spokenSentence("In our implementation, the only change to the interpreter is a call to the trace monitor."),
+    ).toBe("In the authors' implementation, the only change to the interpreter is a call to the trace monitor.");
+    expect(
+      spokenSentence("We can plot the empirical cumulative distribution function by using the function ecdf."),
+    ).toBe("You can plot the empirical cumulative distribution function by using the function ecdf.");
   });
 
   test("drops sentences that point elsewhere, narrate the document, refer back, or cannot be reassigned", () => {
@@ -85,7 +89,15 @@ describe("the host's questions", () => {
   });
 
   test("use a or an by sound, acronyms by their letters", () => {
-    expect(["trace", "inner loop", "unit test", "hour", "LIR", "VM", "SQL query"].map(indefiniteArticle)).toEqual(["a", "an", "a", "an", "an", "a", "an"]);
+    expect(["trace", "inner loop", "unit test", "hour", "LIR", "VM", "SQL query"].map(indefiniteArticle)).toEqual([
+      "a",
+      "an",
+      "a",
+      "an",
+      "an",
+      "a",
+      "an",
+    ]);
   });
 
   test("react to what the guest said, picking up a term it mentions", () => {

@@ -4,18 +4,43 @@ import type { ExamQuestion, FlashcardDeck } from "../../src/llm/artefacts.ts";
 import { newId } from "../../src/util.ts";
 
 export const QUIZ = [
-  { prompt: "What is osmosis?", choices: ["Diffusion of water across a membrane", "Active transport of ions", "Splitting of glucose"], answer: 0, explanation: "Osmosis is the diffusion of water." },
-  { prompt: "Where does the Calvin cycle take place?", choices: ["Thylakoid", "Stroma", "Cytoplasm", "Nucleus"], answer: 1, explanation: "The Calvin cycle takes place in the stroma." },
-  { prompt: "What does glycolysis yield?", choices: ["Two pyruvate", "Six oxygen", "One NADPH"], answer: 0, explanation: "Glycolysis splits glucose into two pyruvate." },
+  {
+    prompt: "What is osmosis?",
+    choices: ["Diffusion of water across a membrane", "Active transport of ions", "Splitting of glucose"],
+    answer: 0,
+    explanation: "Osmosis is the diffusion of water.",
+  },
+  {
+    prompt: "Where does the Calvin cycle take place?",
+    choices: ["Thylakoid", "Stroma", "Cytoplasm", "Nucleus"],
+    answer: 1,
+    explanation: "The Calvin cycle takes place in the stroma.",
+  },
+  {
+    prompt: "What does glycolysis yield?",
+    choices: ["Two pyruvate", "Six oxygen", "One NADPH"],
+    answer: 0,
+    explanation: "Glycolysis splits glucose into two pyruvate.",
+  },
 ];
 
 export const EXAM: ExamQuestion[] = [
-  { type: "mcq", prompt: "Which pigment absorbs red and blue light?", choices: ["Chlorophyll", "Keratin", "Melanin", "Haemoglobin"], answer: 0, explanation: "Chlorophyll absorbs red and blue light." },
+  {
+    type: "mcq",
+    prompt: "Which pigment absorbs red and blue light?",
+    choices: ["Chlorophyll", "Keratin", "Melanin", "Haemoglobin"],
+    answer: 0,
+    explanation: "Chlorophyll absorbs red and blue light.",
+  },
   {
     type: "short_answer",
     prompt: "Explain how diffusion moves particles.",
-    answer: "Particles move from higher to lower concentration, following the concentration gradient, without energy from the cell.",
-    rubric: ["Particles move from a region of higher concentration to lower concentration", "Diffusion requires no energy from the cell"],
+    answer:
+      "Particles move from higher to lower concentration, following the concentration gradient, without energy from the cell.",
+    rubric: [
+      "Particles move from a region of higher concentration to lower concentration",
+      "Diffusion requires no energy from the cell",
+    ],
   },
   {
     type: "short_answer",
@@ -23,7 +48,12 @@ export const EXAM: ExamQuestion[] = [
     answer: "Osmosis moves water into the cell, which swells and may burst.",
     rubric: ["Osmosis moves water into the cell", "The cell swells and may burst"],
   },
-  { type: "worked_problem", prompt: "How many ways are there to choose 2 of 5 objects?", steps: ["Use the combination formula C(n, k) = n! / (k! (n - k)!)", "Substitute 5 and 2: 120 / (2 × 6)"], answer: "10" },
+  {
+    type: "worked_problem",
+    prompt: "How many ways are there to choose 2 of 5 objects?",
+    steps: ["Use the combination formula C(n, k) = n! / (k! (n - k)!)", "Substitute 5 and 2: 120 / (2 × 6)"],
+    answer: "10",
+  },
 ];
 
 export const DECK: FlashcardDeck = {
@@ -50,7 +80,9 @@ async function withDb<T>(dataDir: string, fn: (sqlite: import("bun:sqlite").Data
 /** Replaces the quiz of chapter `orderIndex` with QUIZ. */
 export function setQuiz(dataDir: string, courseId: string, orderIndex = 0) {
   return withDb(dataDir, (sqlite) => {
-    const { id } = sqlite.query<{ id: string }, [string, number]>("SELECT id FROM chapters WHERE course_id = ? AND order_index = ?").get(courseId, orderIndex)!;
+    const { id } = sqlite
+      .query<{ id: string }, [string, number]>("SELECT id FROM chapters WHERE course_id = ? AND order_index = ?")
+      .get(courseId, orderIndex)!;
     sqlite.run("DELETE FROM quiz_questions WHERE chapter_id = ?", [id]);
     QUIZ.forEach((q, i) =>
       sqlite.run(
@@ -62,31 +94,35 @@ export function setQuiz(dataDir: string, courseId: string, orderIndex = 0) {
 }
 
 /** A cached exam of `size` (its questions are EXAM whatever the size), as generate-exam stores it. */
-export function cacheExam(dataDir: string, courseId: string, opts: { size?: number; model?: string; engine?: string; questions?: ExamQuestion[] } = {}) {
+export function cacheExam(
+  dataDir: string,
+  courseId: string,
+  opts: { size?: number; model?: string; engine?: string; questions?: ExamQuestion[] } = {},
+) {
   const questions = opts.questions ?? EXAM;
   const exam = { title: "Exam", instructions: "Answer all.", questions, total: questions.length };
   return withDb(dataDir, (sqlite) =>
-    sqlite.run("INSERT INTO exams (id, course_id, model, exam_size, exam, engine, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)", [
-      newId(),
-      courseId,
-      opts.model ?? "extractive",
-      opts.size ?? 10,
-      JSON.stringify(exam),
-      opts.engine ?? "extractive",
-      new Date().toISOString(),
-    ]),
+    sqlite.run(
+      "INSERT INTO exams (id, course_id, model, exam_size, exam, engine, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      [
+        newId(),
+        courseId,
+        opts.model ?? "extractive",
+        opts.size ?? 10,
+        JSON.stringify(exam),
+        opts.engine ?? "extractive",
+        new Date().toISOString(),
+      ],
+    ),
   );
 }
 
 export function cacheDeck(dataDir: string, courseId: string, deck: FlashcardDeck = DECK, model = "extractive") {
   return withDb(dataDir, (sqlite) =>
-    sqlite.run("INSERT INTO flashcard_decks (id, course_id, model, deck, engine, created_at) VALUES (?, ?, ?, ?, 'extractive', ?)", [
-      newId(),
-      courseId,
-      model,
-      JSON.stringify(deck),
-      new Date().toISOString(),
-    ]),
+    sqlite.run(
+      "INSERT INTO flashcard_decks (id, course_id, model, deck, engine, created_at) VALUES (?, ?, ?, ?, 'extractive', ?)",
+      [newId(), courseId, model, JSON.stringify(deck), new Date().toISOString()],
+    ),
   );
 }
 

@@ -19,8 +19,10 @@ let quizAttempt: any;
 let examAttempt: any;
 
 const as = (json?: unknown, user = "learner", k = key) => ({ key: k, user, json });
-const post = (path: string, json: unknown, user = "learner", k = key) => call(srv.url, `/v2/courses/${course}${path}`, { method: "POST", ...as(json, user, k) });
-const get = (path: string, user = "learner", k = key, id = course) => call(srv.url, `/v2/courses/${id}${path}`, as(undefined, user, k));
+const post = (path: string, json: unknown, user = "learner", k = key) =>
+  call(srv.url, `/v2/courses/${course}${path}`, { method: "POST", ...as(json, user, k) });
+const get = (path: string, user = "learner", k = key, id = course) =>
+  call(srv.url, `/v2/courses/${id}${path}`, as(undefined, user, k));
 
 beforeAll(async () => {
   srv = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "10000" } });
@@ -46,7 +48,10 @@ describe("quiz attempts", () => {
     const stored = await get(`/chapters/0/quiz-attempts/${r.body.attempt_id}`);
     expect(stored.status).toBe(200);
     expect(stored.body).toEqual(r.body);
-    for (const path of [`/chapters/1/quiz-attempts/${r.body.attempt_id}`, `/chapters/0/quiz-attempts/${crypto.randomUUID()}`]) {
+    for (const path of [
+      `/chapters/1/quiz-attempts/${r.body.attempt_id}`,
+      `/chapters/0/quiz-attempts/${crypto.randomUUID()}`,
+    ]) {
       expect(errorOf(await get(path)).code).toBe("ATTEMPT_NOT_FOUND");
     }
   });
@@ -56,14 +61,20 @@ describe("quiz attempts", () => {
     expect(r.status).toBe(200);
     expect([r.body.score, r.body.total]).toEqual([1, 3]);
     expect(r.body.results.map((x: any) => x.correct)).toEqual([false, true, false]);
-    expect(r.body.results[0]).toMatchObject({ answer: 2, expected: 0, expected_text: "Diffusion of water across a membrane" });
+    expect(r.body.results[0]).toMatchObject({
+      answer: 2,
+      expected: 0,
+      expected_text: "Diffusion of water across a membrane",
+    });
   });
 
   test("422 names the broken rule: answer count, choice index out of range, text for a choice", async () => {
     const short = await post("/chapters/0/quiz-attempts", { answers: [0, 1] });
     expect(short.status).toBe(422);
     expect(errorOf(short).message).toContain("one answer per question: the quiz has 3 questions, 2 answers were sent");
-    expect(errorOf(short).details).toEqual([expect.objectContaining({ rule: "one_answer_per_question", expected: 3, received: 2 })]);
+    expect(errorOf(short).details).toEqual([
+      expect.objectContaining({ rule: "one_answer_per_question", expected: 3, received: 2 }),
+    ]);
 
     const range = await post("/chapters/0/quiz-attempts", { answers: [0, 4, "Two pyruvate"] });
     expect(range.status).toBe(422);
@@ -99,7 +110,9 @@ describe("flashcards", () => {
     const r = await get("/flashcards/due");
     expect(r.status).toBe(200);
     expect(r.body.total_due).toBe(DECK.cards.length);
-    expect(r.body.cards.map((c: any) => [c.card_index, c.front, c.state, c.due])).toEqual(DECK.cards.map((c, i) => [i, c.front, "new", null]));
+    expect(r.body.cards.map((c: any) => [c.card_index, c.front, c.state, c.due])).toEqual(
+      DECK.cards.map((c, i) => [i, c.front, "new", null]),
+    );
     expect(r.body.next_due).toBeNull();
   });
 
@@ -162,8 +175,16 @@ describe("exam attempts, built-in grader", () => {
     const [mcq, full, half, none] = r.body.results;
     expect(mcq).toMatchObject({ correct: true, score: 1, expected: 0 });
     expect(full.rubric.map((p: any) => p.met)).toEqual(["yes", "yes"]);
-    expect(full).toMatchObject({ type: "short_answer", correct: true, score: 1, expected: (EXAM[1] as ShortAnswerQuestion).answer });
-    expect(half.rubric.map((p: any) => [p.met, p.credit])).toEqual([["yes", 1], ["no", 0]]);
+    expect(full).toMatchObject({
+      type: "short_answer",
+      correct: true,
+      score: 1,
+      expected: (EXAM[1] as ShortAnswerQuestion).answer,
+    });
+    expect(half.rubric.map((p: any) => [p.met, p.credit])).toEqual([
+      ["yes", 1],
+      ["no", 0],
+    ]);
     expect(half.score).toBe(0.5);
     expect(half.explanation).toContain("The cell swells and may burst");
     expect(none).toMatchObject({ type: "worked_problem", correct: false, score: 0 });
@@ -190,7 +211,9 @@ describe("exam attempts, built-in grader", () => {
     expect((errorOf(kinds).details as any[]).map((d) => d.rule)).toEqual(["mcq_choice_index", "text_answer"]);
     for (const choice of [1.5, -1, "0"]) {
       const bad = await post("/exam-attempts", { exam_size: 10, answers: [choice, null, null, null] });
-      expect(errorOf(bad).details).toEqual([expect.objectContaining({ field: "answers[0]", rule: "mcq_choice_index" })]);
+      expect(errorOf(bad).details).toEqual([
+        expect.objectContaining({ field: "answers[0]", rule: "mcq_choice_index" }),
+      ]);
     }
     const size = await post("/exam-attempts", { exam_size: 9, answers: [] });
     expect(size.status).toBe(422);
@@ -200,12 +223,20 @@ describe("exam attempts, built-in grader", () => {
 describe("against the exam and deck the server generated", () => {
   test("answers taken from the exam itself score full marks; the generated deck is reviewed by index", async () => {
     const fresh = await insertRichCourse(srv.dataDir, { apiKey: key, externalUserId: "learner" });
-    const exam = await call(srv.url, `/v2/courses/${fresh}/generate-exam`, { method: "POST", ...as({ exam_size: 10 }) });
+    const exam = await call(srv.url, `/v2/courses/${fresh}/generate-exam`, {
+      method: "POST",
+      ...as({ exam_size: 10 }),
+    });
     expect(exam.status).toBe(200);
     const questions: any[] = exam.body.exam.questions;
     expect(questions.some((q) => q.type === "short_answer")).toBe(true);
-    const answers = questions.map((q) => (q.type === "mcq" ? q.answer : q.type === "short_answer" ? q.rubric.join(". ") : [...q.steps, q.answer].join(". ")));
-    const r = await call(srv.url, `/v2/courses/${fresh}/exam-attempts`, { method: "POST", ...as({ exam_size: 10, answers }) });
+    const answers = questions.map((q) =>
+      q.type === "mcq" ? q.answer : q.type === "short_answer" ? q.rubric.join(". ") : [...q.steps, q.answer].join(". "),
+    );
+    const r = await call(srv.url, `/v2/courses/${fresh}/exam-attempts`, {
+      method: "POST",
+      ...as({ exam_size: 10, answers }),
+    });
     expect(r.status).toBe(200);
     const missed = r.body.results.filter((x: any) => x.score < 1).map((x: any) => [questions[x.index], x]);
     expect(JSON.stringify(missed, null, 1)).toBe("[]");
@@ -214,7 +245,10 @@ describe("against the exam and deck the server generated", () => {
 
     const deck = await call(srv.url, `/v2/courses/${fresh}/generate-flashcards`, { method: "POST", ...as({}) });
     const last = deck.body.flashcards.total - 1;
-    const review = await call(srv.url, `/v2/courses/${fresh}/flashcards/reviews`, { method: "POST", ...as({ card_index: last, rating: "good" }) });
+    const review = await call(srv.url, `/v2/courses/${fresh}/flashcards/reviews`, {
+      method: "POST",
+      ...as({ card_index: last, rating: "good" }),
+    });
     expect(review.status).toBe(200);
     expect(review.body.front).toBe(deck.body.flashcards.cards[last].front);
     const due = await call(srv.url, `/v2/courses/${fresh}/flashcards/due`, as());
@@ -237,9 +271,23 @@ describe("learner progress", () => {
     expect(p.chapters).toHaveLength(3);
     const [first, second] = p.chapters;
     expect(first).toMatchObject({ order_index: 0, written: true, read: true, read_at: read.body.read_at });
-    expect(first.quiz).toMatchObject({ questions: 3, attempts: 2, passed: true, best: { score: 3, total: 3, percent: 100 }, last: { score: 1, total: 3, percent: 33 } });
-    expect(second).toMatchObject({ read: false, read_at: null, quiz: { attempts: 0, best: null, last: null, passed: false } });
-    expect(p.exams).toMatchObject({ attempts: 2, best: { score: 2.5, total: 4, percent: 63 }, last: { score: 0.33, total: 4, percent: 8 } });
+    expect(first.quiz).toMatchObject({
+      questions: 3,
+      attempts: 2,
+      passed: true,
+      best: { score: 3, total: 3, percent: 100 },
+      last: { score: 1, total: 3, percent: 33 },
+    });
+    expect(second).toMatchObject({
+      read: false,
+      read_at: null,
+      quiz: { attempts: 0, best: null, last: null, passed: false },
+    });
+    expect(p.exams).toMatchObject({
+      attempts: 2,
+      best: { score: 2.5, total: 4, percent: 63 },
+      last: { score: 0.33, total: 4, percent: 8 },
+    });
     expect(p.exams.history.map((h: any) => [h.score, h.exam_size, h.exam_model, h.grader_engine])).toEqual([
       [2.5, 10, "extractive", "extractive"],
       [0.33, 10, "extractive", "extractive"],
@@ -264,7 +312,10 @@ describe("isolation", () => {
       ["GET", `/exam-attempts/${examAttempt.attempt_id}`, undefined],
     ];
     for (const [method, path, json] of attempts) {
-      for (const [user, k] of [["classmate", key], ["learner", otherTenantKey]] as const) {
+      for (const [user, k] of [
+        ["classmate", key],
+        ["learner", otherTenantKey],
+      ] as const) {
         const r = await call(srv.url, `/v2/courses/${course}${path}`, { method, ...as(json, user, k) });
         expect(`${method} ${path} ${r.status}`).toBe(`${method} ${path} 404`);
       }
@@ -300,14 +351,30 @@ describe("durability", () => {
 
   test("deleting the course deletes its attempts, reviews, schedules and reads", async () => {
     const before = await progressRows(srv.dataDir, course);
-    expect(before).toEqual({ quiz_attempts: 2, exam_attempts: 2, flashcard_schedules: 2, flashcard_reviews: 3, chapter_reads: 1 });
+    expect(before).toEqual({
+      quiz_attempts: 2,
+      exam_attempts: 2,
+      flashcard_schedules: 2,
+      flashcard_reviews: 3,
+      chapter_reads: 1,
+    });
     // Only its owner may delete it: another learner of the tenant is refused, another tenant is told it does not exist.
-    expect((await call(srv.url, `/v2/courses/${course}`, { method: "DELETE", key, user: "classmate" })).status).toBe(403);
-    expect((await call(srv.url, `/v2/courses/${course}`, { method: "DELETE", key: otherTenantKey, user: "learner" })).status).toBe(404);
+    expect((await call(srv.url, `/v2/courses/${course}`, { method: "DELETE", key, user: "classmate" })).status).toBe(
+      403,
+    );
+    expect(
+      (await call(srv.url, `/v2/courses/${course}`, { method: "DELETE", key: otherTenantKey, user: "learner" })).status,
+    ).toBe(404);
     expect(await progressRows(srv.dataDir, course)).toEqual(before);
     const gone = await call(srv.url, `/v2/courses/${course}`, { method: "DELETE", key, user: "learner" });
     expect(gone.status).toBe(204);
-    expect(await progressRows(srv.dataDir, course)).toEqual({ quiz_attempts: 0, exam_attempts: 0, flashcard_schedules: 0, flashcard_reviews: 0, chapter_reads: 0 });
+    expect(await progressRows(srv.dataDir, course)).toEqual({
+      quiz_attempts: 0,
+      exam_attempts: 0,
+      flashcard_schedules: 0,
+      flashcard_reviews: 0,
+      chapter_reads: 0,
+    });
     expect((await get("/learner-progress")).status).toBe(404);
     expect((await call(srv.url, `/v2/courses/${course}`, as())).status).toBe(404);
     expect((await call(srv.url, `/v2/courses/${course}`, { method: "DELETE", key, user: "learner" })).status).toBe(404);
@@ -335,10 +402,14 @@ describe("OpenAPI", () => {
       for (const s of statuses) expect({ path, s, has: s in op.responses }).toEqual({ path, s, has: true });
       expect(op.tags).toEqual(["progress"]);
     }
-    const review = doc.paths["/v2/courses/{course_id}/flashcards/reviews"].post.requestBody.content["application/json"].schema;
+    const review =
+      doc.paths["/v2/courses/{course_id}/flashcards/reviews"].post.requestBody.content["application/json"].schema;
     expect(review.required.sort()).toEqual(["card_index", "rating"]);
     expect(JSON.stringify(review.properties.rating)).toContain("easy");
-    const progress = doc.paths["/v2/courses/{course_id}/learner-progress"].get.responses["200"].content["application/json"].schema;
-    expect(Object.keys(progress.properties)).toEqual(expect.arrayContaining(["completion", "chapters", "exams", "flashcards"]));
+    const progress =
+      doc.paths["/v2/courses/{course_id}/learner-progress"].get.responses["200"].content["application/json"].schema;
+    expect(Object.keys(progress.properties)).toEqual(
+      expect.arrayContaining(["completion", "chapters", "exams", "flashcards"]),
+    );
   });
 });

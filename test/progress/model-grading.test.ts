@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import type { ShortAnswerQuestion } from "../../src/llm/artefacts.ts";
 import { markAgainstRubric } from "../../src/progress/rubric-coverage.ts";
-import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.ts";
+import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
 import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
 import { insertRichCourse } from "../materials/fixtures.ts";
 import { cacheExam, EXAM } from "./fixtures.ts";
@@ -28,12 +28,24 @@ const MARKS: Record<string, string[]> = {
 };
 
 const gradings = () => fake.generations().filter((c) => c.body?.format?.properties?.points);
-const attempt = () => call(srv.url, `/v2/courses/${course}/exam-attempts`, { key, user: "learner", json: { exam_size: 12, answers: ANSWERS } });
+const attempt = () =>
+  call(srv.url, `/v2/courses/${course}/exam-attempts`, {
+    key,
+    user: "learner",
+    json: { exam_size: 12, answers: ANSWERS },
+  });
 
 beforeAll(async () => {
   fake = startFakeOllama();
   srv = await startServer({
-    env: { LLM_PROVIDER: "ollama", OLLAMA_HOST: fake.url, LLM_MODEL: "llama3.2", LLM_MAX_RETRIES: "1", LLM_TIMEOUT_MS: "20000", RATE_LIMIT_PER_MINUTE: "10000" },
+    env: {
+      LLM_PROVIDER: "ollama",
+      OLLAMA_HOST: fake.url,
+      LLM_MODEL: "llama3.2",
+      LLM_MAX_RETRIES: "1",
+      LLM_TIMEOUT_MS: "20000",
+      RATE_LIMIT_PER_MINUTE: "10000",
+    },
   });
   key = await srv.createKey("acme", "production");
   course = await insertRichCourse(srv.dataDir, { apiKey: key, externalUserId: "learner" }, { model: "llama3.2" });

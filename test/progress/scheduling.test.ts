@@ -20,7 +20,9 @@ const twinCourse = await insertRichCourse(dir, { apiKey: key, externalUserId: "b
 await cacheDeck(dir, courseId);
 await cacheDeck(dir, twinCourse);
 const ownerOf = (id: string): CourseOwner => {
-  const row = sqlite.query<{ tenant_id: string; user_id: string }, [string]>("SELECT tenant_id, user_id FROM courses WHERE id = ?").get(id)!;
+  const row = sqlite
+    .query<{ tenant_id: string; user_id: string }, [string]>("SELECT tenant_id, user_id FROM courses WHERE id = ?")
+    .get(id)!;
   return { tenantId: row.tenant_id, userId: row.user_id };
 };
 const ada = ownerOf(courseId);
@@ -37,7 +39,9 @@ const DAY = 86_400_000;
 const order = (at: Date) => dueCards(sqlite, ada, courseId, {}, at).cards.map((c) => c.card_index);
 
 test("again < hard < good < easy: each rating of a new card brings it back later than the one before", () => {
-  const dues = (["again", "hard", "good", "easy"] as const).map((rating, i) => reviewCard(sqlite, ada, courseId, { cardIndex: i, rating }, T0));
+  const dues = (["again", "hard", "good", "easy"] as const).map((rating, i) =>
+    reviewCard(sqlite, ada, courseId, { cardIndex: i, rating }, T0),
+  );
   const at = dues.map((d) => Date.parse(d.due!) - T0.getTime());
   expect(at[0]).toBeGreaterThan(0);
   for (let i = 1; i < at.length; i++) expect(at[i]!).toBeGreaterThan(at[i - 1]!);
@@ -54,7 +58,9 @@ test("the due list at a chosen time: reviewed cards due, most overdue first, the
   const easyDue = Date.parse(dueCards(sqlite, ada, courseId, {}, later(DAY)).next_due!);
   expect(order(new Date(easyDue - 1))).toEqual([0, 1, 2, 4]);
   expect(order(new Date(easyDue))).toEqual([0, 1, 2, 3, 4]);
-  expect(learnerProgress(sqlite, ada, { id: courseId, title: "", status: "completed", model: null }, later(DAY)).flashcards).toMatchObject({
+  expect(
+    learnerProgress(sqlite, ada, { id: courseId, title: "", status: "completed", model: null }, later(DAY)).flashcards,
+  ).toMatchObject({
     total: 5,
     reviewed: 4,
     due: 4,
@@ -67,7 +73,9 @@ test("reviewing a due card moves it behind the others; forgetting a graduated ca
   const good = reviewCard(sqlite, ada, courseId, { cardIndex: 0, rating: "good" }, at);
   expect(Date.parse(good.due!)).toBeGreaterThan(at.getTime());
   expect(order(at)).toEqual([1, 2, 4]);
-  const easyDue = new Date(dueCards(sqlite, ada, courseId, {}, later(365 * DAY)).cards.find((c) => c.card_index === 3)!.due!);
+  const easyDue = new Date(
+    dueCards(sqlite, ada, courseId, {}, later(365 * DAY)).cards.find((c) => c.card_index === 3)!.due!,
+  );
   const lapse = reviewCard(sqlite, ada, courseId, { cardIndex: 3, rating: "again" }, easyDue);
   expect(lapse).toMatchObject({ state: "relearning", lapses: 1, reps: 2 });
   expect(Date.parse(lapse.due!) - easyDue.getTime()).toBeLessThan(DAY);
@@ -79,6 +87,7 @@ test("no fuzz: the same reviews at the same times give the same schedule to ever
     ["good", 10 * MINUTE],
     ["hard", 3 * DAY],
   ] as const;
-  const run = (owner: CourseOwner, course: string) => seq.map(([rating, t]) => reviewCard(sqlite, owner, course, { cardIndex: 4, rating }, later(t)).due);
+  const run = (owner: CourseOwner, course: string) =>
+    seq.map(([rating, t]) => reviewCard(sqlite, owner, course, { cardIndex: 4, rating }, later(t)).due);
   expect(run(bob, twinCourse)).toEqual(run(ada, courseId));
 });

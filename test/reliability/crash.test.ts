@@ -5,8 +5,8 @@
  * a structured reason), nothing may be duplicated, and everything acknowledged must still be there.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.ts";
-import { call, cleanup, startServer, tempDir, type TestServer } from "../helpers/server.ts";
+import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
+import { call, cleanup, startServer, type TestServer, tempDir } from "../helpers/server.ts";
 import { headersFor, ollamaEnv, sampleDocuments, type UploadDoc, uploadForm, waitUntil, withDb } from "./harness.ts";
 
 const KILLS = 20;
@@ -40,7 +40,11 @@ const randomMs = (min: number, max: number) => Math.round(min + Math.random() * 
 
 /** Fire-and-record: a request whose answer, if one comes before the kill, goes into the ledger. */
 function generate(url: string, chapters: number): Promise<void> {
-  return call(url, "/v2/courses/generate?mode=async", { key, user: USER, json: { topic: "Tides and the Moon", num_chapters: chapters } })
+  return call(url, "/v2/courses/generate?mode=async", {
+    key,
+    user: USER,
+    json: { topic: "Tides and the Moon", num_chapters: chapters },
+  })
     .then((r) => {
       if (r.status === 202) ledger.courses.set(r.body.course_id, { jobId: r.body.id, chapters });
     })
@@ -48,7 +52,11 @@ function generate(url: string, chapters: number): Promise<void> {
 }
 
 function ingest(url: string, docs: UploadDoc[]): Promise<void> {
-  return fetch(`${url}/v2/documents/process`, { method: "POST", headers: headersFor(key, USER), body: uploadForm(docs) })
+  return fetch(`${url}/v2/documents/process`, {
+    method: "POST",
+    headers: headersFor(key, USER),
+    body: uploadForm(docs),
+  })
     .then(async (res) => {
       if (res.status !== 200) return;
       const body = (await res.json()) as { documents: { id: string; status: string; chunk_count?: number }[] };
@@ -71,7 +79,10 @@ async function snapshotCompleted(url: string): Promise<string[]> {
   for (const id of ledger.courses.keys()) {
     const r = await call(url, `/v2/courses/${id}`, { key, user: USER }).catch(() => null);
     if (r?.status !== 200 || r.body.status !== "completed") continue;
-    ledger.snapshots.set(id, r.body.chapters.map((c: { content: string }) => c.content));
+    ledger.snapshots.set(
+      id,
+      r.body.chapters.map((c: { content: string }) => c.content),
+    );
     done.push(id);
   }
   return done;
@@ -90,7 +101,12 @@ beforeAll(async () => {
   const docs = await sampleDocuments();
   // A first course to completion, so that podcast work has something to start from.
   await generate(srv.url, 2);
-  await waitUntil("a first completed course", () => snapshotCompleted(srv!.url), (done) => done.length > 0, 30_000);
+  await waitUntil(
+    "a first completed course",
+    () => snapshotCompleted(srv!.url),
+    (done) => done.length > 0,
+    30_000,
+  );
 
   for (let round = 0; round < KILLS; round++) {
     const focus = ["generation", "ingestion", "podcasts"][round % 3]!;
@@ -120,12 +136,19 @@ beforeAll(async () => {
   const drainStarted = Date.now();
   await waitUntil(
     "every job to end",
-    () => withDb(dataDir, (db) => db.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'running')").get()!.n),
+    () =>
+      withDb(
+        dataDir,
+        (db) =>
+          db.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'running')").get()!.n,
+      ),
     (n) => n === 0,
     120_000,
     250,
   );
-  console.log(`${KILLS} kills in ${Math.round((drainStarted - startedAt) / 1000)} s; jobs drained in ${Math.round((Date.now() - drainStarted) / 1000)} s`);
+  console.log(
+    `${KILLS} kills in ${Math.round((drainStarted - startedAt) / 1000)} s; jobs drained in ${Math.round((Date.now() - drainStarted) / 1000)} s`,
+  );
 }, 240_000);
 
 afterAll(async () => {
@@ -143,14 +166,23 @@ test("the server was killed 20 times during generation, ingestion and podcast wo
 });
 
 test("the database is intact", () => {
-  expect(withDb(dataDir, (db) => db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get())).toEqual({ integrity_check: "ok" });
+  expect(withDb(dataDir, (db) => db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get())).toEqual({
+    integrity_check: "ok",
+  });
 });
 
 test("every job ended: completed, or failed with a structured reason", () => {
-  const jobs = withDb(dataDir, (db) => db.query<{ id: string; type: string; status: string; error: string | null }, []>("SELECT id, type, status, error FROM jobs").all());
+  const jobs = withDb(dataDir, (db) =>
+    db
+      .query<{ id: string; type: string; status: string; error: string | null }, []>(
+        "SELECT id, type, status, error FROM jobs",
+      )
+      .all(),
+  );
   for (const j of jobs) {
     expect(["completed", "failed"]).toContain(j.status);
-    if (j.status === "failed") expect(JSON.parse(j.error!)).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+    if (j.status === "failed")
+      expect(JSON.parse(j.error!)).toMatchObject({ code: expect.any(String), message: expect.any(String) });
   }
 });
 
@@ -158,17 +190,28 @@ test("every acknowledged course exists and was generated to its end, each chapte
   for (const [id, acked] of ledger.courses) {
     const r = await call(srv!.url, `/v2/courses/${id}/progress`, { key, user: USER });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ course_id: id, course_status: "completed", progress_pct: 100, expected_chapters: acked.chapters });
+    expect(r.body).toMatchObject({
+      course_id: id,
+      course_status: "completed",
+      progress_pct: 100,
+      expected_chapters: acked.chapters,
+    });
     const job = await call(srv!.url, `/v2/jobs/${acked.jobId}`, { key, user: USER });
     expect(job.body).toMatchObject({ id: acked.jobId, status: "completed" });
     const course = await call(srv!.url, `/v2/courses/${id}`, { key, user: USER });
-    expect(course.body.chapters.map((c: { order_index: number }) => c.order_index)).toEqual([...Array(acked.chapters).keys()]);
+    expect(course.body.chapters.map((c: { order_index: number }) => c.order_index)).toEqual([
+      ...Array(acked.chapters).keys(),
+    ]);
   }
   const duplicates = withDb(dataDir, (db) =>
-    db.query("SELECT course_id, order_index, count(*) AS n FROM chapters GROUP BY course_id, order_index HAVING n > 1").all(),
+    db
+      .query("SELECT course_id, order_index, count(*) AS n FROM chapters GROUP BY course_id, order_index HAVING n > 1")
+      .all(),
   );
   expect(duplicates).toEqual([]);
-  const orphanCourses = withDb(dataDir, (db) => db.query("SELECT id, status FROM courses WHERE status = 'generating'").all());
+  const orphanCourses = withDb(dataDir, (db) =>
+    db.query("SELECT id, status FROM courses WHERE status = 'generating'").all(),
+  );
   expect(orphanCourses).toEqual([]);
 });
 
@@ -195,7 +238,11 @@ test("every acknowledged podcast request ends with one episode per chapter, none
     expect((await audio.arrayBuffer()).byteLength).toBeGreaterThan(1000);
   }
   const duplicates = withDb(dataDir, (db) =>
-    db.query("SELECT course_id, chapter_order, count(*) AS n FROM podcast_episodes GROUP BY course_id, chapter_order HAVING n > 1").all(),
+    db
+      .query(
+        "SELECT course_id, chapter_order, count(*) AS n FROM podcast_episodes GROUP BY course_id, chapter_order HAVING n > 1",
+      )
+      .all(),
   );
   expect(duplicates).toEqual([]);
 });
@@ -214,11 +261,19 @@ test("every acknowledged document is still ready with its chunks, indexed once, 
   );
   expect(rows.length).toBe(ids.length);
   for (const row of rows) {
-    expect(row).toMatchObject({ status: "ready", chunk_count: ledger.documents.get(row.id)!, chunks: ledger.documents.get(row.id)! });
+    expect(row).toMatchObject({
+      status: "ready",
+      chunk_count: ledger.documents.get(row.id)!,
+      chunks: ledger.documents.get(row.id)!,
+    });
     expect(row.positions).toBe(row.chunks);
   }
   for (let i = 0; i < ids.length; i += 20) {
-    const q = await call(srv!.url, "/v2/documents/query", { key, user: USER, json: { question: "What was checked against the Moon's phase?", document_ids: ids.slice(i, i + 20) } });
+    const q = await call(srv!.url, "/v2/documents/query", {
+      key,
+      user: USER,
+      json: { question: "What was checked against the Moon's phase?", document_ids: ids.slice(i, i + 20) },
+    });
     expect(q.status).toBe(200);
     expect(q.body.sources.length).toBeGreaterThan(0);
   }
@@ -227,6 +282,8 @@ test("every acknowledged document is still ready with its chunks, indexed once, 
 test("no document is left 'processing' after a kill during ingestion", () => {
   // A process request cut off by a kill was never acknowledged; its rows must end as errors (retry
   // the upload) rather than stay 'processing' for ever in GET /v2/documents.
-  const stuck = withDb(dataDir, (db) => db.query("SELECT id, filename FROM documents WHERE status = 'processing'").all());
+  const stuck = withDb(dataDir, (db) =>
+    db.query("SELECT id, filename FROM documents WHERE status = 'processing'").all(),
+  );
   expect(stuck).toEqual([]);
 });

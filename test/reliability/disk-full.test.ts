@@ -10,10 +10,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { call, startServer, tempDir, type TestServer } from "../helpers/server.ts";
+import { call, startServer, type TestServer, tempDir } from "../helpers/server.ts";
 
 const mountPoint = tempDir("cf-diskfull-");
-const mounted = process.getuid?.() === 0 && Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=48m", "tmpfs", mountPoint]).exitCode === 0;
+const mounted =
+  process.getuid?.() === 0 &&
+  Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=48m", "tmpfs", mountPoint]).exitCode === 0;
 if (!mounted) console.warn("disk-full tests skipped: mounting a tmpfs needs root");
 
 const dataDir = join(mountPoint, "data");
@@ -27,7 +29,15 @@ const free = () => {
   return s.bavail * s.bsize;
 };
 const textFile = (name: string, sentences: number) =>
-  new File([Array.from({ length: sentences }, (_, i) => `Sentence ${i} of ${name} says that tides follow the Moon.`).join(" ")], name, { type: "text/plain" });
+  new File(
+    [
+      Array.from({ length: sentences }, (_, i) => `Sentence ${i} of ${name} says that tides follow the Moon.`).join(
+        " ",
+      ),
+    ],
+    name,
+    { type: "text/plain" },
+  );
 const upload = (file: File) => {
   const form = new FormData();
   form.append("files", file);
@@ -76,7 +86,9 @@ describe.skipIf(!mounted)("a full disk", () => {
     for (let i = 0; i < 40; i++) {
       const list = await call(srv.url, "/v2/documents?limit=100", { key, user: "learner" });
       expect(list.status).toBe(200);
-      processing = list.body.data.filter((d: { status: string }) => d.status === "processing").map((d: { id: string }) => d.id);
+      processing = list.body.data
+        .filter((d: { status: string }) => d.status === "processing")
+        .map((d: { id: string }) => d.id);
       if (processing.length === 0) break;
       await Bun.sleep(500);
     }

@@ -5,7 +5,7 @@
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
-import { startServer, type StartOptions, type TestServer } from "../helpers/server.ts";
+import { type StartOptions, startServer, type TestServer } from "../helpers/server.ts";
 
 export const CORPUS = join(import.meta.dir, "../../../shared/corpus");
 
@@ -16,7 +16,9 @@ export interface LoadEnv {
 }
 
 /** The server under test, generating with a fake Ollama on loopback; tenants bring their own limits. */
-export async function loadEnv(opts: { latencyMs?: number; env?: Record<string, string>; server?: StartOptions } = {}): Promise<LoadEnv> {
+export async function loadEnv(
+  opts: { latencyMs?: number; env?: Record<string, string>; server?: StartOptions } = {},
+): Promise<LoadEnv> {
   const fake = startFakeOllama({ latencyMs: opts.latencyMs ?? 5 });
   const srv = await startServer({ ...opts.server, env: ollamaEnv(fake, opts.env) });
   return {
@@ -110,7 +112,11 @@ export class Recorder {
 }
 
 /** A timed request: status 0 when the connection failed. */
-export async function timed(rec: Recorder, op: string, send: () => Promise<Response>): Promise<{ status: number; body: any; headers: Headers | null }> {
+export async function timed(
+  rec: Recorder,
+  op: string,
+  send: () => Promise<Response>,
+): Promise<{ status: number; body: any; headers: Headers | null }> {
   const started = performance.now();
   try {
     const res = await send();
@@ -147,7 +153,11 @@ export interface UploadDoc {
 export async function sampleDocuments(): Promise<UploadDoc[]> {
   const read = (p: string) => Bun.file(join(CORPUS, p)).bytes();
   return [
-    { name: "repair-estimate.pdf", type: "application/pdf", bytes: await read("pdf/REPAIR-2022-INV-001_multipage-tables.pdf") },
+    {
+      name: "repair-estimate.pdf",
+      type: "application/pdf",
+      bytes: await read("pdf/REPAIR-2022-INV-001_multipage-tables.pdf"),
+    },
     {
       name: "word-sample.docx",
       type: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
@@ -190,12 +200,19 @@ export function withDb<T>(dataDir: string, fn: (db: Database) => T): T {
   }
 }
 
-export async function waitUntil<T>(what: string, get: () => T | Promise<T>, done: (v: T) => boolean, timeoutMs: number, everyMs = 200): Promise<T> {
+export async function waitUntil<T>(
+  what: string,
+  get: () => T | Promise<T>,
+  done: (v: T) => boolean,
+  timeoutMs: number,
+  everyMs = 200,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await get();
     if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}: ${JSON.stringify(v)}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}: ${JSON.stringify(v)}`);
     await Bun.sleep(everyMs);
   }
 }

@@ -20,7 +20,7 @@ const RELS =
   '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>';
 
 /** A vocabulary of 150 made-up words. */
-const VOCABULARY = Array.from({ length: 150 }, (_, i) => (i * 2654435761 >>> 0).toString(36).slice(0, 4 + (i % 5)));
+const VOCABULARY = Array.from({ length: 150 }, (_, i) => ((i * 2654435761) >>> 0).toString(36).slice(0, 4 + (i % 5)));
 
 /** Words drawn from the vocabulary by a fixed LCG, so the XML compresses about as well as real prose does (~6:1). */
 function prose(seed: number, words: number): string {
@@ -43,7 +43,10 @@ export function docxWithXml(xmlMb: number): Bytes {
     size += p.length;
   }
   const doc = `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${paras.join("")}</w:body></w:document>`;
-  return zipSync({ "[Content_Types].xml": strToU8(CONTENT_TYPES), "_rels/.rels": strToU8(RELS), "word/document.xml": strToU8(doc) }, { level: 6 }) as Bytes;
+  return zipSync(
+    { "[Content_Types].xml": strToU8(CONTENT_TYPES), "_rels/.rels": strToU8(RELS), "word/document.xml": strToU8(doc) },
+    { level: 6 },
+  ) as Bytes;
 }
 
 /**
@@ -94,7 +97,12 @@ export function hugePng(side: number): Bytes {
   const idat = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) at += (idat.set(p, at), p.length);
-  const chunks = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk("IHDR", ihdr), pngChunk("IDAT", idat), pngChunk("IEND", new Uint8Array())];
+  const chunks = [
+    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk("IHDR", ihdr),
+    pngChunk("IDAT", idat),
+    pngChunk("IEND", new Uint8Array()),
+  ];
   const png = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
   at = 0;
   for (const c of chunks) at += (png.set(c, at), c.length);
@@ -112,9 +120,14 @@ export function nestedPdf(depth: number, fan: number, padKb = 0): Bytes {
   const font = add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>");
   let prev = 0;
   for (let d = 0; d < depth; d++) {
-    const body = prev === 0 ? "BT /F1 12 Tf 72 720 Td (Tides follow the Moon.) Tj ET" : Array.from({ length: fan }, () => "q /X Do Q").join("\n");
+    const body =
+      prev === 0
+        ? "BT /F1 12 Tf 72 720 Td (Tides follow the Moon.) Tj ET"
+        : Array.from({ length: fan }, () => "q /X Do Q").join("\n");
     const res = prev === 0 ? `<< /Font << /F1 ${font} 0 R >> >>` : `<< /XObject << /X ${prev} 0 R >> >>`;
-    prev = add(`<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources ${res} /Length ${body.length} >>\nstream\n${body}\nendstream`);
+    prev = add(
+      `<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources ${res} /Length ${body.length} >>\nstream\n${body}\nendstream`,
+    );
   }
   const content = "BT /F1 12 Tf 72 750 Td (A page about tides and the Moon.) Tj ET\nq /X Do Q";
   const contents = add(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);

@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
-import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.ts";
+import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
 import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
 import { ollamaEnv, withDb } from "./harness.ts";
-import { multipartBytes, rawRequest, type RawResponse } from "./raw-http.ts";
+import { multipartBytes, type RawResponse, rawRequest } from "./raw-http.ts";
 
 const MULTIPART_ENDPOINTS = ["/v2/documents/extract", "/v2/documents/process", "/v2/courses/generate-from-files"];
 const BOUNDARY = "cfHostileBoundary7MA4YWxk";
@@ -22,12 +22,26 @@ let dataDir: string;
 let keyA: string;
 let keyB: string;
 /** Things tenant A owns, which tenant B guesses. */
-const a = { courseId: "", jobId: "", documentId: "", webhookId: "", userId: "", mediaUrl: "", title: "", filename: "owner-secret-notes.md" };
+const a = {
+  courseId: "",
+  jobId: "",
+  documentId: "",
+  webhookId: "",
+  userId: "",
+  mediaUrl: "",
+  title: "",
+  filename: "owner-secret-notes.md",
+};
 
 const start = (dir?: string) => startServer({ dataDir: dir, env: ollamaEnv(fake, { OUTBOUND_ALLOW: "127.0.0.1" }) });
 
 /** A multipart request sent byte for byte, as tenant A's learner. */
-function sendMultipart(path: string, contentType: string, body: Uint8Array, opts: { declaredLength?: number; halfClose?: boolean } = {}): Promise<RawResponse> {
+function sendMultipart(
+  path: string,
+  contentType: string,
+  body: Uint8Array,
+  opts: { declaredLength?: number; halfClose?: boolean } = {},
+): Promise<RawResponse> {
   const host = new URL(srv.url).host;
   const head =
     `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nX-API-Key: ${keyA}\r\nX-External-User-Id: owner\r\n` +
@@ -38,13 +52,23 @@ function sendMultipart(path: string, contentType: string, body: Uint8Array, opts
 function expectErrorBody(r: RawResponse, status: number | number[], code?: string) {
   expect(Array.isArray(status) ? status : [status]).toContain(r.status);
   const body = JSON.parse(r.body);
-  expect(body.error).toMatchObject({ code: code ?? expect.any(String), message: expect.any(String), request_id: r.headers["x-request-id"] });
+  expect(body.error).toMatchObject({
+    code: code ?? expect.any(String),
+    message: expect.any(String),
+    request_id: r.headers["x-request-id"],
+  });
 }
 
 const counts = () =>
-  withDb(dataDir, (db) => db.query<{ docs: number; courses: number; jobs: number }, []>(
-    "SELECT (SELECT count(*) FROM documents) AS docs, (SELECT count(*) FROM courses) AS courses, (SELECT count(*) FROM jobs) AS jobs",
-  ).get()!);
+  withDb(
+    dataDir,
+    (db) =>
+      db
+        .query<{ docs: number; courses: number; jobs: number }, []>(
+          "SELECT (SELECT count(*) FROM documents) AS docs, (SELECT count(*) FROM courses) AS courses, (SELECT count(*) FROM jobs) AS jobs",
+        )
+        .get()!,
+  );
 
 /** Upload staging entries under DATA_DIR/tmp (a request must remove its own). */
 const tmpEntries = () => (existsSync(join(dataDir, "tmp")) ? readdirSync(join(dataDir, "tmp")).sort() : []);
@@ -65,23 +89,40 @@ beforeAll(async () => {
   keyA = await srv.createKey("tenant-a", "production");
   keyB = await srv.createKey("tenant-b", "production");
 
-  const gen = await call(srv.url, "/v2/courses/generate?mode=sync", { key: keyA, user: "owner", json: { topic: "The owner's private topic", num_chapters: 1 } });
+  const gen = await call(srv.url, "/v2/courses/generate?mode=sync", {
+    key: keyA,
+    user: "owner",
+    json: { topic: "The owner's private topic", num_chapters: 1 },
+  });
   expect(gen.status).toBe(200);
   a.courseId = gen.body.course.id;
   a.title = gen.body.course.title;
   a.jobId = (await call(srv.url, `/v2/courses/${a.courseId}/progress`, { key: keyA, user: "owner" })).body.job_id;
   const form = new FormData();
   form.append("files", new Blob([NOTE], { type: "text/markdown" }), a.filename);
-  const processed = await fetch(`${srv.url}/v2/documents/process`, { method: "POST", headers: { "x-api-key": keyA, "x-external-user-id": "owner" }, body: form });
+  const processed = await fetch(`${srv.url}/v2/documents/process`, {
+    method: "POST",
+    headers: { "x-api-key": keyA, "x-external-user-id": "owner" },
+    body: form,
+  });
   a.documentId = ((await processed.json()) as any).documents[0].id;
   const extractForm = new FormData();
   extractForm.append("files", new Blob([NOTE], { type: "text/markdown" }), a.filename);
-  const extracted = await fetch(`${srv.url}/v2/documents/extract`, { method: "POST", headers: { "x-api-key": keyA, "x-external-user-id": "owner" }, body: extractForm });
+  const extracted = await fetch(`${srv.url}/v2/documents/extract`, {
+    method: "POST",
+    headers: { "x-api-key": keyA, "x-external-user-id": "owner" },
+    body: extractForm,
+  });
   a.mediaUrl = ((await extracted.json()) as any).documents[0].source_url;
-  const hook = await call(srv.url, "/v2/webhooks", { key: keyA, json: { url: "https://127.0.0.1:9/owner-hook", events: ["course.completed"] } });
+  const hook = await call(srv.url, "/v2/webhooks", {
+    key: keyA,
+    json: { url: "https://127.0.0.1:9/owner-hook", events: ["course.completed"] },
+  });
   expect(hook.status).toBeLessThan(300);
   a.webhookId = hook.body.id;
-  a.userId = (await call(srv.url, "/v2/users/me", { key: keyA, user: "owner" })).body.id ?? (await call(srv.url, "/v2/users/me", { key: keyA, user: "owner" })).body.user_id;
+  a.userId =
+    (await call(srv.url, "/v2/users/me", { key: keyA, user: "owner" })).body.id ??
+    (await call(srv.url, "/v2/users/me", { key: keyA, user: "owner" })).body.user_id;
   // Tenant B has a learner with the same external id: scoping must be by tenant, not by that string.
   expect((await call(srv.url, "/v2/users", { key: keyB, json: { external_id: "owner" } })).status).toBe(201);
 }, 60_000);
@@ -126,7 +167,10 @@ describe("malformed multipart", () => {
 
     test(`${path}: a body shorter than its Content-Length, then the client gives up → 4xx or a closed connection, never a crash`, async () => {
       const body = multipartBytes(BOUNDARY, [file]);
-      const r = await sendMultipart(path, `multipart/form-data; boundary=${BOUNDARY}`, body, { declaredLength: body.length + 5000, halfClose: true });
+      const r = await sendMultipart(path, `multipart/form-data; boundary=${BOUNDARY}`, body, {
+        declaredLength: body.length + 5000,
+        halfClose: true,
+      });
       if (!r.closedWithoutResponse) expectErrorBody(r, [400, 422]);
       await Bun.sleep(100);
       expect(srv.proc.exitCode).toBeNull();
@@ -152,20 +196,42 @@ describe("malformed multipart", () => {
 });
 
 describe("file names", () => {
-  const traversals = ["../../../../../../tmp/cf-hostile-escape.md", "..\\..\\..\\cf-hostile-escape.md", "/etc/cf-hostile-escape.md", "blobs/../../cf-hostile-escape.md"];
+  const traversals = [
+    "../../../../../../tmp/cf-hostile-escape.md",
+    "..\\..\\..\\cf-hostile-escape.md",
+    "/etc/cf-hostile-escape.md",
+    "blobs/../../cf-hostile-escape.md",
+  ];
 
   for (const path of ["/v2/documents/extract", "/v2/documents/process"]) {
     test(`${path}: path traversal in uploaded names never leaves DATA_DIR; the name is cut to its last segment`, async () => {
       for (const name of traversals) {
-        const r = await sendMultipart(path, `multipart/form-data; boundary=${BOUNDARY}`, multipartBytes(BOUNDARY, [{ name: "files", filename: name, type: "text/markdown", data: NOTE }]));
+        const r = await sendMultipart(
+          path,
+          `multipart/form-data; boundary=${BOUNDARY}`,
+          multipartBytes(BOUNDARY, [{ name: "files", filename: name, type: "text/markdown", data: NOTE }]),
+        );
         expect(r.status).toBe(200);
         const doc = JSON.parse(r.body).documents[0];
         expect(doc).toMatchObject({ filename: "cf-hostile-escape.md", status: "ready" });
-        const stored = withDb(dataDir, (db) => db.query<{ blob_key: string | null; filename: string }, [string]>("SELECT blob_key, filename FROM documents WHERE id = ?").get(doc.id)!);
+        const stored = withDb(
+          dataDir,
+          (db) =>
+            db
+              .query<{ blob_key: string | null; filename: string }, [string]>(
+                "SELECT blob_key, filename FROM documents WHERE id = ?",
+              )
+              .get(doc.id)!,
+        );
         expect(stored.filename).toBe("cf-hostile-escape.md");
         expect(stored.blob_key).toMatch(/^\d{4}\/\d{2}\/[0-9a-f-]{36}\.[a-z0-9]{1,8}$/);
       }
-      for (const escaped of ["/tmp/cf-hostile-escape.md", "/etc/cf-hostile-escape.md", join(dataDir, "..", "cf-hostile-escape.md"), join(dataDir, "cf-hostile-escape.md")]) {
+      for (const escaped of [
+        "/tmp/cf-hostile-escape.md",
+        "/etc/cf-hostile-escape.md",
+        join(dataDir, "..", "cf-hostile-escape.md"),
+        join(dataDir, "cf-hostile-escape.md"),
+      ]) {
         expect(existsSync(escaped)).toBe(false);
       }
       for (const f of blobFiles()) expect(f).toMatch(/^\d{4}\/\d{2}\/[0-9a-f-]{36}\.[a-z0-9]{1,8}$/);
@@ -174,7 +240,11 @@ describe("file names", () => {
 
   test("invalid UTF-8 in an uploaded file name is replaced, never stored raw", async () => {
     const name = Buffer.from([0x6e, 0x6f, 0x74, 0x65, 0xff, 0xc3, 0x28, 0x2e, 0x6d, 0x64]);
-    const r = await sendMultipart("/v2/documents/process", `multipart/form-data; boundary=${BOUNDARY}`, multipartBytes(BOUNDARY, [{ name: "files", filename: name, type: "text/markdown", data: NOTE }]));
+    const r = await sendMultipart(
+      "/v2/documents/process",
+      `multipart/form-data; boundary=${BOUNDARY}`,
+      multipartBytes(BOUNDARY, [{ name: "files", filename: name, type: "text/markdown", data: NOTE }]),
+    );
     expect(r.status).toBe(200);
     const doc = JSON.parse(r.body).documents[0];
     expect(doc.filename).toStartWith("note");
@@ -186,7 +256,10 @@ describe("file names", () => {
 describe("headers and bodies", () => {
   test("an oversized header block is 431 and the server keeps serving", async () => {
     const host = new URL(srv.url).host;
-    const r = await rawRequest(srv.url, `GET /v2/courses HTTP/1.1\r\nHost: ${host}\r\nX-API-Key: ${keyA}\r\nX-Padding: ${"x".repeat(80_000)}`);
+    const r = await rawRequest(
+      srv.url,
+      `GET /v2/courses HTTP/1.1\r\nHost: ${host}\r\nX-API-Key: ${keyA}\r\nX-Padding: ${"x".repeat(80_000)}`,
+    );
     expect(r.status).toBe(431);
     expect((await call(srv.url, "/v2/courses", { key: keyA, user: "owner" })).status).toBe(200);
   });
@@ -230,7 +303,8 @@ describe("cross-tenant id guessing", () => {
       const r = await call(srv.url, path, { method, key: keyB, user: "owner", json });
       expect({ method, path, status: r.status }).toEqual({ method, path, status: 404 });
       errorOf(r);
-      for (const secret of [a.title, a.filename, "owner-hook", "Tides are caused"]) expect(r.text).not.toContain(secret);
+      for (const secret of [a.title, a.filename, "owner-hook", "Tides are caused"])
+        expect(r.text).not.toContain(secret);
     }
     expect(counts()).toEqual(before);
   });
@@ -241,7 +315,11 @@ describe("cross-tenant id guessing", () => {
     expect(read.status).toBe(404);
     errorOf(read);
     const before = counts();
-    const write = await call(srv.url, "/v2/courses/generate", { key: keyB, userId: a.userId, json: { topic: "Planted in another tenant", num_chapters: 1 } });
+    const write = await call(srv.url, "/v2/courses/generate", {
+      key: keyB,
+      userId: a.userId,
+      json: { topic: "Planted in another tenant", num_chapters: 1 },
+    });
     expect(write.status).toBe(404);
     errorOf(write);
     expect(counts()).toEqual(before);
@@ -266,9 +344,15 @@ describe("cross-tenant id guessing", () => {
     const bare = await call(srv.url, signed.pathname);
     expect(bare.status).toBe(403);
     errorOf(bare);
-    const forged = await call(srv.url, `${signed.pathname}?exp=${signed.searchParams.get("exp")}&sig=${"0".repeat(64)}`);
+    const forged = await call(
+      srv.url,
+      `${signed.pathname}?exp=${signed.searchParams.get("exp")}&sig=${"0".repeat(64)}`,
+    );
     expect(forged.status).toBe(403);
-    const later = await call(srv.url, `${signed.pathname}?exp=${Number(signed.searchParams.get("exp")) + 3600}&sig=${signed.searchParams.get("sig")}`);
+    const later = await call(
+      srv.url,
+      `${signed.pathname}?exp=${Number(signed.searchParams.get("exp")) + 3600}&sig=${signed.searchParams.get("sig")}`,
+    );
     expect(later.status).toBe(403);
   });
 
@@ -281,8 +365,14 @@ describe("cross-tenant id guessing", () => {
     expect(hooks.body.data).toEqual([expect.objectContaining({ id: a.webhookId, active: true })]);
     const deliveries = await call(srv.url, `/v2/webhooks/${a.webhookId}/deliveries`, { key: keyA });
     expect(JSON.stringify(deliveries.body)).not.toContain('"test"');
-    const materials = withDb(dataDir, (db) =>
-      db.query<{ n: number }, [string, string]>("SELECT (SELECT count(*) FROM course_notes WHERE course_id = ?) + (SELECT count(*) FROM flashcard_decks WHERE course_id = ?) AS n").get(a.courseId, a.courseId)!,
+    const materials = withDb(
+      dataDir,
+      (db) =>
+        db
+          .query<{ n: number }, [string, string]>(
+            "SELECT (SELECT count(*) FROM course_notes WHERE course_id = ?) + (SELECT count(*) FROM flashcard_decks WHERE course_id = ?) AS n",
+          )
+          .get(a.courseId, a.courseId)!,
     );
     expect(materials.n).toBe(0);
   });

@@ -15,16 +15,26 @@ let srv: TestServer;
 let production: string;
 let testKey: string;
 
-const HTML = "<!doctype html><html><head><title>Notes</title></head><body><h1>Tides</h1><p>Tides follow the Moon.</p>" +
+const HTML =
+  "<!doctype html><html><head><title>Notes</title></head><body><h1>Tides</h1><p>Tides follow the Moon.</p>" +
   "<script>fetch('/v2/courses', {headers: {'x-api-key': localStorage.key}})</script></body></html>";
 
-function upload(path: string, key: string, name: string, type: string, text: string, fields: Record<string, string> = {}) {
+function upload(
+  path: string,
+  key: string,
+  name: string,
+  type: string,
+  text: string,
+  fields: Record<string, string> = {},
+) {
   const form = new FormData();
   form.append("files", new Blob([text], { type }), name);
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  return fetch(`${srv.url}${path}`, { method: "POST", headers: { "x-api-key": key, "x-external-user-id": "learner" }, body: form }).then(
-    async (r) => ({ status: r.status, body: (await r.json()) as any }),
-  );
+  return fetch(`${srv.url}${path}`, {
+    method: "POST",
+    headers: { "x-api-key": key, "x-external-user-id": "learner" },
+    body: form,
+  }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
 }
 
 const MOON =
@@ -78,7 +88,16 @@ describe("SSRF: IPv4 addresses written as IPv6", () => {
   let hits = 0;
   let internal: ReturnType<typeof Bun.serve>;
   beforeAll(() => {
-    internal = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => (hits++, new Response("<html><body><p>internal admin page</p></body></html>", { headers: { "content-type": "text/html" } })) });
+    internal = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => (
+        hits++,
+        new Response("<html><body><p>internal admin page</p></body></html>", {
+          headers: { "content-type": "text/html" },
+        })
+      ),
+    });
   });
   afterAll(() => internal.stop(true));
 
@@ -96,12 +115,20 @@ describe("SSRF: IPv4 addresses written as IPv6", () => {
     ];
     const form = new FormData();
     form.append("web_urls", JSON.stringify(urls));
-    const res = await fetch(`${srv.url}/v2/documents/extract`, { method: "POST", headers: { "x-api-key": production }, body: form });
+    const res = await fetch(`${srv.url}/v2/documents/extract`, {
+      method: "POST",
+      headers: { "x-api-key": production },
+      body: form,
+    });
     expect(res.status).toBe(200);
     const docs = ((await res.json()) as any).documents as { status: string; error_message: string }[];
     expect(docs).toHaveLength(urls.length);
     for (const [i, d] of docs.entries()) {
-      expect({ url: urls[i], status: d.status, error: d.error_message }).toEqual({ url: urls[i], status: "error", error: expect.stringContaining("private, loopback") });
+      expect({ url: urls[i], status: d.status, error: d.error_message }).toEqual({
+        url: urls[i],
+        status: "error",
+        error: expect.stringContaining("private, loopback"),
+      });
     }
     expect(hits).toBe(0);
   });
@@ -119,13 +146,29 @@ describe("test and production keys of one tenant", () => {
   const made = { course: "", document: "", webhook: "" };
 
   beforeAll(async () => {
-    const course = await upload("/v2/courses/generate-from-files?mode=sync", production, "moon.md", "text/markdown", MOON, { num_chapters: "1" });
+    const course = await upload(
+      "/v2/courses/generate-from-files?mode=sync",
+      production,
+      "moon.md",
+      "text/markdown",
+      MOON,
+      { num_chapters: "1" },
+    );
     expect(course.status).toBe(200);
     made.course = course.body.course.id;
-    const processed = await upload("/v2/documents/process", production, "tides.md", "text/markdown", "# Tides\n\nTides are caused by the Moon's gravity pulling on the oceans.\n");
+    const processed = await upload(
+      "/v2/documents/process",
+      production,
+      "tides.md",
+      "text/markdown",
+      "# Tides\n\nTides are caused by the Moon's gravity pulling on the oceans.\n",
+    );
     expect(processed.status).toBe(200);
     made.document = processed.body.documents[0].id;
-    const hook = await call(srv.url, "/v2/webhooks", { key: production, json: { url: "https://hooks.example.com/acme" } });
+    const hook = await call(srv.url, "/v2/webhooks", {
+      key: production,
+      json: { url: "https://hooks.example.com/acme" },
+    });
     expect(hook.status).toBe(201);
     made.webhook = hook.body.id;
   }, 60_000);
@@ -160,16 +203,36 @@ describe("test and production keys of one tenant", () => {
   });
 
   test("what a test key makes is invisible to the production key, and usage is counted per environment", async () => {
-    const processed = await upload("/v2/documents/process", testKey, "trial.md", "text/markdown", "# Trial\n\nA document uploaded while trying the API.\n");
+    const processed = await upload(
+      "/v2/documents/process",
+      testKey,
+      "trial.md",
+      "text/markdown",
+      "# Trial\n\nA document uploaded while trying the API.\n",
+    );
     expect(processed.status).toBe(200);
     const trial = processed.body.documents[0].id;
-    expect((await call(srv.url, "/v2/documents", { key: testKey, user: "learner" })).body.data.map((d: { id: string }) => d.id)).toEqual([trial]);
-    const productionDocs = (await call(srv.url, "/v2/documents", { key: production, user: "learner" })).body.data.map((d: { id: string }) => d.id);
+    expect(
+      (await call(srv.url, "/v2/documents", { key: testKey, user: "learner" })).body.data.map(
+        (d: { id: string }) => d.id,
+      ),
+    ).toEqual([trial]);
+    const productionDocs = (await call(srv.url, "/v2/documents", { key: production, user: "learner" })).body.data.map(
+      (d: { id: string }) => d.id,
+    );
     expect(productionDocs).toContain(made.document);
     expect(productionDocs).not.toContain(trial);
-    expect((await call(srv.url, `/v2/documents/${trial}`, { method: "DELETE", key: production, user: "learner" })).status).toBe(404);
+    expect(
+      (await call(srv.url, `/v2/documents/${trial}`, { method: "DELETE", key: production, user: "learner" })).status,
+    ).toBe(404);
     // The learner "learner" is two learners, one per environment.
-    const owners = withDb(srv.dataDir, (db) => db.query<{ n: number }, []>("SELECT count(DISTINCT tenant_id) AS n FROM users WHERE external_id = 'learner'").get()!);
+    const owners = withDb(
+      srv.dataDir,
+      (db) =>
+        db
+          .query<{ n: number }, []>("SELECT count(DISTINCT tenant_id) AS n FROM users WHERE external_id = 'learner'")
+          .get()!,
+    );
     expect(owners.n).toBe(2);
     const usage = await call(srv.url, "/v2/usage", { key: testKey });
     expect(usage.status).toBe(200);

@@ -49,8 +49,19 @@ interface Tenant {
   jobs: { id: string; courseId: string; user: string }[];
 }
 
-const TOPICS = ["Photosynthesis and the Calvin cycle", "Ocean tides", "Binary search trees", "The water cycle", "Roman aqueducts"];
-const QUESTIONS = ["What does chlorophyll absorb?", "What causes spring tides?", "Which fixes carbon dioxide?", "What is on the repair estimate?"];
+const TOPICS = [
+  "Photosynthesis and the Calvin cycle",
+  "Ocean tides",
+  "Binary search trees",
+  "The water cycle",
+  "Roman aqueducts",
+];
+const QUESTIONS = [
+  "What does chlorophyll absorb?",
+  "What causes spring tides?",
+  "Which fixes carbon dioxide?",
+  "What is on the repair estimate?",
+];
 
 /** Weighted operations of an unlimited client; weights sum to 100. */
 const MIX: [op: string, weight: number][] = [
@@ -88,14 +99,24 @@ async function prepare(opts: LoadOptions): Promise<{ tenants: Tenant[]; limitedK
       tenants.push({ key, users, courses: new Map(), documentIds: [], jobs: [] });
     }
     ensureTenant(db, "limited", opts.limit);
-    limitedKeys = [createKey(db, { tenant: "limited", env: "production" }).key, createKey(db, { tenant: "limited", env: "production" }).key];
+    limitedKeys = [
+      createKey(db, { tenant: "limited", env: "production" }).key,
+      createKey(db, { tenant: "limited", env: "production" }).key,
+    ];
   } finally {
     sqlite.close();
   }
   for (const tenant of tenants) {
     for (const user of tenant.users) {
       const ids: string[] = [];
-      for (let i = 0; i < 3; i++) ids.push(await insertCourse(opts.dataDir, { apiKey: tenant.key, externalUserId: user }, { title: `${user} course ${i}` }));
+      for (let i = 0; i < 3; i++)
+        ids.push(
+          await insertCourse(
+            opts.dataDir,
+            { apiKey: tenant.key, externalUserId: user },
+            { title: `${user} course ${i}` },
+          ),
+        );
       tenant.courses.set(user, ids);
     }
   }
@@ -107,7 +128,8 @@ async function prepare(opts: LoadOptions): Promise<{ tenants: Tenant[]; limitedK
       body: uploadForm(docs),
     });
     const body = (await res.json()) as { documents?: { id: string; status: string }[] };
-    if (res.status !== 200) throw new Error(`document processing failed before the load: ${res.status} ${JSON.stringify(body)}`);
+    if (res.status !== 200)
+      throw new Error(`document processing failed before the load: ${res.status} ${JSON.stringify(body)}`);
     tenant.documentIds = body.documents!.filter((d) => d.status === "ready").map((d) => d.id);
   }
   return { tenants, limitedKeys };
@@ -132,35 +154,63 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     const url = opts.url;
     switch (op) {
       case "list courses": {
-        note(op, await timed(rec, op, () => fetch(`${url}/v2/courses?limit=20`, { headers: headersFor(tenant.key, user) })), [200]);
+        note(
+          op,
+          await timed(rec, op, () => fetch(`${url}/v2/courses?limit=20`, { headers: headersFor(tenant.key, user) })),
+          [200],
+        );
         return;
       }
       case "get course": {
         const id = pick(tenant.courses.get(user)!);
-        note(op, await timed(rec, op, () => fetch(`${url}/v2/courses/${id}`, { headers: headersFor(tenant.key, user) })), [200]);
+        note(
+          op,
+          await timed(rec, op, () => fetch(`${url}/v2/courses/${id}`, { headers: headersFor(tenant.key, user) })),
+          [200],
+        );
         return;
       }
       case "progress": {
         const id = pick(tenant.courses.get(user)!);
-        note(op, await timed(rec, op, () => fetch(`${url}/v2/courses/${id}/progress`, { headers: headersFor(tenant.key, user) })), [200]);
+        note(
+          op,
+          await timed(rec, op, () =>
+            fetch(`${url}/v2/courses/${id}/progress`, { headers: headersFor(tenant.key, user) }),
+          ),
+          [200],
+        );
         return;
       }
       case "get job": {
         const job = tenant.jobs.length > 0 ? pick(tenant.jobs) : null;
         if (!job) return;
-        note(op, await timed(rec, op, () => fetch(`${url}/v2/jobs/${job.id}`, { headers: headersFor(tenant.key, job.user) })), [200]);
+        note(
+          op,
+          await timed(rec, op, () => fetch(`${url}/v2/jobs/${job.id}`, { headers: headersFor(tenant.key, job.user) })),
+          [200],
+        );
         return;
       }
       case "query documents": {
         const body = JSON.stringify({ question: pick(QUESTIONS), document_ids: tenant.documentIds, top_k: 5 });
         const owner = tenant.users[0]!;
-        note(op, await timed(rec, op, () => fetch(`${url}/v2/documents/query`, { method: "POST", headers: headersFor(tenant.key, owner, true), body })), [200]);
+        note(
+          op,
+          await timed(rec, op, () =>
+            fetch(`${url}/v2/documents/query`, { method: "POST", headers: headersFor(tenant.key, owner, true), body }),
+          ),
+          [200],
+        );
         return;
       }
       case "generate course": {
         const body = JSON.stringify({ topic: pick(TOPICS), num_chapters: 2 });
         const r = await timed(rec, op, () =>
-          fetch(`${url}/v2/courses/generate?mode=async`, { method: "POST", headers: headersFor(tenant.key, user, true), body }),
+          fetch(`${url}/v2/courses/generate?mode=async`, {
+            method: "POST",
+            headers: headersFor(tenant.key, user, true),
+            body,
+          }),
         );
         note(op, r, [202]);
         if (r.status === 202 && r.body?.id) {
@@ -174,14 +224,26 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
         const owner = tenant.users[0]!;
         const text = `# Note ${crypto.randomUUID()}\n\nA short note about ${pick(TOPICS)} written during the load test.\n`;
         const form = uploadForm([{ name: "note.md", type: "text/markdown", bytes: new TextEncoder().encode(text) }]);
-        note(op, await timed(rec, op, () => fetch(`${url}/v2/documents/process`, { method: "POST", headers: headersFor(tenant.key, owner), body: form })), [200]);
+        note(
+          op,
+          await timed(rec, op, () =>
+            fetch(`${url}/v2/documents/process`, {
+              method: "POST",
+              headers: headersFor(tenant.key, owner),
+              body: form,
+            }),
+          ),
+          [200],
+        );
         return;
       }
     }
   }
 
   async function limitedOne(key: string): Promise<void> {
-    const r = await timed(rec, "rate-limited tenant", () => fetch(`${opts.url}/v2/courses?limit=5`, { headers: headersFor(key, "limited-learner") }));
+    const r = await timed(rec, "rate-limited tenant", () =>
+      fetch(`${opts.url}/v2/courses?limit=5`, { headers: headersFor(key, "limited-learner") }),
+    );
     const reset = Number(r.headers?.get("x-ratelimit-reset"));
     if (!r.headers || !Number.isFinite(reset)) return;
     let w = windows.get(reset);
@@ -212,5 +274,11 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     );
   }
   await Promise.all(loops);
-  return { rec, windows: [...windows.values()].sort((a, b) => a.reset - b.reset), unexpected429, unexpected, generated };
+  return {
+    rec,
+    windows: [...windows.values()].sort((a, b) => a.reset - b.reset),
+    unexpected429,
+    unexpected,
+    generated,
+  };
 }

@@ -4,7 +4,7 @@
  * Nothing may fail with a 5xx or lock up SQLite, and the limited tenant gets exactly its limit.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { busyLines, loadEnv, type LoadEnv, withDb } from "./harness.ts";
+import { busyLines, type LoadEnv, loadEnv, withDb } from "./harness.ts";
 import { type LoadResult, runLoad } from "./load-mix.ts";
 
 const CLIENTS = 64;
@@ -42,7 +42,14 @@ test("no request fails with a 5xx or goes unanswered", () => {
 test("every request of the mix gets the status its operation promises", () => {
   expect(result.unexpected.slice(0, 5)).toEqual([]);
   expect(result.unexpected429).toBe(0);
-  for (const op of ["list courses", "get course", "progress", "query documents", "generate course", "process document"]) {
+  for (const op of [
+    "list courses",
+    "get course",
+    "progress",
+    "query documents",
+    "generate course",
+    "process document",
+  ]) {
     expect(result.rec.statuses(op).length).toBeGreaterThan(0);
   }
   expect(result.generated).toBeGreaterThan(0);
@@ -66,14 +73,22 @@ test("courses started under load are all generated once the queue drains", async
   const deadline = Date.now() + 60_000;
   let pending = Number.POSITIVE_INFINITY;
   while (pending > 0 && Date.now() < deadline) {
-    pending = withDb(env.srv.dataDir, (db) => db.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs WHERE status IN ('queued','running')").get()!.n);
+    pending = withDb(
+      env.srv.dataDir,
+      (db) =>
+        db.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs WHERE status IN ('queued','running')").get()!.n,
+    );
     if (pending > 0) await Bun.sleep(250);
   }
   expect(pending).toBe(0);
-  const failed = withDb(env.srv.dataDir, (db) => db.query("SELECT type, error FROM jobs WHERE status = 'failed'").all());
+  const failed = withDb(env.srv.dataDir, (db) =>
+    db.query("SELECT type, error FROM jobs WHERE status = 'failed'").all(),
+  );
   expect(failed).toEqual([]);
   const duplicates = withDb(env.srv.dataDir, (db) =>
-    db.query("SELECT course_id, order_index, count(*) AS n FROM chapters GROUP BY course_id, order_index HAVING n > 1").all(),
+    db
+      .query("SELECT course_id, order_index, count(*) AS n FROM chapters GROUP BY course_id, order_index HAVING n > 1")
+      .all(),
   );
   expect(duplicates).toEqual([]);
 }, 70_000);

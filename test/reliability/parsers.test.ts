@@ -32,10 +32,17 @@ interface Doc {
   chunk_count?: number;
 }
 
-async function processFiles(key: string, files: { name: string; type: string; bytes: Uint8Array<ArrayBuffer> }[]): Promise<Doc[]> {
+async function processFiles(
+  key: string,
+  files: { name: string; type: string; bytes: Uint8Array<ArrayBuffer> }[],
+): Promise<Doc[]> {
   const form = new FormData();
   for (const f of files) form.append("files", new Blob([f.bytes], { type: f.type }), f.name);
-  const res = await fetch(`${srv.url}/v2/documents/process`, { method: "POST", headers: headersFor(key, "learner"), body: form });
+  const res = await fetch(`${srv.url}/v2/documents/process`, {
+    method: "POST",
+    headers: headersFor(key, "learner"),
+    body: form,
+  });
   expect(res.status).toBe(200);
   return ((await res.json()) as { documents: Doc[] }).documents;
 }
@@ -88,16 +95,37 @@ test("item 5: one tenant's exponential PDFs hold one extraction process; another
     [1, 2, 3].map((n) => ({ name: `nested-${n}.pdf`, type: "application/pdf", bytes: pdf })),
   );
   const hostileFinished = () =>
-    withDb(srv.dataDir, (db) =>
-      db.query<{ n: number }, []>("SELECT count(*) AS n FROM documents WHERE filename LIKE 'nested-%' AND status != 'processing'").get()!.n,
+    withDb(
+      srv.dataDir,
+      (db) =>
+        db
+          .query<{ n: number }, []>(
+            "SELECT count(*) AS n FROM documents WHERE filename LIKE 'nested-%' AND status != 'processing'",
+          )
+          .get()!.n,
     );
   // The hostile files are recorded, then handed to the pool; the other tenant comes after them.
-  for (let i = 0; i < 200 && withDb(srv.dataDir, (db) => db.query<{ n: number }, []>("SELECT count(*) AS n FROM documents WHERE filename LIKE 'nested-%'").get()!.n) < 3; i++) {
+  for (
+    let i = 0;
+    i < 200 &&
+    withDb(
+      srv.dataDir,
+      (db) =>
+        db.query<{ n: number }, []>("SELECT count(*) AS n FROM documents WHERE filename LIKE 'nested-%'").get()!.n,
+    ) < 3;
+    i++
+  ) {
     await Bun.sleep(50);
   }
   await Bun.sleep(500);
 
-  const [note] = await processFiles(other, [{ name: "tides.md", type: "text/markdown", bytes: new TextEncoder().encode("# Tides\n\nThe Moon pulls the oceans.\n") }]);
+  const [note] = await processFiles(other, [
+    {
+      name: "tides.md",
+      type: "text/markdown",
+      bytes: new TextEncoder().encode("# Tides\n\nThe Moon pulls the oceans.\n"),
+    },
+  ]);
   expect(note!.status).toBe("ready");
   // Each hostile PDF takes seconds to reach its budget: without per-tenant turns the note would have waited for one.
   expect(hostileFinished()).toBe(0);
@@ -110,12 +138,20 @@ test("item 5: one tenant's exponential PDFs hold one extraction process; another
 
 test("item 4: a 20 MB text file is indexed while /health and another tenant's reads keep answering", async () => {
   let done = false;
-  const upload = processFiles(hostile, [{ name: "big.txt", type: "text/plain", bytes: bigText(20) }]).finally(() => (done = true));
+  const upload = processFiles(hostile, [{ name: "big.txt", type: "text/plain", bytes: bigText(20) }]).finally(
+    () => (done = true),
+  );
   const answers: { status: number; ms: number }[] = [];
   while (!done) {
-    for (const req of [() => fetch(`${srv.url}/health`), () => fetch(`${srv.url}/v2/documents`, { headers: headersFor(other, "learner") })]) {
+    for (const req of [
+      () => fetch(`${srv.url}/health`),
+      () => fetch(`${srv.url}/v2/documents`, { headers: headersFor(other, "learner") }),
+    ]) {
       const started = performance.now();
-      const status = await req().then((r) => r.status, () => 0);
+      const status = await req().then(
+        (r) => r.status,
+        () => 0,
+      );
       answers.push({ status, ms: performance.now() - started });
     }
     await Bun.sleep(100);

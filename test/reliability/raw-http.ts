@@ -13,7 +13,8 @@ export interface RawResponse {
 function parse(raw: Buffer): RawResponse {
   const text = raw.toString("utf8");
   const end = text.indexOf("\r\n\r\n");
-  if (!text.startsWith("HTTP/1.1 ") || end === -1) return { status: 0, headers: {}, body: text, closedWithoutResponse: true };
+  if (!text.startsWith("HTTP/1.1 ") || end === -1)
+    return { status: 0, headers: {}, body: text, closedWithoutResponse: true };
   const [statusLine, ...lines] = text.slice(0, end).split("\r\n");
   const headers: Record<string, string> = {};
   for (const l of lines) {
@@ -62,7 +63,8 @@ export async function rawRequest(
         const complete =
           !got.closedWithoutResponse &&
           (got.headers["content-length"] !== undefined
-            ? Buffer.concat(chunks).length >= Buffer.concat(chunks).indexOf("\r\n\r\n") + 4 + Number(got.headers["content-length"])
+            ? Buffer.concat(chunks).length >=
+              Buffer.concat(chunks).indexOf("\r\n\r\n") + 4 + Number(got.headers["content-length"])
             : Buffer.concat(chunks).includes("0\r\n\r\n"));
         if (complete) settle();
       },
@@ -108,7 +110,12 @@ export interface StalledResult {
  * Sends `head` and the start of a body, then nothing more, the way a stalled or malicious client
  * does, and waits up to `waitMs` for the server to answer and to close the connection.
  */
-export async function stalledRequest(url: string, head: string, partialBody: Uint8Array | string, waitMs: number): Promise<StalledResult> {
+export async function stalledRequest(
+  url: string,
+  head: string,
+  partialBody: Uint8Array | string,
+  waitMs: number,
+): Promise<StalledResult> {
   const { hostname, port } = new URL(url);
   const chunks: Buffer[] = [];
   let closedByServer = false;

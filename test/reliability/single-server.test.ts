@@ -6,7 +6,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { call, cleanup, startServer, tempDir, type TestServer } from "../helpers/server.ts";
+import { call, cleanup, startServer, type TestServer, tempDir } from "../helpers/server.ts";
 import { multipartBytes, rawRequest } from "./raw-http.ts";
 
 const dataDir = tempDir("cf-lock-");
@@ -25,7 +25,14 @@ test("a second server on the same DATA_DIR fails at once with a clear message an
 
   // An upload in flight on the first server: its body is still arriving.
   const boundary = "cfLockBoundary";
-  const body = multipartBytes(boundary, [{ name: "files", filename: "notes.md", type: "text/markdown", data: "# Notes\n\n" + "Tides follow the Moon. ".repeat(200) }]);
+  const body = multipartBytes(boundary, [
+    {
+      name: "files",
+      filename: "notes.md",
+      type: "text/markdown",
+      data: "# Notes\n\n" + "Tides follow the Moon. ".repeat(200),
+    },
+  ]);
   const host = new URL(first.url).host;
   const head = `POST /v2/documents/process HTTP/1.1\r\nHost: ${host}\r\nX-API-Key: ${key}\r\nX-External-User-Id: learner\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length}`;
   const stalled = rawRequest(first.url, head, body.subarray(0, body.length - 40), { timeoutMs: 40_000 });

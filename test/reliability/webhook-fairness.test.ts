@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { DELIVERIES_PER_TENANT } from "../../src/webhooks/delivery-job.ts";
 import { MAX_WEBHOOKS_PER_TENANT } from "../../src/webhooks/registration.ts";
-import { call, cleanup, errorOf, startServer, tempDir, type TestServer } from "../helpers/server.ts";
+import { call, cleanup, errorOf, startServer, type TestServer, tempDir } from "../helpers/server.ts";
 import { emit } from "../webhooks/emit.ts";
 import { type Receiver, startReceiver } from "../webhooks/receiver.ts";
 import { waitUntil, withDb } from "./harness.ts";
@@ -38,7 +38,8 @@ afterAll(async () => {
   cleanup(dir);
 });
 
-const register = (key: string, path: string) => call(srv.url, "/v2/webhooks", { key, json: { url: `${rx.url}${path}`, events: ["course.completed"] } });
+const register = (key: string, path: string) =>
+  call(srv.url, "/v2/webhooks", { key, json: { url: `${rx.url}${path}`, events: ["course.completed"] } });
 const completed = { job_id: "job-1", course_id: "course-1", title: "Tides", chapters_count: 3, source_type: "topic" };
 
 test(`a tenant may register ${MAX_WEBHOOKS_PER_TENANT} webhooks; one more is 422 WEBHOOK_LIMIT, re-registering one is still fine`, async () => {
@@ -66,8 +67,14 @@ test("another tenant's delivery goes out while every receiver of a noisy tenant 
   expect(JSON.parse(delivery!.raw)).toEqual({ event: "course.completed", data: completed });
 
   // It went out while the noisy tenant's attempts were still in flight: none of them has ended.
-  const ended = withDb(srv.dataDir, (db) =>
-    db.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id JOIN webhooks w ON w.id = d.webhook_id WHERE w.url LIKE '%/hang-%'").get()!,
+  const ended = withDb(
+    srv.dataDir,
+    (db) =>
+      db
+        .query<{ n: number }, []>(
+          "SELECT count(*) AS n FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id JOIN webhooks w ON w.id = d.webhook_id WHERE w.url LIKE '%/hang-%'",
+        )
+        .get()!,
   );
   expect(ended.n).toBe(0);
   expect(hanging()).toBe(DELIVERIES_PER_TENANT);

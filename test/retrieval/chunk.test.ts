@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
 import { block, markdownToBlocks } from "../../src/ingest/document.ts";
+import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
 import { resultOf } from "../../src/ingest/result.ts";
 import { chunkDocument, chunkMarkdown } from "../../src/retrieval/chunk.ts";
 import { estimateTokens } from "../../src/retrieval/text.ts";
@@ -13,14 +13,25 @@ afterAll(() => stopExtractionWorkers());
 
 /** Prose of `n` distinct, numbered sentences (about 12 tokens each). */
 const sentences = (n: number, topic = "the river") =>
-  Array.from({ length: n }, (_, i) => `Sentence ${i + 1} says something specific about ${topic} and its banks.`).join(" ");
+  Array.from({ length: n }, (_, i) => `Sentence ${i + 1} says something specific about ${topic} and its banks.`).join(
+    " ",
+  );
 
 const doc = (markdown: string) => chunkDocument({ blocks: markdownToBlocks(markdown) });
 
 describe("structure", () => {
   test("each chunk carries the path of headings it sits under, and never spans two sections", () => {
     const chunks = doc(
-      ["# Guide", "Intro text.", "## Install", "Run the installer.", "### On Linux", "Use the package.", "## Use", "Open the app."].join("\n\n"),
+      [
+        "# Guide",
+        "Intro text.",
+        "## Install",
+        "Run the installer.",
+        "### On Linux",
+        "Use the package.",
+        "## Use",
+        "Open the app.",
+      ].join("\n\n"),
     );
     expect(chunks.map((c) => [c.headingPath, c.text])).toEqual([
       [["Guide"], "Intro text."],
@@ -104,7 +115,9 @@ describe("citation metadata", () => {
 
   test("timestamps: caption lines are packed together and the chunk cites its first caption's time", () => {
     const blocks = Array.from({ length: 90 }, (_, i) =>
-      block("paragraph", `At second ${i * 5} the speaker explains step ${i} of the method in some detail.`, { timestamp: i * 5 }),
+      block("paragraph", `At second ${i * 5} the speaker explains step ${i} of the method in some detail.`, {
+        timestamp: i * 5,
+      }),
     );
     const chunks = chunkDocument({ blocks });
     expect(chunks.length).toBeGreaterThan(1);
@@ -141,7 +154,11 @@ describe("citation metadata", () => {
     const chunks = chunkDocument(resultOf(blocks, { title: null, mimeType: "application/pdf", pages: 2 }, "page"));
     expect(chunks.map((c) => [c.role, c.headingPath, c.text])).toEqual([
       ["body", ["Results"], "Tracing made the interpreter 10 times faster."],
-      ["references", ["References"], "[1] A. Gal. Trace trees. In Proceedings of PLDI, 2009.\n[2] M. Chang. Tracing for web 3.0. In Proceedings of VEE, 2009."],
+      [
+        "references",
+        ["References"],
+        "[1] A. Gal. Trace trees. In Proceedings of PLDI, 2009.\n[2] M. Chang. Tracing for web 3.0. In Proceedings of VEE, 2009.",
+      ],
     ]);
   });
 });

@@ -33,12 +33,17 @@ function form(parts: { files?: File[]; youtube?: string; web?: string; space?: s
   return f;
 }
 
-const processDocs = (body: FormData, user = ALICE, k = key) => call(srv.url, "/v2/documents/process", { key: k, user, body });
+const processDocs = (body: FormData, user = ALICE, k = key) =>
+  call(srv.url, "/v2/documents/process", { key: k, user, body });
 const query = (json: unknown, user = ALICE, k = key) => call(srv.url, "/v2/documents/query", { key: k, user, json });
 const listDocs = (qs = "", user = ALICE) => call(srv.url, `/v2/documents${qs}`, { key, user });
 
 beforeAll(async () => {
-  web = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(ARTICLE, { headers: { "content-type": "text/html" } }) });
+  web = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: () => new Response(ARTICLE, { headers: { "content-type": "text/html" } }),
+  });
   srv = await startServer({
     env: {
       RATE_LIMIT_PER_MINUTE: "1000",
@@ -66,7 +71,10 @@ describe("POST /v2/documents/process", () => {
         files: [
           await file(join(CORPUS, "pdf/tracemonkey.pdf")),
           await file(join(CORPUS, "pptx/docling-powerpoint_sample.pptx")),
-          new File(["Moss grows on the north side of trees in damp forests.\n\nLichens are a partnership of fungi and algae."], "notes.txt"),
+          new File(
+            ["Moss grows on the north side of trees in damp forests.\n\nLichens are a partnership of fungi and algae."],
+            "notes.txt",
+          ),
         ],
         web: JSON.stringify([`http://127.0.0.1:${web.port}/glaciers`]),
         youtube: JSON.stringify(["https://www.youtube.com/watch?v=dQw4w9WgXcQ"]),
@@ -99,7 +107,11 @@ describe("POST /v2/documents/process", () => {
   });
 
   test("a query over one document answers from it, citing its passages with cosine scores", async () => {
-    const res = await query({ question: "How does trace-based compilation speed up dynamic languages?", document_ids: [pdfId], top_k: 4 });
+    const res = await query({
+      question: "How does trace-based compilation speed up dynamic languages?",
+      document_ids: [pdfId],
+      top_k: 4,
+    });
     expect(res.status).toBe(200);
     expect(res.body.sources).toHaveLength(4);
     for (const s of res.body.sources) {
@@ -113,7 +125,11 @@ describe("POST /v2/documents/process", () => {
   });
 
   test("a query over a space reaches every document in it, and a question they do not answer says so", async () => {
-    const res = await query({ question: "What plucks rocks from the bedrock as it moves?", space_id: "nature", top_k: 3 });
+    const res = await query({
+      question: "What plucks rocks from the bedrock as it moves?",
+      space_id: "nature",
+      top_k: 3,
+    });
     expect(res.status).toBe(200);
     expect(res.body.sources[0].filename).toBe(`http://127.0.0.1:${web.port}/glaciers`);
     expect(res.body.answer).toContain("plucks rocks from the bedrock");
@@ -153,7 +169,9 @@ describe("request errors", () => {
     const bad = await processDocs(form({ web: "not json" }));
     expect(bad.status).toBe(422);
     expect(errorOf(bad).code).toBe("VALIDATION_ERROR");
-    const many = await processDocs(form({ files: Array.from({ length: 11 }, (_, i) => new File([`file ${i}`], `f${i}.txt`)) }));
+    const many = await processDocs(
+      form({ files: Array.from({ length: 11 }, (_, i) => new File([`file ${i}`], `f${i}.txt`)) }),
+    );
     expect(many.status).toBe(413);
   });
 
@@ -182,9 +200,17 @@ describe("request errors", () => {
 
   test("a test key gets its monthly queries, then 403 TEST_USAGE_LIMIT", async () => {
     // A test key sees only what test keys made (production documents are not its data).
-    const mine = await processDocs(form({ files: [new File(["Moss grows on the north side of trees in the nature reserve."], "moss.md")], space: "nature" }), ALICE, testKey);
+    const mine = await processDocs(
+      form({
+        files: [new File(["Moss grows on the north side of trees in the nature reserve."], "moss.md")],
+        space: "nature",
+      }),
+      ALICE,
+      testKey,
+    );
     expect(mine.body.ready).toBe(1);
-    for (let i = 0; i < 2; i++) expect((await query({ question: "moss", space_id: "nature" }, ALICE, testKey)).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await query({ question: "moss", space_id: "nature" }, ALICE, testKey)).status).toBe(200);
     const over = await query({ question: "moss", space_id: "nature" }, ALICE, testKey);
     expect(over.status).toBe(403);
     expect(errorOf(over).code).toBe("TEST_USAGE_LIMIT");
@@ -194,7 +220,10 @@ describe("request errors", () => {
 describe("GET and DELETE /v2/documents", () => {
   test("lists newest first with keyset pagination and a space filter; delete is 204, then 404", async () => {
     const made = await processDocs(
-      form({ files: ["one", "two", "three"].map((n) => new File([`Document ${n} is about ${n} things.`], `${n}.md`)), space: "paging" }),
+      form({
+        files: ["one", "two", "three"].map((n) => new File([`Document ${n} is about ${n} things.`], `${n}.md`)),
+        space: "paging",
+      }),
       "carol",
     );
     expect(made.body.ready).toBe(3);
@@ -206,7 +235,12 @@ describe("GET and DELETE /v2/documents", () => {
     expect(page2.body.pagination).toEqual({ limit: 2, has_more: false, next_cursor: null });
     const listed = [...page1.body.data, ...page2.body.data].map((d: any) => d.id);
     expect(new Set(listed)).toEqual(new Set(ids));
-    expect(page1.body.data[0]).toMatchObject({ status: "ready", source_type: "file", space_id: "paging", chunk_count: 1 });
+    expect(page1.body.data[0]).toMatchObject({
+      status: "ready",
+      source_type: "file",
+      space_id: "paging",
+      chunk_count: 1,
+    });
     expect((await listDocs("?space_id=nature", "carol")).body.data).toEqual([]);
     expect((await listDocs("?cursor=garbage", "carol")).status).toBe(422);
 

@@ -50,11 +50,18 @@ describe("builtin embedder", () => {
 
 describe("transformers embedder", () => {
   const model = findModel(loadConfig().modelsDir);
-  if (!model) console.warn(`SKIPPED transformers embedder: no ONNX model under ${join(ROOT, "models/embeddings")} (see models/README.md)`);
+  if (!model)
+    console.warn(
+      `SKIPPED transformers embedder: no ONNX model under ${join(ROOT, "models/embeddings")} (see models/README.md)`,
+    );
 
   test.skipIf(!model)("embeds with the local ONNX model: unit vectors, related texts closer", async () => {
     const e = transformersEmbedder(model!);
-    const [q, near, far] = await e.embed(["A cat sits on the mat.", "A kitten is lying on a rug.", "Interest rates rose sharply."]);
+    const [q, near, far] = await e.embed([
+      "A cat sits on the mat.",
+      "A kitten is lying on a rug.",
+      "Interest rates rose sharply.",
+    ]);
     expect(e.id).toBe(`transformers:${model!.name}`);
     expect(q!.length).toBe(e.dimension);
     expect(norm(q!)).toBeCloseTo(1, 4);
@@ -85,7 +92,12 @@ describe("ollama embedder", () => {
     const e = ollamaEmbedder({ hosts: ["http://127.0.0.1:9", fake.url], model: "m", timeoutMs: 5000, keepAlive: "5m" });
     expect(await e.embed(["hello"])).toHaveLength(1);
     fake.behave("down", 1);
-    const dead = ollamaEmbedder({ hosts: [fake.url, "http://127.0.0.1:9"], model: "m", timeoutMs: 5000, keepAlive: "5m" });
+    const dead = ollamaEmbedder({
+      hosts: [fake.url, "http://127.0.0.1:9"],
+      model: "m",
+      timeoutMs: 5000,
+      keepAlive: "5m",
+    });
     const err = await dead.embed(["hello"]).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).status).toBe(503);
@@ -116,7 +128,11 @@ describe("embedder selection", () => {
   });
 
   test("ollama uses EMBEDDING_MODEL, or nomic-embed-text by default", () => {
-    expect(createEmbedder({ ...base, embedder: "ollama", modelsDir: "/nonexistent" }).id).toBe("ollama:nomic-embed-text");
-    expect(createEmbedder({ ...base, embedder: "ollama", embeddingModel: "bge-m3", modelsDir: "/x" }).id).toBe("ollama:bge-m3");
+    expect(createEmbedder({ ...base, embedder: "ollama", modelsDir: "/nonexistent" }).id).toBe(
+      "ollama:nomic-embed-text",
+    );
+    expect(createEmbedder({ ...base, embedder: "ollama", embeddingModel: "bge-m3", modelsDir: "/x" }).id).toBe(
+      "ollama:bge-m3",
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, expect, test } from "bun:test";
-import { spawn } from "bun";
 import { join } from "node:path";
+import { spawn } from "bun";
 import { openDb } from "../../src/db/index.ts";
 import { startFakeOllama } from "../helpers/fake-ollama.ts";
 import { BUN, call, cleanup, ROOT, startServer } from "../helpers/server.ts";
@@ -15,7 +15,11 @@ afterAll(async () => {
 const embedders = async (dataDir: string) => {
   const { sqlite } = await openDb(dataDir, { migrate: false });
   try {
-    return sqlite.query<{ embedder: string; n: number }, []>("SELECT embedder, count(*) AS n FROM retrieval_chunks GROUP BY embedder").all();
+    return sqlite
+      .query<{ embedder: string; n: number }, []>(
+        "SELECT embedder, count(*) AS n FROM retrieval_chunks GROUP BY embedder",
+      )
+      .all();
   } finally {
     sqlite.close();
   }
@@ -26,7 +30,10 @@ test("`reindex` re-embeds every chunk with the newly configured embedder, with p
   dirs.push(first.dataDir);
   const key = await first.createKey("acme", "production");
   const body = new FormData();
-  const text = Array.from({ length: 60 }, (_, i) => `Fact ${i}: the heron waits in shallow water for fish number ${i}.`).join(" ");
+  const text = Array.from(
+    { length: 60 },
+    (_, i) => `Fact ${i}: the heron waits in shallow water for fish number ${i}.`,
+  ).join(" ");
   body.append("files", new File([`# Herons\n\n${text}`], "herons.md"));
   const made = await call(first.url, "/v2/documents/process", { key, user: "ann", body });
   const chunks = made.body.documents[0].chunk_count;
@@ -34,7 +41,13 @@ test("`reindex` re-embeds every chunk with the newly configured embedder, with p
   await first.stop({ keepData: true });
   expect(await embedders(first.dataDir)).toEqual([{ embedder: "builtin-hash-384", n: chunks }]);
 
-  const env = { ...process.env, DATA_DIR: first.dataDir, EMBEDDER: "ollama", OLLAMA_HOST: fake.url, EMBEDDING_MODEL: "all-minilm" };
+  const env = {
+    ...process.env,
+    DATA_DIR: first.dataDir,
+    EMBEDDER: "ollama",
+    OLLAMA_HOST: fake.url,
+    EMBEDDING_MODEL: "all-minilm",
+  };
   const proc = spawn([BUN, join(ROOT, "src/main.ts"), "reindex"], { env, stdout: "pipe", stderr: "pipe" });
   const [code, err] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
   expect(code).toBe(0);
@@ -48,7 +61,10 @@ test("`reindex` re-embeds every chunk with the newly configured embedder, with p
   const again = spawn([BUN, join(ROOT, "src/main.ts"), "reindex"], { env, stdout: "pipe", stderr: "pipe" });
   expect(await new Response(again.stderr).text()).toContain("Re-embedded 0 chunks");
 
-  const second = await startServer({ dataDir: first.dataDir, env: { EMBEDDER: "ollama", OLLAMA_HOST: fake.url, EMBEDDING_MODEL: "all-minilm" } });
+  const second = await startServer({
+    dataDir: first.dataDir,
+    env: { EMBEDDER: "ollama", OLLAMA_HOST: fake.url, EMBEDDING_MODEL: "all-minilm" },
+  });
   try {
     expect(second.output()).toContain("ollama:all-minilm");
     const res = await call(second.url, "/v2/documents/query", {

@@ -1,16 +1,22 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { openDb, type OpenedDb } from "../../src/db/index.ts";
+import { type OpenedDb, openDb } from "../../src/db/index.ts";
 import { createDocumentRecord, deleteDocument, markDocumentReady } from "../../src/documents/records.ts";
+import { resultOfMarkdown } from "../../src/ingest/result.ts";
 import type { ExtractResult } from "../../src/ingest/types.ts";
 import { blobPath, putBlob } from "../../src/media/blob-store.ts";
 import { builtinEmbedder } from "../../src/retrieval/embedders/builtin.ts";
-import { indexChapter, indexDocument, search, type RetrievalDeps, type SearchScope } from "../../src/retrieval/index.ts";
+import {
+  indexChapter,
+  indexDocument,
+  type RetrievalDeps,
+  type SearchScope,
+  search,
+} from "../../src/retrieval/index.ts";
 import { reindexAll, staleChunkCount } from "../../src/retrieval/reindex.ts";
 import { ensureTenant } from "../../src/tenants/keys.ts";
 import { newId, nowIso } from "../../src/util.ts";
 import { cleanup, tempDir } from "../helpers/server.ts";
-import { resultOfMarkdown } from "../../src/ingest/result.ts";
 
 const embedder = builtinEmbedder();
 let dir: string;
@@ -35,17 +41,38 @@ interface Owner {
 function newOwner(tenant: string): Owner {
   const { id: tenantId } = ensureTenant(opened.db, tenant);
   const userId = newId();
-  opened.sqlite.run("INSERT INTO users (id, tenant_id, external_id, created_at) VALUES (?, ?, ?, ?)", [userId, tenantId, userId, nowIso()]);
+  opened.sqlite.run("INSERT INTO users (id, tenant_id, external_id, created_at) VALUES (?, ?, ?, ?)", [
+    userId,
+    tenantId,
+    userId,
+    nowIso(),
+  ]);
   return { tenantId, userId };
 }
 
-const extractOf = (markdown: string, title: string | null = null): ExtractResult => resultOfMarkdown(markdown, { title });
+const extractOf = (markdown: string, title: string | null = null): ExtractResult =>
+  resultOfMarkdown(markdown, { title });
 
-async function addDoc(owner: Owner, markdown: string, opts: { spaceId?: string | null; filename?: string } = {}): Promise<string> {
-  const id = createDocumentRecord(deps.sqlite, owner, { filename: opts.filename ?? `${newId()}.md`, sourceType: "file", spaceId: opts.spaceId ?? null });
+async function addDoc(
+  owner: Owner,
+  markdown: string,
+  opts: { spaceId?: string | null; filename?: string } = {},
+): Promise<string> {
+  const id = createDocumentRecord(deps.sqlite, owner, {
+    filename: opts.filename ?? `${newId()}.md`,
+    sourceType: "file",
+    spaceId: opts.spaceId ?? null,
+  });
   const extract = extractOf(markdown);
   const { chunkCount } = await indexDocument(deps, { ...owner, documentId: id, extract });
-  markDocumentReady(deps.sqlite, id, { blobKey: null, mimeType: "text/markdown", pages: 1, markdown, title: null, chunkCount });
+  markDocumentReady(deps.sqlite, id, {
+    blobKey: null,
+    mimeType: "text/markdown",
+    pages: 1,
+    markdown,
+    title: null,
+    chunkCount,
+  });
   return id;
 }
 
@@ -72,7 +99,8 @@ describe("tenant and learner isolation", () => {
     const seed = 20240611;
     const rand = prng(seed);
     const pick = <T>(a: T[]) => a[Math.floor(rand() * a.length)]!;
-    const sentence = () => `The ${pick(VOCABULARY)} binds the ${pick(VOCABULARY)} near the ${pick(VOCABULARY)} in every ${pick(VOCABULARY)}.`;
+    const sentence = () =>
+      `The ${pick(VOCABULARY)} binds the ${pick(VOCABULARY)} near the ${pick(VOCABULARY)} in every ${pick(VOCABULARY)}.`;
 
     const owners: { owner: Owner; docs: { id: string; space: string }[] }[] = [];
     for (let t = 0; t < 4; t++) {
@@ -97,13 +125,20 @@ describe("tenant and learner isolation", () => {
       const space = pick(["lab", "clinic"]);
       const scope: SearchScope = kind === "all" ? {} : kind === "ids" ? { documentIds: ids } : { spaceId: space };
       const allowed = new Set(
-        kind === "all" ? docs.map((d) => d.id) : kind === "ids" ? ids : docs.filter((d) => d.space === space).map((d) => d.id),
+        kind === "all"
+          ? docs.map((d) => d.id)
+          : kind === "ids"
+            ? ids
+            : docs.filter((d) => d.space === space).map((d) => d.id),
       );
       const query = `${pick(VOCABULARY)} ${pick(VOCABULARY)} ${pick(VOCABULARY)}`;
       for (const mode of ["hybrid", "vector", "lexical"] as const) {
         const found = await search(deps, { ...owner, scope, query, topK: 20, mode });
         for (const h of found) {
-          if (!allowed.has(h.documentId!)) throw new Error(`seed ${seed} round ${round}: ${mode} search leaked ${h.documentId} (scope ${JSON.stringify(scope)})`);
+          if (!allowed.has(h.documentId!))
+            throw new Error(
+              `seed ${seed} round ${round}: ${mode} search leaked ${h.documentId} (scope ${JSON.stringify(scope)})`,
+            );
         }
         hits += found.length;
       }
@@ -118,12 +153,20 @@ describe("tenant and learner isolation", () => {
     const myDoc = await addDoc(mine, `# Plants\n\n${text} Plants store it as sugar.`);
     for (let i = 0; i < 60; i++) await addDoc(crowd, `# Copy ${i}\n\n${text}`);
     for (const mode of ["hybrid", "vector", "lexical"] as const) {
-      const found = await search(deps, { ...mine, scope: {}, query: "photosynthesis light energy chloroplasts", topK: 3, mode });
+      const found = await search(deps, {
+        ...mine,
+        scope: {},
+        query: "photosynthesis light energy chloroplasts",
+        topK: 3,
+        mode,
+      });
       expect(found.map((h) => h.documentId)).toEqual([myDoc]);
     }
     // Same tenant, other learner: invisible when the learner is given.
     const sibling = { tenantId: mine.tenantId, userId: newOwner("crowd-victim").userId };
-    expect(await search(deps, { ...sibling, scope: { documentIds: [myDoc] }, query: "photosynthesis", topK: 5 })).toEqual([]);
+    expect(
+      await search(deps, { ...sibling, scope: { documentIds: [myDoc] }, query: "photosynthesis", topK: 5 }),
+    ).toEqual([]);
   });
 });
 
@@ -137,9 +180,14 @@ describe("scope", () => {
 
   beforeAll(async () => {
     owner = newOwner("scope-tenant");
-    a = await addDoc(owner, "# Alpha\n\nGlaciers carve U-shaped valleys as they move.", { spaceId: "geo", filename: "alpha.md" });
+    a = await addDoc(owner, "# Alpha\n\nGlaciers carve U-shaped valleys as they move.", {
+      spaceId: "geo",
+      filename: "alpha.md",
+    });
     b = await addDoc(owner, "# Beta\n\nRivers carve V-shaped valleys by erosion.", { spaceId: "geo" });
-    c = await addDoc(owner, "# Gamma\n\nVolcanoes form where magma reaches the surface of valleys.", { spaceId: "other" });
+    c = await addDoc(owner, "# Gamma\n\nVolcanoes form where magma reaches the surface of valleys.", {
+      spaceId: "other",
+    });
     courseId = newId();
     chapterId = newId();
     const now = nowIso();
@@ -153,11 +201,21 @@ describe("scope", () => {
       [chapterId, courseId, now],
     );
     deps.sqlite.run("INSERT INTO course_documents (course_id, document_id) VALUES (?, ?)", [courseId, a]);
-    await indexChapter(deps, { ...owner, courseId, chapterId, title: "Valleys", markdown: "Valleys are low areas between hills, often with a river." });
+    await indexChapter(deps, {
+      ...owner,
+      courseId,
+      chapterId,
+      title: "Valleys",
+      markdown: "Valleys are low areas between hills, often with a river.",
+    });
   });
 
   const docsOf = async (scope: SearchScope) =>
-    new Set((await search(deps, { ...owner, scope, query: "valleys", topK: 20 })).map((h) => h.documentId ?? `chapter:${h.chapterId}`));
+    new Set(
+      (await search(deps, { ...owner, scope, query: "valleys", topK: 20 })).map(
+        (h) => h.documentId ?? `chapter:${h.chapterId}`,
+      ),
+    );
 
   test("document ids, space, course (its chapters and linked documents), and everything", async () => {
     expect(await docsOf({ documentIds: [b, c] })).toEqual(new Set([b, c]));
@@ -168,11 +226,26 @@ describe("scope", () => {
   });
 
   test("hits carry citation fields; the score is the cosine of query and chunk", async () => {
-    const [hit] = await search(deps, { ...owner, scope: { documentIds: [a] }, query: "glaciers carve valleys", topK: 1 });
-    expect(hit).toMatchObject({ documentId: a, chapterId: null, filename: "alpha.md", headingPath: ["Alpha"], page: null, position: 0 });
+    const [hit] = await search(deps, {
+      ...owner,
+      scope: { documentIds: [a] },
+      query: "glaciers carve valleys",
+      topK: 1,
+    });
+    expect(hit).toMatchObject({
+      documentId: a,
+      chapterId: null,
+      filename: "alpha.md",
+      headingPath: ["Alpha"],
+      page: null,
+      position: 0,
+    });
     expect(hit!.text).toBe("Glaciers carve U-shaped valleys as they move.");
     const [q, chunk] = await embedder.embed(["glaciers carve valleys", `Alpha\n\n${hit!.text}`]);
-    expect(hit!.score).toBeCloseTo(q!.reduce((s, x, i) => s + x * chunk![i]!, 0), 5);
+    expect(hit!.score).toBeCloseTo(
+      q!.reduce((s, x, i) => s + x * chunk![i]!, 0),
+      5,
+    );
   });
 
   test("re-indexing a chapter replaces its chunks", async () => {
@@ -189,11 +262,20 @@ describe("deletion and re-embedding", () => {
     const id = await addDoc(owner, `# Doomed\n\n${"Ephemeral zebra facts. ".repeat(200)}`);
     const blob = await putBlob({ dataDir: dir }, new TextEncoder().encode("original"), { ext: "md" });
     deps.sqlite.run("UPDATE documents SET blob_key = ? WHERE id = ?", [blob.key, id]);
-    const seqs = deps.sqlite.query<{ seq: number }, [string]>("SELECT seq FROM retrieval_chunks WHERE document_id = ?").all(id).map((r) => r.seq);
+    const seqs = deps.sqlite
+      .query<{ seq: number }, [string]>("SELECT seq FROM retrieval_chunks WHERE document_id = ?")
+      .all(id)
+      .map((r) => r.seq);
     expect(seqs.length).toBeGreaterThan(1);
-    const vecTable = deps.sqlite.query<{ table_name: string }, []>("SELECT table_name FROM retrieval_vector_tables").get()!.table_name;
+    const vecTable = deps.sqlite
+      .query<{ table_name: string }, []>("SELECT table_name FROM retrieval_vector_tables")
+      .get()!.table_name;
     const inFts = () => count("SELECT count(*) AS n FROM retrieval_fts WHERE retrieval_fts MATCH 'zebra'");
-    const inVec = () => count(`SELECT count(*) AS n FROM ${vecTable} WHERE chunk_seq IN (SELECT value FROM json_each(?))`, JSON.stringify(seqs));
+    const inVec = () =>
+      count(
+        `SELECT count(*) AS n FROM ${vecTable} WHERE chunk_seq IN (SELECT value FROM json_each(?))`,
+        JSON.stringify(seqs),
+      );
     expect(inFts()).toBe(seqs.length);
     expect(inVec()).toBe(seqs.length);
 
@@ -203,7 +285,9 @@ describe("deletion and re-embedding", () => {
     expect(inFts()).toBe(0);
     expect(inVec()).toBe(0);
     expect(existsSync(blobPath(dir, blob.key))).toBe(false);
-    await expect(deleteDocument({ sqlite: deps.sqlite, cfg: { dataDir: dir } as never }, owner, id)).rejects.toMatchObject({ status: 404 });
+    await expect(
+      deleteDocument({ sqlite: deps.sqlite, cfg: { dataDir: dir } as never }, owner, id),
+    ).rejects.toMatchObject({ status: 404 });
   });
 
   test("after a change of embedder, search still scores by the new one, and reindex moves every vector", async () => {
@@ -223,10 +307,18 @@ describe("deletion and re-embedding", () => {
     expect(total).toBe(stale);
     expect(progress.at(-1)).toBe(stale);
     expect(staleChunkCount(next)).toBe(0);
-    const oldTable = deps.sqlite.query<{ table_name: string }, []>("SELECT table_name FROM retrieval_vector_tables WHERE dimension = 384").get()!.table_name;
+    const oldTable = deps.sqlite
+      .query<{ table_name: string }, []>("SELECT table_name FROM retrieval_vector_tables WHERE dimension = 384")
+      .get()!.table_name;
     expect(count(`SELECT count(*) AS n FROM ${oldTable}`)).toBe(0);
 
-    const after = await search(next, { ...owner, scope: { documentIds: [id] }, query: "moon tides", topK: 1, mode: "vector" });
+    const after = await search(next, {
+      ...owner,
+      scope: { documentIds: [id] },
+      query: "moon tides",
+      topK: 1,
+      mode: "vector",
+    });
     expect(after[0]!.documentId).toBe(id);
     expect(after[0]!.score).toBeCloseTo(before[0]!.score, 5);
   });

@@ -1,6 +1,6 @@
 /** The attempt state machine: schedule, exact attempt count, deactivation and stale jobs. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { openDb, type OpenedDb } from "../../src/db/index.ts";
+import { type OpenedDb, openDb } from "../../src/db/index.ts";
 import { ensureTenant } from "../../src/tenants/keys.ts";
 import { type AttemptResult, pendingDeliveryForJob, recordAttempt } from "../../src/webhooks/attempts.ts";
 import { recordEvent } from "../../src/webhooks/outbox.ts";
@@ -11,13 +11,25 @@ const dir = tempDir("cf-attempts-");
 let o: OpenedDb;
 let tenantId: string;
 
-const failed: AttemptResult = { ok: false, statusCode: 500, durationMs: 3, error: "receiver answered HTTP 500", startedAt: new Date().toISOString() };
+const failed: AttemptResult = {
+  ok: false,
+  statusCode: 500,
+  durationMs: 3,
+  error: "receiver answered HTTP 500",
+  startedAt: new Date().toISOString(),
+};
 const row = (id: string) =>
-  o.sqlite.query<{ status: string; attempts: number; job_id: string | null; next_attempt_at: string | null }, [string]>(
-    "SELECT status, attempts, job_id, next_attempt_at FROM webhook_deliveries WHERE id = ?",
-  ).get(id)!;
+  o.sqlite
+    .query<{ status: string; attempts: number; job_id: string | null; next_attempt_at: string | null }, [string]>(
+      "SELECT status, attempts, job_id, next_attempt_at FROM webhook_deliveries WHERE id = ?",
+    )
+    .get(id)!;
 const deliveriesOf = (webhookId: string) =>
-  o.sqlite.query<{ id: string; job_id: string }, [string]>("SELECT id, job_id FROM webhook_deliveries WHERE webhook_id = ? ORDER BY rowid").all(webhookId);
+  o.sqlite
+    .query<{ id: string; job_id: string }, [string]>(
+      "SELECT id, job_id FROM webhook_deliveries WHERE webhook_id = ? ORDER BY rowid",
+    )
+    .all(webhookId);
 
 beforeAll(async () => {
   o = await openDb(dir);
@@ -53,7 +65,9 @@ test("with a schedule of two delays a delivery is tried three times, then the we
   }
   expect(outcomes).toEqual(["retrying", "retrying", "failed"]);
   expect(row(first!.id)).toMatchObject({ status: "failed", attempts: 3, job_id: null });
-  expect(o.sqlite.query<{ active: number }, [string]>("SELECT active FROM webhooks WHERE id = ?").get(w.id)!.active).toBe(0);
+  expect(
+    o.sqlite.query<{ active: number }, [string]>("SELECT active FROM webhooks WHERE id = ?").get(w.id)!.active,
+  ).toBe(0);
   // The other pending delivery of the deactivated webhook is canceled, and new events skip it.
   expect(row(second!.id).status).toBe("canceled");
   recordEvent(o.sqlite, { tenantId, event: "course.completed", data: { n: 3 } });
@@ -70,7 +84,11 @@ test("an attempt that lands after its webhook was deactivated is logged but not 
   expect(recordAttempt(o.sqlite, d, failed, [1, 1])).toBe("canceled");
   expect(row(only!.id)).toMatchObject({ status: "canceled", attempts: 1 });
   expect(o.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs").get()!.n).toBe(jobsBefore);
-  expect(o.sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM webhook_attempts WHERE delivery_id = ?").get(only!.id)!.n).toBe(1);
+  expect(
+    o.sqlite
+      .query<{ n: number }, [string]>("SELECT count(*) AS n FROM webhook_attempts WHERE delivery_id = ?")
+      .get(only!.id)!.n,
+  ).toBe(1);
 });
 
 test("an attempt that lands after its webhook was deleted changes nothing and does not throw", () => {
@@ -80,6 +98,10 @@ test("an attempt that lands after its webhook was deleted changes nothing and do
   const d = pendingDeliveryForJob(o.sqlite, only!.id, only!.job_id)!;
   o.sqlite.run("DELETE FROM webhooks WHERE id = ?", [w.id]);
   expect(recordAttempt(o.sqlite, d, failed, [1])).toBe("canceled");
-  expect(o.sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM webhook_attempts WHERE delivery_id = ?").get(only!.id)!.n).toBe(0);
+  expect(
+    o.sqlite
+      .query<{ n: number }, [string]>("SELECT count(*) AS n FROM webhook_attempts WHERE delivery_id = ?")
+      .get(only!.id)!.n,
+  ).toBe(0);
   expect(pendingDeliveryForJob(o.sqlite, only!.id, only!.job_id)).toBeNull();
 });

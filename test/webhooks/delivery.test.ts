@@ -4,7 +4,7 @@
  * with the retry schedule shortened to 1 s.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { call, cleanup, errorOf, startServer, tempDir, type TestServer } from "../helpers/server.ts";
+import { call, cleanup, errorOf, startServer, type TestServer, tempDir } from "../helpers/server.ts";
 import { emit } from "./emit.ts";
 import { type Receiver, startReceiver, verifySignature } from "./receiver.ts";
 
@@ -23,13 +23,23 @@ const env = () => ({
 });
 
 async function register(k: string, path: string, events?: string[]) {
-  const r = await call(srv.url, "/v2/webhooks", { key: k, json: { url: rx.url + path, ...(events ? { events } : {}) } });
+  const r = await call(srv.url, "/v2/webhooks", {
+    key: k,
+    json: { url: rx.url + path, ...(events ? { events } : {}) },
+  });
   if (r.status !== 201 && r.status !== 200) throw new Error(`registration failed: ${r.status} ${r.text}`);
   return r.body as { id: string; url: string; events: string[]; active: boolean; secret: string; created_at: string };
 }
 
-const deliveries = async (k: string, id: string) => (await call(srv.url, `/v2/webhooks/${id}/deliveries`, { key: k })).body.data as any[];
-const completed = (n: number) => ({ job_id: `job-${n}`, course_id: `course-${n}`, title: `Course ${n}`, chapters_count: 3, source_type: "topic" });
+const deliveries = async (k: string, id: string) =>
+  (await call(srv.url, `/v2/webhooks/${id}/deliveries`, { key: k })).body.data as any[];
+const completed = (n: number) => ({
+  job_id: `job-${n}`,
+  course_id: `course-${n}`,
+  title: `Course ${n}`,
+  chapters_count: 3,
+  source_type: "topic",
+});
 
 beforeAll(async () => {
   rx = startReceiver(dir);
@@ -47,7 +57,11 @@ describe("registration", () => {
   test("registers with the default events and shows the secret only once", async () => {
     const r = await call(srv.url, "/v2/webhooks", { key, json: { url: `${rx.url}/reg` } });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ url: `${rx.url}/reg`, events: ["course.completed", "course.failed", "job.progress"], active: true });
+    expect(r.body).toMatchObject({
+      url: `${rx.url}/reg`,
+      events: ["course.completed", "course.failed", "job.progress"],
+      active: true,
+    });
     expect(r.body.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(r.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     expect(Date.parse(r.body.created_at)).toBeGreaterThan(Date.now() - 60_000);
@@ -55,11 +69,20 @@ describe("registration", () => {
     const list = await call(srv.url, "/v2/webhooks", { key });
     expect(list.status).toBe(200);
     const listed = list.body.data.find((w: any) => w.id === r.body.id);
-    expect(listed).toEqual({ id: r.body.id, url: r.body.url, events: r.body.events, active: true, created_at: r.body.created_at });
+    expect(listed).toEqual({
+      id: r.body.id,
+      url: r.body.url,
+      events: r.body.events,
+      active: true,
+      created_at: r.body.created_at,
+    });
     expect(list.text).not.toContain("whsec_");
     expect(srv.output()).not.toContain(r.body.secret);
 
-    const again = await call(srv.url, "/v2/webhooks", { key, json: { url: `${rx.url}/reg`, events: ["course.failed"] } });
+    const again = await call(srv.url, "/v2/webhooks", {
+      key,
+      json: { url: `${rx.url}/reg`, events: ["course.failed"] },
+    });
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(r.body.id);
     expect(again.body.events).toEqual(["course.failed"]);
@@ -84,7 +107,10 @@ describe("registration", () => {
       expect({ json, status: r.status }).toEqual({ json, status: 422 });
       expect(errorOf(r).code).toBe("VALIDATION_ERROR");
     }
-    const unknown = await call(srv.url, "/v2/webhooks", { key, json: { url: `${rx.url}/x`, events: ["course.completed", "podcast.episode_ready"] } });
+    const unknown = await call(srv.url, "/v2/webhooks", {
+      key,
+      json: { url: `${rx.url}/x`, events: ["course.completed", "podcast.episode_ready"] },
+    });
     expect(errorOf(unknown).message).toContain('"podcast.episode_ready"');
     const exact = `${rx.url}/${"b".repeat(2048 - rx.url.length - 1)}`;
     expect((await call(srv.url, "/v2/webhooks", { key, json: { url: exact } })).status).toBe(201);
@@ -103,7 +129,9 @@ describe("registration", () => {
       expect(r.status).toBe(404);
       expect(errorOf(r).code).toBe("WEBHOOK_NOT_FOUND");
     }
-    expect((await call(srv.url, "/v2/webhooks", { key: otherKey })).body.data.map((x: any) => x.id)).not.toContain(w.id);
+    expect((await call(srv.url, "/v2/webhooks", { key: otherKey })).body.data.map((x: any) => x.id)).not.toContain(
+      w.id,
+    );
     expect(rx.to("/owned")).toHaveLength(0);
     const del = await call(srv.url, `/v2/webhooks/${w.id}`, { key, method: "DELETE" });
     expect(del.status).toBe(204);
@@ -127,7 +155,9 @@ describe("test endpoint", () => {
     expect(got!.headers["x-service-event"]).toBe("test");
     expect(got!.headers["x-service-delivery"]).toBe(r.body.delivery_id);
     expect(verifySignature(w.secret, got!.raw, got!.headers["x-service-signature"])).toBe(true);
-    expect(verifySignature(w.secret, got!.raw.replace("test", "tesT"), got!.headers["x-service-signature"])).toBe(false);
+    expect(verifySignature(w.secret, got!.raw.replace("test", "tesT"), got!.headers["x-service-signature"])).toBe(
+      false,
+    );
     expect(verifySignature("whsec_other", got!.raw, got!.headers["x-service-signature"])).toBe(false);
 
     const log = await deliveries(key, w.id);
@@ -139,10 +169,15 @@ describe("test endpoint", () => {
   test("the delivery log pages newest first", async () => {
     const w = await register(key, "/paged");
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await call(srv.url, `/v2/webhooks/${w.id}/test`, { key, method: "POST" })).body.delivery_id);
+    for (let i = 0; i < 3; i++)
+      ids.push((await call(srv.url, `/v2/webhooks/${w.id}/test`, { key, method: "POST" })).body.delivery_id);
     const first = await call(srv.url, `/v2/webhooks/${w.id}/deliveries?limit=2`, { key });
     expect(first.body.pagination).toMatchObject({ limit: 2, has_more: true });
-    const second = await call(srv.url, `/v2/webhooks/${w.id}/deliveries?limit=2&cursor=${first.body.pagination.next_cursor}`, { key });
+    const second = await call(
+      srv.url,
+      `/v2/webhooks/${w.id}/deliveries?limit=2&cursor=${first.body.pagination.next_cursor}`,
+      { key },
+    );
     expect(second.body.pagination).toEqual({ limit: 2, has_more: false, next_cursor: null });
     expect([...first.body.data, ...second.body.data].map((d: any) => d.id)).toEqual(ids.reverse());
     const bad = await call(srv.url, `/v2/webhooks/${w.id}/deliveries?cursor=nonsense`, { key });
@@ -196,7 +231,12 @@ describe("event delivery", () => {
     expect(got!.headers["x-service-event"]).toBe("course.completed");
     expect(verifySignature(both.secret, got!.raw, got!.headers["x-service-signature"])).toBe(true);
     const [entry] = await deliveries(key, both.id);
-    expect(entry).toMatchObject({ id: got!.headers["x-service-delivery"], event: "course.completed", status: "delivered", attempt_count: 1 });
+    expect(entry).toMatchObject({
+      id: got!.headers["x-service-delivery"],
+      event: "course.completed",
+      status: "delivered",
+      attempt_count: 1,
+    });
     expect(rx.to("/ev-failed")).toHaveLength(0);
     expect(await deliveries(key, failedOnly.id)).toHaveLength(0);
   });
@@ -204,7 +244,10 @@ describe("event delivery", () => {
   test("a failed delivery is retried on the schedule with the same delivery id until it succeeds", async () => {
     rx.reply("/flaky", 503, 500, 200);
     const w = await register(key, "/flaky");
-    await emit(srv.dataDir, key, "course.failed", { job_id: "j-flaky", error: { code: "LLM_TIMEOUT", message: "timed out", request_id: null } });
+    await emit(srv.dataDir, key, "course.failed", {
+      job_id: "j-flaky",
+      error: { code: "LLM_TIMEOUT", message: "timed out", request_id: null },
+    });
     const got = await rx.waitFor("/flaky", 3);
     await Bun.sleep(1_500);
     expect(rx.to("/flaky")).toHaveLength(3);
@@ -286,7 +329,10 @@ describe("persistence", () => {
       byCourse.set(id, [...(byCourse.get(id) ?? []), g.headers["x-service-delivery"]!]);
     }
     // The attempt cut off by the kill is made again with the same delivery id, so receivers can de-duplicate.
-    expect(byCourse.get("course-7")).toEqual([inFlight!.headers["x-service-delivery"]!, inFlight!.headers["x-service-delivery"]!]);
+    expect(byCourse.get("course-7")).toEqual([
+      inFlight!.headers["x-service-delivery"]!,
+      inFlight!.headers["x-service-delivery"]!,
+    ]);
     expect(byCourse.get("course-8")).toHaveLength(1);
     await Bun.sleep(1_200);
     expect(rx.to("/restart")).toHaveLength(3);

@@ -5,7 +5,12 @@ import type { EmittedEvent } from "../../src/webhooks/events.ts";
 import { recordEvent } from "../../src/webhooks/outbox.ts";
 
 /** The event is the data of `apiKey`'s tenant and environment, as if that key had started the course. */
-export async function emit(dataDir: string, apiKey: string, event: EmittedEvent, data: Record<string, unknown>): Promise<void> {
+export async function emit(
+  dataDir: string,
+  apiKey: string,
+  event: EmittedEvent,
+  data: Record<string, unknown>,
+): Promise<void> {
   const { db, sqlite } = await openDb(dataDir, { migrate: false });
   try {
     const { tenantId } = keyAuthenticator(db)(apiKey)!;

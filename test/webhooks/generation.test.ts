@@ -1,7 +1,7 @@
 /** course.completed and course.failed as real generation runs emit them, received over HTTPS. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
-import { call, cleanup, startServer, tempDir, type TestServer } from "../helpers/server.ts";
+import { call, cleanup, startServer, type TestServer, tempDir } from "../helpers/server.ts";
 import { type Receiver, startReceiver, verifySignature } from "./receiver.ts";
 
 const dir = tempDir("cf-webhooks-gen-");
@@ -41,14 +41,24 @@ const eventsOf = (name: string) => rx.to("/courses").filter((g) => g.headers["x-
 async function waitForEvent(name: string, count: number) {
   const deadline = Date.now() + 30_000;
   while (eventsOf(name).length < count) {
-    if (Date.now() > deadline) throw new Error(`no ${name} event within 30 s; got ${rx.to("/courses").map((g) => g.raw).join("\n")}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `no ${name} event within 30 s; got ${rx
+          .to("/courses")
+          .map((g) => g.raw)
+          .join("\n")}`,
+      );
     await Bun.sleep(50);
   }
   return eventsOf(name);
 }
 
 test("a finished topic course sends course.completed with the spec's fields", async () => {
-  const job = await call(srv.url, "/v2/courses/generate", { key, user: "learner-1", json: { topic: "Ocean tides and the moon", num_chapters: 2 } });
+  const job = await call(srv.url, "/v2/courses/generate", {
+    key,
+    user: "learner-1",
+    json: { topic: "Ocean tides and the moon", num_chapters: 2 },
+  });
   expect(job.status).toBeLessThan(300);
   const [got] = await waitForEvent("course.completed", 1);
   expect(verifySignature(secret, got!.raw, got!.headers["x-service-signature"])).toBe(true);
@@ -71,7 +81,11 @@ test("a finished topic course sends course.completed with the spec's fields", as
 test("a generation the model refuses sends course.failed with the structured error", async () => {
   ollama.behave("refuse");
   try {
-    const job = await call(srv.url, "/v2/courses/generate", { key, user: "learner-2", json: { topic: "Refused topic here", num_chapters: 1 } });
+    const job = await call(srv.url, "/v2/courses/generate", {
+      key,
+      user: "learner-2",
+      json: { topic: "Refused topic here", num_chapters: 1 },
+    });
     expect(job.status).toBeLessThan(300);
     const [got] = await waitForEvent("course.failed", 1);
     expect(verifySignature(secret, got!.raw, got!.headers["x-service-signature"])).toBe(true);
@@ -79,7 +93,11 @@ test("a generation the model refuses sends course.failed with the structured err
     expect(body.event).toBe("course.failed");
     expect(body.data).toEqual({
       job_id: job.body.id,
-      error: { code: "LLM_REFUSED", message: expect.stringContaining("declined"), request_id: job.headers.get("x-request-id") },
+      error: {
+        code: "LLM_REFUSED",
+        message: expect.stringContaining("declined"),
+        request_id: job.headers.get("x-request-id"),
+      },
     });
     expect(eventsOf("course.completed")).toHaveLength(1);
   } finally {

@@ -1,6 +1,6 @@
 /** recordEvent: one delivery row and one queued job per matching webhook, inside the caller's transaction. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { openDb, type OpenedDb } from "../../src/db/index.ts";
+import { type OpenedDb, openDb } from "../../src/db/index.ts";
 import { ensureTenant } from "../../src/tenants/keys.ts";
 import { DELIVERY_JOB } from "../../src/webhooks/events.ts";
 import { recordEvent } from "../../src/webhooks/outbox.ts";
@@ -24,7 +24,11 @@ interface DeliveryRow {
 
 const deliveries = () => o.sqlite.query<DeliveryRow, []>("SELECT * FROM webhook_deliveries ORDER BY rowid").all();
 const deliveryJobs = () =>
-  o.sqlite.query<{ id: string; payload: string; status: string }, [string]>("SELECT id, payload, status FROM jobs WHERE type = ?").all(DELIVERY_JOB);
+  o.sqlite
+    .query<{ id: string; payload: string; status: string }, [string]>(
+      "SELECT id, payload, status FROM jobs WHERE type = ?",
+    )
+    .all(DELIVERY_JOB);
 
 beforeAll(async () => {
   o = await openDb(dir);
@@ -38,10 +42,19 @@ afterAll(() => {
 
 describe("recordEvent", () => {
   test("writes one delivery and one job per active subscribed webhook of the tenant only", () => {
-    const a1 = saveWebhook(o.sqlite, acme, { url: "https://a.example/one", events: ["course.completed", "course.failed"] }).webhook;
+    const a1 = saveWebhook(o.sqlite, acme, {
+      url: "https://a.example/one",
+      events: ["course.completed", "course.failed"],
+    }).webhook;
     const a2 = saveWebhook(o.sqlite, acme, { url: "https://a.example/two", events: ["course.completed"] }).webhook;
-    const aFailOnly = saveWebhook(o.sqlite, acme, { url: "https://a.example/three", events: ["course.failed"] }).webhook;
-    const inactive = saveWebhook(o.sqlite, acme, { url: "https://a.example/off", events: ["course.completed"] }).webhook;
+    const aFailOnly = saveWebhook(o.sqlite, acme, {
+      url: "https://a.example/three",
+      events: ["course.failed"],
+    }).webhook;
+    const inactive = saveWebhook(o.sqlite, acme, {
+      url: "https://a.example/off",
+      events: ["course.completed"],
+    }).webhook;
     o.sqlite.run("UPDATE webhooks SET active = 0 WHERE id = ?", [inactive.id]);
     saveWebhook(o.sqlite, globex, { url: "https://g.example/hook", events: ["course.completed"] });
 
@@ -70,7 +83,11 @@ describe("recordEvent", () => {
     const before = { d: deliveries().length, j: deliveryJobs().length };
     expect(() =>
       o.sqlite.transaction(() => {
-        recordEvent(o.sqlite, { tenantId: acme, event: "course.failed", data: { job_id: "j2", error: { code: "INTERNAL" } } });
+        recordEvent(o.sqlite, {
+          tenantId: acme,
+          event: "course.failed",
+          data: { job_id: "j2", error: { code: "INTERNAL" } },
+        });
         throw new Error("course update failed");
       })(),
     ).toThrow("course update failed");
@@ -88,7 +105,10 @@ describe("recordEvent", () => {
   test("re-registering a URL re-activates it with new events and a new secret", () => {
     const first = saveWebhook(o.sqlite, acme, { url: "https://a.example/re", events: ["course.failed"] });
     o.sqlite.run("UPDATE webhooks SET active = 0 WHERE id = ?", [first.webhook.id]);
-    const again = saveWebhook(o.sqlite, acme, { url: "https://a.example/re", events: ["course.completed", "course.completed"] });
+    const again = saveWebhook(o.sqlite, acme, {
+      url: "https://a.example/re",
+      events: ["course.completed", "course.completed"],
+    });
     expect(first.created).toBe(true);
     expect(again.created).toBe(false);
     expect(again.webhook.id).toBe(first.webhook.id);
@@ -100,7 +120,13 @@ describe("recordEvent", () => {
 
   test("the signature is the hex HMAC-SHA256 of the raw body keyed with the whole secret", async () => {
     const body = '{"event":"test","data":{"message":"hi"}}';
-    const key = await crypto.subtle.importKey("raw", new TextEncoder().encode("whsec_abc"), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    const key = await crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode("whsec_abc"),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
     const mac = Buffer.from(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(body))).toString("hex");
     expect(signBody("whsec_abc", body)).toBe(mac);
   });

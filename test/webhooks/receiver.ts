@@ -34,10 +34,26 @@ export function makeCertificate(dir: string): { certFile: string; keyFile: strin
   const certFile = join(dir, "cert.pem");
   const keyFile = join(dir, "key.pem");
   const r = Bun.spawnSync([
-    "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-    "-keyout", keyFile, "-out", certFile, "-days", "2", "-subj", "/CN=courseforge webhook test receiver",
-    "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-    "-addext", "basicConstraints=critical,CA:TRUE",
+    "openssl",
+    "req",
+    "-x509",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:prime256v1",
+    "-nodes",
+    "-keyout",
+    keyFile,
+    "-out",
+    certFile,
+    "-days",
+    "2",
+    "-subj",
+    "/CN=courseforge webhook test receiver",
+    "-addext",
+    "subjectAltName=IP:127.0.0.1,DNS:localhost",
+    "-addext",
+    "basicConstraints=critical,CA:TRUE",
   ]);
   if (r.exitCode !== 0) throw new Error(`openssl failed: ${r.stderr.toString()}`);
   return { certFile, keyFile };
@@ -63,7 +79,10 @@ export function startReceiver(dir: string): Receiver {
         return new Promise<Response>((resolve) => hanging.add(() => resolve(new Response("late", { status: 200 }))));
       }
       const r = typeof reply === "number" ? { status: reply } : reply;
-      return new Response(r.status === 204 || (r.status >= 300 && r.status < 400) ? null : "ok", { status: r.status, headers: r.headers });
+      return new Response(r.status === 204 || (r.status >= 300 && r.status < 400) ? null : "ok", {
+        status: r.status,
+        headers: r.headers,
+      });
     },
   });
   const url = `https://127.0.0.1:${server.port}`;
@@ -78,7 +97,8 @@ export function startReceiver(dir: string): Receiver {
     async waitFor(path, count, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       while (to(path).length < count) {
-        if (Date.now() > deadline) throw new Error(`receiver got ${to(path).length} of ${count} requests on ${path} in ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`receiver got ${to(path).length} of ${count} requests on ${path} in ${timeoutMs} ms`);
         await Bun.sleep(25);
       }
       return to(path);

@@ -4,7 +4,7 @@
  * and allowed but without the receiver's CA (TLS verification).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { call, cleanup, errorOf, startServer, tempDir, type TestServer } from "../helpers/server.ts";
+import { call, cleanup, errorOf, startServer, type TestServer, tempDir } from "../helpers/server.ts";
 import { emit } from "./emit.ts";
 import { type Receiver, startReceiver } from "./receiver.ts";
 
@@ -15,14 +15,20 @@ let key: string;
 let hookId: string;
 
 const serve = (env: Record<string, string>) =>
-  startServer({ dataDir, env: { WEBHOOK_RETRY_SCHEDULE: "1,1,1,1,1", WEBHOOK_TIMEOUT_MS: "3000", RATE_LIMIT_PER_MINUTE: "10000", ...env } });
+  startServer({
+    dataDir,
+    env: { WEBHOOK_RETRY_SCHEDULE: "1,1,1,1,1", WEBHOOK_TIMEOUT_MS: "3000", RATE_LIMIT_PER_MINUTE: "10000", ...env },
+  });
 
 beforeAll(async () => {
   rx = startReceiver(dir);
   const allowed = await startServer({ env: { NODE_EXTRA_CA_CERTS: rx.certFile, OUTBOUND_ALLOW: "127.0.0.1" } });
   dataDir = allowed.dataDir;
   key = await allowed.createKey("acme", "test");
-  const r = await call(allowed.url, "/v2/webhooks", { key, json: { url: `${rx.url}/hook`, events: ["course.completed"] } });
+  const r = await call(allowed.url, "/v2/webhooks", {
+    key,
+    json: { url: `${rx.url}/hook`, events: ["course.completed"] },
+  });
   expect(r.status).toBe(201);
   hookId = r.body.id;
   const t = await call(allowed.url, `/v2/webhooks/${hookId}/test`, { key, method: "POST" });
@@ -66,7 +72,13 @@ describe("without OUTBOUND_ALLOW", () => {
     expect(t.body).toMatchObject({ delivered: false, status_code: null });
     expect(t.body.error).toMatch(/may not reach|not allowed|private|loopback|refused/i);
 
-    await emit(dataDir, key, "course.completed", { job_id: "j", course_id: "c", title: "T", chapters_count: 1, source_type: "topic" });
+    await emit(dataDir, key, "course.completed", {
+      job_id: "j",
+      course_id: "c",
+      title: "T",
+      chapters_count: 1,
+      source_type: "topic",
+    });
     const deadline = Date.now() + 10_000;
     let entry: any;
     while (Date.now() < deadline) {
@@ -86,7 +98,10 @@ describe("TLS verification", () => {
   test("a receiver whose certificate is not trusted is not delivered to", async () => {
     const srv = await serve({ OUTBOUND_ALLOW: "127.0.0.1" });
     try {
-      const r = await call(srv.url, "/v2/webhooks", { key, json: { url: `${rx.url}/hook`, events: ["course.completed"] } });
+      const r = await call(srv.url, "/v2/webhooks", {
+        key,
+        json: { url: `${rx.url}/hook`, events: ["course.completed"] },
+      });
       expect(r.status).toBe(200);
       const seen = rx.to("/hook").length;
       const t = await call(srv.url, `/v2/webhooks/${hookId}/test`, { key, method: "POST" });

@@ -22,7 +22,12 @@ export const whenSignedOut = (fn: () => void) => {
 async function errorOf(res: Response): Promise<ApiError> {
   const body = await res.json().catch(() => null);
   const e = body?.error;
-  return new ApiError(res.status, e?.code ?? "HTTP_" + res.status, e?.message ?? `The server answered ${res.status}`, e?.details);
+  return new ApiError(
+    res.status,
+    e?.code ?? "HTTP_" + res.status,
+    e?.message ?? `The server answered ${res.status}`,
+    e?.details,
+  );
 }
 
 /** A request to the API; rejects with ApiError on any non-2xx answer. */
@@ -63,7 +68,14 @@ export function upload<T = any>(path: string, form: FormData, onProgress: (fract
       if (xhr.status >= 200 && xhr.status < 300) return resolve(xhr.response as T);
       const e = (xhr.response as any)?.error;
       if (xhr.status === 401) onSignedOut();
-      reject(new ApiError(xhr.status, e?.code ?? `HTTP_${xhr.status}`, e?.message ?? `The server answered ${xhr.status}`, e?.details));
+      reject(
+        new ApiError(
+          xhr.status,
+          e?.code ?? `HTTP_${xhr.status}`,
+          e?.message ?? `The server answered ${xhr.status}`,
+          e?.details,
+        ),
+      );
     };
     xhr.onerror = () => reject(new ApiError(0, "NETWORK", "The server could not be reached"));
     xhr.send(form);

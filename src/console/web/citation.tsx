@@ -3,7 +3,11 @@ import { useId, useRef } from "preact/hooks";
 import type { Source } from "./course-data.ts";
 
 export const sourceLabel = (s: Source) =>
-  [s.filename ?? s.title ?? s.url ?? "Source", s.page != null ? `page ${s.page}` : null, s.timestamp_seconds != null ? `at ${formatTime(s.timestamp_seconds)}` : null]
+  [
+    s.filename ?? s.title ?? s.url ?? "Source",
+    s.page != null ? `page ${s.page}` : null,
+    s.timestamp_seconds != null ? `at ${formatTime(s.timestamp_seconds)}` : null,
+  ]
     .filter(Boolean)
     .join(", ");
 
@@ -14,7 +18,12 @@ export function Citation({ source, n }: { source: Source; n: number }) {
   const titleId = useId();
   return (
     <>
-      <button type="button" class="cite" onClick={() => dialog.current?.showModal()} aria-label={`Source ${n}: ${sourceLabel(source)}`}>
+      <button
+        type="button"
+        class="cite"
+        onClick={() => dialog.current?.showModal()}
+        aria-label={`Source ${n}: ${sourceLabel(source)}`}
+      >
         [{n}]
       </button>
       <dialog ref={dialog} aria-labelledby={titleId} class="passage">

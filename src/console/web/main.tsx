@@ -3,9 +3,9 @@ import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import "./style.css";
 import { del, get, whenSignedOut } from "./api.ts";
-import { Routes } from "./routes.tsx";
+import { type Session, SignIn } from "./pages/sign-in.tsx";
 import { navigate, usePath } from "./router.ts";
-import { SignIn, type Session } from "./pages/sign-in.tsx";
+import { Routes } from "./routes.tsx";
 import { Link, Loading } from "./ui.tsx";
 
 const NAV = [

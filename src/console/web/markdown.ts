@@ -6,7 +6,26 @@
 import DOMPurify from "dompurify";
 import { marked } from "marked";
 
-const FORBID_TAGS = ["img", "picture", "source", "video", "audio", "iframe", "frame", "object", "embed", "form", "input", "button", "style", "link", "meta", "base", "svg", "math"];
+const FORBID_TAGS = [
+  "img",
+  "picture",
+  "source",
+  "video",
+  "audio",
+  "iframe",
+  "frame",
+  "object",
+  "embed",
+  "form",
+  "input",
+  "button",
+  "style",
+  "link",
+  "meta",
+  "base",
+  "svg",
+  "math",
+];
 
 // Links from documents open elsewhere without handing this page to the target.
 DOMPurify.addHook("afterSanitizeAttributes", (node) => {

@@ -18,7 +18,14 @@ export interface BuildState {
   error: Failure | null;
 }
 
-export const initialBuild: BuildState = { courseId: null, title: null, pct: 0, chapters: [], status: "starting", error: null };
+export const initialBuild: BuildState = {
+  courseId: null,
+  title: null,
+  pct: 0,
+  chapters: [],
+  status: "starting",
+  error: null,
+};
 
 /** The state after one stream event (`job`, `outline`, `chapter`, `progress`, `completed`, `failed`). */
 export function applyEvent(s: BuildState, event: string, data: any): BuildState {
@@ -29,7 +36,11 @@ export function applyEvent(s: BuildState, event: string, data: any): BuildState 
       return {
         ...s,
         title: data.title,
-        chapters: data.chapters.map((c: { order_index: number; title: string }) => ({ order: c.order_index, title: c.title, status: "pending" })),
+        chapters: data.chapters.map((c: { order_index: number; title: string }) => ({
+          order: c.order_index,
+          title: c.title,
+          status: "pending",
+        })),
       };
     case "chapter":
       return {
@@ -39,7 +50,14 @@ export function applyEvent(s: BuildState, event: string, data: any): BuildState 
     case "progress":
       return { ...s, pct: data.progress_pct };
     case "completed":
-      return { ...s, courseId: data.course_id, title: data.title, pct: 100, status: "completed", chapters: s.chapters.map((c) => ({ ...c, status: "completed" })) };
+      return {
+        ...s,
+        courseId: data.course_id,
+        title: data.title,
+        pct: 100,
+        status: "completed",
+        chapters: s.chapters.map((c) => ({ ...c, status: "completed" })),
+      };
     case "failed":
       return { ...s, courseId: data.course_id ?? s.courseId, status: "failed", error: data.error };
     default:

@@ -14,7 +14,11 @@ const POLL_MS = 3000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls while the course generates; stops early when `signal` aborts (the page was left). */
-export async function follow(courseId: string, title: string | null, { onState, signal }: Follower): Promise<BuildState> {
+export async function follow(
+  courseId: string,
+  title: string | null,
+  { onState, signal }: Follower,
+): Promise<BuildState> {
   for (;;) {
     let progress;
     try {

@@ -1,5 +1,5 @@
 /** Which page each console path shows. */
-import { match } from "./router.ts";
+
 import { Ask } from "./pages/ask.tsx";
 import { CourseView } from "./pages/course.tsx";
 import { Courses } from "./pages/courses.tsx";
@@ -12,6 +12,7 @@ import { StandingPage } from "./pages/standing.tsx";
 import { Study } from "./pages/study.tsx";
 import { Usage } from "./pages/usage.tsx";
 import { Webhooks } from "./pages/webhooks.tsx";
+import { match } from "./router.ts";
 import { Link, PageTitle } from "./ui.tsx";
 
 export function Routes({ path }: { path: string }) {

@@ -27,7 +27,8 @@ export function PageTitle({ children, text }: { children?: ComponentChildren; te
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${text} · courseforge`;
-    if (navigations > 0 && (document.activeElement === document.body || document.activeElement?.closest("nav"))) ref.current?.focus();
+    if (navigations > 0 && (document.activeElement === document.body || document.activeElement?.closest("nav")))
+      ref.current?.focus();
   }, [text]);
   return (
     <h1 tabIndex={-1} ref={ref}>

@@ -54,7 +54,10 @@ export const flashcardSchedules = sqliteTable(
     due: text("due").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.deckId, t.cardIndex] }), index("flashcard_schedules_due").on(t.userId, t.deckId, t.due)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.deckId, t.cardIndex] }),
+    index("flashcard_schedules_due").on(t.userId, t.deckId, t.due),
+  ],
 );
 
 export const flashcardReviews = sqliteTable(

@@ -4,9 +4,7 @@
  * cmi.core.lesson_status and cmi.core.score.* before finishing. Without an LMS the course still
  * works: nothing is reported.
  */
-(function () {
-  "use strict";
-
+(() => {
   function findApi(win) {
     for (var hops = 0; win && hops < 10; hops++) {
       if (win.API) return win.API;
@@ -39,17 +37,17 @@
   var pages = Array.prototype.slice.call(document.querySelectorAll("section.page"));
   var links = Array.prototype.slice.call(document.querySelectorAll("nav a[data-page]"));
   function show(id) {
-    pages.forEach(function (p) {
+    pages.forEach((p) => {
       p.hidden = p.id !== id;
     });
-    links.forEach(function (a) {
+    links.forEach((a) => {
       a.setAttribute("aria-current", a.getAttribute("data-page") === id ? "page" : "false");
     });
     call("LMSSetValue", "cmi.core.lesson_location", id);
     window.scrollTo(0, 0);
   }
-  links.forEach(function (a) {
-    a.addEventListener("click", function (event) {
+  links.forEach((a) => {
+    a.addEventListener("click", (event) => {
       event.preventDefault();
       show(a.getAttribute("data-page"));
     });
@@ -59,13 +57,13 @@
 
   // The quiz is built from data with textContent only: question text is never parsed as HTML.
   var form = document.getElementById("quiz-form");
-  data.questions.forEach(function (q, i) {
+  data.questions.forEach((q, i) => {
     var fieldset = document.createElement("fieldset");
     fieldset.className = "question";
     var legend = document.createElement("legend");
     legend.textContent = i + 1 + ". " + q.prompt;
     fieldset.appendChild(legend);
-    q.choices.forEach(function (choice, j) {
+    q.choices.forEach((choice, j) => {
       var label = document.createElement("label");
       var input = document.createElement("input");
       input.type = "radio";
@@ -82,10 +80,10 @@
     form.insertBefore(fieldset, form.lastElementChild);
   });
 
-  form.addEventListener("submit", function (event) {
+  form.addEventListener("submit", (event) => {
     event.preventDefault();
     var correct = 0;
-    data.questions.forEach(function (q, i) {
+    data.questions.forEach((q, i) => {
       var picked = form.querySelector('input[name="q' + i + '"]:checked');
       var right = picked !== null && Number(picked.value) === q.answer;
       if (right) correct++;
@@ -94,7 +92,8 @@
       feedback.textContent = (right ? "Correct. " : "Not quite: " + q.choices[q.answer] + ". ") + q.explanation;
     });
     var score = data.questions.length ? Math.round((100 * correct) / data.questions.length) : 100;
-    document.getElementById("quiz-result").textContent = "Score: " + score + "% (" + correct + " of " + data.questions.length + ")";
+    document.getElementById("quiz-result").textContent =
+      "Score: " + score + "% (" + correct + " of " + data.questions.length + ")";
     call("LMSSetValue", "cmi.core.score.min", "0");
     call("LMSSetValue", "cmi.core.score.max", "100");
     call("LMSSetValue", "cmi.core.score.raw", String(score));

@@ -22,8 +22,8 @@ import {
   JobList,
   type Mode,
   ModeQuery,
-  parseFilesForm,
   Progress,
+  parseFilesForm,
   ResumeResponse,
   STREAM_DOC,
   TopicBody,
@@ -59,7 +59,12 @@ async function reply(r: Reply) {
     const headers = Object.fromEntries(Object.entries(r.set.headers).map(([k, v]) => [k, String(v)]));
     return sseResponse(
       jobs.map((j) => ({ event: "job", data: jobResource(svc.sqlite, j) })),
-      (signal) => followJobs(svc.sqlite, jobs.map((j) => j.id), { signal }),
+      (signal) =>
+        followJobs(
+          svc.sqlite,
+          jobs.map((j) => j.id),
+          { signal },
+        ),
       { keepaliveMs: svc.cfg.sseKeepaliveSeconds * 1000, headers },
     );
   }
@@ -85,14 +90,27 @@ export const courseGenerationRoutes = (svc: Services) =>
           searchEnabled: body.search_enabled ?? false,
           learningGoal: body.learning_goal,
         });
-        return reply({ svc, request, server, set, mode: query.mode ?? "async", jobs: [job], many: false, who, startedAt });
+        return reply({
+          svc,
+          request,
+          server,
+          set,
+          mode: query.mode ?? "async",
+          jobs: [job],
+          many: false,
+          who,
+          startedAt,
+        });
       },
       {
         // Reached only by bodies that are not JSON (the app's parser takes JSON): most often a
         // course from files sent here, whose files and URLs would otherwise be dropped unseen.
         parse: ({ request, contentType }) => {
           if (hasBody(request)) {
-            throw notJson(contentType, "send files, web_urls and youtube_urls as multipart/form-data to POST /v2/courses/generate-from-files");
+            throw notJson(
+              contentType,
+              "send files, web_urls and youtube_urls as multipart/form-data to POST /v2/courses/generate-from-files",
+            );
           }
         },
         headers: UserHeaders,
@@ -158,32 +176,33 @@ export const courseGenerationRoutes = (svc: Services) =>
         },
       },
     )
-    .get(
-      "/v2/jobs/:job_id",
-      ({ request, params }) => jobOf(svc, request, params.job_id),
-      {
-        headers: UserHeaders,
-        params: t.Object({ job_id: t.String() }),
-        response: { 200: Job, ...errors(401, 404, 422, 429) },
-        detail: { summary: "A generation job", tags: ["jobs"] },
-      },
-    )
+    .get("/v2/jobs/:job_id", ({ request, params }) => jobOf(svc, request, params.job_id), {
+      headers: UserHeaders,
+      params: t.Object({ job_id: t.String() }),
+      response: { 200: Job, ...errors(401, 404, 422, 429) },
+      detail: { summary: "A generation job", tags: ["jobs"] },
+    })
     .get("/jobs/:job_id", ({ request, params }) => jobOf(svc, request, params.job_id), {
       headers: UserHeaders,
       params: t.Object({ job_id: t.String() }),
       response: { 200: Job, ...errors(401, 404, 422, 429) },
       detail: { summary: "A generation job (unversioned alias of /v2/jobs/{id})", tags: ["jobs"] },
     })
-    .get("/v2/courses/:course_id/progress", ({ request, params }) => courseProgress(svc.sqlite, ownerOf(svc, request), params.course_id), {
-      headers: UserHeaders,
-      params: CourseIdParams,
-      response: { 200: Progress, ...errors(401, 404, 429) },
-      detail: {
-        summary: "Generation progress of a course",
-        description: "progress_pct is completed/expected chapters, capped at 99 until the course (with its study guide) is committed; then 100.",
-        tags: ["courses"],
+    .get(
+      "/v2/courses/:course_id/progress",
+      ({ request, params }) => courseProgress(svc.sqlite, ownerOf(svc, request), params.course_id),
+      {
+        headers: UserHeaders,
+        params: CourseIdParams,
+        response: { 200: Progress, ...errors(401, 404, 429) },
+        detail: {
+          summary: "Generation progress of a course",
+          description:
+            "progress_pct is completed/expected chapters, capped at 99 until the course (with its study guide) is committed; then 100.",
+          tags: ["courses"],
+        },
       },
-    })
+    )
     .post(
       "/v2/courses/:course_id/resume",
       ({ request, params }) => resumeCourse(svc.sqlite, ownerOf(svc, request), params.course_id, requestIdOf(request)),
@@ -194,7 +213,8 @@ export const courseGenerationRoutes = (svc: Services) =>
         response: { 200: ResumeResponse, ...errors(401, 404, 409, 429) },
         detail: {
           summary: "Resume a failed or interrupted course",
-          description: "Generates only the missing chapters (then the study guide) in the background. 409 while the course is generating.",
+          description:
+            "Generates only the missing chapters (then the study guide) in the background. 409 while the course is generating.",
           tags: ["courses"],
         },
       },

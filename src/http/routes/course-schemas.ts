@@ -13,7 +13,10 @@ export type Mode = "async" | "sync" | "stream";
 
 const Organization = t.Union(
   [t.Literal("auto"), t.Literal("thematic_bridge"), t.Literal("sequential_sections"), t.Literal("separate_courses")],
-  { description: "auto picks thematic_bridge for related sources, sequential_sections otherwise; separate_courses makes one course per source" },
+  {
+    description:
+      "auto picks thematic_bridge for related sources, sequential_sections otherwise; separate_courses makes one course per source",
+  },
 );
 
 export const TopicBody = t.Object({
@@ -58,7 +61,10 @@ export const Job = t.Object(
   },
   { description: "A background generation job" },
 );
-export const JobList = t.Object({ jobs: t.Array(Job), count: t.Integer() }, { description: "separate_courses: one job per course" });
+export const JobList = t.Object(
+  { jobs: t.Array(Job), count: t.Integer() },
+  { description: "separate_courses: one job per course" },
+);
 const ChapterRef = t.Object({ order_index: t.Integer(), title: t.String() });
 const SyncCourse = t.Object({ id: t.String(), title: t.String(), chapters: t.Array(ChapterRef) });
 const Usage = t.Object({
@@ -110,7 +116,10 @@ const jsonContent = (schema: TSchema) => ({ "application/json": { schema } });
 export const generateResponses = (accepted: TSchema, ...errorStatuses: number[]) => ({
   200: {
     description: "sync: the finished course and usage; stream: text/event-stream",
-    content: { ...jsonContent(SyncResult), "text/event-stream": { schema: t.String({ description: "event: <name>\\ndata: <json>" }) } },
+    content: {
+      ...jsonContent(SyncResult),
+      "text/event-stream": { schema: t.String({ description: "event: <name>\\ndata: <json>" }) },
+    },
   },
   202: { description: "async: the Job (or jobs)", content: jsonContent(accepted) },
   ...Object.fromEntries(errorStatuses.map((s) => [s, { description: "Error", content: jsonContent(ErrorSchema) }])),
@@ -125,7 +134,9 @@ export const STREAM_DOC =
 export function parseFilesForm(fields: Record<string, string>) {
   const raw = Value.Convert(FilesForm, { ...fields });
   if (!Value.Check(FilesForm, raw)) {
-    const details = [...Value.Errors(FilesForm, raw)].slice(0, 20).map((e) => ({ path: e.path || "/", message: e.message }));
+    const details = [...Value.Errors(FilesForm, raw)]
+      .slice(0, 20)
+      .map((e) => ({ path: e.path || "/", message: e.message }));
     throw validation(`Invalid form field ${details[0]?.path ?? ""}: ${details[0]?.message ?? "invalid"}`, details);
   }
   return raw;

@@ -35,7 +35,8 @@ export const ChapterSource = t.Object({
   excerpt: t.Nullable(t.String()),
   score: t.Nullable(t.Number()),
   paragraphs: t.Array(t.Integer({ minimum: 0 }), {
-    description: "0-based indexes of the chapter content's paragraphs (blank-line separated blocks, headings counted) that this source grounds",
+    description:
+      "0-based indexes of the chapter content's paragraphs (blank-line separated blocks, headings counted) that this source grounds",
   }),
 });
 export const Chapter = t.Object({
@@ -98,16 +99,20 @@ export const courseReadRoutes = (svc: Services) => {
         detail: { summary: "The caller's courses, newest first", tags: ["courses"] },
       },
     )
-    .get("/v2/courses/:course_id", ({ request, params }) => readCourse(svc.sqlite, ownerOf(svc, request), params.course_id), {
-      headers: UserHeaders,
-      params: CourseIdParams,
-      detail: {
-        summary: "One course with its full chapters",
-        description: "While the course is generating, chapters holds only the finished chapters.",
-        tags: ["courses"],
+    .get(
+      "/v2/courses/:course_id",
+      ({ request, params }) => readCourse(svc.sqlite, ownerOf(svc, request), params.course_id),
+      {
+        headers: UserHeaders,
+        params: CourseIdParams,
+        detail: {
+          summary: "One course with its full chapters",
+          description: "While the course is generating, chapters holds only the finished chapters.",
+          tags: ["courses"],
+        },
+        response: { 200: Course, ...errors(401, 403, 404, 422, 429) },
       },
-      response: { 200: Course, ...errors(401, 403, 404, 422, 429) },
-    })
+    )
     .delete(
       "/v2/courses/:course_id",
       async ({ request, params, set }) => {

@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import { badRequest } from "../../errors.ts";
-import { extractedMarkdown, extractSources, type ExtractedDocument } from "../../ingest/extract-sources.ts";
+import { type ExtractedDocument, extractedMarkdown, extractSources } from "../../ingest/extract-sources.ts";
 import { collectAfterLargeText } from "../../ingest/large-text.ts";
 import type { Services } from "../../services.ts";
 import { microsToUsd } from "../../util.ts";
@@ -13,9 +13,13 @@ export const ExtractedDocumentSchema = t.Object({
   id: t.String(),
   filename: t.String({ description: "The uploaded file's name, or the source URL for video and web sources" }),
   source_type: t.String({ description: "file, youtube or web" }),
-  source_url: t.Nullable(t.String({ description: "Signed, expiring {cdn_url} link to the stored original (files), or the original URL" })),
+  source_url: t.Nullable(
+    t.String({ description: "Signed, expiring {cdn_url} link to the stored original (files), or the original URL" }),
+  ),
   mime_type: t.Nullable(t.String({ description: "Detected from the content; video/youtube for transcripts" })),
-  pages: t.Nullable(t.Integer({ description: "Pages (PDF), slides (PPTX), 1 for other files and pages; null for video transcripts" })),
+  pages: t.Nullable(
+    t.Integer({ description: "Pages (PDF), slides (PPTX), 1 for other files and pages; null for video transcripts" }),
+  ),
   char_count: t.Integer(),
   markdown: t.String(),
   billed_amount_usd: t.Number({ description: "0 when the entry failed" }),
@@ -47,18 +51,23 @@ const toResource = (d: ExtractedDocument, markdown: string) => ({
   created_at: d.createdAt,
 });
 
-
 /**
  * `{"documents":[…], …rest}` written one document at a time (#16): each markdown is read from the
  * database as its turn comes, so ten 50 MB texts are never all in memory (1.9 GB when they were).
  */
-function streamedJson(rest: Record<string, unknown>, documents: (() => unknown)[], chars: (i: number) => number): Response {
+function streamedJson(
+  rest: Record<string, unknown>,
+  documents: (() => unknown)[],
+  chars: (i: number) => number,
+): Response {
   const encoder = new TextEncoder();
   let next = 0;
   const stream = new ReadableStream<Uint8Array>({
     pull(controller) {
       if (next < documents.length) {
-        controller.enqueue(encoder.encode(`${next === 0 ? '{"documents":[' : ","}${JSON.stringify(documents[next]!())}`));
+        controller.enqueue(
+          encoder.encode(`${next === 0 ? '{"documents":[' : ","}${JSON.stringify(documents[next]!())}`),
+        );
         // The document's markdown and its JSON are garbage now: collected before the next is read.
         collectAfterLargeText(chars(next));
         next++;
@@ -76,7 +85,8 @@ export const documentExtractRoutes = (svc: Services) =>
   new Elysia({ name: "documents-extract" }).post(
     "/v2/documents/extract",
     async ({ request }) => {
-      if (!request.headers.get("content-type")) throw badRequest("No source given: send at least one of files, youtube_urls or web_urls");
+      if (!request.headers.get("content-type"))
+        throw badRequest("No source given: send at least one of files, youtube_urls or web_urls");
       return withSourceUploads(request, svc.cfg, async (sources) => {
         const auth = authOf(request);
         const hasUser = request.headers.has("x-user-id") || request.headers.has("x-external-user-id");
@@ -89,7 +99,12 @@ export const documentExtractRoutes = (svc: Services) =>
         const docs = await extractSources(svc, requester, sources);
         const ready = docs.filter((d) => d.status === "ready").length;
         return streamedJson(
-          { count: docs.length, ready, errored: docs.length - ready, total_billed_usd: microsToUsd(docs.reduce((sum, d) => sum + d.billedMicros, 0)) },
+          {
+            count: docs.length,
+            ready,
+            errored: docs.length - ready,
+            total_billed_usd: microsToUsd(docs.reduce((sum, d) => sum + d.billedMicros, 0)),
+          },
           docs.map((d) => () => toResource(d, extractedMarkdown(svc.db, d.id))),
           (i) => docs[i]!.charCount,
         );

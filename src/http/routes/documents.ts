@@ -3,12 +3,12 @@ import { Elysia, t } from "elysia";
 import { processDocuments } from "../../documents/process.ts";
 import { MAX_QUERY_DOCUMENTS, queryDocuments } from "../../documents/query.ts";
 import { deleteDocument, listDocuments } from "../../documents/records.ts";
+import { BLOCK_ROLES } from "../../ingest/document.ts";
 import type { Services } from "../../services.ts";
 import { authOf } from "../context.ts";
 import { bodyReadByRoute, uploadRequestBody, withSourceUploads } from "../multipart.ts";
 import { errors, UserHeaders } from "../schemas.ts";
 import { ownerOf } from "../user.ts";
-import { BLOCK_ROLES } from "../../ingest/document.ts";
 
 export const DocumentRecord = t.Object({
   id: t.String(),
@@ -46,24 +46,29 @@ export const SourceChunk = t.Object({
 
 const QueryBody = t.Object({
   question: t.String({ minLength: 1, maxLength: 2000 }),
-  document_ids: t.Optional(t.Array(t.String({ maxLength: 100 }), { maxItems: MAX_QUERY_DOCUMENTS, description: "Exclusive with space_id" })),
+  document_ids: t.Optional(
+    t.Array(t.String({ maxLength: 100 }), { maxItems: MAX_QUERY_DOCUMENTS, description: "Exclusive with space_id" }),
+  ),
   space_id: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Exclusive with document_ids" })),
   top_k: t.Optional(t.Integer({ minimum: 1, maximum: 20, default: 5 })),
 });
-
 
 export const documentRoutes = (svc: Services) =>
   new Elysia({ name: "documents" })
     .post(
       "/v2/documents/process",
       ({ request }) =>
-        withSourceUploads(request, svc.cfg, (sources) => processDocuments(svc, ownerOf(svc, request, { create: true }), sources)),
+        withSourceUploads(request, svc.cfg, (sources) =>
+          processDocuments(svc, ownerOf(svc, request, { create: true }), sources),
+        ),
       {
         parse: bodyReadByRoute,
         headers: UserHeaders,
         response: { 200: ProcessResponse, ...errors(400, 401, 413, 415, 422, 429) },
         detail: {
-        requestBody: uploadRequestBody({ space_id: { type: "string", description: "Optional grouping label; query a whole space with space_id" } }),
+          requestBody: uploadRequestBody({
+            space_id: { type: "string", description: "Optional grouping label; query a whole space with space_id" },
+          }),
           summary: "Ingest and index documents for question answering",
           description:
             "multipart/form-data: files (up to 10, 50 MB each, 500 MB in all: PDF, DOCX, PPTX, ODT, ODP, TXT, MD, HTML, PNG, JPG, WEBP), " +
@@ -86,7 +91,10 @@ export const documentRoutes = (svc: Services) =>
       {
         headers: UserHeaders,
         body: QueryBody,
-        response: { 200: t.Object({ answer: t.String(), sources: t.Array(SourceChunk) }), ...errors(401, 403, 404, 422, 429, 503) },
+        response: {
+          200: t.Object({ answer: t.String(), sources: t.Array(SourceChunk) }),
+          ...errors(401, 403, 404, 422, 429, 503),
+        },
         detail: {
           summary: "Answer a question from indexed documents, with the passages it rests on",
           description:
@@ -101,7 +109,11 @@ export const documentRoutes = (svc: Services) =>
     .get(
       "/v2/documents",
       ({ request, query }) =>
-        listDocuments(svc.sqlite, ownerOf(svc, request), { limit: query.limit ?? 20, cursor: query.cursor, spaceId: query.space_id }),
+        listDocuments(svc.sqlite, ownerOf(svc, request), {
+          limit: query.limit ?? 20,
+          cursor: query.cursor,
+          spaceId: query.space_id,
+        }),
       {
         headers: UserHeaders,
         query: t.Object({

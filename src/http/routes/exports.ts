@@ -5,7 +5,7 @@
  */
 import { Elysia, t } from "elysia";
 import { notFound } from "../../errors.ts";
-import { exportPackage, EXPORT_FORMATS } from "../../exports/package.ts";
+import { EXPORT_FORMATS, exportPackage } from "../../exports/package.ts";
 import { courseFeed, feedDocument, feedEpisodeAudio, revokeCourseFeed } from "../../exports/podcast-feed.ts";
 import { fileResponse } from "../../media/file-response.ts";
 import type { Services } from "../../services.ts";
@@ -27,7 +27,11 @@ export const exportRoutes = (svc: Services) =>
       async ({ request, params, query }) => {
         const pkg = await exportPackage(svc, ownerOf(svc, request), params.course_id, query.format);
         return new Response(pkg.body, {
-          headers: { "content-type": pkg.contentType, "content-disposition": pkg.disposition, "cache-control": "private, no-store" },
+          headers: {
+            "content-type": pkg.contentType,
+            "content-disposition": pkg.disposition,
+            "cache-control": "private, no-store",
+          },
         });
       },
       {
@@ -36,7 +40,10 @@ export const exportRoutes = (svc: Services) =>
         query: t.Object({
           format: t.Union(
             EXPORT_FORMATS.map((f) => t.Literal(f)),
-            { description: "imscc (Common Cartridge 1.3), scorm12 (SCORM 1.2), apkg (Anki deck of the flashcards), markdown (zip of markdown and podcast audio)" },
+            {
+              description:
+                "imscc (Common Cartridge 1.3), scorm12 (SCORM 1.2), apkg (Anki deck of the flashcards), markdown (zip of markdown and podcast audio)",
+            },
           ),
         }),
         detail: {
@@ -94,14 +101,19 @@ export const exportRoutes = (svc: Services) =>
       {
         headers: UserHeaders,
         params: CourseIdParams,
-        response: { 204: t.Literal("", { description: "Revoked: the feed and its audio URLs are 404 from now on" }), ...errors(401, 404, 422, 429) },
+        response: {
+          204: t.Literal("", { description: "Revoked: the feed and its audio URLs are 404 from now on" }),
+          ...errors(401, 404, 422, 429),
+        },
         detail: { summary: "Revoke the course's podcast feed", tags: ["podcasts"] },
       },
     )
     .get(
       "/feeds/:token/rss",
       ({ params }) =>
-        new Response(feedDocument(svc, params.token), { headers: { "content-type": "application/rss+xml; charset=utf-8", "cache-control": "private, no-cache" } }),
+        new Response(feedDocument(svc, params.token), {
+          headers: { "content-type": "application/rss+xml; charset=utf-8", "cache-control": "private, no-cache" },
+        }),
       {
         params: t.Object({ token: t.String() }),
         detail: {
@@ -109,7 +121,10 @@ export const exportRoutes = (svc: Services) =>
           tags: ["podcasts"],
           security: [],
           responses: {
-            200: { description: "RSS 2.0 with iTunes tags; ready episodes only", content: { "application/rss+xml": { schema: t.String() } } },
+            200: {
+              description: "RSS 2.0 with iTunes tags; ready episodes only",
+              content: { "application/rss+xml": { schema: t.String() } },
+            },
             404: jsonError("Unknown or revoked feed"),
           },
         },
@@ -131,7 +146,10 @@ export const exportRoutes = (svc: Services) =>
           security: [],
           responses: {
             200: { description: "MP3 audio", content: { "audio/mpeg": { schema: t.String({ format: "binary" }) } } },
-            206: { description: "Part of the audio", content: { "audio/mpeg": { schema: t.String({ format: "binary" }) } } },
+            206: {
+              description: "Part of the audio",
+              content: { "audio/mpeg": { schema: t.String({ format: "binary" }) } },
+            },
             404: jsonError("Unknown or revoked feed, or no such ready episode"),
           },
         },

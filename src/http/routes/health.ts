@@ -30,6 +30,9 @@ export const healthRoutes = (svc: Services) => {
       details: { version: pkg.version, llm: svc.llm.describe(), engines: svc.engines },
     };
   };
-  const doc = { response: Health, detail: { summary: "Liveness check (no key needed)", tags: ["health"], security: [] } };
+  const doc = {
+    response: Health,
+    detail: { summary: "Liveness check (no key needed)", tags: ["health"], security: [] },
+  };
   return new Elysia({ name: "health" }).get("/health", health, doc).get("/v2/health", health, doc);
 };

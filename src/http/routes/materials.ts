@@ -13,7 +13,7 @@ import { ownerOf } from "../user.ts";
 
 const Maker = {
   engine: t.String({ description: "Engine that made it: ollama, openai or extractive" }),
-  model: t.String({ description: "Model name (\"extractive\" for the built-in engine); part of the cache key" }),
+  model: t.String({ description: 'Model name ("extractive" for the built-in engine); part of the cache key' }),
   created_at: t.String(),
 };
 
@@ -29,12 +29,22 @@ const StudyGuide = t.Object({
 });
 
 const ExamQuestion = t.Union([
-  t.Object({ type: t.Literal("mcq"), prompt: t.String(), choices: t.Array(t.String()), answer: t.Integer(), explanation: t.String() }),
+  t.Object({
+    type: t.Literal("mcq"),
+    prompt: t.String(),
+    choices: t.Array(t.String()),
+    answer: t.Integer(),
+    explanation: t.String(),
+  }),
   t.Object({ type: t.Literal("short_answer"), prompt: t.String(), answer: t.String(), rubric: t.Array(t.String()) }),
   t.Object({ type: t.Literal("worked_problem"), prompt: t.String(), steps: t.Array(t.String()), answer: t.String() }),
 ]);
 
-const ModelKey = t.String({ minLength: 1, maxLength: 200, description: "A model name offered by the server, or \"extractive\"" });
+const ModelKey = t.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'A model name offered by the server, or "extractive"',
+});
 const NotesGoal = t.Union([t.Literal("exams"), t.Literal("interviews"), t.Literal("practical")]);
 const NotesStyle = t.Union([t.Literal("clear_structured"), t.Literal("narrative"), t.Literal("concise")]);
 const TutorTone = t.Union([t.Literal("professor"), t.Literal("mentor"), t.Literal("peer")]);
@@ -53,25 +63,30 @@ export const materialRoutes = (svc: Services) => {
   const course = (request: Request, id: string) => ownedCourse(svc.sqlite, ownerOf(svc, request), id);
 
   return new Elysia({ name: "materials" })
-    .get("/v2/courses/:course_id/study-guide", ({ request, params }) => viewStudyGuide(svc, course(request, params.course_id)), {
-      headers: UserHeaders,
-      params: CourseIdParams,
-      response: {
-        200: t.Object({
-          study_guide: t.Nullable(StudyGuide),
-          message: t.Optional(t.String()),
-          engine: t.Optional(Maker.engine),
-          model: t.Optional(Maker.model),
-          created_at: t.Optional(t.String()),
-        }),
-        ...errors(401, 404, 422, 429, 503),
+    .get(
+      "/v2/courses/:course_id/study-guide",
+      ({ request, params }) => viewStudyGuide(svc, course(request, params.course_id)),
+      {
+        headers: UserHeaders,
+        params: CourseIdParams,
+        response: {
+          200: t.Object({
+            study_guide: t.Nullable(StudyGuide),
+            message: t.Optional(t.String()),
+            engine: t.Optional(Maker.engine),
+            model: t.Optional(Maker.model),
+            created_at: t.Optional(t.String()),
+          }),
+          ...errors(401, 404, 422, 429, 503),
+        },
+        detail: {
+          summary: "The course's study guide",
+          description:
+            "Built once when the course completes and never regenerated. While the course is generating (or after it failed), study_guide is null and message says why.",
+          tags: ["materials"],
+        },
       },
-      detail: {
-        summary: "The course's study guide",
-        description: "Built once when the course completes and never regenerated. While the course is generating (or after it failed), study_guide is null and message says why.",
-        tags: ["materials"],
-      },
-    })
+    )
     .post(
       "/v2/courses/:course_id/generate-notes",
       async ({ request, params, body }) => {
@@ -83,7 +98,15 @@ export const materialRoutes = (svc: Services) => {
           tutor_tone: body?.tutor_tone ?? "professor",
           payer: { auth: authOf(request), userId: owner.userId },
         });
-        return { course_id: notes.course_id, notes: notes.notes, cached, options: notes.options, engine: notes.engine, model: notes.model, created_at: notes.created_at };
+        return {
+          course_id: notes.course_id,
+          notes: notes.notes,
+          cached,
+          options: notes.options,
+          engine: notes.engine,
+          model: notes.model,
+          created_at: notes.created_at,
+        };
       },
       {
         headers: UserHeaders,
@@ -97,7 +120,13 @@ export const materialRoutes = (svc: Services) => {
           }),
         ),
         response: {
-          200: t.Object({ course_id: t.String(), notes: t.String(), cached: t.Boolean(), options: NotesOptions, ...Maker }),
+          200: t.Object({
+            course_id: t.String(),
+            notes: t.String(),
+            cached: t.Boolean(),
+            options: NotesOptions,
+            ...Maker,
+          }),
           ...errors(401, 404, 409, 422, 429, 503),
         },
         detail: {
@@ -121,14 +150,16 @@ export const materialRoutes = (svc: Services) => {
         response: { 200: StoredNotes, ...errors(401, 404, 422, 429) },
         detail: {
           summary: "The stored study notes",
-          description: "The most recently generated notes, optionally narrowed to the options they were made with. 404 NOTES_NOT_FOUND when none match. Free.",
+          description:
+            "The most recently generated notes, optionally narrowed to the options they were made with. 404 NOTES_NOT_FOUND when none match. Free.",
           tags: ["materials"],
         },
       },
     )
     .post(
       "/v2/courses/:course_id/generate-flashcards",
-      ({ request, params, body }) => generateFlashcards(svc, course(request, params.course_id), { modelKey: body?.model_key }),
+      ({ request, params, body }) =>
+        generateFlashcards(svc, course(request, params.course_id), { modelKey: body?.model_key }),
       {
         headers: UserHeaders,
         params: CourseIdParams,
@@ -155,7 +186,10 @@ export const materialRoutes = (svc: Services) => {
     .post(
       "/v2/courses/:course_id/generate-exam",
       ({ request, params, body }) =>
-        generateExam(svc, course(request, params.course_id), { examSize: body?.exam_size ?? 30, modelKey: body?.model_key }),
+        generateExam(svc, course(request, params.course_id), {
+          examSize: body?.exam_size ?? 30,
+          modelKey: body?.model_key,
+        }),
       {
         headers: UserHeaders,
         params: CourseIdParams,
@@ -167,7 +201,12 @@ export const materialRoutes = (svc: Services) => {
         ),
         response: {
           200: t.Object({
-            exam: t.Object({ title: t.String(), instructions: t.String(), questions: t.Array(ExamQuestion), total: t.Integer() }),
+            exam: t.Object({
+              title: t.String(),
+              instructions: t.String(),
+              questions: t.Array(ExamQuestion),
+              total: t.Integer(),
+            }),
             from_cache: t.Boolean(),
             ...Maker,
           }),
@@ -184,7 +223,11 @@ export const materialRoutes = (svc: Services) => {
       "/v2/courses/:course_id/ask",
       async ({ request, params, body }) => {
         const owner = ownerOf(svc, request);
-        return askCourse(svc, ownedCourse(svc.sqlite, owner, params.course_id), { question: body.question, auth: authOf(request), userId: owner.userId });
+        return askCourse(svc, ownedCourse(svc.sqlite, owner, params.course_id), {
+          question: body.question,
+          auth: authOf(request),
+          userId: owner.userId,
+        });
       },
       {
         headers: UserHeaders,
@@ -194,7 +237,10 @@ export const materialRoutes = (svc: Services) => {
           200: t.Object({
             answer: t.String(),
             sources: t.Array(t.Object({ text: t.String(), score: t.Number({ description: "Cosine similarity" }) })),
-            low_confidence: t.Boolean({ description: "True when the best match scores below 0.5 or the sources do not answer the question; in the latter case the answer says so in one sentence" }),
+            low_confidence: t.Boolean({
+              description:
+                "True when the best match scores below 0.5 or the sources do not answer the question; in the latter case the answer says so in one sentence",
+            }),
             engine: Maker.engine,
             model: Maker.model,
           }),
@@ -202,7 +248,8 @@ export const materialRoutes = (svc: Services) => {
         },
         detail: {
           summary: "Ask a question about the course",
-          description: "Retrieval over the course's chapters and the documents it was built from. Counts toward a test key's 50 queries a month (403 TEST_USAGE_LIMIT beyond). With the model unavailable, the answer is built extractively from the passages.",
+          description:
+            "Retrieval over the course's chapters and the documents it was built from. Counts toward a test key's 50 queries a month (403 TEST_USAGE_LIMIT beyond). With the model unavailable, the answer is built extractively from the passages.",
           tags: ["materials"],
         },
       },

@@ -43,7 +43,10 @@ export const metricsRoutes = (svc: Services) =>
             headers: { "WWW-Authenticate": { schema: t.String({ description: "Bearer" }) } },
             content: { "application/json": { schema: ErrorSchema } },
           },
-          404: { description: "Metrics are disabled (METRICS_TOKEN unset)", content: { "application/json": { schema: ErrorSchema } } },
+          404: {
+            description: "Metrics are disabled (METRICS_TOKEN unset)",
+            content: { "application/json": { schema: ErrorSchema } },
+          },
         },
       },
     },

@@ -15,7 +15,9 @@ const Episode = t.Object({
   title: t.String(),
   status: t.String({ description: "generating, ready or error" }),
   audio_url: t.Nullable(t.String({ description: "Signed MP3 URL, valid for MEDIA_URL_TTL_SECONDS; null until ready" })),
-  script: t.Nullable(t.Object({ turns: t.Array(t.Object({ speaker: t.String({ description: "host or guest" }), text: t.String() })) })),
+  script: t.Nullable(
+    t.Object({ turns: t.Array(t.Object({ speaker: t.String({ description: "host or guest" }), text: t.String() })) }),
+  ),
   tts_provider: t.String({ description: "Speech engine of the episode: piper or espeak" }),
   duration_seconds: t.Nullable(t.Number({ description: "Length of the audio; null until ready" })),
   created_at: t.String(),
@@ -58,7 +60,8 @@ export const podcastRoutes = (svc: Services) =>
         response: { 200: GenerateResponse, ...errors(401, 403, 404, 409, 422, 429) },
         detail: {
           summary: "Produce a podcast episode for every chapter without a ready one",
-          description: "Returns at once; episodes are produced in the background. Repeated and concurrent calls never create a second episode for a chapter.",
+          description:
+            "Returns at once; episodes are produced in the background. Repeated and concurrent calls never create a second episode for a chapter.",
           tags: ["podcasts"],
         },
       },
@@ -73,7 +76,10 @@ export const podcastRoutes = (svc: Services) =>
       {
         headers: UserHeaders,
         params: CourseIdParams,
-        response: { 200: t.Object({ course_id: t.String(), episodes: t.Array(Episode), count: t.Integer() }), ...errors(401, 403, 404, 422, 429) },
+        response: {
+          200: t.Object({ course_id: t.String(), episodes: t.Array(Episode), count: t.Integer() }),
+          ...errors(401, 403, 404, 422, 429),
+        },
         detail: { summary: "A course's podcast episodes in chapter order", tags: ["podcasts"] },
       },
     );

@@ -7,14 +7,21 @@ export const ChapterParams = t.Object({
   order_index: t.Integer({ minimum: 0, maximum: 1000, description: "The chapter's order_index (0-based)" }),
 });
 
-export const ModelKey = t.String({ minLength: 1, maxLength: 200, description: "Model that made the cached deck or exam; default: the course's first one" });
+export const ModelKey = t.String({
+  minLength: 1,
+  maxLength: 200,
+  description: "Model that made the cached deck or exam; default: the course's first one",
+});
 
 // t.Number, not t.Integer: Elysia's integer also takes digit strings and would turn the short answer "10" into a choice index.
 // Whether a number is a valid choice is checked against the question (rule mcq_choice_index).
 const Answer = t.Union([t.Number(), t.String({ maxLength: 10_000 }), t.Null()], {
   description: "Index of the chosen choice for mcq, text for short answers and worked problems, null when left blank",
 });
-export const Answers = t.Array(Answer, { maxItems: 100, description: "One answer per question, in the questions' order" });
+export const Answers = t.Array(Answer, {
+  maxItems: 100,
+  description: "One answer per question, in the questions' order",
+});
 
 const RubricResult = t.Object({
   point: t.String(),
@@ -28,7 +35,9 @@ const QuestionResult = t.Object({
   correct: t.Boolean({ description: "mcq: the right choice; free text: at least half the question's credit" }),
   score: t.Number({ description: "Credit earned, 0-1 (partial for free text: the mean of its rubric points' credit)" }),
   answer: t.Union([t.Integer(), t.String(), t.Null()]),
-  expected: t.Union([t.Integer(), t.String()], { description: "The correct choice's index for mcq, the model answer otherwise" }),
+  expected: t.Union([t.Integer(), t.String()], {
+    description: "The correct choice's index for mcq, the model answer otherwise",
+  }),
   expected_text: t.String({ description: "The correct choice's text for mcq, the model answer otherwise" }),
   explanation: t.String({ description: "mcq: why the answer is right; free text: the grader's feedback" }),
   rubric: t.Optional(t.Array(RubricResult, { description: "Free text only: the mark of each rubric point" })),
@@ -74,7 +83,9 @@ export const CardSchedule = t.Object({
   card_index: t.Integer(),
   front: t.String(),
   back: t.String(),
-  due: t.Nullable(t.String({ description: "When the card is next due; null for a card never reviewed (due from the start)" })),
+  due: t.Nullable(
+    t.String({ description: "When the card is next due; null for a card never reviewed (due from the start)" }),
+  ),
   state: t.String({ description: "new, learning, review or relearning (FSRS)" }),
   reps: t.Integer(),
   lapses: t.Integer(),
@@ -87,7 +98,10 @@ export const LearnerProgress = t.Object({
   as_of: t.String(),
   completion: t.Object(
     { percent: t.Integer(), chapters: t.Integer(), chapters_read: t.Integer(), quizzes_passed: t.Integer() },
-    { description: "percent = floor(100 × (chapters read + chapter quizzes passed) / (2 × chapters)); a quiz is passed by an attempt with at least two thirds right" },
+    {
+      description:
+        "percent = floor(100 × (chapters read + chapter quizzes passed) / (2 × chapters)); a quiz is passed by an attempt with at least two thirds right",
+    },
   ),
   chapters: t.Array(
     t.Object({
@@ -102,7 +116,10 @@ export const LearnerProgress = t.Object({
   exams: t.Object({
     ...BestAndLast,
     history: t.Array(
-      t.Composite([AttemptSummary, t.Object({ exam_size: t.Integer(), exam_model: t.String(), grader_engine: t.String() })]),
+      t.Composite([
+        AttemptSummary,
+        t.Object({ exam_size: t.Integer(), exam_model: t.String(), grader_engine: t.String() }),
+      ]),
     ),
   }),
   flashcards: t.Object({

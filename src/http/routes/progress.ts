@@ -9,8 +9,17 @@ import { RATINGS } from "../../progress/scheduling.ts";
 import { learnerProgress } from "../../progress/standing.ts";
 import type { Services } from "../../services.ts";
 import { CourseIdParams, errors, UserHeaders } from "../schemas.ts";
-import { Answers, AttemptIdParam, CardSchedule, ChapterParams, ExamAttempt, LearnerProgress, ModelKey, QuizAttempt } from "./progress-schemas.ts";
 import { ownerOf } from "../user.ts";
+import {
+  Answers,
+  AttemptIdParam,
+  CardSchedule,
+  ChapterParams,
+  ExamAttempt,
+  LearnerProgress,
+  ModelKey,
+  QuizAttempt,
+} from "./progress-schemas.ts";
 
 const LEARNER = "Per learner: another learner's or tenant's course is 404, and progress is never shared.";
 
@@ -49,7 +58,11 @@ export const progressRoutes = (svc: Services) => {
         headers: UserHeaders,
         params: t.Composite([ChapterParams, t.Object({ attempt_id: AttemptIdParam })]),
         response: { 200: QuizAttempt, ...errors(401, 404, 422, 429) },
-        detail: { summary: "A stored quiz attempt, as it was graded", description: `404 ATTEMPT_NOT_FOUND for an unknown id. ${LEARNER}`, tags: ["progress"] },
+        detail: {
+          summary: "A stored quiz attempt, as it was graded",
+          description: `404 ATTEMPT_NOT_FOUND for an unknown id. ${LEARNER}`,
+          tags: ["progress"],
+        },
       },
     )
     .post(
@@ -62,7 +75,13 @@ export const progressRoutes = (svc: Services) => {
         headers: UserHeaders,
         params: ChapterParams,
         response: {
-          200: t.Object({ course_id: t.String(), order_index: t.Integer(), title: t.String(), read: t.Boolean(), read_at: t.String() }),
+          200: t.Object({
+            course_id: t.String(),
+            order_index: t.Integer(),
+            title: t.String(),
+            read: t.Boolean(),
+            read_at: t.String(),
+          }),
           ...errors(401, 404, 422, 429),
         },
         detail: {
@@ -76,13 +95,21 @@ export const progressRoutes = (svc: Services) => {
       "/v2/courses/:course_id/exam-attempts",
       ({ request, params, body }) => {
         const { owner, course } = access(request, params.course_id);
-        return submitExamAttempt(svc, owner, course, { examSize: body.exam_size, answers: body.answers, modelKey: body.model_key });
+        return submitExamAttempt(svc, owner, course, {
+          examSize: body.exam_size,
+          answers: body.answers,
+          modelKey: body.model_key,
+        });
       },
       {
         headers: UserHeaders,
         params: CourseIdParams,
         body: t.Object({
-          exam_size: t.Integer({ minimum: 10, maximum: 50, description: "Size of the cached exam answered (POST generate-exam)" }),
+          exam_size: t.Integer({
+            minimum: 10,
+            maximum: 50,
+            description: "Size of the cached exam answered (POST generate-exam)",
+          }),
           answers: Answers,
           model_key: t.Optional(ModelKey),
         }),
@@ -104,14 +131,22 @@ export const progressRoutes = (svc: Services) => {
         headers: UserHeaders,
         params: t.Object({ course_id: CourseIdParams.properties.course_id, attempt_id: AttemptIdParam }),
         response: { 200: ExamAttempt, ...errors(401, 404, 422, 429) },
-        detail: { summary: "A stored exam attempt, as it was graded", description: `404 ATTEMPT_NOT_FOUND for an unknown id. ${LEARNER}`, tags: ["progress"] },
+        detail: {
+          summary: "A stored exam attempt, as it was graded",
+          description: `404 ATTEMPT_NOT_FOUND for an unknown id. ${LEARNER}`,
+          tags: ["progress"],
+        },
       },
     )
     .post(
       "/v2/courses/:course_id/flashcards/reviews",
       ({ request, params, body }) => {
         const { owner, course } = access(request, params.course_id);
-        return reviewCard(svc.sqlite, owner, course.id, { cardIndex: body.card_index, rating: body.rating, modelKey: body.model_key });
+        return reviewCard(svc.sqlite, owner, course.id, {
+          cardIndex: body.card_index,
+          rating: body.rating,
+          modelKey: body.model_key,
+        });
       },
       {
         headers: UserHeaders,
@@ -124,7 +159,11 @@ export const progressRoutes = (svc: Services) => {
         response: {
           200: t.Composite([
             CardSchedule,
-            t.Object({ rating: t.String(), reviewed_at: t.String(), scheduled_days: t.Integer({ description: "Days until due (0 while learning)" }) }),
+            t.Object({
+              rating: t.String(),
+              reviewed_at: t.String(),
+              scheduled_days: t.Integer({ description: "Days until due (0 while learning)" }),
+            }),
           ]),
           ...errors(401, 404, 422, 429),
         },
@@ -145,7 +184,9 @@ export const progressRoutes = (svc: Services) => {
         headers: UserHeaders,
         params: CourseIdParams,
         query: t.Object({
-          limit: t.Optional(t.Integer({ minimum: 1, maximum: 500, description: "Most cards listed (total_due counts them all)" })),
+          limit: t.Optional(
+            t.Integer({ minimum: 1, maximum: 500, description: "Most cards listed (total_due counts them all)" }),
+          ),
           model_key: t.Optional(ModelKey),
         }),
         response: {

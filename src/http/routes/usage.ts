@@ -8,20 +8,25 @@ import { errors } from "../schemas.ts";
 const Cap = t.Object({ used: t.Integer(), limit: t.Integer() });
 
 const UsageResponse = t.Object({
-  period: t.Object({ start: t.String(), end: t.String({ description: "Exclusive" }) }, { description: "The current calendar month (UTC)" }),
+  period: t.Object(
+    { start: t.String(), end: t.String({ description: "Exclusive" }) },
+    { description: "The current calendar month (UTC)" },
+  ),
   operations: t.Array(
     t.Object({
       operation: t.String({ description: "extract.pages, extract.documents, extract.videos, notes, course or query" }),
       events: t.Integer(),
-      quantity: t.Integer({ description: "Pages for extract.pages, otherwise the number of files, URLs, courses or queries" }),
+      quantity: t.Integer({
+        description: "Pages for extract.pages, otherwise the number of files, URLs, courses or queries",
+      }),
       amount_usd: t.Number(),
     }),
   ),
   total_usd: t.Number(),
-  test_key_limits: t.Nullable(
-    t.Object({ courses: Cap, queries: Cap }),
-    { description: "This month's use of the test-key allowances (test keys of the tenant together); null on a production key, which has none" },
-  ),
+  test_key_limits: t.Nullable(t.Object({ courses: Cap, queries: Cap }), {
+    description:
+      "This month's use of the test-key allowances (test keys of the tenant together); null on a production key, which has none",
+  }),
 });
 
 export const usageRoutes = (svc: Services) =>
@@ -33,11 +38,19 @@ export const usageRoutes = (svc: Services) =>
       const totals = monthlyTotals(svc.db, tenantId, now);
       return {
         period: monthBounds(now),
-        operations: totals.map((o) => ({ operation: o.operation, events: o.events, quantity: o.quantity, amount_usd: microsToUsd(o.amountMicros) })),
+        operations: totals.map((o) => ({
+          operation: o.operation,
+          events: o.events,
+          quantity: o.quantity,
+          amount_usd: microsToUsd(o.amountMicros),
+        })),
         total_usd: microsToUsd(totals.reduce((sum, o) => sum + o.amountMicros, 0)),
         test_key_limits:
           keyEnv === "test"
-            ? { courses: testCapStatus(svc.db, tenantId, "course", svc.cfg, now), queries: testCapStatus(svc.db, tenantId, "query", svc.cfg, now) }
+            ? {
+                courses: testCapStatus(svc.db, tenantId, "course", svc.cfg, now),
+                queries: testCapStatus(svc.db, tenantId, "query", svc.cfg, now),
+              }
             : null,
       };
     },

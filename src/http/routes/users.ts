@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
-import { registerUser, toUserResource, updateUserProfile } from "../../tenants/users.ts";
 import type { Services } from "../../services.ts";
+import { registerUser, toUserResource, updateUserProfile } from "../../tenants/users.ts";
 import { authOf } from "../context.ts";
 import { errors, LearningGoal, UserHeaders } from "../schemas.ts";
 import { userOf } from "../user.ts";
@@ -22,7 +22,15 @@ const RegisterBody = t.Object({
 });
 
 export const userRoutes = (svc: Services) => {
-  const register = ({ request, body, set }: { request: Request; body: typeof RegisterBody.static; set: { status?: number | string } }) => {
+  const register = ({
+    request,
+    body,
+    set,
+  }: {
+    request: Request;
+    body: typeof RegisterBody.static;
+    set: { status?: number | string };
+  }) => {
     const { user, created } = registerUser(svc.db, authOf(request).tenantId, body);
     set.status = created ? 201 : 200;
     return toUserResource(user);
@@ -32,7 +40,8 @@ export const userRoutes = (svc: Services) => {
     response: { 200: UserResource, 201: UserResource, ...errors(401, 422, 429) },
     detail: {
       summary: "Pre-register a learner (pattern B)",
-      description: "Returns 201 with the new learner, or 200 with the learner already registered under that external_id.",
+      description:
+        "Returns 201 with the new learner, or 200 with the learner already registered under that external_id.",
       tags: ["users"],
     },
   };

@@ -2,18 +2,28 @@ import { Elysia, t } from "elysia";
 import type { Services } from "../../services.ts";
 import { deliveryLog } from "../../webhooks/delivery-log.ts";
 import { SUBSCRIBABLE_EVENTS } from "../../webhooks/events.ts";
-import { deleteWebhook, listWebhooks, MAX_WEBHOOKS_PER_TENANT, ownedWebhook, registerWebhook } from "../../webhooks/registration.ts";
+import {
+  deleteWebhook,
+  listWebhooks,
+  MAX_WEBHOOKS_PER_TENANT,
+  ownedWebhook,
+  registerWebhook,
+} from "../../webhooks/registration.ts";
 import { sendTestEvent } from "../../webhooks/test-event.ts";
 import { authOf } from "../context.ts";
 import { errors } from "../schemas.ts";
 
-const EventName = t.String({ description: `One of ${SUBSCRIBABLE_EVENTS.join(", ")} (job.progress is accepted, not emitted yet)` });
+const EventName = t.String({
+  description: `One of ${SUBSCRIBABLE_EVENTS.join(", ")} (job.progress is accepted, not emitted yet)`,
+});
 
 const WebhookFields = {
   id: t.String(),
   url: t.String(),
   events: t.Array(t.String()),
-  active: t.Boolean({ description: "false after a delivery failed on every retry; register the URL again to re-activate" }),
+  active: t.Boolean({
+    description: "false after a delivery failed on every retry; register the URL again to re-activate",
+  }),
   created_at: t.String(),
 };
 const Webhook = t.Object(WebhookFields);
@@ -57,14 +67,25 @@ export const webhookRoutes = (svc: Services) => {
     .post(
       "/v2/webhooks",
       async ({ request, body, set }) => {
-        const { webhook, created } = await registerWebhook(svc.sqlite, svc.cfg.outboundAllow, authOf(request).tenantId, body);
+        const { webhook, created } = await registerWebhook(
+          svc.sqlite,
+          svc.cfg.outboundAllow,
+          authOf(request).tenantId,
+          body,
+        );
         set.status = created ? 201 : 200;
         return webhook;
       },
       {
         body: t.Object({
           url: t.String({ minLength: 1, maxLength: 2048, description: "https:// URL of the receiver" }),
-          events: t.Optional(t.Array(EventName, { minItems: 1, maxItems: 10, description: "Default: course.completed, course.failed, job.progress" })),
+          events: t.Optional(
+            t.Array(EventName, {
+              minItems: 1,
+              maxItems: 10,
+              description: "Default: course.completed, course.failed, job.progress",
+            }),
+          ),
         }),
         response: { 200: RegisteredWebhook, 201: RegisteredWebhook, ...errors(401, 422, 429) },
         detail: {
@@ -89,19 +110,23 @@ export const webhookRoutes = (svc: Services) => {
       {
         params: WebhookIdParams,
         response: { 204: t.Void(), ...errors(401, 404, 429) },
-        detail: { summary: "Delete a webhook and its delivery log; pending deliveries are dropped", tags: ["webhooks"] },
+        detail: {
+          summary: "Delete a webhook and its delivery log; pending deliveries are dropped",
+          tags: ["webhooks"],
+        },
       },
     )
     .post(
       "/v2/webhooks/:webhook_id/test",
-      ({ request, params }) => sendTestEvent(svc.sqlite, send, ownedWebhook(svc.sqlite, authOf(request).tenantId, params.webhook_id)),
+      ({ request, params }) =>
+        sendTestEvent(svc.sqlite, send, ownedWebhook(svc.sqlite, authOf(request).tenantId, params.webhook_id)),
       {
         params: WebhookIdParams,
         response: { 200: TestResult, ...errors(401, 404, 429) },
         detail: {
           summary: "Send a test event now",
           description:
-            "Delivers {event: \"test\", data: {message, webhook_id}} at once, signed like every delivery, and returns the result. Not retried; does not count toward deactivation; also works on an inactive webhook.",
+            'Delivers {event: "test", data: {message, webhook_id}} at once, signed like every delivery, and returns the result. Not retried; does not count toward deactivation; also works on an inactive webhook.',
           tags: ["webhooks"],
         },
       },
@@ -123,7 +148,10 @@ export const webhookRoutes = (svc: Services) => {
           }),
           ...errors(401, 404, 422, 429),
         },
-        detail: { summary: "Delivery log of a webhook: each delivery with every attempt, newest first", tags: ["webhooks"] },
+        detail: {
+          summary: "Delivery log of a webhook: each delivery with every attempt, newest first",
+          tags: ["webhooks"],
+        },
       },
     );
 };

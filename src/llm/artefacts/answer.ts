@@ -1,15 +1,15 @@
 import sbd from "sbd";
 import { distinctPassages } from "../extractive/answer-passages.ts";
 import { type AnswerPassage, keyTermSupport, passagesText } from "../extractive/answer-sentences.ts";
-import { keyTerms, meets, MIN_SUPPORT, NOT_ANSWERED, requirements } from "../extractive/answer-terms.ts";
+import { keyTerms, MIN_SUPPORT, meets, NOT_ANSWERED, requirements } from "../extractive/answer-terms.ts";
 import { usesExtractive } from "../models.ts";
 import { formatPassages, render, templates } from "../prompts/index.ts";
-import { AnswerReply, type Answer } from "../schemas.ts";
+import { type Answer, AnswerReply } from "../schemas.ts";
 import { lexicalSupport, MODEL_SUPPORT, stemSet } from "../support.ts";
 import type { Llm } from "../types.ts";
-import { extractive, type ArtefactOptions } from "./common.ts";
+import { type ArtefactOptions, extractive } from "./common.ts";
 
-export { distinctPassages, NOT_ANSWERED, type AnswerPassage };
+export { type AnswerPassage, distinctPassages, NOT_ANSWERED };
 
 export interface AnswerInput extends ArtefactOptions {
   question: string;
@@ -45,7 +45,10 @@ export async function answerQuestion(llm: Llm, input: AnswerInput): Promise<Answ
   // Citation problems are re-asked once, whatever LLM_MAX_RETRIES allows (the reply is valid JSON:
   // its content is what is wrong); what is still wrong after that is dropped (see grounded).
   const problems = reply.answered ? citationProblems(reply.answer, stems, handles) : [];
-  if (problems.length > 0) reply = await ask(`Your previous answer was:\n${reply.answer}\nIt had these problems: ${problems.join("; ")}.\nAnswer again without them.`);
+  if (problems.length > 0)
+    reply = await ask(
+      `Your previous answer was:\n${reply.answer}\nIt had these problems: ${problems.join("; ")}.\nAnswer again without them.`,
+    );
   if (!reply.answered) return ownWords(reply.answer);
   if (keyTermSupport(keyTerms(input.question), input.passages) < MIN_SUPPORT) return notAnswered();
   if (!meets(requirements(input.question), passagesText(input.passages))) return notAnswered();
@@ -75,18 +78,30 @@ interface CitedSentence {
 /** The answer's sentences with the passages each cites; `[S3]` and `[3]` both name the third passage. */
 function citedSentences(answer: string, passages: number): CitedSentence[] {
   // Markers written after a full stop ("…gravity. [S1]") belong to the sentence they follow.
-  const attached = answer.trim().replace(new RegExp(`([.!?])((?:\\s*${MARKER.source})+)`, "gi"), (_m, stop: string, marks: string) => ` ${marks.trim()}${stop}`);
+  const attached = answer
+    .trim()
+    .replace(
+      new RegExp(`([.!?])((?:\\s*${MARKER.source})+)`, "gi"),
+      (_m, stop: string, marks: string) => ` ${marks.trim()}${stop}`,
+    );
   return sbd.sentences(attached).map((sentence) => {
     const cited: number[] = [];
     const unknown: string[] = [];
     for (const marker of sentence.match(MARKERS) ?? []) {
-      for (const handle of marker.slice(1, -1).split(/[,;]/).map((h) => h.trim())) {
+      for (const handle of marker
+        .slice(1, -1)
+        .split(/[,;]/)
+        .map((h) => h.trim())) {
         const n = Number(handle.replace(/^S/i, ""));
         if (n >= 1 && n <= passages) cited.push(n - 1);
         else unknown.push(handle);
       }
     }
-    const text = sentence.replace(MARKERS, "").replace(/\s+([.,;:!?])/g, "$1").replace(/\s{2,}/g, " ").trim();
+    const text = sentence
+      .replace(MARKERS, "")
+      .replace(/\s+([.,;:!?])/g, "$1")
+      .replace(/\s{2,}/g, " ")
+      .trim();
     return { text, cited: [...new Set(cited)], unknown };
   });
 }
@@ -103,10 +118,18 @@ function citationProblems(answer: string, stems: Set<string>[], handles: string[
   const sentences = citedSentences(answer, handles.length);
   const problems: string[] = [];
   const unknown = [...new Set(sentences.flatMap((s) => s.unknown))];
-  if (unknown.length > 0) problems.push(`it cites ${unknown.map((h) => `[${h}]`).join(", ")}, which no passage has; cite only ${handles.map((h) => `[${h}]`).join(", ")}`);
-  if (sentences.every((s) => s.cited.length === 0)) problems.push("it cites no passage: end each sentence with the handles of the passages it is based on, such as [S1]");
+  if (unknown.length > 0)
+    problems.push(
+      `it cites ${unknown.map((h) => `[${h}]`).join(", ")}, which no passage has; cite only ${handles.map((h) => `[${h}]`).join(", ")}`,
+    );
+  if (sentences.every((s) => s.cited.length === 0))
+    problems.push(
+      "it cites no passage: end each sentence with the handles of the passages it is based on, such as [S1]",
+    );
   for (const s of sentences.filter((x) => x.cited.length > 0 && !isGrounded(x, stems))) {
-    problems.push(`the passages cited for "${s.text.slice(0, 80)}" do not say this: write only what the passages say, citing those that say it`);
+    problems.push(
+      `the passages cited for "${s.text.slice(0, 80)}" do not say this: write only what the passages say, citing those that say it`,
+    );
   }
   return problems;
 }
@@ -119,7 +142,11 @@ function grounded(answer: string, passages: AnswerPassage[], stems: Set<string>[
   const kept = citedSentences(answer, passages.length).filter((s) => s.text && isGrounded(s, stems));
   if (kept.length === 0) return notAnswered();
   const text = kept.map((s) => (s.cited.length > 0 ? withMarkers(s) : s.text)).join(" ");
-  return { answer: text, citations: [...new Set(kept.flatMap((s) => s.cited))].map((i) => passages[i]!.id), answered: true };
+  return {
+    answer: text,
+    citations: [...new Set(kept.flatMap((s) => s.cited))].map((i) => passages[i]!.id),
+    answered: true,
+  };
 }
 
 /** The sentence with its citations before its final punctuation mark, as "…gravity [1]." */

@@ -5,8 +5,8 @@ import { NO_MODEL_MESSAGE } from "../providers/extractive.ts";
 import { type ChapterDraft, type ModelChapter, modelChapterSchema } from "../schemas.ts";
 import { lexicalSupport, MODEL_SUPPORT, stemSet } from "../support.ts";
 import type { Llm, Passage } from "../types.ts";
-import { extractive, type ArtefactOptions } from "./common.ts";
 import { quizProblems } from "./checks.ts";
+import { type ArtefactOptions, extractive } from "./common.ts";
 
 export interface ChapterInput extends ArtefactOptions {
   courseTitle: string;
@@ -29,7 +29,11 @@ export interface ChapterInput extends ArtefactOptions {
 export async function writeChapter(llm: Llm, input: ChapterInput): Promise<ChapterDraft> {
   if (usesExtractive(llm, input.model)) {
     if (input.passages.length === 0) throw llmError("LLM_UNAVAILABLE", NO_MODEL_MESSAGE);
-    return extractive(input.meter, (e) => (input.sectionDepth === undefined ? e.extractiveChapter(input) : e.condensedChapter({ ...input, sectionDepth: input.sectionDepth })));
+    return extractive(input.meter, (e) =>
+      input.sectionDepth === undefined
+        ? e.extractiveChapter(input)
+        : e.condensedChapter({ ...input, sectionDepth: input.sectionDepth }),
+    );
   }
   const handles = input.passages.map((_, i) => `S${i + 1}`);
   const outline = input.courseOutline ?? [input.chapterTitle];
@@ -77,7 +81,8 @@ export async function writeChapter(llm: Llm, input: ChapterInput): Promise<Chapt
         supportAsked = true;
         problems.push(
           ...weak.map(
-            (w) => `/sections/${w.i}/paragraphs/${w.j}: the passages it cites (${w.sources.join(", ")}) do not say this; write only what they say, or cite the passages that do`,
+            (w) =>
+              `/sections/${w.i}/paragraphs/${w.j}: the passages it cites (${w.sources.join(", ")}) do not say this; write only what they say, or cite the passages that do`,
           ),
         );
       }
@@ -88,7 +93,11 @@ export async function writeChapter(llm: Llm, input: ChapterInput): Promise<Chapt
 }
 
 /** The model's sections as markdown, unsupported paragraphs left out, each kept paragraph's handles resolved to passage ids. */
-function assemble(reply: ModelChapter, weak: { i: number; j: number }[], byHandle: Map<string, { id: string }>): ChapterDraft {
+function assemble(
+  reply: ModelChapter,
+  weak: { i: number; j: number }[],
+  byHandle: Map<string, { id: string }>,
+): ChapterDraft {
   const dropped = new Set(weak.map((w) => `${w.i}:${w.j}`));
   const blocks: string[] = [];
   const grounding: Record<string, number[]> = {};
@@ -104,6 +113,15 @@ function assemble(reply: ModelChapter, weak: { i: number; j: number }[], byHandl
       blocks.push(p.text.trim());
     }
   });
-  if (blocks.length === 0) throw llmError("INTERNAL", "No paragraph of the chapter was supported by the passages it cited", { reason: "unsupported_output" });
-  return { content: blocks.join("\n\n"), key_concepts: reply.key_concepts, quiz: reply.quiz, citations: Object.keys(grounding), grounding };
+  if (blocks.length === 0)
+    throw llmError("INTERNAL", "No paragraph of the chapter was supported by the passages it cited", {
+      reason: "unsupported_output",
+    });
+  return {
+    content: blocks.join("\n\n"),
+    key_concepts: reply.key_concepts,
+    quiz: reply.quiz,
+    citations: Object.keys(grounding),
+    grounding,
+  };
 }

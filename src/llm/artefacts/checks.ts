@@ -36,10 +36,13 @@ const NEAR_DUPLICATE = 0.6;
 
 export function mcqProblems(q: McqQuestion, where: string): string[] {
   const out: string[] = [];
-  if (q.answer >= q.choices.length) out.push(`${where}/answer: ${q.answer} is not an index into its ${q.choices.length} choices`);
-  if (new Set(q.choices.map((c) => c.trim().toLowerCase())).size !== q.choices.length) out.push(`${where}/choices: choices must differ`);
+  if (q.answer >= q.choices.length)
+    out.push(`${where}/answer: ${q.answer} is not an index into its ${q.choices.length} choices`);
+  if (new Set(q.choices.map((c) => c.trim().toLowerCase())).size !== q.choices.length)
+    out.push(`${where}/choices: choices must differ`);
   const right = q.choices[q.answer];
-  if (right !== undefined && answerLeaks(q.prompt, right)) out.push(`${where}/prompt: the prompt gives the correct choice away ("${right}"); ask without naming it`);
+  if (right !== undefined && answerLeaks(q.prompt, right))
+    out.push(`${where}/prompt: the prompt gives the correct choice away ("${right}"); ask without naming it`);
   return out;
 }
 
@@ -49,7 +52,8 @@ function duplicateProblems(prompts: string[], where: (i: number) => string): str
   const out: string[] = [];
   prompts.forEach((p, i) => {
     const stems = promptStems(p);
-    if (seen.some((s) => nearDuplicate(s, stems))) out.push(`${where(i)}/prompt: "${p}" repeats a question already asked; ask about something else`);
+    if (seen.some((s) => nearDuplicate(s, stems)))
+      out.push(`${where(i)}/prompt: "${p}" repeats a question already asked; ask about something else`);
     seen.push(stems);
   });
   return out;
@@ -57,11 +61,15 @@ function duplicateProblems(prompts: string[], where: (i: number) => string): str
 
 export const quizProblems = (questions: McqQuestion[]) => [
   ...questions.flatMap((q, i) => mcqProblems(q, `/quiz/questions/${i}`)),
-  ...duplicateProblems(questions.map((q) => q.prompt), (i) => `/quiz/questions/${i}`),
+  ...duplicateProblems(
+    questions.map((q) => q.prompt),
+    (i) => `/quiz/questions/${i}`,
+  ),
 ];
 
 /**
  * Per-question rules. Repeats are not among them: a batch with one repeated question still has
  * good ones, so the exam builder drops the repeat and asks again rather than failing the batch.
  */
-export const examProblems = (questions: ExamQuestion[]) => questions.flatMap((q, i) => (q.type === "mcq" ? mcqProblems(q, `/questions/${i}`) : []));
+export const examProblems = (questions: ExamQuestion[]) =>
+  questions.flatMap((q, i) => (q.type === "mcq" ? mcqProblems(q, `/questions/${i}`) : []));

@@ -1,8 +1,8 @@
 /** Shared pieces of the artefact functions. */
 import { EXTRACTIVE } from "../providers/extractive.ts";
-import type { ChapterSummary } from "./chapter-summary.ts";
 import type { Passage } from "../types.ts";
 import type { UsageMeter } from "../usage.ts";
+import type { ChapterSummary } from "./chapter-summary.ts";
 
 export interface ArtefactOptions {
   meter?: UsageMeter;
@@ -22,7 +22,13 @@ export async function extractive<T>(meter: UsageMeter | undefined, build: (engin
   const loaded = await extractiveEngine();
   const started = performance.now();
   const out = build(loaded);
-  meter?.add({ engine: "extractive", model: EXTRACTIVE, promptTokens: 0, completionTokens: 0, ms: performance.now() - started });
+  meter?.add({
+    engine: "extractive",
+    model: EXTRACTIVE,
+    promptTokens: 0,
+    completionTokens: 0,
+    ms: performance.now() - started,
+  });
   return out;
 }
 
@@ -43,7 +49,8 @@ export function formatChapters(chapters: ChapterSummary[], perChapterChars: numb
 }
 
 /** Shares a prompt budget across chapters so long courses still fit the context window. */
-export const perChapterBudget = (chapters: number, total = 14_000) => Math.max(600, Math.floor(total / Math.max(1, chapters)));
+export const perChapterBudget = (chapters: number, total = 14_000) =>
+  Math.max(600, Math.floor(total / Math.max(1, chapters)));
 
 /** Removes duplicates by a normalised key, keeping the first. */
 export function uniqueBy<T>(items: T[], key: (t: T) => string): T[] {

@@ -1,10 +1,10 @@
 import { usesExtractive } from "../models.ts";
 import { render, templates } from "../prompts/index.ts";
-import { examBatchSchema, type ExamQuestion, type ExamQuestionType } from "../schemas.ts";
+import { type ExamQuestion, type ExamQuestionType, examBatchSchema } from "../schemas.ts";
 import type { Llm } from "../types.ts";
-import { examProblems } from "./checks.ts";
-import { extractive, type ArtefactOptions } from "./common.ts";
 import type { ChapterSummary } from "./chapter-summary.ts";
+import { examProblems } from "./checks.ts";
+import { type ArtefactOptions, extractive } from "./common.ts";
 
 export interface ExamQuestionsInput extends ArtefactOptions {
   courseTitle: string;
@@ -37,7 +37,8 @@ export function focusChapter(chapter: ChapterSummary, ordinal: number): ChapterS
  */
 export async function writeExamQuestions(llm: Llm, input: ExamQuestionsInput): Promise<ExamQuestion[]> {
   const types: ExamQuestionType[] = input.types.length > 0 ? [...new Set(input.types)] : ["mcq"];
-  if (usesExtractive(llm, input.model)) return extractive(input.meter, (e) => e.extractiveExamQuestions({ ...input, types }));
+  if (usesExtractive(llm, input.model))
+    return extractive(input.meter, (e) => e.extractiveExamQuestions({ ...input, types }));
   const asked = input.avoidPrompts ?? [];
   const listed = asked.slice(-AVOID_LISTED);
   const chapter = focusChapter(input.chapter, input.ordinal ?? 0);
@@ -48,7 +49,10 @@ export async function writeExamQuestions(llm: Llm, input: ExamQuestionsInput): P
     content: chapter.content.slice(0, CONTENT_LIMIT),
     count: input.count,
     types: types.join(", "),
-    avoid: listed.length > 0 ? `Already asked in this course (do not repeat or rephrase these):\n${listed.map((p) => `- ${p}`).join("\n")}` : "",
+    avoid:
+      listed.length > 0
+        ? `Already asked in this course (do not repeat or rephrase these):\n${listed.map((p) => `- ${p}`).join("\n")}`
+        : "",
   });
   const reply = await llm.generateObject(examBatchSchema(input.count, types), prompt, {
     task: "exam",

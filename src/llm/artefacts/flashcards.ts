@@ -1,9 +1,16 @@
 import { usesExtractive } from "../models.ts";
 import { render, templates } from "../prompts/index.ts";
-import { FlashcardsReply, type Flashcard, type FlashcardDeck } from "../schemas.ts";
+import { type Flashcard, type FlashcardDeck, FlashcardsReply } from "../schemas.ts";
 import type { Llm } from "../types.ts";
-import { extractive, extractiveEngine, formatChapters, perChapterBudget, uniqueBy, type ArtefactOptions } from "./common.ts";
 import type { ChapterSummary } from "./chapter-summary.ts";
+import {
+  type ArtefactOptions,
+  extractive,
+  extractiveEngine,
+  formatChapters,
+  perChapterBudget,
+  uniqueBy,
+} from "./common.ts";
 
 export interface FlashcardsInput extends ArtefactOptions {
   courseTitle: string;
@@ -22,9 +29,16 @@ export async function writeFlashcards(llm: Llm, input: FlashcardsInput): Promise
     minCards,
     maxCards: Math.min(200, minCards + 20),
   });
-  const reply = await llm.generateObject(FlashcardsReply, prompt, { task: "flashcards", model: input.model, meter: input.meter });
+  const reply = await llm.generateObject(FlashcardsReply, prompt, {
+    task: "flashcards",
+    model: input.model,
+    meter: input.meter,
+  });
   // One card per front, and no two cards with one back: a learner could not tell them apart.
-  const cards = uniqueBy(uniqueBy([...reply.cards, ...(await missingConceptCards(input, reply.cards))], (c) => c.front), (c) => c.back);
+  const cards = uniqueBy(
+    uniqueBy([...reply.cards, ...(await missingConceptCards(input, reply.cards))], (c) => c.front),
+    (c) => c.back,
+  );
   return { deck_title: reply.deck_title, cards, total: cards.length };
 }
 

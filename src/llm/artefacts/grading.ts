@@ -1,5 +1,5 @@
 import { render, templates } from "../prompts/index.ts";
-import { rubricGradeSchema, type RubricGrade } from "../schemas.ts";
+import { type RubricGrade, rubricGradeSchema } from "../schemas.ts";
 import type { Llm } from "../types.ts";
 import type { ArtefactOptions } from "./common.ts";
 
@@ -23,5 +23,9 @@ export async function gradeWithModel(llm: Llm, input: RubricGradeInput): Promise
     rubric: input.rubric.map((p, i) => `${i + 1}. ${p}`).join("\n"),
     answer: input.answer.slice(0, ANSWER_LIMIT),
   });
-  return llm.generateObject(rubricGradeSchema(input.rubric.length), prompt, { task: "grading", model: input.model, meter: input.meter });
+  return llm.generateObject(rubricGradeSchema(input.rubric.length), prompt, {
+    task: "grading",
+    model: input.model,
+    meter: input.meter,
+  });
 }

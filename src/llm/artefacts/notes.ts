@@ -1,10 +1,10 @@
 import pLimit from "p-limit";
 import { usesExtractive } from "../models.ts";
 import { notesGoal, notesStyle, render, templates, tutorTone } from "../prompts/index.ts";
-import { NotesChapterSchema, NotesFrameSchema, type NotesFrame } from "../schemas.ts";
+import { NotesChapterSchema, type NotesFrame, NotesFrameSchema } from "../schemas.ts";
 import type { Llm } from "../types.ts";
-import { extractive, type ArtefactOptions } from "./common.ts";
 import type { ChapterSummary, NotesGoal, NotesStyle, TutorTone } from "./chapter-summary.ts";
+import { type ArtefactOptions, extractive } from "./common.ts";
 
 export interface NotesInput extends ArtefactOptions {
   courseTitle: string;
@@ -23,7 +23,13 @@ const PARALLEL_CHAPTERS = 2;
 export async function writeNotes(llm: Llm, input: NotesInput): Promise<string> {
   if (usesExtractive(llm, input.model)) return extractive(input.meter, (e) => e.extractiveNotes(input));
   const tone = tutorTone(input.tutorTone);
-  const common = { toneRole: tone.role, toneVoice: tone.voice, courseTitle: input.courseTitle, goal: notesGoal(input.learningGoal), style: notesStyle(input.learningStyle) };
+  const common = {
+    toneRole: tone.role,
+    toneVoice: tone.voice,
+    courseTitle: input.courseTitle,
+    goal: notesGoal(input.learningGoal),
+    style: notesStyle(input.learningStyle),
+  };
   const options = { task: "notes" as const, model: input.model, meter: input.meter };
   const limit = pLimit(PARALLEL_CHAPTERS);
   const bodies = await Promise.all(
@@ -43,7 +49,10 @@ export async function writeNotes(llm: Llm, input: NotesInput): Promise<string> {
   );
   const frame = await llm.generateObject(
     NotesFrameSchema,
-    render(templates.notesFrame, { ...common, chapters: input.chapters.map((c, i) => `${i + 1}. ${c.title}: ${c.key_concepts.join("; ")}`).join("\n") }),
+    render(templates.notesFrame, {
+      ...common,
+      chapters: input.chapters.map((c, i) => `${i + 1}. ${c.title}: ${c.key_concepts.join("; ")}`).join("\n"),
+    }),
     options,
   );
   return assemble(input.courseTitle, input.chapters, frame, bodies);

@@ -1,11 +1,11 @@
+import { slugify } from "../../util.ts";
 import { llmError } from "../errors.ts";
 import { usesExtractive } from "../models.ts";
 import { courseGoal, formatPassages, render, templates } from "../prompts/index.ts";
 import { NO_MODEL_MESSAGE } from "../providers/extractive.ts";
-import { outlineSchema, type Outline } from "../schemas.ts";
+import { type Outline, outlineSchema } from "../schemas.ts";
 import type { Llm, Passage } from "../types.ts";
-import { slugify } from "../../util.ts";
-import { extractive, type ArtefactOptions } from "./common.ts";
+import { type ArtefactOptions, extractive } from "./common.ts";
 
 /** A chapter whose sections are already chosen: the outline titles it and sets its objectives. */
 export interface FixedChapter {

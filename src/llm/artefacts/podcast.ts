@@ -3,9 +3,9 @@ import { isLlmError } from "../errors.ts";
 import { wordCount } from "../extractive/text.ts";
 import { usesExtractive } from "../models.ts";
 import { render, templates } from "../prompts/index.ts";
-import { PodcastScriptSchema, type PodcastScript } from "../schemas.ts";
+import { type PodcastScript, PodcastScriptSchema } from "../schemas.ts";
 import type { Llm } from "../types.ts";
-import { extractive, type ArtefactOptions } from "./common.ts";
+import { type ArtefactOptions, extractive } from "./common.ts";
 
 export interface PodcastInput extends ArtefactOptions {
   courseTitle: string;
@@ -61,7 +61,9 @@ function scriptProblems(s: PodcastScript): string[] {
   } else {
     const turns = alternate(s.turns).length;
     if (turns < MIN_TURNS) {
-      problems.push(`/turns: the speaker changes only ${turns - 1} times; alternate host and guest for at least ${MIN_TURNS} turns`);
+      problems.push(
+        `/turns: the speaker changes only ${turns - 1} times; alternate host and guest for at least ${MIN_TURNS} turns`,
+      );
     }
   }
   const words = s.turns.reduce((n, t) => n + wordCount(t.text), 0);

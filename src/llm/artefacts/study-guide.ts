@@ -1,9 +1,9 @@
 import { usesExtractive } from "../models.ts";
 import { render, templates } from "../prompts/index.ts";
-import { StudyGuideSchema, type StudyGuide } from "../schemas.ts";
+import { type StudyGuide, StudyGuideSchema } from "../schemas.ts";
 import type { Llm } from "../types.ts";
-import { extractive, formatChapters, perChapterBudget, type ArtefactOptions } from "./common.ts";
 import type { ChapterSummary } from "./chapter-summary.ts";
+import { type ArtefactOptions, extractive, formatChapters, perChapterBudget } from "./common.ts";
 
 export interface StudyGuideInput extends ArtefactOptions {
   courseTitle: string;

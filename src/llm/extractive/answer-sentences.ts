@@ -9,8 +9,8 @@
  * and the source it was condensed from, overlapping chunks) is kept once, in its first passage.
  */
 import sbd from "sbd";
+import { rejoiner, rejoinHyphenated } from "../../ingest/clean-text.ts";
 import type { BlockRole } from "../../ingest/document.ts";
-import { rejoinHyphenated, rejoiner } from "../../ingest/clean-text.ts";
 import type { Passage } from "../types.ts";
 import { coverage, type KeyTerm, termsOf } from "./answer-terms.ts";
 import { plainText, wordCount } from "./text.ts";
@@ -69,7 +69,9 @@ function continues(block: Block, next: Block): boolean {
   if (ENDS_CLAUSE.test(text) || next.item) return false;
   // Code ("… }") is not prose that a lower-case block carries on.
   if (/^[\p{Ll}(]/u.test(next.text.trimStart())) return /[\p{L}\p{N},)-]$/u.test(text);
-  return !block.item && wordCount(text) >= 3 && /\p{Ll}$/u.test(text) && !text.includes("|") && !next.text.includes("|");
+  return (
+    !block.item && wordCount(text) >= 3 && /\p{Ll}$/u.test(text) && !text.includes("|") && !next.text.includes("|")
+  );
 }
 
 /** Blocks of one passage's plain text: paragraphs, list items, tables; headings left out, broken paragraphs joined. */
@@ -79,7 +81,13 @@ function blocksOf(text: string): string[] {
     .map((b) => {
       const lines = b.split("\n").filter((line) => !/^\s*#{1,6}\s/.test(line));
       const item = lines.length > 0 && /^\s*(?:[-*+]|\d+[.)])\s+/.test(lines[0]!);
-      return { text: lines.map((line) => line.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "").trim()).join(" ").trim(), item };
+      return {
+        text: lines
+          .map((line) => line.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "").trim())
+          .join(" ")
+          .trim(),
+        item,
+      };
     })
     .filter((b) => b.text);
   const joined: Block[] = [];
@@ -89,7 +97,13 @@ function blocksOf(text: string): string[] {
     if (last && /^\p{Lu}$/u.test(last.text) && /^\p{Ll}/u.test(b.text)) {
       // A drop cap extracted as its own block ("D" / "rop caps are used…").
       last.text += b.text;
-    } else if (last && beforeLast && CONSOLE_LINE.test(last.text) && /^\p{Ll}/u.test(b.text) && !ENDS_CLAUSE.test(beforeLast.text.replace(/,$/, ""))) {
+    } else if (
+      last &&
+      beforeLast &&
+      CONSOLE_LINE.test(last.text) &&
+      /^\p{Ll}/u.test(b.text) &&
+      !ENDS_CLAUSE.test(beforeLast.text.replace(/,$/, ""))
+    ) {
       joined.pop();
       beforeLast.text = `${beforeLast.text} ${last.text} ${b.text}`;
     } else if (last && continues(last, b)) last.text = `${last.text} ${b.text}`;
@@ -138,7 +152,11 @@ function isWhole(s: string): boolean {
   );
 }
 
-const key = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+const key = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 
 /** Every sentence, whole or not, of each passage that may be quoted from. */
 function readPassages(passages: AnswerPassage[]): { passage: number; sentences: ReadSentence[] }[] {
@@ -180,6 +198,7 @@ export function answerSentences(passages: AnswerPassage[]): AnswerSentence[] {
  */
 export function keyTermSupport(terms: KeyTerm[], passages: AnswerPassage[]): number {
   let best = 0;
-  for (const { sentences } of readPassages(passages)) for (const s of sentences) best = Math.max(best, coverage(terms, s.context));
+  for (const { sentences } of readPassages(passages))
+    for (const s of sentences) best = Math.max(best, coverage(terms, s.context));
   return best;
 }

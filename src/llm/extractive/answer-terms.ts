@@ -28,15 +28,65 @@ export const MIN_SUPPORT = 0.75;
 
 // Words that frame a question rather than say what it is about ("what is the main purpose of…").
 const FRAMING = new Set(
-  ["name", "called", "call", "mean", "meant", "define", "definition", "describe", "explain", "purpose", "main", "kind", "type",
-   "according", "happen", "happens", "exactly", "actually", "specific", "particular", "tell", "list", "example", "possible"].map(stem),
+  [
+    "name",
+    "called",
+    "call",
+    "mean",
+    "meant",
+    "define",
+    "definition",
+    "describe",
+    "explain",
+    "purpose",
+    "main",
+    "kind",
+    "type",
+    "according",
+    "happen",
+    "happens",
+    "exactly",
+    "actually",
+    "specific",
+    "particular",
+    "tell",
+    "list",
+    "example",
+    "possible",
+  ].map(stem),
 );
 
 // Verbs a question uses where the text says the same with another ("What does is.na(x) return?" /
 // "…gives a logical vector"): they count, but as little as the commonest words.
 const LIGHT = new Set(
-  ["return", "returns", "produce", "produces", "give", "gives", "get", "gets", "take", "takes", "obtain", "reach", "make", "makes",
-   "do", "done", "work", "works", "include", "includes", "contain", "contains", "show", "shows", "provide", "provides"].map(stem),
+  [
+    "return",
+    "returns",
+    "produce",
+    "produces",
+    "give",
+    "gives",
+    "get",
+    "gets",
+    "take",
+    "takes",
+    "obtain",
+    "reach",
+    "make",
+    "makes",
+    "do",
+    "done",
+    "work",
+    "works",
+    "include",
+    "includes",
+    "contain",
+    "contains",
+    "show",
+    "shows",
+    "provide",
+    "provides",
+  ].map(stem),
 );
 const LIGHT_WEIGHT = 0.5;
 
@@ -57,7 +107,10 @@ const NUMBER_WEIGHT = 4;
 
 // A name from code ("is.na", "add.wasm", "glm(") is matched whole: its parts are common words.
 const CODE = /(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|(?<![\w.])[A-Za-z_]\w+(?=\()/g;
-const codeTerms = (text: string) => (text.match(CODE) ?? []).filter((c) => c.length >= 4 && !/^(e\.g|i\.e|et\.al)$/i.test(c)).map((c) => `code:${c.toLowerCase()}`);
+const codeTerms = (text: string) =>
+  (text.match(CODE) ?? [])
+    .filter((c) => c.length >= 4 && !/^(e\.g|i\.e|et\.al)$/i.test(c))
+    .map((c) => `code:${c.toLowerCase()}`);
 const CODE_WEIGHT = 5;
 
 // "chat-optimized" and "chat optimized" are the same words, and so are "memory_growth" and "memory
@@ -66,8 +119,27 @@ const unhyphenated = (text: string) => text.replace(/(\p{L})[-–_](?=[\p{L}\d])
 
 // A question typed on a keyboard says "lambda" where the paper prints "λ".
 const GREEK: Record<string, string> = {
-  α: "alpha", β: "beta", γ: "gamma", δ: "delta", ε: "epsilon", ζ: "zeta", η: "eta", θ: "theta", κ: "kappa", λ: "lambda",
-  μ: "mu", ν: "nu", ξ: "xi", π: "pi", ρ: "rho", σ: "sigma", τ: "tau", φ: "phi", χ: "chi", ψ: "psi", ω: "omega",
+  α: "alpha",
+  β: "beta",
+  γ: "gamma",
+  δ: "delta",
+  ε: "epsilon",
+  ζ: "zeta",
+  η: "eta",
+  θ: "theta",
+  κ: "kappa",
+  λ: "lambda",
+  μ: "mu",
+  ν: "nu",
+  ξ: "xi",
+  π: "pi",
+  ρ: "rho",
+  σ: "sigma",
+  τ: "tau",
+  φ: "phi",
+  χ: "chi",
+  ψ: "psi",
+  ω: "omega",
 };
 const GREEK_LETTER = new RegExp(`[${Object.keys(GREEK).join("")}]`, "gu");
 
@@ -98,7 +170,8 @@ export function keyTerms(question: string): KeyTerm[] {
  * may write the name differently (a file named only in a code block), so they do not decide
  * whether the question is answered.
  */
-export const codeKeyTerms = (question: string): KeyTerm[] => [...new Set(codeTerms(question))].map((term) => ({ term, weight: CODE_WEIGHT }));
+export const codeKeyTerms = (question: string): KeyTerm[] =>
+  [...new Set(codeTerms(question))].map((term) => ({ term, weight: CODE_WEIGHT }));
 
 /** The content-word stems of `text` in order, read as key terms are (hyphens apart, irregular verbs by infinitive): for phrases. */
 export const termStems = (text: string): string[] => contentStems(normalised(text), baseForm);

@@ -13,7 +13,17 @@
  */
 import type { Answer } from "../schemas.ts";
 import { type AnswerPassage, type AnswerSentence, answerSentences, passagesText } from "./answer-sentences.ts";
-import { codeKeyTerms, coverage, type KeyTerm, keyTerms, meets, MIN_SUPPORT, NOT_ANSWERED, requirements, usesVerb } from "./answer-terms.ts";
+import {
+  codeKeyTerms,
+  coverage,
+  type KeyTerm,
+  keyTerms,
+  MIN_SUPPORT,
+  meets,
+  NOT_ANSWERED,
+  requirements,
+  usesVerb,
+} from "./answer-terms.ts";
 import { answerFit, questionShape } from "./question-type.ts";
 
 export { NOT_ANSWERED };
@@ -30,7 +40,8 @@ const STRICT = new Set(["quantity", "time"]);
 // A sentence that reads on from the one before it.
 const ANAPHOR = /^(This|These|That|Those|It|They|Such|He|She|Both|Its|Their)\b/;
 // A sentence that announces what follows ("…is due to two reasons.") is answered by the next ones.
-const ANNOUNCES = /\b(two|three|four|several|the following|these)\s+(reasons|ways|steps|weaknesses|advantages|disadvantages|factors|causes|parts|things)\b[^.]*[.:]$/i;
+const ANNOUNCES =
+  /\b(two|three|four|several|the following|these)\s+(reasons|ways|steps|weaknesses|advantages|disadvantages|factors|causes|parts|things)\b[^.]*[.:]$/i;
 const ANNOUNCED = 2;
 
 /** One sentence, or a sentence with the one after it that refers back to it. */
@@ -57,9 +68,15 @@ export function extractiveAnswer(input: { question: string; passages: AnswerPass
       const read = coverage(distinctive, u.context);
       const rank = RANK_BONUS * (1 - u.sentences[0]!.passage / n);
       // Its own words count for more than those it is read with.
-      return { u, support: coverage(terms, u.context), score: 0.6 * own + 0.4 * read + rank - (words > LONG_UNIT ? LONG_PENALTY : 0) };
+      return {
+        u,
+        support: coverage(terms, u.context),
+        score: 0.6 * own + 0.4 * read + rank - (words > LONG_UNIT ? LONG_PENALTY : 0),
+      };
     })
-    .filter((x) => x.support >= MIN_SUPPORT && (!req.deed || usesVerb(x.u.sentences.map((s) => s.text).join(" "), req.deed)))
+    .filter(
+      (x) => x.support >= MIN_SUPPORT && (!req.deed || usesVerb(x.u.sentences.map((s) => s.text).join(" "), req.deed)),
+    )
     .sort((a, b) => b.score - a.score)
     .slice(0, CANDIDATES)
     .map((x) => {
@@ -113,5 +130,7 @@ const unit = (sentences: AnswerSentence[]): Unit => ({
 
 /** Up to `count` whole sentences right after `s` in its passage. */
 function after(sentences: AnswerSentence[], s: AnswerSentence, count: number): AnswerSentence[] {
-  return sentences.filter((x) => x.passage === s.passage && x.position > s.position && x.position <= s.position + count);
+  return sentences.filter(
+    (x) => x.passage === s.passage && x.position > s.position && x.position <= s.position + count,
+  );
 }

@@ -4,7 +4,7 @@ import type { Passage } from "../types.ts";
 import { keyConcepts } from "./concepts.ts";
 import { quizFor } from "./quiz.ts";
 import { topSentences } from "./rank.ts";
-import { containsPhrase, sentencesOf, type Sentence } from "./text.ts";
+import { containsPhrase, type Sentence, sentencesOf } from "./text.ts";
 
 const BODY_SENTENCES = 14;
 const MIN_CONTENT_CHARS = 200;
@@ -31,7 +31,11 @@ function compose(title: string, chosen: Sentence[]): string {
   return parts.join("\n\n");
 }
 
-export function extractiveChapter(input: { chapterTitle: string; objectives: string[]; passages: Passage[] }): ChapterDraft {
+export function extractiveChapter(input: {
+  chapterTitle: string;
+  objectives: string[];
+  passages: Passage[];
+}): ChapterDraft {
   const sentences = sentencesOf(input.passages);
   const query = [input.chapterTitle, ...input.objectives].join(". ");
   let chosen = topSentences(sentences, BODY_SENTENCES, { query });

@@ -3,10 +3,11 @@
  * ("Trace trees", "Type specialization"), then its domain terms by rank (keyphrases.ts), without
  * two concepts for one idea ("trace tree" and "trace trees").
  */
+
+import { COMMON_ZIPF, zipf } from "./background.ts";
 import { findDefinitions } from "./definitions.ts";
 import { keyPhrases, phraseRuns } from "./keyphrases.ts";
-import { COMMON_ZIPF, zipf } from "./background.ts";
-import { isStopword, stem, type Sentence } from "./text.ts";
+import { isStopword, type Sentence, stem } from "./text.ts";
 
 const MAX_CONCEPTS = 8;
 const HEADING_WORD_ZIPF = 3.7;
@@ -17,7 +18,16 @@ function headingTerm(heading: string): string | null {
   const text = heading.replace(/^(\d+(\.\d+)*|[A-Z]\.|[IVX]+\.)\s+/, "").trim();
   const [runs] = phraseRuns([text]);
   const whole = runs?.length === 1 ? runs[0]! : null;
-  if (!whole || whole.length > MAX_TERM_WORDS || whole.join(" ").toLowerCase() !== text.toLowerCase().replace(/[^\p{L}\p{N}\s'’-]/gu, "").trim()) return null;
+  if (
+    !whole ||
+    whole.length > MAX_TERM_WORDS ||
+    whole.join(" ").toLowerCase() !==
+      text
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s'’-]/gu, "")
+        .trim()
+  )
+    return null;
   // A one-word heading ("Scope", "Families") is a term only if everyday English rarely uses the word.
   if (whole.length === 1 && zipf(whole[0]!) >= HEADING_WORD_ZIPF) return null;
   // Nor is one made only of everyday words ("Main results", "Related work").

@@ -33,7 +33,10 @@ function unitsOf(passages: Passage[]): Unit[] {
   const out: Unit[] = [];
   for (const p of passages) {
     for (const block of p.text.split(/\n\s*\n/)) {
-      const lines = block.split("\n").map((l) => l.trim()).filter(Boolean);
+      const lines = block
+        .split("\n")
+        .map((l) => l.trim())
+        .filter(Boolean);
       if (lines.length === 0) continue;
       const headingPath = p.headingPath ?? [];
       if (lines.every((l) => /^- /.test(l))) {
@@ -63,7 +66,8 @@ function scorer(units: Unit[]): (sentence: string, first: boolean) => number {
  * A whole sentence that teaches: prose, starting and ending as a sentence does (not a fragment cut
  * at a column, a page or a colon), pointing nowhere else.
  */
-const teaches = (s: string) => isProse(s) && /^["'“‘(]?[\p{Lu}\d]/u.test(s) && /[.!?]["'”’)\]]?$/.test(s) && !pointsElsewhere(s);
+const teaches = (s: string) =>
+  isProse(s) && /^["'“‘(]?[\p{Lu}\d]/u.test(s) && /[.!?]["'”’)\]]?$/.test(s) && !pointsElsewhere(s);
 
 /** Markdown of the kept text, with subheadings where the heading path changes. */
 function compose(units: Unit[], kept: Map<Unit, string[]>, chapterTitle: string, depth: number): string {
@@ -83,7 +87,9 @@ function compose(units: Unit[], kept: Map<Unit, string[]>, chapterTitle: string,
     }
     prev = path;
     // Source text is plain: `file_test` or `a*b` must not turn into emphasis in the chapter's markdown.
-    out.push(u.kind === "list" ? parts.map((p) => `- ${escapeInline(p)}`).join("\n") : parts.map(escapeInline).join(" "));
+    out.push(
+      u.kind === "list" ? parts.map((p) => `- ${escapeInline(p)}`).join("\n") : parts.map(escapeInline).join(" "),
+    );
   }
   return out.join("\n\n");
 }
@@ -105,13 +111,21 @@ interface Candidate {
 function select(units: Unit[], score: (s: string, first: boolean) => number, target: number): Map<Unit, string[]> {
   const byParagraph = units.map((unit) => {
     if (unit.kind === "list") {
-      const items = unit.parts.filter((p) => wordCount(p) <= MAX_ITEM_WORDS && !pointsElsewhere(p)).slice(0, MAX_LIST_ITEMS);
+      const items = unit.parts
+        .filter((p) => wordCount(p) <= MAX_ITEM_WORDS && !pointsElsewhere(p))
+        .slice(0, MAX_LIST_ITEMS);
       if (items.length === 0) return [];
       const text = items.join("\n");
       return [{ unit, index: -1, text, words: wordCount(text), score: score(text, false) / 2 }];
     }
     return unit.parts
-      .map((text, index) => ({ unit, index, text, words: wordCount(text), score: teaches(text) ? score(text, index === 0) : 0 }))
+      .map((text, index) => ({
+        unit,
+        index,
+        text,
+        words: wordCount(text),
+        score: teaches(text) ? score(text, index === 0) : 0,
+      }))
       .filter((c) => c.score > 0)
       .sort((a, b) => b.score - a.score);
   });
@@ -146,7 +160,12 @@ function select(units: Unit[], score: (s: string, first: boolean) => number, tar
   return kept;
 }
 
-export function condensedChapter(input: { chapterTitle: string; objectives: string[]; passages: Passage[]; sectionDepth: number }): ChapterDraft {
+export function condensedChapter(input: {
+  chapterTitle: string;
+  objectives: string[];
+  passages: Passage[];
+  sectionDepth: number;
+}): ChapterDraft {
   const units = unitsOf(input.passages);
   const score = scorer(units);
   const totalWords = units.reduce((n, u) => n + u.parts.reduce((m, p) => m + wordCount(p), 0), 0);

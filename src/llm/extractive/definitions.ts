@@ -5,7 +5,7 @@
  * for or offers as a choice).
  */
 import { COMMON_ZIPF, zipf } from "./background.ts";
-import { containsPhrase, escapeRegExp, isStopword, wordCount, type Sentence } from "./text.ts";
+import { containsPhrase, escapeRegExp, isStopword, type Sentence, wordCount } from "./text.ts";
 
 export interface Definition {
   /** The term as written ("trace tree", "R"). */
@@ -25,18 +25,22 @@ export interface Definition {
 // "X is/are <determiner or noun phrase>", "X refers to …": the verb of a definition, not of any statement.
 const COPULA =
   /^(?:(A|An|The)\s+)?(.{2,60}?)\s+(is|are|refers to|refer to|means|is defined as|are defined as|denotes|denote|is the name for|stands for)\s+(.{12,})$/;
-const CALLED = /^(?:(A|An|The)\s+)?(.{12,}?)\s+(is|are)\s+(?:called|known as|referred to as|termed)\s+(?:an?\s+|the\s+)?["“]?([^,;"”()]{2,50}?)["”]?[.!]?$/;
+const CALLED =
+  /^(?:(A|An|The)\s+)?(.{12,}?)\s+(is|are)\s+(?:called|known as|referred to as|termed)\s+(?:an?\s+|the\s+)?["“]?([^,;"”()]{2,50}?)["”]?[.!]?$/;
 // "…, a shared structural description, called the object shape, that maps …": a name given in passing.
 const NAMED =
   /\b(an?|the)\s+([\p{L}][\p{L}\s-]{2,50}?),?\s+(?:called|known as|which we call|that we call|we call|termed)\s+(?:an?\s+|the\s+)?["“]?([\p{L}][\p{L}\s-]{1,40}?)["”]?(?:,\s*|\s+)?((?:that|which|whose)\s[^,;]{8,}?)?(?=[,.;:]|$)/u;
 const GLOSSARY = /^([\p{Lu}][^:;,.]{1,50}?):\s+((?:an?|the)\s.{20,})$/iu;
 const ACRONYM = /\b((?:[\p{Lu}][\p{L}-]*\s+){1,5}[\p{Lu}][\p{L}-]*)\s+\(([\p{Lu}][\p{Lu}\d]{1,7}s?)\)/gu;
 
-const NOT_A_TERM = /^(note|notes|warning|example|examples|tip|caution|important|level|levels|indeed|once|even|further|after|before|however|suppose|technically|normally|generally|usually|typically|simplest|same|following|former|latter|it|this|that|these|those|there|here|he|she|they|we|i|you|which|what|who|one|each|all|some|such|its|their|our|his|her|also|then|now|so|but|and|if|when|while|for|in|on|at|by|with|from|to|of|as|because|although|since|another|other|most|many|much|more|less|only|both|first|second|last|next|result|problem|goal|idea|main|key|reason|answer|question|difference|advantage|disadvantage|solution|approach)\b/i;
+const NOT_A_TERM =
+  /^(note|notes|warning|example|examples|tip|caution|important|level|levels|indeed|once|even|further|after|before|however|suppose|technically|normally|generally|usually|typically|simplest|same|following|former|latter|it|this|that|these|those|there|here|he|she|they|we|i|you|which|what|who|one|each|all|some|such|its|their|our|his|her|also|then|now|so|but|and|if|when|while|for|in|on|at|by|with|from|to|of|as|because|although|since|another|other|most|many|much|more|less|only|both|first|second|last|next|result|problem|goal|idea|main|key|reason|answer|question|difference|advantage|disadvantage|solution|approach)\b/i;
 // The document pointing at itself ("Section 3 is …", "Figure 2 shows …", "This paper …") defines nothing.
-const SELF_REFERENCE = /^(?:(?:this|the|our)\s+)?(section|chapter|figure|fig\.|table|appendix|paper|article|report|equation|listing|algorithm|slide|page|part|work|study)s?\b(?:\s+[\dIVXivx.]+\b)?/i;
+const SELF_REFERENCE =
+  /^(?:(?:this|the|our)\s+)?(section|chapter|figure|fig\.|table|appendix|paper|article|report|equation|listing|algorithm|slide|page|part|work|study)s?\b(?:\s+[\dIVXivx.]+\b)?/i;
 // A relative clause or a verb inside the subject means the copula belongs to a longer sentence.
-const CLAUSE = /\b(which|that|who|whom|where|when|whose|is|are|was|were|can|will|has|have|not|be|been|do|does|did|of|on|for|in|to|with|by|from|at|as|if)\b/i;
+const CLAUSE =
+  /\b(which|that|who|whom|where|when|whose|is|are|was|were|can|will|has|have|not|be|been|do|does|did|of|on|for|in|to|with|by|from|at|as|if)\b/i;
 // A predicate that describes a state or a judgement ("is faster", "are not", "is used to") is not a definition.
 const NOT_A_GENUS =
   /^(not|also|very|more|less|much|often|usually|always|never|sometimes|still|only|just|now|then|so|too|quite|rather|likely|unlikely|able|unable|used|shown|given|based|done|made|needed|required|possible|important|similar|different|available|faster|slower|better|worse|larger|smaller|higher|lower|easy|hard|difficult|simple|true|false|correct|present|absent|responsible|set|passed|stored|called|known|described|discussed|introduced|presented|implemented|defined|typically|generally|currently|already|expected|designed|likely|about|in|on|at|by|for|to|from|with|as|that|than|what|how|why|where|when|because|if|being|still|[\d])\b/i;
@@ -61,7 +65,8 @@ function termOk(term: string): boolean {
 // bare plural ("are arrays of …") but not to a participle or an adverb ("are separated", "are effectively").
 function genusOk(copula: string, predicate: string): boolean {
   if (copula !== "is" && copula !== "are") return true;
-  if (/^(an?|the|one|any|each)\s/i.test(predicate)) return !/^the (same|following|first|last|only|best|case|result|reason|number)\b/i.test(predicate);
+  if (/^(an?|the|one|any|each)\s/i.test(predicate))
+    return !/^the (same|following|first|last|only|best|case|result|reason|number)\b/i.test(predicate);
   return copula === "are" && /^\p{Ll}+s\b/u.test(predicate) && !/^\p{L}+(ed|ly|ing)\b/u.test(predicate);
 }
 
@@ -76,27 +81,75 @@ function definitionIn(s: Sentence): Omit<Definition, "sentence">[] {
   const named = called ? null : NAMED.exec(text);
   if (called?.[2] && called[4] && termOk(called[4]) && !/[()]|\b(can|be|used)\b/.test(called[2])) {
     const article = called[1] ? called[1].toLowerCase() : "";
-    out.push({ term: called[4].trim(), definition: text, predicate: trimEnd(`${article ? `${article} ` : ""}${called[2]}`), copula: called[3]!, article: "", kind: "called" });
-  } else if (named?.[2] && named[3] && termOk(named[3].trim()) && wordCount(`${named[2]} ${named[4] ?? ""}`) >= 3 && !/\b(is|are|was|were)\b/.test(named[2])) {
+    out.push({
+      term: called[4].trim(),
+      definition: text,
+      predicate: trimEnd(`${article ? `${article} ` : ""}${called[2]}`),
+      copula: called[3]!,
+      article: "",
+      kind: "called",
+    });
+  } else if (
+    named?.[2] &&
+    named[3] &&
+    termOk(named[3].trim()) &&
+    wordCount(`${named[2]} ${named[4] ?? ""}`) >= 3 &&
+    !/\b(is|are|was|were)\b/.test(named[2])
+  ) {
     const predicate = `${named[1]!.toLowerCase()} ${named[2].trim()}${named[4] ? ` ${named[4].trim()}` : ""}`;
-    out.push({ term: named[3].trim(), definition: text, predicate: trimEnd(predicate), copula: "is", article: "", kind: "named" });
+    out.push({
+      term: named[3].trim(),
+      definition: text,
+      predicate: trimEnd(predicate),
+      copula: "is",
+      article: "",
+      kind: "named",
+    });
   } else {
     const m = COPULA.exec(text);
     const term = m?.[2]?.replace(/^[^\p{L}\p{N}]+/u, "").trim();
     if (m && term && m[4] && termOk(term) && !NOT_A_GENUS.test(m[4]) && genusOk(m[3]!, m[4])) {
-      out.push({ term, definition: text, predicate: trimEnd(m[4]), copula: m[3]!, article: (m[1] ?? "").toLowerCase(), kind: "copula" });
+      out.push({
+        term,
+        definition: text,
+        predicate: trimEnd(m[4]),
+        copula: m[3]!,
+        article: (m[1] ?? "").toLowerCase(),
+        kind: "copula",
+      });
     }
   }
   const glossary = out.length === 0 ? GLOSSARY.exec(text) : null;
   if (glossary?.[1] && glossary[2] && termOk(glossary[1])) {
-    out.push({ term: glossary[1].trim(), definition: text, predicate: trimEnd(glossary[2]), copula: "is", article: "", kind: "glossary" });
+    out.push({
+      term: glossary[1].trim(),
+      definition: text,
+      predicate: trimEnd(glossary[2]),
+      copula: "is",
+      article: "",
+      kind: "glossary",
+    });
   }
   for (const a of text.matchAll(ACRONYM)) {
     const [, expansion, short] = a;
-    const initials = expansion!.split(/[\s-]+/).map((w) => w[0]!.toUpperCase()).join("");
+    const initials = expansion!
+      .split(/[\s-]+/)
+      .map((w) => w[0]!.toUpperCase())
+      .join("");
     // Only a real expansion: its initials spell the abbreviation ("Document Object Model (DOM)").
-    if (!initials.startsWith(short!.replace(/s$/, "").slice(0, 2)) || !initials.includes(short!.replace(/s$/, "").slice(-1))) continue;
-    out.push({ term: short!, definition: text, predicate: expansion!, copula: "stands for", article: "", kind: "acronym" });
+    if (
+      !initials.startsWith(short!.replace(/s$/, "").slice(0, 2)) ||
+      !initials.includes(short!.replace(/s$/, "").slice(-1))
+    )
+      continue;
+    out.push({
+      term: short!,
+      definition: text,
+      predicate: expansion!,
+      copula: "stands for",
+      article: "",
+      kind: "acronym",
+    });
   }
   return out;
 }
@@ -108,18 +161,40 @@ function definitionIn(s: Sentence): Omit<Definition, "sentence">[] {
  */
 function worthTeaching(d: Omit<Definition, "sentence">, text: string, original: string): boolean {
   const words = d.term.split(/\s+/);
-  if (d.term.replace(/[^\p{L}]/gu, "").length < 3 || words.some((w) => /\d/.test(w) && /^\p{Ll}/u.test(w)) || words.some((w) => /^\d+$/.test(w))) return false;
+  if (
+    d.term.replace(/[^\p{L}]/gu, "").length < 3 ||
+    words.some((w) => /\d/.test(w) && /^\p{Ll}/u.test(w)) ||
+    words.some((w) => /^\d+$/.test(w))
+  )
+    return false;
   // A name keeps its capital inside a sentence too ("… uses Gecko"); a sentence's first word need not.
-  const proper = /\p{Lu}{2}|\p{Ll}\p{Lu}/u.test(d.term) || (/^\p{Lu}/u.test(d.term) && new RegExp(`[\\p{Ll},;]\\s+${escapeRegExp(d.term)}(?![\\p{L}])`, "u").test(original));
+  const proper =
+    /\p{Lu}{2}|\p{Ll}\p{Lu}/u.test(d.term) ||
+    (/^\p{Lu}/u.test(d.term) && new RegExp(`[\\p{Ll},;]\\s+${escapeRegExp(d.term)}(?![\\p{L}])`, "u").test(original));
   // An explicit naming ("… are called free variables") is a definition whatever the word; a bare
   // "Values are …" is one only for a word everyday English does not use.
   // "A factor is a …" is the textbook form of a definition, and trusted up to fairly common words.
   const textbook = (d.article === "a" || d.article === "an") && /^an?\s/i.test(d.predicate);
-  if (words.length === 1 && !proper && d.kind !== "called" && d.kind !== "named" && zipf(d.term) >= (textbook ? COMMON_ZIPF : SINGLE_WORD_ZIPF)) return false;
-  if (/^the (most|least|best|worst|fastest|slowest|first|last|only|main)\b|^the \p{L}+est\b/iu.test(d.predicate)) return false;
-  if (wordCount(d.predicate) < 3 || /^(this|these|it|they|that)\b/i.test(d.predicate) || /^(an? (little|bit|lot|good|great|related)|the one|the ones)\b/i.test(d.predicate)) return false;
+  if (
+    words.length === 1 &&
+    !proper &&
+    d.kind !== "called" &&
+    d.kind !== "named" &&
+    zipf(d.term) >= (textbook ? COMMON_ZIPF : SINGLE_WORD_ZIPF)
+  )
+    return false;
+  if (/^the (most|least|best|worst|fastest|slowest|first|last|only|main)\b|^the \p{L}+est\b/iu.test(d.predicate))
+    return false;
+  if (
+    wordCount(d.predicate) < 3 ||
+    /^(this|these|it|they|that)\b/i.test(d.predicate) ||
+    /^(an? (little|bit|lot|good|great|related)|the one|the ones)\b/i.test(d.predicate)
+  )
+    return false;
   if (containsPhrase(d.predicate, d.term)) return false;
-  return proper || (text.match(new RegExp(`(?<![\\p{L}])${escapeRegExp(d.term.toLowerCase())}`, "gu"))?.length ?? 0) >= 2;
+  return (
+    proper || (text.match(new RegExp(`(?<![\\p{L}])${escapeRegExp(d.term.toLowerCase())}`, "gu"))?.length ?? 0) >= 2
+  );
 }
 
 /** Definitions in reading order, one per term (the first the text gives). */

@@ -27,7 +27,9 @@ const isName = (s: string) => /^\p{Lu}/u.test(s) || /\p{Lu}{2}/u.test(s);
 /** Other domain terms of similar length and style, none found in `context` (the question's own text). */
 export function termDistractors(answer: string, terms: string[], context: string, seed: number): string[] {
   const words = wordCount(answer);
-  const pool = [...new Set(terms)].filter((t) => t.toLowerCase() !== answer.toLowerCase() && !overlaps(t, answer) && !containsPhrase(context, t));
+  const pool = [...new Set(terms)].filter(
+    (t) => t.toLowerCase() !== answer.toLowerCase() && !overlaps(t, answer) && !containsPhrase(context, t),
+  );
   return pick(
     pool,
     WRONG,
@@ -41,7 +43,13 @@ export function termDistractors(answer: string, terms: string[], context: string
 export function definitionDistractors(answer: string, term: string, definitions: string[], seed: number): string[] {
   const length = wordCount(answer);
   const pool = [...new Set(definitions)].filter((d) => d !== answer && !containsPhrase(d, term));
-  return pick(pool, WRONG, seed, (d) => Math.abs(wordCount(d) - length) / Math.max(4, length), (a, b) => a === b);
+  return pick(
+    pool,
+    WRONG,
+    seed,
+    (d) => Math.abs(wordCount(d) - length) / Math.max(4, length),
+    (a, b) => a === b,
+  );
 }
 
 /**
@@ -70,7 +78,13 @@ export function numberDistractors(value: string, form: string, context: string, 
     .filter((x) => Math.abs(x - n) >= step / 2 && (form !== "integer" || Number.isInteger(x)))
     .map(format)
     .filter((s) => s !== value && !context.includes(s.replace(unit, "").trim()));
-  return pick(wrong, WRONG, seed, () => 0, (a, b) => a === b);
+  return pick(
+    wrong,
+    WRONG,
+    seed,
+    () => 0,
+    (a, b) => a === b,
+  );
 }
 
 /** The answer placed among the distractors at a position fixed by `seed`: shuffled, yet the same every time. */

@@ -7,9 +7,9 @@
  */
 import type { ChapterSummary } from "../artefacts/chapter-summary.ts";
 import type { ExamQuestion, ExamQuestionType, ShortAnswerQuestion } from "../schemas.ts";
-import { chapterMaterial, materialsOf, sentenceAbout, type ChapterMaterial } from "./material.ts";
-import { Asked, choiceText, inlineForm, mcqCandidates, poolOf, type Candidate } from "./questions.ts";
-import { containsPhrase, wordCount, type Sentence } from "./text.ts";
+import { type ChapterMaterial, chapterMaterial, materialsOf, sentenceAbout } from "./material.ts";
+import { Asked, type Candidate, choiceText, inlineForm, mcqCandidates, poolOf } from "./questions.ts";
+import { containsPhrase, type Sentence, wordCount } from "./text.ts";
 
 interface ShortCandidate {
   question: ShortAnswerQuestion;
@@ -36,7 +36,11 @@ function rubric(texts: string[]): string[] | null {
 /** The sentence after `s` in the chapter, when it goes on about the same thing. */
 function continuation(m: ChapterMaterial, s: Sentence, term: string): Sentence | undefined {
   const next = m.sentences[s.index + 1];
-  return next && next.heading === s.heading && (containsPhrase(next.text, term) || /^(it|they|this|these|such)\b/i.test(next.text)) ? next : undefined;
+  return next &&
+    next.heading === s.heading &&
+    (containsPhrase(next.text, term) || /^(it|they|this|these|such)\b/i.test(next.text))
+    ? next
+    : undefined;
 }
 
 function shortAnswers(m: ChapterMaterial): ShortCandidate[] {
@@ -65,7 +69,12 @@ function shortAnswers(m: ChapterMaterial): ShortCandidate[] {
     out.push({
       sentence: c.sentence,
       fact: `cause:${c.effect.toLowerCase()}`,
-      question: { type: "short_answer", prompt: `The course states: “${choiceText(c.effect)}”. Explain why.`, answer: c.sentence.text, rubric: points },
+      question: {
+        type: "short_answer",
+        prompt: `The course states: “${choiceText(c.effect)}”. Explain why.`,
+        answer: c.sentence.text,
+        rubric: points,
+      },
     });
   }
   for (const p of m.phrases.slice(0, 12)) {
@@ -79,7 +88,12 @@ function shortAnswers(m: ChapterMaterial): ShortCandidate[] {
     out.push({
       sentence: first,
       fact: `term:${p.phrase.toLowerCase()}`,
-      question: { type: "short_answer", prompt: `Explain ${p.phrase} as the course describes it.`, answer: pair.map((s) => s.text).join(" "), rubric: points },
+      question: {
+        type: "short_answer",
+        prompt: `Explain ${p.phrase} as the course describes it.`,
+        answer: pair.map((s) => s.text).join(" "),
+        rubric: points,
+      },
     });
   }
   return out;
@@ -91,8 +105,16 @@ function workedProblems(m: ChapterMaterial): ExamQuestion[] {
     const s = sentenceAbout(m, p.phrase);
     if (!s) continue;
     // The sentence and the ones that follow it in the text, as the reasoning to reproduce.
-    const steps = m.sentences.filter((x) => x.index >= s.index).slice(0, 3).map((x) => x.text);
-    out.push({ type: "worked_problem", prompt: `Work through, step by step, how ${p.phrase} is applied in "${m.chapter.title}".`, steps, answer: steps[steps.length - 1]! });
+    const steps = m.sentences
+      .filter((x) => x.index >= s.index)
+      .slice(0, 3)
+      .map((x) => x.text);
+    out.push({
+      type: "worked_problem",
+      prompt: `Work through, step by step, how ${p.phrase} is applied in "${m.chapter.title}".`,
+      steps,
+      answer: steps[steps.length - 1]!,
+    });
   }
   return out;
 }
@@ -107,7 +129,11 @@ function examPlan(own: ChapterMaterial[], course: ChapterMaterial[]): Record<Exa
   const pool = poolOf(course);
   const mcq = own.flatMap((x) => mcqCandidates(x, pool));
   const short = own.flatMap(shortAnswers);
-  const plan: Record<ExamQuestionType, ExamQuestion[]> = { mcq: [], short_answer: [], worked_problem: workedProblems(m) };
+  const plan: Record<ExamQuestionType, ExamQuestion[]> = {
+    mcq: [],
+    short_answer: [],
+    worked_problem: workedProblems(m),
+  };
   const take = (list: (Candidate | ShortCandidate)[], into: ExamQuestion[]) => {
     while (list.length > 0) {
       const c = list.shift()!;
@@ -136,7 +162,10 @@ export function extractiveExamQuestions(input: {
   avoidPrompts?: string[];
 }): ExamQuestion[] {
   const chapters = input.course ?? [input.chapter];
-  const at = Math.max(0, chapters.findIndex((c) => c.title === input.chapter.title && c.content === input.chapter.content));
+  const at = Math.max(
+    0,
+    chapters.findIndex((c) => c.title === input.chapter.title && c.content === input.chapter.content),
+  );
   const plan = examPlan(
     materialsOf(input.chapter, at),
     chapters.map((c, i) => chapterMaterial(i === at ? input.chapter : c, i)),

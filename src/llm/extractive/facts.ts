@@ -4,7 +4,7 @@
  * a guessed relation would make a question whose "right" answer the text does not give.
  */
 import nlp from "compromise";
-import { pointsElsewhere, wordCount, type Sentence } from "./text.ts";
+import { pointsElsewhere, type Sentence, wordCount } from "./text.ts";
 
 export interface NumberFact {
   sentence: Sentence;
@@ -25,7 +25,12 @@ export interface CauseFact {
 const FIGURE =
   /(?<![\p{L}\p{N}.,-])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(\s?%|\s?(?:x|×)(?![\p{L}\p{N}])|\s+(?:percent|times)\b)?(?=(\s+[\p{Ll}]+s\b)|[\s.,;:)]|$)/gu;
 
-function formOf(value: string, unit: string | undefined, following: string | undefined, before: string): NumberFact["form"] | null {
+function formOf(
+  value: string,
+  unit: string | undefined,
+  following: string | undefined,
+  before: string,
+): NumberFact["form"] | null {
   if (unit && /%|percent/.test(unit)) return "percent";
   if (unit) return "factor";
   const n = Number(value.replace(/,/g, ""));
@@ -46,7 +51,13 @@ export function numberFacts(sentences: Sentence[]): NumberFact[] {
     for (const m of s.text.matchAll(FIGURE)) {
       const before = s.text.slice(0, m.index);
       // "Section 4", "Figure 3", "[12]", "version 2", "Python 3": labels, not quantities.
-      if (/\b(section|sec|chapter|figure|fig|table|appendix|equation|eq|version|step|line|page|level|ES|v|no|number)\.?\s*$/i.test(before) || /[[(]\s*$/.test(before)) continue;
+      if (
+        /\b(section|sec|chapter|figure|fig|table|appendix|equation|eq|version|step|line|page|level|ES|v|no|number)\.?\s*$/i.test(
+          before,
+        ) ||
+        /[[(]\s*$/.test(before)
+      )
+        continue;
       const form = formOf(m[1]!, m[2], m[3], before);
       if (!form) continue;
       out.push({ sentence: s, value: `${m[1]}${m[2] ?? ""}`.trim(), form });
@@ -71,7 +82,10 @@ const VAGUE = /^(this|that|it|these|those|they|which|such)\b/i;
 /** Whether a clause starts with its subject rather than a connective or an aside ("Finally, …", "In particular …", "Note that …"). */
 function opensWithSubject(clause: string): boolean {
   const first = (nlp(clause).json() as { terms: { tags: string[] }[] }[])[0]?.terms[0]?.tags ?? [];
-  return !["Adverb", "Preposition", "Conjunction", "Verb", "Pronoun"].some((t) => first.includes(t)) && !/^(the key|the main|one|another)\b/i.test(clause);
+  return (
+    !["Adverb", "Preposition", "Conjunction", "Verb", "Pronoun"].some((t) => first.includes(t)) &&
+    !/^(the key|the main|one|another)\b/i.test(clause)
+  );
 }
 
 /** Cause-and-effect sentences, with the two halves as the text words them. */
@@ -85,9 +99,16 @@ export function causeFacts(sentences: Sentence[]): CauseFact[] {
       if (!m) continue;
       const [first, second] = [m[1]!.trim(), m[2]!.trim()];
       const [cause, effect] = causeFirst ? [first, second] : [second, first];
-      if (VAGUE.test(cause) || (causeFirst && VAGUE.test(effect)) || /[;:()]/.test(cause) || /[()]/.test(effect)) continue;
+      if (VAGUE.test(cause) || (causeFirst && VAGUE.test(effect)) || /[;:()]/.test(cause) || /[()]/.test(effect))
+        continue;
       // "X leads to Y" is asked as "what does X lead to?": X must be a noun phrase, not a clause.
-      if (causeFirst && (wordCount(cause) > 8 || /\b(that|which|who|whom|whose)\b/i.test(cause) || nlp(cause).match("(#Pronoun|#Verb)").not("#Gerund").found)) continue;
+      if (
+        causeFirst &&
+        (wordCount(cause) > 8 ||
+          /\b(that|which|who|whom|whose)\b/i.test(cause) ||
+          nlp(cause).match("(#Pronoun|#Verb)").not("#Gerund").found)
+      )
+        continue;
       // "Y because X" is asked about Y: a statement of its own, not one continuing the last ("Also, …").
       if (!causeFirst && (!/^[\p{Lu}]/u.test(effect) || wordCount(cause) > 25 || !opensWithSubject(effect))) continue;
       out.push({ sentence: s, cause, effect, link });

@@ -28,9 +28,41 @@ interface Term {
 const MAX_WORDS = 4;
 // Document furniture that tags as nouns but never names a concept.
 const FURNITURE = new Set([
-  "example", "examples", "chapter", "chapters", "figure", "figures", "section", "sections", "page", "pages", "image",
-  "images", "retrieved", "isbn", "doi", "et", "al", "fig", "copyright", "note", "notes", "part",
-  "number", "lot", "people", "time", "year", "years", "today", "day", "days", "case", "cases", "type", "types",
+  "example",
+  "examples",
+  "chapter",
+  "chapters",
+  "figure",
+  "figures",
+  "section",
+  "sections",
+  "page",
+  "pages",
+  "image",
+  "images",
+  "retrieved",
+  "isbn",
+  "doi",
+  "et",
+  "al",
+  "fig",
+  "copyright",
+  "note",
+  "notes",
+  "part",
+  "number",
+  "lot",
+  "people",
+  "time",
+  "year",
+  "years",
+  "today",
+  "day",
+  "days",
+  "case",
+  "cases",
+  "type",
+  "types",
 ]);
 
 // People and places are cited authors and affiliations far more often than concepts to learn.
@@ -42,7 +74,12 @@ function isNounTerm(tags: Set<string>): boolean {
 
 // Words only: code identifiers and markup ("js_Array_set", 'type="n') are not terms to teach.
 const acceptableWord = (w: string) =>
-  w.length > 1 && /^[\p{L}\p{N}][\p{L}\p{N}'’-]*$/u.test(w) && /\p{L}/u.test(w) && !isStopword(w) && !FURNITURE.has(w.toLowerCase()) && !/^\p{L}?\d/u.test(w);
+  w.length > 1 &&
+  /^[\p{L}\p{N}][\p{L}\p{N}'’-]*$/u.test(w) &&
+  /\p{L}/u.test(w) &&
+  !isStopword(w) &&
+  !FURNITURE.has(w.toLowerCase()) &&
+  !/^\p{L}?\d/u.test(w);
 
 /** Noun-phrase runs of one piece of text (a sentence or a few). */
 function runsOf(text: string): string[][] {
@@ -123,7 +160,8 @@ function specificity(words: string[]): number {
 
 /** Occurrences, a bonus per extra word, and specificity. */
 const termScore = (words: string[], count: number) => count * (1 + 0.5 * (words.length - 1)) * specificity(words);
-const byScore = (a: KeyPhrase, b: KeyPhrase) => b.score - a.score || b.key.length - a.key.length || a.phrase.localeCompare(b.phrase);
+const byScore = (a: KeyPhrase, b: KeyPhrase) =>
+  b.score - a.score || b.key.length - a.key.length || a.phrase.localeCompare(b.phrase);
 
 /**
  * A generic phrase names no concept of the domain: a single word everyday English uses often

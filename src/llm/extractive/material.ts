@@ -1,10 +1,10 @@
 /** Finished chapters seen as source text, for the quizzes, exams, cards and guides built from them. */
 import type { ChapterSummary } from "../artefacts/chapter-summary.ts";
-import { findDefinitions, type Definition } from "./definitions.ts";
-import { causeFacts, numberFacts, type CauseFact, type NumberFact } from "./facts.ts";
-import { keyPhrases, type KeyPhrase } from "./keyphrases.ts";
+import { type Definition, findDefinitions } from "./definitions.ts";
+import { type CauseFact, causeFacts, type NumberFact, numberFacts } from "./facts.ts";
+import { type KeyPhrase, keyPhrases } from "./keyphrases.ts";
 import { rankSentences } from "./rank.ts";
-import { containsPhrase, hash, sentencesOf, type Sentence } from "./text.ts";
+import { containsPhrase, hash, type Sentence, sentencesOf } from "./text.ts";
 
 export interface ChapterMaterial {
   chapter: ChapterSummary;
@@ -24,7 +24,11 @@ export interface ChapterMaterial {
   quotable(s: Sentence): boolean;
 }
 
-const normal = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+const normal = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 
 function locator(chapter: ChapterSummary, index: number): Pick<ChapterMaterial, "cite" | "quotable"> {
   const sources = (chapter.sources ?? []).map((src) => ({ ...src, normal: normal(src.text) }));
@@ -44,12 +48,19 @@ const cache = new Map<number, ChapterMaterial>();
 const CACHED = 64;
 
 export function chapterMaterial(chapter: ChapterSummary, index: number): ChapterMaterial {
-  const key = hash(`${index}\u0000${chapter.title}\u0000${chapter.content}\u0000${chapter.key_concepts.join("\u0000")}\u0000${(chapter.sources ?? []).length}`);
+  const key = hash(
+    `${index}\u0000${chapter.title}\u0000${chapter.content}\u0000${chapter.key_concepts.join("\u0000")}\u0000${(chapter.sources ?? []).length}`,
+  );
   const held = cache.get(key);
   if (held) return { ...held, chapter };
   const sentences = sentencesOf([{ id: `chapter-${index + 1}`, text: chapter.content, heading: chapter.title }]);
   const extracted = keyPhrases(sentences.map((s) => s.text).join(" "), 20);
-  const given: KeyPhrase[] = chapter.key_concepts.map((c) => ({ phrase: c, key: c.toLowerCase(), score: Infinity, count: 1 }));
+  const given: KeyPhrase[] = chapter.key_concepts.map((c) => ({
+    phrase: c,
+    key: c.toLowerCase(),
+    score: Infinity,
+    count: 1,
+  }));
   const phrases = [...given, ...extracted.filter((p) => !given.some((g) => g.key === p.phrase.toLowerCase()))];
   const material: ChapterMaterial = {
     chapter,

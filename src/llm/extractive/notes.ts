@@ -1,7 +1,7 @@
 /** Study notes in markdown, shaped by goal, style and tone through fixed phrasings. */
 import type { ChapterSummary, NotesGoal, NotesStyle, TutorTone } from "../artefacts/chapter-summary.ts";
 import { findDefinitions } from "./definitions.ts";
-import { chapterMaterial, type ChapterMaterial } from "./material.ts";
+import { type ChapterMaterial, chapterMaterial } from "./material.ts";
 import { topSentences } from "./rank.ts";
 
 const OPENING: Record<TutorTone, (course: string) => string> = {
@@ -28,8 +28,7 @@ const GOAL_LABEL: Record<NotesGoal, string> = {
 function chapterSection(m: ChapterMaterial, i: number, goal: NotesGoal, style: NotesStyle): string {
   const count = style === "concise" ? 3 : 6;
   const points = topSentences(m.sentences, count, { query: m.chapter.title }).map((s) => s.text);
-  const body =
-    style === "narrative" ? points.join(" ") : points.map((p) => `- ${p}`).join("\n");
+  const body = style === "narrative" ? points.join(" ") : points.map((p) => `- ${p}`).join("\n");
   const concepts = m.chapter.key_concepts.join(", ");
   const focus =
     goal === "exams"

@@ -1,10 +1,11 @@
 /** Course outline from source passages: contiguous parts of the sources become chapters. */
+
+import { sectionTitle } from "../../util.ts";
 import type { Outline } from "../schemas.ts";
 import type { Passage } from "../types.ts";
 import { evenSample, phraseRuns, rankRuns } from "./keyphrases.ts";
 import { topSentences } from "./rank.ts";
-import { sectionTitle } from "../../util.ts";
-import { sentencesOf, titleCase, wordCount, type Sentence } from "./text.ts";
+import { type Sentence, sentencesOf, titleCase, wordCount } from "./text.ts";
 
 const VERBS = ["Explain", "Describe", "Identify the role of", "Apply"];
 // Front matter names a part of the document, not a subject to teach.
@@ -36,7 +37,8 @@ function documentTitle(passages: Passage[]): string | null {
   return null;
 }
 
-const sample = <T>(xs: T[], max: number) => (xs.length <= max ? xs : xs.filter((_, i) => i % Math.ceil(xs.length / max) === 0));
+const sample = <T>(xs: T[], max: number) =>
+  xs.length <= max ? xs : xs.filter((_, i) => i % Math.ceil(xs.length / max) === 0);
 
 /** Objectives of a chapter: its leading key phrases, each with a verb. */
 const objectivesOf = (phrases: { phrase: string }[], title: string) => {
@@ -58,11 +60,15 @@ export function extractiveOutline(input: {
   const runsIn = (group: Sentence[]) => group.flatMap((s) => runs.get(s) ?? []);
   const themes = rankRuns(runsIn(sentences), 12);
   const theme = themes[0]?.phrase;
-  const title = input.topic?.trim() ? titleCase(input.topic.trim()) : (documentTitle(input.passages) ?? (theme ? `Introduction to ${titleCase(theme)}` : "Course"));
+  const title = input.topic?.trim()
+    ? titleCase(input.topic.trim())
+    : (documentTitle(input.passages) ?? (theme ? `Introduction to ${titleCase(theme)}` : "Course"));
   const centre = topSentences(sample(sentences, SAMPLE), 2).map((s) => s.text);
   const covered = themes.slice(0, 3).map((t) => t.phrase);
   const description = [
-    covered.length > 0 ? `A course built from the source material, covering ${covered.join(", ")}.` : "A course built from the source material.",
+    covered.length > 0
+      ? `A course built from the source material, covering ${covered.join(", ")}.`
+      : "A course built from the source material.",
     ...centre,
   ].join(" ");
 
@@ -70,14 +76,19 @@ export function extractiveOutline(input: {
     // Titles are the sections' own headings; only the objectives are read from each chapter's text.
     const chapters = input.chapters.map((c) => {
       const own = sample(sentencesOf(c.passages), SAMPLE);
-      return { title: c.title, objectives: objectivesOf(rankRuns(phraseRuns(own.map((s) => s.text)).flat(), 8), c.title) };
+      return {
+        title: c.title,
+        objectives: objectivesOf(rankRuns(phraseRuns(own.map((s) => s.text)).flat(), 8), c.title),
+      };
     });
     return { title, description, chapters };
   }
   const usedTitles = new Set<string>([title.toLowerCase()]);
   const chapters = partition(sentences, input.numChapters).map((group, i) => {
     const phrases = rankRuns(runsIn(group), 8);
-    const heading = group.map((s) => sectionTitle(s.heading)).find((t): t is string => !!t && isTitle(t) && !usedTitles.has(t.toLowerCase()));
+    const heading = group
+      .map((s) => sectionTitle(s.heading))
+      .find((t): t is string => !!t && isTitle(t) && !usedTitles.has(t.toLowerCase()));
     const candidates = [heading, ...phrases.map((p) => titleCase(p.phrase))].filter((t): t is string => Boolean(t));
     let chapterTitle = candidates.find((t) => !usedTitles.has(t.toLowerCase())) ?? `${title}: Part ${i + 1}`;
     if (usedTitles.has(chapterTitle.toLowerCase())) chapterTitle = `${chapterTitle} (${i + 1})`;

@@ -16,7 +16,8 @@ export interface Term {
   np: string;
 }
 
-const DETERMINER = /^(the|this|that|these|those|each|every|its|their|our|his|her|any|no|another|one|which|whose|your|my|same)$/i;
+const DETERMINER =
+  /^(the|this|that|these|those|each|every|its|their|our|his|her|any|no|another|one|which|whose|your|my|same)$/i;
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -46,7 +47,10 @@ const PHRASE_BOUNDARY =
  */
 function articleUse(text: string, chapter: string) {
   const use = { indefinite: 0, definite: 0, bare: 0 };
-  const pattern = new RegExp(`((?:[\\p{L}'’-]+\\s+){0,3})(?<![\\p{L}\\p{N}])${escapeRegExp(text)}(?![\\p{L}\\p{N}])`, "giu");
+  const pattern = new RegExp(
+    `((?:[\\p{L}'’-]+\\s+){0,3})(?<![\\p{L}\\p{N}])${escapeRegExp(text)}(?![\\p{L}\\p{N}])`,
+    "giu",
+  );
   for (const m of chapter.matchAll(pattern)) {
     let found: "indefinite" | "definite" | "bare" = "bare";
     for (const word of (m[1] ?? "").trim().split(/\s+/).filter(Boolean).reverse()) {
@@ -67,7 +71,10 @@ function articleUse(text: string, chapter: string) {
  */
 export function termOf(raw: string, chapter: string): Term {
   const lower = raw.charAt(0).toLowerCase() + raw.slice(1);
-  const capitalisedMidSentence = new RegExp(`(?<!^|[.!?:]\\s+)(?<![\\p{L}\\p{N}])${escapeRegExp(raw)}(?![\\p{L}\\p{N}])`, "u");
+  const capitalisedMidSentence = new RegExp(
+    `(?<!^|[.!?:]\\s+)(?<![\\p{L}\\p{N}])${escapeRegExp(raw)}(?![\\p{L}\\p{N}])`,
+    "u",
+  );
   const text = raw !== lower && !/[A-Z]/.test(raw.slice(1)) && !capitalisedMidSentence.test(chapter) ? lower : raw;
   // A name when its head (last word) is one: "Google's V8", "TraceMonkey"; not "JavaScript implementation".
   const name = /[A-Z]/.test(text.split(/\s+/).at(-1) ?? "");
@@ -76,12 +83,20 @@ export function termOf(raw: string, chapter: string): Term {
   const countable = !name && !plural && (use.indefinite > 0 || use.definite >= use.bare);
   // Some names take "the" ("the FFI", "the VM"): keep it when the chapter mostly does.
   const definiteName = name && !/['’]s\b/.test(text) && use.definite > use.bare;
-  return { text, plural, countable, np: countable ? `${indefiniteArticle(text)} ${text}` : definiteName ? `the ${text}` : text };
+  return {
+    text,
+    plural,
+    countable,
+    np: countable ? `${indefiniteArticle(text)} ${text}` : definiteName ? `the ${text}` : text,
+  };
 }
 
 /** The term as the answer mentions it, with the answer's own determiner: "the trace monitor", "guards". */
 export function mentionOf(term: Term, answer: string): string | null {
-  const m = new RegExp(`(?:\\b(the|a|an|this|that|these|those|its|their|each|every|your)\\s+)?(?<![\\p{L}\\p{N}])(${escapeRegExp(term.text)})(?![\\p{L}\\p{N}])`, "iu").exec(answer);
+  const m = new RegExp(
+    `(?:\\b(the|a|an|this|that|these|those|its|their|each|every|your)\\s+)?(?<![\\p{L}\\p{N}])(${escapeRegExp(term.text)})(?![\\p{L}\\p{N}])`,
+    "iu",
+  ).exec(answer);
   if (!m?.[2]) return null;
   const det = m[1]?.toLowerCase();
   const surface = term.text === m[2].toLowerCase() ? term.text : m[2];
@@ -180,7 +195,10 @@ export class Host {
   reaction(answer: string, terms: readonly Term[], asked?: Term): string {
     if (/\d+(\.\d+)?\s*(x|%|percent|times)\b|\b\d+x\b/i.test(answer)) return this.pick(TO_NUMBERS);
     const mentioned = (t: Term) => mentionOf(t, answer);
-    const others = terms.filter((t) => t !== asked).map(mentioned).filter((m): m is string => m !== null);
+    const others = terms
+      .filter((t) => t !== asked)
+      .map(mentioned)
+      .filter((m): m is string => m !== null);
     const fresh = others.filter((m) => m.toLowerCase() !== this.lastMention);
     const mention = fresh.sort((a, b) => b.split(" ").length - a.split(" ").length)[0] ?? (asked && mentioned(asked));
     this.lastMention = mention ? mention.toLowerCase() : null;

@@ -40,7 +40,8 @@ const FIRST_PERSON_SINGULAR = /\bI(['’](m|ve|d|ll))?\b/;
 /** "us" is matched in lower case only: "US" is a country. */
 const FIRST_PLURAL = /\b([Ww]e|[Oo]ur|us|[Oo]urselves)\b/;
 /** "We can…", "we need…", "we see…": the reader is meant, so the listener ("you") is. */
-const GENERIC_WE = /\bwe\s+(?:can|cannot|can't|could|may|might|must|should|need|needs|have to|would|will|see|notice|get|find|observe)\b/gi;
+const GENERIC_WE =
+  /\bwe\s+(?:can|cannot|can't|could|may|might|must|should|need|needs|have to|would|will|see|notice|get|find|observe)\b/gi;
 /** Code, markup, addresses and formulas read badly aloud. */
 const UNSPEAKABLE = /https?:|www\.|@|[{}<>=|\\_^~#$`[\]]|\w\(|\s[+*/]\s/;
 /** Symbols of a formula: "the set R of values v". */
@@ -49,7 +50,8 @@ const SYMBOL = /(^|\s)[b-z](?=[\s,.;:)])/;
 const CITATION =
   /\s*\[\d+(?:\s*[,–-]\s*\d+)*\]|\s*\(\d+(?:\s*[,–-]\s*\d+)*\)|\s*\((?:(?:see\s+)?[A-Z][\p{L}'’-]+(?:\s+(?:et al\.?|and|&)\s*(?:[A-Z][\p{L}'’-]+)?)?,?\s+\d{4}[a-z]?(?:;\s*)?)+\)/gu;
 /** Parentheses that send the listener elsewhere: "(see Section 3)", "(Figure 2)", "(cf. …)". */
-const POINTER_ASIDE = /\s*\((?:see|cf\.|e\.g\.,?\s*(?:figure|section|table)|fig(?:ure)?\.?|table|section|sec\.|eq(?:uation)?\.?|appendix|chapter|page|p\.)[^)]*\)/gi;
+const POINTER_ASIDE =
+  /\s*\((?:see|cf\.|e\.g\.,?\s*(?:figure|section|table)|fig(?:ure)?\.?|table|section|sec\.|eq(?:uation)?\.?|appendix|chapter|page|p\.)[^)]*\)/gi;
 /** A footnote number glued to the end of a sentence word: "to a double.1 Clearly". */
 const FOOTNOTE_MARK = /([a-z]{2,}[.,;:])\d{1,2}(?=\s|$)/g;
 
@@ -99,15 +101,25 @@ const balanced = (s: string) =>
 
 /** `sentence` as a guest can say it on its own, or null when it cannot stand alone. */
 export function spokenSentence(sentence: string): string | null {
-  if (pointsElsewhere(sentence) || NARRATES.test(sentence) || UNSAFE_FIRST_PERSON.test(sentence) || FIRST_PERSON_SINGULAR.test(sentence)) {
+  if (
+    pointsElsewhere(sentence) ||
+    NARRATES.test(sentence) ||
+    UNSAFE_FIRST_PERSON.test(sentence) ||
+    FIRST_PERSON_SINGULAR.test(sentence)
+  ) {
     return null;
   }
   let s = sentence.replace(CITATION, "").replace(POINTER_ASIDE, "").replace(FOOTNOTE_MARK, "$1");
   for (const [pattern, spoken] of SPOKEN_ABBREVIATIONS) s = s.replace(pattern, spoken);
-  s = s.replace(/\s+([,.;:!?])/g, "$1").replace(/\s{2,}/g, " ").trim();
-  if (NUMBERED_PART.test(s) || ON_THE_PAGE.test(s) || UNSPEAKABLE.test(s) || SYMBOL.test(s) || !balanced(s)) return null;
+  s = s
+    .replace(/\s+([,.;:!?])/g, "$1")
+    .replace(/\s{2,}/g, " ")
+    .trim();
+  if (NUMBERED_PART.test(s) || ON_THE_PAGE.test(s) || UNSPEAKABLE.test(s) || SYMBOL.test(s) || !balanced(s))
+    return null;
   s = stripConnectives(s);
-  if (REFERS_BACK.test(s) || DEMONSTRATIVE.test(s) || !/^\p{Lu}/u.test(s) || !/[.!?]$/.test(s) || s.endsWith(":")) return null;
+  if (REFERS_BACK.test(s) || DEMONSTRATIVE.test(s) || !/^\p{Lu}/u.test(s) || !/[.!?]$/.test(s) || s.endsWith(":"))
+    return null;
   s = reassignFirstPerson(s);
   const words = s.split(/\s+/).length;
   return words >= 6 && words <= MAX_WORDS ? s : null;

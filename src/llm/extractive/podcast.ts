@@ -9,7 +9,7 @@ import type { PodcastScript } from "../schemas.ts";
 import { findDefinitions } from "./definitions.ts";
 import { keyPhrases } from "./keyphrases.ts";
 import { chapterMaterial } from "./material.ts";
-import { Host, namesAThing, spokenList, termOf, type Term } from "./podcast-host.ts";
+import { Host, namesAThing, spokenList, type Term, termOf } from "./podcast-host.ts";
 import { spokenSentence } from "./podcast-lines.ts";
 import { hash, wordCount } from "./text.ts";
 
@@ -62,7 +62,13 @@ export function extractivePodcast(input: {
   const free = (i: number) => spoken.has(i) && !used.has(i);
   const words = (indexes: number[]) => indexes.reduce((n, i) => n + wordCount(spoken.get(i) ?? ""), 0);
 
-  const termTopics = termsOf(input.key_concepts, findDefinitions(m.sentences), keyPhrases(chapterText, 12).map((p) => p.phrase), chapterText, spoken);
+  const termTopics = termsOf(
+    input.key_concepts,
+    findDefinitions(m.sentences),
+    keyPhrases(chapterText, 12).map((p) => p.phrase),
+    chapterText,
+    spoken,
+  );
   const sectionTopics = [...new Set(m.sentences.map((s) => s.heading))]
     .map((h) => sectionTitle(h, input.chapterTitle))
     .filter((h): h is string => h !== null)
@@ -78,17 +84,25 @@ export function extractivePodcast(input: {
   overview.forEach((i) => used.add(i));
 
   const about = (topic: Topic) => {
-    if ("section" in topic) return (i: number) => sectionTitle(m.sentences[i]?.heading ?? null, input.chapterTitle) === topic.section;
+    if ("section" in topic)
+      return (i: number) => sectionTitle(m.sentences[i]?.heading ?? null, input.chapterTitle) === topic.section;
     const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${topic.term.text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "iu");
     return (i: number) => pattern.test(m.sentences[i]?.text ?? "");
   };
   const answerFor = (topic: Topic): number[] => {
-    const definition = "term" in topic && topic.definition !== undefined && free(topic.definition) ? topic.definition : undefined;
+    const definition =
+      "term" in topic && topic.definition !== undefined && free(topic.definition) ? topic.definition : undefined;
     const picked = definition !== undefined ? [definition] : [];
     const relevant = about(topic);
     for (const s of m.ranked) {
       if (picked.length === ANSWER_SENTENCES || words(picked) >= ANSWER_WORDS) break;
-      if (free(s.index) && !picked.includes(s.index) && relevant(s.index) && words([...picked, s.index]) <= ANSWER_MAX_WORDS) picked.push(s.index);
+      if (
+        free(s.index) &&
+        !picked.includes(s.index) &&
+        relevant(s.index) &&
+        words([...picked, s.index]) <= ANSWER_MAX_WORDS
+      )
+        picked.push(s.index);
     }
     // A definition leads; the rest follow the chapter's order.
     const rest = picked.filter((i) => i !== definition).sort((a, b) => a - b);
@@ -112,7 +126,8 @@ export function extractivePodcast(input: {
 
   const host = new Host(hash(`${input.courseTitle}\n${input.chapterTitle}`));
   const turns: Turn[] = [];
-  const say = (speaker: Turn["speaker"], ...parts: string[]) => turns.push({ speaker, text: parts.filter(Boolean).join(" ") });
+  const say = (speaker: Turn["speaker"], ...parts: string[]) =>
+    turns.push({ speaker, text: parts.filter(Boolean).join(" ") });
   const label = (t: Term) => (t.countable ? `the ${t.text}` : t.np);
   const lines = (indexes: number[]) => indexes.map((i) => spoken.get(i)!).join(" ");
   const highlights = named.map(label);
@@ -122,7 +137,10 @@ export function extractivePodcast(input: {
   say("guest", "Thanks for having me.", last || `${chapter} is a short chapter, so this will be a quick one.`);
   let asked: Term | undefined;
   for (const e of exchanges) {
-    const question = "term" in e.topic ? host.question(e.topic.term, e.sentences[0] === e.topic.definition) : host.sectionQuestion(e.topic.section);
+    const question =
+      "term" in e.topic
+        ? host.question(e.topic.term, e.sentences[0] === e.topic.definition)
+        : host.sectionQuestion(e.topic.section);
     say("host", last ? host.reaction(last, terms, asked) : "", question);
     const split = e.sentences.length > 1 && words(e.sentences) > SPLIT_WORDS ? 1 : e.sentences.length;
     say("guest", lines(e.sentences.slice(0, split)));
@@ -135,7 +153,11 @@ export function extractivePodcast(input: {
   }
 
   const thesis = overview.length > 0 ? spoken.get(overview[0]!)! : "";
-  say("host", last ? host.reaction(last, terms, asked) : "", "Before we wrap up, what should listeners remember from this chapter?");
+  say(
+    "host",
+    last ? host.reaction(last, terms, asked) : "",
+    "Before we wrap up, what should listeners remember from this chapter?",
+  );
   say(
     "guest",
     highlights.length > 0
@@ -143,7 +165,9 @@ export function extractivePodcast(input: {
       : terms.length > 0
         ? `The chapter's key terms are ${spokenList(terms.slice(0, 4).map(label))}.`
         : "",
-    thesis ? `If you remember one thing, make it this: ${thesis}` : `${chapter} is short, so it is worth reading in full.`,
+    thesis
+      ? `If you remember one thing, make it this: ${thesis}`
+      : `${chapter} is short, so it is worth reading in full.`,
   );
   say("host", `Thanks for walking us through ${chapter}. That's all for this episode of ${course}. See you next time!`);
   say("guest", "It was a pleasure. Bye, everyone!");
@@ -174,13 +198,18 @@ function termsOf(
   keyConcepts.forEach((c) => add(c, 0));
   // Extracted phrases are a fallback, and only those that name a thing in more than one word.
   for (const p of phrases) if (p.includes(" ") && namesAThing(p)) add(p, -1);
-  for (const d of definitions) if (spoken.has(d.sentence.index) && wordCount(d.term) <= 4) add(d.term, 0, d.sentence.index);
+  for (const d of definitions)
+    if (spoken.has(d.sentence.index) && wordCount(d.term) <= 4) add(d.term, 0, d.sentence.index);
   const all = [...byKey.values()];
   for (const c of all) {
     const multiWord = c.term.text.includes(" ");
     const name = /[A-Z]/.test(c.term.text.split(/\s+/).at(-1) ?? "");
     // A lone common word ("value", "program") makes a vague question unless the chapter defines it.
-    c.priority += (c.definition !== undefined ? 3 : 0) + (multiWord ? 1 : 0) + (name ? 1 : 0) - (!multiWord && !name && c.definition === undefined ? 2 : 0);
+    c.priority +=
+      (c.definition !== undefined ? 3 : 0) +
+      (multiWord ? 1 : 0) +
+      (name ? 1 : 0) -
+      (!multiWord && !name && c.definition === undefined ? 2 : 0);
   }
   // Stable: equal priorities keep the order the chapter's key concepts were given in.
   return all.sort((a, b) => b.priority - a.priority);
@@ -191,8 +220,11 @@ const GENERIC_HEADING = /^(abstract|introduction|overview|summary|conclusions?|b
 
 /** A section heading as the host names it: numbering dropped; null for the chapter's own or a generic one. */
 function sectionTitle(heading: string | null, chapterTitle: string): string | null {
-  const title = spokenTitle((heading ?? "").replace(/^(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)+\.?|[A-Z]\.|[IVX]+\.)\s+/, ""));
-  if (!title || GENERIC_HEADING.test(title) || title.toLowerCase() === spokenTitle(chapterTitle).toLowerCase()) return null;
+  const title = spokenTitle(
+    (heading ?? "").replace(/^(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)+\.?|[A-Z]\.|[IVX]+\.)\s+/, ""),
+  );
+  if (!title || GENERIC_HEADING.test(title) || title.toLowerCase() === spokenTitle(chapterTitle).toLowerCase())
+    return null;
   return title;
 }
 

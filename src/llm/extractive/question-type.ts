@@ -11,7 +11,17 @@
 import nlp from "compromise";
 import { isStopword, stem, words } from "./text.ts";
 
-export type AnswerKind = "quantity" | "time" | "agent" | "place" | "code" | "definition" | "reason" | "purpose" | "means" | "other";
+export type AnswerKind =
+  | "quantity"
+  | "time"
+  | "agent"
+  | "place"
+  | "code"
+  | "definition"
+  | "reason"
+  | "purpose"
+  | "means"
+  | "other";
 
 export interface QuestionShape {
   kind: AnswerKind;
@@ -29,25 +39,50 @@ const PATTERNS: [AnswerKind, RegExp][] = [
   ["quantity", /\bhow\s+(many|much|long|big|large|small|far|old|often|fast|high|wide|tall|heavy)\b/i],
   ["quantity", new RegExp(`${Q}(what|which)\\s+(\\S+\\s+){0,3}?(${MEASURES})\\b`, "i")],
   ["time", /^\s*when\b|\b(what|which)\s+(year|date|day|month|decade|century|time)\b|\bin\s+(what|which)\s+year\b/i],
-  ["agent", new RegExp(`^\\s*(who|whom|whose)\\b|${Q}(which|what)\\s+(\\S+\\s+)?(person|people|company|companies|organi[sz]ations?|authors?|team|group|firm|university|institution|researchers?)\\b`, "i")],
-  ["place", new RegExp(`^\\s*where\\b|${Q}(which|what)\\s+(city|country|place|location|state|region|continent|town)\\b`, "i")],
-  ["code", new RegExp(`${Q}(which|what)\\s+(\\S+\\s+){0,2}?(function|functions|command|operator|method|keyword|flag|option|file|files)\\b`, "i")],
-  ["reason", /^\s*why\b|^\s*(what|which)\s+(is|was|are|were)\s+the\s+(reasons?|causes?|motivation)\b|^\s*what\s+causes?\b/i],
-  ["purpose", /^\s*what\s+(is|are|was|were)\s+.+?\s+(used\s+)?for\s*\??\s*$|^\s*what\s+is\s+the\s+(purpose|use|point)\s+of\b/i],
+  [
+    "agent",
+    new RegExp(
+      `^\\s*(who|whom|whose)\\b|${Q}(which|what)\\s+(\\S+\\s+)?(person|people|company|companies|organi[sz]ations?|authors?|team|group|firm|university|institution|researchers?)\\b`,
+      "i",
+    ),
+  ],
+  [
+    "place",
+    new RegExp(`^\\s*where\\b|${Q}(which|what)\\s+(city|country|place|location|state|region|continent|town)\\b`, "i"),
+  ],
+  [
+    "code",
+    new RegExp(
+      `${Q}(which|what)\\s+(\\S+\\s+){0,2}?(function|functions|command|operator|method|keyword|flag|option|file|files)\\b`,
+      "i",
+    ),
+  ],
+  [
+    "reason",
+    /^\s*why\b|^\s*(what|which)\s+(is|was|are|were)\s+the\s+(reasons?|causes?|motivation)\b|^\s*what\s+causes?\b/i,
+  ],
+  [
+    "purpose",
+    /^\s*what\s+(is|are|was|were)\s+.+?\s+(used\s+)?for\s*\??\s*$|^\s*what\s+is\s+the\s+(purpose|use|point)\s+of\b/i,
+  ],
 ];
 // "What is a data frame?" but not "What is the dimension d of the representation taken at the [CLS] token?"
-const DEFINITION = /^\s*(?:what\s+(?:is|are|was|were)|define|what\s+is\s+meant\s+by)\s+(?:an?\s+|the\s+)?([^?]+?)\s*\??\s*$/i;
+const DEFINITION =
+  /^\s*(?:what\s+(?:is|are|was|were)|define|what\s+is\s+meant\s+by)\s+(?:an?\s+|the\s+)?([^?]+?)\s*\??\s*$/i;
 const MEANING = /^\s*what\s+does\s+(?:an?\s+|the\s+)?(.+?)\s+mean\s*\??\s*$/i;
 const MEANS = /^\s*how\s+(do|does|did|can|could|should|is|are|was|were|to|would)\b/i;
 
 // "How many training examples does…": the words up to the verb name what is counted.
-const COUNTED = /\bhow\s+many\s+((?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)(?=\s+(?:do|does|did|are|is|were|was|can|could|have|has|had|will|would|should|must)\b)/iu;
+const COUNTED =
+  /\bhow\s+many\s+((?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)(?=\s+(?:do|does|did|are|is|were|was|can|could|have|has|had|will|would|should|must)\b)/iu;
 const COUNTED_ALONE = /\bhow\s+many\s+([\p{L}-]+)/iu;
 
 /** Stems of the content words a "how many" question counts ("training examples" → train, exampl). */
 function countedOf(question: string): string[] {
   const phrase = (COUNTED.exec(question) ?? COUNTED_ALONE.exec(question))?.[1] ?? "";
-  return words(phrase).filter((w) => !isStopword(w)).map(stem);
+  return words(phrase)
+    .filter((w) => !isStopword(w))
+    .map(stem);
 }
 
 export function questionShape(question: string): QuestionShape {
@@ -63,20 +98,35 @@ export function questionShape(question: string): QuestionShape {
 }
 
 // Not "one": "one nice thing", "Alcatel One Touch" count nothing.
-const COUNT_WORDS = "two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundreds?|thousands?|millions?|billions?|dozens?";
+const COUNT_WORDS =
+  "two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundreds?|thousands?|millions?|billions?|dozens?";
 const NUMBER_WORDS = new RegExp(`\\b(${COUNT_WORDS}|twice)\\b`, "i");
 /** A token that is a number: "25", "(21,015,324", "85%", "three". */
 const NUMBER_TOKEN = new RegExp(`^[(~≈]?(\\d+(?:[.,]\\d+)*%?|${COUNT_WORDS})[,.;:)]?$`, "i");
 const MONTH =
   /\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?)\.?\s+\d{1,4}\b|\b\d{1,2}\s+(january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
 const YEAR = /\b(1[5-9]\d\d|20\d\d)s?\b/g;
-const PURPOSE = /\b(used\s+(to|for|in)|in\s+order\s+to|so\s+that|so\s+as\s+to|purpose|serves?\s+to|allows?|lets?|helps?|enables?)\b/i;
-const REASON = /\b(because|since|due to|owing to|so that|in order to|as a result|reasons?|therefore|thus|hence|this is (done|why)|caused by|leads? to|so as to|for (efficiency|simplicity|speed|safety|security))\b/i;
+const PURPOSE =
+  /\b(used\s+(to|for|in)|in\s+order\s+to|so\s+that|so\s+as\s+to|purpose|serves?\s+to|allows?|lets?|helps?|enables?)\b/i;
+const REASON =
+  /\b(because|since|due to|owing to|so that|in order to|as a result|reasons?|therefore|thus|hence|this is (done|why)|caused by|leads? to|so as to|for (efficiency|simplicity|speed|safety|security))\b/i;
 const MEANS_WORDS = /\b(by|using|use|through|via|with the|command|function|option)\b/i;
 // A name from code: a call ("glm()", "seq(2,10)"), a dotted or snake_case name ("read.table",
 // "file_test"), a dot file (".RData").
 const CODE_NAME = /\b[A-Za-z_][\w.]*\(|\b[a-z]+[._][a-z_.]*[a-z]\b|(?<![\w.])\.[A-Za-z]\w+/;
-const COPULA = new Set(["is", "are", "was", "were", "refers", "means", "denotes", "describes", "consists", "comprises", "represents"]);
+const COPULA = new Set([
+  "is",
+  "are",
+  "was",
+  "were",
+  "refers",
+  "means",
+  "denotes",
+  "describes",
+  "consists",
+  "comprises",
+  "represents",
+]);
 
 // A citation's year ("(Yih et al., 2011)") is no quantity the text states.
 const CITATION = /\([^()]*(\bet al\.|\b\p{Lu}\p{L}+,? (1[89]|20)\d\d[a-z]?)[^()]*\)/gu;
@@ -120,7 +170,9 @@ function defines(sentence: string, term: string): boolean {
 function countsIt(sentence: string, counted: string[]): boolean {
   const tokens = sentence.split(/\s+/);
   return tokens.some(
-    (t, i) => NUMBER_TOKEN.test(t) && tokens.slice(i + 1, i + 4).some((w) => counted.includes(stem(w.replace(/[^\p{L}-]/gu, "")))),
+    (t, i) =>
+      NUMBER_TOKEN.test(t) &&
+      tokens.slice(i + 1, i + 4).some((w) => counted.includes(stem(w.replace(/[^\p{L}-]/gu, "")))),
   );
 }
 
@@ -141,9 +193,15 @@ export function answerFit(sentence: string, shape: QuestionShape, question: stri
       return MONTH.test(own) || (own.match(YEAR) ?? []).some((y) => !asked.has(y)) ? 1 : 0;
     }
     case "agent":
-      return names(sentence, question, ["people", "organizations"]).length > 0 || /\bby\s+(the\s+)?\p{Lu}\p{L}+/u.test(sentence) ? 1 : 0;
+      return names(sentence, question, ["people", "organizations"]).length > 0 ||
+        /\bby\s+(the\s+)?\p{Lu}\p{L}+/u.test(sentence)
+        ? 1
+        : 0;
     case "place":
-      return names(sentence, question, ["places"]).length > 0 || /\b(in|at|near)\s+(the\s+)?\p{Lu}\p{L}+/u.test(sentence) ? 1 : 0;
+      return names(sentence, question, ["places"]).length > 0 ||
+        /\b(in|at|near)\s+(the\s+)?\p{Lu}\p{L}+/u.test(sentence)
+        ? 1
+        : 0;
     case "code":
       return CODE_NAME.test(sentence) ? 1 : 0;
     case "definition":

@@ -11,7 +11,7 @@ import type { Definition } from "./definitions.ts";
 import { definitionDistractors, numberDistractors, shuffled, termDistractors } from "./distractors.ts";
 import { phraseRuns } from "./keyphrases.ts";
 import type { ChapterMaterial } from "./material.ts";
-import { containsPhrase, escapeRegExp, hash, wordCount, type Sentence } from "./text.ts";
+import { containsPhrase, escapeRegExp, hash, type Sentence, wordCount } from "./text.ts";
 
 export const BLANK = "_____";
 
@@ -37,7 +37,14 @@ export interface CoursePool {
 export function poolOf(materials: ChapterMaterial[]): CoursePool {
   const defs = materials.flatMap((m) => m.definitions);
   return {
-    terms: [...new Set(materials.flatMap((m) => [...m.phrases.map((p) => p.phrase), ...m.definitions.filter((d) => d.kind !== "acronym").map((d) => d.term)]))],
+    terms: [
+      ...new Set(
+        materials.flatMap((m) => [
+          ...m.phrases.map((p) => p.phrase),
+          ...m.definitions.filter((d) => d.kind !== "acronym").map((d) => d.term),
+        ]),
+      ),
+    ],
     predicates: defs.filter((d) => d.kind !== "acronym").map((d) => choiceText(d.predicate)),
     expansions: defs.filter((d) => d.kind === "acronym").map((d) => d.predicate),
     causes: materials.flatMap((m) => m.causes.map((c) => choiceText(c.cause))),
@@ -56,15 +63,28 @@ export function choiceText(text: string): string {
 
 const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** A sentence-initial capital is not part of a common phrase ("Traces allow …" → "traces"); a name keeps its own. */
-export const inlineForm = (s: string) => (/^\p{Lu}\p{Ll}/u.test(s) && !/\p{Lu}/u.test(s.slice(1).split(/\s+/)[0] ?? "") && !/^\p{Lu}\p{Ll}+\s+\p{Lu}/u.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s);
+export const inlineForm = (s: string) =>
+  /^\p{Lu}\p{Ll}/u.test(s) && !/\p{Lu}/u.test(s.slice(1).split(/\s+/)[0] ?? "") && !/^\p{Lu}\p{Ll}+\s+\p{Lu}/u.test(s)
+    ? s.charAt(0).toLowerCase() + s.slice(1)
+    : s;
 
 // A question quotes whole sentences only: one that opens mid-thought ("(Note that …", "and so …") or
 // trails off is a fragment of its paragraph.
 // A caption ("Table 2: …", "Figure 1: …") labels a picture the learner cannot see.
 const whole = (s: Sentence) =>
-  /^["“‘]?[\p{Lu}\d]/u.test(s.text) && /[.!?]["”’)]?$/.test(s.text) && !/^(table|figure|fig\.|listing|algorithm)\s*\d+[.:]/i.test(s.text);
+  /^["“‘]?[\p{Lu}\d]/u.test(s.text) &&
+  /[.!?]["”’)]?$/.test(s.text) &&
+  !/^(table|figure|fig\.|listing|algorithm)\s*\d+[.:]/i.test(s.text);
 
-function build(m: ChapterMaterial, s: Sentence, kind: QuestionKind, fact: string, prompt: string, answer: string, wrong: string[]): Candidate | null {
+function build(
+  m: ChapterMaterial,
+  s: Sentence,
+  kind: QuestionKind,
+  fact: string,
+  prompt: string,
+  answer: string,
+  wrong: string[],
+): Candidate | null {
   if (wrong.length < 2 || answerLeaks(prompt, answer) || !whole(s) || !m.quotable(s)) return null;
   const seed = hash(prompt);
   const { choices, answer: at } = shuffled(answer, wrong, seed);
@@ -86,30 +106,66 @@ function definitionQuestions(m: ChapterMaterial, pool: CoursePool, d: Definition
   }
   const subject = d.article ? `${d.article} ${d.term}` : inlineForm(d.term);
   const verb = /^(refers? to|means|denotes?)$/.test(d.copula)
-    ? `does ${subject} ${d.copula.replace(/^refers to$/, "refer to").replace(/^means$/, "mean").replace(/^denotes$/, "denote")}`
+    ? `does ${subject} ${d.copula
+        .replace(/^refers to$/, "refer to")
+        .replace(/^means$/, "mean")
+        .replace(/^denotes$/, "denote")}`
     : `${d.copula === "are" ? "are" : "is"} ${subject}`;
   const seed = hash(d.sentence.text);
-  out.push(build(m, d.sentence, "definition", d.term, `What ${verb}?`, predicate, definitionDistractors(predicate, d.term, pool.predicates, seed)));
   out.push(
-    build(m, d.sentence, "term", d.term, `Which term does the course describe as “${predicate}”?`, d.term, termDistractors(d.term, pool.terms, d.sentence.text, seed)),
+    build(
+      m,
+      d.sentence,
+      "definition",
+      d.term,
+      `What ${verb}?`,
+      predicate,
+      definitionDistractors(predicate, d.term, pool.predicates, seed),
+    ),
+  );
+  out.push(
+    build(
+      m,
+      d.sentence,
+      "term",
+      d.term,
+      `Which term does the course describe as “${predicate}”?`,
+      d.term,
+      termDistractors(d.term, pool.terms, d.sentence.text, seed),
+    ),
   );
   return out.filter((c): c is Candidate => c !== null);
 }
 
-const blanked = (text: string, span: string) => text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(span)}(?![\\p{L}\\p{N}])`, "u"), BLANK);
+const blanked = (text: string, span: string) =>
+  text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(span)}(?![\\p{L}\\p{N}])`, "u"), BLANK);
 
 function figureQuestions(m: ChapterMaterial): Candidate[] {
   return m.figures
     .map((f) => {
       const prompt = `Complete the statement: ${blanked(f.sentence.text, f.value)}`;
       if (!prompt.includes(BLANK)) return null;
-      return build(m, f.sentence, "figure", `${f.value}@${f.sentence.text}`, prompt, f.value, numberDistractors(f.value, f.form, f.sentence.text, hash(prompt)));
+      return build(
+        m,
+        f.sentence,
+        "figure",
+        `${f.value}@${f.sentence.text}`,
+        prompt,
+        f.value,
+        numberDistractors(f.value, f.form, f.sentence.text, hash(prompt)),
+      );
     })
     .filter((c): c is Candidate => c !== null);
 }
 
 /** The verb of a causal link as a question asks it ("what does X lead to?"). */
-const CAUSE_VERB = { "leads to": "lead to", "results in": "result in", causes: "cause", allows: "allow", enables: "enable" } as const;
+const CAUSE_VERB = {
+  "leads to": "lead to",
+  "results in": "result in",
+  causes: "cause",
+  allows: "allow",
+  enables: "enable",
+} as const;
 
 function causeQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
   return m.causes
@@ -124,13 +180,25 @@ function causeQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
       const subject = inlineForm(c.cause);
       const answer = choiceText(c.effect);
       const wrong = pool.effects.filter((p) => p !== answer && !containsPhrase(c.sentence.text, p));
-      return build(m, c.sentence, "cause", c.effect, `According to the course, what does ${subject} ${CAUSE_VERB[c.link]}?`, answer, pickSome(wrong, seed));
+      return build(
+        m,
+        c.sentence,
+        "cause",
+        c.effect,
+        `According to the course, what does ${subject} ${CAUSE_VERB[c.link]}?`,
+        answer,
+        pickSome(wrong, seed),
+      );
     })
     .filter((c): c is Candidate => c !== null);
 }
 
 const pickSome = (items: string[], seed: number) =>
-  [...new Set(items)].map((t, i) => ({ t, k: hash(`${seed}:${i}`) })).sort((a, b) => a.k - b.k).slice(0, 3).map((x) => x.t);
+  [...new Set(items)]
+    .map((t, i) => ({ t, k: hash(`${seed}:${i}`) }))
+    .sort((a, b) => a.k - b.k)
+    .slice(0, 3)
+    .map((x) => x.t);
 
 /**
  * Sentence-term pairs for clozes: the term is a whole noun phrase of the sentence (blanking
@@ -149,9 +217,18 @@ function clozeQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
       const found = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(p.phrase)}(?![\\p{L}\\p{N}])`, "giu");
       const spans = s.text.match(found);
       // Once in the sentence, or the blank would be answered by the other mention.
-      if (!spans || spans.length !== 1 || wordCount(s.text) < 8 || !phrasesOf(s).includes(spans[0]!.toLowerCase())) continue;
+      if (!spans || spans.length !== 1 || wordCount(s.text) < 8 || !phrasesOf(s).includes(spans[0]!.toLowerCase()))
+        continue;
       const prompt = `Complete the statement: ${blanked(s.text, spans[0]!)}`;
-      const c = build(m, s, "cloze", p.phrase, prompt, spans[0]!, termDistractors(spans[0]!, pool.terms, s.text, hash(prompt)));
+      const c = build(
+        m,
+        s,
+        "cloze",
+        p.phrase,
+        prompt,
+        spans[0]!,
+        termDistractors(spans[0]!, pool.terms, s.text, hash(prompt)),
+      );
       if (c) {
         out.push(c);
         break;
@@ -206,7 +283,11 @@ export class Asked {
 
   allows(sentence: string, fact: string, prompt: string): boolean {
     const stems = promptStems(prompt);
-    if (sentence && (this.sentences.has(sentence) || this.sentenceStems.some((p) => nearDuplicate(p, promptStems(sentence))))) return false;
+    if (
+      sentence &&
+      (this.sentences.has(sentence) || this.sentenceStems.some((p) => nearDuplicate(p, promptStems(sentence))))
+    )
+      return false;
     return !(fact && this.facts.has(fact)) && !this.prompts.some((p) => nearDuplicate(p, stems));
   }
 

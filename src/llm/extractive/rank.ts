@@ -84,7 +84,10 @@ function relevanceOf(sentences: Sentence[], sets: Set<string>[], query?: string)
 export function rankSentences(sentences: Sentence[], query?: string): Sentence[] {
   const sets = sentences.map((s) => new Set(s.stems));
   const relevance = relevanceOf(sentences, sets, query);
-  return sentences.map((s, i) => ({ s, r: relevance[i]! })).sort((a, b) => b.r - a.r || a.s.index - b.s.index).map((x) => x.s);
+  return sentences
+    .map((s, i) => ({ s, r: relevance[i]! }))
+    .sort((a, b) => b.r - a.r || a.s.index - b.s.index)
+    .map((x) => x.s);
 }
 
 /** The `k` best sentences, diverse by MMR, returned in reading order. */

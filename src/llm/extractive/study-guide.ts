@@ -19,7 +19,9 @@ const MAX_SECTIONS = 12;
 const selfContained = (s: Sentence) =>
   /^["“]?[\p{Lu}\d]/u.test(s.text) &&
   !/^(table|figure|fig\.|listing)\s*\d+[.:]/i.test(s.text) &&
-  !/^(it|this|that|these|those|they|such|he|she|its|their|also|however|thus|so|but|and|then|finally|moreover)\b/i.test(s.text);
+  !/^(it|this|that|these|those|they|such|he|she|its|their|also|however|thus|so|but|and|then|finally|moreover)\b/i.test(
+    s.text,
+  );
 
 export function extractiveStudyGuide(input: { courseTitle: string; chapters: ChapterSummary[] }): StudyGuide {
   const materials = input.chapters.map(chapterMaterial);
@@ -47,19 +49,28 @@ export function extractiveStudyGuide(input: { courseTitle: string; chapters: Cha
   if (items.length > 0) head.push({ heading: "Key terms", items });
   if (facts.length > 0) head.push({ heading: "Key facts", bullets: facts });
   const chapterSections = materials.slice(0, MAX_SECTIONS - head.length - 1).map((m, i): StudyGuideSection => {
-    const best = m.ranked.filter(selfContained).slice(0, SUMMARY_SENTENCES).sort((a, b) => a.index - b.index);
+    const best = m.ranked
+      .filter(selfContained)
+      .slice(0, SUMMARY_SENTENCES)
+      .sort((a, b) => a.index - b.index);
     return {
       heading: `Chapter ${i + 1}: ${m.chapter.title}`,
       bullets: best.length > 0 ? best.map((s) => s.text) : m.chapter.key_concepts.map((c) => `Know: ${c}`),
     };
   });
-  const summary = materials.map((m) => m.ranked.find(selfContained)?.text).filter(Boolean).join(" ");
+  const summary = materials
+    .map((m) => m.ranked.find(selfContained)?.text)
+    .filter(Boolean)
+    .join(" ");
   return {
     title: `${input.courseTitle}: Study Guide`,
     sections: [
       ...head,
       ...chapterSections,
-      { heading: "Summary", body: summary.length >= 10 ? summary : `This guide covers ${input.chapters.map((c) => c.title).join(", ")}.` },
+      {
+        heading: "Summary",
+        body: summary.length >= 10 ? summary : `This guide covers ${input.chapters.map((c) => c.title).join(", ")}.`,
+      },
     ],
   };
 }

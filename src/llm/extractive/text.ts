@@ -7,15 +7,121 @@ import type { Passage } from "../types.ts";
 
 // The package's English list omits negations, modals and other function words that make poor key phrases.
 const EXTRA_STOPWORDS = [
-  "not", "no", "nor", "its", "will", "may", "so", "just", "even", "does", "per", "us", "shall", "onto", "upon",
-  "via", "yet", "therefore", "however", "thus", "hence", "whose", "whom", "why", "when", "within", "without",
-  "across", "among", "above", "below", "against", "during", "until", "although", "though", "unless", "whether",
-  "either", "neither", "every", "few", "several", "own", "ever", "often", "usually", "also", "etc", "eg", "ie",
-  "use", "used", "using", "uses", "one", "two", "new", "first", "second", "example", "following", "see", "given",
-  "let", "lets", "can't", "don't", "it's", "i'm", "we're", "they're", "you're", "here's", "there's", "that's",
-  "let's", "isn't", "aren't", "doesn't", "won't", "cannot", "okay", "yes", "yeah", "oh", "really", "things", "thing",
-  "something", "anything", "everything", "lot", "lots", "kind", "sort", "able", "put", "going", "want", "know",
-  "think", "say", "says", "way", "ways", "well", "back", "gets", "go", "goes", "made", "makes", "need", "needs",
+  "not",
+  "no",
+  "nor",
+  "its",
+  "will",
+  "may",
+  "so",
+  "just",
+  "even",
+  "does",
+  "per",
+  "us",
+  "shall",
+  "onto",
+  "upon",
+  "via",
+  "yet",
+  "therefore",
+  "however",
+  "thus",
+  "hence",
+  "whose",
+  "whom",
+  "why",
+  "when",
+  "within",
+  "without",
+  "across",
+  "among",
+  "above",
+  "below",
+  "against",
+  "during",
+  "until",
+  "although",
+  "though",
+  "unless",
+  "whether",
+  "either",
+  "neither",
+  "every",
+  "few",
+  "several",
+  "own",
+  "ever",
+  "often",
+  "usually",
+  "also",
+  "etc",
+  "eg",
+  "ie",
+  "use",
+  "used",
+  "using",
+  "uses",
+  "one",
+  "two",
+  "new",
+  "first",
+  "second",
+  "example",
+  "following",
+  "see",
+  "given",
+  "let",
+  "lets",
+  "can't",
+  "don't",
+  "it's",
+  "i'm",
+  "we're",
+  "they're",
+  "you're",
+  "here's",
+  "there's",
+  "that's",
+  "let's",
+  "isn't",
+  "aren't",
+  "doesn't",
+  "won't",
+  "cannot",
+  "okay",
+  "yes",
+  "yeah",
+  "oh",
+  "really",
+  "things",
+  "thing",
+  "something",
+  "anything",
+  "everything",
+  "lot",
+  "lots",
+  "kind",
+  "sort",
+  "able",
+  "put",
+  "going",
+  "want",
+  "know",
+  "think",
+  "say",
+  "says",
+  "way",
+  "ways",
+  "well",
+  "back",
+  "gets",
+  "go",
+  "goes",
+  "made",
+  "makes",
+  "need",
+  "needs",
 ];
 export const STOPWORDS = new Set([...eng, ...EXTRA_STOPWORDS]);
 
@@ -42,18 +148,20 @@ export function contentStems(text: string, base?: (lower: string) => string): st
 
 /** Plain prose from markdown/HTML-ish text: no code, links reduced to their text, no emphasis marks. */
 export function plainText(markdown: string): string {
-  return markdown
-    .replace(/```[\s\S]*?```/g, " ")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
-    .replace(/`([^`]+)`/g, "$1")
-    // Emphasis only at token boundaries, as markdown reads it: `%*%`, `a*b` and snake_case stay as written.
-    .replace(/(^|[\s(["'])([*_]{1,3})(?=[^\s*_])([^*_\n]*?[^\s*_])\2(?=$|[\s)\]"'.,;:!?])/gm, "$1$3")
-    .replace(/\[\d+\]/g, "")
-    // Backslash escapes (`file\_test`, `\[CLS\]`) read as the characters they escape.
-    .replace(/\\([\\`*_[\]<>|#+\-.!{}()])/g, "$1")
-    .replace(/[ \t]+/g, " ");
+  return (
+    markdown
+      .replace(/```[\s\S]*?```/g, " ")
+      .replace(/<[^>]+>/g, " ")
+      .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
+      .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
+      .replace(/`([^`]+)`/g, "$1")
+      // Emphasis only at token boundaries, as markdown reads it: `%*%`, `a*b` and snake_case stay as written.
+      .replace(/(^|[\s(["'])([*_]{1,3})(?=[^\s*_])([^*_\n]*?[^\s*_])\2(?=$|[\s)\]"'.,;:!?])/gm, "$1$3")
+      .replace(/\[\d+\]/g, "")
+      // Backslash escapes (`file\_test`, `\[CLS\]`) read as the characters they escape.
+      .replace(/\\([\\`*_[\]<>|#+\-.!{}()])/g, "$1")
+      .replace(/[ \t]+/g, " ")
+  );
 }
 
 export interface Sentence {
@@ -110,7 +218,10 @@ export function sentencesOf(passages: Passage[]): Sentence[] {
         heading = h[1].trim();
         if (block.trim().split("\n").length === 1) continue;
       }
-      const body = block.replace(/^\s*#{1,6}\s+.*$/gm, " ").replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, "").replace(/\s*\n\s*/g, " ");
+      const body = block
+        .replace(/^\s*#{1,6}\s+.*$/gm, " ")
+        .replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, "")
+        .replace(/\s*\n\s*/g, " ");
       if (isBackMatter(heading)) continue;
       for (const raw of sbd.sentences(body)) {
         const text = raw.trim();

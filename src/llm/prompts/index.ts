@@ -10,7 +10,18 @@ import outline from "./outline.v2.md" with { type: "text" };
 import podcast from "./podcast.v1.md" with { type: "text" };
 import studyGuide from "./study-guide.v1.md" with { type: "text" };
 
-export const templates = { answer, chapter, exam, flashcards, grade, notesChapter, notesFrame, outline, podcast, studyGuide };
+export const templates = {
+  answer,
+  chapter,
+  exam,
+  flashcards,
+  grade,
+  notesChapter,
+  notesFrame,
+  outline,
+  podcast,
+  studyGuide,
+};
 
-export { render, formatPassages, bulletList } from "./render.ts";
 export { courseGoal, notesGoal, notesStyle, tutorTone } from "./guidance.ts";
+export { bulletList, formatPassages, render } from "./render.ts";

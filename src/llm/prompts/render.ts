@@ -30,7 +30,11 @@ const MIN_SHARE = 240;
  * sample over a whole document (an outline's) reaches its last sections rather than stopping
  * after the first few.
  */
-export function formatPassages(passages: Passage[], budget = PASSAGE_BUDGET, opts: { evenShare?: boolean; handles?: boolean } = {}): string {
+export function formatPassages(
+  passages: Passage[],
+  budget = PASSAGE_BUDGET,
+  opts: { evenShare?: boolean; handles?: boolean } = {},
+): string {
   if (passages.length === 0) return "(no source passages: rely on well-established knowledge of the topic)";
   const share = opts.evenShare ? Math.max(MIN_SHARE, Math.floor(budget / passages.length)) : Number.POSITIVE_INFINITY;
   const out: string[] = [];
@@ -39,7 +43,11 @@ export function formatPassages(passages: Passage[], budget = PASSAGE_BUDGET, opt
     const where = [p.filename, p.page != null ? `p. ${p.page}` : null, p.heading].filter(Boolean).join(", ");
     const text = p.text.trim().slice(0, Math.min(share, Math.max(400, budget - used)));
     // Short handles (S1, S2…) for a model to cite: small models mangle 36-character ids.
-    out.push(opts.handles ? `[S${i + 1}]${where ? ` (${where})` : ""}\n${text}` : `[${i + 1}] id=${p.id}${where ? ` (${where})` : ""}\n${text}`);
+    out.push(
+      opts.handles
+        ? `[S${i + 1}]${where ? ` (${where})` : ""}\n${text}`
+        : `[${i + 1}] id=${p.id}${where ? ` (${where})` : ""}\n${text}`,
+    );
     used += text.length;
     if (used >= budget) break;
   }

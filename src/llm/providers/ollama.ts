@@ -1,13 +1,13 @@
 /** Ollama through the official `ollama` client, over one or more hosts (see HostPool). */
-import { Ollama, type ChatResponse } from "ollama";
+import { type ChatResponse, Ollama } from "ollama";
 import { classifyFailure, isTransient } from "../errors.ts";
 import type { LlmHealth } from "../types.ts";
 import { HostPool } from "./host-pool.ts";
 import {
-  callSignal,
-  canonicalModel,
   type Completion,
   type CompletionRequest,
+  callSignal,
+  canonicalModel,
   type StreamPiece,
   type Transport,
 } from "./transport.ts";

@@ -6,10 +6,10 @@ import { EventSourceParserStream } from "eventsource-parser/stream";
 import { classifyFailure, fromHttpStatus } from "../errors.ts";
 import type { LlmHealth } from "../types.ts";
 import {
-  callSignal,
-  canonicalModel,
   type Completion,
   type CompletionRequest,
+  callSignal,
+  canonicalModel,
   type StreamPiece,
   type Transport,
 } from "./transport.ts";
@@ -22,7 +22,11 @@ export interface OpenAiSettings {
 }
 
 interface ChatCompletion {
-  choices?: { message?: { content?: string | null; refusal?: string | null }; delta?: { content?: string | null }; finish_reason?: string | null }[];
+  choices?: {
+    message?: { content?: string | null; refusal?: string | null };
+    delta?: { content?: string | null };
+    finish_reason?: string | null;
+  }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
 }
 
@@ -47,7 +51,9 @@ export class OpenAiTransport implements Transport {
       stream,
       ...(stream ? { stream_options: { include_usage: true } } : {}),
       ...(req.schema
-        ? { response_format: { type: "json_schema", json_schema: { name: "reply", schema: req.schema, strict: false } } }
+        ? {
+            response_format: { type: "json_schema", json_schema: { name: "reply", schema: req.schema, strict: false } },
+          }
         : {}),
     };
     return this.fetchOk("/chat/completions", callSignal(this.settings.timeoutMs, req.signal), {

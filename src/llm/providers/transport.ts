@@ -1,6 +1,7 @@
 /** What a model server must offer; ModelLlm builds the whole Llm contract on top of it. */
-import type { Engine, LlmHealth } from "../types.ts";
+
 import type { Sampling } from "../tasks.ts";
+import type { Engine, LlmHealth } from "../types.ts";
 
 export interface ChatMessage {
   role: "system" | "user" | "assistant";

@@ -1,6 +1,6 @@
 /** One episode's audio: the speakers' turns joined with short pauses, loudness-normalised, as a speech-bitrate MP3. */
 import { encodeMp3 } from "./mp3.ts";
-import { normaliseLoudness, type Normalised } from "./normalise.ts";
+import { type Normalised, normaliseLoudness } from "./normalise.ts";
 import { joinWithPauses, outputRate, type Pcm } from "./pcm.ts";
 
 export interface EncodeEpisodeOptions {
@@ -21,7 +21,10 @@ export interface EncodedEpisode {
 export const DEFAULT_BITRATE_KBPS = 48;
 export const DEFAULT_TURN_PAUSE_SECONDS = 0.45;
 
-export async function encodeEpisode(turnsAudio: readonly Pcm[], opts: EncodeEpisodeOptions = {}): Promise<EncodedEpisode> {
+export async function encodeEpisode(
+  turnsAudio: readonly Pcm[],
+  opts: EncodeEpisodeOptions = {},
+): Promise<EncodedEpisode> {
   if (turnsAudio.length === 0) throw new Error("an episode needs at least one turn of audio");
   const rate = outputRate(turnsAudio);
   const pcm = joinWithPauses(turnsAudio, rate, opts.pauseSeconds ?? DEFAULT_TURN_PAUSE_SECONDS);

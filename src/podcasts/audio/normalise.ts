@@ -54,7 +54,8 @@ export async function normaliseLoudness(samples: Float32Array, sampleRate: numbe
     const out = await limitedGain(samples, sampleRate, 10 ** (gainDb / 20));
     const outputLufs = await measureLoudness(out, sampleRate);
     const missing = TARGET_LUFS - outputLufs;
-    if (Math.abs(missing) < 0.2 || gainDb >= MAX_GAIN_DB || pass === MAX_PASSES) return { samples: out, inputLufs, outputLufs, gainDb };
+    if (Math.abs(missing) < 0.2 || gainDb >= MAX_GAIN_DB || pass === MAX_PASSES)
+      return { samples: out, inputLufs, outputLufs, gainDb };
     gainDb = Math.min(MAX_GAIN_DB, gainDb + missing);
   }
 }

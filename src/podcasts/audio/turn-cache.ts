@@ -7,7 +7,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { toInt16, type Pcm } from "./pcm.ts";
+import { type Pcm, toInt16 } from "./pcm.ts";
 
 const HEADER_BYTES = 44;
 
@@ -38,7 +38,8 @@ function unwav(bytes: Uint8Array): Pcm | null {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const tag = (at: number) => new TextDecoder().decode(bytes.subarray(at, at + 4));
   const dataBytes = view.getUint32(40, true);
-  if (tag(0) !== "RIFF" || tag(8) !== "WAVE" || tag(36) !== "data" || dataBytes !== bytes.length - HEADER_BYTES) return null;
+  if (tag(0) !== "RIFF" || tag(8) !== "WAVE" || tag(36) !== "data" || dataBytes !== bytes.length - HEADER_BYTES)
+    return null;
   const samples = new Int16Array(dataBytes / 2);
   new Uint8Array(samples.buffer).set(bytes.subarray(HEADER_BYTES));
   return { samples, sampleRate: view.getUint32(24, true) };

@@ -5,4 +5,4 @@
 import initEspeak from "@echogarden/espeak-ng-emscripten";
 import espeakDataPath from "@echogarden/espeak-ng-emscripten/espeak-ng.data" with { type: "file" };
 
-export { initEspeak, espeakDataPath };
+export { espeakDataPath, initEspeak };

@@ -1,9 +1,9 @@
 /** eSpeak NG, the built-in voice: always present, formant synthesis, two clearly different speakers. */
 import pkg from "@echogarden/espeak-ng-emscripten/package.json" with { type: "json" };
-import type { TtsAvailability, TtsEngine, SynthesizedAudio } from "./engine.ts";
+import { yieldToEventLoop } from "../yield.ts";
+import type { SynthesizedAudio, TtsAvailability, TtsEngine } from "./engine.ts";
 import { ESPEAK_SAMPLE_RATE, espeakSynthesize, loadEspeak } from "./espeak-wasm.ts";
 import { splitSentences } from "./text.ts";
-import { yieldToEventLoop } from "../yield.ts";
 
 /** A conversational pace: eSpeak's default of 175 words per minute sounds hurried in dialogue. */
 const RATE_WPM = 165;

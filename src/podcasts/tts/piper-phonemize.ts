@@ -9,7 +9,11 @@ import { espeakPhonemes } from "./espeak-wasm.ts";
 import { endsSentence, splitClauses } from "./text.ts";
 
 function clausePhonemes(ipa: string): string[] {
-  const joined = ipa.replaceAll(" | ", " ").replaceAll("_", "").replace(/\([^)]*\)/g, "").trim();
+  const joined = ipa
+    .replaceAll(" | ", " ")
+    .replaceAll("_", "")
+    .replace(/\([^)]*\)/g, "")
+    .trim();
   return [...joined.normalize("NFD")];
 }
 

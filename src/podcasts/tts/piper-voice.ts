@@ -39,12 +39,14 @@ export function parsePiperVoiceConfig(json: unknown, path: string): PiperVoiceCo
   const phonemeType = root.phoneme_type ?? "espeak";
   if (phonemeType !== "espeak") fail(path, `phoneme_type "${String(phonemeType)}" is not supported (only espeak)`);
   const sampleRate = audio.sample_rate;
-  if (typeof sampleRate !== "number" || !Number.isInteger(sampleRate) || sampleRate <= 0) fail(path, "audio.sample_rate missing");
+  if (typeof sampleRate !== "number" || !Number.isInteger(sampleRate) || sampleRate <= 0)
+    fail(path, "audio.sample_rate missing");
   if (typeof espeak.voice !== "string" || !espeak.voice) fail(path, "espeak.voice missing");
 
   const phonemeIdMap: Record<string, number[]> = {};
   for (const [phoneme, ids] of Object.entries(record(root.phoneme_id_map))) {
-    if (!Array.isArray(ids) || !ids.every((id) => Number.isInteger(id))) fail(path, `phoneme_id_map["${phoneme}"] is not a list of integers`);
+    if (!Array.isArray(ids) || !ids.every((id) => Number.isInteger(id)))
+      fail(path, `phoneme_id_map["${phoneme}"] is not a list of integers`);
     phonemeIdMap[phoneme] = ids as number[];
   }
   for (const symbol of [PAD, BOS, EOS]) {

@@ -3,12 +3,12 @@
  * onnxruntime-node. The runtime is imported on first use so an idle server does not load it.
  */
 import { stat } from "node:fs/promises";
-import { loadOnnxRuntime } from "../../onnx/runtime.ts";
 import { join } from "node:path";
 import type { InferenceSession } from "onnxruntime-node";
+import { loadOnnxRuntime } from "../../onnx/runtime.ts";
 import type { SynthesizedAudio, TtsAvailability, TtsEngine } from "./engine.ts";
-import { phonemesToIds, readPiperVoiceConfig, type PiperVoiceConfig } from "./piper-voice.ts";
 import { phonemizeForPiper } from "./piper-phonemize.ts";
+import { type PiperVoiceConfig, phonemesToIds, readPiperVoiceConfig } from "./piper-voice.ts";
 
 /** Silence Piper puts between sentences. */
 const SENTENCE_SILENCE_SECONDS = 0.2;
@@ -37,7 +37,8 @@ function parseVoice(voice: string): { file: string; speaker: string | null } {
 function resolveSpeaker(config: PiperVoiceConfig, speaker: string | null, voice: string): number {
   if (speaker === null) return 0;
   const id = config.speakerIdMap[speaker] ?? (/^\d+$/.test(speaker) ? Number(speaker) : undefined);
-  if (id === undefined || id >= config.numSpeakers) throw new Error(`Piper voice "${voice}" has no speaker "${speaker}"`);
+  if (id === undefined || id >= config.numSpeakers)
+    throw new Error(`Piper voice "${voice}" has no speaker "${speaker}"`);
   return id;
 }
 
@@ -63,9 +64,18 @@ export class PiperEngine implements TtsEngine {
 
   async installed(): Promise<TtsAvailability> {
     const { hostVoice, guestVoice, voicesDir } = this.opts;
-    const settings = { voices_dir: voicesDir, host_voice: hostVoice, guest_voice: guestVoice, settings: ["MODELS_DIR", "PIPER_HOST_VOICE", "PIPER_GUEST_VOICE"] };
+    const settings = {
+      voices_dir: voicesDir,
+      host_voice: hostVoice,
+      guest_voice: guestVoice,
+      settings: ["MODELS_DIR", "PIPER_HOST_VOICE", "PIPER_GUEST_VOICE"],
+    };
     if (hostVoice === guestVoice) {
-      return { ok: false, reason: "PIPER_HOST_VOICE and PIPER_GUEST_VOICE name the same voice; choose two different voices", details: settings };
+      return {
+        ok: false,
+        reason: "PIPER_HOST_VOICE and PIPER_GUEST_VOICE name the same voice; choose two different voices",
+        details: settings,
+      };
     }
     const missing: string[] = [];
     for (const voice of [hostVoice, guestVoice]) {
@@ -151,7 +161,8 @@ export class PiperEngine implements TtsEngine {
       if (session.inputNames.includes("sid")) feeds.sid = new Tensor("int64", BigInt64Array.of(BigInt(speakerId)), [1]);
       const results = await session.run(feeds);
       const output = results[session.outputNames[0] ?? "output"];
-      if (!output || !(output.data instanceof Float32Array)) throw new Error(`Piper voice "${voice}" returned no float audio`);
+      if (!output || !(output.data instanceof Float32Array))
+        throw new Error(`Piper voice "${voice}" returned no float audio`);
       parts.push(normalise(output.data), silence);
     }
     const samples = new Float32Array(parts.reduce((n, p) => n + p.length, 0));

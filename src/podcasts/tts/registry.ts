@@ -1,9 +1,10 @@
 /** Which engine speaks an episode: names and aliases accepted by the API, and the default choice. */
+
+import { join } from "node:path";
 import { validation } from "../../errors.ts";
 import type { TtsEngine, TtsEngineName } from "./engine.ts";
 import { EspeakEngine } from "./espeak.ts";
 import { PiperEngine } from "./piper.ts";
-import { join } from "node:path";
 
 /** `provider_a`/`provider_b` are the interface's names for the two engines. */
 const PROVIDER_NAMES: Record<string, TtsEngineName> = {

@@ -7,7 +7,7 @@
  * The feature weights were tuned on SciFact's train judgments (bench/retrieval).
  */
 import { contentStems, STOPWORDS, words } from "../text.ts";
-import { l2Normalize, type Embedder } from "./types.ts";
+import { type Embedder, l2Normalize } from "./types.ts";
 
 const STEM_WEIGHT = 1;
 const CHAR_GRAM_WEIGHT = 0.5;

@@ -2,10 +2,19 @@
 import type { Config } from "../../config.ts";
 import { builtinEmbedder } from "./builtin.ts";
 import { ollamaEmbedder } from "./ollama.ts";
-import { embeddingsDir, findModel, inspectModel, transformersEmbedder, type TransformersModel } from "./transformers.ts";
+import {
+  embeddingsDir,
+  findModel,
+  inspectModel,
+  type TransformersModel,
+  transformersEmbedder,
+} from "./transformers.ts";
 import type { Embedder } from "./types.ts";
 
-export type EmbedderConfig = Pick<Config, "embedder" | "embeddingModel" | "modelsDir" | "ollamaHost" | "llmTimeoutMs" | "llmKeepAlive">;
+export type EmbedderConfig = Pick<
+  Config,
+  "embedder" | "embeddingModel" | "modelsDir" | "ollamaHost" | "llmTimeoutMs" | "llmKeepAlive"
+>;
 
 export const DEFAULT_OLLAMA_EMBEDDING_MODEL = "nomic-embed-text";
 

@@ -1,7 +1,7 @@
 /** Embeddings from an Ollama server's /api/embed, through the official client, trying each host in turn. */
 import { Ollama } from "ollama";
 import { AppError } from "../../errors.ts";
-import { l2Normalize, type Embedder } from "./types.ts";
+import { type Embedder, l2Normalize } from "./types.ts";
 
 export interface OllamaEmbedderSettings {
   hosts: string[];
@@ -59,9 +59,11 @@ export function ollamaEmbedder(s: OllamaEmbedderSettings, reason = "configured")
       for (let i = 0; i < texts.length; i += BATCH) {
         const batch = texts.slice(i, i + BATCH);
         const vectors = await embedBatch(batch);
-        if (vectors.length !== batch.length) throw unavailable(`Ollama returned ${vectors.length} embeddings for ${batch.length} texts`);
+        if (vectors.length !== batch.length)
+          throw unavailable(`Ollama returned ${vectors.length} embeddings for ${batch.length} texts`);
         for (const v of vectors) {
-          if (dimension && v.length !== dimension) throw unavailable(`Ollama model "${s.model}" changed dimension (${dimension} → ${v.length})`);
+          if (dimension && v.length !== dimension)
+            throw unavailable(`Ollama model "${s.model}" changed dimension (${dimension} → ${v.length})`);
           dimension = v.length;
           out.push(l2Normalize(Float32Array.from(v)));
         }

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadOnnxRuntime } from "../../onnx/runtime.ts";
-import { l2Normalize, type Embedder } from "./types.ts";
+import { type Embedder, l2Normalize } from "./types.ts";
 
 /** ONNX file names transformers.js knows, with the dtype that selects each, in order of preference. */
 const ONNX_FILES: [file: string, dtype: "fp32" | "q8" | "fp16" | "int8" | "uint8" | "q4"][] = [
@@ -73,7 +73,10 @@ function hiddenSizeOf(model: TransformersModel): number {
   return cfg.hidden_size ?? cfg.dim ?? cfg.d_model ?? 0;
 }
 
-type Extractor = (texts: string[], opts: { pooling: "mean" | "cls"; normalize: boolean }) => Promise<{ dims: number[]; data: Float32Array }>;
+type Extractor = (
+  texts: string[],
+  opts: { pooling: "mean" | "cls"; normalize: boolean },
+) => Promise<{ dims: number[]; data: Float32Array }>;
 
 export function transformersEmbedder(model: TransformersModel, reason = "configured"): Embedder {
   let extractor: Promise<Extractor> | null = null;
@@ -110,7 +113,8 @@ export function transformersEmbedder(model: TransformersModel, reason = "configu
         const tensor = await run(batch, { pooling: model.pooling, normalize: true });
         const dim = tensor.dims[tensor.dims.length - 1]!;
         dimension = dim;
-        for (let r = 0; r < batch.length; r++) out.push(l2Normalize(Float32Array.from(tensor.data.subarray(r * dim, (r + 1) * dim))));
+        for (let r = 0; r < batch.length; r++)
+          out.push(l2Normalize(Float32Array.from(tensor.data.subarray(r * dim, (r + 1) * dim))));
       }
       return out;
     },

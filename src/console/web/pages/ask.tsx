@@ -33,7 +33,14 @@ export function Ask({ id }: { id: string }) {
       <CourseNav id={id} current="/ask" />
       <form onSubmit={ask} class="panel">
         <label for="question">Your question</label>
-        <textarea id="question" rows={2} required maxLength={2000} value={question} onInput={(e) => setQuestion(e.currentTarget.value)} />
+        <textarea
+          id="question"
+          rows={2}
+          required
+          maxLength={2000}
+          value={question}
+          onInput={(e) => setQuestion(e.currentTarget.value)}
+        />
         <button type="submit" disabled={busy}>
           {busy ? "Asking…" : "Ask"}
         </button>

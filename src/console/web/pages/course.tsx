@@ -50,7 +50,10 @@ function useReadWhenEndSeen(courseId: string, order: number) {
     const seen = new IntersectionObserver((entries) => {
       if (!entries.some((e) => e.isIntersecting)) return;
       seen.disconnect();
-      post(`/v2/courses/${courseId}/chapters/${order}/read`).then(() => setRead(true), () => {});
+      post(`/v2/courses/${courseId}/chapters/${order}/read`).then(
+        () => setRead(true),
+        () => {},
+      );
     });
     seen.observe(target);
     return () => seen.disconnect();
@@ -116,8 +119,12 @@ function ChapterView({ courseId, chapter, count }: { courseId: string; chapter: 
             Take the chapter quiz
           </Link>
         )}
-        {chapter.order_index > 0 && <Link to={`/courses/${courseId}/chapters/${chapter.order_index - 1}`}>Previous chapter</Link>}
-        {chapter.order_index < count - 1 && <Link to={`/courses/${courseId}/chapters/${chapter.order_index + 1}`}>Next chapter</Link>}
+        {chapter.order_index > 0 && (
+          <Link to={`/courses/${courseId}/chapters/${chapter.order_index - 1}`}>Previous chapter</Link>
+        )}
+        {chapter.order_index < count - 1 && (
+          <Link to={`/courses/${courseId}/chapters/${chapter.order_index + 1}`}>Next chapter</Link>
+        )}
       </p>
     </article>
   );
@@ -135,7 +142,8 @@ function Unfinished({ course, onDone }: { course: Course; onDone: () => void }) 
     follow(course.id, course.title, { onState: setState, signal: controller.signal }).then(ended, setError);
     return () => controller.abort();
   }, [course.id]);
-  const resume = () => resumeAndFollow(course.id, course.title, { onState: setState, signal: here.current.signal }).then(ended, setError);
+  const resume = () =>
+    resumeAndFollow(course.id, course.title, { onState: setState, signal: here.current.signal }).then(ended, setError);
   return (
     <>
       <PageTitle text={course.title} />

@@ -34,7 +34,8 @@ export function Courses() {
               <Link to={`/courses/${c.id}`}>{c.title}</Link>
             </h2>
             <p class="muted">
-              <span class={`status status-${c.status}`}>{c.status}</span> · {c.chapters.length} chapters · {new Date(c.created_at).toLocaleString()}
+              <span class={`status status-${c.status}`}>{c.status}</span> · {c.chapters.length} chapters ·{" "}
+              {new Date(c.created_at).toLocaleString()}
             </p>
           </li>
         ))}

@@ -37,9 +37,16 @@ interface Session {
 
 /** The deck (generated once, then cached by the server) and what is due now. */
 async function loadSession(id: string): Promise<Session> {
-  const { flashcards } = await post<{ flashcards: { deck_title: string; cards: { front: string; back: string }[] } }>(`/v2/courses/${id}/generate-flashcards`);
+  const { flashcards } = await post<{ flashcards: { deck_title: string; cards: { front: string; back: string }[] } }>(
+    `/v2/courses/${id}/generate-flashcards`,
+  );
   const due = await get<Due>(`/v2/courses/${id}/flashcards/due?limit=500`);
-  return { deckTitle: flashcards.deck_title, deckSize: flashcards.cards.length, all: flashcards.cards.map((c, card_index) => ({ card_index, ...c })), due };
+  return {
+    deckTitle: flashcards.deck_title,
+    deckSize: flashcards.cards.length,
+    all: flashcards.cards.map((c, card_index) => ({ card_index, ...c })),
+    due,
+  };
 }
 
 export function Flashcards({ id }: { id: string }) {
@@ -56,7 +63,10 @@ export function Flashcards({ id }: { id: string }) {
     if (!card) return;
     setError(null);
     try {
-      const r = await post<{ due: string }>(`/v2/courses/${id}/flashcards/reviews`, { card_index: card.card_index, rating });
+      const r = await post<{ due: string }>(`/v2/courses/${id}/flashcards/reviews`, {
+        card_index: card.card_index,
+        rating,
+      });
       setLastDue(r.due);
       setRated((k) => k + 1);
       setFlipped(false);
@@ -82,7 +92,8 @@ export function Flashcards({ id }: { id: string }) {
       {s && s.deckSize === 0 && <p>This course has no flashcards.</p>}
       {s && s.deckSize > 0 && (
         <p class="muted due-summary" role="status">
-          {queue === null ? `${s.due.total_due} of ${s.deckSize} cards due now` : `${cards.length} left in this round`} · rated {rated}
+          {queue === null ? `${s.due.total_due} of ${s.deckSize} cards due now` : `${cards.length} left in this round`}{" "}
+          · rated {rated}
           {lastDue && ` · that card comes back ${when(lastDue)}`}
         </p>
       )}

@@ -1,7 +1,7 @@
 /** Library: upload files and URLs into spaces (each file its own request, with its own progress), and the indexed documents. */
 import { useState } from "preact/hooks";
 import { del, describe, get, upload } from "../api.ts";
-import { ErrorNote, TableWrap, Loading, PageTitle, ProgressBar, useLoad } from "../ui.tsx";
+import { ErrorNote, Loading, PageTitle, ProgressBar, TableWrap, useLoad } from "../ui.tsx";
 
 export interface DocumentRecord {
   id: string;
@@ -30,12 +30,16 @@ export function Library() {
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [urls, setUrls] = useState("");
   const docs = useLoad(
-    () => get<{ data: DocumentRecord[] }>(`/v2/documents?limit=100${filter ? `&space_id=${encodeURIComponent(filter)}` : ""}`),
+    () =>
+      get<{ data: DocumentRecord[] }>(
+        `/v2/documents?limit=100${filter ? `&space_id=${encodeURIComponent(filter)}` : ""}`,
+      ),
     [filter],
   );
   const spaces = [...new Set((docs.data?.data ?? []).map((d) => d.space_id).filter((s): s is string => !!s))];
 
-  const track = (i: number, change: Partial<Upload>) => setUploads((all) => all.map((u, j) => (j === i ? { ...u, ...change } : u)));
+  const track = (i: number, change: Partial<Upload>) =>
+    setUploads((all) => all.map((u, j) => (j === i ? { ...u, ...change } : u)));
 
   const send = async (i: number, form: FormData) => {
     if (space.trim()) form.append("space_id", space.trim());
@@ -47,7 +51,9 @@ export function Library() {
       track(i, {
         progress: 100,
         state: failed.length ? "failed" : "done",
-        message: failed.length ? failed.map((d) => `${d.filename}: ${d.error}`).join("; ") : `${res.documents.map((d) => d.chunk_count ?? 0).join(", ")} chunks`,
+        message: failed.length
+          ? failed.map((d) => `${d.filename}: ${d.error}`).join("; ")
+          : `${res.documents.map((d) => d.chunk_count ?? 0).join(", ")} chunks`,
       });
     } catch (err) {
       track(i, { state: "failed", message: describe(err) });
@@ -96,7 +102,13 @@ export function Library() {
       <section aria-labelledby="add-heading" class="panel">
         <h2 id="add-heading">Add sources</h2>
         <label for="space">Space (optional)</label>
-        <input id="space" list="spaces" value={space} onInput={(e) => setSpace(e.currentTarget.value)} placeholder="e.g. biology" />
+        <input
+          id="space"
+          list="spaces"
+          value={space}
+          onInput={(e) => setSpace(e.currentTarget.value)}
+          placeholder="e.g. biology"
+        />
         <datalist id="spaces">
           {spaces.map((s) => (
             <option key={s} value={s} />
@@ -119,7 +131,13 @@ export function Library() {
                 <span class="name">{u.name}</span>
                 <ProgressBar value={u.progress} label={`Upload of ${u.name}`} />
                 <span class="state" role="status">
-                  {u.state === "uploading" ? "uploading" : u.state === "processing" ? "processing…" : u.state === "done" ? `ready, ${u.message}` : `failed: ${u.message}`}
+                  {u.state === "uploading"
+                    ? "uploading"
+                    : u.state === "processing"
+                      ? "processing…"
+                      : u.state === "done"
+                        ? `ready, ${u.message}`
+                        : `failed: ${u.message}`}
                 </span>
               </li>
             ))}
@@ -167,7 +185,12 @@ export function Library() {
                     <td>{d.chunk_count ?? "—"}</td>
                     <td>{d.pages ?? "—"}</td>
                     <td>
-                      <button type="button" class="danger" onClick={() => remove(d)} aria-label={`Delete ${d.filename}`}>
+                      <button
+                        type="button"
+                        class="danger"
+                        onClick={() => remove(d)}
+                        aria-label={`Delete ${d.filename}`}
+                      >
                         Delete
                       </button>
                     </td>

@@ -35,12 +35,24 @@ export function NewCourse() {
     let state = initialBuild;
     setBuild(state);
     try {
-      const res = from === "topic" ? await request("POST", "/v2/courses/generate?mode=stream", topicBody(form)) : await request("POST", "/v2/courses/generate-from-files?mode=stream", sourcesForm(form));
+      const res =
+        from === "topic"
+          ? await request("POST", "/v2/courses/generate?mode=stream", topicBody(form))
+          : await request("POST", "/v2/courses/generate-from-files?mode=stream", sourcesForm(form));
       await readEvents(res, (event, data) => setBuild((state = applyEvent(state, event, data))));
     } catch (err) {
       setError(err);
       const ids = err instanceof ApiError ? (err.details as { course_id?: string } | undefined) : undefined;
-      setBuild(ids?.course_id ? { ...state, courseId: ids.course_id, status: "failed", error: { code: (err as ApiError).code, message: (err as ApiError).message } } : null);
+      setBuild(
+        ids?.course_id
+          ? {
+              ...state,
+              courseId: ids.course_id,
+              status: "failed",
+              error: { code: (err as ApiError).code, message: (err as ApiError).message },
+            }
+          : null,
+      );
     } finally {
       setBusy(false);
     }
@@ -66,10 +78,24 @@ export function NewCourse() {
         <fieldset>
           <legend>Build from</legend>
           <label class="inline">
-            <input type="radio" name="from" value="topic" checked={from === "topic"} onChange={() => setFrom("topic")} /> A topic covered by my library
+            <input
+              type="radio"
+              name="from"
+              value="topic"
+              checked={from === "topic"}
+              onChange={() => setFrom("topic")}
+            />{" "}
+            A topic covered by my library
           </label>
           <label class="inline">
-            <input type="radio" name="from" value="sources" checked={from === "sources"} onChange={() => setFrom("sources")} /> Files and URLs
+            <input
+              type="radio"
+              name="from"
+              value="sources"
+              checked={from === "sources"}
+              onChange={() => setFrom("sources")}
+            />{" "}
+            Files and URLs
           </label>
         </fieldset>
         <label for="topic">{from === "topic" ? "Topic" : "Topic (optional)"}</label>
@@ -134,7 +160,9 @@ function topicBody(form: FormData) {
 function sourcesForm(form: FormData): FormData {
   const out = new FormData();
   for (const f of form.getAll("files")) if (f instanceof File && f.size > 0) out.append("files", f, f.name);
-  const urls = String(form.get("urls") ?? "").split(/\s+/).filter(Boolean);
+  const urls = String(form.get("urls") ?? "")
+    .split(/\s+/)
+    .filter(Boolean);
   if (urls.length) out.append("web_urls", JSON.stringify(urls));
   for (const name of ["topic", "organization", "num_chapters", "learning_goal"]) {
     const v = String(form.get(name) ?? "").trim();

@@ -63,8 +63,14 @@ export function Podcasts({ id }: { id: string }) {
               <span class={`status status-${e.status}`}>{e.status}</span>
               {e.duration_seconds != null && ` · ${Math.round(e.duration_seconds)} s`}
             </p>
-            {e.error && <p class="error">{e.error.message} ({e.error.code})</p>}
-            {e.status === "ready" && e.audio_url && <audio controls preload="metadata" src={e.audio_url} aria-label={`Episode: ${e.title}`} />}
+            {e.error && (
+              <p class="error">
+                {e.error.message} ({e.error.code})
+              </p>
+            )}
+            {e.status === "ready" && e.audio_url && (
+              <audio controls preload="metadata" src={e.audio_url} aria-label={`Episode: ${e.title}`} />
+            )}
             {e.script && (
               <details>
                 <summary>Transcript</summary>

@@ -30,8 +30,17 @@ export function QuizPage({ id, chapter }: { id: string; chapter: number | null }
       <PageTitle text={quiz.data?.title ?? (chapter === null ? "Exam" : "Chapter quiz")} />
       <CourseNav id={id} current={chapter === null ? "/exam" : ""} />
       <ErrorNote error={quiz.error} />
-      {quiz.loading && !quiz.data && <Loading what={chapter === null ? "the exam (it is written now, this can take a while)" : "the quiz"} />}
-      {quiz.data && <QuizForm key={`${id}-${chapter}`} courseId={id} source={chapter === null ? { examSize: EXAM_SIZE } : { chapter }} quiz={quiz.data} />}
+      {quiz.loading && !quiz.data && (
+        <Loading what={chapter === null ? "the exam (it is written now, this can take a while)" : "the quiz"} />
+      )}
+      {quiz.data && (
+        <QuizForm
+          key={`${id}-${chapter}`}
+          courseId={id}
+          source={chapter === null ? { examSize: EXAM_SIZE } : { chapter }}
+          quiz={quiz.data}
+        />
+      )}
       {chapter !== null && (
         <p>
           <Link to={`/courses/${id}/chapters/${chapter}`}>Back to the chapter</Link>
@@ -73,18 +82,33 @@ function QuizForm({ courseId, source, quiz }: { courseId: string; source: QuizSo
             {q.type === "mcq" && q.choices ? (
               q.choices.map((choice, k) => (
                 <label key={k} class="choice">
-                  <input type="radio" name={`q${i}`} value={k} checked={answers[i] === k} onChange={() => set(i, k)} disabled={!!attempt} /> {choice}
+                  <input
+                    type="radio"
+                    name={`q${i}`}
+                    value={k}
+                    checked={answers[i] === k}
+                    onChange={() => set(i, k)}
+                    disabled={!!attempt}
+                  />{" "}
+                  {choice}
                 </label>
               ))
             ) : (
               <>
                 <label for={`q${i}-text`}>Your answer</label>
-                <textarea id={`q${i}-text`} rows={3} value={String(answers[i] ?? "")} onInput={(e) => set(i, e.currentTarget.value)} disabled={!!attempt} />
+                <textarea
+                  id={`q${i}-text`}
+                  rows={3}
+                  value={String(answers[i] ?? "")}
+                  onInput={(e) => set(i, e.currentTarget.value)}
+                  disabled={!!attempt}
+                />
               </>
             )}
             {r && (
               <div class="feedback" role="status">
-                <strong>{r.correct ? "Correct." : "Not quite."}</strong> {!r.correct && <>Answer: {r.expected_text}. </>}
+                <strong>{r.correct ? "Correct." : "Not quite."}</strong>{" "}
+                {!r.correct && <>Answer: {r.expected_text}. </>}
                 {r.explanation && <p class="explanation">{r.explanation}</p>}
                 {r.rubric && (
                   <ul class="rubric">

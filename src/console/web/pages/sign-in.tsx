@@ -22,7 +22,10 @@ export function SignIn({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
     e.preventDefault();
     setBusy(true);
     try {
-      const session = await api<Session>("POST", "/v2/console/session", { api_key: key.trim(), external_user_id: learner.trim() });
+      const session = await api<Session>("POST", "/v2/console/session", {
+        api_key: key.trim(),
+        external_user_id: learner.trim(),
+      });
       setKey("");
       onSignedIn(session);
     } catch (err) {
@@ -37,9 +40,24 @@ export function SignIn({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
       <p>Enter an API key and the learner you study as. The key is checked once and is not kept in this browser.</p>
       <form onSubmit={submit}>
         <label for="api-key">API key</label>
-        <input id="api-key" name="api-key" type="password" autocomplete="off" required value={key} onInput={(e) => setKey(e.currentTarget.value)} />
+        <input
+          id="api-key"
+          name="api-key"
+          type="password"
+          autocomplete="off"
+          required
+          value={key}
+          onInput={(e) => setKey(e.currentTarget.value)}
+        />
         <label for="learner">Learner id</label>
-        <input id="learner" name="learner" autocomplete="username" required value={learner} onInput={(e) => setLearner(e.currentTarget.value)} />
+        <input
+          id="learner"
+          name="learner"
+          autocomplete="username"
+          required
+          value={learner}
+          onInput={(e) => setLearner(e.currentTarget.value)}
+        />
         <ErrorNote error={error} />
         <button type="submit" disabled={busy}>
           {busy ? "Signing in…" : "Sign in"}

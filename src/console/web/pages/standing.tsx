@@ -19,7 +19,12 @@ interface BestAndLast {
 }
 interface Standing {
   completion: { percent: number; chapters: number; chapters_read: number; quizzes_passed: number };
-  chapters: { order_index: number; title: string; read: boolean; quiz: BestAndLast & { questions: number; passed: boolean } }[];
+  chapters: {
+    order_index: number;
+    title: string;
+    read: boolean;
+    quiz: BestAndLast & { questions: number; passed: boolean };
+  }[];
   exams: BestAndLast;
   flashcards: { generated: boolean; total: number; reviewed: number; due: number; next_due: string | null };
 }
@@ -43,7 +48,8 @@ export function StandingPage({ id }: { id: string }) {
           </p>
           <p class="muted">
             {s.completion.chapters_read} of {s.completion.chapters} chapters read, {s.completion.quizzes_passed} chapter{" "}
-            {s.completion.quizzes_passed === 1 ? "quiz" : "quizzes"} passed (two thirds right or better). Each counts half of a chapter.
+            {s.completion.quizzes_passed === 1 ? "quiz" : "quizzes"} passed (two thirds right or better). Each counts
+            half of a chapter.
           </p>
           <table class="standing">
             <caption>Chapters</caption>
@@ -62,7 +68,13 @@ export function StandingPage({ id }: { id: string }) {
                     <Link to={`/courses/${id}/chapters/${c.order_index}`}>{c.title}</Link>
                   </th>
                   <td>{c.read ? "Read" : "Not yet"}</td>
-                  <td>{c.quiz.attempts > 0 ? `${score(c.quiz.best)}${c.quiz.passed ? ", passed" : ""}` : <Link to={`/courses/${id}/quiz/${c.order_index}`}>Take the quiz</Link>}</td>
+                  <td>
+                    {c.quiz.attempts > 0 ? (
+                      `${score(c.quiz.best)}${c.quiz.passed ? ", passed" : ""}`
+                    ) : (
+                      <Link to={`/courses/${id}/quiz/${c.order_index}`}>Take the quiz</Link>
+                    )}
+                  </td>
                   <td>{score(c.quiz.last)}</td>
                 </tr>
               ))}

@@ -11,9 +11,18 @@ interface Notes {
 }
 
 export function Study({ id }: { id: string }) {
-  const guide = useLoad(() => get<{ study_guide: { title: string; sections: Section[] } | null; message?: string }>(`/v2/courses/${id}/study-guide`), [id]);
+  const guide = useLoad(
+    () =>
+      get<{ study_guide: { title: string; sections: Section[] } | null; message?: string }>(
+        `/v2/courses/${id}/study-guide`,
+      ),
+    [id],
+  );
   const stored = useLoad(
-    () => get<Notes>(`/v2/courses/${id}/notes`).catch((e) => (e instanceof ApiError && e.status === 404 ? null : Promise.reject(e))),
+    () =>
+      get<Notes>(`/v2/courses/${id}/notes`).catch((e) =>
+        e instanceof ApiError && e.status === 404 ? null : Promise.reject(e),
+      ),
     [id],
   );
   const [notes, setNotes] = useState<Notes | null>(null);

@@ -1,6 +1,6 @@
 /** The tenant's usage this month: operations, cost, and a test key's allowances. */
 import { get } from "../api.ts";
-import { ErrorNote, TableWrap, Loading, PageTitle, useLoad } from "../ui.tsx";
+import { ErrorNote, Loading, PageTitle, TableWrap, useLoad } from "../ui.tsx";
 
 interface Usage {
   period: { start: string; end: string };

@@ -1,7 +1,7 @@
 /** The tenant's webhooks: register (the secret is shown once), send a test, read the delivery log, delete. */
 import { useState } from "preact/hooks";
 import { del, describe, get, post } from "../api.ts";
-import { ErrorNote, TableWrap, Loading, PageTitle, useLoad } from "../ui.tsx";
+import { ErrorNote, Loading, PageTitle, TableWrap, useLoad } from "../ui.tsx";
 
 const EVENTS = ["course.completed", "course.failed", "job.progress"];
 
@@ -32,7 +32,10 @@ export function Webhooks() {
     const f = new FormData(form);
     setError(null);
     try {
-      const hook = await post<Webhook & { secret: string }>("/v2/webhooks", { url: f.get("url"), events: f.getAll("events") });
+      const hook = await post<Webhook & { secret: string }>("/v2/webhooks", {
+        url: f.get("url"),
+        events: f.getAll("events"),
+      });
       setSecret({ url: hook.url, secret: hook.secret });
       form.reset();
       list.reload();
@@ -60,9 +63,7 @@ export function Webhooks() {
       <ErrorNote error={error} />
       {secret && (
         <div class="panel notice" role="status">
-          <p>
-            Signing secret for {secret.url}. It is shown only now: copy it into your receiver.
-          </p>
+          <p>Signing secret for {secret.url}. It is shown only now: copy it into your receiver.</p>
           <code class="secret">{secret.secret}</code>
           <button type="button" onClick={() => setSecret(null)}>
             I have copied it
@@ -87,8 +88,12 @@ function WebhookCard({ hook, onDeleted }: { hook: Webhook; onDeleted: () => void
   const test = async () => {
     setResult("Sending…");
     try {
-      const r = await post<{ delivered: boolean; status_code: number | null; error: string | null }>(`/v2/webhooks/${hook.id}/test`);
-      setResult(r.delivered ? `Delivered (HTTP ${r.status_code})` : `Not delivered: ${r.error ?? `HTTP ${r.status_code}`}`);
+      const r = await post<{ delivered: boolean; status_code: number | null; error: string | null }>(
+        `/v2/webhooks/${hook.id}/test`,
+      );
+      setResult(
+        r.delivered ? `Delivered (HTTP ${r.status_code})` : `Not delivered: ${r.error ?? `HTTP ${r.status_code}`}`,
+      );
     } catch (err) {
       setResult(describe(err));
     }
@@ -143,7 +148,9 @@ function WebhookCard({ hook, onDeleted }: { hook: Webhook; onDeleted: () => void
                     <td>{d.event}</td>
                     <td>{d.status}</td>
                     <td>{d.attempt_count}</td>
-                    <td>{last ? (last.ok ? `HTTP ${last.status_code}` : (last.error ?? `HTTP ${last.status_code}`)) : "—"}</td>
+                    <td>
+                      {last ? (last.ok ? `HTTP ${last.status_code}` : (last.error ?? `HTTP ${last.status_code}`)) : "—"}
+                    </td>
                     <td>{new Date(d.created_at).toLocaleString()}</td>
                   </tr>
                 );
