@@ -83,7 +83,6 @@ async function ingest(svc: Services, job: JobRow, course: CourseRow, signal: Abo
   const ready = docs.filter((d) => d.status === "ready");
   if (ready.length === 0 && !signal.aborted) {
     throw new AppError(
-      422,
       "SOURCES_FAILED",
       `None of the course's sources could be ingested: ${docs.map((d) => `${d.filename}: ${d.error ?? "not processed"}`).join("; ")}`,
       {
@@ -226,7 +225,7 @@ async function writeChapters(
 
 async function generateCourse(svc: Services, job: JobRow, ctx: JobContext): Promise<unknown> {
   const course = job.course_id ? loadCourse(svc.sqlite, job.course_id) : null;
-  if (!course) throw new AppError(500, "INTERNAL", "The course of this job no longer exists");
+  if (!course) throw new AppError("INTERNAL", "The course of this job no longer exists");
   // Resume re-queues a failed course as generating; anything else is already settled.
   if (course.status !== "generating") return { skipped: true, course_status: course.status };
   const meter = new UsageMeter();

@@ -41,7 +41,7 @@ async function extract(svc: Services, doc: CourseDocument, course: CourseRow): P
     index: indexJob(svc, { tenantId: course.tenant_id, userId: course.user_id, documentId: doc.id }),
   };
   if (doc.source_type === "file") {
-    if (!doc.blob_key) throw new AppError(500, "INTERNAL", `The upload of "${doc.filename}" was not stored`);
+    if (!doc.blob_key) throw new AppError("INTERNAL", `The upload of "${doc.filename}" was not stored`);
     return extractFile(blobPath(svc.cfg.dataDir, doc.blob_key), doc.filename, svc.cfg, opts);
   }
   return extractUrl(doc.source_url ?? doc.filename, svc.cfg, opts);
@@ -81,7 +81,7 @@ export async function ingestCourseSources(
         try {
           const result = await extract(svc, doc, course);
           if (!result.markdown.trim())
-            throw new AppError(422, "EMPTY_SOURCE", `No text could be extracted from "${doc.filename}"`);
+            throw new AppError("NO_TEXT_FOUND", `No text could be extracted from "${doc.filename}"`);
           // Files and web pages were indexed in their extraction process; video transcripts are indexed here.
           const chunkCount =
             result.chunkCount ??

@@ -1,6 +1,6 @@
 /** Course reads: the list (keyset-paginated, newest first) and the full course with its chapters. */
 import type { Database } from "bun:sqlite";
-import { forbidden, notFound } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../keyset-cursor.ts";
 import type { ChapterSourceRecord } from "./store.ts";
 
@@ -98,7 +98,7 @@ export function loadCourseOf(sqlite: Database, owner: CourseOwner, courseId: str
   const row = sqlite
     .query<CourseRow, [string, string, string]>("SELECT * FROM courses WHERE id = ? AND tenant_id = ? AND user_id = ?")
     .get(courseId, owner.tenantId, owner.userId);
-  if (!row) throw notFound("Course not found");
+  if (!row) throw new AppError("NOT_FOUND", "Course not found");
   return row;
 }
 
@@ -111,8 +111,8 @@ export function loadOwnedCourse(sqlite: Database, owner: CourseOwner, courseId: 
   const row = sqlite
     .query<CourseRow, [string, string]>("SELECT * FROM courses WHERE id = ? AND tenant_id = ?")
     .get(courseId, owner.tenantId);
-  if (!row) throw notFound("Course not found");
-  if (row.user_id !== owner.userId) throw forbidden("This course belongs to another user");
+  if (!row) throw new AppError("NOT_FOUND", "Course not found");
+  if (row.user_id !== owner.userId) throw new AppError("FORBIDDEN", "This course belongs to another user");
   return row;
 }
 

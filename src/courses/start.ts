@@ -5,7 +5,7 @@
  */
 import { extname } from "node:path";
 import { assertWithinTestCap, OPERATIONS, recordUsage } from "../billing/index.ts";
-import { validation } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { assertExtractable, detectFileKind } from "../ingest/detect.ts";
 import { isYoutubeUrl } from "../ingest/index.ts";
 import { enqueueJob, type JobRow } from "../jobs/queue.ts";
@@ -68,7 +68,7 @@ interface NewCourse {
 export function checkTopic(topic: string): string {
   const t = topic.trim();
   if (t.length < 3 || t.length > 500)
-    throw validation("topic must have 3 to 500 characters", { field: "topic", length: t.length });
+    throw new AppError("VALIDATION_ERROR", "topic must have 3 to 500 characters", { field: "topic", length: t.length });
   return t;
 }
 
@@ -154,7 +154,10 @@ function sourceTypeOf(sources: PendingSource[]): string {
 function checkYoutubeUrls(youtubeUrls: string[]): void {
   const notVideo = youtubeUrls.filter((u) => !isYoutubeUrl(u));
   if (notVideo.length > 0)
-    throw validation("youtube_urls may only hold YouTube video URLs", { field: "youtube_urls", invalid: notVideo });
+    throw new AppError("VALIDATION_ERROR", "youtube_urls may only hold YouTube video URLs", {
+      field: "youtube_urls",
+      invalid: notVideo,
+    });
 }
 
 async function storeUploads(svc: Services, files: UploadedFile[]): Promise<PendingSource[]> {
@@ -190,7 +193,7 @@ async function discardBlobs(svc: Services, sources: PendingSource[]): Promise<vo
 export async function startSourceCourses(svc: Services, who: Requester, req: SourceRequest): Promise<JobRow[]> {
   const topic = req.topic == null || req.topic === "" ? null : checkTopic(req.topic);
   if (req.files.length + req.youtubeUrls.length + req.webUrls.length === 0) {
-    throw validation("Give at least one source: files, youtube_urls or web_urls");
+    throw new AppError("VALIDATION_ERROR", "Give at least one source: files, youtube_urls or web_urls");
   }
   checkYoutubeUrls(req.youtubeUrls);
   const uploads = await storeUploads(svc, req.files);

@@ -3,7 +3,7 @@
  * failure reason with the status the API gives it (500 for model failures).
  */
 import { monthlyCount, OPERATIONS } from "../billing/index.ts";
-import { AppError, type FailureReason } from "../errors.ts";
+import { type FailureReason, generationFailure } from "../errors.ts";
 import type { Services } from "../services.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import { microsToUsd } from "../util.ts";
@@ -14,13 +14,6 @@ export interface SyncCourse {
   id: string;
   title: string;
   chapters: ChapterRef[];
-}
-
-/** HTTP status of a failed generation: the sources' fault, no model, or the model's failure. */
-export function failureStatus(reason: FailureReason): number {
-  if (reason.code === "SOURCES_FAILED" || reason.code === "TOPIC_NOT_COVERED") return 422;
-  if (reason.code === "MODEL_NOT_CONFIGURED") return 503;
-  return 500;
 }
 
 export interface SyncContext {
@@ -51,7 +44,7 @@ export async function waitForCourses(
   }
   const first = failures[0];
   if (first) {
-    throw new AppError(failureStatus(first.error), first.error.code, first.error.message, {
+    throw generationFailure(first.error, {
       job_id: first.job_id,
       course_id: first.course_id,
       failed: failures,

@@ -162,7 +162,6 @@ export function refuseTopic(topic: string, match: TopicMatch): AppError {
   const quoted = `"${topic.slice(0, 80)}"`;
   if (match.searched === 0) {
     return new AppError(
-      503,
       "MODEL_NOT_CONFIGURED",
       `No language model is configured, and you have no indexed documents to build ${quoted} from. ${MODEL_HELP}, or index documents on the topic first with POST /v2/documents/process.`,
     );
@@ -175,7 +174,6 @@ export function refuseTopic(topic: string, match: TopicMatch): AppError {
         ? "its words appear in them, but are never used together"
         : `no section of them covers more than ${pct(match.coverage)} of its terms, weighted by rarity; ${pct(COVERAGE_THRESHOLD)} is needed`;
   return new AppError(
-    422,
     "TOPIC_NOT_COVERED",
     `Your indexed documents do not cover ${quoted} (${gap}), and with no language model configured a topic course can only be built from them. ` +
       `Index documents on the topic with POST /v2/documents/process, or configure a model: ${MODEL_HELP}.`,

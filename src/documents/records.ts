@@ -4,7 +4,7 @@
  * else it does not exist (404), so ids cannot be probed across learners or tenants.
  */
 import type { Database } from "bun:sqlite";
-import { notFound, validation } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../keyset-cursor.ts";
 import { deleteBlob } from "../media/blob-store.ts";
 import type { Services } from "../services.ts";
@@ -105,7 +105,7 @@ export function loadOwnedDocument(sqlite: Database, owner: DocumentOwner, id: st
       `SELECT ${COLUMNS} FROM documents WHERE id = ? AND tenant_id = ? AND user_id = ? AND kind = 'index'`,
     )
     .get(id, owner.tenantId, owner.userId);
-  if (!row) throw notFound("Document not found", "DOCUMENT_NOT_FOUND");
+  if (!row) throw new AppError("DOCUMENT_NOT_FOUND", "Document not found");
   return row;
 }
 
@@ -122,9 +122,9 @@ export function assertOwnedDocuments(sqlite: Database, owner: DocumentOwner, ids
   );
   const missing = [...new Set(ids)].filter((id) => !found.has(id));
   if (missing.length > 0) {
-    throw notFound(
-      `${missing.length === 1 ? "Document" : "Documents"} not found: ${missing.join(", ")}`,
+    throw new AppError(
       "DOCUMENT_NOT_FOUND",
+      `${missing.length === 1 ? "Document" : "Documents"} not found: ${missing.join(", ")}`,
     );
   }
 }

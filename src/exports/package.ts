@@ -1,6 +1,6 @@
 /** One export request: the course's package in the asked format, as a stream with its type and file name. */
 import type { CourseOwner } from "../courses/read.ts";
-import { conflict } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { slugify } from "../util.ts";
 import { apkgEntries } from "./apkg.ts";
@@ -30,7 +30,7 @@ export async function exportPackage(svc: Services, owner: CourseOwner, courseId:
     const message = course.flashcards
       ? "The course's flashcard deck has no cards, so there is nothing to put in an Anki package"
       : "No flashcards have been generated for this course yet; POST /v2/courses/{course_id}/generate-flashcards first";
-    throw conflict(message, "FLASHCARDS_NOT_GENERATED");
+    throw new AppError("FLASHCARDS_NOT_GENERATED", message);
   }
   const f = FORMATS[format];
   return {

@@ -3,7 +3,7 @@
  * its token then opens the RSS document and the ready episodes' audio, at URLs under /feeds/.
  */
 import { type CourseOwner, loadCourseOf } from "../courses/read.ts";
-import { notFound } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { assertCompleted } from "../materials/course-content.ts";
 import { blobPath } from "../media/blob-store.ts";
 import { courseEpisodes, getEpisode } from "../podcasts/episodes.ts";
@@ -33,12 +33,12 @@ export function courseFeed(svc: Services, owner: CourseOwner, courseId: string) 
 /** DELETE podcasts/feed: 404 FEED_NOT_FOUND when the course has no live feed. */
 export function revokeCourseFeed(svc: Services, owner: CourseOwner, courseId: string): void {
   const course = loadCourseOf(svc.sqlite, owner, courseId);
-  if (!revokeFeed(svc.sqlite, course.id)) throw notFound("This course has no podcast feed", "FEED_NOT_FOUND");
+  if (!revokeFeed(svc.sqlite, course.id)) throw new AppError("FEED_NOT_FOUND", "This course has no podcast feed");
 }
 
 function liveFeed(svc: Services, token: string) {
   const feed = feedOfToken(svc.sqlite, svc.cfg.dataDir, token);
-  if (!feed) throw notFound("No such feed; it may have been revoked");
+  if (!feed) throw new AppError("NOT_FOUND", "No such feed; it may have been revoked");
   return feed;
 }
 
@@ -64,6 +64,6 @@ export function feedEpisodeAudio(svc: Services, token: string, file: string): { 
   const m = /^([0-9a-f-]{36})\.mp3$/.exec(file);
   const episode = m ? getEpisode(svc.sqlite, m[1]!) : null;
   if (!episode || episode.course_id !== feed.course_id || episode.status !== "ready" || !episode.blob_key)
-    throw notFound("No such episode");
+    throw new AppError("NOT_FOUND", "No such episode");
   return { path: blobPath(svc.cfg.dataDir, episode.blob_key), contentType: episode.content_type ?? "audio/mpeg" };
 }

@@ -1,4 +1,4 @@
-import { AppError, validation } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { resolveUser, type User } from "../tenants/users.ts";
 import { authOf, stateOf } from "./context.ts";
@@ -15,7 +15,9 @@ export function headerText(request: Request, name: string): string | null {
   try {
     return strictUtf8.decode(Buffer.from(raw, "latin1"));
   } catch {
-    throw validation(`The ${name} header is not valid UTF-8; send the identifier's UTF-8 bytes`, { header: name });
+    throw new AppError("VALIDATION_ERROR", `The ${name} header is not valid UTF-8; send the identifier's UTF-8 bytes`, {
+      header: name,
+    });
   }
 }
 

@@ -51,7 +51,7 @@ export async function runFileJob(job: FileJob): Promise<ExtractResult> {
   const result = await extractByKind(job);
   // A source that yields no text at all is reported (and not billed) rather than stored empty.
   if (!result.markdown.trim()) {
-    throw new AppError(422, "NO_TEXT_FOUND", `no text could be extracted from "${job.filename}"`);
+    throw new AppError("NO_TEXT_FOUND", `no text could be extracted from "${job.filename}"`);
   }
   if (!job.index) return job.markdownOnly ? { ...result, blocks: [], segments: [] } : result;
   const chunkCount = await (await import("../retrieval/worker-index.ts")).indexInWorker(job.index, result);

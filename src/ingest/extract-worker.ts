@@ -18,9 +18,9 @@ const MB = 1024 * 1024;
 const COLLECT_ABOVE_MB = 32;
 
 function toWire(err: unknown, filename: string): WireError {
-  if (err instanceof AppError) return { status: err.status, code: err.code, message: err.message };
+  if (err instanceof AppError) return { code: err.code, message: err.message };
   const message = err instanceof Error ? err.message : String(err);
-  return { status: 422, code: "EXTRACTION_FAILED", message: `"${filename}" could not be extracted: ${message}` };
+  return { code: "EXTRACTION_FAILED", message: `"${filename}" could not be extracted: ${message}` };
 }
 
 async function reply(id: number, job: FileJob): Promise<WorkerReply> {

@@ -16,13 +16,12 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Subprocess } from "bun";
-import { AppError } from "../errors.ts";
+import { AppError, type ErrorCode } from "../errors.ts";
 import type { FileJob } from "./extract-file.ts";
 import type { ExtractResult } from "./types.ts";
 
 export interface WireError {
-  status: number;
-  code: string;
+  code: ErrorCode;
   message: string;
 }
 
@@ -186,7 +185,7 @@ export class ExtractionPool {
   /** Kills every process; queued jobs fail. */
   close(): void {
     for (const queue of this.queues.values()) {
-      for (const task of queue) task.reject(new AppError(503, "SHUTTING_DOWN", "the server is shutting down"));
+      for (const task of queue) task.reject(new AppError("SHUTTING_DOWN", "the server is shutting down"));
     }
     this.queues.clear();
     for (const slot of this.slots.splice(0)) this.stop(slot);
@@ -279,9 +278,7 @@ export class ExtractionPool {
       const large = reply.heapMb >= (this.opts.recycleHeapMb ?? RECYCLE_HEAP_MB);
       if (large) this.recycledLarge++;
       finish(large || !reply.ok, () =>
-        reply.ok
-          ? task.resolve(reply.result)
-          : task.reject(new AppError(reply.error.status, reply.error.code, reply.error.message)),
+        reply.ok ? task.resolve(reply.result) : task.reject(new AppError(reply.error.code, reply.error.message)),
       );
     };
     const seconds = Math.round(task.timeoutMs / 1000);
@@ -290,12 +287,10 @@ export class ExtractionPool {
         task.reject(
           signal === "SIGXCPU"
             ? new AppError(
-                422,
                 "EXTRACTION_TIMEOUT",
                 `"${name}" used more than ${seconds} s of CPU time to extract and was stopped`,
               )
             : new AppError(
-                422,
                 "EXTRACTION_FAILED",
                 `"${name}" could not be extracted: the parser process ended (${signal ? `signal ${signal}` : `exit code ${code}`})`,
               ),
@@ -306,11 +301,7 @@ export class ExtractionPool {
         () =>
           finish(true, () =>
             task.reject(
-              new AppError(
-                422,
-                "EXTRACTION_TIMEOUT",
-                `"${name}" took longer than ${seconds} s to extract and was stopped`,
-              ),
+              new AppError("EXTRACTION_TIMEOUT", `"${name}" took longer than ${seconds} s to extract and was stopped`),
             ),
           ),
         task.timeoutMs,
@@ -327,7 +318,6 @@ export class ExtractionPool {
         finish(true, () =>
           task.reject(
             new AppError(
-              422,
               "EXTRACTION_MEMORY_LIMIT",
               `"${name}" needed more than ${limitMb} MB of memory to extract and was stopped (INGEST_WORKER_MEMORY_MB)`,
             ),

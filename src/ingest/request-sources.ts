@@ -3,7 +3,7 @@
  * URLs, in that order. Every file's type is detected before any work is done, so an unsupported
  * one fails the whole request (415) while other problems (an empty file) stay with that file.
  */
-import { AppError, badRequest } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { assertExtractable, detectFileKind } from "./detect.ts";
 import { extractFile, extractUrl } from "./index.ts";
@@ -22,7 +22,7 @@ export interface RequestSourcesInput {
 
 export async function requestSources(input: RequestSourcesInput): Promise<RequestSource[]> {
   if (input.files.length + input.youtubeUrls.length + input.webUrls.length === 0) {
-    throw badRequest("No source given: send at least one of files, youtube_urls or web_urls");
+    throw new AppError("BAD_REQUEST", "No source given: send at least one of files, youtube_urls or web_urls");
   }
   const files = await Promise.all(
     input.files.map(async (f): Promise<RequestSource> => {

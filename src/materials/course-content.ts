@@ -1,6 +1,6 @@
 /** What the materials are built from: a course's title, status and finished chapters. */
 import type { Database } from "bun:sqlite";
-import { conflict, notFound } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import type { ChapterSummary } from "../llm/artefacts.ts";
 
 export interface CourseHead {
@@ -23,7 +23,7 @@ export function ownedCourse(sqlite: Database, owner: CourseOwner, courseId: stri
       "SELECT id, title, status, model FROM courses WHERE id = ? AND tenant_id = ? AND user_id = ?",
     )
     .get(courseId, owner.tenantId, owner.userId);
-  if (!row) throw notFound("Course not found");
+  if (!row) throw new AppError("NOT_FOUND", "Course not found");
   return row;
 }
 
@@ -31,7 +31,7 @@ export function courseHead(sqlite: Database, courseId: string): CourseHead {
   const row = sqlite
     .query<CourseHead, [string]>("SELECT id, title, status, model FROM courses WHERE id = ?")
     .get(courseId);
-  if (!row) throw notFound("Course not found");
+  if (!row) throw new AppError("NOT_FOUND", "Course not found");
   return row;
 }
 
@@ -78,7 +78,7 @@ export function assertCompleted(course: CourseHead): void {
     course.status === "generating"
       ? "The course is still generating; study materials are available once it completes"
       : "The course failed before completing; resume it (POST /v2/courses/{course_id}/resume) to build study materials";
-  throw conflict(message, course.status === "generating" ? "COURSE_GENERATING" : "COURSE_NOT_COMPLETED", {
+  throw new AppError(course.status === "generating" ? "COURSE_GENERATING" : "COURSE_NOT_COMPLETED", message, {
     course_status: course.status,
   });
 }

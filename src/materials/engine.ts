@@ -23,10 +23,16 @@ export function makerOf(llm: Llm, model?: string | null): Maker {
 export function asUnavailable(err: unknown): unknown {
   if (!isModelFailure(err)) return err;
   const code = err.code.startsWith("LLM_") ? err.code : "LLM_FAILED";
-  return new AppError(503, code, `The model is unavailable: ${err.message}`, {
-    reason: { code: err.code, message: err.message },
-    ...(err.details === undefined ? {} : { upstream: err.details }),
-  });
+  return new AppError(
+    code,
+    `The model is unavailable: ${err.message}`,
+    {
+      reason: { code: err.code, message: err.message },
+      ...(err.details === undefined ? {} : { upstream: err.details }),
+    },
+    undefined,
+    "materials",
+  );
 }
 
 /** A failure of the model call itself (the LLM layer's errors), not of our input or storage. */

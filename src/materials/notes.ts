@@ -5,7 +5,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { OPERATIONS, PRICES_MICROS, recordUsage } from "../billing/index.ts";
-import { notFound } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { type NotesGoal, type NotesStyle, type TutorTone, writeNotes } from "../llm/artefacts.ts";
 import type { Services } from "../services.ts";
 import type { AuthContext } from "../tenants/keys.ts";
@@ -86,9 +86,9 @@ export function findLatestNotes(
 export function latestNotes(sqlite: Database, courseId: string, filter: Partial<NotesOptions> = {}): StoredNotes {
   const notes = findLatestNotes(sqlite, courseId, filter);
   if (!notes)
-    throw notFound(
-      "No notes have been generated for this course yet; POST /v2/courses/{course_id}/generate-notes first",
+    throw new AppError(
       "NOTES_NOT_FOUND",
+      "No notes have been generated for this course yet; POST /v2/courses/{course_id}/generate-notes first",
     );
   return notes;
 }

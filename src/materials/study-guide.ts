@@ -3,7 +3,7 @@
  * that generated the course. It is never regenerated; a second build keeps the first guide.
  */
 import type { Database } from "bun:sqlite";
-import { conflict } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { type StudyGuide, type UsageMeter, writeStudyGuide } from "../llm/artefacts.ts";
 import type { Services } from "../services.ts";
 import { nowIso } from "../util.ts";
@@ -41,7 +41,7 @@ export async function buildStudyGuide(
     const course = courseHead(svc.sqlite, courseId);
     const chapters = completedChapters(svc.sqlite, courseId);
     if (chapters.length === 0)
-      throw conflict("The course has no completed chapters to build a study guide from", "COURSE_EMPTY");
+      throw new AppError("COURSE_EMPTY", "The course has no completed chapters to build a study guide from");
     // The course's own model (absent for courses made before models were recorded: the default).
     const maker = makerOf(svc.llm, course.model);
     const guide = await writeStudyGuide(svc.llm, {

@@ -21,7 +21,7 @@ function permanent(error: AppError): AppError {
 
 function episodeIdOf(job: JobRow): string {
   const id = (JSON.parse(job.payload) as { episode_id?: unknown }).episode_id;
-  if (typeof id !== "string") throw permanent(new AppError(500, "INTERNAL", "podcast job without an episode id"));
+  if (typeof id !== "string") throw permanent(new AppError("INTERNAL", "podcast job without an episode id"));
   return id;
 }
 
@@ -40,7 +40,7 @@ async function ensureScript(deps: PodcastDeps, episode: EpisodeRow): Promise<Sto
          FROM chapters ch JOIN courses c ON c.id = ch.course_id WHERE ch.id = ?`,
     )
     .get(episode.chapter_id);
-  if (!chapter) throw permanent(new AppError(404, "NOT_FOUND", "The chapter of this episode no longer exists"));
+  if (!chapter) throw permanent(new AppError("NOT_FOUND", "The chapter of this episode no longer exists"));
   const meter = new UsageMeter();
   const script = await writePodcastScript(deps.llm, {
     courseTitle: chapter.course_title,
@@ -79,7 +79,6 @@ export function podcastEpisodeJob(deps: PodcastDeps): JobHandler {
       if (!availability.ok) {
         throw permanent(
           new AppError(
-            503,
             "TTS_UNAVAILABLE",
             `${engine.name} is not available: ${availability.reason ?? "unknown reason"}`,
             {

@@ -5,7 +5,7 @@
  * episode already generating is not queued twice.
  */
 import { type CourseOwner, loadCourseOf } from "../courses/read.ts";
-import { AppError, conflict } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { enqueueJob } from "../jobs/queue.ts";
 import { newId, nowIso } from "../util.ts";
 import { type PodcastDeps, ttsEnginesFor } from "./deps.ts";
@@ -46,7 +46,7 @@ export async function generatePodcasts(deps: PodcastDeps, req: GenerateRequest):
   const requested = req.ttsProvider ? parseTtsProvider(req.ttsProvider) : null;
   const course = loadCourseOf(deps.sqlite, req.owner, req.courseId);
   if (course.status === "generating") {
-    throw conflict("The course is still generating; request podcasts once it has completed", "COURSE_GENERATING");
+    throw new AppError("COURSE_GENERATING", "The course is still generating; request podcasts once it has completed");
   }
   const tenantEngine = knownEngine(req.tenantTtsProvider);
   const engine = await chooseTtsEngine(ttsEnginesFor(deps.cfg), requested, tenantEngine, deps.cfg.ttsProvider);
@@ -60,7 +60,6 @@ export async function generatePodcasts(deps: PodcastDeps, req: GenerateRequest):
         ? "this tenant's speech engine (courseforge tenants set --tts-provider)"
         : `TTS_PROVIDER=${deps.cfg.ttsProvider}`;
     throw new AppError(
-      422,
       "TTS_UNAVAILABLE",
       `${chosenBy} selects ${engine.name}, which cannot speak yet: ${installed.reason ?? "not installed"}. ` +
         "Or ask for tts_provider=provider_b (eSpeak NG, built in).",

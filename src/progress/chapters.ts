@@ -1,6 +1,6 @@
 /** A course's chapters as progress sees them, and marking one read. */
 import type { Database } from "bun:sqlite";
-import { notFound } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import type { CourseOwner } from "../materials/course-content.ts";
 
 export interface ChapterRef {
@@ -16,7 +16,7 @@ export function writtenChapter(sqlite: Database, courseId: string, orderIndex: n
       "SELECT id, order_index, title FROM chapters WHERE course_id = ? AND order_index = ? AND status = 'completed'",
     )
     .get(courseId, orderIndex);
-  if (!row) throw notFound(`The course has no written chapter with order_index ${orderIndex}`, "CHAPTER_NOT_FOUND");
+  if (!row) throw new AppError("CHAPTER_NOT_FOUND", `The course has no written chapter with order_index ${orderIndex}`);
   return row;
 }
 

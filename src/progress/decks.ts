@@ -4,7 +4,7 @@
  * learner's card indexes and schedules refer to.
  */
 import type { Database } from "bun:sqlite";
-import { notFound } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import type { ExamQuestion, FlashcardDeck } from "../llm/artefacts.ts";
 import { canonicalModel } from "../llm/providers/transport.ts";
 
@@ -35,9 +35,9 @@ export function findDeck(sqlite: Database, courseId: string, modelKey?: string):
 export function courseDeck(sqlite: Database, courseId: string, modelKey?: string): StoredDeck {
   const deck = findDeck(sqlite, courseId, modelKey);
   if (deck) return deck;
-  throw notFound(
-    `No flashcard deck${modelKey ? ` made by ${modelKey}` : ""} for this course yet; generate it with POST /v2/courses/${courseId}/generate-flashcards`,
+  throw new AppError(
     "FLASHCARDS_NOT_FOUND",
+    `No flashcard deck${modelKey ? ` made by ${modelKey}` : ""} for this course yet; generate it with POST /v2/courses/${courseId}/generate-flashcards`,
   );
 }
 
@@ -50,9 +50,9 @@ export function courseExam(sqlite: Database, courseId: string, size: number, mod
     )
     .get(courseId, size, modelKey ? canonicalModel(modelKey.trim()) : null);
   if (!row) {
-    throw notFound(
-      `No exam of ${size} questions${modelKey ? ` made by ${modelKey}` : ""} for this course yet; generate it with POST /v2/courses/${courseId}/generate-exam and {"exam_size": ${size}}`,
+    throw new AppError(
       "EXAM_NOT_FOUND",
+      `No exam of ${size} questions${modelKey ? ` made by ${modelKey}` : ""} for this course yet; generate it with POST /v2/courses/${courseId}/generate-exam and {"exam_size": ${size}}`,
     );
   }
   const exam = JSON.parse(row.exam) as { questions: ExamQuestion[] };

@@ -1,7 +1,7 @@
 /** A learner's flashcard reviews: each rating reschedules its card, and the cards due at a time, in order. */
 import type { Database } from "bun:sqlite";
 import type { CardInput } from "ts-fsrs";
-import { validation } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import type { CourseOwner } from "../materials/course-content.ts";
 import { newId } from "../util.ts";
 import { courseDeck, type StoredDeck } from "./decks.ts";
@@ -60,7 +60,7 @@ export function reviewCard(
   const size = deck.deck.cards.length;
   if (input.cardIndex >= size) {
     const message = `card_index must be the index of one of the deck's ${size} cards (0-${size - 1})`;
-    throw validation(message, [
+    throw new AppError("VALIDATION_ERROR", message, [
       { path: "/card_index", field: "card_index", rule: "card_in_deck", message, cards: size },
     ]);
   }

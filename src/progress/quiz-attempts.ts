@@ -1,6 +1,6 @@
 /** Chapter quiz attempts: graded exactly (the quizzes are multiple choice), stored per learner. */
 import type { Database } from "bun:sqlite";
-import { notFound } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import type { ExamQuestion } from "../llm/artefacts.ts";
 import type { CourseHead, CourseOwner } from "../materials/course-content.ts";
 import { newId } from "../util.ts";
@@ -51,7 +51,7 @@ export async function submitQuizAttempt(
 ) {
   const chapter = writtenChapter(sqlite, course.id, orderIndex);
   const questions = chapterQuiz(sqlite, chapter.id);
-  if (questions.length === 0) throw notFound(`Chapter ${orderIndex} has no quiz`, "QUIZ_NOT_FOUND");
+  if (questions.length === 0) throw new AppError("QUIZ_NOT_FOUND", `Chapter ${orderIndex} has no quiz`);
   checkAnswers(questions, answers, "quiz");
   const graded = await gradeAnswers(questions, answers, builtinGrader);
   const id = newId();
@@ -98,7 +98,7 @@ export function readQuizAttempt(
       "SELECT score, total, results, created_at FROM quiz_attempts WHERE id = ? AND user_id = ? AND course_id = ? AND order_index = ?",
     )
     .get(attemptId, owner.userId, courseId, orderIndex);
-  if (!row) throw notFound("Quiz attempt not found", "ATTEMPT_NOT_FOUND");
+  if (!row) throw new AppError("ATTEMPT_NOT_FOUND", "Quiz attempt not found");
   return {
     attempt_id: attemptId,
     course_id: courseId,

@@ -1,6 +1,6 @@
 /** The per-webhook delivery log operators read: each delivery with every attempt made so far. */
 import type { Database } from "bun:sqlite";
-import { validation } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { ownedWebhook } from "./registration.ts";
 
 export interface AttemptEntry {
@@ -30,7 +30,7 @@ const encodeCursor = (seq: number) => Buffer.from(`d${seq}`).toString("base64url
 
 function decodeCursor(cursor: string): number {
   const m = /^d(\d{1,15})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  if (!m) throw validation("cursor is not a value returned by a previous page");
+  if (!m) throw new AppError("VALIDATION_ERROR", "cursor is not a value returned by a previous page");
   return Number(m[1]);
 }
 

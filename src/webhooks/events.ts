@@ -1,5 +1,5 @@
 /** Webhook event names: what a webhook may subscribe to, and what the service emits. */
-import { validation } from "../errors.ts";
+import { AppError } from "../errors.ts";
 
 /** Names accepted at registration. `job.progress` is accepted but never emitted (as the spec). */
 export const SUBSCRIBABLE_EVENTS = ["course.completed", "course.failed", "job.progress"] as const;
@@ -18,7 +18,8 @@ export function parseEvents(names: string[] | undefined): SubscribableEvent[] {
   if (names === undefined) return DEFAULT_EVENTS;
   const unknown = names.filter((n) => !isSubscribable(n));
   if (unknown.length > 0) {
-    throw validation(
+    throw new AppError(
+      "VALIDATION_ERROR",
       `Unknown event type ${unknown.map((n) => JSON.stringify(n)).join(", ")}; known: ${SUBSCRIBABLE_EVENTS.join(", ")}`,
       {
         unknown,

@@ -3,7 +3,7 @@
  * HttpOnly session cookie (src/http/console-cookie.ts), so the key never stays in the browser.
  */
 import { Elysia, t } from "elysia";
-import { AppError, unauthorized, validation } from "../../errors.ts";
+import { AppError, unauthorized } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import { endSession, openSession, sessionAuthenticator } from "../../tenants/console-sessions.ts";
 import type { AuthContext } from "../../tenants/keys.ts";
@@ -41,10 +41,10 @@ export const consoleSessionRoutes = (svc: Services) => {
       PATH,
       ({ request, body, set }) => {
         if (body.external_user_id === undefined && body.user_id === undefined) {
-          throw new AppError(422, "USER_REQUIRED", "Give the learner: external_user_id or user_id");
+          throw new AppError("USER_REQUIRED", "Give the learner: external_user_id or user_id");
         }
         if (body.external_user_id !== undefined && body.user_id !== undefined) {
-          throw validation("Give one of external_user_id and user_id, not both");
+          throw new AppError("VALIDATION_ERROR", "Give one of external_user_id and user_id, not both");
         }
         const { token, session, user } = openSession(svc.db, {
           apiKey: body.api_key,

@@ -2,7 +2,7 @@
 import { type TSchema, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { t } from "elysia";
-import { validation } from "../../errors.ts";
+import { AppError } from "../../errors.ts";
 import { ErrorSchema, LearningGoal } from "../schemas.ts";
 
 const Mode = t.Union([t.Literal("async"), t.Literal("sync"), t.Literal("stream")], {
@@ -137,7 +137,11 @@ export function parseFilesForm(fields: Record<string, string>) {
     const details = [...Value.Errors(FilesForm, raw)]
       .slice(0, 20)
       .map((e) => ({ path: e.path || "/", message: e.message }));
-    throw validation(`Invalid form field ${details[0]?.path ?? ""}: ${details[0]?.message ?? "invalid"}`, details);
+    throw new AppError(
+      "VALIDATION_ERROR",
+      `Invalid form field ${details[0]?.path ?? ""}: ${details[0]?.message ?? "invalid"}`,
+      details,
+    );
   }
   return raw;
 }

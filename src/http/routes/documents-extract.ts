@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { badRequest } from "../../errors.ts";
+import { AppError } from "../../errors.ts";
 import { type ExtractedDocument, extractedMarkdown, extractSources } from "../../ingest/extract-sources.ts";
 import { collectAfterLargeText } from "../../ingest/large-text.ts";
 import type { Services } from "../../services.ts";
@@ -86,7 +86,7 @@ export const documentExtractRoutes = (svc: Services) =>
     "/v2/documents/extract",
     async ({ request }) => {
       if (!request.headers.get("content-type"))
-        throw badRequest("No source given: send at least one of files, youtube_urls or web_urls");
+        throw new AppError("BAD_REQUEST", "No source given: send at least one of files, youtube_urls or web_urls");
       return withSourceUploads(request, svc.cfg, async (sources) => {
         const auth = authOf(request);
         const hasUser = request.headers.has("x-user-id") || request.headers.has("x-external-user-id");

@@ -4,7 +4,7 @@
  * checks that token instead of an API key.
  */
 import { Elysia, t } from "elysia";
-import { notFound } from "../../errors.ts";
+import { AppError } from "../../errors.ts";
 import { EXPORT_FORMATS, exportPackage } from "../../exports/package.ts";
 import { courseFeed, feedDocument, feedEpisodeAudio, revokeCourseFeed } from "../../exports/podcast-feed.ts";
 import { fileResponse } from "../../media/file-response.ts";
@@ -135,7 +135,7 @@ export const exportRoutes = (svc: Services) =>
       async ({ params, request }) => {
         const audio = feedEpisodeAudio(svc, params.token, params.file);
         const file = Bun.file(audio.path);
-        if (!(await file.exists())) throw notFound("No such episode");
+        if (!(await file.exists())) throw new AppError("NOT_FOUND", "No such episode");
         return fileResponse(request, file, { "content-type": audio.contentType, "cache-control": "private, no-cache" });
       },
       {

@@ -1,7 +1,7 @@
 /** Which engine speaks an episode: names and aliases accepted by the API, and the default choice. */
 
 import { join } from "node:path";
-import { validation } from "../../errors.ts";
+import { AppError } from "../../errors.ts";
 import type { TtsEngine, TtsEngineName } from "./engine.ts";
 import { EspeakEngine } from "./espeak.ts";
 import { PiperEngine } from "./piper.ts";
@@ -20,7 +20,10 @@ export const TTS_PROVIDER_VALUES = Object.keys(PROVIDER_NAMES);
 export function parseTtsProvider(value: string): TtsEngineName {
   const name = PROVIDER_NAMES[value];
   if (!name) {
-    throw validation(`Unknown tts_provider "${value}"`, { field: "tts_provider", allowed: TTS_PROVIDER_VALUES });
+    throw new AppError("VALIDATION_ERROR", `Unknown tts_provider "${value}"`, {
+      field: "tts_provider",
+      allowed: TTS_PROVIDER_VALUES,
+    });
   }
   return name;
 }
