@@ -175,14 +175,7 @@ export function createApp(svc: Services) {
           stack: error instanceof Error ? error.stack : undefined,
         });
       }
-      return errorResponse(
-        c.status,
-        c.code,
-        c.message,
-        state?.id ?? crypto.randomUUID(),
-        { ...state?.headers, ...c.headers },
-        c.details,
-      );
+      return errorResponse(c, state?.id ?? crypto.randomUUID(), state?.headers ?? {});
     })
     .onAfterResponse(({ request, route, set, responseValue }) => {
       const state = stateOf(request);
