@@ -62,7 +62,10 @@ export const consoleSessionRoutes = (svc: Services) => {
           external_user_id: t.Optional(t.String({ minLength: 1, maxLength: 256 })),
           user_id: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
         }),
-        response: { 201: Session, ...errors(401, 403, 404, 422) },
+        response: {
+          201: Session,
+          ...errors("UNAUTHORIZED", "CROSS_ORIGIN_REQUEST", "RATE_LIMITED", "USER_REQUIRED", "USER_NOT_FOUND"),
+        },
         detail: {
           summary: "Sign the web console in",
           description:
@@ -85,7 +88,7 @@ export const consoleSessionRoutes = (svc: Services) => {
         return sessionView(authOf(request), userOf(svc, request, { create: false }), session.expiresAt);
       },
       {
-        response: { 200: Session, ...errors(401, 403) },
+        response: { 200: Session, ...errors("USER_NOT_FOUND") },
         detail: { summary: "The console's current session", tags: ["console"] },
       },
     )
@@ -98,7 +101,7 @@ export const consoleSessionRoutes = (svc: Services) => {
         set.headers["set-cookie"] = sessionCookie(request, svc.cfg, "");
       },
       {
-        response: { 204: t.Void(), ...errors(401, 403) },
+        response: { 204: t.Void() },
         detail: { summary: "Sign the console out (ends the session at once)", tags: ["console"] },
       },
     );

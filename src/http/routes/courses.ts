@@ -94,7 +94,6 @@ export const courseReadRoutes = (svc: Services) => {
             data: t.Array(CourseSummary),
             pagination: t.Object({ limit: t.Integer(), has_more: t.Boolean(), next_cursor: t.Nullable(t.String()) }),
           }),
-          ...errors(401, 404, 422, 429),
         },
         detail: { summary: "The caller's courses, newest first", tags: ["courses"] },
       },
@@ -110,7 +109,7 @@ export const courseReadRoutes = (svc: Services) => {
           description: "While the course is generating, chapters holds only the finished chapters.",
           tags: ["courses"],
         },
-        response: { 200: Course, ...errors(401, 403, 404, 422, 429) },
+        response: { 200: Course, ...errors("NOT_FOUND", "FORBIDDEN") },
       },
     )
     .delete(
@@ -122,7 +121,7 @@ export const courseReadRoutes = (svc: Services) => {
       {
         headers: UserHeaders,
         params: CourseIdParams,
-        response: { 204: t.Void(), ...errors(401, 403, 404, 409, 422, 429) },
+        response: { 204: t.Void(), ...errors("NOT_FOUND", "FORBIDDEN", "COURSE_BUSY") },
         detail: {
           summary: "Delete a course",
           description:

@@ -113,7 +113,10 @@ export const documentExtractRoutes = (svc: Services) =>
     {
       parse: bodyReadByRoute,
       headers: UserHeaders,
-      response: { 200: ExtractResponse, ...errors(400, 401, 413, 415, 422, 429) },
+      response: {
+        200: ExtractResponse,
+        ...errors("BAD_REQUEST", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "REQUEST_TIMEOUT"),
+      },
       detail: {
         requestBody: uploadRequestBody({ space_id: { type: "string", description: "Optional grouping label" } }),
         summary: "Extract documents to markdown without indexing them",

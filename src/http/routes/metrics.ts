@@ -3,7 +3,7 @@ import { Elysia, t } from "elysia";
 import { AppError } from "../../errors.ts";
 import { registry } from "../../metrics.ts";
 import type { Services } from "../../services.ts";
-import { ErrorSchema } from "../schemas.ts";
+import { errorResponses } from "../schemas.ts";
 
 function tokenMatches(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -38,14 +38,10 @@ export const metricsRoutes = (svc: Services) =>
             description: "Prometheus text exposition format",
             content: { "text/plain": { schema: t.String({ description: "text/plain; version=0.0.4" }) } },
           },
+          ...errorResponses("NOT_FOUND"),
           401: {
-            description: "Missing or wrong bearer token",
+            ...errorResponses("UNAUTHORIZED")[401]!,
             headers: { "WWW-Authenticate": { schema: t.String({ description: "Bearer" }) } },
-            content: { "application/json": { schema: ErrorSchema } },
-          },
-          404: {
-            description: "Metrics are disabled (METRICS_TOKEN unset)",
-            content: { "application/json": { schema: ErrorSchema } },
           },
         },
       },

@@ -57,7 +57,10 @@ export const podcastRoutes = (svc: Services) =>
             }),
           ),
         }),
-        response: { 200: GenerateResponse, ...errors(401, 403, 404, 409, 422, 429) },
+        response: {
+          200: GenerateResponse,
+          ...errors("NOT_FOUND", "COURSE_GENERATING", "COURSE_NOT_COMPLETED", "TTS_UNAVAILABLE"),
+        },
         detail: {
           summary: "Produce a podcast episode for every chapter without a ready one",
           description:
@@ -78,7 +81,7 @@ export const podcastRoutes = (svc: Services) =>
         params: CourseIdParams,
         response: {
           200: t.Object({ course_id: t.String(), episodes: t.Array(Episode), count: t.Integer() }),
-          ...errors(401, 403, 404, 422, 429),
+          ...errors("NOT_FOUND"),
         },
         detail: { summary: "A course's podcast episodes in chapter order", tags: ["podcasts"] },
       },
