@@ -87,8 +87,6 @@ export const errorCatalogue = {
 
 export type ErrorCode = keyof typeof errorCatalogue;
 
-export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(errorCatalogue, code);
-
 /**
  * The spec answers a model's failure by endpoint rather than by code: 503 on the materials (exam,
  * notes, flashcards, study guide, exports), 500 on course generation. These two are the only

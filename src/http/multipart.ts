@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import busboy from "busboy";
-import { AppError, isStorageFull, requestBodyTimeout, storageFull } from "../errors.ts";
+import { AppError, type ErrorCode, isStorageFull, requestBodyTimeout, storageFull } from "../errors.ts";
 import { newId } from "../util.ts";
 import { stallTimer } from "./body-stall.ts";
 import { markBodyRead } from "./context.ts";
@@ -17,8 +17,8 @@ export interface UploadLimits {
   maxFiles: number;
   maxFileBytes: number;
   maxTotalBytes: number;
-  /** Status when more than maxFiles files arrive: 413 for extract, 422 (the default) elsewhere. */
-  tooManyFilesStatus?: 413 | 422;
+  /** Code when more than maxFiles files arrive: PAYLOAD_TOO_LARGE (413) for extract, VALIDATION_ERROR (422) elsewhere. */
+  tooManyFilesCode?: Extract<ErrorCode, "PAYLOAD_TOO_LARGE" | "VALIDATION_ERROR">;
 }
 
 export interface UploadedFile {
@@ -218,11 +218,7 @@ export async function receiveUploads(
     });
     parser.on("filesLimit", () => {
       const message = `At most ${limits.maxFiles} files per request`;
-      fail(
-        limits.tooManyFilesStatus === 413
-          ? new AppError("PAYLOAD_TOO_LARGE", message)
-          : new AppError("VALIDATION_ERROR", message),
-      );
+      fail(new AppError(limits.tooManyFilesCode ?? "VALIDATION_ERROR", message));
     });
     parser.on("fieldsLimit", () =>
       fail(new AppError("VALIDATION_ERROR", `At most ${MAX_FIELDS} form fields per request`)),
@@ -317,7 +313,7 @@ export async function withSourceUploads<T>(
     maxFiles: 10,
     maxFileBytes: cfg.maxUploadFileBytes,
     maxTotalBytes: cfg.maxUploadTotalBytes,
-    tooManyFilesStatus: 413,
+    tooManyFilesCode: "PAYLOAD_TOO_LARGE",
   });
   try {
     return await use({

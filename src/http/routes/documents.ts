@@ -98,6 +98,7 @@ export const documentRoutes = (svc: Services) =>
           200: t.Object({ answer: t.String(), sources: t.Array(SourceChunk) }),
           ...errors(
             "DOCUMENT_NOT_FOUND",
+            "TEST_USAGE_LIMIT",
             "EMBEDDER_UNAVAILABLE",
             "LLM_TIMEOUT",
             "LLM_RATE_LIMIT",
