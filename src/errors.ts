@@ -1,5 +1,5 @@
 /**
- * The one error type of the service and the closed catalogue of its codes. Domain code throws
+ * The service's error type and the closed catalogue of its codes. Domain code throws
  * `new AppError(code, message)`; the HTTP layer turns it into
  * `{"error":{"code","message","request_id","details"?}}` with the code's status. The catalogue below
  * is the single source: statuses are read from it, the OpenAPI document lists its codes per route,
@@ -95,6 +95,10 @@ export type ErrorCode = keyof typeof errorCatalogue;
 export const MODEL_FAILURE_STATUS = { materials: 503, generation: 500 } as const;
 export type ModelFailureEndpoint = keyof typeof MODEL_FAILURE_STATUS;
 
+/**
+ * The one error type of the service: a catalogue code, its message, optional details and response
+ * headers. The status is the code's, or the endpoint's for a model failure (`answeredOn`).
+ */
 export class AppError extends Error {
   readonly status: number;
   constructor(
