@@ -5,7 +5,8 @@
  */
 import pLimit from "p-limit";
 import { AppError, type FailureReason } from "../errors.ts";
-import { INTERRUPTED, type JobContext, type JobHandler, type JobRow } from "../jobs/queue.ts";
+import { defineJob, type JobContext } from "../jobs/definition.ts";
+import { INTERRUPTED, type JobRow } from "../jobs/queue.ts";
 import { UsageMeter } from "../llm/artefacts.ts";
 import { buildStudyGuide } from "../materials/study-guide.ts";
 import { indexChapter } from "../retrieval/index.ts";
@@ -16,7 +17,7 @@ import { type ChapterRef, type CourseUsage, publish } from "./events.ts";
 import { courseDocuments, ingestCourseSources } from "./ingest-sources.ts";
 import { withModelRetries } from "./model-retry.ts";
 import { planSourceCourse, planTopicCourse } from "./plan.ts";
-import { chapterCounts, progressPct } from "./progress.ts";
+import { COURSE_JOB, chapterCounts, progressPct } from "./progress.ts";
 import {
   type ChapterRow,
   type CourseRow,
@@ -33,8 +34,6 @@ import {
   resetRunningChapters,
 } from "./store.ts";
 import { matchTopic, refuseTopic } from "./topic-match.ts";
-
-export { COURSE_JOB } from "./progress.ts";
 
 function usageOf(meter: UsageMeter): CourseUsage {
   return {
@@ -270,13 +269,12 @@ async function generateCourse(svc: Services, job: JobRow, ctx: JobContext): Prom
   };
 }
 
-export function courseGenerationJob(svc: Services): JobHandler {
-  return {
-    run: (job, ctx) => generateCourse(svc, job, ctx),
-    onFailure(job: JobRow, reason: FailureReason) {
-      if (!job.course_id) return;
-      failCourse(svc.sqlite, job.course_id, job.id, reason);
-      publish({ type: "failed", job_id: job.id, course_id: job.course_id, error: reason });
-    },
-  };
-}
+/** The course's generation (the payload's `resume` changes nothing: every run continues from what is committed). */
+export const courseGenerationJob = defineJob(COURSE_JOB, (svc: Services) => ({
+  run: (job, _payload, ctx) => generateCourse(svc, job, ctx),
+  onFailure(job: JobRow, reason: FailureReason) {
+    if (!job.course_id) return;
+    failCourse(svc.sqlite, job.course_id, job.id, reason);
+    publish({ type: "failed", job_id: job.id, course_id: job.course_id, error: reason });
+  },
+}));
