@@ -175,36 +175,40 @@ export class JobWorker {
   }
 
   private launch(job: JobRow): void {
+    const abort = new AbortController();
+    // Counted as running before it starts: a job that fails at once (its payload) ends before `execute` returns.
+    const entry = { type: job.type, tenantId: job.tenant_id, abort, done: Promise.resolve() };
+    this.running.set(job.id, entry);
+    entry.done = this.execute(job, abort);
+  }
+
+  private async execute(job: JobRow, abort: AbortController): Promise<void> {
     const registered = this.jobs.get(job.type)!;
     const { handler } = registered;
-    const abort = new AbortController();
-    const done = (async () => {
-      const started = performance.now();
-      let payload: unknown = null;
-      try {
-        payload = storedPayload(registered, job.payload);
-        const result = await handler.run(job, payload, { signal: abort.signal, log: this.log });
-        if (result === INTERRUPTED) {
-          this.release(job.id);
-          jobDuration.observe({ type: job.type, outcome: "interrupted" }, (performance.now() - started) / 1000);
-          return;
-        }
-        this.finish(job.id, "completed", result === undefined ? null : JSON.stringify(result), null);
-        jobDuration.observe({ type: job.type, outcome: "completed" }, (performance.now() - started) / 1000);
-        this.log.info("job completed", {
-          job_id: job.id,
-          type: job.type,
-          duration_ms: Math.round(performance.now() - started),
-        });
-      } catch (err) {
-        jobDuration.observe({ type: job.type, outcome: "failed" }, (performance.now() - started) / 1000);
-        this.fail(job, handler, payload, err);
-      } finally {
-        this.running.delete(job.id);
-        this.schedule(0);
+    const started = performance.now();
+    let payload: unknown = null;
+    try {
+      payload = storedPayload(registered, job.payload);
+      const result = await handler.run(job, payload, { signal: abort.signal, log: this.log });
+      if (result === INTERRUPTED) {
+        this.release(job.id);
+        jobDuration.observe({ type: job.type, outcome: "interrupted" }, (performance.now() - started) / 1000);
+        return;
       }
-    })();
-    this.running.set(job.id, { type: job.type, tenantId: job.tenant_id, abort, done });
+      this.finish(job.id, "completed", result === undefined ? null : JSON.stringify(result), null);
+      jobDuration.observe({ type: job.type, outcome: "completed" }, (performance.now() - started) / 1000);
+      this.log.info("job completed", {
+        job_id: job.id,
+        type: job.type,
+        duration_ms: Math.round(performance.now() - started),
+      });
+    } catch (err) {
+      jobDuration.observe({ type: job.type, outcome: "failed" }, (performance.now() - started) / 1000);
+      this.fail(job, handler, payload, err);
+    } finally {
+      this.running.delete(job.id);
+      this.schedule(0);
+    }
   }
 
   private fail(job: JobRow, handler: RegisteredJob["handler"], payload: unknown, err: unknown): void {
