@@ -3,7 +3,9 @@
  * its own) → study guide → completed. Every step starts from what is already committed, so the
  * same job resumes a course after a crash, a graceful stop, or POST resume.
  */
+import type { Database } from "bun:sqlite";
 import pLimit from "p-limit";
+import type { Config } from "../config.ts";
 import { AppError, type FailureReason } from "../errors.ts";
 import { defineJob, type JobContext } from "../jobs/definition.ts";
 import { INTERRUPTED, type JobRow } from "../jobs/queue.ts";
@@ -13,6 +15,7 @@ import { indexChapter } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
 import { nowIso } from "../util.ts";
 import { type ChapterScope, writeCourseChapter } from "./chapter-writer.ts";
+import type { WritingDeps } from "./deps.ts";
 import { type ChapterRef, type CourseUsage, publish } from "./events.ts";
 import { courseDocuments, ingestCourseSources } from "./ingest-sources.ts";
 import { withModelRetries } from "./model-retry.ts";
@@ -35,6 +38,9 @@ import {
 } from "./store.ts";
 import { matchTopic, refuseTopic } from "./topic-match.ts";
 
+/** Writing chapters: the model, retrieval, web search, and how many chapters at once. */
+type ChapterDeps = WritingDeps & { cfg: Pick<Config, "chapterConcurrency" | "topicMatchMinScore"> };
+
 function usageOf(meter: UsageMeter): CourseUsage {
   return {
     model: meter.model,
@@ -48,7 +54,7 @@ function usageOf(meter: UsageMeter): CourseUsage {
 const refs = (chapters: ChapterRow[]): ChapterRef[] =>
   chapters.map((c) => ({ order_index: c.order_index, title: c.title }));
 
-function publishProgress(svc: Services, jobId: string, course: CourseRow): void {
+function publishProgress(svc: { sqlite: Database }, jobId: string, course: CourseRow): void {
   const counts = chapterCounts(svc.sqlite, course.id, course.num_chapters);
   publish({
     type: "progress",
@@ -95,7 +101,7 @@ async function ingest(svc: Services, job: JobRow, course: CourseRow, signal: Abo
 
 /** The outline's chapters, planning it first when this is the course's first run. */
 async function ensureOutline(
-  svc: Services,
+  svc: WritingDeps,
   job: JobRow,
   course: CourseRow,
   readyDocs: string[],
@@ -129,7 +135,7 @@ async function ensureOutline(
   return chapters;
 }
 
-function scopeOf(svc: Services, course: CourseRow, planned: PlannedChapter | undefined): ChapterScope {
+function scopeOf(svc: ChapterDeps, course: CourseRow, planned: PlannedChapter | undefined): ChapterScope {
   const linked = courseDocuments(svc.sqlite, course.id)
     .filter((d) => d.status === "ready")
     .map((d) => d.id);
@@ -148,7 +154,7 @@ function scopeOf(svc: Services, course: CourseRow, planned: PlannedChapter | und
  * stopped for shutdown before all were written.
  */
 async function writeChapters(
-  svc: Services,
+  svc: ChapterDeps,
   job: JobRow,
   course: CourseRow,
   chapters: ChapterRow[],

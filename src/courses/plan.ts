@@ -17,9 +17,9 @@ import {
   writeOutline as writeOutlineOnce,
 } from "../llm/artefacts.ts";
 import { usesExtractive } from "../llm/models.ts";
-import type { Services } from "../services.ts";
 import { slugify } from "../util.ts";
 import { cleanTitle, groupTitle, partition, splitToCount } from "./chapter-groups.ts";
+import type { WritingDeps } from "./deps.ts";
 import { withModelRetries } from "./model-retry.ts";
 import { documentParagraphs, type Paragraph, type Section, topSections, wordsOf } from "./sections.ts";
 import { evenSample, headingTree, OUTLINE_PASSAGES, paragraphPassages, spreadSample } from "./source-passages.ts";
@@ -35,7 +35,7 @@ export interface ReadySource {
 }
 
 interface PlanContext {
-  svc: Services;
+  svc: WritingDeps;
   course: CourseRow;
   meter: UsageMeter;
 }
