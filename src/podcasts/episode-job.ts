@@ -89,7 +89,7 @@ export function podcastEpisodeJob(deps: PodcastDeps): JobHandler {
         );
       }
 
-      let rendered;
+      let rendered: Awaited<ReturnType<typeof renderEpisodeAudio>>;
       try {
         rendered = await renderEpisodeAudio(engine, script.turns, {
           cache,
