@@ -36,7 +36,10 @@ function peakInFlight(arrivals: number[]): number {
     .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   let now = 0;
   let peak = 0;
-  for (const [, d] of events) peak = Math.max(peak, (now += d));
+  for (const [, d] of events) {
+    now += d;
+    peak = Math.max(peak, now);
+  }
   return peak;
 }
 

@@ -21,6 +21,7 @@ import { courseDocuments, ingestCourseSources } from "./ingest-sources.ts";
 import { withModelRetries } from "./model-retry.ts";
 import { planSourceCourse, planTopicCourse } from "./plan.ts";
 import { COURSE_JOB, chapterCounts, progressPct } from "./progress.ts";
+import type { CoursePlan } from "./store.ts";
 import {
   type ChapterRow,
   type CourseRow,
@@ -109,7 +110,7 @@ async function ensureOutline(
 ): Promise<ChapterRow[]> {
   const existing = chaptersOf(svc.sqlite, course.id);
   if (existing.length > 0) return existing;
-  let plan;
+  let plan: CoursePlan;
   if (course.source_type === "topic") {
     const match = await matchTopic(svc, { tenantId: course.tenant_id, userId: course.user_id }, course.topic);
     if (svc.llm.engine === "extractive" && match.passages.length === 0) throw refuseTopic(course.topic, match);

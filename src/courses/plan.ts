@@ -190,7 +190,9 @@ function themePassages(
       evenSample(paragraphPassages(ps), Math.ceil(OUTLINE_PASSAGES / paragraphs.length)),
     );
     const longest = Math.max(...samples.map((s) => s.length));
-    sources.forEach((s) => used.add(s.id));
+    sources.forEach((s) => {
+      used.add(s.id);
+    });
     return {
       passages: Array.from({ length: longest }, (_, i) => samples.flatMap((s) => (s[i] ? [s[i]] : []))).flat(),
       used,

@@ -4,7 +4,7 @@
  * else it does not exist (404), so ids cannot be probed across learners or tenants.
  */
 import type { Database } from "bun:sqlite";
-import { notFound, validation } from "../errors.ts";
+import { notFound } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../keyset-cursor.ts";
 import { deleteBlob } from "../media/blob-store.ts";
 import type { Services } from "../services.ts";

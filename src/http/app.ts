@@ -93,8 +93,10 @@ export function createApp(svc: AppServices) {
   type RouteInfo = (typeof app.routes)[number];
   const routeSet = (keep: (r: RouteInfo) => boolean) => {
     let set: Set<string> | null = null;
-    return (methodAndRoute: string) =>
-      (set ??= new Set(app.routes.filter(keep).map((r) => `${r.method} ${r.path}`))).has(methodAndRoute);
+    return (methodAndRoute: string) => {
+      set ??= new Set(app.routes.filter(keep).map((r) => `${r.method} ${r.path}`));
+      return set.has(methodAndRoute);
+    };
   };
   const ownParser = (r: RouteInfo) => (r.hooks.parse ?? []).some((p: { fn: unknown }) => p.fn !== parseJsonHook);
   // Routes with a body schema and no parser of their own take JSON only.

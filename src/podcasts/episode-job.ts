@@ -84,7 +84,7 @@ export const podcastEpisodeJob = defineJob(EPISODE_JOB, (deps: PodcastDeps) => {
         );
       }
 
-      let rendered;
+      let rendered: Awaited<ReturnType<typeof renderEpisodeAudio>>;
       try {
         rendered = await renderEpisodeAudio(engine, script.turns, {
           cache,

@@ -93,12 +93,12 @@ describe("SSRF: IPv4 addresses written as IPv6", () => {
     internal = Bun.serve({
       hostname: "127.0.0.1",
       port: 0,
-      fetch: () => (
-        hits++,
-        new Response("<html><body><p>internal admin page</p></body></html>", {
+      fetch: () => {
+        hits++;
+        return new Response("<html><body><p>internal admin page</p></body></html>", {
           headers: { "content-type": "text/html" },
-        })
-      ),
+        });
+      },
     });
   });
   afterAll(() => internal.stop(true));

@@ -84,7 +84,7 @@ export class PiperEngine implements TtsEngine {
     }
     const missing: string[] = [];
     for (const voice of [hostVoice, guestVoice]) {
-      let paths;
+      let paths: ReturnType<typeof this.paths>;
       try {
         paths = this.paths(voice);
       } catch (err) {
