@@ -1,4 +1,4 @@
-/** Builds the services, opens the database, and serves HTTP until stopped. */
+/** Opens the database, composes the services (compose.ts), registers the jobs, and serves HTTP until stopped. */
 import { type AppServices, composeServices } from "./compose.ts";
 import type { Config } from "./config.ts";
 import { lockDataDir } from "./db/data-dir-lock.ts";
