@@ -67,6 +67,10 @@ export const errorCatalogue = {
   RATE_LIMITED: entry(429, "Tenant or learner rate limit; Retry-After says when to retry"),
   INTERNAL: entry(500, "Unexpected failure; quote the X-Request-Id when reporting it"),
   LLM_REFUSED: entry(500, "The model declined to produce the content"),
+  JOB_PAYLOAD_INVALID: entry(
+    500,
+    "A stored job's payload no longer fits its job type (the job fails, the worker goes on)",
+  ),
   FETCH_FAILED: entry(502, "A URL could not be fetched or answered an error"),
   TOO_MANY_REDIRECTS: entry(502, "A URL redirected too many times"),
   HOST_UNRESOLVABLE: entry(502, "A URL's host has no address"),

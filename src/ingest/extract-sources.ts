@@ -12,7 +12,7 @@ import { documents } from "../db/schema/index.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { putBlob } from "../media/blob-store.ts";
-import { signedMediaUrl } from "../media/signed-url.ts";
+import type { MediaUrls } from "../media/signed-url.ts";
 import type { KeyEnv } from "../tenants/keys.ts";
 import { newId, nowIso } from "../util.ts";
 import { collectAfterLargeText } from "./large-text.ts";
@@ -58,6 +58,7 @@ interface Outcome {
 export interface ExtractDeps {
   db: Db;
   cfg: Config;
+  media: MediaUrls;
   log: Logger;
 }
 
@@ -102,7 +103,7 @@ function record(
     id,
     filename,
     sourceType,
-    sourceUrl: outcome.blobKey ? signedMediaUrl(deps.cfg, outcome.blobKey) : source.type === "file" ? null : source.url,
+    sourceUrl: outcome.blobKey ? deps.media.url(deps.cfg, outcome.blobKey) : source.type === "file" ? null : source.url,
     mimeType: outcome.mimeType,
     pages: result ? result.pages : null,
     charCount: result?.markdown.length ?? 0,

@@ -8,7 +8,6 @@ import { Elysia } from "elysia";
 import { AppError } from "../../errors.ts";
 import { blobPath, isBlobKey } from "../../media/blob-store.ts";
 import { fileResponse } from "../../media/file-response.ts";
-import { verifyMediaSignature } from "../../media/signed-url.ts";
 import type { Services } from "../../services.ts";
 
 export const mediaRoutes = (svc: Services) =>
@@ -17,7 +16,7 @@ export const mediaRoutes = (svc: Services) =>
     async ({ params, query, request }) => {
       const key = params["*"];
       if (!isBlobKey(key)) throw new AppError("NOT_FOUND", "No such media");
-      const check = verifyMediaSignature(key, query.exp ?? null, query.sig ?? null);
+      const check = svc.media.verify(key, query.exp ?? null, query.sig ?? null);
       if (check === "expired")
         throw new AppError("MEDIA_URL_EXPIRED", "This media link has expired; request a fresh one");
       if (check !== "ok") throw new AppError("MEDIA_URL_INVALID", "Invalid media signature");
