@@ -5,7 +5,7 @@ import { openDb } from "./db/index.ts";
 import { failInterruptedDocuments } from "./documents/records.ts";
 import { createApp } from "./http/app.ts";
 import { sweepUploads } from "./http/multipart.ts";
-import { stopExtractionWorkers } from "./ingest/index.ts";
+import { createExtractionPool } from "./ingest/index.ts";
 import { jobHandlers } from "./job-handlers.ts";
 import { JobWorker, queueDepth } from "./jobs/queue.ts";
 import { createLlm } from "./llm/create.ts";
@@ -52,6 +52,7 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
     log,
     llm,
     embedder,
+    extraction: createExtractionPool(cfg),
     engines: { tts: tts.name, embedder: embedder.describe() },
   };
   const stale = staleChunkCount(svc);
@@ -108,7 +109,7 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
       const drained = await Promise.race([draining.then(() => true), Bun.sleep(cfg.shutdownGraceMs).then(() => false)]);
       if (!drained) await app.stop(true);
       await checkpoint;
-      await stopExtractionWorkers();
+      svc.extraction.close();
       sqlite.close();
       lock.release();
     },

@@ -5,6 +5,7 @@
 import type { Database } from "bun:sqlite";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/index.ts";
+import type { ExtractionPool } from "./ingest/index.ts";
 import type { Llm } from "./llm/types.ts";
 import type { Logger } from "./log.ts";
 import type { Embedder } from "./retrieval/embedders/types.ts";
@@ -18,6 +19,8 @@ export interface Services {
   llm: Llm;
   /** The embedder chosen at start (EMBEDDER); every new chunk vector is made by it. */
   embedder: Embedder;
+  /** The extraction processes every uploaded file and fetched page is parsed in (INGEST_WORKERS). */
+  extraction: ExtractionPool;
   /** What each pluggable engine resolved to at start (embedder, speech), for logs and health details. */
   engines: Record<string, unknown>;
 }

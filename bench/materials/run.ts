@@ -7,6 +7,7 @@
 import { rmSync } from "node:fs";
 import { loadConfig } from "../../src/config.ts";
 import { openDb } from "../../src/db/index.ts";
+import { createExtractionPool } from "../../src/ingest/index.ts";
 import { createLlm } from "../../src/llm/create.ts";
 import { createLogger } from "../../src/log.ts";
 import { courseHead } from "../../src/materials/course-content.ts";
@@ -62,6 +63,7 @@ for (const concurrency of levels) {
     log: createLogger("error"),
     llm: await createLlm(cfg),
     embedder: createEmbedder(cfg),
+    extraction: createExtractionPool(cfg),
     engines: {},
   };
   const apiKey = createKey(db, { tenant: "bench", env: "production" }).key;

@@ -1,6 +1,7 @@
 /** In-process Services over a fresh data directory, for domain functions called without HTTP. */
 import { loadConfig } from "../../src/config.ts";
 import { openDb } from "../../src/db/index.ts";
+import { createExtractionPool } from "../../src/ingest/index.ts";
 import { createLlm } from "../../src/llm/create.ts";
 import { createLogger } from "../../src/log.ts";
 import { createEmbedder } from "../../src/retrieval/index.ts";
@@ -18,5 +19,15 @@ export async function localServices(env: Record<string, string> = {}): Promise<S
   });
   const { db, sqlite } = await openDb(dataDir);
   const llm = await createLlm(cfg, { retryDelayMs: 1 });
-  return { cfg, db, sqlite, log: createLogger("error"), llm, embedder: createEmbedder(cfg), engines: {}, dataDir };
+  return {
+    cfg,
+    db,
+    sqlite,
+    log: createLogger("error"),
+    llm,
+    embedder: createEmbedder(cfg),
+    extraction: createExtractionPool(cfg),
+    engines: {},
+    dataDir,
+  };
 }
