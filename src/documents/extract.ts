@@ -11,7 +11,7 @@ import type { Services } from "../services.ts";
 import type { KeyEnv } from "../tenants/keys.ts";
 import type { IngestServices } from "./ingest.ts";
 import { ingestUploads, type UploadInput } from "./ingest-request.ts";
-import { type SourceType, setBilledMicros } from "./records.ts";
+import { loadDocument, type SourceType, setBilledMicros } from "./records.ts";
 
 export interface ExtractRequester {
   tenantId: string;
@@ -35,28 +35,8 @@ export interface ExtractedDocument {
   createdAt: string;
 }
 
-interface ExtractRow {
-  id: string;
-  filename: string;
-  source_type: SourceType;
-  source_url: string | null;
-  blob_key: string | null;
-  mime_type: string | null;
-  pages: number | null;
-  char_count: number;
-  billed_micros: number;
-  status: "ready" | "error";
-  error: string | null;
-  created_at: string;
-}
-
 function loadExtracted(svc: Pick<Services, "sqlite" | "cfg">, id: string): ExtractedDocument {
-  const row = svc.sqlite
-    .query<ExtractRow, [string]>(
-      `SELECT id, filename, source_type, source_url, blob_key, mime_type, pages, char_count, billed_micros, status, error, created_at
-         FROM documents WHERE id = ?`,
-    )
-    .get(id)!;
+  const row = loadDocument(svc.sqlite, id);
   return {
     id: row.id,
     filename: row.filename,
@@ -66,7 +46,7 @@ function loadExtracted(svc: Pick<Services, "sqlite" | "cfg">, id: string): Extra
     pages: row.status === "ready" ? row.pages : null,
     charCount: row.char_count,
     billedMicros: row.billed_micros,
-    status: row.status,
+    status: row.status === "ready" ? "ready" : "error",
     errorMessage: row.error,
     createdAt: row.created_at,
   };

@@ -5,7 +5,7 @@
  * else it does not exist (404), so ids cannot be probed across learners or tenants.
  */
 import type { Database } from "bun:sqlite";
-import { notFound, validation } from "../errors.ts";
+import { notFound } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../keyset-cursor.ts";
 import { deleteBlob } from "../media/blob-store.ts";
 import { deleteChunksOf } from "../retrieval/index.ts";
@@ -34,6 +34,8 @@ export interface DocumentRow {
   status: "processing" | "ready" | "error";
   error: string | null;
   chunk_count: number;
+  /** What an extract record was billed; 0 for indexed documents. */
+  billed_micros: number;
   created_at: string;
 }
 
@@ -134,7 +136,14 @@ export function markDocumentError(sqlite: Database, id: string, message: string,
 }
 
 const COLUMNS =
-  "id, tenant_id, user_id, space_id, filename, source_type, source_url, blob_key, mime_type, pages, char_count, status, error, chunk_count, created_at";
+  "id, tenant_id, user_id, space_id, filename, source_type, source_url, blob_key, mime_type, pages, char_count, status, error, chunk_count, billed_micros, created_at";
+
+/** A record by id, whoever owns it (the caller made it in this request). */
+export function loadDocument(sqlite: Database, id: string): DocumentRow {
+  const row = sqlite.query<DocumentRow, [string]>(`SELECT ${COLUMNS} FROM documents WHERE id = ?`).get(id);
+  if (!row) throw notFound("Document not found", "DOCUMENT_NOT_FOUND");
+  return row;
+}
 
 export function loadOwnedDocument(sqlite: Database, owner: DocumentOwner, id: string): DocumentRow {
   const row = sqlite

@@ -36,7 +36,13 @@ const exe = {
 const PAGE = "https://example.org/lecture-page";
 
 /** The bad sources beside the good file, with what their failure says. */
-const PER_SOURCE = [
+const PER_SOURCE: {
+  what: string;
+  fields: Record<string, string>;
+  files: { name: string; content: string; type?: string }[];
+  name: string;
+  reason: RegExp;
+}[] = [
   { what: "an empty file", fields: {}, files: [good, empty], name: "empty.md", reason: /empty/ },
   {
     what: "a page address sent as a video",
