@@ -6,7 +6,7 @@
  * decides what a stopped request keeps.
  */
 import { isStorageFull } from "../errors.ts";
-import { extractSource, type FileJobRunner, noTextFound } from "../ingest/index.ts";
+import { extractSource, noTextFound } from "../ingest/index.ts";
 import { collectAfterLargeText } from "../ingest/large-text.ts";
 import { putBlob } from "../media/blob-store.ts";
 import { indexDocument, indexJob } from "../retrieval/index.ts";
@@ -14,7 +14,7 @@ import type { Services } from "../services.ts";
 import { markDocumentError, markDocumentReady, type RecordOwner, type SourceType } from "./records.ts";
 import { detectedKind, failureMessage, type RequestSource, sourceName, toIngestSource } from "./sources.ts";
 
-export type IngestServices = Pick<Services, "cfg" | "sqlite" | "log" | "embedder"> & { extraction: FileJobRunner };
+export type IngestServices = Pick<Services, "cfg" | "sqlite" | "log" | "embedder" | "extraction">;
 
 export interface IngestTarget {
   /** The record to fill in (created `processing` by records.ts). */
