@@ -9,7 +9,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { type CourseEnv, courseEnv, filesForm, postForm } from "../courses/helpers.ts";
+import { type CourseEnv, courseEnv, filesForm, postForm, readSse } from "../courses/helpers.ts";
 import { LIGHT_REACTIONS } from "../courses/sources.ts";
 import { call, errorOf } from "../helpers/server.ts";
 
@@ -131,6 +131,22 @@ describe("a bad source beside a good one", () => {
       const failed = listed.body.data.find((d: any) => d.filename === c.name);
       expect(failed.status).toBe("error");
       expect(failed.error).toMatch(c.reason);
+    });
+    test(`generate-from-files, streamed: ${c.what} is a document event with its reason`, async () => {
+      const res = await fetch(`${url}/v2/courses/generate-from-files?mode=stream`, {
+        method: "POST",
+        headers: { "x-api-key": key, "x-external-user-id": "streamer" },
+        body: filesForm({ ...c.fields, num_chapters: "1", search_enabled: "false" }, c.files),
+      });
+      expect(res.status).toBe(200);
+      const { events } = await readSse(res);
+      const docs = events.filter((e) => e.event === "document").map((e) => e.data.document);
+      expect(docs.map((d) => d.filename).sort()).toEqual([c.name, "light.md"].sort());
+      expect(docs.find((d) => d.filename === "light.md").status).toBe("ready");
+      const bad = docs.find((d) => d.filename === c.name);
+      expect(bad.status).toBe("error");
+      expect(bad.error).toMatch(c.reason);
+      expect(events.at(-1)!.event).toBe("completed");
     });
   }
 
