@@ -49,6 +49,7 @@ export interface ExtractionOptions {
   pool?: FileJobRunner;
 }
 
+/** One file for an extraction process (extract-file.ts runs it there). */
 export interface FileJob {
   path: string;
   filename: string;
