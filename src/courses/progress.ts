@@ -3,11 +3,17 @@
  * same in every process and after a restart.
  */
 import type { Database } from "bun:sqlite";
+import { Type } from "@sinclair/typebox";
 import { type FailureReason, notFound } from "../errors.ts";
+import { jobType } from "../jobs/definition.ts";
 import { getJob, type JobRow, latestCourseJob } from "../jobs/queue.ts";
 import type { CourseOwner } from "./read.ts";
 
-export const COURSE_JOB = "course.generate";
+/** The job that generates (or, with `resume`, continues) the course named by the job's course_id. */
+export const COURSE_JOB = jobType(
+  "course.generate",
+  Type.Object({ resume: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+);
 
 interface ChapterProgressRow {
   order_index: number;

@@ -2,6 +2,7 @@
 import type { Database } from "bun:sqlite";
 import { forbidden, notFound } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../keyset-cursor.ts";
+import { getOrCreate } from "../util.ts";
 import type { ChapterSourceRecord } from "./store.ts";
 
 export interface CourseOwner {
@@ -73,8 +74,7 @@ export function courseLister(sqlite: Database) {
     const byCourse = new Map<string, { order_index: number; title: string }[]>();
     if (page.length > 0) {
       for (const ch of chapterTitles.all(JSON.stringify(page.map((r) => r.id)))) {
-        let list = byCourse.get(ch.course_id);
-        if (!list) byCourse.set(ch.course_id, (list = []));
+        const list = getOrCreate(byCourse, ch.course_id, () => []);
         list.push({ order_index: ch.order_index, title: ch.title });
       }
     }
@@ -166,8 +166,7 @@ export function readCourse(sqlite: Database, owner: CourseOwner, courseId: strin
   const group = <T extends { chapter_id: string }>(rows: T[]) => {
     const m = new Map<string, Omit<T, "chapter_id">[]>();
     for (const { chapter_id, ...rest } of rows) {
-      let list = m.get(chapter_id);
-      if (!list) m.set(chapter_id, (list = []));
+      const list = getOrCreate(m, chapter_id, () => []);
       list.push(rest);
     }
     return m;

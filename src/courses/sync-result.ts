@@ -2,9 +2,10 @@
  * Sync mode: waits for the jobs of a request and shapes the result, or raises the structured
  * failure reason with the status the API gives it (500 for model failures).
  */
+import type { Database } from "bun:sqlite";
 import { monthlyCount, OPERATIONS } from "../billing/index.ts";
+import type { Config } from "../config.ts";
 import { AppError, type FailureReason } from "../errors.ts";
-import type { Services } from "../services.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import { microsToUsd } from "../util.ts";
 import type { ChapterRef, UsageRecord } from "./events.ts";
@@ -24,7 +25,7 @@ export function failureStatus(reason: FailureReason): number {
 }
 
 export interface SyncContext {
-  svc: Services;
+  svc: { sqlite: Database; cfg: Pick<Config, "testKeyCoursesPerMonth"> };
   auth: AuthContext;
   startedAt: number;
   signal?: AbortSignal;

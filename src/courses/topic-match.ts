@@ -3,12 +3,12 @@
  * topic-coverage.ts): the course is grounded in the sections that do. With no model configured,
  * they are the only possible material, so a topic they do not cover is refused.
  */
+import type { Database } from "bun:sqlite";
 import { AppError } from "../errors.ts";
 import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
 import type { Passage } from "../llm/artefacts.ts";
 import { anyOf } from "../retrieval/fts-query.ts";
 import { scopeExpression } from "../retrieval/scope-tokens.ts";
-import type { Services } from "../services.ts";
 import { COVERAGE_THRESHOLD, type CoverageChunk, coversTopic, neighbourhoods, topicTerms } from "./topic-coverage.ts";
 
 /** Passages the outline is planned from: the centres of the best-covering neighbourhoods. */
@@ -48,7 +48,7 @@ interface ChunkRow {
   filename: string;
 }
 
-function readyDocumentCount(svc: Services, tenantId: string, userId: string): number {
+function readyDocumentCount(svc: { sqlite: Database }, tenantId: string, userId: string): number {
   return svc.sqlite
     .query<{ n: number }, [string, string]>(
       "SELECT count(*) AS n FROM documents WHERE tenant_id = ? AND user_id = ? AND kind = 'index' AND status = 'ready'",
@@ -57,7 +57,11 @@ function readyDocumentCount(svc: Services, tenantId: string, userId: string): nu
 }
 
 /** The learner's ready teaching chunks holding any of the words. */
-function candidateChunks(svc: Services, owner: { tenantId: string; userId: string }, words: string[]): ChunkRow[] {
+function candidateChunks(
+  svc: { sqlite: Database },
+  owner: { tenantId: string; userId: string },
+  words: string[],
+): ChunkRow[] {
   const scope = scopeExpression({
     tenantId: owner.tenantId,
     userId: owner.userId,
@@ -84,7 +88,7 @@ function candidateChunks(svc: Services, owner: { tenantId: string; userId: strin
 }
 
 export async function matchTopic(
-  svc: Services,
+  svc: { sqlite: Database },
   owner: { tenantId: string; userId: string },
   topic: string,
 ): Promise<TopicMatch> {

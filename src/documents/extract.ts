@@ -6,7 +6,6 @@
  */
 import type { Database } from "bun:sqlite";
 import { extractionCharge, recordUsage } from "../billing/index.ts";
-import { signedMediaUrl } from "../media/signed-url.ts";
 import type { Services } from "../services.ts";
 import type { KeyEnv } from "../tenants/keys.ts";
 import type { IngestServices } from "./ingest.ts";
@@ -35,13 +34,13 @@ export interface ExtractedDocument {
   createdAt: string;
 }
 
-function loadExtracted(svc: Pick<Services, "sqlite" | "cfg">, id: string): ExtractedDocument {
+function loadExtracted(svc: Pick<Services, "sqlite" | "cfg" | "media">, id: string): ExtractedDocument {
   const row = loadDocument(svc.sqlite, id);
   return {
     id: row.id,
     filename: row.filename,
     sourceType: row.source_type,
-    sourceUrl: row.blob_key ? signedMediaUrl(svc.cfg, row.blob_key) : row.source_url,
+    sourceUrl: row.blob_key ? svc.media.url(svc.cfg, row.blob_key) : row.source_url,
     mimeType: row.mime_type,
     pages: row.status === "ready" ? row.pages : null,
     charCount: row.char_count,
@@ -53,7 +52,7 @@ function loadExtracted(svc: Pick<Services, "sqlite" | "cfg">, id: string): Extra
 }
 
 export async function extractSources(
-  svc: IngestServices & Pick<Services, "db">,
+  svc: IngestServices & Pick<Services, "db" | "media">,
   who: ExtractRequester,
   input: UploadInput,
 ): Promise<ExtractedDocument[]> {

@@ -159,10 +159,10 @@ export const docsRoutes = (root: () => AnyElysia) => {
   return new Elysia({ name: "docs" })
     .get(
       SPEC_PATH,
-      () =>
-        new Response((document ??= JSON.stringify(buildDocument(root()))), {
-          headers: { "content-type": "application/json" },
-        }),
+      () => {
+        document ??= JSON.stringify(buildDocument(root()));
+        return new Response(document, { headers: { "content-type": "application/json" } });
+      },
       { detail: { hide: true } },
     )
     .get("/docs", () => new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }), {

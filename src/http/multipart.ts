@@ -83,6 +83,7 @@ const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB
 function cleanFilename(name: string | undefined, index: number): string {
   const base = (name ?? "").split(/[\\/]/).pop() ?? "";
   const cleaned = base
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what a file name must not keep
     .replace(/[\u0000-\u001f\u007f]/g, "")
     .trim()
     .slice(0, 255);

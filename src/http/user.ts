@@ -11,6 +11,7 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
  */
 export function headerText(request: Request, name: string): string | null {
   const raw = request.headers.get(name);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is all of ASCII; anything beyond it is decoded
   if (raw === null || !/[^\x00-\x7f]/.test(raw)) return raw;
   try {
     return strictUtf8.decode(Buffer.from(raw, "latin1"));

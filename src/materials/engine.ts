@@ -1,7 +1,14 @@
 /** Which engine and model made a material, and model unavailability as the spec's 503. */
+import type { Database } from "bun:sqlite";
 import { AppError } from "../errors.ts";
 import { EXTRACTIVE_MODEL } from "../llm/artefacts.ts";
 import type { Engine, Llm } from "../llm/types.ts";
+
+/** What building a material needs: the database and the model. */
+export interface MaterialDeps {
+  sqlite: Database;
+  llm: Llm;
+}
 
 export interface Maker {
   engine: Engine;

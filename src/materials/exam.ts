@@ -1,10 +1,10 @@
 /** The course exam: cached per (course, model, exam_size), written once even under concurrent requests. */
 import type { Database } from "bun:sqlite";
+import type { Config } from "../config.ts";
 import type { ExamQuestion } from "../llm/artefacts.ts";
-import type { Services } from "../services.ts";
 import { newId, nowIso } from "../util.ts";
 import { assertCompleted, type CourseHead, completedChapters } from "./course-content.ts";
-import { asUnavailable, makerOf } from "./engine.ts";
+import { asUnavailable, type MaterialDeps, makerOf } from "./engine.ts";
 import { buildExamQuestions } from "./exam-builder.ts";
 import { chooseModel } from "./model-choice.ts";
 import { isQuantitative } from "./quantitative.ts";
@@ -70,7 +70,7 @@ function instructionsFor(questions: ExamQuestion[]): string {
 }
 
 export async function generateExam(
-  svc: Services,
+  svc: MaterialDeps & { cfg: Pick<Config, "examBatchSize" | "examConcurrency"> },
   course: CourseHead,
   opts: { examSize: number; modelKey?: string | null },
 ): Promise<ExamResult> {

@@ -1,10 +1,9 @@
 /** The flashcard deck: cached per (course, model); a different model makes a fresh deck. */
 import type { Database } from "bun:sqlite";
 import { type FlashcardDeck, writeFlashcards } from "../llm/artefacts.ts";
-import type { Services } from "../services.ts";
 import { newId, nowIso } from "../util.ts";
 import { assertCompleted, type CourseHead, completedChapters } from "./course-content.ts";
-import { asUnavailable, makerOf } from "./engine.ts";
+import { asUnavailable, type MaterialDeps, makerOf } from "./engine.ts";
 import { chooseModel } from "./model-choice.ts";
 import { singleFlight } from "./single-flight.ts";
 
@@ -58,7 +57,7 @@ function withoutDuplicates(deck: FlashcardDeck): FlashcardDeck {
 }
 
 export async function generateFlashcards(
-  svc: Services,
+  svc: MaterialDeps,
   course: CourseHead,
   opts: { modelKey?: string | null },
 ): Promise<FlashcardsResult> {

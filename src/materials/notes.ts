@@ -5,13 +5,13 @@
  */
 import type { Database } from "bun:sqlite";
 import { OPERATIONS, PRICES_MICROS, recordUsage } from "../billing/index.ts";
+import type { Db } from "../db/index.ts";
 import { notFound } from "../errors.ts";
 import { type NotesGoal, type NotesStyle, type TutorTone, writeNotes } from "../llm/artefacts.ts";
-import type { Services } from "../services.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import { newId, nowIso } from "../util.ts";
 import { assertCompleted, type CourseHead, completedChapters } from "./course-content.ts";
-import { asUnavailable, makerOf } from "./engine.ts";
+import { asUnavailable, type MaterialDeps, makerOf } from "./engine.ts";
 import { chooseModel } from "./model-choice.ts";
 import { singleFlight } from "./single-flight.ts";
 
@@ -94,7 +94,7 @@ export function latestNotes(sqlite: Database, courseId: string, filter: Partial<
 }
 
 export async function generateNotes(
-  svc: Services,
+  svc: MaterialDeps & { db: Db },
   course: CourseHead,
   opts: NotesOptions & { modelKey?: string | null; payer: { auth: AuthContext; userId: string } },
 ): Promise<{ notes: StoredNotes; cached: boolean }> {

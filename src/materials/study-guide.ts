@@ -5,10 +5,9 @@
 import type { Database } from "bun:sqlite";
 import { conflict } from "../errors.ts";
 import { type StudyGuide, type UsageMeter, writeStudyGuide } from "../llm/artefacts.ts";
-import type { Services } from "../services.ts";
 import { nowIso } from "../util.ts";
 import { type CourseHead, completedChapters, courseHead } from "./course-content.ts";
-import { asUnavailable, makerOf } from "./engine.ts";
+import { asUnavailable, type MaterialDeps, makerOf } from "./engine.ts";
 import { singleFlight } from "./single-flight.ts";
 
 export interface StoredStudyGuide {
@@ -30,7 +29,7 @@ export function readStudyGuide(sqlite: Database, courseId: string): StoredStudyG
 }
 
 export async function buildStudyGuide(
-  svc: Services,
+  svc: MaterialDeps,
   courseId: string,
   opts: { meter?: UsageMeter; signal?: AbortSignal } = {},
 ): Promise<void> {
@@ -71,7 +70,7 @@ export interface StudyGuideView {
  * or after it failed. A completed course without one (its completion predates study guides, or
  * the build was interrupted) gets it built now, once, like at completion.
  */
-export async function viewStudyGuide(svc: Services, course: CourseHead): Promise<StudyGuideView> {
+export async function viewStudyGuide(svc: MaterialDeps, course: CourseHead): Promise<StudyGuideView> {
   const stored = readStudyGuide(svc.sqlite, course.id);
   if (stored)
     return { study_guide: stored.guide, engine: stored.engine, model: stored.model, created_at: stored.created_at };

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/index.ts";
 import { users } from "../db/schema/index.ts";
 import { AppError, notFound, validation } from "../errors.ts";
-import { isUuid, newId, nowIso } from "../util.ts";
+import { getOrCreate, isUuid, newId, nowIso } from "../util.ts";
 
 export const LEARNING_GOALS = ["exams", "career", "curiosity", "supplement"] as const;
 export type LearningGoal = (typeof LEARNING_GOALS)[number];
@@ -78,8 +78,7 @@ function prepare(db: Db) {
   };
 }
 function lookups(db: Db) {
-  let p = prepared.get(db);
-  if (!p) prepared.set(db, (p = prepare(db)));
+  const p = getOrCreate(prepared, db, () => prepare(db));
   return p;
 }
 

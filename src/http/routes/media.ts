@@ -8,7 +8,6 @@ import { Elysia } from "elysia";
 import { forbidden, notFound } from "../../errors.ts";
 import { blobPath, isBlobKey } from "../../media/blob-store.ts";
 import { fileResponse } from "../../media/file-response.ts";
-import { verifyMediaSignature } from "../../media/signed-url.ts";
 import type { Services } from "../../services.ts";
 
 export const mediaRoutes = (svc: Services) =>
@@ -17,7 +16,7 @@ export const mediaRoutes = (svc: Services) =>
     async ({ params, query, request }) => {
       const key = params["*"];
       if (!isBlobKey(key)) throw notFound("No such media");
-      const check = verifyMediaSignature(key, query.exp ?? null, query.sig ?? null);
+      const check = svc.media.verify(key, query.exp ?? null, query.sig ?? null);
       if (check === "expired") throw forbidden("This media link has expired; request a fresh one", "MEDIA_URL_EXPIRED");
       if (check !== "ok") throw forbidden("Invalid media signature", "MEDIA_URL_INVALID");
       const file = Bun.file(blobPath(svc.cfg.dataDir, key));

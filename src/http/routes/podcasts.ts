@@ -1,8 +1,8 @@
 import { Elysia, t } from "elysia";
+import type { AppServices } from "../../compose.ts";
 import { generatePodcasts } from "../../podcasts/generate.ts";
 import { listPodcasts } from "../../podcasts/list.ts";
 import { TTS_PROVIDER_VALUES } from "../../podcasts/tts/registry.ts";
-import type { Services } from "../../services.ts";
 import { authOf, requestIdOf } from "../context.ts";
 import { CourseIdParams, errors, UserHeaders } from "../schemas.ts";
 import { ownerOf } from "../user.ts";
@@ -33,7 +33,7 @@ const GenerateResponse = t.Object({
   status: t.String({ description: "generating, resuming or already_complete" }),
 });
 
-export const podcastRoutes = (svc: Services) =>
+export const podcastRoutes = (svc: AppServices) =>
   new Elysia({ name: "podcasts" })
     .post(
       "/v2/courses/:course_id/podcasts/generate",

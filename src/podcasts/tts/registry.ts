@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { validation } from "../../errors.ts";
 import type { TtsEngine, TtsEngineName } from "./engine.ts";
 import { EspeakEngine } from "./espeak.ts";
+import { EspeakRuntime } from "./espeak-wasm.ts";
 import { PiperEngine } from "./piper.ts";
 
 /** `provider_a`/`provider_b` are the interface's names for the two engines. */
@@ -33,14 +34,19 @@ export interface TtsSettings {
   piperGuestVoice: string;
 }
 
+/** Both engines, over one eSpeak NG instance (Piper phonemizes with it). */
 export function createTtsEngines(cfg: TtsSettings): TtsEngines {
+  const espeak = new EspeakRuntime();
   return {
-    piper: new PiperEngine({
-      voicesDir: join(cfg.modelsDir, "piper"),
-      hostVoice: cfg.piperHostVoice,
-      guestVoice: cfg.piperGuestVoice,
-    }),
-    espeak: new EspeakEngine(),
+    piper: new PiperEngine(
+      {
+        voicesDir: join(cfg.modelsDir, "piper"),
+        hostVoice: cfg.piperHostVoice,
+        guestVoice: cfg.piperGuestVoice,
+      },
+      espeak,
+    ),
+    espeak: new EspeakEngine(espeak),
   };
 }
 
