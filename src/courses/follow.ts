@@ -18,7 +18,7 @@ import {
   subscribe,
   type UsageRecord,
 } from "./events.ts";
-import { courseDocuments } from "./ingest-sources.ts";
+import { courseDocuments, documentEvent } from "./ingest-sources.ts";
 
 const NO_USAGE: CourseUsage = { model: null, engine: null, model_calls: 0, prompt_tokens: 0, completion_tokens: 0 };
 
@@ -110,19 +110,7 @@ function settledDocuments(sqlite: Database, jobId: string): GenerationEvent[] {
   if (!courseId) return [];
   return courseDocuments(sqlite, courseId)
     .filter((d) => d.status !== "processing")
-    .map((d) => ({
-      type: "document",
-      job_id: jobId,
-      course_id: courseId,
-      document: {
-        id: d.id,
-        filename: d.filename,
-        source_type: d.source_type,
-        status: d.status === "ready" ? "ready" : "error",
-        chunk_count: d.chunk_count,
-        error: d.error,
-      },
-    }));
+    .map((d) => documentEvent(jobId, courseId, d));
 }
 
 export async function* followJobs(

@@ -12,6 +12,7 @@ import { detectFile, type RequestSource } from "../documents/sources.ts";
 import { AppError } from "../errors.ts";
 import { blobPath } from "../media/blob-store.ts";
 import type { Services } from "../services.ts";
+import type { GenerationEvent } from "./events.ts";
 import type { CourseRow } from "./store.ts";
 
 export interface CourseDocument {
@@ -33,6 +34,23 @@ export function courseDocuments(sqlite: Database, courseId: string): CourseDocum
         WHERE cd.course_id = ? ORDER BY d.created_at, d.rowid`,
     )
     .all(courseId);
+}
+
+/** A source's outcome as the `document` event of its course's job. */
+export function documentEvent(jobId: string, courseId: string, d: CourseDocument): GenerationEvent {
+  return {
+    type: "document",
+    job_id: jobId,
+    course_id: courseId,
+    document: {
+      id: d.id,
+      filename: d.filename,
+      source_type: d.source_type,
+      status: d.status === "ready" ? "ready" : "error",
+      chunk_count: d.chunk_count,
+      error: d.error,
+    },
+  };
 }
 
 /** The stored source as documents' ingestion takes it: an upload is detected again by the same rule. */
