@@ -6,7 +6,6 @@ import { openDb } from "./db/index.ts";
 import { failInterruptedDocuments } from "./documents/records.ts";
 import { createApp } from "./http/app.ts";
 import { sweepUploads } from "./http/multipart.ts";
-import { stopExtractionWorkers } from "./ingest/index.ts";
 import { registeredJobs } from "./job-handlers.ts";
 import { queueDepth } from "./jobs/queue.ts";
 import { JobWorker } from "./jobs/worker.ts";
@@ -92,7 +91,7 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
       const drained = await Promise.race([draining.then(() => true), Bun.sleep(cfg.shutdownGraceMs).then(() => false)]);
       if (!drained) await app.stop(true);
       await checkpoint;
-      await stopExtractionWorkers();
+      svc.extraction.close();
       sqlite.close();
       lock.release();
     },

@@ -7,6 +7,7 @@ import type { Database } from "bun:sqlite";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/index.ts";
+import type { ExtractionPool } from "./ingest/index.ts";
 import type { Llm } from "./llm/types.ts";
 import type { Logger } from "./log.ts";
 import type { MediaUrls } from "./media/signed-url.ts";
@@ -22,6 +23,8 @@ export interface Services {
   llm: Llm;
   /** The embedder chosen at start (EMBEDDER); every new chunk vector is made by it. */
   embedder: Embedder;
+  /** The extraction processes every uploaded file and fetched page is parsed in (INGEST_WORKERS). */
+  extraction: ExtractionPool;
   /** Signs and checks media URLs (MEDIA_SIGNING_SECRET or the data directory's own key). */
   media: MediaUrls;
   /** Signs podcast feed tokens (the data directory's podcast-feed.key). */

@@ -17,7 +17,7 @@ import { nowIso } from "../util.ts";
 import { type ChapterScope, writeCourseChapter } from "./chapter-writer.ts";
 import type { WritingDeps } from "./deps.ts";
 import { type ChapterRef, type CourseUsage, publish } from "./events.ts";
-import { courseDocuments, ingestCourseSources } from "./ingest-sources.ts";
+import { courseDocuments, documentEvent, ingestCourseSources } from "./ingest-sources.ts";
 import { withModelRetries } from "./model-retry.ts";
 import { planSourceCourse, planTopicCourse } from "./plan.ts";
 import { COURSE_JOB, chapterCounts, progressPct } from "./progress.ts";
@@ -71,20 +71,7 @@ function publishProgress(svc: { sqlite: Database }, jobId: string, course: Cours
 async function ingest(svc: Services, job: JobRow, course: CourseRow, signal: AbortSignal): Promise<string[]> {
   const docs = await ingestCourseSources(svc, course, {
     signal,
-    onDocument: (d) =>
-      publish({
-        type: "document",
-        job_id: job.id,
-        course_id: course.id,
-        document: {
-          id: d.id,
-          filename: d.filename,
-          source_type: d.source_type,
-          status: d.status === "ready" ? "ready" : "error",
-          chunk_count: d.chunk_count,
-          error: d.error,
-        },
-      }),
+    onDocument: (d) => publish(documentEvent(job.id, course.id, d)),
   });
   const ready = docs.filter((d) => d.status === "ready");
   if (ready.length === 0 && !signal.aborted) {

@@ -69,6 +69,9 @@ const extensionOf = (filename: string): string => extname(filename).slice(1).toL
 
 export const emptyFile = (filename: string) => new AppError("EMPTY_FILE", `"${filename}" is empty (0 bytes)`);
 
+/** A source that was read but holds no text: reported as its failure (and not billed) rather than stored empty. */
+export const noTextFound = (name: string) => new AppError("NO_TEXT_FOUND", `No text could be extracted from "${name}"`);
+
 /** Legacy PowerPoint is recognised, so the caller gets the "convert to PPTX" advice, but not read. */
 export const legacyPowerPoint = (filename: string) =>
   new AppError(

@@ -5,8 +5,9 @@
  * server's memory.
  */
 import { AppError } from "../errors.ts";
-import { type FileJob, runFileJob } from "./extract-file.ts";
+import { runFileJob } from "./extract-file.ts";
 import type { WireError, WorkerReply } from "./pool.ts";
+import type { FileJob } from "./types.ts";
 
 const MB = 1024 * 1024;
 /**

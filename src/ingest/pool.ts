@@ -17,8 +17,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Subprocess } from "bun";
 import { AppError, type ErrorCode } from "../errors.ts";
-import type { FileJob } from "./extract-file.ts";
-import type { ExtractResult } from "./types.ts";
+import type { ExtractResult, FileJob, FileJobRunner, IngestConfig } from "./types.ts";
 
 export interface WireError {
   code: ErrorCode;
@@ -144,7 +143,7 @@ export interface PoolOptions {
   tenantWorkers?: number;
 }
 
-export class ExtractionPool {
+export class ExtractionPool implements FileJobRunner {
   private slots: Slot[] = [];
   /** Queued tasks by tenant, tenants in the order they are served. */
   private queues = new Map<string, Task[]>();
@@ -337,15 +336,12 @@ export class ExtractionPool {
   }
 }
 
-let shared: ExtractionPool | null = null;
-
-export function extractionPool(size: number, opts: PoolOptions = {}): ExtractionPool {
-  shared ??= new ExtractionPool(size, opts);
-  return shared;
-}
-
-/** Stops the extraction processes (server shutdown, end of a CLI command). */
-export function stopExtractionWorkers(): void {
-  shared?.close();
-  shared = null;
+/** The pool the configuration describes (INGEST_WORKERS, INGEST_WORKER_MEMORY_MB, INGEST_TENANT_WORKERS). */
+export function createExtractionPool(
+  cfg: Pick<IngestConfig, "ingestWorkers" | "ingestWorkerMemoryMb" | "ingestTenantWorkers">,
+): ExtractionPool {
+  return new ExtractionPool(cfg.ingestWorkers, {
+    memoryMb: cfg.ingestWorkerMemoryMb,
+    tenantWorkers: cfg.ingestTenantWorkers,
+  });
 }

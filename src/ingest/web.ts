@@ -46,7 +46,7 @@ export async function extractWebPage(
     return await runExtraction(
       { path, filename, kind, baseUrl: res.url, charset, index: opts.index, markdownOnly: opts.markdownOnly },
       cfg,
-      opts.tenant,
+      opts,
     );
   } finally {
     await rm(path, { force: true });

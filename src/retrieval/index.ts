@@ -3,7 +3,6 @@
  * embedders. Everything else in src/retrieval is internal.
  */
 
-export { deleteDocument } from "../documents/records.ts";
 export { type Chunk, type ChunkOptions, chunkDocument, chunkMarkdown } from "./chunk.ts";
 export { createEmbedder } from "./embedders/create.ts";
 export type { Embedder } from "./embedders/types.ts";

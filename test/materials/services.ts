@@ -2,6 +2,7 @@
 import { systemClock } from "../../src/clock.ts";
 import { loadConfig } from "../../src/config.ts";
 import { openDb } from "../../src/db/index.ts";
+import { createExtractionPool } from "../../src/ingest/index.ts";
 import { createLlm } from "../../src/llm/create.ts";
 import { createLogger } from "../../src/log.ts";
 import { createMediaUrls } from "../../src/media/signed-url.ts";
@@ -29,6 +30,7 @@ export async function localServices(env: Record<string, string> = {}): Promise<S
     log: createLogger("error"),
     llm,
     embedder: createEmbedder(cfg),
+    extraction: createExtractionPool(cfg),
     media: createMediaUrls(signer, systemClock),
     feedSigner: signer,
     clock: systemClock,

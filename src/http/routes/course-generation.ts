@@ -185,7 +185,9 @@ export const courseGenerationRoutes = (svc: Services) =>
           description:
             "multipart/form-data: files (up to 10, 50 MB each, 500 MB in all), youtube_urls and web_urls (JSON arrays), " +
             "topic (optional: the sources' dominant theme otherwise), organization, num_chapters, search_enabled (default true), learning_goal. " +
-            "Sources are ingested inside the job; a failing source is reported on its document and the course builds from the others. " +
+            "An unsupported or mismatched file type is 415 for the whole request, before anything is stored. Sources are ingested " +
+            "inside the job; any other bad source (an empty or unreadable file, a page address in youtube_urls, an unreachable URL) " +
+            "is reported on its document and the course builds from the others. " +
             "separate_courses: async returns {jobs, count}, sync returns {courses: [...]}, stream follows every job. " +
             STREAM_DOC,
           tags: ["courses"],

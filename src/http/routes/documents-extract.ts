@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
+import { type ExtractedDocument, extractedMarkdown, extractSources } from "../../documents/extract.ts";
 import { AppError } from "../../errors.ts";
-import { type ExtractedDocument, extractedMarkdown, extractSources } from "../../ingest/extract-sources.ts";
 import { collectAfterLargeText } from "../../ingest/large-text.ts";
 import type { Services } from "../../services.ts";
 import { microsToUsd } from "../../util.ts";
@@ -105,7 +105,7 @@ export const documentExtractRoutes = (svc: Services) =>
             errored: docs.length - ready,
             total_billed_usd: microsToUsd(docs.reduce((sum, d) => sum + d.billedMicros, 0)),
           },
-          docs.map((d) => () => toResource(d, extractedMarkdown(svc.db, d.id))),
+          docs.map((d) => () => toResource(d, extractedMarkdown(svc.sqlite, d.id))),
           (i) => docs[i]!.charCount,
         );
       });
