@@ -39,7 +39,7 @@ export async function requestSources(input: RequestSourcesInput): Promise<Reques
   const files = await Promise.all(
     input.files.map(async (f): Promise<RequestSource> => {
       const detected = await detectFile(f.path, f.filename);
-      if (detected instanceof AppError && detected.status === 415) throw detected;
+      if (detected instanceof AppError && detected.code === "UNSUPPORTED_MEDIA_TYPE") throw detected;
       return { type: "file", path: f.path, filename: f.filename, detected };
     }),
   );
