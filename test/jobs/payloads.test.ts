@@ -6,7 +6,6 @@
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
-import { COURSE_JOB } from "../../src/courses/progress.ts";
 import { openDb } from "../../src/db/index.ts";
 import { enqueueJob } from "../../src/jobs/queue.ts";
 import { EPISODE_JOB } from "../../src/podcasts/generate.ts";
