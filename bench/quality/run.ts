@@ -22,6 +22,8 @@
  * the output: the figures are meant to fall when the courses are bad.
  */
 import { Database } from "bun:sqlite";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import sbd from "sbd";
@@ -133,6 +135,7 @@ async function sourceModel(path: string): Promise<SourceModel> {
 interface Chapter {
   title: string;
   content: string;
+  key_concepts: string[];
   sources: { chunk_id: string | null }[];
 }
 
@@ -145,6 +148,7 @@ const chunks = new Database(join(dataDir, "courseforge.db"), { readonly: true })
 const chunkText = chunks.query<{ text: string }, [string]>("SELECT text FROM retrieval_chunks WHERE id = ?");
 
 const rows: string[][] = [];
+const outDir = mkdtempSync(join(tmpdir(), "cf-quality-courses-"));
 try {
   for (const doc of DOCUMENTS) {
     const path = join(CORPUS, doc);
@@ -161,6 +165,10 @@ try {
     }
     const course = await call(srv.url, `/v2/courses/${made.body.course.id}`, { key, user: "reader" });
     const chapters = course.body.chapters as Chapter[];
+    await Bun.write(
+      join(outDir, `${doc.split("/").pop()}.md`),
+      chapters.map((c) => `# ${c.title}\n\nKey concepts: ${c.key_concepts.join("; ")}\n\n${c.content}`).join("\n\n"),
+    );
     const perChapter = chapters.map((c) => contentSentences(c.content));
     const all = perChapter.flat();
     let other = 0;
@@ -244,3 +252,4 @@ for (const r of rows) console.log(line(r));
 console.log(
   "goals: front/back ≤ 2%, shared 0, self-ref ≤ 2%, titles=headings ≥ 80%, sections covered ≥ 70%, in cited chunk 100%",
 );
+console.log(`courses: ${outDir}`);

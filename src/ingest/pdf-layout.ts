@@ -69,6 +69,21 @@ const dominant = <K>(counts: Map<K, number>, fallback: K): [K, number, number] =
   return [best, most, total];
 };
 
+/**
+ * A footnote's mark inside a line: a digit or symbol set small and raised right after a word or a
+ * stop ("a double.¹ Clearly", "TriviaQA⁶,"). Left in, it reads as part of the word ("double.1",
+ * "TriviaQA6"). An exponent follows a digit, a single-letter variable or a bracket, and stays.
+ */
+function footnoteMark(line: OpenLine, item: PdfTextItem): boolean {
+  return (
+    line.text.trim().length > 0 &&
+    item.fontSize < line.baseSize * SCRIPT &&
+    item.y - line.y > line.baseSize * 0.2 &&
+    /^(\d{1,2}|[*∗†‡§¶])$/u.test(item.str.trim()) &&
+    /(\p{L}{2}|\p{L}[.,;:]|[”’"])$/u.test(line.text)
+  );
+}
+
 export function itemsToLines(items: PdfTextItem[]): PdfLine[] {
   const lines: PdfLine[] = [];
   let cur: OpenLine | null = null;
@@ -125,6 +140,15 @@ export function itemsToLines(items: PdfTextItem[]): PdfLine[] {
         sizes: new Map(),
       };
       const line = cur;
+      // A dropped mark keeps the space it carries ("1 " before the next word).
+      if (visible && footnoteMark(line, item)) {
+        line.text += /\s$/.test(item.str) ? " " : "";
+        line.inkEnd = item.x + item.width;
+        line.endX = Math.max(line.endX, line.inkEnd);
+        line.lastSize = size;
+        if (item.hasEOL) eol = true;
+        continue;
+      }
       if (visible) {
         const gap = item.x - line.inkEnd;
         if (line.text.trim() && line.upright && gap > size * CELL_GAP_EMS)

@@ -1,21 +1,27 @@
 /**
- * A chapter's key concepts: the terms its text defines, its subheadings that are noun phrases
- * ("Trace trees", "Type specialization"), then its domain terms by rank (keyphrases.ts), without
- * two concepts for one idea ("trace tree" and "trace trees").
+ * A chapter's key concepts: the terms its text defines (an abbreviation with its expansion), its
+ * subheadings that are noun phrases ("Trace trees", "Type specialization"), then its domain terms
+ * by rank (keyphrases.ts), without two concepts for one idea ("trace tree" and "trace trees"). A
+ * ranked term that is one word must be a name (an acronym, "SpiderMonkey", a capitalised word inside
+ * a sentence): a lone common noun ("passages", "functions") names nothing a learner could look up,
+ * and a word the text writes as code ("Lst[[1]]", "expr_1") or as a constant ("FORCESSTACK") is not a concept.
  */
 
 import { COMMON_ZIPF, zipf } from "./background.ts";
-import { findDefinitions } from "./definitions.ts";
+import { type Definition, findDefinitions } from "./definitions.ts";
 import { keyPhrases, phraseRuns } from "./keyphrases.ts";
-import { isStopword, type Sentence, stem } from "./text.ts";
+import { escapeRegExp, isStopword, type Sentence, stem } from "./text.ts";
 
 const MAX_CONCEPTS = 8;
 const HEADING_WORD_ZIPF = 3.7;
 const MAX_TERM_WORDS = 4;
 
-/** A heading that is itself a domain term: one noun phrase of at most four words, numbering dropped. */
+/** A heading that is itself a domain term: one noun phrase of at most four words, numbering and a trailing "(ABC)" dropped. */
 function headingTerm(heading: string): string | null {
-  const text = heading.replace(/^(\d+(\.\d+)*|[A-Z]\.|[IVX]+\.)\s+/, "").trim();
+  const text = heading
+    .replace(/^(\d+(\.\d+)*|[A-Z]\.|[IVX]+\.)\s+/, "")
+    .replace(/\s*\([\p{Lu}\d-]{2,8}s?\)$/u, "")
+    .trim();
   const [runs] = phraseRuns([text]);
   const whole = runs?.length === 1 ? runs[0]! : null;
   if (
@@ -42,13 +48,43 @@ function sameIdea(a: string, b: string): boolean {
   return sa.every((s) => sb.includes(s)) || sb.every((s) => sa.includes(s));
 }
 
+// Touching code punctuation: "Lst[[1]]", "Lst$name", "length(Lst)", "expr_1", "x <- …".
+const codeTouch = (word: string) => {
+  const w = escapeRegExp(word);
+  return new RegExp(
+    `(?<![\\p{L}\\p{N}])${w}(?=[[$@_{]|\\(|\\s*<-|::|\\.\\p{L})|(?<=[$@_.]|\\p{L}\\()${w}(?![\\p{L}\\p{N}])`,
+    "gu",
+  );
+};
+const mentions = (word: string) => new RegExp(`(?<![\\p{L}\\p{N}_$.])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, "gu");
+
+/** A one-word ranked term worth learning: a name written as one in the text, not code, not a constant. */
+function nameTerm(word: string, text: string): boolean {
+  const all = text.match(mentions(word))?.length ?? 0;
+  const asCode = text.match(codeTouch(word))?.length ?? 0;
+  if (all === 0 || asCode * 2 >= all) return false;
+  // A long all-capitals word English does not know is a constant of a program ("REQUIRESSTACK").
+  if (/^\p{Lu}{7,}$/u.test(word) && zipf(word) === 0) return false;
+  if (/^\p{Lu}[\p{Lu}\d]+s?$|\p{Ll}\p{Lu}|\d/u.test(word)) return true;
+  // Capitalised inside a sentence at least once: a name, not a sentence's first word ("Users can …").
+  return (
+    /^\p{Lu}/u.test(word) && new RegExp(`[\\p{L}\\p{N},;:)]\\s+${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, "u").test(text)
+  );
+}
+
+const expansion = (d: Definition) =>
+  d.predicate.split(/\s+/).length <= MAX_TERM_WORDS ? `${d.predicate} (${d.term})` : d.term;
+
 export function keyConcepts(sentences: Sentence[], headings: string[], limit = MAX_CONCEPTS): string[] {
+  const text = sentences.map((s) => s.text).join(" ");
   const candidates = [
     ...findDefinitions(sentences)
-      .filter((d) => d.kind !== "acronym" && d.term.split(/\s+/).length <= MAX_TERM_WORDS)
-      .map((d) => d.term),
+      .filter((d) => d.term.split(/\s+/).length <= MAX_TERM_WORDS)
+      .map((d) => (d.kind === "acronym" ? expansion(d) : d.term)),
     ...headings.map(headingTerm).filter((h): h is string => h !== null),
-    ...keyPhrases(sentences.map((s) => s.text).join(" "), 20).map((p) => p.phrase),
+    ...keyPhrases(text, 30)
+      .map((p) => p.phrase)
+      .filter((p) => p.includes(" ") || nameTerm(p, text)),
   ];
   const out: string[] = [];
   for (const c of candidates) {
