@@ -43,8 +43,8 @@ function headingTerm(heading: string): string | null {
 
 /** One concept inside the other ("glyceraldehyde" in "glyceraldehyde 3-phosphate"), or variants of one ("trace tree", "trace trees"). */
 function sameIdea(a: string, b: string): boolean {
-  const sa = a.toLowerCase().split(/\s+/).map(stem);
-  const sb = b.toLowerCase().split(/\s+/).map(stem);
+  const sa = (a.toLowerCase().match(/[\p{L}\p{N}'’-]+/gu) ?? []).map(stem);
+  const sb = (b.toLowerCase().match(/[\p{L}\p{N}'’-]+/gu) ?? []).map(stem);
   return sa.every((s) => sb.includes(s)) || sb.every((s) => sa.includes(s));
 }
 
@@ -58,18 +58,37 @@ const codeTouch = (word: string) => {
 };
 const mentions = (word: string) => new RegExp(`(?<![\\p{L}\\p{N}_$.])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, "gu");
 
-/** A one-word ranked term worth learning: a name written as one in the text, not code, not a constant. */
-function nameTerm(word: string, text: string): boolean {
+/** A word the text writes as code ("Lst[[1]]", "expr_1") or a constant of a program ("REQUIRESSTACK"). */
+function isCode(word: string, text: string): boolean {
   const all = text.match(mentions(word))?.length ?? 0;
   const asCode = text.match(codeTouch(word))?.length ?? 0;
-  if (all === 0 || asCode * 2 >= all) return false;
-  // A long all-capitals word English does not know is a constant of a program ("REQUIRESSTACK").
-  if (/^\p{Lu}{7,}$/u.test(word) && zipf(word) === 0) return false;
-  if (/^\p{Lu}[\p{Lu}\d]+s?$|\p{Ll}\p{Lu}|\d/u.test(word)) return true;
-  // Capitalised inside a sentence at least once: a name, not a sentence's first word ("Users can …").
-  return (
-    /^\p{Lu}/u.test(word) && new RegExp(`[\\p{L}\\p{N},;:)]\\s+${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, "u").test(text)
+  // A long all-capitals word English does not know is a constant.
+  return (all > 0 && asCode * 2 >= all) || (/^\p{Lu}{7,}$/u.test(word) && zipf(word) === 0);
+}
+
+/**
+ * A one-word ranked term worth learning, as the learner should see it: a name written as one in
+ * the text, widened to the name it always stands in ("CMD" → "R CMD"); null for anything else.
+ */
+function nameTerm(word: string, text: string, sentences: Sentence[]): string | null {
+  if (isCode(word, text)) return null;
+  const inside = new RegExp(`\\p{Ll}[,;]?\\s+${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, "u");
+  // An acronym or a camel-case name, or capitalised after a lowercase word of its sentence (not
+  // only as a sentence's first word, "Users can …").
+  const name =
+    /^\p{Lu}[\p{Lu}\d]+s?$|\p{Ll}\p{Lu}|\d/u.test(word) ||
+    (/^\p{Lu}/u.test(word) && sentences.some((s) => inside.test(s.text)));
+  if (!name) return null;
+  const before = [...text.matchAll(new RegExp(`(\\S+)\\s+${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, "gu"))].map(
+    (m) => m[1]!,
   );
+  // Nearly always after the same capitalised word: part of a longer name.
+  const lead = before[0] ?? "";
+  const same =
+    before.length >= 3 &&
+    before.filter((b) => b === lead).length >= 0.8 * before.length &&
+    /^\p{Lu}[\p{L}\d]*$/u.test(lead);
+  return same ? `${lead} ${word}` : word;
 }
 
 const expansion = (d: Definition) =>
@@ -79,12 +98,12 @@ export function keyConcepts(sentences: Sentence[], headings: string[], limit = M
   const text = sentences.map((s) => s.text).join(" ");
   const candidates = [
     ...findDefinitions(sentences)
-      .filter((d) => d.term.split(/\s+/).length <= MAX_TERM_WORDS)
+      .filter((d) => d.term.split(/\s+/).length <= MAX_TERM_WORDS && !isCode(d.term, text))
       .map((d) => (d.kind === "acronym" ? expansion(d) : d.term)),
     ...headings.map(headingTerm).filter((h): h is string => h !== null),
     ...keyPhrases(text, 30)
-      .map((p) => p.phrase)
-      .filter((p) => p.includes(" ") || nameTerm(p, text)),
+      .map((p) => (p.phrase.includes(" ") ? p.phrase : nameTerm(p.phrase, text, sentences)))
+      .filter((p): p is string => p !== null),
   ];
   const out: string[] = [];
   for (const c of candidates) {
