@@ -103,7 +103,7 @@ const MAX_HEADING_LINES = 3;
  */
 export type BoldQuery = (font: string, page: number, known?: boolean) => boolean;
 
-/** Marks heading lines and their levels on every page. */
+/** Marks heading lines and their levels on every page, and whether run-in headings are bold. */
 export function markHeadings(pages: PdfLine[][], body: number, isBold: BoldQuery, monospace: Set<string>): void {
   const found: Candidate[] = [];
   for (const [p, all] of pages.entries()) {
@@ -112,6 +112,7 @@ export function markHeadings(pages: PdfLine[][], body: number, isBold: BoldQuery
     let prevHeading = false;
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!;
+      if (line.runIn) line.runIn.bold = isBold(line.runIn.font, p + 1);
       const prev = lines[i - 1];
       const size = roundSize(line.size);
       // Larger than the body, or than the text on both sides of it (a heading over small print,

@@ -1,4 +1,7 @@
-/** PDF text as a reader sees it: footnote marks are not part of words, and a chart's labels are not headings. */
+/**
+ * PDF text as a reader sees it: footnote marks are not part of words, a chart's labels are not
+ * headings, and a bold run-in heading is not the first words of its paragraph's sentence.
+ */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { extractPdf } from "../../src/ingest/pdf.ts";
 import type { ExtractResult } from "../../src/ingest/types.ts";
@@ -27,6 +30,14 @@ describe("DPR paper", () => {
     expect(t).not.toMatch(/\bTriviaQA6\b|\bend\.5\b|\bpool\.7\b/);
     const notes = r.blocks.filter((b) => b.kind === "footnote");
     expect(notes.some((b) => b.label === "8" && b.text.startsWith("SQuAD is limited"))).toBe(true);
+  });
+
+  test("a bold run-in heading stands apart from the sentence it opens", () => {
+    const paragraphs = r.blocks.filter((b) => b.kind === "paragraph").map((b) => b.text);
+    // Read as one sentence it was "Selection of positive passages Because only pairs of questions …".
+    expect(paragraphs).toContain("Selection of positive passages");
+    expect(paragraphs.some((t) => t.startsWith("Because only pairs of questions and answers are provided"))).toBe(true);
+    expect(paragraphs.some((t) => /passages Because only|passages We use/.test(t))).toBe(false);
   });
 });
 
