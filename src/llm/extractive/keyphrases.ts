@@ -124,14 +124,22 @@ function misreadVerbs(terms: Term[]): Set<number> {
   return out;
 }
 
+interface PhraseWord {
+  word: string;
+  noun: boolean;
+  adjective: boolean;
+  /** A later part of a hyphenated word, already written in its first part. */
+  joined?: boolean;
+}
+
 /**
  * Which terms may stand in a noun phrase: nouns (and adjectives before them) that are acceptable
- * words, misread verbs excepted. A hyphenated compound is one word: its parts count only together
- * ("batch" alone is not a term of "in-batch negatives").
+ * words, misread verbs excepted. A hyphenated word ("in-batch", "regexp-dna") is one word, written
+ * whole, taking the part of speech of its last part.
  */
-function phraseWords(terms: Term[]): { word: string; noun: boolean; adjective: boolean }[] {
+function phraseWords(terms: Term[]): PhraseWord[] {
   const verbs = misreadVerbs(terms);
-  const words = terms.map((t, i) => {
+  const words: PhraseWord[] = terms.map((t, i) => {
     const tags = new Set(t.tags);
     const word = t.text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
     const ok = acceptableWord(word) && !verbs.has(i);
@@ -140,8 +148,16 @@ function phraseWords(terms: Term[]): { word: string; noun: boolean; adjective: b
   for (let i = 0; i < terms.length; ) {
     let end = i;
     while (end < terms.length - 1 && terms[end]!.post === "-") end++;
-    if (end > i && words.slice(i, end + 1).some((w) => !w.noun && !w.adjective))
-      for (let k = i; k <= end; k++) words[k] = { ...words[k]!, noun: false, adjective: false };
+    if (end > i) {
+      const whole = words
+        .slice(i, end + 1)
+        .map((w) => w.word)
+        .join("-");
+      const last = words[end]!;
+      const ok = acceptableWord(whole) && !verbs.has(end);
+      words[i] = { word: whole, noun: ok && last.noun, adjective: ok && last.adjective };
+      for (let k = i + 1; k <= end; k++) words[k] = { ...words[k]!, joined: true };
+    }
     i = end + 1;
   }
   return words;
@@ -162,19 +178,24 @@ function runsOf(text: string): string[][] {
     };
     const words = phraseWords(s.terms);
     s.terms.forEach((t, i) => {
-      const { word, noun, adjective } = words[i]!;
+      const { word, noun, adjective, joined } = words[i]!;
+      if (joined) return;
       if (/[^\s-]/.test(t.pre)) flush();
       if (noun) {
         run.push(word);
         nouns++;
       } else if (adjective) {
-        // An adjective after a noun starts the next phrase ("high-quality dense retriever").
-        if (nouns > 0) flush();
+        // An adjective after a noun starts the next phrase ("the compiler efficient code"), unless
+        // the noun is a hyphenated modifier ("high-quality dense retriever", "in-batch negative training").
+        if (nouns > 0 && !run.at(-1)!.includes("-")) flush();
         run.push(word);
       } else {
         flush();
       }
-      if (/[^\s-]/.test(t.post)) flush();
+      // A hyphenated word ends at its last part's punctuation.
+      let last = i;
+      while (words[last + 1]?.joined) last++;
+      if (/[^\s-]/.test(s.terms[last]!.post)) flush();
     });
     flush();
   }
