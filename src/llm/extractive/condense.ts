@@ -1,8 +1,8 @@
 /**
  * A chapter condensed from its own sections, in their order: each paragraph keeps its best
  * sentences (about a fifth of the words overall, within bounds), subsections stay subheadings,
- * short lists stay lists, and captions and sentences that only point elsewhere in their document are left out.
- * Key concepts and the quiz are read from the same text.
+ * short lists stay lists, and captions and sentences that only point elsewhere in their document
+ * are left out. Key concepts and the quiz are read from the same text.
  */
 import sbd from "sbd";
 import { escapeInline } from "../../ingest/document.ts";
