@@ -91,6 +91,16 @@ function nameTerm(word: string, text: string, sentences: Sentence[]): string | n
   return same ? `${lead} ${word}` : word;
 }
 
+/**
+ * A heading's term as the text writes it: a heading capitalises every word ("Trace Stitching"),
+ * the sentences only names ("trace stitching", "SpiderMonkey").
+ */
+function asWritten(term: string, text: string): string {
+  const forms = new Map<string, number>();
+  for (const m of text.matchAll(new RegExp(mentions(term).source, "giu"))) forms.set(m[0], (forms.get(m[0]) ?? 0) + 1);
+  return [...forms].sort((a, b) => b[1] - a[1])[0]?.[0] ?? term;
+}
+
 const expansion = (d: Definition) =>
   d.predicate.split(/\s+/).length <= MAX_TERM_WORDS ? `${d.predicate} (${d.term})` : d.term;
 
@@ -100,7 +110,10 @@ export function keyConcepts(sentences: Sentence[], headings: string[], limit = M
     ...findDefinitions(sentences)
       .filter((d) => d.term.split(/\s+/).length <= MAX_TERM_WORDS && !isCode(d.term, text))
       .map((d) => (d.kind === "acronym" ? expansion(d) : d.term)),
-    ...headings.map(headingTerm).filter((h): h is string => h !== null),
+    ...headings
+      .map(headingTerm)
+      .filter((h): h is string => h !== null)
+      .map((h) => asWritten(h, text)),
     ...keyPhrases(text, 30)
       .map((p) => (p.phrase.includes(" ") ? p.phrase : nameTerm(p.phrase, text, sentences)))
       .filter((p): p is string => p !== null),
