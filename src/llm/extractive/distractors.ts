@@ -26,7 +26,10 @@ const isName = (s: string) => /^\p{Lu}/u.test(s) || /\p{Lu}{2}/u.test(s);
 /** A common noun phrase in the plural: a blank read as "k _____ of which" takes only a plural. */
 const isPlural = (s: string) => !isName(s) && /\p{Ll}{2}s$/u.test(s) && !/(ss|us|is)$/.test(s);
 
-/** Other domain terms of similar length and style, none found in `context` (the question's own text). */
+/**
+ * Other domain terms of the answer's kind (a name for a name, a plural for a plural) and of similar
+ * length, none found in `context` (the question's own text).
+ */
 export function termDistractors(answer: string, terms: string[], context: string, seed: number): string[] {
   const words = wordCount(answer);
   const pool = [...new Set(terms)].filter(
