@@ -62,6 +62,11 @@ test("DPR paper: no chart label as a subheading, no footnote mark on a word, key
   const all = concepts(course);
   // The paper's subject, with its abbreviation; no lone everyday nouns ("passages", "retrieval", "batch").
   expect(all).toContain("Dense Passage Retriever (DPR)");
+  // A phrase and its abbreviation are one concept: no chapter lists "dense passage retriever" and "DPR" apart.
+  for (const ch of course.chapters)
+    expect(ch.key_concepts.some((k) => /^dense passage retriever$/i.test(k)) && ch.key_concepts.includes("DPR")).toBe(
+      false,
+    );
   for (const c of all) expect(c).not.toMatch(/^\p{Ll}+$/u);
   // No blank cuts a hyphenated word ("in-_____ negative training").
   for (const q of clozes(course)) expect(q.prompt).not.toMatch(/[\p{L}\p{N}]-_____|_____-[\p{L}\p{N}]/u);

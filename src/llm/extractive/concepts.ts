@@ -121,7 +121,19 @@ export function keyConcepts(sentences: Sentence[], headings: string[], limit = M
   const out: string[] = [];
   for (const c of candidates) {
     if (out.length >= limit) break;
-    if (!out.some((o) => sameIdea(o, c))) out.push(c);
+    // A phrase and its abbreviation are one concept, shown as the text introduces it: "dense passage retriever (DPR)".
+    const long = out.findIndex((o) => abbreviates(c, o) || abbreviates(o, c));
+    if (long >= 0) {
+      const [phrase, short] = abbreviates(c, out[long]!) ? [out[long]!, c] : [c, out[long]!];
+      out[long] = `${phrase} (${short})`;
+    } else if (!out.some((o) => sameIdea(o, c))) out.push(c);
   }
   return out;
+}
+
+/** Whether `short` is an abbreviation whose letters are the initials of `phrase` ("DPR", "dense passage retriever"). */
+function abbreviates(short: string, phrase: string): boolean {
+  if (!/^\p{Lu}{2,6}s?$/u.test(short) || phrase.includes("(")) return false;
+  const initials = (phrase.match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w[0]!.toUpperCase()).join("");
+  return initials.length >= 2 && initials === short.replace(/s$/, "");
 }
