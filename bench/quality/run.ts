@@ -215,7 +215,9 @@ try {
     const labelHeads = chapters
       .flatMap((c) => c.content.match(/^#{2,} .+$/gm) ?? [])
       .filter((h) => /^#+ (\p{L}{1,2}\s*:|.*\s#\s)/u.test(h)).length;
-    const gluedMarks = all.filter((s) => /(?<![\p{L}\p{N}])\p{Ll}{3,}\d{1,2}\b|\p{Ll}\.\d{1,2}\s+\p{Lu}/u.test(s)).length;
+    const gluedMarks = all.filter((s) =>
+      /(?<![\p{L}\p{N}])\p{Ll}{3,}\d{1,2}\b|\p{Ll}\.\d{1,2}\s+\p{Lu}/u.test(s),
+    ).length;
     const oneWord = chapters.flatMap((c) => c.key_concepts).filter((k) => /^\p{Ll}+$/u.test(k)).length;
     rows.push([
       doc.split("/").pop()!,
