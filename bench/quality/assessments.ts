@@ -21,6 +21,9 @@
  *     or "called/known as <term>"), or an abbreviation's expansion whose initials spell it; goal ≥ 70%
  *   - shared backs: cards whose back is another card's back; goal 0
  *   - terms: key terms of the study guide with a definition that names them
+ *   - cloze faults: fill-in-the-blank questions whose blank is half of a hyphenated word
+ *     ("in-_____"), runs into an article ("The _____ the Manifesto": the answer took the verb), or
+ *     whose choices include a verb in the imperative ("Promote"); goal 0
  * Every question and card is written to a markdown file per document for reading.
  */
 import { mkdtempSync } from "node:fs";
@@ -88,6 +91,14 @@ function nearDuplicates(prompts: string[]): number {
   });
   return n;
 }
+
+// Verbs in the imperative that a tagger may take for a capitalised noun.
+const IMPERATIVE = /^(Promote|Build|Use|Make|Create|Support|Provide|Add|Run|Set|Get|Enable|Allow|Develop|Help)$/;
+const clozeFault = (q: Mcq) =>
+  /_{3,}/.test(q.prompt) &&
+  (/[\p{L}\p{N}]-_{3,}|_{3,}-[\p{L}\p{N}]/u.test(q.prompt) ||
+    /_{3,} (the|a|an|its|their)\s/.test(q.prompt) ||
+    q.choices.some((c) => IMPERATIVE.test(c.trim())));
 
 function kindOf(q: Mcq): string {
   if (/^What does \S+ stand for\?$/.test(q.prompt)) return "acronym";
@@ -176,6 +187,7 @@ try {
       pct(nearDuplicates(allPrompts), allPrompts.length),
       [...kinds.entries()].map(([k, n]) => `${k} ${n}`).join(", "),
       pct(mcqs.filter((q) => /“.+”\s*\((.+)\)/.test(q.explanation)).length, mcqs.length),
+      String(mcqs.filter(clozeFault).length),
       exam.status === 200
         ? `${examQs.length} of ${values.exam}`
         : `${exam.status}: ${exam.body.error?.details?.available ?? "?"} available`,
@@ -230,6 +242,7 @@ const header = [
   "near-dup",
   "kinds",
   "cited",
+  "cloze faults",
   "exam",
   "rubric 2-4",
   "cards",
@@ -244,5 +257,5 @@ console.log(
 );
 console.log(line(header));
 for (const r of rows) console.log(line(r));
-console.log("goals: common answers ≤ 10%, leaked 0, near-dup ≤ 2%, defines ≥ 70%, shared backs 0");
+console.log("goals: common answers ≤ 10%, leaked 0, near-dup ≤ 2%, cloze faults 0, defines ≥ 70%, shared backs 0");
 console.log(`questions and cards: ${outDir}`);

@@ -16,12 +16,20 @@
  *     from; goal ≥ 70% with 4 chapters
  *   - in cited chunk: content sentences found in a chunk their chapter cites; goal 100%
  *   - unplaced: content sentences not found in the source at all (generated or rewritten text)
+ *   - label heads: subheadings that read as a chart's or table's labels ("k: # of retrieved
+ *     passages": a one- or two-letter variable and a colon, or a lone "#"); goal 0
+ *   - glued marks: a footnote mark read into the text, a lowercase word or a full stop followed by
+ *     digits ("limited3", "the end.5 Each"); goal 0
+ *   - 1-word concepts: key concepts that are one lowercase word ("passages", "executes"): fine for a
+ *     term the text defines ("factor"), otherwise a generic word; read them
  *   - words/chapter, and source words for scale.
  * A sentence is "found" in a text when its normalised form (lowercase letters and digits) is a
  * substring of the text's normalised form, or 80% of its word trigrams are. Nothing is tuned to
  * the output: the figures are meant to fall when the courses are bad.
  */
 import { Database } from "bun:sqlite";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import sbd from "sbd";
@@ -133,6 +141,7 @@ async function sourceModel(path: string): Promise<SourceModel> {
 interface Chapter {
   title: string;
   content: string;
+  key_concepts: string[];
   sources: { chunk_id: string | null }[];
 }
 
@@ -145,6 +154,7 @@ const chunks = new Database(join(dataDir, "courseforge.db"), { readonly: true })
 const chunkText = chunks.query<{ text: string }, [string]>("SELECT text FROM retrieval_chunks WHERE id = ?");
 
 const rows: string[][] = [];
+const outDir = mkdtempSync(join(tmpdir(), "cf-quality-courses-"));
 try {
   for (const doc of DOCUMENTS) {
     const path = join(CORPUS, doc);
@@ -161,6 +171,10 @@ try {
     }
     const course = await call(srv.url, `/v2/courses/${made.body.course.id}`, { key, user: "reader" });
     const chapters = course.body.chapters as Chapter[];
+    await Bun.write(
+      join(outDir, `${doc.split("/").pop()}.md`),
+      chapters.map((c) => `# ${c.title}\n\nKey concepts: ${c.key_concepts.join("; ")}\n\n${c.content}`).join("\n\n"),
+    );
     const perChapter = chapters.map((c) => contentSentences(c.content));
     const all = perChapter.flat();
     let other = 0;
@@ -202,6 +216,13 @@ try {
       inCited += ss.filter((s) => found(s, hay.text, hay.tri)).length;
     });
     const chapterWords = chapters.map((c) => words(c.content).length);
+    const labelHeads = chapters
+      .flatMap((c) => c.content.match(/^#{2,} .+$/gm) ?? [])
+      .filter((h) => /^#+ (\p{L}{1,2}\s*:|.*\s#\s)/u.test(h)).length;
+    const gluedMarks = all.filter((s) =>
+      /(?<![\p{L}\p{N}])\p{Ll}{3,}\d{1,2}\b|\p{Ll}\.\d{1,2}\s+\p{Lu}/u.test(s),
+    ).length;
+    const oneWord = chapters.flatMap((c) => c.key_concepts).filter((k) => /^\p{Ll}+$/u.test(k)).length;
     rows.push([
       doc.split("/").pop()!,
       String(chapters.length),
@@ -214,6 +235,9 @@ try {
         : "no sections",
       pct(inCited, all.length),
       pct(unplaced, all.length),
+      String(labelHeads),
+      String(gluedMarks),
+      `${oneWord}/${chapters.flatMap((c) => c.key_concepts).length}`,
       chapterWords.join("/"),
       String(model.words),
       seconds.toFixed(1),
@@ -236,6 +260,9 @@ const header = [
   "sections covered",
   "in cited chunk",
   "unplaced",
+  "label heads",
+  "glued marks",
+  "1-word concepts",
   "words/chapter",
   "source words",
   "s",
@@ -246,5 +273,6 @@ console.log(`Built-in engine, ${values.chapters} chapters per course`);
 console.log(line(header));
 for (const r of rows) console.log(line(r));
 console.log(
-  "goals: front/back ≤ 2%, shared 0, self-ref ≤ 2%, titles=headings ≥ 80%, sections covered ≥ 70%, in cited chunk 100%",
+  "goals: front/back ≤ 2%, shared 0, self-ref ≤ 2%, titles=headings ≥ 80%, sections covered ≥ 70%, in cited chunk 100%, label heads 0, glued marks 0",
 );
+console.log(`courses: ${outDir}`);

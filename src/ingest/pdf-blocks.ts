@@ -86,7 +86,11 @@ export function pageBlocks(
     } else {
       const note = (broke || cur?.kind === "footnote") && footnote(line);
       if (note) start("footnote", note.text, { label: note.label });
-      else if (!cur || cur.kind === "heading" || cur.kind === "code" || broke) start("paragraph", line.text);
+      else if ((!cur || cur.kind === "heading" || cur.kind === "code" || broke) && line.runIn?.bold) {
+        // A run-in heading stands apart from the sentence it opens.
+        start("paragraph", line.runIn.text);
+        start("paragraph", line.text.slice(line.runIn.text.length).trim());
+      } else if (!cur || cur.kind === "heading" || cur.kind === "code" || broke) start("paragraph", line.text);
       else {
         cur.text = joinLine(cur.text, line.text);
       }

@@ -2,7 +2,8 @@
  * Headings of a PDF without an outline, from the lines themselves: a short line standing alone at
  * the start of a paragraph that is set larger than the body, set in bold, or numbered ("3",
  * "3.2.1", "A.1", "IV."). Levels come from the numbering depth where there is one, and otherwise
- * from the heading's style (size, then bold) ranked against the numbered headings' styles.
+ * from the heading's style (size, then bold) ranked against the numbered headings' styles. Text of
+ * a chart (axis titles among tick labels) and label-like lines ("k: # of …") are never headings.
  */
 import { CELL_SEPARATOR, type PdfLine, paragraphBreak, rightEdges, roundSize } from "./pdf-layout.ts";
 
@@ -34,11 +35,12 @@ function numberingDepth(text: string): number {
   return 1;
 }
 
-/** Text that can be a heading: letters, short, not a sentence fragment, a caption or a list item. */
+/** Text that can be a heading: letters, short, not a sentence fragment, a caption, a label or a list item. */
 function headingShape(l: PdfLine, maxWords: number, monospace: Set<string>): boolean {
   const t = l.text;
   return (
     l.upright &&
+    !LABEL_RE.test(t) &&
     !monospace.has(l.font) &&
     !l.role &&
     t.length <= MAX_HEADING_CHARS &&
@@ -49,6 +51,27 @@ function headingShape(l: PdfLine, maxWords: number, monospace: Set<string>): boo
     !CAPTION_RE.test(t) &&
     !BULLET_RE.test(t)
   );
+}
+
+/**
+ * A label of a chart or a table rather than a title: a variable named by a letter ("k: # of
+ * retrieved passages", "x = …"), a "#" standing for "number of", or an axis unit ("Latency (ms)").
+ */
+const LABEL_RE = /^\p{L}{1,2}\s*[:=]|(?:^|\s)#(?:\s|$)|\((?:%|ms|s|sec|MB|GB|KB|x)\)$/u;
+
+/** A line of digits alone, smaller than the body: a chart's tick label. */
+const isTick = (l: PdfLine, body: number) => /^[-−+]?[\d.,]+\s*%?$/u.test(l.text) && roundSize(l.size) < body;
+
+/**
+ * Text inside a chart: two or more tick labels within a few lines of it, beside or below it
+ * (axis titles sit next to their ticks).
+ */
+function inChart(l: PdfLine, lines: PdfLine[], body: number): boolean {
+  const reach = Math.max(l.size, body) * 4;
+  const near = lines.filter(
+    (o) => o !== l && isTick(o, body) && Math.abs(o.y - l.y) <= reach && o.x <= l.endX + reach && o.endX >= l.x - reach,
+  );
+  return near.length >= 2;
 }
 
 /** A sentence's end: a bold or numbered line ending so is a statement, not a heading. */
@@ -80,7 +103,7 @@ const MAX_HEADING_LINES = 3;
  */
 export type BoldQuery = (font: string, page: number, known?: boolean) => boolean;
 
-/** Marks heading lines and their levels on every page. */
+/** Marks heading lines and their levels on every page, and whether run-in headings are bold. */
 export function markHeadings(pages: PdfLine[][], body: number, isBold: BoldQuery, monospace: Set<string>): void {
   const found: Candidate[] = [];
   for (const [p, all] of pages.entries()) {
@@ -89,9 +112,15 @@ export function markHeadings(pages: PdfLine[][], body: number, isBold: BoldQuery
     let prevHeading = false;
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!;
+      if (line.runIn) line.runIn.bold = isBold(line.runIn.font, p + 1);
       const prev = lines[i - 1];
       const size = roundSize(line.size);
-      // Larger than the body, or than the text on both sides of it (a heading over small print).
+      // Larger than the body, or than the text on both sides of it (a heading over small print,
+      // not an axis title over a chart's tick labels).
+      if (inChart(line, lines, body)) {
+        prevHeading = false;
+        continue;
+      }
       const around = [prev, lines[i + 1]].filter((l) => l !== undefined);
       const larger =
         size >= body * LARGER || (around.length > 0 && around.every((l) => size >= roundSize(l.size) * LARGER));

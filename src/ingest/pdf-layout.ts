@@ -31,7 +31,13 @@ export interface PdfLine {
   /** Whether other fonts carry a tenth or more of the characters (a run-in bold phrase, code, math). */
   mixedFonts: boolean;
   /** The first visible run: a footnote marker is a run smaller than the line. */
-  lead: { text: string; size: number };
+  lead: { text: string; size: number; font: string };
+  /**
+   * A paragraph's run-in heading: leading words in a font of their own, followed on the line by
+   * text in another font that starts a sentence ("Selection of positive passages Because only…");
+   * taken as one only when its font is bold.
+   */
+  runIn?: { text: string; font: string; bold?: boolean };
   upright: boolean;
   /** Page furniture or margin text, found across pages before blocks are built. */
   role?: BlockRole;
@@ -54,6 +60,9 @@ interface OpenLine extends PdfLine {
   inkEnd: number;
   baseSize: number;
   lastSize: number;
+  /** Text of the leading runs in the first run's font, and whether another font has followed them. */
+  leadFontText: string;
+  leadFontEnded: boolean;
   chars: Map<string, number>;
   sizes: Map<number, number>;
 }
@@ -69,6 +78,21 @@ const dominant = <K>(counts: Map<K, number>, fallback: K): [K, number, number] =
   return [best, most, total];
 };
 
+/**
+ * A footnote's mark inside a line: a digit or symbol set small and raised right after a word or a
+ * stop ("a double.¹ Clearly", "TriviaQA⁶,"). Left in, it reads as part of the word ("double.1",
+ * "TriviaQA6"). An exponent follows a digit, a single-letter variable or a bracket, and stays.
+ */
+function footnoteMark(line: OpenLine, item: PdfTextItem): boolean {
+  return (
+    line.text.trim().length > 0 &&
+    item.fontSize < line.baseSize * SCRIPT &&
+    item.y - line.y > line.baseSize * 0.2 &&
+    /^(\d{1,2}|[*∗†‡§¶])$/u.test(item.str.trim()) &&
+    /(\p{L}{2}|\p{L}[.,;:]|[”’"])$/u.test(line.text)
+  );
+}
+
 export function itemsToLines(items: PdfTextItem[]): PdfLine[] {
   const lines: PdfLine[] = [];
   let cur: OpenLine | null = null;
@@ -78,6 +102,13 @@ export function itemsToLines(items: PdfTextItem[]): PdfLine[] {
     if (!l?.text.trim()) return;
     const [font, most, total] = dominant(l.chars, l.font);
     const [size] = dominant(l.sizes, l.size);
+    const rest = l.text.slice(l.leadFontText.length).trim();
+    const runIn =
+      l.leadFontEnded &&
+      /^\p{Lu}[\p{L}-]*(?:\s+[\p{L}-]+){1,7}$/u.test(l.leadFontText.trim()) &&
+      /^\p{Lu}\p{Ll}/u.test(rest)
+        ? { text: l.leadFontText.replace(/\s+/g, " ").trim(), font: l.lead.font }
+        : undefined;
     lines.push({
       text: l.text.replace(/\s+/g, " ").trim(),
       x: l.x,
@@ -87,6 +118,7 @@ export function itemsToLines(items: PdfTextItem[]): PdfLine[] {
       font,
       mixedFonts: most < total * 0.9,
       lead: l.lead,
+      ...(runIn ? { runIn } : {}),
       upright: l.upright,
     });
   };
@@ -117,14 +149,25 @@ export function itemsToLines(items: PdfTextItem[]): PdfLine[] {
         size,
         baseSize: size,
         lastSize: size,
+        leadFontText: "",
+        leadFontEnded: false,
         font: item.fontName,
         mixedFonts: false,
-        lead: { text: item.str.trim(), size },
+        lead: { text: item.str.trim(), size, font: item.fontName },
         upright: item.upright,
         chars: new Map(),
         sizes: new Map(),
       };
       const line = cur;
+      // A dropped mark keeps the space it carries ("1 " before the next word).
+      if (visible && footnoteMark(line, item)) {
+        line.text += /\s$/.test(item.str) ? " " : "";
+        line.inkEnd = item.x + item.width;
+        line.endX = Math.max(line.endX, line.inkEnd);
+        line.lastSize = size;
+        if (item.hasEOL) eol = true;
+        continue;
+      }
       if (visible) {
         const gap = item.x - line.inkEnd;
         if (line.text.trim() && line.upright && gap > size * CELL_GAP_EMS)
@@ -140,6 +183,8 @@ export function itemsToLines(items: PdfTextItem[]): PdfLine[] {
         if (size > line.baseSize) [line.baseSize, line.y] = [size, item.y];
       }
       line.text += item.str;
+      if (!line.leadFontEnded && (!visible || item.fontName === line.lead.font)) line.leadFontText = line.text;
+      else line.leadFontEnded = true;
       line.endX = Math.max(line.endX, item.x + item.width);
     }
     if (item.hasEOL) eol = true;

@@ -38,7 +38,9 @@ export function extractiveChapter(input: {
 }): ChapterDraft {
   const sentences = sentencesOf(input.passages);
   const query = [input.chapterTitle, ...input.objectives].join(". ");
-  let chosen = topSentences(sentences, BODY_SENTENCES, { query });
+  // A line without a stop (a title: "The DNA Methylome of Human …") would run into the next sentence of its paragraph.
+  const whole = sentences.filter((s) => /[.!?]["'”’)\]]?$/.test(s.text));
+  let chosen = topSentences(whole.length > 0 ? whole : sentences, BODY_SENTENCES, { query });
   let content = compose(input.chapterTitle, chosen);
   if (content.length < MIN_CONTENT_CHARS) {
     chosen = sentences;

@@ -1,21 +1,27 @@
 /**
- * A chapter's key concepts: the terms its text defines, its subheadings that are noun phrases
- * ("Trace trees", "Type specialization"), then its domain terms by rank (keyphrases.ts), without
- * two concepts for one idea ("trace tree" and "trace trees").
+ * A chapter's key concepts: the terms its text defines (an abbreviation with its expansion), its
+ * subheadings that are noun phrases ("Trace trees", "Type specialization"), then its domain terms
+ * by rank (keyphrases.ts), without two concepts for one idea ("trace tree" and "trace trees"). A
+ * ranked term that is one word must be a name (an acronym, "SpiderMonkey", a capitalised word inside
+ * a sentence): a lone common noun ("passages", "functions") names nothing a learner could look up,
+ * and a word the text writes as code ("Lst[[1]]", "expr_1") or as a constant ("FORCESSTACK") is not a concept.
  */
 
 import { COMMON_ZIPF, zipf } from "./background.ts";
-import { findDefinitions } from "./definitions.ts";
+import { type Definition, findDefinitions } from "./definitions.ts";
 import { keyPhrases, phraseRuns } from "./keyphrases.ts";
-import { isStopword, type Sentence, stem } from "./text.ts";
+import { escapeRegExp, isStopword, type Sentence, stem } from "./text.ts";
 
 const MAX_CONCEPTS = 8;
 const HEADING_WORD_ZIPF = 3.7;
 const MAX_TERM_WORDS = 4;
 
-/** A heading that is itself a domain term: one noun phrase of at most four words, numbering dropped. */
+/** A heading that is itself a domain term: one noun phrase of at most four words, numbering and a trailing "(ABC)" dropped. */
 function headingTerm(heading: string): string | null {
-  const text = heading.replace(/^(\d+(\.\d+)*|[A-Z]\.|[IVX]+\.)\s+/, "").trim();
+  const text = heading
+    .replace(/^(\d+(\.\d+)*|[A-Z]\.|[IVX]+\.)\s+/, "")
+    .replace(/\s*\([\p{Lu}\d-]{2,8}s?\)$/u, "")
+    .trim();
   const [runs] = phraseRuns([text]);
   const whole = runs?.length === 1 ? runs[0]! : null;
   if (
@@ -37,23 +43,97 @@ function headingTerm(heading: string): string | null {
 
 /** One concept inside the other ("glyceraldehyde" in "glyceraldehyde 3-phosphate"), or variants of one ("trace tree", "trace trees"). */
 function sameIdea(a: string, b: string): boolean {
-  const sa = a.toLowerCase().split(/\s+/).map(stem);
-  const sb = b.toLowerCase().split(/\s+/).map(stem);
+  const sa = (a.toLowerCase().match(/[\p{L}\p{N}'’-]+/gu) ?? []).map(stem);
+  const sb = (b.toLowerCase().match(/[\p{L}\p{N}'’-]+/gu) ?? []).map(stem);
   return sa.every((s) => sb.includes(s)) || sb.every((s) => sa.includes(s));
 }
 
+// Touching code punctuation: "Lst[[1]]", "Lst$name", "length(Lst)", "expr_1", "x <- …".
+const codeTouch = (word: string) => {
+  const w = escapeRegExp(word);
+  return new RegExp(
+    `(?<![\\p{L}\\p{N}])${w}(?=[[$@_{]|\\(|\\s*<-|::|\\.\\p{L})|(?<=[$@_.]|\\p{L}\\()${w}(?![\\p{L}\\p{N}])`,
+    "gu",
+  );
+};
+const mentions = (word: string) => new RegExp(`(?<![\\p{L}\\p{N}_$.])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, "gu");
+
+/** A word the text writes as code ("Lst[[1]]", "expr_1") or a constant of a program ("REQUIRESSTACK"). */
+function isCode(word: string, text: string): boolean {
+  const all = text.match(mentions(word))?.length ?? 0;
+  const asCode = text.match(codeTouch(word))?.length ?? 0;
+  // A long all-capitals word English does not know is a constant.
+  return (all > 0 && asCode * 2 >= all) || (/^\p{Lu}{7,}$/u.test(word) && zipf(word) === 0);
+}
+
+/**
+ * A one-word ranked term worth learning, as the learner should see it: a name written as one in
+ * the text, widened to the name it always stands in ("CMD" → "R CMD"); null for anything else.
+ */
+function nameTerm(word: string, text: string, sentences: Sentence[]): string | null {
+  if (isCode(word, text)) return null;
+  const inside = new RegExp(`\\p{Ll}[,;]?\\s+${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, "u");
+  // An acronym or a camel-case name, or capitalised after a lowercase word of its sentence (not
+  // only as a sentence's first word, "Users can …").
+  const name =
+    /^\p{Lu}[\p{Lu}\d]+s?$|\p{Ll}\p{Lu}|\d/u.test(word) ||
+    (/^\p{Lu}/u.test(word) && sentences.some((s) => inside.test(s.text)));
+  if (!name) return null;
+  const before = [...text.matchAll(new RegExp(`(\\S+)\\s+${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, "gu"))].map(
+    (m) => m[1]!,
+  );
+  // Nearly always after the same capitalised word: part of a longer name.
+  const lead = before[0] ?? "";
+  const same =
+    before.length >= 3 &&
+    before.filter((b) => b === lead).length >= 0.8 * before.length &&
+    /^\p{Lu}[\p{L}\d]*$/u.test(lead);
+  return same ? `${lead} ${word}` : word;
+}
+
+/**
+ * A heading's term as the text writes it: a heading capitalises every word ("Trace Stitching"),
+ * the sentences only names ("trace stitching", "SpiderMonkey").
+ */
+function asWritten(term: string, text: string): string {
+  const forms = new Map<string, number>();
+  for (const m of text.matchAll(new RegExp(mentions(term).source, "giu"))) forms.set(m[0], (forms.get(m[0]) ?? 0) + 1);
+  return [...forms].sort((a, b) => b[1] - a[1])[0]?.[0] ?? term;
+}
+
+const expansion = (d: Definition) =>
+  d.predicate.split(/\s+/).length <= MAX_TERM_WORDS ? `${d.predicate} (${d.term})` : d.term;
+
 export function keyConcepts(sentences: Sentence[], headings: string[], limit = MAX_CONCEPTS): string[] {
+  const text = sentences.map((s) => s.text).join(" ");
   const candidates = [
     ...findDefinitions(sentences)
-      .filter((d) => d.kind !== "acronym" && d.term.split(/\s+/).length <= MAX_TERM_WORDS)
-      .map((d) => d.term),
-    ...headings.map(headingTerm).filter((h): h is string => h !== null),
-    ...keyPhrases(sentences.map((s) => s.text).join(" "), 20).map((p) => p.phrase),
+      .filter((d) => d.term.split(/\s+/).length <= MAX_TERM_WORDS && !isCode(d.term, text))
+      .map((d) => (d.kind === "acronym" ? expansion(d) : d.term)),
+    ...headings
+      .map(headingTerm)
+      .filter((h): h is string => h !== null)
+      .map((h) => asWritten(h, text)),
+    ...keyPhrases(text, 30)
+      .map((p) => (p.phrase.includes(" ") ? p.phrase : nameTerm(p.phrase, text, sentences)))
+      .filter((p): p is string => p !== null),
   ];
   const out: string[] = [];
   for (const c of candidates) {
     if (out.length >= limit) break;
-    if (!out.some((o) => sameIdea(o, c))) out.push(c);
+    // A phrase and its abbreviation are one concept, shown as the text introduces it: "dense passage retriever (DPR)".
+    const long = out.findIndex((o) => abbreviates(c, o) || abbreviates(o, c));
+    if (long >= 0) {
+      const [phrase, short] = abbreviates(c, out[long]!) ? [out[long]!, c] : [c, out[long]!];
+      out[long] = `${phrase} (${short})`;
+    } else if (!out.some((o) => sameIdea(o, c))) out.push(c);
   }
   return out;
+}
+
+/** Whether `short` is an abbreviation whose letters are the initials of `phrase` ("DPR", "dense passage retriever"). */
+function abbreviates(short: string, phrase: string): boolean {
+  if (!/^\p{Lu}{2,6}s?$/u.test(short) || phrase.includes("(")) return false;
+  const initials = (phrase.match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w[0]!.toUpperCase()).join("");
+  return initials.length >= 2 && initials === short.replace(/s$/, "");
 }

@@ -1,8 +1,8 @@
 /**
  * A chapter condensed from its own sections, in their order: each paragraph keeps its best
  * sentences (about a fifth of the words overall, within bounds), subsections stay subheadings,
- * short lists stay lists, and sentences that only point elsewhere in their document are left out.
- * Key concepts and the quiz are read from the same text.
+ * short lists stay lists, and captions and sentences that only point elsewhere in their document
+ * are left out. Key concepts and the quiz are read from the same text.
  */
 import sbd from "sbd";
 import { escapeInline } from "../../ingest/document.ts";
@@ -27,6 +27,8 @@ interface Unit {
   parts: string[];
 }
 
+const CAPTION = /^(figure|fig\.|table|listing|algorithm)\s*[A-Z]?\d+(\.\d+)*[a-z]?\s*[:.|]/i;
+
 const DEFINITION = /\b(is|are) (a|an|the)\b|\brefers? to\b|\b(is|are) (called|known as|defined as)\b|\bmeans\b/i;
 
 function unitsOf(passages: Passage[]): Unit[] {
@@ -37,7 +39,9 @@ function unitsOf(passages: Passage[]): Unit[] {
         .split("\n")
         .map((l) => l.trim())
         .filter(Boolean);
-      if (lines.length === 0) continue;
+      // A caption's every sentence describes a picture or a table the learner does not see, not
+      // only its first ("Table 1: … The two columns of Train denote …").
+      if (lines.length === 0 || CAPTION.test(lines[0]!)) continue;
       const headingPath = p.headingPath ?? [];
       if (lines.every((l) => /^- /.test(l))) {
         out.push({ passageId: p.id, headingPath, kind: "list", parts: lines.map((l) => l.replace(/^- /, "")) });
@@ -64,10 +68,15 @@ function scorer(units: Unit[]): (sentence: string, first: boolean) => number {
 
 /**
  * A whole sentence that teaches: prose, starting and ending as a sentence does (not a fragment cut
- * at a column, a page or a colon), pointing nowhere else.
+ * at a column, a page or a colon, nor a contents line), pointing nowhere else.
  */
 const teaches = (s: string) =>
-  isProse(s) && /^["'“‘(]?[\p{Lu}\d]/u.test(s) && /[.!?]["'”’)\]]?$/.test(s) && !pointsElsewhere(s);
+  isProse(s) &&
+  /^["'“‘(]?[\p{Lu}\d]/u.test(s) &&
+  /[.!?]["'”’)\]]?$/.test(s) &&
+  // A stop set apart ("2 Simple manipulations; numbers and vectors .") ends a contents line, not a sentence.
+  !/\s[.!?]$/.test(s) &&
+  !pointsElsewhere(s);
 
 /** Markdown of the kept text, with subheadings where the heading path changes. */
 function compose(units: Unit[], kept: Map<Unit, string[]>, chapterTitle: string, depth: number): string {

@@ -1,8 +1,8 @@
 /**
- * Wrong choices of the same kind as the right one: other domain terms of the course for a term,
- * figures of the same form and magnitude for a figure, other definitions for a definition. A
- * distractor never shares a stem with the answer (it could be right too) or with another
- * distractor (it would give the pair away).
+ * Wrong choices of the same kind as the right one: other domain terms of the course for a term
+ * (names for a name, plurals for a plural), figures of the same form and magnitude for a figure,
+ * other definitions for a definition. A distractor never shares a stem with the answer (it could
+ * be right too) or with another distractor (it would give the pair away).
  */
 import { overlaps } from "./keyphrases.ts";
 import { containsPhrase, hash, wordCount } from "./text.ts";
@@ -23,8 +23,13 @@ function pick<T>(pool: T[], n: number, seed: number, closeness: (t: T) => number
 }
 
 const isName = (s: string) => /^\p{Lu}/u.test(s) || /\p{Lu}{2}/u.test(s);
+/** A common noun phrase in the plural: a blank read as "k _____ of which" takes only a plural. */
+const isPlural = (s: string) => !isName(s) && /\p{Ll}{2}s$/u.test(s) && !/(ss|us|is)$/.test(s);
 
-/** Other domain terms of similar length and style, none found in `context` (the question's own text). */
+/**
+ * Other domain terms of the answer's kind (a name for a name, a plural for a plural) and of similar
+ * length, none found in `context` (the question's own text).
+ */
 export function termDistractors(answer: string, terms: string[], context: string, seed: number): string[] {
   const words = wordCount(answer);
   const pool = [...new Set(terms)].filter(
@@ -34,7 +39,10 @@ export function termDistractors(answer: string, terms: string[], context: string
     pool,
     WRONG,
     seed,
-    (t) => Math.abs(wordCount(t) - words) + (isName(t) === isName(answer) ? 0 : 1.5),
+    (t) =>
+      Math.abs(wordCount(t) - words) +
+      (isName(t) === isName(answer) ? 0 : 1.5) +
+      (isName(answer) || isPlural(t) === isPlural(answer) ? 0 : 1.5),
     (a, b) => overlaps(a, b),
   );
 }

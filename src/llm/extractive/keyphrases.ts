@@ -81,6 +81,88 @@ const acceptableWord = (w: string) =>
   !FURNITURE.has(w.toLowerCase()) &&
   !/^\p{L}?\d/u.test(w);
 
+const LEXICON = (nlp as unknown as { model(): { one: { lexicon: Record<string, string> } } }).model().one.lexicon;
+const VERB_FORMS = new Set(["Infinitive", "PresentTense", "PastTense", "Imperative"]);
+const isPlural = (t: Term) => t.tags.includes("Plural") && /\p{Ll}s$/u.test(t.text);
+const isCapitalisedVerb = (t: Term) =>
+  /^\p{Lu}\p{Ll}+$/u.test(t.text) && VERB_FORMS.has(LEXICON[t.text.toLowerCase()] ?? "");
+const noGap = (t: Term) => !/[^\s]/.test(t.post);
+
+/**
+ * Words the tagger read as nouns that are the clause's verb: a plural or a capitalised verb right
+ * before an article or a possessive pronoun ("the interpreter executes the bytecode", "and Promote
+ * the Manifesto"), or a plural before "to" and a verb in a clause with no verb before it ("The
+ * Mozilla Foundation pledges to support…"). A noun phrase after a preposition is left alone ("in both
+ * cases the…").
+ */
+function misreadVerbs(terms: Term[]): Set<number> {
+  const out = new Set<number>();
+  let verbSeen = false;
+  terms.forEach((t, i) => {
+    const next = terms[i + 1];
+    if (t.tags.includes("Verb") && !t.tags.includes("Gerund")) verbSeen = true;
+    if (!next || !noGap(t) || !t.tags.includes("Noun")) return;
+    let start = i;
+    while (
+      start > 0 &&
+      noGap(terms[start - 1]!) &&
+      /Noun|Adjective|Determiner|Value/.test(terms[start - 1]!.tags.join())
+    ) {
+      if (terms[start - 1]!.tags.includes("Pronoun")) break;
+      start--;
+    }
+    if (terms[start - 1]?.tags.includes("Preposition") && noGap(terms[start - 1]!)) return;
+    const beforeArticle =
+      next.tags.includes("Determiner") || (next.tags.includes("Possessive") && next.tags.includes("Pronoun"));
+    const beforeInfinitive =
+      !verbSeen && next.text.toLowerCase() === "to" && (terms[i + 2]?.tags.includes("Infinitive") ?? false);
+    if ((beforeArticle && (isPlural(t) || isCapitalisedVerb(t))) || (beforeInfinitive && isPlural(t))) {
+      out.add(i);
+      verbSeen = true;
+    }
+  });
+  return out;
+}
+
+interface PhraseWord {
+  word: string;
+  noun: boolean;
+  adjective: boolean;
+  /** A later part of a hyphenated word, already written in its first part. */
+  joined?: boolean;
+}
+
+/**
+ * Which terms may stand in a noun phrase: nouns (and adjectives before them) that are acceptable
+ * words, misread verbs excepted. A hyphenated word ("in-batch", "regexp-dna") is one word, written
+ * whole, taking the part of speech of its last part.
+ */
+function phraseWords(terms: Term[]): PhraseWord[] {
+  const verbs = misreadVerbs(terms);
+  const words: PhraseWord[] = terms.map((t, i) => {
+    const tags = new Set(t.tags);
+    const word = t.text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+    const ok = acceptableWord(word) && !verbs.has(i);
+    return { word, noun: ok && isNounTerm(tags), adjective: ok && tags.has("Adjective") };
+  });
+  for (let i = 0; i < terms.length; ) {
+    let end = i;
+    while (end < terms.length - 1 && terms[end]!.post === "-") end++;
+    if (end > i) {
+      const whole = words
+        .slice(i, end + 1)
+        .map((w) => w.word)
+        .join("-");
+      const last = words[end]!;
+      const ok = acceptableWord(whole) && !verbs.has(end);
+      words[i] = { word: whole, noun: ok && last.noun, adjective: ok && last.adjective };
+      for (let k = i + 1; k <= end; k++) words[k] = { ...words[k]!, joined: true };
+    }
+    i = end + 1;
+  }
+  return words;
+}
+
 /** Noun-phrase runs of one piece of text (a sentence or a few). */
 function runsOf(text: string): string[][] {
   const out: string[][] = [];
@@ -88,26 +170,33 @@ function runsOf(text: string): string[][] {
   for (const s of sentences) {
     let run: string[] = [];
     let nouns = 0;
-    // Adjectives are only taken before the first noun, so a run with a noun is a noun phrase.
+    // Adjectives only open a run, so a run with a noun is a noun phrase.
     const flush = () => {
       if (nouns > 0) out.push(run.slice(-MAX_WORDS));
       run = [];
       nouns = 0;
     };
-    for (const t of s.terms) {
-      const tags = new Set(t.tags);
-      const word = t.text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+    const words = phraseWords(s.terms);
+    s.terms.forEach((t, i) => {
+      const { word, noun, adjective, joined } = words[i]!;
+      if (joined) return;
       if (/[^\s-]/.test(t.pre)) flush();
-      if (isNounTerm(tags) && acceptableWord(word)) {
+      if (noun) {
         run.push(word);
         nouns++;
-      } else if (tags.has("Adjective") && nouns === 0 && acceptableWord(word)) {
+      } else if (adjective) {
+        // An adjective after a noun starts the next phrase ("the compiler efficient code"), unless
+        // the noun is a hyphenated modifier ("high-quality dense retriever", "in-batch negative training").
+        if (nouns > 0 && !run.at(-1)!.includes("-")) flush();
         run.push(word);
       } else {
         flush();
       }
-      if (/[^\s-]/.test(t.post)) flush();
-    }
+      // A hyphenated word ends at its last part's punctuation.
+      let last = i;
+      while (words[last + 1]?.joined) last++;
+      if (/[^\s-]/.test(s.terms[last]!.post)) flush();
+    });
     flush();
   }
   return out;

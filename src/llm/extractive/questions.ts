@@ -142,6 +142,10 @@ function definitionQuestions(m: ChapterMaterial, pool: CoursePool, d: Definition
 const blanked = (text: string, span: string) =>
   text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(span)}(?![\\p{L}\\p{N}])`, "u"), BLANK);
 
+/** A term standing as a whole word: not the half of a hyphenated one ("batch" in "in-batch"). */
+const wholeTerm = (span: string, flags: string) =>
+  new RegExp(`(?<![\\p{L}\\p{N}]|[\\p{L}\\p{N}]-)${escapeRegExp(span)}(?![\\p{L}\\p{N}]|-[\\p{L}\\p{N}])`, flags);
+
 function figureQuestions(m: ChapterMaterial): Candidate[] {
   return m.figures
     .map((f) => {
@@ -215,11 +219,10 @@ function clozeQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
   };
   for (const p of m.phrases) {
     for (const s of m.ranked) {
-      const found = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(p.phrase)}(?![\\p{L}\\p{N}])`, "giu");
-      const spans = s.text.match(found);
+      const spans = s.text.match(wholeTerm(p.phrase, "giu"));
       // Once in the sentence, or the blank would be answered by the other mention.
       if (spans?.length !== 1 || wordCount(s.text) < 8 || !phrasesOf(s).includes(spans[0]!.toLowerCase())) continue;
-      const prompt = `Complete the statement: ${blanked(s.text, spans[0]!)}`;
+      const prompt = `Complete the statement: ${s.text.replace(wholeTerm(spans[0]!, "u"), BLANK)}`;
       const c = build(
         m,
         s,
