@@ -6,10 +6,10 @@
  */
 import { rmSync } from "node:fs";
 import { loadConfig } from "../../src/config.ts";
+import { courseHead } from "../../src/courses/read.ts";
 import { openDb } from "../../src/db/index.ts";
 import { createLlm } from "../../src/llm/create.ts";
 import { createLogger } from "../../src/log.ts";
-import { courseHead } from "../../src/materials/course-content.ts";
 import { generateExam } from "../../src/materials/exam.ts";
 import { createEmbedder } from "../../src/retrieval/index.ts";
 import type { Services } from "../../src/services.ts";

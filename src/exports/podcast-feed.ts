@@ -3,8 +3,9 @@
  * its token then opens the RSS document and the ready episodes' audio, at URLs under /feeds/.
  */
 import { type CourseOwner, loadCourseOf } from "../courses/read.ts";
+import { loadCourse } from "../courses/store.ts";
 import { notFound } from "../errors.ts";
-import { assertCompleted } from "../materials/course-content.ts";
+import { assertCompleted } from "../materials/assert-completed.ts";
 import { blobPath } from "../media/blob-store.ts";
 import { courseEpisodes, getEpisode } from "../podcasts/episodes.ts";
 import type { Services } from "../services.ts";
@@ -45,11 +46,7 @@ function liveFeed(svc: Services, token: string) {
 /** The RSS document a feed token opens; 404 for an unknown or revoked token. */
 export function feedDocument(svc: Services, token: string): string {
   const feed = liveFeed(svc, token);
-  const course = svc.sqlite
-    .query<{ id: string; title: string; description: string | null }, [string]>(
-      "SELECT id, title, description FROM courses WHERE id = ?",
-    )
-    .get(feed.course_id)!;
+  const course = loadCourse(svc.sqlite, feed.course_id)!;
   return feedXml({
     course,
     feedUrl: feedUrl(svc.cfg.baseUrl, token),

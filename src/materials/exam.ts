@@ -1,9 +1,11 @@
 /** The course exam: cached per (course, model, exam_size), written once even under concurrent requests. */
 import type { Database } from "bun:sqlite";
+import { completedChapters } from "../courses/completed-chapters.ts";
+import type { CourseHead } from "../courses/read.ts";
 import type { ExamQuestion } from "../llm/artefacts.ts";
 import type { Services } from "../services.ts";
 import { newId, nowIso } from "../util.ts";
-import { assertCompleted, type CourseHead, completedChapters } from "./course-content.ts";
+import { assertCompleted } from "./assert-completed.ts";
 import { asUnavailable, makerOf } from "./engine.ts";
 import { buildExamQuestions } from "./exam-builder.ts";
 import { chooseModel } from "./model-choice.ts";
@@ -41,14 +43,30 @@ function readExam(
     : null;
 }
 
-/** The newest exam of the course, of any model and size (exports take what has been generated). */
-export function latestExam(sqlite: Database, courseId: string): Exam | null {
+export interface StoredExam {
+  id: string;
+  model: string;
+  exam_size: number;
+  exam: Exam;
+}
+
+/**
+ * The course's newest exam (of `size` questions and of `model` when given), or null when none was
+ * generated; exports and exam attempts both take this one.
+ */
+export function findExam(
+  sqlite: Database,
+  courseId: string,
+  opts: { size?: number; model?: string | null } = {},
+): StoredExam | null {
   const row = sqlite
-    .query<{ exam: string }, [string]>(
-      "SELECT exam FROM exams WHERE course_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1",
+    .query<{ id: string; model: string; exam_size: number; exam: string }, [string, number | null, string | null]>(
+      `SELECT id, model, exam_size, exam FROM exams
+        WHERE course_id = ?1 AND (?2 IS NULL OR exam_size = ?2) AND (?3 IS NULL OR model = ?3)
+        ORDER BY created_at DESC, rowid DESC LIMIT 1`,
     )
-    .get(courseId);
-  return row ? (JSON.parse(row.exam) as Exam) : null;
+    .get(courseId, opts.size ?? null, opts.model ?? null);
+  return row ? { id: row.id, model: row.model, exam_size: row.exam_size, exam: JSON.parse(row.exam) as Exam } : null;
 }
 
 const MODEL_ROUNDS = 4;

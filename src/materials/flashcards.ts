@@ -1,9 +1,11 @@
 /** The flashcard deck: cached per (course, model); a different model makes a fresh deck. */
 import type { Database } from "bun:sqlite";
+import { completedChapters } from "../courses/completed-chapters.ts";
+import type { CourseHead } from "../courses/read.ts";
 import { type FlashcardDeck, writeFlashcards } from "../llm/artefacts.ts";
 import type { Services } from "../services.ts";
 import { newId, nowIso } from "../util.ts";
-import { assertCompleted, type CourseHead, completedChapters } from "./course-content.ts";
+import { assertCompleted } from "./assert-completed.ts";
 import { asUnavailable, makerOf } from "./engine.ts";
 import { chooseModel } from "./model-choice.ts";
 import { singleFlight } from "./single-flight.ts";
@@ -32,14 +34,24 @@ function readDeck(sqlite: Database, courseId: string, model: string): Omit<Flash
     : null;
 }
 
-/** The newest deck of the course, whichever model made it (exports take what has been generated). */
-export function latestDeck(sqlite: Database, courseId: string): FlashcardDeck | null {
+export interface StoredDeck {
+  id: string;
+  model: string;
+  deck: FlashcardDeck;
+}
+
+/**
+ * The course's newest deck (of `model` when given), or null when none was generated; exports and
+ * learner progress both take this one.
+ */
+export function findDeck(sqlite: Database, courseId: string, model?: string | null): StoredDeck | null {
   const row = sqlite
-    .query<{ deck: string }, [string]>(
-      "SELECT deck FROM flashcard_decks WHERE course_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1",
+    .query<{ id: string; model: string; deck: string }, [string, string | null]>(
+      `SELECT id, model, deck FROM flashcard_decks WHERE course_id = ?1 AND (?2 IS NULL OR model = ?2)
+        ORDER BY created_at DESC, rowid DESC LIMIT 1`,
     )
-    .get(courseId);
-  return row ? (JSON.parse(row.deck) as FlashcardDeck) : null;
+    .get(courseId, model ?? null);
+  return row ? { id: row.id, model: row.model, deck: JSON.parse(row.deck) as FlashcardDeck } : null;
 }
 
 /** Fronts compared without case, spacing or punctuation, so near-identical cards count once. */

@@ -1,8 +1,8 @@
 /** Exam attempts against a cached exam: mcq exactly, free-text answers against their rubric by the exam's grader. */
 import type { Database } from "bun:sqlite";
+import type { CourseHead, CourseOwner } from "../courses/read.ts";
 import { notFound } from "../errors.ts";
 import type { Llm } from "../llm/types.ts";
-import type { CourseHead, CourseOwner } from "../materials/course-content.ts";
 import { asUnavailable } from "../materials/engine.ts";
 import { newId } from "../util.ts";
 import { checkAnswers } from "./answers.ts";

@@ -4,8 +4,9 @@
  * the number of chapters; decks and exams are optional materials and do not count).
  */
 import type { Database } from "bun:sqlite";
-import type { CourseHead, CourseOwner } from "../materials/course-content.ts";
-import { findDeck } from "./decks.ts";
+import { chapterOutline } from "../courses/chapters.ts";
+import type { CourseHead, CourseOwner } from "../courses/read.ts";
+import { findDeck } from "../materials/flashcards.ts";
 import { deckStanding } from "./flashcard-reviews.ts";
 
 /** A chapter quiz is passed when an attempt gets at least two thirds of its questions right. */
@@ -35,12 +36,7 @@ function bestAndLast(attempts: AttemptRow[]) {
 }
 
 export function learnerProgress(sqlite: Database, owner: CourseOwner, course: CourseHead, now = new Date()) {
-  const chapters = sqlite
-    .query<{ id: string; order_index: number; title: string; status: string; questions: number }, [string]>(
-      `SELECT ch.id, ch.order_index, ch.title, ch.status, (SELECT COUNT(*) FROM quiz_questions q WHERE q.chapter_id = ch.id) AS questions
-         FROM chapters ch WHERE ch.course_id = ? ORDER BY ch.order_index`,
-    )
-    .all(course.id);
+  const chapters = chapterOutline(sqlite, course.id);
   const reads = new Map(
     sqlite
       .query<{ chapter_id: string; read_at: string }, [string, string]>(
