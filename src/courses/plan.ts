@@ -9,6 +9,7 @@
  * - `separate_courses`: each course has one source, planned like sequential_sections.
  */
 import type { Database } from "bun:sqlite";
+import { documentTitle } from "../documents/lookups.ts";
 import {
   type Outline,
   type OutlineInput,
@@ -287,10 +288,6 @@ interface SectionChapter {
   passages: Passage[];
 }
 
-const documentTitleOf = (sqlite: Database, id: string) =>
-  sqlite.query<{ title: string | null }, [string]>("SELECT title FROM documents WHERE id = ?").get(id)?.title?.trim() ||
-  null;
-
 /** One source's chapters: its top-level sections (split if too few), grouped into `count` contiguous runs. */
 function sourceChapters(source: ReadySource, paragraphs: Paragraph[], count: number): SectionChapter[] {
   const sections = splitToCount(topSections(paragraphs, count), paragraphs, count);
@@ -308,7 +305,7 @@ function sourceChapters(source: ReadySource, paragraphs: Paragraph[], count: num
 
 /** Consecutive whole sources sharing one chapter (fewer chapters than sources). */
 function sourcesChapter(ctx: PlanContext, sources: ReadySource[], paragraphs: Paragraph[][]): SectionChapter {
-  const titles = sources.map((s) => documentTitleOf(ctx.svc.sqlite, s.id) ?? s.filename);
+  const titles = sources.map((s) => documentTitle(ctx.svc.sqlite, s.id) ?? s.filename);
   return {
     title: groupTitle(titles),
     sections: titles,
@@ -337,7 +334,7 @@ async function planSequential(
         ]
       : sourceChapters(sources[g.sources[0]!]!, paragraphs[g.sources[0]!]!, g.chapters),
   );
-  const titles = sources.map((s) => documentTitleOf(ctx.svc.sqlite, s.id));
+  const titles = sources.map((s) => documentTitle(ctx.svc.sqlite, s.id));
   const structure = sources
     .map((s, i) => `${titles[i] ?? s.filename}\n${headingTree(paragraphs[i]!, 0, 3)}`)
     .join("\n\n");

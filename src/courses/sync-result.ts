@@ -2,13 +2,13 @@
  * Sync mode: waits for the jobs of a request and shapes the result, or raises the structured
  * failure reason with the status the API gives it (500 for model failures).
  */
-import { monthlyCount, OPERATIONS } from "../billing/index.ts";
+import { billedMicros, monthlyCount, OPERATIONS } from "../billing/index.ts";
 import { AppError, type FailureReason } from "../errors.ts";
 import type { Services } from "../services.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import { microsToUsd } from "../util.ts";
 import type { ChapterRef, UsageRecord } from "./events.ts";
-import { billedMicros, followJobs } from "./follow.ts";
+import { followJobs } from "./follow.ts";
 
 export interface SyncCourse {
   id: string;

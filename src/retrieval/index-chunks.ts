@@ -127,8 +127,12 @@ function insertChunks(
   })();
 }
 
-/** Removes a document's or chapter's chunks; triggers drop their FTS rows and vectors. */
-export function deleteChunksOf(sqlite: Database, owner: Pick<ChunkOwner, "documentId" | "chapterId">): number {
+/** Removes a document's, chapter's or course's chunks; triggers drop their FTS rows and vectors. */
+export function deleteChunksOf(
+  sqlite: Database,
+  owner: Partial<Pick<ChunkOwner, "documentId" | "chapterId" | "courseId">>,
+): number {
+  if (owner.courseId) return sqlite.run("DELETE FROM retrieval_chunks WHERE course_id = ?", [owner.courseId]).changes;
   if (owner.documentId)
     return sqlite.run("DELETE FROM retrieval_chunks WHERE document_id = ?", [owner.documentId]).changes;
   if (owner.chapterId)

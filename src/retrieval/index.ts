@@ -5,7 +5,7 @@
 
 export { deleteDocument } from "../documents/records.ts";
 export { type Chunk, type ChunkOptions, chunkDocument, chunkMarkdown } from "./chunk.ts";
-export { chunkTexts } from "./chunk-texts.ts";
+export { chunksWithAnyWord, chunkTexts, type DocumentChunk, documentChunks, type MatchedChunk } from "./chunk-reads.ts";
 export { createEmbedder } from "./embedders/create.ts";
 export type { Embedder } from "./embedders/types.ts";
 export {

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { deleteCourse } from "../../courses/delete.ts";
 import { courseLister, readCourse } from "../../courses/read.ts";
+import { episodeBlobKeys } from "../../podcasts/episodes.ts";
 import type { Services } from "../../services.ts";
 import { CourseIdParams, errors, UserHeaders } from "../schemas.ts";
 import { ownerOf } from "../user.ts";
@@ -116,7 +117,7 @@ export const courseReadRoutes = (svc: Services) => {
     .delete(
       "/v2/courses/:course_id",
       async ({ request, params, set }) => {
-        await deleteCourse(svc, ownerOf(svc, request), params.course_id);
+        await deleteCourse(svc, ownerOf(svc, request), params.course_id, episodeBlobKeys);
         set.status = 204;
       },
       {
