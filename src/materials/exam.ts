@@ -10,7 +10,7 @@ import { asUnavailable, makerOf } from "./engine.ts";
 import { buildExamQuestions } from "./exam-builder.ts";
 import { chooseModel } from "./model-choice.ts";
 import { isQuantitative } from "./quantitative.ts";
-import { singleFlight } from "./single-flight.ts";
+import { cachedOrMade } from "./single-flight.ts";
 
 export interface Exam {
   title: string;
@@ -94,12 +94,8 @@ export async function generateExam(
 ): Promise<ExamResult> {
   assertCompleted(course);
   const model = await chooseModel(svc.llm, course, opts.modelKey);
-  const cached = readExam(svc.sqlite, course.id, model, opts.examSize);
-  if (cached) return { ...cached, from_cache: true };
-
-  const { value, joined } = await singleFlight(`exam:${course.id}:${model}:${opts.examSize}`, async () => {
-    const again = readExam(svc.sqlite, course.id, model, opts.examSize);
-    if (again) return again;
+  const read = () => readExam(svc.sqlite, course.id, model, opts.examSize);
+  return cachedOrMade(`exam:${course.id}:${model}:${opts.examSize}`, read, async () => {
     const maker = makerOf(svc.llm, model);
     const chapters = completedChapters(svc.sqlite, course.id);
     const questions = await buildExamQuestions(svc.llm, {
@@ -126,7 +122,5 @@ export async function generateExam(
       "INSERT OR IGNORE INTO exams (id, course_id, model, exam_size, exam, engine, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
       [newId(), course.id, maker.model, opts.examSize, JSON.stringify(exam), maker.engine, nowIso()],
     );
-    return readExam(svc.sqlite, course.id, model, opts.examSize)!;
   });
-  return { ...value, from_cache: joined };
 }

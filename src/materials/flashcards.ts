@@ -8,7 +8,7 @@ import { newId, nowIso } from "../util.ts";
 import { assertCompleted } from "./assert-completed.ts";
 import { asUnavailable, makerOf } from "./engine.ts";
 import { chooseModel } from "./model-choice.ts";
-import { singleFlight } from "./single-flight.ts";
+import { cachedOrMade } from "./single-flight.ts";
 
 export interface FlashcardsResult {
   flashcards: FlashcardDeck;
@@ -76,25 +76,22 @@ export async function generateFlashcards(
 ): Promise<FlashcardsResult> {
   assertCompleted(course);
   const model = await chooseModel(svc.llm, course, opts.modelKey);
-  const cached = readDeck(svc.sqlite, course.id, model);
-  if (cached) return { ...cached, from_cache: true };
-
-  const { value, joined } = await singleFlight(`flashcards:${course.id}:${model}`, async () => {
-    const again = readDeck(svc.sqlite, course.id, model);
-    if (again) return again;
-    const maker = makerOf(svc.llm, model);
-    const deck = await writeFlashcards(svc.llm, {
-      courseTitle: course.title,
-      chapters: completedChapters(svc.sqlite, course.id),
-      model: maker.model,
-    }).catch((err: unknown) => {
-      throw asUnavailable(err);
-    });
-    svc.sqlite.run(
-      "INSERT OR IGNORE INTO flashcard_decks (id, course_id, model, deck, engine, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-      [newId(), course.id, maker.model, JSON.stringify(withoutDuplicates(deck)), maker.engine, nowIso()],
-    );
-    return readDeck(svc.sqlite, course.id, model)!;
-  });
-  return { ...value, from_cache: joined };
+  return cachedOrMade(
+    `flashcards:${course.id}:${model}`,
+    () => readDeck(svc.sqlite, course.id, model),
+    async () => {
+      const maker = makerOf(svc.llm, model);
+      const deck = await writeFlashcards(svc.llm, {
+        courseTitle: course.title,
+        chapters: completedChapters(svc.sqlite, course.id),
+        model: maker.model,
+      }).catch((err: unknown) => {
+        throw asUnavailable(err);
+      });
+      svc.sqlite.run(
+        "INSERT OR IGNORE INTO flashcard_decks (id, course_id, model, deck, engine, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        [newId(), course.id, maker.model, JSON.stringify(withoutDuplicates(deck)), maker.engine, nowIso()],
+      );
+    },
+  );
 }
