@@ -8,6 +8,7 @@ import { chapterOutline } from "../courses/chapters.ts";
 import type { CourseHead, CourseOwner } from "../courses/read.ts";
 import { findDeck } from "../materials/flashcards.ts";
 import { deckStanding } from "./flashcard-reviews.ts";
+import { percent, share } from "./share.ts";
 
 /** A chapter quiz is passed when an attempt gets at least two thirds of its questions right. */
 export const QUIZ_PASS = 2 / 3;
@@ -19,7 +20,6 @@ interface AttemptRow {
   created_at: string;
 }
 
-const percent = (score: number, total: number) => Math.round((score / Math.max(1, total)) * 100);
 const summary = (a: AttemptRow) => ({
   attempt_id: a.id,
   score: a.score,
@@ -31,7 +31,7 @@ const summary = (a: AttemptRow) => ({
 /** Best (highest share, earliest on a tie) and last of attempts in the order they were made. */
 function bestAndLast(attempts: AttemptRow[]) {
   if (attempts.length === 0) return { attempts: 0, best: null, last: null };
-  const best = attempts.reduce((b, a) => (a.score / Math.max(1, a.total) > b.score / Math.max(1, b.total) ? a : b));
+  const best = attempts.reduce((b, a) => (share(a.score, a.total) > share(b.score, b.total) ? a : b));
   return { attempts: attempts.length, best: summary(best), last: summary(attempts[attempts.length - 1]!) };
 }
 
@@ -58,7 +58,7 @@ export function learnerProgress(sqlite: Database, owner: CourseOwner, course: Co
 
   const chapterViews = chapters.map((ch) => {
     const quiz = bestAndLast(quizAttempts.filter((a) => a.chapter_id === ch.id));
-    const passed = quiz.best !== null && quiz.best.score / Math.max(1, quiz.best.total) >= QUIZ_PASS;
+    const passed = quiz.best !== null && share(quiz.best.score, quiz.best.total) >= QUIZ_PASS;
     return {
       order_index: ch.order_index,
       title: ch.title,
@@ -79,7 +79,7 @@ export function learnerProgress(sqlite: Database, owner: CourseOwner, course: Co
     course_status: course.status,
     as_of: now.toISOString(),
     completion: {
-      percent: Math.floor(((chaptersRead + quizzesPassed) / Math.max(1, 2 * chapters.length)) * 100),
+      percent: Math.floor(share(chaptersRead + quizzesPassed, 2 * chapters.length) * 100),
       chapters: chapters.length,
       chapters_read: chaptersRead,
       quizzes_passed: quizzesPassed,
