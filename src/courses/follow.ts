@@ -21,14 +21,14 @@ import { loadCourse } from "./store.ts";
 
 const NO_USAGE: CourseUsage = { model: null, engine: null, model_calls: 0, prompt_tokens: 0, completion_tokens: 0 };
 
-export function chapterRefs(sqlite: Database, courseId: string): ChapterRef[] {
+function chapterRefs(sqlite: Database, courseId: string): ChapterRef[] {
   return sqlite
     .query<ChapterRef, [string]>("SELECT order_index, title FROM chapters WHERE course_id = ? ORDER BY order_index")
     .all(courseId);
 }
 
 /** The final event of a job, read from the database; null while it is still going. */
-export function settledEvent(sqlite: Database, jobId: string): GenerationEvent | null {
+function settledEvent(sqlite: Database, jobId: string): GenerationEvent | null {
   const job = getJob(sqlite, jobId);
   if (!job?.course_id) return null;
   const course = sqlite

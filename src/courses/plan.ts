@@ -28,7 +28,7 @@ import type { ChapterPart, CoursePlan, CourseRow, Organization, PlannedChapter }
 import { dominantTheme, relatedness, sharedThemes, type TermProfile, termProfile } from "./themes.ts";
 
 /** Mean lexical cosine above which `auto` treats the sources as one subject. */
-export const RELATED_THRESHOLD = 0.2;
+const RELATED_THRESHOLD = 0.2;
 
 export interface ReadySource {
   id: string;

@@ -157,7 +157,7 @@ const bag = (texts: string[]) => {
  * between paragraphs whose neighbourhoods share the fewest words, as in TextTiling), no part
  * under a third of an even share; each part titled by its own key phrase.
  */
-export function topicSegments(paragraphs: Paragraph[], wanted: number): Section[] {
+function topicSegments(paragraphs: Paragraph[], wanted: number): Section[] {
   const n = paragraphs.length;
   const parts = Math.min(wanted, n);
   const total = wordsOf(paragraphs, 0, n);

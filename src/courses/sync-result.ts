@@ -17,7 +17,7 @@ export interface SyncCourse {
 }
 
 /** HTTP status of a failed generation: the sources' fault, no model, or the model's failure. */
-export function failureStatus(reason: FailureReason): number {
+function failureStatus(reason: FailureReason): number {
   if (reason.code === "SOURCES_FAILED" || reason.code === "TOPIC_NOT_COVERED") return 422;
   if (reason.code === "MODEL_NOT_CONFIGURED") return 503;
   return 500;

@@ -13,7 +13,7 @@ import { feedOfToken, feedToken, openFeed, revokeFeed } from "./feed-tokens.ts";
 import { feedXml } from "./podcast-rss.ts";
 
 export const feedUrl = (baseUrl: string, token: string) => `${baseUrl}/feeds/${token}/rss`;
-export const feedAudioUrl = (baseUrl: string, token: string, episodeId: string) =>
+const feedAudioUrl = (baseUrl: string, token: string, episodeId: string) =>
   `${baseUrl}/feeds/${token}/episodes/${episodeId}.mp3`;
 
 /** POST podcasts/feed: the learner's completed course's feed URL, made when it has none. */

@@ -49,7 +49,7 @@ export interface RubricGrader {
 const CREDIT: Record<RubricMark, number> = { yes: 1, partly: 0.5, no: 0 };
 
 /** A free-text answer counts as correct from half the question's credit on. */
-export const CORRECT_FROM = 0.5;
+const CORRECT_FROM = 0.5;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 

@@ -11,7 +11,7 @@ import { deckStanding } from "./flashcard-reviews.ts";
 import { percent, share } from "./share.ts";
 
 /** A chapter quiz is passed when an attempt gets at least two thirds of its questions right. */
-export const QUIZ_PASS = 2 / 3;
+const QUIZ_PASS = 2 / 3;
 
 interface AttemptRow {
   id: string;

@@ -28,7 +28,7 @@ export interface ChunkOwner {
 }
 
 /** Heading context prepended to what is embedded and indexed (never to the returned text). */
-export function contextOf(title: string | null, headingPath: string[]): string {
+function contextOf(title: string | null, headingPath: string[]): string {
   const parts = title && headingPath[0] !== title ? [title, ...headingPath] : headingPath;
   return parts.join(" › ");
 }
@@ -40,7 +40,7 @@ export interface PreparedChunk extends Chunk {
 }
 
 /** Embeds and stores the chunks of one owner, replacing the owner's previous chunks. */
-export async function storeChunks(deps: RetrievalDeps, owner: ChunkOwner, chunks: PreparedChunk[]): Promise<void> {
+async function storeChunks(deps: RetrievalDeps, owner: ChunkOwner, chunks: PreparedChunk[]): Promise<void> {
   const vectors = await deps.embedder.embed(chunks.map((c) => embeddingInput(c.context, c.text)));
   writeChunks(deps.sqlite, deps.embedder, owner, chunks, vectors);
 }
@@ -63,7 +63,7 @@ async function embedInBatches(embedder: Embedder, chunks: PreparedChunk[]): Prom
 }
 
 /** Writes the chunks in one transaction, replacing the owner's previous chunks. */
-export function writeChunks(
+function writeChunks(
   sqlite: Database,
   embedder: Pick<Embedder, "id">,
   owner: ChunkOwner,

@@ -6,7 +6,7 @@ import { users } from "../db/schema/index.ts";
 import { AppError, notFound, validation } from "../errors.ts";
 import { isUuid, newId, nowIso } from "../util.ts";
 
-export const LEARNING_GOALS = ["exams", "career", "curiosity", "supplement"] as const;
+const LEARNING_GOALS = ["exams", "career", "curiosity", "supplement"] as const;
 export type LearningGoal = (typeof LEARNING_GOALS)[number];
 
 export type User = typeof users.$inferSelect;
