@@ -160,6 +160,13 @@ export function resolveOrganization(
   return { organization: r >= RELATED_THRESHOLD ? "thematic_bridge" : "sequential_sections", relatedness: r };
 }
 
+/** The sources of a course as read for planning: each one's paragraphs and term profile. */
+interface ReadSources {
+  sources: ReadySource[];
+  paragraphs: Paragraph[][];
+  profiles: TermProfile[];
+}
+
 export async function planSourceCourse(ctx: PlanContext, sources: ReadySource[]): Promise<CoursePlan> {
   const paragraphs = sources.map((s) => documentParagraphs(ctx.svc.sqlite, s.id));
   const profiles = paragraphs.map((ps) =>
@@ -168,8 +175,8 @@ export async function planSourceCourse(ctx: PlanContext, sources: ReadySource[])
   const { organization, relatedness: r } = resolveOrganization(ctx.course.organization ?? "auto", profiles);
   const plan =
     organization === "thematic_bridge"
-      ? await planThematic(ctx, sources, paragraphs, profiles)
-      : await planSequential(ctx, sources, paragraphs, profiles);
+      ? await planThematic(ctx, { sources, paragraphs, profiles })
+      : await planSequential(ctx, { sources, paragraphs, profiles });
   return { ...plan, organization, ...(r === undefined ? {} : { relatedness: r }) };
 }
 
@@ -229,13 +236,9 @@ function themePassages(
   return { passages: out, used };
 }
 
-async function planThematic(
-  ctx: PlanContext,
-  sources: ReadySource[],
-  paragraphs: Paragraph[][],
-  profiles: TermProfile[],
-): Promise<Omit<CoursePlan, "organization">> {
+async function planThematic(ctx: PlanContext, read: ReadSources): Promise<Omit<CoursePlan, "organization">> {
   const { course } = ctx;
+  const { sources, paragraphs, profiles } = read;
   const { passages, used } = themePassages(sources, paragraphs, profiles, course.num_chapters);
   const outline = await writeOutline(ctx, {
     topic: course.topic || undefined,
@@ -314,13 +317,9 @@ function sourcesChapter(ctx: PlanContext, sources: ReadySource[], paragraphs: Pa
   };
 }
 
-async function planSequential(
-  ctx: PlanContext,
-  sources: ReadySource[],
-  paragraphs: Paragraph[][],
-  profiles: TermProfile[],
-): Promise<Omit<CoursePlan, "organization">> {
+async function planSequential(ctx: PlanContext, read: ReadSources): Promise<Omit<CoursePlan, "organization">> {
   const { course } = ctx;
+  const { sources, paragraphs, profiles } = read;
   const sizes = paragraphs.map((ps) => ps.reduce((a, p) => a + p.text.length, 0));
   const groups = sequentialGroups(sizes, course.num_chapters);
   const planned = groups.flatMap((g) =>
