@@ -90,6 +90,21 @@ export function ProgressBar({ value, label }: { value: number; label: string }) 
   );
 }
 
+/** A table's column headings, one per entry. */
+export function TableHead({ columns }: { columns: ComponentChildren[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c, i) => (
+          <th key={i} scope="col">
+            {c}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 /** A wide table that scrolls sideways on a phone; the scrolling region is reachable by keyboard. */
 export function TableWrap({ label, children }: { label: string; children: ComponentChildren }) {
   return (

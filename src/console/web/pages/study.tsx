@@ -10,6 +10,37 @@ interface Notes {
   notes: string;
 }
 
+/** The notes options, as the spec names them, with the words the form shows. */
+const NOTES_OPTIONS = [
+  {
+    name: "notes-goal",
+    label: "Goal",
+    options: [
+      ["exams", "Exams"],
+      ["interviews", "Interviews"],
+      ["practical", "Practical"],
+    ],
+  },
+  {
+    name: "notes-style",
+    label: "Style",
+    options: [
+      ["clear_structured", "Clear and structured"],
+      ["narrative", "Narrative"],
+      ["concise", "Concise"],
+    ],
+  },
+  {
+    name: "notes-tone",
+    label: "Tutor",
+    options: [
+      ["professor", "Professor"],
+      ["mentor", "Mentor"],
+      ["peer", "Peer"],
+    ],
+  },
+];
+
 export function Study({ id }: { id: string }) {
   const guide = useLoad(
     () =>
@@ -93,24 +124,16 @@ export function Study({ id }: { id: string }) {
       <section aria-labelledby="notes-heading">
         <h2 id="notes-heading">Study notes</h2>
         <form onSubmit={generate} class="panel row">
-          <label for="notes-goal">Goal</label>
-          <select id="notes-goal" name="notes-goal">
-            <option value="exams">Exams</option>
-            <option value="interviews">Interviews</option>
-            <option value="practical">Practical</option>
-          </select>
-          <label for="notes-style">Style</label>
-          <select id="notes-style" name="notes-style">
-            <option value="clear_structured">Clear and structured</option>
-            <option value="narrative">Narrative</option>
-            <option value="concise">Concise</option>
-          </select>
-          <label for="notes-tone">Tutor</label>
-          <select id="notes-tone" name="notes-tone">
-            <option value="professor">Professor</option>
-            <option value="mentor">Mentor</option>
-            <option value="peer">Peer</option>
-          </select>
+          {NOTES_OPTIONS.map(({ name, label, options }) => (
+            <>
+              <label for={name}>{label}</label>
+              <select id={name} name={name}>
+                {options.map(([value, text]) => (
+                  <option value={value}>{text}</option>
+                ))}
+              </select>
+            </>
+          ))}
           <button type="submit" disabled={busy}>
             {busy ? "Writing notes…" : "Generate notes"}
           </button>
