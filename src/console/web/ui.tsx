@@ -90,6 +90,28 @@ export function ProgressBar({ value, label }: { value: number; label: string }) 
   );
 }
 
+/**
+ * What a form's button runs: `busy` while it runs, and its failure kept as `error` (cleared when it
+ * runs again); `onError` may show more of a failure.
+ */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = async (action: () => Promise<unknown>, onError?: (err: unknown) => void) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (err) {
+      setError(err);
+      onError?.(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run };
+}
+
 /** A table's column headings, one per entry. */
 export function TableHead({ columns }: { columns: ComponentChildren[] }) {
   return (

@@ -4,7 +4,7 @@ import { ApiError, request } from "../api.ts";
 import { applyEvent, BuildProgress, type BuildState, initialBuild } from "../progress.tsx";
 import { resumeAndFollow } from "../resume.ts";
 import { readEvents } from "../stream.ts";
-import { ErrorNote, Link, PageTitle } from "../ui.tsx";
+import { ErrorNote, Link, PageTitle, useAction } from "../ui.tsx";
 
 const GOALS = [
   ["", "My saved goal"],
@@ -24,51 +24,41 @@ const ORGANIZATIONS = [
 export function NewCourse() {
   const [from, setFrom] = useState<"topic" | "sources">("topic");
   const [build, setBuild] = useState<BuildState | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
 
   const start = async (e: Event) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget as HTMLFormElement);
-    setError(null);
-    setBusy(true);
     let state = initialBuild;
     setBuild(state);
-    try {
-      const res =
-        from === "topic"
-          ? await request("POST", "/v2/courses/generate?mode=stream", topicBody(form))
-          : await request("POST", "/v2/courses/generate-from-files?mode=stream", sourcesForm(form));
-      await readEvents(res, (event, data) => setBuild((state = applyEvent(state, event, data))));
-    } catch (err) {
-      setError(err);
-      const ids = err instanceof ApiError ? (err.details as { course_id?: string } | undefined) : undefined;
-      setBuild(
-        ids?.course_id
-          ? {
-              ...state,
-              courseId: ids.course_id,
-              status: "failed",
-              error: { code: (err as ApiError).code, message: (err as ApiError).message },
-            }
-          : null,
-      );
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        const res =
+          from === "topic"
+            ? await request("POST", "/v2/courses/generate?mode=stream", topicBody(form))
+            : await request("POST", "/v2/courses/generate-from-files?mode=stream", sourcesForm(form));
+        await readEvents(res, (event, data) => setBuild((state = applyEvent(state, event, data))));
+      },
+      (err) => {
+        const ids = err instanceof ApiError ? (err.details as { course_id?: string } | undefined) : undefined;
+        setBuild(
+          ids?.course_id
+            ? {
+                ...state,
+                courseId: ids.course_id,
+                status: "failed",
+                error: { code: (err as ApiError).code, message: (err as ApiError).message },
+              }
+            : null,
+        );
+      },
+    );
   };
 
   const resume = async () => {
     if (!build?.courseId) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await resumeAndFollow(build.courseId, build.title, { onState: setBuild });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    const { courseId, title } = build;
+    await run(() => resumeAndFollow(courseId, title, { onState: setBuild }));
   };
 
   return (

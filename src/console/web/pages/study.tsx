@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import { ApiError, get, post } from "../api.ts";
 import { CourseNav } from "../course-nav.tsx";
-import { ErrorNote, Loading, Markdown, PageTitle, useLoad } from "../ui.tsx";
+import { ErrorNote, Loading, Markdown, PageTitle, useAction, useLoad } from "../ui.tsx";
 
 type Section = { heading: string; items?: { term: string; definition: string }[]; bullets?: string[]; body?: string };
 
@@ -57,27 +57,20 @@ export function Study({ id }: { id: string }) {
     [id],
   );
   const [notes, setNotes] = useState<Notes | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const shown = notes ?? stored.data;
-  const generate = async (e: Event) => {
+  const generate = (e: Event) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget as HTMLFormElement);
-    setBusy(true);
-    setError(null);
-    try {
+    return run(async () =>
       setNotes(
         await post<Notes>(`/v2/courses/${id}/generate-notes`, {
           learning_goal: f.get("notes-goal"),
           learning_style: f.get("notes-style"),
           tutor_tone: f.get("notes-tone"),
         }),
-      );
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+      ),
+    );
   };
   const download = () => {
     const url = URL.createObjectURL(new Blob([shown!.notes], { type: "text/markdown" }));
