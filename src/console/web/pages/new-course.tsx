@@ -21,6 +21,12 @@ const ORGANIZATIONS = [
   ["separate_courses", "One course per source"],
 ] as const;
 
+/** What a course is built from, with the words the form shows. */
+const BUILD_FROM = [
+  ["topic", "A topic covered by my library"],
+  ["sources", "Files and URLs"],
+] as const;
+
 export function NewCourse() {
   const [from, setFrom] = useState<"topic" | "sources">("topic");
   const [build, setBuild] = useState<BuildState | null>(null);
@@ -67,26 +73,12 @@ export function NewCourse() {
       <form onSubmit={start} class="panel">
         <fieldset>
           <legend>Build from</legend>
-          <label class="inline">
-            <input
-              type="radio"
-              name="from"
-              value="topic"
-              checked={from === "topic"}
-              onChange={() => setFrom("topic")}
-            />{" "}
-            A topic covered by my library
-          </label>
-          <label class="inline">
-            <input
-              type="radio"
-              name="from"
-              value="sources"
-              checked={from === "sources"}
-              onChange={() => setFrom("sources")}
-            />{" "}
-            Files and URLs
-          </label>
+          {BUILD_FROM.map(([value, text]) => (
+            <label key={value} class="inline">
+              <input type="radio" name="from" value={value} checked={from === value} onChange={() => setFrom(value)} />{" "}
+              {text}
+            </label>
+          ))}
         </fieldset>
         <label for="topic">{from === "topic" ? "Topic" : "Topic (optional)"}</label>
         <input id="topic" name="topic" minLength={3} maxLength={500} required={from === "topic"} />
