@@ -64,7 +64,7 @@ function settledEvent(sqlite: Database, jobId: string): GenerationEvent | null {
 function usageRecord(sqlite: Database, jobId: string, courseId: string, usage: CourseUsage): UsageRecord {
   const job = getJob(sqlite, jobId);
   const course = job?.course_id === courseId ? loadCourse(sqlite, courseId) : null;
-  const keyEnv = billedKeyEnv(sqlite, courseId, OPERATIONS.course) ?? "production";
+  const keyEnv = (job && course && billedKeyEnv(sqlite, courseId, OPERATIONS.course)) || "production";
   const seconds =
     job && course
       ? (Date.parse(course.completed_at ?? new Date().toISOString()) - Date.parse(job.created_at)) / 1000
