@@ -153,6 +153,13 @@ test("a table is named in a query only under its owner folder, or by a listed ex
   expect(stale).toEqual([]);
 });
 
+test("queries start with an upper-case keyword, as the scan reads them", () => {
+  const lower = [...sourceFiles(SRC)].filter((f) =>
+    /["`]\s*(?:select\s|insert\s+into\s|delete\s+from\s|update\s+\w+\s+set\s)/.test(readFileSync(f, "utf8")),
+  );
+  expect(lower.map((f) => relative(SRC, f))).toEqual([]);
+});
+
 test("the scan sees raw SQL and drizzle imports alike", () => {
   const known = new Set(["courses", "users"]);
   expect(tablesNamed("db.query(`SELECT id\n  FROM courses WHERE x`)", known)).toEqual(new Set(["courses"]));
