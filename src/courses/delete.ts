@@ -10,7 +10,7 @@ import type { Database } from "bun:sqlite";
 import { conflict } from "../errors.ts";
 import { activeCourseJob } from "../jobs/queue.ts";
 import { deleteBlob } from "../media/blob-store.ts";
-import { deleteChunksOf } from "../retrieval/index.ts";
+import { deleteCourseChunks } from "../retrieval/index.ts";
 import { type CourseOwner, loadOwnedCourse } from "./read.ts";
 
 export async function deleteCourse(
@@ -32,7 +32,7 @@ export async function deleteCourse(
     }
     const keys = madeBlobKeys(svc.sqlite, courseId);
     // Chunks first, by their own statement: their full-text and vector rows go with them (triggers).
-    deleteChunksOf(svc.sqlite, { courseId });
+    deleteCourseChunks(svc.sqlite, courseId);
     svc.sqlite.run("DELETE FROM courses WHERE id = ?", [courseId]);
     return keys;
   })();

@@ -127,17 +127,18 @@ function insertChunks(
   })();
 }
 
-/** Removes a document's, chapter's or course's chunks; triggers drop their FTS rows and vectors. */
-export function deleteChunksOf(
-  sqlite: Database,
-  owner: Partial<Pick<ChunkOwner, "documentId" | "chapterId" | "courseId">>,
-): number {
-  if (owner.courseId) return sqlite.run("DELETE FROM retrieval_chunks WHERE course_id = ?", [owner.courseId]).changes;
+/** Removes a document's or chapter's chunks; triggers drop their FTS rows and vectors. */
+export function deleteChunksOf(sqlite: Database, owner: Pick<ChunkOwner, "documentId" | "chapterId">): number {
   if (owner.documentId)
     return sqlite.run("DELETE FROM retrieval_chunks WHERE document_id = ?", [owner.documentId]).changes;
   if (owner.chapterId)
     return sqlite.run("DELETE FROM retrieval_chunks WHERE chapter_id = ?", [owner.chapterId]).changes;
   return 0;
+}
+
+/** Removes every chunk of a course's chapters, as the course is deleted; triggers drop their FTS rows and vectors. */
+export function deleteCourseChunks(sqlite: Database, courseId: string): void {
+  sqlite.run("DELETE FROM retrieval_chunks WHERE course_id = ?", [courseId]);
 }
 
 export interface IndexDocumentInput {

@@ -10,6 +10,7 @@ export { createEmbedder } from "./embedders/create.ts";
 export type { Embedder } from "./embedders/types.ts";
 export {
   deleteChunksOf,
+  deleteCourseChunks,
   type IndexChapterInput,
   type IndexDocumentInput,
   indexChapter,
