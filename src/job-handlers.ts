@@ -1,19 +1,13 @@
 /**
- * Every job type the worker runs, by name, wired at start-up: the queue (src/jobs) knows no domain,
- * and each domain contributes its handler here.
+ * Every job type the worker runs, registered at start-up: each domain declares its job (type,
+ * payload schema, handler) and the queue (src/jobs) knows none of them.
  */
-import { COURSE_JOB, courseGenerationJob } from "./courses/generate-job.ts";
-import type { JobHandler } from "./jobs/queue.ts";
+import type { AppServices } from "./compose.ts";
+import { courseGenerationJob } from "./courses/generate-job.ts";
+import { type RegisteredJob, registerJob } from "./jobs/definition.ts";
 import { podcastEpisodeJob } from "./podcasts/episode-job.ts";
-import { EPISODE_JOB } from "./podcasts/generate.ts";
-import type { Services } from "./services.ts";
-import { deliveryJobHandler } from "./webhooks/delivery-job.ts";
-import { DELIVERY_JOB } from "./webhooks/events.ts";
+import { deliveryJob } from "./webhooks/delivery-job.ts";
 
-export function jobHandlers(svc: Services): Record<string, JobHandler> {
-  return {
-    [COURSE_JOB]: courseGenerationJob(svc),
-    [DELIVERY_JOB]: deliveryJobHandler(svc),
-    [EPISODE_JOB]: podcastEpisodeJob(svc),
-  };
+export function registeredJobs(svc: AppServices): RegisteredJob[] {
+  return [registerJob(courseGenerationJob, svc), registerJob(deliveryJob, svc), registerJob(podcastEpisodeJob, svc)];
 }

@@ -2,7 +2,7 @@
  * The opaque cursor of newest-first lists (courses, documents): the last row's creation time and
  * id, which the next page's keyset query starts after.
  */
-import { validation } from "./errors.ts";
+import { AppError } from "./errors.ts";
 
 export function encodeCursor(createdAt: string, id: string): string {
   return Buffer.from(`${createdAt}|${id}`).toString("base64url");
@@ -11,6 +11,6 @@ export function encodeCursor(createdAt: string, id: string): string {
 export function decodeCursor(cursor: string): { createdAt: string; id: string } {
   const [createdAt, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
   if (!createdAt || !id || Number.isNaN(Date.parse(createdAt)))
-    throw validation("cursor is not a value returned by a previous page");
+    throw new AppError("VALIDATION_ERROR", "cursor is not a value returned by a previous page");
   return { createdAt, id };
 }

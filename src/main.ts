@@ -68,7 +68,7 @@ async function main(argv: string[]): Promise<void> {
   }
 
   if (values.help || command === "help") {
-    process.stdout.write(HELP + settingsTable("text") + "\n");
+    process.stdout.write(`${HELP + settingsTable("text")}\n`);
     return;
   }
   if (values.version || command === "version") {
@@ -153,7 +153,7 @@ async function main(argv: string[]): Promise<void> {
       await runReindexCommand(cfg, sub);
       return;
     case "config":
-      process.stdout.write(settingsTable(values.markdown ? "markdown" : "text") + "\n");
+      process.stdout.write(`${settingsTable(values.markdown ? "markdown" : "text")}\n`);
       return;
     default:
       fail(`unknown command "${command}"; see --help`);

@@ -1,27 +1,22 @@
-/** Builds the services, opens the database, and serves HTTP until stopped. */
+/** Opens the database, composes the services (compose.ts), registers the jobs, and serves HTTP until stopped. */
+import { type AppServices, composeServices } from "./compose.ts";
 import type { Config } from "./config.ts";
 import { lockDataDir } from "./db/data-dir-lock.ts";
 import { openDb } from "./db/index.ts";
 import { failInterruptedDocuments } from "./documents/records.ts";
 import { createApp } from "./http/app.ts";
 import { sweepUploads } from "./http/multipart.ts";
-import { stopExtractionWorkers } from "./ingest/index.ts";
-import { jobHandlers } from "./job-handlers.ts";
-import { JobWorker, queueDepth } from "./jobs/queue.ts";
-import { createLlm } from "./llm/create.ts";
+import { registeredJobs } from "./job-handlers.ts";
+import { queueDepth } from "./jobs/queue.ts";
+import { JobWorker } from "./jobs/worker.ts";
 import { createLogger } from "./log.ts";
-import { loadOrCreateSecret } from "./media/secret.ts";
-import { setMediaSigningSecret } from "./media/signed-url.ts";
 import { registerQueueDepth } from "./metrics.ts";
-import { chooseTtsEngine, createTtsEngines } from "./podcasts/tts/registry.ts";
-import { createEmbedder } from "./retrieval/embedders/create.ts";
 import { staleChunkCount } from "./retrieval/reindex.ts";
-import type { Services } from "./services.ts";
 import { createKey, hasAnyKey } from "./tenants/keys.ts";
 
 export interface RunningServer {
   url: string;
-  svc: Services;
+  svc: AppServices;
   stop(): Promise<void>;
 }
 
@@ -31,7 +26,6 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
   // interrupted-documents pass below would break a running server's requests.
   const lock = lockDataDir(cfg.dataDir);
   const { db, sqlite } = await openDb(cfg.dataDir);
-  setMediaSigningSecret(cfg.mediaSigningSecret ?? loadOrCreateSecret(cfg.dataDir, "media-signing.key"));
   await sweepUploads(cfg.dataDir);
   const interrupted = failInterruptedDocuments(sqlite);
   if (interrupted > 0) log.warn("documents interrupted by the last stop marked as errors", { count: interrupted });
@@ -42,23 +36,12 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
     process.stdout.write(`\nCreated tenant "default" with a test API key (shown only now):\n\n  ${key}\n\n`);
   }
 
-  const llm = await createLlm(cfg);
-  const tts = await chooseTtsEngine(createTtsEngines(cfg), null, null, cfg.ttsProvider);
-  const embedder = createEmbedder(cfg);
-  const svc: Services = {
-    cfg,
-    db,
-    sqlite,
-    log,
-    llm,
-    embedder,
-    engines: { tts: tts.name, embedder: embedder.describe() },
-  };
+  const svc = await composeServices(cfg, { db, sqlite }, log);
   const stale = staleChunkCount(svc);
   if (stale > 0) {
     log.warn("indexed chunks were embedded by another embedder; run `courseforge reindex` to re-embed them", {
       chunks: stale,
-      embedder: embedder.id,
+      embedder: svc.embedder.id,
     });
   }
   const app = createApp(svc);
@@ -82,7 +65,7 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
   if (!cfg.publicBaseUrl) cfg.baseUrl = `http://${cfg.host.includes(":") ? `[${cfg.host}]` : cfg.host}:${port}`;
   const url = `http://${cfg.host.includes(":") ? `[${cfg.host}]` : cfg.host}:${port}`;
 
-  const worker = new JobWorker(sqlite, log, jobHandlers(svc), {
+  const worker = new JobWorker(sqlite, log, registeredJobs(svc), {
     concurrency: cfg.jobConcurrency,
     leaseSeconds: cfg.jobLeaseSeconds,
   });
@@ -93,7 +76,7 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
     address: url,
     public_base_url: cfg.baseUrl,
     data_dir: cfg.dataDir,
-    llm: llm.describe(),
+    llm: svc.llm.describe(),
     ...svc.engines,
   });
 
@@ -108,7 +91,7 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
       const drained = await Promise.race([draining.then(() => true), Bun.sleep(cfg.shutdownGraceMs).then(() => false)]);
       if (!drained) await app.stop(true);
       await checkpoint;
-      await stopExtractionWorkers();
+      svc.extraction.close();
       sqlite.close();
       lock.release();
     },

@@ -1,12 +1,17 @@
 /**
- * Everything a route or job needs, built once at start and passed down explicitly. Domain
- * modules take the pieces they need as arguments; only src/http and src/jobs see the whole.
+ * The shared providers, built once at start by the composition root (compose.ts) and passed down
+ * explicitly. Domain modules take the pieces they need as arguments; only src/http and the job
+ * registration see the whole.
  */
 import type { Database } from "bun:sqlite";
+import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/index.ts";
+import type { ExtractionPool } from "./ingest/index.ts";
 import type { Llm } from "./llm/types.ts";
 import type { Logger } from "./log.ts";
+import type { MediaUrls } from "./media/signed-url.ts";
+import type { Signer } from "./media/signer.ts";
 import type { Embedder } from "./retrieval/embedders/types.ts";
 
 export interface Services {
@@ -18,6 +23,13 @@ export interface Services {
   llm: Llm;
   /** The embedder chosen at start (EMBEDDER); every new chunk vector is made by it. */
   embedder: Embedder;
+  /** The extraction processes every uploaded file and fetched page is parsed in (INGEST_WORKERS). */
+  extraction: ExtractionPool;
+  /** Signs and checks media URLs (MEDIA_SIGNING_SECRET or the data directory's own key). */
+  media: MediaUrls;
+  /** Signs podcast feed tokens (the data directory's podcast-feed.key). */
+  feedSigner: Signer;
+  clock: Clock;
   /** What each pluggable engine resolved to at start (embedder, speech), for logs and health details. */
   engines: Record<string, unknown>;
 }

@@ -32,3 +32,15 @@ export function sectionTitle(heading: string | readonly string[] | null): string
   const title = last?.replace(/^(?:\d+(?:\.\d+)*|[IVXLC]+|[A-Z])[.)]?\s+(?=\p{L})/u, "").trim();
   return title || null;
 }
+
+/** The value under `key`, made and stored first when there is none. */
+export function getOrCreate<K, V>(map: Map<K, V>, key: K, make: () => V): V;
+export function getOrCreate<K extends WeakKey, V>(map: WeakMap<K, V>, key: K, make: () => V): V;
+export function getOrCreate<K extends WeakKey, V>(map: Map<K, V> | WeakMap<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
+}

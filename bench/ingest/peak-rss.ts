@@ -7,8 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
-import { extractionPool } from "../../src/ingest/pool.ts";
+import { createExtractionPool, extractFile, type IngestConfig } from "../../src/ingest/index.ts";
 
 export interface PeakRss {
   /** This process's peak plus the largest extraction process's: an upper bound of one parse's total. */
@@ -35,22 +34,24 @@ const t0 = performance.now();
 let pages: number | null = null;
 let chars = 0;
 let started = 0;
+const cfg: IngestConfig = {
+  dataDir: tmpdir(),
+  outboundAllow: [],
+  youtubeBaseUrl: "",
+  ingestWorkers: 2,
+  ingestTimeoutMs: 600_000,
+  ingestMaxPdfPages: 100_000,
+  ingestMaxOcrPages: 50,
+  ingestMaxImagePixels: 40_000_000,
+  ingestMaxXmlMb: 10,
+  ingestWorkerMemoryMb: 0,
+  ingestTenantWorkers: 2,
+};
+const pool = createExtractionPool(cfg);
 // As uploads do: each result is used and dropped before that uploader's next file arrives.
 async function uploader(): Promise<void> {
   while (started++ < runs) {
-    const result = await extractFile(path, "large.pdf", {
-      dataDir: tmpdir(),
-      outboundAllow: [],
-      youtubeBaseUrl: "",
-      ingestWorkers: 2,
-      ingestTimeoutMs: 600_000,
-      ingestMaxPdfPages: 100_000,
-      ingestMaxOcrPages: 50,
-      ingestMaxImagePixels: 40_000_000,
-      ingestMaxXmlMb: 10,
-      ingestWorkerMemoryMb: 0,
-      ingestTenantWorkers: 2,
-    });
+    const result = await extractFile(path, "large.pdf", cfg, { pool });
     pages = result.pages;
     chars = result.markdown.length;
   }
@@ -58,8 +59,8 @@ async function uploader(): Promise<void> {
 await Promise.all(Array.from({ length: inflight }, uploader));
 const ms = performance.now() - t0;
 const finalRssMb = vm("VmRSS");
-const workerPeakMb = extractionPool(2).stats().peakWorkerMb;
-stopExtractionWorkers();
+const workerPeakMb = pool.stats().peakWorkerMb;
+pool.close();
 const report: PeakRss = {
   peakRssMb: vm("VmHWM") + workerPeakMb,
   workerPeakMb,

@@ -5,14 +5,12 @@
  *   bun bench/materials/run.ts [--latency-ms 250] [--size 50] [--batch 5] [--concurrency 1,2,4,8,12]
  */
 import { rmSync } from "node:fs";
+import { composeServices } from "../../src/compose.ts";
 import { loadConfig } from "../../src/config.ts";
 import { courseHead } from "../../src/courses/read.ts";
 import { openDb } from "../../src/db/index.ts";
-import { createLlm } from "../../src/llm/create.ts";
 import { createLogger } from "../../src/log.ts";
 import { generateExam } from "../../src/materials/exam.ts";
-import { createEmbedder } from "../../src/retrieval/index.ts";
-import type { Services } from "../../src/services.ts";
 import { createKey } from "../../src/tenants/keys.ts";
 import { startFakeOllama } from "../../test/helpers/fake-ollama.ts";
 import { tempDir } from "../../test/helpers/server.ts";
@@ -38,7 +36,10 @@ function peakInFlight(arrivals: number[]): number {
     .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   let now = 0;
   let peak = 0;
-  for (const [, d] of events) peak = Math.max(peak, (now += d));
+  for (const [, d] of events) {
+    now += d;
+    peak = Math.max(peak, now);
+  }
   return peak;
 }
 
@@ -55,15 +56,7 @@ for (const concurrency of levels) {
     EMBEDDER: "builtin",
   });
   const { db, sqlite } = await openDb(dataDir);
-  const svc: Services = {
-    cfg,
-    db,
-    sqlite,
-    log: createLogger("error"),
-    llm: await createLlm(cfg),
-    embedder: createEmbedder(cfg),
-    engines: {},
-  };
+  const svc = await composeServices(cfg, { db, sqlite }, createLogger("error"));
   const apiKey = createKey(db, { tenant: "bench", env: "production" }).key;
   const courseId = await insertRichCourse(
     dataDir,

@@ -183,12 +183,12 @@ try {
       String(cards.length),
       pct(cards.filter(defines).length, cards.length),
       String(sharedBacks),
-      String(
+      `${String(
         terms.filter(
           (t: { term: string; definition: string }) =>
             t.definition.toLowerCase().includes(t.term.toLowerCase()) || /stands for|^[A-Z]/.test(t.definition),
         ).length,
-      ) + `/${terms.length}`,
+      )}/${terms.length}`,
     ]);
 
     const lines = [

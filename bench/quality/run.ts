@@ -174,7 +174,11 @@ try {
       }
     }
     const seen = new Map<string, Set<number>>();
-    perChapter.forEach((ss, ci) => ss.forEach((s) => seen.set(norm(s), (seen.get(norm(s)) ?? new Set()).add(ci))));
+    perChapter.forEach((ss, ci) => {
+      ss.forEach((s) => {
+        seen.set(norm(s), (seen.get(norm(s)) ?? new Set()).add(ci));
+      });
+    });
     const shared = [...seen.values()].filter((c) => c.size > 1).length;
     const selfRef = all.filter((s) => SELF_REFERENCE.test(s)).length;
     if (process.env.SHOW_SELF_REF)

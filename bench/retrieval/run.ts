@@ -68,8 +68,8 @@ async function readQrels(path: string): Promise<Map<string, Map<string, number>>
   for (const line of lines) {
     const [q, d, s] = line.split("\t");
     if (!q || !d || s === undefined || !/^-?\d+$/.test(s.trim())) continue;
-    let m = out.get(q);
-    if (!m) out.set(q, (m = new Map()));
+    const m = out.get(q) ?? new Map<string, number>();
+    out.set(q, m);
     m.set(d, Number(s));
   }
   return out;
@@ -127,7 +127,10 @@ async function indexCorpus(embedder: Embedder): Promise<Bench> {
     userId,
     dir,
     chunks,
-    close: () => (sqlite.close(), rmSync(dir, { recursive: true, force: true })),
+    close: () => {
+      sqlite.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 
@@ -161,7 +164,9 @@ function documentRanking(hits: Pick<Hit, "filename">[]): string[] {
 function scoreRanking(ranked: string[], rel: Map<string, number>): { ndcg: number; recall: number } {
   const top = ranked.slice(0, 10);
   let dcg = 0;
-  top.forEach((d, i) => (dcg += (rel.get(d) ?? 0) / Math.log2(i + 2)));
+  top.forEach((d, i) => {
+    dcg += (rel.get(d) ?? 0) / Math.log2(i + 2);
+  });
   const ideal = [...rel.values()]
     .filter((g) => g > 0)
     .sort((a, b) => b - a)

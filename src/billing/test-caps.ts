@@ -76,7 +76,6 @@ export function assertWithinTestCap(
   const label = LABELS[operation];
   const needs = requested > 1 ? `; this request needs ${requested}` : "";
   throw new AppError(
-    403,
     "TEST_USAGE_LIMIT",
     `This test key has used ${committed} of its ${limit} ${label} for this month${needs}; use a production key or wait until the 1st (UTC)`,
     { operation, used: committed, limit, requested },

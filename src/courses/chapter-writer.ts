@@ -8,8 +8,8 @@
 import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
 import { type ChapterDraft, type Passage, type UsageMeter, writeChapter } from "../llm/artefacts.ts";
 import { search } from "../retrieval/index.ts";
-import type { Services } from "../services.ts";
 import { sectionTitle } from "../util.ts";
+import type { WritingDeps } from "./deps.ts";
 import { groundParagraphs } from "./grounding.ts";
 import { withModelRetries } from "./model-retry.ts";
 import { documentParagraphs, type Paragraph } from "./sections.ts";
@@ -36,7 +36,7 @@ interface SourcedPassage extends Passage {
 }
 
 /** The chapter's own sections, in reading order, as passages cited by their chunks. */
-function sectionPassages(svc: Services, parts: ChapterPart[]): SourcedPassage[] {
+function sectionPassages(svc: WritingDeps, parts: ChapterPart[]): SourcedPassage[] {
   const byDocument = new Map<string, Paragraph[]>();
   return parts.flatMap((part) => {
     let paragraphs = byDocument.get(part.document_id);
@@ -49,7 +49,7 @@ function sectionPassages(svc: Services, parts: ChapterPart[]): SourcedPassage[] 
 }
 
 async function documentPassages(
-  svc: Services,
+  svc: WritingDeps,
   course: CourseRow,
   chapter: PlannedChapter,
   scope: ChapterScope,
@@ -123,7 +123,7 @@ export interface CoursePosition {
 }
 
 export async function writeCourseChapter(
-  svc: Services,
+  svc: WritingDeps,
   course: CourseRow,
   chapter: PlannedChapter,
   scope: ChapterScope,

@@ -7,7 +7,7 @@
  * generation or a podcast episode) is not deleted under that job: 409, delete once it has finished.
  */
 import type { Database } from "bun:sqlite";
-import { conflict } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { activeCourseJob } from "../jobs/queue.ts";
 import { deleteBlob } from "../media/blob-store.ts";
 import { deleteCourseChunks } from "../retrieval/index.ts";
@@ -24,7 +24,7 @@ export async function deleteCourse(
     loadOwnedCourse(svc.sqlite, owner, courseId);
     const job = activeCourseJob(svc.sqlite, courseId);
     if (job) {
-      throw conflict("The course has a job in progress; delete it once the job has finished", "COURSE_BUSY", {
+      throw new AppError("COURSE_BUSY", "The course has a job in progress; delete it once the job has finished", {
         job_id: job.id,
         job_type: job.type,
         job_status: job.status,

@@ -4,6 +4,7 @@
  * database is the record, and a follower that misses an event reads the state from there.
  */
 import type { FailureReason } from "../errors.ts";
+import { getOrCreate } from "../util.ts";
 
 export interface ChapterRef {
   order_index: number;
@@ -95,8 +96,7 @@ export function publish(event: GenerationEvent): void {
 
 /** Calls `listener` with every event of `jobId` until the returned function is called. */
 export function subscribe(jobId: string, listener: Listener): () => void {
-  let set = listeners.get(jobId);
-  if (!set) listeners.set(jobId, (set = new Set()));
+  const set = getOrCreate(listeners, jobId, () => new Set());
   set.add(listener);
   return () => {
     set.delete(listener);

@@ -17,6 +17,7 @@ import {
   subscribe,
   type UsageRecord,
 } from "./events.ts";
+import { courseDocuments, documentEvent } from "./ingest-sources.ts";
 import { loadCourse } from "./store.ts";
 
 const NO_USAGE: CourseUsage = { model: null, engine: null, model_calls: 0, prompt_tokens: 0, completion_tokens: 0 };
@@ -85,6 +86,18 @@ function withUsageRecord(sqlite: Database, e: GenerationEvent): FollowedEvent {
 
 const isFinal = (e: GenerationEvent) => e.type === "completed" || e.type === "failed";
 
+/**
+ * The `document` events of a job's sources that ended before a follower subscribed: a source that
+ * fails at once (an empty file) may end before the stream that asked for it is read.
+ */
+function settledDocuments(sqlite: Database, jobId: string): GenerationEvent[] {
+  const courseId = getJob(sqlite, jobId)?.course_id;
+  if (!courseId) return [];
+  return courseDocuments(sqlite, courseId)
+    .filter((d) => d.status !== "processing")
+    .map((d) => documentEvent(jobId, courseId, d));
+}
+
 export async function* followJobs(
   sqlite: Database,
   jobIds: string[],
@@ -97,12 +110,19 @@ export async function* followJobs(
     wake?.();
   };
   const unsubscribe = jobIds.map((id) => subscribe(id, listener));
+  queue.push(...jobIds.flatMap((id) => settledDocuments(sqlite, id)));
+  // A source replayed above may still be published once its job's ingestion returns.
+  const documentsSeen = new Set<string>();
   const pending = new Set(jobIds);
   try {
     while (pending.size > 0 && !opts.signal?.aborted) {
       while (queue.length > 0) {
         const e = queue.shift()!;
         if (!pending.has(e.job_id)) continue;
+        if (e.type === "document") {
+          if (documentsSeen.has(e.document.id)) continue;
+          documentsSeen.add(e.document.id);
+        }
         yield withUsageRecord(sqlite, e);
         if (isFinal(e)) pending.delete(e.job_id);
       }

@@ -3,20 +3,25 @@
  * its own) → study guide → completed. Every step starts from what is already committed, so the
  * same job resumes a course after a crash, a graceful stop, or POST resume.
  */
+import type { Database } from "bun:sqlite";
 import pLimit from "p-limit";
+import type { Config } from "../config.ts";
 import { AppError, type FailureReason } from "../errors.ts";
-import { INTERRUPTED, type JobContext, type JobHandler, type JobRow } from "../jobs/queue.ts";
+import { defineJob, type JobContext } from "../jobs/definition.ts";
+import { INTERRUPTED, type JobRow } from "../jobs/queue.ts";
 import { UsageMeter } from "../llm/artefacts.ts";
 import { buildStudyGuide } from "../materials/study-guide.ts";
 import { indexChapter } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
 import { nowIso } from "../util.ts";
 import { type ChapterScope, writeCourseChapter } from "./chapter-writer.ts";
+import type { WritingDeps } from "./deps.ts";
 import { type ChapterRef, type CourseUsage, publish } from "./events.ts";
-import { courseDocuments, ingestCourseSources } from "./ingest-sources.ts";
+import { courseDocuments, documentEvent, ingestCourseSources } from "./ingest-sources.ts";
 import { withModelRetries } from "./model-retry.ts";
 import { planSourceCourse, planTopicCourse } from "./plan.ts";
-import { chapterCounts, progressPct } from "./progress.ts";
+import { COURSE_JOB, chapterCounts, progressPct } from "./progress.ts";
+import type { CoursePlan } from "./store.ts";
 import {
   type ChapterRow,
   type CourseRow,
@@ -34,7 +39,8 @@ import {
 } from "./store.ts";
 import { matchTopic, refuseTopic } from "./topic-match.ts";
 
-export { COURSE_JOB } from "./progress.ts";
+/** Writing chapters: the model, retrieval, web search, and how many chapters at once. */
+type ChapterDeps = WritingDeps & { cfg: Pick<Config, "chapterConcurrency" | "topicMatchMinScore"> };
 
 function usageOf(meter: UsageMeter): CourseUsage {
   return {
@@ -49,7 +55,7 @@ function usageOf(meter: UsageMeter): CourseUsage {
 const refs = (chapters: ChapterRow[]): ChapterRef[] =>
   chapters.map((c) => ({ order_index: c.order_index, title: c.title }));
 
-function publishProgress(svc: Services, jobId: string, course: CourseRow): void {
+function publishProgress(svc: { sqlite: Database }, jobId: string, course: CourseRow): void {
   const counts = chapterCounts(svc.sqlite, course.id, course.num_chapters);
   publish({
     type: "progress",
@@ -65,25 +71,11 @@ function publishProgress(svc: Services, jobId: string, course: CourseRow): void 
 async function ingest(svc: Services, job: JobRow, course: CourseRow, signal: AbortSignal): Promise<string[]> {
   const docs = await ingestCourseSources(svc, course, {
     signal,
-    onDocument: (d) =>
-      publish({
-        type: "document",
-        job_id: job.id,
-        course_id: course.id,
-        document: {
-          id: d.id,
-          filename: d.filename,
-          source_type: d.source_type,
-          status: d.status === "ready" ? "ready" : "error",
-          chunk_count: d.chunk_count,
-          error: d.error,
-        },
-      }),
+    onDocument: (d) => publish(documentEvent(job.id, course.id, d)),
   });
   const ready = docs.filter((d) => d.status === "ready");
   if (ready.length === 0 && !signal.aborted) {
     throw new AppError(
-      422,
       "SOURCES_FAILED",
       `None of the course's sources could be ingested: ${docs.map((d) => `${d.filename}: ${d.error ?? "not processed"}`).join("; ")}`,
       {
@@ -96,7 +88,7 @@ async function ingest(svc: Services, job: JobRow, course: CourseRow, signal: Abo
 
 /** The outline's chapters, planning it first when this is the course's first run. */
 async function ensureOutline(
-  svc: Services,
+  svc: WritingDeps,
   job: JobRow,
   course: CourseRow,
   readyDocs: string[],
@@ -104,7 +96,7 @@ async function ensureOutline(
 ): Promise<ChapterRow[]> {
   const existing = chaptersOf(svc.sqlite, course.id);
   if (existing.length > 0) return existing;
-  let plan;
+  let plan: CoursePlan;
   if (course.source_type === "topic") {
     const match = await matchTopic(svc, { tenantId: course.tenant_id, userId: course.user_id }, course.topic);
     if (svc.llm.engine === "extractive" && match.passages.length === 0) throw refuseTopic(course.topic, match);
@@ -130,7 +122,7 @@ async function ensureOutline(
   return chapters;
 }
 
-function scopeOf(svc: Services, course: CourseRow, planned: PlannedChapter | undefined): ChapterScope {
+function scopeOf(svc: ChapterDeps, course: CourseRow, planned: PlannedChapter | undefined): ChapterScope {
   const linked = courseDocuments(svc.sqlite, course.id)
     .filter((d) => d.status === "ready")
     .map((d) => d.id);
@@ -149,7 +141,7 @@ function scopeOf(svc: Services, course: CourseRow, planned: PlannedChapter | und
  * stopped for shutdown before all were written.
  */
 async function writeChapters(
-  svc: Services,
+  svc: ChapterDeps,
   job: JobRow,
   course: CourseRow,
   chapters: ChapterRow[],
@@ -226,7 +218,7 @@ async function writeChapters(
 
 async function generateCourse(svc: Services, job: JobRow, ctx: JobContext): Promise<unknown> {
   const course = job.course_id ? loadCourse(svc.sqlite, job.course_id) : null;
-  if (!course) throw new AppError(500, "INTERNAL", "The course of this job no longer exists");
+  if (!course) throw new AppError("INTERNAL", "The course of this job no longer exists");
   // Resume re-queues a failed course as generating; anything else is already settled.
   if (course.status !== "generating") return { skipped: true, course_status: course.status };
   const meter = new UsageMeter();
@@ -270,13 +262,12 @@ async function generateCourse(svc: Services, job: JobRow, ctx: JobContext): Prom
   };
 }
 
-export function courseGenerationJob(svc: Services): JobHandler {
-  return {
-    run: (job, ctx) => generateCourse(svc, job, ctx),
-    onFailure(job: JobRow, reason: FailureReason) {
-      if (!job.course_id) return;
-      failCourse(svc.sqlite, job.course_id, job.id, reason);
-      publish({ type: "failed", job_id: job.id, course_id: job.course_id, error: reason });
-    },
-  };
-}
+/** The course's generation (the payload's `resume` changes nothing: every run continues from what is committed). */
+export const courseGenerationJob = defineJob(COURSE_JOB, (svc: Services) => ({
+  run: (job, _payload, ctx) => generateCourse(svc, job, ctx),
+  onFailure(job: JobRow, reason: FailureReason) {
+    if (!job.course_id) return;
+    failCourse(svc.sqlite, job.course_id, job.id, reason);
+    publish({ type: "failed", job_id: job.id, course_id: job.course_id, error: reason });
+  },
+}));

@@ -1,17 +1,18 @@
 /**
- * Ingestion of a course's sources inside its job: each document still `processing` is extracted,
- * indexed and committed on its own (ready, or error with the reason), so a slow PDF never blocks
- * the request that uploaded it, a failing source leaves the others untouched, and a restart only
- * redoes the sources not committed yet.
+ * Ingestion of a course's sources inside its job: each document still `processing` goes through
+ * documents' one ingestion (documents/ingest.ts) and is committed on its own (ready, or error with
+ * the reason), so a slow PDF never blocks the request that uploaded it, a failing source leaves
+ * the others untouched, and a restart only redoes the sources not committed yet.
  */
 import type { Database } from "bun:sqlite";
 import pLimit from "p-limit";
+import { ingestDocument } from "../documents/ingest.ts";
+import { markDocumentError } from "../documents/records.ts";
+import { detectFile, type RequestSource } from "../documents/sources.ts";
 import { AppError } from "../errors.ts";
-import { extractFile, extractUrl } from "../ingest/index.ts";
-import type { ExtractResult } from "../ingest/types.ts";
 import { blobPath } from "../media/blob-store.ts";
-import { indexDocument, indexJob } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
+import type { GenerationEvent } from "./events.ts";
 import type { CourseRow } from "./store.ts";
 
 export interface CourseDocument {
@@ -35,32 +36,32 @@ export function courseDocuments(sqlite: Database, courseId: string): CourseDocum
     .all(courseId);
 }
 
-async function extract(svc: Services, doc: CourseDocument, course: CourseRow): Promise<ExtractResult> {
-  const opts = {
-    tenant: course.tenant_id,
-    index: indexJob(svc, { tenantId: course.tenant_id, userId: course.user_id, documentId: doc.id }),
+/** A source's outcome as the `document` event of its course's job. */
+export function documentEvent(jobId: string, courseId: string, d: CourseDocument): GenerationEvent {
+  return {
+    type: "document",
+    job_id: jobId,
+    course_id: courseId,
+    document: {
+      id: d.id,
+      filename: d.filename,
+      source_type: d.source_type,
+      status: d.status === "ready" ? "ready" : "error",
+      chunk_count: d.chunk_count,
+      error: d.error,
+    },
   };
-  if (doc.source_type === "file") {
-    if (!doc.blob_key) throw new AppError(500, "INTERNAL", `The upload of "${doc.filename}" was not stored`);
-    return extractFile(blobPath(svc.cfg.dataDir, doc.blob_key), doc.filename, svc.cfg, opts);
+}
+
+/** The stored source as documents' ingestion takes it: an upload is detected again by the same rule. */
+async function sourceOf(svc: Services, doc: CourseDocument): Promise<RequestSource> {
+  if (doc.source_type !== "file") return { type: doc.source_type, url: doc.source_url ?? doc.filename };
+  if (!doc.blob_key) {
+    const missing = new AppError("INTERNAL", `The upload of "${doc.filename}" was not stored`);
+    return { type: "file", path: "", filename: doc.filename, detected: missing };
   }
-  return extractUrl(doc.source_url ?? doc.filename, svc.cfg, opts);
-}
-
-function markReady(sqlite: Database, doc: CourseDocument, result: ExtractResult, chunkCount: number): void {
-  sqlite.transaction(() => {
-    sqlite.run(
-      `UPDATE documents SET status = 'ready', error = NULL, mime_type = ?, pages = ?, char_count = ?, markdown = ?, title = ?, chunk_count = ?
-        WHERE id = ?`,
-      [result.mimeType, result.pages, result.markdown.length, result.markdown, result.title, chunkCount, doc.id],
-    );
-  })();
-}
-
-function markFailed(sqlite: Database, docId: string, message: string): void {
-  // An extraction process stopped while indexing may have written some chunks.
-  sqlite.run("DELETE FROM retrieval_chunks WHERE document_id = ?", [docId]);
-  sqlite.run("UPDATE documents SET status = 'error', error = ? WHERE id = ?", [message, docId]);
+  const path = blobPath(svc.cfg.dataDir, doc.blob_key);
+  return { type: "file", path, filename: doc.filename, detected: await detectFile(path, doc.filename) };
 }
 
 /**
@@ -73,33 +74,21 @@ export async function ingestCourseSources(
   opts: { signal: AbortSignal; onDocument: (doc: CourseDocument) => void },
 ): Promise<CourseDocument[]> {
   const pending = courseDocuments(svc.sqlite, course.id).filter((d) => d.status === "processing");
+  const owner = { tenantId: course.tenant_id, userId: course.user_id };
   const limit = pLimit(svc.cfg.ingestConcurrency);
   await Promise.all(
     pending.map((doc) =>
       limit(async () => {
         if (opts.signal.aborted) return;
-        try {
-          const result = await extract(svc, doc, course);
-          if (!result.markdown.trim())
-            throw new AppError(422, "EMPTY_SOURCE", `No text could be extracted from "${doc.filename}"`);
-          // Files and web pages were indexed in their extraction process; video transcripts are indexed here.
-          const chunkCount =
-            result.chunkCount ??
-            (
-              await indexDocument(svc, {
-                tenantId: course.tenant_id,
-                userId: course.user_id,
-                documentId: doc.id,
-                extract: result,
-              })
-            ).chunkCount;
-          markReady(svc.sqlite, doc, result, chunkCount);
-        } catch (err) {
-          const message = err instanceof Error ? err.message : String(err);
-          markFailed(svc.sqlite, doc.id, message);
-          svc.log.warn("course source failed", { course_id: course.id, document_id: doc.id, error: message });
+        const target = { id: doc.id, owner, blobKey: doc.blob_key };
+        const outcome = await ingestDocument(svc, target, await sourceOf(svc, doc), { index: true });
+        if (outcome.status === "storage_full") {
+          const message = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+          markDocumentError(svc.sqlite, doc.id, message);
         }
         const now = courseDocuments(svc.sqlite, course.id).find((d) => d.id === doc.id);
+        if (now?.status === "error")
+          svc.log.warn("course source failed", { course_id: course.id, document_id: doc.id, error: now.error });
         if (now) opts.onDocument(now);
       }),
     ),

@@ -5,11 +5,11 @@
  */
 import pRetry from "p-retry";
 import { isLlmError } from "../llm/errors.ts";
-import type { Services } from "../services.ts";
+import type { RetryDeps } from "./deps.ts";
 
 const isTransientStep = (err: unknown) => isLlmError(err, "LLM_TIMEOUT", "LLM_RATE_LIMIT");
 
-export function withModelRetries<T>(svc: Services, step: Record<string, unknown>, run: () => Promise<T>): Promise<T> {
+export function withModelRetries<T>(svc: RetryDeps, step: Record<string, unknown>, run: () => Promise<T>): Promise<T> {
   return pRetry(run, {
     retries: svc.cfg.generationRetries,
     minTimeout: svc.cfg.generationRetryDelayMs,

@@ -18,9 +18,9 @@ import {
   writeOutline as writeOutlineOnce,
 } from "../llm/artefacts.ts";
 import { usesExtractive } from "../llm/models.ts";
-import type { Services } from "../services.ts";
 import { slugify } from "../util.ts";
 import { cleanTitle, groupTitle, partition, splitToCount } from "./chapter-groups.ts";
+import type { WritingDeps } from "./deps.ts";
 import { withModelRetries } from "./model-retry.ts";
 import { documentParagraphs, type Paragraph, type Section, topSections, wordsOf } from "./sections.ts";
 import { evenSample, headingTree, OUTLINE_PASSAGES, paragraphPassages, spreadSample } from "./source-passages.ts";
@@ -36,7 +36,7 @@ export interface ReadySource {
 }
 
 interface PlanContext {
-  svc: Services;
+  svc: WritingDeps;
   course: CourseRow;
   meter: UsageMeter;
 }
@@ -198,7 +198,9 @@ function themePassages(
       evenSample(paragraphPassages(ps), Math.ceil(OUTLINE_PASSAGES / paragraphs.length)),
     );
     const longest = Math.max(...samples.map((s) => s.length));
-    sources.forEach((s) => used.add(s.id));
+    sources.forEach((s) => {
+      used.add(s.id);
+    });
     return {
       passages: Array.from({ length: longest }, (_, i) => samples.flatMap((s) => (s[i] ? [s[i]] : []))).flat(),
       used,

@@ -3,11 +3,17 @@
  * same in every process and after a restart.
  */
 import type { Database } from "bun:sqlite";
-import { type FailureReason, notFound } from "../errors.ts";
+import { Type } from "@sinclair/typebox";
+import { AppError, type FailureReason } from "../errors.ts";
+import { jobType } from "../jobs/definition.ts";
 import { getJob, type JobRow, latestCourseJob } from "../jobs/queue.ts";
 import type { CourseOwner } from "./read.ts";
 
-export const COURSE_JOB = "course.generate";
+/** The job that generates (or, with `resume`, continues) the course named by the job's course_id. */
+export const COURSE_JOB = jobType(
+  "course.generate",
+  Type.Object({ resume: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+);
 
 interface ChapterProgressRow {
   order_index: number;
@@ -57,7 +63,7 @@ export function courseProgress(sqlite: Database, owner: CourseOwner, courseId: s
       "SELECT id, status, num_chapters, error FROM courses WHERE id = ? AND tenant_id = ? AND user_id = ?",
     )
     .get(courseId, owner.tenantId, owner.userId);
-  if (!course) throw notFound("Course not found");
+  if (!course) throw new AppError("NOT_FOUND", "Course not found");
   const chapters = sqlite
     .query<ChapterProgressRow, [string]>(
       "SELECT order_index, title, status, completed_at FROM chapters WHERE course_id = ? ORDER BY order_index",
@@ -130,6 +136,7 @@ export type JobResource = ReturnType<typeof jobResource>;
 /** A job for GET /v2/jobs/{id}: 404 unless the caller's learner started it, like the course endpoints. */
 export function ownedJob(sqlite: Database, owner: CourseOwner, jobId: string): JobRow {
   const job = getJob(sqlite, jobId);
-  if (!job || job.tenant_id !== owner.tenantId || job.user_id !== owner.userId) throw notFound("Job not found");
+  if (!job || job.tenant_id !== owner.tenantId || job.user_id !== owner.userId)
+    throw new AppError("NOT_FOUND", "Job not found");
   return job;
 }

@@ -1,7 +1,8 @@
 /** Course reads: the list (keyset-paginated, newest first) and the full course with its chapters. */
 import type { Database } from "bun:sqlite";
-import { forbidden, notFound } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../keyset-cursor.ts";
+import { getOrCreate } from "../util.ts";
 import { type ChapterSourceRecord, type CourseRow, loadCourse } from "./store.ts";
 
 export interface CourseOwner {
@@ -53,8 +54,7 @@ export function courseLister(sqlite: Database) {
     const byCourse = new Map<string, { order_index: number; title: string }[]>();
     if (page.length > 0) {
       for (const ch of chapterTitles.all(JSON.stringify(page.map((r) => r.id)))) {
-        let list = byCourse.get(ch.course_id);
-        if (!list) byCourse.set(ch.course_id, (list = []));
+        const list = getOrCreate(byCourse, ch.course_id, () => []);
         list.push({ order_index: ch.order_index, title: ch.title });
       }
     }
@@ -78,14 +78,14 @@ export function loadCourseOf(sqlite: Database, owner: CourseOwner, courseId: str
   const row = sqlite
     .query<CourseRow, [string, string, string]>("SELECT * FROM courses WHERE id = ? AND tenant_id = ? AND user_id = ?")
     .get(courseId, owner.tenantId, owner.userId);
-  if (!row) throw notFound("Course not found");
+  if (!row) throw new AppError("NOT_FOUND", "Course not found");
   return row;
 }
 
 /** A course by id alone, for work that runs on the course's behalf (jobs, the CLI); 404 when it is gone. */
 export function courseHead(sqlite: Database, courseId: string): CourseHead {
   const row = loadCourse(sqlite, courseId);
-  if (!row) throw notFound("Course not found");
+  if (!row) throw new AppError("NOT_FOUND", "Course not found");
   return row;
 }
 
@@ -98,8 +98,8 @@ export function loadOwnedCourse(sqlite: Database, owner: CourseOwner, courseId: 
   const row = sqlite
     .query<CourseRow, [string, string]>("SELECT * FROM courses WHERE id = ? AND tenant_id = ?")
     .get(courseId, owner.tenantId);
-  if (!row) throw notFound("Course not found");
-  if (row.user_id !== owner.userId) throw forbidden("This course belongs to another user");
+  if (!row) throw new AppError("NOT_FOUND", "Course not found");
+  if (row.user_id !== owner.userId) throw new AppError("FORBIDDEN", "This course belongs to another user");
   return row;
 }
 
@@ -153,8 +153,7 @@ export function readCourse(sqlite: Database, owner: CourseOwner, courseId: strin
   const group = <T extends { chapter_id: string }>(rows: T[]) => {
     const m = new Map<string, Omit<T, "chapter_id">[]>();
     for (const { chapter_id, ...rest } of rows) {
-      let list = m.get(chapter_id);
-      if (!list) m.set(chapter_id, (list = []));
+      const list = getOrCreate(m, chapter_id, () => []);
       list.push(rest);
     }
     return m;

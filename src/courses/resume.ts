@@ -4,7 +4,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { reopenFailedDocuments } from "../documents/lookups.ts";
-import { conflict, notFound } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { enqueueJob, latestCourseJob } from "../jobs/queue.ts";
 import { nowIso } from "../util.ts";
 import { courseDocumentIds } from "./course-documents.ts";
@@ -32,11 +32,11 @@ export function resumeCourse(sqlite: Database, owner: CourseOwner, courseId: str
         "SELECT id, status, num_chapters, tenant_id, user_id FROM courses WHERE id = ? AND tenant_id = ? AND user_id = ?",
       )
       .get(courseId, owner.tenantId, owner.userId);
-    if (!course) throw notFound("Course not found");
+    if (!course) throw new AppError("NOT_FOUND", "Course not found");
     // Only a generation run blocks a resume; podcast jobs of the course run beside it.
     const job = latestCourseJob(sqlite, courseId, COURSE_JOB);
     if (job && (job.status === "queued" || job.status === "running")) {
-      throw conflict("The course is generating; resume it once its job has finished", "COURSE_GENERATING", {
+      throw new AppError("COURSE_GENERATING", "The course is generating; resume it once its job has finished", {
         job_id: job.id,
         job_status: job.status,
       });

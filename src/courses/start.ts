@@ -5,9 +5,9 @@
  */
 import { extname } from "node:path";
 import { assertWithinTestCap, OPERATIONS, recordUsage } from "../billing/index.ts";
-import { validation } from "../errors.ts";
-import { assertExtractable, detectFileKind } from "../ingest/detect.ts";
-import { isYoutubeUrl } from "../ingest/index.ts";
+import { createDocumentRecord, type SourceType } from "../documents/records.ts";
+import { detectedKind, requestSources } from "../documents/sources.ts";
+import { AppError } from "../errors.ts";
 import { enqueueJob, type JobRow } from "../jobs/queue.ts";
 import { deleteBlob, putBlob } from "../media/blob-store.ts";
 import type { Services } from "../services.ts";
@@ -46,10 +46,8 @@ export interface SourceRequest extends GenerationOptions {
   webUrls: string[];
 }
 
-type SourceKind = "file" | "youtube" | "web";
-
 interface PendingSource {
-  kind: SourceKind;
+  kind: SourceType;
   filename: string;
   url: string | null;
   blobKey: string | null;
@@ -68,7 +66,7 @@ interface NewCourse {
 export function checkTopic(topic: string): string {
   const t = topic.trim();
   if (t.length < 3 || t.length > 500)
-    throw validation("topic must have 3 to 500 characters", { field: "topic", length: t.length });
+    throw new AppError("VALIDATION_ERROR", "topic must have 3 to 500 characters", { field: "topic", length: t.length });
   return t;
 }
 
@@ -101,11 +99,10 @@ function insertCourseWithJob(svc: Services, who: Requester, opts: GenerationOpti
     ],
   );
   for (const s of c.sources) {
-    const documentId = newId();
-    sqlite.run(
-      `INSERT INTO documents (id, tenant_id, user_id, kind, filename, source_type, source_url, blob_key, mime_type, status, created_at)
-       VALUES (?, ?, ?, 'index', ?, ?, ?, ?, ?, 'processing', ?)`,
-      [documentId, who.auth.tenantId, who.user.id, s.filename, s.kind, s.url, s.blobKey, s.mimeType, now],
+    const documentId = createDocumentRecord(
+      sqlite,
+      { tenantId: who.auth.tenantId, userId: who.user.id },
+      { filename: s.filename, sourceType: s.kind, sourceUrl: s.url, blobKey: s.blobKey, mimeType: s.mimeType },
     );
     sqlite.run("INSERT INTO course_documents (course_id, document_id) VALUES (?, ?)", [courseId, documentId]);
   }
@@ -151,25 +148,23 @@ function sourceTypeOf(sources: PendingSource[]): string {
   return kinds.has("file") ? "files" : kinds.has("youtube") ? "youtube" : "web";
 }
 
-function checkYoutubeUrls(youtubeUrls: string[]): void {
-  const notVideo = youtubeUrls.filter((u) => !isYoutubeUrl(u));
-  if (notVideo.length > 0)
-    throw validation("youtube_urls may only hold YouTube video URLs", { field: "youtube_urls", invalid: notVideo });
-}
-
-async function storeUploads(svc: Services, files: UploadedFile[]): Promise<PendingSource[]> {
-  const detected = [];
-  // Every format is checked before anything is stored, so a 415 leaves nothing behind.
-  for (const f of files) {
-    const kind = await detectFileKind(f.path, f.filename);
-    assertExtractable(kind.kind, f.filename);
-    detected.push({ file: f, kind });
-  }
+/**
+ * The request's sources by the one rule of documents/sources.ts: an unsupported file type is 415
+ * before anything is stored; every other file is kept (even an empty one), so the job's ingestion
+ * reports what is wrong with it as that source's failure, as process and extract do.
+ */
+async function storeSources(svc: Services, req: SourceRequest): Promise<PendingSource[]> {
+  const sources = await requestSources(req);
   const stored: PendingSource[] = [];
   try {
-    for (const { file, kind } of detected) {
-      const { key } = await putBlob(svc.cfg, file.path, { ext: extname(file.filename).slice(1) || kind.kind });
-      stored.push({ kind: "file", filename: file.filename, url: null, blobKey: key, mimeType: kind.mimeType });
+    for (const s of sources) {
+      if (s.type !== "file") {
+        stored.push({ kind: s.type, filename: s.url, url: s.url, blobKey: null, mimeType: null });
+        continue;
+      }
+      const kind = detectedKind(s);
+      const { key } = await putBlob(svc.cfg, s.path, { ext: kind?.kind ?? extname(s.filename).slice(1) });
+      stored.push({ kind: "file", filename: s.filename, url: null, blobKey: key, mimeType: kind?.mimeType ?? null });
     }
   } catch (err) {
     await discardBlobs(svc, stored);
@@ -190,17 +185,9 @@ async function discardBlobs(svc: Services, sources: PendingSource[]): Promise<vo
 export async function startSourceCourses(svc: Services, who: Requester, req: SourceRequest): Promise<JobRow[]> {
   const topic = req.topic == null || req.topic === "" ? null : checkTopic(req.topic);
   if (req.files.length + req.youtubeUrls.length + req.webUrls.length === 0) {
-    throw validation("Give at least one source: files, youtube_urls or web_urls");
+    throw new AppError("VALIDATION_ERROR", "Give at least one source: files, youtube_urls or web_urls");
   }
-  checkYoutubeUrls(req.youtubeUrls);
-  const uploads = await storeUploads(svc, req.files);
-  const sources: PendingSource[] = [
-    ...uploads,
-    ...req.youtubeUrls.map(
-      (u): PendingSource => ({ kind: "youtube", filename: u, url: u, blobKey: null, mimeType: null }),
-    ),
-    ...req.webUrls.map((u): PendingSource => ({ kind: "web", filename: u, url: u, blobKey: null, mimeType: null })),
-  ];
+  const sources = await storeSources(svc, req);
   const groups = req.organization === "separate_courses" ? sources.map((s) => [s]) : [sources];
   try {
     return svc.sqlite.transaction(() =>
@@ -215,7 +202,7 @@ export async function startSourceCourses(svc: Services, who: Requester, req: Sou
       ),
     )();
   } catch (err) {
-    await discardBlobs(svc, uploads);
+    await discardBlobs(svc, sources);
     throw err;
   }
 }

@@ -2,9 +2,10 @@
  * Sync mode: waits for the jobs of a request and shapes the result, or raises the structured
  * failure reason with the status the API gives it (500 for model failures).
  */
+import type { Database } from "bun:sqlite";
 import { billedMicros, monthlyCount, OPERATIONS } from "../billing/index.ts";
-import { AppError, type FailureReason } from "../errors.ts";
-import type { Services } from "../services.ts";
+import type { Config } from "../config.ts";
+import { type FailureReason, generationFailure } from "../errors.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import { microsToUsd } from "../util.ts";
 import type { ChapterRef, UsageRecord } from "./events.ts";
@@ -16,15 +17,8 @@ export interface SyncCourse {
   chapters: ChapterRef[];
 }
 
-/** HTTP status of a failed generation: the sources' fault, no model, or the model's failure. */
-function failureStatus(reason: FailureReason): number {
-  if (reason.code === "SOURCES_FAILED" || reason.code === "TOPIC_NOT_COVERED") return 422;
-  if (reason.code === "MODEL_NOT_CONFIGURED") return 503;
-  return 500;
-}
-
 export interface SyncContext {
-  svc: Services;
+  svc: { sqlite: Database; cfg: Pick<Config, "testKeyCoursesPerMonth"> };
   auth: AuthContext;
   startedAt: number;
   signal?: AbortSignal;
@@ -51,7 +45,7 @@ export async function waitForCourses(
   }
   const first = failures[0];
   if (first) {
-    throw new AppError(failureStatus(first.error), first.error.code, first.error.message, {
+    throw generationFailure(first.error, {
       job_id: first.job_id,
       course_id: first.course_id,
       failed: failures,

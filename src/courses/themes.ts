@@ -6,6 +6,7 @@
  */
 import { stemmer } from "stemmer";
 import { eng } from "stopword";
+import { getOrCreate } from "../util.ts";
 
 const STOP = new Set(eng);
 const WORD = /\p{L}[\p{L}\p{N}'-]{2,}/gu;
@@ -26,8 +27,7 @@ export function termProfile(text: string): TermProfile {
     if (word.length < 4 || STOP.has(word)) continue;
     const stem = stemmer(word);
     counts.set(stem, (counts.get(stem) ?? 0) + 1);
-    let f = forms.get(stem);
-    if (!f) forms.set(stem, (f = new Map()));
+    const f = getOrCreate(forms, stem, () => new Map());
     f.set(word, (f.get(word) ?? 0) + 1);
   }
   const weights = new Map<string, number>();

@@ -3,13 +3,12 @@
  * topic-coverage.ts): the course is grounded in the sections that do. With no model configured,
  * they are the only possible material, so a topic they do not cover is refused.
  */
-
+import type { Database } from "bun:sqlite";
 import { readyIndexCount } from "../documents/lookups.ts";
 import { AppError } from "../errors.ts";
 import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
 import type { Passage } from "../llm/artefacts.ts";
 import { chunksWithAnyWord } from "../retrieval/index.ts";
-import type { Services } from "../services.ts";
 import { COVERAGE_THRESHOLD, type CoverageChunk, coversTopic, neighbourhoods, topicTerms } from "./topic-coverage.ts";
 
 /** Passages the outline is planned from: the centres of the best-covering neighbourhoods. */
@@ -37,7 +36,7 @@ export interface TopicMatch {
 }
 
 export async function matchTopic(
-  svc: Services,
+  svc: { sqlite: Database },
   owner: { tenantId: string; userId: string },
   topic: string,
 ): Promise<TopicMatch> {
@@ -117,7 +116,6 @@ export function refuseTopic(topic: string, match: TopicMatch): AppError {
   const quoted = `"${topic.slice(0, 80)}"`;
   if (match.searched === 0) {
     return new AppError(
-      503,
       "MODEL_NOT_CONFIGURED",
       `No language model is configured, and you have no indexed documents to build ${quoted} from. ${MODEL_HELP}, or index documents on the topic first with POST /v2/documents/process.`,
     );
@@ -130,7 +128,6 @@ export function refuseTopic(topic: string, match: TopicMatch): AppError {
         ? "its words appear in them, but are never used together"
         : `no section of them covers more than ${pct(match.coverage)} of its terms, weighted by rarity; ${pct(COVERAGE_THRESHOLD)} is needed`;
   return new AppError(
-    422,
     "TOPIC_NOT_COVERED",
     `Your indexed documents do not cover ${quoted} (${gap}), and with no language model configured a topic course can only be built from them. ` +
       `Index documents on the topic with POST /v2/documents/process, or configure a model: ${MODEL_HELP}.`,

@@ -4,7 +4,7 @@
  * written from its other sources.
  */
 import { safeFetch } from "../net/safe-fetch.ts";
-import type { Services } from "../services.ts";
+import type { WebSearchDeps } from "./deps.ts";
 
 export interface WebResult {
   url: string;
@@ -19,7 +19,7 @@ interface SearxngReply {
 export const SEARCH_UNAVAILABLE_NOTE =
   "Web search was requested, but this server has no search backend configured (SEARXNG_URL is not set); the course was built without web results.";
 
-export async function webSearch(svc: Services, query: string, limit: number): Promise<WebResult[]> {
+export async function webSearch(svc: WebSearchDeps, query: string, limit: number): Promise<WebResult[]> {
   const base = svc.cfg.searxngUrl;
   if (!base) return [];
   const url = new URL("search", base.endsWith("/") ? base : `${base}/`);

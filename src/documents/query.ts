@@ -5,7 +5,7 @@
  * test key may make TEST_KEY_QUERIES_PER_MONTH of these a month.
  */
 import { assertWithinTestCap, OPERATIONS, recordUsage } from "../billing/index.ts";
-import { validation } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { QUERY_ROLES } from "../ingest/document.ts";
 import { type AnswerPassage, answerQuestion, distinctPassages } from "../llm/artefacts.ts";
 import { search } from "../retrieval/index.ts";
@@ -29,12 +29,12 @@ export async function queryDocuments(
   input: QueryInput,
 ) {
   const question = input.question.trim();
-  if (!question) throw validation("question must not be empty");
+  if (!question) throw new AppError("VALIDATION_ERROR", "question must not be empty");
   const byIds = input.documentIds !== undefined;
   const bySpace = input.spaceId !== undefined;
-  if (byIds === bySpace) throw validation("Give exactly one of document_ids and space_id");
+  if (byIds === bySpace) throw new AppError("VALIDATION_ERROR", "Give exactly one of document_ids and space_id");
   if (byIds && input.documentIds!.length === 0)
-    throw validation(`document_ids must hold 1 to ${MAX_QUERY_DOCUMENTS} ids`);
+    throw new AppError("VALIDATION_ERROR", `document_ids must hold 1 to ${MAX_QUERY_DOCUMENTS} ids`);
   if (byIds) assertOwnedDocuments(svc.sqlite, owner, input.documentIds!);
   assertWithinTestCap(svc.db, auth, "query", svc.cfg);
 

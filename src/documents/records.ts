@@ -1,12 +1,14 @@
 /**
- * Indexed documents (kind 'index'): the records POST /v2/documents/process creates, their list,
- * ownership checks and deletion. A document belongs to one learner of one tenant; to anyone
+ * Document records, the one owner of the documents table: what process, extract and course
+ * generation create (documents/ingest.ts fills them in), and for indexed documents (kind 'index')
+ * their list, ownership checks and deletion. A document belongs to one learner of one tenant; to anyone
  * else it does not exist (404), so ids cannot be probed across learners or tenants.
  */
 import type { Database } from "bun:sqlite";
-import { notFound, validation } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../keyset-cursor.ts";
 import { deleteBlob } from "../media/blob-store.ts";
+import { deleteChunksOf } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
 import { newId, nowIso } from "../util.ts";
 
@@ -32,19 +34,49 @@ export interface DocumentRow {
   status: "processing" | "ready" | "error";
   error: string | null;
   chunk_count: number;
+  /** What an extract record was billed; 0 for indexed documents. */
+  billed_micros: number;
   created_at: string;
 }
 
+/** Who a new record belongs to: an extract record may have no learner. */
+export interface RecordOwner {
+  tenantId: string;
+  userId: string | null;
+}
+
+/** A new record, `processing` until its source is ingested. */
 export function createDocumentRecord(
   sqlite: Database,
-  owner: DocumentOwner,
-  d: { filename: string; sourceType: SourceType; sourceUrl?: string | null; spaceId?: string | null },
+  owner: RecordOwner,
+  d: {
+    filename: string;
+    sourceType: SourceType;
+    sourceUrl?: string | null;
+    spaceId?: string | null;
+    /** extract: recorded markdown, never indexed; index (the default): indexed for query and courses. */
+    kind?: "index" | "extract";
+    blobKey?: string | null;
+    mimeType?: string | null;
+  },
 ): string {
   const id = newId();
   sqlite.run(
-    `INSERT INTO documents (id, tenant_id, user_id, space_id, kind, filename, source_type, source_url, status, created_at)
-     VALUES (?, ?, ?, ?, 'index', ?, ?, ?, 'processing', ?)`,
-    [id, owner.tenantId, owner.userId, d.spaceId ?? null, d.filename, d.sourceType, d.sourceUrl ?? null, nowIso()],
+    `INSERT INTO documents (id, tenant_id, user_id, space_id, kind, filename, source_type, source_url, blob_key, mime_type, status, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'processing', ?)`,
+    [
+      id,
+      owner.tenantId,
+      owner.userId,
+      d.spaceId ?? null,
+      d.kind ?? "index",
+      d.filename,
+      d.sourceType,
+      d.sourceUrl ?? null,
+      d.blobKey ?? null,
+      d.mimeType ?? null,
+      nowIso(),
+    ],
   );
   return id;
 }
@@ -54,6 +86,8 @@ export function markDocumentReady(
   id: string,
   r: {
     blobKey: string | null;
+    /** What the source turned out to be (a URL sent as a page may be a video); kept as created when omitted. */
+    sourceType?: SourceType;
     mimeType: string;
     pages: number | null;
     markdown: string;
@@ -62,11 +96,16 @@ export function markDocumentReady(
   },
 ): void {
   sqlite.run(
-    `UPDATE documents SET status = 'ready', error = NULL, blob_key = ?, mime_type = ?, pages = ?, char_count = ?, markdown = ?, title = ?,
-            chunk_count = ?
+    `UPDATE documents SET status = 'ready', error = NULL, blob_key = coalesce(?, blob_key), source_type = coalesce(?, source_type), mime_type = ?, pages = ?,
+            char_count = ?, markdown = ?, title = ?, chunk_count = ?
       WHERE id = ?`,
-    [r.blobKey, r.mimeType, r.pages, r.markdown.length, r.markdown, r.title, r.chunkCount, id],
+    [r.blobKey, r.sourceType ?? null, r.mimeType, r.pages, r.markdown.length, r.markdown, r.title, r.chunkCount, id],
   );
+}
+
+/** What an extract record was billed (its usage event is written in the same transaction). */
+export function setBilledMicros(sqlite: Database, id: string, micros: number): void {
+  sqlite.run("UPDATE documents SET billed_micros = ? WHERE id = ?", [micros, id]);
 }
 
 /**
@@ -76,20 +115,20 @@ export function markDocumentReady(
  * start, before serving (one server per data directory, so nothing else is processing then).
  */
 export function failInterruptedDocuments(sqlite: Database): number {
-  // Chunks written before the stop (a document is indexed in batches) go with them.
-  sqlite.run(
-    `DELETE FROM retrieval_chunks WHERE document_id IN
-       (SELECT id FROM documents WHERE status = 'processing' AND id NOT IN (SELECT document_id FROM course_documents))`,
-  );
-  return sqlite.run(
-    `UPDATE documents SET status = 'error', error = 'Processing was interrupted by a server restart; send the source again', chunk_count = 0
-      WHERE status = 'processing' AND id NOT IN (SELECT document_id FROM course_documents)`,
-  ).changes;
+  const ids = sqlite
+    .query<{ id: string }, []>(
+      "SELECT id FROM documents WHERE status = 'processing' AND id NOT IN (SELECT document_id FROM course_documents)",
+    )
+    .all()
+    .map((r) => r.id);
+  for (const id of ids)
+    markDocumentError(sqlite, id, "Processing was interrupted by a server restart; send the source again");
+  return ids.length;
 }
 
 export function markDocumentError(sqlite: Database, id: string, message: string, blobKey: string | null = null): void {
-  // An extraction process stopped while indexing may have written some chunks.
-  sqlite.run("DELETE FROM retrieval_chunks WHERE document_id = ?", [id]);
+  // An extraction process stopped while indexing (or a server stopped mid-batch) may have written some chunks.
+  deleteChunksOf(sqlite, { documentId: id, chapterId: null });
   sqlite.run(
     "UPDATE documents SET status = 'error', error = ?, blob_key = coalesce(?, blob_key), chunk_count = 0 WHERE id = ?",
     [message, blobKey, id],
@@ -97,7 +136,14 @@ export function markDocumentError(sqlite: Database, id: string, message: string,
 }
 
 const COLUMNS =
-  "id, tenant_id, user_id, space_id, filename, source_type, source_url, blob_key, mime_type, pages, char_count, status, error, chunk_count, created_at";
+  "id, tenant_id, user_id, space_id, filename, source_type, source_url, blob_key, mime_type, pages, char_count, status, error, chunk_count, billed_micros, created_at";
+
+/** A record by id, whoever owns it (the caller made it in this request). */
+export function loadDocument(sqlite: Database, id: string): DocumentRow {
+  const row = sqlite.query<DocumentRow, [string]>(`SELECT ${COLUMNS} FROM documents WHERE id = ?`).get(id);
+  if (!row) throw new AppError("DOCUMENT_NOT_FOUND", "Document not found");
+  return row;
+}
 
 export function loadOwnedDocument(sqlite: Database, owner: DocumentOwner, id: string): DocumentRow {
   const row = sqlite
@@ -105,7 +151,7 @@ export function loadOwnedDocument(sqlite: Database, owner: DocumentOwner, id: st
       `SELECT ${COLUMNS} FROM documents WHERE id = ? AND tenant_id = ? AND user_id = ? AND kind = 'index'`,
     )
     .get(id, owner.tenantId, owner.userId);
-  if (!row) throw notFound("Document not found", "DOCUMENT_NOT_FOUND");
+  if (!row) throw new AppError("DOCUMENT_NOT_FOUND", "Document not found");
   return row;
 }
 
@@ -122,9 +168,9 @@ export function assertOwnedDocuments(sqlite: Database, owner: DocumentOwner, ids
   );
   const missing = [...new Set(ids)].filter((id) => !found.has(id));
   if (missing.length > 0) {
-    throw notFound(
-      `${missing.length === 1 ? "Document" : "Documents"} not found: ${missing.join(", ")}`,
+    throw new AppError(
       "DOCUMENT_NOT_FOUND",
+      `${missing.length === 1 ? "Document" : "Documents"} not found: ${missing.join(", ")}`,
     );
   }
 }
@@ -198,10 +244,20 @@ export async function deleteDocument(
   if (doc.blob_key) await deleteBlob(svc.cfg, doc.blob_key);
 }
 
+/** Id, name and status of records, in the order of `ids` (what a stopped request had stored). */
+export function recordSummaries(sqlite: Database, ids: string[]): { id: string; filename: string; status: string }[] {
+  const rows = sqlite
+    .query<{ id: string; filename: string; status: string }, [string]>(
+      "SELECT id, filename, status FROM documents WHERE id IN (SELECT value FROM json_each(?))",
+    )
+    .all(JSON.stringify(ids));
+  return ids.flatMap((id) => rows.filter((r) => r.id === id));
+}
+
 /** A document's chunks (their triggers take the FTS rows and vectors along), course links and record, in one transaction. */
 export function removeDocumentRows(sqlite: Database, id: string): void {
   sqlite.transaction(() => {
-    sqlite.run("DELETE FROM retrieval_chunks WHERE document_id = ?", [id]);
+    deleteChunksOf(sqlite, { documentId: id, chapterId: null });
     sqlite.run("DELETE FROM documents WHERE id = ?", [id]);
   })();
 }

@@ -9,14 +9,13 @@ import { existsSync } from "node:fs";
 import { type CourseOwner, loadCourseOf, readCourse } from "../courses/read.ts";
 import type { FlashcardDeck, McqQuestion, StudyGuide } from "../llm/artefacts.ts";
 import { assertCompleted } from "../materials/assert-completed.ts";
-import { asUnavailable } from "../materials/engine.ts";
+import { asUnavailable, type MaterialDeps } from "../materials/engine.ts";
 import { type Exam, findExam } from "../materials/exam.ts";
 import { findDeck } from "../materials/flashcards.ts";
 import { findLatestNotes, type StoredNotes } from "../materials/notes.ts";
 import { buildStudyGuide, readStudyGuide } from "../materials/study-guide.ts";
 import { blobPath } from "../media/blob-store.ts";
 import { courseEpisodes } from "../podcasts/episodes.ts";
-import type { Services } from "../services.ts";
 
 export interface ExportSource {
   filename: string | null;
@@ -59,7 +58,10 @@ export interface ExportCourse {
 }
 
 /** The caller's completed course, with its materials: 404 when not theirs, 409 while not completed. */
-export async function loadExportCourse(svc: Services, owner: CourseOwner, courseId: string): Promise<ExportCourse> {
+/** An export reads the course's materials (building a missing study guide) and its episodes' audio. */
+export type ExportDeps = MaterialDeps & { cfg: { dataDir: string } };
+
+export async function loadExportCourse(svc: ExportDeps, owner: CourseOwner, courseId: string): Promise<ExportCourse> {
   const head = loadCourseOf(svc.sqlite, owner, courseId);
   assertCompleted(head);
   if (!readStudyGuide(svc.sqlite, head.id)) {

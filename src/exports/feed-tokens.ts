@@ -6,7 +6,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { timingSafeEqual } from "node:crypto";
-import { loadOrCreateSecret } from "../media/secret.ts";
+import type { Signer } from "../media/signer.ts";
 import { newId, nowIso } from "../util.ts";
 
 export interface Feed {
@@ -15,27 +15,20 @@ export interface Feed {
   created_at: string;
 }
 
-const secrets = new Map<string, Uint8Array>();
-const secretOf = (dataDir: string) => {
-  let s = secrets.get(dataDir);
-  if (!s) secrets.set(dataDir, (s = loadOrCreateSecret(dataDir, "podcast-feed.key")));
-  return s;
-};
+const macOf = (signer: Signer, id: string) => signer.mac(`podcast-feed\n${id}`, "base64url");
 
-const macOf = (dataDir: string, id: string) =>
-  new Bun.CryptoHasher("sha256", secretOf(dataDir)).update(`podcast-feed\n${id}`).digest("base64url");
-
-export const feedToken = (dataDir: string, feed: Feed) => `${feed.id.replaceAll("-", "")}${macOf(dataDir, feed.id)}`;
+/** `signer` holds the feed secret (built once by the composition root). */
+export const feedToken = (signer: Signer, feed: Feed) => `${feed.id.replaceAll("-", "")}${macOf(signer, feed.id)}`;
 
 const TOKEN_RE = /^([0-9a-f]{32})([A-Za-z0-9_-]{43})$/;
 
 /** The live feed a token opens, or null (malformed, forged, unknown or revoked). */
-export function feedOfToken(sqlite: Database, dataDir: string, token: string): Feed | null {
+export function feedOfToken(sqlite: Database, signer: Signer, token: string): Feed | null {
   const m = TOKEN_RE.exec(token);
   if (!m) return null;
   const hex = m[1]!;
   const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-  if (!timingSafeEqual(Buffer.from(macOf(dataDir, id)), Buffer.from(m[2]!))) return null;
+  if (!timingSafeEqual(Buffer.from(macOf(signer, id)), Buffer.from(m[2]!))) return null;
   return sqlite
     .query<Feed, [string]>("SELECT id, course_id, created_at FROM podcast_feeds WHERE id = ? AND revoked_at IS NULL")
     .get(id);

@@ -1,10 +1,9 @@
 /** One export request: the course's package in the asked format, as a stream with its type and file name. */
 import type { CourseOwner } from "../courses/read.ts";
-import { conflict } from "../errors.ts";
-import type { Services } from "../services.ts";
+import { AppError } from "../errors.ts";
 import { slugify } from "../util.ts";
 import { apkgEntries } from "./apkg.ts";
-import { type ExportCourse, loadExportCourse } from "./course-export.ts";
+import { type ExportCourse, type ExportDeps, loadExportCourse } from "./course-export.ts";
 import { imsccEntries } from "./imscc.ts";
 import { markdownEntries } from "./markdown-zip.ts";
 import { attachment } from "./names.ts";
@@ -24,13 +23,13 @@ const FORMATS: Record<
   markdown: { contentType: "application/zip", suffix: "-markdown.zip", entries: markdownEntries },
 };
 
-export async function exportPackage(svc: Services, owner: CourseOwner, courseId: string, format: ExportFormat) {
+export async function exportPackage(svc: ExportDeps, owner: CourseOwner, courseId: string, format: ExportFormat) {
   const course = await loadExportCourse(svc, owner, courseId);
   if (format === "apkg" && !course.flashcards?.cards.length) {
     const message = course.flashcards
       ? "The course's flashcard deck has no cards, so there is nothing to put in an Anki package"
       : "No flashcards have been generated for this course yet; POST /v2/courses/{course_id}/generate-flashcards first";
-    throw conflict(message, "FLASHCARDS_NOT_GENERATED");
+    throw new AppError("FLASHCARDS_NOT_GENERATED", message);
   }
   const f = FORMATS[format];
   return {

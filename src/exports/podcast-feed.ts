@@ -2,22 +2,29 @@
  * A course's podcast feed as the API and podcast apps reach it: the owner opens or revokes it;
  * its token then opens the RSS document and the ready episodes' audio, at URLs under /feeds/.
  */
+import type { Database } from "bun:sqlite";
 import { type CourseOwner, loadCourseOf } from "../courses/read.ts";
 import { loadCourse } from "../courses/store.ts";
-import { notFound } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { assertCompleted } from "../materials/assert-completed.ts";
 import { blobPath } from "../media/blob-store.ts";
+import type { Signer } from "../media/signer.ts";
 import { courseEpisodes, getEpisode } from "../podcasts/episodes.ts";
-import type { Services } from "../services.ts";
 import { feedOfToken, feedToken, openFeed, revokeFeed } from "./feed-tokens.ts";
 import { feedXml } from "./podcast-rss.ts";
+
+export interface FeedDeps {
+  sqlite: Database;
+  cfg: { baseUrl: string; dataDir: string };
+  feedSigner: Signer;
+}
 
 export const feedUrl = (baseUrl: string, token: string) => `${baseUrl}/feeds/${token}/rss`;
 const feedAudioUrl = (baseUrl: string, token: string, episodeId: string) =>
   `${baseUrl}/feeds/${token}/episodes/${episodeId}.mp3`;
 
 /** POST podcasts/feed: the learner's completed course's feed URL, made when it has none. */
-export function courseFeed(svc: Services, owner: CourseOwner, courseId: string) {
+export function courseFeed(svc: FeedDeps, owner: CourseOwner, courseId: string) {
   const course = loadCourseOf(svc.sqlite, owner, courseId);
   assertCompleted(course);
   const { feed, created } = openFeed(svc.sqlite, course.id);
@@ -25,26 +32,26 @@ export function courseFeed(svc: Services, owner: CourseOwner, courseId: string) 
     created,
     view: {
       course_id: course.id,
-      feed_url: feedUrl(svc.cfg.baseUrl, feedToken(svc.cfg.dataDir, feed)),
+      feed_url: feedUrl(svc.cfg.baseUrl, feedToken(svc.feedSigner, feed)),
       created_at: feed.created_at,
     },
   };
 }
 
 /** DELETE podcasts/feed: 404 FEED_NOT_FOUND when the course has no live feed. */
-export function revokeCourseFeed(svc: Services, owner: CourseOwner, courseId: string): void {
+export function revokeCourseFeed(svc: FeedDeps, owner: CourseOwner, courseId: string): void {
   const course = loadCourseOf(svc.sqlite, owner, courseId);
-  if (!revokeFeed(svc.sqlite, course.id)) throw notFound("This course has no podcast feed", "FEED_NOT_FOUND");
+  if (!revokeFeed(svc.sqlite, course.id)) throw new AppError("FEED_NOT_FOUND", "This course has no podcast feed");
 }
 
-function liveFeed(svc: Services, token: string) {
-  const feed = feedOfToken(svc.sqlite, svc.cfg.dataDir, token);
-  if (!feed) throw notFound("No such feed; it may have been revoked");
+function liveFeed(svc: FeedDeps, token: string) {
+  const feed = feedOfToken(svc.sqlite, svc.feedSigner, token);
+  if (!feed) throw new AppError("NOT_FOUND", "No such feed; it may have been revoked");
   return feed;
 }
 
 /** The RSS document a feed token opens; 404 for an unknown or revoked token. */
-export function feedDocument(svc: Services, token: string): string {
+export function feedDocument(svc: FeedDeps, token: string): string {
   const feed = liveFeed(svc, token);
   const course = loadCourse(svc.sqlite, feed.course_id)!;
   return feedXml({
@@ -56,11 +63,11 @@ export function feedDocument(svc: Services, token: string): string {
 }
 
 /** The audio file of a ready episode of the token's course (`<episode id>.mp3`); 404 otherwise. */
-export function feedEpisodeAudio(svc: Services, token: string, file: string): { path: string; contentType: string } {
+export function feedEpisodeAudio(svc: FeedDeps, token: string, file: string): { path: string; contentType: string } {
   const feed = liveFeed(svc, token);
   const m = /^([0-9a-f-]{36})\.mp3$/.exec(file);
   const episode = m ? getEpisode(svc.sqlite, m[1]!) : null;
   if (!episode || episode.course_id !== feed.course_id || episode.status !== "ready" || !episode.blob_key)
-    throw notFound("No such episode");
+    throw new AppError("NOT_FOUND", "No such episode");
   return { path: blobPath(svc.cfg.dataDir, episode.blob_key), contentType: episode.content_type ?? "audio/mpeg" };
 }

@@ -32,7 +32,9 @@ function mcqItem(section: XMLBuilder, ident: string, q: McqQuestion) {
   const presentation = item.ele("presentation");
   material(presentation, q.prompt);
   const choices = presentation.ele("response_lid", { ident: "response1", rcardinality: "Single" }).ele("render_choice");
-  q.choices.forEach((c, j) => material(choices.ele("response_label", { ident: `${ident}_${j}` }), c));
+  q.choices.forEach((c, j) => {
+    material(choices.ele("response_label", { ident: `${ident}_${j}` }), c);
+  });
   const processing = item.ele("resprocessing");
   processing.ele("outcomes").ele("decvar", { varname: "SCORE", vartype: "Decimal", minvalue: "0", maxvalue: "100" });
   const right = processing.ele("respcondition", { continue: "Yes" });

@@ -3,9 +3,9 @@
  * here once for every route; each resource's routes live in routes/.
  */
 import { type AnyElysia, Elysia } from "elysia";
+import type { AppServices } from "../compose.ts";
 import { crossOrigin, unauthorized } from "../errors.ts";
 import { httpDuration, httpRequests } from "../metrics.ts";
-import type { Services } from "../services.ts";
 import { sessionAuthenticator } from "../tenants/console-sessions.ts";
 import { type AuthContext, keyAuthenticator } from "../tenants/keys.ts";
 import { fromOwnOrigin, sessionTokenOf } from "./console-cookie.ts";
@@ -64,7 +64,7 @@ function pathOf(url: string): string {
   return q === -1 ? url.slice(start) : url.slice(start, q);
 }
 
-export function createApp(svc: Services) {
+export function createApp(svc: AppServices) {
   const authenticate = keyAuthenticator(svc.db);
   const sessionOf = sessionAuthenticator(svc.sqlite);
 
@@ -93,8 +93,10 @@ export function createApp(svc: Services) {
   type RouteInfo = (typeof app.routes)[number];
   const routeSet = (keep: (r: RouteInfo) => boolean) => {
     let set: Set<string> | null = null;
-    return (methodAndRoute: string) =>
-      (set ??= new Set(app.routes.filter(keep).map((r) => `${r.method} ${r.path}`))).has(methodAndRoute);
+    return (methodAndRoute: string) => {
+      set ??= new Set(app.routes.filter(keep).map((r) => `${r.method} ${r.path}`));
+      return set.has(methodAndRoute);
+    };
   };
   const ownParser = (r: RouteInfo) => (r.hooks.parse ?? []).some((p: { fn: unknown }) => p.fn !== parseJsonHook);
   // Routes with a body schema and no parser of their own take JSON only.
@@ -175,14 +177,7 @@ export function createApp(svc: Services) {
           stack: error instanceof Error ? error.stack : undefined,
         });
       }
-      return errorResponse(
-        c.status,
-        c.code,
-        c.message,
-        state?.id ?? crypto.randomUUID(),
-        { ...state?.headers, ...c.headers },
-        c.details,
-      );
+      return errorResponse(c, state?.id ?? crypto.randomUUID(), state?.headers ?? {});
     })
     .onAfterResponse(({ request, route, set, responseValue }) => {
       const state = stateOf(request);

@@ -8,13 +8,17 @@
  *   every JSON route has ours (src/http/json-body.ts), so JSON bodies are filled in here from the
  *   same route schemas;
  * - the shared schemas (NAMED) are hoisted into components.schemas and referenced with $ref wherever
- *   they appear. Matching is by content, so routes keep validating with their plain TypeBox schemas.
+ *   they appear. Matching is by content, so routes keep validating with their plain TypeBox schemas;
+ * - each operation's error responses list its error codes: the route's own (`errors(...)` in
+ *   schemas.ts) and the ones every route of its kind shares (sharedCodes), grouped by status, each a
+ *   reference to the Error body with `code` narrowed to an enum of them.
  */
 import { toOpenAPISchema, unwrapSchema } from "@elysiajs/openapi/openapi";
 import type { TSchema } from "@sinclair/typebox";
 import { type AnyElysia, Elysia } from "elysia";
 import scalarBundle from "../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
 import pkg from "../../package.json" with { type: "json" };
+import { type ErrorCode, errorCatalogue } from "../errors.ts";
 import { Job } from "./routes/course-schemas.ts";
 import { Chapter, ChapterSource, Course } from "./routes/courses.ts";
 import { DocumentRecord, SourceChunk } from "./routes/documents.ts";
@@ -69,7 +73,13 @@ const NAMED: Record<string, TSchema> = {
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type MediaTypes = Record<string, { schema?: unknown }>;
-type Operation = { requestBody?: { content?: MediaTypes }; responses?: Record<string, { content?: MediaTypes }> };
+type Response = { description?: string; content?: MediaTypes };
+type Operation = {
+  requestBody?: { content?: MediaTypes };
+  responses?: Record<string, Response>;
+  parameters?: { in?: string; name?: string }[];
+  security?: unknown[];
+};
 
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
 
@@ -107,6 +117,59 @@ function withRefs(node: Json, names: Map<string, string>, self = true): Json {
   return node;
 }
 
+/**
+ * The codes an operation can answer with whatever its handler does: a failure of ours; on
+ * authenticated routes the key, the console cookie's origin, the rate limits and a full disk; on
+ * routes with a schema, its validation; on JSON bodies, our parser's refusals; on routes naming a
+ * learner, the learner headers.
+ */
+function sharedCodes(route: AnyElysia["routes"][number], op: Operation): ErrorCode[] {
+  const hooks = route.hooks as { body?: unknown; headers?: unknown; params?: unknown; query?: unknown };
+  const codes: ErrorCode[] = ["INTERNAL"];
+  if (op.security?.length !== 0)
+    codes.push("UNAUTHORIZED", "CROSS_ORIGIN_REQUEST", "RATE_LIMITED", "INSUFFICIENT_STORAGE");
+  if (hooks.body || hooks.headers || hooks.params || hooks.query) codes.push("VALIDATION_ERROR");
+  if (op.requestBody?.content?.["application/json"])
+    codes.push("INVALID_BODY", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "REQUEST_TIMEOUT");
+  if (op.parameters?.some((p) => p.in === "header" && p.name === "x-user-id"))
+    codes.push("USER_REQUIRED", "USER_NOT_FOUND");
+  return codes;
+}
+
+/** The codes of a rendered error response (its body's `code` enum), or null for any other response. */
+function codesOf(response: Response): string[] | null {
+  const schema = response.content?.["application/json"]?.schema as
+    | { properties?: { error?: { properties?: { code?: { enum?: string[] } } } } }
+    | undefined;
+  return schema?.properties?.error?.properties?.code?.enum ?? null;
+}
+
+/** `op`'s error responses rebuilt with the shared codes added, one status each, codes as an enum. */
+function listErrorCodes(op: Operation, shared: ErrorCode[]): void {
+  const responses = op.responses ?? {};
+  const groups = new Map<string, Set<string>>();
+  const add = (status: string, code: string) => groups.set(status, (groups.get(status) ?? new Set()).add(code));
+  for (const [status, response] of Object.entries(responses))
+    for (const code of codesOf(response) ?? []) add(status, code);
+  for (const code of shared) add(String(errorCatalogue[code].status), code);
+  for (const [status, codes] of groups) {
+    const sorted = [...codes].sort();
+    responses[status] = {
+      ...responses[status],
+      description: sorted.map((code) => `- ${code}: ${errorCatalogue[code as ErrorCode].doc}`).join("\n"),
+      content: {
+        "application/json": {
+          schema: {
+            $ref: "#/components/schemas/Error",
+            properties: { error: { properties: { code: { enum: sorted } } } },
+          },
+        },
+      },
+    };
+  }
+  op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+}
+
 function buildDocument(app: AnyElysia) {
   const { paths, components } = toOpenAPISchema(app, { paths: HIDDEN }, undefined, undefined, OPENAPI_VERSION);
   for (const route of app.routes) {
@@ -128,6 +191,10 @@ function buildDocument(app: AnyElysia) {
           delete response.content;
       }
     }
+  }
+  for (const route of app.routes) {
+    const op = (paths[openApiPath(route.path)] as Record<string, Operation> | undefined)?.[route.method.toLowerCase()];
+    if (op) listErrorCodes(op, sharedCodes(route, op));
   }
   const rendered = Object.entries(NAMED).map(([name, schema]) => [name, render(schema)] as const);
   const names = new Map(rendered.map(([name, json]) => [canonical(json), name]));
@@ -159,10 +226,10 @@ export const docsRoutes = (root: () => AnyElysia) => {
   return new Elysia({ name: "docs" })
     .get(
       SPEC_PATH,
-      () =>
-        new Response((document ??= JSON.stringify(buildDocument(root()))), {
-          headers: { "content-type": "application/json" },
-        }),
+      () => {
+        document ??= JSON.stringify(buildDocument(root()));
+        return new Response(document, { headers: { "content-type": "application/json" } });
+      },
       { detail: { hide: true } },
     )
     .get("/docs", () => new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }), {

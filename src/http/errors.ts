@@ -1,24 +1,19 @@
 /** Maps every failure to the one error body: {"error":{"code","message","request_id","details"?}}. */
-import { AppError, isStorageFull, storageFull } from "../errors.ts";
+import { AppError, type ErrorCode, isStorageFull, storageFull } from "../errors.ts";
 
 export interface ErrorBody {
-  error: { code: string; message: string; request_id: string; details?: unknown };
+  error: { code: ErrorCode; message: string; request_id: string; details?: unknown };
 }
 
-export function errorResponse(
-  status: number,
-  code: string,
-  message: string,
-  requestId: string,
-  headers: Record<string, string>,
-  details?: unknown,
-): Response {
+/** The error body of `err`, with its status, the request's headers and X-Request-Id. */
+export function errorResponse(err: AppError, requestId: string, headers: Record<string, string>): Response {
+  const { code, message, details } = err;
   const body: ErrorBody = {
     error: { code, message, request_id: requestId, ...(details === undefined ? {} : { details }) },
   };
   return new Response(JSON.stringify(body), {
-    status,
-    headers: { ...headers, "content-type": "application/json", "x-request-id": requestId },
+    status: err.status,
+    headers: { ...headers, ...err.headers, "content-type": "application/json", "x-request-id": requestId },
   });
 }
 
@@ -102,20 +97,9 @@ function describe(e: { path?: string; value?: unknown; schema?: SchemaLike }, lo
   return { path, field, message };
 }
 
-/** Elysia's hook error codes and our AppError, to status + code + message + details. */
-export function classifyError(
-  code: string | number,
-  error: unknown,
-): { status: number; code: string; message: string; details?: unknown; headers?: Record<string, string> } {
-  if (error instanceof AppError) {
-    return {
-      status: error.status,
-      code: error.code,
-      message: error.message,
-      details: error.details,
-      headers: error.headers,
-    };
-  }
+/** Elysia's hook error codes and our AppError, as the AppError the client is answered with. */
+export function classifyError(code: string | number, error: unknown): AppError {
+  if (error instanceof AppError) return error;
   switch (code) {
     case "VALIDATION": {
       const v = error as ValidationLike;
@@ -123,37 +107,25 @@ export function classifyError(
       const details = (v.all ?? []).slice(0, 20).map((e) => describe(e, location));
       const more = details.length > 1 ? ` (and ${details.length - 1} more in details)` : "";
       const first = details[0];
-      return {
-        status: 422,
-        code: "VALIDATION_ERROR",
-        message: `Invalid request${location ? ` ${location}` : ""}${first ? `: ${first.message}${more}` : ""}`,
+      return new AppError(
+        "VALIDATION_ERROR",
+        `Invalid request${location ? ` ${location}` : ""}${first ? `: ${first.message}${more}` : ""}`,
         details,
-      };
+      );
     }
     case "PARSE": {
       // Our JSON parser's refusals (size, UTF-8, shape, media type) arrive wrapped as Elysia's ParseError.
       const cause = (error as { cause?: unknown }).cause;
-      if (cause instanceof AppError)
-        return {
-          status: cause.status,
-          code: cause.code,
-          message: cause.message,
-          details: cause.details,
-          headers: cause.headers,
-        };
-      return { status: 422, code: "INVALID_BODY", message: "The request body could not be parsed; send valid JSON" };
+      if (cause instanceof AppError) return cause;
+      return new AppError("INVALID_BODY", "The request body could not be parsed; send valid JSON");
     }
     case "NOT_FOUND":
-      return { status: 404, code: "NOT_FOUND", message: "No such route" };
+      return new AppError("NOT_FOUND", "No such route");
     case "INVALID_COOKIE_SIGNATURE":
     case "INVALID_FILE_TYPE":
-      return { status: 422, code: "VALIDATION_ERROR", message: String((error as Error)?.message ?? error) };
-    default: {
-      if (isStorageFull(error)) {
-        const full = storageFull();
-        return { status: full.status, code: full.code, message: full.message };
-      }
-      return { status: 500, code: "INTERNAL", message: "Internal error; quote the X-Request-Id when reporting it" };
-    }
+      return new AppError("VALIDATION_ERROR", String((error as Error)?.message ?? error));
+    default:
+      if (isStorageFull(error)) return storageFull();
+      return new AppError("INTERNAL", "Internal error; quote the X-Request-Id when reporting it");
   }
 }

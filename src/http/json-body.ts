@@ -3,7 +3,7 @@
  * UTF-8, bounded nesting, and an object at the top (every JSON endpoint of the API takes an
  * object; Elysia's schema check lets an array through when all fields are optional).
  */
-import { AppError, payloadTooLarge, unsupportedMediaType } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { chunksWithin } from "./body-stall.ts";
 import { markBodyRead } from "./context.ts";
 
@@ -26,7 +26,8 @@ export const hasBody = (request: Request) => request.body !== null && request.he
  */
 export function notJson(contentType: string, hint?: string): AppError {
   const got = contentType ? `Content-Type ${contentType}` : "no Content-Type";
-  return unsupportedMediaType(
+  return new AppError(
+    "UNSUPPORTED_MEDIA_TYPE",
     `This endpoint takes a JSON body sent with Content-Type: application/json, not ${got}${hint ? `; ${hint}` : ""}`,
     {
       expected: "application/json",
@@ -37,7 +38,8 @@ export function notJson(contentType: string, hint?: string): AppError {
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
-export const jsonTooLarge = () => payloadTooLarge(`JSON bodies are limited to ${MAX_JSON_BODY_BYTES} bytes (1 MiB)`);
+export const jsonTooLarge = () =>
+  new AppError("PAYLOAD_TOO_LARGE", `JSON bodies are limited to ${MAX_JSON_BODY_BYTES} bytes (1 MiB)`);
 
 /** Whether the declared Content-Length is over the JSON limit (checked before the body is read, whatever its type). */
 export const declaresMoreThanJsonLimit = (request: Request) =>
@@ -64,7 +66,7 @@ async function readLimited(request: Request, limit: number, stallSeconds: number
 export async function discardBody(request: Request, stallSeconds: number): Promise<Record<string, never>> {
   await readLimited(request, MAX_JSON_BODY_BYTES, stallSeconds).catch((err: unknown) => {
     if (err instanceof AppError) throw err;
-    throw new AppError(422, "INVALID_BODY", "The request body ended before its declared length");
+    throw new AppError("INVALID_BODY", "The request body ended before its declared length");
   });
   return {};
 }
@@ -89,31 +91,30 @@ export async function parseJsonBody(request: Request, stallSeconds: number): Pro
     bytes = await readLimited(request, MAX_JSON_BODY_BYTES, stallSeconds);
   } catch (err) {
     if (err instanceof AppError) throw err;
-    throw new AppError(422, "INVALID_BODY", "The request body ended before its declared length");
+    throw new AppError("INVALID_BODY", "The request body ended before its declared length");
   }
   if (bytes.byteLength === 0) return {};
   let text: string;
   try {
     text = strictUtf8.decode(bytes);
   } catch {
-    throw new AppError(422, "INVALID_BODY", "The request body is not valid UTF-8");
+    throw new AppError("INVALID_BODY", "The request body is not valid UTF-8");
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     // Also catches nesting deep enough to exhaust the parser's stack.
-    throw new AppError(422, "INVALID_BODY", "The request body is not valid JSON");
+    throw new AppError("INVALID_BODY", "The request body is not valid JSON");
   }
   if (depthExceeds(value, MAX_JSON_DEPTH)) {
     throw new AppError(
-      422,
       "INVALID_BODY",
       `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
     );
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new AppError(422, "INVALID_BODY", "The request body must be a JSON object");
+    throw new AppError("INVALID_BODY", "The request body must be a JSON object");
   }
   return value;
 }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import busboy from "busboy";
-import { AppError, isStorageFull, payloadTooLarge, requestBodyTimeout, storageFull, validation } from "../errors.ts";
+import { AppError, type ErrorCode, isStorageFull, requestBodyTimeout, storageFull } from "../errors.ts";
 import { newId } from "../util.ts";
 import { stallTimer } from "./body-stall.ts";
 import { markBodyRead } from "./context.ts";
@@ -17,8 +17,8 @@ export interface UploadLimits {
   maxFiles: number;
   maxFileBytes: number;
   maxTotalBytes: number;
-  /** Status when more than maxFiles files arrive: 413 for extract, 422 (the default) elsewhere. */
-  tooManyFilesStatus?: 413 | 422;
+  /** Code when more than maxFiles files arrive: PAYLOAD_TOO_LARGE (413) for extract, VALIDATION_ERROR (422) elsewhere. */
+  tooManyFilesCode?: Extract<ErrorCode, "PAYLOAD_TOO_LARGE" | "VALIDATION_ERROR">;
 }
 
 export interface UploadedFile {
@@ -83,6 +83,7 @@ const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB
 function cleanFilename(name: string | undefined, index: number): string {
   const base = (name ?? "").split(/[\\/]/).pop() ?? "";
   const cleaned = base
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what a file name must not keep
     .replace(/[\u0000-\u001f\u007f]/g, "")
     .trim()
     .slice(0, 255);
@@ -96,11 +97,14 @@ export async function receiveUploads(
 ): Promise<Uploads> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data;.*boundary=/i.test(contentType) || !request.body) {
-    throw validation("The request body must be multipart/form-data");
+    throw new AppError("VALIDATION_ERROR", "The request body must be multipart/form-data");
   }
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > limits.maxTotalBytes + MAX_FIELDS * MAX_FIELD_BYTES) {
-    throw payloadTooLarge(`The upload is ${mb(declared)}; at most ${mb(limits.maxTotalBytes)} in all`);
+    throw new AppError(
+      "PAYLOAD_TOO_LARGE",
+      `The upload is ${mb(declared)}; at most ${mb(limits.maxTotalBytes)} in all`,
+    );
   }
 
   const dir = join(cfg.dataDir, "tmp", `upload-${newId()}`);
@@ -130,7 +134,7 @@ export async function receiveUploads(
     });
   } catch (err) {
     await cleanup();
-    throw validation(`Malformed multipart body: ${(err as Error).message}`);
+    throw new AppError("VALIDATION_ERROR", `Malformed multipart body: ${(err as Error).message}`);
   }
 
   let stall: ReturnType<typeof stallTimer> | undefined;
@@ -158,11 +162,15 @@ export async function receiveUploads(
     parser.on("file", (field, stream, info) => {
       // busboy destroys a part's stream with "Unexpected end of form" when the body ends inside it;
       // unhandled, that error would end the process.
-      stream.on("error", (err: Error) => fail(validation(`Malformed multipart body: ${err.message}`)));
+      stream.on("error", (err: Error) =>
+        fail(new AppError("VALIDATION_ERROR", `Malformed multipart body: ${err.message}`)),
+      );
       if (failed) return void stream.resume();
       if (!FILE_FIELDS.has(field)) {
         stream.resume();
-        return fail(validation(`Unexpected file field "${field}"; send files in the "files" field`));
+        return fail(
+          new AppError("VALIDATION_ERROR", `Unexpected file field "${field}"; send files in the "files" field`),
+        );
       }
       // A browser sends an empty part when no file was chosen.
       if (!info.filename) return void stream.resume();
@@ -179,11 +187,13 @@ export async function receiveUploads(
         file.size += chunk.length;
         total += chunk.length;
         if (total > limits.maxTotalBytes)
-          fail(payloadTooLarge(`The upload exceeds ${mb(limits.maxTotalBytes)} in all`));
+          fail(new AppError("PAYLOAD_TOO_LARGE", `The upload exceeds ${mb(limits.maxTotalBytes)} in all`));
       });
       stream.on("limit", () =>
         fail(
-          payloadTooLarge(`"${file.filename}" is larger than ${mb(limits.maxFileBytes)}`, { filename: file.filename }),
+          new AppError("PAYLOAD_TOO_LARGE", `"${file.filename}" is larger than ${mb(limits.maxFileBytes)}`, {
+            filename: file.filename,
+          }),
         ),
       );
       // A full disk fails the request with 507 (its files removed) instead of ending the process
@@ -192,7 +202,7 @@ export async function receiveUploads(
         fail(
           isStorageFull(err)
             ? storageFull()
-            : new AppError(500, "INTERNAL", `The upload could not be written: ${err.message}`),
+            : new AppError("INTERNAL", `The upload could not be written: ${err.message}`),
         ),
       );
       // "close" follows "finish", and also comes after an error or when a refused upload destroys the stream.
@@ -200,17 +210,23 @@ export async function receiveUploads(
       stream.pipe(out);
     });
     parser.on("field", (name, value, info) => {
-      if (info.valueTruncated) return fail(validation(`Form field "${name}" is longer than ${mb(MAX_FIELD_BYTES)}`));
+      if (info.valueTruncated)
+        return fail(new AppError("VALIDATION_ERROR", `Form field "${name}" is longer than ${mb(MAX_FIELD_BYTES)}`));
       // busboy decodes leniently; a replacement character means the client sent bytes that are not UTF-8.
-      if (value.includes("\uFFFD")) return fail(validation(`Form field "${name}" is not valid UTF-8`));
+      if (value.includes("\uFFFD"))
+        return fail(new AppError("VALIDATION_ERROR", `Form field "${name}" is not valid UTF-8`));
       fields[name] = value;
     });
     parser.on("filesLimit", () => {
       const message = `At most ${limits.maxFiles} files per request`;
-      fail(limits.tooManyFilesStatus === 413 ? payloadTooLarge(message) : validation(message));
+      fail(new AppError(limits.tooManyFilesCode ?? "VALIDATION_ERROR", message));
     });
-    parser.on("fieldsLimit", () => fail(validation(`At most ${MAX_FIELDS} form fields per request`)));
-    parser.on("error", (err: Error) => fail(validation(`Malformed multipart body: ${err.message}`)));
+    parser.on("fieldsLimit", () =>
+      fail(new AppError("VALIDATION_ERROR", `At most ${MAX_FIELDS} form fields per request`)),
+    );
+    parser.on("error", (err: Error) =>
+      fail(new AppError("VALIDATION_ERROR", `Malformed multipart body: ${err.message}`)),
+    );
     parser.on("close", () => {
       stall?.stop();
       if (!failed) resolve();
@@ -218,7 +234,9 @@ export async function receiveUploads(
     stall = stallTimer(cfg.requestBodyTimeoutSeconds, () => fail(requestBodyTimeout(cfg.requestBodyTimeoutSeconds)));
     input.on("data", () => stall?.touch());
     input.on("end", () => stall?.stop());
-    input.on("error", (err: Error) => fail(validation(`The upload was interrupted: ${err.message}`)));
+    input.on("error", (err: Error) =>
+      fail(new AppError("VALIDATION_ERROR", `The upload was interrupted: ${err.message}`)),
+    );
     input.pipe(parser);
   });
 
@@ -247,21 +265,30 @@ export function parseUrlArray(field: string | undefined, name: string): string[]
   try {
     value = JSON.parse(field);
   } catch {
-    throw validation(`${name} must be a JSON array of URLs, e.g. ["https://example.com/page"]`, { field: name });
+    throw new AppError("VALIDATION_ERROR", `${name} must be a JSON array of URLs, e.g. ["https://example.com/page"]`, {
+      field: name,
+    });
   }
-  if (!Array.isArray(value)) throw validation(`${name} must be a JSON array of URLs`, { field: name });
+  if (!Array.isArray(value))
+    throw new AppError("VALIDATION_ERROR", `${name} must be a JSON array of URLs`, { field: name });
   if (value.length > MAX_URLS_PER_FIELD)
-    throw validation(`${name} holds ${value.length} URLs; at most ${MAX_URLS_PER_FIELD}`, { field: name });
+    throw new AppError("VALIDATION_ERROR", `${name} holds ${value.length} URLs; at most ${MAX_URLS_PER_FIELD}`, {
+      field: name,
+    });
   return value.map((item, i) => {
-    if (typeof item !== "string") throw validation(`${name}[${i}] must be a string URL`, { field: name, index: i });
+    if (typeof item !== "string")
+      throw new AppError("VALIDATION_ERROR", `${name}[${i}] must be a string URL`, { field: name, index: i });
     let url: URL;
     try {
       url = new URL(item.trim());
     } catch {
-      throw validation(`${name}[${i}] is not a valid URL: "${item.slice(0, 200)}"`, { field: name, index: i });
+      throw new AppError("VALIDATION_ERROR", `${name}[${i}] is not a valid URL: "${item.slice(0, 200)}"`, {
+        field: name,
+        index: i,
+      });
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") {
-      throw validation(`${name}[${i}] must be an http or https URL`, { field: name, index: i });
+      throw new AppError("VALIDATION_ERROR", `${name}[${i}] must be an http or https URL`, { field: name, index: i });
     }
     return url.href;
   });
@@ -287,7 +314,7 @@ export async function withSourceUploads<T>(
     maxFiles: 10,
     maxFileBytes: cfg.maxUploadFileBytes,
     maxTotalBytes: cfg.maxUploadTotalBytes,
-    tooManyFilesStatus: 413,
+    tooManyFilesCode: "PAYLOAD_TOO_LARGE",
   });
   try {
     return await use({

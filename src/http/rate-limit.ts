@@ -41,7 +41,7 @@ export function rateHeaders(d: RateDecision): Record<string, string> {
 
 /** The 429 for a refused decision, with Retry-After until its window resets. */
 export function rateLimited(d: RateDecision, what: string): AppError {
-  return new AppError(429, "RATE_LIMITED", `${what} of ${d.limit} requests per minute exceeded`, undefined, {
+  return new AppError("RATE_LIMITED", `${what} of ${d.limit} requests per minute exceeded`, undefined, {
     "retry-after": String(Math.max(1, d.reset - Math.floor(Date.now() / 1000))),
   });
 }

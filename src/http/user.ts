@@ -1,4 +1,4 @@
-import { AppError, validation } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { discardUnreferencedUser, resolveUser, type User } from "../tenants/users.ts";
 import { authOf, stateOf } from "./context.ts";
@@ -11,11 +11,14 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
  */
 export function headerText(request: Request, name: string): string | null {
   const raw = request.headers.get(name);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is all of ASCII; anything beyond it is decoded
   if (raw === null || !/[^\x00-\x7f]/.test(raw)) return raw;
   try {
     return strictUtf8.decode(Buffer.from(raw, "latin1"));
   } catch {
-    throw validation(`The ${name} header is not valid UTF-8; send the identifier's UTF-8 bytes`, { header: name });
+    throw new AppError("VALIDATION_ERROR", `The ${name} header is not valid UTF-8; send the identifier's UTF-8 bytes`, {
+      header: name,
+    });
   }
 }
 

@@ -7,7 +7,7 @@
 import { open, stat } from "node:fs/promises";
 import { extname } from "node:path";
 import { fileTypeFromBlob } from "file-type";
-import { AppError, unsupportedMediaType } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import type { DetectedKind, FileKind } from "./types.ts";
 
 export const MIME_TYPES: Record<FileKind, string> = {
@@ -67,11 +67,15 @@ const SUPPORTED = "PDF, DOCX, PPTX, ODT, ODP, TXT, MD, HTML, PNG, JPG or WEBP";
 
 const extensionOf = (filename: string): string => extname(filename).slice(1).toLowerCase();
 
-export const emptyFile = (filename: string) => new AppError(422, "EMPTY_FILE", `"${filename}" is empty (0 bytes)`);
+export const emptyFile = (filename: string) => new AppError("EMPTY_FILE", `"${filename}" is empty (0 bytes)`);
+
+/** A source that was read but holds no text: reported as its failure (and not billed) rather than stored empty. */
+export const noTextFound = (name: string) => new AppError("NO_TEXT_FOUND", `No text could be extracted from "${name}"`);
 
 /** Legacy PowerPoint is recognised, so the caller gets the "convert to PPTX" advice, but not read. */
 export const legacyPowerPoint = (filename: string) =>
-  unsupportedMediaType(
+  new AppError(
+    "UNSUPPORTED_MEDIA_TYPE",
     `"${filename}" is a legacy PowerPoint 97-2003 (.ppt) file, which cannot be read; save it as PPTX and upload that`,
     {
       filename,
@@ -118,7 +122,8 @@ export async function detectFileKind(path: string, filename: string): Promise<De
     if (signature.ext === "zip" && ZIP_EXTENSIONS[ext]) return found(ZIP_EXTENSIONS[ext]);
     if (signature.ext === "cfb" && ext === "ppt") return found("ppt");
     if (signature.ext === "cfb" && ext === "doc") {
-      throw unsupportedMediaType(
+      throw new AppError(
+        "UNSUPPORTED_MEDIA_TYPE",
         `"${filename}" is a legacy Word 97-2003 (.doc) file, which cannot be read; save it as DOCX and upload that`,
         { filename },
       );
@@ -126,10 +131,14 @@ export async function detectFileKind(path: string, filename: string): Promise<De
     const textKind = TEXT_EXTENSIONS[ext];
     // file-type also recognises some text formats (XML, SVG); named as a text type, they are text.
     if (!(textKind && (signature.mime.startsWith("text/") || signature.mime.endsWith("xml")))) {
-      throw unsupportedMediaType(`"${filename}" is ${signature.mime}, which is not supported; send ${SUPPORTED}`, {
-        filename,
-        detected: signature.mime,
-      });
+      throw new AppError(
+        "UNSUPPORTED_MEDIA_TYPE",
+        `"${filename}" is ${signature.mime}, which is not supported; send ${SUPPORTED}`,
+        {
+          filename,
+          detected: signature.mime,
+        },
+      );
     }
   }
 
@@ -137,14 +146,20 @@ export async function detectFileKind(path: string, filename: string): Promise<De
   const textKind = TEXT_EXTENSIONS[ext];
   if (textKind) {
     if (!looksLikeText(head)) {
-      throw unsupportedMediaType(`"${filename}" is named .${ext} but its content is not text`, { filename });
+      throw new AppError("UNSUPPORTED_MEDIA_TYPE", `"${filename}" is named .${ext} but its content is not text`, {
+        filename,
+      });
     }
     return found(textKind);
   }
   const claimed = BINARY_NAMES[ext];
   if (claimed) {
-    throw unsupportedMediaType(`"${filename}" is named .${ext} but its content is not ${claimed}`, { filename });
+    throw new AppError("UNSUPPORTED_MEDIA_TYPE", `"${filename}" is named .${ext} but its content is not ${claimed}`, {
+      filename,
+    });
   }
   if (looksLikeText(head) && looksLikeHtml(head)) return found("html");
-  throw unsupportedMediaType(`"${filename}" is not a supported format; send ${SUPPORTED}`, { filename });
+  throw new AppError("UNSUPPORTED_MEDIA_TYPE", `"${filename}" is not a supported format; send ${SUPPORTED}`, {
+    filename,
+  });
 }

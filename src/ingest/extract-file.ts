@@ -2,24 +2,8 @@
  * One file to markdown, by its detected kind. This runs inside an extraction worker thread
  * (extract-worker.ts); callers use `extractFile` from index.ts, which sends the job there.
  */
-import { AppError } from "../errors.ts";
-import { legacyPowerPoint } from "./detect.ts";
-import type { ExtractResult, FileKind, FileLimits, IndexJob } from "./types.ts";
-
-export interface FileJob {
-  path: string;
-  filename: string;
-  kind: FileKind;
-  limits: FileLimits;
-  /** HTML: the page's URL, so relative links become absolute. */
-  baseUrl?: string;
-  /** Text and HTML: the charset an HTTP header declared. */
-  charset?: string;
-  /** Index the result here, rather than on the server's event loop and in its memory. */
-  index?: IndexJob;
-  /** Return the markdown and metadata only (a 50 MB text is ~200 MB more of blocks and segments). */
-  markdownOnly?: boolean;
-}
+import { legacyPowerPoint, noTextFound } from "./detect.ts";
+import type { ExtractResult, FileJob } from "./types.ts";
 
 // Each parser loads on its first file of its kind: officeparser alone takes ~300 ms to load, and a
 // worker thread recycled after a large job should not pay that before a text file.
@@ -51,7 +35,7 @@ export async function runFileJob(job: FileJob): Promise<ExtractResult> {
   const result = await extractByKind(job);
   // A source that yields no text at all is reported (and not billed) rather than stored empty.
   if (!result.markdown.trim()) {
-    throw new AppError(422, "NO_TEXT_FOUND", `no text could be extracted from "${job.filename}"`);
+    throw noTextFound(job.filename);
   }
   if (!job.index) return job.markdownOnly ? { ...result, blocks: [], segments: [] } : result;
   const chunkCount = await (await import("../retrieval/worker-index.ts")).indexInWorker(job.index, result);

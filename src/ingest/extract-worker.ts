@@ -5,8 +5,9 @@
  * server's memory.
  */
 import { AppError } from "../errors.ts";
-import { type FileJob, runFileJob } from "./extract-file.ts";
+import { runFileJob } from "./extract-file.ts";
 import type { WireError, WorkerReply } from "./pool.ts";
+import type { FileJob } from "./types.ts";
 
 const MB = 1024 * 1024;
 /**
@@ -18,9 +19,9 @@ const MB = 1024 * 1024;
 const COLLECT_ABOVE_MB = 32;
 
 function toWire(err: unknown, filename: string): WireError {
-  if (err instanceof AppError) return { status: err.status, code: err.code, message: err.message };
+  if (err instanceof AppError) return { code: err.code, message: err.message };
   const message = err instanceof Error ? err.message : String(err);
-  return { status: 422, code: "EXTRACTION_FAILED", message: `"${filename}" could not be extracted: ${message}` };
+  return { code: "EXTRACTION_FAILED", message: `"${filename}" could not be extracted: ${message}` };
 }
 
 async function reply(id: number, job: FileJob): Promise<WorkerReply> {

@@ -238,19 +238,26 @@ class Walker {
 
   private element(el: El): void {
     const tag = el.tagName;
-    if (/^H[1-6]$/.test(tag)) return this.push("heading", this.inline(el.childNodes), { level: Number(tag[1]) });
+    if (/^H[1-6]$/.test(tag)) {
+      this.push("heading", this.inline(el.childNodes), { level: Number(tag[1]) });
+      return;
+    }
     switch (tag) {
       case "UL":
       case "OL":
-        return this.list(el, 0);
+        this.list(el, 0);
+        break;
       case "TABLE":
-        return this.table(el);
+        this.table(el);
+        break;
       case "PRE":
-        return this.code(el);
+        this.code(el);
+        break;
       case "FIGCAPTION":
-        return this.walk(el, "caption");
+        this.walk(el, "caption");
+        break;
       default:
-        return this.walk(el);
+        this.walk(el);
     }
   }
 

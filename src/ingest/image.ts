@@ -16,16 +16,11 @@ function assertPixelBudget(bytes: Uint8Array, filename: string, maxPixels: numbe
   try {
     size = imageSize(bytes);
   } catch (err) {
-    throw new AppError(
-      422,
-      "UNREADABLE_FILE",
-      `"${filename}" could not be read as an image: ${(err as Error).message}`,
-    );
+    throw new AppError("UNREADABLE_FILE", `"${filename}" could not be read as an image: ${(err as Error).message}`);
   }
   const { width = 0, height = 0 } = size;
   if (width * height > maxPixels) {
     throw new AppError(
-      422,
       "IMAGE_TOO_LARGE",
       `"${filename}" is ${width} x ${height} pixels; images of at most ${maxPixels} pixels are read (INGEST_MAX_IMAGE_PIXELS)`,
     );

@@ -8,6 +8,7 @@
  */
 import { unzipSync } from "fflate";
 import { DOMParser } from "linkedom";
+import { getOrCreate } from "../util.ts";
 
 export type ParagraphKind =
   | { kind: "title" }
@@ -79,8 +80,7 @@ export function docxStyles(data: Uint8Array): DocxStyles {
   const cache = new Map<string, ParagraphKind>();
   return {
     paragraphKind(styleId, rawXml) {
-      let kind = styleId ? cache.get(styleId) : BODY;
-      if (!kind) cache.set(styleId!, (kind = styleKind(styles, styleId!)));
+      const kind = styleId ? getOrCreate(cache, styleId, () => styleKind(styles, styleId)) : BODY;
       // A title stays the title whatever its outline level; otherwise the paragraph's own outline
       // level overrides its style's (parsing only the few paragraphs that have one).
       if (kind.kind !== "title" && rawXml?.includes("w:outlineLvl")) {

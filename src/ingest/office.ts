@@ -34,10 +34,10 @@ async function parse(
   } catch (err) {
     const issue = (err as { officeIssue?: { code?: string; message?: string } }).officeIssue;
     if (issue?.code === "ZIP_SIZE_LIMIT_EXCEEDED" || issue?.code === "ZIP_ENTRY_COUNT_LIMIT_EXCEEDED") {
-      throw new AppError(422, "ARCHIVE_TOO_LARGE", `"${filename}" was refused as a likely zip bomb: ${issue.message}`);
+      throw new AppError("ARCHIVE_TOO_LARGE", `"${filename}" was refused as a likely zip bomb: ${issue.message}`);
     }
     const why = issue?.message ?? (err as Error).message;
-    throw new AppError(422, "UNREADABLE_FILE", `"${filename}" could not be read as ${kind.toUpperCase()}: ${why}`);
+    throw new AppError("UNREADABLE_FILE", `"${filename}" could not be read as ${kind.toUpperCase()}: ${why}`);
   }
 }
 

@@ -75,7 +75,7 @@ export function itemsToLines(items: PdfTextItem[]): PdfLine[] {
   const close = () => {
     const l = cur;
     cur = null;
-    if (!l || !l.text.trim()) return;
+    if (!l?.text.trim()) return;
     const [font, most, total] = dominant(l.chars, l.font);
     const [size] = dominant(l.sizes, l.size);
     lines.push({

@@ -28,7 +28,7 @@ const MAX_PAGE_TEXT_ITEMS = 100_000;
 /** A page with fewer visible characters than this is treated as a scan. */
 const MIN_TEXT_CHARS = 16;
 
-const unreadable = (filename: string, why: string) => new AppError(422, "UNREADABLE_FILE", `"${filename}" ${why}`);
+const unreadable = (filename: string, why: string) => new AppError("UNREADABLE_FILE", `"${filename}" ${why}`);
 
 async function openPdf(data: Uint8Array, filename: string, maxImagePixels: number): Promise<PdfDocument> {
   try {
@@ -163,7 +163,6 @@ async function pageText(page: PdfPage, filename: string): Promise<TextContent> {
     // Not cancelled: pdf.js would throw from its own side. The pool replaces a process whose job failed.
     if (content.items.length > MAX_PAGE_TEXT_ITEMS) {
       throw new AppError(
-        422,
         "DOCUMENT_TOO_COMPLEX",
         `"${filename}" draws more than ${MAX_PAGE_TEXT_ITEMS} pieces of text on page ${page.pageNumber} (nested drawings repeated over and over); it was not read`,
       );
@@ -176,7 +175,6 @@ export async function extractPdf(path: string, filename: string, limits: FileLim
   try {
     if (pdf.numPages > limits.maxPdfPages) {
       throw new AppError(
-        422,
         "TOO_MANY_PAGES",
         `"${filename}" has ${pdf.numPages} pages; at most ${limits.maxPdfPages} pages are extracted per PDF (INGEST_MAX_PDF_PAGES)`,
       );
@@ -194,7 +192,6 @@ export async function extractPdf(path: string, filename: string, limits: FileLim
     const scanned = pages.map((lines, i) => (visibleChars(lines) < MIN_TEXT_CHARS ? i + 1 : 0)).filter((n) => n > 0);
     if (scanned.length > limits.maxOcrPages) {
       throw new AppError(
-        422,
         "TOO_MANY_SCANNED_PAGES",
         `"${filename}" has ${scanned.length} pages without a text layer; at most ${limits.maxOcrPages} are OCR'd per PDF (INGEST_MAX_OCR_PAGES)`,
       );

@@ -16,13 +16,11 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Subprocess } from "bun";
-import { AppError } from "../errors.ts";
-import type { FileJob } from "./extract-file.ts";
-import type { ExtractResult } from "./types.ts";
+import { AppError, type ErrorCode } from "../errors.ts";
+import type { ExtractResult, FileJob, FileJobRunner, IngestConfig } from "./types.ts";
 
 export interface WireError {
-  status: number;
-  code: string;
+  code: ErrorCode;
   message: string;
 }
 
@@ -145,7 +143,7 @@ export interface PoolOptions {
   tenantWorkers?: number;
 }
 
-export class ExtractionPool {
+export class ExtractionPool implements FileJobRunner {
   private slots: Slot[] = [];
   /** Queued tasks by tenant, tenants in the order they are served. */
   private queues = new Map<string, Task[]>();
@@ -186,7 +184,7 @@ export class ExtractionPool {
   /** Kills every process; queued jobs fail. */
   close(): void {
     for (const queue of this.queues.values()) {
-      for (const task of queue) task.reject(new AppError(503, "SHUTTING_DOWN", "the server is shutting down"));
+      for (const task of queue) task.reject(new AppError("SHUTTING_DOWN", "the server is shutting down"));
     }
     this.queues.clear();
     for (const slot of this.slots.splice(0)) this.stop(slot);
@@ -279,9 +277,7 @@ export class ExtractionPool {
       const large = reply.heapMb >= (this.opts.recycleHeapMb ?? RECYCLE_HEAP_MB);
       if (large) this.recycledLarge++;
       finish(large || !reply.ok, () =>
-        reply.ok
-          ? task.resolve(reply.result)
-          : task.reject(new AppError(reply.error.status, reply.error.code, reply.error.message)),
+        reply.ok ? task.resolve(reply.result) : task.reject(new AppError(reply.error.code, reply.error.message)),
       );
     };
     const seconds = Math.round(task.timeoutMs / 1000);
@@ -290,12 +286,10 @@ export class ExtractionPool {
         task.reject(
           signal === "SIGXCPU"
             ? new AppError(
-                422,
                 "EXTRACTION_TIMEOUT",
                 `"${name}" used more than ${seconds} s of CPU time to extract and was stopped`,
               )
             : new AppError(
-                422,
                 "EXTRACTION_FAILED",
                 `"${name}" could not be extracted: the parser process ended (${signal ? `signal ${signal}` : `exit code ${code}`})`,
               ),
@@ -306,11 +300,7 @@ export class ExtractionPool {
         () =>
           finish(true, () =>
             task.reject(
-              new AppError(
-                422,
-                "EXTRACTION_TIMEOUT",
-                `"${name}" took longer than ${seconds} s to extract and was stopped`,
-              ),
+              new AppError("EXTRACTION_TIMEOUT", `"${name}" took longer than ${seconds} s to extract and was stopped`),
             ),
           ),
         task.timeoutMs,
@@ -327,7 +317,6 @@ export class ExtractionPool {
         finish(true, () =>
           task.reject(
             new AppError(
-              422,
               "EXTRACTION_MEMORY_LIMIT",
               `"${name}" needed more than ${limitMb} MB of memory to extract and was stopped (INGEST_WORKER_MEMORY_MB)`,
             ),
@@ -347,15 +336,12 @@ export class ExtractionPool {
   }
 }
 
-let shared: ExtractionPool | null = null;
-
-export function extractionPool(size: number, opts: PoolOptions = {}): ExtractionPool {
-  shared ??= new ExtractionPool(size, opts);
-  return shared;
-}
-
-/** Stops the extraction processes (server shutdown, end of a CLI command). */
-export function stopExtractionWorkers(): void {
-  shared?.close();
-  shared = null;
+/** The pool the configuration describes (INGEST_WORKERS, INGEST_WORKER_MEMORY_MB, INGEST_TENANT_WORKERS). */
+export function createExtractionPool(
+  cfg: Pick<IngestConfig, "ingestWorkers" | "ingestWorkerMemoryMb" | "ingestTenantWorkers">,
+): ExtractionPool {
+  return new ExtractionPool(cfg.ingestWorkers, {
+    memoryMb: cfg.ingestWorkerMemoryMb,
+    tenantWorkers: cfg.ingestTenantWorkers,
+  });
 }

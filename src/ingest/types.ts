@@ -45,6 +45,30 @@ export interface ExtractionOptions {
   index?: IndexJob;
   /** Only the markdown and metadata are wanted: the blocks and segments stay in the extraction process. */
   markdownOnly?: boolean;
+  /** The extraction processes to parse files in; the server builds one at start-up (src/server.ts). */
+  pool?: FileJobRunner;
+}
+
+/** One file for an extraction process (extract-file.ts runs it there). */
+export interface FileJob {
+  path: string;
+  filename: string;
+  kind: FileKind;
+  limits: FileLimits;
+  /** HTML: the page's URL, so relative links become absolute. */
+  baseUrl?: string;
+  /** Text and HTML: the charset an HTTP header declared. */
+  charset?: string;
+  /** Index the result here, rather than on the server's event loop and in its memory. */
+  index?: IndexJob;
+  /** Return the markdown and metadata only (a 50 MB text is ~200 MB more of blocks and segments). */
+  markdownOnly?: boolean;
+}
+
+/** Runs file jobs in extraction processes: pool.ts's ExtractionPool. */
+export interface FileJobRunner {
+  /** `tenant` names whose turn it is in the queue. */
+  run(job: FileJob, timeoutMs: number, tenant?: string): Promise<ExtractResult>;
 }
 
 /** What an extraction process needs to index a document itself (src/retrieval/worker-index.ts). */

@@ -29,8 +29,8 @@ export async function extractWebPage(
   opts: ExtractionOptions = {},
 ): Promise<ExtractResult> {
   const res = await safeFetch(url, { allow: cfg.outboundAllow, headers: { accept: ACCEPT, "user-agent": USER_AGENT } });
-  if (!res.ok) throw new AppError(502, "FETCH_FAILED", `${url} answered HTTP ${res.status}`);
-  if (res.body.length === 0) throw new AppError(422, "NO_TEXT_FOUND", `${url} returned an empty page`);
+  if (!res.ok) throw new AppError("FETCH_FAILED", `${url} answered HTTP ${res.status}`);
+  if (res.body.length === 0) throw new AppError("NO_TEXT_FOUND", `${url} returned an empty page`);
   const contentType = res.headers.get("content-type") ?? "";
   const mediaType = contentType.split(";")[0]!.trim().toLowerCase();
   const charset = /charset\s*=\s*"?([\w:-]+)/i.exec(contentType)?.[1];
@@ -46,7 +46,7 @@ export async function extractWebPage(
     return await runExtraction(
       { path, filename, kind, baseUrl: res.url, charset, index: opts.index, markdownOnly: opts.markdownOnly },
       cfg,
-      opts.tenant,
+      opts,
     );
   } finally {
     await rm(path, { force: true });

@@ -31,7 +31,7 @@ interface PlayerResponse {
 }
 
 const unavailable = (videoId: string, why: string) =>
-  new AppError(502, "VIDEO_UNAVAILABLE", `the transcript of YouTube video ${videoId} could not be fetched: ${why}`);
+  new AppError("VIDEO_UNAVAILABLE", `the transcript of YouTube video ${videoId} could not be fetched: ${why}`);
 
 async function fetchOk(
   url: string,
@@ -65,7 +65,7 @@ function json3Url(baseUrl: string, origin: string): string {
 
 export async function extractYoutube(input: string, cfg: IngestConfig): Promise<ExtractResult> {
   const videoId = youtubeVideoId(input);
-  if (!videoId) throw new AppError(422, "INVALID_URL", `"${input}" is not a YouTube video URL`);
+  if (!videoId) throw new AppError("INVALID_URL", `"${input}" is not a YouTube video URL`);
   const origin = cfg.youtubeBaseUrl.replace(/\/+$/, "");
 
   const page = (await fetchOk(`${origin}/watch?v=${videoId}`, cfg, videoId)).text();

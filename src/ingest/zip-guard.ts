@@ -42,7 +42,6 @@ export function assertSafeZip(data: Uint8Array, filename: string, maxXmlBytes: n
     });
   } catch (err) {
     throw new AppError(
-      422,
       "UNREADABLE_FILE",
       `"${filename}" is not a readable document archive (${(err as Error).message})`,
     );
@@ -54,11 +53,10 @@ export function assertSafeZip(data: Uint8Array, filename: string, maxXmlBytes: n
       : entries > MAX_ZIP_ENTRIES
         ? `it holds ${entries} parts (at most ${MAX_ZIP_ENTRIES})`
         : `it inflates to ${mb(total)} (at most ${mb(MAX_INFLATED_BYTES)})`;
-    throw new AppError(422, "ARCHIVE_TOO_LARGE", `"${filename}" was refused as a likely zip bomb: ${why}`);
+    throw new AppError("ARCHIVE_TOO_LARGE", `"${filename}" was refused as a likely zip bomb: ${why}`);
   }
   if (xml > maxXmlBytes) {
     throw new AppError(
-      422,
       "DOCUMENT_TOO_LARGE",
       `"${filename}" holds ${mb(xml)} of document XML; at most ${mb(maxXmlBytes)} is read per file (INGEST_MAX_XML_MB)`,
     );

@@ -1,21 +1,16 @@
 /**
- * Model failures as AppErrors with the spec's codes. Routes decide the final HTTP status
- * (course generation reports 500, materials 503); the status here is the layer's default.
+ * Model failures as AppErrors with the spec's codes. Their status is the catalogue's; course
+ * generation and the materials answer with their own (MODEL_FAILURE_STATUS in src/errors.ts).
  */
-import { AppError } from "../errors.ts";
+import { AppError, type ErrorCode } from "../errors.ts";
 
-export type LlmErrorCode = "LLM_TIMEOUT" | "LLM_RATE_LIMIT" | "LLM_REFUSED" | "LLM_UNAVAILABLE" | "INTERNAL";
-
-const defaultStatus: Record<LlmErrorCode, number> = {
-  LLM_TIMEOUT: 503,
-  LLM_RATE_LIMIT: 503,
-  LLM_UNAVAILABLE: 503,
-  LLM_REFUSED: 500,
-  INTERNAL: 500,
-};
+export type LlmErrorCode = Extract<
+  ErrorCode,
+  "LLM_TIMEOUT" | "LLM_RATE_LIMIT" | "LLM_REFUSED" | "LLM_UNAVAILABLE" | "INTERNAL"
+>;
 
 export function llmError(code: LlmErrorCode, message: string, details?: unknown): AppError {
-  return new AppError(defaultStatus[code], code, message, details);
+  return new AppError(code, message, details);
 }
 
 export const isLlmError = (err: unknown, ...codes: LlmErrorCode[]): err is AppError =>

@@ -1,5 +1,5 @@
 /** Model keys (`model_key` in the API): the provider's model names plus "extractive". */
-import { validation } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { EXTRACTIVE } from "./providers/extractive.ts";
 import { canonicalModel } from "./providers/transport.ts";
 import type { Llm } from "./types.ts";
@@ -21,7 +21,7 @@ export async function resolveModelKey(llm: Llm, key?: string | null): Promise<st
   if (wanted === EXTRACTIVE || wanted === llm.model) return wanted;
   const known = await listModelKeys(llm);
   if (known.includes(wanted)) return wanted;
-  throw validation(`Unknown model_key "${key}"`, { model_key: key, known });
+  throw new AppError("VALIDATION_ERROR", `Unknown model_key "${key}"`, { model_key: key, known });
 }
 
 /** True when the artefact should be built by the extractive engine. */

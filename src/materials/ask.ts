@@ -8,7 +8,7 @@
  */
 import { assertWithinTestCap, OPERATIONS, recordUsage } from "../billing/index.ts";
 import type { CourseHead } from "../courses/read.ts";
-import { validation } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
 import { answerQuestion, distinctPassages, EXTRACTIVE_MODEL, UsageMeter } from "../llm/artefacts.ts";
 import { search } from "../retrieval/index.ts";
@@ -34,7 +34,7 @@ export async function askCourse(
   input: { question: string; auth: AuthContext; userId: string },
 ): Promise<AskResult> {
   const question = input.question.trim();
-  if (!question) throw validation("question must not be blank", { field: "question" });
+  if (!question) throw new AppError("VALIDATION_ERROR", "question must not be blank", { field: "question" });
   assertWithinTestCap(svc.db, input.auth, "query", svc.cfg);
   recordUsage(svc.db, {
     tenantId: input.auth.tenantId,

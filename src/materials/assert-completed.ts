@@ -1,6 +1,6 @@
 /** The state a course must be in before study materials are built from it. */
 import type { CourseHead } from "../courses/read.ts";
-import { conflict } from "../errors.ts";
+import { AppError } from "../errors.ts";
 
 /**
  * Notes, flashcards and exams cover the whole course, so they wait for it: 409 while it is
@@ -12,7 +12,7 @@ export function assertCompleted(course: CourseHead): void {
     course.status === "generating"
       ? "The course is still generating; study materials are available once it completes"
       : "The course failed before completing; resume it (POST /v2/courses/{course_id}/resume) to build study materials";
-  throw conflict(message, course.status === "generating" ? "COURSE_GENERATING" : "COURSE_NOT_COMPLETED", {
+  throw new AppError(course.status === "generating" ? "COURSE_GENERATING" : "COURSE_NOT_COMPLETED", message, {
     course_status: course.status,
   });
 }

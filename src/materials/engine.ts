@@ -1,7 +1,14 @@
 /** Which engine and model made a material, and model unavailability as the spec's 503. */
+import type { Database } from "bun:sqlite";
 import { AppError } from "../errors.ts";
 import { EXTRACTIVE_MODEL } from "../llm/artefacts.ts";
 import type { Engine, Llm } from "../llm/types.ts";
+
+/** What building a material needs: the database and the model. */
+export interface MaterialDeps {
+  sqlite: Database;
+  llm: Llm;
+}
 
 export interface Maker {
   engine: Engine;
@@ -23,10 +30,16 @@ export function makerOf(llm: Llm, model?: string | null): Maker {
 export function asUnavailable(err: unknown): unknown {
   if (!isModelFailure(err)) return err;
   const code = err.code.startsWith("LLM_") ? err.code : "LLM_FAILED";
-  return new AppError(503, code, `The model is unavailable: ${err.message}`, {
-    reason: { code: err.code, message: err.message },
-    ...(err.details === undefined ? {} : { upstream: err.details }),
-  });
+  return new AppError(
+    code,
+    `The model is unavailable: ${err.message}`,
+    {
+      reason: { code: err.code, message: err.message },
+      ...(err.details === undefined ? {} : { upstream: err.details }),
+    },
+    undefined,
+    "materials",
+  );
 }
 
 /** A failure of the model call itself (the LLM layer's errors), not of our input or storage. */

@@ -122,7 +122,6 @@ export async function buildExamQuestions(llm: Llm, input: ExamBuildInput): Promi
   const total = slots.reduce((n, s) => n + s.kept.length, 0);
   if (total < size) {
     throw new AppError(
-      422,
       "EXAM_SIZE_UNAVAILABLE",
       `This course's chapters support ${total} distinct exam questions (none repeating a chapter quiz); ask for an exam_size of at most ${total}`,
       { exam_size: size, available: total },

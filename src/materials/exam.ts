@@ -1,12 +1,12 @@
 /** The course exam: cached per (course, model, exam_size), written once even under concurrent requests. */
 import type { Database } from "bun:sqlite";
+import type { Config } from "../config.ts";
 import { completedChapters } from "../courses/completed-chapters.ts";
 import type { CourseHead } from "../courses/read.ts";
 import type { ExamQuestion } from "../llm/artefacts.ts";
-import type { Services } from "../services.ts";
 import { newId, nowIso } from "../util.ts";
 import { assertCompleted } from "./assert-completed.ts";
-import { asUnavailable, makerOf } from "./engine.ts";
+import { asUnavailable, type MaterialDeps, makerOf } from "./engine.ts";
 import { buildExamQuestions } from "./exam-builder.ts";
 import { chooseModel } from "./model-choice.ts";
 import { isQuantitative } from "./quantitative.ts";
@@ -88,7 +88,7 @@ function instructionsFor(questions: ExamQuestion[]): string {
 }
 
 export async function generateExam(
-  svc: Services,
+  svc: MaterialDeps & { cfg: Pick<Config, "examBatchSize" | "examConcurrency"> },
   course: CourseHead,
   opts: { examSize: number; modelKey?: string | null },
 ): Promise<ExamResult> {

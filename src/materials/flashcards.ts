@@ -3,10 +3,9 @@ import type { Database } from "bun:sqlite";
 import { completedChapters } from "../courses/completed-chapters.ts";
 import type { CourseHead } from "../courses/read.ts";
 import { type FlashcardDeck, writeFlashcards } from "../llm/artefacts.ts";
-import type { Services } from "../services.ts";
 import { newId, nowIso } from "../util.ts";
 import { assertCompleted } from "./assert-completed.ts";
-import { asUnavailable, makerOf } from "./engine.ts";
+import { asUnavailable, type MaterialDeps, makerOf } from "./engine.ts";
 import { chooseModel } from "./model-choice.ts";
 import { cachedOrMade } from "./single-flight.ts";
 
@@ -70,7 +69,7 @@ function withoutDuplicates(deck: FlashcardDeck): FlashcardDeck {
 }
 
 export async function generateFlashcards(
-  svc: Services,
+  svc: MaterialDeps,
   course: CourseHead,
   opts: { modelKey?: string | null },
 ): Promise<FlashcardsResult> {

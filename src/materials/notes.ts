@@ -7,13 +7,13 @@ import type { Database } from "bun:sqlite";
 import { OPERATIONS, PRICES_MICROS, recordUsage } from "../billing/index.ts";
 import { completedChapters } from "../courses/completed-chapters.ts";
 import type { CourseHead } from "../courses/read.ts";
-import { notFound } from "../errors.ts";
+import type { Db } from "../db/index.ts";
+import { AppError } from "../errors.ts";
 import { type NotesGoal, type NotesStyle, type TutorTone, writeNotes } from "../llm/artefacts.ts";
-import type { Services } from "../services.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import { newId, nowIso } from "../util.ts";
 import { assertCompleted } from "./assert-completed.ts";
-import { asUnavailable, makerOf } from "./engine.ts";
+import { asUnavailable, type MaterialDeps, makerOf } from "./engine.ts";
 import { chooseModel } from "./model-choice.ts";
 import { singleFlight } from "./single-flight.ts";
 
@@ -88,15 +88,15 @@ export function findLatestNotes(
 export function latestNotes(sqlite: Database, courseId: string, filter: Partial<NotesOptions> = {}): StoredNotes {
   const notes = findLatestNotes(sqlite, courseId, filter);
   if (!notes)
-    throw notFound(
-      "No notes have been generated for this course yet; POST /v2/courses/{course_id}/generate-notes first",
+    throw new AppError(
       "NOTES_NOT_FOUND",
+      "No notes have been generated for this course yet; POST /v2/courses/{course_id}/generate-notes first",
     );
   return notes;
 }
 
 export async function generateNotes(
-  svc: Services,
+  svc: MaterialDeps & { db: Db },
   course: CourseHead,
   opts: NotesOptions & { modelKey?: string | null; payer: { auth: AuthContext; userId: string } },
 ): Promise<{ notes: StoredNotes; cached: boolean }> {

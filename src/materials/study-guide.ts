@@ -5,11 +5,10 @@
 import type { Database } from "bun:sqlite";
 import { completedChapters } from "../courses/completed-chapters.ts";
 import { type CourseHead, courseHead } from "../courses/read.ts";
-import { conflict } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { type StudyGuide, type UsageMeter, writeStudyGuide } from "../llm/artefacts.ts";
-import type { Services } from "../services.ts";
 import { nowIso } from "../util.ts";
-import { asUnavailable, makerOf } from "./engine.ts";
+import { asUnavailable, type MaterialDeps, makerOf } from "./engine.ts";
 import { singleFlight } from "./single-flight.ts";
 
 export interface StoredStudyGuide {
@@ -31,7 +30,7 @@ export function readStudyGuide(sqlite: Database, courseId: string): StoredStudyG
 }
 
 export async function buildStudyGuide(
-  svc: Services,
+  svc: MaterialDeps,
   courseId: string,
   opts: { meter?: UsageMeter; signal?: AbortSignal } = {},
 ): Promise<void> {
@@ -42,7 +41,7 @@ export async function buildStudyGuide(
     const course = courseHead(svc.sqlite, courseId);
     const chapters = completedChapters(svc.sqlite, courseId);
     if (chapters.length === 0)
-      throw conflict("The course has no completed chapters to build a study guide from", "COURSE_EMPTY");
+      throw new AppError("COURSE_EMPTY", "The course has no completed chapters to build a study guide from");
     // The course's own model (absent for courses made before models were recorded: the default).
     const maker = makerOf(svc.llm, course.model);
     const guide = await writeStudyGuide(svc.llm, {
@@ -72,7 +71,7 @@ export interface StudyGuideView {
  * or after it failed. A completed course without one (its completion predates study guides, or
  * the build was interrupted) gets it built now, once, like at completion.
  */
-export async function viewStudyGuide(svc: Services, course: CourseHead): Promise<StudyGuideView> {
+export async function viewStudyGuide(svc: MaterialDeps, course: CourseHead): Promise<StudyGuideView> {
   const stored = readStudyGuide(svc.sqlite, course.id);
   if (stored)
     return { study_guide: stored.guide, engine: stored.engine, model: stored.model, created_at: stored.created_at };

@@ -10,7 +10,7 @@ export function fileResponse(request: Request, file: BunFile, headers: Record<st
   if (!rangeHeader) return new Response(file, { headers: { ...base, "content-length": String(size) } });
   const ranges = parseRange(size, rangeHeader, { combine: true });
   if (ranges === -1) {
-    throw new AppError(416, "RANGE_NOT_SATISFIABLE", "Requested range is outside the file", undefined, {
+    throw new AppError("RANGE_NOT_SATISFIABLE", "Requested range is outside the file", undefined, {
       "content-range": `bytes */${size}`,
     });
   }

@@ -35,14 +35,14 @@ export interface CheckedUrl {
   family: 4 | 6;
 }
 
-const urlNotAllowed = (message: string) => new AppError(422, "URL_NOT_ALLOWED", message);
+const urlNotAllowed = (message: string) => new AppError("URL_NOT_ALLOWED", message);
 
 function parseHttpUrl(input: string | URL): URL {
   let url: URL;
   try {
     url = new URL(input);
   } catch {
-    throw new AppError(422, "INVALID_URL", `"${String(input).slice(0, 200)}" is not a valid URL`);
+    throw new AppError("INVALID_URL", `"${String(input).slice(0, 200)}" is not a valid URL`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw urlNotAllowed(`${url.protocol.replace(/:$/, "")} URLs are not allowed; only http and https`);
@@ -57,12 +57,11 @@ async function resolveHost(host: string, resolve: Resolver): Promise<ResolvedAdd
     addresses = await resolve(host);
   } catch (err) {
     throw new AppError(
-      502,
       "HOST_UNRESOLVABLE",
       `the host ${host} could not be resolved (${(err as { code?: string }).code ?? (err as Error).message})`,
     );
   }
-  if (addresses.length === 0) throw new AppError(502, "HOST_UNRESOLVABLE", `the host ${host} has no address`);
+  if (addresses.length === 0) throw new AppError("HOST_UNRESOLVABLE", `the host ${host} has no address`);
   return addresses;
 }
 

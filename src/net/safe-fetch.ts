@@ -89,7 +89,6 @@ interface Hop {
 
 const tooLarge = (origin: string, maxBytes: number) =>
   new AppError(
-    502,
     "RESPONSE_TOO_LARGE",
     `the response from ${origin} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`,
   );
@@ -155,10 +154,10 @@ function requestOnce(
 function failure(err: unknown, url: URL, timeoutMs: number, signal: AbortSignal): AppError {
   if (err instanceof AppError) return err;
   if (signal.aborted) {
-    return new AppError(504, "FETCH_TIMEOUT", `${url.origin} did not answer within ${Math.round(timeoutMs / 1000)} s`);
+    return new AppError("FETCH_TIMEOUT", `${url.origin} did not answer within ${Math.round(timeoutMs / 1000)} s`);
   }
   const code = (err as { code?: string }).code;
-  return new AppError(502, "FETCH_FAILED", `could not fetch ${url.origin}: ${code ?? (err as Error).message}`);
+  return new AppError("FETCH_FAILED", `could not fetch ${url.origin}: ${code ?? (err as Error).message}`);
 }
 
 /** Fetches `url` under the SSRF guard; see the module comment for what is enforced. */
@@ -201,7 +200,7 @@ export async function safeFetch(url: string | URL, opts: SafeFetchOptions = {}):
       };
     }
     if (redirects >= maxRedirects) {
-      throw new AppError(502, "TOO_MANY_REDIRECTS", `${current.origin} redirected more than ${maxRedirects} times`);
+      throw new AppError("TOO_MANY_REDIRECTS", `${current.origin} redirected more than ${maxRedirects} times`);
     }
     next = new URL(location, current);
     // As browsers do: 303, and 301/302 after a POST, continue as a GET without the body.

@@ -1,9 +1,10 @@
-/** What the podcast domain needs from the server, and its speech engines (one set per configuration). */
+/** What the podcast domain needs from the server, its speech engines included (built once at start). */
 import type { Database } from "bun:sqlite";
 import type { Config } from "../config.ts";
 import type { Llm } from "../llm/types.ts";
 import type { Logger } from "../log.ts";
-import { createTtsEngines, type TtsEngines } from "./tts/registry.ts";
+import type { MediaUrls } from "../media/signed-url.ts";
+import type { TtsEngines } from "./tts/registry.ts";
 
 export type PodcastConfig = Pick<
   Config,
@@ -23,16 +24,6 @@ export interface PodcastDeps {
   sqlite: Database;
   llm: Llm;
   log: Logger;
-}
-
-const enginesByConfig = new WeakMap<PodcastConfig, TtsEngines>();
-
-/** Shared by the routes and the job handler, so loaded Piper voices are loaded once. */
-export function ttsEnginesFor(cfg: PodcastConfig): TtsEngines {
-  let engines = enginesByConfig.get(cfg);
-  if (!engines) {
-    engines = createTtsEngines(cfg);
-    enginesByConfig.set(cfg, engines);
-  }
-  return engines;
+  tts: TtsEngines;
+  media: MediaUrls;
 }

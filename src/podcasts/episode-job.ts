@@ -6,13 +6,15 @@
 import { join } from "node:path";
 import { chapterWithCourseTitle } from "../courses/chapters.ts";
 import { AppError, type FailureReason } from "../errors.ts";
-import { INTERRUPTED, type JobHandler, type JobRow } from "../jobs/queue.ts";
+import { defineJob } from "../jobs/definition.ts";
+import { INTERRUPTED } from "../jobs/queue.ts";
 import { UsageMeter, writePodcastScript } from "../llm/artefacts.ts";
 import { deleteBlob, putBlob } from "../media/blob-store.ts";
 import { nowIso } from "../util.ts";
 import { TurnAudioCache } from "./audio/turn-cache.ts";
-import { type PodcastDeps, ttsEnginesFor } from "./deps.ts";
+import type { PodcastDeps } from "./deps.ts";
 import { type EpisodeRow, getEpisode, type StoredScript } from "./episodes.ts";
+import { EPISODE_JOB } from "./generate.ts";
 import { renderEpisodeAudio } from "./render-audio.ts";
 
 /** Retrying cannot help: something must be installed or the data is gone. */
@@ -20,16 +22,10 @@ function permanent(error: AppError): AppError {
   return Object.assign(error, { retriable: false });
 }
 
-function episodeIdOf(job: JobRow): string {
-  const id = (JSON.parse(job.payload) as { episode_id?: unknown }).episode_id;
-  if (typeof id !== "string") throw permanent(new AppError(500, "INTERNAL", "podcast job without an episode id"));
-  return id;
-}
-
 async function ensureScript(deps: PodcastDeps, episode: EpisodeRow): Promise<StoredScript> {
   if (episode.script) return JSON.parse(episode.script) as StoredScript;
   const chapter = chapterWithCourseTitle(deps.sqlite, episode.chapter_id);
-  if (!chapter) throw permanent(new AppError(404, "NOT_FOUND", "The chapter of this episode no longer exists"));
+  if (!chapter) throw permanent(new AppError("NOT_FOUND", "The chapter of this episode no longer exists"));
   const meter = new UsageMeter();
   const script = await writePodcastScript(deps.llm, {
     courseTitle: chapter.course_title,
@@ -50,25 +46,23 @@ async function ensureScript(deps: PodcastDeps, episode: EpisodeRow): Promise<Sto
   return stored;
 }
 
-export function podcastEpisodeJob(deps: PodcastDeps): JobHandler {
+export const podcastEpisodeJob = defineJob(EPISODE_JOB, (deps: PodcastDeps) => {
   const cache = new TurnAudioCache(join(deps.cfg.dataDir, "cache", "tts"));
   return {
     concurrency: deps.cfg.podcastConcurrency,
 
-    async run(job, ctx) {
-      const episodeId = episodeIdOf(job);
+    async run(_job, { episode_id: episodeId }, ctx) {
       const episode = getEpisode(deps.sqlite, episodeId);
       if (episode?.status !== "generating") return { episode_id: episodeId, skipped: true };
 
       const script = await ensureScript(deps, episode);
       if (ctx.signal.aborted) return INTERRUPTED;
 
-      const engine = ttsEnginesFor(deps.cfg)[episode.tts_provider];
+      const engine = deps.tts[episode.tts_provider];
       const availability = await engine.available();
       if (!availability.ok) {
         throw permanent(
           new AppError(
-            503,
             "TTS_UNAVAILABLE",
             `${engine.name} is not available: ${availability.reason ?? "unknown reason"}`,
             {
@@ -78,7 +72,7 @@ export function podcastEpisodeJob(deps: PodcastDeps): JobHandler {
         );
       }
 
-      let rendered;
+      let rendered: Awaited<ReturnType<typeof renderEpisodeAudio>>;
       try {
         rendered = await renderEpisodeAudio(engine, script.turns, {
           cache,
@@ -123,11 +117,12 @@ export function podcastEpisodeJob(deps: PodcastDeps): JobHandler {
       return { episode_id: episode.id, duration_seconds: rendered.durationSeconds };
     },
 
-    onFailure(job: JobRow, reason: FailureReason) {
+    // Found by its job rather than the payload, so an episode whose job payload was unreadable still ends `error`.
+    onFailure(job, reason: FailureReason) {
       deps.sqlite.run(
-        "UPDATE podcast_episodes SET status = 'error', error = ?, updated_at = ? WHERE id = ? AND status = 'generating'",
-        [JSON.stringify(reason), nowIso(), episodeIdOf(job)],
+        "UPDATE podcast_episodes SET status = 'error', error = ?, updated_at = ? WHERE job_id = ? AND status = 'generating'",
+        [JSON.stringify(reason), nowIso(), job.id],
       );
     },
   };
-}
+});

@@ -1,8 +1,7 @@
 /** Podcast episode rows and their API shape. */
 import type { Database } from "bun:sqlite";
 import type { FailureReason } from "../errors.ts";
-import { signedMediaUrl } from "../media/signed-url.ts";
-import type { PodcastConfig } from "./deps.ts";
+import type { PodcastDeps } from "./deps.ts";
 import type { ScriptTurn } from "./render-audio.ts";
 import type { TtsEngineName } from "./tts/engine.ts";
 
@@ -56,14 +55,14 @@ export function getEpisode(sqlite: Database, id: string): EpisodeRow | null {
 }
 
 /** The API's Podcast episode; audio URLs are signed afresh on every read. */
-export function episodeView(cfg: PodcastConfig, row: EpisodeRow) {
+export function episodeView({ cfg, media }: Pick<PodcastDeps, "cfg" | "media">, row: EpisodeRow) {
   const script = row.script ? (JSON.parse(row.script) as StoredScript) : null;
   return {
     id: row.id,
     chapter_order: row.chapter_order,
     title: row.title,
     status: row.status,
-    audio_url: row.status === "ready" && row.blob_key ? signedMediaUrl(cfg, row.blob_key) : null,
+    audio_url: row.status === "ready" && row.blob_key ? media.url(cfg, row.blob_key) : null,
     script: script ? { turns: script.turns.map((t) => ({ speaker: t.speaker, text: t.text })) } : null,
     tts_provider: row.tts_provider,
     duration_seconds: row.status === "ready" ? row.duration_seconds : null,

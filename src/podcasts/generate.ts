@@ -4,17 +4,23 @@
  * transaction make repeated and concurrent calls safe: a chapter never gets two episodes, and an
  * episode already generating is not queued twice.
  */
+import { Type } from "@sinclair/typebox";
 import { writtenChapters } from "../courses/chapters.ts";
 import { type CourseOwner, loadCourseOf } from "../courses/read.ts";
-import { AppError, conflict } from "../errors.ts";
+import { AppError } from "../errors.ts";
+import { jobType } from "../jobs/definition.ts";
 import { enqueueJob } from "../jobs/queue.ts";
 import { newId, nowIso } from "../util.ts";
-import { type PodcastDeps, ttsEnginesFor } from "./deps.ts";
+import type { PodcastDeps } from "./deps.ts";
 import { courseEpisodes } from "./episodes.ts";
 import type { TtsEngineName } from "./tts/engine.ts";
 import { chooseTtsEngine, parseTtsProvider } from "./tts/registry.ts";
 
-export const EPISODE_JOB = "podcast.episode";
+/** The job that makes one episode's script, speech and MP3. */
+export const EPISODE_JOB = jobType(
+  "podcast.episode",
+  Type.Object({ episode_id: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+);
 
 export interface GenerateRequest {
   owner: CourseOwner;
@@ -47,10 +53,10 @@ export async function generatePodcasts(deps: PodcastDeps, req: GenerateRequest):
   const requested = req.ttsProvider ? parseTtsProvider(req.ttsProvider) : null;
   const course = loadCourseOf(deps.sqlite, req.owner, req.courseId);
   if (course.status === "generating") {
-    throw conflict("The course is still generating; request podcasts once it has completed", "COURSE_GENERATING");
+    throw new AppError("COURSE_GENERATING", "The course is still generating; request podcasts once it has completed");
   }
   const tenantEngine = knownEngine(req.tenantTtsProvider);
-  const engine = await chooseTtsEngine(ttsEnginesFor(deps.cfg), requested, tenantEngine, deps.cfg.ttsProvider);
+  const engine = await chooseTtsEngine(deps.tts, requested, tenantEngine, deps.cfg.ttsProvider);
   // Refused here rather than accepted and failed episode by episode: the caller can install the
   // voices or pick the other engine, and no job is queued for work that cannot be done.
   const installed = await engine.installed();
@@ -61,7 +67,6 @@ export async function generatePodcasts(deps: PodcastDeps, req: GenerateRequest):
         ? "this tenant's speech engine (courseforge tenants set --tts-provider)"
         : `TTS_PROVIDER=${deps.cfg.ttsProvider}`;
     throw new AppError(
-      422,
       "TTS_UNAVAILABLE",
       `${chosenBy} selects ${engine.name}, which cannot speak yet: ${installed.reason ?? "not installed"}. ` +
         "Or ask for tts_provider=provider_b (eSpeak NG, built in).",

@@ -5,6 +5,6 @@ import { courseEpisodes, episodeView } from "./episodes.ts";
 
 export function listPodcasts(deps: PodcastDeps, owner: CourseOwner, courseId: string) {
   const course = loadCourseOf(deps.sqlite, owner, courseId);
-  const episodes = courseEpisodes(deps.sqlite, course.id).map((row) => episodeView(deps.cfg, row));
+  const episodes = courseEpisodes(deps.sqlite, course.id).map((row) => episodeView(deps, row));
   return { course_id: course.id, episodes, count: episodes.length };
 }

@@ -1,5 +1,5 @@
 /** Answers checked against their questions before grading: every broken rule is a 422 naming it. */
-import { validation } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import type { ExamQuestion } from "../llm/artefacts.ts";
 import type { Answer } from "./grading.ts";
 
@@ -31,7 +31,7 @@ function answerProblem(q: ExamQuestion, a: Answer, i: number): Problem | null {
 export function checkAnswers(questions: ExamQuestion[], answers: Answer[], what: "quiz" | "exam"): void {
   if (answers.length !== questions.length) {
     const message = `answers must hold one answer per question: the ${what} has ${questions.length} questions, ${answers.length} answers were sent`;
-    throw validation(message, [
+    throw new AppError("VALIDATION_ERROR", message, [
       {
         path: "/answers",
         field: "answers",
@@ -45,5 +45,5 @@ export function checkAnswers(questions: ExamQuestion[], answers: Answer[], what:
   const problems = questions.map((q, i) => answerProblem(q, answers[i]!, i)).filter((p): p is Problem => p !== null);
   if (problems.length === 0) return;
   const more = problems.length > 1 ? ` (and ${problems.length - 1} more in details)` : "";
-  throw validation(`${problems[0]!.message}${more}`, problems);
+  throw new AppError("VALIDATION_ERROR", `${problems[0]!.message}${more}`, problems);
 }

@@ -2,12 +2,12 @@
 import type { Database } from "bun:sqlite";
 import { writtenChapter as findWrittenChapter, type WrittenChapter } from "../courses/chapters.ts";
 import type { CourseOwner } from "../courses/read.ts";
-import { notFound } from "../errors.ts";
+import { AppError } from "../errors.ts";
 
 /** A written chapter of the course; one not written yet (or out of range) is 404, as GET /v2/courses/{id} does not show it. */
 export function writtenChapter(sqlite: Database, courseId: string, orderIndex: number): WrittenChapter {
   const row = findWrittenChapter(sqlite, courseId, orderIndex);
-  if (!row) throw notFound(`The course has no written chapter with order_index ${orderIndex}`, "CHAPTER_NOT_FOUND");
+  if (!row) throw new AppError("CHAPTER_NOT_FOUND", `The course has no written chapter with order_index ${orderIndex}`);
   return row;
 }
 

@@ -3,7 +3,7 @@
  * or the one a model_key names. Each is cached per model.
  */
 import type { Database } from "bun:sqlite";
-import { notFound } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import type { ExamQuestion } from "../llm/artefacts.ts";
 import { canonicalModel } from "../llm/providers/transport.ts";
 import { findExam } from "../materials/exam.ts";
@@ -21,9 +21,9 @@ const modelOf = (modelKey?: string) => (modelKey ? canonicalModel(modelKey.trim(
 export function courseDeck(sqlite: Database, courseId: string, modelKey?: string): StoredDeck {
   const deck = findDeck(sqlite, courseId, modelOf(modelKey));
   if (deck) return deck;
-  throw notFound(
-    `No flashcard deck${modelKey ? ` made by ${modelKey}` : ""} for this course yet; generate it with POST /v2/courses/${courseId}/generate-flashcards`,
+  throw new AppError(
     "FLASHCARDS_NOT_FOUND",
+    `No flashcard deck${modelKey ? ` made by ${modelKey}` : ""} for this course yet; generate it with POST /v2/courses/${courseId}/generate-flashcards`,
   );
 }
 
@@ -31,9 +31,9 @@ export function courseDeck(sqlite: Database, courseId: string, modelKey?: string
 export function courseExam(sqlite: Database, courseId: string, size: number, modelKey?: string): StoredExam {
   const found = findExam(sqlite, courseId, { size, model: modelOf(modelKey) });
   if (!found) {
-    throw notFound(
-      `No exam of ${size} questions${modelKey ? ` made by ${modelKey}` : ""} for this course yet; generate it with POST /v2/courses/${courseId}/generate-exam and {"exam_size": ${size}}`,
+    throw new AppError(
       "EXAM_NOT_FOUND",
+      `No exam of ${size} questions${modelKey ? ` made by ${modelKey}` : ""} for this course yet; generate it with POST /v2/courses/${courseId}/generate-exam and {"exam_size": ${size}}`,
     );
   }
   return { id: found.id, model: found.model, exam_size: size, questions: found.exam.questions };

@@ -1,7 +1,7 @@
 /** Exam attempts against a cached exam: mcq exactly, free-text answers against their rubric by the exam's grader. */
 import type { Database } from "bun:sqlite";
 import type { CourseHead, CourseOwner } from "../courses/read.ts";
-import { notFound } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import type { Llm } from "../llm/types.ts";
 import { asUnavailable } from "../materials/engine.ts";
 import { newId } from "../util.ts";
@@ -70,7 +70,7 @@ export function readExamAttempt(sqlite: Database, owner: CourseOwner, courseId: 
         WHERE id = ? AND user_id = ? AND course_id = ?`,
     )
     .get(attemptId, owner.userId, courseId);
-  if (!row) throw notFound("Exam attempt not found", "ATTEMPT_NOT_FOUND");
+  if (!row) throw new AppError("ATTEMPT_NOT_FOUND", "Exam attempt not found");
   return {
     attempt_id: attemptId,
     course_id: courseId,

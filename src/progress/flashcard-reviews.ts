@@ -2,7 +2,7 @@
 import type { Database } from "bun:sqlite";
 import type { CardInput } from "ts-fsrs";
 import type { CourseOwner } from "../courses/read.ts";
-import { validation } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import type { StoredDeck } from "../materials/flashcards.ts";
 import { newId } from "../util.ts";
 import { courseDeck } from "./decks.ts";
@@ -61,7 +61,7 @@ export function reviewCard(
   const size = deck.deck.cards.length;
   if (input.cardIndex >= size) {
     const message = `card_index must be the index of one of the deck's ${size} cards (0-${size - 1})`;
-    throw validation(message, [
+    throw new AppError("VALIDATION_ERROR", message, [
       { path: "/card_index", field: "card_index", rule: "card_in_deck", message, cards: size },
     ]);
   }

@@ -2,7 +2,7 @@
 import type { Database } from "bun:sqlite";
 import { type QuizQuestionRow, chapterQuiz as quizRows } from "../courses/chapters.ts";
 import type { CourseHead, CourseOwner } from "../courses/read.ts";
-import { notFound } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import type { ExamQuestion } from "../llm/artefacts.ts";
 import { newId } from "../util.ts";
 import { checkAnswers } from "./answers.ts";
@@ -39,7 +39,7 @@ export async function submitQuizAttempt(
 ) {
   const chapter = writtenChapter(sqlite, course.id, orderIndex);
   const questions = chapterQuiz(sqlite, chapter.id);
-  if (questions.length === 0) throw notFound(`Chapter ${orderIndex} has no quiz`, "QUIZ_NOT_FOUND");
+  if (questions.length === 0) throw new AppError("QUIZ_NOT_FOUND", `Chapter ${orderIndex} has no quiz`);
   checkAnswers(questions, answers, "quiz");
   const graded = await gradeAnswers(questions, answers, builtinGrader);
   const id = newId();
@@ -86,7 +86,7 @@ export function readQuizAttempt(
       "SELECT score, total, results, created_at FROM quiz_attempts WHERE id = ? AND user_id = ? AND course_id = ? AND order_index = ?",
     )
     .get(attemptId, owner.userId, courseId, orderIndex);
-  if (!row) throw notFound("Quiz attempt not found", "ATTEMPT_NOT_FOUND");
+  if (!row) throw new AppError("ATTEMPT_NOT_FOUND", "Quiz attempt not found");
   return {
     attempt_id: attemptId,
     course_id: courseId,

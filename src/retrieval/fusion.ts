@@ -23,8 +23,12 @@ export const DEFAULT_FUSION: FusionParams = { method: "convex", vectorWeight: 0.
 /** Reciprocal rank fusion: each list adds weight / (k + rank). Scale-free, so robust to score shapes. */
 function rrf(vector: Ranked[], lexical: Ranked[], k: number, w: number): Map<number, number> {
   const out = new Map<number, number>();
-  vector.forEach((r, i) => out.set(r.seq, (out.get(r.seq) ?? 0) + w / (k + i + 1)));
-  lexical.forEach((r, i) => out.set(r.seq, (out.get(r.seq) ?? 0) + (1 - w) / (k + i + 1)));
+  vector.forEach((r, i) => {
+    out.set(r.seq, (out.get(r.seq) ?? 0) + w / (k + i + 1));
+  });
+  lexical.forEach((r, i) => {
+    out.set(r.seq, (out.get(r.seq) ?? 0) + (1 - w) / (k + i + 1));
+  });
   return out;
 }
 

@@ -8,14 +8,17 @@
  */
 import type { Database } from "bun:sqlite";
 import type { ExtractResult } from "../ingest/types.ts";
-import type { Services } from "../services.ts";
 import { newId, nowIso } from "../util.ts";
 import { type Chunk, chunkDocument, chunkMarkdown } from "./chunk.ts";
 import type { Embedder } from "./embedders/types.ts";
 import { scopeTokens } from "./scope-tokens.ts";
 import { ensureVectorTable, insertVectorSql, vectorKeys, vectorRow } from "./vector-tables.ts";
 
-export type RetrievalDeps = Pick<Services, "sqlite" | "embedder">;
+export interface RetrievalDeps {
+  sqlite: Database;
+  /** The embedder chosen at start: every new chunk vector is made by it. */
+  embedder: Embedder;
+}
 
 /** Who a set of chunks belongs to and what it came from: a document, or a course chapter. */
 export interface ChunkOwner {

@@ -1,9 +1,16 @@
 /** The settings an extraction process needs to index a document itself (worker-index.ts). */
+import type { Database } from "bun:sqlite";
+import type { Config } from "../config.ts";
 import type { IndexJob } from "../ingest/types.ts";
-import type { Services } from "../services.ts";
 
 export function indexJob(
-  svc: Pick<Services, "cfg" | "sqlite">,
+  svc: {
+    sqlite: Database;
+    cfg: Pick<
+      Config,
+      "dataDir" | "embedder" | "embeddingModel" | "modelsDir" | "ollamaHost" | "llmTimeoutMs" | "llmKeepAlive"
+    >;
+  },
   doc: Pick<IndexJob, "tenantId" | "userId" | "documentId">,
 ): IndexJob {
   const { embedder, embeddingModel, modelsDir, ollamaHost, llmTimeoutMs, llmKeepAlive } = svc.cfg;

@@ -3,7 +3,6 @@
  * embedders. Everything else in src/retrieval is internal.
  */
 
-export { deleteDocument } from "../documents/records.ts";
 export { type Chunk, type ChunkOptions, chunkDocument, chunkMarkdown } from "./chunk.ts";
 export { chunksWithAnyWord, chunkTexts, type DocumentChunk, documentChunks, type MatchedChunk } from "./chunk-reads.ts";
 export { createEmbedder } from "./embedders/create.ts";

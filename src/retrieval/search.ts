@@ -237,7 +237,9 @@ async function similarities(
   }
   if (missing.length > 0) {
     const vectors = await deps.embedder.embed(missing.map((r) => embeddingInput(r.context, r.text)));
-    missing.forEach((r, i) => out.set(r.seq, dot(query, vectors[i]!)));
+    missing.forEach((r, i) => {
+      out.set(r.seq, dot(query, vectors[i]!));
+    });
   }
   return out;
 }

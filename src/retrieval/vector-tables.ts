@@ -6,7 +6,7 @@
  * ranking), not after it.
  */
 import type { Database } from "bun:sqlite";
-import { nowIso } from "../util.ts";
+import { getOrCreate, nowIso } from "../util.ts";
 import { binaryCode, CODE_BITS } from "./binary-code.ts";
 
 export interface VectorSpace {
@@ -23,8 +23,7 @@ const spaceKey = (s: VectorSpace) => `${s.embedder}@${s.dimension}`;
 const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 function cached(sqlite: Database): Map<string, string> {
-  let m = cache.get(sqlite);
-  if (!m) cache.set(sqlite, (m = new Map()));
+  const m = getOrCreate(cache, sqlite, () => new Map());
   return m;
 }
 

@@ -107,8 +107,7 @@ export function listKeys(db: Db) {
 
 /** Revokes the one active key whose prefix starts with `prefix`; refuses an ambiguous prefix. */
 export function revokeKey(db: Db, prefix: string): { prefix: string } {
-  if (prefix.length < 12)
-    throw new AppError(422, "VALIDATION_ERROR", "Give at least the first 12 characters of the key");
+  if (prefix.length < 12) throw new AppError("VALIDATION_ERROR", "Give at least the first 12 characters of the key");
   // Accepts the prefix shown by `keys list` or the whole key; there are few keys, so filter here.
   const matches = db
     .select({ id: apiKeys.id, prefix: apiKeys.prefix })
@@ -116,9 +115,9 @@ export function revokeKey(db: Db, prefix: string): { prefix: string } {
     .where(isNull(apiKeys.revokedAt))
     .all()
     .filter((k) => k.prefix.startsWith(prefix) || prefix.startsWith(k.prefix));
-  if (matches.length === 0) throw new AppError(404, "NOT_FOUND", `No active key starts with ${prefix}`);
+  if (matches.length === 0) throw new AppError("NOT_FOUND", `No active key starts with ${prefix}`);
   if (matches.length > 1)
-    throw new AppError(409, "CONFLICT", `${matches.length} active keys start with ${prefix}; give more characters`);
+    throw new AppError("CONFLICT", `${matches.length} active keys start with ${prefix}; give more characters`);
   const match = matches[0]!;
   db.update(apiKeys).set({ revokedAt: nowIso() }).where(eq(apiKeys.id, match.id)).run();
   return { prefix: match.prefix };

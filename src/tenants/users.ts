@@ -3,8 +3,8 @@ import type { Database } from "bun:sqlite";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/index.ts";
 import { users } from "../db/schema/index.ts";
-import { AppError, notFound, validation } from "../errors.ts";
-import { isUuid, newId, nowIso } from "../util.ts";
+import { AppError } from "../errors.ts";
+import { getOrCreate, isUuid, newId, nowIso } from "../util.ts";
 
 const LEARNING_GOALS = ["exams", "career", "curiosity", "supplement"] as const;
 export type LearningGoal = (typeof LEARNING_GOALS)[number];
@@ -21,7 +21,7 @@ const EXTERNAL_ID_RE = /^[^\p{Cc}]{1,256}$/u;
 
 function checkExternalId(id: string): void {
   if (!EXTERNAL_ID_RE.test(id)) {
-    throw validation("X-External-User-Id must be 1-256 characters without control characters");
+    throw new AppError("VALIDATION_ERROR", "X-External-User-Id must be 1-256 characters without control characters");
   }
 }
 
@@ -42,19 +42,19 @@ export function toUserResource(u: User) {
  */
 export function resolveUser(db: Db, tenantId: string, h: UserHeaders, opts: { create: boolean }): User {
   if (h.userId != null) {
-    if (!isUuid(h.userId)) throw notFound("Unknown X-User-Id", "USER_NOT_FOUND");
+    if (!isUuid(h.userId)) throw new AppError("USER_NOT_FOUND", "Unknown X-User-Id");
     const u = lookups(db).byId.get(tenantId, h.userId);
-    if (!u) throw notFound("Unknown X-User-Id", "USER_NOT_FOUND");
+    if (!u) throw new AppError("USER_NOT_FOUND", "Unknown X-User-Id");
     return u;
   }
   if (h.externalId != null) {
     checkExternalId(h.externalId);
     const found = findByExternalId(db, tenantId, h.externalId);
     if (found) return found;
-    if (!opts.create) throw notFound("Unknown external user", "USER_NOT_FOUND");
+    if (!opts.create) throw new AppError("USER_NOT_FOUND", "Unknown external user");
     return insertUser(db, tenantId, { externalId: h.externalId });
   }
-  throw new AppError(422, "USER_REQUIRED", "This endpoint needs X-External-User-Id or X-User-Id");
+  throw new AppError("USER_REQUIRED", "This endpoint needs X-External-User-Id or X-User-Id");
 }
 
 const USER_COLUMNS = `id, tenant_id AS tenantId, external_id AS externalId, email, name, learning_goal AS learningGoal,
@@ -71,8 +71,7 @@ function prepare(db: Db) {
   };
 }
 function lookups(db: Db) {
-  let p = prepared.get(db);
-  if (!p) prepared.set(db, (p = prepare(db)));
+  const p = getOrCreate(prepared, db, () => prepare(db));
   return p;
 }
 

@@ -3,9 +3,12 @@
  * in the transaction that logs this one, so the attempt count lives in the delivery row: a crash
  * or a shutdown during an attempt repeats that attempt, and never counts as a failure.
  */
-import type { JobHandler } from "../jobs/queue.ts";
-import type { Services } from "../services.ts";
+import type { Database } from "bun:sqlite";
+import type { Config } from "../config.ts";
+import { defineJob } from "../jobs/definition.ts";
+import type { Logger } from "../log.ts";
 import { abandonDelivery, cancelDelivery, pendingDeliveryForJob, recordAttempt } from "./attempts.ts";
+import { DELIVERY_JOB } from "./events.ts";
 import { sendDelivery } from "./send.ts";
 
 /** Deliveries in flight at once; they mostly wait on the network, and are kept apart from generation jobs. */
@@ -16,13 +19,17 @@ const DELIVERY_CONCURRENCY = 16;
  */
 export const DELIVERIES_PER_TENANT = 4;
 
-export function deliveryJobHandler(svc: Pick<Services, "sqlite" | "cfg" | "log">): JobHandler {
-  const { sqlite, cfg, log } = svc;
+export interface DeliveryDeps {
+  sqlite: Database;
+  cfg: Pick<Config, "webhookTimeoutMs" | "outboundAllow" | "webhookRetrySchedule">;
+  log: Logger;
+}
+
+export const deliveryJob = defineJob(DELIVERY_JOB, ({ sqlite, cfg, log }: DeliveryDeps) => {
   return {
     concurrency: DELIVERY_CONCURRENCY,
     perTenant: DELIVERIES_PER_TENANT,
-    async run(job) {
-      const { delivery_id } = JSON.parse(job.payload) as { delivery_id: string };
+    async run(job, { delivery_id }) {
       const d = pendingDeliveryForJob(sqlite, delivery_id, job.id);
       if (!d) return { skipped: true };
       if (d.active !== 1) {
@@ -54,8 +61,8 @@ export function deliveryJobHandler(svc: Pick<Services, "sqlite" | "cfg" | "log">
       return { outcome, attempt, status_code: result.statusCode };
     },
     // Only reached when the bookkeeping itself keeps failing (the attempt never throws).
-    onFailure(job) {
-      abandonDelivery(sqlite, (JSON.parse(job.payload) as { delivery_id: string }).delivery_id);
+    onFailure(_job, _reason, payload) {
+      if (payload) abandonDelivery(sqlite, payload.delivery_id);
     },
   };
-}
+});

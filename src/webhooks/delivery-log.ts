@@ -1,6 +1,7 @@
 /** The per-webhook delivery log operators read: each delivery with every attempt made so far. */
 import type { Database } from "bun:sqlite";
-import { validation } from "../errors.ts";
+import { AppError } from "../errors.ts";
+import { getOrCreate } from "../util.ts";
 import { ownedWebhook } from "./registration.ts";
 
 export interface AttemptEntry {
@@ -30,7 +31,7 @@ const encodeCursor = (seq: number) => Buffer.from(`d${seq}`).toString("base64url
 
 function decodeCursor(cursor: string): number {
   const m = /^d(\d{1,15})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  if (!m) throw validation("cursor is not a value returned by a previous page");
+  if (!m) throw new AppError("VALIDATION_ERROR", "cursor is not a value returned by a previous page");
   return Number(m[1]);
 }
 
@@ -60,8 +61,7 @@ export function deliveryLog(
     )
     .all(JSON.stringify(page.map((r) => r.id)));
   for (const { delivery_id, ok, ...a } of attempts) {
-    let list = byDelivery.get(delivery_id);
-    if (!list) byDelivery.set(delivery_id, (list = []));
+    const list = getOrCreate(byDelivery, delivery_id, () => []);
     list.push({ ...a, ok: ok === 1 });
   }
   const last = page[page.length - 1];

@@ -1,5 +1,7 @@
 /** Webhook event names: what a webhook may subscribe to, and what the service emits. */
-import { validation } from "../errors.ts";
+import { Type } from "@sinclair/typebox";
+import { AppError } from "../errors.ts";
+import { jobType } from "../jobs/definition.ts";
 
 /** Names accepted at registration. `job.progress` is accepted but never emitted (as the spec). */
 export const SUBSCRIBABLE_EVENTS = ["course.completed", "course.failed", "job.progress"] as const;
@@ -18,7 +20,8 @@ export function parseEvents(names: string[] | undefined): SubscribableEvent[] {
   if (names === undefined) return DEFAULT_EVENTS;
   const unknown = names.filter((n) => !isSubscribable(n));
   if (unknown.length > 0) {
-    throw validation(
+    throw new AppError(
+      "VALIDATION_ERROR",
       `Unknown event type ${unknown.map((n) => JSON.stringify(n)).join(", ")}; known: ${SUBSCRIBABLE_EVENTS.join(", ")}`,
       {
         unknown,
@@ -30,4 +33,7 @@ export function parseEvents(names: string[] | undefined): SubscribableEvent[] {
 }
 
 /** The job type that makes one delivery attempt. */
-export const DELIVERY_JOB = "webhook.deliver";
+export const DELIVERY_JOB = jobType(
+  "webhook.deliver",
+  Type.Object({ delivery_id: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+);

@@ -1,6 +1,6 @@
 /** Registering, listing and deleting a tenant's webhooks. The API shows a secret only in the registration response. */
 import type { Database } from "bun:sqlite";
-import { notFound, webhookLimit } from "../errors.ts";
+import { AppError, webhookLimit } from "../errors.ts";
 import { newId, nowIso } from "../util.ts";
 import { parseEvents, type SubscribableEvent } from "./events.ts";
 import { newWebhookSecret } from "./signing.ts";
@@ -114,12 +114,12 @@ export function ownedWebhook(sqlite: Database, tenantId: string, id: string): We
   const row = sqlite
     .query<WebhookRow, [string, string]>("SELECT * FROM webhooks WHERE id = ? AND tenant_id = ?")
     .get(id, tenantId);
-  if (!row) throw notFound("No such webhook", "WEBHOOK_NOT_FOUND");
+  if (!row) throw new AppError("WEBHOOK_NOT_FOUND", "No such webhook");
   return { ...toWebhook(row), tenant_id: row.tenant_id, secret: row.secret };
 }
 
 /** Deletes the webhook with its delivery log; its queued deliveries find nothing and end. */
 export function deleteWebhook(sqlite: Database, tenantId: string, id: string): void {
   const res = sqlite.run("DELETE FROM webhooks WHERE id = ? AND tenant_id = ?", [id, tenantId]);
-  if (res.changes === 0) throw notFound("No such webhook", "WEBHOOK_NOT_FOUND");
+  if (res.changes === 0) throw new AppError("WEBHOOK_NOT_FOUND", "No such webhook");
 }

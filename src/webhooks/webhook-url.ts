@@ -1,5 +1,5 @@
 /** Checks a webhook URL at registration: https, well formed, and not pointing inside the network. */
-import { AppError, validation } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { assertPublicUrl } from "../net/guard.ts";
 
 /**
@@ -12,17 +12,19 @@ export async function checkWebhookUrl(raw: string, allow: string[]): Promise<str
   try {
     url = new URL(raw.trim());
   } catch {
-    throw validation("url is not a valid URL", [{ path: "/url", message: "not a valid URL" }]);
+    throw new AppError("VALIDATION_ERROR", "url is not a valid URL", [{ path: "/url", message: "not a valid URL" }]);
   }
   if (url.protocol !== "https:")
-    throw validation("url must use https://", [{ path: "/url", message: "must use https://" }]);
+    throw new AppError("VALIDATION_ERROR", "url must use https://", [{ path: "/url", message: "must use https://" }]);
   if (url.username || url.password) {
-    throw validation("url must not contain credentials", [
+    throw new AppError("VALIDATION_ERROR", "url must not contain credentials", [
       { path: "/url", message: "must not contain user:password@" },
     ]);
   }
   if (url.href.length > 2048)
-    throw validation("url is longer than 2048 characters", [{ path: "/url", message: "at most 2048 characters" }]);
+    throw new AppError("VALIDATION_ERROR", "url is longer than 2048 characters", [
+      { path: "/url", message: "at most 2048 characters" },
+    ]);
   try {
     await assertPublicUrl(url.href, { outboundAllow: allow });
   } catch (err) {

@@ -247,7 +247,8 @@ describe("the console, walked as a person would", () => {
       (window as any).__percents = percents;
       new MutationObserver(() => {
         document.querySelectorAll<HTMLLIElement>(".chapters-progress li").forEach((li, i) => {
-          const list = (seen[i] ??= []);
+          seen[i] ??= [];
+          const list = seen[i];
           if (list.at(-1) !== li.dataset.status) list.push(li.dataset.status!);
         });
         const bar = document.querySelector<HTMLProgressElement>(".build progress");

@@ -261,7 +261,7 @@ describe("validation", () => {
       { youtube_urls: "not json" },
       { web_urls: '{"a": 1}' },
       { web_urls: '["not a url"]' },
-      { youtube_urls: '["https://example.org/page"]' },
+      { youtube_urls: '["ftp://example.com/x"]' },
       { web_urls: '["https://example.org/page"]', organization: "random" },
       { web_urls: '["https://example.org/page"]', num_chapters: "0" },
       { web_urls: '["https://example.org/page"]', num_chapters: "21" },

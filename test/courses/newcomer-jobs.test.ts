@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { openDb } from "../../src/db/index.ts";
 import { enqueueJob } from "../../src/jobs/queue.ts";
+import { EPISODE_JOB } from "../../src/podcasts/generate.ts";
 import { REFUSAL_TEXT } from "../helpers/fake-ollama.ts";
 import { call, errorOf } from "../helpers/server.ts";
 import { corpus } from "../ingest/support.ts";
@@ -34,7 +35,7 @@ async function podcastJob(
   const { sqlite } = await openDb(env.srv.dataDir, { migrate: false });
   try {
     const job = enqueueJob(sqlite, {
-      type: "podcast.episode",
+      type: EPISODE_JOB,
       ...tenantUser,
       courseId,
       runAfter: FAR_FUTURE,

@@ -45,7 +45,7 @@ test("a later chapter's question on a sentence an earlier quiz asked is dropped,
        VALUES (?, ?, ?, ?, 'completed', 'Body.', '[]', ?, ?)`,
       [id, course, i, `Chapter ${i + 1}`, now, now],
     );
-    prompts.forEach((prompt, p) =>
+    prompts.forEach((prompt, p) => {
       sqlite.run(
         `INSERT INTO quiz_questions (id, chapter_id, position, type, prompt, choices, answer, explanation) VALUES (?, ?, ?, 'mcq', ?, '["a","b","c"]', '0', ?)`,
         [
@@ -57,8 +57,8 @@ test("a later chapter's question on a sentence an earlier quiz asked is dropped,
             ? `The source says: “${quoted[i]}” (dpr.pdf, p. ${7 + 5 * i})`
             : `The source says: “Sentence ${i}-${p}.” (dpr.pdf, p. 1)`,
         ],
-      ),
-    );
+      );
+    });
     return id;
   });
   const prompts = (chapter: string) =>

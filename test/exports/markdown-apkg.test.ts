@@ -63,7 +63,18 @@ describe("GET export: who and when", () => {
       required: true,
       schema: { enum: ["imscc", "scorm12", "apkg", "markdown"] },
     });
-    expect(Object.keys(exportOp.responses).sort()).toEqual(["200", "401", "404", "409", "422", "429", "503"]);
+    expect(Object.keys(exportOp.responses).sort()).toEqual([
+      "200",
+      "401",
+      "403",
+      "404",
+      "409",
+      "422",
+      "429",
+      "500",
+      "503",
+      "507",
+    ]);
     expect(Object.keys(doc.paths["/v2/courses/{course_id}/podcasts/feed"]).sort()).toEqual(["delete", "post"]);
     for (const path of ["/feeds/{token}/rss", "/feeds/{token}/episodes/{file}"])
       expect(doc.paths[path].get.security).toEqual([]);

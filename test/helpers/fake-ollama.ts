@@ -264,7 +264,7 @@ export function replyText(mode: FakeMode, schema: JsonSchema | null, prompt: str
   if (!schema) return promptWords(prompt).slice(0, 60).join(" ");
   if (mode === "schema_violation") return JSON.stringify({ unexpected: true, title: 42 });
   const json = JSON.stringify(instanceFor(schema, prompt), null, 1);
-  if (mode === "fenced") return "```json\n" + json.replace(/\n}$/, ",\n}") + "\n```";
+  if (mode === "fenced") return `\`\`\`json\n${json.replace(/\n}$/, ",\n}")}\n\`\`\``;
   if (mode === "truncated") return json.slice(0, Math.max(1, json.lastIndexOf('"')));
   return json;
 }
@@ -340,7 +340,7 @@ export function startFakeOllama(opts: FakeOllamaOptions = {}): FakeOllama {
     const lines: string[] = [];
     for (let i = 0; i < text.length; i += size) lines.push(JSON.stringify(piece(text.slice(i, i + size), false)));
     lines.push(JSON.stringify({ ...piece("", true), ...stats }));
-    return new Response(lines.join("\n") + "\n", { headers: { "content-type": "application/x-ndjson" } });
+    return new Response(`${lines.join("\n")}\n`, { headers: { "content-type": "application/x-ndjson" } });
   }
 
   const server: Server<undefined> = Bun.serve({

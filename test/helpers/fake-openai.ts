@@ -45,7 +45,8 @@ export function startFakeOpenAi(
     if (mode === "down") return json({ error: { message: "backend unavailable" } }, 503);
     const schema = body.response_format?.type === "json_schema" ? body.response_format.json_schema?.schema : null;
     const prompt = chatPrompt(body);
-    const refusal = refusalField > 0 ? (refusalField--, REFUSAL_TEXT) : null;
+    const refusal = refusalField > 0 ? REFUSAL_TEXT : null;
+    if (refusal) refusalField--;
     const text = refusal
       ? ""
       : replyText(mode, schema, userText(body) || prompt, behaviour.responder?.({ path: "chat", body, prompt }));
@@ -82,7 +83,7 @@ export function startFakeOpenAi(
     );
     if (body.stream_options?.include_usage)
       events.push(JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [], usage }));
-    const sse = events.map((e) => `data: ${e}\n\n`).join("") + "data: [DONE]\n\n";
+    const sse = `${events.map((e) => `data: ${e}\n\n`).join("")}data: [DONE]\n\n`;
     return new Response(sse, { headers: { "content-type": "text/event-stream" } });
   }
 

@@ -45,7 +45,7 @@ describe("health and documents", () => {
 
 describe("authentication", () => {
   test("missing, malformed and unknown keys are 401 with the error body", async () => {
-    for (const k of [null, "nope", "sk-service-test-" + "x".repeat(40), "sk-service-production-abc"]) {
+    for (const k of [null, "nope", `sk-service-test-${"x".repeat(40)}`, "sk-service-production-abc"]) {
       const r = await call(srv.url, "/v2/courses", { key: k, user: "u1" });
       expect(r.status).toBe(401);
       expect(errorOf(r).code).toBe("UNAUTHORIZED");
@@ -308,7 +308,7 @@ describe("hostile input", () => {
 
   test("path traversal in media URLs never reaches the file system", async () => {
     for (const path of [
-      "/media/..%2F..%2Fcourseforge.db?exp=9999999999&sig=" + "0".repeat(64),
+      `/media/..%2F..%2Fcourseforge.db?exp=9999999999&sig=${"0".repeat(64)}`,
       "/media/2026/01/x.txt?exp=1&sig=1",
     ]) {
       const r = await call(srv.url, path);
@@ -321,9 +321,9 @@ describe("hostile input", () => {
     const port = new URL(srv.url).port;
     const p = Bun.spawnSync([BUN, "src/main.ts", "serve", "--no-bootstrap"], {
       cwd: ROOT,
-      env: { ...process.env, PORT: port, DATA_DIR: srv.dataDir + "-second" },
+      env: { ...process.env, PORT: port, DATA_DIR: `${srv.dataDir}-second` },
     });
-    cleanup(srv.dataDir + "-second");
+    cleanup(`${srv.dataDir}-second`);
     expect(p.exitCode).toBe(2);
     expect(p.stderr.toString()).toContain("another server already listens there");
   });

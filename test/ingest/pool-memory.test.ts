@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
 import { PDFDocument } from "pdf-lib";
 import type { PeakRss } from "../../bench/ingest/peak-rss.ts";
-import type { FileJob } from "../../src/ingest/extract-file.ts";
 import { ExtractionPool } from "../../src/ingest/pool.ts";
+import type { FileJob } from "../../src/ingest/types.ts";
 import { docxWithXml } from "../reliability/hostile-files.ts";
 import { corpus, scratch } from "./support.ts";
 

@@ -257,7 +257,9 @@ describe("artefacts from a model (fake Ollama)", () => {
       key_concepts: ["gravity", "Moon"],
     });
     expect(Value.Check(PodcastScriptSchema, s)).toBe(true);
-    s.turns.forEach((t, i) => i > 0 && expect(t.speaker).not.toBe(s.turns[i - 1]!.speaker));
+    s.turns.forEach((t, i) => {
+      i > 0 && expect(t.speaker).not.toBe(s.turns[i - 1]!.speaker);
+    });
     const words = s.turns.reduce((n, t) => n + t.text.split(/\s+/).length, 0);
     expect(words).toBeGreaterThanOrEqual(400);
   });

@@ -201,7 +201,9 @@ describe.each(docs)("extractive engine on %s", (_name, load) => {
     // Thin chapters make short episodes: the script never repeats a sentence to reach a length.
     expect(s.turns.length).toBeGreaterThanOrEqual(6);
     expect(s.turns[0]!.speaker).toBe("host");
-    s.turns.forEach((t, i) => i > 0 && expect(t.speaker).not.toBe(s.turns[i - 1]!.speaker));
+    s.turns.forEach((t, i) => {
+      i > 0 && expect(t.speaker).not.toBe(s.turns[i - 1]!.speaker);
+    });
     const guest = s.turns.filter((t) => t.speaker === "guest").map((t) => t.text);
     expect(new Set(guest).size).toBe(guest.length);
     for (const line of guest) expect(pointsElsewhere(line)).toBe(false);

@@ -96,7 +96,9 @@ describe("notes", () => {
     const md: string = first.body.notes;
     expect(md).toContain("## Introduction");
     expect(md).toContain("## Conclusion");
-    BIOLOGY.forEach((ch, i) => expect(md).toContain(`## Chapter ${i + 1}: ${ch.title}`));
+    BIOLOGY.forEach((ch, i) => {
+      expect(md).toContain(`## Chapter ${i + 1}: ${ch.title}`);
+    });
     const repeat = await call(srv.url, `/v2/courses/${completed}/generate-notes`, as({ learning_goal: "exams" }));
     expect(repeat.body.cached).toBe(true);
     expect(repeat.body.notes).toBe(md);
@@ -212,9 +214,11 @@ describe("exam", () => {
       expect(exam.title).toContain("Cell Biology");
       expect(exam.instructions).toContain(String(size));
       const stems = exam.questions.map((q: { prompt: string }) => promptStems(q.prompt));
-      stems.forEach((a: Set<string>, i: number) =>
-        stems.slice(0, i).forEach((b: Set<string>) => expect(nearDuplicate(a, b)).toBe(false)),
-      );
+      stems.forEach((a: Set<string>, i: number) => {
+        stems.slice(0, i).forEach((b: Set<string>) => {
+          expect(nearDuplicate(a, b)).toBe(false);
+        });
+      });
       expect(new Set(exam.questions.map((q: { type: string }) => q.type))).toEqual(new Set(["mcq", "short_answer"]));
       // Every chapter is asked about: each question quotes or answers from one chapter's text.
       for (const chapter of BIOLOGY) {

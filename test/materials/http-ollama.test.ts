@@ -85,7 +85,9 @@ describe("with a model", () => {
     expect(fake.generations().length - n0).toBe(BIOLOGY.length + 1);
     expect(usageRows(srv.dataDir, "notes").length - before).toBe(1);
     expect(trio[0]!.body).toMatchObject({ engine: "ollama", model: "llama3.2" });
-    BIOLOGY.forEach((ch, i) => expect(trio[0]!.body.notes).toContain(`## Chapter ${i + 1}: ${ch.title}`));
+    BIOLOGY.forEach((ch, i) => {
+      expect(trio[0]!.body.notes).toContain(`## Chapter ${i + 1}: ${ch.title}`);
+    });
   });
 
   test("exam: exactly 50 over HTTP; concurrent identical requests share one generation; size change is fresh", async () => {

@@ -1,8 +1,12 @@
 /** In-process Services over a fresh data directory, for domain functions called without HTTP. */
+import { systemClock } from "../../src/clock.ts";
 import { loadConfig } from "../../src/config.ts";
 import { openDb } from "../../src/db/index.ts";
+import { createExtractionPool } from "../../src/ingest/index.ts";
 import { createLlm } from "../../src/llm/create.ts";
 import { createLogger } from "../../src/log.ts";
+import { createMediaUrls } from "../../src/media/signed-url.ts";
+import { createSigner } from "../../src/media/signer.ts";
 import { createEmbedder } from "../../src/retrieval/index.ts";
 import type { Services } from "../../src/services.ts";
 import { tempDir } from "../helpers/server.ts";
@@ -18,5 +22,19 @@ export async function localServices(env: Record<string, string> = {}): Promise<S
   });
   const { db, sqlite } = await openDb(dataDir);
   const llm = await createLlm(cfg, { retryDelayMs: 1 });
-  return { cfg, db, sqlite, log: createLogger("error"), llm, embedder: createEmbedder(cfg), engines: {}, dataDir };
+  const signer = createSigner("local-services");
+  return {
+    cfg,
+    db,
+    sqlite,
+    log: createLogger("error"),
+    llm,
+    embedder: createEmbedder(cfg),
+    extraction: createExtractionPool(cfg),
+    media: createMediaUrls(signer, systemClock),
+    feedSigner: signer,
+    clock: systemClock,
+    engines: {},
+    dataDir,
+  };
 }

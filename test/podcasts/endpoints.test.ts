@@ -4,7 +4,8 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../../src/db/index.ts";
-import { setMediaSigningSecret, signedMediaUrl } from "../../src/media/signed-url.ts";
+import { createMediaUrls } from "../../src/media/signed-url.ts";
+import { createSigner } from "../../src/media/signer.ts";
 import { setTenantTtsProvider } from "../../src/tenants/keys.ts";
 import { insertCourse } from "../helpers/fixtures.ts";
 import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
@@ -175,13 +176,15 @@ describe("POST /v2/courses/{id}/podcasts/generate", () => {
       longer.searchParams.set("exp", String(Number(url.searchParams.get("exp")) + 3600));
       expect((await fetch(longer)).status).toBe(403);
 
-      // Signed with the server's own secret, but an hour in the past.
-      setMediaSigningSecret(new Uint8Array(await readFile(join(srv.dataDir, "secrets", "media-signing.key"))));
+      // Signed with the server's own secret, but by a clock two hours behind: expired an hour ago.
+      const signer = createSigner(new Uint8Array(await readFile(join(srv.dataDir, "secrets", "media-signing.key"))));
+      const media = (now: Date) => createMediaUrls(signer, { now: () => now });
+      const cfg = { baseUrl: srv.url, mediaUrlTtlSeconds: 3600 };
       const blobKey = url.pathname.slice("/media/".length);
-      const expired = await fetch(signedMediaUrl({ baseUrl: srv.url, mediaUrlTtlSeconds: 3600 }, blobKey, -3600));
+      const expired = await fetch(media(new Date(Date.now() - 2 * 3600_000)).url(cfg, blobKey));
       expect(expired.status).toBe(403);
       expect(errorOf({ body: await expired.json(), headers: expired.headers }).code).toBe("MEDIA_URL_EXPIRED");
-      expect((await fetch(signedMediaUrl({ baseUrl: srv.url, mediaUrlTtlSeconds: 3600 }, blobKey))).status).toBe(200);
+      expect((await fetch(media(new Date()).url(cfg, blobKey))).status).toBe(200);
     },
     SLOW,
   );

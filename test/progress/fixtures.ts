@@ -84,12 +84,12 @@ export function setQuiz(dataDir: string, courseId: string, orderIndex = 0) {
       .query<{ id: string }, [string, number]>("SELECT id FROM chapters WHERE course_id = ? AND order_index = ?")
       .get(courseId, orderIndex)!;
     sqlite.run("DELETE FROM quiz_questions WHERE chapter_id = ?", [id]);
-    QUIZ.forEach((q, i) =>
+    QUIZ.forEach((q, i) => {
       sqlite.run(
         "INSERT INTO quiz_questions (id, chapter_id, position, type, prompt, choices, answer, explanation) VALUES (?, ?, ?, 'mcq', ?, ?, ?, ?)",
         [newId(), id, i, q.prompt, JSON.stringify(q.choices), JSON.stringify(q.answer), q.explanation],
-      ),
-    );
+      );
+    });
   });
 }
 

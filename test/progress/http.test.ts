@@ -4,7 +4,6 @@
  * survival across a restart, and deletion with the course.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { openDb } from "../../src/db/index.ts";
 import type { ShortAnswerQuestion } from "../../src/llm/artefacts.ts";
 import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
 import { insertRichCourse } from "../materials/fixtures.ts";

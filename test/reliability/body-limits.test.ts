@@ -105,7 +105,7 @@ describe("JSON bodies", () => {
   /** `{"external_id":"learner"` padded with spaces to exactly `size` bytes. */
   const padded = (size: number) => {
     const start = '{"external_id":"learner"';
-    return start + " ".repeat(size - start.length - 1) + "}";
+    return `${start + " ".repeat(size - start.length - 1)}}`;
   };
 
   test("a body of exactly 1 MiB is read; one byte more is 413, whatever the declared type or framing", async () => {
@@ -174,7 +174,7 @@ describe("bodies that stop arriving", () => {
       name: "files",
       filename: "notes.md",
       type: "text/markdown",
-      data: "# Notes\n\n" + "Tides follow the Moon. ".repeat(500),
+      data: `# Notes\n\n${"Tides follow the Moon. ".repeat(500)}`,
     },
   ]);
 

@@ -69,8 +69,8 @@ export class Recorder {
   private readonly ops = new Map<string, { ms: number[]; statuses: number[] }>();
 
   record(op: string, status: number, ms: number): void {
-    let o = this.ops.get(op);
-    if (!o) this.ops.set(op, (o = { ms: [], statuses: [] }));
+    const o = this.ops.get(op) ?? { ms: [], statuses: [] };
+    this.ops.set(op, o);
     o.ms.push(ms);
     o.statuses.push(status);
   }

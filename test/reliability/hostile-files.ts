@@ -96,7 +96,10 @@ export function hugePng(side: number): Bytes {
   for (let y = 0; y < side; y++) deflate.push(row, y === side - 1);
   const idat = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const p of parts) at += (idat.set(p, at), p.length);
+  for (const p of parts) {
+    idat.set(p, at);
+    at += p.length;
+  }
   const chunks = [
     new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     pngChunk("IHDR", ihdr),
@@ -105,7 +108,10 @@ export function hugePng(side: number): Bytes {
   ];
   const png = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
   at = 0;
-  for (const c of chunks) at += (png.set(c, at), c.length);
+  for (const c of chunks) {
+    png.set(c, at);
+    at += c.length;
+  }
   return png;
 }
 

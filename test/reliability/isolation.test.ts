@@ -6,8 +6,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { systemClock } from "../../src/clock.ts";
 import { loadOrCreateSecret } from "../../src/media/secret.ts";
-import { setMediaSigningSecret, signedMediaUrl } from "../../src/media/signed-url.ts";
+import { createMediaUrls } from "../../src/media/signed-url.ts";
+import { createSigner } from "../../src/media/signer.ts";
 import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
 import { withDb } from "./harness.ts";
 
@@ -75,8 +77,8 @@ describe("stored sources on /media", () => {
     const key = `2026/11/${crypto.randomUUID()}.mp3`;
     mkdirSync(join(srv.dataDir, "blobs", "2026", "11"), { recursive: true });
     writeFileSync(join(srv.dataDir, "blobs", key), mp3);
-    setMediaSigningSecret(loadOrCreateSecret(srv.dataDir, "media-signing.key"));
-    const res = await fetch(signedMediaUrl({ baseUrl: srv.url, mediaUrlTtlSeconds: 60 }, key));
+    const media = createMediaUrls(createSigner(loadOrCreateSecret(srv.dataDir, "media-signing.key")), systemClock);
+    const res = await fetch(media.url({ baseUrl: srv.url, mediaUrlTtlSeconds: 60 }, key));
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("audio/mpeg");
     expect(res.headers.get("content-disposition")).toStartWith("inline");
@@ -91,12 +93,12 @@ describe("SSRF: IPv4 addresses written as IPv6", () => {
     internal = Bun.serve({
       hostname: "127.0.0.1",
       port: 0,
-      fetch: () => (
-        hits++,
-        new Response("<html><body><p>internal admin page</p></body></html>", {
+      fetch: () => {
+        hits++;
+        return new Response("<html><body><p>internal admin page</p></body></html>", {
           headers: { "content-type": "text/html" },
-        })
-      ),
+        });
+      },
     });
   });
   afterAll(() => internal.stop(true));

@@ -246,8 +246,8 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     );
     const reset = Number(r.headers?.get("x-ratelimit-reset"));
     if (!r.headers || !Number.isFinite(reset)) return;
-    let w = windows.get(reset);
-    if (!w) windows.set(reset, (w = { reset, allowed: 0, limited: 0 }));
+    const w = windows.get(reset) ?? { reset, allowed: 0, limited: 0 };
+    windows.set(reset, w);
     if (r.status === 429) w.limited++;
     else w.allowed++;
   }

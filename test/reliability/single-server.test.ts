@@ -30,7 +30,7 @@ test("a second server on the same DATA_DIR fails at once with a clear message an
       name: "files",
       filename: "notes.md",
       type: "text/markdown",
-      data: "# Notes\n\n" + "Tides follow the Moon. ".repeat(200),
+      data: `# Notes\n\n${"Tides follow the Moon. ".repeat(200)}`,
     },
   ]);
   const host = new URL(first.url).host;
@@ -40,7 +40,10 @@ test("a second server on the same DATA_DIR fails at once with a clear message an
   expect(uploadsInFlight()).toHaveLength(1);
 
   const second = await startServer({ dataDir, env: { RATE_LIMIT_PER_MINUTE: "5" } }).then(
-    (s) => (running.push(s), "started"),
+    (s) => {
+      running.push(s);
+      return "started";
+    },
     (err: Error) => err.message,
   );
   expect(second).toContain("another courseforge server is already running on DATA_DIR");

@@ -28,7 +28,7 @@ const deliveryJobs = () =>
     .query<{ id: string; payload: string; status: string }, [string]>(
       "SELECT id, payload, status FROM jobs WHERE type = ?",
     )
-    .all(DELIVERY_JOB);
+    .all(DELIVERY_JOB.type);
 
 beforeAll(async () => {
   o = await openDb(dir);

@@ -24,7 +24,7 @@ async function errorOf(res: Response): Promise<ApiError> {
   const e = body?.error;
   return new ApiError(
     res.status,
-    e?.code ?? "HTTP_" + res.status,
+    e?.code ?? `HTTP_${res.status}`,
     e?.message ?? `The server answered ${res.status}`,
     e?.details,
   );
@@ -45,20 +45,20 @@ export async function request(method: string, path: string, body?: unknown): Pro
   throw err;
 }
 
-export async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await request(method, path, body);
   return (res.status === 204 ? null : await res.json()) as T;
 }
 
-export const get = <T = any>(path: string) => api<T>("GET", path);
-export const post = <T = any>(path: string, body?: unknown) => api<T>("POST", path, body ?? {});
+export const get = <T = unknown>(path: string) => api<T>("GET", path);
+export const post = <T = unknown>(path: string, body?: unknown) => api<T>("POST", path, body ?? {});
 export const del = (path: string) => api("DELETE", path);
 
 /**
  * A multipart upload with per-request progress (fetch cannot report upload progress). The cookie
  * goes along as with fetch; the browser adds Origin to the POST.
  */
-export function upload<T = any>(path: string, form: FormData, onProgress: (fraction: number) => void): Promise<T> {
+export function upload<T = unknown>(path: string, form: FormData, onProgress: (fraction: number) => void): Promise<T> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", path);
@@ -66,7 +66,7 @@ export function upload<T = any>(path: string, form: FormData, onProgress: (fract
     xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
     xhr.onload = () => {
       if (xhr.status >= 200 && xhr.status < 300) return resolve(xhr.response as T);
-      const e = (xhr.response as any)?.error;
+      const e = (xhr.response as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
       if (xhr.status === 401) onSignedOut();
       reject(
         new ApiError(

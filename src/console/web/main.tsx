@@ -30,7 +30,7 @@ function App() {
     setSession(null);
     navigate("/");
   };
-  const section = "/" + (path.split("/")[1] ?? "");
+  const section = `/${path.split("/")[1] ?? ""}`;
   return (
     <>
       <a class="skip" href="#main">

@@ -27,16 +27,36 @@ export const initialBuild: BuildState = {
   error: null,
 };
 
+/** The fields the generation stream's events carry (each event a few of them). */
+export interface StreamEventData {
+  course_id?: string;
+  progress_pct?: number;
+  title?: string;
+  chapters?: { order_index: number; title: string }[];
+  order_index?: number;
+  status?: string;
+  error?: Failure;
+}
+
+/** GET /v2/courses/{id}/progress, the fields the console shows. */
+export interface CourseProgress {
+  course_id: string;
+  progress_pct: number;
+  chapters: BuildState["chapters"];
+  course_status: string;
+  error: Failure | null;
+}
+
 /** The state after one stream event (`job`, `outline`, `chapter`, `progress`, `completed`, `failed`). */
-export function applyEvent(s: BuildState, event: string, data: any): BuildState {
+export function applyEvent(s: BuildState, event: string, data: StreamEventData): BuildState {
   switch (event) {
     case "job":
       return { ...s, courseId: data.course_id ?? s.courseId, pct: data.progress_pct ?? s.pct, status: "generating" };
     case "outline":
       return {
         ...s,
-        title: data.title,
-        chapters: data.chapters.map((c: { order_index: number; title: string }) => ({
+        title: data.title ?? s.title,
+        chapters: (data.chapters ?? []).map((c) => ({
           order: c.order_index,
           title: c.title,
           status: "pending",
@@ -45,21 +65,25 @@ export function applyEvent(s: BuildState, event: string, data: any): BuildState 
     case "chapter":
       return {
         ...s,
-        chapters: upsert(s.chapters, { order: data.order_index, title: data.title, status: data.status }),
+        chapters: upsert(s.chapters, {
+          order: data.order_index ?? 0,
+          title: data.title ?? "",
+          status: data.status ?? "pending",
+        }),
       };
     case "progress":
-      return { ...s, pct: data.progress_pct };
+      return { ...s, pct: data.progress_pct ?? s.pct };
     case "completed":
       return {
         ...s,
-        courseId: data.course_id,
-        title: data.title,
+        courseId: data.course_id ?? s.courseId,
+        title: data.title ?? s.title,
         pct: 100,
         status: "completed",
         chapters: s.chapters.map((c) => ({ ...c, status: "completed" })),
       };
     case "failed":
-      return { ...s, courseId: data.course_id ?? s.courseId, status: "failed", error: data.error };
+      return { ...s, courseId: data.course_id ?? s.courseId, status: "failed", error: data.error ?? null };
     default:
       return s;
   }
@@ -71,7 +95,7 @@ function upsert(list: BuildState["chapters"], c: BuildState["chapters"][number])
 }
 
 /** The state read from GET /v2/courses/{id}/progress. */
-export function fromProgress(p: any, title: string | null): BuildState {
+export function fromProgress(p: CourseProgress, title: string | null): BuildState {
   return {
     courseId: p.course_id,
     title,

@@ -1,6 +1,6 @@
 /** Resuming a failed course, then following it by polling its progress until it ends. */
 import { ApiError, get, post } from "./api.ts";
-import { type BuildState, fromProgress } from "./progress.tsx";
+import { type BuildState, type CourseProgress, fromProgress } from "./progress.tsx";
 
 type Follower = { onState: (s: BuildState) => void; signal?: AbortSignal };
 
@@ -20,9 +20,9 @@ export async function follow(
   { onState, signal }: Follower,
 ): Promise<BuildState> {
   for (;;) {
-    let progress;
+    let progress: CourseProgress;
     try {
-      progress = await get(`/v2/courses/${courseId}/progress`);
+      progress = await get<CourseProgress>(`/v2/courses/${courseId}/progress`);
     } catch (err) {
       // Over the rate limit: wait for the next window rather than give up on the course.
       if (!(err instanceof ApiError && err.status === 429)) throw err;

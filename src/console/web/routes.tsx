@@ -15,22 +15,31 @@ import { Webhooks } from "./pages/webhooks.tsx";
 import { match } from "./router.ts";
 import { Link, PageTitle } from "./ui.tsx";
 
+type Params = Record<string, string>;
+
+/** Patterns with parameters, tried in order; the fixed paths are looked up first. */
+const PAGES: [string, (p: Params) => preact.JSX.Element][] = [
+  ["/courses/:id", (p) => <CourseView id={p.id!} chapter={0} />],
+  ["/courses/:id/chapters/:n", (p) => <CourseView id={p.id!} chapter={Number(p.n)} />],
+  ["/courses/:id/quiz/:n", (p) => <QuizPage id={p.id!} chapter={Number(p.n)} />],
+  ["/courses/:id/exam", (p) => <QuizPage id={p.id!} chapter={null} />],
+  ["/courses/:id/flashcards", (p) => <Flashcards id={p.id!} />],
+  ["/courses/:id/ask", (p) => <Ask id={p.id!} />],
+  ["/courses/:id/podcasts", (p) => <Podcasts id={p.id!} />],
+  ["/courses/:id/study", (p) => <Study id={p.id!} />],
+  ["/courses/:id/progress", (p) => <StandingPage id={p.id!} />],
+];
+
 export function Routes({ path }: { path: string }) {
-  let m: Record<string, string> | null;
   if (path === "/" || path === "/courses") return <Courses />;
   if (path === "/library") return <Library />;
   if (path === "/new") return <NewCourse />;
   if (path === "/webhooks") return <Webhooks />;
   if (path === "/usage") return <Usage />;
-  if ((m = match("/courses/:id", path))) return <CourseView id={m.id!} chapter={0} />;
-  if ((m = match("/courses/:id/chapters/:n", path))) return <CourseView id={m.id!} chapter={Number(m.n)} />;
-  if ((m = match("/courses/:id/quiz/:n", path))) return <QuizPage id={m.id!} chapter={Number(m.n)} />;
-  if ((m = match("/courses/:id/exam", path))) return <QuizPage id={m.id!} chapter={null} />;
-  if ((m = match("/courses/:id/flashcards", path))) return <Flashcards id={m.id!} />;
-  if ((m = match("/courses/:id/ask", path))) return <Ask id={m.id!} />;
-  if ((m = match("/courses/:id/podcasts", path))) return <Podcasts id={m.id!} />;
-  if ((m = match("/courses/:id/study", path))) return <Study id={m.id!} />;
-  if ((m = match("/courses/:id/progress", path))) return <StandingPage id={m.id!} />;
+  for (const [pattern, page] of PAGES) {
+    const params = match(pattern, path);
+    if (params) return page(params);
+  }
   return (
     <>
       <PageTitle text="Page not found" />

@@ -63,8 +63,17 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
     let live = true;
     setLoading(true);
     load().then(
-      (d) => live && (setData(d), setError(null), setLoading(false)),
-      (e) => live && (setError(e), setLoading(false)),
+      (d) => {
+        if (!live) return;
+        setData(d);
+        setError(null);
+        setLoading(false);
+      },
+      (e) => {
+        if (!live) return;
+        setError(e);
+        setLoading(false);
+      },
     );
     return () => {
       live = false;
@@ -130,8 +139,9 @@ export function TableHead({ columns }: { columns: ComponentChildren[] }) {
 /** A wide table that scrolls sideways on a phone; the scrolling region is reachable by keyboard. */
 export function TableWrap({ label, children }: { label: string; children: ComponentChildren }) {
   return (
-    <div class="table-wrap" role="region" aria-label={label} tabIndex={0}>
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to scroll by keyboard (axe: scrollable-region-focusable)
+    <section class="table-wrap" aria-label={label} tabIndex={0}>
       {children}
-    </div>
+    </section>
   );
 }

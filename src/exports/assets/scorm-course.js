@@ -5,31 +5,32 @@
  * works: nothing is reported.
  */
 (() => {
-  function findApi(win) {
-    for (var hops = 0; win && hops < 10; hops++) {
+  const findApi = (start) => {
+    let win = start;
+    for (let hops = 0; win && hops < 10; hops++) {
       if (win.API) return win.API;
       if (win.parent === win) break;
       win = win.parent;
     }
     return null;
-  }
+  };
   var api = findApi(window) || (window.opener ? findApi(window.opener) : null);
   var finished = false;
 
-  function call(name, a, b) {
+  const call = (name, ...args) => {
     if (!api) return "";
     try {
-      return String(api[name].apply(api, Array.prototype.slice.call(arguments, 1)));
-    } catch (e) {
+      return String(api[name](...args));
+    } catch (_e) {
       return "";
     }
-  }
+  };
 
   var data = JSON.parse(document.getElementById("course-data").textContent);
   var mastery = data.masteryScore;
 
   if (call("LMSInitialize", "") === "true") {
-    var status = call("LMSGetValue", "cmi.core.lesson_status");
+    const status = call("LMSGetValue", "cmi.core.lesson_status");
     if (status === "not attempted" || status === "") call("LMSSetValue", "cmi.core.lesson_status", "incomplete");
   }
 
@@ -61,16 +62,16 @@
     var fieldset = document.createElement("fieldset");
     fieldset.className = "question";
     var legend = document.createElement("legend");
-    legend.textContent = i + 1 + ". " + q.prompt;
+    legend.textContent = `${i + 1}. ${q.prompt}`;
     fieldset.appendChild(legend);
     q.choices.forEach((choice, j) => {
       var label = document.createElement("label");
       var input = document.createElement("input");
       input.type = "radio";
-      input.name = "q" + i;
+      input.name = `q${i}`;
       input.value = String(j);
       label.appendChild(input);
-      label.appendChild(document.createTextNode(" " + choice));
+      label.appendChild(document.createTextNode(` ${choice}`));
       fieldset.appendChild(label);
     });
     var feedback = document.createElement("p");
@@ -84,16 +85,15 @@
     event.preventDefault();
     var correct = 0;
     data.questions.forEach((q, i) => {
-      var picked = form.querySelector('input[name="q' + i + '"]:checked');
+      var picked = form.querySelector(`input[name="q${i}"]:checked`);
       var right = picked !== null && Number(picked.value) === q.answer;
       if (right) correct++;
       var feedback = form.querySelectorAll(".feedback")[i];
       feedback.hidden = false;
-      feedback.textContent = (right ? "Correct. " : "Not quite: " + q.choices[q.answer] + ". ") + q.explanation;
+      feedback.textContent = (right ? "Correct. " : `Not quite: ${q.choices[q.answer]}. `) + q.explanation;
     });
     var score = data.questions.length ? Math.round((100 * correct) / data.questions.length) : 100;
-    document.getElementById("quiz-result").textContent =
-      "Score: " + score + "% (" + correct + " of " + data.questions.length + ")";
+    document.getElementById("quiz-result").textContent = `Score: ${score}% (${correct} of ${data.questions.length})`;
     call("LMSSetValue", "cmi.core.score.min", "0");
     call("LMSSetValue", "cmi.core.score.max", "100");
     call("LMSSetValue", "cmi.core.score.raw", String(score));

@@ -3,7 +3,7 @@
  * HttpOnly session cookie (src/http/console-cookie.ts), so the key never stays in the browser.
  */
 import { Elysia, t } from "elysia";
-import { AppError, unauthorized, validation } from "../../errors.ts";
+import { AppError, unauthorized } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import { endSession, openSession, sessionAuthenticator } from "../../tenants/console-sessions.ts";
 import type { AuthContext } from "../../tenants/keys.ts";
@@ -41,10 +41,10 @@ export const consoleSessionRoutes = (svc: Services) => {
       PATH,
       ({ request, body, set }) => {
         if (body.external_user_id === undefined && body.user_id === undefined) {
-          throw new AppError(422, "USER_REQUIRED", "Give the learner: external_user_id or user_id");
+          throw new AppError("USER_REQUIRED", "Give the learner: external_user_id or user_id");
         }
         if (body.external_user_id !== undefined && body.user_id !== undefined) {
-          throw validation("Give one of external_user_id and user_id, not both");
+          throw new AppError("VALIDATION_ERROR", "Give one of external_user_id and user_id, not both");
         }
         const { token, session, user } = openSession(svc.db, {
           apiKey: body.api_key,
@@ -62,7 +62,10 @@ export const consoleSessionRoutes = (svc: Services) => {
           external_user_id: t.Optional(t.String({ minLength: 1, maxLength: 256 })),
           user_id: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
         }),
-        response: { 201: Session, ...errors(401, 403, 404, 422) },
+        response: {
+          201: Session,
+          ...errors("UNAUTHORIZED", "CROSS_ORIGIN_REQUEST", "RATE_LIMITED", "USER_REQUIRED", "USER_NOT_FOUND"),
+        },
         detail: {
           summary: "Sign the web console in",
           description:
@@ -85,7 +88,7 @@ export const consoleSessionRoutes = (svc: Services) => {
         return sessionView(authOf(request), userOf(svc, request, { create: false }), session.expiresAt);
       },
       {
-        response: { 200: Session, ...errors(401, 403) },
+        response: { 200: Session, ...errors("USER_NOT_FOUND") },
         detail: { summary: "The console's current session", tags: ["console"] },
       },
     )
@@ -98,7 +101,7 @@ export const consoleSessionRoutes = (svc: Services) => {
         set.headers["set-cookie"] = sessionCookie(request, svc.cfg, "");
       },
       {
-        response: { 204: t.Void(), ...errors(401, 403) },
+        response: { 204: t.Void() },
         detail: { summary: "Sign the console out (ends the session at once)", tags: ["console"] },
       },
     );

@@ -6,7 +6,7 @@
  */
 import { Elysia } from "elysia";
 import { consoleFiles } from "../../console/bundle.ts";
-import { notFound } from "../../errors.ts";
+import { AppError } from "../../errors.ts";
 
 const CSP = [
   "default-src 'self'",
@@ -38,7 +38,7 @@ export const consoleRoutes = () =>
         const files = await consoleFiles();
         const path = params["*"];
         const asset = path.startsWith("assets/") ? files[path] : files[""];
-        if (!asset) throw notFound(`No console file ${path}`);
+        if (!asset) throw new AppError("NOT_FOUND", `No console file ${path}`);
         return new Response(asset.body, {
           headers: {
             ...SECURITY_HEADERS,

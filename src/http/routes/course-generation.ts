@@ -13,7 +13,7 @@ import type { Services } from "../../services.ts";
 import { authOf, requestIdOf } from "../context.ts";
 import { hasBody, notJson } from "../json-body.ts";
 import { bodyReadByRoute, parseUrlArray, receiveUploads, uploadRequestBody } from "../multipart.ts";
-import { CourseIdParams, errors, UserHeaders } from "../schemas.ts";
+import { CourseIdParams, errors, modelFailures, UserHeaders } from "../schemas.ts";
 import { ownerOf, userOf } from "../user.ts";
 import {
   FilesForm,
@@ -118,7 +118,13 @@ export const courseGenerationRoutes = (svc: Services) =>
         body: TopicBody,
         detail: {
           summary: "Generate a course from a topic",
-          responses: generateResponses(Job, 401, 403, 422, 429, 500, 503),
+          responses: generateResponses(
+            Job,
+            "TEST_USAGE_LIMIT",
+            "TOPIC_NOT_COVERED",
+            "MODEL_NOT_CONFIGURED",
+            modelFailures("generation"),
+          ),
           description:
             "async (default): 202 with the Job. sync: 200 when the course is complete, 500 with the structured reason when the model fails. " +
             `${STREAM_DOC} With no model configured, a topic is accepted only when the learner's indexed documents cover it (422 TOPIC_NOT_COVERED otherwise; 503 MODEL_NOT_CONFIGURED when the learner has no documents).`,
@@ -164,11 +170,21 @@ export const courseGenerationRoutes = (svc: Services) =>
         query: ModeQuery,
         detail: {
           summary: "Generate a course from files, YouTube videos and web pages",
-          responses: generateResponses(t.Union([Job, JobList]), 401, 403, 413, 415, 422, 429, 500, 503),
+          responses: generateResponses(
+            t.Union([Job, JobList]),
+            "PAYLOAD_TOO_LARGE",
+            "UNSUPPORTED_MEDIA_TYPE",
+            "REQUEST_TIMEOUT",
+            "TEST_USAGE_LIMIT",
+            "SOURCES_FAILED",
+            modelFailures("generation"),
+          ),
           description:
             "multipart/form-data: files (up to 10, 50 MB each, 500 MB in all), youtube_urls and web_urls (JSON arrays), " +
             "topic (optional: the sources' dominant theme otherwise), organization, num_chapters, search_enabled (default true), learning_goal. " +
-            "Sources are ingested inside the job; a failing source is reported on its document and the course builds from the others. " +
+            "An unsupported or mismatched file type is 415 for the whole request, before anything is stored. Sources are ingested " +
+            "inside the job; any other bad source (an empty or unreadable file, a page address in youtube_urls, an unreachable URL) " +
+            "is reported on its document and the course builds from the others. " +
             "separate_courses: async returns {jobs, count}, sync returns {courses: [...]}, stream follows every job. " +
             STREAM_DOC,
           tags: ["courses"],
@@ -179,13 +195,13 @@ export const courseGenerationRoutes = (svc: Services) =>
     .get("/v2/jobs/:job_id", ({ request, params }) => jobOf(svc, request, params.job_id), {
       headers: UserHeaders,
       params: t.Object({ job_id: t.String() }),
-      response: { 200: Job, ...errors(401, 404, 422, 429) },
+      response: { 200: Job, ...errors("NOT_FOUND") },
       detail: { summary: "A generation job", tags: ["jobs"] },
     })
     .get("/jobs/:job_id", ({ request, params }) => jobOf(svc, request, params.job_id), {
       headers: UserHeaders,
       params: t.Object({ job_id: t.String() }),
-      response: { 200: Job, ...errors(401, 404, 422, 429) },
+      response: { 200: Job, ...errors("NOT_FOUND") },
       detail: { summary: "A generation job (unversioned alias of /v2/jobs/{id})", tags: ["jobs"] },
     })
     .get(
@@ -194,7 +210,7 @@ export const courseGenerationRoutes = (svc: Services) =>
       {
         headers: UserHeaders,
         params: CourseIdParams,
-        response: { 200: Progress, ...errors(401, 404, 429) },
+        response: { 200: Progress, ...errors("NOT_FOUND") },
         detail: {
           summary: "Generation progress of a course",
           description:
@@ -210,7 +226,7 @@ export const courseGenerationRoutes = (svc: Services) =>
         headers: UserHeaders,
         params: CourseIdParams,
         parse: bodyReadByRoute,
-        response: { 200: ResumeResponse, ...errors(401, 404, 409, 429) },
+        response: { 200: ResumeResponse, ...errors("NOT_FOUND", "COURSE_GENERATING") },
         detail: {
           summary: "Resume a failed or interrupted course",
           description:

@@ -2,8 +2,8 @@
 import { type TSchema, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { t } from "elysia";
-import { validation } from "../../errors.ts";
-import { ErrorSchema, LearningGoal } from "../schemas.ts";
+import { AppError } from "../../errors.ts";
+import { errorResponses, LearningGoal } from "../schemas.ts";
 
 const Mode = t.Union([t.Literal("async"), t.Literal("sync"), t.Literal("stream")], {
   description: "async (default): a Job at once; sync: blocks until the course is done; stream: Server-Sent Events",
@@ -113,7 +113,7 @@ const jsonContent = (schema: TSchema) => ({ "application/json": { schema } });
  * One route answers JSON (async, sync) or an event stream (stream), which Elysia's per-status
  * response schemas cannot type; the shapes are declared for OpenAPI here instead.
  */
-export const generateResponses = (accepted: TSchema, ...errorStatuses: number[]) => ({
+export const generateResponses = (accepted: TSchema, ...declared: Parameters<typeof errorResponses>) => ({
   200: {
     description: "sync: the finished course and usage; stream: text/event-stream",
     content: {
@@ -122,7 +122,7 @@ export const generateResponses = (accepted: TSchema, ...errorStatuses: number[])
     },
   },
   202: { description: "async: the Job (or jobs)", content: jsonContent(accepted) },
-  ...Object.fromEntries(errorStatuses.map((s) => [s, { description: "Error", content: jsonContent(ErrorSchema) }])),
+  ...errorResponses(...declared),
 });
 
 export const STREAM_DOC =
@@ -137,7 +137,11 @@ export function parseFilesForm(fields: Record<string, string>) {
     const details = [...Value.Errors(FilesForm, raw)]
       .slice(0, 20)
       .map((e) => ({ path: e.path || "/", message: e.message }));
-    throw validation(`Invalid form field ${details[0]?.path ?? ""}: ${details[0]?.message ?? "invalid"}`, details);
+    throw new AppError(
+      "VALIDATION_ERROR",
+      `Invalid form field ${details[0]?.path ?? ""}: ${details[0]?.message ?? "invalid"}`,
+      details,
+    );
   }
   return raw;
 }

@@ -89,7 +89,6 @@ export const courseReadRoutes = (svc: Services) => {
         query: t.Object(PAGE_QUERY),
         response: {
           200: Page(CourseSummary),
-          ...errors(401, 404, 422, 429),
         },
         detail: { summary: "The caller's courses, newest first", tags: ["courses"] },
       },
@@ -105,7 +104,7 @@ export const courseReadRoutes = (svc: Services) => {
           description: "While the course is generating, chapters holds only the finished chapters.",
           tags: ["courses"],
         },
-        response: { 200: Course, ...errors(401, 403, 404, 422, 429) },
+        response: { 200: Course, ...errors("NOT_FOUND", "FORBIDDEN") },
       },
     )
     .delete(
@@ -117,7 +116,7 @@ export const courseReadRoutes = (svc: Services) => {
       {
         headers: UserHeaders,
         params: CourseIdParams,
-        response: { 204: t.Void(), ...errors(401, 403, 404, 409, 422, 429) },
+        response: { 204: t.Void(), ...errors("NOT_FOUND", "FORBIDDEN", "COURSE_BUSY") },
         detail: {
           summary: "Delete a course",
           description:

@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
-import { badRequest } from "../../errors.ts";
-import { type ExtractedDocument, extractedMarkdown, extractSources } from "../../ingest/extract-sources.ts";
+import { type ExtractedDocument, extractedMarkdown, extractSources } from "../../documents/extract.ts";
+import { AppError } from "../../errors.ts";
 import { collectAfterLargeText } from "../../ingest/large-text.ts";
 import type { Services } from "../../services.ts";
 import { microsToUsd } from "../../util.ts";
@@ -86,7 +86,7 @@ export const documentExtractRoutes = (svc: Services) =>
     "/v2/documents/extract",
     async ({ request }) => {
       if (!request.headers.get("content-type"))
-        throw badRequest("No source given: send at least one of files, youtube_urls or web_urls");
+        throw new AppError("BAD_REQUEST", "No source given: send at least one of files, youtube_urls or web_urls");
       return withSourceUploads(request, svc.cfg, async (sources) => {
         const auth = authOf(request);
         const hasUser = request.headers.has("x-user-id") || request.headers.has("x-external-user-id");
@@ -105,7 +105,7 @@ export const documentExtractRoutes = (svc: Services) =>
             errored: docs.length - ready,
             total_billed_usd: microsToUsd(docs.reduce((sum, d) => sum + d.billedMicros, 0)),
           },
-          docs.map((d) => () => toResource(d, extractedMarkdown(svc.db, d.id))),
+          docs.map((d) => () => toResource(d, extractedMarkdown(svc.sqlite, d.id))),
           (i) => docs[i]!.charCount,
         );
       });
@@ -113,7 +113,10 @@ export const documentExtractRoutes = (svc: Services) =>
     {
       parse: bodyReadByRoute,
       headers: UserHeaders,
-      response: { 200: ExtractResponse, ...errors(400, 401, 413, 415, 422, 429) },
+      response: {
+        200: ExtractResponse,
+        ...errors("BAD_REQUEST", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "REQUEST_TIMEOUT"),
+      },
       detail: {
         requestBody: uploadRequestBody({ space_id: { type: "string", description: "Optional grouping label" } }),
         summary: "Extract documents to markdown without indexing them",

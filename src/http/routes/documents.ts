@@ -64,7 +64,10 @@ export const documentRoutes = (svc: Services) =>
       {
         parse: bodyReadByRoute,
         headers: UserHeaders,
-        response: { 200: ProcessResponse, ...errors(400, 401, 413, 415, 422, 429) },
+        response: {
+          200: ProcessResponse,
+          ...errors("BAD_REQUEST", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "REQUEST_TIMEOUT"),
+        },
         detail: {
           requestBody: uploadRequestBody({
             space_id: { type: "string", description: "Optional grouping label; query a whole space with space_id" },
@@ -93,7 +96,15 @@ export const documentRoutes = (svc: Services) =>
         body: QueryBody,
         response: {
           200: t.Object({ answer: t.String(), sources: t.Array(SourceChunk) }),
-          ...errors(401, 403, 404, 422, 429, 503),
+          ...errors(
+            "DOCUMENT_NOT_FOUND",
+            "TEST_USAGE_LIMIT",
+            "EMBEDDER_UNAVAILABLE",
+            "LLM_TIMEOUT",
+            "LLM_RATE_LIMIT",
+            "LLM_UNAVAILABLE",
+            "LLM_REFUSED",
+          ),
         },
         detail: {
           summary: "Answer a question from indexed documents, with the passages it rests on",
@@ -119,7 +130,6 @@ export const documentRoutes = (svc: Services) =>
         query: t.Object({ ...PAGE_QUERY, space_id: t.Optional(t.String({ maxLength: 200 })) }),
         response: {
           200: Page(DocumentRecord),
-          ...errors(401, 404, 422, 429),
         },
         detail: { summary: "The caller's indexed documents, newest first", tags: ["documents"] },
       },
@@ -133,7 +143,7 @@ export const documentRoutes = (svc: Services) =>
       {
         headers: UserHeaders,
         params: t.Object({ document_id: t.String({ description: "Document id" }) }),
-        response: { 204: t.Void(), ...errors(401, 404, 422, 429) },
+        response: { 204: t.Void(), ...errors("DOCUMENT_NOT_FOUND") },
         detail: {
           summary: "Delete an indexed document",
           description: "Removes the document, its chunks, vectors and full-text entries, and its stored original.",

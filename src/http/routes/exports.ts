@@ -4,12 +4,12 @@
  * checks that token instead of an API key.
  */
 import { Elysia, t } from "elysia";
-import { notFound } from "../../errors.ts";
+import { AppError } from "../../errors.ts";
 import { EXPORT_FORMATS, exportPackage } from "../../exports/package.ts";
 import { courseFeed, feedDocument, feedEpisodeAudio, revokeCourseFeed } from "../../exports/podcast-feed.ts";
 import { fileResponse } from "../../media/file-response.ts";
 import type { Services } from "../../services.ts";
-import { CourseIdParams, ErrorSchema, errors, UserHeaders } from "../schemas.ts";
+import { CourseIdParams, errorResponses, errors, modelFailures, UserHeaders } from "../schemas.ts";
 import { ownerOf } from "../user.ts";
 
 const Feed = t.Object({
@@ -17,8 +17,6 @@ const Feed = t.Object({
   feed_url: t.String({ description: "RSS 2.0 feed URL with its own token; valid until revoked" }),
   created_at: t.String(),
 });
-
-const jsonError = (description: string) => ({ description, content: { "application/json": { schema: ErrorSchema } } });
 
 export const exportRoutes = (svc: Services) =>
   new Elysia({ name: "exports" })
@@ -60,12 +58,14 @@ export const exportRoutes = (svc: Services) =>
                 "application/apkg": { schema: t.String({ format: "binary" }) },
               },
             },
-            401: jsonError("Missing or invalid API key"),
-            404: jsonError("Course not found (or another learner's)"),
-            409: jsonError("The course is not completed, or apkg was asked for before any flashcards were generated"),
-            422: jsonError("Unknown format"),
-            429: jsonError("Rate limited"),
-            503: jsonError("The study guide had to be built and the model was unavailable"),
+            ...errorResponses(
+              "NOT_FOUND",
+              "COURSE_GENERATING",
+              "COURSE_NOT_COMPLETED",
+              "COURSE_EMPTY",
+              "FLASHCARDS_NOT_GENERATED",
+              modelFailures("materials"),
+            ),
           },
         },
       },
@@ -82,7 +82,7 @@ export const exportRoutes = (svc: Services) =>
       {
         headers: UserHeaders,
         params: CourseIdParams,
-        response: { 200: Feed, 201: Feed, ...errors(401, 404, 409, 422, 429) },
+        response: { 200: Feed, 201: Feed, ...errors("NOT_FOUND", "COURSE_GENERATING", "COURSE_NOT_COMPLETED") },
         detail: {
           summary: "Create (or return) the course's podcast feed URL",
           description:
@@ -103,7 +103,7 @@ export const exportRoutes = (svc: Services) =>
         params: CourseIdParams,
         response: {
           204: t.Literal("", { description: "Revoked: the feed and its audio URLs are 404 from now on" }),
-          ...errors(401, 404, 422, 429),
+          ...errors("NOT_FOUND", "FEED_NOT_FOUND"),
         },
         detail: { summary: "Revoke the course's podcast feed", tags: ["podcasts"] },
       },
@@ -125,7 +125,7 @@ export const exportRoutes = (svc: Services) =>
               description: "RSS 2.0 with iTunes tags; ready episodes only",
               content: { "application/rss+xml": { schema: t.String() } },
             },
-            404: jsonError("Unknown or revoked feed"),
+            ...errorResponses("NOT_FOUND"),
           },
         },
       },
@@ -135,7 +135,7 @@ export const exportRoutes = (svc: Services) =>
       async ({ params, request }) => {
         const audio = feedEpisodeAudio(svc, params.token, params.file);
         const file = Bun.file(audio.path);
-        if (!(await file.exists())) throw notFound("No such episode");
+        if (!(await file.exists())) throw new AppError("NOT_FOUND", "No such episode");
         return fileResponse(request, file, { "content-type": audio.contentType, "cache-control": "private, no-cache" });
       },
       {
@@ -150,7 +150,7 @@ export const exportRoutes = (svc: Services) =>
               description: "Part of the audio",
               content: { "audio/mpeg": { schema: t.String({ format: "binary" }) } },
             },
-            404: jsonError("Unknown or revoked feed, or no such ready episode"),
+            ...errorResponses("NOT_FOUND", "RANGE_NOT_SATISFIABLE"),
           },
         },
       },

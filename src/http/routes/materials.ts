@@ -8,7 +8,7 @@ import { generateNotes, latestNotes } from "../../materials/notes.ts";
 import { viewStudyGuide } from "../../materials/study-guide.ts";
 import type { Services } from "../../services.ts";
 import { authOf } from "../context.ts";
-import { CourseIdParams, errors, UserHeaders } from "../schemas.ts";
+import { CourseIdParams, errors, modelFailures, UserHeaders } from "../schemas.ts";
 import { ownerOf } from "../user.ts";
 
 const Maker = {
@@ -77,7 +77,13 @@ export const materialRoutes = (svc: Services) => {
             model: t.Optional(Maker.model),
             created_at: t.Optional(t.String()),
           }),
-          ...errors(401, 404, 422, 429, 503),
+          ...errors(
+            "NOT_FOUND",
+            "COURSE_GENERATING",
+            "COURSE_NOT_COMPLETED",
+            "COURSE_EMPTY",
+            modelFailures("materials"),
+          ),
         },
         detail: {
           summary: "The course's study guide",
@@ -127,7 +133,7 @@ export const materialRoutes = (svc: Services) => {
             options: NotesOptions,
             ...Maker,
           }),
-          ...errors(401, 404, 409, 422, 429, 503),
+          ...errors("NOT_FOUND", "COURSE_GENERATING", "COURSE_NOT_COMPLETED", modelFailures("materials")),
         },
         detail: {
           summary: "Generate study notes (charged 0.05 USD on first generation)",
@@ -147,7 +153,7 @@ export const materialRoutes = (svc: Services) => {
           learning_style: t.Optional(NotesStyle),
           tutor_tone: t.Optional(TutorTone),
         }),
-        response: { 200: StoredNotes, ...errors(401, 404, 422, 429) },
+        response: { 200: StoredNotes, ...errors("NOT_FOUND", "NOTES_NOT_FOUND") },
         detail: {
           summary: "The stored study notes",
           description:
@@ -174,7 +180,7 @@ export const materialRoutes = (svc: Services) => {
             from_cache: t.Boolean(),
             ...Maker,
           }),
-          ...errors(401, 404, 409, 422, 429, 503),
+          ...errors("NOT_FOUND", "COURSE_GENERATING", "COURSE_NOT_COMPLETED", modelFailures("materials")),
         },
         detail: {
           summary: "Generate the flashcard deck",
@@ -210,7 +216,13 @@ export const materialRoutes = (svc: Services) => {
             from_cache: t.Boolean(),
             ...Maker,
           }),
-          ...errors(401, 404, 409, 422, 429, 503),
+          ...errors(
+            "NOT_FOUND",
+            "COURSE_GENERATING",
+            "COURSE_NOT_COMPLETED",
+            "EXAM_SIZE_UNAVAILABLE",
+            modelFailures("materials"),
+          ),
         },
         detail: {
           summary: "Generate an exam of exactly exam_size questions",
@@ -244,7 +256,7 @@ export const materialRoutes = (svc: Services) => {
             engine: Maker.engine,
             model: Maker.model,
           }),
-          ...errors(401, 403, 404, 422, 429),
+          ...errors("NOT_FOUND", "TEST_USAGE_LIMIT", "EMBEDDER_UNAVAILABLE"),
         },
         detail: {
           summary: "Ask a question about the course",

@@ -5,10 +5,9 @@
  * allows nothing, and no type is sniffed. Podcast audio may play inline.
  */
 import { Elysia } from "elysia";
-import { forbidden, notFound } from "../../errors.ts";
+import { AppError } from "../../errors.ts";
 import { blobPath, isBlobKey } from "../../media/blob-store.ts";
 import { fileResponse } from "../../media/file-response.ts";
-import { verifyMediaSignature } from "../../media/signed-url.ts";
 import type { Services } from "../../services.ts";
 
 export const mediaRoutes = (svc: Services) =>
@@ -16,12 +15,13 @@ export const mediaRoutes = (svc: Services) =>
     "/media/*",
     async ({ params, query, request }) => {
       const key = params["*"];
-      if (!isBlobKey(key)) throw notFound("No such media");
-      const check = verifyMediaSignature(key, query.exp ?? null, query.sig ?? null);
-      if (check === "expired") throw forbidden("This media link has expired; request a fresh one", "MEDIA_URL_EXPIRED");
-      if (check !== "ok") throw forbidden("Invalid media signature", "MEDIA_URL_INVALID");
+      if (!isBlobKey(key)) throw new AppError("NOT_FOUND", "No such media");
+      const check = svc.media.verify(key, query.exp ?? null, query.sig ?? null);
+      if (check === "expired")
+        throw new AppError("MEDIA_URL_EXPIRED", "This media link has expired; request a fresh one");
+      if (check !== "ok") throw new AppError("MEDIA_URL_INVALID", "Invalid media signature");
       const file = Bun.file(blobPath(svc.cfg.dataDir, key));
-      if (!(await file.exists())) throw notFound("No such media");
+      if (!(await file.exists())) throw new AppError("NOT_FOUND", "No such media");
       const audio = file.type.startsWith("audio/");
       return fileResponse(request, file, {
         "content-type": file.type,

@@ -1,9 +1,9 @@
 import { timingSafeEqual } from "node:crypto";
 import { Elysia, t } from "elysia";
-import { AppError, notFound } from "../../errors.ts";
+import { AppError } from "../../errors.ts";
 import { registry } from "../../metrics.ts";
 import type { Services } from "../../services.ts";
-import { ErrorSchema } from "../schemas.ts";
+import { errorResponses } from "../schemas.ts";
 
 function tokenMatches(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -17,11 +17,11 @@ export const metricsRoutes = (svc: Services) =>
     "/metrics",
     async ({ request }) => {
       const expected = svc.cfg.metricsToken;
-      if (!expected) throw notFound("Metrics are disabled; set METRICS_TOKEN to enable them");
+      if (!expected) throw new AppError("NOT_FOUND", "Metrics are disabled; set METRICS_TOKEN to enable them");
       const header = request.headers.get("authorization") ?? "";
       const given = header.startsWith("Bearer ") ? header.slice(7) : "";
       if (!tokenMatches(given, expected)) {
-        throw new AppError(401, "UNAUTHORIZED", "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>", undefined, {
+        throw new AppError("UNAUTHORIZED", "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>", undefined, {
           "www-authenticate": "Bearer",
         });
       }
@@ -38,14 +38,10 @@ export const metricsRoutes = (svc: Services) =>
             description: "Prometheus text exposition format",
             content: { "text/plain": { schema: t.String({ description: "text/plain; version=0.0.4" }) } },
           },
+          ...errorResponses("NOT_FOUND"),
           401: {
-            description: "Missing or wrong bearer token",
+            ...errorResponses("UNAUTHORIZED")[401]!,
             headers: { "WWW-Authenticate": { schema: t.String({ description: "Bearer" }) } },
-            content: { "application/json": { schema: ErrorSchema } },
-          },
-          404: {
-            description: "Metrics are disabled (METRICS_TOKEN unset)",
-            content: { "application/json": { schema: ErrorSchema } },
           },
         },
       },

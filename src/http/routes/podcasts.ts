@@ -1,8 +1,8 @@
 import { Elysia, t } from "elysia";
+import type { AppServices } from "../../compose.ts";
 import { generatePodcasts } from "../../podcasts/generate.ts";
 import { listPodcasts } from "../../podcasts/list.ts";
 import { TTS_PROVIDER_VALUES } from "../../podcasts/tts/registry.ts";
-import type { Services } from "../../services.ts";
 import { authOf, requestIdOf } from "../context.ts";
 import { CourseIdParams, errors, UserHeaders } from "../schemas.ts";
 import { ownerOf } from "../user.ts";
@@ -33,7 +33,7 @@ const GenerateResponse = t.Object({
   status: t.String({ description: "generating, resuming or already_complete" }),
 });
 
-export const podcastRoutes = (svc: Services) =>
+export const podcastRoutes = (svc: AppServices) =>
   new Elysia({ name: "podcasts" })
     .post(
       "/v2/courses/:course_id/podcasts/generate",
@@ -57,7 +57,10 @@ export const podcastRoutes = (svc: Services) =>
             }),
           ),
         }),
-        response: { 200: GenerateResponse, ...errors(401, 403, 404, 409, 422, 429) },
+        response: {
+          200: GenerateResponse,
+          ...errors("NOT_FOUND", "COURSE_GENERATING", "COURSE_NOT_COMPLETED", "TTS_UNAVAILABLE"),
+        },
         detail: {
           summary: "Produce a podcast episode for every chapter without a ready one",
           description:
@@ -78,7 +81,7 @@ export const podcastRoutes = (svc: Services) =>
         params: CourseIdParams,
         response: {
           200: t.Object({ course_id: t.String(), episodes: t.Array(Episode), count: t.Integer() }),
-          ...errors(401, 403, 404, 422, 429),
+          ...errors("NOT_FOUND"),
         },
         detail: { summary: "A course's podcast episodes in chapter order", tags: ["podcasts"] },
       },

@@ -8,7 +8,7 @@ import { readQuizAttempt, submitQuizAttempt } from "../../progress/quiz-attempts
 import { RATINGS } from "../../progress/scheduling.ts";
 import { learnerProgress } from "../../progress/standing.ts";
 import type { Services } from "../../services.ts";
-import { CourseIdParams, errors, UserHeaders } from "../schemas.ts";
+import { CourseIdParams, errors, modelFailures, UserHeaders } from "../schemas.ts";
 import { ownerOf } from "../user.ts";
 import {
   Answers,
@@ -40,7 +40,7 @@ export const progressRoutes = (svc: Services) => {
         headers: UserHeaders,
         params: ChapterParams,
         body: t.Object({ answers: Answers }),
-        response: { 200: QuizAttempt, ...errors(401, 404, 422, 429) },
+        response: { 200: QuizAttempt, ...errors("NOT_FOUND", "CHAPTER_NOT_FOUND", "QUIZ_NOT_FOUND") },
         detail: {
           summary: "Grade and store an attempt at a chapter's quiz",
           description: `Multiple-choice answers are graded exactly. 422 names the broken rule: one answer per question (rule one_answer_per_question), an mcq answer must index one of its choices (mcq_choice_index). 404 CHAPTER_NOT_FOUND for a chapter not written yet. ${LEARNER}`,
@@ -57,7 +57,7 @@ export const progressRoutes = (svc: Services) => {
       {
         headers: UserHeaders,
         params: t.Composite([ChapterParams, t.Object({ attempt_id: AttemptIdParam })]),
-        response: { 200: QuizAttempt, ...errors(401, 404, 422, 429) },
+        response: { 200: QuizAttempt, ...errors("NOT_FOUND", "ATTEMPT_NOT_FOUND") },
         detail: {
           summary: "A stored quiz attempt, as it was graded",
           description: `404 ATTEMPT_NOT_FOUND for an unknown id. ${LEARNER}`,
@@ -82,7 +82,7 @@ export const progressRoutes = (svc: Services) => {
             read: t.Boolean(),
             read_at: t.String(),
           }),
-          ...errors(401, 404, 422, 429),
+          ...errors("NOT_FOUND", "CHAPTER_NOT_FOUND"),
         },
         detail: {
           summary: "Mark a chapter read",
@@ -113,7 +113,7 @@ export const progressRoutes = (svc: Services) => {
           answers: Answers,
           model_key: t.Optional(ModelKey),
         }),
-        response: { 200: ExamAttempt, ...errors(401, 404, 422, 429, 503) },
+        response: { 200: ExamAttempt, ...errors("NOT_FOUND", "EXAM_NOT_FOUND", modelFailures("materials")) },
         detail: {
           summary: "Grade and store an attempt at the cached exam of a size",
           description: `Multiple choice is graded exactly. Short answers and worked problems are marked against their rubric (a worked problem's steps and final answer) point by point, with partial credit: by the model that wrote the exam when the server offers it, else by the built-in grader (coverage of each point's key terms and phrases, by stem). 404 EXAM_NOT_FOUND when no exam of that size was generated. 422 names the broken rule (one_answer_per_question, mcq_choice_index, text_answer). 503 when the grading model is unavailable (nothing is stored). ${LEARNER}`,
@@ -130,7 +130,7 @@ export const progressRoutes = (svc: Services) => {
       {
         headers: UserHeaders,
         params: t.Object({ course_id: CourseIdParams.properties.course_id, attempt_id: AttemptIdParam }),
-        response: { 200: ExamAttempt, ...errors(401, 404, 422, 429) },
+        response: { 200: ExamAttempt, ...errors("NOT_FOUND", "ATTEMPT_NOT_FOUND") },
         detail: {
           summary: "A stored exam attempt, as it was graded",
           description: `404 ATTEMPT_NOT_FOUND for an unknown id. ${LEARNER}`,
@@ -165,7 +165,7 @@ export const progressRoutes = (svc: Services) => {
               scheduled_days: t.Integer({ description: "Days until due (0 while learning)" }),
             }),
           ]),
-          ...errors(401, 404, 422, 429),
+          ...errors("NOT_FOUND", "FLASHCARDS_NOT_FOUND"),
         },
         detail: {
           summary: "Record a flashcard review and schedule the card (FSRS)",
@@ -199,7 +199,7 @@ export const progressRoutes = (svc: Services) => {
             cards: t.Array(CardSchedule),
             next_due: t.Nullable(t.String({ description: "When the next card not yet due comes due" })),
           }),
-          ...errors(401, 404, 422, 429),
+          ...errors("NOT_FOUND", "FLASHCARDS_NOT_FOUND"),
         },
         detail: {
           summary: "The flashcards due now, in review order",
@@ -219,7 +219,7 @@ export const progressRoutes = (svc: Services) => {
         params: CourseIdParams,
         response: {
           200: LearnerProgress,
-          ...errors(401, 404, 422, 429),
+          ...errors("NOT_FOUND"),
         },
         detail: {
           summary: "The learner's standing in the course",

@@ -3,7 +3,6 @@ import { monthBounds, monthlyTotals, testCapStatus } from "../../billing/index.t
 import type { Services } from "../../services.ts";
 import { microsToUsd } from "../../util.ts";
 import { authOf } from "../context.ts";
-import { errors } from "../schemas.ts";
 
 const Cap = t.Object({ used: t.Integer(), limit: t.Integer() });
 
@@ -55,7 +54,7 @@ export const usageRoutes = (svc: Services) =>
       };
     },
     {
-      response: { 200: UsageResponse, ...errors(401, 429) },
+      response: { 200: UsageResponse },
       detail: {
         summary: "This month's usage of the tenant",
         description: "Totals per operation since the 1st of the current month (UTC), over every key of the tenant.",

@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import type { Services } from "../../services.ts";
 import { registerUser, toUserResource, updateUserProfile } from "../../tenants/users.ts";
 import { authOf } from "../context.ts";
-import { errors, LearningGoal, UserHeaders } from "../schemas.ts";
+import { LearningGoal, UserHeaders } from "../schemas.ts";
 import { userOf } from "../user.ts";
 
 export const UserResource = t.Object({
@@ -37,7 +37,7 @@ export const userRoutes = (svc: Services) => {
   };
   const registerDoc = {
     body: RegisterBody,
-    response: { 200: UserResource, 201: UserResource, ...errors(401, 422, 429) },
+    response: { 200: UserResource, 201: UserResource },
     detail: {
       summary: "Pre-register a learner (pattern B)",
       description:
@@ -50,7 +50,7 @@ export const userRoutes = (svc: Services) => {
     .post("/users", register, { ...registerDoc, detail: { ...registerDoc.detail, summary: "Alias of POST /v2/users" } })
     .get("/v2/users/me", ({ request }) => toUserResource(userOf(svc, request, { create: false })), {
       headers: UserHeaders,
-      response: { 200: UserResource, ...errors(401, 404, 422, 429) },
+      response: { 200: UserResource },
       detail: { summary: "The calling learner", tags: ["users"] },
     })
     .patch(
@@ -63,7 +63,7 @@ export const userRoutes = (svc: Services) => {
           email: t.Optional(t.String({ maxLength: 320 })),
           name: t.Optional(t.String({ maxLength: 200 })),
         }),
-        response: { 200: UserResource, ...errors(401, 404, 422, 429) },
+        response: { 200: UserResource },
         detail: { summary: "Update the learner's saved profile (learning_goal)", tags: ["users"] },
       },
     );

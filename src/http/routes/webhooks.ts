@@ -87,7 +87,7 @@ export const webhookRoutes = (svc: Services) => {
             }),
           ),
         }),
-        response: { 200: RegisteredWebhook, 201: RegisteredWebhook, ...errors(401, 422, 429) },
+        response: { 200: RegisteredWebhook, 201: RegisteredWebhook, ...errors("WEBHOOK_LIMIT") },
         detail: {
           summary: "Register a webhook",
           description:
@@ -98,7 +98,7 @@ export const webhookRoutes = (svc: Services) => {
       },
     )
     .get("/v2/webhooks", ({ request }) => ({ data: listWebhooks(svc.sqlite, authOf(request).tenantId) }), {
-      response: { 200: t.Object({ data: t.Array(Webhook) }), ...errors(401, 429) },
+      response: { 200: t.Object({ data: t.Array(Webhook) }) },
       detail: { summary: "The tenant's webhooks, newest first (without secrets)", tags: ["webhooks"] },
     })
     .delete(
@@ -109,7 +109,7 @@ export const webhookRoutes = (svc: Services) => {
       },
       {
         params: WebhookIdParams,
-        response: { 204: t.Void(), ...errors(401, 404, 429) },
+        response: { 204: t.Void(), ...errors("WEBHOOK_NOT_FOUND") },
         detail: {
           summary: "Delete a webhook and its delivery log; pending deliveries are dropped",
           tags: ["webhooks"],
@@ -122,7 +122,7 @@ export const webhookRoutes = (svc: Services) => {
         sendTestEvent(svc.sqlite, send, ownedWebhook(svc.sqlite, authOf(request).tenantId, params.webhook_id)),
       {
         params: WebhookIdParams,
-        response: { 200: TestResult, ...errors(401, 404, 429) },
+        response: { 200: TestResult, ...errors("WEBHOOK_NOT_FOUND") },
         detail: {
           summary: "Send a test event now",
           description:
@@ -140,7 +140,7 @@ export const webhookRoutes = (svc: Services) => {
         query: t.Object(PAGE_QUERY),
         response: {
           200: Page(Delivery),
-          ...errors(401, 404, 422, 429),
+          ...errors("WEBHOOK_NOT_FOUND"),
         },
         detail: {
           summary: "Delivery log of a webhook: each delivery with every attempt, newest first",

@@ -108,7 +108,10 @@ function assemble(
     for (const p of kept) {
       for (const h of new Set(p.sources ?? [])) {
         const id = byHandle.get(h)?.id;
-        if (id) (grounding[id] ??= []).push(blocks.length);
+        if (id) {
+          grounding[id] ??= [];
+          grounding[id].push(blocks.length);
+        }
       }
       blocks.push(p.text.trim());
     }

@@ -1,4 +1,4 @@
-import { podcastScriptInvalid } from "../../errors.ts";
+import { AppError } from "../../errors.ts";
 import { isLlmError } from "../errors.ts";
 import { wordCount } from "../extractive/text.ts";
 import { usesExtractive } from "../models.ts";
@@ -41,7 +41,8 @@ export async function writePodcastScript(llm: Llm, input: PodcastInput): Promise
     // The re-asks are spent: an episode-specific code and what the last script still lacked.
     const reason = (err as { details?: { reason?: string; errors?: string[] } }).details;
     if (isLlmError(err, "INTERNAL") && reason?.reason === "invalid_output") {
-      throw podcastScriptInvalid(
+      throw new AppError(
+        "PODCAST_SCRIPT_INVALID",
         `The model did not write a usable two-speaker script for "${input.chapterTitle}" after its re-asks: ${(reason.errors ?? []).join("; ")}`,
         { errors: reason.errors ?? [] },
       );

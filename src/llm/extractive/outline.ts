@@ -56,7 +56,9 @@ export function extractiveOutline(input: {
   // Tag a sample once; the whole-source theme and each chapter's phrases are counted from it.
   const runs = new Map<Sentence, string[][]>();
   const sampled = evenSample(sentences, (s) => s.text.length);
-  phraseRuns(sampled.map((s) => s.text)).forEach((r, i) => runs.set(sampled[i]!, r));
+  phraseRuns(sampled.map((s) => s.text)).forEach((r, i) => {
+    runs.set(sampled[i]!, r);
+  });
   const runsIn = (group: Sentence[]) => group.flatMap((s) => runs.get(s) ?? []);
   const themes = rankRuns(runsIn(sentences), 12);
   const theme = themes[0]?.phrase;

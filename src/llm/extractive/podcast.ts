@@ -81,7 +81,9 @@ export function extractivePodcast(input: {
     if (overview.length === 2 || words(overview) > 40) break;
     if (free(s.index) && words([...overview, s.index]) <= 60) overview.push(s.index);
   }
-  overview.forEach((i) => used.add(i));
+  overview.forEach((i) => {
+    used.add(i);
+  });
 
   const about = (topic: Topic) => {
     if ("section" in topic)
@@ -116,7 +118,9 @@ export function extractivePodcast(input: {
     const sentences = answerFor(topic);
     const cost = words(sentences) + QUESTION_WORDS;
     if (sentences.length === 0 || total + cost > MAX_WORDS) continue;
-    sentences.forEach((i) => used.add(i));
+    sentences.forEach((i) => {
+      used.add(i);
+    });
     exchanges.push({ topic, sentences });
     total += cost;
   }
@@ -195,7 +199,9 @@ function termsOf(
       byKey.set(raw.toLowerCase(), { term: termOf(raw, chapterText), definition, priority: base });
     }
   };
-  keyConcepts.forEach((c) => add(c, 0));
+  keyConcepts.forEach((c) => {
+    add(c, 0);
+  });
   // Extracted phrases are a fallback, and only those that name a thing in more than one word.
   for (const p of phrases) if (p.includes(" ") && namesAThing(p)) add(p, -1);
   for (const d of definitions)

@@ -5,6 +5,8 @@
  * kind (distractors.ts), shuffled, exactly one right; the explanation quotes the sentence and says
  * where it is. Nothing is asked whose answer its prompt gives away.
  */
+
+import { getOrCreate } from "../../util.ts";
 import { answerLeaks, nearDuplicate, promptStems } from "../artefacts/checks.ts";
 import type { McqQuestion } from "../schemas.ts";
 import type { Definition } from "./definitions.ts";
@@ -208,8 +210,7 @@ function clozeQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
   const out: Candidate[] = [];
   const runs = new Map<number, string[]>();
   const phrasesOf = (s: Sentence) => {
-    let r = runs.get(s.index);
-    if (!r) runs.set(s.index, (r = phraseRuns([s.text])[0]!.map((run) => run.join(" ").toLowerCase())));
+    const r = getOrCreate(runs, s.index, () => phraseRuns([s.text])[0]!.map((run) => run.join(" ").toLowerCase()));
     return r;
   };
   for (const p of m.phrases) {
@@ -217,8 +218,7 @@ function clozeQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
       const found = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(p.phrase)}(?![\\p{L}\\p{N}])`, "giu");
       const spans = s.text.match(found);
       // Once in the sentence, or the blank would be answered by the other mention.
-      if (!spans || spans.length !== 1 || wordCount(s.text) < 8 || !phrasesOf(s).includes(spans[0]!.toLowerCase()))
-        continue;
+      if (spans?.length !== 1 || wordCount(s.text) < 8 || !phrasesOf(s).includes(spans[0]!.toLowerCase())) continue;
       const prompt = `Complete the statement: ${blanked(s.text, spans[0]!)}`;
       const c = build(
         m,

@@ -32,6 +32,7 @@ export class ExtractiveLlm implements Llm {
   }
 
   // A generator, so the failure surfaces when the caller iterates, as with a real stream.
+  // biome-ignore lint/correctness/useYield: it never yields: there is no model to stream from
   async *streamText(): AsyncIterable<string> {
     throw llmError("LLM_UNAVAILABLE", NO_MODEL_MESSAGE);
   }

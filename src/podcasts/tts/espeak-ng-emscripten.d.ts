@@ -6,7 +6,7 @@ declare module "@echogarden/espeak-ng-emscripten" {
     set_pitch(pitch: number): number;
     get_samplerate(): number;
     list_voices(): { identifier: string; name: string }[];
-    synthesize(text: string, onChunk: (samples: Int16Array, events: unknown[]) => boolean | number | void): void;
+    synthesize(text: string, onChunk: (samples: Int16Array, events: unknown[]) => boolean | number | undefined): void;
     convert_to_phonemes(text: string, useIpa: boolean): { ptr: number };
   }
   interface ESpeakNGModule {

@@ -1,11 +1,12 @@
 /**
- * The one eSpeak NG instance of the process: its Emscripten build (compiled to plain JavaScript,
+ * An eSpeak NG instance: its Emscripten build (compiled to plain JavaScript,
  * voices and dictionaries in a 24 MB data file). The data file is imported as a file asset so that
  * `bun build --compile` embeds it in the executable; the package's own loader would look for it
  * beside the script, which does not exist inside a compiled binary.
  *
  * Loaded on first use: the data file and the synthesizer's heap cost ~60 MB that an idle server
- * should not pay.
+ * should not pay. The server builds one (createTtsEngines) and shares it between eSpeak NG and
+ * Piper's phonemizer.
  */
 import type { ESpeakNGModule, ESpeakNGWorker } from "@echogarden/espeak-ng-emscripten";
 
@@ -25,26 +26,6 @@ interface Instance {
   worker: ESpeakNGWorker;
 }
 
-let loading: Promise<Instance> | null = null;
-
-function instance(): Promise<Instance> {
-  loading ??= (async () => {
-    const { initEspeak, espeakDataPath } = await import("./espeak-assets.ts");
-    const data = await Bun.file(espeakDataPath).arrayBuffer();
-    const module = await initEspeak({ getPreloadedPackage: () => data });
-    return { module, worker: new module.eSpeakNGWorker() };
-  })();
-  loading.catch(() => {
-    loading = null;
-  });
-  return loading;
-}
-
-/** Loads the synthesizer, so that failures surface in an availability check rather than mid-episode. */
-export async function loadEspeak(): Promise<void> {
-  await instance();
-}
-
 /**
  * The synthesizer reads its input as SSML with `[[...]]` phoneme escapes (that is how the build
  * calls espeak_Synth), so markup characters and phoneme brackets in plain text must be neutralised.
@@ -57,47 +38,73 @@ function setVoice(worker: ESpeakNGWorker, voice: string): void {
   if (worker.set_voice(voice) !== 0) throw new Error(`eSpeak NG has no voice "${voice}"`);
 }
 
-/**
- * Synthesizes one piece of text at 22 050 Hz. The call is synchronous inside the emulated
- * synthesizer, so callers pass sentence-sized pieces to keep the event loop responsive.
- */
-export async function espeakSynthesize(text: string, params: EspeakParams): Promise<Int16Array> {
-  const { worker } = await instance();
-  setVoice(worker, params.voice);
-  worker.set_rate(params.rate);
-  worker.set_pitch(params.pitch);
-  const chunks: Int16Array[] = [];
-  let total = 0;
-  worker.synthesize(asPlainSsml(text), (samples) => {
-    if (samples.length > 0) {
-      chunks.push(samples);
-      total += samples.length;
-    }
-    return false;
-  });
-  const out = new Int16Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
-}
+export class EspeakRuntime {
+  private loading: Promise<Instance> | null = null;
 
-/**
- * IPA phonemes of a text, clause after clause separated by " | ", phonemes within a word separated
- * by "_" (the build's fixed separator).
- */
-export async function espeakPhonemes(text: string, voice: string): Promise<string> {
-  const { module, worker } = await instance();
-  setVoice(worker, voice);
-  const { ptr } = worker.convert_to_phonemes(text, true);
-  try {
-    const heap = module.HEAPU8;
-    let end = ptr;
-    while (heap[end] !== 0) end++;
-    return new TextDecoder().decode(heap.subarray(ptr, end));
-  } finally {
-    module._free(ptr);
+  private instance(): Promise<Instance> {
+    if (!this.loading) {
+      const loading = (async () => {
+        const { initEspeak, espeakDataPath } = await import("./espeak-assets.ts");
+        const data = await Bun.file(espeakDataPath).arrayBuffer();
+        const module = await initEspeak({ getPreloadedPackage: () => data });
+        return { module, worker: new module.eSpeakNGWorker() };
+      })();
+      // A failed load is tried again on the next use.
+      loading.catch(() => {
+        if (this.loading === loading) this.loading = null;
+      });
+      this.loading = loading;
+    }
+    return this.loading;
+  }
+
+  /** Loads the synthesizer, so that failures surface in an availability check rather than mid-episode. */
+  async load(): Promise<void> {
+    await this.instance();
+  }
+
+  /**
+   * Synthesizes one piece of text at 22 050 Hz. The call is synchronous inside the emulated
+   * synthesizer, so callers pass sentence-sized pieces to keep the event loop responsive.
+   */
+  async synthesize(text: string, params: EspeakParams): Promise<Int16Array> {
+    const { worker } = await this.instance();
+    setVoice(worker, params.voice);
+    worker.set_rate(params.rate);
+    worker.set_pitch(params.pitch);
+    const chunks: Int16Array[] = [];
+    let total = 0;
+    worker.synthesize(asPlainSsml(text), (samples) => {
+      if (samples.length > 0) {
+        chunks.push(samples);
+        total += samples.length;
+      }
+      return false;
+    });
+    const out = new Int16Array(total);
+    let offset = 0;
+    for (const chunk of chunks) {
+      out.set(chunk, offset);
+      offset += chunk.length;
+    }
+    return out;
+  }
+
+  /**
+   * IPA phonemes of a text, clause after clause separated by " | ", phonemes within a word separated
+   * by "_" (the build's fixed separator).
+   */
+  async phonemes(text: string, voice: string): Promise<string> {
+    const { module, worker } = await this.instance();
+    setVoice(worker, voice);
+    const { ptr } = worker.convert_to_phonemes(text, true);
+    try {
+      const heap = module.HEAPU8;
+      let end = ptr;
+      while (heap[end] !== 0) end++;
+      return new TextDecoder().decode(heap.subarray(ptr, end));
+    } finally {
+      module._free(ptr);
+    }
   }
 }

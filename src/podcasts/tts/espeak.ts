@@ -2,7 +2,7 @@
 import pkg from "@echogarden/espeak-ng-emscripten/package.json" with { type: "json" };
 import { yieldToEventLoop } from "../yield.ts";
 import type { SynthesizedAudio, TtsAvailability, TtsEngine } from "./engine.ts";
-import { ESPEAK_SAMPLE_RATE, espeakSynthesize, loadEspeak } from "./espeak-wasm.ts";
+import { ESPEAK_SAMPLE_RATE, EspeakRuntime } from "./espeak-wasm.ts";
 import { splitSentences } from "./text.ts";
 
 /** A conversational pace: eSpeak's default of 175 words per minute sounds hurried in dialogue. */
@@ -18,6 +18,9 @@ const VOICES = { host: "en-us+m3", guest: "en-us+f3" } as const;
 export class EspeakEngine implements TtsEngine {
   readonly name = "espeak" as const;
 
+  /** `runtime` is shared with Piper's phonemizer when both engines are built together. */
+  constructor(private readonly runtime = new EspeakRuntime()) {}
+
   /** Built into the server: nothing to install. */
   async installed(): Promise<TtsAvailability> {
     return { ok: true };
@@ -25,7 +28,7 @@ export class EspeakEngine implements TtsEngine {
 
   async available(): Promise<TtsAvailability> {
     try {
-      await loadEspeak();
+      await this.runtime.load();
       return { ok: true };
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
@@ -45,7 +48,7 @@ export class EspeakEngine implements TtsEngine {
     const pause = Math.round(SENTENCE_PAUSE_SECONDS * ESPEAK_SAMPLE_RATE);
     // One sentence per call, yielding in between, because each call holds the thread.
     for (const sentence of splitSentences(text)) {
-      parts.push(await espeakSynthesize(sentence, { voice, rate: RATE_WPM, pitch: PITCH }));
+      parts.push(await this.runtime.synthesize(sentence, { voice, rate: RATE_WPM, pitch: PITCH }));
       await yieldToEventLoop();
     }
     const samples = new Int16Array(parts.reduce((n, p) => n + p.length, 0) + pause * Math.max(0, parts.length - 1));

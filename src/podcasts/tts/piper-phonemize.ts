@@ -5,7 +5,7 @@
  * Clauses are split here rather than by eSpeak because this build of eSpeak drops the punctuation
  * that Piper's models were trained to see.
  */
-import { espeakPhonemes } from "./espeak-wasm.ts";
+import type { EspeakRuntime } from "./espeak-wasm.ts";
 import { endsSentence, splitClauses } from "./text.ts";
 
 function clausePhonemes(ipa: string): string[] {
@@ -17,11 +17,11 @@ function clausePhonemes(ipa: string): string[] {
   return [...joined.normalize("NFD")];
 }
 
-export async function phonemizeForPiper(text: string, espeakVoice: string): Promise<string[][]> {
+export async function phonemizeForPiper(espeak: EspeakRuntime, text: string, espeakVoice: string): Promise<string[][]> {
   const sentences: string[][] = [];
   let current: string[] = [];
   for (const clause of splitClauses(text)) {
-    current.push(...clausePhonemes(await espeakPhonemes(clause.text, espeakVoice)));
+    current.push(...clausePhonemes(await espeak.phonemes(clause.text, espeakVoice)));
     if (clause.end) current.push(clause.end);
     if (clause.end === "," || clause.end === ":" || clause.end === ";") current.push(" ");
     if (endsSentence(clause.end)) {

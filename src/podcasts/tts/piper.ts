@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { InferenceSession } from "onnxruntime-node";
 import { loadOnnxRuntime } from "../../onnx/runtime.ts";
 import type { SynthesizedAudio, TtsAvailability, TtsEngine } from "./engine.ts";
+import { EspeakRuntime } from "./espeak-wasm.ts";
 import { phonemizeForPiper } from "./piper-phonemize.ts";
 import { type PiperVoiceConfig, phonemesToIds, readPiperVoiceConfig } from "./piper-voice.ts";
 
@@ -55,7 +56,11 @@ export class PiperEngine implements TtsEngine {
   readonly name = "piper" as const;
   private readonly loaded = new Map<string, Promise<LoadedVoice>>();
 
-  constructor(private readonly opts: PiperOptions) {}
+  constructor(
+    private readonly opts: PiperOptions,
+    /** Piper's phonemes come from eSpeak NG; shared with the eSpeak engine when both are built together. */
+    private readonly espeak = new EspeakRuntime(),
+  ) {}
 
   private paths(voice: string) {
     const model = join(this.opts.voicesDir, `${parseVoice(voice).file}.onnx`);
@@ -79,7 +84,7 @@ export class PiperEngine implements TtsEngine {
     }
     const missing: string[] = [];
     for (const voice of [hostVoice, guestVoice]) {
-      let paths;
+      let paths: ReturnType<typeof this.paths>;
       try {
         paths = this.paths(voice);
       } catch (err) {
@@ -151,7 +156,7 @@ export class PiperEngine implements TtsEngine {
     const { Tensor } = await loadOnnxRuntime();
     const silence = new Float32Array(Math.round(SENTENCE_SILENCE_SECONDS * config.sampleRate));
     const parts: Float32Array[] = [];
-    for (const phonemes of await phonemizeForPiper(text, config.espeakVoice)) {
+    for (const phonemes of await phonemizeForPiper(this.espeak, text, config.espeakVoice)) {
       const ids = phonemesToIds(phonemes, config.phonemeIdMap);
       const feeds: Record<string, InstanceType<typeof Tensor>> = {
         input: new Tensor("int64", BigInt64Array.from(ids, BigInt), [1, ids.length]),

@@ -1,9 +1,10 @@
 /** Which engine speaks an episode: names and aliases accepted by the API, and the default choice. */
 
 import { join } from "node:path";
-import { validation } from "../../errors.ts";
+import { AppError } from "../../errors.ts";
 import type { TtsEngine, TtsEngineName } from "./engine.ts";
 import { EspeakEngine } from "./espeak.ts";
+import { EspeakRuntime } from "./espeak-wasm.ts";
 import { PiperEngine } from "./piper.ts";
 
 /** `provider_a`/`provider_b` are the interface's names for the two engines. */
@@ -20,7 +21,10 @@ export const TTS_PROVIDER_VALUES = Object.keys(PROVIDER_NAMES);
 export function parseTtsProvider(value: string): TtsEngineName {
   const name = PROVIDER_NAMES[value];
   if (!name) {
-    throw validation(`Unknown tts_provider "${value}"`, { field: "tts_provider", allowed: TTS_PROVIDER_VALUES });
+    throw new AppError("VALIDATION_ERROR", `Unknown tts_provider "${value}"`, {
+      field: "tts_provider",
+      allowed: TTS_PROVIDER_VALUES,
+    });
   }
   return name;
 }
@@ -33,14 +37,19 @@ export interface TtsSettings {
   piperGuestVoice: string;
 }
 
+/** Both engines, over one eSpeak NG instance (Piper phonemizes with it). */
 export function createTtsEngines(cfg: TtsSettings): TtsEngines {
+  const espeak = new EspeakRuntime();
   return {
-    piper: new PiperEngine({
-      voicesDir: join(cfg.modelsDir, "piper"),
-      hostVoice: cfg.piperHostVoice,
-      guestVoice: cfg.piperGuestVoice,
-    }),
-    espeak: new EspeakEngine(),
+    piper: new PiperEngine(
+      {
+        voicesDir: join(cfg.modelsDir, "piper"),
+        hostVoice: cfg.piperHostVoice,
+        guestVoice: cfg.piperGuestVoice,
+      },
+      espeak,
+    ),
+    espeak: new EspeakEngine(espeak),
   };
 }
 

@@ -13,7 +13,7 @@ export interface OllamaEmbedderSettings {
 // Ollama embeds a whole request at once; bounded batches keep one call well inside the timeout.
 const BATCH = 32;
 
-const unavailable = (message: string) => new AppError(503, "EMBEDDER_UNAVAILABLE", message);
+const unavailable = (message: string) => new AppError("EMBEDDER_UNAVAILABLE", message);
 
 export function ollamaEmbedder(s: OllamaEmbedderSettings, reason = "configured"): Embedder {
   const hosts = s.hosts.map((h) => h.replace(/\/+$/, ""));

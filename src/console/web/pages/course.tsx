@@ -138,7 +138,8 @@ function Unfinished({ course, onDone }: { course: Course; onDone: () => void }) 
   const here = useRef(new AbortController());
   const ended = (s: BuildState) => s.status === "completed" && !here.current.signal.aborted && onDone();
   useEffect(() => {
-    const controller = (here.current = new AbortController());
+    const controller = new AbortController();
+    here.current = controller;
     follow(course.id, course.title, { onState: setState, signal: controller.signal }).then(ended, setError);
     return () => controller.abort();
   }, [course.id]);

@@ -105,13 +105,14 @@ export function Flashcards({ id }: { id: string }) {
           </button>
           <p class="muted">Press the card to {flipped ? "see the front again" : "turn it over"}.</p>
           {flipped && (
-            <div class="rate" role="group" aria-label="How well did you know it?">
+            <fieldset class="rate">
+              <legend>How well did you know it?</legend>
               {RATINGS.map(([rating, label]) => (
                 <button key={rating} type="button" onClick={() => rate(rating)}>
                   {label}
                 </button>
               ))}
-            </div>
+            </fieldset>
           )}
         </>
       )}

@@ -1,7 +1,7 @@
 /** New course: from a topic (grounded in the library) or from files and URLs, built live from the generation stream. */
 import { useState } from "preact/hooks";
 import { ApiError, request } from "../api.ts";
-import { applyEvent, BuildProgress, type BuildState, initialBuild } from "../progress.tsx";
+import { applyEvent, BuildProgress, type BuildState, initialBuild, type StreamEventData } from "../progress.tsx";
 import { resumeAndFollow } from "../resume.ts";
 import { readEvents } from "../stream.ts";
 import { ErrorNote, Link, PageTitle, useAction } from "../ui.tsx";
@@ -43,7 +43,10 @@ export function NewCourse() {
           from === "topic"
             ? await request("POST", "/v2/courses/generate?mode=stream", topicBody(form))
             : await request("POST", "/v2/courses/generate-from-files?mode=stream", sourcesForm(form));
-        await readEvents(res, (event, data) => setBuild((state = applyEvent(state, event, data))));
+        await readEvents(res, (event, data) => {
+          state = applyEvent(state, event, data as StreamEventData);
+          setBuild(state);
+        });
       },
       (err) => {
         const ids = err instanceof ApiError ? (err.details as { course_id?: string } | undefined) : undefined;

@@ -69,6 +69,7 @@ export function Podcasts({ id }: { id: string }) {
               </p>
             )}
             {e.status === "ready" && e.audio_url && (
+              // biome-ignore lint/a11y/useMediaCaption: the whole transcript is printed beside the player (below)
               <audio controls preload="metadata" src={e.audio_url} aria-label={`Episode: ${e.title}`} />
             )}
             {e.script && (

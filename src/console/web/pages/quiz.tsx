@@ -127,7 +127,13 @@ function QuizForm({ courseId, source, quiz }: { courseId: string; source: QuizSo
         </p>
       )}
       {attempt && (
-        <button type="button" onClick={() => (setAttempt(null), setAnswers(quiz.questions.map(() => null)))}>
+        <button
+          type="button"
+          onClick={() => {
+            setAttempt(null);
+            setAnswers(quiz.questions.map(() => null));
+          }}
+        >
           Try again
         </button>
       )}

@@ -1,0 +1,50 @@
+/**
+ * The composition root: every provider and shared piece is built here once, at start, and handed
+ * down explicitly: the model, the embedder, the extraction pool, the speech engines, the signers (media URLs, podcast
+ * feed tokens) and the clock. Domain functions take only the pieces they use; src/http and the job
+ * registration (src/job-handlers.ts) see the whole.
+ */
+import type { Database } from "bun:sqlite";
+import { type Clock, systemClock } from "./clock.ts";
+import type { Config } from "./config.ts";
+import type { Db } from "./db/index.ts";
+import { createExtractionPool } from "./ingest/index.ts";
+import { createLlm } from "./llm/create.ts";
+import type { Logger } from "./log.ts";
+import { loadOrCreateSecret } from "./media/secret.ts";
+import { createMediaUrls } from "./media/signed-url.ts";
+import { createSigner } from "./media/signer.ts";
+import { chooseTtsEngine, createTtsEngines, type TtsEngines } from "./podcasts/tts/registry.ts";
+import { createEmbedder } from "./retrieval/embedders/create.ts";
+import type { Services } from "./services.ts";
+
+export interface AppServices extends Services {
+  /** Piper and eSpeak NG, each built once, so loaded voices stay loaded for routes and jobs. */
+  tts: TtsEngines;
+}
+
+export async function composeServices(
+  cfg: Config,
+  store: { db: Db; sqlite: Database },
+  log: Logger,
+  clock: Clock = systemClock,
+): Promise<AppServices> {
+  const llm = await createLlm(cfg);
+  const embedder = createEmbedder(cfg);
+  const tts = createTtsEngines(cfg);
+  const speaker = await chooseTtsEngine(tts, null, null, cfg.ttsProvider);
+  const mediaSecret = cfg.mediaSigningSecret ?? loadOrCreateSecret(cfg.dataDir, "media-signing.key");
+  return {
+    cfg,
+    ...store,
+    log,
+    llm,
+    embedder,
+    extraction: createExtractionPool(cfg),
+    tts,
+    clock,
+    media: createMediaUrls(createSigner(mediaSecret), clock),
+    feedSigner: createSigner(loadOrCreateSecret(cfg.dataDir, "podcast-feed.key")),
+    engines: { tts: speaker.name, embedder: embedder.describe() },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * An upload request's sources (process, extract) ingested as documents: one record per source,
+ * created in request order so the response lists them as they were sent, then each ingested
+ * (a bounded number at once) to ready or error. A full disk stops the request with 507 naming
+ * what was stored; what it stopped is removed rather than left half done.
+ */
+import pLimit from "p-limit";
+import { isStorageFull, storageFull } from "../errors.ts";
+import { deleteBlob } from "../media/blob-store.ts";
+import { type IngestOptions, type IngestServices, ingestDocument } from "./ingest.ts";
+import { createDocumentRecord, type RecordOwner, recordSummaries, removeDocumentRows } from "./records.ts";
+import { detectedKind, type RequestSourcesInput, requestSources, sourceName } from "./sources.ts";
+
+export interface UploadInput extends RequestSourcesInput {
+  spaceId: string | null;
+}
+
+/** The records made, in request order. */
+export async function ingestUploads(
+  svc: IngestServices,
+  owner: RecordOwner,
+  input: UploadInput,
+  opts: IngestOptions & { kind: "index" | "extract" },
+): Promise<string[]> {
+  const sources = await requestSources(input);
+  const ids = sources.map((s) =>
+    createDocumentRecord(svc.sqlite, owner, {
+      kind: opts.kind,
+      filename: sourceName(s),
+      sourceType: s.type,
+      sourceUrl: s.type === "file" ? null : s.url,
+      spaceId: input.spaceId,
+      mimeType: detectedKind(s)?.mimeType ?? null,
+    }),
+  );
+  const limit = pLimit(svc.cfg.ingestConcurrency);
+  const outcomes = await Promise.all(
+    sources.map((s, i) => limit(() => ingestDocument(svc, { id: ids[i]!, owner }, s, opts))),
+  );
+  const stopped = ids.filter((_, i) => outcomes[i]!.status === "storage_full");
+  if (stopped.length === 0) return ids;
+  for (const [i, outcome] of outcomes.entries()) {
+    if (outcome.status !== "storage_full") continue;
+    svc.log.error("the disk is full: a source could not be stored", {
+      document_id: ids[i],
+      error: outcome.error instanceof Error ? outcome.error.message : String(outcome.error),
+    });
+    await discardDocument(svc, ids[i]!, outcome.blobKey);
+  }
+  // The sources that made it are kept and named, so the client knows what not to send again.
+  throw storageFull({
+    stored_documents: recordSummaries(
+      svc.sqlite,
+      ids.filter((id) => !stopped.includes(id)),
+    ),
+  });
+}
+
+// How often removing a stopped document is tried again while the database itself has no room.
+const DISCARD_RETRY_MS = 2_000;
+
+/**
+ * A source the full disk stopped is removed rather than left `processing` or half-indexed: its
+ * original, chunks and record. SQLite needs room even to delete (its write-ahead log), so when the
+ * database is full too the removal is tried again every few seconds (the request's own upload
+ * files, removed as it ends, usually make that room); a stop before then leaves the record to the
+ * next start, which marks it interrupted.
+ */
+async function discardDocument(svc: IngestServices, id: string, blobKey: string | null): Promise<void> {
+  if (blobKey) await deleteBlob(svc.cfg, blobKey);
+  const attempt = () => {
+    try {
+      removeDocumentRows(svc.sqlite, id);
+    } catch (err) {
+      if (isStorageFull(err)) setTimeout(attempt, DISCARD_RETRY_MS).unref();
+      else
+        svc.log.error("a document stopped by the full disk could not be removed", {
+          document_id: id,
+          error: err instanceof Error ? err.message : String(err),
+        });
+    }
+  };
+  attempt();
+}

@@ -1,0 +1,85 @@
+/**
+ * The one ingestion of a document, whichever endpoint made its record (process, extract, a course
+ * from files or URLs): keep the uploaded original → extract in the extraction pool → index (unless
+ * only markdown was asked for) → the record ends `ready`, or `error` with the reason. Every failure
+ * of the source becomes that record's error; only a full disk is handed back to the caller, which
+ * decides what a stopped request keeps.
+ */
+import { isStorageFull } from "../errors.ts";
+import { extractSource, noTextFound } from "../ingest/index.ts";
+import { collectAfterLargeText } from "../ingest/large-text.ts";
+import { putBlob } from "../media/blob-store.ts";
+import { indexDocument, indexJob } from "../retrieval/index.ts";
+import type { Services } from "../services.ts";
+import { markDocumentError, markDocumentReady, type RecordOwner, type SourceType } from "./records.ts";
+import { detectedKind, failureMessage, type RequestSource, sourceName, toIngestSource } from "./sources.ts";
+
+export type IngestServices = Pick<Services, "cfg" | "sqlite" | "log" | "embedder" | "extraction">;
+
+export interface IngestTarget {
+  /** The record to fill in (created `processing` by records.ts). */
+  id: string;
+  owner: RecordOwner;
+  /** Set when the original is stored already (a course's uploads); otherwise an uploaded file is stored here. */
+  blobKey?: string | null;
+}
+
+export interface IngestOptions {
+  /** Chunk and index the text for query and courses; otherwise only the markdown is kept (extract). */
+  index: boolean;
+  /** Runs in the transaction that marks the record ready (extract bills the source there). */
+  onReady?: (id: string, ready: { sourceType: SourceType; mimeType: string; pages: number | null }) => void;
+}
+
+export type IngestOutcome =
+  | { status: "ready" | "error"; blobKey: string | null }
+  /** The disk is full: the record is left as it was, for the caller to discard or mark. */
+  | { status: "storage_full"; blobKey: string | null; error: unknown };
+
+export async function ingestDocument(
+  svc: IngestServices,
+  target: IngestTarget,
+  source: RequestSource,
+  opts: IngestOptions,
+): Promise<IngestOutcome> {
+  const name = sourceName(source);
+  const detected = detectedKind(source);
+  let blobKey = target.blobKey ?? null;
+  try {
+    // The original is kept before extraction, so even a file that fails to parse can be downloaded and inspected.
+    if (source.type === "file" && detected && !blobKey)
+      blobKey = (await putBlob(svc.cfg, source.path, { ext: detected.kind })).key;
+    const owner = { tenantId: target.owner.tenantId, userId: target.owner.userId, documentId: target.id };
+    const result = await extractSource(toIngestSource(source), svc.cfg, {
+      tenant: target.owner.tenantId,
+      pool: svc.extraction,
+      ...(opts.index ? { index: indexJob(svc, owner) } : { markdownOnly: true }),
+    });
+    if (!result.markdown.trim()) throw noTextFound(name);
+    // Files and web pages were indexed in their extraction process; video transcripts are indexed here.
+    const chunkCount = !opts.index
+      ? 0
+      : (result.chunkCount ?? (await indexDocument(svc, { ...owner, extract: result })).chunkCount);
+    const ready = {
+      sourceType: result.sourceType,
+      mimeType: detected?.mimeType ?? result.mimeType,
+      pages: result.pages,
+    };
+    svc.sqlite.transaction(() => {
+      markDocumentReady(svc.sqlite, target.id, {
+        ...ready,
+        blobKey,
+        markdown: result.markdown,
+        title: result.title,
+        chunkCount,
+      });
+      opts.onReady?.(target.id, ready);
+    })();
+    collectAfterLargeText(result.markdown.length);
+    return { status: "ready", blobKey };
+  } catch (err) {
+    if (isStorageFull(err)) return { status: "storage_full", blobKey, error: err };
+    markDocumentError(svc.sqlite, target.id, failureMessage(err, svc.log, name), blobKey);
+    return { status: "error", blobKey };
+  }
+}
