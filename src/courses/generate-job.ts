@@ -10,7 +10,6 @@ import { AppError, type FailureReason } from "../errors.ts";
 import { defineJob, type JobContext } from "../jobs/definition.ts";
 import { INTERRUPTED, type JobRow } from "../jobs/queue.ts";
 import { UsageMeter } from "../llm/artefacts.ts";
-import { buildStudyGuide } from "../materials/study-guide.ts";
 import { indexChapter } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
 import { nowIso } from "../util.ts";
@@ -216,7 +215,18 @@ async function writeChapters(
   return !signal.aborted;
 }
 
-async function generateCourse(svc: Services, job: JobRow, ctx: JobContext): Promise<unknown> {
+/**
+ * The study guide step, handed in by job-handlers.ts: study guides are materials, which sit above
+ * courses, so the course job calls the step without importing it.
+ */
+export type StudyGuideStep = (courseId: string, opts: { meter: UsageMeter; signal: AbortSignal }) => Promise<void>;
+
+async function generateCourse(
+  svc: Services,
+  studyGuide: StudyGuideStep,
+  job: JobRow,
+  ctx: JobContext,
+): Promise<unknown> {
   const course = job.course_id ? loadCourse(svc.sqlite, job.course_id) : null;
   if (!course) throw new AppError("INTERNAL", "The course of this job no longer exists");
   // Resume re-queues a failed course as generating; anything else is already settled.
@@ -237,7 +247,7 @@ async function generateCourse(svc: Services, job: JobRow, ctx: JobContext): Prom
 
   try {
     await withModelRetries(svc, { course_id: course.id, step: "study_guide" }, () =>
-      buildStudyGuide(svc, course.id, { meter, signal: ctx.signal }),
+      studyGuide(course.id, { meter, signal: ctx.signal }),
     );
   } catch (err) {
     // Stopped for shutdown while the guide was being written: the next run builds it.
@@ -263,8 +273,8 @@ async function generateCourse(svc: Services, job: JobRow, ctx: JobContext): Prom
 }
 
 /** The course's generation (the payload's `resume` changes nothing: every run continues from what is committed). */
-export const courseGenerationJob = defineJob(COURSE_JOB, (svc: Services) => ({
-  run: (job, _payload, ctx) => generateCourse(svc, job, ctx),
+export const courseGenerationJob = defineJob(COURSE_JOB, (svc: Services & { studyGuide: StudyGuideStep }) => ({
+  run: (job, _payload, ctx) => generateCourse(svc, svc.studyGuide, job, ctx),
   onFailure(job: JobRow, reason: FailureReason) {
     if (!job.course_id) return;
     failCourse(svc.sqlite, job.course_id, job.id, reason);
