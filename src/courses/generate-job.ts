@@ -67,6 +67,24 @@ function publishProgress(svc: { sqlite: Database }, jobId: string, course: Cours
 }
 
 /** Sources of a files/URL course; fails the course when none could be ingested. */
+/** A chapter's event: running as its writing starts (no completion time), completed once committed. */
+function publishChapter(
+  jobId: string,
+  courseId: string,
+  chapter: { order_index: number; title: string },
+  completedAt: string | null,
+): void {
+  publish({
+    type: "chapter",
+    job_id: jobId,
+    course_id: courseId,
+    order_index: chapter.order_index,
+    title: chapter.title,
+    status: completedAt ? "completed" : "running",
+    completed_at: completedAt,
+  });
+}
+
 async function ingest(svc: Services, job: JobRow, course: CourseRow, signal: AbortSignal): Promise<string[]> {
   const docs = await ingestCourseSources(svc, course, {
     signal,
@@ -164,15 +182,7 @@ async function writeChapters(
             source_document_ids: null,
           };
           markChapterRunning(svc.sqlite, c.id);
-          publish({
-            type: "chapter",
-            job_id: job.id,
-            course_id: course.id,
-            order_index: c.order_index,
-            title: c.title,
-            status: "running",
-            completed_at: null,
-          });
+          publishChapter(job.id, course.id, c, null);
           try {
             const written = await writeCourseChapter(
               svc,
@@ -194,15 +204,7 @@ async function writeChapters(
               markdown: written.draft.content,
             });
             const completedAt = commitChapter(svc.sqlite, c.id, written.draft, written.sources, maker);
-            publish({
-              type: "chapter",
-              job_id: job.id,
-              course_id: course.id,
-              order_index: c.order_index,
-              title: c.title,
-              status: "completed",
-              completed_at: completedAt,
-            });
+            publishChapter(job.id, course.id, c, completedAt);
             publishProgress(svc, job.id, course);
           } catch (err) {
             // Queued chapters see this and return at once (clearQueue would leave their promises pending).
