@@ -7,51 +7,47 @@ import client from "prom-client";
 export const registry = new client.Registry();
 
 const SECONDS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+const JOB_SECONDS = [0.1, 0.5, 1, 5, 15, 30, 60, 120, 300, 600, 1800];
+const MODEL_SECONDS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
-export const httpRequests = new client.Counter({
-  name: "courseforge_http_requests_total",
-  help: "HTTP requests by route pattern, method and status",
-  labelNames: ["route", "method", "status"] as const,
-  registers: [registry],
-});
+/** A counter of ours: named courseforge_<name>, registered on our registry. */
+const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+  new client.Counter<L>({ name: `courseforge_${name}`, help, labelNames, registers: [registry] });
 
-export const httpDuration = new client.Histogram({
-  name: "courseforge_http_request_duration_seconds",
-  help: "HTTP request latency by route pattern and status",
-  labelNames: ["route", "method", "status"] as const,
-  buckets: SECONDS,
-  registers: [registry],
-});
+/** A histogram of ours, in seconds: named courseforge_<name>, registered on our registry. */
+const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
+  new client.Histogram<L>({ name: `courseforge_${name}`, help, labelNames, buckets, registers: [registry] });
 
-export const jobDuration = new client.Histogram({
-  name: "courseforge_job_duration_seconds",
-  help: "Background job run time by type and outcome",
-  labelNames: ["type", "outcome"] as const,
-  buckets: [0.1, 0.5, 1, 5, 15, 30, 60, 120, 300, 600, 1800],
-  registers: [registry],
-});
+const ROUTE = ["route", "method", "status"] as const;
+const MODEL = ["engine", "model"] as const;
 
-export const modelCalls = new client.Counter({
-  name: "courseforge_model_calls_total",
-  help: "Language-model calls by engine, model and outcome",
-  labelNames: ["engine", "model", "outcome"] as const,
-  registers: [registry],
-});
-
-export const modelDuration = new client.Histogram({
-  name: "courseforge_model_call_duration_seconds",
-  help: "Language-model call latency by engine and model",
-  labelNames: ["engine", "model"] as const,
-  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
-  registers: [registry],
-});
-
-export const webhookDeliveries = new client.Counter({
-  name: "courseforge_webhook_deliveries_total",
-  help: "Webhook delivery attempts by event and outcome",
-  labelNames: ["event", "outcome"] as const,
-  registers: [registry],
-});
+export const httpRequests = counter("http_requests_total", "HTTP requests by route pattern, method and status", ROUTE);
+export const httpDuration = histogram(
+  "http_request_duration_seconds",
+  "HTTP request latency by route pattern and status",
+  ROUTE,
+  SECONDS,
+);
+export const jobDuration = histogram(
+  "job_duration_seconds",
+  "Background job run time by type and outcome",
+  ["type", "outcome"],
+  JOB_SECONDS,
+);
+export const modelCalls = counter("model_calls_total", "Language-model calls by engine, model and outcome", [
+  ...MODEL,
+  "outcome",
+]);
+export const modelDuration = histogram(
+  "model_call_duration_seconds",
+  "Language-model call latency by engine and model",
+  MODEL,
+  MODEL_SECONDS,
+);
+export const webhookDeliveries = counter("webhook_deliveries_total", "Webhook delivery attempts by event and outcome", [
+  "event",
+  "outcome",
+]);
 
 /** Queue depth is the database's truth; read it when scraped rather than tracking it in memory. */
 export function registerQueueDepth(read: () => Record<string, number>): void {

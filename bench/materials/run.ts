@@ -7,9 +7,9 @@
 import { rmSync } from "node:fs";
 import { composeServices } from "../../src/compose.ts";
 import { loadConfig } from "../../src/config.ts";
+import { courseHead } from "../../src/courses/read.ts";
 import { openDb } from "../../src/db/index.ts";
 import { createLogger } from "../../src/log.ts";
-import { courseHead } from "../../src/materials/course-content.ts";
 import { generateExam } from "../../src/materials/exam.ts";
 import { createKey } from "../../src/tenants/keys.ts";
 import { startFakeOllama } from "../../test/helpers/fake-ollama.ts";

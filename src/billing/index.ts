@@ -1,6 +1,8 @@
 /** Usage ledger, prices and test-key caps. */
 
 export {
+  billedKeyEnv,
+  billedMicros,
   monthBounds,
   monthlyCount,
   monthlyTotals,

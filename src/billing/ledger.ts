@@ -89,3 +89,23 @@ export function monthlyCount(
     )
     .get(tenantId, keyEnv, operation, start, end)!.n;
 }
+
+/** What the events referring to `refIds` (courses, documents) billed, in micro-dollars. */
+export function billedMicros(sqlite: Database, refIds: string[]): number {
+  return sqlite
+    .query<{ n: number }, [string]>(
+      "SELECT coalesce(sum(amount_micros), 0) AS n FROM usage_events WHERE ref_id IN (SELECT value FROM json_each(?))",
+    )
+    .get(JSON.stringify(refIds))!.n;
+}
+
+/** The key environment an operation on `refId` was billed to, or null when nothing was billed. */
+export function billedKeyEnv(sqlite: Database, refId: string, operation: string): KeyEnv | null {
+  return (
+    sqlite
+      .query<{ key_env: KeyEnv }, [string, string]>(
+        "SELECT key_env FROM usage_events WHERE ref_id = ? AND operation = ? LIMIT 1",
+      )
+      .get(refId, operation)?.key_env ?? null
+  );
+}

@@ -8,21 +8,21 @@
  */
 import type { Database } from "bun:sqlite";
 import { AppError } from "../errors.ts";
+import { activeCourseJob } from "../jobs/queue.ts";
 import { deleteBlob } from "../media/blob-store.ts";
+import { deleteCourseChunks } from "../retrieval/index.ts";
 import { type CourseOwner, loadOwnedCourse } from "./read.ts";
 
 export async function deleteCourse(
   svc: { sqlite: Database; cfg: { dataDir: string } },
   owner: CourseOwner,
   courseId: string,
+  /** The blobs of what was made from the course (podcast audio): podcasts sit above courses and own them. */
+  madeBlobKeys: (sqlite: Database, courseId: string) => string[],
 ): Promise<void> {
   const blobs = svc.sqlite.transaction((): string[] => {
     loadOwnedCourse(svc.sqlite, owner, courseId);
-    const job = svc.sqlite
-      .query<{ id: string; type: string; status: string }, [string]>(
-        "SELECT id, type, status FROM jobs WHERE course_id = ? AND status IN ('queued', 'running') LIMIT 1",
-      )
-      .get(courseId);
+    const job = activeCourseJob(svc.sqlite, courseId);
     if (job) {
       throw new AppError("COURSE_BUSY", "The course has a job in progress; delete it once the job has finished", {
         job_id: job.id,
@@ -30,14 +30,9 @@ export async function deleteCourse(
         job_status: job.status,
       });
     }
-    const keys = svc.sqlite
-      .query<{ blob_key: string }, [string]>(
-        "SELECT blob_key FROM podcast_episodes WHERE course_id = ? AND blob_key IS NOT NULL",
-      )
-      .all(courseId)
-      .map((r) => r.blob_key);
+    const keys = madeBlobKeys(svc.sqlite, courseId);
     // Chunks first, by their own statement: their full-text and vector rows go with them (triggers).
-    svc.sqlite.run("DELETE FROM retrieval_chunks WHERE course_id = ?", [courseId]);
+    deleteCourseChunks(svc.sqlite, courseId);
     svc.sqlite.run("DELETE FROM courses WHERE id = ?", [courseId]);
     return keys;
   })();

@@ -4,11 +4,10 @@
  * every `pollMs` as well, so a follower never hangs on an event it could not hear.
  */
 import type { Database } from "bun:sqlite";
-import { monthlyCount, OPERATIONS } from "../billing/index.ts";
+import { billedKeyEnv, billedMicros, monthlyCount, OPERATIONS } from "../billing/index.ts";
 import { loadConfig } from "../config.ts";
 import type { FailureReason } from "../errors.ts";
 import { getJob } from "../jobs/queue.ts";
-import type { KeyEnv } from "../tenants/keys.ts";
 import { microsToUsd } from "../util.ts";
 import {
   type ChapterRef,
@@ -19,17 +18,18 @@ import {
   type UsageRecord,
 } from "./events.ts";
 import { courseDocuments, documentEvent } from "./ingest-sources.ts";
+import { loadCourse } from "./store.ts";
 
 const NO_USAGE: CourseUsage = { model: null, engine: null, model_calls: 0, prompt_tokens: 0, completion_tokens: 0 };
 
-export function chapterRefs(sqlite: Database, courseId: string): ChapterRef[] {
+function chapterRefs(sqlite: Database, courseId: string): ChapterRef[] {
   return sqlite
     .query<ChapterRef, [string]>("SELECT order_index, title FROM chapters WHERE course_id = ? ORDER BY order_index")
     .all(courseId);
 }
 
 /** The final event of a job, read from the database; null while it is still going. */
-export function settledEvent(sqlite: Database, jobId: string): GenerationEvent | null {
+function settledEvent(sqlite: Database, jobId: string): GenerationEvent | null {
   const job = getJob(sqlite, jobId);
   if (!job?.course_id) return null;
   const course = sqlite
@@ -61,36 +61,21 @@ export function settledEvent(sqlite: Database, jobId: string): GenerationEvent |
   return null;
 }
 
-/** What a course billed: every usage event that refers to it. */
-export function billedMicros(sqlite: Database, courseIds: string[]): number {
-  return sqlite
-    .query<{ n: number }, [string]>(
-      "SELECT coalesce(sum(amount_micros), 0) AS n FROM usage_events WHERE ref_id IN (SELECT value FROM json_each(?))",
-    )
-    .get(JSON.stringify(courseIds))!.n;
-}
-
 /** The usage record of a completed course, read from its job, its course row and the ledger. */
 function usageRecord(sqlite: Database, jobId: string, courseId: string, usage: CourseUsage): UsageRecord {
-  const row = sqlite
-    .query<
-      { tenant_id: string; created_at: string; completed_at: string | null; key_env: KeyEnv | null },
-      [string, string, string]
-    >(
-      `SELECT j.tenant_id, j.created_at, c.completed_at,
-              (SELECT key_env FROM usage_events WHERE ref_id = c.id AND operation = ? LIMIT 1) AS key_env
-         FROM jobs j JOIN courses c ON c.id = j.course_id WHERE j.id = ? AND c.id = ?`,
-    )
-    .get(OPERATIONS.course, jobId, courseId);
-  const keyEnv = row?.key_env ?? "production";
-  const seconds = row
-    ? (Date.parse(row.completed_at ?? new Date().toISOString()) - Date.parse(row.created_at)) / 1000
-    : 0;
+  const job = getJob(sqlite, jobId);
+  const course = job?.course_id === courseId ? loadCourse(sqlite, courseId) : null;
+  const keyEnv = (job && course && billedKeyEnv(sqlite, courseId, OPERATIONS.course)) || "production";
+  const seconds =
+    job && course
+      ? (Date.parse(course.completed_at ?? new Date().toISOString()) - Date.parse(job.created_at)) / 1000
+      : 0;
   return {
     ...usage,
     seconds: Math.max(0, seconds),
     billed_usd: microsToUsd(billedMicros(sqlite, [courseId])),
-    courses_used_this_month: row ? monthlyCount(sqlite, row.tenant_id, keyEnv, OPERATIONS.course) : 0,
+    courses_used_this_month:
+      job?.tenant_id && course ? monthlyCount(sqlite, job.tenant_id, keyEnv, OPERATIONS.course) : 0,
     courses_cap: keyEnv === "test" ? loadConfig().testKeyCoursesPerMonth : null,
   };
 }

@@ -10,7 +10,6 @@ import { AppError, type FailureReason } from "../errors.ts";
 import { defineJob, type JobContext } from "../jobs/definition.ts";
 import { INTERRUPTED, type JobRow } from "../jobs/queue.ts";
 import { UsageMeter } from "../llm/artefacts.ts";
-import { buildStudyGuide } from "../materials/study-guide.ts";
 import { indexChapter } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
 import { nowIso } from "../util.ts";
@@ -68,6 +67,24 @@ function publishProgress(svc: { sqlite: Database }, jobId: string, course: Cours
 }
 
 /** Sources of a files/URL course; fails the course when none could be ingested. */
+/** A chapter's event: running as its writing starts (no completion time), completed once committed. */
+function publishChapter(
+  jobId: string,
+  courseId: string,
+  chapter: { order_index: number; title: string },
+  completedAt: string | null,
+): void {
+  publish({
+    type: "chapter",
+    job_id: jobId,
+    course_id: courseId,
+    order_index: chapter.order_index,
+    title: chapter.title,
+    status: completedAt ? "completed" : "running",
+    completed_at: completedAt,
+  });
+}
+
 async function ingest(svc: Services, job: JobRow, course: CourseRow, signal: AbortSignal): Promise<string[]> {
   const docs = await ingestCourseSources(svc, course, {
     signal,
@@ -165,15 +182,7 @@ async function writeChapters(
             source_document_ids: null,
           };
           markChapterRunning(svc.sqlite, c.id);
-          publish({
-            type: "chapter",
-            job_id: job.id,
-            course_id: course.id,
-            order_index: c.order_index,
-            title: c.title,
-            status: "running",
-            completed_at: null,
-          });
+          publishChapter(job.id, course.id, c, null);
           try {
             const written = await writeCourseChapter(
               svc,
@@ -195,15 +204,7 @@ async function writeChapters(
               markdown: written.draft.content,
             });
             const completedAt = commitChapter(svc.sqlite, c.id, written.draft, written.sources, maker);
-            publish({
-              type: "chapter",
-              job_id: job.id,
-              course_id: course.id,
-              order_index: c.order_index,
-              title: c.title,
-              status: "completed",
-              completed_at: completedAt,
-            });
+            publishChapter(job.id, course.id, c, completedAt);
             publishProgress(svc, job.id, course);
           } catch (err) {
             // Queued chapters see this and return at once (clearQueue would leave their promises pending).
@@ -216,7 +217,18 @@ async function writeChapters(
   return !signal.aborted;
 }
 
-async function generateCourse(svc: Services, job: JobRow, ctx: JobContext): Promise<unknown> {
+/**
+ * The study guide step, handed in by job-handlers.ts: study guides are materials, which sit above
+ * courses, so the course job calls the step without importing it.
+ */
+export type StudyGuideStep = (courseId: string, opts: { meter: UsageMeter; signal: AbortSignal }) => Promise<void>;
+
+async function generateCourse(
+  svc: Services,
+  studyGuide: StudyGuideStep,
+  job: JobRow,
+  ctx: JobContext,
+): Promise<unknown> {
   const course = job.course_id ? loadCourse(svc.sqlite, job.course_id) : null;
   if (!course) throw new AppError("INTERNAL", "The course of this job no longer exists");
   // Resume re-queues a failed course as generating; anything else is already settled.
@@ -237,7 +249,7 @@ async function generateCourse(svc: Services, job: JobRow, ctx: JobContext): Prom
 
   try {
     await withModelRetries(svc, { course_id: course.id, step: "study_guide" }, () =>
-      buildStudyGuide(svc, course.id, { meter, signal: ctx.signal }),
+      studyGuide(course.id, { meter, signal: ctx.signal }),
     );
   } catch (err) {
     // Stopped for shutdown while the guide was being written: the next run builds it.
@@ -263,8 +275,8 @@ async function generateCourse(svc: Services, job: JobRow, ctx: JobContext): Prom
 }
 
 /** The course's generation (the payload's `resume` changes nothing: every run continues from what is committed). */
-export const courseGenerationJob = defineJob(COURSE_JOB, (svc: Services) => ({
-  run: (job, _payload, ctx) => generateCourse(svc, job, ctx),
+export const courseGenerationJob = defineJob(COURSE_JOB, (svc: Services & { studyGuide: StudyGuideStep }) => ({
+  run: (job, _payload, ctx) => generateCourse(svc, svc.studyGuide, job, ctx),
   onFailure(job: JobRow, reason: FailureReason) {
     if (!job.course_id) return;
     failCourse(svc.sqlite, job.course_id, job.id, reason);

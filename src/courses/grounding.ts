@@ -8,7 +8,7 @@ import sbd from "sbd";
 import { lexicalSupport, plainOf, stemSet } from "../llm/support.ts";
 
 /** Share of a paragraph's content words that a passage must hold to ground it without a verbatim sentence. */
-export const LEXICAL_SUPPORT = 0.6;
+const LEXICAL_SUPPORT = 0.6;
 
 const norm = (s: string) =>
   s
@@ -18,7 +18,7 @@ const norm = (s: string) =>
 const isHeading = (block: string) => /^#{1,6}\s/.test(block);
 
 /** The content's paragraphs (blank-line separated blocks), as the API numbers them. */
-export const paragraphsOf = (content: string): string[] =>
+const paragraphsOf = (content: string): string[] =>
   content
     .split(/\n\s*\n/)
     .map((p) => p.trim())

@@ -7,33 +7,23 @@
 import type { Database } from "bun:sqlite";
 import pLimit from "p-limit";
 import { ingestDocument } from "../documents/ingest.ts";
-import { markDocumentError } from "../documents/records.ts";
+import { type DocumentRow, markDocumentError, recordsOldestFirst } from "../documents/records.ts";
 import { detectFile, type RequestSource } from "../documents/sources.ts";
 import { AppError } from "../errors.ts";
 import { blobPath } from "../media/blob-store.ts";
 import type { Services } from "../services.ts";
+import { courseDocumentIds } from "./course-documents.ts";
 import type { GenerationEvent } from "./events.ts";
 import type { CourseRow } from "./store.ts";
 
-export interface CourseDocument {
-  id: string;
-  filename: string;
-  source_type: "file" | "youtube" | "web";
-  source_url: string | null;
-  blob_key: string | null;
-  status: "processing" | "ready" | "error";
-  chunk_count: number;
-  error: string | null;
-}
+export type CourseDocument = Pick<
+  DocumentRow,
+  "id" | "filename" | "source_type" | "source_url" | "blob_key" | "status" | "chunk_count" | "error"
+>;
 
+/** The course's sources, oldest first. */
 export function courseDocuments(sqlite: Database, courseId: string): CourseDocument[] {
-  return sqlite
-    .query<CourseDocument, [string]>(
-      `SELECT d.id, d.filename, d.source_type, d.source_url, d.blob_key, d.status, d.chunk_count, d.error
-         FROM documents d JOIN course_documents cd ON cd.document_id = d.id
-        WHERE cd.course_id = ? ORDER BY d.created_at, d.rowid`,
-    )
-    .all(courseId);
+  return recordsOldestFirst(sqlite, courseDocumentIds(sqlite, courseId));
 }
 
 /** A source's outcome as the `document` event of its course's job. */

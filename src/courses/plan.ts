@@ -9,6 +9,7 @@
  * - `separate_courses`: each course has one source, planned like sequential_sections.
  */
 import type { Database } from "bun:sqlite";
+import { documentTitle } from "../documents/lookups.ts";
 import {
   type Outline,
   type OutlineInput,
@@ -27,7 +28,7 @@ import type { ChapterPart, CoursePlan, CourseRow, Organization, PlannedChapter }
 import { dominantTheme, relatedness, sharedThemes, type TermProfile, termProfile } from "./themes.ts";
 
 /** Mean lexical cosine above which `auto` treats the sources as one subject. */
-export const RELATED_THRESHOLD = 0.2;
+const RELATED_THRESHOLD = 0.2;
 
 export interface ReadySource {
   id: string;
@@ -159,6 +160,13 @@ export function resolveOrganization(
   return { organization: r >= RELATED_THRESHOLD ? "thematic_bridge" : "sequential_sections", relatedness: r };
 }
 
+/** The sources of a course as read for planning: each one's paragraphs and term profile. */
+interface ReadSources {
+  sources: ReadySource[];
+  paragraphs: Paragraph[][];
+  profiles: TermProfile[];
+}
+
 export async function planSourceCourse(ctx: PlanContext, sources: ReadySource[]): Promise<CoursePlan> {
   const paragraphs = sources.map((s) => documentParagraphs(ctx.svc.sqlite, s.id));
   const profiles = paragraphs.map((ps) =>
@@ -167,8 +175,8 @@ export async function planSourceCourse(ctx: PlanContext, sources: ReadySource[])
   const { organization, relatedness: r } = resolveOrganization(ctx.course.organization ?? "auto", profiles);
   const plan =
     organization === "thematic_bridge"
-      ? await planThematic(ctx, sources, paragraphs, profiles)
-      : await planSequential(ctx, sources, paragraphs, profiles);
+      ? await planThematic(ctx, { sources, paragraphs, profiles })
+      : await planSequential(ctx, { sources, paragraphs, profiles });
   return { ...plan, organization, ...(r === undefined ? {} : { relatedness: r }) };
 }
 
@@ -230,13 +238,9 @@ function themePassages(
   return { passages: out, used };
 }
 
-async function planThematic(
-  ctx: PlanContext,
-  sources: ReadySource[],
-  paragraphs: Paragraph[][],
-  profiles: TermProfile[],
-): Promise<Omit<CoursePlan, "organization">> {
+async function planThematic(ctx: PlanContext, read: ReadSources): Promise<Omit<CoursePlan, "organization">> {
   const { course } = ctx;
+  const { sources, paragraphs, profiles } = read;
   const { passages, used } = themePassages(sources, paragraphs, profiles, course.num_chapters);
   const outline = await writeOutline(ctx, {
     topic: course.topic || undefined,
@@ -289,10 +293,6 @@ interface SectionChapter {
   passages: Passage[];
 }
 
-const documentTitleOf = (sqlite: Database, id: string) =>
-  sqlite.query<{ title: string | null }, [string]>("SELECT title FROM documents WHERE id = ?").get(id)?.title?.trim() ||
-  null;
-
 /** One source's chapters: its top-level sections (split if too few), grouped into `count` contiguous runs. */
 function sourceChapters(source: ReadySource, paragraphs: Paragraph[], count: number): SectionChapter[] {
   const sections = splitToCount(topSections(paragraphs, count), paragraphs, count);
@@ -310,7 +310,7 @@ function sourceChapters(source: ReadySource, paragraphs: Paragraph[], count: num
 
 /** Consecutive whole sources sharing one chapter (fewer chapters than sources). */
 function sourcesChapter(ctx: PlanContext, sources: ReadySource[], paragraphs: Paragraph[][]): SectionChapter {
-  const titles = sources.map((s) => documentTitleOf(ctx.svc.sqlite, s.id) ?? s.filename);
+  const titles = sources.map((s) => documentTitle(ctx.svc.sqlite, s.id) ?? s.filename);
   return {
     title: groupTitle(titles),
     sections: titles,
@@ -319,13 +319,9 @@ function sourcesChapter(ctx: PlanContext, sources: ReadySource[], paragraphs: Pa
   };
 }
 
-async function planSequential(
-  ctx: PlanContext,
-  sources: ReadySource[],
-  paragraphs: Paragraph[][],
-  profiles: TermProfile[],
-): Promise<Omit<CoursePlan, "organization">> {
+async function planSequential(ctx: PlanContext, read: ReadSources): Promise<Omit<CoursePlan, "organization">> {
   const { course } = ctx;
+  const { sources, paragraphs, profiles } = read;
   const sizes = paragraphs.map((ps) => ps.reduce((a, p) => a + p.text.length, 0));
   const groups = sequentialGroups(sizes, course.num_chapters);
   const planned = groups.flatMap((g) =>
@@ -339,7 +335,7 @@ async function planSequential(
         ]
       : sourceChapters(sources[g.sources[0]!]!, paragraphs[g.sources[0]!]!, g.chapters),
   );
-  const titles = sources.map((s) => documentTitleOf(ctx.svc.sqlite, s.id));
+  const titles = sources.map((s) => documentTitle(ctx.svc.sqlite, s.id));
   const structure = sources
     .map((s, i) => `${titles[i] ?? s.filename}\n${headingTree(paragraphs[i]!, 0, 3)}`)
     .join("\n\n");

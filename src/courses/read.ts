@@ -3,35 +3,15 @@ import type { Database } from "bun:sqlite";
 import { AppError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../keyset-cursor.ts";
 import { getOrCreate } from "../util.ts";
-import type { ChapterSourceRecord } from "./store.ts";
+import { type ChapterSourceRecord, type CourseRow, loadCourse } from "./store.ts";
 
 export interface CourseOwner {
   tenantId: string;
   userId: string;
 }
 
-interface CourseRow {
-  id: string;
-  tenant_id: string;
-  user_id: string;
-  title: string;
-  topic: string;
-  slug: string;
-  description: string | null;
-  outline: string | null;
-  source_type: string;
-  status: string;
-  organization: string | null;
-  learning_goal: string | null;
-  search_enabled: number;
-  search_note: string | null;
-  num_chapters: number;
-  engine: string | null;
-  model: string | null;
-  error: string | null;
-  created_at: string;
-  completed_at: string | null;
-}
+/** What study materials, progress and exports need of a course. */
+export type CourseHead = Pick<CourseRow, "id" | "title" | "status" | "model">;
 
 const SUMMARY_COLUMNS = "id, title, topic, slug, source_type, status, created_at";
 
@@ -91,13 +71,20 @@ export function courseLister(sqlite: Database) {
 }
 
 /**
- * The course of this learner, for course-scoped endpoints (progress, materials, podcasts): 404
- * when it is missing or someone else's, as the spec lists for them.
+ * The course of this learner, for course-scoped endpoints (progress, materials, podcasts, exports):
+ * 404 when it is missing or someone else's, as the spec lists for them.
  */
 export function loadCourseOf(sqlite: Database, owner: CourseOwner, courseId: string): CourseRow {
   const row = sqlite
     .query<CourseRow, [string, string, string]>("SELECT * FROM courses WHERE id = ? AND tenant_id = ? AND user_id = ?")
     .get(courseId, owner.tenantId, owner.userId);
+  if (!row) throw new AppError("NOT_FOUND", "Course not found");
+  return row;
+}
+
+/** A course by id alone, for work that runs on the course's behalf (jobs, the CLI); 404 when it is gone. */
+export function courseHead(sqlite: Database, courseId: string): CourseHead {
+  const row = loadCourse(sqlite, courseId);
   if (!row) throw new AppError("NOT_FOUND", "Course not found");
   return row;
 }

@@ -3,9 +3,11 @@
  * job writes only what is missing (chapters, then the study guide), then course.completed.
  */
 import type { Database } from "bun:sqlite";
+import { reopenFailedDocuments } from "../documents/lookups.ts";
 import { AppError } from "../errors.ts";
 import { enqueueJob, latestCourseJob } from "../jobs/queue.ts";
 import { nowIso } from "../util.ts";
+import { courseDocumentIds } from "./course-documents.ts";
 import { COURSE_JOB } from "./progress.ts";
 import type { CourseOwner } from "./read.ts";
 
@@ -63,11 +65,7 @@ export function resumeCourse(sqlite: Database, owner: CourseOwner, courseId: str
     sqlite.run("UPDATE courses SET status = 'generating', error = NULL, updated_at = ? WHERE id = ?", [now, courseId]);
     if (chapters.length === 0) {
       // The outline was never made, so sources that failed get another try (a page may be back).
-      sqlite.run(
-        `UPDATE documents SET status = 'processing', error = NULL
-          WHERE status = 'error' AND id IN (SELECT document_id FROM course_documents WHERE course_id = ?)`,
-        [courseId],
-      );
+      reopenFailedDocuments(sqlite, courseDocumentIds(sqlite, courseId));
     }
     const next = enqueueJob(sqlite, {
       type: COURSE_JOB,

@@ -8,6 +8,7 @@ import type { Database } from "bun:sqlite";
 import { type BlockRole, TEACHING_ROLE_LIST } from "../ingest/document.ts";
 import { keyPhrases } from "../llm/extractive/keyphrases.ts";
 import { contentStems, titleCase, wordCount } from "../llm/extractive/text.ts";
+import { documentChunks } from "../retrieval/index.ts";
 
 export interface Paragraph {
   text: string;
@@ -33,17 +34,6 @@ export interface Section {
   words: number;
 }
 
-interface ChunkRow {
-  id: string;
-  text: string;
-  heading_path: string;
-  page: number | null;
-  slide: number | null;
-  timestamp_seconds: number | null;
-  role: BlockRole;
-  filename: string;
-}
-
 /**
  * A chunk's text less the sentences it repeats from the chunk before it (chunks of one section
  * overlap by a sentence or two so a search hit is never cut off; a course must not say them twice).
@@ -60,13 +50,7 @@ function withoutOverlap(prev: string | null, text: string): string {
 
 /** The document's teaching paragraphs in reading order, each tied to the chunk it was indexed in. */
 export function documentParagraphs(sqlite: Database, documentId: string): Paragraph[] {
-  const rows = sqlite
-    .query<ChunkRow, [string, string]>(
-      `SELECT c.id, c.text, c.heading_path, c.page, c.slide, c.timestamp_seconds, c.role, d.filename
-         FROM retrieval_chunks c JOIN documents d ON d.id = c.document_id
-        WHERE c.document_id = ? AND c.role IN (SELECT value FROM json_each(?)) ORDER BY c.position`,
-    )
-    .all(documentId, JSON.stringify(TEACHING_ROLE_LIST));
+  const rows = documentChunks(sqlite, documentId, TEACHING_ROLE_LIST);
   const out: Paragraph[] = [];
   let prev: { path: string; text: string } | null = null;
   for (const r of rows) {
@@ -173,7 +157,7 @@ const bag = (texts: string[]) => {
  * between paragraphs whose neighbourhoods share the fewest words, as in TextTiling), no part
  * under a third of an even share; each part titled by its own key phrase.
  */
-export function topicSegments(paragraphs: Paragraph[], wanted: number): Section[] {
+function topicSegments(paragraphs: Paragraph[], wanted: number): Section[] {
   const n = paragraphs.length;
   const parts = Math.min(wanted, n);
   const total = wordsOf(paragraphs, 0, n);

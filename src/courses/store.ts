@@ -12,6 +12,7 @@ import { recordEvent } from "../webhooks/outbox.ts";
 
 export type Organization = "auto" | "thematic_bridge" | "sequential_sections" | "separate_courses";
 
+/** A `courses` row as SQLite returns it (JSON columns as text, booleans as 0/1); the one row type of the table. */
 export interface CourseRow {
   id: string;
   tenant_id: string;
@@ -19,14 +20,21 @@ export interface CourseRow {
   title: string;
   topic: string;
   slug: string;
+  description: string | null;
+  outline: string | null;
   source_type: string;
   status: "generating" | "completed" | "failed";
   organization: Organization | null;
   learning_goal: string | null;
   search_enabled: number;
+  search_note: string | null;
   num_chapters: number;
   engine: string | null;
   model: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
 }
 
 export interface ChapterRow {

@@ -3,13 +3,13 @@
  * failure reason with the status the API gives it (500 for model failures).
  */
 import type { Database } from "bun:sqlite";
-import { monthlyCount, OPERATIONS } from "../billing/index.ts";
+import { billedMicros, monthlyCount, OPERATIONS } from "../billing/index.ts";
 import type { Config } from "../config.ts";
 import { type FailureReason, generationFailure } from "../errors.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import { microsToUsd } from "../util.ts";
 import type { ChapterRef, UsageRecord } from "./events.ts";
-import { billedMicros, followJobs } from "./follow.ts";
+import { followJobs } from "./follow.ts";
 
 export interface SyncCourse {
   id: string;

@@ -4,11 +4,11 @@
  * they are the only possible material, so a topic they do not cover is refused.
  */
 import type { Database } from "bun:sqlite";
+import { readyIndexCount } from "../documents/lookups.ts";
 import { AppError } from "../errors.ts";
 import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
 import type { Passage } from "../llm/artefacts.ts";
-import { anyOf } from "../retrieval/fts-query.ts";
-import { scopeExpression } from "../retrieval/scope-tokens.ts";
+import { chunksWithAnyWord } from "../retrieval/index.ts";
 import { COVERAGE_THRESHOLD, type CoverageChunk, coversTopic, neighbourhoods, topicTerms } from "./topic-coverage.ts";
 
 /** Passages the outline is planned from: the centres of the best-covering neighbourhoods. */
@@ -35,64 +35,12 @@ export interface TopicMatch {
   together: boolean;
 }
 
-interface ChunkRow {
-  seq: number;
-  id: string;
-  document_id: string;
-  position: number;
-  context: string;
-  text: string;
-  heading_path: string;
-  page: number | null;
-  slide: number | null;
-  filename: string;
-}
-
-function readyDocumentCount(svc: { sqlite: Database }, tenantId: string, userId: string): number {
-  return svc.sqlite
-    .query<{ n: number }, [string, string]>(
-      "SELECT count(*) AS n FROM documents WHERE tenant_id = ? AND user_id = ? AND kind = 'index' AND status = 'ready'",
-    )
-    .get(tenantId, userId)!.n;
-}
-
-/** The learner's ready teaching chunks holding any of the words. */
-function candidateChunks(
-  svc: { sqlite: Database },
-  owner: { tenantId: string; userId: string },
-  words: string[],
-): ChunkRow[] {
-  const scope = scopeExpression({
-    tenantId: owner.tenantId,
-    userId: owner.userId,
-    documentIds: [],
-    spaceId: null,
-    courseId: null,
-    allDocuments: true,
-  });
-  const seqs = svc.sqlite
-    .query<{ seq: number }, [string, number]>(
-      "SELECT rowid AS seq FROM retrieval_fts WHERE retrieval_fts MATCH ? ORDER BY rank LIMIT ?",
-    )
-    .all(`(${anyOf(words)}) AND ${scope}`, CANDIDATES)
-    .map((r) => r.seq);
-  // The FTS5 scope keys are hashes: the rows themselves are checked.
-  return svc.sqlite
-    .query<ChunkRow, [string, string, string, string]>(
-      `SELECT c.seq, c.id, c.document_id, c.position, c.context, c.text, c.heading_path, c.page, c.slide, d.filename
-         FROM retrieval_chunks c JOIN documents d ON d.id = c.document_id
-        WHERE c.seq IN (SELECT value FROM json_each(?)) AND c.tenant_id = ? AND c.user_id = ?
-          AND d.kind = 'index' AND d.status = 'ready' AND c.role IN (SELECT value FROM json_each(?))`,
-    )
-    .all(JSON.stringify(seqs), owner.tenantId, owner.userId, JSON.stringify(TEACHING_ROLE_LIST));
-}
-
 export async function matchTopic(
   svc: { sqlite: Database },
   owner: { tenantId: string; userId: string },
   topic: string,
 ): Promise<TopicMatch> {
-  const searched = readyDocumentCount(svc, owner.tenantId, owner.userId);
+  const searched = readyIndexCount(svc.sqlite, owner.tenantId, owner.userId);
   const terms = await topicTerms(topic);
   const none = {
     documentIds: [],
@@ -104,10 +52,12 @@ export async function matchTopic(
   };
   if (searched === 0 || terms.length === 0) return none;
 
-  const rows = candidateChunks(
-    svc,
+  const rows = chunksWithAnyWord(
+    svc.sqlite,
     owner,
     terms.map((t) => t.word),
+    TEACHING_ROLE_LIST,
+    CANDIDATES,
   );
   const bySeq = new Map(rows.map((r) => [r.seq, r]));
   const chunks: CoverageChunk[] = rows.map((r) => ({

@@ -244,6 +244,15 @@ export async function deleteDocument(
   if (doc.blob_key) await deleteBlob(svc.cfg, doc.blob_key);
 }
 
+/** The records of `ids`, oldest first (a course's sources, in the order they were stored). */
+export function recordsOldestFirst(sqlite: Database, ids: readonly string[]): DocumentRow[] {
+  return sqlite
+    .query<DocumentRow, [string]>(
+      `SELECT ${COLUMNS} FROM documents WHERE id IN (SELECT value FROM json_each(?)) ORDER BY created_at, rowid`,
+    )
+    .all(JSON.stringify(ids));
+}
+
 /** Id, name and status of records, in the order of `ids` (what a stopped request had stored). */
 export function recordSummaries(sqlite: Database, ids: string[]): { id: string; filename: string; status: string }[] {
   const rows = sqlite

@@ -62,7 +62,7 @@ const words = (text: string) => new Set(text.toLowerCase().match(/\p{L}[\p{L}\p{
  * The chapter a card belongs to: the one whose key concept the front names, else the one whose
  * text shares the most words with the card (decks cover the whole course and do not say).
  */
-export function chapterOfCard(card: Flashcard, chapters: ExportChapter[]): ExportChapter | null {
+function chapterOfCard(card: Flashcard, chapters: ExportChapter[]): ExportChapter | null {
   const front = card.front.toLowerCase();
   const named = chapters.find((c) => c.keyConcepts.some((k) => k.length > 2 && front.includes(k.toLowerCase())));
   if (named) return named;
@@ -81,7 +81,7 @@ export function chapterOfCard(card: Flashcard, chapters: ExportChapter[]): Expor
 const field = (text: string) => Bun.escapeHTML(text.trim()).replace(/\r?\n/g, "<br>");
 
 /** The collection database file. */
-export function ankiCollection(course: ExportCourse, now = new Date()): Uint8Array {
+function ankiCollection(course: ExportCourse, now = new Date()): Uint8Array {
   const deck = course.flashcards!;
   const db = new Database(":memory:");
   try {

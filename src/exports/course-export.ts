@@ -6,12 +6,12 @@
  * the newest of each.
  */
 import { existsSync } from "node:fs";
-import { type CourseOwner, readCourse } from "../courses/read.ts";
+import { type CourseOwner, loadCourseOf, readCourse } from "../courses/read.ts";
 import type { FlashcardDeck, McqQuestion, StudyGuide } from "../llm/artefacts.ts";
-import { assertCompleted, ownedCourse } from "../materials/course-content.ts";
+import { assertCompleted } from "../materials/assert-completed.ts";
 import { asUnavailable, type MaterialDeps } from "../materials/engine.ts";
-import { type Exam, latestExam } from "../materials/exam.ts";
-import { latestDeck } from "../materials/flashcards.ts";
+import { type Exam, findExam } from "../materials/exam.ts";
+import { findDeck } from "../materials/flashcards.ts";
 import { findLatestNotes, type StoredNotes } from "../materials/notes.ts";
 import { buildStudyGuide, readStudyGuide } from "../materials/study-guide.ts";
 import { blobPath } from "../media/blob-store.ts";
@@ -62,7 +62,7 @@ export interface ExportCourse {
 export type ExportDeps = MaterialDeps & { cfg: { dataDir: string } };
 
 export async function loadExportCourse(svc: ExportDeps, owner: CourseOwner, courseId: string): Promise<ExportCourse> {
-  const head = ownedCourse(svc.sqlite, owner, courseId);
+  const head = loadCourseOf(svc.sqlite, owner, courseId);
   assertCompleted(head);
   if (!readStudyGuide(svc.sqlite, head.id)) {
     await buildStudyGuide(svc, head.id).catch((err: unknown) => {
@@ -117,8 +117,8 @@ export async function loadExportCourse(svc: ExportDeps, owner: CourseOwner, cour
     chapters,
     studyGuide: readStudyGuide(svc.sqlite, head.id)!.guide,
     notes: findLatestNotes(svc.sqlite, head.id),
-    flashcards: latestDeck(svc.sqlite, head.id),
-    exam: latestExam(svc.sqlite, head.id),
+    flashcards: findDeck(svc.sqlite, head.id)?.deck ?? null,
+    exam: findExam(svc.sqlite, head.id)?.exam ?? null,
     episodes,
   };
 }

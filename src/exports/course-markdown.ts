@@ -11,19 +11,19 @@ export function citationText(s: ExportSource): string {
 /** Markdown list items never start a new block from text: line breaks in model or document text are folded. */
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 
-export function keyConceptsMarkdown(chapter: ExportChapter): string {
+function keyConceptsMarkdown(chapter: ExportChapter): string {
   return chapter.keyConcepts.length
     ? `## Key concepts\n\n${chapter.keyConcepts.map((k) => `- ${oneLine(k)}`).join("\n")}\n`
     : "";
 }
 
-export function citationsMarkdown(chapter: ExportChapter): string {
+function citationsMarkdown(chapter: ExportChapter): string {
   return chapter.sources.length
     ? `## Sources\n\n${chapter.sources.map((s, i) => `${i + 1}. ${oneLine(citationText(s))}`).join("\n")}\n`
     : "";
 }
 
-export function quizMarkdown(chapter: ExportChapter): string {
+function quizMarkdown(chapter: ExportChapter): string {
   if (chapter.quiz.length === 0) return "";
   const letters = "ABCDE";
   const items = chapter.quiz.map((q, i) => {

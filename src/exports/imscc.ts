@@ -84,7 +84,7 @@ function parts(course: ExportCourse): { resources: Resource[]; items: Item[] } {
   return { resources, items };
 }
 
-export function imsccManifest(course: ExportCourse, resources: Resource[], items: Item[]): string {
+function imsccManifest(course: ExportCourse, resources: Resource[], items: Item[]): string {
   const doc = create(XML_DECLARATION).ele("manifest", {
     identifier: `M_${course.id.replaceAll("-", "")}`,
     xmlns: "http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1",

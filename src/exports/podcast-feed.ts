@@ -4,8 +4,9 @@
  */
 import type { Database } from "bun:sqlite";
 import { type CourseOwner, loadCourseOf } from "../courses/read.ts";
+import { loadCourse } from "../courses/store.ts";
 import { AppError } from "../errors.ts";
-import { assertCompleted } from "../materials/course-content.ts";
+import { assertCompleted } from "../materials/assert-completed.ts";
 import { blobPath } from "../media/blob-store.ts";
 import type { Signer } from "../media/signer.ts";
 import { courseEpisodes, getEpisode } from "../podcasts/episodes.ts";
@@ -19,7 +20,7 @@ export interface FeedDeps {
 }
 
 export const feedUrl = (baseUrl: string, token: string) => `${baseUrl}/feeds/${token}/rss`;
-export const feedAudioUrl = (baseUrl: string, token: string, episodeId: string) =>
+const feedAudioUrl = (baseUrl: string, token: string, episodeId: string) =>
   `${baseUrl}/feeds/${token}/episodes/${episodeId}.mp3`;
 
 /** POST podcasts/feed: the learner's completed course's feed URL, made when it has none. */
@@ -52,11 +53,7 @@ function liveFeed(svc: FeedDeps, token: string) {
 /** The RSS document a feed token opens; 404 for an unknown or revoked token. */
 export function feedDocument(svc: FeedDeps, token: string): string {
   const feed = liveFeed(svc, token);
-  const course = svc.sqlite
-    .query<{ id: string; title: string; description: string | null }, [string]>(
-      "SELECT id, title, description FROM courses WHERE id = ?",
-    )
-    .get(feed.course_id)!;
+  const course = loadCourse(svc.sqlite, feed.course_id)!;
   return feedXml({
     course,
     feedUrl: feedUrl(svc.cfg.baseUrl, token),

@@ -20,7 +20,7 @@ function duration(seconds: number): string {
   return [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60].map((n) => String(n).padStart(2, "0")).join(":");
 }
 
-export const episodeGuid = (e: Pick<EpisodeRow, "course_id" | "chapter_id">) =>
+const episodeGuid = (e: Pick<EpisodeRow, "course_id" | "chapter_id">) =>
   `courseforge:podcast:${e.course_id}:${e.chapter_id}`;
 
 /** Only ready episodes are listed: an item without audio would be an error in every podcast app. */

@@ -13,11 +13,11 @@ import { XML_DECLARATION } from "./xml.ts";
 import type { ZipEntry } from "./zip-stream.ts";
 
 /** The share of quiz answers that passes the course, in percent (adlcp:masteryscore). */
-export const MASTERY_SCORE = 80;
+const MASTERY_SCORE = 80;
 
 const FILES = ["index.html", "course.js", "course.css"];
 
-export function scormManifest(course: ExportCourse): string {
+function scormManifest(course: ExportCourse): string {
   const doc = create(XML_DECLARATION).ele("manifest", {
     identifier: `courseforge-${course.id}`,
     version: "1.0",
@@ -46,7 +46,7 @@ export function scormManifest(course: ExportCourse): string {
   return doc.end({ prettyPrint: true });
 }
 
-export function scormIndexHtml(course: ExportCourse): string {
+function scormIndexHtml(course: ExportCourse): string {
   const pages = [
     ...course.chapters.map((c) => ({ id: `chapter-${c.index + 1}`, title: c.title, body: chapterBodyHtml(c) })),
     { id: "study-guide", title: "Study guide", body: studyGuideBodyHtml(course) },

@@ -1,5 +1,5 @@
 /** TypeBox schemas shared by several routes (request validation and OpenAPI both read them). */
-import { t } from "elysia";
+import { type TSchema, t } from "elysia";
 import { type ErrorCode, errorCatalogue, MODEL_FAILURE_STATUS, type ModelFailureEndpoint } from "../errors.ts";
 
 const errorBody = (codes: readonly ErrorCode[], description: string) =>
@@ -67,6 +67,19 @@ export const UserHeaders = t.Object({
 });
 
 export const CourseIdParams = t.Object({ course_id: t.String({ description: "Course UUID" }) });
+
+/** The query of a keyset-paginated list (see keyset-cursor.ts), to spread beside a list's own filters. */
+export const PAGE_QUERY = {
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  cursor: t.Optional(t.String({ maxLength: 200 })),
+};
+
+/** One page of a keyset-paginated list of `item`. */
+export const Page = <T extends TSchema>(item: T) =>
+  t.Object({
+    data: t.Array(item),
+    pagination: t.Object({ limit: t.Integer(), has_more: t.Boolean(), next_cursor: t.Nullable(t.String()) }),
+  });
 
 export const LearningGoal = t.Union(
   [t.Literal("exams"), t.Literal("career"), t.Literal("curiosity"), t.Literal("supplement")],

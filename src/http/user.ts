@@ -1,6 +1,6 @@
 import { AppError } from "../errors.ts";
 import type { Services } from "../services.ts";
-import { resolveUser, type User } from "../tenants/users.ts";
+import { discardUnreferencedUser, resolveUser, type User } from "../tenants/users.ts";
 import { authOf, stateOf } from "./context.ts";
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
@@ -54,14 +54,7 @@ export function userOf(svc: Services, request: Request, opts: { create: boolean 
 export function discardNewUser(svc: Services, request: Request): void {
   const id = stateOf(request)?.newUserId;
   if (!id) return;
-  svc.sqlite.run(
-    `DELETE FROM users WHERE id = ?1
-       AND NOT EXISTS (SELECT 1 FROM courses WHERE user_id = ?1)
-       AND NOT EXISTS (SELECT 1 FROM documents WHERE user_id = ?1)
-       AND NOT EXISTS (SELECT 1 FROM jobs WHERE user_id = ?1)
-       AND NOT EXISTS (SELECT 1 FROM usage_events WHERE user_id = ?1)`,
-    [id],
-  );
+  discardUnreferencedUser(svc.sqlite, id);
 }
 
 /** Owner of course-scoped reads and writes. */

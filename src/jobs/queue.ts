@@ -81,6 +81,13 @@ export function latestCourseJob(sqlite: Database, courseId: string, kind: JobTyp
     .get(courseId, kind.type);
 }
 
+/** A queued or running job of the course, if any. */
+export function activeCourseJob(sqlite: Database, courseId: string): JobRow | null {
+  return sqlite
+    .query<JobRow, [string]>("SELECT * FROM jobs WHERE course_id = ? AND status IN ('queued', 'running') LIMIT 1")
+    .get(courseId);
+}
+
 export function queueDepth(sqlite: Database): Record<JobStatus, number> {
   const out: Record<JobStatus, number> = { queued: 0, running: 0, completed: 0, failed: 0 };
   for (const r of sqlite

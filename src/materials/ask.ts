@@ -7,13 +7,13 @@
  * answer it. The question counts toward a test key's monthly query cap whether or not it is answered.
  */
 import { assertWithinTestCap, OPERATIONS, recordUsage } from "../billing/index.ts";
+import type { CourseHead } from "../courses/read.ts";
 import { AppError } from "../errors.ts";
 import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
 import { answerQuestion, distinctPassages, EXTRACTIVE_MODEL, UsageMeter } from "../llm/artefacts.ts";
 import { search } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
 import type { AuthContext } from "../tenants/keys.ts";
-import type { CourseHead } from "./course-content.ts";
 import { isModelFailure, type Maker, makerOf } from "./engine.ts";
 
 export const LOW_CONFIDENCE_SCORE = 0.5;

@@ -1,14 +1,16 @@
 /** The course exam: cached per (course, model, exam_size), written once even under concurrent requests. */
 import type { Database } from "bun:sqlite";
 import type { Config } from "../config.ts";
+import { completedChapters } from "../courses/completed-chapters.ts";
+import type { CourseHead } from "../courses/read.ts";
 import type { ExamQuestion } from "../llm/artefacts.ts";
 import { newId, nowIso } from "../util.ts";
-import { assertCompleted, type CourseHead, completedChapters } from "./course-content.ts";
+import { assertCompleted } from "./assert-completed.ts";
 import { asUnavailable, type MaterialDeps, makerOf } from "./engine.ts";
 import { buildExamQuestions } from "./exam-builder.ts";
 import { chooseModel } from "./model-choice.ts";
 import { isQuantitative } from "./quantitative.ts";
-import { singleFlight } from "./single-flight.ts";
+import { cachedOrMade } from "./single-flight.ts";
 
 export interface Exam {
   title: string;
@@ -41,14 +43,30 @@ function readExam(
     : null;
 }
 
-/** The newest exam of the course, of any model and size (exports take what has been generated). */
-export function latestExam(sqlite: Database, courseId: string): Exam | null {
+export interface StoredExam {
+  id: string;
+  model: string;
+  exam_size: number;
+  exam: Exam;
+}
+
+/**
+ * The course's newest exam (of `size` questions and of `model` when given), or null when none was
+ * generated; exports and exam attempts both take this one.
+ */
+export function findExam(
+  sqlite: Database,
+  courseId: string,
+  opts: { size?: number; model?: string | null } = {},
+): StoredExam | null {
   const row = sqlite
-    .query<{ exam: string }, [string]>(
-      "SELECT exam FROM exams WHERE course_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1",
+    .query<{ id: string; model: string; exam_size: number; exam: string }, [string, number | null, string | null]>(
+      `SELECT id, model, exam_size, exam FROM exams
+        WHERE course_id = ?1 AND (?2 IS NULL OR exam_size = ?2) AND (?3 IS NULL OR model = ?3)
+        ORDER BY created_at DESC, rowid DESC LIMIT 1`,
     )
-    .get(courseId);
-  return row ? (JSON.parse(row.exam) as Exam) : null;
+    .get(courseId, opts.size ?? null, opts.model ?? null);
+  return row ? { id: row.id, model: row.model, exam_size: row.exam_size, exam: JSON.parse(row.exam) as Exam } : null;
 }
 
 const MODEL_ROUNDS = 4;
@@ -76,12 +94,8 @@ export async function generateExam(
 ): Promise<ExamResult> {
   assertCompleted(course);
   const model = await chooseModel(svc.llm, course, opts.modelKey);
-  const cached = readExam(svc.sqlite, course.id, model, opts.examSize);
-  if (cached) return { ...cached, from_cache: true };
-
-  const { value, joined } = await singleFlight(`exam:${course.id}:${model}:${opts.examSize}`, async () => {
-    const again = readExam(svc.sqlite, course.id, model, opts.examSize);
-    if (again) return again;
+  const read = () => readExam(svc.sqlite, course.id, model, opts.examSize);
+  return cachedOrMade(`exam:${course.id}:${model}:${opts.examSize}`, read, async () => {
     const maker = makerOf(svc.llm, model);
     const chapters = completedChapters(svc.sqlite, course.id);
     const questions = await buildExamQuestions(svc.llm, {
@@ -108,7 +122,5 @@ export async function generateExam(
       "INSERT OR IGNORE INTO exams (id, course_id, model, exam_size, exam, engine, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
       [newId(), course.id, maker.model, opts.examSize, JSON.stringify(exam), maker.engine, nowIso()],
     );
-    return readExam(svc.sqlite, course.id, model, opts.examSize)!;
   });
-  return { ...value, from_cache: joined };
 }

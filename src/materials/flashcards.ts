@@ -1,11 +1,13 @@
 /** The flashcard deck: cached per (course, model); a different model makes a fresh deck. */
 import type { Database } from "bun:sqlite";
+import { completedChapters } from "../courses/completed-chapters.ts";
+import type { CourseHead } from "../courses/read.ts";
 import { type FlashcardDeck, writeFlashcards } from "../llm/artefacts.ts";
 import { newId, nowIso } from "../util.ts";
-import { assertCompleted, type CourseHead, completedChapters } from "./course-content.ts";
+import { assertCompleted } from "./assert-completed.ts";
 import { asUnavailable, type MaterialDeps, makerOf } from "./engine.ts";
 import { chooseModel } from "./model-choice.ts";
-import { singleFlight } from "./single-flight.ts";
+import { cachedOrMade } from "./single-flight.ts";
 
 export interface FlashcardsResult {
   flashcards: FlashcardDeck;
@@ -31,14 +33,24 @@ function readDeck(sqlite: Database, courseId: string, model: string): Omit<Flash
     : null;
 }
 
-/** The newest deck of the course, whichever model made it (exports take what has been generated). */
-export function latestDeck(sqlite: Database, courseId: string): FlashcardDeck | null {
+export interface StoredDeck {
+  id: string;
+  model: string;
+  deck: FlashcardDeck;
+}
+
+/**
+ * The course's newest deck (of `model` when given), or null when none was generated; exports and
+ * learner progress both take this one.
+ */
+export function findDeck(sqlite: Database, courseId: string, model?: string | null): StoredDeck | null {
   const row = sqlite
-    .query<{ deck: string }, [string]>(
-      "SELECT deck FROM flashcard_decks WHERE course_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1",
+    .query<{ id: string; model: string; deck: string }, [string, string | null]>(
+      `SELECT id, model, deck FROM flashcard_decks WHERE course_id = ?1 AND (?2 IS NULL OR model = ?2)
+        ORDER BY created_at DESC, rowid DESC LIMIT 1`,
     )
-    .get(courseId);
-  return row ? (JSON.parse(row.deck) as FlashcardDeck) : null;
+    .get(courseId, model ?? null);
+  return row ? { id: row.id, model: row.model, deck: JSON.parse(row.deck) as FlashcardDeck } : null;
 }
 
 /** Fronts compared without case, spacing or punctuation, so near-identical cards count once. */
@@ -63,25 +75,22 @@ export async function generateFlashcards(
 ): Promise<FlashcardsResult> {
   assertCompleted(course);
   const model = await chooseModel(svc.llm, course, opts.modelKey);
-  const cached = readDeck(svc.sqlite, course.id, model);
-  if (cached) return { ...cached, from_cache: true };
-
-  const { value, joined } = await singleFlight(`flashcards:${course.id}:${model}`, async () => {
-    const again = readDeck(svc.sqlite, course.id, model);
-    if (again) return again;
-    const maker = makerOf(svc.llm, model);
-    const deck = await writeFlashcards(svc.llm, {
-      courseTitle: course.title,
-      chapters: completedChapters(svc.sqlite, course.id),
-      model: maker.model,
-    }).catch((err: unknown) => {
-      throw asUnavailable(err);
-    });
-    svc.sqlite.run(
-      "INSERT OR IGNORE INTO flashcard_decks (id, course_id, model, deck, engine, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-      [newId(), course.id, maker.model, JSON.stringify(withoutDuplicates(deck)), maker.engine, nowIso()],
-    );
-    return readDeck(svc.sqlite, course.id, model)!;
-  });
-  return { ...value, from_cache: joined };
+  return cachedOrMade(
+    `flashcards:${course.id}:${model}`,
+    () => readDeck(svc.sqlite, course.id, model),
+    async () => {
+      const maker = makerOf(svc.llm, model);
+      const deck = await writeFlashcards(svc.llm, {
+        courseTitle: course.title,
+        chapters: completedChapters(svc.sqlite, course.id),
+        model: maker.model,
+      }).catch((err: unknown) => {
+        throw asUnavailable(err);
+      });
+      svc.sqlite.run(
+        "INSERT OR IGNORE INTO flashcard_decks (id, course_id, model, deck, engine, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        [newId(), course.id, maker.model, JSON.stringify(withoutDuplicates(deck)), maker.engine, nowIso()],
+      );
+    },
+  );
 }

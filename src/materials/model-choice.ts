@@ -1,8 +1,9 @@
 /** The model a material is generated with, which is also part of its cache key. */
+
+import type { CourseHead } from "../courses/read.ts";
 import { AppError } from "../errors.ts";
 import { EXTRACTIVE_MODEL, resolveModelKey } from "../llm/artefacts.ts";
 import type { Llm } from "../llm/types.ts";
-import type { CourseHead } from "./course-content.ts";
 import { asUnavailable } from "./engine.ts";
 
 /**

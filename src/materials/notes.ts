@@ -5,12 +5,14 @@
  */
 import type { Database } from "bun:sqlite";
 import { OPERATIONS, PRICES_MICROS, recordUsage } from "../billing/index.ts";
+import { completedChapters } from "../courses/completed-chapters.ts";
+import type { CourseHead } from "../courses/read.ts";
 import type { Db } from "../db/index.ts";
 import { AppError } from "../errors.ts";
 import { type NotesGoal, type NotesStyle, type TutorTone, writeNotes } from "../llm/artefacts.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import { newId, nowIso } from "../util.ts";
-import { assertCompleted, type CourseHead, completedChapters } from "./course-content.ts";
+import { assertCompleted } from "./assert-completed.ts";
 import { asUnavailable, type MaterialDeps, makerOf } from "./engine.ts";
 import { chooseModel } from "./model-choice.ts";
 import { singleFlight } from "./single-flight.ts";

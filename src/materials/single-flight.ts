@@ -13,3 +13,23 @@ export async function singleFlight<T>(key: string, run: () => Promise<T>): Promi
   inFlight.set(key, started);
   return { value: await started, joined: false };
 }
+
+/**
+ * The stored material of `key` when there is one; otherwise made once (concurrent callers join the
+ * making), with the store read again first and read back after, so a row another process stored wins.
+ */
+export async function cachedOrMade<T extends object>(
+  key: string,
+  read: () => T | null,
+  make: () => Promise<void>,
+): Promise<T & { from_cache: boolean }> {
+  const cached = read();
+  if (cached) return { ...cached, from_cache: true };
+  const { value, joined } = await singleFlight(key, async () => {
+    const again = read();
+    if (again) return again;
+    await make();
+    return read()!;
+  });
+  return { ...value, from_cache: joined };
+}

@@ -3,10 +3,11 @@
  * that generated the course. It is never regenerated; a second build keeps the first guide.
  */
 import type { Database } from "bun:sqlite";
+import { completedChapters } from "../courses/completed-chapters.ts";
+import { type CourseHead, courseHead } from "../courses/read.ts";
 import { AppError } from "../errors.ts";
 import { type StudyGuide, type UsageMeter, writeStudyGuide } from "../llm/artefacts.ts";
 import { nowIso } from "../util.ts";
-import { type CourseHead, completedChapters, courseHead } from "./course-content.ts";
 import { asUnavailable, type MaterialDeps, makerOf } from "./engine.ts";
 import { singleFlight } from "./single-flight.ts";
 

@@ -35,7 +35,7 @@ export interface CheckedUrl {
   family: 4 | 6;
 }
 
-export const urlNotAllowed = (message: string) => new AppError("URL_NOT_ALLOWED", message);
+const urlNotAllowed = (message: string) => new AppError("URL_NOT_ALLOWED", message);
 
 function parseHttpUrl(input: string | URL): URL {
   let url: URL;

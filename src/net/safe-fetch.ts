@@ -17,9 +17,9 @@ import { AppError } from "../errors.ts";
 import { parseAllowList } from "./address-policy.ts";
 import { type CheckedUrl, checkUrl, type Resolver, systemResolver } from "./guard.ts";
 
-export const DEFAULT_TIMEOUT_MS = 20_000;
-export const DEFAULT_MAX_BYTES = 20 * 1024 * 1024;
-export const DEFAULT_MAX_REDIRECTS = 5;
+const DEFAULT_TIMEOUT_MS = 20_000;
+const DEFAULT_MAX_BYTES = 20 * 1024 * 1024;
+const DEFAULT_MAX_REDIRECTS = 5;
 
 export interface SafeFetchOptions {
   method?: string;

@@ -34,6 +34,19 @@ function countFiles(dir: string): number {
   return n;
 }
 
+/** What a data directory holds: its database's migrations and courses, and its blob files. */
+function summaryOf(sqlite: Database, dir: string): BackupSummary {
+  return {
+    dest: dir,
+    schemaVersions: sqlite
+      .query<{ version: string }, []>("SELECT version FROM schema_migrations ORDER BY version")
+      .all()
+      .map((r) => r.version),
+    courses: sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM courses").get()!.n,
+    blobs: countFiles(join(dir, "blobs")),
+  };
+}
+
 export async function backup(dataDir: string, destInput: string): Promise<BackupSummary> {
   const dest = resolve(destInput);
   if (!isEmptyDir(dest)) throw new BackupError(`${dest} is not empty; back up into a new or empty directory`);
@@ -49,15 +62,7 @@ export async function backup(dataDir: string, destInput: string): Promise<Backup
     if (existsSync(join(dataDir, dir))) cpSync(join(dataDir, dir), join(dest, dir), { recursive: true });
   }
   const copy = new Database(join(dest, DB_FILE), { readonly: true });
-  const summary: BackupSummary = {
-    dest,
-    schemaVersions: copy
-      .query<{ version: string }, []>("SELECT version FROM schema_migrations ORDER BY version")
-      .all()
-      .map((r) => r.version),
-    courses: copy.query<{ n: number }, []>("SELECT count(*) AS n FROM courses").get()!.n,
-    blobs: countFiles(join(dest, "blobs")),
-  };
+  const summary = summaryOf(copy, dest);
   copy.close();
   writeFileSync(
     join(dest, "backup.json"),
@@ -95,15 +100,7 @@ export async function restore(
   cpSync(srcDb, join(dataDir, DB_FILE));
   // Applies any migration newer than the backup, so an old backup restores into a new version.
   const { sqlite } = await openDb(dataDir);
-  const summary: BackupSummary = {
-    dest: dataDir,
-    schemaVersions: sqlite
-      .query<{ version: string }, []>("SELECT version FROM schema_migrations ORDER BY version")
-      .all()
-      .map((r) => r.version),
-    courses: sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM courses").get()!.n,
-    blobs: countFiles(join(dataDir, "blobs")),
-  };
+  const summary = summaryOf(sqlite, dataDir);
   sqlite.close();
   return summary;
 }

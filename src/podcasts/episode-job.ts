@@ -4,6 +4,7 @@
  * kept; when it finally fails, the episode ends `error` with the reason.
  */
 import { join } from "node:path";
+import { chapterWithCourseTitle } from "../courses/chapters.ts";
 import { AppError, type FailureReason } from "../errors.ts";
 import { defineJob } from "../jobs/definition.ts";
 import { INTERRUPTED } from "../jobs/queue.ts";
@@ -21,21 +22,9 @@ function permanent(error: AppError): AppError {
   return Object.assign(error, { retriable: false });
 }
 
-interface ChapterSource {
-  course_title: string;
-  chapter_title: string;
-  content: string | null;
-  key_concepts: string;
-}
-
 async function ensureScript(deps: PodcastDeps, episode: EpisodeRow): Promise<StoredScript> {
   if (episode.script) return JSON.parse(episode.script) as StoredScript;
-  const chapter = deps.sqlite
-    .query<ChapterSource, [string]>(
-      `SELECT c.title AS course_title, ch.title AS chapter_title, ch.content, ch.key_concepts
-         FROM chapters ch JOIN courses c ON c.id = ch.course_id WHERE ch.id = ?`,
-    )
-    .get(episode.chapter_id);
+  const chapter = chapterWithCourseTitle(deps.sqlite, episode.chapter_id);
   if (!chapter) throw permanent(new AppError("NOT_FOUND", "The chapter of this episode no longer exists"));
   const meter = new UsageMeter();
   const script = await writePodcastScript(deps.llm, {

@@ -40,6 +40,16 @@ export function courseEpisodes(sqlite: Database, courseId: string): EpisodeRow[]
     .all(courseId);
 }
 
+/** The stored audio of the course's episodes, for deleting the files with the course. */
+export function episodeBlobKeys(sqlite: Database, courseId: string): string[] {
+  return sqlite
+    .query<{ blob_key: string }, [string]>(
+      "SELECT blob_key FROM podcast_episodes WHERE course_id = ? AND blob_key IS NOT NULL",
+    )
+    .all(courseId)
+    .map((r) => r.blob_key);
+}
+
 export function getEpisode(sqlite: Database, id: string): EpisodeRow | null {
   return sqlite.query<EpisodeRow, [string]>("SELECT * FROM podcast_episodes WHERE id = ?").get(id);
 }

@@ -5,6 +5,7 @@
  * episode already generating is not queued twice.
  */
 import { Type } from "@sinclair/typebox";
+import { writtenChapters } from "../courses/chapters.ts";
 import { type CourseOwner, loadCourseOf } from "../courses/read.ts";
 import { AppError } from "../errors.ts";
 import { jobType } from "../jobs/definition.ts";
@@ -74,11 +75,7 @@ export async function generatePodcasts(deps: PodcastDeps, req: GenerateRequest):
   }
 
   return deps.sqlite.transaction((): GenerateResult => {
-    const chapters = deps.sqlite
-      .query<{ id: string; order_index: number; title: string }, [string]>(
-        "SELECT id, order_index, title FROM chapters WHERE course_id = ? AND status = 'completed' ORDER BY order_index",
-      )
-      .all(course.id);
+    const chapters = writtenChapters(deps.sqlite, course.id);
     const existing = new Map(courseEpisodes(deps.sqlite, course.id).map((e) => [e.chapter_id, e]));
     let ready = 0;
     let failed = 0;

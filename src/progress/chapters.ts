@@ -1,21 +1,12 @@
 /** A course's chapters as progress sees them, and marking one read. */
 import type { Database } from "bun:sqlite";
+import { writtenChapter as findWrittenChapter, type WrittenChapter } from "../courses/chapters.ts";
+import type { CourseOwner } from "../courses/read.ts";
 import { AppError } from "../errors.ts";
-import type { CourseOwner } from "../materials/course-content.ts";
-
-export interface ChapterRef {
-  id: string;
-  order_index: number;
-  title: string;
-}
 
 /** A written chapter of the course; one not written yet (or out of range) is 404, as GET /v2/courses/{id} does not show it. */
-export function writtenChapter(sqlite: Database, courseId: string, orderIndex: number): ChapterRef {
-  const row = sqlite
-    .query<ChapterRef, [string, number]>(
-      "SELECT id, order_index, title FROM chapters WHERE course_id = ? AND order_index = ? AND status = 'completed'",
-    )
-    .get(courseId, orderIndex);
+export function writtenChapter(sqlite: Database, courseId: string, orderIndex: number): WrittenChapter {
+  const row = findWrittenChapter(sqlite, courseId, orderIndex);
   if (!row) throw new AppError("CHAPTER_NOT_FOUND", `The course has no written chapter with order_index ${orderIndex}`);
   return row;
 }

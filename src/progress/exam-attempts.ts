@@ -1,14 +1,15 @@
 /** Exam attempts against a cached exam: mcq exactly, free-text answers against their rubric by the exam's grader. */
 import type { Database } from "bun:sqlite";
+import type { CourseHead, CourseOwner } from "../courses/read.ts";
 import { AppError } from "../errors.ts";
 import type { Llm } from "../llm/types.ts";
-import type { CourseHead, CourseOwner } from "../materials/course-content.ts";
 import { asUnavailable } from "../materials/engine.ts";
 import { newId } from "../util.ts";
 import { checkAnswers } from "./answers.ts";
 import { courseExam } from "./decks.ts";
 import { graderFor } from "./graders.ts";
 import { type Answer, gradeAnswers, type QuestionResult } from "./grading.ts";
+import { percent } from "./share.ts";
 
 export async function submitExamAttempt(
   deps: { sqlite: Database; llm: Llm },
@@ -77,7 +78,7 @@ export function readExamAttempt(sqlite: Database, owner: CourseOwner, courseId: 
     exam_model: row.exam_model,
     score: row.score,
     total: row.total,
-    percent: Math.round((row.score / Math.max(1, row.total)) * 100),
+    percent: percent(row.score, row.total),
     results: JSON.parse(row.results) as QuestionResult[],
     grader: { engine: row.grader_engine, model: row.grader_model },
     created_at: row.created_at,

@@ -1,10 +1,11 @@
 /** A learner's flashcard reviews: each rating reschedules its card, and the cards due at a time, in order. */
 import type { Database } from "bun:sqlite";
 import type { CardInput } from "ts-fsrs";
+import type { CourseOwner } from "../courses/read.ts";
 import { AppError } from "../errors.ts";
-import type { CourseOwner } from "../materials/course-content.ts";
+import type { StoredDeck } from "../materials/flashcards.ts";
 import { newId } from "../util.ts";
-import { courseDeck, type StoredDeck } from "./decks.ts";
+import { courseDeck } from "./decks.ts";
 import { type CardStateName, type RatingName, schedule, stateName } from "./scheduling.ts";
 
 interface ScheduleRow {

@@ -12,7 +12,7 @@ export const builtinGrader: RubricGrader = {
 };
 
 /** A model marks each answer (prompts/grade.v1.md); its reply has one mark per rubric point, in order. */
-export function modelGrader(llm: Llm, model: string): RubricGrader {
+function modelGrader(llm: Llm, model: string): RubricGrader {
   return {
     engine: llm.engine,
     model,

@@ -5,6 +5,7 @@
 import pLimit from "p-limit";
 import type { ExamQuestion, RubricMark } from "../llm/artefacts.ts";
 import type { RubricMarking } from "./rubric-coverage.ts";
+import { share } from "./share.ts";
 
 /** An answer as sent: a choice index for mcq, text otherwise, null when left blank. */
 export type Answer = number | string | null;
@@ -48,7 +49,7 @@ export interface RubricGrader {
 const CREDIT: Record<RubricMark, number> = { yes: 1, partly: 0.5, no: 0 };
 
 /** A free-text answer counts as correct from half the question's credit on. */
-export const CORRECT_FROM = 0.5;
+const CORRECT_FROM = 0.5;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
@@ -88,7 +89,12 @@ async function gradeText(
         }
       : await grader.mark({ question: q.prompt, reference: q.answer, rubric, answer: text });
   const points = marking.points.map((p) => ({ point: p.point, met: p.met, credit: CREDIT[p.met], comment: p.comment }));
-  const score = round2(points.reduce((s, p) => s + p.credit, 0) / Math.max(1, points.length));
+  const score = round2(
+    share(
+      points.reduce((s, p) => s + p.credit, 0),
+      points.length,
+    ),
+  );
   const steps = q.type === "worked_problem" ? ` Worked solution: ${q.steps.join(" ")}` : "";
   return {
     index,

@@ -1,24 +1,17 @@
 /** Chapter quiz attempts: graded exactly (the quizzes are multiple choice), stored per learner. */
 import type { Database } from "bun:sqlite";
+import { type QuizQuestionRow, chapterQuiz as quizRows } from "../courses/chapters.ts";
+import type { CourseHead, CourseOwner } from "../courses/read.ts";
 import { AppError } from "../errors.ts";
 import type { ExamQuestion } from "../llm/artefacts.ts";
-import type { CourseHead, CourseOwner } from "../materials/course-content.ts";
 import { newId } from "../util.ts";
 import { checkAnswers } from "./answers.ts";
 import { writtenChapter } from "./chapters.ts";
 import { builtinGrader } from "./graders.ts";
 import { type Answer, gradeAnswers, type QuestionResult } from "./grading.ts";
 
-interface QuizRow {
-  type: string;
-  prompt: string;
-  choices: string;
-  answer: string;
-  explanation: string | null;
-}
-
 /** A stored quiz question as a gradable one; a free-text quiz question is marked against its answer as the one rubric point. */
-function asQuestion(r: QuizRow): ExamQuestion {
+function asQuestion(r: QuizQuestionRow): ExamQuestion {
   const answer = JSON.parse(r.answer) as number | string;
   if (r.type === "mcq") {
     return {
@@ -33,12 +26,7 @@ function asQuestion(r: QuizRow): ExamQuestion {
 }
 
 export function chapterQuiz(sqlite: Database, chapterId: string): ExamQuestion[] {
-  return sqlite
-    .query<QuizRow, [string]>(
-      "SELECT type, prompt, choices, answer, explanation FROM quiz_questions WHERE chapter_id = ? ORDER BY position",
-    )
-    .all(chapterId)
-    .map(asQuestion);
+  return quizRows(sqlite, chapterId).map(asQuestion);
 }
 
 export async function submitQuizAttempt(

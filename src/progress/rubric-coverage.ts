@@ -22,8 +22,8 @@ export interface RubricMarking {
 }
 
 /** Weighted coverage at which a point counts as met, and as partly met. */
-export const MET_COVERAGE = 0.6;
-export const PARTLY_COVERAGE = 0.3;
+const MET_COVERAGE = 0.6;
+const PARTLY_COVERAGE = 0.3;
 
 /** The words of a phrase may stand this many content words apart in the answer ("membrane of the cell"). */
 const PHRASE_WINDOW = 2;
@@ -89,7 +89,7 @@ function negatedAbout(answer: GivenAnswer, found: KeyTerm[]): boolean {
  * whole only adds. A point that says "no", "not", "never"… is at most partly met by an answer
  * that says none of them, and the other way round.
  */
-export function markPoint(point: string, answer: GivenAnswer, asked: Set<string>): PointMark {
+function markPoint(point: string, answer: GivenAnswer, asked: Set<string>): PointMark {
   const all = keyTerms(point);
   const own = all.filter((t) => !asked.has(t.term));
   const terms = own.length > 0 ? own : all;

@@ -4,12 +4,14 @@
  * the number of chapters; decks and exams are optional materials and do not count).
  */
 import type { Database } from "bun:sqlite";
-import type { CourseHead, CourseOwner } from "../materials/course-content.ts";
-import { findDeck } from "./decks.ts";
+import { chapterOutline } from "../courses/chapters.ts";
+import type { CourseHead, CourseOwner } from "../courses/read.ts";
+import { findDeck } from "../materials/flashcards.ts";
 import { deckStanding } from "./flashcard-reviews.ts";
+import { percent, share } from "./share.ts";
 
 /** A chapter quiz is passed when an attempt gets at least two thirds of its questions right. */
-export const QUIZ_PASS = 2 / 3;
+const QUIZ_PASS = 2 / 3;
 
 interface AttemptRow {
   id: string;
@@ -18,7 +20,6 @@ interface AttemptRow {
   created_at: string;
 }
 
-const percent = (score: number, total: number) => Math.round((score / Math.max(1, total)) * 100);
 const summary = (a: AttemptRow) => ({
   attempt_id: a.id,
   score: a.score,
@@ -30,17 +31,12 @@ const summary = (a: AttemptRow) => ({
 /** Best (highest share, earliest on a tie) and last of attempts in the order they were made. */
 function bestAndLast(attempts: AttemptRow[]) {
   if (attempts.length === 0) return { attempts: 0, best: null, last: null };
-  const best = attempts.reduce((b, a) => (a.score / Math.max(1, a.total) > b.score / Math.max(1, b.total) ? a : b));
+  const best = attempts.reduce((b, a) => (share(a.score, a.total) > share(b.score, b.total) ? a : b));
   return { attempts: attempts.length, best: summary(best), last: summary(attempts[attempts.length - 1]!) };
 }
 
 export function learnerProgress(sqlite: Database, owner: CourseOwner, course: CourseHead, now = new Date()) {
-  const chapters = sqlite
-    .query<{ id: string; order_index: number; title: string; status: string; questions: number }, [string]>(
-      `SELECT ch.id, ch.order_index, ch.title, ch.status, (SELECT COUNT(*) FROM quiz_questions q WHERE q.chapter_id = ch.id) AS questions
-         FROM chapters ch WHERE ch.course_id = ? ORDER BY ch.order_index`,
-    )
-    .all(course.id);
+  const chapters = chapterOutline(sqlite, course.id);
   const reads = new Map(
     sqlite
       .query<{ chapter_id: string; read_at: string }, [string, string]>(
@@ -62,7 +58,7 @@ export function learnerProgress(sqlite: Database, owner: CourseOwner, course: Co
 
   const chapterViews = chapters.map((ch) => {
     const quiz = bestAndLast(quizAttempts.filter((a) => a.chapter_id === ch.id));
-    const passed = quiz.best !== null && quiz.best.score / Math.max(1, quiz.best.total) >= QUIZ_PASS;
+    const passed = quiz.best !== null && share(quiz.best.score, quiz.best.total) >= QUIZ_PASS;
     return {
       order_index: ch.order_index,
       title: ch.title,
@@ -83,7 +79,7 @@ export function learnerProgress(sqlite: Database, owner: CourseOwner, course: Co
     course_status: course.status,
     as_of: now.toISOString(),
     completion: {
-      percent: Math.floor(((chaptersRead + quizzesPassed) / Math.max(1, 2 * chapters.length)) * 100),
+      percent: Math.floor(share(chaptersRead + quizzesPassed, 2 * chapters.length) * 100),
       chapters: chapters.length,
       chapters_read: chaptersRead,
       quizzes_passed: quizzesPassed,

@@ -31,7 +31,7 @@ export interface ChunkOwner {
 }
 
 /** Heading context prepended to what is embedded and indexed (never to the returned text). */
-export function contextOf(title: string | null, headingPath: string[]): string {
+function contextOf(title: string | null, headingPath: string[]): string {
   const parts = title && headingPath[0] !== title ? [title, ...headingPath] : headingPath;
   return parts.join(" › ");
 }
@@ -43,7 +43,7 @@ export interface PreparedChunk extends Chunk {
 }
 
 /** Embeds and stores the chunks of one owner, replacing the owner's previous chunks. */
-export async function storeChunks(deps: RetrievalDeps, owner: ChunkOwner, chunks: PreparedChunk[]): Promise<void> {
+async function storeChunks(deps: RetrievalDeps, owner: ChunkOwner, chunks: PreparedChunk[]): Promise<void> {
   const vectors = await deps.embedder.embed(chunks.map((c) => embeddingInput(c.context, c.text)));
   writeChunks(deps.sqlite, deps.embedder, owner, chunks, vectors);
 }
@@ -66,7 +66,7 @@ async function embedInBatches(embedder: Embedder, chunks: PreparedChunk[]): Prom
 }
 
 /** Writes the chunks in one transaction, replacing the owner's previous chunks. */
-export function writeChunks(
+function writeChunks(
   sqlite: Database,
   embedder: Pick<Embedder, "id">,
   owner: ChunkOwner,
@@ -137,6 +137,11 @@ export function deleteChunksOf(sqlite: Database, owner: Pick<ChunkOwner, "docume
   if (owner.chapterId)
     return sqlite.run("DELETE FROM retrieval_chunks WHERE chapter_id = ?", [owner.chapterId]).changes;
   return 0;
+}
+
+/** Removes every chunk of a course's chapters, as the course is deleted; triggers drop their FTS rows and vectors. */
+export function deleteCourseChunks(sqlite: Database, courseId: string): void {
+  sqlite.run("DELETE FROM retrieval_chunks WHERE course_id = ?", [courseId]);
 }
 
 export interface IndexDocumentInput {

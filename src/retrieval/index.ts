@@ -4,10 +4,12 @@
  */
 
 export { type Chunk, type ChunkOptions, chunkDocument, chunkMarkdown } from "./chunk.ts";
+export { chunksWithAnyWord, chunkTexts, type DocumentChunk, documentChunks, type MatchedChunk } from "./chunk-reads.ts";
 export { createEmbedder } from "./embedders/create.ts";
 export type { Embedder } from "./embedders/types.ts";
 export {
   deleteChunksOf,
+  deleteCourseChunks,
   type IndexChapterInput,
   type IndexDocumentInput,
   indexChapter,

@@ -9,7 +9,7 @@ import { binaryCode } from "./binary-code.ts";
 import { anyOf, questionTerms, selectTerms } from "./fts-query.ts";
 import { DEFAULT_FUSION, type FusionParams, fuse, type Ranked } from "./fusion.ts";
 import { embeddingInput, type RetrievalDeps } from "./index-chunks.ts";
-import { scopeExpression } from "./scope-tokens.ts";
+import { type ScopeFilter, scopeExpression } from "./scope-tokens.ts";
 import { findVectorTable, keyOf } from "./vector-tables.ts";
 
 export interface SearchScope {
@@ -53,14 +53,8 @@ export interface Hit {
   position: number;
 }
 
-interface Filter {
-  tenantId: string;
-  userId: string | null;
-  documentIds: string[];
-  spaceId: string | null;
-  courseId: string | null;
-  /** Empty scope: every document chunk of the owner. */
-  allDocuments: boolean;
+/** The scope (an empty one: every document chunk of the owner) and the block roles asked for. */
+interface Filter extends ScopeFilter {
   roles: readonly BlockRole[] | null;
 }
 

@@ -56,7 +56,7 @@ export function ensureTenant(db: Db, name: string, rateLimit?: number | null): {
 }
 
 /** The tenants row holding a tenant's test data (see migration 0010), made on first use. */
-export function ensureTestEnvironment(db: Db, tenantId: string): string {
+function ensureTestEnvironment(db: Db, tenantId: string): string {
   const existing = db.select({ id: tenants.id }).from(tenants).where(eq(tenants.environmentOf, tenantId)).get();
   if (existing) return existing.id;
   const id = newId();

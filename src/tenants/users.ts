@@ -1,22 +1,15 @@
 /** Learners inside a tenant, addressed by the caller's external id or by our user UUID. */
+import type { Database } from "bun:sqlite";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/index.ts";
 import { users } from "../db/schema/index.ts";
 import { AppError } from "../errors.ts";
 import { getOrCreate, isUuid, newId, nowIso } from "../util.ts";
 
-export const LEARNING_GOALS = ["exams", "career", "curiosity", "supplement"] as const;
+const LEARNING_GOALS = ["exams", "career", "curiosity", "supplement"] as const;
 export type LearningGoal = (typeof LEARNING_GOALS)[number];
 
-export interface User {
-  id: string;
-  tenantId: string;
-  externalId: string | null;
-  email: string | null;
-  name: string | null;
-  learningGoal: string | null;
-  createdAt: string;
-}
+export type User = typeof users.$inferSelect;
 
 export interface UserHeaders {
   externalId: string | null;
@@ -137,4 +130,19 @@ export function updateUserProfile(
   };
   db.update(users).set(next).where(eq(users.id, user.id)).run();
   return { ...user, ...next };
+}
+
+/**
+ * Deletes a learner only while nothing refers to it, in one statement so nothing can start referring
+ * in between (courses, documents and progress cascade from users; jobs and usage keep the id).
+ */
+export function discardUnreferencedUser(sqlite: Database, id: string): void {
+  sqlite.run(
+    `DELETE FROM users WHERE id = ?1
+       AND NOT EXISTS (SELECT 1 FROM courses WHERE user_id = ?1)
+       AND NOT EXISTS (SELECT 1 FROM documents WHERE user_id = ?1)
+       AND NOT EXISTS (SELECT 1 FROM jobs WHERE user_id = ?1)
+       AND NOT EXISTS (SELECT 1 FROM usage_events WHERE user_id = ?1)`,
+    [id],
+  );
 }

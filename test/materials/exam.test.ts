@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { courseHead } from "../../src/materials/course-content.ts";
+import { courseHead } from "../../src/courses/read.ts";
 import { generateExam } from "../../src/materials/exam.ts";
 import { createKey } from "../../src/tenants/keys.ts";
 import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";

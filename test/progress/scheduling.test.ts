@@ -3,8 +3,8 @@
  * list at chosen times, lapses, and that the same reviews always give the same schedule.
  */
 import { afterAll, expect, test } from "bun:test";
+import type { CourseOwner } from "../../src/courses/read.ts";
 import { openDb } from "../../src/db/index.ts";
-import type { CourseOwner } from "../../src/materials/course-content.ts";
 import { dueCards, reviewCard } from "../../src/progress/flashcard-reviews.ts";
 import { learnerProgress } from "../../src/progress/standing.ts";
 import { createKey } from "../../src/tenants/keys.ts";

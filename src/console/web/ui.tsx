@@ -99,6 +99,43 @@ export function ProgressBar({ value, label }: { value: number; label: string }) 
   );
 }
 
+/**
+ * What a form's button runs: `busy` while it runs, and its failure kept as `error` (cleared when it
+ * runs again); `onError` may show more of a failure.
+ */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = async (action: () => Promise<unknown>, onError?: (err: unknown) => void) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (err) {
+      setError(err);
+      onError?.(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run };
+}
+
+/** A table's column headings, one per entry. */
+export function TableHead({ columns }: { columns: ComponentChildren[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c, i) => (
+          <th key={i} scope="col">
+            {c}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 /** A wide table that scrolls sideways on a phone; the scrolling region is reachable by keyboard. */
 export function TableWrap({ label, children }: { label: string; children: ComponentChildren }) {
   return (

@@ -1,37 +1,38 @@
 /** Drizzle view of migration 0001 (src/db/migrations/0001_core.sql); test/db checks they agree. */
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt, id, updatedAt } from "./columns.ts";
 
 export const tenants = sqliteTable("tenants", {
-  id: text("id").primaryKey(),
+  id: id(),
   name: text("name").notNull().unique(),
   rateLimitPerMinute: integer("rate_limit_per_minute"),
   ttsProvider: text("tts_provider"),
-  createdAt: text("created_at").notNull(),
+  createdAt: createdAt(),
   /** Set on a tenant's test environment (migration 0010): the tenant whose test keys work on it. */
   environmentOf: text("environment_of").unique("tenants_environment_of"),
 });
 
 export const apiKeys = sqliteTable("api_keys", {
-  id: text("id").primaryKey(),
+  id: id(),
   tenantId: text("tenant_id").notNull(),
   env: text("env", { enum: ["test", "production"] }).notNull(),
   prefix: text("prefix").notNull(),
   keyHash: text("key_hash").notNull().unique(),
   rateLimitPerMinute: integer("rate_limit_per_minute"),
-  createdAt: text("created_at").notNull(),
+  createdAt: createdAt(),
   revokedAt: text("revoked_at"),
 });
 
 export const users = sqliteTable(
   "users",
   {
-    id: text("id").primaryKey(),
+    id: id(),
     tenantId: text("tenant_id").notNull(),
     externalId: text("external_id"),
     email: text("email"),
     name: text("name"),
     learningGoal: text("learning_goal"),
-    createdAt: text("created_at").notNull(),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_tenant_external").on(t.tenantId, t.externalId)],
 );
@@ -39,7 +40,7 @@ export const users = sqliteTable(
 export const courses = sqliteTable(
   "courses",
   {
-    id: text("id").primaryKey(),
+    id: id(),
     tenantId: text("tenant_id").notNull(),
     userId: text("user_id").notNull(),
     title: text("title").notNull(),
@@ -57,8 +58,8 @@ export const courses = sqliteTable(
     engine: text("engine"),
     model: text("model"),
     error: text("error", { mode: "json" }),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
     completedAt: text("completed_at"),
   },
   (t) => [index("courses_owner_created").on(t.tenantId, t.userId, t.createdAt, t.id)],
@@ -67,7 +68,7 @@ export const courses = sqliteTable(
 export const chapters = sqliteTable(
   "chapters",
   {
-    id: text("id").primaryKey(),
+    id: id(),
     courseId: text("course_id").notNull(),
     orderIndex: integer("order_index").notNull(),
     title: text("title").notNull(),
@@ -78,13 +79,13 @@ export const chapters = sqliteTable(
     engine: text("engine"),
     model: text("model"),
     completedAt: text("completed_at"),
-    createdAt: text("created_at").notNull(),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex("chapters_course_order").on(t.courseId, t.orderIndex)],
 );
 
 export const quizQuestions = sqliteTable("quiz_questions", {
-  id: text("id").primaryKey(),
+  id: id(),
   chapterId: text("chapter_id").notNull(),
   position: integer("position").notNull(),
   type: text("type").notNull(),
@@ -96,7 +97,7 @@ export const quizQuestions = sqliteTable("quiz_questions", {
 });
 
 export const chapterSources = sqliteTable("chapter_sources", {
-  id: text("id").primaryKey(),
+  id: id(),
   chapterId: text("chapter_id").notNull(),
   position: integer("position").notNull(),
   documentId: text("document_id"),
@@ -112,7 +113,7 @@ export const chapterSources = sqliteTable("chapter_sources", {
 });
 
 export const documents = sqliteTable("documents", {
-  id: text("id").primaryKey(),
+  id: id(),
   tenantId: text("tenant_id").notNull(),
   userId: text("user_id"),
   spaceId: text("space_id"),
@@ -130,7 +131,7 @@ export const documents = sqliteTable("documents", {
   error: text("error"),
   chunkCount: integer("chunk_count").notNull().default(0),
   billedMicros: integer("billed_micros").notNull().default(0),
-  createdAt: text("created_at").notNull(),
+  createdAt: createdAt(),
 });
 
 export const courseDocuments = sqliteTable(
@@ -143,7 +144,7 @@ export const courseDocuments = sqliteTable(
 );
 
 export const usageEvents = sqliteTable("usage_events", {
-  id: text("id").primaryKey(),
+  id: id(),
   tenantId: text("tenant_id").notNull(),
   userId: text("user_id"),
   apiKeyId: text("api_key_id"),
@@ -152,11 +153,11 @@ export const usageEvents = sqliteTable("usage_events", {
   quantity: integer("quantity").notNull().default(1),
   amountMicros: integer("amount_micros").notNull().default(0),
   refId: text("ref_id"),
-  createdAt: text("created_at").notNull(),
+  createdAt: createdAt(),
 });
 
 export const jobs = sqliteTable("jobs", {
-  id: text("id").primaryKey(),
+  id: id(),
   tenantId: text("tenant_id"),
   userId: text("user_id"),
   type: text("type").notNull(),
@@ -171,8 +172,8 @@ export const jobs = sqliteTable("jobs", {
   runAfter: text("run_after").notNull(),
   leaseOwner: text("lease_owner"),
   leaseUntil: text("lease_until"),
-  createdAt: text("created_at").notNull(),
-  updatedAt: text("updated_at").notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
   startedAt: text("started_at"),
   finishedAt: text("finished_at"),
 });

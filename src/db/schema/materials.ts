@@ -1,53 +1,43 @@
 /** Drizzle view of migration 0006 (src/db/migrations/0006_materials.sql). */
 import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt, id, json, materialColumns } from "./columns.ts";
 
 export const studyGuides = sqliteTable("study_guides", {
+  ...materialColumns(),
+  // One guide per course: the course is the key.
   courseId: text("course_id").primaryKey(),
-  guide: text("guide", { mode: "json" }).notNull(),
-  engine: text("engine").notNull(),
-  model: text("model").notNull(),
-  createdAt: text("created_at").notNull(),
+  guide: json("guide"),
+  createdAt: createdAt(),
 });
 
 export const courseNotes = sqliteTable(
   "course_notes",
   {
-    id: text("id").primaryKey(),
-    courseId: text("course_id").notNull(),
-    model: text("model").notNull(),
+    id: id(),
+    ...materialColumns(),
     learningGoal: text("learning_goal").notNull(),
     learningStyle: text("learning_style").notNull(),
     tutorTone: text("tutor_tone").notNull(),
     notes: text("notes").notNull(),
-    engine: text("engine").notNull(),
-    createdAt: text("created_at").notNull(),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex("course_notes_key").on(t.courseId, t.model, t.learningGoal, t.learningStyle, t.tutorTone)],
 );
 
 export const flashcardDecks = sqliteTable(
   "flashcard_decks",
-  {
-    id: text("id").primaryKey(),
-    courseId: text("course_id").notNull(),
-    model: text("model").notNull(),
-    deck: text("deck", { mode: "json" }).notNull(),
-    engine: text("engine").notNull(),
-    createdAt: text("created_at").notNull(),
-  },
+  { id: id(), ...materialColumns(), deck: json("deck"), createdAt: createdAt() },
   (t) => [uniqueIndex("flashcard_decks_key").on(t.courseId, t.model)],
 );
 
 export const exams = sqliteTable(
   "exams",
   {
-    id: text("id").primaryKey(),
-    courseId: text("course_id").notNull(),
-    model: text("model").notNull(),
+    id: id(),
+    ...materialColumns(),
     examSize: integer("exam_size").notNull(),
-    exam: text("exam", { mode: "json" }).notNull(),
-    engine: text("engine").notNull(),
-    createdAt: text("created_at").notNull(),
+    exam: json("exam"),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex("exams_key").on(t.courseId, t.model, t.examSize)],
 );

@@ -1,11 +1,12 @@
 /** Drizzle view of migrations 0007 (src/db/migrations/0007_podcasts.sql) and 0011 (0011_podcast_feeds.sql). */
 import { isNull } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt, id, updatedAt } from "./columns.ts";
 
 export const podcastEpisodes = sqliteTable(
   "podcast_episodes",
   {
-    id: text("id").primaryKey(),
+    id: id(),
     courseId: text("course_id").notNull(),
     chapterId: text("chapter_id").notNull(),
     chapterOrder: integer("chapter_order").notNull(),
@@ -22,8 +23,8 @@ export const podcastEpisodes = sqliteTable(
     sizeBytes: integer("size_bytes"),
     error: text("error", { mode: "json" }),
     jobId: text("job_id"),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
     readyAt: text("ready_at"),
   },
   (t) => [
@@ -35,9 +36,9 @@ export const podcastEpisodes = sqliteTable(
 export const podcastFeeds = sqliteTable(
   "podcast_feeds",
   {
-    id: text("id").primaryKey(),
+    id: id(),
     courseId: text("course_id").notNull(),
-    createdAt: text("created_at").notNull(),
+    createdAt: createdAt(),
     revokedAt: text("revoked_at"),
   },
   (t) => [uniqueIndex("podcast_feeds_live").on(t.courseId).where(isNull(t.revokedAt))],

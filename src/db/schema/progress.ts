@@ -1,21 +1,25 @@
 /** Drizzle view of migration 0010 (src/db/migrations/0010_learning_progress.sql). */
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { createdAt, id, json, learnerColumns, updatedAt } from "./columns.ts";
+
+/** What a graded attempt keeps: its score out of its total, and the answers with their results. */
+const gradedColumns = () => ({
+  score: real("score").notNull(),
+  total: integer("total").notNull(),
+  answers: json("answers"),
+  results: json("results"),
+});
 
 export const quizAttempts = sqliteTable(
   "quiz_attempts",
   {
-    id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull(),
-    userId: text("user_id").notNull(),
-    courseId: text("course_id").notNull(),
+    id: id(),
+    ...learnerColumns(),
     chapterId: text("chapter_id").notNull(),
     orderIndex: integer("order_index").notNull(),
-    score: real("score").notNull(),
-    total: integer("total").notNull(),
-    questions: text("questions", { mode: "json" }).notNull(),
-    answers: text("answers", { mode: "json" }).notNull(),
-    results: text("results", { mode: "json" }).notNull(),
-    createdAt: text("created_at").notNull(),
+    ...gradedColumns(),
+    questions: json("questions"),
+    createdAt: createdAt(),
   },
   (t) => [index("quiz_attempts_learner").on(t.userId, t.courseId, t.orderIndex, t.createdAt)],
 );
@@ -23,36 +27,34 @@ export const quizAttempts = sqliteTable(
 export const examAttempts = sqliteTable(
   "exam_attempts",
   {
-    id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull(),
-    userId: text("user_id").notNull(),
-    courseId: text("course_id").notNull(),
+    id: id(),
+    ...learnerColumns(),
     examId: text("exam_id").notNull(),
     examSize: integer("exam_size").notNull(),
     examModel: text("exam_model").notNull(),
-    score: real("score").notNull(),
-    total: integer("total").notNull(),
-    answers: text("answers", { mode: "json" }).notNull(),
-    results: text("results", { mode: "json" }).notNull(),
+    ...gradedColumns(),
     graderEngine: text("grader_engine").notNull(),
     graderModel: text("grader_model").notNull(),
-    createdAt: text("created_at").notNull(),
+    createdAt: createdAt(),
   },
   (t) => [index("exam_attempts_learner").on(t.userId, t.courseId, t.createdAt)],
 );
 
+/** One card of a learner's deck. */
+const cardColumns = () => ({
+  ...learnerColumns(),
+  deckId: text("deck_id").notNull(),
+  cardIndex: integer("card_index").notNull(),
+});
+
 export const flashcardSchedules = sqliteTable(
   "flashcard_schedules",
   {
-    tenantId: text("tenant_id").notNull(),
-    userId: text("user_id").notNull(),
-    courseId: text("course_id").notNull(),
-    deckId: text("deck_id").notNull(),
-    cardIndex: integer("card_index").notNull(),
+    ...cardColumns(),
     /** The ts-fsrs card (stability, difficulty, state, reps, lapses…) as JSON. */
-    card: text("card", { mode: "json" }).notNull(),
+    card: json("card"),
     due: text("due").notNull(),
-    updatedAt: text("updated_at").notNull(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.deckId, t.cardIndex] }),
@@ -63,12 +65,8 @@ export const flashcardSchedules = sqliteTable(
 export const flashcardReviews = sqliteTable(
   "flashcard_reviews",
   {
-    id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull(),
-    userId: text("user_id").notNull(),
-    courseId: text("course_id").notNull(),
-    deckId: text("deck_id").notNull(),
-    cardIndex: integer("card_index").notNull(),
+    id: id(),
+    ...cardColumns(),
     rating: text("rating", { enum: ["again", "hard", "good", "easy"] }).notNull(),
     reviewedAt: text("reviewed_at").notNull(),
     due: text("due").notNull(),
@@ -78,12 +76,6 @@ export const flashcardReviews = sqliteTable(
 
 export const chapterReads = sqliteTable(
   "chapter_reads",
-  {
-    tenantId: text("tenant_id").notNull(),
-    userId: text("user_id").notNull(),
-    courseId: text("course_id").notNull(),
-    chapterId: text("chapter_id").notNull(),
-    readAt: text("read_at").notNull(),
-  },
+  { ...learnerColumns(), chapterId: text("chapter_id").notNull(), readAt: text("read_at").notNull() },
   (t) => [primaryKey({ columns: [t.userId, t.chapterId] })],
 );

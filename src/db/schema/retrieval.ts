@@ -1,5 +1,6 @@
 /** Drizzle view of migration 0003 (src/db/migrations/0003_retrieval.sql); the FTS5 and vec0 tables are reached with SQL. */
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { createdAt } from "./columns.ts";
 
 export const retrievalChunks = sqliteTable(
   "retrieval_chunks",
@@ -22,7 +23,7 @@ export const retrievalChunks = sqliteTable(
     timestampSeconds: real("timestamp_seconds"),
     embedder: text("embedder").notNull(),
     dimension: integer("dimension").notNull(),
-    createdAt: text("created_at").notNull(),
+    createdAt: createdAt(),
   },
   (t) => [
     index("retrieval_chunks_document").on(t.documentId, t.position),
@@ -39,7 +40,7 @@ export const retrievalVectorTables = sqliteTable(
     embedder: text("embedder").notNull(),
     dimension: integer("dimension").notNull(),
     tableName: text("table_name").notNull().unique(),
-    createdAt: text("created_at").notNull(),
+    createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.embedder, t.dimension] })],
 );

@@ -1,17 +1,18 @@
 /** Drizzle view of migration 0008 (src/db/migrations/0008_webhooks.sql). */
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt, id, updatedAt } from "./columns.ts";
 
 export const webhooks = sqliteTable(
   "webhooks",
   {
-    id: text("id").primaryKey(),
+    id: id(),
     tenantId: text("tenant_id").notNull(),
     url: text("url").notNull(),
     events: text("events", { mode: "json" }).$type<string[]>().notNull(),
     secret: text("secret").notNull(),
     active: integer("active", { mode: "boolean" }).notNull().default(true),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
     deactivatedAt: text("deactivated_at"),
   },
   (t) => [uniqueIndex("webhooks_tenant_url").on(t.tenantId, t.url)],
@@ -20,7 +21,7 @@ export const webhooks = sqliteTable(
 export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",
   {
-    id: text("id").primaryKey(),
+    id: id(),
     webhookId: text("webhook_id").notNull(),
     tenantId: text("tenant_id").notNull(),
     event: text("event").notNull(),
@@ -29,7 +30,7 @@ export const webhookDeliveries = sqliteTable(
     attempts: integer("attempts").notNull().default(0),
     jobId: text("job_id"),
     nextAttemptAt: text("next_attempt_at"),
-    createdAt: text("created_at").notNull(),
+    createdAt: createdAt(),
     finishedAt: text("finished_at"),
   },
   (t) => [index("webhook_deliveries_webhook").on(t.webhookId)],
@@ -38,7 +39,7 @@ export const webhookDeliveries = sqliteTable(
 export const webhookAttempts = sqliteTable(
   "webhook_attempts",
   {
-    id: text("id").primaryKey(),
+    id: id(),
     deliveryId: text("delivery_id").notNull(),
     attempt: integer("attempt").notNull(),
     startedAt: text("started_at").notNull(),

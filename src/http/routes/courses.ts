@@ -1,8 +1,9 @@
 import { Elysia, t } from "elysia";
 import { deleteCourse } from "../../courses/delete.ts";
 import { courseLister, readCourse } from "../../courses/read.ts";
+import { episodeBlobKeys } from "../../podcasts/episodes.ts";
 import type { Services } from "../../services.ts";
-import { CourseIdParams, errors, UserHeaders } from "../schemas.ts";
+import { CourseIdParams, errors, PAGE_QUERY, Page, UserHeaders } from "../schemas.ts";
 import { ownerOf } from "../user.ts";
 
 const ChapterSummary = t.Object({ order_index: t.Integer(), title: t.String() });
@@ -85,15 +86,9 @@ export const courseReadRoutes = (svc: Services) => {
         }),
       {
         headers: UserHeaders,
-        query: t.Object({
-          limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 })),
-          cursor: t.Optional(t.String({ maxLength: 200 })),
-        }),
+        query: t.Object(PAGE_QUERY),
         response: {
-          200: t.Object({
-            data: t.Array(CourseSummary),
-            pagination: t.Object({ limit: t.Integer(), has_more: t.Boolean(), next_cursor: t.Nullable(t.String()) }),
-          }),
+          200: Page(CourseSummary),
         },
         detail: { summary: "The caller's courses, newest first", tags: ["courses"] },
       },
@@ -115,7 +110,7 @@ export const courseReadRoutes = (svc: Services) => {
     .delete(
       "/v2/courses/:course_id",
       async ({ request, params, set }) => {
-        await deleteCourse(svc, ownerOf(svc, request), params.course_id);
+        await deleteCourse(svc, ownerOf(svc, request), params.course_id, episodeBlobKeys);
         set.status = 204;
       },
       {

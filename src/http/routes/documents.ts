@@ -7,7 +7,7 @@ import { BLOCK_ROLES } from "../../ingest/document.ts";
 import type { Services } from "../../services.ts";
 import { authOf } from "../context.ts";
 import { bodyReadByRoute, uploadRequestBody, withSourceUploads } from "../multipart.ts";
-import { errors, UserHeaders } from "../schemas.ts";
+import { errors, PAGE_QUERY, Page, UserHeaders } from "../schemas.ts";
 import { ownerOf } from "../user.ts";
 
 export const DocumentRecord = t.Object({
@@ -127,16 +127,9 @@ export const documentRoutes = (svc: Services) =>
         }),
       {
         headers: UserHeaders,
-        query: t.Object({
-          limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 })),
-          cursor: t.Optional(t.String({ maxLength: 200 })),
-          space_id: t.Optional(t.String({ maxLength: 200 })),
-        }),
+        query: t.Object({ ...PAGE_QUERY, space_id: t.Optional(t.String({ maxLength: 200 })) }),
         response: {
-          200: t.Object({
-            data: t.Array(DocumentRecord),
-            pagination: t.Object({ limit: t.Integer(), has_more: t.Boolean(), next_cursor: t.Nullable(t.String()) }),
-          }),
+          200: Page(DocumentRecord),
         },
         detail: { summary: "The caller's indexed documents, newest first", tags: ["documents"] },
       },

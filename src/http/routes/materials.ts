@@ -1,7 +1,7 @@
 /** Study materials and course Q&A: study guide, notes, flashcards, exam, ask. */
 import { Elysia, t } from "elysia";
+import { loadCourseOf } from "../../courses/read.ts";
 import { askCourse } from "../../materials/ask.ts";
-import { ownedCourse } from "../../materials/course-content.ts";
 import { generateExam } from "../../materials/exam.ts";
 import { generateFlashcards } from "../../materials/flashcards.ts";
 import { generateNotes, latestNotes } from "../../materials/notes.ts";
@@ -60,7 +60,7 @@ const MODEL_DOWN = "503 when the model is unavailable (the error's details.reaso
 const NEEDS_COMPLETED = "409 (COURSE_GENERATING / COURSE_NOT_COMPLETED) while the course is not completed.";
 
 export const materialRoutes = (svc: Services) => {
-  const course = (request: Request, id: string) => ownedCourse(svc.sqlite, ownerOf(svc, request), id);
+  const course = (request: Request, id: string) => loadCourseOf(svc.sqlite, ownerOf(svc, request), id);
 
   return new Elysia({ name: "materials" })
     .get(
@@ -97,7 +97,7 @@ export const materialRoutes = (svc: Services) => {
       "/v2/courses/:course_id/generate-notes",
       async ({ request, params, body }) => {
         const owner = ownerOf(svc, request);
-        const { notes, cached } = await generateNotes(svc, ownedCourse(svc.sqlite, owner, params.course_id), {
+        const { notes, cached } = await generateNotes(svc, loadCourseOf(svc.sqlite, owner, params.course_id), {
           modelKey: body?.model_key,
           learning_goal: body?.learning_goal ?? "exams",
           learning_style: body?.learning_style ?? "clear_structured",
@@ -235,7 +235,7 @@ export const materialRoutes = (svc: Services) => {
       "/v2/courses/:course_id/ask",
       async ({ request, params, body }) => {
         const owner = ownerOf(svc, request);
-        return askCourse(svc, ownedCourse(svc.sqlite, owner, params.course_id), {
+        return askCourse(svc, loadCourseOf(svc.sqlite, owner, params.course_id), {
           question: body.question,
           auth: authOf(request),
           userId: owner.userId,

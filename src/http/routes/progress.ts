@@ -1,6 +1,6 @@
 /** Learning progress: quiz and exam attempts, flashcard reviews and due cards, chapters read, the learner's standing. */
 import { Elysia, t } from "elysia";
-import { ownedCourse } from "../../materials/course-content.ts";
+import { loadCourseOf } from "../../courses/read.ts";
 import { markChapterRead } from "../../progress/chapters.ts";
 import { readExamAttempt, submitExamAttempt } from "../../progress/exam-attempts.ts";
 import { dueCards, reviewCard } from "../../progress/flashcard-reviews.ts";
@@ -26,7 +26,7 @@ const LEARNER = "Per learner: another learner's or tenant's course is 404, and p
 export const progressRoutes = (svc: Services) => {
   const access = (request: Request, courseId: string) => {
     const owner = ownerOf(svc, request);
-    return { owner, course: ownedCourse(svc.sqlite, owner, courseId) };
+    return { owner, course: loadCourseOf(svc.sqlite, owner, courseId) };
   };
 
   return new Elysia({ name: "progress" })

@@ -11,7 +11,7 @@ import {
 } from "../../webhooks/registration.ts";
 import { sendTestEvent } from "../../webhooks/test-event.ts";
 import { authOf } from "../context.ts";
-import { errors } from "../schemas.ts";
+import { errors, PAGE_QUERY, Page } from "../schemas.ts";
 
 const EventName = t.String({
   description: `One of ${SUBSCRIBABLE_EVENTS.join(", ")} (job.progress is accepted, not emitted yet)`,
@@ -137,15 +137,9 @@ export const webhookRoutes = (svc: Services) => {
         deliveryLog(svc.sqlite, authOf(request).tenantId, params.webhook_id, query.limit ?? 20, query.cursor),
       {
         params: WebhookIdParams,
-        query: t.Object({
-          limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 })),
-          cursor: t.Optional(t.String({ maxLength: 200 })),
-        }),
+        query: t.Object(PAGE_QUERY),
         response: {
-          200: t.Object({
-            data: t.Array(Delivery),
-            pagination: t.Object({ limit: t.Integer(), has_more: t.Boolean(), next_cursor: t.Nullable(t.String()) }),
-          }),
+          200: Page(Delivery),
           ...errors("WEBHOOK_NOT_FOUND"),
         },
         detail: {

@@ -1,6 +1,5 @@
 /** Shared pieces of the artefact functions. */
 import { EXTRACTIVE } from "../providers/extractive.ts";
-import type { Passage } from "../types.ts";
 import type { UsageMeter } from "../usage.ts";
 import type { ChapterSummary } from "./chapter-summary.ts";
 
@@ -30,12 +29,6 @@ export async function extractive<T>(meter: UsageMeter | undefined, build: (engin
     ms: performance.now() - started,
   });
   return out;
-}
-
-/** Citations limited to the ids of passages actually given, in first-cited order, without repeats. */
-export function knownCitations(cited: string[], passages: Passage[]): string[] {
-  const known = new Set(passages.map((p) => p.id));
-  return [...new Set(cited.map((c) => c.trim()).filter((c) => known.has(c)))];
 }
 
 /** Chapters as compact text for prompts that work from finished chapters (guide, notes, cards, exam). */

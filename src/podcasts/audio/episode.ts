@@ -18,7 +18,7 @@ export interface EncodedEpisode {
   loudness: Omit<Normalised, "samples">;
 }
 
-export const DEFAULT_BITRATE_KBPS = 48;
+const DEFAULT_BITRATE_KBPS = 48;
 export const DEFAULT_TURN_PAUSE_SECONDS = 0.45;
 
 export async function encodeEpisode(

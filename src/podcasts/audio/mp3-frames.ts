@@ -52,7 +52,7 @@ export function walkFrames(bytes: Uint8Array): FrameHeader[] {
 }
 
 /** Where the Xing/Info tag sits: after the header and the side information of the first frame. */
-export function infoTagOffset(h: Pick<FrameHeader, "mpeg" | "mono">): number {
+function infoTagOffset(h: Pick<FrameHeader, "mpeg" | "mono">): number {
   const sideInfo = h.mpeg === 1 ? (h.mono ? 17 : 32) : h.mono ? 9 : 17;
   return 4 + sideInfo;
 }

@@ -5,7 +5,7 @@ export interface Pcm {
   sampleRate: number;
 }
 
-export function toFloat32(samples: Float32Array | Int16Array): Float32Array {
+function toFloat32(samples: Float32Array | Int16Array): Float32Array {
   if (samples instanceof Float32Array) return samples;
   const out = new Float32Array(samples.length);
   for (let i = 0; i < samples.length; i++) out[i] = (samples[i] ?? 0) / 32768;
@@ -26,7 +26,7 @@ export function toInt16(samples: Float32Array): Int16Array {
  * different rates meet in one episode (16 kHz "low" voices against 22.05 kHz ones), where its
  * slight high-frequency loss is inaudible in speech; a WASM resampler would be a large dependency.
  */
-export function resample(samples: Float32Array, from: number, to: number): Float32Array {
+function resample(samples: Float32Array, from: number, to: number): Float32Array {
   if (from === to || samples.length === 0) return samples;
   const length = Math.max(1, Math.round((samples.length * to) / from));
   const out = new Float32Array(length);

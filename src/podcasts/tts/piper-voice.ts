@@ -31,7 +31,7 @@ function record(value: unknown): Record<string, unknown> {
   return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
-export function parsePiperVoiceConfig(json: unknown, path: string): PiperVoiceConfig {
+function parsePiperVoiceConfig(json: unknown, path: string): PiperVoiceConfig {
   const root = record(json);
   const audio = record(root.audio);
   const espeak = record(root.espeak);

@@ -42,7 +42,7 @@ function features(text: string): Map<string, { count: number; weight: number }> 
   return out;
 }
 
-export function embedText(text: string, dimension: number): Float32Array {
+function embedText(text: string, dimension: number): Float32Array {
   const v = new Float32Array(dimension);
   for (const [key, f] of features(text)) {
     const h = fnv1a(key);

@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import { post } from "../api.ts";
 import { CourseNav } from "../course-nav.tsx";
-import { ErrorNote, PageTitle } from "../ui.tsx";
+import { ErrorNote, PageTitle, useAction } from "../ui.tsx";
 
 interface Answer {
   answer: string;
@@ -13,19 +13,10 @@ interface Answer {
 export function Ask({ id }: { id: string }) {
   const [question, setQuestion] = useState("");
   const [answer, setAnswer] = useState<Answer | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const ask = async (e: Event) => {
+  const { busy, error, run } = useAction();
+  const ask = (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      setAnswer(await post<Answer>(`/v2/courses/${id}/ask`, { question }));
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    return run(async () => setAnswer(await post<Answer>(`/v2/courses/${id}/ask`, { question })));
   };
   return (
     <>

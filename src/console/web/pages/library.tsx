@@ -1,7 +1,7 @@
 /** Library: upload files and URLs into spaces (each file its own request, with its own progress), and the indexed documents. */
 import { useState } from "preact/hooks";
 import { del, describe, get, upload } from "../api.ts";
-import { ErrorNote, Loading, PageTitle, ProgressBar, TableWrap, useLoad } from "../ui.tsx";
+import { ErrorNote, Loading, PageTitle, ProgressBar, TableHead, TableWrap, useLoad } from "../ui.tsx";
 
 export interface DocumentRecord {
   id: string;
@@ -161,18 +161,9 @@ export function Library() {
         {docs.data && docs.data.data.length > 0 && (
           <TableWrap label="Documents">
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">Document</th>
-                  <th scope="col">Space</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Chunks</th>
-                  <th scope="col">Pages</th>
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                columns={["Document", "Space", "Status", "Chunks", "Pages", <span class="sr-only">Actions</span>]}
+              />
               <tbody>
                 {docs.data.data.map((d) => (
                   <tr key={d.id}>

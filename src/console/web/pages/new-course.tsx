@@ -4,7 +4,7 @@ import { ApiError, request } from "../api.ts";
 import { applyEvent, BuildProgress, type BuildState, initialBuild, type StreamEventData } from "../progress.tsx";
 import { resumeAndFollow } from "../resume.ts";
 import { readEvents } from "../stream.ts";
-import { ErrorNote, Link, PageTitle } from "../ui.tsx";
+import { ErrorNote, Link, PageTitle, useAction } from "../ui.tsx";
 
 const GOALS = [
   ["", "My saved goal"],
@@ -21,57 +21,53 @@ const ORGANIZATIONS = [
   ["separate_courses", "One course per source"],
 ] as const;
 
+/** What a course is built from, with the words the form shows. */
+const BUILD_FROM = [
+  ["topic", "A topic covered by my library"],
+  ["sources", "Files and URLs"],
+] as const;
+
 export function NewCourse() {
   const [from, setFrom] = useState<"topic" | "sources">("topic");
   const [build, setBuild] = useState<BuildState | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
 
   const start = async (e: Event) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget as HTMLFormElement);
-    setError(null);
-    setBusy(true);
     let state = initialBuild;
     setBuild(state);
-    try {
-      const res =
-        from === "topic"
-          ? await request("POST", "/v2/courses/generate?mode=stream", topicBody(form))
-          : await request("POST", "/v2/courses/generate-from-files?mode=stream", sourcesForm(form));
-      await readEvents(res, (event, data) => {
-        state = applyEvent(state, event, data as StreamEventData);
-        setBuild(state);
-      });
-    } catch (err) {
-      setError(err);
-      const ids = err instanceof ApiError ? (err.details as { course_id?: string } | undefined) : undefined;
-      setBuild(
-        ids?.course_id
-          ? {
-              ...state,
-              courseId: ids.course_id,
-              status: "failed",
-              error: { code: (err as ApiError).code, message: (err as ApiError).message },
-            }
-          : null,
-      );
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        const res =
+          from === "topic"
+            ? await request("POST", "/v2/courses/generate?mode=stream", topicBody(form))
+            : await request("POST", "/v2/courses/generate-from-files?mode=stream", sourcesForm(form));
+        await readEvents(res, (event, data) => {
+          state = applyEvent(state, event, data as StreamEventData);
+          setBuild(state);
+        });
+      },
+      (err) => {
+        const ids = err instanceof ApiError ? (err.details as { course_id?: string } | undefined) : undefined;
+        setBuild(
+          ids?.course_id
+            ? {
+                ...state,
+                courseId: ids.course_id,
+                status: "failed",
+                error: { code: (err as ApiError).code, message: (err as ApiError).message },
+              }
+            : null,
+        );
+      },
+    );
   };
 
   const resume = async () => {
     if (!build?.courseId) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await resumeAndFollow(build.courseId, build.title, { onState: setBuild });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    const { courseId, title } = build;
+    await run(() => resumeAndFollow(courseId, title, { onState: setBuild }));
   };
 
   return (
@@ -80,26 +76,12 @@ export function NewCourse() {
       <form onSubmit={start} class="panel">
         <fieldset>
           <legend>Build from</legend>
-          <label class="inline">
-            <input
-              type="radio"
-              name="from"
-              value="topic"
-              checked={from === "topic"}
-              onChange={() => setFrom("topic")}
-            />{" "}
-            A topic covered by my library
-          </label>
-          <label class="inline">
-            <input
-              type="radio"
-              name="from"
-              value="sources"
-              checked={from === "sources"}
-              onChange={() => setFrom("sources")}
-            />{" "}
-            Files and URLs
-          </label>
+          {BUILD_FROM.map(([value, text]) => (
+            <label key={value} class="inline">
+              <input type="radio" name="from" value={value} checked={from === value} onChange={() => setFrom(value)} />{" "}
+              {text}
+            </label>
+          ))}
         </fieldset>
         <label for="topic">{from === "topic" ? "Topic" : "Topic (optional)"}</label>
         <input id="topic" name="topic" minLength={3} maxLength={500} required={from === "topic"} />

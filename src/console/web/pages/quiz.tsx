@@ -4,7 +4,7 @@ import { post } from "../api.ts";
 import { loadCourse } from "../course-data.ts";
 import { CourseNav } from "../course-nav.tsx";
 import { type Answer, type Attempt, type Question, type QuizSource, scoreText, submitAttempt } from "../grading.ts";
-import { ErrorNote, Link, Loading, PageTitle, useLoad } from "../ui.tsx";
+import { ErrorNote, Link, Loading, PageTitle, useAction, useLoad } from "../ui.tsx";
 
 const EXAM_SIZE = 10;
 
@@ -53,20 +53,11 @@ export function QuizPage({ id, chapter }: { id: string; chapter: number | null }
 function QuizForm({ courseId, source, quiz }: { courseId: string; source: QuizSource; quiz: Quiz }) {
   const [answers, setAnswers] = useState<Answer[]>(() => quiz.questions.map(() => null));
   const [attempt, setAttempt] = useState<Attempt | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const set = (i: number, v: string | number) => setAnswers((a) => a.map((x, j) => (j === i ? v : x)));
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      setAttempt(await submitAttempt(courseId, source, answers));
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    return run(async () => setAttempt(await submitAttempt(courseId, source, answers)));
   };
   const results = attempt?.results;
   return (

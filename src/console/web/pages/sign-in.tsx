@@ -4,7 +4,7 @@
  */
 import { useState } from "preact/hooks";
 import { api } from "../api.ts";
-import { ErrorNote, PageTitle } from "../ui.tsx";
+import { ErrorNote, PageTitle, useAction } from "../ui.tsx";
 
 export interface Session {
   user: { user_id: string; external_id: string | null };
@@ -16,23 +16,17 @@ export interface Session {
 export function SignIn({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
   const [key, setKey] = useState("");
   const [learner, setLearner] = useState("");
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
+  const { busy, error, run } = useAction();
+  const submit = (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    try {
+    return run(async () => {
       const session = await api<Session>("POST", "/v2/console/session", {
         api_key: key.trim(),
         external_user_id: learner.trim(),
       });
       setKey("");
       onSignedIn(session);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <main id="main" class="sign-in">

@@ -5,7 +5,7 @@
 import { get } from "../api.ts";
 import { CourseNav } from "../course-nav.tsx";
 import { when } from "../time.ts";
-import { ErrorNote, Link, Loading, PageTitle, useLoad } from "../ui.tsx";
+import { ErrorNote, Link, Loading, PageTitle, TableHead, useLoad } from "../ui.tsx";
 
 interface Attempt {
   score: number;
@@ -53,14 +53,7 @@ export function StandingPage({ id }: { id: string }) {
           </p>
           <table class="standing">
             <caption>Chapters</caption>
-            <thead>
-              <tr>
-                <th scope="col">Chapter</th>
-                <th scope="col">Read</th>
-                <th scope="col">Best quiz score</th>
-                <th scope="col">Last quiz score</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Chapter", "Read", "Best quiz score", "Last quiz score"]} />
             <tbody>
               {s.chapters.map((c) => (
                 <tr key={c.order_index}>

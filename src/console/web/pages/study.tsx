@@ -2,13 +2,44 @@
 import { useState } from "preact/hooks";
 import { ApiError, get, post } from "../api.ts";
 import { CourseNav } from "../course-nav.tsx";
-import { ErrorNote, Loading, Markdown, PageTitle, useLoad } from "../ui.tsx";
+import { ErrorNote, Loading, Markdown, PageTitle, useAction, useLoad } from "../ui.tsx";
 
 type Section = { heading: string; items?: { term: string; definition: string }[]; bullets?: string[]; body?: string };
 
 interface Notes {
   notes: string;
 }
+
+/** The notes options, as the spec names them, with the words the form shows. */
+const NOTES_OPTIONS = [
+  {
+    name: "notes-goal",
+    label: "Goal",
+    options: [
+      ["exams", "Exams"],
+      ["interviews", "Interviews"],
+      ["practical", "Practical"],
+    ],
+  },
+  {
+    name: "notes-style",
+    label: "Style",
+    options: [
+      ["clear_structured", "Clear and structured"],
+      ["narrative", "Narrative"],
+      ["concise", "Concise"],
+    ],
+  },
+  {
+    name: "notes-tone",
+    label: "Tutor",
+    options: [
+      ["professor", "Professor"],
+      ["mentor", "Mentor"],
+      ["peer", "Peer"],
+    ],
+  },
+];
 
 export function Study({ id }: { id: string }) {
   const guide = useLoad(
@@ -26,27 +57,20 @@ export function Study({ id }: { id: string }) {
     [id],
   );
   const [notes, setNotes] = useState<Notes | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const shown = notes ?? stored.data;
-  const generate = async (e: Event) => {
+  const generate = (e: Event) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget as HTMLFormElement);
-    setBusy(true);
-    setError(null);
-    try {
+    return run(async () =>
       setNotes(
         await post<Notes>(`/v2/courses/${id}/generate-notes`, {
           learning_goal: f.get("notes-goal"),
           learning_style: f.get("notes-style"),
           tutor_tone: f.get("notes-tone"),
         }),
-      );
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+      ),
+    );
   };
   const download = () => {
     const url = URL.createObjectURL(new Blob([shown!.notes], { type: "text/markdown" }));
@@ -93,24 +117,16 @@ export function Study({ id }: { id: string }) {
       <section aria-labelledby="notes-heading">
         <h2 id="notes-heading">Study notes</h2>
         <form onSubmit={generate} class="panel row">
-          <label for="notes-goal">Goal</label>
-          <select id="notes-goal" name="notes-goal">
-            <option value="exams">Exams</option>
-            <option value="interviews">Interviews</option>
-            <option value="practical">Practical</option>
-          </select>
-          <label for="notes-style">Style</label>
-          <select id="notes-style" name="notes-style">
-            <option value="clear_structured">Clear and structured</option>
-            <option value="narrative">Narrative</option>
-            <option value="concise">Concise</option>
-          </select>
-          <label for="notes-tone">Tutor</label>
-          <select id="notes-tone" name="notes-tone">
-            <option value="professor">Professor</option>
-            <option value="mentor">Mentor</option>
-            <option value="peer">Peer</option>
-          </select>
+          {NOTES_OPTIONS.map(({ name, label, options }) => (
+            <>
+              <label for={name}>{label}</label>
+              <select id={name} name={name}>
+                {options.map(([value, text]) => (
+                  <option value={value}>{text}</option>
+                ))}
+              </select>
+            </>
+          ))}
           <button type="submit" disabled={busy}>
             {busy ? "Writing notes…" : "Generate notes"}
           </button>

@@ -1,6 +1,6 @@
 /** The tenant's usage this month: operations, cost, and a test key's allowances. */
 import { get } from "../api.ts";
-import { ErrorNote, Loading, PageTitle, TableWrap, useLoad } from "../ui.tsx";
+import { ErrorNote, Loading, PageTitle, TableHead, TableWrap, useLoad } from "../ui.tsx";
 
 interface Usage {
   period: { start: string; end: string };
@@ -26,14 +26,7 @@ export function Usage() {
           </p>
           <TableWrap label="Usage by operation">
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">Operation</th>
-                  <th scope="col">Requests</th>
-                  <th scope="col">Quantity</th>
-                  <th scope="col">Amount</th>
-                </tr>
-              </thead>
+              <TableHead columns={["Operation", "Requests", "Quantity", "Amount"]} />
               <tbody>
                 {u.operations.map((o) => (
                   <tr key={o.operation}>

@@ -1,7 +1,7 @@
 /** The tenant's webhooks: register (the secret is shown once), send a test, read the delivery log, delete. */
 import { useState } from "preact/hooks";
 import { del, describe, get, post } from "../api.ts";
-import { ErrorNote, Loading, PageTitle, TableWrap, useLoad } from "../ui.tsx";
+import { ErrorNote, Loading, PageTitle, TableHead, TableWrap, useLoad } from "../ui.tsx";
 
 const EVENTS = ["course.completed", "course.failed", "job.progress"];
 
@@ -131,15 +131,7 @@ function WebhookCard({ hook, onDeleted }: { hook: Webhook; onDeleted: () => void
         <TableWrap label="Deliveries">
           <table>
             <caption>Deliveries, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last result</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Event", "Status", "Attempts", "Last result", "Created"]} />
             <tbody>
               {log.map((d) => {
                 const last = d.attempts.at(-1);
