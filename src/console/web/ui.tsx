@@ -145,3 +145,24 @@ export function TableWrap({ label, children }: { label: string; children: Compon
     </section>
   );
 }
+
+/** A labelled drop-down of `[value, text]` options, read by its form under `name`. */
+export function Choice(props: {
+  id: string;
+  name: string;
+  label: string;
+  options: readonly (readonly [string, string])[];
+}) {
+  return (
+    <>
+      <label for={props.id}>{props.label}</label>
+      <select id={props.id} name={props.name}>
+        {props.options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </>
+  );
+}

@@ -4,7 +4,7 @@ import { ApiError, request } from "../api.ts";
 import { applyEvent, BuildProgress, type BuildState, initialBuild, type StreamEventData } from "../progress.tsx";
 import { resumeAndFollow } from "../resume.ts";
 import { readEvents } from "../stream.ts";
-import { ErrorNote, Link, PageTitle, useAction } from "../ui.tsx";
+import { Choice, ErrorNote, Link, PageTitle, useAction } from "../ui.tsx";
 
 const GOALS = [
   ["", "My saved goal"],
@@ -91,26 +91,12 @@ export function NewCourse() {
             <input id="course-files" name="files" type="file" multiple />
             <label for="course-urls">Web pages (one URL a line)</label>
             <textarea id="course-urls" name="urls" rows={2} />
-            <label for="organization">Organization</label>
-            <select id="organization" name="organization">
-              {ORGANIZATIONS.map(([v, l]) => (
-                <option key={v} value={v}>
-                  {l}
-                </option>
-              ))}
-            </select>
+            <Choice id="organization" name="organization" label="Organization" options={ORGANIZATIONS} />
           </>
         )}
         <label for="chapters">Chapters</label>
         <input id="chapters" name="num_chapters" type="number" min={1} max={20} defaultValue="4" />
-        <label for="goal">Learning goal</label>
-        <select id="goal" name="learning_goal">
-          {GOALS.map(([v, l]) => (
-            <option key={v} value={v}>
-              {l}
-            </option>
-          ))}
-        </select>
+        <Choice id="goal" name="learning_goal" label="Learning goal" options={GOALS} />
         <button type="submit" disabled={busy}>
           Build the course
         </button>

@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import { ApiError, get, post } from "../api.ts";
 import { CourseNav } from "../course-nav.tsx";
-import { ErrorNote, Loading, Markdown, PageTitle, useAction, useLoad } from "../ui.tsx";
+import { Choice, ErrorNote, Loading, Markdown, PageTitle, useAction, useLoad } from "../ui.tsx";
 
 type Section = { heading: string; items?: { term: string; definition: string }[]; bullets?: string[]; body?: string };
 
@@ -39,7 +39,7 @@ const NOTES_OPTIONS = [
       ["peer", "Peer"],
     ],
   },
-];
+] as const;
 
 export function Study({ id }: { id: string }) {
   const guide = useLoad(
@@ -118,14 +118,7 @@ export function Study({ id }: { id: string }) {
         <h2 id="notes-heading">Study notes</h2>
         <form onSubmit={generate} class="panel row">
           {NOTES_OPTIONS.map(({ name, label, options }) => (
-            <>
-              <label for={name}>{label}</label>
-              <select id={name} name={name}>
-                {options.map(([value, text]) => (
-                  <option value={value}>{text}</option>
-                ))}
-              </select>
-            </>
+            <Choice key={name} id={name} name={name} label={label} options={options} />
           ))}
           <button type="submit" disabled={busy}>
             {busy ? "Writing notes…" : "Generate notes"}
