@@ -98,6 +98,34 @@ describe("question wording", () => {
   });
 });
 
+describe("questions in other words than the answer", () => {
+  test("the key terms are looked for in the whole passage, not only around the answering sentence", () => {
+    const text = [
+      "The values of free variables get special treatment.",
+      "Most languages settle this at compile time.",
+      "Some settle it when the program runs.",
+      "When resolving a free variable, R first looks in the environment in which the function was created.",
+    ].join(" ");
+    expect(answer("Where does R first look when resolving the values of free variables inside a function?", text)).toBe(
+      "When resolving a free variable, R first looks in the environment in which the function was created. [1]",
+    );
+  });
+
+  test("words that name the kind of answer ('benefit', 'with respect to') need not be in it", () => {
+    const text =
+      "The middle block shows the in-batch training setting. Effectively, in-batch negative training is an easy and memory-efficient way to reuse the negative examples already in the batch rather than creating new ones.";
+    expect(
+      answer("What is the benefit of in-batch negative training with respect to negative examples?", text),
+    ).toContain("reuse the negative examples");
+  });
+
+  test("a 'why' question is answered by the sentence that says what something is done to achieve", () => {
+    const text =
+      "For the lovers of poetry amongst you, paragraphs with hanging indents often come in handy. You can use hanging indents to ensure that a line of poetry retains its individual identity as a line even when the screen is too narrow.";
+    expect(answer("Why would you use hanging indents for poetry?", text)).toContain("retains its individual identity");
+  });
+});
+
 describe("abstention", () => {
   const wasm =
     "You can compile standalone Wasm files with Emscripten and run them in Wasm runtimes like wasmer. Standalone Wasm files can also be used as plugins.";

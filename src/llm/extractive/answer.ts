@@ -1,8 +1,9 @@
 /**
  * Extractive question answering: the whole sentence of the passages that best answers the
- * question, quoted and cited by passage number. A sentence qualifies when, read with its
- * neighbours and section headings, it holds most of the question's key terms by weight
- * (answer-terms.ts). Among those, the one that holds the asked kind of answer (question-type.ts: a
+ * question, quoted and cited by passage number. A sentence qualifies when its passage, headings
+ * included, holds most of the question's key terms by weight (answer-terms.ts): a question asked in
+ * other words than the answering sentence's still shares them with the paragraph around it. Among
+ * those, the one that holds the asked kind of answer (question-type.ts: a
  * number for "how many", a date for "when"…) and most of the key terms that set it apart from the
  * other sentences wins: a term every sentence has ("Eich" on a page about Eich) picks none of them.
  * A sentence that goes on in the next one ("…any loop. This is the only way to terminate repeat
@@ -49,6 +50,7 @@ interface Unit {
   sentences: AnswerSentence[];
   terms: Set<string>;
   context: Set<string>;
+  passageTerms: Set<string>;
 }
 
 const notAnswered = (): Answer => ({ answer: NOT_ANSWERED, citations: [], answered: false });
@@ -70,7 +72,7 @@ export function extractiveAnswer(input: { question: string; passages: AnswerPass
       // Its own words count for more than those it is read with.
       return {
         u,
-        support: coverage(terms, u.context),
+        support: coverage(terms, u.passageTerms),
         score: 0.6 * own + 0.4 * read + rank - (words > LONG_UNIT ? LONG_PENALTY : 0),
       };
     })
@@ -126,6 +128,7 @@ const unit = (sentences: AnswerSentence[]): Unit => ({
   sentences,
   terms: new Set(sentences.flatMap((s) => [...s.terms])),
   context: new Set(sentences.flatMap((s) => [...s.context])),
+  passageTerms: new Set(sentences.flatMap((s) => [...s.passageTerms])),
 });
 
 /** Up to `count` whole sentences right after `s` in its passage. */
