@@ -49,6 +49,22 @@ describe("extraction seams", () => {
     );
   });
 
+  test("a URL on its own line is read inside the sentence around it", () => {
+    const text =
+      "R has no builtin dynamic graphics.\n\nHowever, extensive dynamic graphics facilities are available in the system GGobi, available from\n\nhttp://ggobi.org/\n\nand these can be accessed from R via the package rggobi.";
+    expect(answer("Which system offers extensive dynamic graphics facilities for R?", text)).toBe(
+      "However, extensive dynamic graphics facilities are available in the system GGobi, available from http://ggobi.org/ and these can be accessed from R via the package rggobi. [1]",
+    );
+  });
+
+  test("a sentence that announces a list with a colon is quoted with what follows it", () => {
+    const text =
+      "WebAssembly programs only see the APIs they import. It looks like there will be 3 main categories of APIs that people import and use:\n\n- Web APIs: These are what Wasm programs use on the Web.\n- WASI APIs: These focus on the server.";
+    expect(answer("How many main categories of APIs are WebAssembly programs expected to import?", text)).toBe(
+      "WebAssembly programs only see the APIs they import. It looks like there will be 3 main categories of APIs that people import and use: Web APIs: These are what Wasm programs use on the Web. WASI APIs: These focus on the server. [1]",
+    );
+  });
+
   test("code that ends in a brace is not carried on by the sentence after it", () => {
     const text =
       "It needs to call into JS, something like this:\n\nfunction musl_writev(..) { console.log(..) }\n\nmusl_writev is an implementation of the Linux syscall interface that musl libc uses to write data.";

@@ -46,7 +46,8 @@ export interface AnswerSentence extends ReadSentence {
 // furniture state nothing either.
 const NOT_QUOTED: ReadonlySet<BlockRole> = new Set(["references", "toc", "index", "header_footer", "page_number"]);
 
-const ENDS_SENTENCE = /[.!?]["'”’)\]]*$/;
+// A colon ends a sentence that announces the list after it (answer.ts quotes them together).
+const ENDS_SENTENCE = /[.!?:]["'”’)\]]*$/;
 const STARTS_SENTENCE = /^["'“‘([]*[\p{Lu}\p{N}]/u;
 // A code name may open a sentence in lower case ("sort(x) returns…", "is.na(x) gives…").
 const STARTS_WITH_CODE = /^(?:[\p{Ll}_][\w.]*[(._]|_\w)/u;
@@ -70,7 +71,8 @@ function continues(block: Block, next: Block): boolean {
   const text = block.text.trimEnd();
   if (ENDS_CLAUSE.test(text) || next.item) return false;
   // Code ("… }") is not prose that a lower-case block carries on.
-  if (/^[\p{Ll}(]/u.test(next.text.trimStart())) return /[\p{L}\p{N},)-]$/u.test(text);
+  // A URL on its own line ("…available from" / "http://ggobi.org/" / "and these…") is carried on too.
+  if (/^[\p{Ll}(]/u.test(next.text.trimStart())) return /[\p{L}\p{N},)/-]$/u.test(text);
   return (
     !block.item && wordCount(text) >= 3 && /\p{Ll}$/u.test(text) && !text.includes("|") && !next.text.includes("|")
   );

@@ -7,7 +7,7 @@
  * number for "how many", a date for "when"…) and most of the key terms that set it apart from the
  * other sentences wins: a term every sentence has ("Eich" on a page about Eich) picks none of them.
  * A sentence that goes on in the next one ("…any loop. This is the only way to terminate repeat
- * loops.") is quoted with it. A "how many" or "when" question with no qualifying sentence that
+ * loops.") is quoted with it, and one that announces a list with a colon with the list. A "how many" or "when" question with no qualifying sentence that
  * gives a number or a date is not answered: quoting a sentence without one would not answer it;
  * nor is a question whose names no passage uses, or a "who did…" question whose deed no
  * qualifying sentence states (answer-terms.ts requirements).
@@ -90,7 +90,10 @@ export function extractiveAnswer(input: { question: string; passages: AnswerPass
   const best = ranked[0]?.u;
   if (!best) return notAnswered();
   const last = best.sentences.at(-1)!;
-  const quoted = [...best.sentences, ...(ANNOUNCES.test(last.text) ? after(sentences, last, ANNOUNCED) : [])];
+  const quoted = [
+    ...best.sentences,
+    ...(ANNOUNCES.test(last.text) || last.text.endsWith(":") ? after(sentences, last, ANNOUNCED) : []),
+  ];
   const passage = best.sentences[0]!.passage;
   return {
     answer: `${quoted.map((s) => s.text).join(" ")} [${passage + 1}]`,
