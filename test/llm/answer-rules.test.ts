@@ -127,9 +127,10 @@ describe("questions in other words than the answer", () => {
     );
   });
 
-  test("words that name the kind of answer ('benefit', 'with respect to') need not be in it", () => {
+  test("words that name the kind of answer ('benefit', 'with respect to') need not be in it, and a benefit is what a thing is a way to do", () => {
+    expect(questionShape("What is the benefit of in-batch negative training?").kind).toBe("purpose");
     const text =
-      "The middle block shows the in-batch training setting. Effectively, in-batch negative training is an easy and memory-efficient way to reuse the negative examples already in the batch rather than creating new ones.";
+      "The middle block shows the in-batch negative training setting. Effectively, in-batch negative training is an easy and memory-efficient way to reuse the negative examples already in the batch rather than creating new ones.";
     expect(
       answer("What is the benefit of in-batch negative training with respect to negative examples?", text),
     ).toContain("reuse the negative examples");

@@ -63,7 +63,7 @@ const PATTERNS: [AnswerKind, RegExp][] = [
   ],
   [
     "purpose",
-    /^\s*what\s+(is|are|was|were)\s+.+?\s+(used\s+)?for\s*\??\s*$|^\s*what\s+is\s+the\s+(purpose|use|point)\s+of\b/i,
+    /^\s*what\s+(is|are|was|were)\s+.+?\s+(used\s+)?for\s*\??\s*$|^\s*what\s+(is|are)\s+the\s+(main\s+)?(purpose|use|point|benefits?|advantages?)\s+of\b/i,
   ],
 ];
 // "What is a data frame?" but not "What is the dimension d of the representation taken at the [CLS] token?"
@@ -106,8 +106,9 @@ const NUMBER_TOKEN = new RegExp(`^[(~≈]?(\\d+(?:[.,]\\d+)*%?|${COUNT_WORDS})[,
 const MONTH =
   /\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?)\.?\s+\d{1,4}\b|\b\d{1,2}\s+(january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
 const YEAR = /\b(1[5-9]\d\d|20\d\d)s?\b/g;
+// "…is an easy and memory-efficient way to reuse…" says what a thing is good for.
 const PURPOSE =
-  /\b(used\s+(to|for|in)|in\s+order\s+to|so\s+that|so\s+as\s+to|purpose|serves?\s+to|allows?|lets?|helps?|enables?)\b/i;
+  /\b(used\s+(to|for|in)|in\s+order\s+to|so\s+that|so\s+as\s+to|purpose|serves?\s+to|allows?|lets?|helps?|enables?|(way|means)\s+(to|of))\b/i;
 // "…to ensure that a line of poetry retains…" says why as plainly as "because".
 // "…to ensure that a line of poetry retains…" says why as plainly as "because" does.
 const REASON =
