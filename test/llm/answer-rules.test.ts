@@ -65,6 +65,14 @@ describe("extraction seams", () => {
     );
   });
 
+  test("what follows a formula is not quoted as what the sentence before it announced", () => {
+    const text =
+      "We define the similarity between the question and the passage using the dot product of their vectors:\n\nsim(q, p) = EQ(q)ᵀEP (p). | (1)\n\nAlthough more expressive model forms do exist, the similarity function needs to be decomposable.";
+    expect(answer("How is the similarity between a question and a passage defined?", text)).toBe(
+      "We define the similarity between the question and the passage using the dot product of their vectors: [1]",
+    );
+  });
+
   test("code that ends in a brace is not carried on by the sentence after it", () => {
     const text =
       "It needs to call into JS, something like this:\n\nfunction musl_writev(..) { console.log(..) }\n\nmusl_writev is an implementation of the Linux syscall interface that musl libc uses to write data.";

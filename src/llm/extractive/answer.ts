@@ -134,9 +134,13 @@ const unit = (sentences: AnswerSentence[]): Unit => ({
   passageTerms: new Set(sentences.flatMap((s) => [...s.passageTerms])),
 });
 
-/** Up to `count` whole sentences right after `s` in its passage. */
+/**
+ * Up to `count` whole sentences right after `s` in its passage, in a row: what follows a formula or
+ * a table row that cannot be quoted is no longer what `s` announced.
+ */
 function after(sentences: AnswerSentence[], s: AnswerSentence, count: number): AnswerSentence[] {
-  return sentences.filter(
-    (x) => x.passage === s.passage && x.position > s.position && x.position <= s.position + count,
-  );
+  const at = new Map(sentences.filter((x) => x.passage === s.passage).map((x) => [x.position, x]));
+  const out: AnswerSentence[] = [];
+  for (let p = s.position + 1; p <= s.position + count && at.has(p); p++) out.push(at.get(p)!);
+  return out;
 }
