@@ -151,6 +151,15 @@ describe("questions in other words than the answer", () => {
   });
 });
 
+describe("answer kinds", () => {
+  test("'which <things> can…' asks for a list, and the sentence that enumerates them answers", () => {
+    expect(questionShape("Which standalone runtimes can run the program?").kind).toBe("list");
+    const text =
+      "Emscripten uses WASI APIs as much as possible, so standalone programs like this can run in WASI-supporting runtimes. Another nice thing about standalone Wasm files is that you can run them in runtimes like wasmer, wasmtime, or WAVM.";
+    expect(answer("Which standalone runtimes can run the program?", text)).toContain("wasmer, wasmtime, or WAVM");
+  });
+});
+
 describe("abstention", () => {
   const wasm =
     "You can compile standalone Wasm files with Emscripten and run them in Wasm runtimes like wasmer. Standalone Wasm files can also be used as plugins.";
