@@ -7,7 +7,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import { extractiveAnswer, NOT_ANSWERED } from "../../src/llm/extractive/answer.ts";
-import { keyTerms, requirements, usesVerb } from "../../src/llm/extractive/answer-terms.ts";
+import { keyTermSupport } from "../../src/llm/extractive/answer-sentences.ts";
+import { keyTerms, MIN_SUPPORT, requirements, usesVerb } from "../../src/llm/extractive/answer-terms.ts";
 import { questionShape } from "../../src/llm/extractive/question-type.ts";
 
 const passage = (text: string, id = "p1") => ({ id, text, headingPath: ["Paper", "Training"] });
@@ -133,6 +134,9 @@ describe("questions in other words than the answer", () => {
     expect(answer("Where does R first look when resolving the values of free variables inside a function?", text)).toBe(
       "When resolving a free variable, R first looks in the environment in which the function was created. [1]",
     );
+    // The model path's abstention check reads the same passage the same way.
+    const question = "Where does R first look when resolving the values of free variables inside a function?";
+    expect(keyTermSupport(keyTerms(question), [passage(text)])).toBeGreaterThanOrEqual(MIN_SUPPORT);
   });
 
   test("words that name the kind of answer ('benefit', 'with respect to') need not be in it, and a benefit is what a thing is a way to do", () => {
