@@ -10,7 +10,13 @@ import { assertWithinTestCap, OPERATIONS, recordUsage } from "../billing/index.t
 import type { CourseHead } from "../courses/read.ts";
 import { AppError } from "../errors.ts";
 import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
-import { answerQuestion, distinctPassages, EXTRACTIVE_MODEL, UsageMeter } from "../llm/artefacts.ts";
+import {
+  type AnswerPassage,
+  answerQuestion,
+  distinctPassages,
+  EXTRACTIVE_MODEL,
+  UsageMeter,
+} from "../llm/artefacts.ts";
 import { search } from "../retrieval/index.ts";
 import type { Services } from "../services.ts";
 import type { AuthContext } from "../tenants/keys.ts";
@@ -57,11 +63,15 @@ export async function askCourse(
     roles: TEACHING_ROLE_LIST,
   });
   const hits = distinctPassages(found).slice(0, TOP_K);
-  const passages = hits.map((h) => ({
+  // Headings and roles as document query gives them: a passage's section title holds the question's terms too.
+  const passages: AnswerPassage[] = hits.map((h) => ({
     id: h.chunkId,
     text: h.text,
     documentId: h.documentId ?? undefined,
     filename: h.filename ?? undefined,
+    heading: h.headingPath.length > 0 ? h.headingPath.join(" › ") : null,
+    headingPath: h.headingPath,
+    role: h.role,
     score: h.score,
   }));
   const top = hits.reduce((best, h) => Math.max(best, h.score), 0);

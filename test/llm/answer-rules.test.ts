@@ -7,7 +7,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import { extractiveAnswer, NOT_ANSWERED } from "../../src/llm/extractive/answer.ts";
-import { keyTerms, requirements, usesVerb } from "../../src/llm/extractive/answer-terms.ts";
+import { keyTermSupport } from "../../src/llm/extractive/answer-sentences.ts";
+import { keyTerms, MIN_SUPPORT, requirements, usesVerb } from "../../src/llm/extractive/answer-terms.ts";
 import { questionShape } from "../../src/llm/extractive/question-type.ts";
 
 const passage = (text: string, id = "p1") => ({ id, text, headingPath: ["Paper", "Training"] });
@@ -46,6 +47,30 @@ describe("extraction seams", () => {
       "At the end of each R session you are given the opportunity to save all the currently available objects. If you indicate that you want to do this, the objects are written to a file called .RData in the current directory.";
     expect(answer("To which file are the objects written when you save them at the end of a session?", text)).toContain(
       "a file called .RData in the current directory.",
+    );
+  });
+
+  test("a URL on its own line is read inside the sentence around it", () => {
+    const text =
+      "R has no builtin dynamic graphics.\n\nHowever, extensive dynamic graphics facilities are available in the system GGobi, available from\n\nhttp://ggobi.org/\n\nand these can be accessed from R via the package rggobi.";
+    expect(answer("Which system offers extensive dynamic graphics facilities for R?", text)).toBe(
+      "However, extensive dynamic graphics facilities are available in the system GGobi, available from http://ggobi.org/ and these can be accessed from R via the package rggobi. [1]",
+    );
+  });
+
+  test("a sentence that announces a list with a colon is quoted with what follows it", () => {
+    const text =
+      "WebAssembly programs only see the APIs they import. It looks like there will be 3 main categories of APIs that people import and use:\n\n- Web APIs: These are what Wasm programs use on the Web.\n- WASI APIs: These focus on the server.";
+    expect(answer("How many main categories of APIs are WebAssembly programs expected to import?", text)).toBe(
+      "WebAssembly programs only see the APIs they import. It looks like there will be 3 main categories of APIs that people import and use: Web APIs: These are what Wasm programs use on the Web. WASI APIs: These focus on the server. [1]",
+    );
+  });
+
+  test("what follows a formula is not quoted as what the sentence before it announced", () => {
+    const text =
+      "We define the similarity between the question and the passage using the dot product of their vectors:\n\nsim(q, p) = EQ(q)ᵀEP (p). | (1)\n\nAlthough more expressive model forms do exist, the similarity function needs to be decomposable.";
+    expect(answer("How is the similarity between a question and a passage defined?", text)).toBe(
+      "We define the similarity between the question and the passage using the dot product of their vectors: [1]",
     );
   });
 
@@ -95,6 +120,47 @@ describe("question wording", () => {
         "Rhino is an open source JavaScript engine managed by the Mozilla Foundation. It is developed entirely in Java.",
       ),
     ).toContain("developed entirely in Java");
+  });
+});
+
+describe("questions in other words than the answer", () => {
+  test("the key terms are looked for in the whole passage, not only around the answering sentence", () => {
+    const text = [
+      "The values of free variables get special treatment.",
+      "Most languages settle this at compile time.",
+      "Some settle it when the program runs.",
+      "When resolving a free variable, R first looks in the environment in which the function was created.",
+    ].join(" ");
+    expect(answer("Where does R first look when resolving the values of free variables inside a function?", text)).toBe(
+      "When resolving a free variable, R first looks in the environment in which the function was created. [1]",
+    );
+    // The model path's abstention check reads the same passage the same way.
+    const question = "Where does R first look when resolving the values of free variables inside a function?";
+    expect(keyTermSupport(keyTerms(question), [passage(text)])).toBeGreaterThanOrEqual(MIN_SUPPORT);
+  });
+
+  test("words that name the kind of answer ('benefit', 'with respect to') need not be in it, and a benefit is what a thing is a way to do", () => {
+    expect(questionShape("What is the benefit of in-batch negative training?").kind).toBe("purpose");
+    const text =
+      "The middle block shows the in-batch negative training setting. Effectively, in-batch negative training is an easy and memory-efficient way to reuse the negative examples already in the batch rather than creating new ones.";
+    expect(
+      answer("What is the benefit of in-batch negative training with respect to negative examples?", text),
+    ).toContain("reuse the negative examples");
+  });
+
+  test("a 'why' question is answered by the sentence that says what something is done to achieve", () => {
+    const text =
+      "For the lovers of poetry amongst you, paragraphs with hanging indents often come in handy. You can use hanging indents to ensure that a line of poetry retains its individual identity as a line even when the screen is too narrow.";
+    expect(answer("Why would you use hanging indents for poetry?", text)).toContain("retains its individual identity");
+  });
+});
+
+describe("answer kinds", () => {
+  test("'which <things> can…' asks for a list, and the sentence that enumerates them answers", () => {
+    expect(questionShape("Which standalone runtimes can run the program?").kind).toBe("list");
+    const text =
+      "Emscripten uses WASI APIs as much as possible, so standalone programs like this can run in WASI-supporting runtimes. Another nice thing about standalone Wasm files is that you can run them in runtimes like wasmer, wasmtime, or WAVM.";
+    expect(answer("Which standalone runtimes can run the program?", text)).toContain("wasmer, wasmtime, or WAVM");
   });
 });
 

@@ -153,6 +153,21 @@ describe("with the built-in engine", () => {
     const q = await query("What is Rust?", mozilla);
     expect(quoted(q.body.answer).text).toContain("compiled programming language");
   });
+
+  test("course ask reads each passage with its section headings, as document query does", async () => {
+    // The answering sentence ("Just 4 lines!") names nothing the question asks about; its section and heading do.
+    const form = new FormData();
+    form.append("files", new File([Bun.file(join(CORPUS, "html/readability-v8-blog/source.html"))], "v8.html"));
+    const built = await call(srv.url, "/v2/courses/generate-from-files?mode=sync", { key, user: "reader", body: form });
+    expect(built.status).toBe(200);
+    const question = "How many lines is the custom JavaScript loader for add.wasm?";
+    const r = await call(srv.url, `/v2/courses/${built.body.course.id}/ask`, {
+      key,
+      user: "reader",
+      json: { question },
+    });
+    expect(quoted(r.body.answer).text).toContain("4 lines");
+  });
 });
 
 describe("with a model (fake Ollama)", () => {

@@ -31,6 +31,8 @@ interface ReadSentence {
   terms: Set<string>;
   /** Its terms with those of the sentences on either side and of its passage's headings: what it is read with. */
   context: Set<string>;
+  /** The terms of its whole passage and headings: what must hold the question's key terms (answer.ts). */
+  passageTerms: Set<string>;
 }
 
 export interface AnswerSentence extends ReadSentence {
@@ -44,7 +46,8 @@ export interface AnswerSentence extends ReadSentence {
 // furniture state nothing either.
 const NOT_QUOTED: ReadonlySet<BlockRole> = new Set(["references", "toc", "index", "header_footer", "page_number"]);
 
-const ENDS_SENTENCE = /[.!?]["'”’)\]]*$/;
+// A colon ends a sentence that announces the list after it (answer.ts quotes them together).
+const ENDS_SENTENCE = /[.!?:]["'”’)\]]*$/;
 const STARTS_SENTENCE = /^["'“‘([]*[\p{Lu}\p{N}]/u;
 // A code name may open a sentence in lower case ("sort(x) returns…", "is.na(x) gives…").
 const STARTS_WITH_CODE = /^(?:[\p{Ll}_][\w.]*[(._]|_\w)/u;
@@ -68,7 +71,8 @@ function continues(block: Block, next: Block): boolean {
   const text = block.text.trimEnd();
   if (ENDS_CLAUSE.test(text) || next.item) return false;
   // Code ("… }") is not prose that a lower-case block carries on.
-  if (/^[\p{Ll}(]/u.test(next.text.trimStart())) return /[\p{L}\p{N},)-]$/u.test(text);
+  // A URL on its own line ("…available from" / "http://ggobi.org/" / "and these…") is carried on too.
+  if (/^[\p{Ll}(]/u.test(next.text.trimStart())) return /[\p{L}\p{N},)/-]$/u.test(text);
   return (
     !block.item && wordCount(text) >= 3 && /\p{Ll}$/u.test(text) && !text.includes("|") && !next.text.includes("|")
   );
@@ -168,10 +172,12 @@ function readPassages(passages: AnswerPassage[]): { passage: number; sentences: 
     // Joined blocks leave "Sec- tion": mended like any other split word.
     const all = blocksOf(p.text).flatMap((block) => sentencesOfBlock(rejoinHyphenated(block, words)));
     const terms = all.map(termsOf);
+    const passageTerms = new Set([...terms.flatMap((t) => [...t]), ...heading]);
     const sentences = all.map((text, i) => ({
       text,
       terms: terms[i]!,
       context: new Set([...(terms[i - 1] ?? []), ...terms[i]!, ...(terms[i + 1] ?? []), ...heading]),
+      passageTerms,
     }));
     return [{ passage, sentences }];
   });
@@ -193,12 +199,12 @@ export function answerSentences(passages: AnswerPassage[]): AnswerSentence[] {
 
 /**
  * How well the passages support a question: the best weighted share of its key terms that one
- * sentence, read with its neighbours and headings, holds (0–1). Every sentence counts here, whole
- * or not: a model reads a slide's bullet points too.
+ * passage, headings included, holds (0–1). Every sentence counts here, whole or not: a model reads
+ * a slide's bullet points too.
  */
 export function keyTermSupport(terms: KeyTerm[], passages: AnswerPassage[]): number {
   let best = 0;
   for (const { sentences } of readPassages(passages))
-    for (const s of sentences) best = Math.max(best, coverage(terms, s.context));
+    best = Math.max(best, coverage(terms, sentences[0]?.passageTerms ?? new Set()));
   return best;
 }

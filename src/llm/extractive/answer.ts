@@ -1,12 +1,13 @@
 /**
  * Extractive question answering: the whole sentence of the passages that best answers the
- * question, quoted and cited by passage number. A sentence qualifies when, read with its
- * neighbours and section headings, it holds most of the question's key terms by weight
- * (answer-terms.ts). Among those, the one that holds the asked kind of answer (question-type.ts: a
+ * question, quoted and cited by passage number. A sentence qualifies when its passage, headings
+ * included, holds most of the question's key terms by weight (answer-terms.ts): a question asked in
+ * other words than the answering sentence's still shares them with the paragraph around it. Among
+ * those, the one that holds the asked kind of answer (question-type.ts: a
  * number for "how many", a date for "when"…) and most of the key terms that set it apart from the
  * other sentences wins: a term every sentence has ("Eich" on a page about Eich) picks none of them.
  * A sentence that goes on in the next one ("…any loop. This is the only way to terminate repeat
- * loops.") is quoted with it. A "how many" or "when" question with no qualifying sentence that
+ * loops.") is quoted with it, and one that announces a list with a colon with the list. A "how many" or "when" question with no qualifying sentence that
  * gives a number or a date is not answered: quoting a sentence without one would not answer it;
  * nor is a question whose names no passage uses, or a "who did…" question whose deed no
  * qualifying sentence states (answer-terms.ts requirements).
@@ -49,6 +50,7 @@ interface Unit {
   sentences: AnswerSentence[];
   terms: Set<string>;
   context: Set<string>;
+  passageTerms: Set<string>;
 }
 
 const notAnswered = (): Answer => ({ answer: NOT_ANSWERED, citations: [], answered: false });
@@ -70,7 +72,7 @@ export function extractiveAnswer(input: { question: string; passages: AnswerPass
       // Its own words count for more than those it is read with.
       return {
         u,
-        support: coverage(terms, u.context),
+        support: coverage(terms, u.passageTerms),
         score: 0.6 * own + 0.4 * read + rank - (words > LONG_UNIT ? LONG_PENALTY : 0),
       };
     })
@@ -88,7 +90,10 @@ export function extractiveAnswer(input: { question: string; passages: AnswerPass
   const best = ranked[0]?.u;
   if (!best) return notAnswered();
   const last = best.sentences.at(-1)!;
-  const quoted = [...best.sentences, ...(ANNOUNCES.test(last.text) ? after(sentences, last, ANNOUNCED) : [])];
+  const quoted = [
+    ...best.sentences,
+    ...(ANNOUNCES.test(last.text) || last.text.endsWith(":") ? after(sentences, last, ANNOUNCED) : []),
+  ];
   const passage = best.sentences[0]!.passage;
   return {
     answer: `${quoted.map((s) => s.text).join(" ")} [${passage + 1}]`,
@@ -126,11 +131,16 @@ const unit = (sentences: AnswerSentence[]): Unit => ({
   sentences,
   terms: new Set(sentences.flatMap((s) => [...s.terms])),
   context: new Set(sentences.flatMap((s) => [...s.context])),
+  passageTerms: new Set(sentences.flatMap((s) => [...s.passageTerms])),
 });
 
-/** Up to `count` whole sentences right after `s` in its passage. */
+/**
+ * Up to `count` whole sentences right after `s` in its passage, in a row: what follows a formula or
+ * a table row that cannot be quoted is no longer what `s` announced.
+ */
 function after(sentences: AnswerSentence[], s: AnswerSentence, count: number): AnswerSentence[] {
-  return sentences.filter(
-    (x) => x.passage === s.passage && x.position > s.position && x.position <= s.position + count,
-  );
+  const at = new Map(sentences.filter((x) => x.passage === s.passage).map((x) => [x.position, x]));
+  const out: AnswerSentence[] = [];
+  for (let p = s.position + 1; p <= s.position + count && at.has(p); p++) out.push(at.get(p)!);
+  return out;
 }

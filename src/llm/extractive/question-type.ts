@@ -2,7 +2,7 @@
  * What kind of answer a question asks for, read from its wording, and whether a sentence holds
  * one: "how many" wants a number, "when" a date or year, "who" a person or organisation, "where" a
  * place, "which function" a name from code, "what is X" a sentence that defines X, "why" a reason,
- * "how do…" a means. The extractive engine prefers sentences that hold the asked kind of answer, so
+ * "how do…" a means, "which runtimes can…" a list of them. The extractive engine prefers sentences that hold the asked kind of answer, so
  * "How many passages…?" is answered with the sentence that gives the number, not the one that
  * merely repeats the question's words. People, organisations and places come from compromise's
  * tagger (already the engine's part-of-speech model), with capitalised names after "by" as a
@@ -21,6 +21,7 @@ export type AnswerKind =
   | "reason"
   | "purpose"
   | "means"
+  | "list"
   | "other";
 
 export interface QuestionShape {
@@ -63,13 +64,16 @@ const PATTERNS: [AnswerKind, RegExp][] = [
   ],
   [
     "purpose",
-    /^\s*what\s+(is|are|was|were)\s+.+?\s+(used\s+)?for\s*\??\s*$|^\s*what\s+is\s+the\s+(purpose|use|point)\s+of\b/i,
+    /^\s*what\s+(is|are|was|were)\s+.+?\s+(used\s+)?for\s*\??\s*$|^\s*what\s+(is|are)\s+the\s+(main\s+)?(purpose|use|point|benefits?|advantages?)\s+of\b/i,
   ],
 ];
 // "What is a data frame?" but not "What is the dimension d of the representation taken at the [CLS] token?"
 const DEFINITION =
   /^\s*(?:what\s+(?:is|are|was|were)|define|what\s+is\s+meant\s+by)\s+(?:an?\s+|the\s+)?([^?]+?)\s*\??\s*$/i;
 const MEANING = /^\s*what\s+does\s+(?:an?\s+|the\s+)?(.+?)\s+mean\s*\??\s*$/i;
+// "Which standalone WebAssembly runtimes can run…": several things of a kind, named in a list.
+const LIST_QUESTION =
+  /^\s*(?:which|what)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+s\s+(?:can|could|do|does|are|were|have|has|will|would|should|must|may|might)\b/iu;
 const MEANS = /^\s*how\s+(do|does|did|can|could|should|is|are|was|were|to|would)\b/i;
 
 // "How many training examples does…": the words up to the verb name what is counted.
@@ -94,6 +98,7 @@ export function questionShape(question: string): QuestionShape {
   const def = DEFINITION.exec(question) ?? MEANING.exec(question);
   if (def?.[1] && words(def[1]).length <= 5) return { kind: "definition", term: def[1] };
   if (MEANS.test(question)) return { kind: "means" };
+  if (LIST_QUESTION.test(question)) return { kind: "list" };
   return { kind: "other" };
 }
 
@@ -106,10 +111,15 @@ const NUMBER_TOKEN = new RegExp(`^[(~≈]?(\\d+(?:[.,]\\d+)*%?|${COUNT_WORDS})[,
 const MONTH =
   /\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?)\.?\s+\d{1,4}\b|\b\d{1,2}\s+(january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
 const YEAR = /\b(1[5-9]\d\d|20\d\d)s?\b/g;
+// "…is an easy and memory-efficient way to reuse…" says what a thing is good for.
 const PURPOSE =
-  /\b(used\s+(to|for|in)|in\s+order\s+to|so\s+that|so\s+as\s+to|purpose|serves?\s+to|allows?|lets?|helps?|enables?)\b/i;
+  /\b(used\s+(to|for|in)|in\s+order\s+to|so\s+that|so\s+as\s+to|purpose|serves?\s+to|allows?|lets?|helps?|enables?|(way|means)\s+(to|of))\b/i;
+// "…to ensure that a line of poetry retains…" says why as plainly as "because".
+// "…to ensure that a line of poetry retains…" says why as plainly as "because" does.
 const REASON =
-  /\b(because|since|due to|owing to|so that|in order to|as a result|reasons?|therefore|thus|hence|this is (done|why)|caused by|leads? to|so as to|for (efficiency|simplicity|speed|safety|security))\b/i;
+  /\b(because|since|due to|owing to|so that|in order to|as a result|reasons?|therefore|thus|hence|this is (done|why)|caused by|leads? to|so as to|for (efficiency|simplicity|speed|safety|security)|ensures?|to (ensure|avoid|prevent|make sure|guarantee))\b/i;
+// "…like wasmer, wasmtime, or WAVM", "such as AZW3 or EPUB".
+const LISTS = /[\p{L}\d)]+,\s+[\p{L}\d.-]+(?:\s+[\p{L}\d.-]+)?,?\s+(and|or)\s+[\p{L}\d]/u;
 const MEANS_WORDS = /\b(by|using|use|through|via|with the|command|function|option)\b/i;
 // A name from code: a call ("glm()", "seq(2,10)"), a dotted or snake_case name ("read.table",
 // "file_test"), a dot file (".RData").
@@ -212,6 +222,8 @@ export function answerFit(sentence: string, shape: QuestionShape, question: stri
       return PURPOSE.test(sentence) ? 1 : 0;
     case "means":
       return MEANS_WORDS.test(sentence) ? 1 : 0;
+    case "list":
+      return LISTS.test(sentence) ? 1 : 0;
     case "other":
       return 0;
   }
