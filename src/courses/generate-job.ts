@@ -6,12 +6,12 @@
 import type { Database } from "bun:sqlite";
 import pLimit from "p-limit";
 import type { Config } from "../config.ts";
+import type { IngestServices } from "../documents/ingest.ts";
 import { AppError, type FailureReason } from "../errors.ts";
 import { defineJob, type JobContext } from "../jobs/definition.ts";
 import { INTERRUPTED, type JobRow } from "../jobs/queue.ts";
 import { UsageMeter } from "../llm/artefacts.ts";
 import { indexChapter } from "../retrieval/index.ts";
-import type { Services } from "../services.ts";
 import { nowIso } from "../util.ts";
 import { type ChapterScope, writeCourseChapter } from "./chapter-writer.ts";
 import type { WritingDeps } from "./deps.ts";
@@ -41,6 +41,9 @@ import { matchTopic, refuseTopic } from "./topic-match.ts";
 /** Writing chapters: the model, retrieval, web search, and how many chapters at once. */
 type ChapterDeps = WritingDeps & { cfg: Pick<Config, "chapterConcurrency" | "topicMatchMinScore"> };
 
+/** The whole job: ingesting the sources, then planning and writing. */
+type CourseJobDeps = IngestServices & ChapterDeps;
+
 function usageOf(meter: UsageMeter): CourseUsage {
   return {
     model: meter.model,
@@ -66,7 +69,6 @@ function publishProgress(svc: { sqlite: Database }, jobId: string, course: Cours
   });
 }
 
-/** Sources of a files/URL course; fails the course when none could be ingested. */
 /** A chapter's event: running as its writing starts (no completion time), completed once committed. */
 function publishChapter(
   jobId: string,
@@ -85,7 +87,8 @@ function publishChapter(
   });
 }
 
-async function ingest(svc: Services, job: JobRow, course: CourseRow, signal: AbortSignal): Promise<string[]> {
+/** Sources of a files/URL course; fails the course when none could be ingested. */
+async function ingest(svc: IngestServices, job: JobRow, course: CourseRow, signal: AbortSignal): Promise<string[]> {
   const docs = await ingestCourseSources(svc, course, {
     signal,
     onDocument: (d) => publish(documentEvent(job.id, course.id, d)),
@@ -224,7 +227,7 @@ async function writeChapters(
 export type StudyGuideStep = (courseId: string, opts: { meter: UsageMeter; signal: AbortSignal }) => Promise<void>;
 
 async function generateCourse(
-  svc: Services,
+  svc: CourseJobDeps,
   studyGuide: StudyGuideStep,
   job: JobRow,
   ctx: JobContext,
@@ -275,7 +278,7 @@ async function generateCourse(
 }
 
 /** The course's generation (the payload's `resume` changes nothing: every run continues from what is committed). */
-export const courseGenerationJob = defineJob(COURSE_JOB, (svc: Services & { studyGuide: StudyGuideStep }) => ({
+export const courseGenerationJob = defineJob(COURSE_JOB, (svc: CourseJobDeps & { studyGuide: StudyGuideStep }) => ({
   run: (job, _payload, ctx) => generateCourse(svc, svc.studyGuide, job, ctx),
   onFailure(job: JobRow, reason: FailureReason) {
     if (!job.course_id) return;

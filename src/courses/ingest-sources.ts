@@ -6,12 +6,11 @@
  */
 import type { Database } from "bun:sqlite";
 import pLimit from "p-limit";
-import { ingestDocument } from "../documents/ingest.ts";
+import { type IngestServices, ingestDocument } from "../documents/ingest.ts";
 import { type DocumentRow, markDocumentError, recordsOldestFirst } from "../documents/records.ts";
 import { detectFile, type RequestSource } from "../documents/sources.ts";
 import { AppError } from "../errors.ts";
 import { blobPath } from "../media/blob-store.ts";
-import type { Services } from "../services.ts";
 import { courseDocumentIds } from "./course-documents.ts";
 import type { GenerationEvent } from "./events.ts";
 import type { CourseRow } from "./store.ts";
@@ -44,7 +43,7 @@ export function documentEvent(jobId: string, courseId: string, d: CourseDocument
 }
 
 /** The stored source as documents' ingestion takes it: an upload is detected again by the same rule. */
-async function sourceOf(svc: Services, doc: CourseDocument): Promise<RequestSource> {
+async function sourceOf(svc: Pick<IngestServices, "cfg">, doc: CourseDocument): Promise<RequestSource> {
   if (doc.source_type !== "file") return { type: doc.source_type, url: doc.source_url ?? doc.filename };
   if (!doc.blob_key) {
     const missing = new AppError("INTERNAL", `The upload of "${doc.filename}" was not stored`);
@@ -59,7 +58,7 @@ async function sourceOf(svc: Services, doc: CourseDocument): Promise<RequestSour
  * the course with its final status.
  */
 export async function ingestCourseSources(
-  svc: Services,
+  svc: IngestServices,
   course: CourseRow,
   opts: { signal: AbortSignal; onDocument: (doc: CourseDocument) => void },
 ): Promise<CourseDocument[]> {

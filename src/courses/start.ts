@@ -3,14 +3,17 @@
  * a topic the extractive engine cannot serve), stores the uploads, and commits the course, its
  * source documents and its job in one transaction. The job does the slow work.
  */
+import type { Database } from "bun:sqlite";
 import { extname } from "node:path";
-import { assertWithinTestCap, OPERATIONS, recordUsage } from "../billing/index.ts";
+import { assertWithinTestCap, OPERATIONS, recordUsage, type TestCaps } from "../billing/index.ts";
+import type { Config } from "../config.ts";
+import type { Db } from "../db/index.ts";
 import { createDocumentRecord, type SourceType } from "../documents/records.ts";
 import { detectedKind, requestSources } from "../documents/sources.ts";
 import { AppError } from "../errors.ts";
 import { enqueueJob, type JobRow } from "../jobs/queue.ts";
+import type { Llm } from "../llm/types.ts";
 import { deleteBlob, putBlob } from "../media/blob-store.ts";
-import type { Services } from "../services.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import type { User } from "../tenants/users.ts";
 import { newId, nowIso, slugify } from "../util.ts";
@@ -18,6 +21,14 @@ import { COURSE_JOB } from "./progress.ts";
 import type { Organization } from "./store.ts";
 import { matchTopic, refuseTopic } from "./topic-match.ts";
 import { SEARCH_UNAVAILABLE_NOTE } from "./web-search.ts";
+
+/** Starting a course: the database and ledger, the model that will write it, and the blob store for uploads. */
+export interface StartDeps {
+  sqlite: Database;
+  db: Db;
+  llm: Llm;
+  cfg: TestCaps & Pick<Config, "searxngUrl" | "dataDir">;
+}
 
 export interface Requester {
   auth: AuthContext;
@@ -70,7 +81,7 @@ export function checkTopic(topic: string): string {
   return t;
 }
 
-function insertCourseWithJob(svc: Services, who: Requester, opts: GenerationOptions, c: NewCourse): JobRow {
+function insertCourseWithJob(svc: StartDeps, who: Requester, opts: GenerationOptions, c: NewCourse): JobRow {
   const { sqlite } = svc;
   const now = nowIso();
   const courseId = newId();
@@ -128,7 +139,7 @@ function insertCourseWithJob(svc: Services, who: Requester, opts: GenerationOpti
 
 /** POST /v2/courses/generate: one topic course, queued. */
 export async function startTopicCourse(
-  svc: Services,
+  svc: StartDeps,
   who: Requester,
   req: GenerationOptions & { topic: string },
 ): Promise<JobRow> {
@@ -153,7 +164,7 @@ function sourceTypeOf(sources: PendingSource[]): string {
  * before anything is stored; every other file is kept (even an empty one), so the job's ingestion
  * reports what is wrong with it as that source's failure, as process and extract do.
  */
-async function storeSources(svc: Services, req: SourceRequest): Promise<PendingSource[]> {
+async function storeSources(svc: StartDeps, req: SourceRequest): Promise<PendingSource[]> {
   const sources = await requestSources(req);
   const stored: PendingSource[] = [];
   try {
@@ -173,7 +184,7 @@ async function storeSources(svc: Services, req: SourceRequest): Promise<PendingS
   return stored;
 }
 
-async function discardBlobs(svc: Services, sources: PendingSource[]): Promise<void> {
+async function discardBlobs(svc: StartDeps, sources: PendingSource[]): Promise<void> {
   await Promise.all(sources.filter((s) => s.blobKey).map((s) => deleteBlob(svc.cfg, s.blobKey!)));
 }
 
@@ -182,7 +193,7 @@ async function discardBlobs(svc: Services, sources: PendingSource[]): Promise<vo
  * one course per source. Each course counts toward the test key's monthly cap; the whole request
  * is refused when they do not all fit.
  */
-export async function startSourceCourses(svc: Services, who: Requester, req: SourceRequest): Promise<JobRow[]> {
+export async function startSourceCourses(svc: StartDeps, who: Requester, req: SourceRequest): Promise<JobRow[]> {
   const topic = req.topic == null || req.topic === "" ? null : checkTopic(req.topic);
   if (req.files.length + req.youtubeUrls.length + req.webUrls.length === 0) {
     throw new AppError("VALIDATION_ERROR", "Give at least one source: files, youtube_urls or web_urls");

@@ -4,12 +4,13 @@
  * passages found, citing them as [n], or one sentence saying they do not answer the question. A
  * test key may make TEST_KEY_QUERIES_PER_MONTH of these a month.
  */
-import { assertWithinTestCap, OPERATIONS, recordUsage } from "../billing/index.ts";
+import { assertWithinTestCap, OPERATIONS, recordUsage, type TestCaps } from "../billing/index.ts";
+import type { Db } from "../db/index.ts";
 import { AppError } from "../errors.ts";
 import { QUERY_ROLES } from "../ingest/document.ts";
 import { type AnswerPassage, answerQuestion, distinctPassages } from "../llm/artefacts.ts";
-import { search } from "../retrieval/index.ts";
-import type { Services } from "../services.ts";
+import type { Llm } from "../llm/types.ts";
+import { type RetrievalDeps, search } from "../retrieval/index.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import { assertOwnedDocuments, type DocumentOwner } from "./records.ts";
 
@@ -22,8 +23,15 @@ export interface QueryInput {
   topK: number;
 }
 
+/** Querying documents: retrieval, the model, the usage ledger and its test-key cap. */
+export interface QueryDeps extends RetrievalDeps {
+  db: Db;
+  llm: Llm;
+  cfg: TestCaps;
+}
+
 export async function queryDocuments(
-  svc: Services,
+  svc: QueryDeps,
   auth: Pick<AuthContext, "tenantId" | "keyId" | "keyEnv">,
   owner: DocumentOwner,
   input: QueryInput,

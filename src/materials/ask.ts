@@ -6,8 +6,9 @@
  * not in them); only the second changes the answer, to one sentence saying the course does not
  * answer it. The question counts toward a test key's monthly query cap whether or not it is answered.
  */
-import { assertWithinTestCap, OPERATIONS, recordUsage } from "../billing/index.ts";
+import { assertWithinTestCap, OPERATIONS, recordUsage, type TestCaps } from "../billing/index.ts";
 import type { CourseHead } from "../courses/read.ts";
+import type { Db } from "../db/index.ts";
 import { AppError } from "../errors.ts";
 import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
 import {
@@ -17,8 +18,9 @@ import {
   EXTRACTIVE_MODEL,
   UsageMeter,
 } from "../llm/artefacts.ts";
-import { search } from "../retrieval/index.ts";
-import type { Services } from "../services.ts";
+import type { Llm } from "../llm/types.ts";
+import type { Logger } from "../log.ts";
+import { type RetrievalDeps, search } from "../retrieval/index.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import { isModelFailure, type Maker, makerOf } from "./engine.ts";
 
@@ -34,8 +36,16 @@ export interface AskResult {
   model: string;
 }
 
+/** Asking a course: retrieval, the model, the usage ledger and its test-key cap. */
+export interface AskDeps extends RetrievalDeps {
+  db: Db;
+  llm: Llm;
+  log: Logger;
+  cfg: TestCaps;
+}
+
 export async function askCourse(
-  svc: Services,
+  svc: AskDeps,
   course: CourseHead,
   input: { question: string; auth: AuthContext; userId: string },
 ): Promise<AskResult> {
