@@ -1,13 +1,13 @@
 /** The course exam: cached per (course, model, exam_size), written once even under concurrent requests. */
 import type { Database } from "bun:sqlite";
 import type { Config } from "../config.ts";
-import { completedChapters } from "../courses/completed-chapters.ts";
 import type { CourseHead } from "../courses/read.ts";
 import type { ExamQuestion } from "../llm/artefacts.ts";
 import { newId, nowIso } from "../util.ts";
 import { assertCompleted } from "./assert-completed.ts";
-import { asUnavailable, type MaterialDeps, makerOf } from "./engine.ts";
+import { asUnavailable, type MaterialDeps } from "./engine.ts";
 import { buildExamQuestions } from "./exam-builder.ts";
+import { materialSource } from "./material-source.ts";
 import { chooseModel } from "./model-choice.ts";
 import { isQuantitative } from "./quantitative.ts";
 import { cachedOrMade } from "./single-flight.ts";
@@ -96,13 +96,10 @@ export async function generateExam(
   const model = await chooseModel(svc.llm, course, opts.modelKey);
   const read = () => readExam(svc.sqlite, course.id, model, opts.examSize);
   return cachedOrMade(`exam:${course.id}:${model}:${opts.examSize}`, read, async () => {
-    const maker = makerOf(svc.llm, model);
-    const chapters = completedChapters(svc.sqlite, course.id);
+    const { maker, source } = materialSource(svc, course, model);
     const questions = await buildExamQuestions(svc.llm, {
-      courseTitle: course.title,
-      chapters,
+      ...source,
       size: opts.examSize,
-      model: maker.model,
       // The extractive engine answers instantly, so one call per chapter and type is enough.
       batchSize: maker.engine === "extractive" ? opts.examSize : svc.cfg.examBatchSize,
       concurrency: svc.cfg.examConcurrency,

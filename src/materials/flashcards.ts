@@ -1,11 +1,11 @@
 /** The flashcard deck: cached per (course, model); a different model makes a fresh deck. */
 import type { Database } from "bun:sqlite";
-import { completedChapters } from "../courses/completed-chapters.ts";
 import type { CourseHead } from "../courses/read.ts";
 import { type FlashcardDeck, writeFlashcards } from "../llm/artefacts.ts";
 import { newId, nowIso } from "../util.ts";
 import { assertCompleted } from "./assert-completed.ts";
-import { asUnavailable, type MaterialDeps, makerOf } from "./engine.ts";
+import { asUnavailable, type MaterialDeps } from "./engine.ts";
+import { materialSource } from "./material-source.ts";
 import { chooseModel } from "./model-choice.ts";
 import { cachedOrMade } from "./single-flight.ts";
 
@@ -79,12 +79,8 @@ export async function generateFlashcards(
     `flashcards:${course.id}:${model}`,
     () => readDeck(svc.sqlite, course.id, model),
     async () => {
-      const maker = makerOf(svc.llm, model);
-      const deck = await writeFlashcards(svc.llm, {
-        courseTitle: course.title,
-        chapters: completedChapters(svc.sqlite, course.id),
-        model: maker.model,
-      }).catch((err: unknown) => {
+      const { maker, source } = materialSource(svc, course, model);
+      const deck = await writeFlashcards(svc.llm, source).catch((err: unknown) => {
         throw asUnavailable(err);
       });
       svc.sqlite.run(

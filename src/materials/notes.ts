@@ -5,7 +5,6 @@
  */
 import type { Database } from "bun:sqlite";
 import { OPERATIONS, PRICES_MICROS, recordUsage } from "../billing/index.ts";
-import { completedChapters } from "../courses/completed-chapters.ts";
 import type { CourseHead } from "../courses/read.ts";
 import type { Db } from "../db/index.ts";
 import { AppError } from "../errors.ts";
@@ -13,7 +12,8 @@ import { type NotesGoal, type NotesStyle, type TutorTone, writeNotes } from "../
 import type { AuthContext } from "../tenants/keys.ts";
 import { newId, nowIso } from "../util.ts";
 import { assertCompleted } from "./assert-completed.ts";
-import { asUnavailable, type MaterialDeps, makerOf } from "./engine.ts";
+import { asUnavailable, type MaterialDeps } from "./engine.ts";
+import { materialSource } from "./material-source.ts";
 import { chooseModel } from "./model-choice.ts";
 import { singleFlight } from "./single-flight.ts";
 
@@ -114,14 +114,12 @@ export async function generateNotes(
   const { value, joined } = await singleFlight(key, async () => {
     const again = readNotes(svc.sqlite, course.id, model, options);
     if (again) return { notes: again, cached: true };
-    const maker = makerOf(svc.llm, model);
+    const { maker, source } = materialSource(svc, course, model);
     const markdown = await writeNotes(svc.llm, {
-      courseTitle: course.title,
-      chapters: completedChapters(svc.sqlite, course.id),
+      ...source,
       learningGoal: options.learning_goal,
       learningStyle: options.learning_style,
       tutorTone: options.tutor_tone,
-      model: maker.model,
     }).catch((err: unknown) => {
       throw asUnavailable(err);
     });

@@ -3,12 +3,12 @@
  * that generated the course. It is never regenerated; a second build keeps the first guide.
  */
 import type { Database } from "bun:sqlite";
-import { completedChapters } from "../courses/completed-chapters.ts";
 import { type CourseHead, courseHead } from "../courses/read.ts";
 import { AppError } from "../errors.ts";
 import { type StudyGuide, type UsageMeter, writeStudyGuide } from "../llm/artefacts.ts";
 import { nowIso } from "../util.ts";
-import { asUnavailable, type MaterialDeps, makerOf } from "./engine.ts";
+import { asUnavailable, type MaterialDeps } from "./engine.ts";
+import { materialSource } from "./material-source.ts";
 import { singleFlight } from "./single-flight.ts";
 
 export interface StoredStudyGuide {
@@ -39,17 +39,11 @@ export async function buildStudyGuide(
     if (readStudyGuide(svc.sqlite, courseId)) return;
     opts.signal?.throwIfAborted();
     const course = courseHead(svc.sqlite, courseId);
-    const chapters = completedChapters(svc.sqlite, courseId);
-    if (chapters.length === 0)
-      throw new AppError("COURSE_EMPTY", "The course has no completed chapters to build a study guide from");
     // The course's own model (absent for courses made before models were recorded: the default).
-    const maker = makerOf(svc.llm, course.model);
-    const guide = await writeStudyGuide(svc.llm, {
-      courseTitle: course.title,
-      chapters,
-      model: maker.model,
-      meter: opts.meter,
-    });
+    const { maker, source } = materialSource(svc, course, course.model);
+    if (source.chapters.length === 0)
+      throw new AppError("COURSE_EMPTY", "The course has no completed chapters to build a study guide from");
+    const guide = await writeStudyGuide(svc.llm, { ...source, meter: opts.meter });
     opts.signal?.throwIfAborted();
     svc.sqlite.run(
       "INSERT OR IGNORE INTO study_guides (course_id, guide, engine, model, created_at) VALUES (?, ?, ?, ?, ?)",
