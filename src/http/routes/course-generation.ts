@@ -192,18 +192,12 @@ export const courseGenerationRoutes = (svc: Services) =>
         },
       },
     )
-    .get("/v2/jobs/:job_id", ({ request, params }) => jobOf(svc, request, params.job_id), {
-      headers: UserHeaders,
-      params: t.Object({ job_id: t.String() }),
-      response: { 200: Job, ...errors("NOT_FOUND") },
-      detail: { summary: "A generation job", tags: ["jobs"] },
-    })
-    .get("/jobs/:job_id", ({ request, params }) => jobOf(svc, request, params.job_id), {
-      headers: UserHeaders,
-      params: t.Object({ job_id: t.String() }),
-      response: { 200: Job, ...errors("NOT_FOUND") },
-      detail: { summary: "A generation job (unversioned alias of /v2/jobs/{id})", tags: ["jobs"] },
-    })
+    .get("/v2/jobs/:job_id", ({ request, params }) => jobOf(svc, request, params.job_id), jobRoute("A generation job"))
+    .get(
+      "/jobs/:job_id",
+      ({ request, params }) => jobOf(svc, request, params.job_id),
+      jobRoute("A generation job (unversioned alias of /v2/jobs/{id})"),
+    )
     .get(
       "/v2/courses/:course_id/progress",
       ({ request, params }) => courseProgress(svc.sqlite, ownerOf(svc, request), params.course_id),
@@ -239,4 +233,14 @@ export const courseGenerationRoutes = (svc: Services) =>
 /** A job is its learner's, like the course it builds: the user header is required (422 USER_REQUIRED). */
 function jobOf(svc: Services, request: Request, jobId: string) {
   return jobResource(svc.sqlite, ownedJob(svc.sqlite, ownerOf(svc, request), jobId));
+}
+
+/** GET /v2/jobs/{id} and its unversioned alias: the same route but for the summary. */
+function jobRoute(summary: string) {
+  return {
+    headers: UserHeaders,
+    params: t.Object({ job_id: t.String() }),
+    response: { 200: Job, ...errors("NOT_FOUND") },
+    detail: { summary, tags: ["jobs"] },
+  };
 }
