@@ -2,6 +2,7 @@
  * Sign-in: the key and learner id go to the server once, which answers with an HttpOnly cookie.
  * The key lives only in this form's state until then and is cleared right after.
  */
+import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import { api } from "../api.ts";
 import { ErrorNote, PageTitle, useAction } from "../ui.tsx";
@@ -11,6 +12,20 @@ export interface Session {
   tenant: string;
   key_env: string;
   expires_at: string;
+}
+
+/** A labelled, required input named by its id; `onValue` hears each edit. */
+function RequiredField({
+  label,
+  onValue,
+  ...input
+}: JSX.IntrinsicElements["input"] & { id: string; label: string; onValue: (value: string) => void }) {
+  return (
+    <>
+      <label for={input.id}>{label}</label>
+      <input {...input} name={input.id} required onInput={(e) => onValue(e.currentTarget.value)} />
+    </>
+  );
 }
 
 export function SignIn({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
@@ -33,25 +48,8 @@ export function SignIn({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
       <PageTitle text="Sign in to courseforge" />
       <p>Enter an API key and the learner you study as. The key is checked once and is not kept in this browser.</p>
       <form onSubmit={submit}>
-        <label for="api-key">API key</label>
-        <input
-          id="api-key"
-          name="api-key"
-          type="password"
-          autocomplete="off"
-          required
-          value={key}
-          onInput={(e) => setKey(e.currentTarget.value)}
-        />
-        <label for="learner">Learner id</label>
-        <input
-          id="learner"
-          name="learner"
-          autocomplete="username"
-          required
-          value={learner}
-          onInput={(e) => setLearner(e.currentTarget.value)}
-        />
+        <RequiredField id="api-key" label="API key" type="password" autocomplete="off" value={key} onValue={setKey} />
+        <RequiredField id="learner" label="Learner id" autocomplete="username" value={learner} onValue={setLearner} />
         <ErrorNote error={error} />
         <button type="submit" disabled={busy}>
           {busy ? "Signing in…" : "Sign in"}
