@@ -6,7 +6,7 @@
 import type { Database } from "bun:sqlite";
 import pLimit from "p-limit";
 import type { Config } from "../config.ts";
-import type { IngestServices } from "../documents/ingest.ts";
+import type { IngestDeps } from "../documents/ingest.ts";
 import { AppError, type FailureReason } from "../errors.ts";
 import { defineJob, type JobContext } from "../jobs/definition.ts";
 import { INTERRUPTED, type JobRow } from "../jobs/queue.ts";
@@ -42,7 +42,7 @@ import { matchTopic, refuseTopic } from "./topic-match.ts";
 type ChapterDeps = WritingDeps & { cfg: Pick<Config, "chapterConcurrency" | "topicMatchMinScore"> };
 
 /** The whole job: ingesting the sources, then planning and writing. */
-type CourseJobDeps = IngestServices & ChapterDeps;
+type CourseJobDeps = IngestDeps & ChapterDeps;
 
 function usageOf(meter: UsageMeter): CourseUsage {
   return {
@@ -88,7 +88,7 @@ function publishChapter(
 }
 
 /** Sources of a files/URL course; fails the course when none could be ingested. */
-async function ingest(svc: IngestServices, job: JobRow, course: CourseRow, signal: AbortSignal): Promise<string[]> {
+async function ingest(svc: IngestDeps, job: JobRow, course: CourseRow, signal: AbortSignal): Promise<string[]> {
   const docs = await ingestCourseSources(svc, course, {
     signal,
     onDocument: (d) => publish(documentEvent(job.id, course.id, d)),

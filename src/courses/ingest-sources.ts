@@ -6,7 +6,7 @@
  */
 import type { Database } from "bun:sqlite";
 import pLimit from "p-limit";
-import { type IngestServices, ingestDocument } from "../documents/ingest.ts";
+import { type IngestDeps, ingestDocument } from "../documents/ingest.ts";
 import { type DocumentRow, markDocumentError, recordsOldestFirst } from "../documents/records.ts";
 import { detectFile, type RequestSource } from "../documents/sources.ts";
 import { AppError } from "../errors.ts";
@@ -43,7 +43,7 @@ export function documentEvent(jobId: string, courseId: string, d: CourseDocument
 }
 
 /** The stored source as documents' ingestion takes it: an upload is detected again by the same rule. */
-async function sourceOf(svc: Pick<IngestServices, "cfg">, doc: CourseDocument): Promise<RequestSource> {
+async function sourceOf(svc: Pick<IngestDeps, "cfg">, doc: CourseDocument): Promise<RequestSource> {
   if (doc.source_type !== "file") return { type: doc.source_type, url: doc.source_url ?? doc.filename };
   if (!doc.blob_key) {
     const missing = new AppError("INTERNAL", `The upload of "${doc.filename}" was not stored`);
@@ -58,7 +58,7 @@ async function sourceOf(svc: Pick<IngestServices, "cfg">, doc: CourseDocument): 
  * the course with its final status.
  */
 export async function ingestCourseSources(
-  svc: IngestServices,
+  svc: IngestDeps,
   course: CourseRow,
   opts: { signal: AbortSignal; onDocument: (doc: CourseDocument) => void },
 ): Promise<CourseDocument[]> {

@@ -6,11 +6,15 @@
  */
 import type { Database } from "bun:sqlite";
 import { extractionCharge, recordUsage } from "../billing/index.ts";
-import type { Services } from "../services.ts";
+import type { Db } from "../db/index.ts";
+import type { MediaUrls } from "../media/signed-url.ts";
 import type { KeyEnv } from "../tenants/keys.ts";
-import type { IngestServices } from "./ingest.ts";
+import type { IngestDeps } from "./ingest.ts";
 import { ingestUploads, type UploadInput } from "./ingest-request.ts";
 import { loadDocument, type SourceType, setBilledMicros } from "./records.ts";
+
+/** Extracting: ingestion, and the ledger and media URLs for what it returns. */
+export type ExtractDeps = IngestDeps & { db: Db; media: MediaUrls };
 
 export interface ExtractRequester {
   tenantId: string;
@@ -34,7 +38,7 @@ export interface ExtractedDocument {
   createdAt: string;
 }
 
-function loadExtracted(svc: Pick<Services, "sqlite" | "cfg" | "media">, id: string): ExtractedDocument {
+function loadExtracted(svc: Pick<ExtractDeps, "sqlite" | "cfg" | "media">, id: string): ExtractedDocument {
   const row = loadDocument(svc.sqlite, id);
   return {
     id: row.id,
@@ -52,7 +56,7 @@ function loadExtracted(svc: Pick<Services, "sqlite" | "cfg" | "media">, id: stri
 }
 
 export async function extractSources(
-  svc: IngestServices & Pick<Services, "db" | "media">,
+  svc: ExtractDeps,
   who: ExtractRequester,
   input: UploadInput,
 ): Promise<ExtractedDocument[]> {

@@ -7,7 +7,7 @@
 import pLimit from "p-limit";
 import { isStorageFull, storageFull } from "../errors.ts";
 import { deleteBlob } from "../media/blob-store.ts";
-import { type IngestOptions, type IngestServices, ingestDocument } from "./ingest.ts";
+import { type IngestDeps, type IngestOptions, ingestDocument } from "./ingest.ts";
 import { createDocumentRecord, type RecordOwner, recordSummaries, removeDocumentRows } from "./records.ts";
 import { detectedKind, type RequestSourcesInput, requestSources, sourceName } from "./sources.ts";
 
@@ -17,7 +17,7 @@ export interface UploadInput extends RequestSourcesInput {
 
 /** The records made, in request order. */
 export async function ingestUploads(
-  svc: IngestServices,
+  svc: IngestDeps,
   owner: RecordOwner,
   input: UploadInput,
   opts: IngestOptions & { kind: "index" | "extract" },
@@ -66,7 +66,7 @@ const DISCARD_RETRY_MS = 2_000;
  * files, removed as it ends, usually make that room); a stop before then leaves the record to the
  * next start, which marks it interrupted.
  */
-async function discardDocument(svc: IngestServices, id: string, blobKey: string | null): Promise<void> {
+async function discardDocument(svc: IngestDeps, id: string, blobKey: string | null): Promise<void> {
   if (blobKey) await deleteBlob(svc.cfg, blobKey);
   const attempt = () => {
     try {

@@ -5,16 +5,25 @@
  * of the source becomes that record's error; only a full disk is handed back to the caller, which
  * decides what a stopped request keeps.
  */
+import type { Database } from "bun:sqlite";
+import type { Config } from "../config.ts";
 import { isStorageFull } from "../errors.ts";
-import { extractSource, noTextFound } from "../ingest/index.ts";
+import { type ExtractionPool, extractSource, noTextFound } from "../ingest/index.ts";
 import { collectAfterLargeText } from "../ingest/large-text.ts";
+import type { Logger } from "../log.ts";
 import { putBlob } from "../media/blob-store.ts";
-import { indexDocument, indexJob } from "../retrieval/index.ts";
-import type { Services } from "../services.ts";
+import { type Embedder, indexDocument, indexJob } from "../retrieval/index.ts";
 import { markDocumentError, markDocumentReady, type RecordOwner, type SourceType } from "./records.ts";
 import { detectedKind, failureMessage, type RequestSource, sourceName, toIngestSource } from "./sources.ts";
 
-export type IngestServices = Pick<Services, "cfg" | "sqlite" | "log" | "embedder" | "extraction">;
+/** Ingesting a document: the extraction pool, the index (database and embedder), the blob store and the log. */
+export interface IngestDeps {
+  cfg: Config;
+  sqlite: Database;
+  log: Logger;
+  embedder: Embedder;
+  extraction: ExtractionPool;
+}
 
 export interface IngestTarget {
   /** The record to fill in (created `processing` by records.ts). */
@@ -37,7 +46,7 @@ export type IngestOutcome =
   | { status: "storage_full"; blobKey: string | null; error: unknown };
 
 export async function ingestDocument(
-  svc: IngestServices,
+  svc: IngestDeps,
   target: IngestTarget,
   source: RequestSource,
   opts: IngestOptions,

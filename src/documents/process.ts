@@ -4,11 +4,11 @@
  * `error` with the reason. Only an unsupported file type (415) fails the whole request, and it is
  * found before anything is stored.
  */
-import type { IngestServices } from "./ingest.ts";
+import type { IngestDeps } from "./ingest.ts";
 import { ingestUploads, type UploadInput } from "./ingest-request.ts";
 import { type DocumentOwner, loadOwnedDocument, toDocumentResource } from "./records.ts";
 
-export async function processDocuments(svc: IngestServices, owner: DocumentOwner, input: UploadInput) {
+export async function processDocuments(svc: IngestDeps, owner: DocumentOwner, input: UploadInput) {
   const ids = await ingestUploads(svc, owner, input, { kind: "index", index: true });
   const documents = ids.map((id) => toDocumentResource(loadOwnedDocument(svc.sqlite, owner, id)));
   const ready = documents.filter((d) => d.status === "ready").length;

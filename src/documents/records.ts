@@ -9,7 +9,6 @@ import { AppError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../keyset-cursor.ts";
 import { deleteBlob } from "../media/blob-store.ts";
 import { deleteChunksOf } from "../retrieval/index.ts";
-import type { Services } from "../services.ts";
 import { newId, nowIso } from "../util.ts";
 
 export interface DocumentOwner {
@@ -235,7 +234,7 @@ export function listDocuments(
  * its course links and record in one transaction, then its stored original.
  */
 export async function deleteDocument(
-  svc: Pick<Services, "sqlite" | "cfg">,
+  svc: { sqlite: Database; cfg: { dataDir: string } },
   owner: DocumentOwner,
   id: string,
 ): Promise<void> {
