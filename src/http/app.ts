@@ -8,7 +8,7 @@ import { crossOrigin, unauthorized } from "../errors.ts";
 import { httpDuration, httpRequests } from "../metrics.ts";
 import { sessionAuthenticator } from "../tenants/console-sessions.ts";
 import { type AuthContext, keyAuthenticator } from "../tenants/keys.ts";
-import { fromOwnOrigin, sessionTokenOf } from "./console-cookie.ts";
+import { ownOriginCheck, sessionTokenOf } from "./console-cookie.ts";
 import { beginRequest, type RequestState, stateOf } from "./context.ts";
 import { docsRoutes } from "./docs.ts";
 import { classifyError, errorResponse } from "./errors.ts";
@@ -67,6 +67,7 @@ function pathOf(url: string): string {
 export function createApp(svc: AppServices) {
   const authenticate = keyAuthenticator(svc.db);
   const sessionOf = sessionAuthenticator(svc.sqlite);
+  const fromOwnOrigin = ownOriginCheck(svc.cfg);
 
   /**
    * The caller: by X-API-Key, or else by the console's session cookie, which counts only on the
@@ -80,11 +81,11 @@ export function createApp(svc: AppServices) {
       if (!auth) throw unauthorized();
       return auth;
     }
-    if (!fromOwnOrigin(request, svc.cfg)) throw crossOrigin();
+    if (!fromOwnOrigin(request)) throw crossOrigin();
     const session = sessionOf(token);
     if (!session)
       throw unauthorized("The console session has ended (signed out, expired, or its key revoked); sign in again");
-    state.sessionUserId = session.userId;
+    state.session = session;
     return session.auth;
   }
   const limiter = new RateLimiter();
@@ -130,7 +131,7 @@ export function createApp(svc: AppServices) {
       if (isSignIn(request.method, path) || isSignOut(request.method, path)) {
         // Sign-in carries the key, not the cookie, and sign-out must clear even a dead cookie; only
         // the console's own page may ask for either.
-        if (!fromOwnOrigin(request, svc.cfg)) throw crossOrigin();
+        if (!fromOwnOrigin(request)) throw crossOrigin();
         // Sign-in checks a key and may register a learner: limited per client address like any call.
         const address = server?.requestIP(request)?.address ?? "unknown";
         const decision = limiter.check(`console-session:${address}`, svc.cfg.rateLimitPerMinute);
@@ -146,7 +147,7 @@ export function createApp(svc: AppServices) {
       if (!decision.allowed) throw rateLimited(decision, "Rate limit");
       // A console session names its learner itself; API clients name theirs in a header.
       const userKey =
-        state.sessionUserId ?? request.headers.get("x-user-id") ?? request.headers.get("x-external-user-id");
+        state.session?.userId ?? request.headers.get("x-user-id") ?? request.headers.get("x-external-user-id");
       if (svc.cfg.userRateLimitPerMinute > 0 && userKey) {
         const perUser = limiter.check(`user:${auth.tenantId}:${userKey}`, svc.cfg.userRateLimitPerMinute);
         if (!perUser.allowed) throw rateLimited(perUser, "Per-learner rate limit");

@@ -16,23 +16,21 @@ export function sessionTokenOf(request: Request): string | null {
   return new Bun.CookieMap(header).get(SESSION_COOKIE) || null;
 }
 
-/** This server's own origins: the one the request was addressed to, and PUBLIC_BASE_URL's behind a proxy. */
-function ownOrigins(request: Request, cfg: Config): string[] {
-  const origins = [new URL(request.url).origin];
-  if (cfg.publicBaseUrl) origins.push(new URL(cfg.publicBaseUrl).origin);
-  return origins;
-}
-
 /**
  * Whether a cookie-carrying request comes from the console's own pages. Browsers send
  * Sec-Fetch-Site on every request and Origin on every write; a write without Origin is refused.
+ * The server's own origins are the one the request was addressed to, and PUBLIC_BASE_URL's
+ * behind a proxy (parsed once, here).
  */
-export function fromOwnOrigin(request: Request, cfg: Config): boolean {
-  const site = request.headers.get("sec-fetch-site");
-  if (site !== null && site !== "same-origin") return false;
-  const origin = request.headers.get("origin");
-  if (origin === null) return SAFE_METHODS.has(request.method);
-  return ownOrigins(request, cfg).includes(origin);
+export function ownOriginCheck(cfg: Config): (request: Request) => boolean {
+  const publicOrigin = cfg.publicBaseUrl ? new URL(cfg.publicBaseUrl).origin : null;
+  return (request) => {
+    const site = request.headers.get("sec-fetch-site");
+    if (site !== null && site !== "same-origin") return false;
+    const origin = request.headers.get("origin");
+    if (origin === null) return SAFE_METHODS.has(request.method);
+    return origin === publicOrigin || origin === new URL(request.url).origin;
+  };
 }
 
 /** Secure when the console is reached over HTTPS (directly, through PUBLIC_BASE_URL, or a TLS proxy). */

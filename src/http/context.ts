@@ -4,6 +4,7 @@
  */
 
 import { unauthorized } from "../errors.ts";
+import type { ConsoleSession } from "../tenants/console-sessions.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 
 export interface RequestState {
@@ -15,8 +16,8 @@ export interface RequestState {
   route: string | null;
   /** Set when the error handler answered, whose Response Elysia does not hand to later hooks. */
   status?: number;
-  /** The learner of a console session: the session, not a header, names the learner. */
-  sessionUserId?: string;
+  /** The console session that authenticated the request: its learner, not a header, is the learner. */
+  session?: ConsoleSession;
   /** A learner this request auto-registered (pattern A); removed again if the request fails. */
   newUserId?: string;
   /** Set by the body readers once the whole body has arrived (json-body.ts, multipart.ts). */

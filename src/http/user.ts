@@ -30,7 +30,7 @@ export function headerText(request: Request, name: string): string | null {
  */
 export function userOf(svc: Services, request: Request, opts: { create: boolean }): User {
   const auth = authOf(request);
-  const sessionUserId = stateOf(request)?.sessionUserId;
+  const sessionUserId = stateOf(request)?.session?.userId;
   const headers = sessionUserId
     ? { externalId: null, userId: sessionUserId }
     : { externalId: headerText(request, "X-External-User-Id"), userId: headerText(request, "X-User-Id") };

@@ -13,8 +13,8 @@ import {
   authContextOf,
   KEY_ROW_COLUMNS,
   KEY_ROW_TABLES,
+  type KeyAuthenticator,
   type KeyRow,
-  keyAuthenticator,
 } from "./keys.ts";
 import { resolveUser, type User } from "./users.ts";
 
@@ -33,12 +33,14 @@ function newToken(): string {
 /**
  * Checks the key and the learner and opens a session. An unknown external id is registered, as a
  * first write would; an unknown user_id is 404. A wrong key is 401 without saying which part failed.
+ * `authenticate` is the caller's keyAuthenticator, made once so its lookup is prepared once.
  */
 export function openSession(
   db: Db,
+  authenticate: KeyAuthenticator,
   input: { apiKey: string; externalUserId?: string; userId?: string },
 ): { token: string; session: ConsoleSession; user: User } {
-  const auth = keyAuthenticator(db)(input.apiKey);
+  const auth = authenticate(input.apiKey);
   if (!auth) throw unauthorized("The API key is not valid");
   const user = resolveUser(
     db,

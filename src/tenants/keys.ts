@@ -164,8 +164,10 @@ export function authContextOf(row: KeyRow): AuthContext | null {
   };
 }
 
+export type KeyAuthenticator = (key: string | null) => AuthContext | null;
+
 /** The authentication hot path: one indexed lookup by hash, prepared once per connection. */
-export function keyAuthenticator(db: Db): (key: string | null) => AuthContext | null {
+export function keyAuthenticator(db: Db): KeyAuthenticator {
   const stmt = db.$client.query<KeyRow, [string]>(
     `SELECT ${KEY_ROW_COLUMNS}
        FROM ${KEY_ROW_TABLES}

@@ -220,6 +220,37 @@ test("revoking the key ends its sessions, and so does expiry", async () => {
   expect(out.headers.get("set-cookie")).toMatch(/^cf_console=;.*Max-Age=0/);
 });
 
+test("behind a proxy, pages on PUBLIC_BASE_URL's origin are the console's own as well; other origins are not", async () => {
+  const proxied = await startServer({ env: { PUBLIC_BASE_URL: "https://learn.example.org/courseforge/" } });
+  try {
+    const k = await proxied.createKey("console-tenant", "test");
+    const signInFrom = (origin: string) =>
+      fetch(`${proxied.url}/v2/console/session`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin },
+        body: JSON.stringify({ api_key: k, external_user_id: "ada" }),
+      });
+    expect((await signInFrom("https://other.example.org")).status).toBe(403);
+    expect((await signInFrom(proxied.url)).status).toBe(201);
+    const res = await signInFrom("https://learn.example.org");
+    expect(res.status).toBe(201);
+    const cookie = res.headers.get("set-cookie")!.split(";")[0]!;
+    const write = (origin: string) =>
+      call(proxied.url, "/v2/users/me", {
+        method: "PATCH",
+        json: { learning_goal: "career" },
+        headers: { cookie, "sec-fetch-site": "same-origin", origin },
+      });
+    expect((await write("https://learn.example.org")).status).toBe(200);
+    expect((await write(proxied.url)).status).toBe(200);
+    const foreign = await write("https://learn.example.org:8443");
+    expect(foreign.status).toBe(403);
+    expect(errorOf(foreign).code).toBe("CROSS_ORIGIN_REQUEST");
+  } finally {
+    await proxied.stop();
+  }
+});
+
 test("sign-in is rate limited per client address, and a session's learner has the per-learner limit", async () => {
   const limited = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "1000", USER_RATE_LIMIT_PER_MINUTE: "3" } });
   try {

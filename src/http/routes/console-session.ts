@@ -5,11 +5,11 @@
 import { Elysia, t } from "elysia";
 import { AppError, unauthorized } from "../../errors.ts";
 import type { Services } from "../../services.ts";
-import { endSession, openSession, sessionAuthenticator } from "../../tenants/console-sessions.ts";
-import type { AuthContext } from "../../tenants/keys.ts";
+import { endSession, openSession } from "../../tenants/console-sessions.ts";
+import { type AuthContext, keyAuthenticator } from "../../tenants/keys.ts";
 import { toUserResource, type User } from "../../tenants/users.ts";
 import { SESSION_COOKIE, sessionCookie, sessionTokenOf } from "../console-cookie.ts";
-import { authOf } from "../context.ts";
+import { stateOf } from "../context.ts";
 import { errors } from "../schemas.ts";
 import { userOf } from "../user.ts";
 import { UserResource } from "./users.ts";
@@ -35,7 +35,7 @@ const sessionView = (auth: AuthContext, user: User, expiresAt: string) => ({
 });
 
 export const consoleSessionRoutes = (svc: Services) => {
-  const sessionOf = sessionAuthenticator(svc.sqlite);
+  const authenticate = keyAuthenticator(svc.db);
   return new Elysia({ name: "console-session" })
     .post(
       PATH,
@@ -46,7 +46,7 @@ export const consoleSessionRoutes = (svc: Services) => {
         if (body.external_user_id !== undefined && body.user_id !== undefined) {
           throw new AppError("VALIDATION_ERROR", "Give one of external_user_id and user_id, not both");
         }
-        const { token, session, user } = openSession(svc.db, {
+        const { token, session, user } = openSession(svc.db, authenticate, {
           apiKey: body.api_key,
           externalUserId: body.external_user_id,
           userId: body.user_id,
@@ -82,10 +82,11 @@ export const consoleSessionRoutes = (svc: Services) => {
     .get(
       PATH,
       ({ request, set }) => {
-        const session = sessionOf(sessionTokenOf(request) ?? "");
+        // app.ts looked the session up when it authenticated the request.
+        const session = stateOf(request)?.session;
         if (!session) throw unauthorized("No console session; sign in with POST /v2/console/session");
         set.headers["cache-control"] = "no-store";
-        return sessionView(authOf(request), userOf(svc, request, { create: false }), session.expiresAt);
+        return sessionView(session.auth, userOf(svc, request, { create: false }), session.expiresAt);
       },
       {
         response: { 200: Session, ...errors("USER_NOT_FOUND") },
