@@ -60,21 +60,25 @@ const words = (text: string) => new Set(text.toLowerCase().match(/\p{L}[\p{L}\p{
 
 /**
  * The chapter a card belongs to: the one whose key concept the front names, else the one whose
- * text shares the most words with the card (decks cover the whole course and do not say).
+ * text shares the most words with the card (decks cover the whole course and do not say). Each
+ * chapter's words are collected once, not once per card.
  */
-function chapterOfCard(card: Flashcard, chapters: ExportChapter[]): ExportChapter | null {
-  const front = card.front.toLowerCase();
-  const named = chapters.find((c) => c.keyConcepts.some((k) => k.length > 2 && front.includes(k.toLowerCase())));
-  if (named) return named;
-  const cardWords = words(`${card.front} ${card.back}`);
-  let best: ExportChapter | null = null;
-  let bestScore = 0;
-  for (const c of chapters) {
-    const text = words(c.content);
-    const score = [...cardWords].filter((w) => text.has(w)).length;
-    if (score > bestScore) [best, bestScore] = [c, score];
-  }
-  return best;
+function cardChapterFinder(chapters: ExportChapter[]): (card: Flashcard) => ExportChapter | null {
+  const chapterWords = chapters.map((c) => words(c.content));
+  return (card) => {
+    const front = card.front.toLowerCase();
+    const named = chapters.find((c) => c.keyConcepts.some((k) => k.length > 2 && front.includes(k.toLowerCase())));
+    if (named) return named;
+    const cardWords = words(`${card.front} ${card.back}`);
+    let best: ExportChapter | null = null;
+    let bestScore = 0;
+    for (const [i, c] of chapters.entries()) {
+      const text = chapterWords[i]!;
+      const score = [...cardWords].filter((w) => text.has(w)).length;
+      if (score > bestScore) [best, bestScore] = [c, score];
+    }
+    return best;
+  };
 }
 
 /** Field text as Anki shows it: fields are HTML, so text is escaped and line breaks kept. */
@@ -195,9 +199,10 @@ function ankiCollection(course: ExportCourse, now = new Date()): Uint8Array {
     const courseTag = `course::${slugify(course.title)}`;
     const addNote = db.prepare("INSERT INTO notes VALUES (?, ?, ?, ?, -1, ?, ?, ?, ?, 0, '')");
     const addCard = db.prepare("INSERT INTO cards VALUES (?, ?, ?, 0, ?, -1, 0, 0, ?, 0, 0, 0, 0, 0, 0, 0, 0, '')");
+    const chapterOfCard = cardChapterFinder(course.chapters);
     db.transaction(() => {
       for (const [i, card] of deck.cards.entries()) {
-        const chapter = chapterOfCard(card, course.chapters);
+        const chapter = chapterOfCard(card);
         const tags = [courseTag, ...(chapter ? [`chapter::${numbered(chapter.index, chapter.title)}`] : [])];
         const front = field(card.front);
         // Ids are millisecond timestamps in Anki; consecutive ones keep them unique and in deck order.

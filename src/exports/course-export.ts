@@ -57,17 +57,19 @@ export interface ExportCourse {
   episodes: ExportEpisode[];
 }
 
-/** The caller's completed course, with its materials: 404 when not theirs, 409 while not completed. */
 /** An export reads the course's materials (building a missing study guide) and its episodes' audio. */
 export type ExportDeps = MaterialDeps & { cfg: { dataDir: string } };
 
+/** The caller's completed course, with its materials: 404 when not theirs, 409 while not completed. */
 export async function loadExportCourse(svc: ExportDeps, owner: CourseOwner, courseId: string): Promise<ExportCourse> {
   const head = loadCourseOf(svc.sqlite, owner, courseId);
   assertCompleted(head);
-  if (!readStudyGuide(svc.sqlite, head.id)) {
+  let studyGuide = readStudyGuide(svc.sqlite, head.id);
+  if (!studyGuide) {
     await buildStudyGuide(svc, head.id).catch((err: unknown) => {
       throw asUnavailable(err);
     });
+    studyGuide = readStudyGuide(svc.sqlite, head.id)!;
   }
   const course = readCourse(svc.sqlite, owner, head.id);
   const chapters: ExportChapter[] = course.chapters.map((c, index) => ({
@@ -115,7 +117,7 @@ export async function loadExportCourse(svc: ExportDeps, owner: CourseOwner, cour
     slug: course.slug,
     completedAt: course.completed_at ?? course.created_at,
     chapters,
-    studyGuide: readStudyGuide(svc.sqlite, head.id)!.guide,
+    studyGuide: studyGuide.guide,
     notes: findLatestNotes(svc.sqlite, head.id),
     flashcards: findDeck(svc.sqlite, head.id)?.deck ?? null,
     exam: findExam(svc.sqlite, head.id)?.exam ?? null,
