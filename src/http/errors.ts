@@ -114,7 +114,8 @@ export function classifyError(code: string | number, error: unknown): AppError {
       );
     }
     case "PARSE": {
-      // Our JSON parser's refusals (size, UTF-8, shape, media type) arrive wrapped as Elysia's ParseError.
+      // Our JSON parser's refusals (size, UTF-8, shape, media type) arrive wrapped as Elysia's ParseError;
+      // anything else, such as a body cut short, is a body that could not be read.
       const cause = (error as { cause?: unknown }).cause;
       if (cause instanceof AppError) return cause;
       return new AppError("INVALID_BODY", "The request body could not be parsed; send valid JSON");

@@ -64,10 +64,7 @@ async function readLimited(request: Request, limit: number, stallSeconds: number
  * same size limit and stall timeout, so the connection can carry the next request.
  */
 export async function discardBody(request: Request, stallSeconds: number): Promise<Record<string, never>> {
-  await readLimited(request, MAX_JSON_BODY_BYTES, stallSeconds).catch((err: unknown) => {
-    if (err instanceof AppError) throw err;
-    throw new AppError("INVALID_BODY", "The request body ended before its declared length");
-  });
+  await readLimited(request, MAX_JSON_BODY_BYTES, stallSeconds);
   return {};
 }
 
@@ -86,13 +83,7 @@ function depthExceeds(value: unknown, limit: number): boolean {
 }
 
 export async function parseJsonBody(request: Request, stallSeconds: number): Promise<unknown> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readLimited(request, MAX_JSON_BODY_BYTES, stallSeconds);
-  } catch (err) {
-    if (err instanceof AppError) throw err;
-    throw new AppError("INVALID_BODY", "The request body ended before its declared length");
-  }
+  const bytes = await readLimited(request, MAX_JSON_BODY_BYTES, stallSeconds);
   if (bytes.byteLength === 0) return {};
   let text: string;
   try {
