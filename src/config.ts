@@ -20,6 +20,15 @@ function setting<T>(env: string, def: string, doc: string, parse: Parser<T>): Se
 
 const str: Parser<string> = (v) => v;
 const optStr: Parser<string | null> = (v) => (v === "" ? null : v);
+/** An http(s) URL, or unset; a malformed one stops the start with the setting's name. */
+const optUrl: Parser<string | null> = (v, name) => {
+  if (v === "") return null;
+  const url = URL.parse(v);
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    throw new Error(`${name} must be an http or https URL, got "${v}"`);
+  }
+  return v;
+};
 const int =
   (min: number, max = Number.MAX_SAFE_INTEGER): Parser<number> =>
   (v, name) => {
@@ -55,7 +64,7 @@ export const settings = {
     "PUBLIC_BASE_URL",
     "",
     "Base URL written into links ({base_url}/{cdn_url}); default http://HOST:PORT",
-    optStr,
+    optUrl,
   ),
   modelsDir: setting("MODELS_DIR", "./models", "Directory holding local model files (see models/README.md)", str),
   logLevel: setting("LOG_LEVEL", "info", "debug, info, warn or error", oneOf("debug", "info", "warn", "error")),
@@ -255,7 +264,7 @@ export const settings = {
     "Origin of YouTube watch pages and caption tracks (tests point it at a local fake)",
     str,
   ),
-  searxngUrl: setting("SEARXNG_URL", "", "SearXNG base URL used when search_enabled is true", optStr),
+  searxngUrl: setting("SEARXNG_URL", "", "SearXNG base URL used when search_enabled is true", optUrl),
   jobConcurrency: setting("JOB_CONCURRENCY", "2", "Background jobs run at once", int(1, 64)),
   examBatchSize: setting(
     "EXAM_BATCH_SIZE",
