@@ -1,9 +1,10 @@
 /**
  * The extractive answerer on the seams real extraction leaves and the wording real questions use:
  * a paragraph broken into one block per PDF line before a capitalised word, a drop cap, an R console
- * line inside a sentence, a dot file, an irregular verb ("taken"), a Greek letter asked by name, a
- * name with digits ("BM25", "top-5"); and the abstention rules beyond key-term coverage: a name the
- * passages never use, and a "who did…" question whose deed no sentence states.
+ * line inside a sentence, a dot file, an ellipsis, a URL broken after its dot, an irregular verb
+ * ("taken"), a Greek letter asked by name, a name with digits ("BM25", "top-5"); and the abstention
+ * rules beyond key-term coverage: a name the passages never use, and a "who did…" question whose
+ * deed no sentence states.
  */
 import { describe, expect, test } from "bun:test";
 import { extractiveAnswer, NOT_ANSWERED } from "../../src/llm/extractive/answer.ts";
@@ -55,6 +56,19 @@ describe("extraction seams", () => {
       "R has no builtin dynamic graphics.\n\nHowever, extensive dynamic graphics facilities are available in the system GGobi, available from\n\nhttp://ggobi.org/\n\nand these can be accessed from R via the package rggobi.";
     expect(answer("Which system offers extensive dynamic graphics facilities for R?", text)).toBe(
       "However, extensive dynamic graphics facilities are available in the system GGobi, available from http://ggobi.org/ and these can be accessed from R via the package rggobi. [1]",
+    );
+  });
+
+  test("an ellipsis and a URL a line broke after its dot do not end the sentence", () => {
+    const range =
+      "As an artificial example, consider the determinants of 2 by 2 matrices where each entry is a non-negative integer in the range 0, 1, . . . , 9, that is a digit. The problem is to find the determinants.";
+    expect(answer("Which integers may each entry of the matrices be?", range)).toBe(
+      "As an artificial example, consider the determinants of 2 by 2 matrices where each entry is a non-negative integer in the range 0, 1, . . . , 9, that is a digit. [1]",
+    );
+    const url =
+      "Many more packages are available through the CRAN family of Internet sites (via https://CRAN.R-project. org) and elsewhere. More details are given later.";
+    expect(answer("Where are more packages available?", url)).toBe(
+      "Many more packages are available through the CRAN family of Internet sites (via https://CRAN.R-project. org) and elsewhere. [1]",
     );
   });
 

@@ -125,12 +125,20 @@ const DOT = "\u2024";
 /** Sentences of a block, a quotation cut by the splitter joined back to the sentence that opens it. */
 function sentencesOfBlock(block: string): string[] {
   // A footnote mark glued to a sentence's full stop ("in the end.5 Each") hides the boundary.
-  // A dot file (".RData") is no sentence end either: its dot is held back from the splitter.
-  const text = block.replace(/(\p{L})\.\d{1,2}\s+(?=\p{Lu})/gu, "$1. ").replace(/(^|\s)\.(?=\p{L})/gu, `$1${DOT}`);
+  // A dot file (".RData") is no sentence end either, nor an ellipsis ("0, 1, . . . , 9"): their
+  // dots are held back from the splitter.
+  const text = block
+    .replace(/(\p{L})\.\d{1,2}\s+(?=\p{Lu})/gu, "$1. ")
+    .replace(/(^|\s)\.(?=\p{L})/gu, `$1${DOT}`)
+    .replace(/\.(?:\s?\.){2,}/g, (dots) => dots.replaceAll(".", DOT));
   const out: string[] = [];
   let open = "";
   for (const s of sbd.sentences(text, { preserve_whitespace: false }).flatMap((x) => x.split(LONE_CAPITAL_END))) {
-    open = open ? `${open} ${s.trim()}` : s.trim();
+    const piece = s.trim();
+    // A piece in lower case goes on with the one before: the splitter took a dot inside it for an
+    // end (a URL a PDF line broke: "https://CRAN.R-project. org").
+    if (!open && out.length > 0 && /^\p{Ll}/u.test(piece) && !STARTS_WITH_CODE.test(piece)) open = out.pop()!;
+    open = open ? `${open} ${piece}` : piece;
     const straight = (open.match(/"/g) ?? []).length;
     const curly = (open.match(/“/g) ?? []).length - (open.match(/”/g) ?? []).length;
     if (straight % 2 === 0 && curly <= 0) {
