@@ -10,8 +10,9 @@
  *   - shared: sentences (5+ words) that appear in more than one chapter; goal 0
  *   - self-ref: sentences that only point elsewhere ("in Section 4", "this paper", "Figure 3 shows");
  *     goal ≤ 2%
- *   - titles=headings: chapter titles that are headings of the source (numbering ignored), or a
- *     join of such headings for a chapter of several sections; goal ≥ 80% where the source has headings
+ *   - titles=headings: chapter titles that are headings of the source (numbering ignored), a part of
+ *     one ("Introduction (part 2 of 3)"), or a join of such headings for a chapter of several sections;
+ *     goal ≥ 80% where the source has headings
  *   - sections: top-level body sections of the source that at least one chapter draws a sentence
  *     from; goal ≥ 70% with 4 chapters
  *   - in cited chunk: content sentences found in a chunk their chapter cites; goal 100%
@@ -199,7 +200,11 @@ try {
       for (const s of all.filter((x) => SELF_REFERENCE.test(x))) console.error(`  self-ref: ${s}`);
     // A chapter of several sections is titled by joining their headings ("A, B and C", "A through D"): it counts when every part is a heading.
     // A title is compared as shown and with numbering dropped ("A sample session" is Appendix A's own title).
-    const isHeading = (t: string) => model.headings.has(norm(t)) || model.headings.has(stripNumbering(t));
+    // A part of one long section ("Introduction (part 2 of 3)") is titled by that section's heading.
+    const isHeading = (title: string) => {
+      const t = title.replace(/ \(part \d+ of \d+\)$/, "");
+      return model.headings.has(norm(t)) || model.headings.has(stripNumbering(t));
+    };
     const joinOfHeadings = (t: string): boolean =>
       isHeading(t) ||
       [...t.matchAll(/, | and | through /g)].some(

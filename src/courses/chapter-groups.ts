@@ -10,8 +10,11 @@ const NUMBERING_RE = /^\s*((\d+|[A-Z]|[IVXLC]+)(\.\d+)*\.?|appendix\s+[A-Z]\.?)\
 /** A heading as a title: its numbering ("3.2", "A.1", "IV.") dropped. */
 export const cleanTitle = (heading: string): string => heading.replace(NUMBERING_RE, "").trim() || heading.trim();
 
-/** Where to cut a section in two: the subsection start nearest its middle, else the paragraph boundary nearest it. */
-function splitPoint(s: Section, paragraphs: Paragraph[]): { at: number; title: string } | null {
+/**
+ * Where to cut a section in two: the subsection start nearest its middle (titled by the subsection),
+ * else the paragraph boundary nearest it (title null: the piece goes on with the section).
+ */
+function splitPoint(s: Section, paragraphs: Paragraph[]): { at: number; title: string | null } | null {
   if (s.to - s.from < 2) return null;
   const half = s.words / 2;
   const sub = (i: number) => paragraphs[i]!.headingPath[s.depth + 1] ?? null;
@@ -28,21 +31,44 @@ function splitPoint(s: Section, paragraphs: Paragraph[]): { at: number; title: s
     before += wordsOf(paragraphs, i, i + 1);
   }
   if (subsection) return { at: subsection.at, title: subsection.title };
-  return { at: boundary.at, title: `${s.title} (continued)` };
+  return { at: boundary.at, title: null };
 }
 
-/** Sections split, largest first, until there are `wanted` of them or none can be split. */
+/**
+ * Sections split, largest first, until there are `wanted` of them or none can be split. The pieces
+ * of a section cut between paragraphs are titled as its parts, "Introduction (part 2 of 3)".
+ */
 export function splitToCount(sections: Section[], paragraphs: Paragraph[], wanted: number): Section[] {
   const out = [...sections];
+  // The title each piece cut between paragraphs continues.
+  const partOf = new Map<Section, string>();
   while (out.length < wanted) {
     const order = out.map((s, i) => ({ s, i })).sort((a, b) => b.s.words - a.s.words);
     const pick = order.find(({ s }) => splitPoint(s, paragraphs) !== null);
     if (!pick) break;
     const { s, i } = pick;
     const cut = splitPoint(s, paragraphs)!;
+    const base = partOf.get(s) ?? s.title;
     const first: Section = { ...s, to: cut.at, words: wordsOf(paragraphs, s.from, cut.at) };
-    const second: Section = { ...s, from: cut.at, title: cut.title, words: wordsOf(paragraphs, cut.at, s.to) };
+    const second: Section = { ...s, from: cut.at, title: cut.title ?? base, words: wordsOf(paragraphs, cut.at, s.to) };
+    if (cut.title === null || partOf.has(s)) partOf.set(first, base);
+    if (cut.title === null) partOf.set(second, base);
     out.splice(i, 1, first, second);
+  }
+  return numberParts(out, partOf);
+}
+
+/** Each run of pieces continuing one section, titled "Title (part k of n)". */
+function numberParts(sections: Section[], partOf: Map<Section, string>): Section[] {
+  const out = [...sections];
+  for (let i = 0; i < out.length; ) {
+    const base = partOf.get(out[i]!);
+    let end = i + 1;
+    while (base !== undefined && end < out.length && partOf.get(out[end]!) === base) end++;
+    if (base !== undefined && end - i > 1) {
+      for (let k = i; k < end; k++) out[k] = { ...out[k]!, title: `${base} (part ${k - i + 1} of ${end - i})` };
+    }
+    i = end;
   }
   return out;
 }

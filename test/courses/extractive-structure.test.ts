@@ -66,3 +66,27 @@ test("titles come from the paper's headings and chapters are grounded in their o
     });
   }
 });
+
+test("a source with one long section split into several chapters names them as its parts, in order", async () => {
+  const topics = ["tides", "currents", "waves", "estuaries", "reefs", "sediment", "salinity", "upwelling", "lagoons"];
+  const paragraphs = topics.map(
+    (t) =>
+      `The study of ${t} explains how coastal water behaves over a day. Observers record ${t} at fixed stations along the shore. Long records of ${t} show seasonal patterns that sailors and engineers rely on when they plan their work near the coast.`,
+  );
+  const abstract =
+    "Coastal waters change with the moon, the wind and the rivers that feed them, and this note follows each in turn.";
+  const text = `# Coastal Waters\n\n## Abstract\n\n${abstract}\n\n## Introduction\n\n${paragraphs.join("\n\n")}\n`;
+  const form = new FormData();
+  form.append("files", new Blob([text], { type: "text/markdown" }), "coast.md");
+  form.append("num_chapters", "4");
+  const made = await call(env.srv.url, "/v2/courses/generate-from-files?mode=sync", {
+    key: env.key,
+    user: "reader",
+    body: form,
+  });
+  expect(made.status).toBe(200);
+  const course = await call(env.srv.url, `/v2/courses/${made.body.course.id}`, { key: env.key, user: "reader" });
+  const titles = (course.body.chapters as { title: string }[]).map((c) => c.title);
+  // The abstract is too short to stand alone, so the introduction is cut between paragraphs into all four.
+  expect(titles).toEqual([1, 2, 3, 4].map((k) => `Introduction (part ${k} of 4)`));
+});
