@@ -139,6 +139,8 @@ function tocRuns(blocks: Block[], roles: (BlockRole | null)[]): void {
 }
 
 const OPENING_HEADING_RE = /^((1|i)[.)]?\s+)?(introduction|overview|background|preface|getting started)\b/i;
+const INDEXING_TERMS_RE =
+  /^(keywords|key words|index terms|general terms|ccs concepts|categories and subject descriptors|acm reference format)\b/i;
 const ABSTRACT_START_RE = /^abstract\b[\s.:—–-]*/i;
 
 /**
@@ -165,6 +167,16 @@ function titlePage(blocks: Block[], roles: (BlockRole | null)[]): void {
     } else {
       roles[i] = "title_page";
     }
+  });
+}
+
+/**
+ * A paper's indexing lines ("Keywords …", "Categories and Subject Descriptors …") sit under or after
+ * its abstract, whichever rule found it; they are title-page metadata, not text to teach.
+ */
+function indexingLines(blocks: Block[], roles: (BlockRole | null)[]): void {
+  blocks.forEach((b, i) => {
+    if (roles[i] === "abstract" && INDEXING_TERMS_RE.test(b.text)) roles[i] = "title_page";
   });
 }
 
@@ -200,6 +212,7 @@ export function assignRoles(blocks: Block[]): Block[] {
   tocRuns(blocks, roles);
   trailingBibliography(blocks, roles);
   titlePage(blocks, roles);
+  indexingLines(blocks, roles);
   const withRoles = blocks.map((b, i) => (roles[i] && roles[i] !== b.role ? { ...b, role: roles[i]! } : b));
   return linkCitations(asReferenceEntries(withRoles));
 }

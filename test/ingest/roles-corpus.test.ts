@@ -55,6 +55,16 @@ describe("back matter of real papers", () => {
     expect(labels.length).toBeGreaterThanOrEqual(18);
   });
 
+  test("tracemonkey: its keywords and subject categories are front matter, and its abstract is taught", () => {
+    const blocks = blocksOf["tracemonkey.pdf"]!;
+    const indexing = blocks.filter((b) => /^(Keywords|Categories and Subject Descriptors)\b/.test(b.text));
+    expect(indexing.length).toBe(2);
+    for (const b of indexing) expect(b.role).toBe("title_page");
+    expect(blocks.some((b) => b.role === "abstract" && b.text.includes("alternative compilation technique"))).toBe(
+      true,
+    );
+  });
+
   test("R-intro: its contents pages are a table of contents and its appendix indexes are indexes", () => {
     const blocks = blocksOf["R-intro.pdf"]!;
     expect(blocks.filter((b) => b.role === "toc").length).toBeGreaterThan(50);
