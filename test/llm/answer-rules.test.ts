@@ -202,3 +202,107 @@ describe("abstention", () => {
     expect(usesVerb("Servo is being developed by Mozilla and Samsung.", "develop")).toBe(true);
   });
 });
+
+describe("questions worded as people ask them", () => {
+  test("a contraction is read written out: 'What's' brings no key term", () => {
+    expect(keyTerms("What's the recommended way to run a file of R commands?").map((t) => t.term)).not.toContain(
+      "what",
+    );
+    expect(keyTerms("Why can't the conversion keep the image?").map((t) => t.term)).not.toContain("can't");
+  });
+
+  test("'the authors' and 'point out' refer to the paper, which says 'we'; 'the author of' asks about one", () => {
+    const weakness =
+      "ORQA proposes an inverse cloze task (ICT) objective for pretraining. It suffers from two weaknesses. First, ICT pretraining is computationally intensive.";
+    expect(answer("What is the first weakness the authors point out in ORQA's ICT pretraining?", weakness)).toContain(
+      "computationally intensive",
+    );
+    expect(keyTerms("What weakness do the authors point out?").map((t) => t.term)).toEqual(["weak"]);
+    expect(keyTerms("Who is the author of calibre?").map((t) => t.term)).toContain("author");
+  });
+
+  test("a goal, and a cited work, are answered by what the text says, without the words 'goal' or 'cited'", () => {
+    const rust =
+      "Rust is a compiled programming language being developed by Mozilla Research. It is designed for safety, concurrency, and performance.";
+    expect(answer("What three goals is the Rust language designed for?", rust)).toContain(
+      "safety, concurrency, and performance",
+    );
+    const prior =
+      "Prior work suggests that multiple agents can help encourage divergent thinking (Liang et al., 2023) and provide validation (Wu et al., 2023).";
+    expect(
+      answer("Which prior work is cited for the claim that multiple agents encourage divergent thinking?", prior),
+    ).toContain("Liang et al., 2023");
+  });
+
+  test("an adverb meets its adjective ('trained jointly', 'joint training'), and 'pretraining' meets 'pre-training'", () => {
+    expect(keyTerms("Which encoder is kept fixed when they are trained jointly?").map((t) => t.term)).toContain(
+      "joint",
+    );
+    const text =
+      "Lee et al. jointly train the question encoder and the reader. We fix the passage encoder in our joint-training scheme while the question encoder is updated.";
+    expect(answer("In joint training, which encoder is fixed?", text)).toContain("We fix the passage encoder");
+    expect(keyTermSupport(keyTerms("Why is ICT pretraining costly?"), [passage("ICT pre-training is costly.")])).toBe(
+      1,
+    );
+  });
+
+  test("an abbreviation the passages introduce stands for its expansion, and the other way round", () => {
+    const text =
+      "Network Security Services (NSS) comprises a set of libraries designed to support client and server applications. NSS provides an implementation of crypto libraries supporting SSL and S/MIME.";
+    expect(answer("Which protocols do the crypto libraries in Network Security Services support?", text)).toContain(
+      "supporting SSL and S/MIME",
+    );
+  });
+
+  test("a clause that sets the scene before the question does not decide the kind of answer", () => {
+    expect(
+      questionShape("When the retriever and reader are trained jointly, which encoder is kept fixed?").kind,
+    ).not.toBe("time");
+    expect(questionShape("What does top-k retrieval accuracy measure?").kind).not.toBe("quantity");
+    expect(questionShape("What is the top-20 accuracy of DPR?").kind).toBe("quantity");
+  });
+});
+
+describe("answers the text gives in its own form", () => {
+  test("a question the text asks is quoted with the sentence that answers it", () => {
+    const text =
+      "It is intriguing to ask the following question: how can we facilitate the development of LLM applications that span a broad spectrum of domains? Our insight is to use multi-agent conversations to achieve it.";
+    expect(
+      answer("How can the development of LLM applications across a broad spectrum of domains be facilitated?", text),
+    ).toContain("Our insight is to use multi-agent conversations");
+  });
+
+  test("'when is X done' in the present tense is answered by an occasion, 'when was' by a date", () => {
+    expect(questionShape("When is .First() executed?").occasion).toBe(true);
+    expect(questionShape("When was Firefox 1.0 released?").occasion).toBeUndefined();
+    const text =
+      "Any function named .First() in the profile files has a special status. It is automatically performed at the beginning of an R session.";
+    expect(answer("When is a function named .First() performed?", text)).toContain("at the beginning of an R session");
+    expect(answer("When was the function .First() introduced?", text)).toBe(NOT_ANSWERED);
+  });
+
+  test("'which version' is answered only by a sentence that names a version", () => {
+    expect(questionShape("Which version of wasmer was used to run the example?").kind).toBe("version");
+    const wasm =
+      "You can run standalone Wasm files in runtimes like wasmer, wasmtime, or WAVM. The example was run with wasmer.";
+    expect(answer("Which version of wasmer was used to run the example?", wasm)).toBe(NOT_ANSWERED);
+    const firefox =
+      "Firefox Mobile runs on Android. Firefox Mobile is currently available for Android 2.2 and above devices with an ARMv7 CPU.";
+    expect(answer("Which Android versions can run Firefox Mobile?", firefox)).toContain("Android 2.2 and above");
+  });
+
+  test("R's || in a sentence does not make it a table row; a table row is still never quoted", () => {
+    const text =
+      "Whereas & and | apply element-wise to vectors, && and || apply to vectors of length one.\n\n| operator | applies to | evaluates |";
+    expect(answer("To what kind of vectors do && and || apply?", text)).toContain("vectors of length one");
+    expect(
+      answer("What does the operator table say applies to evaluates?", "| operator | applies to | evaluates |"),
+    ).toBe(NOT_ANSWERED);
+  });
+
+  test("', as …' gives a reason", () => {
+    const text =
+      "Defaults differ between R and S because S was designed earlier. This is a deliberate difference, as treatment contrasts are thought easier for newcomers to interpret.";
+    expect(answer("Why are treatment contrasts the default?", text)).toContain("easier for newcomers to interpret");
+  });
+});

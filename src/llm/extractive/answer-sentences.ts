@@ -12,7 +12,7 @@ import sbd from "sbd";
 import { rejoiner, rejoinHyphenated } from "../../ingest/clean-text.ts";
 import type { BlockRole } from "../../ingest/document.ts";
 import type { Passage } from "../types.ts";
-import { coverage, type KeyTerm, termsOf } from "./answer-terms.ts";
+import { abbreviations, coverage, type KeyTerm, termsOf, withAbbreviations } from "./answer-terms.ts";
 import { plainText, wordCount } from "./text.ts";
 
 /** A passage as question answering receives it: its role says whether it is prose to quote. */
@@ -53,6 +53,8 @@ const STARTS_SENTENCE = /^["'“‘([]*[\p{Lu}\p{N}]/u;
 const STARTS_WITH_CODE = /^(?:[\p{Ll}_][\w.]*[(._]|_\w)/u;
 
 const ENDS_CLAUSE = /[.!?:;]["'”’)\]]*$/;
+// A table row has a cell bar at an end or several between cells; R's `|` and `||` in prose do not make one.
+const TABLE_ROW = /^\s*\||\|\s*$|(?:\s\|\s.*){2}/;
 // An R or shell console line quoted inside a sentence ("The function sink, > sink("x") will divert…").
 const CONSOLE_LINE = /^[>$]\s/;
 
@@ -74,7 +76,7 @@ function continues(block: Block, next: Block): boolean {
   // A URL on its own line ("…available from" / "http://ggobi.org/" / "and these…") is carried on too.
   if (/^[\p{Ll}(]/u.test(next.text.trimStart())) return /[\p{L}\p{N},)/-]$/u.test(text);
   return (
-    !block.item && wordCount(text) >= 3 && /\p{Ll}$/u.test(text) && !text.includes("|") && !next.text.includes("|")
+    !block.item && wordCount(text) >= 3 && /\p{Ll}$/u.test(text) && !TABLE_ROW.test(text) && !TABLE_ROW.test(next.text)
   );
 }
 
@@ -159,7 +161,7 @@ function isWhole(s: string): boolean {
     n <= 80 &&
     (STARTS_SENTENCE.test(s) || STARTS_WITH_CODE.test(s)) &&
     ENDS_SENTENCE.test(s) &&
-    !s.includes("|") &&
+    !TABLE_ROW.test(s) &&
     letters >= s.length * 0.5
   );
 }
@@ -174,12 +176,13 @@ const key = (s: string) =>
 function readPassages(passages: AnswerPassage[]): { passage: number; sentences: ReadSentence[] }[] {
   const vocabulary = new Set(passages.flatMap((p) => p.text.toLowerCase().match(/\p{L}+/gu) ?? []));
   const words = rejoiner(vocabulary);
+  const known = abbreviations(passages.map((p) => p.text).join("\n"));
   return passages.flatMap((p, passage) => {
     if (p.role && NOT_QUOTED.has(p.role)) return [];
     const heading = termsOf([...(p.headingPath ?? []), p.heading ?? ""].join(" "));
     // Joined blocks leave "Sec- tion": mended like any other split word.
     const all = blocksOf(p.text).flatMap((block) => sentencesOfBlock(rejoinHyphenated(block, words)));
-    const terms = all.map(termsOf);
+    const terms = all.map((s) => withAbbreviations(termsOf(s), known));
     const passageTerms = new Set([...terms.flatMap((t) => [...t]), ...heading]);
     const sentences = all.map((text, i) => ({
       text,

@@ -6,9 +6,13 @@
  * scores are. Cheap on purpose: the part-of-speech model runs once per question, for its verb only.
  */
 import { zipf } from "./background.ts";
-import { baseForm } from "./base-form.ts";
+import { adverbBase, baseForm } from "./base-form.ts";
 import { deedOf } from "./question-type.ts";
-import { contentStems, stem, words } from "./text.ts";
+import { contentStems, expandContractions, stem, words } from "./text.ts";
+
+/** A word as key terms compare it: an irregular verb by its infinitive, an adverb by its adjective. */
+const termBase = (lower: string) => baseForm(adverbBase(lower));
+const termStem = (w: string) => stem(termBase(w.toLowerCase()));
 
 export const NOT_ANSWERED = "The provided sources do not answer this question.";
 
@@ -42,6 +46,11 @@ const FRAMING = new Set(
     "describe",
     "explain",
     "purpose",
+    // "What three goals is Rust designed for?" is answered by what it is designed for.
+    "goal",
+    "goals",
+    "aim",
+    "aims",
     "main",
     "kind",
     "type",
@@ -56,6 +65,11 @@ const FRAMING = new Set(
     "list",
     "example",
     "possible",
+    // "Which prior work is cited for…" is answered by the citation, not by the word.
+    "cite",
+    "cited",
+    "mention",
+    "mentioned",
     // "What is the benefit of…" is answered by what it does ("…a way to reuse the negatives").
     "benefit",
     "advantage",
@@ -65,7 +79,7 @@ const FRAMING = new Set(
     "respect",
     "regard",
     "tend",
-  ].map(stem),
+  ].map(termStem),
 );
 
 // Verbs a question uses where the text says the same with another ("What does is.na(x) return?" /
@@ -98,7 +112,7 @@ const LIGHT = new Set(
     "shows",
     "provide",
     "provides",
-  ].map(stem),
+  ].map(termStem),
 );
 const LIGHT_WEIGHT = 0.5;
 
@@ -155,8 +169,17 @@ const GREEK: Record<string, string> = {
 };
 const GREEK_LETTER = new RegExp(`[${Object.keys(GREEK).join("")}]`, "gu");
 
+const HYPHENATED = /\p{L}+(?:[-–]\p{L}+)+/gu;
+
 /** Text as key terms are read from it: Greek letters by name, hyphenated words apart. */
-const normalised = (text: string) => unhyphenated(text.replace(GREEK_LETTER, (g) => ` ${GREEK[g]} `));
+const normalised = (text: string) =>
+  unhyphenated(expandContractions(text).replace(GREEK_LETTER, (g) => ` ${GREEK[g]} `));
+
+// A question about a paper names the paper and its authors ("What is the first weakness the authors
+// point out…"); the text says "we" and "this work", or nothing at all. "The author of calibre" is
+// another matter.
+const ABOUT_THE_DOCUMENT =
+  /\b(?:the|this)\s+(?:authors?|paper|article|blog\s+post|post|document|writer)(?:[’']s|s[’'])?(?=\s|[?,.]|$)(?!\s+of\b)|\bpoint(?:s|ed)?\s+out\b/giu;
 
 const AUXILIARY = "is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|may|might|must";
 // "In which language is Rhino developed?": the kind of thing asked for, which the answer names
@@ -165,11 +188,11 @@ const ANSWER_TYPE = new RegExp(`\\bwhich\\s+([\\p{L}-]+)\\s+(?:${AUXILIARY})\\b`
 
 export function keyTerms(question: string): KeyTerm[] {
   const byTerm = new Map<string, number>();
-  const text = normalised(question);
+  const text = normalised(question).replace(ABOUT_THE_DOCUMENT, " ");
   const type = ANSWER_TYPE.exec(text)?.[1];
-  const light = new Set([...LIGHT, ...(type ? contentStems(type, baseForm) : [])]);
+  const light = new Set([...LIGHT, ...(type ? contentStems(type, termBase) : [])]);
   for (const w of words(text.replace(NUMBER, " "))) {
-    const [s] = contentStems(w, baseForm);
+    const [s] = contentStems(w, termBase);
     if (!s || FRAMING.has(s)) continue;
     byTerm.set(s, Math.max(byTerm.get(s) ?? 0, light.has(s) ? LIGHT_WEIGHT : weightOf(w)));
   }
@@ -186,7 +209,7 @@ export const codeKeyTerms = (question: string): KeyTerm[] =>
   [...new Set(codeTerms(question))].map((term) => ({ term, weight: CODE_WEIGHT }));
 
 /** The content-word stems of `text` in order, read as key terms are (hyphens apart, irregular verbs by infinitive): for phrases. */
-export const termStems = (text: string): string[] => contentStems(normalised(text), baseForm);
+export const termStems = (text: string): string[] => contentStems(normalised(text), termBase);
 
 /** The terms a text offers to match key terms against: stems of its content words, its numbers and code names. */
 export function termsOf(text: string): Set<string> {
@@ -194,6 +217,8 @@ export function termsOf(text: string): Set<string> {
   const set = new Set(termStems(text));
   for (const n of plain.match(NUMBER) ?? []) set.add(numberTerm(n));
   for (const c of codeTerms(text)) set.add(c);
+  // "pre-training" is also "pretraining" as a question may write it.
+  for (const h of text.match(HYPHENATED) ?? []) for (const t of termStems(h.replace(/[-–]/g, ""))) set.add(t);
   return set;
 }
 
@@ -221,7 +246,7 @@ export interface Requirements {
 export function requirements(question: string): Requirements {
   const text = normalised(question);
   const [, ...rest] = words(text.replace(NUMBER, " "));
-  const names = rest.filter((w) => /^\p{Lu}/u.test(w) && w !== "I").flatMap((w) => contentStems(w, baseForm));
+  const names = rest.filter((w) => /^\p{Lu}/u.test(w) && w !== "I").flatMap((w) => contentStems(w, termBase));
   const deed = deedOf(question);
   return deed ? { names, deed } : { names };
 }
@@ -246,4 +271,45 @@ export function usesVerb(text: string, verb: string): boolean {
 export function meets(req: Requirements, text: string): boolean {
   const have = termsOf(text);
   return req.names.every((n) => have.has(n)) && (!req.deed || usesVerb(text, req.deed));
+}
+
+// "Network Security Services (NSS)", "inverse cloze task (ICT)": an abbreviation in brackets after
+// the words whose initials spell it.
+const ABBREVIATION = /\(([\p{Lu}][\p{Lu}\d]{1,7})s?\)/gu;
+const LINKING = new Set(["of", "for", "and", "the", "to", "in", "on", "a", "an"]);
+
+/**
+ * The abbreviations `text` introduces, each with its expansion's term stems: a question that asks
+ * about "NSS" is about the sentence that names "Network Security Services", and the other way round.
+ */
+export function abbreviations(text: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const m of text.matchAll(ABBREVIATION)) {
+    const letters = m[1]!.replace(/\d/g, "").toLowerCase();
+    const before = (text.slice(Math.max(0, m.index! - 120), m.index).match(/[\p{L}]+/gu) ?? []).slice(-12);
+    let i = letters.length - 1;
+    let start = before.length;
+    for (let w = before.length - 1; w >= 0 && i >= 0; w--) {
+      const word = before[w]!.toLowerCase();
+      if (word[0] === letters[i]) {
+        i--;
+        start = w;
+      } else if (!LINKING.has(word)) break;
+    }
+    if (i >= 0) continue;
+    const expansion = termStems(before.slice(start).join(" "));
+    const [short] = termStems(m[1]!);
+    if (short && expansion.length > 1) out.set(short, expansion);
+  }
+  return out;
+}
+
+/** `terms` with each abbreviation's expansion where it names the abbreviation, and the abbreviation where it names the expansion. */
+export function withAbbreviations(terms: Set<string>, known: Map<string, string[]>): Set<string> {
+  const out = new Set(terms);
+  for (const [short, expansion] of known) {
+    if (terms.has(short)) for (const t of expansion) out.add(t);
+    else if (expansion.every((t) => terms.has(t))) out.add(short);
+  }
+  return out;
 }

@@ -37,9 +37,10 @@ const RANK_BONUS = 0.1;
 const LONG_UNIT = 60;
 const LONG_PENALTY = 0.1;
 // Kinds whose answer is unmistakable in text: a sentence without one does not answer.
-const STRICT = new Set(["quantity", "time"]);
+const STRICT = new Set(["quantity", "time", "version"]);
 // A sentence that reads on from the one before it.
 const ANAPHOR = /^(This|These|That|Those|It|They|Such|He|She|Both|Its|Their)\b/;
+const ASKS = /\?["'”’)]*$/;
 // A sentence that announces what follows ("…is due to two reasons.") is answered by the next ones.
 const ANNOUNCES =
   /\b(two|three|four|several|the following|these)\s+(reasons|ways|steps|weaknesses|advantages|disadvantages|factors|causes|parts|things)\b[^.]*[.:]$/i;
@@ -121,8 +122,10 @@ function unitsOf(sentences: AnswerSentence[]): Unit[] {
   for (const s of sentences) {
     const next = at.get(`${s.passage}:${s.position + 1}`);
     const previous = at.get(`${s.passage}:${s.position - 1}`);
-    if (!(ANAPHOR.test(s.text) && previous)) units.push(unit([s]));
-    if (next && ANAPHOR.test(next.text)) units.push(unit([s, next]));
+    // A question the text asks ("…how can we facilitate…?") is quoted with the sentence that answers it.
+    const asks = ASKS.test(s.text) && next !== undefined;
+    if (!(ANAPHOR.test(s.text) && previous) && !asks) units.push(unit([s]));
+    if (next && (ANAPHOR.test(next.text) || asks)) units.push(unit([s, next]));
   }
   return units;
 }

@@ -63,3 +63,15 @@ for (const [infinitive, forms] of Object.entries(verbs as Record<string, string[
 
 /** `word` (lower case) as its verb's infinitive when it is an irregular past form, else unchanged. */
 export const baseForm = (word: string): string => BASE.get(word) ?? word;
+
+// Porter2's rule for adverbs in "-ly" (Porter's own stemmer, used here, leaves "jointli" apart from
+// "joint"): the suffix goes after one of these letters, except in the words it lists.
+const LY_AFTER = /[cdeghkmnrt]ly$/;
+const NOT_ADVERBS = new Set(["early", "only", "gently", "ugly", "idly", "singly", "likely", "rely", "reply", "apply"]);
+
+/**
+ * `word` (lower case) without the "-ly" that makes an adverb of it ("jointly" → "joint",
+ * "non-interactively" → "interactive"), so that "trained jointly" meets "joint training".
+ */
+export const adverbBase = (word: string): string =>
+  word.length > 5 && LY_AFTER.test(word) && !NOT_ADVERBS.has(word) ? word.slice(0, -2) : word;

@@ -9,7 +9,7 @@
  * fallback for what it misses.
  */
 import nlp from "compromise";
-import { isStopword, stem, words } from "./text.ts";
+import { expandContractions, isStopword, stem, words } from "./text.ts";
 
 export type AnswerKind =
   | "quantity"
@@ -17,6 +17,7 @@ export type AnswerKind =
   | "agent"
   | "place"
   | "code"
+  | "version"
   | "definition"
   | "reason"
   | "purpose"
@@ -30,6 +31,11 @@ export interface QuestionShape {
   term?: string;
   /** What a "how many" question counts ("training examples"), as stems. */
   counted?: string[];
+  /**
+   * A "when" question in the present tense asks on what occasion something happens ("When is
+   * .First() executed?": "at the beginning of an R session"), not for a date.
+   */
+  occasion?: boolean;
 }
 
 const MEASURES =
@@ -38,7 +44,8 @@ const MEASURES =
 const Q = String.raw`^\s*(?:(?:in|to|from|on|at|for|by|with|of|into)\s+)?`;
 const PATTERNS: [AnswerKind, RegExp][] = [
   ["quantity", /\bhow\s+(many|much|long|big|large|small|far|old|often|fast|high|wide|tall|heavy)\b/i],
-  ["quantity", new RegExp(`${Q}(what|which)\\s+(\\S+\\s+){0,3}?(${MEASURES})\\b`, "i")],
+  // Not "What does top-k accuracy measure?": the measure is what the question is about.
+  ["quantity", new RegExp(`${Q}(what|which)\\s+((?!(?:do|does|did)\\s)\\S+\\s+){0,3}?(${MEASURES})\\b`, "i")],
   ["time", /^\s*when\b|\b(what|which)\s+(year|date|day|month|decade|century|time)\b|\bin\s+(what|which)\s+year\b/i],
   [
     "agent",
@@ -58,6 +65,8 @@ const PATTERNS: [AnswerKind, RegExp][] = [
       "i",
     ),
   ],
+  // "Which Firefox version…", "In which version of calibre…", "Which Android versions can…".
+  ["version", new RegExp(`${Q}(which|what)\\s+([\\p{L}.]+\\s+){0,2}?versions?\\b`, "iu")],
   [
     "reason",
     /^\s*why\b|^\s*(what|which)\s+(is|was|are|were)\s+the\s+(reasons?|causes?|motivation)\b|^\s*what\s+causes?\b/i,
@@ -89,11 +98,19 @@ function countedOf(question: string): string[] {
     .map(stem);
 }
 
-export function questionShape(question: string): QuestionShape {
+// "When the retriever and reader are trained jointly, which encoder is kept fixed?": the clause
+// before the comma sets the scene; the question is what follows it.
+const SCENE =
+  /^\s*(?:when|if|after|before|once|while|since|given that|assuming|unlike|besides|apart from)\b[^,?]*,\s*(?=(?:what|which|who|whom|whose|where|when|why|how|is|are|does|do|did|can)\b)/i;
+const OCCASION = /^\s*when\s+(?:is|are|does|do|can|should|will|must|would|may)\b/i;
+
+export function questionShape(asked: string): QuestionShape {
+  const question = expandContractions(asked).replace(SCENE, "");
   for (const [kind, re] of PATTERNS) {
     if (!re.test(question)) continue;
     const counted = kind === "quantity" ? countedOf(question) : [];
-    return counted.length > 0 ? { kind, counted } : { kind };
+    if (counted.length > 0) return { kind, counted };
+    return kind === "time" && OCCASION.test(question) ? { kind, occasion: true } : { kind };
   }
   const def = DEFINITION.exec(question) ?? MEANING.exec(question);
   if (def?.[1] && words(def[1]).length <= 5) return { kind: "definition", term: def[1] };
@@ -117,7 +134,10 @@ const PURPOSE =
 // "…to ensure that a line of poetry retains…" says why as plainly as "because".
 // "…to ensure that a line of poetry retains…" says why as plainly as "because" does.
 const REASON =
-  /\b(because|since|due to|owing to|so that|in order to|as a result|reasons?|therefore|thus|hence|this is (done|why)|caused by|leads? to|so as to|for (efficiency|simplicity|speed|safety|security)|ensures?|to (ensure|avoid|prevent|make sure|guarantee))\b/i;
+  /\b(because|since|due to|owing to|so that|in order to|as a result|reasons?|therefore|thus|hence|this is (done|why)|caused by|leads? to|so as to|for (efficiency|simplicity|speed|safety|security)|ensures?|to (ensure|avoid|prevent|make sure|guarantee))\b|,\s+as\s+(?!(?:well|such|a|an|in|of|for|with|part|shown|described|follows|mentioned|noted|seen|discussed|above|below|before|long|soon|far|much|many|expected|usual|opposed)\b)\p{L}/iu;
+// A "when" that asks for an occasion is answered by one: "at the beginning of a session", "before…".
+const OCCASION_WORDS =
+  /\b(at the (beginning|start|end|outset) of|at (startup|start-up|exit|load time|run time|runtime|compile time)|before|after|whenever|once|until|during|upon|as soon as|every time|each time|when(?!ever))\b/i;
 // "…like wasmer, wasmtime, or WAVM", "such as AZW3 or EPUB".
 const LISTS = /[\p{L}\d)]+,\s+[\p{L}\d.-]+(?:\s+[\p{L}\d.-]+)?,?\s+(and|or)\s+[\p{L}\d]/u;
 const MEANS_WORDS = /\b(by|using|use|through|via|with the|command|function|option)\b/i;
@@ -137,6 +157,9 @@ const COPULA = new Set([
   "comprises",
   "represents",
 ]);
+
+// "Firefox 3.5", "1.7.x", "version 2", "Word (2007 and newer)": a release named by its number.
+const VERSION = /\b\d+\.(?:\d+|x)\b|\b(?:[Vv]ersion|[Rr]elease|v)\s*\d|\p{Lu}[\p{L}.]*\s+\(?\d{1,4}\b/u;
 
 // A citation's year ("(Yih et al., 2011)") is no quantity the text states.
 const CITATION = /\([^()]*(\bet al\.|\b\p{Lu}\p{L}+,? (1[89]|20)\d\d[a-z]?)[^()]*\)/gu;
@@ -200,7 +223,8 @@ export function answerFit(sentence: string, shape: QuestionShape, question: stri
     case "time": {
       const asked = new Set(question.match(YEAR) ?? []);
       const own = sentence.replace(CITATION, " ");
-      return MONTH.test(own) || (own.match(YEAR) ?? []).some((y) => !asked.has(y)) ? 1 : 0;
+      if (MONTH.test(own) || (own.match(YEAR) ?? []).some((y) => !asked.has(y))) return 1;
+      return shape.occasion && OCCASION_WORDS.test(own) ? 1 : 0;
     }
     case "agent":
       return names(sentence, question, ["people", "organizations"]).length > 0 ||
@@ -214,6 +238,8 @@ export function answerFit(sentence: string, shape: QuestionShape, question: stri
         : 0;
     case "code":
       return CODE_NAME.test(sentence) ? 1 : 0;
+    case "version":
+      return VERSION.test(sentence.replace(CITATION, " ")) ? 1 : 0;
     case "definition":
       return defines(sentence, shape.term ?? "") ? 1 : 0;
     case "reason":

@@ -129,6 +129,22 @@ export const STOPWORDS = new Set([...eng, ...EXTRA_STOPWORDS]);
 const WORD = /[\p{L}\p{N}](?:[\p{L}\p{N}'’_-]*[\p{L}\p{N}])?/gu;
 
 export const words = (text: string): string[] => text.match(WORD) ?? [];
+
+// A closed list: a question typed as spoken ("What's the recommended way…", "Why can't…") reads as written out.
+const CONTRACTIONS: [RegExp, string][] = [
+  [/\b(can)[’']t\b/gi, "$1not"],
+  [/\b(w)on[’']t\b/gi, "$1ill not"],
+  [/\b(\p{L}+)n[’']t\b/giu, "$1 not"],
+  [/\b(what|who|where|when|how|why|which|that|there|it|here)[’']s\b/gi, "$1 is"],
+  [/\b(\p{L}+)[’']re\b/giu, "$1 are"],
+  [/\b(\p{L}+)[’']ve\b/giu, "$1 have"],
+  [/\b(\p{L}+)[’']ll\b/giu, "$1 will"],
+  [/\b(\p{L}+)[’']d\b/giu, "$1 would"],
+];
+
+/** `text` with its contractions written out ("what's" → "what is", "can't" → "cannot"). */
+export const expandContractions = (text: string): string =>
+  CONTRACTIONS.reduce((t, [re, by]) => t.replace(re, by), text);
 export const wordCount = (text: string) => words(text).length;
 export const isStopword = (w: string) => STOPWORDS.has(w.toLowerCase());
 // Porter reads the "s" of "focus" or "status" as a plural and drops it, while "focuses" stems to "focus".
