@@ -1,26 +1,25 @@
 /** SIGKILL mid-generation, restart on the same data: the job resumes on its own and completes. */
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { openDb } from "../../src/db/index.ts";
-import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
+import { type ModelServer, startModelServer } from "../helpers/fake-model.ts";
 import { call, startServer, type TestServer } from "../helpers/server.ts";
-import { chapterCalls, FAST_ENV, settle, waitFor } from "./helpers.ts";
+import { chapterCalls, settle, waitFor } from "./helpers.ts";
 
 // Each test drives a real server through whole generations.
 setDefaultTimeout(60_000);
 
-let fake: FakeOllama;
+let model: ModelServer;
 let srv: TestServer | null = null;
 
 afterAll(async () => {
   await srv?.stop();
-  await fake?.close();
+  await model?.stop();
 });
 
 test("a course killed mid-generation resumes after restart, with no chapter written twice", async () => {
-  fake = startFakeOllama({ latencyMs: 300 });
-  const env = { ...FAST_ENV, LLM_PROVIDER: "ollama", OLLAMA_HOST: fake.url, CHAPTER_CONCURRENCY: "2" };
-  srv = await startServer({ env });
-  const key = await srv.createKey("acme", "production");
+  model = await startModelServer({ latencyMs: 300, env: { CHAPTER_CONCURRENCY: "2" } });
+  const { env, fake, key } = model;
+  srv = model.srv;
   const r = await call(srv.url, "/v2/courses/generate", {
     key,
     user: "kim",

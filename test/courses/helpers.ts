@@ -1,46 +1,27 @@
 /** Shared pieces of the course-generation tests: server + fake Ollama, polling, SSE, forms. */
 import { createParser } from "eventsource-parser";
-import { type FakeOllama, type RecordedCall, startFakeOllama } from "../helpers/fake-ollama.ts";
-import { call, type StartOptions, startServer, type TestServer } from "../helpers/server.ts";
+import { startModelServer } from "../helpers/fake-model.ts";
+import type { FakeOllama, RecordedCall } from "../helpers/fake-ollama.ts";
+import { call, FAST_ENV, type StartOptions, startServer, type TestServer } from "../helpers/server.ts";
 
 export interface CourseEnv {
   srv: TestServer;
   fake: FakeOllama | null;
   key: string;
-  stop(): Promise<void>;
+  /** The server's settings, for restarting it on its data. */
+  env: Record<string, string>;
+  stop(opts?: { keepData?: boolean }): Promise<void>;
 }
-
-/** Env for fast generation tests: no real waits between retries, high rate limits. */
-export const FAST_ENV: Record<string, string> = {
-  RATE_LIMIT_PER_MINUTE: "100000",
-  GENERATION_RETRY_DELAY_MS: "10",
-  JOB_LEASE_SECONDS: "5",
-  LLM_TIMEOUT_MS: "20000",
-};
 
 /** A server generating with a fake Ollama (in this process), or with the extractive engine. */
 export async function courseEnv(
   opts: { latencyMs?: number; env?: Record<string, string>; extractive?: boolean; server?: StartOptions } = {},
 ): Promise<CourseEnv> {
-  const fake = opts.extractive ? null : startFakeOllama({ latencyMs: opts.latencyMs ?? 0 });
-  const srv = await startServer({
-    ...opts.server,
-    env: {
-      ...FAST_ENV,
-      ...(fake ? { LLM_PROVIDER: "ollama", OLLAMA_HOST: fake.url } : { LLM_PROVIDER: "extractive" }),
-      ...opts.env,
-    },
-  });
+  if (!opts.extractive) return startModelServer({ latencyMs: opts.latencyMs, env: opts.env, server: opts.server });
+  const env = { ...FAST_ENV, LLM_PROVIDER: "extractive", ...opts.env };
+  const srv = await startServer({ ...opts.server, env });
   const key = await srv.createKey("acme", "production");
-  return {
-    srv,
-    fake,
-    key,
-    async stop() {
-      await srv.stop();
-      await fake?.close();
-    },
-  };
+  return { srv, fake: null, key, env, stop: (stopOpts) => srv.stop(stopOpts) };
 }
 
 export async function waitFor<T>(

@@ -35,6 +35,14 @@ export interface StartOptions {
   cwd?: string;
 }
 
+/** Settings for a test server that should not wait: no real pauses between retries, short job leases, high rate limits. */
+export const FAST_ENV: Record<string, string> = {
+  RATE_LIMIT_PER_MINUTE: "100000",
+  GENERATION_RETRY_DELAY_MS: "10",
+  JOB_LEASE_SECONDS: "5",
+  LLM_TIMEOUT_MS: "20000",
+};
+
 export function tempDir(prefix = "cf-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }

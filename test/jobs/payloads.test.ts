@@ -10,7 +10,7 @@ import { openDb } from "../../src/db/index.ts";
 import { enqueueJob } from "../../src/jobs/queue.ts";
 import { EPISODE_JOB } from "../../src/podcasts/generate.ts";
 import { DELIVERY_JOB } from "../../src/webhooks/events.ts";
-import { type CourseEnv, courseEnv, FAST_ENV, settle, waitFor } from "../courses/helpers.ts";
+import { type CourseEnv, courseEnv, settle, waitFor } from "../courses/helpers.ts";
 import { call, startServer, type TestServer, tempDir } from "../helpers/server.ts";
 
 setDefaultTimeout(90_000);
@@ -43,7 +43,7 @@ describe("a stored payload that no longer fits", () => {
   let env: CourseEnv | null = null;
   afterAll(async () => {
     await srv?.stop();
-    await env?.fake?.close();
+    await env?.stop();
   });
 
   test("fails its job with the reason; the worker runs the next job", async () => {
@@ -76,10 +76,7 @@ describe("a stored payload that no longer fits", () => {
     requeue.run("{}", "2000-01-01T00:00:01.000Z", jobs[1]!);
     db.close();
 
-    srv = await startServer({
-      dataDir,
-      env: { ...FAST_ENV, JOB_CONCURRENCY: "1", LLM_PROVIDER: "ollama", OLLAMA_HOST: env.fake!.url },
-    });
+    srv = await startServer({ dataDir, env: { ...env.env, JOB_CONCURRENCY: "1" } });
     const jobOf = (id: string) => call(srv!.url, `/v2/jobs/${id}`, { key: env!.key, user: "ann" });
     const broken = await waitFor(
       "the corrupted job",

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { type FakeOllama, handleHolding, startFakeOllama } from "../helpers/fake-ollama.ts";
+import { type ModelServer, startModelServer } from "../helpers/fake-model.ts";
+import { type FakeOllama, handleHolding } from "../helpers/fake-ollama.ts";
 import { call, ROOT, startServer, type TestServer } from "../helpers/server.ts";
 import { indexCourse, insertRichCourse } from "./fixtures.ts";
 
@@ -171,6 +172,7 @@ describe("with the built-in engine", () => {
 });
 
 describe("with a model (fake Ollama)", () => {
+  let model: ModelServer;
   let fake: FakeOllama;
   let srv: TestServer;
   let key: string;
@@ -186,26 +188,14 @@ describe("with a model (fake Ollama)", () => {
   };
 
   beforeAll(async () => {
-    fake = startFakeOllama();
-    srv = await startServer({
-      env: {
-        LLM_PROVIDER: "ollama",
-        OLLAMA_HOST: fake.url,
-        LLM_MODEL: "llama3.2",
-        LLM_MAX_RETRIES: "0",
-        RATE_LIMIT_PER_MINUTE: "10000",
-      },
-    });
-    key = await srv.createKey("acme", "production");
+    model = await startModelServer({ env: { LLM_MODEL: "llama3.2", LLM_MAX_RETRIES: "0" } });
+    ({ fake, srv, key } = model);
     const form = new FormData();
     form.append("files", file("html/readability-wikipedia/source.html"));
     const made = await call(srv.url, "/v2/documents/process", { key, user: "reader", body: form });
     mozilla = made.body.documents[0].id;
   });
-  afterAll(async () => {
-    await srv.stop();
-    await fake.close();
-  });
+  afterAll(() => model.stop());
 
   test("the prompt gives passages handles; the answer's handles become the positions of the returned sources", async () => {
     answering((prompt) => ({

@@ -2,31 +2,28 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { courseHead } from "../../src/courses/read.ts";
 import { generateExam } from "../../src/materials/exam.ts";
 import { createKey } from "../../src/tenants/keys.ts";
-import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
+import { type FakeModel, startFakeModel } from "../helpers/fake-model.ts";
+import type { FakeOllama } from "../helpers/fake-ollama.ts";
 import { cleanup } from "../helpers/server.ts";
 import { examResponder } from "./exam-responder.ts";
 import { BIOLOGY, insertRichCourse, PROBABILITY } from "./fixtures.ts";
 import { localServices } from "./services.ts";
 
+let model: FakeModel;
 let fake: FakeOllama;
 let svc: Awaited<ReturnType<typeof localServices>>;
 let apiKey: string;
 
 beforeAll(async () => {
-  fake = startFakeOllama();
-  svc = await localServices({
-    LLM_PROVIDER: "ollama",
-    OLLAMA_HOST: fake.url,
-    LLM_MODEL: "llama3.2",
-    EXAM_BATCH_SIZE: "5",
-    EXAM_CONCURRENCY: "4",
-  });
+  model = startFakeModel({ env: { LLM_MODEL: "llama3.2", EXAM_BATCH_SIZE: "5", EXAM_CONCURRENCY: "4" } });
+  fake = model.fake;
+  svc = await localServices(model.env);
   apiKey = createKey(svc.db, { tenant: "acme", env: "test" }).key;
 });
 afterAll(async () => {
   svc.sqlite.close();
   cleanup(svc.dataDir);
-  await fake.close();
+  await model.stop();
 });
 beforeEach(() => {
   fake.behave("ok");

@@ -1,11 +1,13 @@
 /** Materials made by a model: the real server against the fake Ollama (caching keys, single flight, 503s). */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
-import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
+import { type ModelServer, startModelServer } from "../helpers/fake-model.ts";
+import type { FakeOllama } from "../helpers/fake-ollama.ts";
+import { call, errorOf, type TestServer } from "../helpers/server.ts";
 import { examResponder } from "./exam-responder.ts";
 import { BIOLOGY, indexCourse, insertRichCourse } from "./fixtures.ts";
 import { usageRows } from "./ledger.ts";
 
+let model: ModelServer;
 let fake: FakeOllama;
 let srv: TestServer;
 let key: string;
@@ -16,23 +18,10 @@ const newCourse = () =>
 const post = (id: string, path: string, json: unknown = {}) => call(srv.url, `/v2/courses/${id}/${path}`, as(json));
 
 beforeAll(async () => {
-  fake = startFakeOllama();
-  srv = await startServer({
-    env: {
-      LLM_PROVIDER: "ollama",
-      OLLAMA_HOST: fake.url,
-      LLM_MODEL: "llama3.2",
-      LLM_MAX_RETRIES: "0",
-      LLM_TIMEOUT_MS: "20000",
-      RATE_LIMIT_PER_MINUTE: "10000",
-    },
-  });
-  key = await srv.createKey("acme", "production");
+  model = await startModelServer({ env: { LLM_MODEL: "llama3.2", LLM_MAX_RETRIES: "0" } });
+  ({ fake, srv, key } = model);
 });
-afterAll(async () => {
-  await srv.stop();
-  await fake.close();
-});
+afterAll(() => model.stop());
 beforeEach(() => {
   fake.behave("ok");
   fake.setLatency(0);

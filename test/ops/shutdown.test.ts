@@ -1,20 +1,13 @@
 /** Graceful shutdown: running generation is checkpointed and finished by the next start; a second signal exits at once. */
 import { afterAll, expect, test } from "bun:test";
 import { openDb } from "../../src/db/index.ts";
-import { FAST_ENV, settle, waitFor } from "../courses/helpers.ts";
-import { startFakeOllama } from "../helpers/fake-ollama.ts";
+import { settle, waitFor } from "../courses/helpers.ts";
+import { startFakeModel } from "../helpers/fake-model.ts";
 import { call, startServer } from "../helpers/server.ts";
 
-const fake = startFakeOllama({ latencyMs: 400 });
-afterAll(() => fake.close());
-
-const env = {
-  ...FAST_ENV,
-  LLM_PROVIDER: "ollama",
-  OLLAMA_HOST: fake.url,
-  CHAPTER_CONCURRENCY: "1",
-  SHUTDOWN_GRACE_MS: "8000",
-};
+const model = startFakeModel({ latencyMs: 400, env: { CHAPTER_CONCURRENCY: "1", SHUTDOWN_GRACE_MS: "8000" } });
+afterAll(() => model.stop());
+const { env, fake } = model;
 
 async function jobRow(dataDir: string, id: string) {
   const { sqlite } = await openDb(dataDir, { migrate: false });

@@ -4,26 +4,22 @@
  * model never gets it right; a good script whose speakers' lines come split is joined, not lost.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type FakeOllama, type RecordedCall, startFakeOllama } from "../helpers/fake-ollama.ts";
+import { type ModelServer, startModelServer } from "../helpers/fake-model.ts";
+import type { FakeOllama, RecordedCall } from "../helpers/fake-ollama.ts";
 import { insertCourse } from "../helpers/fixtures.ts";
-import { call, startServer, type TestServer } from "../helpers/server.ts";
+import { call, type TestServer } from "../helpers/server.ts";
 
+let model: ModelServer;
 let fake: FakeOllama;
 let srv: TestServer;
 let key: string;
 const user = "listener";
 
 beforeAll(async () => {
-  fake = startFakeOllama();
-  srv = await startServer({
-    env: { LLM_PROVIDER: "ollama", OLLAMA_HOST: fake.url, RATE_LIMIT_PER_MINUTE: "10000", TTS_PROVIDER: "espeak" },
-  });
-  key = await srv.createKey("acme", "production");
+  model = await startModelServer({ env: { TTS_PROVIDER: "espeak" } });
+  ({ fake, srv, key } = model);
 });
-afterAll(async () => {
-  await srv.stop();
-  await fake.close();
-});
+afterAll(() => model.stop());
 
 type Speaker = "host" | "guest";
 /** About 22 words a line, so twenty lines pass the script's 400-word minimum. */

@@ -5,11 +5,13 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import type { ShortAnswerQuestion } from "../../src/llm/artefacts.ts";
 import { markAgainstRubric } from "../../src/progress/rubric-coverage.ts";
-import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
-import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
+import { type ModelServer, startModelServer } from "../helpers/fake-model.ts";
+import type { FakeOllama } from "../helpers/fake-ollama.ts";
+import { call, errorOf, type TestServer } from "../helpers/server.ts";
 import { insertRichCourse } from "../materials/fixtures.ts";
 import { cacheExam, EXAM } from "./fixtures.ts";
 
+let model: ModelServer;
 let fake: FakeOllama;
 let srv: TestServer;
 let key: string;
@@ -36,25 +38,12 @@ const attempt = () =>
   });
 
 beforeAll(async () => {
-  fake = startFakeOllama();
-  srv = await startServer({
-    env: {
-      LLM_PROVIDER: "ollama",
-      OLLAMA_HOST: fake.url,
-      LLM_MODEL: "llama3.2",
-      LLM_MAX_RETRIES: "1",
-      LLM_TIMEOUT_MS: "20000",
-      RATE_LIMIT_PER_MINUTE: "10000",
-    },
-  });
-  key = await srv.createKey("acme", "production");
+  model = await startModelServer({ env: { LLM_MODEL: "llama3.2", LLM_MAX_RETRIES: "1" } });
+  ({ fake, srv, key } = model);
   course = await insertRichCourse(srv.dataDir, { apiKey: key, externalUserId: "learner" }, { model: "llama3.2" });
   await cacheExam(srv.dataDir, course, { size: 12, model: "llama3.2", engine: "ollama" });
 });
-afterAll(async () => {
-  await srv.stop();
-  await fake.close();
-});
+afterAll(() => model.stop());
 beforeEach(() => {
   fake.behave("ok");
   shortReplies = 0;

@@ -5,9 +5,9 @@
  * a structured reason), nothing may be duplicated, and everything acknowledged must still be there.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
+import { type FakeModel, startFakeModel } from "../helpers/fake-model.ts";
 import { call, cleanup, startServer, type TestServer, tempDir } from "../helpers/server.ts";
-import { headersFor, ollamaEnv, sampleDocuments, type UploadDoc, uploadForm, waitUntil, withDb } from "./harness.ts";
+import { headersFor, sampleDocuments, type UploadDoc, uploadForm, waitUntil, withDb } from "./harness.ts";
 
 const KILLS = 20;
 const USER = "crash-learner";
@@ -29,13 +29,12 @@ interface Ledger {
 
 const ledger: Ledger = { courses: new Map(), documents: new Map(), podcasts: new Set(), snapshots: new Map() };
 const dataDir = tempDir("cf-crash-");
-let fake: FakeOllama;
+let model: FakeModel;
 let key: string;
 let srv: TestServer | null = null;
 const kills: { round: number; focus: string; afterMs: number }[] = [];
 
-const env = () => ollamaEnv(fake, { TTS_PROVIDER: "espeak", PODCAST_CONCURRENCY: "1", JOB_CONCURRENCY: "2" });
-const start = () => startServer({ dataDir, env: env() });
+const start = () => startServer({ dataDir, env: model.env });
 const randomMs = (min: number, max: number) => Math.round(min + Math.random() * (max - min));
 
 /** Fire-and-record: a request whose answer, if one comes before the kill, goes into the ledger. */
@@ -95,7 +94,10 @@ function note(i: number): UploadDoc {
 
 beforeAll(async () => {
   const startedAt = Date.now();
-  fake = startFakeOllama({ latencyMs: 80 });
+  model = startFakeModel({
+    latencyMs: 80,
+    env: { TTS_PROVIDER: "espeak", PODCAST_CONCURRENCY: "1", JOB_CONCURRENCY: "2" },
+  });
   srv = await start();
   key = await srv.createKey("crash", "production");
   const docs = await sampleDocuments();
@@ -153,7 +155,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await srv?.stop({ keepData: true });
-  await fake?.close();
+  await model?.stop();
   cleanup(dataDir);
 });
 

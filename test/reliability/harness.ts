@@ -4,43 +4,23 @@
  */
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
-import { type StartOptions, startServer, type TestServer } from "../helpers/server.ts";
+import { type FakeModelOptions, type ModelServer, startModelServer } from "../helpers/fake-model.ts";
+import type { StartOptions } from "../helpers/server.ts";
 
 export const CORPUS = join(import.meta.dir, "../../../shared/corpus");
 
-export interface LoadEnv {
-  srv: TestServer;
-  fake: FakeOllama;
-  stop(opts?: { keepData?: boolean }): Promise<void>;
-}
+export type LoadEnv = ModelServer;
 
-/** The server under test, generating with a fake Ollama on loopback; tenants bring their own limits. */
-export async function loadEnv(
-  opts: { latencyMs?: number; env?: Record<string, string>; server?: StartOptions } = {},
-): Promise<LoadEnv> {
-  const fake = startFakeOllama({ latencyMs: opts.latencyMs ?? 5 });
-  const srv = await startServer({ ...opts.server, env: ollamaEnv(fake, opts.env) });
-  return {
-    srv,
-    fake,
-    async stop(stopOpts) {
-      await srv.stop(stopOpts);
-      await fake.close();
-    },
-  };
-}
-
-export function ollamaEnv(fake: FakeOllama, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    LLM_PROVIDER: "ollama",
-    OLLAMA_HOST: fake.url,
-    RATE_LIMIT_PER_MINUTE: "1000000",
-    CHAPTER_RETRY_DELAY_MS: "10",
-    JOB_LEASE_SECONDS: "5",
-    LLM_TIMEOUT_MS: "20000",
-    ...extra,
-  };
+/**
+ * The server under test, generating with a fake Ollama on loopback; the load's tenants bring their
+ * own limits, and the others must never see a 429 however fast the machine.
+ */
+export function loadEnv(opts: FakeModelOptions & { server?: StartOptions } = {}): Promise<LoadEnv> {
+  return startModelServer({
+    ...opts,
+    latencyMs: opts.latencyMs ?? 5,
+    env: { RATE_LIMIT_PER_MINUTE: "1000000", ...opts.env },
+  });
 }
 
 /** Lines of the server's output that report lock contention (which WAL + busy_timeout must prevent). */

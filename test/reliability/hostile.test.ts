@@ -7,16 +7,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
-import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
+import { type FakeModel, startFakeModel } from "../helpers/fake-model.ts";
 import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
-import { ollamaEnv, withDb } from "./harness.ts";
+import { withDb } from "./harness.ts";
 import { multipartBytes, type RawResponse, rawRequest } from "./raw-http.ts";
 
 const MULTIPART_ENDPOINTS = ["/v2/documents/extract", "/v2/documents/process", "/v2/courses/generate-from-files"];
 const BOUNDARY = "cfHostileBoundary7MA4YWxk";
 const NOTE = "# Tides\n\nTides are caused by the gravitational pull of the Moon and the Sun on the oceans.\n";
 
-let fake: FakeOllama;
+let model: FakeModel;
 let srv: TestServer;
 let dataDir: string;
 let keyA: string;
@@ -33,7 +33,7 @@ const a = {
   filename: "owner-secret-notes.md",
 };
 
-const start = (dir?: string) => startServer({ dataDir: dir, env: ollamaEnv(fake, { OUTBOUND_ALLOW: "127.0.0.1" }) });
+const start = (dir?: string) => startServer({ dataDir: dir, env: model.env });
 
 /** A multipart request sent byte for byte, as tenant A's learner. */
 function sendMultipart(
@@ -83,7 +83,7 @@ function blobFiles(): string[] {
 }
 
 beforeAll(async () => {
-  fake = startFakeOllama({ latencyMs: 1 });
+  model = startFakeModel({ latencyMs: 1, env: { OUTBOUND_ALLOW: "127.0.0.1" } });
   srv = await start();
   dataDir = srv.dataDir;
   keyA = await srv.createKey("tenant-a", "production");
@@ -129,7 +129,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await srv?.stop();
-  await fake?.close();
+  await model?.stop();
 });
 
 // A request that crashes the server must fail only its own test: the next one gets a fresh process.

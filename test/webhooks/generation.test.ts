@@ -1,11 +1,13 @@
 /** course.completed and course.failed as real generation runs emit them, received over HTTPS. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
-import { call, cleanup, startServer, type TestServer, tempDir } from "../helpers/server.ts";
+import { type ModelServer, startModelServer } from "../helpers/fake-model.ts";
+import type { FakeOllama } from "../helpers/fake-ollama.ts";
+import { call, cleanup, type TestServer, tempDir } from "../helpers/server.ts";
 import { type Receiver, startReceiver, verifySignature } from "./receiver.ts";
 
 const dir = tempDir("cf-webhooks-gen-");
 let rx: Receiver;
+let model: ModelServer;
 let ollama: FakeOllama;
 let srv: TestServer;
 let key: string;
@@ -13,25 +15,16 @@ let secret: string;
 
 beforeAll(async () => {
   rx = startReceiver(dir);
-  ollama = startFakeOllama();
-  srv = await startServer({
-    env: {
-      NODE_EXTRA_CA_CERTS: rx.certFile,
-      OUTBOUND_ALLOW: "127.0.0.1",
-      LLM_PROVIDER: "ollama",
-      OLLAMA_HOST: ollama.url,
-      LLM_MAX_RETRIES: "0",
-      RATE_LIMIT_PER_MINUTE: "10000",
-    },
+  model = await startModelServer({
+    env: { NODE_EXTRA_CA_CERTS: rx.certFile, OUTBOUND_ALLOW: "127.0.0.1", LLM_MAX_RETRIES: "0" },
   });
-  key = await srv.createKey("acme", "production");
+  ({ fake: ollama, srv, key } = model);
   const r = await call(srv.url, "/v2/webhooks", { key, json: { url: `${rx.url}/courses` } });
   expect(r.status).toBe(201);
   secret = r.body.secret;
 });
 afterAll(async () => {
-  await srv.stop();
-  await ollama.close();
+  await model.stop();
   rx.stop();
   cleanup(dir);
 });
