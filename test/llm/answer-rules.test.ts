@@ -258,6 +258,7 @@ describe("questions worded as people ask them", () => {
     expect(
       questionShape("When the retriever and reader are trained jointly, which encoder is kept fixed?").kind,
     ).not.toBe("time");
+    expect(questionShape("In a standalone build, which C file handles failed assertions?").kind).toBe("code");
     expect(questionShape("What does top-k retrieval accuracy measure?").kind).not.toBe("quantity");
     expect(questionShape("What is the top-20 accuracy of DPR?").kind).toBe("quantity");
   });

@@ -98,10 +98,10 @@ function countedOf(question: string): string[] {
     .map(stem);
 }
 
-// "When the retriever and reader are trained jointly, which encoder is kept fixed?": the clause
-// before the comma sets the scene; the question is what follows it.
-const SCENE =
-  /^\s*(?:when|if|after|before|once|while|since|given that|assuming|unlike|besides|apart from)\b[^,?]*,\s*(?=(?:what|which|who|whom|whose|where|when|why|how|is|are|does|do|did|can)\b)/i;
+// "When the retriever and reader are trained jointly, which encoder is kept fixed?", "In the
+// WebQuestions dataset, what are…": what comes before the comma sets the scene; the question is what
+// follows it.
+const SCENE = /^[^,?]{3,100},\s*(?=(?:what|which|who|whom|whose|where|when|why|how|is|are|does|do|did|can)\b)/i;
 const OCCASION = /^\s*when\s+(?:is|are|does|do|can|should|will|must|would|may)\b/i;
 
 export function questionShape(asked: string): QuestionShape {
