@@ -301,6 +301,21 @@ describe("answers the text gives in its own form", () => {
     ).toBe(NOT_ANSWERED);
   });
 
+  test("'what is X also called' is answered by the sentence that gives the name", () => {
+    expect(questionShape("What are an object's mode and length also called?").kind).toBe("naming");
+    const text =
+      "Further properties of an object are provided by attributes(object) for mode and length. Because of this, mode and length are also called “intrinsic attributes” of an object.";
+    expect(answer("What are an object's mode and length also called?", text)).toContain("intrinsic attributes");
+  });
+
+  test("a caption or a walk through a figure is not the answer when the text states it", () => {
+    const text =
+      "Figure 1 illustrates the top-k retrieval accuracy of the retriever on Natural Questions. Top-k retrieval accuracy is the fraction of questions for which a top-k retrieved passage holds the answer.";
+    expect(answer("What does top-k retrieval accuracy measure for a retriever?", text)).toContain(
+      "fraction of questions",
+    );
+  });
+
   test("', as …' gives a reason", () => {
     const text =
       "Defaults differ between R and S because S was designed earlier. This is a deliberate difference, as treatment contrasts are thought easier for newcomers to interpret.";

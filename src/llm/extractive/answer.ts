@@ -26,6 +26,7 @@ import {
   usesVerb,
 } from "./answer-terms.ts";
 import { answerFit, questionShape } from "./question-type.ts";
+import { isCaption } from "./text.ts";
 
 export { NOT_ANSWERED };
 
@@ -36,6 +37,11 @@ const FIT_BONUS = 0.25;
 const RANK_BONUS = 0.1;
 const LONG_UNIT = 60;
 const LONG_PENALTY = 0.1;
+// A caption, or a sentence that walks through a figure ("Figure 1 illustrates the top-k accuracy…"),
+// names the question's terms and answers with a picture the reader does not have.
+const FIGURE_PENALTY = 0.3;
+const ABOUT_A_FIGURE =
+  /^(?:figure|fig\.|table)\s*\d+[a-z]?\s+(?:shows|illustrates|presents|lists|summari[sz]es|compares|plots|depicts|reports|gives)\b/i;
 // Kinds whose answer is unmistakable in text: a sentence without one does not answer.
 const STRICT = new Set(["quantity", "time", "version"]);
 // A sentence that reads on from the one before it.
@@ -74,7 +80,12 @@ export function extractiveAnswer(input: { question: string; passages: AnswerPass
       return {
         u,
         support: coverage(terms, u.passageTerms),
-        score: 0.6 * own + 0.4 * read + rank - (words > LONG_UNIT ? LONG_PENALTY : 0),
+        score:
+          0.6 * own +
+          0.4 * read +
+          rank -
+          (words > LONG_UNIT ? LONG_PENALTY : 0) -
+          (u.sentences.some((s) => isCaption(s.text) || ABOUT_A_FIGURE.test(s.text)) ? FIGURE_PENALTY : 0),
       };
     })
     .filter(

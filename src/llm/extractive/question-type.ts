@@ -18,6 +18,7 @@ export type AnswerKind =
   | "place"
   | "code"
   | "version"
+  | "naming"
   | "definition"
   | "reason"
   | "purpose"
@@ -65,6 +66,8 @@ const PATTERNS: [AnswerKind, RegExp][] = [
       "i",
     ),
   ],
+  // "What are mode and length also called?": the name the text gives something.
+  ["naming", /\b(?:called|known\s+as|named|referred\s+to\s+as|termed)\s*\??\s*$/i],
   // "Which Firefox version…", "In which version of calibre…", "Which Android versions can…".
   ["version", new RegExp(`${Q}(which|what)\\s+([\\p{L}.]+\\s+){0,2}?versions?\\b`, "iu")],
   [
@@ -158,6 +161,7 @@ const COPULA = new Set([
   "represents",
 ]);
 
+const NAMES_IT = /\b(called|known\s+as|referred\s+to\s+as|termed|named|dubbed)\b/i;
 // "Firefox 3.5", "1.7.x", "version 2", "Word (2007 and newer)": a release named by its number.
 const VERSION = /\b\d+\.(?:\d+|x)\b|\b(?:[Vv]ersion|[Rr]elease|v)\s*\d|\p{Lu}[\p{L}.]*\s+\(?\d{1,4}\b/u;
 
@@ -238,6 +242,8 @@ export function answerFit(sentence: string, shape: QuestionShape, question: stri
         : 0;
     case "code":
       return CODE_NAME.test(sentence) ? 1 : 0;
+    case "naming":
+      return NAMES_IT.test(sentence) ? 1 : 0;
     case "version":
       return VERSION.test(sentence.replace(CITATION, " ")) ? 1 : 0;
     case "definition":

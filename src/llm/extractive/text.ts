@@ -193,6 +193,7 @@ export interface Sentence {
 const CODE = /\/\/|:=|=>|==|[{}]|;\s*$/;
 // A caption extracted as a sentence ("Figure 1: Retriever top-k accuracy with…") describes a picture the learner does not see.
 const CAPTION = /^(figure|fig\.|table|tab\.|listing|algorithm|chart|exhibit)\s*\d+[a-z]?\s*[:.|–—-]/i;
+export const isCaption = (s: string) => CAPTION.test(s);
 export const isProse = (s: string) => {
   const n = wordCount(s);
   const letters = s.match(/\p{L}/gu)?.length ?? 0;
