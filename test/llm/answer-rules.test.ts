@@ -234,6 +234,19 @@ describe("questions worded as people ask them", () => {
     ).toContain("Liang et al., 2023");
   });
 
+  test("'besides', 'instead', 'else' set the frame; 'what position did X hold' asks for the title beside the name", () => {
+    const terms = keyTerms("Besides the expanding range of tasks, what else is growing instead?").map((t) => t.term);
+    expect(terms).not.toEqual(expect.arrayContaining(["besid"]));
+    expect(terms).not.toContain("els");
+    expect(terms).not.toContain("instead");
+    const text =
+      "Firefox Mobile runs on Android. Tristan Nitot, president of Mozilla Europe, has said that an iPhone version is unlikely.";
+    expect(answer("What position did Tristan Nitot hold?", text)).toContain("president of Mozilla Europe");
+    // "call" is a verb to match unless the question asks for a name.
+    expect(keyTerms("How do Wasm programs call Web APIs?").map((t) => t.term)).toContain("call");
+    expect(keyTerms("What are mode and length also called?").map((t) => t.term)).not.toContain("call");
+  });
+
   test("an adverb meets its adjective ('trained jointly', 'joint training'), and 'pretraining' meets 'pre-training'", () => {
     expect(keyTerms("Which encoder is kept fixed when they are trained jointly?").map((t) => t.term)).toContain(
       "joint",

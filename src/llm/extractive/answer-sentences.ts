@@ -132,6 +132,9 @@ function sentencesOfBlock(block: string): string[] {
   const text = block
     .replace(/(\p{L})\.\d{1,2}\s+(?=\p{Lu})/gu, "$1. ")
     .replace(/(^|\s)\.(?=\p{L})/gu, `$1${DOT}`)
+    // Nor is a dot inside a name ("add.c", "is.na"): the splitter may cut there and drop it.
+    // Abbreviations ("e.g. with", "i.e. this") are left to the splitter, which knows them.
+    .replace(/(?<=[\p{L}\d_])\.(?=[\p{L}\d_]+(?!\.[\p{L}\d]|\.\s*\p{Ll}))/gu, DOT)
     .replace(/\.(?:\s?\.){2,}/g, (dots) => dots.replaceAll(".", DOT));
   const out: string[] = [];
   let open = "";

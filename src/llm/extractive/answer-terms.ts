@@ -37,8 +37,6 @@ export const MIN_SUPPORT = 0.75;
 const FRAMING = new Set(
   [
     "name",
-    "called",
-    "call",
     "mean",
     "meant",
     "define",
@@ -49,8 +47,6 @@ const FRAMING = new Set(
     // "What three goals is Rust designed for?" is answered by what it is designed for.
     "goal",
     "goals",
-    "aim",
-    "aims",
     "main",
     "kind",
     "type",
@@ -75,6 +71,12 @@ const FRAMING = new Set(
     "advantage",
     "disadvantage",
     "drawback",
+    // "Besides X, what else…", "Unlike & and |, …", "…instead of T and F?": the question's frame, set
+    // against what it asks about.
+    "besides",
+    "else",
+    "unlike",
+    "instead",
     // "with respect to", "with regard to", "tend to": prepositions and hedges.
     "respect",
     "regard",
@@ -112,6 +114,8 @@ const LIGHT = new Set(
     "shows",
     "provide",
     "provides",
+    "hold",
+    "held",
   ].map(termStem),
 );
 const LIGHT_WEIGHT = 0.5;
@@ -184,11 +188,13 @@ const ABOUT_THE_DOCUMENT =
 const AUXILIARY = "is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|may|might|must";
 // "In which language is Rhino developed?": the kind of thing asked for, which the answer names
 // ("…in Java.") rather than repeats; it counts as little as a light verb.
-const ANSWER_TYPE = new RegExp(`\\bwhich\\s+([\\p{L}-]+)\\s+(?:${AUXILIARY})\\b`, "iu");
+const ANSWER_TYPE = new RegExp(`\\b(?:which|what)\\s+([\\p{L}-]+)\\s+(?:${AUXILIARY})\\b`, "iu");
+// "What are mode and length also called?": the question asks for the name, which the text need not repeat.
+const ASKS_THE_NAME = /\b(?:also\s+)?(?:called|known\s+as|named|referred\s+to\s+as|termed)\s*\??\s*$/i;
 
 export function keyTerms(question: string): KeyTerm[] {
   const byTerm = new Map<string, number>();
-  const text = normalised(question).replace(ABOUT_THE_DOCUMENT, " ");
+  const text = normalised(question).replace(ABOUT_THE_DOCUMENT, " ").replace(ASKS_THE_NAME, " ");
   const type = ANSWER_TYPE.exec(text)?.[1];
   const light = new Set([...LIGHT, ...(type ? contentStems(type, termBase) : [])]);
   for (const w of words(text.replace(NUMBER, " "))) {
