@@ -8,9 +8,9 @@
  * POST /v2/documents/query over the document, and POST /v2/courses/{id}/ask over the course
  * (its chapters and its source document). Per document and overall, on the tune half (even ids
  * below 200), the held-out half (odd ids below 200), and sets B (ids 201-248), C (301-348), D
- * (401-448), E (501-548) and F (601-660), written later by people who saw neither the engine nor its
- * answers; the failures of B to E have since been read and fixed where a general rule was at fault;
- * F is held out:
+ * (401-448), E (501-548), F (601-660) and G (701-760), written later by people who saw neither the
+ * engine nor its answers; the failures of B to F have since been read and fixed where a general rule
+ * was at fault; G is held out:
  *   - correct: answerable questions whose answer contains the expected span (case and spacing
  *     ignored) without abstaining; goal ≥ 80%
  *   - abstained: unanswerable questions answered with the abstention sentence; goal ≥ 60%
@@ -21,8 +21,8 @@
  *   - repeated: answers whose sources hold one sentence (6+ words) twice (consecutive chunks of a
  *     document overlap by a sentence or two), and three times or more (goal 0)
  * `--data DIR` keeps the server's data directory and reuses it on the next run (no re-indexing).
- * `--sets` names the sets asked (A: ids below 200, both halves; B; C; D; E; F), by default A to E:
- * F is asked only when named, so that a fresh set stays unseen until a change is final.
+ * `--sets` names the sets asked (A: ids below 200, both halves; B to G), by default A to F: G is
+ * asked only when named, so that a fresh set stays unseen until a change is final.
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -35,7 +35,7 @@ const { values } = parseArgs({
   args: process.argv.slice(2),
   options: {
     only: { type: "string" },
-    sets: { type: "string", default: "A,B,C,D,E" },
+    sets: { type: "string", default: "A,B,C,D,E,F" },
     data: { type: "string" },
     show: { type: "string" },
   },
@@ -60,7 +60,7 @@ const CORPUS = resolve(import.meta.dir, "../../../shared/corpus");
 const set = (await Bun.file(join(import.meta.dir, "questions.json")).json()) as QuestionSet;
 const docNames = Object.keys(set.documents).filter((d) => !values.only || d === values.only);
 const setOf = (id: number) =>
-  id < 200 ? "A" : id < 300 ? "B" : id < 400 ? "C" : id < 500 ? "D" : id < 600 ? "E" : "F";
+  id < 200 ? "A" : id < 300 ? "B" : id < 400 ? "C" : id < 500 ? "D" : id < 600 ? "E" : id < 700 ? "F" : "G";
 const sets = new Set(values.sets.split(",").map((s) => s.trim().toUpperCase()));
 
 const dataDir = values.data ? resolve(values.data) : tempDir("cf-qa-");
@@ -236,7 +236,8 @@ try {
       ["C", "set C (ids 301-348, written fresh, held out)", () => true],
       ["D", "set D (ids 401-448, written fresh, run once on a final change, since seen)", () => true],
       ["E", "set E (ids 501-548, written fresh, run on main, since seen)", () => true],
-      ["F", "set F (ids 601-660, written fresh, held out)", () => true],
+      ["F", "set F (ids 601-660, written fresh, run on main, since seen)", () => true],
+      ["G", "set G (ids 701-760, written fresh, held out)", () => true],
     ];
     for (const [name, label, picks] of parts)
       if (sets.has(name))
