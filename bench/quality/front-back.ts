@@ -4,7 +4,7 @@
  * those roles cannot see a role mistake. Here:
  *   - PDF (poppler's pdftotext, reading order): page 1 above its first section heading (Abstract or
  *     1 Introduction; all of page 1 when it has none, a manual's cover), page 1's indexing lines
- *     (Keywords, Categories and Subject Descriptors, …) and copyright notice, the acknowledgements,
+ *     (Keywords, Categories and Subject Descriptors, …), copyright notices on pages 1-2, the acknowledgements,
  *     and the references from the last heading named References or Bibliography to an appendix
  *     heading or the end;
  *   - DOCX (document.xml): the paragraphs before the first heading-styled one (title, authors), and
@@ -32,14 +32,14 @@ const bigrams = (s: string) => {
 const SECTION_START = /^(abstract\b|((1|i)\.?\s*)?introduction$)/i;
 const INDEXING =
   /^(keywords|key words|index terms|general terms|ccs concepts|categories and subject descriptors|acm reference format)\b/i;
-const COPYRIGHT = /\bcopyright\b|^permission to make digital/i;
+const COPYRIGHT = /\bcopyright\b|^permission (to make digital|is granted)/i;
 const REFERENCES = /^((\d+|[A-Z])\.?\s+|appendix\s+[A-Z]\.?\s+)?(references|bibliography)$/i;
 const ACKNOWLEDGEMENTS = /^(\d+\.?\s+)?acknowledge?ments?$/i;
 /** An appendix heading after the references: "A", "Appendix B", "C Qualitative Analysis". */
 const APPENDIX = /^(appendix\s+)?[A-Z](\.?\s+\p{Lu}\p{Ll}+(\s+[\p{L}-]+){0,6})?$/u;
 
-function pdfText(path: string, firstPageOnly: boolean): string {
-  const args = firstPageOnly ? ["-f", "1", "-l", "1"] : [];
+function pdfText(path: string, lastPage?: number): string {
+  const args = lastPage ? ["-f", "1", "-l", String(lastPage)] : [];
   const run = Bun.spawnSync(["pdftotext", "-enc", "UTF-8", ...args, path, "-"]);
   if (run.exitCode !== 0) throw new Error(`pdftotext failed on ${path} (apt-get install poppler-utils)`);
   return run.stdout.toString();
@@ -56,14 +56,14 @@ function section(lines: string[], from: number, until: (line: string) => boolean
 const paragraphs = (lines: string[]) => lines.join("\n").split(/\n\s*\n/);
 
 function pdfFrontBack(path: string): string[] {
-  const page = pdfText(path, true).split("\n");
+  const page = pdfText(path, 1).split("\n");
   const start = page.findIndex((l) => SECTION_START.test(l.trim()));
   const out = paragraphs(start < 0 ? page : page.slice(0, start));
   page.forEach((l, i) => {
     if (INDEXING.test(l.trim())) out.push(...section(page, i, (x) => x === ""));
   });
-  out.push(...paragraphs(page).filter((p) => COPYRIGHT.test(p.trim())));
-  const all = pdfText(path, false).split("\n");
+  out.push(...paragraphs(pdfText(path, 2).split("\n")).filter((p) => COPYRIGHT.test(p.trim())));
+  const all = pdfText(path).split("\n");
   const ack = all.findIndex((l) => ACKNOWLEDGEMENTS.test(l.trim()));
   if (ack >= 0) out.push(...paragraphs(section(all, ack, (x) => REFERENCES.test(x) || /^\d+(\.\d+)*\.?$/.test(x))));
   const refs = all.findLastIndex((l) => REFERENCES.test(l.trim()));
