@@ -45,7 +45,7 @@ function pdfText(path: string, lastPage?: number): string {
   return run.stdout.toString();
 }
 
-/** Lines from `from` up to the next blank-line-separated short heading-like line. */
+/** Lines from `from` up to (not including) the first later line that `until` accepts, or the end. */
 function section(lines: string[], from: number, until: (line: string) => boolean): string[] {
   let end = from + 1;
   while (end < lines.length && !until(lines[end]!.trim())) end++;
@@ -60,7 +60,7 @@ function pdfFrontBack(path: string): string[] {
   const start = page.findIndex((l) => SECTION_START.test(l.trim()));
   const out = paragraphs(start < 0 ? page : page.slice(0, start));
   page.forEach((l, i) => {
-    if (INDEXING.test(l.trim())) out.push(...section(page, i, (x) => x === ""));
+    if (INDEXING.test(l.trim())) out.push(section(page, i, (x) => x === "").join("\n"));
   });
   out.push(...paragraphs(pdfText(path, 2).split("\n")).filter((p) => COPYRIGHT.test(p.trim())));
   const all = pdfText(path).split("\n");
