@@ -8,6 +8,7 @@
 
 import { linkCitations } from "./citations.ts";
 import type { Block, BlockRole } from "./document.ts";
+import { isNameList } from "./name-list.ts";
 
 /** Section headings that name their role, matched after numbering is stripped. */
 const HEADING_ROLES: [RegExp, BlockRole][] = [
@@ -171,6 +172,49 @@ function titlePage(blocks: Block[], roles: (BlockRole | null)[]): void {
 }
 
 /**
+ * A paged document whose first page holds only a few short lines and no section (a manual's cover:
+ * title, subtitle, authors): that page is the title page.
+ */
+function coverPage(blocks: Block[], roles: (BlockRole | null)[]): void {
+  const page = [...blocks.keys()].filter((i) => blocks[i]!.page === 1 && !isFurniture(blocks[i]!));
+  const lines = page.filter((i) => !roles[i]).map((i) => blocks[i]!);
+  if (lines.length === 0 || lines.length > 8) return;
+  if (lines.some((b) => b.text.length > 200 || /[.!?]$/.test(b.text.trim()) || b.kind === "table")) return;
+  for (const i of page) roles[i] ??= "title_page";
+}
+
+const NOTICE_RE = /^(copyright\b|permission (to make digital|is granted))|\bcopyright (c\s?)?©/i;
+
+/**
+ * Copyright and permission notices on the first two pages ("Permission to make digital or hard
+ * copies …", "Copyright © 2009 ACM …") are boilerplate, with the short lines between two of them
+ * ("PLDI'09, June 15–20, 2009, Dublin, Ireland.").
+ */
+function copyrightNotices(blocks: Block[], roles: (BlockRole | null)[]): void {
+  const notices = [...blocks.keys()].filter(
+    (i) => !roles[i] && (blocks[i]!.page ?? 3) <= 2 && isText(blocks[i]!) && NOTICE_RE.test(blocks[i]!.text),
+  );
+  notices.forEach((i, k) => {
+    roles[i] = "boilerplate";
+    const next = notices[k + 1];
+    if (next === undefined || blocks[next]!.page !== blocks[i]!.page) return;
+    for (let j = i + 1; j < next; j++)
+      if (!roles[j] && isText(blocks[j]!) && blocks[j]!.text.length < 200) roles[j] = "boilerplate";
+  });
+}
+
+/**
+ * A list of people's names under a document's title, before its first section (the authors of a
+ * DOCX paper or a title slide, which have no pages for the title-page rule to read), is the title page.
+ */
+function authorLines(blocks: Block[], roles: (BlockRole | null)[]): void {
+  const next = blocks.findIndex((b, i) => i > 0 && b.kind === "heading");
+  const end = Math.min(next < 0 ? blocks.length : next, 8);
+  for (let i = 0; i < end; i++)
+    if (!roles[i] && isText(blocks[i]!) && isNameList(blocks[i]!.text)) roles[i] = "title_page";
+}
+
+/**
  * A paper's indexing lines ("Keywords …", "Categories and Subject Descriptors …") sit under or after
  * its abstract, whichever rule found it; they are title-page metadata, not text to teach.
  */
@@ -211,7 +255,10 @@ export function assignRoles(blocks: Block[]): Block[] {
   rolesFromHeadings(blocks, roles);
   tocRuns(blocks, roles);
   trailingBibliography(blocks, roles);
+  copyrightNotices(blocks, roles);
   titlePage(blocks, roles);
+  coverPage(blocks, roles);
+  authorLines(blocks, roles);
   indexingLines(blocks, roles);
   const withRoles = blocks.map((b, i) => (roles[i] && roles[i] !== b.role ? { ...b, role: roles[i]! } : b));
   return linkCitations(asReferenceEntries(withRoles));

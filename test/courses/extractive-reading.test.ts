@@ -29,7 +29,7 @@ beforeAll(async () => {
 });
 afterAll(() => env.stop());
 
-async function build(path: string): Promise<Course> {
+async function build(path: string, withExam = true): Promise<Course> {
   const form = new FormData();
   form.append("files", new Blob([await Bun.file(join(CORPUS, path)).arrayBuffer()]), path.split("/").pop()!);
   form.append("num_chapters", "4");
@@ -38,6 +38,7 @@ async function build(path: string): Promise<Course> {
   expect(made.status).toBe(200);
   const id = made.body.course.id as string;
   const course = await call(env.srv.url, `/v2/courses/${id}`, opts);
+  if (!withExam) return { chapters: course.body.chapters, exam: [] };
   const exam = await call(env.srv.url, `/v2/courses/${id}/generate-exam`, { ...opts, json: { exam_size: 20 } });
   expect(exam.status).toBe(200);
   return {
@@ -107,3 +108,15 @@ test("R manual: code names are not key concepts and footnote marks are gone", as
   const text = course.chapters.map((ch) => ch.content).join("\n");
   expect(text).not.toMatch(/\b(limited3|allowed1|almost2|statef2)\b/);
 });
+
+test.each(["docx/markitdown-autogen-paper.docx", "pptx/markitdown-autogen-slides.pptx"])(
+  "AutoGen %s: its authors are neither taught nor key concepts",
+  async (path) => {
+    const course = await build(path, false);
+    const authors = ["Qingyun", "Gagan", "Bansal", "Jieyu", "Jiang", "Ryen", "Awadallah", "Burger"];
+    // Chapter 1 listed "Gagan Bansal" (the paper) and "Gagan Bansal; Jiang; Ryen" (the slides) as key concepts.
+    for (const c of concepts(course)) for (const name of authors) expect(c).not.toContain(name);
+    for (const ch of course.chapters) for (const name of authors) expect(ch.content).not.toContain(name);
+    expect(concepts(course)).toContain("AutoGen");
+  },
+);

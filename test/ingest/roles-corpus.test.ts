@@ -17,6 +17,10 @@ beforeAll(async () => {
   for (const name of ["tracemonkey.pdf", "dpr-paper-multi-column.pdf", "R-intro.pdf", "redp5110_sampled.pdf"]) {
     blocksOf[name] = (await extractFile(corpus(`pdf/${name}`), name, cfg)).blocks;
   }
+  for (const path of ["docx/markitdown-autogen-paper.docx", "pptx/markitdown-autogen-slides.pptx"]) {
+    const name = path.split("/").pop()!;
+    blocksOf[name] = (await extractFile(corpus(path), name, cfg)).blocks;
+  }
 }, 120_000);
 afterAll(() => {
   stopExtractionWorkers();
@@ -71,6 +75,41 @@ describe("back matter of real papers", () => {
     expect(blocks.some((b) => b.kind === "heading" && b.role === "index" && /index/i.test(b.text))).toBe(true);
     expect(blocks.filter((b) => b.role === "body" && /(\. ){4,}\d+$/.test(b.text))).toEqual([]);
   });
+
+  test("R-intro: its cover page is the title page and its copyright page boilerplate", () => {
+    const blocks = blocksOf["R-intro.pdf"]!;
+    const roleOf = (start: string) => blocks.find((b) => b.text.startsWith(start))?.role;
+    expect(roleOf("An Introduction to R")).toBe("title_page");
+    expect(roleOf("W. N. Venables, D. M. Smith and the R Core Team")).toBe("title_page");
+    expect(roleOf("Copyright c© 1997, 1998 M. Maechler")).toBe("boilerplate");
+    expect(roleOf("Permission is granted to copy and distribute translations")).toBe("boilerplate");
+    expect(blocks.filter((b) => b.page === 2 && b.role === "body")).toEqual([]);
+    // The manual's own text is still taught.
+    expect(roleOf("R is an integrated suite of software facilities")).toBe("body");
+  });
+
+  test("tracemonkey: the ACM permission and copyright notice on page 1 is boilerplate, its introduction taught", () => {
+    const blocks = blocksOf["tracemonkey.pdf"]!;
+    const roleOf = (start: string) => blocks.find((b) => b.text.startsWith(start))?.role;
+    expect(roleOf("Permission to make digital or hard copies")).toBe("boilerplate");
+    expect(roleOf("PLDI’09, June 15–20, 2009, Dublin, Ireland.")).toBe("boilerplate");
+    expect(roleOf("Copyright c© 2009 ACM")).toBe("boilerplate");
+    expect(roleOf("Dynamic languages such as JavaScript, Python, and Ruby")).toBe("body");
+  });
+
+  test.each(["markitdown-autogen-paper.docx", "markitdown-autogen-slides.pptx"])(
+    "%s: the author list under the title is the title page, the text after it taught",
+    (name) => {
+      const blocks = blocksOf[name]!;
+      const authors = blocks.filter((b) => b.text.includes("Gagan Bansal"));
+      expect(authors.length).toBe(1);
+      expect(authors[0]!.role).toBe("title_page");
+      expect(
+        blocks.some((b) => b.role !== "title_page" && b.text.startsWith("AutoGen is an open-source framework")),
+      ).toBe(true);
+      expect(blocks.filter((b) => b.role === "title_page").length).toBe(1);
+    },
+  );
 
   test("redp5110: the front cover is the title page, the authors boilerplate, the contents a table of contents", () => {
     const blocks = blocksOf["redp5110_sampled.pdf"]!;

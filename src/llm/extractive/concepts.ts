@@ -5,8 +5,11 @@
  * ranked term that is one word must be a name (an acronym, "SpiderMonkey", a capitalised word inside
  * a sentence): a lone common noun ("passages", "functions") names nothing a learner could look up,
  * and a word the text writes as code ("Lst[[1]]", "expr_1") or as a constant ("FORCESSTACK") is not a concept.
+ * A concept is what the chapter's body text teaches: a line listing people (the authors) is not
+ * read for terms, and no concept is only their names ("Gagan Bansal", "Jiang").
  */
 
+import { isNameList, nameWords } from "../../ingest/name-list.ts";
 import { COMMON_ZIPF, zipf } from "./background.ts";
 import { type Definition, findDefinitions } from "./definitions.ts";
 import { keyPhrases, phraseRuns } from "./keyphrases.ts";
@@ -104,7 +107,14 @@ function asWritten(term: string, text: string): string {
 const expansion = (d: Definition) =>
   d.predicate.split(/\s+/).length <= MAX_TERM_WORDS ? `${d.predicate} (${d.term})` : d.term;
 
-export function keyConcepts(sentences: Sentence[], headings: string[], limit = MAX_CONCEPTS): string[] {
+/** The words of a concept ("Gagan Bansal" → gagan, bansal). */
+const wordsOf = (c: string) => c.toLowerCase().match(/[\p{L}\p{N}'’-]+/gu) ?? [];
+
+export function keyConcepts(all: Sentence[], headings: string[], limit = MAX_CONCEPTS): string[] {
+  const people = all.filter((s) => isNameList(s.text));
+  const sentences = all.filter((s) => !people.includes(s));
+  const names = new Set(people.flatMap((s) => nameWords(s.text)).map((w) => w.toLowerCase()));
+  const isPerson = (c: string) => wordsOf(c).every((w) => names.has(w));
   const text = sentences.map((s) => s.text).join(" ");
   const candidates = [
     ...findDefinitions(sentences)
@@ -121,6 +131,7 @@ export function keyConcepts(sentences: Sentence[], headings: string[], limit = M
   const out: string[] = [];
   for (const c of candidates) {
     if (out.length >= limit) break;
+    if (isPerson(c)) continue;
     // A phrase and its abbreviation are one concept, shown as the text introduces it: "dense passage retriever (DPR)".
     const long = out.findIndex((o) => abbreviates(c, o) || abbreviates(o, c));
     if (long >= 0) {
