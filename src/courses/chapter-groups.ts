@@ -10,12 +10,16 @@ const NUMBERING_RE = /^\s*((\d+|[A-Z]|[IVXLC]+)(\.\d+)*\.?|appendix\s+[A-Z]\.?)\
 /** A heading as a title: its numbering ("3.2", "A.1", "IV.") dropped. */
 export const cleanTitle = (heading: string): string => heading.replace(NUMBERING_RE, "").trim() || heading.trim();
 
+// A piece shorter than this is no chapter: a title slide's one line, a lone caption.
+const MIN_PART_WORDS = 30;
+
 /**
  * Where to cut a section in two: the subsection start nearest its middle (titled by the subsection),
- * else the paragraph boundary nearest it (title null: the piece goes on with the section).
+ * else the paragraph boundary nearest it (title null: the piece goes on with the section); none
+ * when every cut leaves a piece too short to be a chapter.
  */
 function splitPoint(s: Section, paragraphs: Paragraph[]): { at: number; title: string | null } | null {
-  if (s.to - s.from < 2) return null;
+  if (s.to - s.from < 2 || s.words < 2 * MIN_PART_WORDS) return null;
   const half = s.words / 2;
   const sub = (i: number) => paragraphs[i]!.headingPath[s.depth + 1] ?? null;
   let subsection: { at: number; title: string; distance: number } | null = null;
@@ -24,6 +28,10 @@ function splitPoint(s: Section, paragraphs: Paragraph[]): { at: number; title: s
   let before = wordsOf(paragraphs, s.from, s.from + 1);
   for (let i = s.from + 1; i < s.to; i++) {
     const distance = Math.abs(before - half);
+    if (before < MIN_PART_WORDS || s.words - before < MIN_PART_WORDS) {
+      before += wordsOf(paragraphs, i, i + 1);
+      continue;
+    }
     if (distance < boundary.distance) boundary = { at: i, distance };
     const title = sub(i);
     if (title !== null && title !== sub(i - 1) && (!subsection || distance < subsection.distance))
@@ -31,7 +39,7 @@ function splitPoint(s: Section, paragraphs: Paragraph[]): { at: number; title: s
     before += wordsOf(paragraphs, i, i + 1);
   }
   if (subsection) return { at: subsection.at, title: subsection.title };
-  return { at: boundary.at, title: null };
+  return Number.isFinite(boundary.distance) ? { at: boundary.at, title: null } : null;
 }
 
 /**

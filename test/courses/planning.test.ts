@@ -1,7 +1,9 @@
 /** The pure rules of generation: progress, how chapters are shared among sources, organization. */
 import { describe, expect, test } from "bun:test";
+import { splitToCount } from "../../src/courses/chapter-groups.ts";
 import { resolveOrganization, sequentialGroups } from "../../src/courses/plan.ts";
 import { progressPct } from "../../src/courses/progress.ts";
+import { wordsOf } from "../../src/courses/sections.ts";
 import { relatedness, sharedThemes, termProfile } from "../../src/courses/themes.ts";
 import { CALVIN_CYCLE, CASTLES, LIGHT_REACTIONS } from "./sources.ts";
 
@@ -61,5 +63,37 @@ describe("organization", () => {
     for (const t of themes) expect(t.sources).toEqual([0, 1]);
     expect(themes.map((t) => t.word)).toContain("chloroplast");
     expect(sharedThemes([light, castles], 6).every((t) => t.sources.length === 2)).toBe(true);
+  });
+});
+
+describe("sections split into chapters", () => {
+  const para = (text: string, headingPath: string[]) => ({
+    text,
+    documentId: "d",
+    filename: "deck.pptx",
+    chunkId: "c",
+    page: null,
+    timestamp: null,
+    headingPath,
+    role: "body" as const,
+  });
+  const long = (topic: string) =>
+    `${topic} agents converse with each other to accomplish tasks, combine models, tools and human inputs, and can be programmed in natural language or in code for many applications in mathematics, coding, question answering, operations research and online decision-making.`;
+
+  test("a section is never cut into a piece too short to be a chapter: a title slide's one line stays with what follows", () => {
+    const paragraphs = [
+      para("2cdda5c8-e50e-4db4-b5f0-9722a649f455", ["AutoGen"]),
+      para(long("AutoGen"), ["AutoGen"]),
+      para(long("Conversable"), ["AutoGen"]),
+    ];
+    const sections = [
+      { documentId: "d", title: "AutoGen", from: 0, to: 3, depth: 0, words: wordsOf(paragraphs, 0, 3) },
+    ];
+    const split = splitToCount(sections, paragraphs, 4);
+    expect(split.map((s) => [s.from, s.to])).toEqual([
+      [0, 2],
+      [2, 3],
+    ]);
+    expect(split.map((s) => s.title)).toEqual(["AutoGen (part 1 of 2)", "AutoGen (part 2 of 2)"]);
   });
 });
