@@ -82,7 +82,11 @@ const BACK_REFERENCE =
   /^["'“‘(]?(this|these|that|those|such|it|its|they|their|them|thus|therefore|hence|however|also|moreover|furthermore|consequently|otherwise|instead,|another|the other|the former|the latter|as a result|in addition|in this case|in that case|at this point|for (example|instance)|on the other hand)\b|\b(than|like) (this|these|that)\s*[.:;,]/i;
 const NOT_BACK_REFERENCE =
   /^["'“‘(]?(it (is|was|should be|must be|can be|may be) (not )?\w+ (to|that)\b|those (who|which|that|whose|where|of|with|in)\b|such (as|that)\b|in addition to\b|as a result of\b)/i;
-const refersBack = (s: string) => BACK_REFERENCE.test(s) && !NOT_BACK_REFERENCE.test(s);
+// A citation mark the splitter left at a sentence's start ("(12) For example, …") is not its opening.
+const refersBack = (sentence: string) => {
+  const s = sentence.replace(/^(\(\d+\)|\[\d+\])\s*/, "");
+  return BACK_REFERENCE.test(s) && !NOT_BACK_REFERENCE.test(s);
+};
 
 /**
  * A sentence that walks through a figure, table or listing the learner does not see: it names one

@@ -7,7 +7,8 @@
  *   - reference: a demonstrative ("This", "These instructions", "In this case", "At that point"), a
  *     third-person pronoun ("It", "They", "Its") or a comparative ("Another", "The other", "The
  *     latter") in the opening words;
- *   - a demonstrative standing alone as a pronoun anywhere ("Arrays are worse than this:").
+ *   - "this" or "these" anywhere, as a pronoun ("Arrays are worse than this:") or a determiner
+ *     ("…then checks this flag"): out of their document, sentences use them for what came before.
  * Openers that point forward or at nothing are not ties: an expletive "It is hard to…", "Those who…",
  * "Such as", "In addition to X", "As a result of X", "Instead of X". Hand-listed: the taggers at
  * hand (compromise) read "This" in "This represents…" and "than this" as a determiner either way.
@@ -16,7 +17,8 @@
 const CONNECTIVE =
   /^(also|moreover|furthermore|besides|additionally|likewise|similarly|again|however|nevertheless|nonetheless|conversely|still|yet|but|and|or|nor|otherwise|instead,|rather,|thus|hence|therefore|consequently|accordingly|so|then|next|finally|lastly|second(ly)?|third(ly)?|meanwhile|here|in (addition|particular|turn|contrast|short|sum|summary|other words|this|that|these|those|such)|by contrast|on the other hand|as (a result|a consequence|such|well)|that is|for (example|instance|this reason|that reason)|even so|after all)(?![\p{L}\p{N}-])/iu;
 
-const DEMONSTRATIVE = /\b(this|these|those|such)\b/i;
+const DEMONSTRATIVE = /\b(those|such)\b/i;
+const THIS = /\b(this|these)\b/i;
 // "Those who…", "such as", "such that" point forward, not back.
 const FORWARD = /\b(those (who|which|that|whose|where|of|with|in)|such (as|that))\b/gi;
 const PERSONAL = /\b(it|its|they|them|their|theirs|he|him|his|she|her|hers)\b/i;
@@ -27,9 +29,8 @@ const NOT_TIES = /^(in addition to|as a result of|instead of|as well as)\b/i;
 // "It is/should be <word> to/that…", "It seems that…": an expletive "it" stands for the clause after it.
 const EXPLETIVE_IT =
   /^it (is|was|has been|should be|must be|can be|could be|may be|might be|would be|will be|seems|appears|follows|turns out)( not)?( \w+)? (to|that|whether|if|for|how|why)\b/i;
-// A demonstrative used as a pronoun: followed by punctuation, the sentence's end or a function word.
-const PRONOUN_DEMONSTRATIVE =
-  /\b(this|these)(?=\s*[.,;:!?)]|\s*$|\s+(is|was|are|were|has|have|had|can|could|may|might|will|would|should|must|does|do|did|means|makes|allows|gives|only|also|alone|again|in|of|to|for|by|with|and|or)\b)/i;
+// A citation mark left at a sentence's start by the splitter ("(12) For example, …") is not its opening.
+const LEADING_MARK = /^(\(\d+([,–-]\s*\d+)*\)|\[\d+([,–-]\s*\d+)*\])\s*/;
 
 /** The sentence's opening: its first words, up to the first comma when that comes early. */
 function opening(sentence: string): string {
@@ -45,11 +46,11 @@ function opening(sentence: string): string {
 
 /** Whether `sentence` depends on the sentence before it for its sense. */
 export function leansOnPrevious(sentence: string): boolean {
-  const s = sentence.replace(/^["'“‘(\s]+/, "");
-  if (NOT_TIES.test(s)) return PRONOUN_DEMONSTRATIVE.test(s);
+  const s = sentence.replace(LEADING_MARK, "").replace(/^["'“‘(\s]+/, "");
+  if (THIS.test(s)) return true;
+  if (NOT_TIES.test(s)) return false;
   if (CONNECTIVE.test(s) || COMPARATIVE.test(s) || THAT.test(s)) return true;
   const open = opening(s).replace(FORWARD, "");
   if (DEMONSTRATIVE.test(open)) return true;
-  if (PERSONAL.test(open) && !EXPLETIVE_IT.test(s)) return true;
-  return PRONOUN_DEMONSTRATIVE.test(s.replace(FORWARD, ""));
+  return PERSONAL.test(open) && !EXPLETIVE_IT.test(s);
 }

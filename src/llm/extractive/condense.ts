@@ -32,6 +32,22 @@ const CAPTION = /^(figure|fig\.|table|listing|algorithm)\s*[A-Z]?\d+(\.\d+)*[a-z
 
 const DEFINITION = /\b(is|are) (a|an|the)\b|\brefers? to\b|\b(is|are) (called|known as|defined as)\b|\bmeans\b/i;
 
+// A citation after a sentence's stop ("…are invariant. (12) For example, …") is split onto the next one.
+const LEADING_MARK = /^(\(\d+(?:[,–-]\s*\d+)*\)|\[\d+(?:[,–-]\s*\d+)*\])\s+(?=\p{Lu})/u;
+
+/** Sentences with a citation mark that opens one moved back before the stop of the sentence it belongs to. */
+function withMarksBack(sentences: string[]): string[] {
+  const out: string[] = [];
+  for (const s of sentences) {
+    const mark = LEADING_MARK.exec(s);
+    if (mark && out.length > 0) {
+      out[out.length - 1] = out.at(-1)!.replace(/([.!?]["'”’)\]]?)$/, ` ${mark[1]}$1`);
+      out.push(s.slice(mark[0].length));
+    } else out.push(s);
+  }
+  return out;
+}
+
 function unitsOf(passages: Passage[]): Unit[] {
   const out: Unit[] = [];
   for (const p of passages) {
@@ -49,7 +65,7 @@ function unitsOf(passages: Passage[]): Unit[] {
         continue;
       }
       const sentences = sbd.sentences(lines.join(" "), { preserve_whitespace: false }).map((s) => s.trim());
-      out.push({ passageId: p.id, headingPath, kind: "prose", parts: sentences });
+      out.push({ passageId: p.id, headingPath, kind: "prose", parts: withMarksBack(sentences) });
     }
   }
   return out;
