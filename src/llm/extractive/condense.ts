@@ -222,16 +222,18 @@ function select(units: Unit[], score: (s: string, first: boolean) => number, tar
       words += added;
     }
   };
+  // The best of a section or paragraph is the best that can be kept at all, with what it leans on.
+  const keepable = (c: Candidate) => withAntecedents(c, new Set()) !== null;
   const bestOfSection = new Map<string, Candidate>();
   for (const list of byParagraph) {
-    const best = list[0];
+    const best = list.find(keepable);
     if (!best) continue;
     const key = best.unit.headingPath.join("\u0000");
     const held = bestOfSection.get(key);
     if (!held || best.score > held.score) bestOfSection.set(key, best);
   }
   take([...bestOfSection.values()]);
-  take(byParagraph.flatMap((list) => list.slice(0, 1)));
+  take(byParagraph.flatMap((list) => list.filter(keepable).slice(0, 1)));
   take(byParagraph.flat());
   const kept = new Map<Unit, string[]>();
   for (const u of units) {
