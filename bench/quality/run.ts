@@ -93,7 +93,7 @@ const refersBack = (sentence: string) => {
  * ("Figure 2", "the figure", "the left column", "line 4") or two of its labels ("T16 … T45").
  */
 const FIGURE_WALK =
-  /\b(figure|fig\.|listing|table)\s*\d|\bthe (figure|diagram|listing|illustration)\b|\b(left|right|top|bottom)(-hand)? (column|panel|plot|graph|figure|half)\b|\blines? \d+\b/i;
+  /\b(figure|fig\.|listing|table)\s*\d|\bthe (figure|diagram|listing|illustration)\b|\b(left|right|top|bottom)(-hand)? (column|panel|plot|graph|figure|half|block|row)\b|\blines? \d+\b/i;
 const walksFigure = (s: string) =>
   FIGURE_WALK.test(s) || new Set(s.match(/\b\p{Lu}\d{1,2}(?:,\d{1,2})?\b/gu) ?? []).size >= 2;
 

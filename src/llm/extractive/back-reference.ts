@@ -26,9 +26,9 @@ const COMPARATIVE = /^(another|the (other|former|latter|same|remaining|rest))\b/
 // "That" opens a back-reference as a pronoun ("That is why…") or after a preposition ("At that point").
 const THAT = /^(that|(at|in|for|by|from|after|before|on|of|with|to) that)\b/i;
 const NOT_TIES = /^(in addition to|as a result of|instead of|as well as)\b/i;
-// "It is/should be <word> to/that…", "It seems that…": an expletive "it" stands for the clause after it.
+// "It is/should be <word> to/that…", "In some cases, it is useful to…": an expletive "it" stands for the clause after it.
 const EXPLETIVE_IT =
-  /^it (is|was|has been|should be|must be|can be|could be|may be|might be|would be|will be|seems|appears|follows|turns out)( not)?( \w+)? (to|that|whether|if|for|how|why)\b/i;
+  /(^|,\s*)it (is|was|has been|should be|must be|can be|could be|may be|might be|would be|will be|seems|appears|follows|turns out)( not)?( \w+)? (to|that|whether|if|for|how|why)\b/i;
 // A citation mark left at a sentence's start by the splitter ("(12) For example, …") is not its opening.
 const LEADING_MARK = /^(\(\d+([,–-]\s*\d+)*\)|\[\d+([,–-]\s*\d+)*\])\s*/;
 
