@@ -2,7 +2,8 @@
  * A chapter condensed from its own sections, in their order: each paragraph keeps its best
  * sentences (about a fifth of the words overall, within bounds), subsections stay subheadings,
  * short lists stay lists, and captions and sentences that only point elsewhere in their document
- * (or walk through a figure) are left out; a sentence that leans on the one before it comes with it. Key concepts and the quiz are read from the same text.
+ * (or walk through a figure) are left out; a sentence that leans on the one before it comes with
+ * it. Key concepts and the quiz are read from the same text.
  */
 import sbd from "sbd";
 import { escapeInline } from "../../ingest/document.ts";
@@ -181,7 +182,8 @@ function candidatesOf(units: Unit[], score: (s: string, first: boolean) => numbe
 /**
  * The sentences keeping `c` brings in: itself and, while one leans on the sentence before it, that
  * sentence too, unless already chosen. Null when a sentence leans on one that cannot be kept (a
- * caption, a fragment, a heading) or the chain runs too long: read alone it would point at nothing.
+ * fragment, a pointer elsewhere, a heading or a list between) or the chain runs too long: read
+ * alone it would point at nothing. A caption between does not count: a figure floats in the text.
  */
 function withAntecedents(c: Candidate, chosen: Set<Candidate>): Candidate[] | null {
   const group = [c];
