@@ -199,7 +199,7 @@ export const isProse = (s: string) => {
  * paper", "as shown in Figure 3"): out of their document they say nothing to a learner.
  */
 const POINTS_ELSEWHERE =
-  /\b(in|see|of|from)\s+(section|sec\.|chapter|figure|fig\.|table|appendix|equation|eq\.)\s*[\dA-Z]|\b(section|figure|fig\.|table|appendix)\s+\d+(\.\d+)*\s+(shows|describes|presents|gives|lists|summari[sz]es|illustrates|compares|reports|contains|breaks down|plots|depicts)|\bthis (paper|article|report|thesis|manual|document|work|study)\b|\b(we|i) (describe|present|discuss|show|explain|outline|review)\b.{0,40}\b(section|chapter|below|later|next)\b|\b(as (shown|described|discussed|mentioned|noted)) (above|below|earlier|later|before)\b|\bthe (rest|remainder) of (this|the) (paper|article|chapter|section)\b|\b(sections?|chapters?) \d+(\.\d+)* (is|are|describes?|presents?|gives?|covers?|discuss(es)?|shows?|concludes?|introduces?)\b|^(in )?this (section|chapter)\b|\bthe (top|middle|bottom|first|second|last) (block|panel|row|column|half) (is|shows|of the table)\b/i;
+  /\b(in|see|of|from)\s+(section|sec\.|chapter|figure|fig\.|table|appendix|equation|eq\.)\s*[\dA-Z]|\b(section|figure|fig\.|table|appendix)\s+\d+(\.\d+)*\s+(shows|describes|presents|gives|lists|summari[sz]es|illustrates|compares|reports|contains|breaks down|plots|depicts)|\bthis (paper|article|report|thesis|manual|document|work|study)\b|\b(we|i) (describe|present|discuss|show|explain|outline|review)\b.{0,40}\b(section|chapter|below|later|next)\b|\b(as (shown|described|discussed|mentioned|noted)) (above|below|earlier|later|before)\b|\bthe (rest|remainder) of (this|the) (paper|article|chapter|section)\b|\b(sections?|chapters?) \d+(\.\d+)* (is|are|describes?|presents?|gives?|covers?|discuss(es)?|shows?|concludes?|introduces?)\b|^(in )?this (section|chapter)\b/i;
 /**
  * Sentences that walk through a figure, table or listing the learner does not see: they name one
  * anywhere ("read along with Figure 2", "the diagram", "the left column", "the bottom block", "in
@@ -208,7 +208,7 @@ const POINTS_ELSEWHERE =
  * "a trace T23,1"). A single label is kept: "L2 distance", "T5", "X11".
  */
 const WALKS_FIGURE =
-  /\b(figure|fig\.|listing|table|algorithm|diagram)s?\s*\d|\b(the|this|that|each|following) (figure|diagram|illustration|screenshot|listing|picture)s?\b|\b(graph|plot|chart|table)s? (above|below)\b|\bthe following (graph|plot|chart|table)\b|\b(left|right|top|bottom|upper|lower|middle)(-hand)? (column|panel|plot|graph|figure|chart|picture|diagram|image|half|corner|subfigure|box|block|row)s?\b|\bthe (first|second|third|fourth|last) (example|row|column|entry)\b|\blines? \d+\b/i;
+  /\b(figure|fig\.|listing|table|algorithm|diagram)s?\s*\d|\b(the|this|that|each|following) (figure|diagram|illustration|screenshot|listing|picture)s?\b|\b(graph|plot|chart|table)s? (above|below)\b|\bthe following (graph|plot|chart|table)\b|\b(left|right|top|bottom|upper|lower|middle)(-hand)? (column|panel|plot|graph|figure|chart|picture|diagram|image|half|corner|subfigure|box|block|row)s?\b|\bthe (first|second|third|fourth|last) (example|row|column|entry|block|panel)\b|\blines? \d+\b/i;
 const FIGURE_LABEL = /(?<![\p{L}\p{N}])\p{Lu}\d{1,2}(,\d{1,2})?(?![\p{L}\p{N}])/gu;
 const namesFigureLabels = (s: string) => {
   const labels = new Set(s.match(FIGURE_LABEL) ?? []);
