@@ -1,13 +1,39 @@
-/** A chapter assembled from the passages most relevant to its title and objectives. */
+/**
+ * A chapter assembled from the passages most relevant to its title and objectives: sentences that
+ * point elsewhere or walk through a figure are left out, and one that leans on the sentence before
+ * it comes with that sentence.
+ */
 import type { ChapterDraft } from "../schemas.ts";
 import type { Passage } from "../types.ts";
+import { leansOnPrevious } from "./back-reference.ts";
 import { keyConcepts } from "./concepts.ts";
 import { quizFor } from "./quiz.ts";
 import { topSentences } from "./rank.ts";
-import { containsPhrase, type Sentence, sentencesOf } from "./text.ts";
+import { containsPhrase, pointsElsewhere, type Sentence, sentencesOf } from "./text.ts";
 
 const BODY_SENTENCES = 14;
 const MIN_CONTENT_CHARS = 200;
+
+/**
+ * The chosen sentences, each that leans on the sentence before it ("These instructions…",
+ * "However, …") with that sentence, added when it is a whole sentence that stands on its own or
+ * was kept already; otherwise left out, as read alone it would point at nothing. In reading order.
+ */
+function withAntecedents(chosen: Sentence[], pool: Sentence[]): Sentence[] {
+  const byIndex = new Map(pool.map((s) => [s.index, s]));
+  const out = new Map<number, Sentence>();
+  for (const s of chosen) {
+    if (!leansOnPrevious(s.text)) {
+      out.set(s.index, s);
+      continue;
+    }
+    const prev = s.follows ? byIndex.get(s.index - 1) : undefined;
+    // In reading order, a chosen sentence before it has been decided already.
+    if (!prev || (leansOnPrevious(prev.text) && !out.has(prev.index))) continue;
+    out.set(prev.index, prev).set(s.index, s);
+  }
+  return [...out.values()].sort((a, b) => a.index - b.index);
+}
 
 /** Markdown: an overview paragraph, then the chosen sentences grouped under their source headings. */
 function compose(title: string, chosen: Sentence[]): string {
@@ -39,8 +65,8 @@ export function extractiveChapter(input: {
   const sentences = sentencesOf(input.passages);
   const query = [input.chapterTitle, ...input.objectives].join(". ");
   // A line without a stop (a title: "The DNA Methylome of Human …") would run into the next sentence of its paragraph.
-  const whole = sentences.filter((s) => /[.!?]["'”’)\]]?$/.test(s.text));
-  let chosen = topSentences(whole.length > 0 ? whole : sentences, BODY_SENTENCES, { query });
+  const whole = sentences.filter((s) => /[.!?]["'”’)\]]?$/.test(s.text) && !pointsElsewhere(s.text));
+  let chosen = withAntecedents(topSentences(whole.length > 0 ? whole : sentences, BODY_SENTENCES, { query }), whole);
   let content = compose(input.chapterTitle, chosen);
   if (content.length < MIN_CONTENT_CHARS) {
     chosen = sentences;

@@ -2,12 +2,14 @@
  * A chapter condensed from its own sections, in their order: each paragraph keeps its best
  * sentences (about a fifth of the words overall, within bounds), subsections stay subheadings,
  * short lists stay lists, and captions and sentences that only point elsewhere in their document
- * are left out. Key concepts and the quiz are read from the same text.
+ * (or walk through a figure) are left out; a sentence that leans on the one before it comes with
+ * it. Key concepts and the quiz are read from the same text.
  */
 import sbd from "sbd";
 import { escapeInline } from "../../ingest/document.ts";
 import type { ChapterDraft } from "../schemas.ts";
 import type { Passage } from "../types.ts";
+import { leansOnPrevious } from "./back-reference.ts";
 import { keyConcepts } from "./concepts.ts";
 import { quizFor } from "./quiz.ts";
 import { contentStems, isProse, pointsElsewhere, sentencesOf, wordCount } from "./text.ts";
@@ -31,6 +33,22 @@ const CAPTION = /^(figure|fig\.|table|listing|algorithm)\s*[A-Z]?\d+(\.\d+)*[a-z
 
 const DEFINITION = /\b(is|are) (a|an|the)\b|\brefers? to\b|\b(is|are) (called|known as|defined as)\b|\bmeans\b/i;
 
+// A citation after a sentence's stop ("…are invariant. (12) For example, …") is split onto the next one.
+const LEADING_MARK = /^(\(\d+(?:[,–-]\s*\d+)*\)|\[\d+(?:[,–-]\s*\d+)*\])\s+(?=\p{Lu})/u;
+
+/** Sentences with a citation mark that opens one moved back before the stop of the sentence it belongs to. */
+function withMarksBack(sentences: string[]): string[] {
+  const out: string[] = [];
+  for (const s of sentences) {
+    const mark = LEADING_MARK.exec(s);
+    if (mark && out.length > 0) {
+      out[out.length - 1] = out.at(-1)!.replace(/([.!?]["'”’)\]]?)$/, ` ${mark[1]}$1`);
+      out.push(s.slice(mark[0].length));
+    } else out.push(s);
+  }
+  return out;
+}
+
 function unitsOf(passages: Passage[]): Unit[] {
   const out: Unit[] = [];
   for (const p of passages) {
@@ -48,7 +66,7 @@ function unitsOf(passages: Passage[]): Unit[] {
         continue;
       }
       const sentences = sbd.sentences(lines.join(" "), { preserve_whitespace: false }).map((s) => s.trim());
-      out.push({ passageId: p.id, headingPath, kind: "prose", parts: sentences });
+      out.push({ passageId: p.id, headingPath, kind: "prose", parts: withMarksBack(sentences) });
     }
   }
   return out;
@@ -109,57 +127,115 @@ interface Candidate {
   index: number;
   text: string;
   words: number;
+  /** 0 for a sentence that does not teach on its own terms (a fragment, a pointer elsewhere). */
   score: number;
+  /** The sentence just before it in the section (the previous paragraph's last for a first sentence). */
+  before: Candidate | null;
+  /** Whether its opening points back at `before` ("These instructions…", "However, …"). */
+  leans: boolean;
 }
 
-/**
- * Sentences chosen within `target` words, in three passes so that coverage comes before depth:
- * the best sentence of every heading section, then the best of every paragraph, then the rest, each
- * pass by score. A short list counts as one candidate. A sentence is never kept twice.
- */
-function select(units: Unit[], score: (s: string, first: boolean) => number, target: number): Map<Unit, string[]> {
-  const byParagraph = units.map((unit) => {
+/** A back-reference is followed this far up its chain of sentences, then given up. */
+const MAX_CHAIN = 3;
+
+/** Candidates of every unit, each prose sentence linked to the one before it within its section. */
+function candidatesOf(units: Unit[], score: (s: string, first: boolean) => number): Candidate[][] {
+  let last: Candidate | null = null;
+  let prevUnit: Unit | null = null;
+  return units.map((unit) => {
+    // A paragraph's first sentence follows the previous paragraph's last one only within one section.
+    const sameSection =
+      prevUnit !== null &&
+      prevUnit.kind === "prose" &&
+      prevUnit.headingPath.join("\u0000") === unit.headingPath.join("\u0000");
+    prevUnit = unit;
     if (unit.kind === "list") {
+      last = null;
       const items = unit.parts
         .filter((p) => wordCount(p) <= MAX_ITEM_WORDS && !pointsElsewhere(p))
         .slice(0, MAX_LIST_ITEMS);
       if (items.length === 0) return [];
       const text = items.join("\n");
-      return [{ unit, index: -1, text, words: wordCount(text), score: score(text, false) / 2 }];
+      return [
+        { unit, index: -1, text, words: wordCount(text), score: score(text, false) / 2, before: null, leans: false },
+      ];
     }
-    return unit.parts
-      .map((text, index) => ({
+    let before = sameSection ? last : null;
+    const all = unit.parts.map((text, index) => {
+      const c: Candidate = {
         unit,
         index,
         text,
         words: wordCount(text),
         score: teaches(text) ? score(text, index === 0) : 0,
-      }))
-      .filter((c) => c.score > 0)
-      .sort((a, b) => b.score - a.score);
+        before,
+        leans: leansOnPrevious(text),
+      };
+      before = c;
+      return c;
+    });
+    last = all.at(-1) ?? null;
+    return all.filter((c) => c.score > 0).sort((a, b) => b.score - a.score);
   });
+}
+
+/**
+ * The sentences keeping `c` brings in: itself and, while one leans on the sentence before it, that
+ * sentence too, unless already chosen. Null when a sentence leans on one that cannot be kept (a
+ * fragment, a pointer elsewhere, a heading or a list between) or the chain runs too long: read
+ * alone it would point at nothing. A caption between does not count: a figure floats in the text.
+ */
+function withAntecedents(c: Candidate, chosen: Set<Candidate>): Candidate[] | null {
+  const group = [c];
+  for (let cur = c; cur.leans; ) {
+    const prev = cur.before;
+    if (!prev || prev.score === 0) return null;
+    if (chosen.has(prev)) break;
+    group.push(prev);
+    if (group.length > MAX_CHAIN) return null;
+    cur = prev;
+  }
+  return group;
+}
+
+/**
+ * Sentences chosen within `target` words, in three passes so that coverage comes before depth:
+ * the best sentence of every heading section, then the best of every paragraph, then the rest, each
+ * pass by score. A short list counts as one candidate. A sentence is never kept twice, and a
+ * sentence whose opening leans on the one before it is kept with that one or not at all.
+ */
+function select(units: Unit[], score: (s: string, first: boolean) => number, target: number): Map<Unit, string[]> {
+  const byParagraph = candidatesOf(units, score);
   const chosen = new Set<Candidate>();
   const texts = new Set<string>();
   let words = 0;
   const take = (list: Candidate[]) => {
     for (const c of [...list].sort((a, b) => b.score - a.score)) {
       if (words >= target) return;
-      if (chosen.has(c) || texts.has(c.text) || words + c.words > target * 1.1) continue;
-      chosen.add(c);
-      texts.add(c.text);
-      words += c.words;
+      if (chosen.has(c)) continue;
+      const group = withAntecedents(c, chosen);
+      if (!group || group.some((g) => texts.has(g.text))) continue;
+      const added = group.reduce((n, g) => n + g.words, 0);
+      if (words + added > target * 1.1) continue;
+      for (const g of group) {
+        chosen.add(g);
+        texts.add(g.text);
+      }
+      words += added;
     }
   };
+  // The best of a section or paragraph is the best that can be kept at all, with what it leans on.
+  const keepable = (c: Candidate) => withAntecedents(c, new Set()) !== null;
   const bestOfSection = new Map<string, Candidate>();
   for (const list of byParagraph) {
-    const best = list[0];
+    const best = list.find(keepable);
     if (!best) continue;
     const key = best.unit.headingPath.join("\u0000");
     const held = bestOfSection.get(key);
     if (!held || best.score > held.score) bestOfSection.set(key, best);
   }
   take([...bestOfSection.values()]);
-  take(byParagraph.flatMap((list) => list.slice(0, 1)));
+  take(byParagraph.flatMap((list) => list.filter(keepable).slice(0, 1)));
   take(byParagraph.flat());
   const kept = new Map<Unit, string[]>();
   for (const u of units) {

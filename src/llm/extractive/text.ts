@@ -187,6 +187,8 @@ export interface Sentence {
   passageId: string;
   heading: string | null;
   stems: string[];
+  /** Whether the sentence before it in its passage and section is the previous Sentence (none left out between). */
+  follows: boolean;
 }
 
 // Prose sentences only: headings, table rows, captions, code and fragments make poor summaries and quizzes.
@@ -214,8 +216,23 @@ export const isProse = (s: string) => {
  * paper", "as shown in Figure 3"): out of their document they say nothing to a learner.
  */
 const POINTS_ELSEWHERE =
-  /\b(in|see|of|from)\s+(section|sec\.|chapter|figure|fig\.|table|appendix|equation|eq\.)\s*[\dA-Z]|\b(section|figure|fig\.|table|appendix)\s+\d+(\.\d+)*\s+(shows|describes|presents|gives|lists|summari[sz]es|illustrates|compares|reports|contains|breaks down|plots|depicts)|\bthis (paper|article|report|thesis|manual|document|work|study)\b|\b(we|i) (describe|present|discuss|show|explain|outline|review)\b.{0,40}\b(section|chapter|below|later|next)\b|\b(as (shown|described|discussed|mentioned|noted)) (above|below|earlier|later|before)\b|\bthe (rest|remainder) of (this|the) (paper|article|chapter|section)\b|\b(sections?|chapters?) \d+(\.\d+)* (is|are|describes?|presents?|gives?|covers?|discuss(es)?|shows?|concludes?|introduces?)\b|^(in )?this (section|chapter)\b|\bthe (top|middle|bottom|first|second|last) (block|panel|row|column|half) (is|shows|of the table)\b/i;
-export const pointsElsewhere = (s: string) => POINTS_ELSEWHERE.test(s);
+  /\b(in|see|of|from)\s+(section|sec\.|chapter|figure|fig\.|table|appendix|equation|eq\.)\s*[\dA-Z]|\b(section|figure|fig\.|table|appendix)\s+\d+(\.\d+)*\s+(shows|describes|presents|gives|lists|summari[sz]es|illustrates|compares|reports|contains|breaks down|plots|depicts)|\bthis (paper|article|report|thesis|manual|document|work|study)\b|\b(we|i) (describe|present|discuss|show|explain|outline|review)\b.{0,40}\b(section|chapter|below|later|next)\b|\b(as (shown|described|discussed|mentioned|noted)) (above|below|earlier|later|before)\b|\bthe (rest|remainder) of (this|the) (paper|article|chapter|section)\b|\b(sections?|chapters?) \d+(\.\d+)* (is|are|describes?|presents?|gives?|covers?|discuss(es)?|shows?|concludes?|introduces?)\b|^(in )?this (section|chapter)\b/i;
+/**
+ * Sentences that walk through a figure, table or listing the learner does not see: they name one
+ * anywhere ("read along with Figure 2", "the diagram", "the left column", "the bottom block", "in
+ * the first example" of a table of examples, "line 4"), or labels that only the figure explains,
+ * two of them or one with a subscript ("TraceMonkey calls T16, which calls the nested trace T45",
+ * "a trace T23,1"). A single label is kept: "L2 distance", "T5", "X11".
+ */
+const WALKS_FIGURE =
+  /\b(figure|fig\.|listing|table|algorithm|diagram)s?\s*\d|\b(the|this|that|each|following) (figure|diagram|illustration|screenshot|listing|picture)s?\b|\b(graph|plot|chart|table)s? (above|below)\b|\bthe following (graph|plot|chart|table)\b|\b(left|right|top|bottom|upper|lower|middle)(-hand)? (column|panel|plot|graph|figure|chart|picture|diagram|image|half|corner|subfigure|box|block|row)s?\b|\bthe (first|second|third|fourth|last) (example|row|column|entry|block|panel)\b|\blines? \d+\b/i;
+const FIGURE_LABEL = /(?<![\p{L}\p{N}])\p{Lu}\d{1,2}(,\d{1,2})?(?![\p{L}\p{N}])/gu;
+const namesFigureLabels = (s: string) => {
+  const labels = new Set(s.match(FIGURE_LABEL) ?? []);
+  return labels.size >= 2 || [...labels].some((l) => l.includes(","));
+};
+
+export const pointsElsewhere = (s: string) => POINTS_ELSEWHERE.test(s) || WALKS_FIGURE.test(s) || namesFigureLabels(s);
 
 // Back matter teaches nothing: its sentences are left out of every extractive artefact.
 const BACK_MATTER = /^(references|bibliography|works cited|citations|acknowledge?ments?|notes and references)$/i;
@@ -226,6 +243,7 @@ export function sentencesOf(passages: Passage[]): Sentence[] {
   const out: Sentence[] = [];
   for (const p of passages) {
     let heading = p.heading ?? null;
+    let follows = false;
     const blocks = plainText(p.text).split(/\n\s*\n|\n(?=\s*(?:#|[-*+] |\d+[.)] ))/);
     for (const block of blocks) {
       // Blocks are split before heading lines, so a heading opens its block; its text may follow
@@ -233,6 +251,7 @@ export function sentencesOf(passages: Passage[]): Sentence[] {
       const h = /^\s*#{1,6}\s+(.+)$/.exec(block.trimStart().split("\n")[0] ?? "");
       if (h?.[1]) {
         heading = h[1].trim();
+        follows = false;
         if (block.trim().split("\n").length === 1) continue;
       }
       const body = block
@@ -242,8 +261,12 @@ export function sentencesOf(passages: Passage[]): Sentence[] {
       if (isBackMatter(heading)) continue;
       for (const raw of sbd.sentences(body)) {
         const text = raw.trim();
-        if (!isProse(text)) continue;
-        out.push({ text, index: out.length, passageId: p.id, heading, stems: contentStems(text) });
+        if (!isProse(text)) {
+          follows = false;
+          continue;
+        }
+        out.push({ text, index: out.length, passageId: p.id, heading, stems: contentStems(text), follows });
+        follows = true;
       }
     }
   }

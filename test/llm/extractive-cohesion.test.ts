@@ -1,0 +1,99 @@
+/**
+ * Built-in chapters read without their missing context: a sentence whose opening leans on the one
+ * before it is kept with that one or not at all, and figure walkthroughs are left out.
+ */
+import { expect, test } from "bun:test";
+import { leansOnPrevious } from "../../src/llm/extractive/back-reference.ts";
+import { extractiveChapter } from "../../src/llm/extractive/chapter.ts";
+import { condensedChapter } from "../../src/llm/extractive/condense.ts";
+import { pointsElsewhere } from "../../src/llm/extractive/text.ts";
+
+test("openers that point back at the previous sentence, and openers that do not", () => {
+  for (const s of [
+    "These instructions exit from the trace if the control flow differs.",
+    "This represents a mis-speculation of the variable type.",
+    "Arrays are actually worse than this: the index is converted twice.",
+    "However, the loop keeps running for a while.",
+    "As a result, the recorded trace becomes type-unstable.",
+    "In this case, the VM falls back to the interpreter.",
+    "At this point, the compiler stops recording the trace.",
+    "In one implementation, they generated a specialized method online.",
+    "Another problem is that external functions can reenter the interpreter.",
+    "The other choice is to continue tracing the outer loop.",
+    "(12) For example, loop counters stay integers for all iterations.",
+    "Thus, a small number of traces per loop is sufficient.",
+    "It extends only if the side exit is for a control-flow branch.",
+  ])
+    expect({ s, leans: leansOnPrevious(s) }).toEqual({ s, leans: true });
+  for (const s of [
+    "It is important to note that traces are compiled lazily.",
+    "In some cases, it is useful to add symbols to a plot.",
+    "Dynamic languages such as JavaScript are popular with beginners.",
+    "Those who write loops benefit from the trace compiler.",
+    "In addition to dot product, the paper uses the L2 distance.",
+    "As a result of better retrieval, the reader answers more questions.",
+    "Instead of aborting the recording, the VM could suspend it.",
+    "Second-order effects are small for most programs.",
+    "Each compiled trace covers one path through the program.",
+  ])
+    expect({ s, leans: leansOnPrevious(s) }).toEqual({ s, leans: false });
+});
+
+test("sentences walking through a figure, table or listing point elsewhere; a single term-like label does not", () => {
+  for (const s of [
+    "TraceMonkey calls T16, which in turn calls the nested trace T45.",
+    "So a trace T23,1 is recorded that returns to the loop header.",
+    "When recording reaches line 4, the monitor nests the inner loop.",
+    "The narrative should be read along with Figure 2, which describes the run.",
+    "The left column lists the benchmarks in the order they ran.",
+    "We also add hard negative passages to the batch (the bottom block).",
+    "In the first example, the top scoring passage from BM25 is irrelevant.",
+    "The diagram gives the states the monitor passes through.",
+  ])
+    expect({ s, elsewhere: pointsElsewhere(s) }).toEqual({ s, elsewhere: true });
+  for (const s of [
+    "We also experiment with the Euclidean L2 distance and the triplet loss.",
+    "Readers such as T5 generate the answer rather than extract it.",
+    "The left-hand side of a formula names the response variable.",
+  ])
+    expect({ s, elsewhere: pointsElsewhere(s) }).toEqual({ s, elsewhere: false });
+});
+
+const SECTION = [
+  "Trace compilers record the hot loops of a program as typed traces of machine instructions.",
+  "For every branch in the loop, the trace recorder emits a guard instruction on the trace. These guard instructions exit from the trace when the branch goes the other way at run time.",
+  "Section 4 describes how the trace recorder places the guards. These guards keep a counter of their exits for the monitor.",
+  "A hot side exit starts a branch trace that the trace compiler attaches to the trace tree.",
+].join("\n\n");
+
+const LATER = [
+  "This makes the nested trace trees of the compiler cheap to call from their outer loops.",
+  "Nested loops get one trace tree per loop, so outer loops call inner trees rather than copying them.",
+  "TraceMonkey calls T16, which in turn calls the nested trace T45 of the inner loop.",
+  "When recording reaches line 4, the trace compiler nests the inner loop inside the current trace.",
+].join("\n\n");
+
+const passages = [
+  { id: "p1", text: SECTION, headingPath: ["Trace trees"] },
+  { id: "p2", text: LATER, headingPath: ["Nesting"] },
+];
+
+test("a condensed chapter keeps a leaning sentence only with the one before it, and no figure walkthrough", () => {
+  const { content } = condensedChapter({ chapterTitle: "Trace trees", objectives: [], passages, sectionDepth: 0 });
+  // The budget fits every sentence here: what is left out is left out by the rules.
+  expect(content).toContain("emits a guard instruction on the trace. These guard instructions exit from the trace");
+  // The sentence before it only points elsewhere and is left out: read alone, "These guards" point at nothing.
+  expect(content).not.toContain("These guards keep a counter");
+  // A section's first sentence leaning back would lean on another section.
+  expect(content).not.toContain("This makes the nested trace trees");
+  expect(content).toContain("Nested loops get one trace tree per loop");
+  expect(content).not.toMatch(/T16|line 4/);
+});
+
+test("a chapter picked by relevance keeps a leaning sentence only with the one before it, and no figure walkthrough", () => {
+  const { content } = extractiveChapter({ chapterTitle: "Trace trees", objectives: [], passages });
+  expect(content).toContain("emits a guard instruction on the trace. These guard instructions exit from the trace");
+  expect(content).not.toContain("These guards keep a counter");
+  expect(content).not.toContain("This makes the nested trace trees");
+  expect(content).not.toMatch(/T16|line 4/);
+});
