@@ -4,7 +4,7 @@
  * content words. Paragraphs are the content's blank-line separated blocks, headings included in
  * the count (so index n is the n-th block a reader sees), though a heading is never grounded.
  */
-import sbd from "sbd";
+import { splitSentences } from "../ingest/sentences.ts";
 import { lexicalSupport, plainOf, stemSet } from "../llm/support.ts";
 
 /** Share of a paragraph's content words that a passage must hold to ground it without a verbatim sentence. */
@@ -39,7 +39,7 @@ const quotes = (p: Prepared, sentences: string[]) =>
  * holding most of its content words, if it holds at least LEXICAL_SUPPORT of them.
  */
 function grounding(prepared: Prepared[], paragraph: string): Prepared[] {
-  const sentences = sbd.sentences(plainOf(paragraph)).map(norm);
+  const sentences = splitSentences(plainOf(paragraph)).map(norm);
   const quoting = prepared.filter((p) => quotes(p, sentences));
   if (quoting.length > 0) return quoting;
   let best: Prepared | null = null;

@@ -173,9 +173,11 @@ function titlePage(blocks: Block[], roles: (BlockRole | null)[]): void {
 
 /**
  * A paged document whose first page holds only a few short lines and no section (a manual's cover:
- * title, subtitle, authors): that page is the title page.
+ * title, subtitle, authors): that page is the title page. A document of one page (a scanned sign,
+ * a picture of one word) is its own content, not a cover.
  */
 function coverPage(blocks: Block[], roles: (BlockRole | null)[]): void {
+  if (!blocks.some((b) => (b.page ?? 1) > 1)) return;
   const page = [...blocks.keys()].filter((i) => blocks[i]!.page === 1 && !isFurniture(blocks[i]!));
   const lines = page.filter((i) => !roles[i]).map((i) => blocks[i]!);
   if (lines.length === 0 || lines.length > 8) return;

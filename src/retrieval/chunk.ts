@@ -5,8 +5,9 @@
  * section share a sentence or two (`overlapTokens`) so an answer cut at a boundary is still found.
  * Each chunk cites where its text begins: page, slide or video timestamp.
  */
-import sbd from "sbd";
+
 import { type Block, type BlockRole, FURNITURE_ROLES, headingPaths, markdownToBlocks } from "../ingest/document.ts";
+import { splitSentences } from "../ingest/sentences.ts";
 import type { ExtractResult } from "../ingest/types.ts";
 import { estimateTokens } from "./text.ts";
 
@@ -57,8 +58,7 @@ const DEFAULTS = { targetTokens: 300, maxTokens: 400, overlapTokens: 40 };
 /** Splits a paragraph too long for one chunk: lines for tables, lists and code; sentences for prose; words as a last resort. */
 function splitLong(text: string, maxTokens: number): string[] {
   const lines = text.split("\n").filter((l) => l.trim());
-  const pieces =
-    lines.length > 1 ? lines : sbd.sentences(text, { newline_boundaries: true, preserve_whitespace: false });
+  const pieces = lines.length > 1 ? lines : splitSentences(text, { newlines: true });
   const out: string[] = [];
   for (const piece of pieces.map((p) => p.trim()).filter(Boolean)) {
     if (estimateTokens(piece) <= maxTokens) {
@@ -143,7 +143,7 @@ function overlapOf(units: Unit[], budget: number): Unit[] {
   let used = 0;
   for (let u = units.length - 1; u >= 0; u--) {
     const unit = units[u]!;
-    const sentences = sbd.sentences(unit.text, { preserve_whitespace: false });
+    const sentences = splitSentences(unit.text);
     for (let i = sentences.length - 1; i >= 0; i--) {
       const text = sentences[i]!.trim();
       const tokens = estimateTokens(text);

@@ -1,4 +1,4 @@
-import sbd from "sbd";
+import { splitSentences } from "../../ingest/sentences.ts";
 import { distinctPassages } from "../extractive/answer-passages.ts";
 import { type AnswerPassage, keyTermSupport, passagesText } from "../extractive/answer-sentences.ts";
 import { keyTerms, MIN_SUPPORT, meets, NOT_ANSWERED, requirements } from "../extractive/answer-terms.ts";
@@ -57,7 +57,7 @@ export async function answerQuestion(llm: Llm, input: AnswerInput): Promise<Answ
 
 /** The model's own one-sentence statement that the sources do not answer, or ours when it said more. */
 function ownWords(text: string): Answer {
-  const sentences = sbd.sentences(text.trim());
+  const sentences = splitSentences(text.trim());
   const plain = sentences.length === 1 && !MARKER.test(text);
   return { answer: plain ? text.trim() : NOT_ANSWERED, citations: [], answered: false };
 }
@@ -84,7 +84,7 @@ function citedSentences(answer: string, passages: number): CitedSentence[] {
       new RegExp(`([.!?])((?:\\s*${MARKER.source})+)`, "gi"),
       (_m, stop: string, marks: string) => ` ${marks.trim()}${stop}`,
     );
-  return sbd.sentences(attached).map((sentence) => {
+  return splitSentences(attached).map((sentence) => {
     const cited: number[] = [];
     const unknown: string[] = [];
     for (const marker of sentence.match(MARKERS) ?? []) {

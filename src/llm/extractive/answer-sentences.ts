@@ -8,9 +8,10 @@
  * its end, a table row, a heading) is never quoted. A sentence that two passages share (a chapter
  * and the source it was condensed from, overlapping chunks) is kept once, in its first passage.
  */
-import sbd from "sbd";
+
 import { rejoiner, rejoinHyphenated } from "../../ingest/clean-text.ts";
 import type { BlockRole } from "../../ingest/document.ts";
+import { splitSentences } from "../../ingest/sentences.ts";
 import type { Passage } from "../types.ts";
 import { abbreviations, coverage, type KeyTerm, termsOf, withAbbreviations } from "./answer-terms.ts";
 import { plainText, wordCount } from "./text.ts";
@@ -138,7 +139,7 @@ function sentencesOfBlock(block: string): string[] {
     .replace(/\.(?:\s?\.){2,}/g, (dots) => dots.replaceAll(".", DOT));
   const out: string[] = [];
   let open = "";
-  for (const s of sbd.sentences(text, { preserve_whitespace: false }).flatMap((x) => x.split(LONE_CAPITAL_END))) {
+  for (const s of splitSentences(text).flatMap((x) => x.split(LONE_CAPITAL_END))) {
     const piece = s.trim();
     // A piece in lower case goes on with the one before: the splitter took a dot inside it for an
     // end (a URL a PDF line broke: "https://CRAN.R-project. org").

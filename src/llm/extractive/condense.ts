@@ -5,8 +5,9 @@
  * (or walk through a figure) are left out; a sentence that leans on the one before it comes with
  * it. Key concepts and the quiz are read from the same text.
  */
-import sbd from "sbd";
+
 import { escapeInline } from "../../ingest/document.ts";
+import { splitSentences } from "../../ingest/sentences.ts";
 import type { ChapterDraft } from "../schemas.ts";
 import type { Passage } from "../types.ts";
 import { leansOnPrevious } from "./back-reference.ts";
@@ -65,7 +66,7 @@ function unitsOf(passages: Passage[]): Unit[] {
         out.push({ passageId: p.id, headingPath, kind: "list", parts: lines.map((l) => l.replace(/^- /, "")) });
         continue;
       }
-      const sentences = sbd.sentences(lines.join(" "), { preserve_whitespace: false }).map((s) => s.trim());
+      const sentences = splitSentences(lines.join(" "));
       out.push({ passageId: p.id, headingPath, kind: "prose", parts: withMarksBack(sentences) });
     }
   }

@@ -1,7 +1,8 @@
 /** Text plumbing for the extractive engine: markdown to sentences, tokens, stems. */
-import sbd from "sbd";
+
 import { stemmer } from "stemmer";
 import { eng } from "stopword";
+import { splitSentences } from "../../ingest/sentences.ts";
 import { sectionTitle } from "../../util.ts";
 import type { Passage } from "../types.ts";
 
@@ -259,7 +260,7 @@ export function sentencesOf(passages: Passage[]): Sentence[] {
         .replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, "")
         .replace(/\s*\n\s*/g, " ");
       if (isBackMatter(heading)) continue;
-      for (const raw of sbd.sentences(body)) {
+      for (const raw of splitSentences(body)) {
         const text = raw.trim();
         if (!isProse(text)) {
           follows = false;
