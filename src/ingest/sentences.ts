@@ -12,7 +12,7 @@ export interface SplitOptions {
   newlines?: boolean;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The sentences of `text`, trimmed, each an exact substring of it, in order. */
 export function splitSentences(text: string, options: SplitOptions = {}): string[] {
@@ -24,7 +24,7 @@ export function splitSentences(text: string, options: SplitOptions = {}): string
   let cursor = 0;
   for (let i = 1; i < found.length; i++) {
     const tokens = found[i]!.split(/\s+/).slice(0, 5);
-    const start = new RegExp(tokens.map(escape).join("\\s+"), "gu");
+    const start = new RegExp(tokens.map(literal).join("\\s+"), "gu");
     // Past most of the sentence before it, so that words it shares with the next one are not taken for it.
     start.lastIndex = cursor + Math.floor(found[i - 1]!.length * 0.8);
     const at = start.exec(text)?.index;
