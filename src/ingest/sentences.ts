@@ -12,7 +12,24 @@ export interface SplitOptions {
   newlines?: boolean;
 }
 
-const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/**
+ * Where sentence `next` starts in `text` at or after `from`: its first word followed, after any
+ * white space, by its second (words it shares with the sentence before are skipped that way).
+ */
+function startOf(text: string, next: string, from: number): number | undefined {
+  const [first, second] = next.split(/\s+/, 2);
+  for (
+    let at = text.indexOf(first!, from), tries = 0;
+    at >= 0 && tries < 8;
+    at = text.indexOf(first!, at + 1), tries++
+  ) {
+    if (second === undefined) return at;
+    let k = at + first!.length;
+    while (k < text.length && /\s/.test(text[k]!)) k++;
+    if (k > at + first!.length && text.startsWith(second, k)) return at;
+  }
+  return undefined;
+}
 
 /** The sentences of `text`, trimmed, each an exact substring of it, in order. */
 export function splitSentences(text: string, options: SplitOptions = {}): string[] {
@@ -23,11 +40,8 @@ export function splitSentences(text: string, options: SplitOptions = {}): string
   const cuts: number[] = [];
   let cursor = 0;
   for (let i = 1; i < found.length; i++) {
-    const tokens = found[i]!.split(/\s+/).slice(0, 5);
-    const start = new RegExp(tokens.map(literal).join("\\s+"), "gu");
     // Past most of the sentence before it, so that words it shares with the next one are not taken for it.
-    start.lastIndex = cursor + Math.floor(found[i - 1]!.length * 0.8);
-    const at = start.exec(text)?.index;
+    const at = startOf(text, found[i]!, cursor + Math.floor(found[i - 1]!.length * 0.8));
     if (at === undefined || at <= cursor || !/\s/.test(text[at - 1]!)) continue;
     cuts.push(at);
     cursor = at;
