@@ -7,8 +7,10 @@
  * number for "how many", a date for "when"…) and most of the key terms that set it apart from the
  * other sentences wins: a term every sentence has ("Eich" on a page about Eich) picks none of them.
  * A sentence that goes on in the next one ("…any loop. This is the only way to terminate repeat
- * loops.") is quoted with it, and one that announces a list with a colon with the list. A "how many" or "when" question with no qualifying sentence that
- * gives a number or a date is not answered: quoting a sentence without one would not answer it;
+ * loops.") is quoted with it, one that announces a list with a colon with the list, and a question
+ * the text asks with the sentence that answers it. A "how many", "when" or "which version" question
+ * with no qualifying sentence that gives a number, a date (an occasion, for "when is X done") or a
+ * version is not answered: quoting a sentence without one would not answer it;
  * nor is a question whose names no passage uses, or a "who did…" question whose deed no
  * qualifying sentence states (answer-terms.ts requirements).
  */
