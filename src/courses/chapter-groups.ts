@@ -19,27 +19,22 @@ const MIN_PART_WORDS = 30;
  * when every cut leaves a piece too short to be a chapter.
  */
 function splitPoint(s: Section, paragraphs: Paragraph[]): { at: number; title: string | null } | null {
-  if (s.to - s.from < 2 || s.words < 2 * MIN_PART_WORDS) return null;
   const half = s.words / 2;
   const sub = (i: number) => paragraphs[i]!.headingPath[s.depth + 1] ?? null;
   let subsection: { at: number; title: string; distance: number } | null = null;
-  let boundary = { at: s.from + 1, distance: Number.POSITIVE_INFINITY };
+  let boundary: { at: number; distance: number } | null = null;
   // Words before paragraph i, kept as a running sum rather than recounted for every boundary.
   let before = wordsOf(paragraphs, s.from, s.from + 1);
-  for (let i = s.from + 1; i < s.to; i++) {
+  for (let i = s.from + 1; i < s.to; before += wordsOf(paragraphs, i, i + 1), i++) {
+    if (before < MIN_PART_WORDS || s.words - before < MIN_PART_WORDS) continue;
     const distance = Math.abs(before - half);
-    if (before < MIN_PART_WORDS || s.words - before < MIN_PART_WORDS) {
-      before += wordsOf(paragraphs, i, i + 1);
-      continue;
-    }
-    if (distance < boundary.distance) boundary = { at: i, distance };
+    if (!boundary || distance < boundary.distance) boundary = { at: i, distance };
     const title = sub(i);
     if (title !== null && title !== sub(i - 1) && (!subsection || distance < subsection.distance))
       subsection = { at: i, title, distance };
-    before += wordsOf(paragraphs, i, i + 1);
   }
   if (subsection) return { at: subsection.at, title: subsection.title };
-  return Number.isFinite(boundary.distance) ? { at: boundary.at, title: null } : null;
+  return boundary && { at: boundary.at, title: null };
 }
 
 /**

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
-import { call, ROOT } from "../helpers/server.ts";
-import { type CourseEnv, courseEnv } from "./helpers.ts";
+import { ROOT } from "../helpers/server.ts";
+import { type CourseEnv, corpusForm, courseEnv, syncCourse } from "./helpers.ts";
 
 // Each test builds a whole course from a real document through a real server.
 setDefaultTimeout(180_000);
@@ -21,14 +21,8 @@ afterAll(() => env.stop());
 
 /** The course's chapters' markdown, joined. */
 async function courseText(path: string): Promise<string> {
-  const form = new FormData();
-  form.append("files", new Blob([await Bun.file(join(CORPUS, path)).arrayBuffer()]), path.split("/").pop()!);
-  form.append("num_chapters", "4");
-  const opts = { key: env.key, user: "reader" };
-  const made = await call(env.srv.url, "/v2/courses/generate-from-files?mode=sync", { ...opts, body: form });
-  expect(made.status).toBe(200);
-  const course = await call(env.srv.url, `/v2/courses/${made.body.course.id}`, opts);
-  return course.body.chapters.map((ch: { content: string }) => ch.content).join("\n\n");
+  const course = await syncCourse(env, await corpusForm(join(CORPUS, path)));
+  return course.chapters.map((ch: { content: string }) => ch.content).join("\n\n");
 }
 
 /**

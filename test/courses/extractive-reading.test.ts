@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { call, ROOT } from "../helpers/server.ts";
-import { type CourseEnv, courseEnv } from "./helpers.ts";
+import { type CourseEnv, corpusForm, courseEnv, syncCourse } from "./helpers.ts";
 
 // Each test builds a whole course from a real document through a real server.
 setDefaultTimeout(180_000);
@@ -30,19 +30,16 @@ beforeAll(async () => {
 afterAll(() => env.stop());
 
 async function build(path: string, withExam = true): Promise<Course> {
-  const form = new FormData();
-  form.append("files", new Blob([await Bun.file(join(CORPUS, path)).arrayBuffer()]), path.split("/").pop()!);
-  form.append("num_chapters", "4");
-  const opts = { key: env.key, user: "reader" };
-  const made = await call(env.srv.url, "/v2/courses/generate-from-files?mode=sync", { ...opts, body: form });
-  expect(made.status).toBe(200);
-  const id = made.body.course.id as string;
-  const course = await call(env.srv.url, `/v2/courses/${id}`, opts);
-  if (!withExam) return { chapters: course.body.chapters, exam: [] };
-  const exam = await call(env.srv.url, `/v2/courses/${id}/generate-exam`, { ...opts, json: { exam_size: 20 } });
+  const course = await syncCourse(env, await corpusForm(join(CORPUS, path)));
+  if (!withExam) return { chapters: course.chapters, exam: [] };
+  const exam = await call(env.srv.url, `/v2/courses/${course.id}/generate-exam`, {
+    key: env.key,
+    user: "reader",
+    json: { exam_size: 20 },
+  });
   expect(exam.status).toBe(200);
   return {
-    chapters: course.body.chapters,
+    chapters: course.chapters,
     exam: exam.body.exam.questions.filter((q: { type: string }) => q.type === "mcq"),
   };
 }

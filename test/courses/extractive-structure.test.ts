@@ -1,8 +1,8 @@
 /** With no model, a course from a paper follows the paper: its title, its sections, each chapter reading its own pages. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
-import { call, ROOT } from "../helpers/server.ts";
-import { type CourseEnv, courseEnv } from "./helpers.ts";
+import { ROOT } from "../helpers/server.ts";
+import { type CourseEnv, corpusForm, courseEnv, filesForm, syncCourse } from "./helpers.ts";
 
 const PAPER = join(ROOT, "../shared/corpus/pdf/tracemonkey.pdf");
 // The paper's numbered sections and the pages they start on (checked against the PDF).
@@ -26,19 +26,10 @@ beforeAll(async () => {
 afterAll(() => env.stop());
 
 test("titles come from the paper's headings and chapters are grounded in their own sections", async () => {
-  const form = new FormData();
-  form.append("files", new Blob([await Bun.file(PAPER).arrayBuffer()], { type: "application/pdf" }), "tracemonkey.pdf");
-  form.append("num_chapters", "4");
-  const made = await call(env.srv.url, "/v2/courses/generate-from-files?mode=sync", {
-    key: env.key,
-    user: "reader",
-    body: form,
-  });
-  expect(made.status).toBe(200);
-  const course = await call(env.srv.url, `/v2/courses/${made.body.course.id}`, { key: env.key, user: "reader" });
+  const course = await syncCourse(env, await corpusForm(PAPER));
 
-  expect(course.body.title).toBe("Trace-based Just-in-Time Type Specialization for Dynamic Languages");
-  const titles: string[] = course.body.chapters.map((c: { title: string }) => c.title);
+  expect(course.title).toBe("Trace-based Just-in-Time Type Specialization for Dynamic Languages");
+  const titles: string[] = course.chapters.map((c: { title: string }) => c.title);
   expect(titles).toHaveLength(4);
   // A chapter is a run of the paper's own sections, titled by their headings ("A, B and C").
   const sectionsOf = (t: string) => t.split(/, | and /);
@@ -47,10 +38,10 @@ test("titles come from the paper's headings and chapters are grounded in their o
   expect(titles.flatMap(sectionsOf)).toEqual(Object.keys(SECTION_START));
   // Back matter is not taught.
   expect(titles.join(" ")).not.toMatch(/References|Acknowledg/);
-  const contents = course.body.chapters.map((c: { content: string }) => c.content).join("\n");
+  const contents = course.chapters.map((c: { content: string }) => c.content).join("\n");
   expect(contents).not.toMatch(/\[\d+\] [A-Z]\. [A-Z][a-z]+/);
 
-  for (const ch of course.body.chapters) {
+  for (const ch of course.chapters) {
     const pages: number[] = ch.sources.map((s: { page: number }) => s.page);
     const [first] = sectionsOf(ch.title);
     const last = sectionsOf(ch.title).at(-1)!;
@@ -76,17 +67,8 @@ test("a source with one long section split into several chapters names them as i
   const abstract =
     "Coastal waters change with the moon, the wind and the rivers that feed them, and this note follows each in turn.";
   const text = `# Coastal Waters\n\n## Abstract\n\n${abstract}\n\n## Introduction\n\n${paragraphs.join("\n\n")}\n`;
-  const form = new FormData();
-  form.append("files", new Blob([text], { type: "text/markdown" }), "coast.md");
-  form.append("num_chapters", "4");
-  const made = await call(env.srv.url, "/v2/courses/generate-from-files?mode=sync", {
-    key: env.key,
-    user: "reader",
-    body: form,
-  });
-  expect(made.status).toBe(200);
-  const course = await call(env.srv.url, `/v2/courses/${made.body.course.id}`, { key: env.key, user: "reader" });
-  const titles = (course.body.chapters as { title: string }[]).map((c) => c.title);
+  const course = await syncCourse(env, filesForm({ num_chapters: "4" }, [{ name: "coast.md", content: text }]));
+  const titles = (course.chapters as { title: string }[]).map((c) => c.title);
   // The abstract is too short to stand alone, so the introduction is cut between paragraphs into all four.
   expect(titles).toEqual([1, 2, 3, 4].map((k) => `Introduction (part ${k} of 4)`));
 });

@@ -116,3 +116,18 @@ export function filesForm(
 export async function postForm(url: string, path: string, key: string, user: string, form: FormData) {
   return call(url, path, { key, user, method: "POST", body: form });
 }
+
+/**
+ * A course generated in sync mode from `form` (see `filesForm`), as `GET /v2/courses/{id}` shows it
+ * to `user`; a failed generation throws with the server's answer.
+ */
+export async function syncCourse(env: CourseEnv, form: FormData, user = "reader"): Promise<any> {
+  const made = await call(env.srv.url, "/v2/courses/generate-from-files?mode=sync", { key: env.key, user, body: form });
+  if (made.status !== 200) throw new Error(`generation answered ${made.status}: ${made.text.slice(0, 300)}`);
+  const course = await call(env.srv.url, `/v2/courses/${made.body.course.id}`, { key: env.key, user });
+  return course.body;
+}
+
+/** A form for generate-from-files with one corpus file and `num_chapters` 4. */
+export const corpusForm = async (path: string, fields: Record<string, string> = { num_chapters: "4" }) =>
+  filesForm(fields, [{ name: path.split("/").pop()!, content: await Bun.file(path).bytes() }]);

@@ -5,7 +5,7 @@ import { loadConfig } from "../../src/config.ts";
 import { headingPaths } from "../../src/ingest/document.ts";
 import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
 import { call, ROOT, tempDir } from "../helpers/server.ts";
-import { type CourseEnv, chapterCalls, courseEnv, filesForm, outlineCalls } from "./helpers.ts";
+import { type CourseEnv, chapterCalls, courseEnv, filesForm, outlineCalls, syncCourse } from "./helpers.ts";
 
 const PAPER = join(ROOT, "../shared/corpus/pdf/tracemonkey.pdf");
 
@@ -72,14 +72,8 @@ test("a chapter prompt holds its own sections' text and the whole outline, and n
   const form = filesForm({ num_chapters: "4", search_enabled: "false" }, [
     { name: "tracemonkey.pdf", content: await Bun.file(PAPER).bytes(), type: "application/pdf" },
   ]);
-  const made = await call(env.srv.url, "/v2/courses/generate-from-files?mode=sync", {
-    key: env.key,
-    user: "reader",
-    body: form,
-  });
-  expect(made.status).toBe(200);
-  const course = await call(env.srv.url, `/v2/courses/${made.body.course.id}`, { key: env.key, user: "reader" });
-  const titles: string[] = course.body.chapters.map((c: { title: string }) => c.title);
+  const course = await syncCourse(env, form);
+  const titles: string[] = course.chapters.map((c: { title: string }) => c.title);
   const calls = chapterCalls(env.fake!).slice(before);
   expect(calls).toHaveLength(4);
   const seen: number[][] = [];

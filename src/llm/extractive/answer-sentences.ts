@@ -128,14 +128,10 @@ const DOT = "\u2024";
 /** Sentences of a block, a quotation cut by the splitter joined back to the sentence that opens it. */
 function sentencesOfBlock(block: string): string[] {
   // A footnote mark glued to a sentence's full stop ("in the end.5 Each") hides the boundary.
-  // A dot file (".RData") is no sentence end either, nor an ellipsis ("0, 1, . . . , 9"): their
-  // dots are held back from the splitter.
+  // An ellipsis ("0, 1, . . . , 9") is no sentence end: its dots are held back from the splitter.
+  // (A dot inside a word, "add.c" or ".RData", is no boundary to splitSentences.)
   const text = block
     .replace(/(\p{L})\.\d{1,2}\s+(?=\p{Lu})/gu, "$1. ")
-    .replace(/(^|\s)\.(?=\p{L})/gu, `$1${DOT}`)
-    // Nor is a dot inside a name ("add.c", "is.na"): the splitter may cut there and drop it.
-    // Abbreviations ("e.g. with", "i.e. this") are left to the splitter, which knows them.
-    .replace(/(?<=[\p{L}\d_])\.(?=[\p{L}\d_]+(?!\.[\p{L}\d]|\.\s*\p{Ll}))/gu, DOT)
     .replace(/\.(?:\s?\.){2,}/g, (dots) => dots.replaceAll(".", DOT));
   const out: string[] = [];
   let open = "";

@@ -7,7 +7,7 @@
  */
 import { zipf } from "./background.ts";
 import { adverbBase, baseForm } from "./base-form.ts";
-import { deedOf } from "./question-type.ts";
+import { ASKS_FOR_A_NAME, deedOf } from "./question-type.ts";
 import { contentStems, expandContractions, stem, words } from "./text.ts";
 
 /** A word as key terms compare it: an irregular verb by its infinitive, an adverb by its adjective. */
@@ -189,12 +189,11 @@ const AUXILIARY = "is|are|was|were|does|do|did|has|have|had|can|could|will|would
 // "In which language is Rhino developed?": the kind of thing asked for, which the answer names
 // ("…in Java.") rather than repeats; it counts as little as a light verb.
 const ANSWER_TYPE = new RegExp(`\\b(?:which|what)\\s+([\\p{L}-]+)\\s+(?:${AUXILIARY})\\b`, "iu");
-// "What are mode and length also called?": the question asks for the name, which the text need not repeat.
-const ASKS_THE_NAME = /\b(?:also\s+)?(?:called|known\s+as|named|referred\s+to\s+as|termed)\s*\??\s*$/i;
 
 export function keyTerms(question: string): KeyTerm[] {
   const byTerm = new Map<string, number>();
-  const text = normalised(question).replace(ABOUT_THE_DOCUMENT, " ").replace(ASKS_THE_NAME, " ");
+  // "What are mode and length also called?" asks for the name, which the text need not repeat.
+  const text = normalised(question).replace(ABOUT_THE_DOCUMENT, " ").replace(ASKS_FOR_A_NAME, " ");
   const type = ANSWER_TYPE.exec(text)?.[1];
   const light = new Set([...LIGHT, ...(type ? contentStems(type, termBase) : [])]);
   for (const w of words(text.replace(NUMBER, " "))) {

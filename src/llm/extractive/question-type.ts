@@ -39,6 +39,9 @@ export interface QuestionShape {
   occasion?: boolean;
 }
 
+/** A question that ends asking for a name: "…also called?", "…known as?". */
+export const ASKS_FOR_A_NAME = /\b(?:also\s+)?(?:called|known\s+as|named|referred\s+to\s+as|termed)\s*\??\s*$/i;
+
 const MEASURES =
   "number|numbers|percentage|percent|share|amount|size|value|score|accuracy|rate|dimension|dimensions|revenue|cost|price|length|count|speed|total|proportion|fraction|budget|population|distance|duration|weight|height|width|depth|age|limit";
 // "In which language…", "To which file…": a preposition may come before the question word.
@@ -67,7 +70,7 @@ const PATTERNS: [AnswerKind, RegExp][] = [
     ),
   ],
   // "What are mode and length also called?": the name the text gives something.
-  ["naming", /\b(?:called|known\s+as|named|referred\s+to\s+as|termed)\s*\??\s*$/i],
+  ["naming", ASKS_FOR_A_NAME],
   // "Which Firefox version…", "In which version of calibre…", "Which Android versions can…".
   ["version", new RegExp(`${Q}(which|what)\\s+([\\p{L}.]+\\s+){0,2}?versions?\\b`, "iu")],
   [
