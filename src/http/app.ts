@@ -58,10 +58,26 @@ function isPublic(path: string): boolean {
   );
 }
 
-function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  const q = url.indexOf("?", start);
-  return q === -1 ? url.slice(start) : url.slice(start, q);
+/**
+ * Where the router reads a request's path: from the first "/" after the scheme. Elysia's default
+ * skips 11 characters, assuming a host of four or more ("http://a.bc"); with `Host: x` it then read
+ * `/app/v2/…` as `/v2/…` while this middleware saw the public `/app/` prefix. The app is built with
+ * `standardHostname: false`, so the router starts after "http://" (7 characters) as this does.
+ */
+export const ROUTER_HANDLER = { standardHostname: false } as const;
+const PATH_FROM = "http://".length;
+
+/**
+ * The path every middleware decision uses (auth, public prefixes, the sign-in rules, rate limits),
+ * read as the router reads it. The router ignores one trailing slash (`strictPath` is off), so
+ * `/v2/console/session/` is the sign-in route and must meet its rules.
+ */
+export function routedPath(url: string): string {
+  const start = url.indexOf("/", PATH_FROM);
+  if (start === -1) return "/";
+  const q = url.indexOf("?", start + 1);
+  const path = q === -1 ? url.slice(start) : url.slice(start, q);
+  return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
 }
 
 export function createApp(svc: AppServices) {
@@ -122,11 +138,11 @@ export function createApp(svc: AppServices) {
     }
   }
 
-  const app: AnyElysia = new Elysia()
+  const app: AnyElysia = new Elysia({ handler: ROUTER_HANDLER })
     .onRequest(({ request, set, server }) => {
       const state = beginRequest(request);
       set.headers["x-request-id"] = state.id;
-      const path = pathOf(request.url);
+      const path = routedPath(request.url);
       if (isPublic(path)) return;
       if (isSignIn(request.method, path) || isSignOut(request.method, path)) {
         // Sign-in carries the key, not the cookie, and sign-out must clear even a dead cookie; only
