@@ -9,6 +9,7 @@ import type { Flashcard } from "../llm/artefacts.ts";
 import { slugify } from "../util.ts";
 import type { ExportChapter, ExportCourse } from "./course-export.ts";
 import { numbered } from "./names.ts";
+import { plainText } from "./xml.ts";
 import type { ZipEntry } from "./zip-stream.ts";
 
 /** Anki's collection schema 11 (col, notes, cards, revlog, graves). */
@@ -82,6 +83,9 @@ function cardChapterFinder(chapters: ExportChapter[]): (card: Flashcard) => Expo
 }
 
 /** Field text as Anki shows it: fields are HTML, so text is escaped and line breaks kept. */
+/** Anki reads "::" as a sub-deck and shows control characters as boxes: one line of plain text. */
+const deckName = (title: string) => plainText(title).replace(/\s+/g, " ").replace(/::/g, ":").trim();
+
 const field = (text: string) => Bun.escapeHTML(text.trim()).replace(/\r?\n/g, "<br>");
 
 /** The collection database file. */
@@ -192,7 +196,7 @@ function ankiCollection(course: ExportCourse, now = new Date()): Uint8Array {
       JSON.stringify({ [String(modelId)]: model }),
       JSON.stringify({
         "1": deckJson(1, "Default"),
-        [String(deckId)]: deckJson(deckId, deck.deck_title.replace(/::/g, ":")),
+        [String(deckId)]: deckJson(deckId, deckName(deck.deck_title)),
       }),
       JSON.stringify(dconf),
     ]);

@@ -9,7 +9,7 @@ import type { ExportCourse } from "./course-export.ts";
 import { chapterBodyHtml, htmlPage, studyGuideBodyHtml } from "./html-pages.ts";
 import { numbered } from "./names.ts";
 import { qtiAssessment } from "./qti.ts";
-import { XML_DECLARATION } from "./xml.ts";
+import { XML_DECLARATION, xmlText } from "./xml.ts";
 import type { ZipEntry } from "./zip-stream.ts";
 
 const QTI_TYPE = "imsqti_xmlv1p2/imscc_xmlv1p3/assessment";
@@ -94,18 +94,18 @@ function imsccManifest(course: ExportCourse, resources: Resource[], items: Item[
       "http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1 http://www.imsglobal.org/profile/cc/ccv1p3/ccv1p3_imscp_v1p2_v1p0.xsd http://ltsc.ieee.org/xsd/imsccv1p3/LOM/manifest http://www.imsglobal.org/profile/cc/ccv1p3/LOM/ccv1p3_lommanifest_v1p0.xsd",
   });
   const metadata = doc.ele("metadata");
-  metadata.ele("schema").txt("IMS Common Cartridge").up().ele("schemaversion").txt("1.3.0").up();
+  metadata.ele("schema").txt(xmlText("IMS Common Cartridge")).up().ele("schemaversion").txt(xmlText("1.3.0")).up();
   const general = metadata.ele("lomimscc:lom").ele("lomimscc:general");
-  general.ele("lomimscc:title").ele("lomimscc:string", { language: "en" }).txt(course.title);
+  general.ele("lomimscc:title").ele("lomimscc:string", { language: "en" }).txt(xmlText(course.title));
   if (course.description)
-    general.ele("lomimscc:description").ele("lomimscc:string", { language: "en" }).txt(course.description);
+    general.ele("lomimscc:description").ele("lomimscc:string", { language: "en" }).txt(xmlText(course.description));
   const root = doc
     .ele("organizations")
     .ele("organization", { identifier: "O_course", structure: "rooted-hierarchy" })
     .ele("item", { identifier: "I_root" });
   const addItem = (parent: typeof root, item: Item) => {
     const el = parent.ele("item", { identifier: item.id, ...(item.resource ? { identifierref: item.resource } : {}) });
-    el.ele("title").txt(item.title);
+    el.ele("title").txt(xmlText(item.title));
     for (const child of item.children ?? []) addItem(el, child);
   };
   for (const item of items) addItem(root, item);

@@ -4,7 +4,7 @@
  */
 import { create } from "xmlbuilder2";
 import type { EpisodeRow } from "../podcasts/episodes.ts";
-import { XML_DECLARATION } from "./xml.ts";
+import { XML_DECLARATION, xmlText } from "./xml.ts";
 
 export interface FeedInput {
   course: { id: string; title: string; description: string | null };
@@ -33,29 +33,35 @@ export function feedXml(input: FeedInput): string {
     "xmlns:atom": "http://www.w3.org/2005/Atom",
   });
   const channel = doc.ele("channel");
-  channel.ele("title").txt(course.title).up();
-  channel.ele("link").txt(input.feedUrl).up();
-  channel.ele("description").txt(description).up();
-  channel.ele("language").txt("en").up();
+  channel.ele("title").txt(xmlText(course.title)).up();
+  channel.ele("link").txt(xmlText(input.feedUrl)).up();
+  channel.ele("description").txt(xmlText(description)).up();
+  channel.ele("language").txt(xmlText("en")).up();
   channel
     .ele("lastBuildDate")
-    .txt((input.now ?? new Date()).toUTCString())
+    .txt(xmlText((input.now ?? new Date()).toUTCString()))
     .up();
   channel.ele("atom:link", { href: input.feedUrl, rel: "self", type: "application/rss+xml" }).up();
-  channel.ele("itunes:author").txt("Courseforge").up();
-  channel.ele("itunes:summary").txt(description).up();
-  channel.ele("itunes:explicit").txt("false").up();
-  channel.ele("itunes:type").txt("serial").up();
+  channel.ele("itunes:author").txt(xmlText("Courseforge")).up();
+  channel.ele("itunes:summary").txt(xmlText(description)).up();
+  channel.ele("itunes:explicit").txt(xmlText("false")).up();
+  channel.ele("itunes:type").txt(xmlText("serial")).up();
   channel.ele("itunes:category", { text: "Education" }).up();
   for (const e of input.episodes.filter((e) => e.status === "ready" && e.blob_key)) {
     const item = channel.ele("item");
-    item.ele("title").txt(e.title).up();
+    item.ele("title").txt(xmlText(e.title)).up();
     item
       .ele("description")
-      .txt(`Chapter ${e.chapter_order + 1} of “${course.title}”: ${e.title}`)
+      .txt(xmlText(`Chapter ${e.chapter_order + 1} of “${course.title}”: ${e.title}`))
       .up();
-    item.ele("guid", { isPermaLink: "false" }).txt(episodeGuid(e)).up();
-    item.ele("pubDate").txt(new Date(e.created_at).toUTCString()).up();
+    item
+      .ele("guid", { isPermaLink: "false" })
+      .txt(xmlText(episodeGuid(e)))
+      .up();
+    item
+      .ele("pubDate")
+      .txt(xmlText(new Date(e.created_at).toUTCString()))
+      .up();
     item
       .ele("enclosure", {
         url: input.audioUrl(e),
@@ -65,13 +71,13 @@ export function feedXml(input: FeedInput): string {
       .up();
     item
       .ele("itunes:duration")
-      .txt(duration(e.duration_seconds ?? 0))
+      .txt(xmlText(duration(e.duration_seconds ?? 0)))
       .up();
     item
       .ele("itunes:episode")
-      .txt(String(e.chapter_order + 1))
+      .txt(xmlText(String(e.chapter_order + 1)))
       .up();
-    item.ele("itunes:episodeType").txt("full").up();
+    item.ele("itunes:episodeType").txt(xmlText("full")).up();
   }
   return doc.end({ prettyPrint: true });
 }

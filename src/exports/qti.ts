@@ -7,16 +7,24 @@
 import { create } from "xmlbuilder2";
 import type { XMLBuilder } from "xmlbuilder2/lib/interfaces";
 import type { ExamQuestion, McqQuestion } from "../llm/artefacts.ts";
-import { XML_DECLARATION } from "./xml.ts";
+import { XML_DECLARATION, xmlText } from "./xml.ts";
 
 const field = (meta: XMLBuilder, label: string, entry: string) =>
-  meta.ele("qtimetadatafield").ele("fieldlabel").txt(label).up().ele("fieldentry").txt(entry).up().up();
+  meta
+    .ele("qtimetadatafield")
+    .ele("fieldlabel")
+    .txt(xmlText(label))
+    .up()
+    .ele("fieldentry")
+    .txt(xmlText(entry))
+    .up()
+    .up();
 
 const material = (parent: XMLBuilder, text: string) =>
-  parent.ele("material").ele("mattext", { texttype: "text/plain" }).txt(text).up().up();
+  parent.ele("material").ele("mattext", { texttype: "text/plain" }).txt(xmlText(text)).up().up();
 
 function itemHead(section: XMLBuilder, ident: string, title: string, profile: string) {
-  const item = section.ele("item", { ident, title });
+  const item = section.ele("item", { ident, title: xmlText(title) });
   const meta = item.ele("itemmetadata").ele("qtimetadata");
   field(meta, "cc_profile", profile);
   field(meta, "cc_weighting", "1");
@@ -38,8 +46,11 @@ function mcqItem(section: XMLBuilder, ident: string, q: McqQuestion) {
   const processing = item.ele("resprocessing");
   processing.ele("outcomes").ele("decvar", { varname: "SCORE", vartype: "Decimal", minvalue: "0", maxvalue: "100" });
   const right = processing.ele("respcondition", { continue: "Yes" });
-  right.ele("conditionvar").ele("varequal", { respident: "response1" }).txt(`${ident}_${q.answer}`);
-  right.ele("setvar", { varname: "SCORE", action: "Set" }).txt("100");
+  right
+    .ele("conditionvar")
+    .ele("varequal", { respident: "response1" })
+    .txt(xmlText(`${ident}_${q.answer}`));
+  right.ele("setvar", { varname: "SCORE", action: "Set" }).txt(xmlText("100"));
   const always = processing.ele("respcondition", { continue: "No" });
   always.ele("conditionvar").ele("other");
   always.ele("displayfeedback", { feedbacktype: "Response", linkrefid: "general_fb" });
@@ -81,7 +92,7 @@ export function qtiAssessment(opts: {
     "xsi:schemaLocation":
       "http://www.imsglobal.org/xsd/ims_qtiasiv1p2 http://www.imsglobal.org/profile/cc/ccv1p3/ccv1p3_qtiasiv1p2p1_v1p0.xsd",
   });
-  const assessment = doc.ele("assessment", { ident: opts.ident, title: opts.title });
+  const assessment = doc.ele("assessment", { ident: opts.ident, title: xmlText(opts.title) });
   const meta = assessment.ele("qtimetadata");
   field(meta, "cc_profile", "cc.exam.v0p1");
   field(meta, "qmd_assessmenttype", opts.kind === "exam" ? "Examination" : "Quiz");

@@ -9,7 +9,7 @@ import courseJs from "./assets/scorm-course.js" with { type: "text" };
 import type { ExportCourse } from "./course-export.ts";
 import { escapeHtml } from "./html.ts";
 import { chapterBodyHtml, htmlPage, scriptJson, studyGuideBodyHtml } from "./html-pages.ts";
-import { XML_DECLARATION } from "./xml.ts";
+import { XML_DECLARATION, xmlText } from "./xml.ts";
 import type { ZipEntry } from "./zip-stream.ts";
 
 /** The share of quiz answers that passes the course, in percent (adlcp:masteryscore). */
@@ -27,16 +27,16 @@ function scormManifest(course: ExportCourse): string {
     "xsi:schemaLocation":
       "http://www.imsproject.org/xsd/imscp_rootv1p1p2 imscp_rootv1p1p2.xsd http://www.adlnet.org/xsd/adlcp_rootv1p2 adlcp_rootv1p2.xsd",
   });
-  doc.ele("metadata").ele("schema").txt("ADL SCORM").up().ele("schemaversion").txt("1.2").up().up();
+  doc.ele("metadata").ele("schema").txt(xmlText("ADL SCORM")).up().ele("schemaversion").txt(xmlText("1.2")).up().up();
   const org = doc.ele("organizations", { default: "course" }).ele("organization", { identifier: "course" });
-  org.ele("title").txt(course.title).up();
+  org.ele("title").txt(xmlText(course.title)).up();
   org
     .ele("item", { identifier: "course-sco", identifierref: "sco", isvisible: "true" })
     .ele("title")
-    .txt(course.title)
+    .txt(xmlText(course.title))
     .up()
     .ele("adlcp:masteryscore")
-    .txt(String(MASTERY_SCORE))
+    .txt(xmlText(String(MASTERY_SCORE)))
     .up()
     .up();
   const resource = doc

@@ -10,7 +10,8 @@ import { BIOLOGY } from "../materials/fixtures.ts";
 /** A 13-page paper: enough text for a 10-question exam beside the chapter quizzes. */
 const PAPER = join(ROOT, "../shared/corpus/pdf/dpr-paper-multi-column.pdf");
 
-export const HOSTILE_TOPIC = `Cell biology <script>alert("x")</script> & ../../etc/passwd`;
+/** Markup, a path, a forbidden character reference, an undefined entity and escaped markup: each must reach every package as the text it is. */
+export const HOSTILE_TOPIC = `Cell biology <script>alert("x")</script> & ../../etc/passwd &#0; &xxe; &lt;b&gt;`;
 
 /** A paragraph of document text that tries to inject markup into rendered pages. */
 const HOSTILE_TEXT = `Membranes and markup. The cell membrane is described in <img src=x onerror="alert(1)"> many textbooks and <script>document.title="pwned"</script> lab manuals as a selectively permeable barrier.`;

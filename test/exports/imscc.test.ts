@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { call } from "../helpers/server.ts";
+import { call, ROOT } from "../helpers/server.ts";
 import { download, type ExportCourseEnv, exportCourse, HOSTILE_TOPIC } from "./course.ts";
 import { extractZip, openZip } from "./unzip.ts";
 
@@ -45,7 +45,27 @@ const attrs = (file: string, expr: string) => [...xpath(file, expr).matchAll(/="
 const count = (file: string, expr: string) => Number(xpath(file, `count(${expr})`));
 const el = (name: string) => `*[local-name()='${name}']`;
 
+const SCHEMAS = join(ROOT, "../shared/schemas/imscc-1.3");
+
 describe("format=imscc", () => {
+  test("the manifest validates against the official CC 1.3 schemas, hostile title and all", () => {
+    const run = Bun.spawnSync(
+      [
+        "xmllint",
+        "--nonet",
+        "--noout",
+        "--schema",
+        join(SCHEMAS, "ccv1p3_imscp_v1p2_v1p0.xsd"),
+        join(dir, "imsmanifest.xml"),
+      ],
+      { stdout: "pipe", stderr: "pipe", env: { ...process.env, XML_CATALOG_FILES: join(SCHEMAS, "catalog.xml") } },
+    );
+    expect({ code: run.exitCode, err: run.stderr.toString().trim() }).toEqual({
+      code: 0,
+      err: `${join(dir, "imsmanifest.xml")} validates`,
+    });
+  });
+
   test("a CC 1.3 manifest: schema, version, namespace and the course title as escaped LOM text", () => {
     expect(xpath("imsmanifest.xml", "namespace-uri(/*)")).toBe("http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1");
     expect(xpath("imsmanifest.xml", `string(/${el("manifest")}/${el("metadata")}/${el("schema")})`)).toBe(
