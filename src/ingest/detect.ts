@@ -3,6 +3,11 @@
  * (file-type) whatever the name says, so a PPTX saved as `.ppt` is read as the PPTX it is. Text
  * formats have no signature, so for them the extension decides, after checking the bytes are
  * text. A binary extension on text content (a `.pdf` that is plain text) is a 415 naming the file.
+ *
+ * A file named as text whose bytes are clean text is text before any signature is asked: some of
+ * file-type's signatures are a few letters ("BM" for BMP, "wide" at byte 4 for QuickTime, "ID3"),
+ * which an abstract beginning "BMAL1…" or "The widespread…" matches by chance. Real binary files
+ * are never clean UTF-8, so a DOCX or PDF renamed `.txt` is still found by its signature.
  */
 import { open, stat } from "node:fs/promises";
 import { extname } from "node:path";
@@ -98,10 +103,29 @@ async function readHead(path: string, bytes: number): Promise<Uint8Array> {
   }
 }
 
+const hasUtf16Bom = (head: Uint8Array) =>
+  (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
+
 /** Text has no NUL bytes, except UTF-16, which announces itself with a byte-order mark. */
 function looksLikeText(head: Uint8Array): boolean {
-  const bom16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
-  return bom16 || !head.includes(0);
+  return hasUtf16Bom(head) || !head.includes(0);
+}
+
+/** Control characters no text file holds (tab, line breaks and form feed are text). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is looked for
+const BINARY_CONTROLS = /[\u0000-\u0008\u000e-\u001a\u001c-\u001f\u007f]/;
+
+/**
+ * Valid UTF-8 (a character cut at the end of the sample is fine) without binary control
+ * characters, or UTF-16 with its byte-order mark: text, whatever letters it happens to start with.
+ */
+function isCleanText(head: Uint8Array): boolean {
+  if (hasUtf16Bom(head)) return true;
+  try {
+    return !BINARY_CONTROLS.test(new TextDecoder("utf-8", { fatal: true }).decode(head, { stream: true }));
+  } catch {
+    return false;
+  }
 }
 
 function looksLikeHtml(head: Uint8Array): boolean {
@@ -113,8 +137,11 @@ export async function detectFileKind(path: string, filename: string): Promise<De
   const size = (await stat(path)).size;
   if (size === 0) throw emptyFile(filename);
   const ext = extensionOf(filename);
-  const signature = await fileTypeFromBlob(Bun.file(path));
   const found = (kind: FileKind): DetectedKind => ({ kind, mimeType: MIME_TYPES[kind] });
+  const head = await readHead(path, 64 * 1024);
+  const textKind = TEXT_EXTENSIONS[ext];
+  if (textKind && isCleanText(head)) return found(textKind);
+  const signature = await fileTypeFromBlob(Bun.file(path));
 
   if (signature) {
     const kind = BY_SIGNATURE[signature.ext];
@@ -128,7 +155,6 @@ export async function detectFileKind(path: string, filename: string): Promise<De
         { filename },
       );
     }
-    const textKind = TEXT_EXTENSIONS[ext];
     // file-type also recognises some text formats (XML, SVG); named as a text type, they are text.
     if (!(textKind && (signature.mime.startsWith("text/") || signature.mime.endsWith("xml")))) {
       throw new AppError(
@@ -142,8 +168,6 @@ export async function detectFileKind(path: string, filename: string): Promise<De
     }
   }
 
-  const head = await readHead(path, 64 * 1024);
-  const textKind = TEXT_EXTENSIONS[ext];
   if (textKind) {
     if (!looksLikeText(head)) {
       throw new AppError("UNSUPPORTED_MEDIA_TYPE", `"${filename}" is named .${ext} but its content is not text`, {

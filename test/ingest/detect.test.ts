@@ -84,6 +84,23 @@ describe("detectFileKind", () => {
     expect((await rejection(detectFileKind(path, "readme.txt"))).status).toBe(415);
   });
 
+  test.each([
+    ["BMP", "BMAL1 regulates the circadian clock in peripheral tissues."],
+    ["BMP too", "BM-1 is a bone morphogenetic protein."],
+    ["QuickTime", "The widespread use of antibiotics selects for resistance."],
+    ["MP3", "ID3 tags store a song's title; this note explains them."],
+    ["ZIP", "PK is the pharmacokinetics of a drug: absorption and clearance."],
+    ["PDF", "%PDF-1.7 is the version this printer driver writes."],
+  ])("text that begins like a %s header by chance is text", async (_like, text) => {
+    const path = await tmp.write("abstract.txt", `${text}\n\nMore plain text follows, in ünïcödé too.`);
+    expect(await detectFileKind(path, "abstract.txt")).toEqual({ kind: "txt", mimeType: "text/plain" });
+  });
+
+  test("a real PDF renamed .txt is still a PDF (binary bytes are never clean text)", async () => {
+    const path = await tmp.write("paper.txt", await Bun.file(corpus("pdf/tracemonkey.pdf")).bytes());
+    expect((await detectFileKind(path, "paper.txt")).kind).toBe("pdf");
+  });
+
   test("UTF-16 text (with its byte-order mark) is text", async () => {
     const utf16 = new Uint8Array([0xff, 0xfe, ...new Uint8Array(Buffer.from("Hello UTF-16", "utf16le"))]);
     const path = await tmp.write("u16.txt", utf16);
