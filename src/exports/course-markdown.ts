@@ -1,6 +1,7 @@
 /** Markdown of a course's parts, shared by the markdown zip and (rendered to HTML) by the LMS packages. */
 import type { StudyGuide } from "../llm/artefacts.ts";
 import type { ExportChapter, ExportSource } from "./course-export.ts";
+import { safeMarkdownLinks } from "./markdown-links.ts";
 
 /** A citation as a reader wants it: the document and page, or the page title and URL, then the excerpt. */
 export function citationText(s: ExportSource): string {
@@ -8,8 +9,11 @@ export function citationText(s: ExportSource): string {
   return s.excerpt ? `${where || "Source"}: “${s.excerpt.trim()}”` : where || "Source";
 }
 
-/** Markdown list items never start a new block from text: line breaks in model or document text are folded. */
-const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
+/**
+ * Markdown list items never start a new block from text: line breaks in model or document text are
+ * folded, and links are limited as in chapter text.
+ */
+const oneLine = (text: string) => safeMarkdownLinks(text.replace(/\s+/g, " ").trim());
 
 function keyConceptsMarkdown(chapter: ExportChapter): string {
   return chapter.keyConcepts.length
@@ -35,7 +39,7 @@ function quizMarkdown(chapter: ExportChapter): string {
 
 /** The chapter page: its text, then key concepts, quiz and sources. */
 export function chapterMarkdown(chapter: ExportChapter, opts: { quiz: boolean }): string {
-  const body = chapter.content.trim();
+  const body = safeMarkdownLinks(chapter.content.trim());
   // Chapters usually open with their own heading; one is added when the text has none.
   const head = /^#\s/.test(body) ? "" : `# ${oneLine(chapter.title)}\n\n`;
   return [head + body, keyConceptsMarkdown(chapter), opts.quiz ? quizMarkdown(chapter) : "", citationsMarkdown(chapter)]
@@ -48,7 +52,7 @@ export function studyGuideMarkdown(guide: StudyGuide): string {
     if ("items" in s)
       return `## ${oneLine(s.heading)}\n\n${s.items.map((it) => `- **${oneLine(it.term)}**: ${oneLine(it.definition)}`).join("\n")}`;
     if ("bullets" in s) return `## ${oneLine(s.heading)}\n\n${s.bullets.map((b) => `- ${oneLine(b)}`).join("\n")}`;
-    return `## ${oneLine(s.heading)}\n\n${s.body.trim()}`;
+    return `## ${oneLine(s.heading)}\n\n${safeMarkdownLinks(s.body.trim())}`;
   });
   return `# ${oneLine(guide.title)}\n\n${sections.join("\n\n")}\n`;
 }
