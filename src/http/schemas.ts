@@ -1,6 +1,13 @@
 /** TypeBox schemas shared by several routes (request validation and OpenAPI both read them). */
+import { type IntegerOptions, Type } from "@sinclair/typebox";
 import { type TSchema, t } from "elysia";
 import { type ErrorCode, errorCatalogue, MODEL_FAILURE_STATUS, type ModelFailureEndpoint } from "../errors.ts";
+
+/**
+ * An integer in a JSON body. Elysia's own `t.Integer` also accepts a numeric string ("0"), which
+ * a JSON API should refuse as the wrong type; TypeBox's Integer does.
+ */
+export const JsonInteger = (options?: IntegerOptions) => Type.Integer(options);
 
 const errorBody = (codes: readonly ErrorCode[], description: string) =>
   t.Object(

@@ -16,13 +16,31 @@ export interface UserHeaders {
   userId: string | null;
 }
 
-// Printable, no control characters: an id is echoed into logs and JSON, never into headers.
-const EXTERNAL_ID_RE = /^[^\p{Cc}]{1,256}$/u;
+/**
+ * The rules an external id meets, each named in the 422: ids are echoed into logs, JSON and the
+ * console, and two ids that look the same must be the same learner. A lone surrogate (JSON allows
+ * "\ud800") used to be stored as U+FFFD, merging distinct ids into one learner; zero-width and
+ * bidi-override characters make an id that reads as another.
+ */
+const EXTERNAL_ID_RULES: [rule: string, re: RegExp, what: string][] = [
+  ["no_lone_surrogates", /\p{Cs}/u, "a lone surrogate (half of a UTF-16 pair)"],
+  ["no_control_characters", /\p{Cc}/u, "control characters"],
+  ["no_invisible_characters", /\p{Cf}/u, "zero-width or bidi-override characters"],
+];
+const MAX_EXTERNAL_ID = 256;
 
-function checkExternalId(id: string): void {
-  if (!EXTERNAL_ID_RE.test(id)) {
-    throw new AppError("VALIDATION_ERROR", "X-External-User-Id must be 1-256 characters without control characters");
+/** The external id as stored and looked up (NFC), or a 422 naming the rule it breaks. */
+function externalIdOf(raw: string): string {
+  for (const [rule, re, what] of EXTERNAL_ID_RULES) {
+    if (re.test(raw)) throw new AppError("VALIDATION_ERROR", `An external user id may not hold ${what}`, { rule });
   }
+  const id = raw.normalize("NFC");
+  if (id.length < 1 || id.length > MAX_EXTERNAL_ID) {
+    throw new AppError("VALIDATION_ERROR", `An external user id has 1-${MAX_EXTERNAL_ID} characters`, {
+      rule: "length",
+    });
+  }
+  return id;
 }
 
 export function toUserResource(u: User) {
@@ -48,11 +66,11 @@ export function resolveUser(db: Db, tenantId: string, h: UserHeaders, opts: { cr
     return u;
   }
   if (h.externalId != null) {
-    checkExternalId(h.externalId);
-    const found = findByExternalId(db, tenantId, h.externalId);
+    const externalId = externalIdOf(h.externalId);
+    const found = findByExternalId(db, tenantId, externalId);
     if (found) return found;
     if (!opts.create) throw new AppError("USER_NOT_FOUND", "Unknown external user");
-    return insertUser(db, tenantId, { externalId: h.externalId });
+    return insertUser(db, tenantId, { externalId });
   }
   throw new AppError("USER_REQUIRED", "This endpoint needs X-External-User-Id or X-User-Id");
 }
@@ -104,13 +122,13 @@ export function registerUser(
   tenantId: string,
   body: { external_id?: string; email?: string; name?: string; learning_goal?: LearningGoal },
 ): { user: User; created: boolean } {
-  if (body.external_id != null) {
-    checkExternalId(body.external_id);
-    const existing = findByExternalId(db, tenantId, body.external_id);
+  const externalId = body.external_id == null ? undefined : externalIdOf(body.external_id);
+  if (externalId !== undefined) {
+    const existing = findByExternalId(db, tenantId, externalId);
     if (existing) return { user: existing, created: false };
   }
   const user = insertUser(db, tenantId, {
-    externalId: body.external_id,
+    externalId,
     email: body.email,
     name: body.name,
     learningGoal: body.learning_goal,

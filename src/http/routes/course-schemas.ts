@@ -3,7 +3,7 @@ import { type TSchema, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { t } from "elysia";
 import { AppError } from "../../errors.ts";
-import { errorResponses, LearningGoal } from "../schemas.ts";
+import { errorResponses, JsonInteger, LearningGoal } from "../schemas.ts";
 
 const Mode = t.Union([t.Literal("async"), t.Literal("sync"), t.Literal("stream")], {
   description: "async (default): a Job at once; sync: blocks until the course is done; stream: Server-Sent Events",
@@ -21,7 +21,7 @@ const Organization = t.Union(
 
 export const TopicBody = t.Object({
   topic: t.String({ minLength: 3, maxLength: 500 }),
-  num_chapters: t.Optional(t.Integer({ minimum: 1, maximum: 20, default: 4 })),
+  num_chapters: t.Optional(JsonInteger({ minimum: 1, maximum: 20, default: 4 })),
   search_enabled: t.Optional(t.Boolean({ default: false })),
   learning_goal: t.Optional(LearningGoal),
 });

@@ -7,7 +7,7 @@ import { BLOCK_ROLES } from "../../ingest/document.ts";
 import type { Services } from "../../services.ts";
 import { authOf } from "../context.ts";
 import { bodyReadByRoute, uploadRequestBody, withSourceUploads } from "../multipart.ts";
-import { errors, PAGE_QUERY, Page, UserHeaders } from "../schemas.ts";
+import { errors, JsonInteger, PAGE_QUERY, Page, UserHeaders } from "../schemas.ts";
 import { ownerOf } from "../user.ts";
 
 export const DocumentRecord = t.Object({
@@ -50,7 +50,7 @@ const QueryBody = t.Object({
     t.Array(t.String({ maxLength: 100 }), { maxItems: MAX_QUERY_DOCUMENTS, description: "Exclusive with space_id" }),
   ),
   space_id: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Exclusive with document_ids" })),
-  top_k: t.Optional(t.Integer({ minimum: 1, maximum: 20, default: 5 })),
+  top_k: t.Optional(JsonInteger({ minimum: 1, maximum: 20, default: 5 })),
 });
 
 export const documentRoutes = (svc: Services) =>

@@ -8,7 +8,7 @@ import { generateNotes, latestNotes } from "../../materials/notes.ts";
 import { viewStudyGuide } from "../../materials/study-guide.ts";
 import type { Services } from "../../services.ts";
 import { authOf } from "../context.ts";
-import { CourseIdParams, errors, modelFailures, UserHeaders } from "../schemas.ts";
+import { CourseIdParams, errors, JsonInteger, modelFailures, UserHeaders } from "../schemas.ts";
 import { ownerOf } from "../user.ts";
 
 const Maker = {
@@ -201,7 +201,7 @@ export const materialRoutes = (svc: Services) => {
         params: CourseIdParams,
         body: t.Optional(
           t.Object({
-            exam_size: t.Optional(t.Integer({ minimum: 10, maximum: 50, default: 30 })),
+            exam_size: t.Optional(JsonInteger({ minimum: 10, maximum: 50, default: 30 })),
             model_key: t.Optional(ModelKey),
           }),
         ),

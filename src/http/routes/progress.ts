@@ -8,7 +8,7 @@ import { readQuizAttempt, submitQuizAttempt } from "../../progress/quiz-attempts
 import { RATINGS } from "../../progress/scheduling.ts";
 import { learnerProgress } from "../../progress/standing.ts";
 import type { Services } from "../../services.ts";
-import { CourseIdParams, errors, modelFailures, UserHeaders } from "../schemas.ts";
+import { CourseIdParams, errors, JsonInteger, modelFailures, UserHeaders } from "../schemas.ts";
 import { ownerOf } from "../user.ts";
 import {
   Answers,
@@ -152,7 +152,7 @@ export const progressRoutes = (svc: Services) => {
         headers: UserHeaders,
         params: CourseIdParams,
         body: t.Object({
-          card_index: t.Integer({ minimum: 0, description: "Index of the card in the deck's cards" }),
+          card_index: JsonInteger({ minimum: 0, description: "Index of the card in the deck's cards" }),
           rating: t.Union(RATINGS.map((r) => t.Literal(r))),
           model_key: t.Optional(ModelKey),
         }),
