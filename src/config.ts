@@ -4,6 +4,7 @@
  * table is generated from it (`bun src/main.ts config --markdown`).
  */
 import { resolve } from "node:path";
+import ipaddr from "ipaddr.js";
 
 type Parser<T> = (raw: string, name: string) => T;
 
@@ -29,6 +30,21 @@ const optUrl: Parser<string | null> = (v, name) => {
   }
   return v;
 };
+/** Addresses and CIDR ranges ("10.0.0.1, 192.168.0.0/16, ::1"); a malformed entry stops the start. */
+const cidrList: Parser<[ipaddr.IPv4 | ipaddr.IPv6, number][]> = (v, name) =>
+  v
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      try {
+        if (entry.includes("/")) return ipaddr.parseCIDR(entry);
+        const addr = ipaddr.parse(entry);
+        return [addr, addr.kind() === "ipv4" ? 32 : 128];
+      } catch {
+        throw new Error(`${name} must list addresses or CIDR ranges separated by commas, got "${entry}"`);
+      }
+    });
 const int =
   (min: number, max = Number.MAX_SAFE_INTEGER): Parser<number> =>
   (v, name) => {
@@ -79,6 +95,18 @@ export const settings = {
     "0",
     "Requests per minute per learner within a tenant; 0 turns the per-learner limit off",
     int(0),
+  ),
+  signInFailuresPerMinute: setting(
+    "SIGN_IN_FAILURES_PER_MINUTE",
+    "20",
+    "Failed console sign-ins per minute from one client address, and against one key prefix, before further failures answer 429; a right key always signs in",
+    int(1),
+  ),
+  trustedProxies: setting(
+    "TRUSTED_PROXIES",
+    "",
+    "Comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For / Forwarded header names the client; empty trusts none",
+    cidrList,
   ),
   testKeyCoursesPerMonth: setting(
     "TEST_KEY_COURSES_PER_MONTH",

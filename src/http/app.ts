@@ -139,20 +139,15 @@ export function createApp(svc: AppServices) {
   }
 
   const app: AnyElysia = new Elysia({ handler: ROUTER_HANDLER })
-    .onRequest(({ request, set, server }) => {
+    .onRequest(({ request, set }) => {
       const state = beginRequest(request);
       set.headers["x-request-id"] = state.id;
       const path = routedPath(request.url);
       if (isPublic(path)) return;
       if (isSignIn(request.method, path) || isSignOut(request.method, path)) {
         // Sign-in carries the key, not the cookie, and sign-out must clear even a dead cookie; only
-        // the console's own page may ask for either.
+        // the console's own page may ask for either. Failed sign-ins are limited by the route.
         if (!fromOwnOrigin(request)) throw crossOrigin();
-        // Sign-in checks a key and may register a learner: limited per client address like any call.
-        const address = server?.requestIP(request)?.address ?? "unknown";
-        const decision = limiter.check(`console-session:${address}`, svc.cfg.rateLimitPerMinute);
-        Object.assign(set.headers, rateHeaders(decision));
-        if (!decision.allowed) throw rateLimited(decision, "Rate limit");
         return;
       }
       const auth = callerOf(request, state);
@@ -218,7 +213,7 @@ export function createApp(svc: AppServices) {
     })
     .use(docsRoutes(() => app))
     .use(consoleRoutes())
-    .use(consoleSessionRoutes(svc))
+    .use(consoleSessionRoutes(svc, limiter))
     .use(healthRoutes(svc))
     .use(metricsRoutes(svc))
     .use(mediaRoutes(svc))

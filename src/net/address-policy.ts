@@ -74,11 +74,11 @@ export function isPublicAddress(ip: string): boolean {
   return addr.range() === "unicast" && !isIPv4Compatible(addr);
 }
 
-function inRanges(ip: string, ranges: AllowList["ranges"]): boolean {
+/** Inside one of the ranges (an IPv4 range also covers its IPv4-mapped IPv6 form, and the reverse). */
+export function inRanges(ip: string, ranges: AllowList["ranges"]): boolean {
   const addr = canonical(ip);
   return ranges.some(([net, bits]) => {
     if (net.kind() === addr.kind()) return addr.match(net, bits);
-    // An allowed IPv4 range also covers its IPv4-mapped IPv6 form, and the reverse.
     if (net.kind() === "ipv6" && (net as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) {
       return addr.match((net as ipaddr.IPv6).toIPv4Address(), bits - 96);
     }

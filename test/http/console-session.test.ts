@@ -251,7 +251,7 @@ test("behind a proxy, pages on PUBLIC_BASE_URL's origin are the console's own as
   }
 });
 
-test("sign-in is rate limited per client address, and a session's learner has the per-learner limit", async () => {
+test("a sign-in counts as a call of its key (the key's rate limit), and a session's learner has the per-learner limit", async () => {
   const limited = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "1000", USER_RATE_LIMIT_PER_MINUTE: "3" } });
   try {
     const k = await limited.createKey("console-tenant", "test");

@@ -6,11 +6,14 @@ import { Elysia, t } from "elysia";
 import { AppError, unauthorized } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import { endSession, openSession } from "../../tenants/console-sessions.ts";
-import { type AuthContext, keyAuthenticator } from "../../tenants/keys.ts";
+import { type AuthContext, type KeyAuthenticator, keyAuthenticator } from "../../tenants/keys.ts";
 import { toUserResource, type User } from "../../tenants/users.ts";
+import { clientAddress } from "../client-address.ts";
 import { SESSION_COOKIE, sessionCookie, sessionTokenOf } from "../console-cookie.ts";
 import { stateOf } from "../context.ts";
+import { type RateLimiter, rateLimited } from "../rate-limit.ts";
 import { errors } from "../schemas.ts";
+import { signInLimits } from "../sign-in-limit.ts";
 import { userOf } from "../user.ts";
 import { UserResource } from "./users.ts";
 
@@ -34,23 +37,41 @@ const sessionView = (auth: AuthContext, user: User, expiresAt: string) => ({
   expires_at: expiresAt,
 });
 
-export const consoleSessionRoutes = (svc: Services) => {
-  const authenticate = keyAuthenticator(svc.db);
+/** `limiter` is the app's request limiter: a sign-in with a right key is a call of that key, counted in its bucket. */
+export const consoleSessionRoutes = (svc: Services, limiter: RateLimiter) => {
+  const checkKey = keyAuthenticator(svc.db);
+  const authenticate: KeyAuthenticator = (key) => {
+    const auth = checkKey(key);
+    if (auth) {
+      const decision = limiter.check(auth.rateBucket, auth.rateLimit ?? svc.cfg.rateLimitPerMinute);
+      if (!decision.allowed) throw rateLimited(decision, "Rate limit");
+    }
+    return auth;
+  };
+  const limits = signInLimits(svc.cfg.signInFailuresPerMinute);
   return new Elysia({ name: "console-session" })
     .post(
       PATH,
-      ({ request, body, set }) => {
+      ({ request, body, set, server }) => {
         if (body.external_user_id === undefined && body.user_id === undefined) {
           throw new AppError("USER_REQUIRED", "Give the learner: external_user_id or user_id");
         }
         if (body.external_user_id !== undefined && body.user_id !== undefined) {
           throw new AppError("VALIDATION_ERROR", "Give one of external_user_id and user_id, not both");
         }
-        const { token, session, user } = openSession(svc.db, authenticate, {
-          apiKey: body.api_key,
-          externalUserId: body.external_user_id,
-          userId: body.user_id,
-        });
+        const { token, session, user } = (() => {
+          try {
+            return openSession(svc.db, authenticate, {
+              apiKey: body.api_key,
+              externalUserId: body.external_user_id,
+              userId: body.user_id,
+            });
+          } catch (err) {
+            if (!(err instanceof AppError && err.code === "UNAUTHORIZED")) throw err;
+            const address = clientAddress(request, server?.requestIP(request)?.address, svc.cfg.trustedProxies);
+            throw limits.failed(address, body.api_key, err);
+          }
+        })();
         set.status = 201;
         set.headers["set-cookie"] = sessionCookie(request, svc.cfg, token);
         set.headers["cache-control"] = "no-store";
@@ -72,7 +93,8 @@ export const consoleSessionRoutes = (svc: Services) => {
             `Checks the API key and the learner (an unknown external_user_id is registered) and sets the HttpOnly, SameSite=Strict ` +
             `cookie ${SESSION_COOKIE} (Secure over HTTPS), valid 12 hours. The API accepts that cookie instead of X-API-Key only ` +
             "from the console's own origin, and every write must carry Origin; the session ends at sign-out, expiry or the key's revocation. " +
-            "Only browsers on this server's origin may call it (403 CROSS_ORIGIN_REQUEST otherwise).",
+            "Only browsers on this server's origin may call it (403 CROSS_ORIGIN_REQUEST otherwise). Failed sign-ins are limited per client " +
+            "address and per key prefix tried (SIGN_IN_FAILURES_PER_MINUTE; 429 past it); a right key always signs in, as a call of that key within its rate limit.",
           tags: ["console"],
           // The key travels in the body: no X-API-Key header.
           security: [],
