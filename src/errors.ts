@@ -77,9 +77,22 @@ export const errorCatalogue = {
   RESPONSE_TOO_LARGE: entry(502, "A fetched URL's body was over its limit"),
   VIDEO_UNAVAILABLE: entry(502, "A YouTube video's transcript could not be fetched"),
   PODCAST_SCRIPT_INVALID: entry(502, "The model's podcast script is no conversation after its re-asks"),
+  MODEL_OUTPUT_INVALID: entry(
+    502,
+    "The model's reply did not fit the structure asked for after its re-asks (a smaller or instruction-tuned model may do better)",
+  ),
+  MODEL_OUTPUT_UNGROUNDED: entry(
+    502,
+    "No paragraph the model wrote was supported by the passages it cited (retry, or use a stronger model)",
+  ),
+  MODEL_REQUEST_REJECTED: entry(
+    502,
+    "The model server refused the request as malformed or too large (see the message)",
+  ),
   LLM_TIMEOUT: entry(503, "The model did not answer in time"),
   LLM_RATE_LIMIT: entry(503, "The model server is rate limiting requests"),
-  LLM_UNAVAILABLE: entry(503, "The model server is unreachable, failing or has no such model"),
+  LLM_UNAVAILABLE: entry(503, "The model server is unreachable or failing"),
+  MODEL_NOT_FOUND: entry(503, "The model server has no model of the configured name (pull it, or set LLM_MODEL)"),
   LLM_FAILED: entry(503, "A material's model call failed otherwise (reason in details)"),
   MODEL_NOT_CONFIGURED: entry(503, "No model is configured and the learner has no documents to build from"),
   EMBEDDER_UNAVAILABLE: entry(503, "The embedding model server is unreachable or failing"),

@@ -211,13 +211,24 @@ async function writeChapters(
             publishProgress(svc, job.id, course);
           } catch (err) {
             // Queued chapters see this and return at once (clearQueue would leave their promises pending).
-            failure ??= err;
+            failure ??= inChapter(err, c);
           }
         }),
       ),
   );
   if (failure) throw failure;
   return !signal.aborted;
+}
+
+/**
+ * A chapter's failure names its chapter, wherever the reason is shown (progress, SSE, webhooks,
+ * the console): "Chapter 3 ("Tides"): the model's reply…", and `details.chapter`.
+ */
+function inChapter(err: unknown, c: ChapterRow): unknown {
+  if (!(err instanceof AppError)) return err;
+  const chapter = { order_index: c.order_index, title: c.title };
+  const details = err.details && typeof err.details === "object" ? { ...err.details, chapter } : { chapter };
+  return new AppError(err.code, `Chapter ${c.order_index + 1} ("${c.title}"): ${err.message}`, details, err.headers);
 }
 
 /**

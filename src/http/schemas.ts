@@ -2,6 +2,7 @@
 import { type IntegerOptions, Type } from "@sinclair/typebox";
 import { type TSchema, t } from "elysia";
 import { type ErrorCode, errorCatalogue, MODEL_FAILURE_STATUS, type ModelFailureEndpoint } from "../errors.ts";
+import { LLM_ERROR_CODES } from "../llm/errors.ts";
 
 /**
  * An integer in a JSON body. Elysia's own `t.Integer` also accepts a numeric string ("0"), which
@@ -37,9 +38,7 @@ interface Restated {
 export const modelFailures = (on: ModelFailureEndpoint): Restated => ({
   status: MODEL_FAILURE_STATUS[on],
   codes:
-    on === "materials"
-      ? ["LLM_TIMEOUT", "LLM_RATE_LIMIT", "LLM_REFUSED", "LLM_UNAVAILABLE", "LLM_FAILED"]
-      : ["LLM_TIMEOUT", "LLM_RATE_LIMIT", "LLM_REFUSED", "LLM_UNAVAILABLE", "EMBEDDER_UNAVAILABLE", "INTERNAL"],
+    on === "materials" ? [...LLM_ERROR_CODES, "LLM_FAILED"] : [...LLM_ERROR_CODES, "EMBEDDER_UNAVAILABLE", "INTERNAL"],
 });
 
 function byStatus(declared: (ErrorCode | Restated)[]): [number, ErrorCode[]][] {

@@ -4,10 +4,33 @@
  */
 import { AppError, type ErrorCode } from "../errors.ts";
 
+/** What a model call can fail with: each names what the operator or user can do about it, never INTERNAL. */
 export type LlmErrorCode = Extract<
   ErrorCode,
-  "LLM_TIMEOUT" | "LLM_RATE_LIMIT" | "LLM_REFUSED" | "LLM_UNAVAILABLE" | "INTERNAL"
+  | "LLM_TIMEOUT"
+  | "LLM_RATE_LIMIT"
+  | "LLM_REFUSED"
+  | "LLM_UNAVAILABLE"
+  | "MODEL_NOT_FOUND"
+  | "MODEL_REQUEST_REJECTED"
+  | "MODEL_OUTPUT_INVALID"
+  | "MODEL_OUTPUT_UNGROUNDED"
 >;
+
+/** In catalogue order, as the OpenAPI document lists them. */
+export const LLM_ERROR_CODES: readonly LlmErrorCode[] = [
+  "LLM_TIMEOUT",
+  "LLM_RATE_LIMIT",
+  "LLM_REFUSED",
+  "LLM_UNAVAILABLE",
+  "MODEL_NOT_FOUND",
+  "MODEL_REQUEST_REJECTED",
+  "MODEL_OUTPUT_INVALID",
+  "MODEL_OUTPUT_UNGROUNDED",
+];
+
+export const isLlmErrorCode = (code: string): code is LlmErrorCode =>
+  (LLM_ERROR_CODES as readonly string[]).includes(code);
 
 export function llmError(code: LlmErrorCode, message: string, details?: unknown): AppError {
   return new AppError(code, message, details);
@@ -48,7 +71,7 @@ export function classifyFailure(err: unknown, endpoint: string, timeoutMs: numbe
   ) {
     return llmError("LLM_UNAVAILABLE", `The model server at ${endpoint} is unreachable: ${message}`);
   }
-  return llmError("INTERNAL", `Model call failed (${endpoint}): ${message}`);
+  return llmError("LLM_UNAVAILABLE", `The model call to ${endpoint} failed: ${message}`);
 }
 
 export function fromHttpStatus(status: number, message: string, endpoint: string): AppError {
@@ -58,11 +81,14 @@ export function fromHttpStatus(status: number, message: string, endpoint: string
   if (status === 408 || status === 504)
     return llmError("LLM_TIMEOUT", `The model server at ${endpoint} timed out: ${detail}`);
   if (status === 404 && /model/i.test(message)) {
-    return llmError("LLM_UNAVAILABLE", `Model not found on ${endpoint}: ${detail}`);
+    return llmError("MODEL_NOT_FOUND", `Model not found on ${endpoint}: ${detail}`);
   }
   if (status >= 500)
     return llmError("LLM_UNAVAILABLE", `The model server at ${endpoint} failed (${status}): ${detail}`);
-  return llmError("INTERNAL", `The model server at ${endpoint} rejected the request (${status}): ${detail}`);
+  return llmError(
+    "MODEL_REQUEST_REJECTED",
+    `The model server at ${endpoint} rejected the request (${status}): ${detail}`,
+  );
 }
 
 // A model that declines answers in prose instead of the requested JSON; re-asking rarely helps.

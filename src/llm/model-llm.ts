@@ -110,7 +110,7 @@ export class ModelLlm implements Llm {
       );
     }
     throw llmError(
-      "INTERNAL",
+      "MODEL_OUTPUT_INVALID",
       `The model's reply did not match the expected structure after ${this.settings.maxRetries + 1} attempts: ${errors.slice(0, 3).join("; ")}`,
       { reason: "invalid_output", errors },
     );
@@ -153,7 +153,7 @@ export class ModelLlm implements Llm {
       this.record(req.model, completion, started, opts);
       return completion;
     } catch (err) {
-      const outcome = err instanceof AppError ? err.code : "INTERNAL";
+      const outcome = err instanceof AppError ? err.code : "LLM_UNAVAILABLE";
       modelCalls.inc({ engine: this.engine, model: canonicalModel(req.model), outcome });
       throw err;
     }

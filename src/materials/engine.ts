@@ -2,6 +2,7 @@
 import type { Database } from "bun:sqlite";
 import { AppError } from "../errors.ts";
 import { EXTRACTIVE_MODEL } from "../llm/artefacts.ts";
+import { isLlmErrorCode } from "../llm/errors.ts";
 import type { Engine, Llm } from "../llm/types.ts";
 
 /** What building a material needs: the database and the model. */
@@ -29,7 +30,7 @@ export function makerOf(llm: Llm, model?: string | null): Maker {
  */
 export function asUnavailable(err: unknown): unknown {
   if (!isModelFailure(err)) return err;
-  const code = err.code.startsWith("LLM_") ? err.code : "LLM_FAILED";
+  const code = isLlmErrorCode(err.code) ? err.code : "LLM_FAILED";
   return new AppError(
     code,
     `The model is unavailable: ${err.message}`,
@@ -44,4 +45,4 @@ export function asUnavailable(err: unknown): unknown {
 
 /** A failure of the model call itself (the LLM layer's errors), not of our input or storage. */
 export const isModelFailure = (err: unknown): err is AppError =>
-  err instanceof AppError && (err.code.startsWith("LLM_") || err.status >= 500);
+  err instanceof AppError && (isLlmErrorCode(err.code) || err.status >= 500);

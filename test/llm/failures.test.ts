@@ -68,9 +68,9 @@ describe("failure classification (Ollama)", () => {
     expect(fake.generations()).toHaveLength(3);
   });
 
-  test("a model the server does not have is LLM_UNAVAILABLE naming the model", async () => {
+  test("a model the server does not have is MODEL_NOT_FOUND naming the model", async () => {
     const err = await llm.generateText("x", { model: "no-such-model" }).catch((e) => e);
-    expect(err.code).toBe("LLM_UNAVAILABLE");
+    expect(err.code).toBe("MODEL_NOT_FOUND");
     expect(err.message).toContain("no-such-model");
   });
 
@@ -120,14 +120,14 @@ describe("failure classification (OpenAI-compatible)", () => {
     expect((await llm.generateObject(Schema, "x").catch((e) => e)).code).toBe("LLM_REFUSED");
   });
 
-  test("a rejected request (4xx) is INTERNAL", async () => {
+  test("a rejected request (4xx) is MODEL_REQUEST_REJECTED with the status, never INTERNAL", async () => {
     const keyed = startFakeOpenAi({ apiKey: "right" });
     const wrong = await createLlm(
       llmConfig({ llmProvider: "openai", openaiBaseUrl: keyed.url, openaiApiKey: "wrong" }),
       fast,
     );
     const err = await wrong.generateText("x").catch((e) => e);
-    expect(err).toMatchObject({ code: "INTERNAL", status: 500 });
+    expect(err).toMatchObject({ code: "MODEL_REQUEST_REJECTED", status: 502 });
     expect(err.message).toContain("401");
     await keyed.close();
   });

@@ -105,11 +105,11 @@ describe("structured output against the fake Ollama", () => {
     expect(fake.generations()[1]!.body!.messages.at(-1).content).toContain("items must differ");
   });
 
-  test("after LLM_MAX_RETRIES re-asks the call fails with a structured INTERNAL error", async () => {
+  test("after LLM_MAX_RETRIES re-asks the call fails with MODEL_OUTPUT_INVALID, never INTERNAL", async () => {
     fake.behave("invalid_json");
     const err = await llm.generateObject(ChapterSchema, "Write a chapter").catch((e) => e);
-    expect(err.code).toBe("INTERNAL");
-    expect(err.status).toBe(500);
+    expect(err.code).toBe("MODEL_OUTPUT_INVALID");
+    expect(err.status).toBe(502);
     expect(err.message).toContain("after 3 attempts");
     expect(err.details.reason).toBe("invalid_output");
     expect(fake.generations()).toHaveLength(3);

@@ -117,7 +117,7 @@ function assemble(
     }
   });
   if (blocks.length === 0)
-    throw llmError("INTERNAL", "No paragraph of the chapter was supported by the passages it cited", {
+    throw llmError("MODEL_OUTPUT_UNGROUNDED", "No paragraph of the chapter was supported by the passages it cited", {
       reason: "unsupported_output",
     });
   return {

@@ -39,12 +39,12 @@ export async function writePodcastScript(llm: Llm, input: PodcastInput): Promise
     });
   } catch (err) {
     // The re-asks are spent: an episode-specific code and what the last script still lacked.
-    const reason = (err as { details?: { reason?: string; errors?: string[] } }).details;
-    if (isLlmError(err, "INTERNAL") && reason?.reason === "invalid_output") {
+    if (isLlmError(err, "MODEL_OUTPUT_INVALID")) {
+      const errors = (err.details as { errors?: string[] } | undefined)?.errors ?? [];
       throw new AppError(
         "PODCAST_SCRIPT_INVALID",
-        `The model did not write a usable two-speaker script for "${input.chapterTitle}" after its re-asks: ${(reason.errors ?? []).join("; ")}`,
-        { errors: reason.errors ?? [] },
+        `The model did not write a usable two-speaker script for "${input.chapterTitle}" after its re-asks: ${errors.join("; ")}`,
+        { errors },
       );
     }
     throw err;
