@@ -17,7 +17,7 @@ rmSync(outfile, { force: true });
  * folder, so that `new URL("./x-worker.ts", import.meta.url)` in the bundled code finds them at
  * the executable's root, where that URL points once everything is one file.
  */
-const WORKER_ENTRIES = ["./src/ingest/ocr-worker.ts"];
+const WORKER_ENTRIES = ["./src/ingest/ocr-worker.ts", "./src/llm/extractive/extractive-worker.ts"];
 
 /**
  * transformers.js as the executable needs it. Its Node build loads onnxruntime-node through

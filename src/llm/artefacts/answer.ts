@@ -7,7 +7,7 @@ import { formatPassages, render, templates } from "../prompts/index.ts";
 import { type Answer, AnswerReply } from "../schemas.ts";
 import { lexicalSupport, MODEL_SUPPORT, stemSet } from "../support.ts";
 import type { Llm } from "../types.ts";
-import { type ArtefactOptions, extractive } from "./common.ts";
+import { type ArtefactOptions, extractiveHere } from "./common.ts";
 
 export { type AnswerPassage, distinctPassages, NOT_ANSWERED };
 
@@ -27,7 +27,7 @@ const notAnswered = (): Answer => ({ answer: NOT_ANSWERED, citations: [], answer
  */
 export async function answerQuestion(llm: Llm, input: AnswerInput): Promise<Answer> {
   if (input.passages.length === 0) return notAnswered();
-  if (usesExtractive(llm, input.model)) return extractive(input.meter, (e) => e.extractiveAnswer(input));
+  if (usesExtractive(llm, input.model)) return extractiveHere(input.meter, (e) => e.extractiveAnswer(input));
   const handles = input.passages.map((_, i) => `S${i + 1}`);
   const stems = input.passages.map((p) => stemSet(p.text));
   const ask = (retry: string) =>

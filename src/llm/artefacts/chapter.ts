@@ -29,11 +29,9 @@ export interface ChapterInput extends ArtefactOptions {
 export async function writeChapter(llm: Llm, input: ChapterInput): Promise<ChapterDraft> {
   if (usesExtractive(llm, input.model)) {
     if (input.passages.length === 0) throw llmError("LLM_UNAVAILABLE", NO_MODEL_MESSAGE);
-    return extractive(input.meter, (e) =>
-      input.sectionDepth === undefined
-        ? e.extractiveChapter(input)
-        : e.condensedChapter({ ...input, sectionDepth: input.sectionDepth }),
-    );
+    return input.sectionDepth === undefined
+      ? extractive(input.meter, "extractiveChapter", input)
+      : extractive(input.meter, "condensedChapter", { ...input, sectionDepth: input.sectionDepth });
   }
   const handles = input.passages.map((_, i) => `S${i + 1}`);
   const outline = input.courseOutline ?? [input.chapterTitle];

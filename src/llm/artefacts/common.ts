@@ -1,4 +1,5 @@
 /** Shared pieces of the artefact functions. */
+import { type BuilderName, buildInThread } from "../extractive/thread.ts";
 import { EXTRACTIVE } from "../providers/extractive.ts";
 import type { UsageMeter } from "../usage.ts";
 import type { ChapterSummary } from "./chapter-summary.ts";
@@ -16,11 +17,8 @@ let engine: Promise<ExtractiveEngine> | null = null;
 /** The extractive engine, imported on first use (see extractive/engine.ts). */
 export const extractiveEngine = (): Promise<ExtractiveEngine> => (engine ??= import("../extractive/engine.ts"));
 
-/** Runs an extractive build and records it as one zero-token call, so usage says which engine made it. */
-export async function extractive<T>(meter: UsageMeter | undefined, build: (engine: ExtractiveEngine) => T): Promise<T> {
-  const loaded = await extractiveEngine();
-  const started = performance.now();
-  const out = build(loaded);
+/** Usage records an extractive build as one zero-token call, so it says which engine made it. */
+function recordExtractive(meter: UsageMeter | undefined, started: number): void {
   meter?.add({
     engine: "extractive",
     model: EXTRACTIVE,
@@ -28,6 +26,33 @@ export async function extractive<T>(meter: UsageMeter | undefined, build: (engin
     completionTokens: 0,
     ms: performance.now() - started,
   });
+}
+
+/** An extractive build on this thread: answers, which read a few passages and must not queue behind a course. */
+export async function extractiveHere<T>(
+  meter: UsageMeter | undefined,
+  build: (engine: ExtractiveEngine) => T,
+): Promise<T> {
+  const loaded = await extractiveEngine();
+  const started = performance.now();
+  const out = build(loaded);
+  recordExtractive(meter, started);
+  return out;
+}
+
+/**
+ * Runs an extractive course builder in its thread (extractive/thread.ts), recorded as above. The
+ * input is copied there without its meter.
+ */
+export async function extractive<K extends BuilderName>(
+  meter: UsageMeter | undefined,
+  name: K,
+  input: Parameters<ExtractiveEngine[K]>[0] & ArtefactOptions,
+): Promise<ReturnType<ExtractiveEngine[K]>> {
+  const { meter: _meter, ...data } = input;
+  const started = performance.now();
+  const out = await buildInThread(name, data as Parameters<ExtractiveEngine[K]>[0]);
+  recordExtractive(meter, started);
   return out;
 }
 

@@ -1,16 +1,10 @@
+import { buildInThread } from "../extractive/thread.ts";
 import { usesExtractive } from "../models.ts";
 import { render, templates } from "../prompts/index.ts";
 import { type Flashcard, type FlashcardDeck, FlashcardsReply } from "../schemas.ts";
 import type { Llm } from "../types.ts";
 import type { ChapterSummary } from "./chapter-summary.ts";
-import {
-  type ArtefactOptions,
-  extractive,
-  extractiveEngine,
-  formatChapters,
-  perChapterBudget,
-  uniqueBy,
-} from "./common.ts";
+import { type ArtefactOptions, extractive, formatChapters, perChapterBudget, uniqueBy } from "./common.ts";
 
 export interface FlashcardsInput extends ArtefactOptions {
   courseTitle: string;
@@ -19,7 +13,7 @@ export interface FlashcardsInput extends ArtefactOptions {
 
 /** A deck covering the chapters' key concepts, with no repeated fronts or backs. */
 export async function writeFlashcards(llm: Llm, input: FlashcardsInput): Promise<FlashcardDeck> {
-  if (usesExtractive(llm, input.model)) return extractive(input.meter, (e) => e.extractiveFlashcards(input));
+  if (usesExtractive(llm, input.model)) return extractive(input.meter, "extractiveFlashcards", input);
   const concepts = [...new Set(input.chapters.flatMap((c) => c.key_concepts))];
   const minCards = Math.max(concepts.length, 10);
   const prompt = render(templates.flashcards, {
@@ -52,8 +46,8 @@ async function missingConceptCards(input: FlashcardsInput, cards: Flashcard[]): 
     .map((c) => ({ ...c, key_concepts: c.key_concepts.filter((k) => !text.some((t) => t.includes(k.toLowerCase()))) }))
     .filter((c) => c.key_concepts.length > 0);
   if (missing.length === 0) return [];
-  const { extractiveFlashcards } = await extractiveEngine();
-  const filler = extractiveFlashcards({ courseTitle: input.courseTitle, chapters: missing }).cards;
+  const filler = (await buildInThread("extractiveFlashcards", { courseTitle: input.courseTitle, chapters: missing }))
+    .cards;
   const wanted = missing.flatMap((c) => c.key_concepts.map((k) => k.toLowerCase()));
   return filler.filter((c) => wanted.some((k) => c.front.toLowerCase().includes(k)));
 }

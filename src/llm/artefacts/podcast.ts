@@ -22,7 +22,7 @@ const MIN_TURNS = 8;
 
 /** A host/guest script teaching the chapter's key concepts, turns strictly alternating. */
 export async function writePodcastScript(llm: Llm, input: PodcastInput): Promise<PodcastScript> {
-  if (usesExtractive(llm, input.model)) return extractive(input.meter, (e) => e.extractivePodcast(input));
+  if (usesExtractive(llm, input.model)) return extractive(input.meter, "extractivePodcast", input);
   const prompt = render(templates.podcast, {
     courseTitle: input.courseTitle,
     chapterTitle: input.chapterTitle,

@@ -11,7 +11,7 @@ export interface StudyGuideInput extends ArtefactOptions {
 }
 
 export async function writeStudyGuide(llm: Llm, input: StudyGuideInput): Promise<StudyGuide> {
-  if (usesExtractive(llm, input.model)) return extractive(input.meter, (e) => e.extractiveStudyGuide(input));
+  if (usesExtractive(llm, input.model)) return extractive(input.meter, "extractiveStudyGuide", input);
   const prompt = render(templates.studyGuide, {
     courseTitle: input.courseTitle,
     chapters: formatChapters(input.chapters, perChapterBudget(input.chapters.length)),

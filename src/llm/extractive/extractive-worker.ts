@@ -1,0 +1,50 @@
+/**
+ * The extractive engine's course builders in a worker thread (thread.ts): tagging and ranking a
+ * book's chapters takes seconds of CPU, which on the server's thread stalled every other tenant's
+ * requests (a 3.8 MB source held it for 105 s). build.ts lists this file as an entry point.
+ */
+import { parentPort } from "node:worker_threads";
+import {
+  condensedChapter,
+  extractiveChapter,
+  extractiveExamQuestions,
+  extractiveFlashcards,
+  extractiveNotes,
+  extractiveOutline,
+  extractivePodcast,
+  extractiveStudyGuide,
+} from "./engine.ts";
+
+/** The builders run here: every one but answers (see thread.ts). */
+const BUILDERS = {
+  condensedChapter,
+  extractiveChapter,
+  extractiveExamQuestions,
+  extractiveFlashcards,
+  extractiveNotes,
+  extractiveOutline,
+  extractivePodcast,
+  extractiveStudyGuide,
+};
+export type Builders = typeof BUILDERS;
+
+export interface BuildRequest {
+  id: number;
+  name: keyof Builders;
+  input: unknown;
+}
+
+export type BuildReply =
+  | { id: number; out: unknown }
+  | { id: number; error: { message: string; code?: string; details?: unknown } };
+
+parentPort?.on("message", ({ id, name, input }: BuildRequest) => {
+  let reply: BuildReply;
+  try {
+    reply = { id, out: (BUILDERS[name] as (input: unknown) => unknown)(input) };
+  } catch (err) {
+    const e = err as { message?: string; code?: string; details?: unknown };
+    reply = { id, error: { message: e?.message ?? String(err), code: e?.code, details: e?.details } };
+  }
+  parentPort?.postMessage(reply);
+});
