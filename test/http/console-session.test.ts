@@ -294,7 +294,10 @@ test("the console is served at /app/ with a strict content security policy; / le
   const root = await fetch(`${srv.url}/`, { redirect: "manual" });
   expect(root.status).toBe(302);
   expect(root.headers.get("location")).toBe("/app/");
-  for (const path of ["/app/", "/app/library", "/app/courses/abc/chapters/2"]) {
+  const bare = await fetch(`${srv.url}/app`, { redirect: "manual" });
+  expect(bare.status).toBe(301);
+  expect(bare.headers.get("location")).toBe("/app/");
+  for (const path of ["/app/", "/app/library", "/app/courses/abc/chapters/2", "/app/courses/%E0"]) {
     const page = await fetch(srv.url + path);
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toContain("text/html");

@@ -24,15 +24,30 @@ export function usePath(): string {
   return path;
 }
 
-/** `pattern` such as "/courses/:id/chapters/:n" against a path: the named parts, or null. */
+/** A path part as written, or null when its percent-escapes are not UTF-8 ("%E0"). */
+function decodePart(part: string): string | null {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `pattern` such as "/courses/:id/chapters/:n" against a path: the named parts, or null (an
+ * undecodable part matches nothing, so the page shows its not-found view).
+ */
 export function match(pattern: string, path: string): Record<string, string> | null {
   const p = pattern.split("/");
   const a = path.replace(/\/+$/, "").split("/");
   if (p.length !== a.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < p.length; i++) {
-    if (p[i]!.startsWith(":")) params[p[i]!.slice(1)] = decodeURIComponent(a[i]!);
-    else if (p[i] !== a[i]) return null;
+    if (p[i]!.startsWith(":")) {
+      const value = decodePart(a[i]!);
+      if (value === null) return null;
+      params[p[i]!.slice(1)] = value;
+    } else if (p[i] !== a[i]) return null;
   }
   return params;
 }

@@ -29,24 +29,31 @@ const SECURITY_HEADERS = {
   "x-frame-options": "DENY",
 };
 
+/** An asset under /app/assets/, else the console's page, whose router reads the rest of the path. */
+async function consoleFile(path: string): Promise<Response> {
+  const files = await consoleFiles();
+  const asset = path.startsWith("assets/") ? files[path] : files[""];
+  if (!asset) throw new AppError("NOT_FOUND", `No console file ${path}`);
+  return new Response(asset.body, {
+    headers: {
+      ...SECURITY_HEADERS,
+      "content-type": asset.type,
+      // The page is small and names the assets; both are revalidated so an upgrade shows at once.
+      "cache-control": "no-cache",
+    },
+  });
+}
+
 export const consoleRoutes = () =>
   new Elysia({ name: "console" })
     .get("/", ({ redirect }) => redirect("/app/", 302), { detail: { hide: true } })
+    // The router matches /app/ here too (trailing slashes are ignored): only the bare /app redirects,
+    // so the page's relative asset URLs resolve under /app/.
     .get(
-      "/app/*",
-      async ({ params }) => {
-        const files = await consoleFiles();
-        const path = params["*"];
-        const asset = path.startsWith("assets/") ? files[path] : files[""];
-        if (!asset) throw new AppError("NOT_FOUND", `No console file ${path}`);
-        return new Response(asset.body, {
-          headers: {
-            ...SECURITY_HEADERS,
-            "content-type": asset.type,
-            // The page is small and names the assets; both are revalidated so an upgrade shows at once.
-            "cache-control": "no-cache",
-          },
-        });
+      "/app",
+      ({ request, redirect }) => (new URL(request.url).pathname === "/app" ? redirect("/app/", 301) : consoleFile("")),
+      {
+        detail: { hide: true },
       },
-      { detail: { hide: true } },
-    );
+    )
+    .get("/app/*", ({ params }) => consoleFile(params["*"]), { detail: { hide: true } });
