@@ -7,7 +7,7 @@
 import { safeFetch } from "../net/safe-fetch.ts";
 import { nowIso } from "../util.ts";
 import type { AttemptResult } from "./attempts.ts";
-import { signBody } from "./signing.ts";
+import { signBody, standardWebhookHeaders } from "./signing.ts";
 
 /** The answer is not used; a receiver that sends more than this fails the attempt instead of filling memory. */
 const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -46,6 +46,7 @@ export async function sendDelivery(opts: SendOptions, d: OutgoingDelivery): Prom
         "x-service-event": d.event,
         "x-service-delivery": d.deliveryId,
         "x-service-signature": signBody(d.secret, d.body),
+        ...standardWebhookHeaders(d.secret, d.deliveryId, d.body, Math.floor(Date.now() / 1000)),
       },
       body: d.body,
       timeoutMs: opts.timeoutMs,

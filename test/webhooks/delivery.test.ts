@@ -63,7 +63,7 @@ describe("registration", () => {
       active: true,
     });
     expect(r.body.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(r.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(r.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Date.parse(r.body.created_at)).toBeGreaterThan(Date.now() - 60_000);
 
     const list = await call(srv.url, "/v2/webhooks", { key });

@@ -29,7 +29,10 @@ const WebhookFields = {
 const Webhook = t.Object(WebhookFields);
 const RegisteredWebhook = t.Object({
   ...WebhookFields,
-  secret: t.String({ description: "whsec_… signing secret; returned only by registration" }),
+  secret: t.String({
+    description:
+      "whsec_… signing secret (base64 after the prefix, as Standard Webhooks libraries take it); returned only by registration",
+  }),
 });
 
 const WebhookIdParams = t.Object({ webhook_id: t.String({ description: "Webhook id" }) });
