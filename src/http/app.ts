@@ -22,6 +22,7 @@ import {
   parseJsonBody,
 } from "./json-body.ts";
 import { RateLimiter, rateHeaders, rateLimited } from "./rate-limit.ts";
+import { routeLabeler } from "./route-label.ts";
 import { consoleRoutes } from "./routes/console.ts";
 import { consoleSessionRoutes, isSignIn, isSignOut } from "./routes/console-session.ts";
 import { courseGenerationRoutes } from "./routes/course-generation.ts";
@@ -105,6 +106,7 @@ export function createApp(svc: AppServices) {
     return session.auth;
   }
   const limiter = new RateLimiter();
+  const labelOf = routeLabeler(() => app.routes);
 
   // Route sets known once every route is registered, so built on the first request.
   type RouteInfo = (typeof app.routes)[number];
@@ -198,8 +200,8 @@ export function createApp(svc: AppServices) {
         state.status ??
         (responseValue instanceof Response ? responseValue.status : typeof set.status === "number" ? set.status : 200);
       const seconds = (performance.now() - state.startedAt) / 1000;
-      // Unmatched paths share one label so arbitrary URLs cannot grow the metric set.
-      const routeLabel = route || "unmatched";
+      // A request refused before routing is labelled with the route its path names (route-label.ts).
+      const routeLabel = route || labelOf(request.method, routedPath(request.url));
       httpRequests.inc({ route: routeLabel, method: request.method, status });
       httpDuration.observe({ route: routeLabel, method: request.method, status }, seconds);
       svc.log.info("request", {

@@ -11,6 +11,9 @@ test("GET /metrics needs its own token and reports requests by route pattern", a
   const key = await srv.createKey("metrics-co");
   await call(srv.url, "/v2/users", { key, json: { external_id: "m1" } });
   await call(srv.url, `/v2/courses/${crypto.randomUUID()}`, { key, user: "m1" });
+  // Refused before routing (no key): labelled with the route its path names, not "unmatched".
+  await call(srv.url, `/v2/courses/${crypto.randomUUID()}/flashcards/due`, { user: "m1" });
+  await call(srv.url, `/v2/no/such/${crypto.randomUUID()}`, { key });
 
   const none = await call(srv.url, "/metrics");
   expect(none.status).toBe(401);
@@ -26,6 +29,10 @@ test("GET /metrics needs its own token and reports requests by route pattern", a
   expect(text).toMatch(
     /courseforge_http_requests_total\{route="\/v2\/courses\/:course_id",method="GET",status="404"\} 1/,
   );
+  expect(text).toMatch(
+    /courseforge_http_requests_total\{route="\/v2\/courses\/:course_id\/flashcards\/due",method="GET",status="401"\} 1/,
+  );
+  expect(text).toMatch(/courseforge_http_requests_total\{route="unmatched",method="GET",status="404"\} 1/);
   expect(text).toContain("courseforge_http_request_duration_seconds_bucket");
   expect(text).toMatch(/courseforge_jobs\{status="queued"\} \d+/);
   // Raw ids never become labels.
