@@ -217,3 +217,25 @@ export function trailingLicences(blocks: Block[], roles: Roles): void {
     return;
   }
 }
+
+/** Most lines a cover or title block holds. */
+const OPENING_LINES = 8;
+
+/**
+ * A document without pages (DOCX, HTML) that has a table of contents near its start opens with
+ * front matter: the short lines before its first paragraph of prose that are not sentences and
+ * not headings ("2015 v2.1", "October 2021", a subtitle) are its title matter.
+ */
+export function openingLines(blocks: Block[], roles: Roles): void {
+  if (blocks.some((b) => b.page != null)) return;
+  const early = Math.max(1, Math.ceil(blocks.length * 0.2));
+  if (!roles.slice(0, early).includes("toc")) return;
+  const prose = blocks.findIndex((b, i) => !roles[i] && b.kind === "paragraph" && wordsIn(b.text) >= PROSE_WORDS);
+  if (prose < 0) return;
+  const lines = [...blocks.keys()]
+    .slice(0, prose)
+    .filter((i) => !roles[i] && (blocks[i]!.kind === "paragraph" || blocks[i]!.kind === "list_item"));
+  if (lines.length > OPENING_LINES) return;
+  for (const i of lines)
+    if (wordsIn(blocks[i]!.text) <= 12 && !/[.!?:]$/.test(blocks[i]!.text)) roles[i] = "title_page";
+}

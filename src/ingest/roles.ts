@@ -8,7 +8,7 @@
 
 import { linkCitations } from "./citations.ts";
 import type { Block, BlockRole } from "./document.ts";
-import { pageRoles, trailingLicences } from "./front-matter.ts";
+import { openingLines, pageRoles, trailingLicences } from "./front-matter.ts";
 import { isNameList } from "./name-list.ts";
 
 /** Section headings that name their role, matched after numbering is stripped. */
@@ -264,6 +264,7 @@ export function assignRoles(blocks: Block[]): Block[] {
   coverPage(blocks, roles);
   pageRoles(blocks, roles, headingRole);
   trailingLicences(blocks, roles);
+  openingLines(blocks, roles);
   authorLines(blocks, roles);
   indexingLines(blocks, roles);
   const withRoles = blocks.map((b, i) => (roles[i] && roles[i] !== b.role ? { ...b, role: roles[i]! } : b));
