@@ -146,7 +146,7 @@ export function pageRoles(blocks: Block[], roles: Roles, headingRole: (text: str
     const named = namedRole(p, blocks, headingRole);
     const imprint = imprintEvidence(p.lines.join("\n")) >= 3;
     const assigned = p.blocks.every((i) => roles[i] && roles[i] !== "body");
-    if (!named && !imprint && !assigned && p.longest >= PROSE_WORDS && p.words >= 100) {
+    if (!named && !imprint && !assigned && p.longest >= PROSE_WORDS && p.words >= Math.min(100, typical)) {
       bodyStart = k;
       break;
     }
