@@ -147,14 +147,17 @@ const tocEntry = (title: string, pageNo: number, first: boolean, last: boolean) 
     last ? '<w:r><w:fldChar w:fldCharType="end"/></w:r>' : ""
   }</w:p>`;
 
-/** The book as a Word file: Title and Subtitle, a TOC field with its cached entries, then the text. */
+/**
+ * The book as a Word file: Title and Subtitle, a TOC field with its cached entries under a "TOC
+ * Heading" whose words do not say it is a table of contents (only its style does), then the text.
+ */
 export function bookDocx(): Uint8Array {
   const entries = ["Preface", ...CHAPTERS.map((c) => c.title)];
   const document = `<?xml version="1.0" encoding="UTF-8"?><w:document ${W} xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><w:body>
 ${para(BOOK_TITLE, "Title")}
 ${para("A Field Guide for Small-Boat Sailors", "Subtitle")}
 <w:sdt><w:sdtPr><w:docPartObj><w:docPartGallery w:val="Table of Contents"/><w:docPartUnique/></w:docPartObj></w:sdtPr><w:sdtContent>
-${para("Contents", "TOCHeading")}
+${para("In This Guide", "TOCHeading")}
 ${entries.map((t, i) => tocEntry(t, 2 + i * 2, i === 0, i === entries.length - 1)).join("\n")}
 </w:sdtContent></w:sdt>
 ${para("Preface", "Heading1")}

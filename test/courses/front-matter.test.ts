@@ -117,6 +117,7 @@ describe("a Word book with a table of contents field", () => {
       expect(leaked(`${ch.content}\n${JSON.stringify(ch.quiz)}`)).toEqual([]);
       // No contents entry stands as a paragraph of its own.
       for (const title of bookTitles) expect(ch.content).not.toMatch(new RegExp(`^${title}\\s*(\\|\\s*\\d+)?$`, "m"));
+      expect(`${ch.title}\n${ch.content}`).not.toContain("In This Guide");
     }
     const guide = await call(env.srv.url, `/v2/courses/${course.id}/study-guide`, { key: env.key, user });
     expect(leaked(JSON.stringify(guide.body.study_guide))).toEqual([]);
