@@ -203,9 +203,10 @@ export function trailingLicences(blocks: Block[], roles: Roles): void {
     const opensPage = b.page != null && i > 0 && blocks[i - 1]!.page !== b.page;
     if (b.kind === "heading" || opensPage) starts.push(i);
   });
-  for (const start of starts) {
+  for (const [k, start] of starts.entries()) {
+    // The opening is the unit's own first blocks, never the next unit's preamble.
     const opening = texts
-      .slice(start, start + 12)
+      .slice(start, Math.min(starts[k + 1] ?? blocks.length, start + 12))
       .join("\n")
       .slice(0, 1500);
     if (!LICENCE_NAME_RE.test(opening) || !PERMISSION_RE.test(opening) || imprintEvidence(opening) < 2) continue;
