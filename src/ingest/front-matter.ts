@@ -6,7 +6,7 @@
  * are sparse or shaped like lists. At the back stand an index (alphabetised short entries with page
  * numbers) and licence texts (a licence's own preamble, then long legal text to the end).
  */
-import type { Block, BlockRole } from "./document.ts";
+import { type Block, type BlockRole, TEACHING_ROLES } from "./document.ts";
 
 type Roles = (BlockRole | null)[];
 
@@ -111,9 +111,16 @@ function isIndexPage(p: Page): boolean {
   return ordered >= 0.85 * (initials.length - 1);
 }
 
+/** A page's first block with words (a rule of underscores drawn as text is no title). */
+const firstWords = (p: Page, blocks: Block[]) => p.blocks.map((i) => blocks[i]!).find((b) => /\p{L}/u.test(b.text));
+
+/** A heading, or a short line that is not a sentence: a page opening with it starts something new. */
+const opensWithTitle = (b: Block | undefined) =>
+  !b || b.kind === "heading" || (wordsIn(b.text) <= 5 && !/[.!?,;]$/.test(b.text));
+
 /** A page's first line when it names its own role ("Acknowledgements", "Dedication"), read as a heading. */
 function namedRole(p: Page, blocks: Block[], headingRole: (text: string) => BlockRole | null): BlockRole | null {
-  const first = blocks[p.blocks[0]!];
+  const first = firstWords(p, blocks);
   if (!first || !isText(first) || wordsIn(first.text) > 5) return null;
   return headingRole(first.text);
 }
@@ -146,7 +153,8 @@ export function pageRoles(blocks: Block[], roles: Roles, headingRole: (text: str
     const named = namedRole(p, blocks, headingRole);
     const imprint = imprintEvidence(p.lines.join("\n")) >= 3;
     const assigned = p.blocks.every((i) => roles[i] && roles[i] !== "body");
-    if (!named && !imprint && !assigned && p.longest >= PROSE_WORDS && p.words >= Math.min(100, typical)) {
+    const prose = p.longest >= PROSE_WORDS && p.words >= Math.min(100, typical);
+    if (prose && !named && !imprint && !assigned && !isContentsPage(p, titlesAfter(k))) {
       bodyStart = k;
       break;
     }
@@ -157,8 +165,10 @@ export function pageRoles(blocks: Block[], roles: Roles, headingRole: (text: str
     const named = namedRole(p, blocks, headingRole);
     if (named) return named;
     const evidence = imprintEvidence(p.lines.join("\n"));
-    if (evidence >= 3 || (evidence >= 2 && p.words <= 250)) return "boilerplate";
+    if (evidence >= 3) return "boilerplate";
+    // Before weaker imprint evidence: a contents page may list "Copyright and License".
     if (isContentsPage(p, titlesAfter(k))) return "toc";
+    if (evidence >= 2 && p.words <= 250) return "boilerplate";
     // Sparse or without a paragraph of prose: cover, half-title, title page, dedication, epigraph, "also by".
     if (bodyStart >= 0 && (p.words <= typical / 2 || p.longest < PROSE_WORDS / 2)) return "title_page";
     return null;
@@ -167,6 +177,17 @@ export function pageRoles(blocks: Block[], roles: Roles, headingRole: (text: str
     const role = frontRole(p, k);
     if (role) setPage(p, role);
   });
+  // Up to the contents, a page that names itself ("Acknowledgements") is that matter even when it
+  // is prose, and so are the pages it runs on to, until one opens with a new title.
+  const contentsEnd = pages.findLastIndex((p, k) => k < pages.length / 4 && p.blocks.some((i) => roles[i] === "toc"));
+  let carried: BlockRole | null = null;
+  for (let k = front.length; k < contentsEnd; k++) {
+    const p = pages[k]!;
+    const named = namedRole(p, blocks, headingRole);
+    if (named) carried = TEACHING_ROLES.has(named) ? null : named;
+    else if (opensWithTitle(firstWords(p, blocks))) carried = null;
+    if (carried) setPage(p, carried);
+  }
   // An imprint page may follow a first page of prose (a blurb); it still stands among the first pages.
   for (const p of pages.slice(front.length, Math.max(front.length, Math.ceil(pages.length * 0.1))))
     if (imprintEvidence(p.lines.join("\n")) >= 4 && p.words <= 400) setPage(p, "boilerplate");
