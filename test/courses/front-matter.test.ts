@@ -8,11 +8,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { call } from "../helpers/server.ts";
 import { BOOK_TITLE, bookDocx, bookPdf, CHAPTERS, FRONT_AND_BACK } from "./book-fixtures.ts";
-import { type CourseEnv, courseEnv, filesForm, syncCourse } from "./helpers.ts";
+import { type CourseEnv, chapterCalls, courseEnv, filesForm, outlineCalls, syncCourse } from "./helpers.ts";
 
 const user = "reader";
-/** Contents lines ("… Basin 8", "Preface | 2") and index entries ("seiche, 8, 9, 13"). */
-const CONTENTS_OR_INDEX = /\b(Basin|Shore|Water|Preface) \|? ?\d+\b|\b(seiche|basin|gust|sandbar), \d+/;
+/** Contents lines with their pages in the PDF or the Word file ("… Basin 8", "Preface | 2") and index entries ("seiche, 8, 9, 13"). */
+const CONTENTS_OR_INDEX =
+  /\b(Preface \|? ?[27]|Basin \|? ?[48]|Shore \|? ?(6|10)|Water \|? ?(8|12)|Index \|? ?14)\b|\b(seiche|basin|gust|sandbar), \d+/;
 
 let env: CourseEnv;
 beforeAll(async () => {
@@ -121,5 +122,30 @@ describe("a Word book with a table of contents field", () => {
     }
     const guide = await call(env.srv.url, `/v2/courses/${course.id}/study-guide`, { key: env.key, user });
     expect(leaked(JSON.stringify(guide.body.study_guide))).toEqual([]);
+  }, 120_000);
+});
+
+describe("with a model", () => {
+  let modelEnv: CourseEnv;
+  beforeAll(async () => {
+    modelEnv = await courseEnv();
+  }, 60_000);
+  afterAll(() => modelEnv.stop());
+
+  test("no prompt shows the model the front or back pages as the book's text", async () => {
+    const course = await syncCourse(
+      modelEnv,
+      filesForm({ num_chapters: "3", search_enabled: "false" }, [
+        { name: "tides.pdf", content: await bookPdf(), type: "application/pdf" },
+      ]),
+      user,
+    );
+    const prompts = [...outlineCalls(modelEnv.fake!), ...chapterCalls(modelEnv.fake!)].map((c) =>
+      JSON.stringify(c.body?.messages ?? c.body?.prompt),
+    );
+    expect(chapterCalls(modelEnv.fake!).length).toBe(course.chapters.length);
+    // The chapters' own sections are what they are shown.
+    expect(prompts.some((p) => p.includes("A seiche is a standing wave"))).toBe(true);
+    for (const prompt of prompts) expect(leaked(prompt, course.title)).toEqual([]);
   }, 120_000);
 });
