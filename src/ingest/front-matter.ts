@@ -85,14 +85,15 @@ const normalTitle = (s: string) =>
     .trim();
 
 /**
- * A contents page: most of its lines end in a page number, or name headings the document has
- * further on (contents printed without page numbers).
+ * A contents page: most of its lines end in a page number, or many name headings the document
+ * has further on (contents printed without page numbers).
  */
 function isContentsPage(p: Page, titledLater: (line: string) => boolean): boolean {
   if (p.lines.length < 4) return false;
   const refs = p.lines.filter((l) => l.length <= 160 && PAGE_REF_LINE_RE.test(l)).length;
   const named = p.lines.filter(titledLater).length;
-  return refs >= 0.5 * p.lines.length || named >= 0.5 * p.lines.length;
+  // Titles are matched whole, and a layout may run two entries into one line: a third suffices.
+  return refs >= 0.5 * p.lines.length || named >= Math.max(4, p.lines.length / 3);
 }
 
 /** An index page: many short entries ending in page numbers, mostly in alphabetical order. */
