@@ -88,9 +88,11 @@ const normalTitle = (s: string) =>
  * A contents page: most of its lines end in a page number, or many name headings the document
  * has further on (contents printed without page numbers).
  */
-function isContentsPage(p: Page, titledLater: (line: string) => boolean): boolean {
-  if (p.lines.length < 4) return false;
+function isContentsPage(p: Page, titledLater: (line: string) => boolean, continues = false): boolean {
   const refs = p.lines.filter((l) => l.length <= 160 && PAGE_REF_LINE_RE.test(l)).length;
+  // The last lines of contents run over from the page before need no more than to look like entries.
+  if (continues) return refs >= 0.5 * p.lines.length;
+  if (p.lines.length < 4) return false;
   const named = p.lines.filter(titledLater).length;
   // Titles are matched whole, and a layout may run two entries into one line: a third suffices.
   return refs >= 0.5 * p.lines.length || named >= Math.max(4, p.lines.length / 3);
@@ -168,7 +170,8 @@ export function pageRoles(blocks: Block[], roles: Roles, headingRole: (text: str
     const evidence = imprintEvidence(p.lines.join("\n"));
     if (evidence >= 3) return "boilerplate";
     // Before weaker imprint evidence: a contents page may list "Copyright and License".
-    if (isContentsPage(p, titlesAfter(k))) return "toc";
+    const afterContents = k > 0 && front[k - 1]!.blocks.every((i) => roles[i] === "toc");
+    if (isContentsPage(p, titlesAfter(k), afterContents)) return "toc";
     if (evidence >= 2 && p.words <= 250) return "boilerplate";
     // Sparse or without a paragraph of prose: cover, half-title, title page, dedication, epigraph, "also by".
     if (bodyStart >= 0 && (p.words <= typical / 2 || p.longest < PROSE_WORDS / 2)) return "title_page";
