@@ -26,7 +26,7 @@ const IMPRINT_EVIDENCE: RegExp[] = [
 ];
 
 /** How many kinds of imprint evidence a text holds. */
-export function imprintEvidence(text: string): number {
+function imprintEvidence(text: string): number {
   return IMPRINT_EVIDENCE.reduce((n, re) => n + (re.test(text) ? 1 : 0), 0);
 }
 
