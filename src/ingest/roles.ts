@@ -24,7 +24,7 @@ const HEADING_ROLES: [RegExp, BlockRole][] = [
   [/^(front cover|cover|cover page|title page|half[- ]title|dedication|epigraph|also by\b.*)$/, "title_page"],
   // Whole titles only: an essay called "Copyright and Globalization" is text to teach.
   [
-    /^(copyright( (and|&) licen[cs](e|es|ing)| notices?| page| information| statement)?|licen[cs](e|es|ing)( (and|&) copyright| information| terms| notices?| agreement)?|legal notices?|notices|trademarks|disclaimers?|permissions|colophon|declaration|revision history|document history|contributors|authors|about (the|this) authors?\b.*|authors?'? biograph.*)$/,
+    /^(copyright( (and|&) licen[cs](e|es|ing)| notices?| page| information| statement)?|licen[cs](e|es|ing)( (and|&) copyright| information| terms| notices?| agreement)?|legal notices?|notices|trademarks|disclaimers?|permissions|colophon|declaration|revision history|document history|contributors|authors|author(s|s['’]|['’]s)? (biograph|address).*|about (the|this) authors?\b.*)$/,
     "boilerplate",
   ],
 ];

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type Block, block } from "../../src/ingest/document.ts";
 import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
 import { resultOf } from "../../src/ingest/result.ts";
+import { headingRole } from "../../src/ingest/roles.ts";
 import { corpus, ingestConfig, scratch } from "./support.ts";
 
 const paged = (blocks: Block[]) =>
@@ -27,6 +28,25 @@ const prosePage = (topic: string, page: number) =>
   );
 
 const roleOf = (blocks: Block[], start: string) => blocks.find((b) => b.text.startsWith(start))?.role;
+
+describe("headings that name their role", () => {
+  test.each([
+    ["Dedication", "title_page"],
+    ["Declaration", "boilerplate"],
+    ["Colophon", "boilerplate"],
+    ["Copyright and License", "boilerplate"],
+    ["Authors' Addresses", "boilerplate"],
+    ["Author’s Address", "boilerplate"],
+    ["Appendix D—References", "references"],
+    ["Appendix D Indexes", "index"],
+    // Whole titles only: an essay or a chapter about these things is text to teach.
+    ["19 Copyright and Globalization in the Age of Computer Networks", null],
+    ["Licensing models for open data", null],
+    ["Authorship and attribution", null],
+  ])("%s → %s", (heading, role) => {
+    expect(headingRole(heading)).toBe(role as ReturnType<typeof headingRole>);
+  });
+});
 
 describe("pages built to show one mechanism", () => {
   test("an index with no heading is the index: alphabetised short entries with page numbers", () => {
