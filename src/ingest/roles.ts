@@ -22,9 +22,13 @@ const HEADING_ROLES: [RegExp, BlockRole][] = [
   [/^(\w+( and \w+)? )?ind(ex|exes|ices)$|^index of /, "index"],
   [/^abstract$/, "abstract"],
   [/^(front cover|cover|cover page|title page|half[- ]title|dedication|epigraph|also by\b.*)$/, "title_page"],
-  // Whole titles only: an essay called "Copyright and Globalization" is text to teach.
+  // Copyright and licences by whole title only: an essay called "Copyright and Globalization" is text to teach.
   [
-    /^(copyright( (and|&) licen[cs](e|es|ing)| notices?| page| information| statement)?|licen[cs](e|es|ing)( (and|&) copyright| information| terms| notices?| agreement)?|legal notices?|notices|trademarks|disclaimers?|permissions|colophon|declaration|revision history|document history|contributors|authors|author(s|s['’]|['’]s)? (biograph|address).*|about (the|this) authors?\b.*)$/,
+    /^(copyright( (and|&) licen[cs](e|es|ing)| notices?| page| information| statement)?|licen[cs](e|es|ing)( (and|&) copyright| information| terms| notices?| agreement)?|colophon|declaration|revision history|document history)$/,
+    "boilerplate",
+  ],
+  [
+    /^(legal notices?|notices|trademarks|disclaimers?|permissions|about (the|this) authors?|author(s|s['’]|['’]s)? (biograph\w*|address\w*)|authors|contributors)\b/,
     "boilerplate",
   ],
 ];
