@@ -4,10 +4,15 @@
  * shifted), footnotes and endnotes as labelled blocks right after the block that cites them.
  */
 import type { OfficeContentNode } from "officeparser";
-import { type Block, type BlockKind, type BlockLocation, block, escapeInline } from "./document.ts";
+import { type Block, type BlockKind, type BlockLocation, type BlockRole, block, escapeInline } from "./document.ts";
 
-/** What a paragraph-like node (paragraph, heading, list item) becomes. */
-export type NodeKind = { kind: "heading"; level: number } | { kind: "paragraph" | "caption" | "list_item" };
+/**
+ * What a paragraph-like node (paragraph, heading, list item) becomes, and its role when its style
+ * says it (a Word table of contents' entries, a title page's title and subtitle).
+ */
+export type NodeKind = ({ kind: "heading"; level: number } | { kind: "paragraph" | "caption" | "list_item" }) & {
+  role?: BlockRole;
+};
 
 export interface BlockContext {
   loc: BlockLocation;
@@ -175,6 +180,7 @@ function textBlock(node: OfficeContentNode, ctx: BlockContext): Block[] {
     extra.ordered = meta?.listType === "ordered";
   }
   if (markdown) extra.markdown = markdown;
+  if (kind.role) extra.role = kind.role;
   return [block(kind.kind as BlockKind, text, ctx.loc, extra), ...notes];
 }
 

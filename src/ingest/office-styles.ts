@@ -12,6 +12,9 @@ import { getOrCreate } from "../util.ts";
 
 export type ParagraphKind =
   | { kind: "title" }
+  | { kind: "subtitle" }
+  /** An entry of a Word table of contents ("toc 1"…, the field's cached text) or its "TOC Heading". */
+  | { kind: "contents"; heading: boolean }
   | { kind: "heading"; level: number }
   | { kind: "caption" }
   | { kind: "body" };
@@ -59,6 +62,10 @@ function styleKind(styles: Map<string, StyleDef>, id: string): ParagraphKind {
     const style = styles.get(at);
     if (!style) break;
     if (style.name === "title") return { kind: "title" };
+    if (style.name === "subtitle") return { kind: "subtitle" };
+    // Checked before `basedOn`: Word's "TOC Heading" is based on "heading 1".
+    if (style.name === "toc heading") return { kind: "contents", heading: true };
+    if (/^toc [1-9]$/.test(style.name)) return { kind: "contents", heading: false };
     if (style.name === "caption") return { kind: "caption" };
     const named = /^heading ([1-9])$/.exec(style.name);
     if (named) return { kind: "heading", level: Number(named[1]) };
@@ -81,9 +88,12 @@ export function docxStyles(data: Uint8Array): DocxStyles {
   return {
     paragraphKind(styleId, rawXml) {
       const kind = styleId ? getOrCreate(cache, styleId, () => styleKind(styles, styleId)) : BODY;
-      // A title stays the title whatever its outline level; otherwise the paragraph's own outline
-      // level overrides its style's (parsing only the few paragraphs that have one).
-      if (kind.kind !== "title" && rawXml?.includes("w:outlineLvl")) {
+      // A title or a contents entry stays one whatever its outline level; otherwise the paragraph's
+      // own outline level overrides its style's (parsing only the few paragraphs that have one).
+      if (
+        (kind.kind === "heading" || kind.kind === "body" || kind.kind === "caption") &&
+        rawXml?.includes("w:outlineLvl")
+      ) {
         const p = new DOMParser().parseFromString(rawXml, "text/xml").documentElement;
         const own = outlineLevelOf(child(p, "w:pPr"));
         if (own != null) return own < BODY_TEXT_LEVEL ? { kind: "heading", level: own + 1 } : BODY;

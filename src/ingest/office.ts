@@ -42,6 +42,8 @@ async function parse(
 }
 
 const plainText = (node: OfficeContentNode): string => (node.text ?? "").replace(/\s+/g, " ").trim();
+/** A line of a table of contents: a title and its page, never a sentence. */
+const isContentsEntry = (text: string) => text.length <= 160 && !/[.!?]$/.test(text);
 
 /**
  * A slide: its title a heading whose text is the title alone (headings paths and chunk headings
@@ -82,7 +84,9 @@ function metaTitle(ast: OfficeParserAST): string | null {
 /**
  * How each paragraph of a DOCX reads: its style's name or outline level, or its own outline
  * level. A "Title" paragraph is the top heading, and when there is one the section headings
- * nest below it (Heading 1 at level 2), as docling and pandoc read it.
+ * nest below it (Heading 1 at level 2), as docling and pandoc read it. A "Subtitle" is title
+ * matter, and the entries of a Word table of contents (styles "toc 1"…, the field's cached text,
+ * under its "TOC Heading") are contents, never text to teach.
  */
 function docxClassifier(
   data: Uint8Array,
@@ -100,6 +104,12 @@ function docxClassifier(
     switch (kind.kind) {
       case "title":
         return { kind: "heading", level: 1 };
+      case "subtitle":
+        return { kind: "paragraph", role: "title_page" };
+      case "contents":
+        if (kind.heading) return { kind: "heading", level: 1 + shift, role: "toc" };
+        // A sentence someone typed in a contents style after the field is text, not an entry.
+        return isContentsEntry(plainText(n)) ? { kind: "paragraph", role: "toc" } : { kind: "paragraph" };
       case "heading":
         return { kind: "heading", level: Math.min(kind.level + shift, 6) };
       case "caption":

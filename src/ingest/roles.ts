@@ -8,6 +8,7 @@
 
 import { linkCitations } from "./citations.ts";
 import type { Block, BlockRole } from "./document.ts";
+import { openingLines, pageRoles, trailingLicences } from "./front-matter.ts";
 import { isNameList } from "./name-list.ts";
 
 /** Section headings that name their role, matched after numbering is stripped. */
@@ -18,16 +19,21 @@ const HEADING_ROLES: [RegExp, BlockRole][] = [
   ],
   [/^acknowledge?ments?$/, "acknowledgements"],
   [/^(table of contents|contents|contents at a glance|list of (figures|tables))$/, "toc"],
-  [/^(\w+( and \w+)? )?index$|^index of /, "index"],
+  [/^(\w+( and \w+)? )?ind(ex|exes|ices)$|^index of /, "index"],
   [/^abstract$/, "abstract"],
-  [/^(front cover|cover|cover page|title page)$/, "title_page"],
+  [/^(front cover|cover|cover page|title page|half[- ]title|dedication|epigraph|also by\b.*)$/, "title_page"],
+  // Copyright and licences by whole title only: an essay called "Copyright and Globalization" is text to teach.
   [
-    /^(copyright|licen[cs]e|legal notices?|notices|trademarks|disclaimers?|permissions|about (the|this) authors?|authors?'? biograph|authors|contributors)/,
+    /^(copyright( (and|&) licen[cs](e|es|ing)| notices?| page| information| statement)?|licen[cs](e|es|ing)( (and|&) copyright| information| terms| notices?| agreement)?|colophon|declaration|revision history|document history)$/,
+    "boilerplate",
+  ],
+  [
+    /^(legal notices?|notices|trademarks|disclaimers?|permissions|about (the|this) authors?|author(s|s['’]|['’]s)? (biograph\w*|address\w*)|authors|contributors)\b/,
     "boilerplate",
   ],
 ];
 
-const APPENDIX_RE = /^appendi(x|ces)\b\s*([a-z](?=\s|$|[.:]))?[.:]?\s*/;
+const APPENDIX_RE = /^appendi(x|ces)\b\s*([a-z](?=\s|$|[.:—–-]))?[.:—–-]?\s*/;
 /** "3", "3.2.", "A.1", "IV." and the like before a heading's words. */
 const NUMBERING_RE = /^((\d+|[a-z]|[ivxlc]+)([.)]|(\.\d+)+\.?)?)\s+(?=\p{L})/u;
 const LETTER_NUMBERED_RE = /^[A-Z](\.\d+)*\.?\s+\p{L}/u;
@@ -260,6 +266,9 @@ export function assignRoles(blocks: Block[]): Block[] {
   copyrightNotices(blocks, roles);
   titlePage(blocks, roles);
   coverPage(blocks, roles);
+  pageRoles(blocks, roles, headingRole);
+  trailingLicences(blocks, roles);
+  openingLines(blocks, roles);
   authorLines(blocks, roles);
   indexingLines(blocks, roles);
   const withRoles = blocks.map((b, i) => (roles[i] && roles[i] !== b.role ? { ...b, role: roles[i]! } : b));
