@@ -115,6 +115,7 @@ export async function detectFileKind(path: string, filename: string): Promise<De
   const ext = extensionOf(filename);
   const signature = await fileTypeFromBlob(Bun.file(path));
   const found = (kind: FileKind): DetectedKind => ({ kind, mimeType: MIME_TYPES[kind] });
+  const head = await readHead(path, 64 * 1024);
 
   if (signature) {
     const kind = BY_SIGNATURE[signature.ext];
@@ -129,8 +130,12 @@ export async function detectFileKind(path: string, filename: string): Promise<De
       );
     }
     const textKind = TEXT_EXTENSIONS[ext];
-    // file-type also recognises some text formats (XML, SVG); named as a text type, they are text.
-    if (!(textKind && (signature.mime.startsWith("text/") || signature.mime.endsWith("xml")))) {
+    // file-type also recognises some text formats (XML, SVG), and takes a few letters of a text for
+    // a signature (an abstract opening "BM-derived cells" for a bitmap, "free" at byte 4 for a
+    // QuickTime movie): named as a text type and without NUL bytes, which those formats' headers
+    // hold, it is text.
+    const text = signature.mime.startsWith("text/") || signature.mime.endsWith("xml") || looksLikeText(head);
+    if (!(textKind && text)) {
       throw new AppError(
         "UNSUPPORTED_MEDIA_TYPE",
         `"${filename}" is ${signature.mime}, which is not supported; send ${SUPPORTED}`,
@@ -142,7 +147,6 @@ export async function detectFileKind(path: string, filename: string): Promise<De
     }
   }
 
-  const head = await readHead(path, 64 * 1024);
   const textKind = TEXT_EXTENSIONS[ext];
   if (textKind) {
     if (!looksLikeText(head)) {

@@ -84,6 +84,17 @@ describe("detectFileKind", () => {
     expect((await rejection(detectFileKind(path, "readme.txt"))).status).toBe(415);
   });
 
+  test.each([
+    ["bmi.txt", "BMI-1 Autoantibody as a New Potential Biomarker\n\nBMI-1 is a protein.\n"],
+    ["mirna.txt", "The widespread regulation of microRNA biogenesis\n\nMicroRNAs are small RNAs.\n"],
+  ])(
+    "a text whose first letters read as a signature (%s: a bitmap's, a QuickTime movie's) is text",
+    async (name, text) => {
+      const path = await tmp.write(name, text);
+      expect(await detectFileKind(path, name)).toEqual({ kind: "txt", mimeType: "text/plain" });
+    },
+  );
+
   test("UTF-16 text (with its byte-order mark) is text", async () => {
     const utf16 = new Uint8Array([0xff, 0xfe, ...new Uint8Array(Buffer.from("Hello UTF-16", "utf16le"))]);
     const path = await tmp.write("u16.txt", utf16);
