@@ -131,8 +131,6 @@ export function sharesTurns(kind: FileKind, path: string): boolean {
   }
 }
 
-const batchable = (job: FileJob): boolean => sharesTurns(job.kind, job.path);
-
 interface Slot {
   proc: Subprocess<"ignore", "inherit", "inherit">;
   busy: boolean;
@@ -147,6 +145,8 @@ interface Slot {
 
 interface Task {
   job: FileJob;
+  /** Whether the file may share a turn (sharesTurns), decided once when it is queued. */
+  shares: boolean;
   tenant: string;
   timeoutMs: number;
   resolve: (result: ExtractResult) => void;
@@ -199,7 +199,7 @@ export class ExtractionPool implements FileJobRunner {
   run(job: FileJob, timeoutMs: number, tenant = ""): Promise<ExtractResult> {
     return new Promise((resolve, reject) => {
       const queue = this.queues.get(tenant) ?? [];
-      queue.push({ job, tenant, timeoutMs, resolve, reject });
+      queue.push({ job, shares: sharesTurns(job.kind, job.path), tenant, timeoutMs, resolve, reject });
       this.queues.set(tenant, queue);
       this.pump();
     });
@@ -239,8 +239,7 @@ export class ExtractionPool implements FileJobRunner {
   private takeTurn(tenant: string): Task[] {
     const queue = this.queues.get(tenant)!;
     const turn = [queue.shift()!];
-    if (batchable(turn[0]!.job))
-      while (turn.length < BATCH_MAX_FILES && queue.length > 0 && batchable(queue[0]!.job)) turn.push(queue.shift()!);
+    if (turn[0]!.shares) while (turn.length < BATCH_MAX_FILES && queue[0]?.shares) turn.push(queue.shift()!);
     this.queues.delete(tenant);
     if (queue.length > 0) this.queues.set(tenant, queue);
     return turn;

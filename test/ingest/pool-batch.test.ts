@@ -3,10 +3,13 @@
  * turn of one process, each answered with its own text; a file that fails in a turn fails alone,
  * and the files behind it are parsed in a fresh process.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { ExtractionPool } from "../../src/ingest/pool.ts";
 import type { FileJob } from "../../src/ingest/types.ts";
 import { scratch } from "./support.ts";
+
+// Each test starts extraction processes, slow on a loaded machine.
+setDefaultTimeout(60_000);
 
 const tmp = scratch();
 const limits = { maxPdfPages: 1000, maxOcrPages: 50, maxImagePixels: 40_000_000, maxXmlBytes: 10 * 1024 * 1024 };
