@@ -128,6 +128,9 @@ try {
     `| ${abstracts.length} | ${clients} | ${ready} | ${failed} | ${seconds.toFixed(1)} | ${perAbstract(after.server - before.server)} | ${perAbstract(after.children - before.children)} | ${fts.toFixed(3)} | ${Math.round(seconds / fts)} | ≤ ${goal.toFixed(1)} s: ${seconds <= goal ? "met" : "NOT met"} |`,
   );
   for (const reason of reasons) console.log(`failed: ${reason}`);
+} catch (err) {
+  console.log(srv.output().slice(-4000));
+  throw err;
 } finally {
   await srv.stop();
   rmSync(dir, { recursive: true, force: true });
