@@ -14,11 +14,11 @@
  * always finds a process free within one turn's time.
  *
  * A turn is one job, or a batch of a tenant's small text-like files queued together: sent in one
- * message and run one after another by the process, each answered as it ends, under one CPU
- * budget set once (a `prlimit` spawn and a message per file cost ten times the parse of an
- * abstract). Each file of a batch keeps its own time limit; the memory limit, a crash or a failed
- * file fails only the file running then, and the files not yet started go back to the front of
- * the queue, for a fresh process.
+ * message and run one after another by the process, each answered as it ends, under the CPU
+ * ceiling of one file, set once (a `prlimit` spawn and a message per file cost the server more
+ * than the process spends parsing an abstract). Each file of a batch keeps its own time limit;
+ * the memory limit, a crash or a failed file fails only the file running then, and the files not
+ * yet started go back to the front of the queue, for a fresh process.
  */
 import { readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -378,8 +378,9 @@ export class ExtractionPool implements FileJobRunner {
       );
     };
     let timer = startTimer();
-    // Extraction and indexing each have the file's time limit.
-    limitCpu(proc.pid, tasks.reduce((sum, t) => sum + (t.job.index ? 2 : 1) * t.timeoutMs, 0) / 1000);
+    // One file's ceiling for the whole turn (extraction and indexing each have the time limit): a
+    // turn of small files needs a small part of it, and a parser that never yields is stopped as soon.
+    limitCpu(proc.pid, Math.max(...tasks.map((t) => (t.job.index ? 2 : 1) * t.timeoutMs)) / 1000);
     const limitMb = this.opts.memoryMb ?? 0;
     const watch = setInterval(() => {
       const mb = residentMb(proc.pid);
