@@ -6,10 +6,11 @@
  */
 import pLimit from "p-limit";
 import { isStorageFull, storageFull } from "../errors.ts";
+import { sharesTurns } from "../ingest/index.ts";
 import { deleteBlob } from "../media/blob-store.ts";
 import { type IngestDeps, type IngestOptions, ingestDocument } from "./ingest.ts";
 import { createDocumentRecord, type RecordOwner, recordSummaries, removeDocumentRows } from "./records.ts";
-import { detectedKind, type RequestSourcesInput, requestSources, sourceName } from "./sources.ts";
+import { detectedKind, type RequestSource, type RequestSourcesInput, requestSources, sourceName } from "./sources.ts";
 
 export interface UploadInput extends RequestSourcesInput {
   spaceId: string | null;
@@ -34,8 +35,15 @@ export async function ingestUploads(
     }),
   );
   const limit = pLimit(svc.cfg.ingestConcurrency);
+  const ingest = (s: RequestSource, i: number) => ingestDocument(svc, { id: ids[i]!, owner }, s, opts);
+  // Small text files reach the extraction pool together, which runs them in shared turns; the
+  // request's concurrency paces the other sources.
   const outcomes = await Promise.all(
-    sources.map((s, i) => limit(() => ingestDocument(svc, { id: ids[i]!, owner }, s, opts))),
+    sources.map((s, i) =>
+      s.type === "file" && !(s.detected instanceof Error) && sharesTurns(s.detected.kind, s.path)
+        ? ingest(s, i)
+        : limit(() => ingest(s, i)),
+    ),
   );
   const stopped = ids.filter((_, i) => outcomes[i]!.status === "storage_full");
   if (stopped.length === 0) return ids;

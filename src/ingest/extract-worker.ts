@@ -6,12 +6,12 @@
  */
 import { AppError } from "../errors.ts";
 import { runFileJob } from "./extract-file.ts";
-import type { WireError, WorkerReply } from "./pool.ts";
+import type { TurnMessage, WireError, WorkerReply } from "./pool.ts";
 import type { FileJob } from "./types.ts";
 
 const MB = 1024 * 1024;
 /**
- * Above this heap size the process collects garbage after a job (~40-50 ms, after the reply is
+ * Above this heap size the process collects garbage after a turn (~40-50 ms, after the reply is
  * sent). Left to itself, JSC let a worker's heap grow job after job: 8 back-to-back 339-page PDFs
  * peaked at ~400 MB RSS (~650 MB with two threads busy), ~300 MB (~510 MB) with this. Small jobs
  * stay under it and skip the pause.
@@ -35,15 +35,23 @@ async function reply(id: number, job: FileJob): Promise<WorkerReply> {
   }
 }
 
-/** Sends the reply and returns the job's heap size; the result is unreachable once this returns. */
-async function answer(id: number, job: FileJob): Promise<number> {
+/** Sends the reply and returns the job's heap size and outcome; the result is unreachable once this returns. */
+async function answer(id: number, job: FileJob): Promise<{ heapMb: number; ok: boolean }> {
   const message = await reply(id, job);
   process.send!(message);
-  return message.heapMb;
+  return { heapMb: message.heapMb, ok: message.ok };
 }
 
-process.on("message", async ({ id, job }: { id: number; job: FileJob }) => {
-  if ((await answer(id, job)) > COLLECT_ABOVE_MB) Bun.gc(true);
+// A turn's files run one after another, each answered as it ends; a failed one ends the turn, since
+// the pool replaces this process then.
+process.on("message", async ({ turn }: TurnMessage) => {
+  let heapMb = 0;
+  for (const { id, job } of turn) {
+    const outcome = await answer(id, job);
+    heapMb = Math.max(heapMb, outcome.heapMb);
+    if (!outcome.ok) break;
+  }
+  if (heapMb > COLLECT_ABOVE_MB) Bun.gc(true);
 });
 // The server is gone (stopped, or killed without a word): nothing will ask for work again.
 const server = process.ppid;

@@ -22,7 +22,7 @@ import type { DetectedKind, ExtractionOptions, ExtractResult, IngestConfig } fro
 import { isYoutubeUrl } from "./youtube-url.ts";
 
 export { assertExtractable, detectFileKind, MIME_TYPES, noTextFound } from "./detect.ts";
-export { createExtractionPool, ExtractionPool } from "./pool.ts";
+export { createExtractionPool, ExtractionPool, sharesTurns } from "./pool.ts";
 export { stopExtractionWorkers } from "./run-extraction.ts";
 export type {
   DetectedKind,

@@ -130,3 +130,28 @@ export async function ocrPage(pdf: PdfDocument, pageNumber: number): Promise<Blo
     page.cleanup();
   }
 }
+
+/**
+ * Pages without a text layer, OCR'd as soon as the page loop finds them: recognition runs in
+ * tesseract's own thread, so a scanned cover is read while the text pages are. One page at a time,
+ * so only one page raster is held.
+ */
+export class OcrQueue {
+  private last: Promise<unknown> = Promise.resolve();
+  private readonly pages = new Map<number, Promise<Block[]>>();
+
+  constructor(private readonly ocr: (page: number) => Promise<Block[]>) {}
+
+  /** Queues the page; its recognition starts when the pages queued before it are done. */
+  add(page: number): void {
+    const blocks = this.last.then(() => this.ocr(page));
+    // A failure is the document's when the page's blocks are asked for; the queue goes on.
+    this.last = blocks.catch(() => {});
+    this.pages.set(page, blocks);
+  }
+
+  /** The blocks of a page queued earlier. */
+  blocks(page: number): Promise<Block[]> {
+    return this.pages.get(page)!;
+  }
+}

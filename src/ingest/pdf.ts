@@ -14,7 +14,7 @@ import { markFurniture } from "./pdf-furniture.ts";
 import { markHeadings } from "./pdf-headings.ts";
 import { bodyFontSize, itemsToLines, type PdfLine, type PdfTextItem, roundSize } from "./pdf-layout.ts";
 import { applyOutline, readOutline } from "./pdf-outline.ts";
-import { ocrPage } from "./pdf-scan.ts";
+import { OcrQueue, ocrPage } from "./pdf-scan.ts";
 import { resultOf } from "./result.ts";
 import type { ExtractResult, FileLimits } from "./types.ts";
 
@@ -182,14 +182,17 @@ export async function extractPdf(path: string, filename: string, limits: FileLim
     const pages: PdfLine[][] = [];
     /** Fixed-pitch fonts (pdf.js names their family): code, never a heading. */
     const monospace = new Set<string>();
+    const scanned: number[] = [];
+    const ocr = new OcrQueue((page) => ocrPage(pdf, page));
     for (let n = 1; n <= pdf.numPages; n++) {
       const page = await pdf.getPage(n);
       const content = await pageText(page, filename);
-      pages.push(itemsToLines(textItems(content.items)));
+      const lines = itemsToLines(textItems(content.items));
+      pages.push(lines);
       for (const [id, style] of Object.entries(content.styles)) if (style.fontFamily === "monospace") monospace.add(id);
       page.cleanup();
+      if (visibleChars(lines) < MIN_TEXT_CHARS && scanned.push(n) <= limits.maxOcrPages) ocr.add(n);
     }
-    const scanned = pages.map((lines, i) => (visibleChars(lines) < MIN_TEXT_CHARS ? i + 1 : 0)).filter((n) => n > 0);
     if (scanned.length > limits.maxOcrPages) {
       throw new AppError(
         "TOO_MANY_SCANNED_PAGES",
@@ -202,9 +205,7 @@ export async function extractPdf(path: string, filename: string, limits: FileLim
     const blocks: Block[] = [];
     for (let i = 0; i < pages.length; i++) {
       const page = i + 1;
-      blocks.push(
-        ...(scanned.includes(page) ? await ocrPage(pdf, page) : pageBlocks(pages[i]!, page, body, monospace)),
-      );
+      blocks.push(...(scanned.includes(page) ? await ocr.blocks(page) : pageBlocks(pages[i]!, page, body, monospace)));
     }
     const { info } = await pdf.getMetadata().catch(() => ({ info: {} }));
     const title = usableTitle(info as Record<string, unknown>) ?? largestText(pages, body);

@@ -4,24 +4,36 @@
  * server's memory or event loop with it: a process whose resident memory passes
  * INGEST_WORKER_MEMORY_MB is killed, as is one that runs past INGEST_TIMEOUT_MS (which stops even
  * a parser stuck in a loop), and the next job gets a fresh one. A process is also replaced after
- * a crash, and recycled after a large job or a number of jobs, so memory a parser took or leaked
+ * a crash, and recycled after a large job or a number of turns, so memory a parser took or leaked
  * is given back.
  *
  * A process whose job failed is replaced too: a parser given up on may still be running in it.
  *
  * Jobs are queued per tenant and started round-robin across tenants, and one tenant holds at most
  * `tenantWorkers` processes at once (INGEST_WORKERS - 1 by default), so another tenant's file
- * always finds a process free within one job's time.
+ * always finds a process free within one turn's time.
+ *
+ * A turn is one job, or a batch of a tenant's small text-like files queued together: sent in one
+ * message and run one after another by the process, each answered as it ends, under the CPU
+ * ceiling of one file, set once (a `prlimit` spawn and a message per file cost the server more
+ * than the process spends parsing an abstract). Each file of a batch keeps its own time limit;
+ * the memory limit, a crash or a failed file fails only the file running then, and the files not
+ * yet started go back to the front of the queue, for a fresh process.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Subprocess } from "bun";
 import { AppError, type ErrorCode } from "../errors.ts";
-import type { ExtractResult, FileJob, FileJobRunner, IngestConfig } from "./types.ts";
+import type { ExtractResult, FileJob, FileJobRunner, FileKind, IngestConfig } from "./types.ts";
 
 export interface WireError {
   code: ErrorCode;
   message: string;
+}
+
+/** A turn, as sent to an extraction process. */
+export interface TurnMessage {
+  turn: { id: number; job: FileJob }[];
 }
 
 export type WorkerReply = ({ ok: true; result: ExtractResult } | { ok: false; error: WireError }) & {
@@ -35,8 +47,15 @@ export interface PhaseMessage {
   phase: "indexing";
 }
 
-/** Jobs a process runs before it is replaced. */
+/** Turns a process runs before it is replaced. */
 const RECYCLE_AFTER = 50;
+/**
+ * Files batched into one turn: kinds whose parser is quick on a small file (no OCR, no page
+ * loop), at most this size. 32 abstracts take ~0.3 s of a process, so another tenant waits little.
+ */
+const BATCH_KINDS: ReadonlySet<FileKind> = new Set(["txt", "md", "html"]);
+const BATCH_FILE_BYTES = 256 * 1024;
+const BATCH_MAX_FILES = 32;
 /**
  * A process whose job left its heap at least this large is replaced. After the worker's own
  * collection the allocator still holds RSS in proportion to the largest job: ~155 MB after a
@@ -86,8 +105,8 @@ function cpuSeconds(pid: number): number | null {
 }
 
 /**
- * The kernel's own CPU budget for a job: the soft RLIMIT_CPU set to what the process has used plus
- * the job's time limit, so that even a parser that never yields, in a process whose server was
+ * The kernel's own CPU budget for a turn: the soft RLIMIT_CPU set to what the process has used plus
+ * the turn's time limits, so that even a parser that never yields, in a process whose server was
  * killed, ends (SIGXCPU). Without prlimit (util-linux) the pool's own timer still applies.
  */
 function limitCpu(pid: number, seconds: number): void {
@@ -102,20 +121,32 @@ function limitCpu(pid: number, seconds: number): void {
   }
 }
 
+/** A file small enough, of a kind quick enough to parse, to share a turn with others. */
+export function sharesTurns(kind: FileKind, path: string): boolean {
+  if (!BATCH_KINDS.has(kind)) return false;
+  try {
+    return statSync(path).size <= BATCH_FILE_BYTES;
+  } catch {
+    return false;
+  }
+}
+
 interface Slot {
   proc: Subprocess<"ignore", "inherit", "inherit">;
   busy: boolean;
-  jobs: number;
+  turns: number;
   idleTimer: ReturnType<typeof setTimeout> | null;
   tenant: string | null;
-  /** Receives the messages of the job running now. */
+  /** Receives the messages of the turn running now. */
   onReply: ((message: WorkerReply | PhaseMessage) => void) | null;
-  /** Called if the process ends while a job runs. */
+  /** Called if the process ends while a turn runs. */
   onExit: ((signal: string | null, code: number | null) => void) | null;
 }
 
 interface Task {
   job: FileJob;
+  /** Whether the file may share a turn (sharesTurns), decided once when it is queued. */
+  shares: boolean;
   tenant: string;
   timeoutMs: number;
   resolve: (result: ExtractResult) => void;
@@ -131,6 +162,8 @@ export interface PoolStats {
   recycledLarge: number;
   /** Processes killed for passing the memory limit. */
   killedForMemory: number;
+  /** Turns sent to processes; a batch of small files is one. */
+  turns: number;
   /** Largest resident memory any extraction process reached, in MB. */
   peakWorkerMb: number;
 }
@@ -151,6 +184,7 @@ export class ExtractionPool implements FileJobRunner {
   private started = 0;
   private recycledLarge = 0;
   private killedForMemory = 0;
+  private turns = 0;
   private peakWorkerMb = 0;
   private readonly perTenant: number;
 
@@ -165,7 +199,7 @@ export class ExtractionPool implements FileJobRunner {
   run(job: FileJob, timeoutMs: number, tenant = ""): Promise<ExtractResult> {
     return new Promise((resolve, reject) => {
       const queue = this.queues.get(tenant) ?? [];
-      queue.push({ job, tenant, timeoutMs, resolve, reject });
+      queue.push({ job, shares: sharesTurns(job.kind, job.path), tenant, timeoutMs, resolve, reject });
       this.queues.set(tenant, queue);
       this.pump();
     });
@@ -177,6 +211,7 @@ export class ExtractionPool implements FileJobRunner {
       started: this.started,
       recycledLarge: this.recycledLarge,
       killedForMemory: this.killedForMemory,
+      turns: this.turns,
       peakWorkerMb: Math.round(this.peakWorkerMb),
     };
   }
@@ -200,25 +235,33 @@ export class ExtractionPool implements FileJobRunner {
     return null;
   }
 
-  /** That tenant's next task; the tenant goes to the back of the order. */
-  private takeTask(tenant: string): Task {
+  /** That tenant's next turn: its next task, with the small files queued behind it when it is one; the tenant goes to the back of the order. */
+  private takeTurn(tenant: string): Task[] {
     const queue = this.queues.get(tenant)!;
-    const task = queue.shift()!;
+    const turn = [queue.shift()!];
+    if (turn[0]!.shares) while (turn.length < BATCH_MAX_FILES && queue[0]?.shares) turn.push(queue.shift()!);
     this.queues.delete(tenant);
     if (queue.length > 0) this.queues.set(tenant, queue);
-    return task;
+    return turn;
+  }
+
+  /** Tasks of a turn that never started go back to the front of their tenant's queue. */
+  private requeue(tenant: string, tasks: Task[]): void {
+    if (tasks.length === 0) return;
+    const queue = this.queues.get(tenant) ?? [];
+    this.queues.set(tenant, [...tasks, ...queue]);
   }
 
   private pump(): void {
     for (let tenant = this.nextTenant(); tenant !== null; tenant = this.nextTenant()) {
       const free = this.slots.find((s) => !s.busy) ?? (this.slots.length < this.size ? this.spawn() : null);
       if (!free) return;
-      this.dispatch(free, this.takeTask(tenant));
+      this.dispatch(free, tenant, this.takeTurn(tenant));
     }
   }
 
   private spawn(): Slot {
-    const slot: Slot = { busy: false, jobs: 0, idleTimer: null, tenant: null, onReply: null, onExit: null } as Slot;
+    const slot: Slot = { busy: false, turns: 0, idleTimer: null, tenant: null, onReply: null, onExit: null } as Slot;
     slot.proc = Bun.spawn(workerCommand(), {
       stdio: ["ignore", "inherit", "inherit"],
       serialization: "advanced",
@@ -241,72 +284,103 @@ export class ExtractionPool implements FileJobRunner {
     slot.proc.kill("SIGKILL");
   }
 
-  private dispatch(slot: Slot, task: Task): void {
-    const id = this.nextId++;
+  /**
+   * Runs a turn in the slot's process: the tasks in order, each settled by its own reply, timer and
+   * memory check. The turn ends when its last task is answered, or when the process must go (a
+   * failed, stopped or crashed task), and then the tasks not yet started are queued again.
+   */
+  private dispatch(slot: Slot, tenant: string, tasks: Task[]): void {
     const { proc } = slot;
-    const name = task.job.filename;
+    const entries = tasks.map((task) => ({ id: this.nextId++, task }));
+    let current = 0;
+    let retire = false;
     slot.busy = true;
-    slot.tenant = task.tenant;
+    slot.tenant = tenant;
+    this.turns++;
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
     proc.ref();
 
-    let settled = false;
-    const finish = (retire: boolean, outcome: () => void) => {
-      if (settled) return;
-      settled = true;
+    const endTurn = () => {
       clearTimeout(timer);
       clearInterval(watch);
       slot.onReply = null;
       slot.onExit = null;
       slot.busy = false;
       slot.tenant = null;
-      slot.jobs++;
-      if (retire || slot.jobs >= RECYCLE_AFTER) this.stop(slot);
+      slot.turns++;
+      if (retire || slot.turns >= RECYCLE_AFTER) this.stop(slot);
       else this.park(slot);
-      outcome();
+      this.requeue(
+        tenant,
+        entries.slice(current).map((e) => e.task),
+      );
       this.pump();
     };
+    /** Settles the task running now; `stopProcess` ends the turn there (the process is replaced). */
+    const settle = (stopProcess: boolean, outcome: (task: Task) => void) => {
+      const entry = entries[current];
+      if (!entry) return;
+      current++;
+      clearTimeout(timer);
+      retire ||= stopProcess;
+      outcome(entry.task);
+      if (stopProcess || current === entries.length) endTurn();
+      else timer = startTimer();
+    };
+    const name = () => entries[current]!.task.job.filename;
+    const seconds = () => Math.round(entries[current]!.task.timeoutMs / 1000);
     slot.onReply = (reply) => {
       if ("phase" in reply) {
         clearTimeout(timer);
         timer = startTimer();
-        limitCpu(proc.pid, task.timeoutMs / 1000);
         return;
       }
-      if (reply.id !== id) return;
+      if (reply.id !== entries[current]?.id) return;
       const large = reply.heapMb >= (this.opts.recycleHeapMb ?? RECYCLE_HEAP_MB);
       if (large) this.recycledLarge++;
-      finish(large || !reply.ok, () =>
+      // A large heap is given back after the turn; a failed file's parser may still run, so its process goes now.
+      retire ||= large;
+      settle(!reply.ok, (task) =>
         reply.ok ? task.resolve(reply.result) : task.reject(new AppError(reply.error.code, reply.error.message)),
       );
     };
-    const seconds = Math.round(task.timeoutMs / 1000);
-    slot.onExit = (signal, code) =>
-      finish(true, () =>
+    slot.onExit = (signal, code) => {
+      const file = name();
+      const limit = seconds();
+      settle(true, (task) =>
         task.reject(
           signal === "SIGXCPU"
             ? new AppError(
                 "EXTRACTION_TIMEOUT",
-                `"${name}" used more than ${seconds} s of CPU time to extract and was stopped`,
+                `"${file}" used more than ${limit} s of CPU time to extract and was stopped`,
               )
             : new AppError(
                 "EXTRACTION_FAILED",
-                `"${name}" could not be extracted: the parser process ended (${signal ? `signal ${signal}` : `exit code ${code}`})`,
+                `"${file}" could not be extracted: the parser process ended (${signal ? `signal ${signal}` : `exit code ${code}`})`,
               ),
         ),
       );
-    const startTimer = () =>
-      setTimeout(
+    };
+    const startTimer = () => {
+      const { timeoutMs } = entries[current]!.task;
+      const file = name();
+      return setTimeout(
         () =>
-          finish(true, () =>
+          settle(true, (task) =>
             task.reject(
-              new AppError("EXTRACTION_TIMEOUT", `"${name}" took longer than ${seconds} s to extract and was stopped`),
+              new AppError(
+                "EXTRACTION_TIMEOUT",
+                `"${file}" took longer than ${Math.round(timeoutMs / 1000)} s to extract and was stopped`,
+              ),
             ),
           ),
-        task.timeoutMs,
+        timeoutMs,
       );
+    };
     let timer = startTimer();
-    limitCpu(proc.pid, task.timeoutMs / 1000);
+    // One file's ceiling for the whole turn (extraction and indexing each have the time limit): a
+    // turn of small files needs a small part of it, and a parser that never yields is stopped as soon.
+    limitCpu(proc.pid, Math.max(...tasks.map((t) => (t.job.index ? 2 : 1) * t.timeoutMs)) / 1000);
     const limitMb = this.opts.memoryMb ?? 0;
     const watch = setInterval(() => {
       const mb = residentMb(proc.pid);
@@ -314,18 +388,19 @@ export class ExtractionPool implements FileJobRunner {
       this.peakWorkerMb = Math.max(this.peakWorkerMb, mb);
       if (limitMb > 0 && mb > limitMb) {
         this.killedForMemory++;
-        finish(true, () =>
+        const file = name();
+        settle(true, (task) =>
           task.reject(
             new AppError(
               "EXTRACTION_MEMORY_LIMIT",
-              `"${name}" needed more than ${limitMb} MB of memory to extract and was stopped (INGEST_WORKER_MEMORY_MB)`,
+              `"${file}" needed more than ${limitMb} MB of memory to extract and was stopped (INGEST_WORKER_MEMORY_MB)`,
             ),
           ),
         );
       }
     }, WATCH_MS);
 
-    proc.send({ id, job: task.job });
+    proc.send({ turn: entries.map(({ id, task }) => ({ id, job: task.job })) });
   }
 
   /** An idle process must not keep the server alive, and is stopped after a while. */

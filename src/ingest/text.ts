@@ -9,8 +9,25 @@ import { firstHeading, normalizeMarkdown } from "./markdown.ts";
 import { resultOf } from "./result.ts";
 import type { ExtractResult } from "./types.ts";
 
-/** Decodes bytes in their detected charset; UTF-8 when detection fails or names an unknown one. */
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Bytes that are valid UTF-8 and hold no NUL (UTF-16 text is full of them) read as UTF-8 without
+ * detection: chardet weighs every charset, which cost more than the rest of a short file's parse.
+ */
+function validUtf8(data: Uint8Array): string | null {
+  if (data.includes(0)) return null;
+  try {
+    return strictUtf8.decode(data);
+  } catch {
+    return null;
+  }
+}
+
+/** Decodes bytes in their declared or detected charset; UTF-8 when detection fails or names an unknown one. */
 export function decodeText(data: Uint8Array, declared?: string | null): string {
+  const utf8 = declared ? null : validUtf8(data);
+  if (utf8 !== null) return utf8;
   const candidates = [declared, detect(data), "utf-8"];
   for (const label of candidates) {
     if (!label) continue;
