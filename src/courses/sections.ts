@@ -5,6 +5,8 @@
  * vocabulary shifts, each part titled by its key phrase.
  */
 import type { Database } from "bun:sqlite";
+import { withoutOverlap } from "../documents/chunk-overlap.ts";
+import { repeatedChunkIds } from "../documents/lookups.ts";
 import { type BlockRole, TEACHING_ROLE_LIST } from "../ingest/document.ts";
 import { keyPhrases } from "../llm/extractive/keyphrases.ts";
 import { contentStems, titleCase, wordCount } from "../llm/extractive/text.ts";
@@ -34,23 +36,11 @@ export interface Section {
   words: number;
 }
 
-/**
- * A chunk's text less the sentences it repeats from the chunk before it (chunks of one section
- * overlap by a sentence or two so a search hit is never cut off; a course must not say them twice).
- */
-function withoutOverlap(prev: string | null, text: string): string {
-  if (!prev) return text;
-  const max = Math.min(text.length - 1, prev.length, 1200);
-  for (let len = max; len >= 12; len--) {
-    const next = text[len];
-    if ((next === " " || next === "\n") && prev.endsWith(text.slice(0, len))) return text.slice(len).trimStart();
-  }
-  return text;
-}
-
 /** The document's teaching paragraphs in reading order, each tied to the chunk it was indexed in. */
 export function documentParagraphs(sqlite: Database, documentId: string): Paragraph[] {
-  const rows = documentChunks(sqlite, documentId, TEACHING_ROLE_LIST);
+  // Text the document repeats of itself is taught once, where it first occurs.
+  const repeated = repeatedChunkIds(sqlite, documentId);
+  const rows = documentChunks(sqlite, documentId, TEACHING_ROLE_LIST).filter((r) => !repeated.has(r.id));
   const out: Paragraph[] = [];
   let prev: { path: string; text: string } | null = null;
   for (const r of rows) {
@@ -76,7 +66,7 @@ export function documentParagraphs(sqlite: Database, documentId: string): Paragr
 }
 
 /** The shallowest heading depth at which the document has two or more distinct headings: its top level. */
-function topDepth(paragraphs: Paragraph[]): number | null {
+export function topDepth(paragraphs: Paragraph[]): number | null {
   const longest = Math.max(0, ...paragraphs.map((p) => p.headingPath.length));
   for (let d = 0; d < longest; d++) {
     const names = new Set(
