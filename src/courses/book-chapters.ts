@@ -174,14 +174,20 @@ function leastLargest(units: BookSection[], k: number): number {
   return lo;
 }
 
-// More headings than this in a title is a list, not a title.
-const MAX_JOINED = 3;
-const NUMBER_RE = /^\s*(?:chapter|part|section)?\s*(\d+|[IVXLC]+)\b/i;
+// Longer than this, headings joined read as a list rather than a title.
+const MAX_JOINED_CHARS = 60;
+// A heading's own number: "3 Sorting", "Chapter 3", "CHAPTER IV", "Part II" (a Roman numeral only
+// after its word, or "Civil" would be one).
+const NUMBER_RE = /^\s*(?:(?:chapter|part|section)\s+(\d+|[IVXLC]+)\b|(\d+)(?=[\s.:]))/i;
+const numberOf = (title: string) => {
+  const m = title.match(NUMBER_RE);
+  return m ? (m[1] ?? m[2]!) : null;
+};
 
 /**
  * A group's title: its one section's heading; the heading of the one part it is exactly; its
- * headings joined while few and short ("A, B and C"); else "Chapters 3–5: First", numbered as the book
- * numbers them, or by position among the units.
+ * headings joined while short ("A, B and C"); else "Chapters 3–5: First", numbered as the book
+ * numbers them (by their places where it numbers none), or "First through Last".
  */
 export function bookGroupTitle(units: BookSection[], group: BookSection[]): string {
   if (group.length === 1) return cleanTitle(group[0]!.title);
@@ -196,9 +202,11 @@ export function bookGroupTitle(units: BookSection[], group: BookSection[]): stri
     if (under(j - 1) && !under(i - 1) && !under(j)) return cleanTitle(first.path[level - 1]!);
   }
   const joined = groupTitle(group.map((u) => u.title));
-  if (group.length <= MAX_JOINED && !joined.includes(" through ")) return joined;
-  const own = [first, last].map((u) => u.title.match(NUMBER_RE)?.[1]);
-  const [a, b] = own[0] && own[1] ? own : [String(i + 1), String(j)];
+  if (joined.length <= MAX_JOINED_CHARS) return joined;
+  // The book's own numbers; where it numbers none of them, their places are its numbering.
+  const numbered = units.some((u) => numberOf(u.title) !== null);
+  const [a, b] = numbered ? [numberOf(first.title), numberOf(last.title)] : [String(i + 1), String(j)];
+  if (!a || !b) return joined;
   const kind = /^\s*section/i.test(first.title) ? "Sections" : "Chapters";
   return `${kind} ${a}–${b}: ${cleanTitle(first.title)}`;
 }

@@ -10,6 +10,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { documentRepeats, documentTitle } from "../documents/lookups.ts";
+import { documentDetails } from "../documents/repeated-sections.ts";
 import {
   type Outline,
   type OutlineInput,
@@ -193,7 +194,7 @@ function describeSource(sqlite: Database, source: ReadySource): PlannedSource {
     document_id: source.id,
     filename: source.filename,
     repeated_words: repeats?.repeated_words ?? 0,
-    repeated_sections: (repeats?.runs ?? []).map((r) => ({
+    repeated_sections: (repeats ? documentDetails(repeats).repeated_sections : []).map((r) => ({
       heading_path: r.heading_path,
       page: r.page,
       words: r.words,

@@ -8,8 +8,9 @@ import type { Database } from "bun:sqlite";
 import { withoutOverlap } from "../documents/chunk-overlap.ts";
 import { repeatedChunkIds } from "../documents/lookups.ts";
 import { type BlockRole, TEACHING_ROLE_LIST } from "../ingest/document.ts";
+import { splitSentences } from "../ingest/sentences.ts";
 import { keyPhrases } from "../llm/extractive/keyphrases.ts";
-import { contentStems, titleCase, wordCount } from "../llm/extractive/text.ts";
+import { contentStems, escapeRegExp, titleCase, wordCount } from "../llm/extractive/text.ts";
 import { documentChunks } from "../retrieval/index.ts";
 
 export interface Paragraph {
@@ -36,30 +37,50 @@ export interface Section {
   words: number;
 }
 
+// A sentence this long said again word for word (an essay quoting an earlier one, a notice closing
+// every essay, an example given twice) is taught where it first occurs; a shorter one ("For
+// example:", "We have many such gaps today.") may well be said twice.
+const REPEAT_SENTENCE_WORDS = 8;
+
+/** A paragraph less the sentences the document already said; remembers the ones it says first. */
+function unsaid(said: Set<string>, text: string): string {
+  let out = text;
+  for (const raw of splitSentences(text.replace(/\s*\n\s*/g, " "))) {
+    const sentence = raw.trim();
+    if (wordCount(sentence) < REPEAT_SENTENCE_WORDS) continue;
+    const key = sentence.toLowerCase();
+    if (!said.has(key)) said.add(key);
+    // Its words as the paragraph has them: a line may break anywhere inside it.
+    else out = out.replace(new RegExp(escapeRegExp(sentence).replace(/ +/g, "\\s+")), "");
+  }
+  return out === text ? text : out.replace(/[ \t]{2,}/g, " ").trim();
+}
+
 /** The document's teaching paragraphs in reading order, each tied to the chunk it was indexed in. */
 export function documentParagraphs(sqlite: Database, documentId: string): Paragraph[] {
   // Text the document repeats of itself is taught once, where it first occurs.
   const repeated = repeatedChunkIds(sqlite, documentId);
   const rows = documentChunks(sqlite, documentId, TEACHING_ROLE_LIST).filter((r) => !repeated.has(r.id));
   const out: Paragraph[] = [];
+  const said = new Set<string>();
   let prev: { path: string; text: string } | null = null;
   for (const r of rows) {
     const text = withoutOverlap(prev?.path === r.heading_path ? prev.text : null, r.text);
     prev = { path: r.heading_path, text: r.text };
     const headingPath = JSON.parse(r.heading_path) as string[];
     for (const para of text.split(/\n\s*\n/)) {
-      const t = para.trim();
-      if (t)
-        out.push({
-          text: t,
-          documentId,
-          filename: r.filename,
-          chunkId: r.id,
-          page: r.page ?? r.slide,
-          timestamp: r.timestamp_seconds,
-          headingPath,
-          role: r.role,
-        });
+      const t = unsaid(said, para.trim());
+      if (!t) continue;
+      out.push({
+        text: t,
+        documentId,
+        filename: r.filename,
+        chunkId: r.id,
+        page: r.page ?? r.slide,
+        timestamp: r.timestamp_seconds,
+        headingPath,
+        role: r.role,
+      });
     }
   }
   return out;

@@ -59,7 +59,7 @@ function sentences(subject: string, seed: number, n: number): string[] {
   );
 }
 
-/** A markdown book: three parts of three chapters, each chapter three numbered sections of two paragraphs. */
+/** A markdown book: three parts of three chapters, each chapter three numbered sections of a paragraph each. */
 function book(title = "A Field Guide to Rocks"): string {
   const lines = [`# ${title}`, ""];
   SUBJECTS.forEach((subject, c) => {
@@ -67,7 +67,7 @@ function book(title = "A Field Guide to Rocks"): string {
     lines.push(`### Chapter ${c + 1}: ${subject}`, "");
     for (let s = 1; s <= 3; s++) {
       lines.push(`#### ${c + 1}.${s} ${subject} ${["Origins", "Structure", "Uses"][s - 1]}`, "");
-      for (let p = 0; p < 2; p++) lines.push(sentences(subject, c * 100 + s * 10 + p, 4).join(" "), "");
+      lines.push(sentences(subject, c * 100 + s * 10, 5).join(" "), "");
     }
   });
   return lines.join("\n");
@@ -104,7 +104,7 @@ test("asked for as many chapters as the book has parts: one chapter per part, ti
     [3, 4, 5],
     [6, 7, 8],
   ]);
-});
+}, 180_000);
 
 test("fewer chapters than the book has: consecutive chapters grouped, never across a part when a part fits", async () => {
   const course = await courseOf(5, book());
@@ -122,7 +122,7 @@ test("fewer chapters than the book has: consecutive chapters grouped, never acro
     if (run.length === 3) expect(ch.title).toBe(`Part ${run[0]! / 3 + 1}: ${PARTS[run[0]! / 3]}`);
     else for (const c of run) expect(ch.title).toContain(SUBJECTS[c]!);
   }
-});
+}, 180_000);
 
 test("more chapters than the book has: chapters split at their sections, in order, each section once", async () => {
   const course = await courseOf(12, book());
@@ -140,7 +140,7 @@ test("more chapters than the book has: chapters split at their sections, in orde
     ).length,
   ).toBeGreaterThan(0);
   expect(new Set(titles).size).toBe(titles.length);
-});
+}, 180_000);
 
 /** Sentences of the course's chapters that more than one chapter says. */
 function sharedSentences(course: any): string[] {
