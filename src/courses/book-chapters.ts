@@ -8,7 +8,7 @@
  * - more chapters than units: the largest are split (chapter-groups.ts), at a subsection if they have one.
  * Every unit is in exactly one chapter, in document order.
  */
-import { cleanTitle, groupTitle, splitToCount } from "./chapter-groups.ts";
+import { cleanTitle, groupTitle, MIN_PART_WORDS, splitToCount } from "./chapter-groups.ts";
 import { type Paragraph, type Section, topDepth, topSections, wordsOf } from "./sections.ts";
 
 /** A section with the headings that make it one: its own last, outermost first. */
@@ -86,7 +86,28 @@ export function bookUnits(paragraphs: Paragraph[], count: number): BookSection[]
     if (parts.length > 1) units.splice(i, 1, ...parts);
     else i++;
   }
-  return units;
+  return withoutSlivers(units, paragraphs);
+}
+
+/** Units too short to be a chapter (a heading over one line) joined to the one after them, or before. */
+function withoutSlivers(units: BookSection[], paragraphs: Paragraph[]): BookSection[] {
+  const out = [...units];
+  for (let i = 0; i < out.length && out.length > 1; ) {
+    if (out[i]!.words >= MIN_PART_WORDS) {
+      i++;
+      continue;
+    }
+    const [a, b] = i + 1 < out.length ? [out[i]!, out[i + 1]!] : [out[i - 1]!, out[i]!];
+    const keep = a === out[i] ? b : a;
+    out.splice(Math.min(out.indexOf(a), out.indexOf(b)), 2, {
+      ...keep,
+      from: a.from,
+      to: b.to,
+      words: wordsOf(paragraphs, a.from, b.to),
+    });
+    i = Math.max(0, i - 1);
+  }
+  return out;
 }
 
 /**
@@ -178,7 +199,7 @@ function leastLargest(units: BookSection[], k: number): number {
 const MAX_JOINED_CHARS = 60;
 // A heading's own number: "3 Sorting", "Chapter 3", "CHAPTER IV", "Part II" (a Roman numeral only
 // after its word, or "Civil" would be one).
-const NUMBER_RE = /^\s*(?:(?:chapter|part|section)\s+(\d+|[IVXLC]+)\b|(\d+)(?=[\s.:]))/i;
+const NUMBER_RE = /^\s*(?:(?:chapter|part|section)\s+(\d+|[IVXLC]+)\b|(\d+)(?=[\s:]|\.(?!\d)))/i;
 const numberOf = (title: string) => {
   const m = title.match(NUMBER_RE);
   return m ? (m[1] ?? m[2]!) : null;
@@ -187,7 +208,7 @@ const numberOf = (title: string) => {
 /**
  * A group's title: its one section's heading; the heading of the one part it is exactly; its
  * headings joined while short ("A, B and C"); else "Chapters 3–5: First", numbered as the book
- * numbers them (by their places where it numbers none), or "First through Last".
+ * numbers its chapters (by their places where it numbers nothing), or "First through Last".
  */
 export function bookGroupTitle(units: BookSection[], group: BookSection[]): string {
   if (group.length === 1) return cleanTitle(group[0]!.title);
@@ -202,11 +223,12 @@ export function bookGroupTitle(units: BookSection[], group: BookSection[]): stri
     if (under(j - 1) && !under(i - 1) && !under(j)) return cleanTitle(first.path[level - 1]!);
   }
   const joined = groupTitle(group.map((u) => u.title));
-  if (joined.length <= MAX_JOINED_CHARS) return joined;
+  // groupTitle already gives "A through D" for a list too long for its own bound.
+  if (joined.length <= MAX_JOINED_CHARS && !joined.includes(" through ")) return joined;
   // The book's own numbers; where it numbers none of them, their places are its numbering.
-  const numbered = units.some((u) => numberOf(u.title) !== null);
+  const numbered = units.some((u) => numberOf(u.title) !== null || /^\s*\d/.test(u.title));
   const [a, b] = numbered ? [numberOf(first.title), numberOf(last.title)] : [String(i + 1), String(j)];
-  if (!a || !b) return joined;
+  if (!a || !b || a === b) return joined;
   const kind = /^\s*section/i.test(first.title) ? "Sections" : "Chapters";
   return `${kind} ${a}–${b}: ${cleanTitle(first.title)}`;
 }
