@@ -62,7 +62,7 @@ function sectionsAt(paragraphs: Paragraph[], from: number, to: number, depth: nu
   return out;
 }
 
-const deepest = (paragraphs: Paragraph[]) => Math.max(0, ...paragraphs.map((p) => p.headingPath.length - 1));
+const deepest = (paragraphs: Paragraph[]) => paragraphs.reduce((d, p) => Math.max(d, p.headingPath.length - 1), 0);
 
 /**
  * The units chapters are made of: the sections of the shallowest level with at least `count`
@@ -116,7 +116,7 @@ function withoutSlivers(units: BookSection[], paragraphs: Paragraph[]): BookSect
  */
 function tidiness(units: BookSection[]): (i: number, j: number) => boolean {
   const n = units.length;
-  const levels = Math.max(0, ...units.map((u) => u.path.length));
+  const levels = units.reduce((d, u) => Math.max(d, u.path.length), 0);
   const boundaries = Array.from({ length: levels }, (_, level) => {
     const at = (k: number) => keyOf(units[k]!.path.slice(0, level + 1));
     return Array.from({ length: n + 1 }, (_, k) => k === 0 || k === n || at(k) !== at(k - 1));
@@ -236,8 +236,20 @@ export function bookGroupTitle(units: BookSection[], group: BookSection[]): stri
 /** A source's chapters as groups of its sections, each with its title. */
 export function bookChapters(paragraphs: Paragraph[], count: number): { title: string; sections: BookSection[] }[] {
   const units = bookUnits(paragraphs, count);
-  if (units.length >= count)
-    return groupUnits(units, count).map((g) => ({ title: bookGroupTitle(units, g), sections: g }));
-  const split = splitToCount(units, paragraphs, count) as BookSection[];
-  return split.map((s) => ({ title: cleanTitle(s.title), sections: [s] }));
+  const grouped = (pieces: BookSection[]) =>
+    groupUnits(pieces, count).map((g) => ({ title: bookGroupTitle(pieces, g), sections: g }));
+  if (units.length >= count) return grouped(units);
+  // Splitting the largest until there are `count` pieces may leave one over twice the average;
+  // then it is split further and neighbouring pieces share chapters instead.
+  const limit = (MAX_OVER_AVERAGE * wordsOf(paragraphs, 0, paragraphs.length)) / count;
+  let pieces = splitToCount(units, paragraphs, count) as BookSection[];
+  for (let wanted = count + 1; wanted <= count * 2 && largest(pieces) > limit; wanted++) {
+    const more = splitToCount(units, paragraphs, wanted) as BookSection[];
+    if (more.length < wanted) break;
+    pieces = more;
+  }
+  if (pieces.length > count) return grouped(pieces);
+  return pieces.map((s) => ({ title: cleanTitle(s.title), sections: [s] }));
 }
+
+const largest = (sections: Section[]) => sections.reduce((m, s) => Math.max(m, s.words), 0);
