@@ -16,9 +16,9 @@ export interface BookSection extends Section {
   path: string[];
 }
 
-// A section under this share of an average chapter does not count as one of the book's divisions
+// A section under a tenth of an average chapter does not count as one of the book's divisions
 // (a preface before three parts); it still joins the chapter beside it.
-const SUBSTANTIAL_SHARE = 0.2;
+const SUBSTANTIAL_SHARE = 0.1;
 // No chapter over this many times the average one, unless a single section without subsections is.
 const MAX_OVER_AVERAGE = 2;
 
