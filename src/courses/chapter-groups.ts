@@ -11,7 +11,7 @@ const NUMBERING_RE = /^\s*((\d+|[A-Z]|[IVXLC]+)(\.\d+)*\.?|appendix\s+[A-Z]\.?)\
 export const cleanTitle = (heading: string): string => heading.replace(NUMBERING_RE, "").trim() || heading.trim();
 
 // A piece shorter than this is no chapter: a title slide's one line, a lone caption.
-const MIN_PART_WORDS = 30;
+export const MIN_PART_WORDS = 30;
 
 /**
  * Where to cut a section in two: the subsection start nearest its middle (titled by the subsection),

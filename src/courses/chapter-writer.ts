@@ -5,6 +5,7 @@
  * the passages that ground its paragraphs become the chapter's sources.
  */
 
+import { repeatedChunkIds } from "../documents/lookups.ts";
 import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
 import { type ChapterDraft, type Passage, type UsageMeter, writeChapter } from "../llm/artefacts.ts";
 import { search } from "../retrieval/index.ts";
@@ -69,8 +70,10 @@ async function documentPassages(
   const title = chapter.title.toLowerCase();
   const ownSection = (h: (typeof hits)[number]) => sectionTitle(h.headingPath)?.toLowerCase() === title;
   const ordered = [...hits.filter(ownSection), ...hits.filter((h) => !ownSection(h))];
+  // Text a source repeats of itself is read where it first occurs, as in planned chapters.
+  const repeated = new Set(scope.documentIds.flatMap((id) => [...repeatedChunkIds(svc.sqlite, id)]));
   return ordered
-    .filter((h) => h.score >= scope.minScore)
+    .filter((h) => h.score >= scope.minScore && !repeated.has(h.chunkId))
     .slice(0, PASSAGES_PER_CHAPTER)
     .map((h) => ({
       id: h.chunkId,

@@ -9,7 +9,8 @@
  * - `separate_courses`: each course has one source, planned like sequential_sections.
  */
 import type { Database } from "bun:sqlite";
-import { documentTitle } from "../documents/lookups.ts";
+import { documentRepeats, documentTitle } from "../documents/lookups.ts";
+import { documentDetails } from "../documents/repeated-sections.ts";
 import {
   type Outline,
   type OutlineInput,
@@ -19,12 +20,13 @@ import {
 } from "../llm/artefacts.ts";
 import { usesExtractive } from "../llm/models.ts";
 import { slugify } from "../util.ts";
+import { bookChapters } from "./book-chapters.ts";
 import { cleanTitle, groupTitle, partition, splitToCount } from "./chapter-groups.ts";
 import type { WritingDeps } from "./deps.ts";
 import { withModelRetries } from "./model-retry.ts";
 import { documentParagraphs, type Paragraph, type Section, topSections, wordsOf } from "./sections.ts";
 import { evenSample, headingTree, OUTLINE_PASSAGES, paragraphPassages, spreadSample } from "./source-passages.ts";
-import type { ChapterPart, CoursePlan, CourseRow, Organization, PlannedChapter } from "./store.ts";
+import type { ChapterPart, CoursePlan, CourseRow, Organization, PlannedChapter, PlannedSource } from "./store.ts";
 import { dominantTheme, relatedness, sharedThemes, type TermProfile, termProfile } from "./themes.ts";
 
 /** Mean lexical cosine above which `auto` treats the sources as one subject. */
@@ -177,7 +179,27 @@ export async function planSourceCourse(ctx: PlanContext, sources: ReadySource[])
     organization === "thematic_bridge"
       ? await planThematic(ctx, { sources, paragraphs, profiles })
       : await planSequential(ctx, { sources, paragraphs, profiles });
-  return { ...plan, organization, ...(r === undefined ? {} : { relatedness: r }) };
+  return {
+    ...plan,
+    organization,
+    ...(r === undefined ? {} : { relatedness: r }),
+    sources: sources.map((s) => describeSource(ctx.svc.sqlite, s)),
+  };
+}
+
+/** A source as the course read it: the text it repeats of itself was taught once, where first seen. */
+function describeSource(sqlite: Database, source: ReadySource): PlannedSource {
+  const repeats = documentRepeats(sqlite, source.id);
+  return {
+    document_id: source.id,
+    filename: source.filename,
+    repeated_words: repeats?.repeated_words ?? 0,
+    repeated_sections: (repeats ? documentDetails(repeats).repeated_sections : []).map((r) => ({
+      heading_path: r.heading_path,
+      page: r.page,
+      words: r.words,
+    })),
+  };
 }
 
 /**
@@ -293,16 +315,15 @@ interface SectionChapter {
   passages: Passage[];
 }
 
-/** One source's chapters: its top-level sections (split if too few), grouped into `count` contiguous runs. */
+/** One source's chapters: its own parts, chapters or sections, grouped or split into `count` (book-chapters.ts). */
 function sourceChapters(source: ReadySource, paragraphs: Paragraph[], count: number): SectionChapter[] {
-  const sections = splitToCount(topSections(paragraphs, count), paragraphs, count);
-  return partition(sections, count).map((group) => {
-    const from = group[0]!.from;
-    const to = group.at(-1)!.to;
+  return bookChapters(paragraphs, count).map(({ title, sections }) => {
+    const from = sections[0]!.from;
+    const to = sections.at(-1)!.to;
     return {
-      title: groupTitle(group.map((s) => s.title)),
-      sections: group.map((s) => cleanTitle(s.title)),
-      parts: [{ document_id: source.id, from, to, depth: group[0]!.depth }],
+      title,
+      sections: sections.map((s) => cleanTitle(s.title)),
+      parts: [{ document_id: source.id, from, to, depth: Math.min(...sections.map((s) => s.depth)) }],
       passages: paragraphPassages(paragraphs.slice(from, to)),
     };
   });

@@ -5,9 +5,12 @@
  * vocabulary shifts, each part titled by its key phrase.
  */
 import type { Database } from "bun:sqlite";
+import { withoutOverlap } from "../documents/chunk-overlap.ts";
+import { repeatedChunkIds } from "../documents/lookups.ts";
 import { type BlockRole, TEACHING_ROLE_LIST } from "../ingest/document.ts";
+import { splitSentences } from "../ingest/sentences.ts";
 import { keyPhrases } from "../llm/extractive/keyphrases.ts";
-import { contentStems, titleCase, wordCount } from "../llm/extractive/text.ts";
+import { contentStems, escapeRegExp, titleCase, wordCount } from "../llm/extractive/text.ts";
 import { documentChunks } from "../retrieval/index.ts";
 
 export interface Paragraph {
@@ -34,49 +37,57 @@ export interface Section {
   words: number;
 }
 
-/**
- * A chunk's text less the sentences it repeats from the chunk before it (chunks of one section
- * overlap by a sentence or two so a search hit is never cut off; a course must not say them twice).
- */
-function withoutOverlap(prev: string | null, text: string): string {
-  if (!prev) return text;
-  const max = Math.min(text.length - 1, prev.length, 1200);
-  for (let len = max; len >= 12; len--) {
-    const next = text[len];
-    if ((next === " " || next === "\n") && prev.endsWith(text.slice(0, len))) return text.slice(len).trimStart();
+// A sentence this long said again word for word (an essay quoting an earlier one, a notice closing
+// every essay, an example given twice) is taught where it first occurs; a shorter one ("For
+// example:", "We have many such gaps today.") may well be said twice.
+const REPEAT_SENTENCE_WORDS = 8;
+
+/** A paragraph less the sentences the document already said; remembers the ones it says first. */
+function unsaid(said: Set<string>, text: string): string {
+  let out = text;
+  for (const raw of splitSentences(text.replace(/\s*\n\s*/g, " "))) {
+    const sentence = raw.trim();
+    if (wordCount(sentence) < REPEAT_SENTENCE_WORDS) continue;
+    const key = sentence.toLowerCase();
+    if (!said.has(key)) said.add(key);
+    // Its words as the paragraph has them: a line may break anywhere inside it.
+    else out = out.replace(new RegExp(escapeRegExp(sentence).replace(/ +/g, "\\s+")), "");
   }
-  return text;
+  return out === text ? text : out.replace(/[ \t]{2,}/g, " ").trim();
 }
 
 /** The document's teaching paragraphs in reading order, each tied to the chunk it was indexed in. */
 export function documentParagraphs(sqlite: Database, documentId: string): Paragraph[] {
-  const rows = documentChunks(sqlite, documentId, TEACHING_ROLE_LIST);
+  // Text the document repeats of itself is taught once, where it first occurs.
+  const repeated = repeatedChunkIds(sqlite, documentId);
+  const rows = documentChunks(sqlite, documentId, TEACHING_ROLE_LIST).filter((r) => !repeated.has(r.id));
   const out: Paragraph[] = [];
+  const said = new Set<string>();
   let prev: { path: string; text: string } | null = null;
   for (const r of rows) {
     const text = withoutOverlap(prev?.path === r.heading_path ? prev.text : null, r.text);
     prev = { path: r.heading_path, text: r.text };
     const headingPath = JSON.parse(r.heading_path) as string[];
     for (const para of text.split(/\n\s*\n/)) {
-      const t = para.trim();
-      if (t)
-        out.push({
-          text: t,
-          documentId,
-          filename: r.filename,
-          chunkId: r.id,
-          page: r.page ?? r.slide,
-          timestamp: r.timestamp_seconds,
-          headingPath,
-          role: r.role,
-        });
+      const t = unsaid(said, para.trim());
+      if (!t) continue;
+      out.push({
+        text: t,
+        documentId,
+        filename: r.filename,
+        chunkId: r.id,
+        page: r.page ?? r.slide,
+        timestamp: r.timestamp_seconds,
+        headingPath,
+        role: r.role,
+      });
     }
   }
   return out;
 }
 
 /** The shallowest heading depth at which the document has two or more distinct headings: its top level. */
-function topDepth(paragraphs: Paragraph[]): number | null {
+export function topDepth(paragraphs: Paragraph[]): number | null {
   const longest = Math.max(0, ...paragraphs.map((p) => p.headingPath.length));
   for (let d = 0; d < longest; d++) {
     const names = new Set(

@@ -74,6 +74,16 @@ export interface CoursePlan {
   /** Mean lexical similarity of the sources, when the organization was chosen from it. */
   relatedness?: number;
   chapters: PlannedChapter[];
+  /** How the course read each source (what it left out as repeated), for courses planned from sources. */
+  sources?: PlannedSource[];
+}
+
+export interface PlannedSource {
+  document_id: string;
+  filename: string;
+  /** Words of text the source repeats of itself, taught once where first seen. */
+  repeated_words: number;
+  repeated_sections: { heading_path: string[]; page: number | null; words: number }[];
 }
 
 /** A source a chapter cites: a retrieved passage of a document, or a web search result. */
@@ -119,6 +129,7 @@ export function commitOutline(sqlite: Database, course: CourseRow, plan: CourseP
     organization: plan.organization,
     ...(plan.relatedness === undefined ? {} : { source_relatedness: Math.round(plan.relatedness * 1000) / 1000 }),
     chapters: plan.chapters.map((c, i) => ({ order_index: i, ...c })),
+    ...(plan.sources ? { sources: plan.sources } : {}),
   };
   sqlite.transaction(() => {
     sqlite.run(

@@ -13,7 +13,14 @@ import { collectAfterLargeText } from "../ingest/large-text.ts";
 import type { Logger } from "../log.ts";
 import { putBlob } from "../media/blob-store.ts";
 import { type Embedder, indexDocument, indexJob } from "../retrieval/index.ts";
-import { markDocumentError, markDocumentReady, type RecordOwner, type SourceType } from "./records.ts";
+import {
+  markDocumentError,
+  markDocumentReady,
+  type RecordOwner,
+  type SourceType,
+  setDocumentRepeats,
+} from "./records.ts";
+import { detectRepeats } from "./repeated-sections.ts";
 import { detectedKind, failureMessage, type RequestSource, sourceName, toIngestSource } from "./sources.ts";
 
 /** Ingesting a document: the extraction pool, the index (database and embedder), the blob store and the log. */
@@ -74,7 +81,10 @@ export async function ingestDocument(
       mimeType: detected?.mimeType ?? result.mimeType,
       pages: result.pages,
     };
+    // Checked once here, where the chunks were just written, so every course of the document reads it.
+    const repeats = opts.index ? detectRepeats(svc.sqlite, target.id) : null;
     svc.sqlite.transaction(() => {
+      if (repeats) setDocumentRepeats(svc.sqlite, target.id, repeats);
       markDocumentReady(svc.sqlite, target.id, {
         ...ready,
         blobKey,

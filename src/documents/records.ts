@@ -10,6 +10,7 @@ import { decodeCursor, encodeCursor } from "../keyset-cursor.ts";
 import { deleteBlob } from "../media/blob-store.ts";
 import { deleteChunksOf } from "../retrieval/index.ts";
 import { newId, nowIso } from "../util.ts";
+import { type DocumentRepeats, documentDetails, type RepeatSummary } from "./repeated-sections.ts";
 
 export interface DocumentOwner {
   tenantId: string;
@@ -35,6 +36,8 @@ export interface DocumentRow {
   chunk_count: number;
   /** What an extract record was billed; 0 for indexed documents. */
   billed_micros: number;
+  /** JSON of the text it repeats (RepeatSummary), null until checked. */
+  repeats: string | null;
   created_at: string;
 }
 
@@ -102,6 +105,16 @@ export function markDocumentReady(
   );
 }
 
+/** What the document repeats of itself: its summary for the details, and the chunks courses leave out. */
+export function setDocumentRepeats(sqlite: Database, id: string, repeats: DocumentRepeats): void {
+  const { chunk_ids, ...summary } = repeats;
+  sqlite.run("UPDATE documents SET repeats = ?, repeated_chunks = ? WHERE id = ?", [
+    JSON.stringify(summary),
+    JSON.stringify(chunk_ids),
+    id,
+  ]);
+}
+
 /** What an extract record was billed (its usage event is written in the same transaction). */
 export function setBilledMicros(sqlite: Database, id: string, micros: number): void {
   sqlite.run("UPDATE documents SET billed_micros = ? WHERE id = ?", [micros, id]);
@@ -135,7 +148,7 @@ export function markDocumentError(sqlite: Database, id: string, message: string,
 }
 
 const COLUMNS =
-  "id, tenant_id, user_id, space_id, filename, source_type, source_url, blob_key, mime_type, pages, char_count, status, error, chunk_count, billed_micros, created_at";
+  "id, tenant_id, user_id, space_id, filename, source_type, source_url, blob_key, mime_type, pages, char_count, status, error, chunk_count, billed_micros, repeats, created_at";
 
 /** A record by id, whoever owns it (the caller made it in this request). */
 export function loadDocument(sqlite: Database, id: string): DocumentRow {
@@ -188,6 +201,7 @@ export function toDocumentResource(d: DocumentRow) {
     pages: d.pages,
     char_count: d.char_count,
     created_at: d.created_at,
+    ...(d.status === "ready" && d.repeats ? { details: documentDetails(JSON.parse(d.repeats) as RepeatSummary) } : {}),
   };
 }
 

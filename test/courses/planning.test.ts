@@ -5,6 +5,7 @@ import { resolveOrganization, sequentialGroups } from "../../src/courses/plan.ts
 import { progressPct } from "../../src/courses/progress.ts";
 import { wordsOf } from "../../src/courses/sections.ts";
 import { relatedness, sharedThemes, termProfile } from "../../src/courses/themes.ts";
+import { findRepeats } from "../../src/documents/repeated-sections.ts";
 import { CALVIN_CYCLE, CASTLES, LIGHT_REACTIONS } from "./sources.ts";
 
 describe("progress rules", () => {
@@ -95,5 +96,33 @@ describe("sections split into chapters", () => {
       [2, 3],
     ]);
     expect(split.map((s) => s.title)).toEqual(["AutoGen (part 1 of 2)", "AutoGen (part 2 of 2)"]);
+  });
+});
+
+describe("text a document repeats", () => {
+  const unit = (id: string, text: string) => ({ id, text, headingPath: [id], page: null });
+  const intro =
+    "The committee reviewed every request for access to the archive and recorded its decision in the register kept at the front desk.";
+  const appeal =
+    "A member of staff whose request was refused may appeal within thirty days, and the appeal is heard by two members who did not take the first decision.";
+  const fees =
+    "Copies of records are made at cost, and the fee schedule published each January lists the price of each kind of copy the archive makes.";
+
+  test("a chunk is a repeat when nearly all of it came earlier, not when it quotes a sentence", () => {
+    const r = findRepeats([
+      unit("a", `${intro} ${appeal}`),
+      unit("b", `${appeal} ${fees}`),
+      unit("c", `${intro} ${appeal}`),
+    ]);
+    expect(r.chunk_ids).toEqual(["c"]);
+    expect(r.runs).toEqual([
+      {
+        heading_path: ["c"],
+        page: null,
+        last_page: null,
+        words: r.repeated_words,
+        first_seen: { heading_path: ["a"], page: null },
+      },
+    ]);
   });
 });

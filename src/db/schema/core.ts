@@ -127,6 +127,8 @@ export const documents = sqliteTable("documents", {
   charCount: integer("char_count").notNull().default(0),
   markdown: text("markdown"),
   title: text("title"),
+  repeats: text("repeats"),
+  repeatedChunks: text("repeated_chunks"),
   status: text("status", { enum: ["processing", "ready", "error"] }).notNull(),
   error: text("error"),
   chunkCount: integer("chunk_count").notNull().default(0),

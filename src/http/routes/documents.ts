@@ -2,13 +2,41 @@
 import { Elysia, t } from "elysia";
 import { processDocuments } from "../../documents/process.ts";
 import { MAX_QUERY_DOCUMENTS, queryDocuments } from "../../documents/query.ts";
-import { deleteDocument, listDocuments } from "../../documents/records.ts";
+import { deleteDocument, listDocuments, loadOwnedDocument, toDocumentResource } from "../../documents/records.ts";
 import { BLOCK_ROLES } from "../../ingest/document.ts";
 import type { Services } from "../../services.ts";
 import { authOf } from "../context.ts";
 import { bodyReadByRoute, uploadRequestBody, withSourceUploads } from "../multipart.ts";
 import { errors, JsonInteger, PAGE_QUERY, Page, UserHeaders } from "../schemas.ts";
 import { ownerOf } from "../user.ts";
+
+const Place = t.Object({
+  heading_path: t.Array(t.String(), { description: "Enclosing headings, outermost first" }),
+  page: t.Nullable(t.Integer({ description: "Page or slide where it begins; null where the source has none" })),
+});
+
+const DocumentDetails = t.Object(
+  {
+    words: t.Integer({ description: "Words of teaching text (front and back matter left out), repeats included" }),
+    repeated_words: t.Integer({ description: "Words of text the document repeats of itself" }),
+    repeated_section_count: t.Integer(),
+    repeated_sections: t.Array(
+      t.Composite([
+        Place,
+        t.Object({
+          last_page: t.Nullable(t.Integer()),
+          words: t.Integer(),
+          first_seen: t.Composite([Place], { description: "Where the repeated text first occurs" }),
+        }),
+      ]),
+      {
+        description:
+          "Runs of text repeating an earlier part of the document (at most 50), taught only where first seen",
+      },
+    ),
+  },
+  { description: "Present when ready on documents indexed since repeats are checked" },
+);
 
 export const DocumentRecord = t.Object({
   id: t.String(),
@@ -22,6 +50,7 @@ export const DocumentRecord = t.Object({
   pages: t.Nullable(t.Integer({ description: "Pages (PDF), slides, 1 for other files; null for video transcripts" })),
   char_count: t.Integer(),
   created_at: t.String(),
+  details: t.Optional(DocumentDetails),
 });
 
 const ProcessResponse = t.Object({
@@ -132,6 +161,22 @@ export const documentRoutes = (svc: Services) =>
           200: Page(DocumentRecord),
         },
         detail: { summary: "The caller's indexed documents, newest first", tags: ["documents"] },
+      },
+    )
+    .get(
+      "/v2/documents/:document_id",
+      ({ request, params }) =>
+        toDocumentResource(loadOwnedDocument(svc.sqlite, ownerOf(svc, request), params.document_id)),
+      {
+        headers: UserHeaders,
+        params: t.Object({ document_id: t.String({ description: "Document id" }) }),
+        response: { 200: DocumentRecord, ...errors("DOCUMENT_NOT_FOUND") },
+        detail: {
+          summary: "One indexed document, with its details",
+          description:
+            "The record as process and the list give it; details say what text the document repeats of itself.",
+          tags: ["documents"],
+        },
       },
     )
     .delete(
