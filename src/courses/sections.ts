@@ -6,6 +6,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { type BlockRole, TEACHING_ROLE_LIST } from "../ingest/document.ts";
+import { textParagraphs } from "../ingest/paragraphs.ts";
 import { keyPhrases } from "../llm/extractive/keyphrases.ts";
 import { contentStems, titleCase, wordCount } from "../llm/extractive/text.ts";
 import { documentChunks } from "../retrieval/index.ts";
@@ -57,7 +58,7 @@ export function documentParagraphs(sqlite: Database, documentId: string): Paragr
     const text = withoutOverlap(prev?.path === r.heading_path ? prev.text : null, r.text);
     prev = { path: r.heading_path, text: r.text };
     const headingPath = JSON.parse(r.heading_path) as string[];
-    for (const para of text.split(/\n\s*\n/)) {
+    for (const para of textParagraphs(text)) {
       const t = para.trim();
       if (t)
         out.push({
