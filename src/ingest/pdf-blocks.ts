@@ -4,7 +4,7 @@
  */
 import { type Block, type BlockKind, type BlockRole, block } from "./document.ts";
 import { BULLET_RE, CAPTION_RE } from "./pdf-headings.ts";
-import { joinLine, type PdfLine, paragraphBreak, rightEdges, roundSize } from "./pdf-layout.ts";
+import { CELL_SEPARATOR, joinLine, type PdfLine, paragraphBreak, rightEdges, roundSize } from "./pdf-layout.ts";
 
 /** "1.", "2)", "a)", "(iv)" before a list item's text. */
 const ORDERED_RE = /^(\d{1,2}[.)]|[a-z][.)]|\((\d{1,2}|[a-z]|[ivx]{1,4})\))\s+(?=[^\s|])/;
@@ -71,10 +71,12 @@ export function pageBlocks(
       if (wraps) cur.text = `${cur.text} ${line.text}`;
       else start("heading", line.text, { level: line.heading });
     } else if (monospace.has(line.font) && !line.mixedFonts) {
-      // Code keeps its lines; a gap of a blank line or two stays inside the listing.
+      // Code keeps its lines; a gap of a blank line or two stays inside the listing. A wide gap in
+      // fixed-pitch text is spaces that align columns (R's printed matrices), not a table's cells.
+      const text = line.text.replaceAll(CELL_SEPARATOR, "   ");
       const continues = cur?.kind === "code" && prev && prev.y - line.y > 0 && prev.y - line.y < line.size * 3.5;
-      if (continues) cur.text += `\n${line.text}`;
-      else start("code", line.text);
+      if (continues) cur.text += `\n${text}`;
+      else start("code", text);
     } else if (BULLET_RE.test(line.text)) {
       listX = listStart(line, listX);
       start("list_item", line.text.replace(BULLET_RE, ""), { ordered: false, level: listLevel(line, listX) });

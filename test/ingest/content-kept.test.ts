@@ -1,0 +1,181 @@
+/**
+ * What carries meaning survives extraction: code set in a fixed-pitch font stays a code block with
+ * its lines, definition lists read "term — definition", and a word hyphenated across a page or
+ * column break is rejoined like a line-end hyphen (a real hyphen kept). On documents the tests
+ * build and on dev-half documents of the corpus.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import type { Block } from "../../src/ingest/document.ts";
+import { extractHtml } from "../../src/ingest/html.ts";
+import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
+import { corpus, ingestConfig, scratch } from "./support.ts";
+
+const tmp = scratch();
+const cfg = ingestConfig(tmp.dir);
+afterAll(() => {
+  stopExtractionWorkers();
+  tmp.remove();
+});
+
+type Line = { text: string; code?: boolean };
+
+/** A PDF of pages of 11 pt lines: Helvetica prose, Courier code indented; a running header on every page. */
+export async function manualPdf(pages: Line[][], header?: string): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const prose = await doc.embedFont(StandardFonts.Helvetica);
+  const mono = await doc.embedFont(StandardFonts.Courier);
+  pages.forEach((lines, i) => {
+    const page = doc.addPage([595, 842]);
+    if (header) page.drawText(`${header}  ${i + 1}`, { x: 50, y: 810, size: 9, font: prose });
+    let y = 760;
+    for (const l of lines) {
+      page.drawText(l.text, { x: l.code ? 80 : 50, y, size: 11, font: l.code ? mono : prose });
+      y -= 14;
+    }
+  });
+  return doc.save();
+}
+
+const codeBlocks = (blocks: Block[]) => blocks.filter((b) => b.kind === "code").map((b) => b.text);
+
+describe("code in a PDF manual", () => {
+  test("lines in a fixed-pitch font between sentences are one code block, fenced in the markdown", async () => {
+    const path = await tmp.write(
+      "manual.pdf",
+      await manualPdf([
+        [
+          { text: "A function computes the mean of its argument and returns it to the caller." },
+          { text: "The function is defined as follows:" },
+          { text: "> average <- function(x) {", code: true },
+          { text: "    sum(x) / length(x)", code: true },
+          { text: "}", code: true },
+          { text: "With this function defined, averages of any vector are one call away." },
+        ],
+      ]),
+    );
+    const r = await extractFile(path, "manual.pdf", cfg);
+    expect(codeBlocks(r.blocks)).toEqual(["> average <- function(x) {\nsum(x) / length(x)\n}"]);
+    expect(r.markdown).toContain("The function is defined as follows:\n\n```\n> average <- function(x) {");
+    // The sentences around it stay prose.
+    const prose = r.blocks.filter((b) => b.kind === "paragraph").map((b) => b.text);
+    expect(prose.join(" ")).not.toContain("average <-");
+  });
+
+  test("the R manual (dev half): hundreds of code blocks, its examples whole and without cell separators", async () => {
+    const r = await extractFile(corpus("pdf/R-intro.pdf"), "R-intro.pdf", cfg);
+    const code = codeBlocks(r.blocks);
+    expect(code.length).toBeGreaterThan(300);
+    const twosam = code.find((c) => c.startsWith("> twosam <- function(y1, y2) {"));
+    expect(twosam?.split("\n")).toHaveLength(8);
+    // Columns aligned by spaces in fixed-pitch output are not table cells.
+    expect(twosam).toContain("yb1 <- mean(y1);   yb2 <- mean(y2)");
+    expect(code.filter((c) => c.includes(" | "))).toEqual([]);
+    expect(code).toContain("log(y) ~ x1 + x2");
+  }, 60_000);
+});
+
+describe("definition lists", () => {
+  const page = (dl: string) =>
+    `<html><head><title>Glossary</title></head><body><article><h1>Monitoring terms</h1>
+     <p>The words below are used throughout this chapter, each with the meaning given here.</p>
+     <dl>${dl}</dl></article></body></html>`;
+
+  test("each definition reads term — definition; several terms share one; a term's every definition carries it", () => {
+    const r = extractHtml(
+      page(`<dt>Monitoring</dt><dd><p>Collecting, processing, aggregating, and displaying real-time quantitative data about a system.</p></dd>
+            <dt>colour</dt><dt>color</dt><dd>The hue of a light.</dd>
+            <dt><code>blank</code></dt><dd>A space or tab character.</dd><dd>In a pattern, any run of them.</dd>
+            <dt>Stream:</dt><dd>Internet Engineering Task Force</dd>`),
+    );
+    const texts = r.blocks.map((b) => b.text);
+    expect(texts).toContain(
+      "Monitoring — Collecting, processing, aggregating, and displaying real-time quantitative data about a system.",
+    );
+    expect(texts).toContain("colour, color — The hue of a light.");
+    expect(texts).toContain("blank — A space or tab character.");
+    expect(texts).toContain("blank — In a pattern, any run of them.");
+    expect(texts).toContain("Stream — Internet Engineering Task Force");
+    // No definition stands without its term.
+    expect(texts.filter((t) => t.startsWith("Collecting"))).toEqual([]);
+    expect(r.markdown).toContain("`blank` — A space or tab character.");
+  });
+
+  test("code and lists inside a definition follow it", () => {
+    const r = extractHtml(
+      page(`<dt>echo</dt><dd><p>Prints its arguments.</p><pre>echo hello</pre><ul><li>-n: no newline</li></ul></dd>`),
+    );
+    const shown = r.blocks.map((b) => [b.kind, b.text]);
+    const at = shown.findIndex(([, t]) => t === "echo — Prints its arguments.");
+    expect(shown.slice(at, at + 3)).toEqual([
+      ["paragraph", "echo — Prints its arguments."],
+      ["code", "echo hello"],
+      ["list_item", "-n: no newline"],
+    ]);
+  });
+
+  test("the bash manual and RFC 6787 (dev half) keep their definition lists' terms", async () => {
+    const bash = await extractFile(corpus("books/gnu-bash-reference-manual.html"), "bash.html", cfg);
+    const bashTexts = bash.blocks.map((b) => b.text);
+    expect(bashTexts).toContain("blank — A space or tab character.");
+    expect(bashTexts.filter((t) => / — /.test(t)).length).toBeGreaterThan(800);
+    const rfc = await extractFile(corpus("books/rfc6787-mrcpv2-xml2rfc.html"), "rfc6787.html", cfg);
+    expect(rfc.blocks.map((b) => b.text)).toContain(
+      'MRCP Client — An entity controlling one or more Media Resources through MRCPv2 ("Client" for short).',
+    );
+  }, 60_000);
+});
+
+describe("words split across page and column breaks", () => {
+  test("a word hyphenated at the foot of a page, under the next page's running header, is rejoined", async () => {
+    const path = await tmp.write(
+      "split.pdf",
+      await manualPdf(
+        [
+          [
+            { text: "Distance is measured along the straight line that runs from one point to the other," },
+            { text: "and the result is the same whichever point is taken first, for the distance be-" },
+          ],
+          [
+            { text: "tween the two points does not depend on the order in which they are named." },
+            { text: "A closing sentence with enough words to be a paragraph of its own." },
+          ],
+        ],
+        "Geometry handbook",
+      ),
+    );
+    const r = await extractFile(path, "split.pdf", cfg);
+    expect(r.markdown).toContain("for the distance between");
+    expect(r.markdown).toContain("the two points does not depend");
+    expect(r.markdown).not.toMatch(/be-|\btween/);
+  });
+
+  test("a real hyphen split across a page break is kept", async () => {
+    const path = await tmp.write(
+      "well.pdf",
+      await manualPdf(
+        [
+          [{ text: "The method is simple and its results are well-" }],
+          [{ text: "known to every student of the subject who has read this far into the book." }],
+        ],
+        "Methods handbook",
+      ),
+    );
+    const r = await extractFile(path, "well.pdf", cfg);
+    expect(r.markdown).toContain("results are well-known");
+    expect(r.markdown).not.toContain("wellknown");
+  });
+
+  test("the dense retrieval paper and TraceMonkey: no split word left at a page or column break", async () => {
+    for (const name of ["dpr-paper-multi-column.pdf", "tracemonkey.pdf"]) {
+      const r = await extractFile(corpus(`pdf/${name}`), name, cfg);
+      const body = r.blocks.filter((b) => b.role !== "header_footer" && b.role !== "page_number");
+      // Code keeps its text as set (a list of benchmark names such as "access-" / "fannkuch").
+      const split = body.filter(
+        (b, i) => b.kind !== "code" && /\p{L}-$/u.test(b.text) && /^\p{Ll}/u.test(body[i + 1]?.text ?? ""),
+      );
+      expect(split.map((b) => b.text.slice(-30))).toEqual([]);
+      expect(r.markdown).not.toMatch(/\b(simi|intermedi|oper)-/);
+    }
+  }, 60_000);
+});
