@@ -5,10 +5,10 @@
  * build and on dev-half documents of the corpus.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { Block } from "../../src/ingest/document.ts";
 import { extractHtml } from "../../src/ingest/html.ts";
 import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
+import { manualPdf } from "./build-fixtures.ts";
 import { corpus, ingestConfig, scratch } from "./support.ts";
 
 const tmp = scratch();
@@ -17,25 +17,6 @@ afterAll(() => {
   stopExtractionWorkers();
   tmp.remove();
 });
-
-type Line = { text: string; code?: boolean };
-
-/** A PDF of pages of 11 pt lines: Helvetica prose, Courier code indented; a running header on every page. */
-export async function manualPdf(pages: Line[][], header?: string): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const prose = await doc.embedFont(StandardFonts.Helvetica);
-  const mono = await doc.embedFont(StandardFonts.Courier);
-  pages.forEach((lines, i) => {
-    const page = doc.addPage([595, 842]);
-    if (header) page.drawText(`${header}  ${i + 1}`, { x: 50, y: 810, size: 9, font: prose });
-    let y = 760;
-    for (const l of lines) {
-      page.drawText(l.text, { x: l.code ? 80 : 50, y, size: 11, font: l.code ? mono : prose });
-      y -= 14;
-    }
-  });
-  return doc.save();
-}
 
 const codeBlocks = (blocks: Block[]) => blocks.filter((b) => b.kind === "code").map((b) => b.text);
 

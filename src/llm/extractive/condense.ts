@@ -65,20 +65,23 @@ const samePath = (a: string[], b: string[]) => a.join("\u0000") === b.join("\u00
 
 function unitsOf(passages: Passage[]): Unit[] {
   const out: Unit[] = [];
+  /** The code unit that ended the previous passage, which a listing cut at a chunk's end goes on from. */
+  let openCode: Unit | null = null;
   for (const p of passages) {
-    for (const block of textParagraphs(p.text)) {
-      const headingPath = p.headingPath ?? [];
-      const exhibit = exhibitOf(block);
+    const headingPath = p.headingPath ?? [];
+    const blocks = textParagraphs(p.text);
+    for (let i = 0; i < blocks.length; i++) {
+      const exhibit = exhibitOf(blocks[i]!);
+      const cut = openCode && i === 0 && exhibit?.kind === "code" && samePath(openCode.headingPath, headingPath);
+      openCode = null;
       if (exhibit) {
-        const prev = out.at(-1);
-        // A listing too long for one chunk comes in pieces, one after the other: one listing again.
-        if (exhibit.kind === "code" && prev?.kind === "code" && samePath(prev.headingPath, headingPath))
-          prev.parts.push(...exhibit.lines);
-        else out.push({ passageId: p.id, headingPath, kind: exhibit.kind, parts: exhibit.lines });
+        const unit: Unit = { passageId: p.id, headingPath, kind: exhibit.kind, parts: exhibit.lines };
+        if (cut) out.at(-1)!.parts.push(...exhibit.lines);
+        else out.push(unit);
+        if (exhibit.kind === "code" && i === blocks.length - 1) openCode = out.at(-1)!;
         continue;
       }
-      const lines = block
-        .split("\n")
+      const lines = blocks[i]!.split("\n")
         .map((l) => l.trim())
         .filter(Boolean);
       // A caption's every sentence describes a picture or a table the learner does not see, not
@@ -208,6 +211,9 @@ function linkExhibits(units: Unit[], all: Map<Unit, Candidate[]>, score: (s: str
       }
       c.exhibit = exhibit;
       c.along = between;
+      // The clause that runs into the exhibit points forward at it ("…, in this order:"), not back.
+      if (c.leans && between.length === 0 && /[,;]/.test(c.text))
+        c.leans = leansOnPrevious(c.text.replace(/[^,;]*$/, ""));
       // A sentence that runs on into code without a colon goes on after it, in lower case.
       const resumes = units[units.indexOf(exhibit) + 1];
       const rest = resumes && same(resumes) ? all.get(resumes)?.[0] : undefined;
