@@ -85,7 +85,7 @@ test("a manual's examples stay whole code blocks after the sentences that introd
   expect(content).not.toContain("picked out one by one");
   for (const ch of course.chapters)
     expect(ch.content.match(/^```/gm)?.length ?? 0).toSatisfy((n: number) => n % 2 === 0);
-}, 60_000);
+}, 300_000);
 
 test("a web page's definition list keeps its terms and a numbered list its numbers", async () => {
   const html = `<!doctype html><html><head><title>Observability</title></head><body><article>
@@ -123,7 +123,7 @@ test("a web page's definition list keeps its terms and a numbered list its numbe
   expect(content).toContain(
     "in this order:\n\n1. Choose the handful of signals that show whether users are being served well.\n2. Collect those signals",
   );
-}, 60_000);
+}, 300_000);
 
 test("the R manual (dev half): chapters carry its code examples whole, each after the sentence that introduces it", async () => {
   const course = await syncCourse(env, await corpusForm(R_MANUAL, { num_chapters: "6" }));
@@ -147,4 +147,4 @@ test("the R manual (dev half): chapters carry its code examples whole, each afte
     expect({ code: b.code, whole: whole(b.code) }).toEqual({ code: b.code, whole: true });
     expect(b.before).toMatch(INTRODUCES);
   }
-}, 400_000);
+}, 600_000);
