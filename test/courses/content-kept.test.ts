@@ -6,9 +6,10 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
+import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
 import { call, ROOT } from "../helpers/server.ts";
 import { manualPdf } from "../ingest/build-fixtures.ts";
-import { type CourseEnv, corpusForm, courseEnv, filesForm, syncCourse } from "./helpers.ts";
+import { type CourseEnv, corpusForm, courseEnv, filesForm, settle, syncCourse } from "./helpers.ts";
 
 const R_MANUAL = join(ROOT, "../shared/corpus/pdf/R-intro.pdf");
 
@@ -126,11 +127,19 @@ test("a web page's definition list keeps its terms and a numbered list its numbe
 }, 300_000);
 
 test("the R manual (dev half): chapters carry its code examples whole, each after the sentence that introduces it", async () => {
-  const course = await syncCourse(env, await corpusForm(R_MANUAL, { num_chapters: "6" }));
-  const form = new FormData();
-  form.append("files", new File([await Bun.file(R_MANUAL).bytes()], "R-intro.pdf"));
-  const extracted = await call(env.srv.url, "/v2/documents/extract", { method: "POST", key: env.key, body: form });
-  const source: string = extracted.body.documents[0].markdown;
+  // Asynchronously: on a loaded machine a sync request can outlast the client's fetch timeout.
+  const started = await call(env.srv.url, "/v2/courses/generate-from-files?mode=async", {
+    key: env.key,
+    user: "reader",
+    body: await corpusForm(R_MANUAL, { num_chapters: "6" }),
+  });
+  expect(started.status).toBe(202);
+  const done = await settle(env.srv.url, env.key, "reader", started.body.course_id, 540_000);
+  expect(done.course_status).toBe("completed");
+  const course = (await call(env.srv.url, `/v2/courses/${started.body.course_id}`, { key: env.key, user: "reader" }))
+    .body;
+  const source = (await extractFile(R_MANUAL, "R-intro.pdf")).markdown;
+  stopExtractionWorkers();
 
   const listings = fencedBlocks(source).map((b) => b.code);
   /** Whether a code block is whole: one of the manual's listings, or consecutive ones (a listing broken by a page). */

@@ -5,6 +5,7 @@
  * build and on dev-half documents of the corpus.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { strToU8, zipSync } from "fflate";
 import type { Block } from "../../src/ingest/document.ts";
 import { extractHtml } from "../../src/ingest/html.ts";
 import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
@@ -53,6 +54,64 @@ describe("code in a PDF manual", () => {
     expect(twosam).toContain("yb1 <- mean(y1);   yb2 <- mean(y2)");
     expect(code.filter((c) => c.includes(" | "))).toEqual([]);
     expect(code).toContain("log(y) ~ x1 + x2");
+  }, 60_000);
+});
+
+/** A DOCX of paragraphs, each a run in `font` when given (Consolas for code), or empty. */
+function codeDocx(paragraphs: { text: string; font?: string }[]): Uint8Array {
+  const ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+  const run = (p: { text: string; font?: string }) =>
+    p.text
+      ? `<w:r>${p.font ? `<w:rPr><w:rFonts w:ascii="${p.font}" w:hAnsi="${p.font}"/></w:rPr>` : ""}<w:t xml:space="preserve">${p.text}</w:t></w:r>`
+      : "";
+  const body = paragraphs.map((p) => `<w:p>${run(p)}</w:p>`).join("");
+  return zipSync({
+    "[Content_Types].xml": strToU8(`<?xml version="1.0" encoding="UTF-8"?>
+<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">
+<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>
+<Default Extension="xml" ContentType="application/xml"/>
+<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>
+</Types>`),
+    "_rels/.rels": strToU8(`<?xml version="1.0" encoding="UTF-8"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">
+<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>
+</Relationships>`),
+    "word/document.xml": strToU8(
+      `<?xml version="1.0" encoding="UTF-8"?><w:document ${ns}><w:body>${body}</w:body></w:document>`,
+    ),
+  });
+}
+
+describe("code in a DOCX", () => {
+  test("paragraphs set in a fixed-pitch font are one listing, its indentation and blank lines kept", async () => {
+    const path = await tmp.write(
+      "guide.docx",
+      codeDocx([
+        { text: "To create a new document, run the following:" },
+        { text: "    // Create the package", font: "Consolas" },
+        { text: "    Package p = Package.create();", font: "Consolas" },
+        { text: "" },
+        { text: '    p.save("hello.docx");', font: "Courier New" },
+        { text: "That is all it takes to write a document." },
+      ]),
+    );
+    const r = await extractFile(path, "guide.docx", cfg);
+    expect(codeBlocks(r.blocks)).toEqual([
+      '    // Create the package\n    Package p = Package.create();\n\n    p.save("hello.docx");',
+    ]);
+    expect(r.blocks.filter((b) => b.kind === "paragraph").map((b) => b.text)).toEqual([
+      "To create a new document, run the following:",
+      "That is all it takes to write a document.",
+    ]);
+  });
+
+  test("the docx4j guide (dev half) has its Java examples as code", async () => {
+    const r = await extractFile(corpus("books/docx4j-getting-started.docx"), "docx4j.docx", cfg);
+    const code = codeBlocks(r.blocks);
+    expect(code.length).toBeGreaterThan(50);
+    expect(
+      code.some((c) => c.includes("WordprocessingMLPackage wordMLPackage = WordprocessingMLPackage.createPackage();")),
+    ).toBe(true);
   }, 60_000);
 });
 
