@@ -44,16 +44,23 @@ describe("code in a PDF manual", () => {
     expect(prose.join(" ")).not.toContain("average <-");
   });
 
-  test("the R manual (dev half): hundreds of code blocks, its examples whole and without cell separators", async () => {
+  test("the R manual (dev half): hundreds of code blocks, whole and without cell separators; its tables of terms keep their terms", async () => {
     const r = await extractFile(corpus("pdf/R-intro.pdf"), "R-intro.pdf", cfg);
     const code = codeBlocks(r.blocks);
-    expect(code.length).toBeGreaterThan(300);
+    expect(code.length).toBeGreaterThan(250);
     const twosam = code.find((c) => c.startsWith("> twosam <- function(y1, y2) {"));
     expect(twosam?.split("\n")).toHaveLength(8);
     // Columns aligned by spaces in fixed-pitch output are not table cells.
     expect(twosam).toContain("yb1 <- mean(y1);   yb2 <- mean(y2)");
     expect(code.filter((c) => c.includes(" | "))).toEqual([]);
-    expect(code).toContain("log(y) ~ x1 + x2");
+    // Its tables of terms (a formula at the margin in a fixed-pitch font, described beside or below it) read "term — description".
+    const texts = r.blocks.map((b) => b.text);
+    expect(texts).toContain(
+      "log(y) ~ x1 + x2 — Multiple regression of the transformed variable, log(y), on x1 and x2 (with an implicit intercept term).",
+    );
+    expect(
+      texts.some((t) => t.startsWith("y ~ 0 + x, y ~ -1 + x, y ~ x - 1 — Simple linear regression of y on x")),
+    ).toBe(true);
   }, 60_000);
 });
 
