@@ -73,6 +73,12 @@ function unitsOf(passages: Passage[]): Unit[] {
     for (let i = 0; i < blocks.length; i++) {
       const exhibit = exhibitOf(blocks[i]!);
       const cut = openCode && i === 0 && exhibit?.kind === "code" && samePath(openCode.headingPath, headingPath);
+      const prev = out.at(-1);
+      // A formula set over several lines (a sum's limits above and below it) comes as consecutive pieces: one formula.
+      if (exhibit?.kind === "formula" && prev?.kind === "formula" && prev.passageId === p.id) {
+        prev.parts[0] += ` ${exhibit.lines[0]}`;
+        continue;
+      }
       openCode = null;
       if (exhibit) {
         const unit: Unit = { passageId: p.id, headingPath, kind: exhibit.kind, parts: exhibit.lines };
@@ -217,14 +223,17 @@ function linkExhibits(units: Unit[], all: Map<Unit, Candidate[]>, score: (s: str
       // A sentence that runs on into code without a colon goes on after it, in lower case.
       const resumes = units[units.indexOf(exhibit) + 1];
       const rest = resumes && same(resumes) ? all.get(resumes)?.[0] : undefined;
-      if (runsOn(intro.text) && !/:\s*$/.test(intro.text) && rest && /^\p{Ll}/u.test(rest.text)) c.along.push(rest);
-      if (c.score === 0 && runsOn(c.text) && introducesAsSentence(c.text)) c.score = score(c.text, k === 0);
+      if (runsOn(intro.text) && !/:\s*$/.test(intro.text) && rest && /^\p{Ll}/u.test(rest.text) && !runsOn(rest.text))
+        c.along.push(rest);
+      // It may run on into its exhibit, and name it ("the following table"): the exhibit comes with it.
+      if (c.score === 0 && (runsOn(c.text) || between.length === 0) && introducesAsSentence(c.text))
+        c.score = score(c.text, k === 0);
     });
   });
 }
 
-/** A sentence that would teach but for running on into its exhibit (ending with a colon or no stop). */
-const introducesAsSentence = (s: string) => isProse(s) && opensLikeASentence(s) && !pointsElsewhere(s);
+/** A sentence that would teach but for running on into its exhibit or naming it: prose that opens like a sentence. */
+const introducesAsSentence = (s: string) => isProse(s) && opensLikeASentence(s);
 
 /** Candidates of every unit, each prose sentence linked to the one before it within its section. */
 function candidatesOf(units: Unit[], score: (s: string, first: boolean) => number): Candidate[][] {

@@ -1,16 +1,25 @@
 /**
- * What a chapter shows as it is rather than as sentences: code, tables and lists ("exhibits").
+ * What a chapter shows as it is rather than as sentences: code, tables, lists and displayed
+ * formulas ("exhibits").
  * Chunk text marks them (fenced code, " | " table rows, "- " and "1. " list items: see
  * retrieval/chunk.ts); here they are recognised, told apart from prose, tied to the sentence that
  * introduces them, and written back as markdown.
  */
 import { escapeInline } from "../../ingest/document.ts";
 
-export type ExhibitKind = "code" | "table" | "list";
+export type ExhibitKind = "code" | "table" | "list" | "formula";
 
 const FENCE = /^(`{3,}|~{3,})[\w+#-]*\n([\s\S]*?)\n\1$/;
 const LIST_ITEM = /^\s*(?:-|\d+\.) \S/;
 const TABLE_ROW = / \| /;
+/** A relation or an operator of mathematics. */
+const MATH = /[=+−∼≈≠≤≥∑∏∫√±×→∈∀∃]/u;
+/** Three words of prose in a row: a sentence, not a formula. */
+const PROSE_RUN = /\p{Ll}{3,}\s+\p{Ll}{2,}\s+\p{Ll}{3,}/u;
+
+/** A displayed formula: one short line with mathematics in it and no prose ("y = Xβ + e"). */
+const isFormula = (line: string): boolean =>
+  MATH.test(line) && !PROSE_RUN.test(line) && !/[.!?]$/.test(line.trim()) && line.split(/\s+/).length <= 20;
 
 /** The exhibit a chunk paragraph is, with its lines (code: its source lines), or null for prose. */
 export function exhibitOf(paragraph: string): { kind: ExhibitKind; lines: string[] } | null {
@@ -20,6 +29,7 @@ export function exhibitOf(paragraph: string): { kind: ExhibitKind; lines: string
   if (lines.length === 0) return null;
   if (lines.every((l) => LIST_ITEM.test(l))) return { kind: "list", lines };
   if (lines.length >= 2 && lines.every((l) => TABLE_ROW.test(l))) return { kind: "table", lines };
+  if (lines.length === 1 && isFormula(lines[0]!)) return { kind: "formula", lines };
   return null;
 }
 
@@ -64,5 +74,6 @@ export function exhibitMarkdown(kind: ExhibitKind, lines: string[]): string {
     const fence = "`".repeat(Math.max(3, ...(code.match(/`+/g) ?? []).map((r) => r.length + 1)));
     return `${fence}\n${code}\n${fence}`;
   }
+  if (kind === "formula") return escapeInline(lines.join(" ").replaceAll(" | ", "   "));
   return kind === "table" ? tableMarkdown(lines) : lines.map(listLine).join("\n");
 }
