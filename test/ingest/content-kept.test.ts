@@ -61,7 +61,7 @@ describe("code in a PDF manual", () => {
     expect(
       texts.some((t) => t.startsWith("y ~ 0 + x, y ~ -1 + x, y ~ x - 1 — Simple linear regression of y on x")),
     ).toBe(true);
-  }, 60_000);
+  }, 300_000);
 });
 
 /** A DOCX of paragraphs, each a run in `font` when given (Consolas for code), or empty. */
@@ -119,7 +119,7 @@ describe("code in a DOCX", () => {
     expect(
       code.some((c) => c.includes("WordprocessingMLPackage wordMLPackage = WordprocessingMLPackage.createPackage();")),
     ).toBe(true);
-  }, 60_000);
+  }, 300_000);
 });
 
 describe("definition lists", () => {
@@ -170,7 +170,7 @@ describe("definition lists", () => {
     expect(rfc.blocks.map((b) => b.text)).toContain(
       'MRCP Client — An entity controlling one or more Media Resources through MRCPv2 ("Client" for short).',
     );
-  }, 60_000);
+  }, 300_000);
 });
 
 describe("words split across page and column breaks", () => {
@@ -224,5 +224,5 @@ describe("words split across page and column breaks", () => {
       expect(split.map((b) => b.text.slice(-30))).toEqual([]);
       expect(r.markdown).not.toMatch(/\b(simi|intermedi|oper)-/);
     }
-  }, 60_000);
+  }, 300_000);
 });
