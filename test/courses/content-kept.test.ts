@@ -126,7 +126,7 @@ test("a web page's definition list keeps its terms and a numbered list its numbe
   );
 }, 300_000);
 
-test("the R manual (dev half): chapters carry its code examples whole, each after the sentence that introduces it", async () => {
+test("the R manual: chapters carry its code examples whole, each after the sentence that introduces it", async () => {
   // Asynchronously: on a loaded machine a sync request can outlast the client's fetch timeout.
   const started = await call(env.srv.url, "/v2/courses/generate-from-files?mode=async", {
     key: env.key,
