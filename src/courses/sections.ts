@@ -8,6 +8,7 @@ import type { Database } from "bun:sqlite";
 import { withoutOverlap } from "../documents/chunk-overlap.ts";
 import { repeatedChunkIds } from "../documents/lookups.ts";
 import { type BlockRole, TEACHING_ROLE_LIST } from "../ingest/document.ts";
+import { textParagraphs } from "../ingest/paragraphs.ts";
 import { splitSentences } from "../ingest/sentences.ts";
 import { keyPhrases } from "../llm/extractive/keyphrases.ts";
 import { contentStems, escapeRegExp, titleCase, wordCount } from "../llm/extractive/text.ts";
@@ -68,8 +69,9 @@ export function documentParagraphs(sqlite: Database, documentId: string): Paragr
     const text = withoutOverlap(prev?.path === r.heading_path ? prev.text : null, r.text);
     prev = { path: r.heading_path, text: r.text };
     const headingPath = JSON.parse(r.heading_path) as string[];
-    for (const para of text.split(/\n\s*\n/)) {
-      const t = unsaid(said, para.trim());
+    for (const para of textParagraphs(text)) {
+      // A code listing is kept as written: sentences are prose's, and its spacing is its meaning.
+      const t = para.trimStart().startsWith("```") ? para.trim() : unsaid(said, para.trim());
       if (!t) continue;
       out.push({
         text: t,

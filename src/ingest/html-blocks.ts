@@ -1,7 +1,8 @@
 /**
  * Blocks straight from an HTML DOM (the article Readability kept): headings with their levels,
- * paragraphs with their links as inline markdown, nested lists, tables cell by cell (spanned cells
- * left empty, never shifted), code with its language, figure and table captions.
+ * paragraphs with their links as inline markdown, nested lists, definition lists as "term —
+ * definition" paragraphs, tables cell by cell (spanned cells left empty, never shifted), code with
+ * its language, figure and table captions.
  *
  * Footnote markers (a `<sup>` holding one in-page link such as Wikipedia's `[3]` or pandoc's `1`)
  * leave the prose but stay linked: the block's `cites` holds the label, and the list entry the
@@ -222,12 +223,16 @@ class Walker {
 
   /** Children of a container: block elements become blocks, runs of inline content paragraphs. */
   walk(parent: El, inlineKind: Block["kind"] = "paragraph"): void {
+    this.walkNodes(parent.childNodes, inlineKind);
+  }
+
+  private walkNodes(nodes: Iterable<DomNode>, inlineKind: Block["kind"] = "paragraph"): void {
     let run: DomNode[] = [];
     const flush = () => {
       if (run.length) this.push(inlineKind, this.inline(run));
       run = [];
     };
-    for (const n of parent.childNodes) {
+    for (const n of nodes) {
       if (isElement(n) && BLOCK.has(n.tagName)) {
         flush();
         this.element(n);
@@ -246,6 +251,9 @@ class Walker {
       case "UL":
       case "OL":
         this.list(el, 0);
+        break;
+      case "DL":
+        this.definitions(el);
         break;
       case "TABLE":
         this.table(el);
@@ -280,6 +288,67 @@ class Walker {
         if (isElement(c) && BLOCK.has(c.tagName) && c.tagName !== "P" && c.tagName !== "DIV") this.element(c);
       for (const c of li.children) if (c.tagName === "UL" || c.tagName === "OL") this.list(c, depth + 1);
     }
+  }
+
+  /**
+   * A definition list: each definition reads "term — definition", so a definition never stands
+   * without the term it defines. Several terms of one definition are joined ("a, b — …"); each of
+   * several definitions of one term carries it; blocks inside a definition (code, a nested list)
+   * follow its first paragraph.
+   */
+  private definitions(dl: El): void {
+    const items = [...dl.children].flatMap((c) => (c.tagName === "DIV" ? [...c.children] : [c]));
+    let terms: Inline[] = [];
+    let defined = false;
+    const joinTerms = (): Inline => {
+      const out = newInline();
+      terms.forEach((t, i) => {
+        const sep = i > 0 ? ", " : "";
+        // "Stream:" as a term reads "Stream — …": the dash already says what the colon did.
+        const tidy = (s: string) => s.replace(/\s+/g, " ").trim().replace(/\s*:$/, "");
+        out.text += sep + tidy(t.text);
+        out.markdown += sep + tidy(t.markdown);
+        out.rich ||= t.rich;
+        out.cites.push(...t.cites);
+      });
+      return out;
+    };
+    const termsAlone = () => {
+      if (terms.length > 0 && !defined) this.push("paragraph", joinTerms());
+    };
+    for (const item of items) {
+      if (item.tagName === "DT") {
+        if (defined) [terms, defined] = [[], false];
+        terms.push(this.inline(item.childNodes));
+        continue;
+      }
+      if (item.tagName !== "DD") {
+        this.element(item);
+        continue;
+      }
+      const own = [...item.childNodes];
+      // The definition's opening text (its first paragraph) goes with the term; later blocks follow it.
+      const firstBlock = own.findIndex(
+        (c, i) =>
+          isElement(c) &&
+          BLOCK.has(c.tagName) &&
+          (c.tagName !== "P" || own.slice(0, i).some((o) => (o.textContent ?? "").trim())),
+      );
+      const body = this.inline(firstBlock < 0 ? own : own.slice(0, firstBlock));
+      const term = joinTerms();
+      if (term.text && body.text.trim()) {
+        const dash = " — ";
+        this.push("paragraph", {
+          text: `${term.text}${dash}${body.text.trim()}`,
+          markdown: `${term.markdown}${dash}${body.markdown.trim()}`,
+          rich: term.rich || body.rich,
+          cites: [...term.cites, ...body.cites],
+        });
+      } else this.push("paragraph", term.text ? term : body);
+      defined = terms.length > 0;
+      if (firstBlock >= 0) this.walkNodes(own.slice(firstBlock));
+    }
+    termsAlone();
   }
 
   /** A footnote or reference entry, without its links back to the markers ("^", "↩"). */

@@ -1,7 +1,8 @@
 /**
  * officeparser's AST as document blocks: paragraphs with their web links, tab stops kept as
  * separators, list items with their depth, tables cell by cell (merged cells left empty, never
- * shifted), footnotes and endnotes as labelled blocks right after the block that cites them.
+ * shifted), footnotes and endnotes as labelled blocks right after the block that cites them;
+ * paragraphs set wholly in a fixed-pitch font are code, consecutive ones one listing.
  */
 import type { OfficeContentNode } from "officeparser";
 import { type Block, type BlockKind, type BlockLocation, type BlockRole, block, escapeInline } from "./document.ts";
@@ -62,7 +63,18 @@ export function astKind(node: OfficeContentNode, headingShift = 0): NodeKind {
 interface Run {
   text: string;
   link: string | null;
+  font?: string;
 }
+
+/** Fixed-pitch font families a document sets code in. */
+const MONOSPACE_FONT_RE =
+  /mono|courier|consolas|menlo|monaco|lucida console|inconsolata|source code|fira code|\bcode\b/i;
+
+/** A paragraph whose every visible run is in a fixed-pitch font: a line of code. */
+const isCodeLine = (inline: Inline): boolean => {
+  const visible = inline.runs.filter((r) => r.text.trim());
+  return visible.length > 0 && visible.every((r) => r.font !== undefined && MONOSPACE_FONT_RE.test(r.font));
+};
 
 interface Inline {
   runs: Run[];
@@ -77,7 +89,11 @@ function collectInline(nodes: OfficeContentNode[], into: Inline): Inline {
     switch (n.type) {
       case "text": {
         const link = n.metadata?.link;
-        into.runs.push({ text: n.text ?? "", link: link && WEB_LINK_RE.test(link) ? link : null });
+        into.runs.push({
+          text: n.text ?? "",
+          link: link && WEB_LINK_RE.test(link) ? link : null,
+          font: n.formatting?.font,
+        });
         break;
       }
       case "break": {
@@ -167,8 +183,16 @@ function textBlock(node: OfficeContentNode, ctx: BlockContext): Block[] {
   );
   inline.notes.unshift(...(node.notes ?? []));
   const { cites, blocks: notes } = noteBlocks(inline.notes, ctx);
-  let { text, markdown } = render(inline);
   const kind = ctx.classify(node);
+  if (kind.kind === "paragraph" && inline.notes.length === 0 && isCodeLine(inline)) {
+    // Code keeps its indentation and spacing, which tidy would collapse.
+    const line = inline.runs
+      .map((r) => r.text)
+      .join("")
+      .replace(/\s+$/, "");
+    return [block("code", line, ctx.loc)];
+  }
+  let { text, markdown } = render(inline);
   const extra: Partial<Block> = cites.length ? { cites } : {};
   if (kind.kind === "heading") {
     text = text.replace(/\n/g, " ");
@@ -222,8 +246,27 @@ function tableBlocks(table: OfficeContentNode, ctx: BlockContext): Block[] {
   return [tableBlock, ...after, ...noteList];
 }
 
+/** Consecutive code lines (one paragraph each in the document) as one listing, blank lines between them kept. */
+function joinCodeLines(blocks: Block[]): Block[] {
+  const out: Block[] = [];
+  let blank = false;
+  for (const b of blocks) {
+    const last = out.at(-1);
+    const listing = last?.kind === "code" && !last.lang;
+    if (listing && b.kind === "paragraph" && !b.text.trim()) blank = true;
+    else if (listing && b.kind === "code" && !b.lang) last.text += `${blank ? "\n\n" : "\n"}${b.text}`;
+    else out.push(b);
+    if (b.text.trim()) blank = false;
+  }
+  return out.map((b) => (b.kind === "code" ? { ...b, text: b.text.replace(/^\s*\n|\s+$/g, "") } : b));
+}
+
 /** Blocks of a run of AST nodes, in reading order. */
 export function nodeBlocks(nodes: OfficeContentNode[], ctx: BlockContext): Block[] {
+  return joinCodeLines(nodeBlocksOf(nodes, ctx));
+}
+
+function nodeBlocksOf(nodes: OfficeContentNode[], ctx: BlockContext): Block[] {
   const out: Block[] = [];
   for (const node of nodes) {
     switch (node.type) {
@@ -247,7 +290,7 @@ export function nodeBlocks(nodes: OfficeContentNode[], ctx: BlockContext): Block
         break;
       default:
         // Containers (drawings, text frames, pages) hold paragraphs of their own.
-        if (node.children?.length) out.push(...nodeBlocks(node.children, ctx));
+        if (node.children?.length) out.push(...nodeBlocksOf(node.children, ctx));
         else if (node.text?.trim()) out.push(...textBlock(node, ctx));
     }
   }

@@ -1,10 +1,13 @@
 /**
- * One page's lines to blocks: headings (marked beforehand), captions, footnotes, list items and
- * paragraphs, in reading order; page furniture and margin text as blocks of their own roles.
+ * One page's lines to blocks: headings (marked beforehand), captions, footnotes, list items, code
+ * and paragraphs, in reading order; page furniture and margin text as blocks of their own roles.
+ * A manual's table of terms (texinfo's `@table`: a term set in a fixed-pitch font at the margin,
+ * its description indented below it or beside it on its line) reads "term — description", as an
+ * HTML definition list does, so the description never loses the formula or name it describes.
  */
 import { type Block, type BlockKind, type BlockRole, block } from "./document.ts";
 import { BULLET_RE, CAPTION_RE } from "./pdf-headings.ts";
-import { joinLine, type PdfLine, paragraphBreak, rightEdges, roundSize } from "./pdf-layout.ts";
+import { CELL_SEPARATOR, joinLine, type PdfLine, paragraphBreak, rightEdges, roundSize } from "./pdf-layout.ts";
 
 /** "1.", "2)", "a)", "(iv)" before a list item's text. */
 const ORDERED_RE = /^(\d{1,2}[.)]|[a-z][.)]|\((\d{1,2}|[a-z]|[ivx]{1,4})\))\s+(?=[^\s|])/;
@@ -39,6 +42,8 @@ export function pageBlocks(
   let open: Open | null = null;
   let prev: PdfLine | null = null;
   let listX: number | null = null;
+  /** Where the open code block's lines start: a description indented past it describes it. */
+  let codeX = 0;
 
   const flush = () => {
     if (open?.text.trim()) out.push(block(open.kind, open.text.trim(), { page }, open.extra));
@@ -60,6 +65,10 @@ export function pageBlocks(
   for (const line of lines) {
     const cur = open as Open | null;
     const broke = !prev || paragraphBreak(prev, line, edge);
+    const entry =
+      line.heading === undefined && (broke || cur?.kind === "code")
+        ? (termBeside(line, monospace) ?? describes(cur, codeX, line))
+        : null;
     if (line.heading !== undefined) {
       // A heading wrapped over lines stays one heading.
       const wraps =
@@ -71,10 +80,20 @@ export function pageBlocks(
       if (wraps) cur.text = `${cur.text} ${line.text}`;
       else start("heading", line.text, { level: line.heading });
     } else if (monospace.has(line.font) && !line.mixedFonts) {
-      // Code keeps its lines; a gap of a blank line or two stays inside the listing.
+      // Code keeps its lines; a gap of a blank line or two stays inside the listing. A wide gap in
+      // fixed-pitch text is spaces that align columns (R's printed matrices), not a table's cells.
+      const text = line.text.replaceAll(CELL_SEPARATOR, "   ");
       const continues = cur?.kind === "code" && prev && prev.y - line.y > 0 && prev.y - line.y < line.size * 3.5;
-      if (continues) cur.text += `\n${line.text}`;
-      else start("code", line.text);
+      if (continues) cur.text += `\n${text}`;
+      else {
+        start("code", text);
+        codeX = line.x;
+      }
+    } else if (entry) {
+      // The terms above (short code lines) and the one beside it, if any, are what it describes.
+      const terms = isTermList(cur) ? cur.text.split("\n") : [];
+      if (terms.length > 0) open = null;
+      start("paragraph", `${[...terms, ...entry.terms].join(", ")} — ${entry.text}`);
     } else if (BULLET_RE.test(line.text)) {
       listX = listStart(line, listX);
       start("list_item", line.text.replace(BULLET_RE, ""), { ordered: false, level: listLevel(line, listX) });
@@ -106,6 +125,29 @@ export function pageBlocks(
       .filter((l) => l.role && keep(l))
       .map((l) => block("paragraph", l.text, { page }, { role: l.role as BlockRole }));
   return [...furniture((l) => l.upright && l.y >= topY), ...out, ...furniture((l) => !l.upright || l.y < topY)];
+}
+
+/** A term of a manual's table: a code block of a few short lines. */
+const isTermList = (b: Open | null): b is Open =>
+  b?.kind === "code" && b.text.split("\n").every((l) => l.length <= MAX_TERM_CHARS) && b.text.split("\n").length <= 3;
+const MAX_TERM_CHARS = 40;
+
+/** A description under a term: set indented past the term, opening like a sentence. */
+function describes(cur: Open | null, codeX: number, line: PdfLine): { terms: string[]; text: string } | null {
+  return isTermList(cur) && line.x >= codeX + line.size * 2 && /^\p{Lu}/u.test(line.text)
+    ? { terms: [], text: line.text }
+    : null;
+}
+
+/** A term beside its description on one line: a leading run in a fixed-pitch font, then a sentence in the body font. */
+function termBeside(line: PdfLine, monospace: ReadonlySet<string>): { terms: string[]; text: string } | null {
+  const term = line.lead.text.trim();
+  // A comment mark ("## Remove …") opens a listing's comment line, not a term.
+  if (!monospace.has(line.lead.font) || monospace.has(line.font) || term.length > MAX_TERM_CHARS) return null;
+  if (!/[\p{L}\p{N}]/u.test(term)) return null;
+  if (!line.text.startsWith(term)) return null;
+  const text = line.text.slice(term.length).trim();
+  return /^\p{Lu}\p{Ll}/u.test(text) ? { terms: [term], text } : null;
 }
 
 /** Where a list's first level starts: the first item, unless an item stands left of it or in another column. */

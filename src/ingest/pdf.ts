@@ -6,6 +6,7 @@
  */
 import { getDocumentProxy } from "unpdf";
 import { AppError } from "../errors.ts";
+import { carryBrokenWords } from "./break-hyphens.ts";
 import type { Block } from "./document.ts";
 import { pageBlocks } from "./pdf-blocks.ts";
 import type { PdfDocument } from "./pdf-document.ts";
@@ -209,7 +210,7 @@ export async function extractPdf(path: string, filename: string, limits: FileLim
     }
     const { info } = await pdf.getMetadata().catch(() => ({ info: {} }));
     const title = usableTitle(info as Record<string, unknown>) ?? largestText(pages, body);
-    return resultOf(blocks, { title, mimeType: "application/pdf", pages: pdf.numPages }, "page");
+    return resultOf(carryBrokenWords(blocks), { title, mimeType: "application/pdf", pages: pdf.numPages }, "page");
   } finally {
     await pdf.destroy();
   }

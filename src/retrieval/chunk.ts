@@ -4,6 +4,10 @@
  * packing into chunks of about `targetTokens` (never over `maxTokens`). Consecutive chunks of one
  * section share a sentence or two (`overlapTokens`) so an answer cut at a boundary is still found.
  * Each chunk cites where its text begins: page, slide or video timestamp.
+ *
+ * A chunk's text is plain text with just enough markdown to keep what a course must show as it
+ * is: code fenced (a chapter keeps an example whole or not at all), list items with their bullet
+ * or number, table rows as lines of " | " cells; `textParagraphs` (ingest/paragraphs.ts) reads it back.
  */
 
 import { type Block, type BlockRole, FURNITURE_ROLES, headingPaths, markdownToBlocks } from "../ingest/document.ts";
@@ -45,6 +49,8 @@ interface Unit {
   /** Units of one block are joined by a space, blocks by a blank line (list items and references by a line break). */
   block: number;
   tight: boolean;
+  /** A piece of a code block: fenced, its lines kept. */
+  code: boolean;
 }
 
 interface Section {
@@ -88,8 +94,43 @@ const locationOf = (b: Block): Location => ({
   timestamp: b.timestamp ?? null,
 });
 
-/** A block's text as a chunk shows it: list items keep a bullet, everything else its plain text. */
-const unitText = (b: Block): string => (b.kind === "list_item" ? `${"  ".repeat(b.level ?? 0)}- ${b.text}` : b.text);
+/** A block's text as a chunk shows it: list items keep their bullet or number, everything else its plain text. */
+const unitText = (b: Block, number: number): string =>
+  b.kind === "list_item" ? `${"  ".repeat(b.level ?? 0)}${b.ordered ? `${number}.` : "-"} ${b.text}` : b.text;
+
+/** Each numbered list item's number: its place among the items of its list at its level. */
+function listNumbers(blocks: Block[]): number[] {
+  const counts: number[] = [];
+  return blocks.map((b) => {
+    if (FURNITURE_ROLES.has(b.role)) return 0;
+    if (b.kind !== "list_item") {
+      counts.length = 0;
+      return 0;
+    }
+    const level = b.level ?? 0;
+    counts.length = level + 1;
+    counts[level] = b.ordered ? (counts[level] ?? 0) + 1 : 0;
+    return counts[level];
+  });
+}
+
+/** A code block's lines in pieces of at most `maxTokens` (one over-long line stands alone). */
+function codePieces(text: string, maxTokens: number): string[] {
+  const out: string[] = [];
+  let cur: string[] = [];
+  let tokens = 0;
+  for (const line of text.split("\n")) {
+    const t = estimateTokens(line) + 1;
+    if (cur.length > 0 && tokens + t > maxTokens) {
+      out.push(cur.join("\n"));
+      [cur, tokens] = [[], 0];
+    }
+    cur.push(line);
+    tokens += t;
+  }
+  if (cur.length > 0) out.push(cur.join("\n"));
+  return out;
+}
 
 /**
  * Sections (runs of blocks under one heading path, of one role) in reading order; page furniture
@@ -98,6 +139,7 @@ const unitText = (b: Block): string => (b.kind === "list_item" ? `${"  ".repeat(
 function sectionsOf(blocks: Block[], maxTokens: number): Section[] {
   const sections: Section[] = [];
   const paths = headingPaths(blocks);
+  const numbers = listNumbers(blocks);
   let current: Section | null = null;
   blocks.forEach((b, i) => {
     if (FURNITURE_ROLES.has(b.role)) return;
@@ -109,10 +151,11 @@ function sectionsOf(blocks: Block[], maxTokens: number): Section[] {
       current = { path: paths[i]!, role: b.role, units: [] };
       sections.push(current);
     }
-    const text = unitText(b).trim();
-    if (!text) return;
+    const code = b.kind === "code";
+    const text = code ? b.text.replace(/^\s*\n|\s+$/g, "") : unitText(b, numbers[i]!).trim();
+    if (!text.trim()) return;
     const tokens = estimateTokens(text);
-    const texts = tokens <= maxTokens ? [text] : splitLong(text, maxTokens);
+    const texts = tokens <= maxTokens ? [text] : code ? codePieces(text, maxTokens) : splitLong(text, maxTokens);
     const tight = b.kind === "list_item" || b.kind === "reference";
     for (const t of texts)
       current.units.push({
@@ -121,18 +164,36 @@ function sectionsOf(blocks: Block[], maxTokens: number): Section[] {
         loc: locationOf(b),
         block: i,
         tight,
+        code,
       });
   });
   return sections;
 }
+
+/** A fence longer than any run of backticks in the code. */
+const fenceFor = (code: string): string =>
+  "`".repeat(Math.max(3, ...(code.match(/`+/g) ?? []).map((r) => r.length + 1)));
 
 function joinUnits(units: Unit[]): string {
   let out = "";
   for (let i = 0; i < units.length; i++) {
     const u = units[i]!;
     const prev = units[i - 1];
-    if (prev) out += u.block === prev.block ? " " : u.tight && prev.tight ? "\n" : "\n\n";
-    out += u.text;
+    if (prev) out += u.block === prev.block ? (u.code ? "\n" : " ") : u.tight && prev.tight ? "\n" : "\n\n";
+    if (!u.code) {
+      out += u.text;
+      continue;
+    }
+    // The pieces of one code block in this chunk share one fence.
+    let end = i;
+    while (units[end + 1]?.code && units[end + 1]!.block === u.block) end++;
+    const code = units
+      .slice(i, end + 1)
+      .map((c) => c.text)
+      .join("\n");
+    const fence = fenceFor(code);
+    out += `${fence}\n${code}\n${fence}`;
+    i = end;
   }
   return out;
 }
@@ -143,13 +204,15 @@ function overlapOf(units: Unit[], budget: number): Unit[] {
   let used = 0;
   for (let u = units.length - 1; u >= 0; u--) {
     const unit = units[u]!;
+    // A piece of code is no sentence to repeat: the overlap stops at it.
+    if (unit.code) return picked;
     const sentences = splitSentences(unit.text);
     for (let i = sentences.length - 1; i >= 0; i--) {
       const text = sentences[i]!.trim();
       const tokens = estimateTokens(text);
       // Never the whole chunk again: the overlap is a tail, not a repeat.
       if (used + tokens > budget || (u === 0 && i === 0)) return picked;
-      picked.unshift({ text, tokens, loc: unit.loc, block: unit.block, tight: unit.tight });
+      picked.unshift({ text, tokens, loc: unit.loc, block: unit.block, tight: unit.tight, code: false });
       used += tokens;
     }
   }

@@ -31,6 +31,37 @@ export async function textPdf(pages: PdfPageSpec[], title?: string): Promise<Uin
   return doc.save();
 }
 
+export interface ManualLine {
+  text: string;
+  /** Set in Courier and indented, as a manual sets its examples. */
+  code?: boolean;
+  /** A section heading: 16 pt bold. */
+  heading?: boolean;
+}
+
+/** A manual's pages: Helvetica prose, Courier code, bold headings, and a running header on every page when given. */
+export async function manualPdf(pages: ManualLine[][], header?: string): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const prose = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const mono = await doc.embedFont(StandardFonts.Courier);
+  pages.forEach((lines, i) => {
+    const page = doc.addPage([595, 842]);
+    if (header) page.drawText(`${header}  ${i + 1}`, { x: 50, y: 810, size: 9, font: prose });
+    let y = 760;
+    for (const l of lines) {
+      if (l.heading) {
+        page.drawText(l.text, { x: 50, y, size: 16, font: bold });
+        y -= 28;
+        continue;
+      }
+      page.drawText(l.text, { x: l.code ? 80 : 50, y, size: 11, font: l.code ? mono : prose });
+      y -= 14;
+    }
+  });
+  return doc.save();
+}
+
 /** `count` pages, one short line each: for the page limit. */
 export async function manyPagePdf(count: number): Promise<Uint8Array> {
   const doc = await PDFDocument.create();

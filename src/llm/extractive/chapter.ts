@@ -1,12 +1,14 @@
 /**
  * A chapter assembled from the passages most relevant to its title and objectives: sentences that
- * point elsewhere or walk through a figure are left out, and one that leans on the sentence before
- * it comes with that sentence.
+ * point elsewhere or walk through a figure are left out, one that leans on the sentence before
+ * it comes with that sentence, and one that introduces code, a table or a list comes with it.
  */
+import { textParagraphs } from "../../ingest/paragraphs.ts";
 import type { ChapterDraft } from "../schemas.ts";
 import type { Passage } from "../types.ts";
 import { leansOnPrevious } from "./back-reference.ts";
 import { keyConcepts } from "./concepts.ts";
+import { exhibitMarkdown, exhibitOf, introduces, needsExhibit } from "./exhibits.ts";
 import { quizFor } from "./quiz.ts";
 import { topSentences } from "./rank.ts";
 import { containsPhrase, pointsElsewhere, type Sentence, sentencesOf } from "./text.ts";
@@ -35,23 +37,59 @@ function withAntecedents(chosen: Sentence[], pool: Sentence[]): Sentence[] {
   return [...out.values()].sort((a, b) => a.index - b.index);
 }
 
-/** Markdown: an overview paragraph, then the chosen sentences grouped under their source headings. */
-function compose(title: string, chosen: Sentence[]): string {
-  const [first, ...rest] = chosen;
+/**
+ * The exhibit (code, a table, a list) each sentence introduces in its passage, as markdown: the
+ * paragraph right after the one the sentence ends, when the sentence introduces it.
+ */
+function introducedExhibits(passages: Passage[], sentences: Sentence[]): Map<Sentence, string> {
+  const byPassage = new Map(passages.map((p) => [p.id, textParagraphs(p.text)]));
+  const out = new Map<Sentence, string>();
+  for (const s of sentences) {
+    if (!introduces(s.text)) continue;
+    const paragraphs = byPassage.get(s.passageId) ?? [];
+    const at = paragraphs.findIndex((para) => para.replace(/\s+/g, " ").trim().endsWith(s.text));
+    const exhibit = at >= 0 && paragraphs[at + 1] !== undefined ? exhibitOf(paragraphs[at + 1]!) : null;
+    if (exhibit) out.set(s, exhibitMarkdown(exhibit.kind, exhibit.lines));
+  }
+  return out;
+}
+
+/**
+ * Markdown: an overview paragraph, then the chosen sentences grouped under their source headings;
+ * a sentence that introduces an exhibit is followed by it.
+ */
+function compose(title: string, chosen: Sentence[], exhibits: Map<Sentence, string> = new Map()): string {
+  // The overview is the first three sentences, or fewer when one of them introduces an exhibit.
+  const lead = chosen.slice(0, 3);
+  const cut = lead.findIndex((s) => exhibits.has(s));
+  const overview = cut >= 0 ? lead.slice(0, cut + 1) : lead;
   const parts: string[] = [];
-  if (first) parts.push(`## Overview\n\n${[first, ...rest.slice(0, 2)].map((s) => s.text).join(" ")}`);
+  if (overview.length > 0) {
+    parts.push(`## Overview\n\n${overview.map((s) => s.text).join(" ")}`);
+    const exhibit = exhibits.get(overview.at(-1)!);
+    if (exhibit) parts.push(exhibit);
+  }
   let heading: string | null = null;
+  let written: string | null = null;
   let paragraph: string[] = [];
   const flush = () => {
-    if (paragraph.length) parts.push(`## ${heading ?? title}\n\n${paragraph.join(" ")}`);
+    if (paragraph.length === 0) return;
+    const text = paragraph.join(" ");
+    parts.push(written === heading ? text : `## ${heading ?? title}\n\n${text}`);
+    written = heading;
     paragraph = [];
   };
-  for (const s of rest.slice(2)) {
+  for (const s of chosen.slice(overview.length)) {
     if (s.heading !== heading) {
       flush();
       heading = s.heading;
     }
     paragraph.push(s.text);
+    const exhibit = exhibits.get(s);
+    if (exhibit) {
+      flush();
+      parts.push(exhibit);
+    }
   }
   flush();
   return parts.join("\n\n");
@@ -63,11 +101,16 @@ export function extractiveChapter(input: {
   passages: Passage[];
 }): ChapterDraft {
   const sentences = sentencesOf(input.passages);
+  const exhibits = introducedExhibits(input.passages, sentences);
   const query = [input.chapterTitle, ...input.objectives].join(". ");
-  // A line without a stop (a title: "The DNA Methylome of Human …") would run into the next sentence of its paragraph.
-  const whole = sentences.filter((s) => /[.!?]["'”’)\]]?$/.test(s.text) && !pointsElsewhere(s.text));
+  // A line without a stop (a title: "The DNA Methylome of Human …") would run into the next sentence
+  // of its paragraph, unless it runs into the code or list it introduces; "… as follows:" without
+  // what follows teaches nothing.
+  const whole = sentences.filter(
+    (s) => (exhibits.has(s) || (/[.!?]["'”’)\]]?$/.test(s.text) && !needsExhibit(s.text))) && !pointsElsewhere(s.text),
+  );
   let chosen = withAntecedents(topSentences(whole.length > 0 ? whole : sentences, BODY_SENTENCES, { query }), whole);
-  let content = compose(input.chapterTitle, chosen);
+  let content = compose(input.chapterTitle, chosen, exhibits);
   if (content.length < MIN_CONTENT_CHARS) {
     chosen = sentences;
     content = compose(input.chapterTitle, chosen);

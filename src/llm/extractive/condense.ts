@@ -3,15 +3,26 @@
  * sentences (about a fifth of the words overall, within bounds), subsections stay subheadings,
  * short lists stay lists, and captions and sentences that only point elsewhere in their document
  * (or walk through a figure) are left out; a sentence that leans on the one before it comes with
- * it. Key concepts and the quiz are read from the same text.
+ * it, and one that introduces code, a table or a list ("… as follows:") comes with that whole
+ * exhibit or not at all. Key concepts and the quiz are read from the same text.
  */
 
 import { escapeInline } from "../../ingest/document.ts";
+import { textParagraphs } from "../../ingest/paragraphs.ts";
 import { splitSentences } from "../../ingest/sentences.ts";
 import type { ChapterDraft } from "../schemas.ts";
 import type { Passage } from "../types.ts";
 import { leansOnPrevious } from "./back-reference.ts";
 import { keyConcepts } from "./concepts.ts";
+import {
+  announces,
+  type ExhibitKind,
+  exhibitMarkdown,
+  exhibitOf,
+  introduces,
+  needsExhibit,
+  runsOn,
+} from "./exhibits.ts";
 import { quizFor } from "./quiz.ts";
 import { contentStems, isProse, pointsElsewhere, sentencesOf, wordCount } from "./text.ts";
 
@@ -25,8 +36,8 @@ const MAX_ITEM_WORDS = 30;
 interface Unit {
   passageId: string;
   headingPath: string[];
-  kind: "prose" | "list";
-  /** Prose: its sentences; list: its items. */
+  kind: "prose" | ExhibitKind;
+  /** Prose: its sentences; list: its items with their markers; table: its rows; code: its lines. */
   parts: string[];
 }
 
@@ -50,22 +61,38 @@ function withMarksBack(sentences: string[]): string[] {
   return out;
 }
 
+const samePath = (a: string[], b: string[]) => a.join("\u0000") === b.join("\u0000");
+
 function unitsOf(passages: Passage[]): Unit[] {
   const out: Unit[] = [];
+  /** The code unit that ended the previous passage, which a listing cut at a chunk's end goes on from. */
+  let openCode: Unit | null = null;
   for (const p of passages) {
-    for (const block of p.text.split(/\n\s*\n/)) {
-      const lines = block
-        .split("\n")
+    const headingPath = p.headingPath ?? [];
+    const blocks = textParagraphs(p.text);
+    for (let i = 0; i < blocks.length; i++) {
+      const exhibit = exhibitOf(blocks[i]!);
+      const cut = openCode && i === 0 && exhibit?.kind === "code" && samePath(openCode.headingPath, headingPath);
+      const prev = out.at(-1);
+      // A formula set over several lines (a sum's limits above and below it) comes as consecutive pieces: one formula.
+      if (exhibit?.kind === "formula" && prev?.kind === "formula" && prev.passageId === p.id) {
+        prev.parts[0] += ` ${exhibit.lines[0]}`;
+        continue;
+      }
+      openCode = null;
+      if (exhibit) {
+        const unit: Unit = { passageId: p.id, headingPath, kind: exhibit.kind, parts: exhibit.lines };
+        if (cut) out.at(-1)!.parts.push(...exhibit.lines);
+        else out.push(unit);
+        if (exhibit.kind === "code" && i === blocks.length - 1) openCode = out.at(-1)!;
+        continue;
+      }
+      const lines = blocks[i]!.split("\n")
         .map((l) => l.trim())
         .filter(Boolean);
       // A caption's every sentence describes a picture or a table the learner does not see, not
       // only its first ("Table 1: … The two columns of Train denote …").
       if (lines.length === 0 || CAPTION.test(lines[0]!)) continue;
-      const headingPath = p.headingPath ?? [];
-      if (lines.every((l) => /^- /.test(l))) {
-        out.push({ passageId: p.id, headingPath, kind: "list", parts: lines.map((l) => l.replace(/^- /, "")) });
-        continue;
-      }
       const sentences = splitSentences(lines.join(" "));
       out.push({ passageId: p.id, headingPath, kind: "prose", parts: withMarksBack(sentences) });
     }
@@ -89,9 +116,13 @@ function scorer(units: Unit[]): (sentence: string, first: boolean) => number {
  * A whole sentence that teaches: prose, starting and ending as a sentence does (not a fragment cut
  * at a column, a page or a colon, nor a contents line), pointing nowhere else.
  */
+const opensLikeASentence = (s: string) =>
+  // A definition list's entry opens with its term, whatever its case: "blank — A space or tab character."
+  /^["'“‘(]?[\p{Lu}\d]/u.test(s) || /^[^\s—][^—]{0,60} — \p{Lu}/u.test(s);
+
 const teaches = (s: string) =>
   isProse(s) &&
-  /^["'“‘(]?[\p{Lu}\d]/u.test(s) &&
+  opensLikeASentence(s) &&
   /[.!?]["'”’)\]]?$/.test(s) &&
   // A stop set apart ("2 Simple manipulations; numbers and vectors .") ends a contents line, not a sentence.
   !/\s[.!?]$/.test(s) &&
@@ -115,9 +146,7 @@ function compose(units: Unit[], kept: Map<Unit, string[]>, chapterTitle: string,
     }
     prev = path;
     // Source text is plain: `file_test` or `a*b` must not turn into emphasis in the chapter's markdown.
-    out.push(
-      u.kind === "list" ? parts.map((p) => `- ${escapeInline(p)}`).join("\n") : parts.map(escapeInline).join(" "),
-    );
+    out.push(u.kind === "prose" ? parts.map(escapeInline).join(" ") : exhibitMarkdown(u.kind, parts));
   }
   return out.join("\n\n");
 }
@@ -134,35 +163,115 @@ interface Candidate {
   before: Candidate | null;
   /** Whether its opening points back at `before` ("These instructions…", "However, …"). */
   leans: boolean;
+  /** The code, table or list it introduces, kept whole with it. */
+  exhibit: Unit | null;
+  /** Sentences it takes along: those between it and its exhibit, and the one the exhibit interrupts. */
+  along: Candidate[];
 }
 
 /** A back-reference is followed this far up its chain of sentences, then given up. */
 const MAX_CHAIN = 3;
+/** An announced example ("As a first example, consider …") may come this many sentences later. */
+const MAX_BRIDGE = 2;
+
+const isExhibit = (u: Unit | undefined): u is Unit => u !== undefined && u.kind !== "prose";
+
+/**
+ * Ties each sentence to the exhibit it introduces: the exhibit right after its paragraph when it
+ * is the paragraph's last sentence and introduces it ("The function is defined as follows:"), or
+ * one a sentence or two later when it announces an example ("As a first example, consider …").
+ * A sentence that runs on into code ("So the same assignment could be made using") takes along
+ * the sentence the code interrupts ("…which would create a vector y"). A sentence that only what
+ * follows completes ("… as follows:") and has no exhibit teaches nothing.
+ */
+function linkExhibits(units: Unit[], all: Map<Unit, Candidate[]>, score: (s: string, first: boolean) => number): void {
+  units.forEach((unit, ui) => {
+    const own = all.get(unit);
+    if (!own) return;
+    const same = (u: Unit | undefined) => u !== undefined && samePath(u.headingPath, unit.headingPath);
+    const next = units[ui + 1];
+    const later = units[ui + 2];
+    own.forEach((c, k) => {
+      let exhibit: Unit | null = null;
+      let between = own.slice(k + 1);
+      if (isExhibit(next) && same(next)) exhibit = next;
+      else if (
+        next?.kind === "prose" &&
+        same(next) &&
+        next.parts.length <= MAX_BRIDGE &&
+        isExhibit(later) &&
+        same(later)
+      ) {
+        exhibit = later;
+        between = [...between, ...(all.get(next) ?? [])];
+      }
+      const intro = between.at(-1) ?? c;
+      const tied =
+        exhibit !== null &&
+        (between.length === 0
+          ? introduces(c.text)
+          : announces(c.text) && between.length <= MAX_BRIDGE && introduces(intro.text));
+      if (!tied || !exhibit) {
+        if (needsExhibit(c.text)) c.score = 0;
+        return;
+      }
+      c.exhibit = exhibit;
+      c.along = between;
+      // The clause that runs into the exhibit points forward at it ("…, in this order:"), not back.
+      if (c.leans && between.length === 0 && /[,;]/.test(c.text))
+        c.leans = leansOnPrevious(c.text.replace(/[^,;]*$/, ""));
+      // A sentence that runs on into code without a colon goes on after it, in lower case.
+      const resumes = units[units.indexOf(exhibit) + 1];
+      const rest = resumes && same(resumes) ? all.get(resumes)?.[0] : undefined;
+      if (runsOn(intro.text) && !/:\s*$/.test(intro.text) && rest && /^\p{Ll}/u.test(rest.text) && !runsOn(rest.text))
+        c.along.push(rest);
+      // It may run on into its exhibit, and name it ("the following table"): the exhibit comes with it.
+      if (c.score === 0 && (runsOn(c.text) || between.length === 0) && introducesAsSentence(c.text))
+        c.score = score(c.text, k === 0);
+    });
+  });
+}
+
+/** A sentence that would teach but for running on into its exhibit or naming it: prose that opens like a sentence. */
+const introducesAsSentence = (s: string) => isProse(s) && opensLikeASentence(s);
 
 /** Candidates of every unit, each prose sentence linked to the one before it within its section. */
 function candidatesOf(units: Unit[], score: (s: string, first: boolean) => number): Candidate[][] {
   let last: Candidate | null = null;
   let prevUnit: Unit | null = null;
-  return units.map((unit) => {
+  const all = new Map<Unit, Candidate[]>();
+  const lists = new Map<Unit, Candidate[]>();
+  for (const unit of units) {
     // A paragraph's first sentence follows the previous paragraph's last one only within one section.
     const sameSection =
-      prevUnit !== null &&
-      prevUnit.kind === "prose" &&
-      prevUnit.headingPath.join("\u0000") === unit.headingPath.join("\u0000");
+      prevUnit !== null && prevUnit.kind === "prose" && samePath(prevUnit.headingPath, unit.headingPath);
     prevUnit = unit;
-    if (unit.kind === "list") {
+    if (unit.kind !== "prose") {
       last = null;
+      // Code and tables are kept only with the sentence that introduces them; a short list also stands alone.
+      if (unit.kind !== "list") continue;
       const items = unit.parts
         .filter((p) => wordCount(p) <= MAX_ITEM_WORDS && !pointsElsewhere(p))
         .slice(0, MAX_LIST_ITEMS);
-      if (items.length === 0) return [];
+      if (items.length === 0) continue;
       const text = items.join("\n");
-      return [
-        { unit, index: -1, text, words: wordCount(text), score: score(text, false) / 2, before: null, leans: false },
-      ];
+      lists.set(unit, [
+        {
+          unit,
+          index: -1,
+          text,
+          words: wordCount(text),
+          score: score(text, false) / 2,
+          before: null,
+          leans: false,
+          exhibit: null,
+          along: [],
+        },
+      ]);
+      continue;
     }
     let before = sameSection ? last : null;
-    const all = unit.parts.map((text, index) => {
+    const own = unit.parts.map((text, index) => {
       const c: Candidate = {
         unit,
         index,
@@ -171,13 +280,19 @@ function candidatesOf(units: Unit[], score: (s: string, first: boolean) => numbe
         score: teaches(text) ? score(text, index === 0) : 0,
         before,
         leans: leansOnPrevious(text),
+        exhibit: null,
+        along: [],
       };
       before = c;
       return c;
     });
-    last = all.at(-1) ?? null;
-    return all.filter((c) => c.score > 0).sort((a, b) => b.score - a.score);
-  });
+    last = own.at(-1) ?? null;
+    all.set(unit, own);
+  }
+  linkExhibits(units, all, score);
+  return units.map((u) =>
+    (all.get(u) ?? lists.get(u) ?? []).filter((c) => c.score > 0).sort((a, b) => b.score - a.score),
+  );
 }
 
 /**
@@ -199,29 +314,37 @@ function withAntecedents(c: Candidate, chosen: Set<Candidate>): Candidate[] | nu
   return group;
 }
 
+const exhibitWords = (u: Unit) => u.parts.reduce((n, p) => n + wordCount(p), 0);
+
 /**
  * Sentences chosen within `target` words, in three passes so that coverage comes before depth:
  * the best sentence of every heading section, then the best of every paragraph, then the rest, each
- * pass by score. A short list counts as one candidate. A sentence is never kept twice, and a
- * sentence whose opening leans on the one before it is kept with that one or not at all.
+ * pass by score. A short list counts as one candidate. A sentence is never kept twice, a sentence
+ * whose opening leans on the one before it is kept with that one or not at all, and one that
+ * introduces an exhibit is kept with the whole exhibit (and the sentences it takes along) or not at all.
  */
 function select(units: Unit[], score: (s: string, first: boolean) => number, target: number): Map<Unit, string[]> {
   const byParagraph = candidatesOf(units, score);
   const chosen = new Set<Candidate>();
+  const exhibits = new Set<Unit>();
   const texts = new Set<string>();
   let words = 0;
   const take = (list: Candidate[]) => {
     for (const c of [...list].sort((a, b) => b.score - a.score)) {
       if (words >= target) return;
       if (chosen.has(c)) continue;
-      const group = withAntecedents(c, chosen);
-      if (!group || group.some((g) => texts.has(g.text))) continue;
-      const added = group.reduce((n, g) => n + g.words, 0);
+      const back = withAntecedents(c, chosen);
+      if (!back) continue;
+      const group = [...back, ...c.along.filter((a) => !chosen.has(a))];
+      if (group.some((g) => texts.has(g.text))) continue;
+      const exhibit = c.exhibit && !exhibits.has(c.exhibit) ? c.exhibit : null;
+      const added = group.reduce((n, g) => n + g.words, 0) + (exhibit ? exhibitWords(exhibit) : 0);
       if (words + added > target * 1.1) continue;
       for (const g of group) {
         chosen.add(g);
         texts.add(g.text);
       }
+      if (exhibit) exhibits.add(exhibit);
       words += added;
     }
   };
@@ -240,6 +363,10 @@ function select(units: Unit[], score: (s: string, first: boolean) => number, tar
   take(byParagraph.flat());
   const kept = new Map<Unit, string[]>();
   for (const u of units) {
+    if (exhibits.has(u)) {
+      kept.set(u, u.parts);
+      continue;
+    }
     const mine = [...chosen].filter((c) => c.unit === u).sort((a, b) => a.index - b.index);
     if (mine.length > 0) kept.set(u, u.kind === "list" ? mine[0]!.text.split("\n") : mine.map((c) => c.text));
   }
