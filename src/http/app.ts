@@ -66,7 +66,7 @@ function pathOf(url: string): string {
 
 export function createApp(svc: AppServices) {
   const authenticate = keyAuthenticator(svc.db);
-  const sessionOf = sessionAuthenticator(svc.sqlite);
+  const sessionOf = sessionAuthenticator(svc.sqlite, svc.clock);
   const fromOwnOrigin = ownOriginCheck(svc.cfg);
 
   /**
@@ -88,7 +88,7 @@ export function createApp(svc: AppServices) {
     state.session = session;
     return session.auth;
   }
-  const limiter = new RateLimiter();
+  const limiter = new RateLimiter(svc.clock);
 
   // Route sets known once every route is registered, so built on the first request.
   type RouteInfo = (typeof app.routes)[number];

@@ -46,7 +46,7 @@ export const consoleSessionRoutes = (svc: Services) => {
         if (body.external_user_id !== undefined && body.user_id !== undefined) {
           throw new AppError("VALIDATION_ERROR", "Give one of external_user_id and user_id, not both");
         }
-        const { token, session, user } = openSession(svc.db, authenticate, {
+        const { token, session, user } = openSession(svc, authenticate, {
           apiKey: body.api_key,
           externalUserId: body.external_user_id,
           userId: body.user_id,
