@@ -2,11 +2,10 @@
  * POST /v2/courses/{id}/resume: a failed or interrupted course goes back to generating and a new
  * job writes only what is missing (chapters, then the study guide), then course.completed.
  */
-import type { Database } from "bun:sqlite";
-import { type Clock, isoNow } from "../clock.ts";
+import { isoNow } from "../clock.ts";
 import { reopenFailedDocuments } from "../documents/lookups.ts";
 import { AppError } from "../errors.ts";
-import { enqueueJob, latestCourseJob } from "../jobs/queue.ts";
+import { enqueueJob, latestCourseJob, type QueueDeps } from "../jobs/queue.ts";
 import { courseDocumentIds } from "./course-documents.ts";
 import { COURSE_JOB } from "./progress.ts";
 import type { CourseOwner } from "./read.ts";
@@ -21,7 +20,7 @@ export interface ResumeResult {
 }
 
 export function resumeCourse(
-  { sqlite, clock }: { sqlite: Database; clock: Clock },
+  { sqlite, clock }: QueueDeps,
   owner: CourseOwner,
   courseId: string,
   requestId: string,

@@ -4,8 +4,9 @@
  * A crash between two of them loses nothing committed; the job picks up from the last one.
  */
 import type { Database } from "bun:sqlite";
-import { type Clock, isoNow } from "../clock.ts";
+import { isoNow } from "../clock.ts";
 import type { FailureReason } from "../errors.ts";
+import type { QueueDeps } from "../jobs/queue.ts";
 import { nearDuplicate, promptStems } from "../llm/artefacts/checks.ts";
 import type { ChapterDraft } from "../llm/artefacts.ts";
 import { newId, nowIso } from "../util.ts";
@@ -216,7 +217,7 @@ export function commitChapter(
 
 /** The course is complete: status, completion time and the course.completed event, atomically. */
 export function completeCourse(
-  { sqlite, clock }: { sqlite: Database; clock: Clock },
+  { sqlite, clock }: QueueDeps,
   course: CourseRow,
   jobId: string,
 ): { title: string; chaptersCount: number } {
@@ -255,7 +256,7 @@ export function completeCourse(
  * recorded. Runs inside the queue's failure transaction.
  */
 export function failCourse(
-  { sqlite, clock }: { sqlite: Database; clock: Clock },
+  { sqlite, clock }: QueueDeps,
   courseId: string,
   jobId: string,
   reason: FailureReason,
