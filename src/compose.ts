@@ -29,7 +29,7 @@ export async function composeServices(
   log: Logger,
   clock: Clock = systemClock,
 ): Promise<AppServices> {
-  const llm = await createLlm(cfg);
+  const llm = await createLlm(cfg, { clock });
   const embedder = createEmbedder(cfg);
   const tts = createTtsEngines(cfg);
   const speaker = await chooseTtsEngine(tts, null, null, cfg.ttsProvider);

@@ -336,6 +336,12 @@ export const settings = {
     "How long a running job's lease lasts without a heartbeat",
     int(2),
   ),
+  jobMaxStalls: setting(
+    "JOB_MAX_STALLS",
+    "3",
+    "Times a job may be found running with its process gone (crashed, killed, or its lease run out) and be requeued; one more stall fails it with JOB_STALLED",
+    int(0),
+  ),
   webhookRetrySchedule: setting(
     "WEBHOOK_RETRY_SCHEDULE",
     "60,300,1800,7200,43200",

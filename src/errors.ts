@@ -71,6 +71,7 @@ export const errorCatalogue = {
     500,
     "A stored job's payload no longer fits its job type (the job fails, the worker goes on)",
   ),
+  JOB_STALLED: entry(500, "A job's process stopped while running it more than JOB_MAX_STALLS times (the job fails)"),
   FETCH_FAILED: entry(502, "A URL could not be fetched or answered an error"),
   TOO_MANY_REDIRECTS: entry(502, "A URL redirected too many times"),
   HOST_UNRESOLVABLE: entry(502, "A URL's host has no address"),

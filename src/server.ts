@@ -68,6 +68,8 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
   const worker = new JobWorker(sqlite, log, registeredJobs(svc), {
     concurrency: cfg.jobConcurrency,
     leaseSeconds: cfg.jobLeaseSeconds,
+    maxStalls: cfg.jobMaxStalls,
+    clock: svc.clock,
   });
   worker.start();
   registerQueueDepth(() => queueDepth(sqlite));

@@ -41,7 +41,7 @@ export function recordUsage(db: LedgerWriter, event: UsageEvent): string {
 }
 
 /** The current calendar month in UTC, as ISO bounds [start, end). */
-export function monthBounds(now = new Date()): { start: string; end: string } {
+export function monthBounds(now: Date): { start: string; end: string } {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
   return { start: start.toISOString(), end: end.toISOString() };
@@ -55,7 +55,7 @@ export interface OperationTotal {
 }
 
 /** A tenant's totals per operation for the month containing `now`. */
-export function monthlyTotals(db: Db, tenantId: string, now = new Date()): OperationTotal[] {
+export function monthlyTotals(db: Db, tenantId: string, now: Date): OperationTotal[] {
   const { start, end } = monthBounds(now);
   return db
     .select({
@@ -75,13 +75,7 @@ export function monthlyTotals(db: Db, tenantId: string, now = new Date()): Opera
  * Events of one operation on one key environment this month (test-key caps), on a bare connection
  * so a cap can also be read from a second, read-only one (see test-caps).
  */
-export function monthlyCount(
-  sqlite: Database,
-  tenantId: string,
-  keyEnv: KeyEnv,
-  operation: string,
-  now = new Date(),
-): number {
+export function monthlyCount(sqlite: Database, tenantId: string, keyEnv: KeyEnv, operation: string, now: Date): number {
   const { start, end } = monthBounds(now);
   return sqlite
     .query<{ n: number }, [string, string, string, string, string]>(

@@ -3,7 +3,7 @@
  * TEST_KEY_QUERIES_PER_MONTH queries, counted over the tenant's test-key usage events.
  */
 import { Database } from "bun:sqlite";
-import { type Config, loadConfig } from "../config.ts";
+import type { Config } from "../config.ts";
 import type { Db } from "../db/index.ts";
 import { AppError } from "../errors.ts";
 import type { AuthContext } from "../tenants/keys.ts";
@@ -30,7 +30,7 @@ export function testCapStatus(
   tenantId: string,
   operation: CappedOperation,
   caps: TestCaps,
-  now = new Date(),
+  now: Date,
 ): CapStatus {
   return {
     used: monthlyCount(db.$client, tenantId, "test", OPERATIONS[operation], now),
@@ -44,14 +44,14 @@ export function testCapStatus(
  * request rolls back. A second connection reads the last commit (WAL); an in-memory database has
  * no second connection, so there the open transaction's events are counted too.
  */
-function committedCount(db: Db, tenantId: string, operation: CappedOperation): number {
+function committedCount(db: Db, tenantId: string, operation: CappedOperation, now: Date): number {
   const client = db.$client;
   if (!client.inTransaction || !client.filename || client.filename === ":memory:") {
-    return monthlyCount(client, tenantId, "test", OPERATIONS[operation]);
+    return monthlyCount(client, tenantId, "test", OPERATIONS[operation], now);
   }
   const reader = new Database(client.filename, { readonly: true });
   try {
-    return monthlyCount(reader, tenantId, "test", OPERATIONS[operation]);
+    return monthlyCount(reader, tenantId, "test", OPERATIONS[operation], now);
   } finally {
     reader.close();
   }
@@ -65,13 +65,14 @@ export function assertWithinTestCap(
   db: Db,
   auth: Pick<AuthContext, "tenantId" | "keyEnv">,
   operation: CappedOperation,
-  caps: TestCaps = loadConfig(),
+  caps: TestCaps,
+  now: Date,
 ): void {
   if (auth.keyEnv !== "test") return;
-  const { used, limit } = testCapStatus(db, auth.tenantId, operation, caps);
+  const { used, limit } = testCapStatus(db, auth.tenantId, operation, caps, now);
   if (used < limit) return;
   // The message states what stays used once this request is refused.
-  const committed = committedCount(db, auth.tenantId, operation);
+  const committed = committedCount(db, auth.tenantId, operation, now);
   const requested = used - committed + 1;
   const label = LABELS[operation];
   const needs = requested > 1 ? `; this request needs ${requested}` : "";

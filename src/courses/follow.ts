@@ -5,6 +5,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { billedKeyEnv, billedMicros, monthlyCount, OPERATIONS } from "../billing/index.ts";
+import type { Clock } from "../clock.ts";
 import { loadConfig } from "../config.ts";
 import type { FailureReason } from "../errors.ts";
 import { getJob } from "../jobs/queue.ts";
@@ -19,6 +20,12 @@ import {
 } from "./events.ts";
 import { courseDocuments, documentEvent } from "./ingest-sources.ts";
 import { loadCourse } from "./store.ts";
+
+/** Following a job: its rows, and the clock for this month's usage and a course still running. */
+export interface FollowDeps {
+  sqlite: Database;
+  clock: Clock;
+}
 
 const NO_USAGE: CourseUsage = { model: null, engine: null, model_calls: 0, prompt_tokens: 0, completion_tokens: 0 };
 
@@ -62,26 +69,27 @@ function settledEvent(sqlite: Database, jobId: string): GenerationEvent | null {
 }
 
 /** The usage record of a completed course, read from its job, its course row and the ledger. */
-function usageRecord(sqlite: Database, jobId: string, courseId: string, usage: CourseUsage): UsageRecord {
+function usageRecord({ sqlite, clock }: FollowDeps, jobId: string, courseId: string, usage: CourseUsage): UsageRecord {
   const job = getJob(sqlite, jobId);
   const course = job?.course_id === courseId ? loadCourse(sqlite, courseId) : null;
   const keyEnv = (job && course && billedKeyEnv(sqlite, courseId, OPERATIONS.course)) || "production";
   const seconds =
     job && course
-      ? (Date.parse(course.completed_at ?? new Date().toISOString()) - Date.parse(job.created_at)) / 1000
+      ? ((course.completed_at ? Date.parse(course.completed_at) : clock.now().getTime()) - Date.parse(job.created_at)) /
+        1000
       : 0;
   return {
     ...usage,
     seconds: Math.max(0, seconds),
     billed_usd: microsToUsd(billedMicros(sqlite, [courseId])),
     courses_used_this_month:
-      job?.tenant_id && course ? monthlyCount(sqlite, job.tenant_id, keyEnv, OPERATIONS.course) : 0,
+      job?.tenant_id && course ? monthlyCount(sqlite, job.tenant_id, keyEnv, OPERATIONS.course, clock.now()) : 0,
     courses_cap: keyEnv === "test" ? loadConfig().testKeyCoursesPerMonth : null,
   };
 }
 
-function withUsageRecord(sqlite: Database, e: GenerationEvent): FollowedEvent {
-  return e.type === "completed" ? { ...e, usage: usageRecord(sqlite, e.job_id, e.course_id, e.usage) } : e;
+function withUsageRecord(deps: FollowDeps, e: GenerationEvent): FollowedEvent {
+  return e.type === "completed" ? { ...e, usage: usageRecord(deps, e.job_id, e.course_id, e.usage) } : e;
 }
 
 const isFinal = (e: GenerationEvent) => e.type === "completed" || e.type === "failed";
@@ -99,10 +107,11 @@ function settledDocuments(sqlite: Database, jobId: string): GenerationEvent[] {
 }
 
 export async function* followJobs(
-  sqlite: Database,
+  deps: FollowDeps,
   jobIds: string[],
   opts: { pollMs?: number; signal?: AbortSignal } = {},
 ): AsyncGenerator<FollowedEvent> {
+  const { sqlite } = deps;
   const queue: GenerationEvent[] = [];
   let wake: (() => void) | null = null;
   const listener = (e: GenerationEvent) => {
@@ -123,13 +132,13 @@ export async function* followJobs(
           if (documentsSeen.has(e.document.id)) continue;
           documentsSeen.add(e.document.id);
         }
-        yield withUsageRecord(sqlite, e);
+        yield withUsageRecord(deps, e);
         if (isFinal(e)) pending.delete(e.job_id);
       }
       for (const id of [...pending]) {
         const settled = settledEvent(sqlite, id);
         if (settled) {
-          yield withUsageRecord(sqlite, settled);
+          yield withUsageRecord(deps, settled);
           pending.delete(id);
         }
       }

@@ -5,6 +5,7 @@
  */
 import type { Database } from "bun:sqlite";
 import pLimit from "p-limit";
+import { type Clock, isoNow } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { IngestDeps } from "../documents/ingest.ts";
 import { AppError, type FailureReason } from "../errors.ts";
@@ -12,7 +13,6 @@ import { defineJob, type JobContext } from "../jobs/definition.ts";
 import { INTERRUPTED, type JobRow } from "../jobs/queue.ts";
 import { UsageMeter } from "../llm/artefacts.ts";
 import { indexChapter } from "../retrieval/index.ts";
-import { nowIso } from "../util.ts";
 import { type ChapterScope, writeCourseChapter } from "./chapter-writer.ts";
 import type { WritingDeps } from "./deps.ts";
 import { type ChapterRef, type CourseUsage, publish } from "./events.ts";
@@ -42,7 +42,7 @@ import { matchTopic, refuseTopic } from "./topic-match.ts";
 type ChapterDeps = WritingDeps & { cfg: Pick<Config, "chapterConcurrency" | "topicMatchMinScore"> };
 
 /** The whole job: ingesting the sources, then planning and writing. */
-type CourseJobDeps = IngestDeps & ChapterDeps;
+type CourseJobDeps = IngestDeps & ChapterDeps & { clock: Clock };
 
 function usageOf(meter: UsageMeter): CourseUsage {
   return {
@@ -270,7 +270,7 @@ async function generateCourse(
     if (ctx.signal.aborted) return INTERRUPTED;
     throw err;
   }
-  const done = completeCourse(svc.sqlite, planned, job.id);
+  const done = completeCourse(svc, planned, job.id);
   const usage = usageOf(meter);
   publish({
     type: "completed",
@@ -282,7 +282,7 @@ async function generateCourse(
   });
   return {
     course_id: course.id,
-    completed_at: nowIso(),
+    completed_at: isoNow(svc.clock),
     seconds: Math.round(performance.now() - started) / 1000,
     usage,
   };
@@ -293,7 +293,7 @@ export const courseGenerationJob = defineJob(COURSE_JOB, (svc: CourseJobDeps & {
   run: (job, _payload, ctx) => generateCourse(svc, svc.studyGuide, job, ctx),
   onFailure(job: JobRow, reason: FailureReason) {
     if (!job.course_id) return;
-    failCourse(svc.sqlite, job.course_id, job.id, reason);
+    failCourse(svc, job.course_id, job.id, reason);
     publish({ type: "failed", job_id: job.id, course_id: job.course_id, error: reason });
   },
 }));

@@ -2,11 +2,10 @@
  * POST /v2/courses/{id}/resume: a failed or interrupted course goes back to generating and a new
  * job writes only what is missing (chapters, then the study guide), then course.completed.
  */
-import type { Database } from "bun:sqlite";
+import { isoNow } from "../clock.ts";
 import { reopenFailedDocuments } from "../documents/lookups.ts";
 import { AppError } from "../errors.ts";
-import { enqueueJob, latestCourseJob } from "../jobs/queue.ts";
-import { nowIso } from "../util.ts";
+import { enqueueJob, latestCourseJob, type QueueDeps } from "../jobs/queue.ts";
 import { courseDocumentIds } from "./course-documents.ts";
 import { COURSE_JOB } from "./progress.ts";
 import type { CourseOwner } from "./read.ts";
@@ -20,7 +19,12 @@ export interface ResumeResult {
   job_id: string | null;
 }
 
-export function resumeCourse(sqlite: Database, owner: CourseOwner, courseId: string, requestId: string): ResumeResult {
+export function resumeCourse(
+  { sqlite, clock }: QueueDeps,
+  owner: CourseOwner,
+  courseId: string,
+  requestId: string,
+): ResumeResult {
   // One synchronous transaction: the check for a live job and the new job cannot interleave with
   // another resume of the same course.
   return sqlite.transaction((): ResumeResult => {
@@ -61,21 +65,24 @@ export function resumeCourse(sqlite: Database, owner: CourseOwner, courseId: str
       chapters.length > 0
         ? chapters.filter((c) => c.status !== "completed").map((c) => c.order_index)
         : Array.from({ length: total }, (_, i) => i);
-    const now = nowIso();
+    const now = isoNow(clock);
     sqlite.run("UPDATE courses SET status = 'generating', error = NULL, updated_at = ? WHERE id = ?", [now, courseId]);
     if (chapters.length === 0) {
       // The outline was never made, so sources that failed get another try (a page may be back).
       reopenFailedDocuments(sqlite, courseDocumentIds(sqlite, courseId));
     }
-    const next = enqueueJob(sqlite, {
-      type: COURSE_JOB,
-      tenantId: course.tenant_id,
-      userId: course.user_id,
-      courseId,
-      requestId,
-      maxAttempts: 1,
-      payload: { resume: true },
-    });
+    const next = enqueueJob(
+      { sqlite, clock },
+      {
+        type: COURSE_JOB,
+        tenantId: course.tenant_id,
+        userId: course.user_id,
+        courseId,
+        requestId,
+        maxAttempts: 1,
+        payload: { resume: true },
+      },
+    );
     const what =
       missing.length > 0 ? `${missing.length} missing chapter${missing.length === 1 ? "" : "s"}` : "the study guide";
     return {

@@ -6,6 +6,7 @@
 import type { Database } from "bun:sqlite";
 import { extname } from "node:path";
 import { assertWithinTestCap, OPERATIONS, recordUsage, type TestCaps } from "../billing/index.ts";
+import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/index.ts";
 import { createDocumentRecord, type SourceType } from "../documents/records.ts";
@@ -27,6 +28,7 @@ export interface StartDeps {
   sqlite: Database;
   db: Db;
   llm: Llm;
+  clock: Clock;
   cfg: TestCaps & Pick<Config, "searxngUrl" | "dataDir">;
 }
 
@@ -85,7 +87,7 @@ function insertCourseWithJob(svc: StartDeps, who: Requester, opts: GenerationOpt
   const { sqlite } = svc;
   const now = nowIso();
   const courseId = newId();
-  assertWithinTestCap(svc.db, who.auth, "course", svc.cfg);
+  assertWithinTestCap(svc.db, who.auth, "course", svc.cfg, svc.clock.now());
   sqlite.run(
     `INSERT INTO courses (id, tenant_id, user_id, title, topic, slug, source_type, status, organization, learning_goal,
                           search_enabled, search_note, num_chapters, engine, model, created_at, updated_at)
@@ -126,8 +128,8 @@ function insertCourseWithJob(svc: StartDeps, who: Requester, opts: GenerationOpt
     refId: courseId,
   });
   // One attempt: model failures are retried chapter by chapter inside the job, and a failed course
-  // is resumed on request; a crash is not an attempt (the lease hands the job to the next start).
-  return enqueueJob(sqlite, {
+  // is resumed on request; a crash counts a stall (JOB_MAX_STALLS) and the next start runs the job again.
+  return enqueueJob(svc, {
     type: COURSE_JOB,
     tenantId: who.auth.tenantId,
     userId: who.user.id,

@@ -4,7 +4,9 @@
  * A crash between two of them loses nothing committed; the job picks up from the last one.
  */
 import type { Database } from "bun:sqlite";
+import { isoNow } from "../clock.ts";
 import type { FailureReason } from "../errors.ts";
+import type { QueueDeps } from "../jobs/queue.ts";
 import { nearDuplicate, promptStems } from "../llm/artefacts/checks.ts";
 import type { ChapterDraft } from "../llm/artefacts.ts";
 import { newId, nowIso } from "../util.ts";
@@ -226,11 +228,11 @@ export function commitChapter(
 
 /** The course is complete: status, completion time and the course.completed event, atomically. */
 export function completeCourse(
-  sqlite: Database,
+  { sqlite, clock }: QueueDeps,
   course: CourseRow,
   jobId: string,
 ): { title: string; chaptersCount: number } {
-  const now = nowIso();
+  const now = isoNow(clock);
   return sqlite.transaction(() => {
     sqlite.run("UPDATE courses SET status = 'completed', error = NULL, completed_at = ?, updated_at = ? WHERE id = ?", [
       now,
@@ -242,17 +244,20 @@ export function completeCourse(
         "SELECT c.title, (SELECT count(*) FROM chapters WHERE course_id = c.id) AS n FROM courses c WHERE c.id = ?",
       )
       .get(course.id)!;
-    recordEvent(sqlite, {
-      tenantId: course.tenant_id,
-      event: "course.completed",
-      data: {
-        job_id: jobId,
-        course_id: course.id,
-        title: head.title,
-        chapters_count: head.n,
-        source_type: course.source_type,
+    recordEvent(
+      { sqlite, clock },
+      {
+        tenantId: course.tenant_id,
+        event: "course.completed",
+        data: {
+          job_id: jobId,
+          course_id: course.id,
+          title: head.title,
+          chapters_count: head.n,
+          source_type: course.source_type,
+        },
       },
-    });
+    );
     return { title: head.title, chaptersCount: head.n };
   })();
 }
@@ -262,7 +267,7 @@ export function completeCourse(
  * recorded. Runs inside the queue's failure transaction.
  */
 export function failCourse(
-  sqlite: Database,
+  { sqlite, clock }: QueueDeps,
   courseId: string,
   jobId: string,
   reason: FailureReason,
@@ -271,14 +276,17 @@ export function failCourse(
     .query<{ tenant_id: string }, [string]>("SELECT tenant_id FROM courses WHERE id = ?")
     .get(courseId);
   if (!course) return null;
-  const now = nowIso();
+  const now = isoNow(clock);
   sqlite.run("UPDATE courses SET status = 'failed', error = ?, updated_at = ? WHERE id = ?", [
     JSON.stringify(reason),
     now,
     courseId,
   ]);
   resetRunningChapters(sqlite, courseId);
-  recordEvent(sqlite, { tenantId: course.tenant_id, event: "course.failed", data: { job_id: jobId, error: reason } });
+  recordEvent(
+    { sqlite, clock },
+    { tenantId: course.tenant_id, event: "course.failed", data: { job_id: jobId, error: reason } },
+  );
   return { tenantId: course.tenant_id };
 }
 

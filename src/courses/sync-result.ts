@@ -4,6 +4,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { billedMicros, monthlyCount, OPERATIONS } from "../billing/index.ts";
+import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { type FailureReason, generationFailure } from "../errors.ts";
 import type { AuthContext } from "../tenants/keys.ts";
@@ -18,7 +19,7 @@ export interface SyncCourse {
 }
 
 export interface SyncContext {
-  svc: { sqlite: Database; cfg: Pick<Config, "testKeyCoursesPerMonth"> };
+  svc: { sqlite: Database; clock: Clock; cfg: Pick<Config, "testKeyCoursesPerMonth"> };
   auth: AuthContext;
   startedAt: number;
   signal?: AbortSignal;
@@ -35,7 +36,7 @@ export async function waitForCourses(
   const courses = new Map<string, SyncCourse>();
   const usages: UsageRecord[] = [];
   const failures: { job_id: string; course_id: string; error: FailureReason }[] = [];
-  for await (const e of followJobs(ctx.svc.sqlite, jobIds, { signal: ctx.signal })) {
+  for await (const e of followJobs(ctx.svc, jobIds, { signal: ctx.signal })) {
     if (e.type === "completed") {
       courses.set(e.job_id, { id: e.course_id, title: e.title, chapters: e.chapters });
       usages.push(e.usage);
@@ -70,7 +71,13 @@ export async function waitForCourses(
           ordered.map((c) => c.id),
         ),
       ),
-      courses_used_this_month: monthlyCount(ctx.svc.sqlite, ctx.auth.tenantId, ctx.auth.keyEnv, OPERATIONS.course),
+      courses_used_this_month: monthlyCount(
+        ctx.svc.sqlite,
+        ctx.auth.tenantId,
+        ctx.auth.keyEnv,
+        OPERATIONS.course,
+        ctx.svc.clock.now(),
+      ),
       courses_cap: ctx.auth.keyEnv === "test" ? ctx.svc.cfg.testKeyCoursesPerMonth : null,
     },
   };

@@ -5,6 +5,7 @@
  * test key may make TEST_KEY_QUERIES_PER_MONTH of these a month.
  */
 import { assertWithinTestCap, OPERATIONS, recordUsage, type TestCaps } from "../billing/index.ts";
+import type { Clock } from "../clock.ts";
 import type { Db } from "../db/index.ts";
 import { AppError } from "../errors.ts";
 import { QUERY_ROLES } from "../ingest/document.ts";
@@ -28,6 +29,7 @@ export interface QueryDeps extends RetrievalDeps {
   db: Db;
   llm: Llm;
   cfg: TestCaps;
+  clock: Clock;
 }
 
 export async function queryDocuments(
@@ -44,7 +46,7 @@ export async function queryDocuments(
   if (byIds && input.documentIds!.length === 0)
     throw new AppError("VALIDATION_ERROR", `document_ids must hold 1 to ${MAX_QUERY_DOCUMENTS} ids`);
   if (byIds) assertOwnedDocuments(svc.sqlite, owner, input.documentIds!);
-  assertWithinTestCap(svc.db, auth, "query", svc.cfg);
+  assertWithinTestCap(svc.db, auth, "query", svc.cfg, svc.clock.now());
 
   // Twice as many as shown, so that top_k remain once near-copies are merged; as many candidates
   // as a search for top_k itself ranks, so the ranking is that search's.

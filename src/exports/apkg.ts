@@ -89,7 +89,7 @@ const deckName = (title: string) => plainText(title).replace(/\s+/g, " ").replac
 const field = (text: string) => Bun.escapeHTML(text.trim()).replace(/\r?\n/g, "<br>");
 
 /** The collection database file. */
-function ankiCollection(course: ExportCourse, now = new Date()): Uint8Array {
+function ankiCollection(course: ExportCourse, now: Date): Uint8Array {
   const deck = course.flashcards!;
   const db = new Database(":memory:");
   try {
@@ -229,7 +229,8 @@ function ankiCollection(course: ExportCourse, now = new Date()): Uint8Array {
   }
 }
 
-export function* apkgEntries(course: ExportCourse): Iterable<ZipEntry> {
-  yield { name: "collection.anki2", data: ankiCollection(course) };
+/** `now` stamps the collection and its cards, as Anki does when it makes them. */
+export function* apkgEntries(course: ExportCourse, now: Date): Iterable<ZipEntry> {
+  yield { name: "collection.anki2", data: ankiCollection(course, now) };
   yield { name: "media", data: "{}" };
 }

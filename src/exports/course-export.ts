@@ -6,6 +6,7 @@
  * the newest of each.
  */
 import { existsSync } from "node:fs";
+import type { Clock } from "../clock.ts";
 import { type CourseOwner, loadCourseOf, readCourse } from "../courses/read.ts";
 import type { FlashcardDeck, McqQuestion, StudyGuide } from "../llm/artefacts.ts";
 import { assertCompleted } from "../materials/assert-completed.ts";
@@ -58,7 +59,7 @@ export interface ExportCourse {
 }
 
 /** An export reads the course's materials (building a missing study guide) and its episodes' audio. */
-export type ExportDeps = MaterialDeps & { cfg: { dataDir: string } };
+export type ExportDeps = MaterialDeps & { cfg: { dataDir: string }; clock: Clock };
 
 /** The caller's completed course, with its materials: 404 when not theirs, 409 while not completed. */
 export async function loadExportCourse(svc: ExportDeps, owner: CourseOwner, courseId: string): Promise<ExportCourse> {

@@ -15,7 +15,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 const FORMATS: Record<
   ExportFormat,
-  { contentType: string; suffix: string; entries: (c: ExportCourse) => Iterable<ZipEntry> }
+  { contentType: string; suffix: string; entries: (c: ExportCourse, now: Date) => Iterable<ZipEntry> }
 > = {
   imscc: { contentType: "application/vnd.ims.imsccv1p3", suffix: ".imscc", entries: imsccEntries },
   scorm12: { contentType: "application/zip", suffix: "-scorm12.zip", entries: scormEntries },
@@ -33,7 +33,7 @@ export async function exportPackage(svc: ExportDeps, owner: CourseOwner, courseI
   }
   const f = FORMATS[format];
   return {
-    body: zipStream(f.entries(course)),
+    body: zipStream(f.entries(course, svc.clock.now())),
     contentType: f.contentType,
     disposition: attachment(`${slugify(course.slug)}${f.suffix}`),
   };

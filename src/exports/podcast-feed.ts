@@ -3,6 +3,7 @@
  * its token then opens the RSS document and the ready episodes' audio, at URLs under /feeds/.
  */
 import type { Database } from "bun:sqlite";
+import type { Clock } from "../clock.ts";
 import { type CourseOwner, loadCourseOf } from "../courses/read.ts";
 import { loadCourse } from "../courses/store.ts";
 import { AppError } from "../errors.ts";
@@ -17,6 +18,7 @@ export interface FeedDeps {
   sqlite: Database;
   cfg: { baseUrl: string; dataDir: string };
   feedSigner: Signer;
+  clock: Clock;
 }
 
 export const feedUrl = (baseUrl: string, token: string) => `${baseUrl}/feeds/${token}/rss`;
@@ -59,6 +61,7 @@ export function feedDocument(svc: FeedDeps, token: string): string {
     feedUrl: feedUrl(svc.cfg.baseUrl, token),
     audioUrl: (e) => feedAudioUrl(svc.cfg.baseUrl, token, e.id),
     episodes: courseEpisodes(svc.sqlite, course.id),
+    now: svc.clock.now(),
   });
 }
 

@@ -11,7 +11,8 @@ export interface FeedInput {
   feedUrl: string;
   audioUrl: (episode: EpisodeRow) => string;
   episodes: EpisodeRow[];
-  now?: Date;
+  /** The feed's lastBuildDate. */
+  now: Date;
 }
 
 /** HH:MM:SS, as itunes:duration takes it. */
@@ -37,10 +38,7 @@ export function feedXml(input: FeedInput): string {
   channel.ele("link").txt(xmlText(input.feedUrl)).up();
   channel.ele("description").txt(xmlText(description)).up();
   channel.ele("language").txt(xmlText("en")).up();
-  channel
-    .ele("lastBuildDate")
-    .txt(xmlText((input.now ?? new Date()).toUTCString()))
-    .up();
+  channel.ele("lastBuildDate").txt(xmlText(input.now.toUTCString())).up();
   channel.ele("atom:link", { href: input.feedUrl, rel: "self", type: "application/rss+xml" }).up();
   channel.ele("itunes:author").txt(xmlText("Courseforge")).up();
   channel.ele("itunes:summary").txt(xmlText(description)).up();

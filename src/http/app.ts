@@ -83,7 +83,7 @@ export function routedPath(url: string): string {
 
 export function createApp(svc: AppServices) {
   const authenticate = keyAuthenticator(svc.db);
-  const sessionOf = sessionAuthenticator(svc.sqlite);
+  const sessionOf = sessionAuthenticator(svc.sqlite, svc.clock);
   const fromOwnOrigin = ownOriginCheck(svc.cfg);
 
   /**
@@ -105,7 +105,7 @@ export function createApp(svc: AppServices) {
     state.session = session;
     return session.auth;
   }
-  const limiter = new RateLimiter();
+  const limiter = new RateLimiter(svc.clock);
   const labelOf = routeLabeler(() => app.routes);
 
   // Route sets known once every route is registered, so built on the first request.

@@ -3,6 +3,7 @@
  * data directory, so an in-process counter is exact; windows aligned to the minute make
  * X-RateLimit-Reset the same instant for every caller in that minute.
  */
+import type { Clock } from "../clock.ts";
 import { AppError } from "../errors.ts";
 
 export interface RateDecision {
@@ -11,13 +12,18 @@ export interface RateDecision {
   remaining: number;
   /** Unix seconds when the window resets. */
   reset: number;
+  /** Seconds from the decision until the window resets (at least 1). */
+  retryAfter: number;
 }
 
 export class RateLimiter {
   private window = 0;
   private counts = new Map<string, number>();
 
-  check(bucket: string, limit: number, nowMs = Date.now()): RateDecision {
+  constructor(private readonly clock: Clock) {}
+
+  check(bucket: string, limit: number): RateDecision {
+    const nowMs = this.clock.now().getTime();
     const window = Math.floor(nowMs / 60_000);
     if (window !== this.window) {
       this.window = window;
@@ -25,9 +31,10 @@ export class RateLimiter {
     }
     const used = (this.counts.get(bucket) ?? 0) + 1;
     const reset = (window + 1) * 60;
-    if (used > limit) return { allowed: false, limit, remaining: 0, reset };
+    const retryAfter = Math.max(1, reset - Math.floor(nowMs / 1000));
+    if (used > limit) return { allowed: false, limit, remaining: 0, reset, retryAfter };
     this.counts.set(bucket, used);
-    return { allowed: true, limit, remaining: limit - used, reset };
+    return { allowed: true, limit, remaining: limit - used, reset, retryAfter };
   }
 }
 
@@ -42,6 +49,6 @@ export function rateHeaders(d: RateDecision): Record<string, string> {
 /** The 429 for a refused decision, with Retry-After until its window resets. */
 export function rateLimited(d: RateDecision, what: string): AppError {
   return new AppError("RATE_LIMITED", `${what} of ${d.limit} requests per minute exceeded`, undefined, {
-    "retry-after": String(Math.max(1, d.reset - Math.floor(Date.now() / 1000))),
+    "retry-after": String(d.retryAfter),
   });
 }

@@ -5,6 +5,7 @@
  * lock anyone else out. Keys are 40 random base62 characters: the limit is against floods, not
  * guessing.
  */
+import type { Clock } from "../clock.ts";
 import type { AppError } from "../errors.ts";
 import { RateLimiter, rateLimited } from "./rate-limit.ts";
 
@@ -14,8 +15,8 @@ function triedPrefix(apiKey: string): string {
   return m ? apiKey.slice(0, m[0].length + 8) : apiKey.slice(0, 16);
 }
 
-export function signInLimits(failuresPerMinute: number) {
-  const limiter = new RateLimiter();
+export function signInLimits(failuresPerMinute: number, clock: Clock) {
+  const limiter = new RateLimiter(clock);
   return {
     /** The error a failed sign-in answers: the 401 as it is, or a 429 once its address or key prefix is past the limit. */
     failed(address: string, apiKey: string, err: AppError): AppError {

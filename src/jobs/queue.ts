@@ -5,7 +5,8 @@
  */
 import type { Database } from "bun:sqlite";
 import type { Static, TSchema } from "@sinclair/typebox";
-import { newId, nowIso } from "../util.ts";
+import type { Clock } from "../clock.ts";
+import { newId } from "../util.ts";
 import type { JobType } from "./definition.ts";
 import { assertPayload } from "./payload.ts";
 import type { JobRow, JobStatus } from "./row.ts";
@@ -39,11 +40,17 @@ type Wake = () => void;
 /** Idle workers of this process, woken right away by an enqueue instead of at their next poll. */
 export const wakers = new Set<Wake>();
 
+/** What enqueueing needs: the database, and the clock that says when a job is due. */
+export interface QueueDeps {
+  sqlite: Database;
+  clock: Clock;
+}
+
 /** Queues a job; a payload that does not fit the type's schema throws (a bug in the caller). */
-export function enqueueJob<S extends TSchema>(sqlite: Database, job: NewJob<S> & PayloadOf<S>): JobRow {
+export function enqueueJob<S extends TSchema>({ sqlite, clock }: QueueDeps, job: NewJob<S> & PayloadOf<S>): JobRow {
   const payload = job.payload ?? {};
   assertPayload(job.type, payload);
-  const now = nowIso();
+  const now = clock.now();
   const row = sqlite
     .query<JobRow, Record<string, string | number | null>>(
       `INSERT INTO jobs (id, tenant_id, user_id, type, status, payload, course_id, request_id, max_attempts, run_after, created_at, updated_at)
@@ -58,8 +65,8 @@ export function enqueueJob<S extends TSchema>(sqlite: Database, job: NewJob<S> &
       course: job.courseId ?? null,
       request: job.requestId ?? null,
       max: job.maxAttempts ?? 3,
-      runAfter: (job.runAfter ?? new Date()).toISOString(),
-      now,
+      runAfter: (job.runAfter ?? now).toISOString(),
+      now: now.toISOString(),
     })!;
   // Wake idle workers of this process right away instead of at the next poll.
   queueMicrotask(() => {

@@ -21,4 +21,8 @@ export interface JobRow {
   updated_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** Times the job's process stopped while running it (a crash or a lost lease). */
+  stalls: number;
+  /** Token of the current lease: a run's writes apply only while the job still carries it. */
+  lease_token: string | null;
 }

@@ -4,10 +4,10 @@
  */
 import type { Database } from "bun:sqlite";
 import { hostname } from "node:os";
-import { toFailureReason } from "../errors.ts";
+import { type Clock, isoAfter, isoNow } from "../clock.ts";
+import { AppError, toFailureReason } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { jobDuration } from "../metrics.ts";
-import { nowIso } from "../util.ts";
 import type { RegisteredJob } from "./definition.ts";
 import { storedPayload } from "./payload.ts";
 import { INTERRUPTED, isRetriable, wakers } from "./queue.ts";
@@ -25,25 +25,39 @@ function pidAlive(pid: number): boolean {
 export interface WorkerOptions {
   concurrency: number;
   leaseSeconds: number;
+  /** Stalls a job may have and still be requeued; the next one fails it (JOB_MAX_STALLS). */
+  maxStalls: number;
+  clock: Clock;
   pollMs?: number;
 }
 
+interface Run {
+  type: string;
+  tenantId: string | null;
+  /** The lease this run holds: every write it makes to its job is fenced by it. */
+  token: string;
+  abort: AbortController;
+  done: Promise<void>;
+}
+
 /**
- * Runs queued jobs with bounded concurrency. One worker per server process; leases let a job
- * whose process died be taken over (at start when that process is gone, or when its lease runs out).
+ * Runs queued jobs with bounded concurrency. One worker per server process. A job found running
+ * with its process gone (at start) or its lease run out (while polling) has stalled: it is
+ * requeued with its stall count raised, or failed with JOB_STALLED past `maxStalls`, so a job that
+ * kills its process cannot loop for ever. Each run's writes are fenced by its lease, so a run that
+ * lost its lease to another worker changes nothing.
  */
 export class JobWorker {
-  readonly owner = `${hostname()}:${process.pid}:${Date.now()}`;
-  private running = new Map<
-    string,
-    { type: string; tenantId: string | null; abort: AbortController; done: Promise<void> }
-  >();
+  /** host:pid:instance; start() reads the pid to tell a dead process's leases. */
+  readonly owner = `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+  private running = new Map<string, Run>();
   private timer: Timer | null = null;
-  private heartbeat: Timer | null = null;
+  private heartbeatTimer: Timer | null = null;
   private stopped = true;
   private ticking = false;
   private readonly wake = () => this.schedule(0);
   private readonly jobs: Map<string, RegisteredJob>;
+  private readonly clock: Clock;
 
   constructor(
     private readonly sqlite: Database,
@@ -52,30 +66,30 @@ export class JobWorker {
     private readonly opts: WorkerOptions,
   ) {
     this.jobs = new Map(jobs.map((j) => [j.type, j]));
+    this.clock = opts.clock;
   }
 
   private handlerOf(type: string) {
     return this.jobs.get(type)?.handler;
   }
 
-  /** Requeues jobs left running by a process that is gone, then starts polling. */
+  /** Recovers jobs left running by a process that is gone, then starts polling. */
   start(): void {
     const host = hostname();
+    const now = isoNow(this.clock);
     const orphaned = this.sqlite
-      .query<{ id: string; lease_owner: string | null; lease_until: string | null }, []>(
-        "SELECT id, lease_owner, lease_until FROM jobs WHERE status = 'running'",
-      )
+      .query<JobRow, []>("SELECT * FROM jobs WHERE status = 'running'")
       .all()
       .filter((j) => {
         const [h, pid] = (j.lease_owner ?? "").split(":");
-        const expired = !j.lease_until || j.lease_until < nowIso();
+        const expired = !j.lease_until || j.lease_until < now;
         return expired || h !== host || !pidAlive(Number(pid));
       });
-    for (const j of orphaned) this.release(j.id);
+    for (const j of orphaned) this.recoverStalled(j);
     if (orphaned.length > 0) this.log.info("resuming interrupted jobs", { count: orphaned.length });
     this.stopped = false;
     wakers.add(this.wake);
-    this.heartbeat = setInterval(() => this.renewLeases(), Math.max(500, (this.opts.leaseSeconds * 1000) / 3));
+    this.heartbeatTimer = setInterval(() => this.heartbeat(), Math.max(500, (this.opts.leaseSeconds * 1000) / 3));
     this.schedule(0);
   }
 
@@ -87,9 +101,9 @@ export class JobWorker {
     for (const r of this.running.values()) r.abort.abort();
     const all = Promise.all([...this.running.values()].map((r) => r.done));
     await Promise.race([all, Bun.sleep(graceMs)]);
-    if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     // Whatever is still running is handed back to the queue; the next start resumes it.
-    for (const id of this.running.keys()) this.release(id);
+    for (const [id, run] of this.running) this.release(id, run.token);
   }
 
   get activeCount(): number {
@@ -106,6 +120,7 @@ export class JobWorker {
     if (this.stopped || this.ticking) return;
     this.ticking = true;
     try {
+      this.recoverExpired();
       for (;;) {
         const job = this.claim();
         if (!job) break;
@@ -147,19 +162,86 @@ export class JobWorker {
       .map((c) => [c.type, c.tenantId]);
   }
 
+  /**
+   * Jobs of the registered types whose lease ran out in another worker (its process died or
+   * stalled past its heartbeats). This worker's own leases are never taken: a run still in this
+   * process renews its lease at the next heartbeat, however late.
+   */
+  private recoverExpired(): void {
+    const expired = this.sqlite
+      .query<JobRow, [string, string, string]>(
+        `SELECT * FROM jobs WHERE status = 'running' AND (lease_until IS NULL OR lease_until < ?)
+            AND lease_owner IS NOT ? AND type IN (SELECT value FROM json_each(?))`,
+      )
+      .all(isoNow(this.clock), this.owner, JSON.stringify([...this.jobs.keys()]));
+    for (const j of expired) this.recoverStalled(j);
+  }
+
+  /**
+   * A run that stopped without a word from its process. It keeps the attempt it used (only a
+   * graceful stop gives one back) and counts a stall: requeued up to `maxStalls` times, failed
+   * after. Fenced by the lease seen, so two workers recovering the same job count one stall.
+   */
+  private recoverStalled(job: JobRow): void {
+    const stalls = job.stalls + 1;
+    const now = isoNow(this.clock);
+    if (stalls <= this.opts.maxStalls) {
+      const moved = this.sqlite.run(
+        `UPDATE jobs SET status = 'queued', stalls = ?, lease_owner = NULL, lease_until = NULL, lease_token = NULL,
+                run_after = ?, updated_at = ?
+          WHERE id = ? AND status = 'running' AND lease_token IS ?`,
+        [stalls, now, now, job.id, job.lease_token],
+      );
+      if (moved.changes > 0)
+        this.log.warn("job stalled; requeued", {
+          job_id: job.id,
+          type: job.type,
+          stalls,
+          lease_owner: job.lease_owner,
+        });
+      return;
+    }
+    const reason = toFailureReason(
+      new AppError(
+        "JOB_STALLED",
+        `The job's process stopped while running it ${stalls} times (JOB_MAX_STALLS is ${this.opts.maxStalls}); it is not run again`,
+      ),
+      job.request_id,
+    );
+    const registered = this.jobs.get(job.type);
+    let payload: unknown = null;
+    try {
+      if (registered) payload = storedPayload(registered, job.payload);
+    } catch {
+      payload = null;
+    }
+    const failed = this.sqlite.transaction(() => {
+      const ended = this.sqlite.run(
+        `UPDATE jobs SET status = 'failed', stalls = ?, error = ?, lease_owner = NULL, lease_until = NULL, lease_token = NULL,
+                finished_at = ?, updated_at = ?
+          WHERE id = ? AND status = 'running' AND lease_token IS ?`,
+        [stalls, JSON.stringify(reason), now, now, job.id, job.lease_token],
+      );
+      if (ended.changes === 0) return false;
+      registered?.handler.onFailure?.(job, reason, payload);
+      return true;
+    })();
+    if (failed)
+      this.log.warn("job failed", { job_id: job.id, type: job.type, code: reason.code, message: reason.message });
+  }
+
+  /** Takes the next queued job; only queued ones, so a worker never takes a lease it (or anyone) holds. */
   private claim(): JobRow | null {
     const types = this.freeTypes();
     if (types.length === 0) return null;
-    const now = nowIso();
-    const leaseUntil = new Date(Date.now() + this.opts.leaseSeconds * 1000).toISOString();
-    // A run starts an attempt; taking over an expired lease continues the attempt it cut off.
+    const now = isoNow(this.clock);
     return this.sqlite
       .query<JobRow, Record<string, string>>(
-        `UPDATE jobs SET status = 'running', attempts = attempts + (status = 'queued'), lease_owner = $owner, lease_until = $lease, updated_at = $now,
-                started_at = coalesce(started_at, $now)
+        `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_owner = $owner, lease_token = $token,
+                lease_until = $lease, updated_at = $now, started_at = coalesce(started_at, $now)
           WHERE id = (SELECT id FROM jobs
-                       WHERE type IN (SELECT value FROM json_each($types))
-                         AND ((status = 'queued' AND run_after <= $now) OR (status = 'running' AND lease_until < $now))
+                       WHERE status = 'queued' AND run_after <= $now
+                         AND type IN (SELECT value FROM json_each($types))
                          AND NOT EXISTS (SELECT 1 FROM json_each($full) f
                                           WHERE f.value ->> 0 = jobs.type AND f.value ->> 1 = jobs.tenant_id)
                        ORDER BY run_after, created_at LIMIT 1)
@@ -167,7 +249,8 @@ export class JobWorker {
       )
       .get({
         owner: this.owner,
-        lease: leaseUntil,
+        token: crypto.randomUUID(),
+        lease: isoAfter(this.clock, this.opts.leaseSeconds),
         now,
         types: JSON.stringify(types),
         full: JSON.stringify(this.fullTenants()),
@@ -177,25 +260,34 @@ export class JobWorker {
   private launch(job: JobRow): void {
     const abort = new AbortController();
     // Counted as running before it starts: a job that fails at once (its payload) ends before `execute` returns.
-    const entry = { type: job.type, tenantId: job.tenant_id, abort, done: Promise.resolve() };
-    this.running.set(job.id, entry);
-    entry.done = this.execute(job, abort);
+    const run: Run = {
+      type: job.type,
+      tenantId: job.tenant_id,
+      token: job.lease_token!,
+      abort,
+      done: Promise.resolve(),
+    };
+    this.running.set(job.id, run);
+    run.done = this.execute(job, run);
   }
 
-  private async execute(job: JobRow, abort: AbortController): Promise<void> {
+  private async execute(job: JobRow, run: Run): Promise<void> {
     const registered = this.jobs.get(job.type)!;
     const { handler } = registered;
     const started = performance.now();
     let payload: unknown = null;
     try {
       payload = storedPayload(registered, job.payload);
-      const result = await handler.run(job, payload, { signal: abort.signal, log: this.log });
+      const result = await handler.run(job, payload, { signal: run.abort.signal, log: this.log });
       if (result === INTERRUPTED) {
-        this.release(job.id);
+        this.release(job.id, run.token);
         jobDuration.observe({ type: job.type, outcome: "interrupted" }, (performance.now() - started) / 1000);
         return;
       }
-      this.finish(job.id, "completed", result === undefined ? null : JSON.stringify(result), null);
+      if (!this.finish(job.id, run.token, "completed", result === undefined ? null : JSON.stringify(result), null)) {
+        this.leaseLost(job, "its result is discarded");
+        return;
+      }
       jobDuration.observe({ type: job.type, outcome: "completed" }, (performance.now() - started) / 1000);
       this.log.info("job completed", {
         job_id: job.id,
@@ -204,23 +296,29 @@ export class JobWorker {
       });
     } catch (err) {
       jobDuration.observe({ type: job.type, outcome: "failed" }, (performance.now() - started) / 1000);
-      this.fail(job, handler, payload, err);
+      this.fail(job, run.token, handler, payload, err);
     } finally {
       this.running.delete(job.id);
       this.schedule(0);
     }
   }
 
-  private fail(job: JobRow, handler: RegisteredJob["handler"], payload: unknown, err: unknown): void {
+  private fail(job: JobRow, token: string, handler: RegisteredJob["handler"], payload: unknown, err: unknown): void {
     const reason = toFailureReason(err, job.request_id);
     // The claim counted this run.
     const attempts = job.attempts;
     if (isRetriable(err) && attempts < job.max_attempts && !this.stopped) {
       const delay = handler.retryDelaySeconds?.(attempts) ?? 5 * 4 ** (attempts - 1);
-      this.sqlite.run(
-        `UPDATE jobs SET status = 'queued', error = ?, run_after = ?, lease_owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ?`,
-        [JSON.stringify(reason), new Date(Date.now() + delay * 1000).toISOString(), nowIso(), job.id],
+      const requeued = this.sqlite.run(
+        `UPDATE jobs SET status = 'queued', error = ?, run_after = ?, lease_owner = NULL, lease_until = NULL, lease_token = NULL,
+                updated_at = ?
+          WHERE id = ? AND lease_owner = ? AND lease_token = ?`,
+        [JSON.stringify(reason), isoAfter(this.clock, delay), isoNow(this.clock), job.id, this.owner, token],
       );
+      if (requeued.changes === 0) {
+        this.leaseLost(job, "its failure is discarded");
+        return;
+      }
       this.log.warn("job failed; will retry", {
         job_id: job.id,
         type: job.type,
@@ -230,36 +328,66 @@ export class JobWorker {
       });
       return;
     }
-    this.sqlite.transaction(() => {
-      this.finish(job.id, "failed", null, JSON.stringify(reason));
+    const failed = this.sqlite.transaction(() => {
+      if (!this.finish(job.id, token, "failed", null, JSON.stringify(reason))) return false;
       handler.onFailure?.(job, reason, payload);
+      return true;
     })();
+    if (!failed) {
+      this.leaseLost(job, "its failure is discarded");
+      return;
+    }
     this.log.warn("job failed", { job_id: job.id, type: job.type, code: reason.code, message: reason.message });
   }
 
-  private finish(id: string, status: "completed" | "failed", result: string | null, error: string | null): void {
-    const now = nowIso();
-    this.sqlite.run(
-      `UPDATE jobs SET status = ?, result = ?, error = ?, lease_owner = NULL, lease_until = NULL, finished_at = ?, updated_at = ? WHERE id = ?`,
-      [status, result, error, now, now, id],
+  /** Ends the run's job; false when the run no longer holds its lease (nothing is written). */
+  private finish(
+    id: string,
+    token: string,
+    status: "completed" | "failed",
+    result: string | null,
+    error: string | null,
+  ): boolean {
+    const now = isoNow(this.clock);
+    return (
+      this.sqlite.run(
+        `UPDATE jobs SET status = ?, result = ?, error = ?, lease_owner = NULL, lease_until = NULL, lease_token = NULL,
+                finished_at = ?, updated_at = ?
+          WHERE id = ? AND lease_owner = ? AND lease_token = ?`,
+        [status, result, error, now, now, id, this.owner, token],
+      ).changes > 0
     );
   }
 
-  /** Back to the queue; a run cut short by a stop or crash is not an attempt, so its count is handed back. */
-  private release(id: string): void {
+  /** Back to the queue after a graceful stop: a run cut short by a stop is not an attempt, so its count is handed back. */
+  private release(id: string, token: string): void {
+    const now = isoNow(this.clock);
     this.sqlite.run(
-      `UPDATE jobs SET status = 'queued', attempts = max(attempts - 1, 0), lease_owner = NULL, lease_until = NULL, run_after = ?, updated_at = ?
-        WHERE id = ? AND status = 'running'`,
-      [nowIso(), nowIso(), id],
+      `UPDATE jobs SET status = 'queued', attempts = max(attempts - 1, 0), lease_owner = NULL, lease_until = NULL,
+              lease_token = NULL, run_after = ?, updated_at = ?
+        WHERE id = ? AND status = 'running' AND lease_owner = ? AND lease_token = ?`,
+      [now, now, id, this.owner, token],
     );
   }
 
-  private renewLeases(): void {
+  private leaseLost(job: JobRow, consequence: string): void {
+    this.log.warn(`job lease lost to another worker; ${consequence}`, { job_id: job.id, type: job.type });
+  }
+
+  /**
+   * Renews the lease of every run of this worker (every third of the lease). A run whose lease is
+   * gone (it stalled past its lease and another worker took the job) is asked to stop.
+   */
+  heartbeat(): void {
     if (this.running.size === 0) return;
-    const leaseUntil = new Date(Date.now() + this.opts.leaseSeconds * 1000).toISOString();
-    this.sqlite.run(
-      "UPDATE jobs SET lease_until = ? WHERE lease_owner = ? AND status = 'running' AND id IN (SELECT value FROM json_each(?))",
-      [leaseUntil, this.owner, JSON.stringify([...this.running.keys()])],
+    const leaseUntil = isoAfter(this.clock, this.opts.leaseSeconds);
+    const renew = this.sqlite.query<unknown, [string, string, string, string]>(
+      "UPDATE jobs SET lease_until = ? WHERE id = ? AND status = 'running' AND lease_owner = ? AND lease_token = ?",
     );
+    for (const [id, run] of this.running) {
+      if (renew.run(leaseUntil, id, this.owner, run.token).changes > 0 || run.abort.signal.aborted) continue;
+      this.log.warn("job lease lost to another worker; its run is stopped", { job_id: id, type: run.type });
+      run.abort.abort();
+    }
   }
 }

@@ -1,4 +1,5 @@
 /** Builds the configured Llm; `auto` probes Ollama, then falls back to OpenAI-compatible, then extractive. */
+import { type Clock, systemClock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { ModelLlm } from "./model-llm.ts";
 import { ExtractiveLlm } from "./providers/extractive.ts";
@@ -24,6 +25,8 @@ export interface CreateLlmOptions {
   probeTimeoutMs?: number;
   /** First back-off pause after a transient failure (tests shorten it). */
   retryDelayMs?: number;
+  /** The composed clock (the system's when a test or tool builds a model alone). */
+  clock?: Clock;
 }
 
 export async function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Promise<Llm> {
@@ -34,6 +37,7 @@ export async function createLlm(config: LlmConfig, options: CreateLlmOptions = {
       timeoutMs: config.llmTimeoutMs,
       keepAlive: config.llmKeepAlive,
       probeTimeoutMs,
+      clock: options.clock ?? systemClock,
     });
     return new ModelLlm(transport, modelSettings(config, reason, options));
   };

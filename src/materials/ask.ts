@@ -7,6 +7,7 @@
  * answer it. The question counts toward a test key's monthly query cap whether or not it is answered.
  */
 import { assertWithinTestCap, OPERATIONS, recordUsage, type TestCaps } from "../billing/index.ts";
+import type { Clock } from "../clock.ts";
 import type { CourseHead } from "../courses/read.ts";
 import type { Db } from "../db/index.ts";
 import { AppError } from "../errors.ts";
@@ -42,6 +43,7 @@ export interface AskDeps extends RetrievalDeps {
   llm: Llm;
   log: Logger;
   cfg: TestCaps;
+  clock: Clock;
 }
 
 export async function askCourse(
@@ -51,7 +53,7 @@ export async function askCourse(
 ): Promise<AskResult> {
   const question = input.question.trim();
   if (!question) throw new AppError("VALIDATION_ERROR", "question must not be blank", { field: "question" });
-  assertWithinTestCap(svc.db, input.auth, "query", svc.cfg);
+  assertWithinTestCap(svc.db, input.auth, "query", svc.cfg, svc.clock.now());
   recordUsage(svc.db, {
     tenantId: input.auth.tenantId,
     userId: input.userId,

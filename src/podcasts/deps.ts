@@ -1,5 +1,6 @@
 /** What the podcast domain needs from the server, its speech engines included (built once at start). */
 import type { Database } from "bun:sqlite";
+import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Llm } from "../llm/types.ts";
 import type { Logger } from "../log.ts";
@@ -26,4 +27,5 @@ export interface PodcastDeps {
   log: Logger;
   tts: TtsEngines;
   media: MediaUrls;
+  clock: Clock;
 }

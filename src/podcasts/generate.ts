@@ -82,7 +82,7 @@ export async function generatePodcasts(deps: PodcastDeps, req: GenerateRequest):
     let queued = 0;
     const now = nowIso();
     const enqueue = (episodeId: string) => {
-      const job = enqueueJob(deps.sqlite, {
+      const job = enqueueJob(deps, {
         type: EPISODE_JOB,
         tenantId: req.owner.tenantId,
         userId: req.owner.userId,

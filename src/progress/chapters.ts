@@ -12,13 +12,7 @@ export function writtenChapter(sqlite: Database, courseId: string, orderIndex: n
 }
 
 /** Marks a chapter read; marking it again keeps the first time. */
-export function markChapterRead(
-  sqlite: Database,
-  owner: CourseOwner,
-  courseId: string,
-  orderIndex: number,
-  now = new Date(),
-) {
+export function markChapterRead(sqlite: Database, owner: CourseOwner, courseId: string, orderIndex: number, now: Date) {
   const chapter = writtenChapter(sqlite, courseId, orderIndex);
   sqlite.run(
     "INSERT OR IGNORE INTO chapter_reads (tenant_id, user_id, course_id, chapter_id, read_at) VALUES (?, ?, ?, ?, ?)",

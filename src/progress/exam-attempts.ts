@@ -16,7 +16,7 @@ export async function submitExamAttempt(
   owner: CourseOwner,
   course: CourseHead,
   input: { examSize: number; answers: Answer[]; modelKey?: string },
-  now = new Date(),
+  now: Date,
 ) {
   const exam = courseExam(deps.sqlite, course.id, input.examSize, input.modelKey);
   checkAnswers(exam.questions, input.answers, "exam");

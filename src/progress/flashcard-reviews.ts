@@ -55,7 +55,7 @@ export function reviewCard(
   owner: CourseOwner,
   courseId: string,
   input: { cardIndex: number; rating: RatingName; modelKey?: string },
-  now = new Date(),
+  now: Date,
 ) {
   const deck = courseDeck(sqlite, courseId, input.modelKey);
   const size = deck.deck.cards.length;
@@ -112,7 +112,7 @@ export function dueCards(
   owner: CourseOwner,
   courseId: string,
   opts: { modelKey?: string; limit?: number } = {},
-  now = new Date(),
+  now: Date,
 ) {
   const deck = courseDeck(sqlite, courseId, opts.modelKey);
   const standing = deckStanding(sqlite, owner.userId, deck, now);

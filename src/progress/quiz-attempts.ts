@@ -35,7 +35,7 @@ export async function submitQuizAttempt(
   course: CourseHead,
   orderIndex: number,
   answers: Answer[],
-  now = new Date(),
+  now: Date,
 ) {
   const chapter = writtenChapter(sqlite, course.id, orderIndex);
   const questions = chapterQuiz(sqlite, chapter.id);

@@ -35,7 +35,7 @@ function bestAndLast(attempts: AttemptRow[]) {
   return { attempts: attempts.length, best: summary(best), last: summary(attempts[attempts.length - 1]!) };
 }
 
-export function learnerProgress(sqlite: Database, owner: CourseOwner, course: CourseHead, now = new Date()) {
+export function learnerProgress(sqlite: Database, owner: CourseOwner, course: CourseHead, now: Date) {
   const chapters = chapterOutline(sqlite, course.id);
   const reads = new Map(
     sqlite

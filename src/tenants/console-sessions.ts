@@ -5,9 +5,10 @@
  * revocation (checked on every request, not copied), or with its learner.
  */
 import type { Database } from "bun:sqlite";
+import type { Clock } from "../clock.ts";
 import type { Db } from "../db/index.ts";
 import { unauthorized } from "../errors.ts";
-import { nowIso, sha256Hex } from "../util.ts";
+import { sha256Hex } from "../util.ts";
 import {
   type AuthContext,
   authContextOf,
@@ -36,7 +37,7 @@ function newToken(): string {
  * `authenticate` is the caller's keyAuthenticator, made once so its lookup is prepared once.
  */
 export function openSession(
-  db: Db,
+  { db, clock }: { db: Db; clock: Clock },
   authenticate: KeyAuthenticator,
   input: { apiKey: string; externalUserId?: string; userId?: string },
 ): { token: string; session: ConsoleSession; user: User } {
@@ -49,25 +50,25 @@ export function openSession(
     { create: true },
   );
   const token = newToken();
-  const now = new Date();
+  const now = clock.now();
   const expiresAt = new Date(now.getTime() + SESSION_HOURS * 3_600_000).toISOString();
   db.$client.run("DELETE FROM console_sessions WHERE expires_at <= ?", [now.toISOString()]);
   db.$client.run(
     "INSERT INTO console_sessions (token_hash, tenant_id, key_id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
-    [sha256Hex(token), auth.tenantId, auth.keyId, user.id, nowIso(), expiresAt],
+    [sha256Hex(token), auth.tenantId, auth.keyId, user.id, now.toISOString(), expiresAt],
   );
   return { token, session: { auth, userId: user.id, expiresAt }, user };
 }
 
 /** The live session of a token, or null (unknown, expired, signed out, or its key revoked). */
-export function sessionAuthenticator(sqlite: Database): (token: string) => ConsoleSession | null {
+export function sessionAuthenticator(sqlite: Database, clock: Clock): (token: string) => ConsoleSession | null {
   const stmt = sqlite.query<KeyRow & { user_id: string; expires_at: string }, [string, string]>(
     `SELECT ${KEY_ROW_COLUMNS}, s.user_id, s.expires_at
        FROM ${KEY_ROW_TABLES} JOIN console_sessions s ON s.key_id = k.id
       WHERE s.token_hash = ? AND s.expires_at > ? AND k.revoked_at IS NULL`,
   );
   return (token) => {
-    const row = stmt.get(sha256Hex(token), nowIso());
+    const row = stmt.get(sha256Hex(token), clock.now().toISOString());
     const auth = row && authContextOf(row);
     return row && auth ? { auth, userId: row.user_id, expiresAt: row.expires_at } : null;
   };

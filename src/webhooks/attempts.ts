@@ -8,8 +8,9 @@
  * webhook turns inactive when the 5th retry fails.
  */
 import type { Database } from "bun:sqlite";
-import { enqueueJob } from "../jobs/queue.ts";
-import { newId, nowIso } from "../util.ts";
+import { isoNow } from "../clock.ts";
+import { enqueueJob, type QueueDeps } from "../jobs/queue.ts";
+import { newId } from "../util.ts";
 import { DELIVERY_JOB } from "./events.ts";
 
 export interface AttemptResult {
@@ -50,18 +51,18 @@ export function pendingDeliveryForJob(sqlite: Database, deliveryId: string, jobI
     .get(deliveryId, jobId);
 }
 
-export function cancelDelivery(sqlite: Database, deliveryId: string): void {
+export function cancelDelivery({ sqlite, clock }: QueueDeps, deliveryId: string): void {
   sqlite.run(
     "UPDATE webhook_deliveries SET status = 'canceled', job_id = NULL, next_attempt_at = NULL, finished_at = ? WHERE id = ? AND status = 'pending'",
-    [nowIso(), deliveryId],
+    [isoNow(clock), deliveryId],
   );
 }
 
 /** Ends a delivery whose job failed outside the attempt itself (e.g. the database refused a write). */
-export function abandonDelivery(sqlite: Database, deliveryId: string): void {
+export function abandonDelivery({ sqlite, clock }: QueueDeps, deliveryId: string): void {
   sqlite.run(
     "UPDATE webhook_deliveries SET status = 'failed', job_id = NULL, next_attempt_at = NULL, finished_at = ? WHERE id = ? AND status = 'pending'",
-    [nowIso(), deliveryId],
+    [isoNow(clock), deliveryId],
   );
 }
 
@@ -74,11 +75,12 @@ export function logAttempt(sqlite: Database, deliveryId: string, attempt: number
 }
 
 export function recordAttempt(
-  sqlite: Database,
+  deps: QueueDeps,
   d: PendingDelivery,
   r: AttemptResult,
   schedule: readonly number[],
 ): DeliveryOutcome {
+  const { sqlite, clock } = deps;
   const attempt = d.attempts + 1;
   return sqlite.transaction((): DeliveryOutcome => {
     // While this attempt was in flight the webhook may have been deleted (nothing left to log to),
@@ -88,7 +90,7 @@ export function recordAttempt(
       .get(d.id);
     if (!current) return "canceled";
     logAttempt(sqlite, d.id, attempt, r);
-    const now = nowIso();
+    const now = isoNow(clock);
     if (current.status !== "pending") {
       sqlite.run("UPDATE webhook_deliveries SET attempts = ? WHERE id = ?", [attempt, d.id]);
       return "canceled";
@@ -102,8 +104,8 @@ export function recordAttempt(
     }
     const delay = schedule[attempt - 1];
     if (delay !== undefined) {
-      const runAfter = new Date(Date.now() + delay * 1000);
-      const job = enqueueJob(sqlite, {
+      const runAfter = new Date(clock.now().getTime() + delay * 1000);
+      const job = enqueueJob(deps, {
         type: DELIVERY_JOB,
         tenantId: d.tenant_id,
         payload: { delivery_id: d.id },

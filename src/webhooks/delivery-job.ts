@@ -4,6 +4,7 @@
  * or a shutdown during an attempt repeats that attempt, and never counts as a failure.
  */
 import type { Database } from "bun:sqlite";
+import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { defineJob } from "../jobs/definition.ts";
 import type { Logger } from "../log.ts";
@@ -23,9 +24,10 @@ export interface DeliveryDeps {
   sqlite: Database;
   cfg: Pick<Config, "webhookTimeoutMs" | "outboundAllow" | "webhookRetrySchedule">;
   log: Logger;
+  clock: Clock;
 }
 
-export const deliveryJob = defineJob(DELIVERY_JOB, ({ sqlite, cfg, log }: DeliveryDeps) => {
+export const deliveryJob = defineJob(DELIVERY_JOB, ({ sqlite, cfg, log, clock }: DeliveryDeps) => {
   return {
     concurrency: DELIVERY_CONCURRENCY,
     perTenant: DELIVERIES_PER_TENANT,
@@ -33,14 +35,14 @@ export const deliveryJob = defineJob(DELIVERY_JOB, ({ sqlite, cfg, log }: Delive
       const d = pendingDeliveryForJob(sqlite, delivery_id, job.id);
       if (!d) return { skipped: true };
       if (d.active !== 1) {
-        cancelDelivery(sqlite, d.id);
+        cancelDelivery({ sqlite, clock }, d.id);
         return { canceled: true };
       }
       const result = await sendDelivery(
-        { timeoutMs: cfg.webhookTimeoutMs, allow: cfg.outboundAllow },
+        { timeoutMs: cfg.webhookTimeoutMs, allow: cfg.outboundAllow, clock },
         { url: d.url, secret: d.secret, deliveryId: d.id, event: d.event, body: d.body },
       );
-      const outcome = recordAttempt(sqlite, d, result, cfg.webhookRetrySchedule);
+      const outcome = recordAttempt({ sqlite, clock }, d, result, cfg.webhookRetrySchedule);
       const attempt = d.attempts + 1;
       const fields = {
         delivery_id: d.id,
@@ -62,7 +64,7 @@ export const deliveryJob = defineJob(DELIVERY_JOB, ({ sqlite, cfg, log }: Delive
     },
     // Only reached when the bookkeeping itself keeps failing (the attempt never throws).
     onFailure(_job, _reason, payload) {
-      if (payload) abandonDelivery(sqlite, payload.delivery_id);
+      if (payload) abandonDelivery({ sqlite, clock }, payload.delivery_id);
     },
   };
 });

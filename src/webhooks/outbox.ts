@@ -3,9 +3,9 @@
  * first attempt, written in the caller's transaction. So an event is never lost (it is committed
  * with the course state that caused it) and never sent for a state that rolled back.
  */
-import type { Database } from "bun:sqlite";
-import { enqueueJob } from "../jobs/queue.ts";
-import { newId, nowIso } from "../util.ts";
+import { isoNow } from "../clock.ts";
+import { enqueueJob, type QueueDeps } from "../jobs/queue.ts";
+import { newId } from "../util.ts";
 import { DELIVERY_JOB, type EmittedEvent } from "./events.ts";
 
 export interface OutboxEvent {
@@ -24,7 +24,8 @@ export function envelope(event: EmittedEvent, data: Record<string, unknown>): st
  * inside the transaction that changes the course state (it nests as a savepoint there, and is
  * atomic on its own when called outside one).
  */
-export function recordEvent(sqlite: Database, e: OutboxEvent): void {
+export function recordEvent(deps: QueueDeps, e: OutboxEvent): void {
+  const { sqlite } = deps;
   sqlite.transaction(() => {
     const targets = sqlite
       .query<{ id: string }, [string, string]>(
@@ -35,25 +36,25 @@ export function recordEvent(sqlite: Database, e: OutboxEvent): void {
       .all(e.tenantId, e.event);
     if (targets.length === 0) return;
     const body = envelope(e.event, e.data);
-    for (const t of targets) queueDelivery(sqlite, { webhookId: t.id, tenantId: e.tenantId, event: e.event, body });
+    for (const t of targets) queueDelivery(deps, { webhookId: t.id, tenantId: e.tenantId, event: e.event, body });
   })();
 }
 
 function queueDelivery(
-  sqlite: Database,
+  deps: QueueDeps,
   d: { webhookId: string; tenantId: string; event: EmittedEvent; body: string },
 ): void {
   const id = newId();
-  const now = new Date();
-  const job = enqueueJob(sqlite, {
+  const now = deps.clock.now();
+  const job = enqueueJob(deps, {
     type: DELIVERY_JOB,
     tenantId: d.tenantId,
     payload: { delivery_id: id },
     runAfter: now,
   });
-  sqlite.run(
+  deps.sqlite.run(
     `INSERT INTO webhook_deliveries (id, webhook_id, tenant_id, event, body, status, attempts, job_id, next_attempt_at, created_at)
      VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
-    [id, d.webhookId, d.tenantId, d.event, d.body, job.id, now.toISOString(), nowIso()],
+    [id, d.webhookId, d.tenantId, d.event, d.body, job.id, now.toISOString(), isoNow(deps.clock)],
   );
 }

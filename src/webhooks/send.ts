@@ -4,8 +4,8 @@
  * failed delivery), TLS is verified (NODE_EXTRA_CA_CERTS adds private CAs). Never throws: every
  * outcome becomes an AttemptResult for the delivery log.
  */
+import { type Clock, isoNow } from "../clock.ts";
 import { safeFetch } from "../net/safe-fetch.ts";
-import { nowIso } from "../util.ts";
 import type { AttemptResult } from "./attempts.ts";
 import { signBody, standardWebhookHeaders } from "./signing.ts";
 
@@ -16,6 +16,8 @@ export interface SendOptions {
   timeoutMs: number;
   /** OUTBOUND_ALLOW: hosts or CIDRs reachable although private or loopback. */
   allow: string[];
+  /** Stamps each attempt's start. */
+  clock: Clock;
 }
 
 export interface OutgoingDelivery {
@@ -27,7 +29,7 @@ export interface OutgoingDelivery {
 }
 
 export async function sendDelivery(opts: SendOptions, d: OutgoingDelivery): Promise<AttemptResult> {
-  const startedAt = nowIso();
+  const startedAt = isoNow(opts.clock);
   const t0 = performance.now();
   const done = (statusCode: number | null, error: string | null): AttemptResult => ({
     ok: error === null,
@@ -46,7 +48,7 @@ export async function sendDelivery(opts: SendOptions, d: OutgoingDelivery): Prom
         "x-service-event": d.event,
         "x-service-delivery": d.deliveryId,
         "x-service-signature": signBody(d.secret, d.body),
-        ...standardWebhookHeaders(d.secret, d.deliveryId, d.body, Math.floor(Date.now() / 1000)),
+        ...standardWebhookHeaders(d.secret, d.deliveryId, d.body, Math.floor(opts.clock.now().getTime() / 1000)),
       },
       body: d.body,
       timeoutMs: opts.timeoutMs,

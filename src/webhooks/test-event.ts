@@ -4,7 +4,8 @@
  * it is also sent to an inactive webhook, so an operator can check a receiver before re-registering.
  */
 import type { Database } from "bun:sqlite";
-import { newId, nowIso } from "../util.ts";
+import { isoNow } from "../clock.ts";
+import { newId } from "../util.ts";
 import { logAttempt } from "./attempts.ts";
 import { envelope } from "./outbox.ts";
 import type { WebhookTarget } from "./registration.ts";
@@ -28,7 +29,7 @@ export async function sendTestEvent(sqlite: Database, opts: SendOptions, webhook
     const inserted = sqlite.run(
       `INSERT INTO webhook_deliveries (id, webhook_id, tenant_id, event, body, status, attempts, created_at, finished_at)
        SELECT ?, id, tenant_id, 'test', ?, ?, 1, ?, ? FROM webhooks WHERE id = ?`,
-      [id, body, r.ok ? "delivered" : "failed", r.startedAt, nowIso(), webhook.id],
+      [id, body, r.ok ? "delivered" : "failed", r.startedAt, isoNow(opts.clock), webhook.id],
     );
     if (inserted.changes === 1) logAttempt(sqlite, id, 1, r);
   })();

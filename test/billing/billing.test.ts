@@ -114,7 +114,7 @@ describe("ledger and test-key caps", () => {
       "INSERT INTO usage_events (id, tenant_id, key_env, operation, quantity, amount_micros, created_at) VALUES (?, ?, 'production', 'notes', 1, 50000, ?)",
       [newId(), tenantId, lastMonth()],
     );
-    expect(monthlyTotals(opened.db, tenantId)).toEqual([
+    expect(monthlyTotals(opened.db, tenantId, new Date())).toEqual([
       { operation: "extract.documents", events: 1, quantity: 1, amountMicros: 1_000 },
       { operation: "extract.pages", events: 2, quantity: 16, amountMicros: 32_000 },
       { operation: "notes", events: 1, quantity: 1, amountMicros: 50_000 },
@@ -131,12 +131,12 @@ describe("ledger and test-key caps", () => {
   test("a test key gets 5 courses a month, then 403 TEST_USAGE_LIMIT; production keys are not capped", () => {
     const auth = { tenantId, keyEnv: "test" as const };
     for (let i = 0; i < 5; i++) {
-      assertWithinTestCap(opened.db, auth, "course", caps);
+      assertWithinTestCap(opened.db, auth, "course", caps, new Date());
       recordUsage(opened.db, { tenantId, keyEnv: "test", operation: "course" });
     }
     let err: unknown;
     try {
-      assertWithinTestCap(opened.db, auth, "course", caps);
+      assertWithinTestCap(opened.db, auth, "course", caps, new Date());
     } catch (e) {
       err = e;
     }
@@ -144,8 +144,10 @@ describe("ledger and test-key caps", () => {
     expect((err as AppError).status).toBe(403);
     expect((err as AppError).code).toBe("TEST_USAGE_LIMIT");
     expect((err as AppError).message).toContain("5 courses");
-    expect(() => assertWithinTestCap(opened.db, { tenantId, keyEnv: "production" }, "course", caps)).not.toThrow();
-    expect(testCapStatus(opened.db, tenantId, "course", caps)).toEqual({ used: 5, limit: 5 });
+    expect(() =>
+      assertWithinTestCap(opened.db, { tenantId, keyEnv: "production" }, "course", caps, new Date()),
+    ).not.toThrow();
+    expect(testCapStatus(opened.db, tenantId, "course", caps, new Date())).toEqual({ used: 5, limit: 5 });
   });
 
   test("production courses, last month's courses and other tenants' do not count toward the cap", () => {
@@ -158,13 +160,17 @@ describe("ledger and test-key caps", () => {
         [newId(), fresh, lastMonth()],
       );
     }
-    expect(testCapStatus(opened.db, fresh, "query", caps)).toEqual({ used: 0, limit: 50 });
-    expect(() => assertWithinTestCap(opened.db, { tenantId: fresh, keyEnv: "test" }, "query", caps)).not.toThrow();
+    expect(testCapStatus(opened.db, fresh, "query", caps, new Date())).toEqual({ used: 0, limit: 50 });
+    expect(() =>
+      assertWithinTestCap(opened.db, { tenantId: fresh, keyEnv: "test" }, "query", caps, new Date()),
+    ).not.toThrow();
   });
 
   test("the 50 query cap", () => {
     const t = ensureTenant(opened.db, "hooli").id;
     for (let i = 0; i < 50; i++) recordUsage(opened.db, { tenantId: t, keyEnv: "test", operation: "query" });
-    expect(() => assertWithinTestCap(opened.db, { tenantId: t, keyEnv: "test" }, "query", caps)).toThrow("50 queries");
+    expect(() => assertWithinTestCap(opened.db, { tenantId: t, keyEnv: "test" }, "query", caps, new Date())).toThrow(
+      "50 queries",
+    );
   });
 });

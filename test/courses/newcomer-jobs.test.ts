@@ -3,6 +3,7 @@
  * the Job resource's scope and attempts, test-key caps and usage records, resume bodies, DOCX pages.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { systemClock } from "../../src/clock.ts";
 import { openDb } from "../../src/db/index.ts";
 import { enqueueJob } from "../../src/jobs/queue.ts";
 import { EPISODE_JOB } from "../../src/podcasts/generate.ts";
@@ -34,13 +35,16 @@ async function podcastJob(
 ) {
   const { sqlite } = await openDb(env.srv.dataDir, { migrate: false });
   try {
-    const job = enqueueJob(sqlite, {
-      type: EPISODE_JOB,
-      ...tenantUser,
-      courseId,
-      runAfter: FAR_FUTURE,
-      payload: { episode_id: "none" },
-    });
+    const job = enqueueJob(
+      { sqlite, clock: systemClock },
+      {
+        type: EPISODE_JOB,
+        ...tenantUser,
+        courseId,
+        runAfter: FAR_FUTURE,
+        payload: { episode_id: "none" },
+      },
+    );
     if (status === "failed") {
       sqlite.run("UPDATE jobs SET status = 'failed', error = ?, finished_at = created_at WHERE id = ?", [
         JSON.stringify({ code: "TTS_FAILED", message: "speech failed", request_id: null }),

@@ -30,6 +30,7 @@ test("control characters from documents are dropped and markup escaped, so the X
     feedUrl: "http://127.0.0.1/feeds/x/rss",
     audioUrl: () => "",
     episodes: [],
+    now: new Date(),
   });
   for (const xml of [qti, rss]) {
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML 1.0 forbids are what is looked for

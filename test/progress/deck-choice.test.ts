@@ -36,7 +36,7 @@ await cacheExam(dir, courseId, { size: 10, model: "model-a", questions: EXAM.sli
 await cacheExam(dir, courseId, { size: 10, model: "model-b", questions: EXAM.slice(0, 3) });
 
 test("reviews without a model_key use the newest deck, the one an export packages", () => {
-  const due = dueCards(sqlite, ada, courseId);
+  const due = dueCards(sqlite, ada, courseId, {}, new Date());
   expect(due.deck_title).toBe("Newer deck");
   expect(due.model).toBe("model-b");
   expect(due.total_due).toBe(3);
@@ -44,7 +44,7 @@ test("reviews without a model_key use the newest deck, the one an export package
 });
 
 test("model_key still reaches the older deck", () => {
-  const due = dueCards(sqlite, ada, courseId, { modelKey: "model-a" });
+  const due = dueCards(sqlite, ada, courseId, { modelKey: "model-a" }, new Date());
   expect(due.deck_title).toBe("Older deck");
   expect(due.total_due).toBe(DECK.cards.length);
 });

@@ -96,7 +96,9 @@ beforeAll(async () => {
   const startedAt = Date.now();
   model = startFakeModel({
     latencyMs: 80,
-    env: { TTS_PROVIDER: "espeak", PODCAST_CONCURRENCY: "1", JOB_CONCURRENCY: "2" },
+    // A job may be running at any number of the kills: none may fail for it here (the stall
+    // limit has its own test, test/jobs/crash-loop.test.ts).
+    env: { TTS_PROVIDER: "espeak", PODCAST_CONCURRENCY: "1", JOB_CONCURRENCY: "2", JOB_MAX_STALLS: String(KILLS) },
   });
   srv = await start();
   key = await srv.createKey("crash", "production");

@@ -1,5 +1,6 @@
 /** The attempt state machine: schedule, exact attempt count, deactivation and stale jobs. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { systemClock } from "../../src/clock.ts";
 import { type OpenedDb, openDb } from "../../src/db/index.ts";
 import { ensureTenant } from "../../src/tenants/keys.ts";
 import { type AttemptResult, pendingDeliveryForJob, recordAttempt } from "../../src/webhooks/attempts.ts";
@@ -42,8 +43,8 @@ afterAll(() => {
 
 test("with a schedule of two delays a delivery is tried three times, then the webhook turns inactive", () => {
   const w = saveWebhook(o.sqlite, tenantId, { url: "https://r.example/a", events: ["course.completed"] }).webhook;
-  recordEvent(o.sqlite, { tenantId, event: "course.completed", data: { n: 1 } });
-  recordEvent(o.sqlite, { tenantId, event: "course.completed", data: { n: 2 } });
+  recordEvent({ sqlite: o.sqlite, clock: systemClock }, { tenantId, event: "course.completed", data: { n: 1 } });
+  recordEvent({ sqlite: o.sqlite, clock: systemClock }, { tenantId, event: "course.completed", data: { n: 2 } });
   const [first, second] = deliveriesOf(w.id);
   const schedule = [60, 300];
   const outcomes: string[] = [];
@@ -52,7 +53,7 @@ test("with a schedule of two delays a delivery is tried three times, then the we
     const d = pendingDeliveryForJob(o.sqlite, first!.id, jobId)!;
     expect(d.attempts).toBe(i);
     const before = Date.now();
-    outcomes.push(recordAttempt(o.sqlite, d, failed, schedule));
+    outcomes.push(recordAttempt({ sqlite: o.sqlite, clock: systemClock }, d, failed, schedule));
     const after = row(first!.id);
     if (i < 2) {
       const wait = Date.parse(after.next_attempt_at!) - before;
@@ -70,18 +71,18 @@ test("with a schedule of two delays a delivery is tried three times, then the we
   ).toBe(0);
   // The other pending delivery of the deactivated webhook is canceled, and new events skip it.
   expect(row(second!.id).status).toBe("canceled");
-  recordEvent(o.sqlite, { tenantId, event: "course.completed", data: { n: 3 } });
+  recordEvent({ sqlite: o.sqlite, clock: systemClock }, { tenantId, event: "course.completed", data: { n: 3 } });
   expect(deliveriesOf(w.id)).toHaveLength(2);
 });
 
 test("an attempt that lands after its webhook was deactivated is logged but not retried", () => {
   const w = saveWebhook(o.sqlite, tenantId, { url: "https://r.example/b", events: ["course.failed"] }).webhook;
-  recordEvent(o.sqlite, { tenantId, event: "course.failed", data: {} });
+  recordEvent({ sqlite: o.sqlite, clock: systemClock }, { tenantId, event: "course.failed", data: {} });
   const [only] = deliveriesOf(w.id);
   const d = pendingDeliveryForJob(o.sqlite, only!.id, only!.job_id)!;
   o.sqlite.run("UPDATE webhook_deliveries SET status = 'canceled', job_id = NULL WHERE id = ?", [only!.id]);
   const jobsBefore = o.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs").get()!.n;
-  expect(recordAttempt(o.sqlite, d, failed, [1, 1])).toBe("canceled");
+  expect(recordAttempt({ sqlite: o.sqlite, clock: systemClock }, d, failed, [1, 1])).toBe("canceled");
   expect(row(only!.id)).toMatchObject({ status: "canceled", attempts: 1 });
   expect(o.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs").get()!.n).toBe(jobsBefore);
   expect(
@@ -93,11 +94,11 @@ test("an attempt that lands after its webhook was deactivated is logged but not 
 
 test("an attempt that lands after its webhook was deleted changes nothing and does not throw", () => {
   const w = saveWebhook(o.sqlite, tenantId, { url: "https://r.example/c", events: ["course.failed"] }).webhook;
-  recordEvent(o.sqlite, { tenantId, event: "course.failed", data: {} });
+  recordEvent({ sqlite: o.sqlite, clock: systemClock }, { tenantId, event: "course.failed", data: {} });
   const [only] = deliveriesOf(w.id);
   const d = pendingDeliveryForJob(o.sqlite, only!.id, only!.job_id)!;
   o.sqlite.run("DELETE FROM webhooks WHERE id = ?", [w.id]);
-  expect(recordAttempt(o.sqlite, d, failed, [1])).toBe("canceled");
+  expect(recordAttempt({ sqlite: o.sqlite, clock: systemClock }, d, failed, [1])).toBe("canceled");
   expect(
     o.sqlite
       .query<{ n: number }, [string]>("SELECT count(*) AS n FROM webhook_attempts WHERE delivery_id = ?")

@@ -1,4 +1,5 @@
 /** Records an event straight into a server's database, as the generation job does in its transaction. */
+import { systemClock } from "../../src/clock.ts";
 import { openDb } from "../../src/db/index.ts";
 import { keyAuthenticator } from "../../src/tenants/keys.ts";
 import type { EmittedEvent } from "../../src/webhooks/events.ts";
@@ -14,7 +15,7 @@ export async function emit(
   const { db, sqlite } = await openDb(dataDir, { migrate: false });
   try {
     const { tenantId } = keyAuthenticator(db)(apiKey)!;
-    sqlite.transaction(() => recordEvent(sqlite, { tenantId, event, data }))();
+    sqlite.transaction(() => recordEvent({ sqlite, clock: systemClock }, { tenantId, event, data }))();
   } finally {
     sqlite.close();
   }

@@ -1,5 +1,6 @@
 /** recordEvent: one delivery row and one queued job per matching webhook, inside the caller's transaction. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { systemClock } from "../../src/clock.ts";
 import { type OpenedDb, openDb } from "../../src/db/index.ts";
 import { ensureTenant } from "../../src/tenants/keys.ts";
 import { DELIVERY_JOB } from "../../src/webhooks/events.ts";
@@ -61,7 +62,7 @@ describe("recordEvent", () => {
     const data = { job_id: "j1", course_id: "c1", title: "Tides", chapters_count: 3, source_type: "topic" };
     o.sqlite.transaction(() => {
       o.sqlite.run("UPDATE tenants SET name = name WHERE id = ?", [acme]);
-      recordEvent(o.sqlite, { tenantId: acme, event: "course.completed", data });
+      recordEvent({ sqlite: o.sqlite, clock: systemClock }, { tenantId: acme, event: "course.completed", data });
     })();
 
     const rows = deliveries();
@@ -83,11 +84,14 @@ describe("recordEvent", () => {
     const before = { d: deliveries().length, j: deliveryJobs().length };
     expect(() =>
       o.sqlite.transaction(() => {
-        recordEvent(o.sqlite, {
-          tenantId: acme,
-          event: "course.failed",
-          data: { job_id: "j2", error: { code: "INTERNAL" } },
-        });
+        recordEvent(
+          { sqlite: o.sqlite, clock: systemClock },
+          {
+            tenantId: acme,
+            event: "course.failed",
+            data: { job_id: "j2", error: { code: "INTERNAL" } },
+          },
+        );
         throw new Error("course update failed");
       })(),
     ).toThrow("course update failed");
@@ -97,8 +101,8 @@ describe("recordEvent", () => {
 
   test("an event nobody subscribed to writes nothing", () => {
     const before = deliveries().length;
-    recordEvent(o.sqlite, { tenantId: globex, event: "course.failed", data: {} });
-    recordEvent(o.sqlite, { tenantId: acme, event: "test", data: {} });
+    recordEvent({ sqlite: o.sqlite, clock: systemClock }, { tenantId: globex, event: "course.failed", data: {} });
+    recordEvent({ sqlite: o.sqlite, clock: systemClock }, { tenantId: acme, event: "test", data: {} });
     expect(deliveries().length).toBe(before);
   });
 

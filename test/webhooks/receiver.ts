@@ -1,7 +1,8 @@
 /**
  * A real HTTPS webhook receiver on 127.0.0.1 for the tests: a self-signed certificate made with
  * openssl (the server under test trusts it through NODE_EXTRA_CA_CERTS), every request recorded
- * with its raw body, and a per-path answer the test chooses.
+ * with its raw body, and a per-path answer the test chooses. Plain HTTP for a test that delivers
+ * from its own process, which cannot trust a certificate made after it started.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { join } from "node:path";
@@ -20,6 +21,7 @@ export type Reply = number | { status: number; headers?: Record<string, string> 
 export interface Receiver {
   url: string;
   port: number;
+  /** Empty for a plain HTTP receiver. */
   certFile: string;
   received: Received[];
   to(path: string): Received[];
@@ -59,15 +61,15 @@ export function makeCertificate(dir: string): { certFile: string; keyFile: strin
   return { certFile, keyFile };
 }
 
-export function startReceiver(dir: string): Receiver {
-  const { certFile, keyFile } = makeCertificate(dir);
+export function startReceiver(dir: string, opts: { tls?: boolean } = {}): Receiver {
+  const { certFile, keyFile } = opts.tls === false ? { certFile: "", keyFile: "" } : makeCertificate(dir);
   const received: Received[] = [];
   const replies = new Map<string, Reply[]>();
   const hanging = new Set<() => void>();
   const server: Server<undefined> = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
-    tls: { cert: Bun.file(certFile), key: Bun.file(keyFile) },
+    tls: certFile ? { cert: Bun.file(certFile), key: Bun.file(keyFile) } : undefined,
     async fetch(req) {
       const path = new URL(req.url).pathname;
       const raw = await req.text();
@@ -85,7 +87,7 @@ export function startReceiver(dir: string): Receiver {
       });
     },
   });
-  const url = `https://127.0.0.1:${server.port}`;
+  const url = `${certFile ? "https" : "http"}://127.0.0.1:${server.port}`;
   const to = (path: string) => received.filter((r) => r.path === path);
   return {
     url,

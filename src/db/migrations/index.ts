@@ -13,6 +13,7 @@ import m0010 from "./0010_learning_progress.sql" with { type: "text" };
 import m0011 from "./0011_podcast_feeds.sql" with { type: "text" };
 import m0012 from "./0012_console_sessions.sql" with { type: "text" };
 import m0013 from "./0013_key_environments.sql" with { type: "text" };
+import m0014 from "./0014_job_leases.sql" with { type: "text" };
 import m0015 from "./0015_document_repeats.sql" with { type: "text" };
 
 export const migrations: { version: string; sql: string }[] = [
@@ -27,5 +28,6 @@ export const migrations: { version: string; sql: string }[] = [
   { version: "0011_podcast_feeds", sql: m0011 },
   { version: "0012_console_sessions", sql: m0012 },
   { version: "0013_key_environments", sql: m0013 },
+  { version: "0014_job_leases", sql: m0014 },
   { version: "0015_document_repeats", sql: m0015 },
 ];

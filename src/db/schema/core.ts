@@ -178,4 +178,6 @@ export const jobs = sqliteTable("jobs", {
   updatedAt: updatedAt(),
   startedAt: text("started_at"),
   finishedAt: text("finished_at"),
+  stalls: integer("stalls").notNull().default(0),
+  leaseToken: text("lease_token"),
 });

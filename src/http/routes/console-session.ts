@@ -48,7 +48,7 @@ export const consoleSessionRoutes = (svc: Services, limiter: RateLimiter) => {
     }
     return auth;
   };
-  const limits = signInLimits(svc.cfg.signInFailuresPerMinute);
+  const limits = signInLimits(svc.cfg.signInFailuresPerMinute, svc.clock);
   return new Elysia({ name: "console-session" })
     .post(
       PATH,
@@ -61,7 +61,7 @@ export const consoleSessionRoutes = (svc: Services, limiter: RateLimiter) => {
         }
         const { token, session, user } = (() => {
           try {
-            return openSession(svc.db, authenticate, {
+            return openSession(svc, authenticate, {
               apiKey: body.api_key,
               externalUserId: body.external_user_id,
               userId: body.user_id,

@@ -61,7 +61,7 @@ async function reply(r: Reply) {
       jobs.map((j) => ({ event: "job", data: jobResource(svc.sqlite, j) })),
       (signal) =>
         followJobs(
-          svc.sqlite,
+          svc,
           jobs.map((j) => j.id),
           { signal },
         ),
@@ -215,7 +215,7 @@ export const courseGenerationRoutes = (svc: Services) =>
     )
     .post(
       "/v2/courses/:course_id/resume",
-      ({ request, params }) => resumeCourse(svc.sqlite, ownerOf(svc, request), params.course_id, requestIdOf(request)),
+      ({ request, params }) => resumeCourse(svc, ownerOf(svc, request), params.course_id, requestIdOf(request)),
       {
         headers: UserHeaders,
         params: CourseIdParams,

@@ -34,7 +34,7 @@ export const progressRoutes = (svc: Services) => {
       "/v2/courses/:course_id/chapters/:order_index/quiz-attempts",
       ({ request, params, body }) => {
         const { owner, course } = access(request, params.course_id);
-        return submitQuizAttempt(svc.sqlite, owner, course, params.order_index, body.answers);
+        return submitQuizAttempt(svc.sqlite, owner, course, params.order_index, body.answers, svc.clock.now());
       },
       {
         headers: UserHeaders,
@@ -69,7 +69,7 @@ export const progressRoutes = (svc: Services) => {
       "/v2/courses/:course_id/chapters/:order_index/read",
       ({ request, params }) => {
         const { owner, course } = access(request, params.course_id);
-        return markChapterRead(svc.sqlite, owner, course.id, params.order_index);
+        return markChapterRead(svc.sqlite, owner, course.id, params.order_index, svc.clock.now());
       },
       {
         headers: UserHeaders,
@@ -95,11 +95,13 @@ export const progressRoutes = (svc: Services) => {
       "/v2/courses/:course_id/exam-attempts",
       ({ request, params, body }) => {
         const { owner, course } = access(request, params.course_id);
-        return submitExamAttempt(svc, owner, course, {
-          examSize: body.exam_size,
-          answers: body.answers,
-          modelKey: body.model_key,
-        });
+        return submitExamAttempt(
+          svc,
+          owner,
+          course,
+          { examSize: body.exam_size, answers: body.answers, modelKey: body.model_key },
+          svc.clock.now(),
+        );
       },
       {
         headers: UserHeaders,
@@ -142,11 +144,13 @@ export const progressRoutes = (svc: Services) => {
       "/v2/courses/:course_id/flashcards/reviews",
       ({ request, params, body }) => {
         const { owner, course } = access(request, params.course_id);
-        return reviewCard(svc.sqlite, owner, course.id, {
-          cardIndex: body.card_index,
-          rating: body.rating,
-          modelKey: body.model_key,
-        });
+        return reviewCard(
+          svc.sqlite,
+          owner,
+          course.id,
+          { cardIndex: body.card_index, rating: body.rating, modelKey: body.model_key },
+          svc.clock.now(),
+        );
       },
       {
         headers: UserHeaders,
@@ -178,7 +182,13 @@ export const progressRoutes = (svc: Services) => {
       "/v2/courses/:course_id/flashcards/due",
       ({ request, params, query }) => {
         const { owner, course } = access(request, params.course_id);
-        return dueCards(svc.sqlite, owner, course.id, { modelKey: query.model_key, limit: query.limit });
+        return dueCards(
+          svc.sqlite,
+          owner,
+          course.id,
+          { modelKey: query.model_key, limit: query.limit },
+          svc.clock.now(),
+        );
       },
       {
         headers: UserHeaders,
@@ -212,7 +222,7 @@ export const progressRoutes = (svc: Services) => {
       "/v2/courses/:course_id/learner-progress",
       ({ request, params }) => {
         const { owner, course } = access(request, params.course_id);
-        return learnerProgress(svc.sqlite, owner, course);
+        return learnerProgress(svc.sqlite, owner, course, svc.clock.now());
       },
       {
         headers: UserHeaders,

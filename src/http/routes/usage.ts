@@ -33,7 +33,7 @@ export const usageRoutes = (svc: Services) =>
     "/v2/usage",
     ({ request }) => {
       const { tenantId, keyEnv } = authOf(request);
-      const now = new Date();
+      const now = svc.clock.now();
       const totals = monthlyTotals(svc.db, tenantId, now);
       return {
         period: monthBounds(now),

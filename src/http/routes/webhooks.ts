@@ -65,7 +65,7 @@ const Delivery = t.Object({
 });
 
 export const webhookRoutes = (svc: Services) => {
-  const send = { timeoutMs: svc.cfg.webhookTimeoutMs, allow: svc.cfg.outboundAllow };
+  const send = { timeoutMs: svc.cfg.webhookTimeoutMs, allow: svc.cfg.outboundAllow, clock: svc.clock };
   return new Elysia({ name: "webhooks" })
     .post(
       "/v2/webhooks",

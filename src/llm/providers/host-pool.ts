@@ -1,3 +1,5 @@
+import type { Clock } from "../../clock.ts";
+
 /**
  * Spreads calls over several model hosts round-robin. A host that just failed is put at the back
  * of the order for a cool-down, so requests go to healthy hosts but a lone host is still tried.
@@ -8,13 +10,15 @@ export class HostPool {
 
   constructor(
     readonly hosts: string[],
+    private readonly clock: Clock,
     private readonly coolDownMs = 15_000,
   ) {
     if (hosts.length === 0) throw new Error("HostPool needs at least one host");
   }
 
   /** Every host, once, in the order to try them for one call. */
-  order(now = Date.now()): string[] {
+  order(): string[] {
+    const now = this.clock.now().getTime();
     const start = this.next;
     this.next = (this.next + 1) % this.hosts.length;
     const rotated = [...this.hosts.slice(start), ...this.hosts.slice(0, start)];
@@ -23,8 +27,8 @@ export class HostPool {
     return [...up, ...down];
   }
 
-  markDown(host: string, now = Date.now()): void {
-    this.downUntil.set(host, now + this.coolDownMs);
+  markDown(host: string): void {
+    this.downUntil.set(host, this.clock.now().getTime() + this.coolDownMs);
   }
 
   markUp(host: string): void {

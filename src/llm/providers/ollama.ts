@@ -1,5 +1,6 @@
 /** Ollama through the official `ollama` client, over one or more hosts (see HostPool). */
 import { type ChatResponse, Ollama } from "ollama";
+import type { Clock } from "../../clock.ts";
 import { classifyFailure, isTransient } from "../errors.ts";
 import type { LlmHealth } from "../types.ts";
 import { HostPool } from "./host-pool.ts";
@@ -17,6 +18,8 @@ export interface OllamaSettings {
   timeoutMs: number;
   keepAlive: string;
   probeTimeoutMs?: number;
+  /** Times the cool-down of a failing host. */
+  clock: Clock;
 }
 
 const trimSlash = (u: string) => u.replace(/\/+$/, "");
@@ -26,7 +29,7 @@ export class OllamaTransport implements Transport {
   readonly pool: HostPool;
 
   constructor(private readonly settings: OllamaSettings) {
-    this.pool = new HostPool(settings.hosts.map(trimSlash));
+    this.pool = new HostPool(settings.hosts.map(trimSlash), settings.clock);
   }
 
   endpoints(): string[] {
