@@ -294,6 +294,12 @@ export const settings = {
   ),
   searxngUrl: setting("SEARXNG_URL", "", "SearXNG base URL used when search_enabled is true", optUrl),
   jobConcurrency: setting("JOB_CONCURRENCY", "2", "Background jobs run at once", int(1, 64)),
+  jobTenantShare: setting(
+    "JOB_TENANT_SHARE",
+    "0",
+    "Jobs of one type one tenant may run at once while another tenant's jobs of that type wait (tenants take turns); 0 means JOB_CONCURRENCY − 1, at least 1",
+    int(0, 64),
+  ),
   examBatchSize: setting(
     "EXAM_BATCH_SIZE",
     "5",

@@ -69,6 +69,7 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
     concurrency: cfg.jobConcurrency,
     leaseSeconds: cfg.jobLeaseSeconds,
     maxStalls: cfg.jobMaxStalls,
+    tenantShare: cfg.jobTenantShare,
     clock: svc.clock,
   });
   worker.start();

@@ -27,6 +27,11 @@ export interface WorkerOptions {
   leaseSeconds: number;
   /** Stalls a job may have and still be requeued; the next one fails it (JOB_MAX_STALLS). */
   maxStalls: number;
+  /**
+   * Jobs of one type one tenant may run at once while another tenant has jobs of that type
+   * waiting (JOB_TENANT_SHARE; default concurrency − 1, at least 1); alone, a tenant may use every slot.
+   */
+  tenantShare?: number;
   clock: Clock;
   pollMs?: number;
 }
@@ -58,6 +63,14 @@ export class JobWorker {
   private readonly wake = () => this.schedule(0);
   private readonly jobs: Map<string, RegisteredJob>;
   private readonly clock: Clock;
+  /**
+   * When each tenant, and each learner within it, last had a job of each type claimed ("type|tenant"
+   * and "type|tenant|user" to a turn number): the queue serves whoever was served longest ago first,
+   * so one tenant's backlog waits its turns instead of holding the line.
+   */
+  private served = new Map<string, number>();
+  private turn = 0;
+  private readonly tenantShare: number;
 
   constructor(
     private readonly sqlite: Database,
@@ -67,6 +80,7 @@ export class JobWorker {
   ) {
     this.jobs = new Map(jobs.map((j) => [j.type, j]));
     this.clock = opts.clock;
+    this.tenantShare = opts.tenantShare || Math.max(1, opts.concurrency - 1);
   }
 
   private handlerOf(type: string) {
@@ -147,18 +161,32 @@ export class JobWorker {
       .map(({ type }) => type);
   }
 
-  /** [type, tenant] pairs at their type's per-tenant limit. */
+  /**
+   * [type, tenant] pairs that may not take another slot now: at their type's own per-tenant limit,
+   * or at JOB_TENANT_SHARE while another tenant has jobs of that type waiting.
+   */
   private fullTenants(): [string, string][] {
     const counts = new Map<string, { type: string; tenantId: string; n: number }>();
     for (const r of this.running.values()) {
-      if (r.tenantId === null || this.handlerOf(r.type)?.perTenant === undefined) continue;
+      if (r.tenantId === null) continue;
       const k = `${r.type}\u0000${r.tenantId}`;
       const c = counts.get(k) ?? { type: r.type, tenantId: r.tenantId, n: 0 };
       c.n++;
       counts.set(k, c);
     }
+    if (counts.size === 0) return [];
+    const waiting = this.sqlite
+      .query<{ type: string; tenant_id: string }, []>(
+        "SELECT DISTINCT type, tenant_id FROM jobs WHERE status = 'queued' AND tenant_id IS NOT NULL",
+      )
+      .all();
+    const othersWait = (c: { type: string; tenantId: string }) =>
+      waiting.some((w) => w.type === c.type && w.tenant_id !== c.tenantId);
     return [...counts.values()]
-      .filter((c) => c.n >= this.handlerOf(c.type)!.perTenant!)
+      .filter((c) => {
+        const own = this.handlerOf(c.type)?.perTenant;
+        return (own !== undefined && c.n >= own) || (c.n >= this.tenantShare && othersWait(c));
+      })
       .map((c) => [c.type, c.tenantId]);
   }
 
@@ -230,12 +258,16 @@ export class JobWorker {
       this.log.warn("job failed", { job_id: job.id, type: job.type, code: reason.code, message: reason.message });
   }
 
-  /** Takes the next queued job; only queued ones, so a worker never takes a lease it (or anyone) holds. */
+  /**
+   * Takes the next queued job; only queued ones, so a worker never takes a lease it (or anyone)
+   * holds. Tenants take turns (the one served longest ago first, then its learner served longest
+   * ago), then the oldest job.
+   */
   private claim(): JobRow | null {
     const types = this.freeTypes();
     if (types.length === 0) return null;
     const now = isoNow(this.clock);
-    return this.sqlite
+    const job = this.sqlite
       .query<JobRow, Record<string, string>>(
         `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_owner = $owner, lease_token = $token,
                 lease_until = $lease, updated_at = $now, started_at = coalesce(started_at, $now)
@@ -244,7 +276,11 @@ export class JobWorker {
                          AND type IN (SELECT value FROM json_each($types))
                          AND NOT EXISTS (SELECT 1 FROM json_each($full) f
                                           WHERE f.value ->> 0 = jobs.type AND f.value ->> 1 = jobs.tenant_id)
-                       ORDER BY run_after, created_at LIMIT 1)
+                       ORDER BY coalesce(json_extract($served, '$."' || type || '|' || coalesce(tenant_id, '') || '"'), -1),
+                                coalesce(json_extract($served, '$."' || type || '|' || coalesce(tenant_id, '') || '|'
+                                                      || coalesce(user_id, '') || '"'), -1),
+                                run_after, created_at
+                       LIMIT 1)
           RETURNING *`,
       )
       .get({
@@ -254,7 +290,19 @@ export class JobWorker {
         now,
         types: JSON.stringify(types),
         full: JSON.stringify(this.fullTenants()),
+        served: JSON.stringify(Object.fromEntries(this.served)),
       });
+    if (job) this.markServed(job);
+    return job;
+  }
+
+  private markServed(job: JobRow): void {
+    // Turns matter among tenants with work waiting; forgetting them all now and then bounds the map.
+    if (this.served.size > 10_000) this.served.clear();
+    const tenant = `${job.type}|${job.tenant_id ?? ""}`;
+    this.turn++;
+    this.served.set(tenant, this.turn);
+    this.served.set(`${tenant}|${job.user_id ?? ""}`, this.turn);
   }
 
   private launch(job: JobRow): void {
