@@ -210,7 +210,8 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
         boundaries: [onChapter, placed],
         seconds,
       });
-      log(`${doc.name}: course of ${chapters.length} chapters in ${seconds.toFixed(0)} s`);
+      const f = figures.at(-1)!;
+      log(`${doc.name}: ${JSON.stringify({ ...f.frontBack, shared: f.shared, boundaries: f.boundaries, seconds })}`);
     }
   } finally {
     await srv.stop();

@@ -27,6 +27,7 @@
  * Goals are printed beside the figures.
  */
 
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildCourses, type CourseFigures, type CourseInput } from "./courses.ts";
@@ -225,6 +226,9 @@ function courseTable(half: Half, figures: CourseFigures[]): void {
     "goals: 0 front/back items of every kind, 0 shared sentences, every boundary on a part or chapter in every book",
   );
 }
+
+const missing = ALL_DOCUMENTS.filter((d) => !existsSync(d.path)).map((d) => d.name);
+if (missing.length > 0) throw new Error(`missing ${missing.join(", ")}: run sh bench/structure/fetch-debian.sh first`);
 
 for (const half of HALVES) {
   const docs = selectDocuments(half, values.only);
