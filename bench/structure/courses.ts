@@ -102,15 +102,21 @@ export interface CourseInput {
   truth: TruthHeading[];
 }
 
+/** Three tries: on a loaded machine the server can take longer to start than the harness's 30 s. */
+async function startWithRetries(tries = 3): ReturnType<typeof startServer> {
+  try {
+    return await startServer({
+      dataDir: tempDir("cf-structure-"),
+      env: { LLM_PROVIDER: "extractive", RATE_LIMIT_PER_MINUTE: "10000", INGEST_TIMEOUT_MS: "900000" },
+    });
+  } catch (err) {
+    if (tries <= 1) throw err;
+    return startWithRetries(tries - 1);
+  }
+}
+
 export async function buildCourses(inputs: CourseInput[], log: (line: string) => void): Promise<CourseFigures[]> {
-  const srv = await startServer({
-    dataDir: tempDir("cf-structure-"),
-    env: {
-      LLM_PROVIDER: "extractive",
-      RATE_LIMIT_PER_MINUTE: "10000",
-      INGEST_TIMEOUT_MS: "900000",
-    },
-  });
+  const srv = await startWithRetries();
   const key = await srv.createKey("structure", "production");
   const llm = new ExtractiveLlm();
   const outDir = mkdtempSync(join(tmpdir(), "cf-structure-courses-"));

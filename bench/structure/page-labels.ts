@@ -1,11 +1,11 @@
 /**
  * Front and back matter page labels: truth/labels/NAME.json, written by hand from `pdftotext -f N
  * -l N` page text, holds page ranges [from, to, class] for the front (cover, title, copyright,
- * dedication, contents, lists, acknowledgements, boilerplate such as notices and authority pages,
- * revision history, blank) and the back (bibliography, index, licence texts, acknowledgements,
- * revision history, colophon, back cover, blank); every other page is body (a preface, foreword,
- * introduction, abstract, glossary or appendix teaches). `mixed` pages (a contents page that turns
- * into the introduction) are not scored.
+ * dedication, contents, lists, acknowledgements, about the authors, boilerplate such as notices
+ * and authority pages, revision history, blank) and the back (bibliography, index, licence texts,
+ * wherever they stand, acknowledgements, revision history, colophon, back cover, blank); every
+ * other page is body (a preface, foreword, introduction, abstract, glossary or appendix teaches).
+ * `mixed` pages (a contents page that turns into the introduction) are not scored.
  *
  * A page is predicted front/back when most of its extracted characters, page furniture left out,
  * carry a role outside TEACHING_ROLES; a page with no such characters (blank, a lone page number)
