@@ -122,9 +122,12 @@ async function markAllHeadings(
   pages: PdfLine[][],
   body: number,
   monospace: Set<string>,
+  opts?: PdfOptions,
 ): Promise<void> {
-  const outline = await readOutline(pdf);
-  if (outline.length > 0 && applyOutline(outline, pages) * 2 >= outline.length) return;
+  if (opts?.outline !== false) {
+    const outline = await readOutline(pdf);
+    if (outline.length > 0 && applyOutline(outline, pages) * 2 >= outline.length) return;
+  }
   const clear = () => {
     for (const lines of pages) for (const l of lines) delete l.heading;
   };
@@ -171,7 +174,17 @@ async function pageText(page: PdfPage, filename: string): Promise<TextContent> {
   }
 }
 
-export async function extractPdf(path: string, filename: string, limits: FileLimits): Promise<ExtractResult> {
+/** `outline: false` withholds the PDF's outline, so headings come from the text alone (bench/structure). */
+export interface PdfOptions {
+  outline?: boolean;
+}
+
+export async function extractPdf(
+  path: string,
+  filename: string,
+  limits: FileLimits,
+  opts?: PdfOptions,
+): Promise<ExtractResult> {
   const pdf = await openPdf(new Uint8Array(await Bun.file(path).arrayBuffer()), filename, limits.maxImagePixels);
   try {
     if (pdf.numPages > limits.maxPdfPages) {
@@ -202,7 +215,7 @@ export async function extractPdf(path: string, filename: string, limits: FileLim
     }
     const body = bodyFontSize(pages);
     markFurniture(pages, body);
-    await markAllHeadings(pdf, pages, body, monospace);
+    await markAllHeadings(pdf, pages, body, monospace, opts);
     const blocks: Block[] = [];
     for (let i = 0; i < pages.length; i++) {
       const page = i + 1;

@@ -1,0 +1,227 @@
+/**
+ * The course section of the structure benchmark: a course with the built-in engine for each
+ * book-length PDF, through a real server (POST /v2/courses/generate-from-files?mode=sync, the
+ * engine choosing the number of chapters), then its flashcards, study guide and an exam of 30 (or
+ * as many as the course can supply); podcast scripts are written in this process by the same
+ * built-in engine from each chapter (the server would also synthesise speech, which tells nothing
+ * here). Read against the hand labels and the heading truth:
+ *   - front/back: chapters, quiz items, exam items, flashcards, study-guide lines and podcast lines
+ *     holding a sentence taught from a hand-labelled front/back page. A sentence of six words or
+ *     more counts when 60% of its word pairs occur in one paragraph of those pages (pdftotext), or
+ *     in two neighbouring ones, as bench/quality does with the regions it reads;
+ *   - shared: content sentences (5+ words) that appear in more than one chapter;
+ *   - boundaries: chapters after the first whose first content sentence is printed within a page of
+ *     a truth heading of level 1 or 2 (a part or chapter of the outline or contents page).
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import sbd from "sbd";
+import { markdownToBlocks } from "../../src/ingest/document.ts";
+import { writePodcastScript } from "../../src/llm/artefacts.ts";
+import { ExtractiveLlm } from "../../src/llm/providers/extractive.ts";
+import { call, startServer, tempDir } from "../../test/helpers/server.ts";
+import type { BenchDocument } from "./documents.ts";
+import { type PageLabels, truthClass } from "./page-labels.ts";
+import { normText } from "./titles.ts";
+import type { TruthHeading } from "./truth-headings.ts";
+
+const words = (s: string) => normText(s).split(" ").filter(Boolean);
+const pairs = (s: string) => {
+  const w = words(s);
+  return w.slice(0, -1).map((_, i) => `${w[i]} ${w[i + 1]}`);
+};
+const sentences = (text: string) =>
+  sbd
+    .sentences(text, { newline_boundaries: true })
+    .map((s) => s.trim())
+    .filter((s) => words(s).length >= 5);
+
+/** Word pairs of each paragraph of the front/back pages, in order. */
+function frontBackUnits(path: string, labels: PageLabels): Set<string>[] {
+  const run = Bun.spawnSync(["pdftotext", "-q", "-enc", "UTF-8", path, "-"]);
+  const pages = run.stdout.toString().split("\f");
+  return pages
+    .flatMap((text, i) => (truthClass(labels, i + 1) === "body" ? [] : text.split(/\n\s*\n/)))
+    .map((p) => new Set(pairs(p)));
+}
+
+function fromFrontBack(sentence: string, units: Set<string>[]): boolean {
+  const b = pairs(sentence);
+  if (b.length < 5) return false;
+  const share = (has: (x: string) => boolean) => b.filter(has).length >= 0.6 * b.length;
+  return units.some((u, i) => share((x) => u.has(x)) || share((x) => u.has(x) || (units[i + 1]?.has(x) ?? false)));
+}
+
+/** Content sentences of a chapter's markdown: prose of paragraphs and list items, not headings, code or tables. */
+function contentSentences(markdown: string): string[] {
+  const prose = markdown
+    .split(/\n{2,}/)
+    .filter((p) => !/^\s*(#|```|~~~|\|)/.test(p))
+    .map((p) =>
+      markdownToBlocks(p)
+        .map((b) => b.text)
+        .join("\n"),
+    )
+    .join("\n");
+  return sentences(prose);
+}
+
+/** Every string inside a JSON value. */
+const strings = (v: unknown): string[] =>
+  typeof v === "string"
+    ? [v]
+    : Array.isArray(v)
+      ? v.flatMap(strings)
+      : v && typeof v === "object"
+        ? Object.values(v).flatMap(strings)
+        : [];
+
+interface Chapter {
+  title: string;
+  content: string;
+  key_concepts: string[];
+  quiz: { questions: unknown[] };
+}
+
+export interface CourseFigures {
+  name: string;
+  error?: string;
+  chapters: number;
+  /** Items holding a front/back sentence, of all items, per kind. */
+  frontBack: Record<"chapters" | "quiz" | "exam" | "cards" | "guide" | "podcast", [number, number]>;
+  shared: number;
+  /** Chapter boundaries (after the first chapter) on a part or chapter of the truth, of those placed. */
+  boundaries: [number, number];
+  seconds: number;
+}
+
+export interface CourseInput {
+  doc: BenchDocument;
+  labels: PageLabels;
+  truth: TruthHeading[];
+}
+
+/** Three tries: on a loaded machine the server can take longer to start than the harness's 30 s. */
+async function startWithRetries(tries = 3): ReturnType<typeof startServer> {
+  try {
+    return await startServer({
+      dataDir: tempDir("cf-structure-"),
+      env: { LLM_PROVIDER: "extractive", RATE_LIMIT_PER_MINUTE: "10000", INGEST_TIMEOUT_MS: "900000" },
+    });
+  } catch (err) {
+    if (tries <= 1) throw err;
+    return startWithRetries(tries - 1);
+  }
+}
+
+export async function buildCourses(inputs: CourseInput[], log: (line: string) => void): Promise<CourseFigures[]> {
+  const srv = await startWithRetries();
+  const key = await srv.createKey("structure", "production");
+  const llm = new ExtractiveLlm();
+  const outDir = mkdtempSync(join(tmpdir(), "cf-structure-courses-"));
+  const figures: CourseFigures[] = [];
+  try {
+    for (const { doc, labels, truth } of inputs) {
+      const t0 = performance.now();
+      const form = new FormData();
+      form.append("files", new Blob([await Bun.file(doc.path).arrayBuffer()]), doc.name);
+      const made = await call(srv.url, "/v2/courses/generate-from-files?mode=sync", {
+        key,
+        user: "reader",
+        body: form,
+      });
+      const empty = { chapters: 0, shared: 0, boundaries: [0, 0] as [number, number] };
+      if (made.status !== 200) {
+        figures.push({
+          name: doc.name,
+          error: `HTTP ${made.status}: ${JSON.stringify(made.body).slice(0, 80)}`,
+          frontBack: { chapters: [0, 0], quiz: [0, 0], exam: [0, 0], cards: [0, 0], guide: [0, 0], podcast: [0, 0] },
+          seconds: 0,
+          ...empty,
+        });
+        continue;
+      }
+      const id = made.body.course.id as string;
+      const course = await call(srv.url, `/v2/courses/${id}`, { key, user: "reader" });
+      const chapters = course.body.chapters as Chapter[];
+      let exam = await call(srv.url, `/v2/courses/${id}/generate-exam`, {
+        key,
+        user: "reader",
+        json: { exam_size: 30 },
+      });
+      const available = exam.body.error?.details?.available;
+      if (exam.status === 422 && available >= 1) {
+        exam = await call(srv.url, `/v2/courses/${id}/generate-exam`, {
+          key,
+          user: "reader",
+          json: { exam_size: available },
+        });
+      }
+      const examItems: unknown[] = exam.status === 200 ? exam.body.exam.questions : [];
+      const cardsRes = await call(srv.url, `/v2/courses/${id}/generate-flashcards`, { key, user: "reader", json: {} });
+      const cards: unknown[] = cardsRes.status === 200 ? cardsRes.body.flashcards.cards : [];
+      const guide = (await call(srv.url, `/v2/courses/${id}/study-guide`, { key, user: "reader" })).body.study_guide;
+      const guideLines = strings(guide?.sections ?? []);
+      const podcastLines: string[] = [];
+      for (const c of chapters) {
+        const script = await writePodcastScript(llm, {
+          courseTitle: course.body.title ?? "",
+          chapterTitle: c.title,
+          content: c.content,
+          key_concepts: c.key_concepts,
+        }).catch(() => ({ turns: [] as { text: string }[] }));
+        podcastLines.push(...script.turns.map((t) => t.text));
+      }
+
+      const units = frontBackUnits(doc.path, labels);
+      const taught = (text: string) => sentences(text).some((s) => fromFrontBack(s, units));
+      const count = (items: unknown[]): [number, number] => [
+        items.filter((it) => strings(it).some(taught)).length,
+        items.length,
+      ];
+      const perChapter = chapters.map((c) => contentSentences(c.content));
+      const seen = new Map<string, Set<number>>();
+      perChapter.forEach((ss, ci) => {
+        for (const s of ss) seen.set(normText(s), (seen.get(normText(s)) ?? new Set()).add(ci));
+      });
+      const pageTexts = Bun.spawnSync(["pdftotext", "-q", "-enc", "UTF-8", doc.path, "-"])
+        .stdout.toString()
+        .split("\f")
+        .map(normText);
+      const chapterPages = truth.filter((t) => t.level <= 2 && t.page !== null).map((t) => t.page!);
+      let placed = 0;
+      let onChapter = 0;
+      for (const ss of perChapter.slice(1)) {
+        const first = ss.map(normText).find((s) => pageTexts.some((p) => p.includes(s)));
+        if (!first) continue;
+        const page = pageTexts.findIndex((p) => p.includes(first)) + 1;
+        placed++;
+        if (chapterPages.some((p) => Math.abs(p - page) <= 1)) onChapter++;
+      }
+      await Bun.write(join(outDir, `${doc.name}.md`), chapters.map((c) => `# ${c.title}\n\n${c.content}`).join("\n\n"));
+      const seconds = (performance.now() - t0) / 1000;
+      figures.push({
+        name: doc.name,
+        chapters: chapters.length,
+        frontBack: {
+          chapters: [perChapter.filter((ss) => ss.some((s) => fromFrontBack(s, units))).length, chapters.length],
+          quiz: count(chapters.flatMap((c) => c.quiz?.questions ?? [])),
+          exam: count(examItems),
+          cards: count(cards),
+          guide: [guideLines.filter(taught).length, guideLines.length],
+          podcast: [podcastLines.filter(taught).length, podcastLines.length],
+        },
+        shared: [...seen.values()].filter((c) => c.size > 1).length,
+        boundaries: [onChapter, placed],
+        seconds,
+      });
+      const f = figures.at(-1)!;
+      log(`${doc.name}: ${JSON.stringify({ ...f.frontBack, shared: f.shared, boundaries: f.boundaries, seconds })}`);
+    }
+  } finally {
+    await srv.stop();
+  }
+  log(`courses: ${outDir}`);
+  return figures;
+}

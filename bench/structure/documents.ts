@@ -1,0 +1,119 @@
+/**
+ * The structure benchmark's documents: the shared corpus (books/, pdf/, docx/, html/) and Debian
+ * documentation PDFs brought by fetch-debian.sh. Each has its source, kind, page count (pdfinfo;
+ * DOCX and HTML have none) and half. The half is fixed for every helper: DEV when
+ * parseInt(sha1(name).slice(0, 8), 16) is even, else TEST, where the name is the file's base name
+ * (for the corpus web pages, saved as `html/<name>/source.html`, the folder's name: every one of
+ * them is called source.html).
+ */
+import { createHash } from "node:crypto";
+import { basename, dirname, resolve } from "node:path";
+
+export const CORPUS = resolve(import.meta.dir, "../../../shared/corpus");
+export const DEBIAN_CACHE = resolve(import.meta.dir, "../.cache/structure/pdf");
+
+export type Half = "dev" | "test";
+export type Kind = "pdf" | "docx" | "html";
+
+export interface BenchDocument {
+  /** The name the half is drawn from, and what `--only` matches. */
+  name: string;
+  path: string;
+  /** "corpus" or the Debian package the file comes from. */
+  source: string;
+  kind: Kind;
+  /** PDF pages; null for DOCX and HTML. */
+  pages: number | null;
+  half: Half;
+}
+
+/** A PDF of 100 pages or more: the books the course section builds and front matter is expected in. */
+export const BOOK_PAGES = 100;
+
+const CORPUS_FILES: [path: string, pages: number | null][] = [
+  ["books/aaron-swartz-tribute-ebook-it.pdf", 92],
+  ["books/category-theory-for-programmers-draft-2017.pdf", 174],
+  ["books/cphb-competitive-programmers-handbook.pdf", 300],
+  ["books/fedramp-oscal-content-guide-rev4-no-outline.pdf", 59],
+  ["books/fsfs-free-software-free-society-1st-ed-2002.pdf", 230],
+  ["books/fsfs-free-software-free-society-3rd-ed-no-outline.pdf", 305],
+  ["books/nist-fips201-2.pdf", 88],
+  ["books/nist-sp800-171r2.pdf", 113],
+  ["books/nist-sp800-37r2.pdf", 183],
+  ["books/owasp-asvs-3.0.1-no-outline.pdf", 70],
+  ["books/thesis-template-kks32-cambridge.pdf", 41],
+  ["books/think-python-2e.pdf", 288],
+  ["books/think-stats-2e-no-outline.pdf", 242],
+  ["books/docx4j-getting-started.docx", null],
+  ["books/owasp-asvs-2.0.docx", null],
+  ["books/owasp-asvs-4.0.3.docx", null],
+  ["books/owasp-asvs-5.0.0.docx", null],
+  ["books/gnu-bash-reference-manual.html", null],
+  ["books/rfc6787-mrcpv2-xml2rfc.html", null],
+  ["books/xml2rfc-docfile-manual.html", null],
+  ["pdf/R-intro.pdf", 113],
+  ["pdf/tracemonkey.pdf", 14],
+  ["pdf/dpr-paper-multi-column.pdf", 13],
+  ["pdf/redp5110_sampled.pdf", 18],
+  ["pdf/REPAIR-2022-INV-001_multipage-tables.pdf", 3],
+  ["pdf/MEDRPT-2024-PAT-3847_medical_report_scan.pdf", 3],
+  ["docx/calibre-docx-demo.docx", null],
+  ["docx/docling-word_sample.docx", null],
+  ["docx/markitdown-autogen-paper.docx", null],
+  ["html/readability-ietf-1/source.html", null],
+  ["html/readability-v8-blog/source.html", null],
+  ["html/readability-wikipedia/source.html", null],
+];
+
+/** Keep in step with the DOCUMENTS list of fetch-debian.sh. */
+const DEBIAN_FILES: [pkg: string, file: string, pages: number][] = [
+  ["r-doc-pdf", "R-exts.pdf", 236],
+  ["r-doc-pdf", "R-admin.pdf", 85],
+  ["r-doc-pdf", "R-lang.pdf", 69],
+  ["r-doc-pdf", "R-FAQ.pdf", 52],
+  ["r-doc-pdf", "R-data.pdf", 41],
+  ["gnuplot-doc", "gnuplot.pdf", 311],
+  ["maxima-doc", "maximabook-19-Sept-2004.pdf", 155],
+  ["asymptote-doc", "asymptote.pdf", 196],
+  ["lilypond-doc-pdf", "learning.pdf", 221],
+  ["lilypond-doc-pdf", "extending.pdf", 53],
+  ["texlive-latex-recommended-doc", "beameruserguide.pdf", 234],
+  ["texlive-latex-recommended-doc", "microtype.pdf", 37],
+  ["texlive-latex-recommended-doc", "caption.pdf", 64],
+  ["texlive-latex-recommended-doc", "mathtools.pdf", 38],
+  ["texlive-metapost-doc", "mpman.pdf", 114],
+  ["texlive-metapost-doc", "momanual.pdf", 136],
+];
+
+export function halfOf(name: string): Half {
+  const sha = createHash("sha1").update(name, "utf8").digest("hex");
+  return Number.parseInt(sha.slice(0, 8), 16) % 2 === 0 ? "dev" : "test";
+}
+
+const kindOf = (path: string) => path.split(".").pop() as Kind;
+
+function corpusDocument([rel, pages]: [string, number | null]): BenchDocument {
+  const name = basename(rel) === "source.html" ? basename(dirname(rel)) : basename(rel);
+  return { name, path: resolve(CORPUS, rel), source: "corpus", kind: kindOf(rel), pages, half: halfOf(name) };
+}
+
+const debianDocument = ([source, file, pages]: [string, string, number]): BenchDocument => ({
+  name: file,
+  path: resolve(DEBIAN_CACHE, file),
+  source,
+  kind: "pdf",
+  pages,
+  half: halfOf(file),
+});
+
+export const ALL_DOCUMENTS: BenchDocument[] = [
+  ...CORPUS_FILES.map(corpusDocument),
+  ...DEBIAN_FILES.map(debianDocument),
+];
+
+export const isBook = (d: BenchDocument) => (d.pages ?? 0) >= BOOK_PAGES;
+
+/** The documents of a half ("all" for both) whose name contains `only`. */
+export function selectDocuments(half: Half | "all", only?: string): BenchDocument[] {
+  return ALL_DOCUMENTS.filter((d) => (half === "all" || d.half === half) && (!only || d.name.includes(only)));
+}

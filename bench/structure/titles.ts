@@ -1,0 +1,58 @@
+/**
+ * Heading titles compared as a reader would: case, quotes, dashes, ligatures, leading numbering
+ * ("3.2", "IV.", "A.1") and labels ("Chapter 1:", "CHAPTER ONE", "Part II", "Appendix B") do not
+ * matter, and a title cut at a line break matches its whole when it is at least half of it.
+ */
+const NUMBER_WORDS =
+  "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty";
+const LABEL = new RegExp(
+  `^(chapter|part|appendix|section|lecture|lesson|unit|book)\\s+(\\d+|[ivxlc]+|[a-z]|${NUMBER_WORDS})\\b\\s*[:.–—-]?\\s*`,
+);
+const NUMBERING = /^((\d+|[a-z])(\.\d+)*|[ivxlc]+)[.):]?\s+(?=\S)/;
+
+/** Lowercase letters and digits of a title without its number or label ("" for a bare "Chapter 3"). */
+export function normTitle(title: string): string {
+  const t = title
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[‘’´`]/g, "'")
+    .replace(/[“”]/g, '"')
+    .replace(/[‐‑‒–—―−]/g, "-")
+    .trim();
+  return t
+    .replace(LABEL, "")
+    .replace(NUMBERING, "")
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+}
+
+/** Normalised text of a whole page or document, for "is this title printed here". */
+export const normText = (s: string) =>
+  s
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+
+/** How deep a title's own numbering goes: "3.2.1 Foo" is 3, "Foo" 0. */
+export function numberingDepth(title: string): number {
+  const m = /^\s*(?:[A-Z]|\d+)((?:\.\d+)*)\.?\s/.exec(title);
+  return m ? 1 + (m[1]!.match(/\./g)?.length ?? 0) : 0;
+}
+
+/** Whether two titles are the same heading (a bare label compares as written, lowercased). */
+export function sameTitle(a: string, b: string): boolean {
+  const x = normTitle(a) || normText(a);
+  const y = normTitle(b) || normText(b);
+  if (!x || !y) return false;
+  if (x === y) return true;
+  const [short, long] = x.length <= y.length ? [x, y] : [y, x];
+  return long.startsWith(short) && short.length * 2 >= long.length;
+}
+
+/** Looks like a heading rather than a bookmarked paragraph: short, not cut off, not a long sentence. */
+export function headingLike(title: string): boolean {
+  const words = title.trim().split(/\s+/).length;
+  if (words > 15 || /(\.\.\.|…)$/.test(title.trim())) return false;
+  return !(words >= 8 && /[.!]$/.test(title.trim()));
+}
