@@ -121,8 +121,9 @@ async function markAllHeadings(
   pages: PdfLine[][],
   body: number,
   monospace: Set<string>,
+  useOutline: boolean,
 ): Promise<void> {
-  const outline = await readOutline(pdf);
+  const outline = useOutline ? await readOutline(pdf) : [];
   if (outline.length > 0 && applyOutline(outline, pages) * 2 >= outline.length) return;
   const clear = () => {
     for (const lines of pages) for (const l of lines) delete l.heading;
@@ -170,7 +171,17 @@ async function pageText(page: PdfPage, filename: string): Promise<TextContent> {
   }
 }
 
-export async function extractPdf(path: string, filename: string, limits: FileLimits): Promise<ExtractResult> {
+/** `outline: false` withholds the PDF's outline, so headings come from the pages alone (the structure bench). */
+export interface PdfOptions {
+  outline?: boolean;
+}
+
+export async function extractPdf(
+  path: string,
+  filename: string,
+  limits: FileLimits,
+  opts: PdfOptions = {},
+): Promise<ExtractResult> {
   const pdf = await openPdf(new Uint8Array(await Bun.file(path).arrayBuffer()), filename, limits.maxImagePixels);
   try {
     if (pdf.numPages > limits.maxPdfPages) {
@@ -198,7 +209,7 @@ export async function extractPdf(path: string, filename: string, limits: FileLim
     }
     const body = bodyFontSize(pages);
     markFurniture(pages, body);
-    await markAllHeadings(pdf, pages, body, monospace);
+    await markAllHeadings(pdf, pages, body, monospace, opts.outline ?? true);
     const blocks: Block[] = [];
     for (let i = 0; i < pages.length; i++) {
       const page = i + 1;
