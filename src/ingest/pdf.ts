@@ -7,14 +7,16 @@
 import { getDocumentProxy } from "unpdf";
 import { AppError } from "../errors.ts";
 import type { Block } from "./document.ts";
+import { placeHeadings } from "./heading-match.ts";
 import { pageBlocks } from "./pdf-blocks.ts";
 import type { PdfDocument } from "./pdf-document.ts";
 import { boldFonts } from "./pdf-fonts.ts";
 import { markFurniture } from "./pdf-furniture.ts";
 import { markHeadings } from "./pdf-headings.ts";
 import { bodyFontSize, itemsToLines, type PdfLine, type PdfTextItem, roundSize } from "./pdf-layout.ts";
-import { applyOutline, readOutline } from "./pdf-outline.ts";
+import { readOutline } from "./pdf-outline.ts";
 import { ocrPage } from "./pdf-scan.ts";
+import { readContents } from "./pdf-toc.ts";
 import { resultOf } from "./result.ts";
 import type { ExtractResult, FileLimits } from "./types.ts";
 
@@ -110,11 +112,14 @@ function bodyFont(pages: PdfLine[][]): string {
   return [...chars].sort((a, b) => b[1] - a[1])[0]?.[0] ?? "";
 }
 
+/** Of a printed contents page's entries, this share must be found in the body for it to give the headings. */
+const MIN_CONTENTS_FOUND = 0.5;
+
 /**
- * Headings from the outline where it names the document's sections (half its entries found on
- * their pages), otherwise from numbering and typography. Bold needs font names, which cost a
- * page's operator list: a first pass asks which fonts would make a heading if bold, and only
- * those are looked up.
+ * Headings from the outline whenever the PDF has one (every entry a heading, found on its page or
+ * set there); else from the printed contents when most of its entries are found in the body;
+ * else from numbering and typography. Bold needs font names, which cost a page's operator list:
+ * a first pass asks which fonts would make a heading if bold, and only those are looked up.
  */
 async function markAllHeadings(
   pdf: PdfDocument,
@@ -124,13 +129,24 @@ async function markAllHeadings(
   useOutline: boolean,
 ): Promise<void> {
   const outline = useOutline ? await readOutline(pdf) : [];
-  if (outline.length > 0 && applyOutline(outline, pages) * 2 >= outline.length) return;
+  if (outline.length > 0) {
+    placeHeadings(outline, pages, { synthesize: true, body });
+    return;
+  }
   const clear = () => {
     for (const lines of pages) for (const l of lines) delete l.heading;
   };
+  const contents = readContents(pages);
+  if (contents.length > 0) {
+    if (placeHeadings(contents, pages, { synthesize: false, body }) >= contents.length * MIN_CONTENTS_FOUND) {
+      clear();
+      placeHeadings(contents, pages, { synthesize: true, body });
+      return;
+    }
+    clear();
+  }
   const regular = bodyFont(pages);
   const wanted = new Map<string, number>();
-  clear();
   markHeadings(
     pages,
     body,
