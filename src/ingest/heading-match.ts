@@ -5,7 +5,7 @@
  * "CHAPTER ONE" above "Tides", a title wrapped over lines), and those lines become headings of the
  * entry's level. An entry whose text is not there can still give a heading of its own.
  */
-import type { PdfLine } from "./pdf-layout.ts";
+import { type PdfLine, paragraphBreak, rightEdges } from "./pdf-layout.ts";
 
 export interface HeadingEntry {
   title: string;
@@ -173,6 +173,29 @@ function insertionIndex(lines: PdfLine[], entry: HeadingEntry, after: number): n
   return Math.min(after, lines.length);
 }
 
+/** The most pages searched for an entry whose destination is broken. */
+const MAX_SEARCH_PAGES = 30;
+
+/**
+ * Where to look for each entry: its page and the next (an anchor set just before a page break).
+ * An entry pointing back before the entries it follows (a broken destination: "Section One" at
+ * page 1 between chapters at pages 17 and 23) is looked for between its neighbours instead, and set
+ * before the next entry when not found.
+ */
+function settle(entries: HeadingEntry[]): (HeadingEntry & { search: number[] })[] {
+  let reached = 0;
+  return entries.map((entry, i) => {
+    if (entry.page >= reached) {
+      reached = entry.page;
+      return { ...entry, search: [entry.page, entry.page + 1] };
+    }
+    const next = entries.slice(i + 1).find((e) => e.page >= reached)?.page ?? reached;
+    const last = Math.min(next, reached + MAX_SEARCH_PAGES);
+    const search = Array.from({ length: last - reached + 1 }, (_, k) => reached + k);
+    return { title: entry.title, level: entry.level, page: last, search };
+  });
+}
+
 /**
  * Marks the entries' lines as headings of their levels, in entry order. Returns how many entries
  * found their text on the page they name (or the next: an anchor set just before a page break).
@@ -187,14 +210,14 @@ export function placeHeadings(entries: HeadingEntry[], pages: PdfLine[][], opts:
   };
   let found = 0;
   let previous: HeadingEntry | null = null;
-  for (const entry of entries) {
+  for (const entry of settle(entries)) {
     const titles = forms(entry.title);
     // Noisy outlines: an empty title, or the same title again at the same page, adds nothing.
     const repeat = previous && previous.page === entry.page && fold(previous.title) === titles[0];
     if (!titles[0] || repeat || isParagraph(entry.title) || !pages[entry.page - 1]) continue;
     previous = entry;
     let placed = false;
-    for (const page of [entry.page, entry.page + 1]) {
+    for (const page of entry.search) {
       const lines = pages[page - 1];
       if (!lines) continue;
       const m = bestMatch(lines, titles, page === entry.page ? entry.top : undefined, after(page));
@@ -214,4 +237,39 @@ export function placeHeadings(entries: HeadingEntry[], pages: PdfLine[][], opts:
     }
   }
   return found;
+}
+
+/** "4.1.4.1 Title": a numbered line and its number. */
+const SUBNUMBER_RE = /^(\d{1,2}(?:\.\d{1,2})+)\.?\s+(?=\p{Lu})/u;
+const MAX_SUBHEADING_WORDS = 16;
+
+/**
+ * Headings one level below the placed ones that a contents page leaves out: a short numbered line
+ * standing alone ("4.1.4.1 Mandatory Items…") whose number extends a placed heading's ("4.1.4").
+ */
+export function markSubsections(pages: PdfLine[][]): void {
+  const levels = new Map<string, number>();
+  for (const lines of pages) {
+    for (const l of lines) {
+      const m = l.heading === undefined ? null : /^(\d{1,2}(?:\.\d{1,2})*)\.?\s/.exec(l.text);
+      if (m) levels.set(m[1]!, l.heading!);
+    }
+  }
+  for (const all of pages) {
+    const lines = all.filter((l) => !l.role);
+    const edge = rightEdges(lines);
+    for (const [i, l] of lines.entries()) {
+      const m = SUBNUMBER_RE.exec(l.text);
+      const leaders = /(\.\s?){3,}/.test(l.text);
+      if (!m || leaders || !usable(l) || l.text.split(" ").length > MAX_SUBHEADING_WORDS || /[.,;:]$/.test(l.text))
+        continue;
+      const parent = levels.get(m[1]!.slice(0, m[1]!.lastIndexOf(".")));
+      if (parent === undefined) continue;
+      const prev = lines[i - 1];
+      const next = lines[i + 1];
+      if ((prev && !paragraphBreak(prev, l, edge)) || (next && !paragraphBreak(l, next, edge))) continue;
+      l.heading = Math.min(parent + 1, 6);
+      levels.set(m[1]!, l.heading);
+    }
+  }
 }

@@ -11,6 +11,8 @@ import { type PdfLine, roundSize } from "./pdf-layout.ts";
 /** "Title . . . . 12", "Title | 12", "Title 12", "Preface ix": a title and a printed page number. */
 const ENTRY_RE =
   /^(.*?\p{L}.*?)(?:\s*\.){2,}\s*(?:\|\s*)?(\d{1,4}|[ivxlc]{1,7})$|^(.*?\p{L}.*?)\s*(?:\|\s*|\s)(\d{1,4}|[ivxlc]{1,7})$/u;
+/** An entry of a list of figures or tables: a caption, not a heading. */
+const CAPTION_ENTRY_RE = /^(?:fig(?:ure)?\.?|table|listing|exhibit)\s+[A-Z]?[-.]?\d/i;
 /** Contents sit in the first part of a document. */
 const CONTENTS_SHARE = 0.3;
 /** A contents page has at least this many entries, and entries make most of its lines. */
@@ -21,8 +23,8 @@ interface TocLine {
   title: string;
   printed: string;
   x: number;
+  y: number;
   size: number;
-  font: string;
 }
 
 const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100 };
@@ -53,11 +55,11 @@ function entryOf(l: PdfLine): TocLine | null {
   const title = (m[1] ?? m[3] ?? "").replace(/\s*\|\s*/g, " ").trim();
   const printed = m[2] ?? m[4] ?? "";
   if (!pageLabel(printed) || !/\p{L}{2}/u.test(title)) return null;
-  return { title, printed, x: l.x, size: roundSize(l.size), font: l.font };
+  return { title, printed, x: l.x, y: l.y, size: roundSize(l.size) };
 }
 
 /** The entries of one page, a title wrapped over lines joined to the line carrying its page number. */
-function pageEntries(lines: PdfLine[]): { entries: TocLine[]; share: number } {
+function pageEntries(lines: PdfLine[]): { entries: TocLine[]; count: number; share: number } {
   const body = lines.filter((l) => !l.role && l.upright);
   const entries: TocLine[] = [];
   let pending: PdfLine | null = null;
@@ -77,7 +79,12 @@ function pageEntries(lines: PdfLine[]): { entries: TocLine[]; share: number } {
     pending = null;
     entries.push(e);
   }
-  return { entries, share: body.length ? entries.length / body.length : 0 };
+  // Lists of figures and tables are contents pages too, but list captions, not headings.
+  return {
+    entries: entries.filter((e) => !CAPTION_ENTRY_RE.test(e.title)),
+    count: entries.length,
+    share: body.length ? entries.length / body.length : 0,
+  };
 }
 
 /** The longest run of consecutive contents pages in the document's first part, with their entries. */
@@ -93,8 +100,8 @@ function contentsPages(pages: PdfLine[][]): Contents | null {
   let best: Contents | null = null;
   let run: Contents | null = null;
   for (let p = 0; p < Math.min(limit, pages.length); p++) {
-    const { entries, share } = pageEntries(pages[p]!);
-    const isContents = entries.length >= MIN_PAGE_ENTRIES && share >= MIN_ENTRY_SHARE;
+    const { entries, count, share } = pageEntries(pages[p]!);
+    const isContents = count >= MIN_PAGE_ENTRIES && share >= MIN_ENTRY_SHARE;
     if (isContents) {
       run ??= { first: p + 1, last: p + 1, entries: [] };
       run.last = p + 1;
@@ -106,8 +113,8 @@ function contentsPages(pages: PdfLine[][]): Contents | null {
 }
 
 /**
- * Levels from the entries' styles: further left, then larger, then a font of its own ranks
- * higher. When every entry shares one style, numbering depth ("2.3.1") gives the level.
+ * Levels from the entries' styles: further left, then larger, ranks higher. When every entry
+ * shares one style, numbering depth ("2.3.1") gives the level.
  */
 function levels(entries: TocLine[]): number[] {
   const xs = [...new Set(entries.map((e) => e.x))].sort((a, b) => a - b);
@@ -149,14 +156,14 @@ function furnitureOffset(pages: PdfLine[][], roman: boolean): number | null {
 }
 
 /** The offset at which most entries' titles stand as a line of their own in the body. */
-function locatedOffset(pages: PdfLine[][], entries: TocLine[], after: number): number | null {
+function locatedOffset(pages: PdfLine[][], entries: TocLine[], after: number, roman: boolean): number | null {
   const lineTexts = pages.map((lines) => new Set(lines.filter((l) => !l.role).map((l) => fold(l.text))));
   const offsets: number[] = [];
   for (const e of entries) {
     const label = pageLabel(e.printed);
-    if (!label || label.roman) continue;
+    if (!label || label.roman !== roman) continue;
     const title = fold(e.title);
-    for (let p = Math.max(after, label.n); p <= pages.length; p++) {
+    for (let p = roman ? after : Math.max(after, label.n); p <= pages.length; p++) {
       if (lineTexts[p - 1]!.has(title)) {
         offsets.push(p - label.n);
         break;
@@ -166,14 +173,25 @@ function locatedOffset(pages: PdfLine[][], entries: TocLine[], after: number): n
   return mode(offsets);
 }
 
+/** The contents' own title ("Table of Contents"): the largest line above its first entry. */
+function contentsTitle(lines: PdfLine[], first: TocLine): string | null {
+  const above = lines.filter((l) => !l.role && l.upright && l.y > first.y && /\p{L}{2}/u.test(l.text));
+  const largest = above.sort((a, b) => b.size - a.size)[0];
+  return largest && roundSize(largest.size) > first.size ? largest.text : null;
+}
+
 /** Entries of the printed table of contents, placed at PDF pages; empty when the document has none. */
 export function readContents(pages: PdfLine[][]): HeadingEntry[] {
   const contents = contentsPages(pages);
   if (!contents) return [];
-  const arabic = furnitureOffset(pages, false) ?? locatedOffset(pages, contents.entries, contents.last + 1);
-  const roman = furnitureOffset(pages, true);
+  const offset = (roman: boolean) =>
+    furnitureOffset(pages, roman) ?? locatedOffset(pages, contents.entries, contents.last + 1, roman);
+  const arabic = offset(false);
+  const roman = offset(true);
   const level = levels(contents.entries);
   const out: HeadingEntry[] = [];
+  const heading = contentsTitle(pages[contents.first - 1]!, contents.entries[0]!);
+  if (heading) out.push({ title: heading, level: 1, page: contents.first });
   for (const [i, e] of contents.entries.entries()) {
     const label = pageLabel(e.printed)!;
     const offset = label.roman ? roman : arabic;

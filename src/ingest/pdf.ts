@@ -7,7 +7,7 @@
 import { getDocumentProxy } from "unpdf";
 import { AppError } from "../errors.ts";
 import type { Block } from "./document.ts";
-import { placeHeadings } from "./heading-match.ts";
+import { markSubsections, placeHeadings } from "./heading-match.ts";
 import { pageBlocks } from "./pdf-blocks.ts";
 import type { PdfDocument } from "./pdf-document.ts";
 import { boldFonts } from "./pdf-fonts.ts";
@@ -141,6 +141,7 @@ async function markAllHeadings(
     if (placeHeadings(contents, pages, { synthesize: false, body }) >= contents.length * MIN_CONTENTS_FOUND) {
       clear();
       placeHeadings(contents, pages, { synthesize: true, body });
+      markSubsections(pages);
       return;
     }
     clear();
