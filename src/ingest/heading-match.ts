@@ -49,7 +49,7 @@ const LABEL_ONLY_RE = new RegExp(`^\\s*(?:(?:${LABEL})\\s+)?(?:\\d+|[IVXLCDM]+|$
 const core = (title: string): string => fold(title.replace(LABELLED_RE, "").replace(NUMBERED_RE, ""));
 
 /** The forms a title may be printed in, longest first. */
-function forms(title: string): string[] {
+export function forms(title: string): string[] {
   const whole = fold(title);
   const bare = core(title);
   return bare && bare !== whole ? [whole, bare] : [whole];
@@ -63,8 +63,8 @@ function forms(title: string): string[] {
 function isParagraph(title: string): boolean {
   const words = title.split(/\s+/).length;
   if (/(\.\.\.|…)$/.test(title) || words > 20) return true;
-  if (!/\p{Ll}{2,}\.$/u.test(title) || /\betc\.$/.test(title)) return false;
-  return words >= 6 || /^[^:]{2,40}:\s+\S/.test(title);
+  if (!/\.$/.test(title) || /\betc\.$/.test(title)) return false;
+  return /^[^:]{2,40}:\s+\S/.test(title) || (words >= 6 && /\p{Ll}{2,}\.$/u.test(title));
 }
 
 /** A line may carry a little more than the title: a trailing page number, a running mark. */

@@ -5,7 +5,7 @@
  * pages by the offset the page-number furniture shows, or else the offset at which most entries'
  * titles are found in the body.
  */
-import { fold, type HeadingEntry } from "./heading-match.ts";
+import { forms, type HeadingEntry } from "./heading-match.ts";
 import { type PdfLine, roundSize } from "./pdf-layout.ts";
 
 /** "Title . . . . 12", "Title | 12", "Title 12", "Preface ix": a title and a printed page number. */
@@ -157,14 +157,14 @@ function furnitureOffset(pages: PdfLine[][], roman: boolean): number | null {
 
 /** The offset at which most entries' titles stand as a line of their own in the body. */
 function locatedOffset(pages: PdfLine[][], entries: TocLine[], after: number, roman: boolean): number | null {
-  const lineTexts = pages.map((lines) => new Set(lines.filter((l) => !l.role).map((l) => fold(l.text))));
+  const lineTexts = pages.map((lines) => new Set(lines.filter((l) => !l.role).flatMap((l) => forms(l.text))));
   const offsets: number[] = [];
   for (const e of entries) {
     const label = pageLabel(e.printed);
     if (!label || label.roman !== roman) continue;
-    const title = fold(e.title);
+    const titles = forms(e.title);
     for (let p = roman ? after : Math.max(after, label.n); p <= pages.length; p++) {
-      if (lineTexts[p - 1]!.has(title)) {
+      if (titles.some((t) => lineTexts[p - 1]!.has(t))) {
         offsets.push(p - label.n);
         break;
       }
