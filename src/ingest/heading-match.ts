@@ -57,15 +57,17 @@ export function forms(title: string): string[] {
 
 /**
  * An outline entry made from a paragraph (a converter bookmarking styled paragraphs): its text cut
- * short ("..."), long, a sentence ("… supporting roles."), or a labelled one ("Expected Outputs:
- * Set of assets to be protected."). Not a heading.
+ * short ("..."), long, or a sentence ("Quick link to summary table for RMF tasks, responsibilities,
+ * and supporting roles."). Not a heading.
  */
 function isParagraph(title: string): boolean {
   const words = title.split(/\s+/).length;
-  if (/(\.\.\.|…)$/.test(title) || words > 20) return true;
-  if (!/\.$/.test(title) || /\betc\.$/.test(title)) return false;
-  return /^[^:]{2,40}:\s+\S/.test(title) || (words >= 6 && /\p{Ll}{2,}\.$/u.test(title));
+  return /(\.\.\.|…)$/.test(title) || words > MAX_TITLE_WORDS || (words >= MIN_SENTENCE_WORDS && /[.!]$/.test(title));
 }
+
+/** Longer entries are paragraphs; a title ending in a stop is a sentence from this many words. */
+const MAX_TITLE_WORDS = 20;
+const MIN_SENTENCE_WORDS = 8;
 
 /** A line may carry a little more than the title: a trailing page number, a running mark. */
 const SLACK_CHARS = 6;
@@ -160,6 +162,7 @@ function synthesize(lines: PdfLine[], index: number, entry: HeadingEntry, body: 
     lead: { text, size: body, font: "" },
     upright: true,
     heading: entry.level,
+    headingStart: true,
   });
 }
 
@@ -224,6 +227,7 @@ export function placeHeadings(entries: HeadingEntry[], pages: PdfLine[][], opts:
       if (!m) continue;
       const start = labelAbove(lines, m.index) ? m.index - 1 : m.index;
       for (let i = start; i < m.index + m.span; i++) lines[i]!.heading = entry.level;
+      lines[start]!.headingStart = true;
       cursor.set(page, lines[m.index + m.span - 1]!);
       placed = true;
       break;

@@ -134,7 +134,11 @@ async function markAllHeadings(
     return;
   }
   const clear = () => {
-    for (const lines of pages) for (const l of lines) delete l.heading;
+    for (const lines of pages)
+      for (const l of lines) {
+        delete l.heading;
+        delete l.headingStart;
+      }
   };
   const contents = readContents(pages);
   if (contents.length > 0) {
