@@ -55,6 +55,10 @@ export function forms(title: string): string[] {
   return bare && bare !== whole ? [whole, bare] : [whole];
 }
 
+/** Longer entries are paragraphs; a title ending in a stop is a sentence from this many words. */
+const MAX_TITLE_WORDS = 20;
+const MIN_SENTENCE_WORDS = 8;
+
 /**
  * An outline entry made from a paragraph (a converter bookmarking styled paragraphs): its text cut
  * short ("..."), long, or a sentence ("Quick link to summary table for RMF tasks, responsibilities,
@@ -64,10 +68,6 @@ function isParagraph(title: string): boolean {
   const words = title.split(/\s+/).length;
   return /(\.\.\.|…)$/.test(title) || words > MAX_TITLE_WORDS || (words >= MIN_SENTENCE_WORDS && /[.!]$/.test(title));
 }
-
-/** Longer entries are paragraphs; a title ending in a stop is a sentence from this many words. */
-const MAX_TITLE_WORDS = 20;
-const MIN_SENTENCE_WORDS = 8;
 
 /** A line may carry a little more than the title: a trailing page number, a running mark. */
 const SLACK_CHARS = 6;
@@ -142,19 +142,14 @@ function labelAbove(lines: PdfLine[], index: number): boolean {
 /** A heading line for an entry whose text the page does not carry, before the line at `index`. */
 function synthesize(lines: PdfLine[], index: number, entry: HeadingEntry, body: number): void {
   const text = entry.title.replace(/\s+/g, " ").trim();
-  const body0 = lines.filter((l) => !l.role);
-  const next = lines.slice(index).find((l) => !l.role) ?? body0[body0.length - 1];
-  const prev = lines
-    .slice(0, index)
-    .reverse()
-    .find((l) => !l.role);
-  // Level with the line before it (or the one after): never read as a wrapped line of a neighbouring heading.
-  const y = prev?.y ?? next?.y ?? 0;
+  const textLines = lines.filter((l) => !l.role);
+  // Where the line it precedes stands (or the page's last line), so the page's geometry is unchanged.
+  const next = lines.slice(index).find((l) => !l.role) ?? textLines[textLines.length - 1];
   const x = next?.x ?? 0;
   lines.splice(index, 0, {
     text,
     x,
-    y,
+    y: next?.y ?? 0,
     endX: x,
     size: body,
     font: "",
