@@ -40,8 +40,11 @@ const LABELLED_RE = new RegExp(
   `^\\s*(?:${LABEL})\\s+(?:\\d+|[ivxlcdm]+|[a-z]|${NUMBER_WORDS})\\b\\s*[:.)\\-–—]?\\s*`,
   "i",
 );
-/** "1", "2.3.", "IV.", "A" before a title (roman and letters upper case, so "Mix" keeps its M). */
-const NUMBERED_RE = /^\s*(?:\d+(?:\.\d+)*|[IVXLCDM]+|[A-Z])(?=[\s:.)\-–—])[.:)\-–—]?\s+/;
+/**
+ * "1", "2.3.", "IV.", "A", "iv." before a title (roman and letters upper case unless a stop
+ * follows, so "Mix" keeps its M).
+ */
+const NUMBERED_RE = /^\s*(?:(?:\d+(?:\.\d+)*|[IVXLCDM]+|[A-Z])(?=[\s:.)\-–—])[.:)\-–—]?|[ivxlc]{1,6}[.)])\s+/;
 /** A line holding only a label and number ("CHAPTER 3", "Part Two", "7"): the first line of a heading. */
 const LABEL_ONLY_RE = new RegExp(`^\\s*(?:(?:${LABEL})\\s+)?(?:\\d+|[IVXLCDM]+|${NUMBER_WORDS})\\s*[:.]?\\s*$`, "i");
 

@@ -180,10 +180,59 @@ function contentsTitle(lines: PdfLine[], first: TocLine): string | null {
   return largest && roundSize(largest.size) > first.size ? largest.text : null;
 }
 
-/** Entries of the printed table of contents, placed at PDF pages; empty when the document has none. */
+/** Of a contents page without page numbers, this share of its lines must stand again later, in order. */
+const MIN_LINKED_SHARE = 0.6;
+
+/**
+ * A contents page without page numbers (an ebook's, whose entries are links): most of its lines
+ * stand again, in the same order, as lines of later pages, which is where they point.
+ */
+function linkedContents(pages: PdfLine[][]): HeadingEntry[] {
+  /** For each form of a line's text, the pages where a line of that text stands. */
+  const where = new Map<string, number[]>();
+  for (const [i, lines] of pages.entries()) {
+    for (const l of lines) {
+      if (l.role) continue;
+      for (const f of forms(l.text)) {
+        const list = where.get(f) ?? [];
+        if (list[list.length - 1] !== i + 1) list.push(i + 1);
+        where.set(f, list);
+      }
+    }
+  }
+  const limit = Math.min(pages.length, Math.ceil(pages.length * CONTENTS_SHARE));
+  for (let p = 1; p <= limit; p++) {
+    const lines = pages[p - 1]!.filter((l) => !l.role && l.upright && /\p{L}{2}/u.test(l.text));
+    if (lines.length < MIN_PAGE_ENTRIES) continue;
+    let at = p + 1;
+    const found: { line: PdfLine; page: number }[] = [];
+    for (const line of lines) {
+      const pagesOf = forms(line.text).flatMap((f) => where.get(f) ?? []);
+      const page = Math.min(...pagesOf.filter((q) => q >= at));
+      if (!Number.isFinite(page)) continue;
+      found.push({ line, page });
+      at = page;
+    }
+    if (found.length < MIN_PAGE_ENTRIES || found.length < lines.length * MIN_LINKED_SHARE) continue;
+    const entries = found.map(({ line }) => ({
+      title: line.text,
+      printed: "",
+      x: line.x,
+      y: line.y,
+      size: roundSize(line.size),
+    }));
+    const level = levels(entries);
+    return found.map(({ line, page }, i) => ({ title: line.text, level: level[i]!, page }));
+  }
+  return [];
+}
+
+/**
+ * Entries of the printed table of contents, placed at PDF pages; empty when the document has none.
+ */
 export function readContents(pages: PdfLine[][]): HeadingEntry[] {
   const contents = contentsPages(pages);
-  if (!contents) return [];
+  if (!contents) return linkedContents(pages);
   const offset = (roman: boolean) =>
     furnitureOffset(pages, roman) ?? locatedOffset(pages, contents.entries, contents.last + 1, roman);
   const arabic = offset(false);

@@ -52,6 +52,27 @@ describe("a report without an outline but with a printed contents page", () => {
   });
 });
 
+describe("an ebook whose contents page has no page numbers (its entries are links)", () => {
+  test("its entries are the headings, found in order on the pages after it", async () => {
+    const titles = [
+      "Legacy",
+      "How to get a job like mine",
+      "Saying goodbye to embarrassment",
+      "Who writes it",
+      "Open access",
+    ];
+    const path = await tmp.write(
+      "ebook.pdf",
+      await linesPdf([
+        { lines: titles.map((text, i) => ({ text: `${i + 1}. ${text}` })) },
+        ...titles.map((text, i) => ({ lines: [{ text }, ...prose(12, `essay${i}`)] })),
+      ]),
+    );
+    const r = await extractPdf(path, "ebook.pdf", LIMITS);
+    expect(headings(r.blocks)).toEqual(titles.map((text, i) => ({ text, level: 1, page: i + 2 })));
+  });
+});
+
 describe("a one-page paper excerpt", () => {
   const paragraph = (topic: string): LineSpec[] => [
     { text: `${topic} measurements were taken at each of the forty stations along the estuary during the` },
