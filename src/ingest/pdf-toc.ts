@@ -87,7 +87,6 @@ function pageEntries(lines: PdfLine[]): { entries: TocLine[]; count: number; sha
   };
 }
 
-/** The longest run of consecutive contents pages in the document's first part, with their entries. */
 interface Contents {
   /** First and last contents page, 1-based. */
   first: number;
@@ -95,6 +94,7 @@ interface Contents {
   entries: TocLine[];
 }
 
+/** The longest run of consecutive contents pages in the document's first part, with their entries. */
 function contentsPages(pages: PdfLine[][]): Contents | null {
   const limit = Math.max(3, Math.ceil(pages.length * CONTENTS_SHARE));
   let best: Contents | null = null;
