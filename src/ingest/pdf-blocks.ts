@@ -72,6 +72,7 @@ export function pageBlocks(
     if (line.heading !== undefined) {
       // A heading wrapped over lines stays one heading.
       const wraps =
+        !line.headingStart &&
         cur?.kind === "heading" &&
         cur.extra.level === line.heading &&
         prev &&

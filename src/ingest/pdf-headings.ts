@@ -103,9 +103,32 @@ const MAX_HEADING_LINES = 3;
  */
 export type BoldQuery = (font: string, page: number, known?: boolean) => boolean;
 
+/** "5.1 Title": a section number of two levels or more (lists seldom number so). */
+const SECTION_NUMBER_RE = /^(\d{1,2}(?:\.\d{1,2}){1,4})\.?\s+\p{Lu}/u;
+
+/**
+ * Section numbers that have a sibling among the document's lines ("5.1" and "5.2"): numbered
+ * lines that follow one another are sections even when set tight in body type.
+ */
+function siblingNumbers(pages: PdfLine[][]): Set<string> {
+  const numbers = new Set<string>();
+  for (const lines of pages)
+    for (const l of lines) {
+      const m = l.role ? null : SECTION_NUMBER_RE.exec(l.text);
+      if (m) numbers.add(m[1]!);
+    }
+  const sibling = (n: string, step: number) => {
+    const parts = n.split(".");
+    const last = Number(parts.pop()) + step;
+    return last > 0 && numbers.has([...parts, String(last)].join("."));
+  };
+  return new Set([...numbers].filter((n) => sibling(n, 1) || sibling(n, -1)));
+}
+
 /** Marks heading lines and their levels on every page, and whether run-in headings are bold. */
 export function markHeadings(pages: PdfLine[][], body: number, isBold: BoldQuery, monospace: Set<string>): void {
   const found: Candidate[] = [];
+  const sequenced = siblingNumbers(pages);
   for (const [p, all] of pages.entries()) {
     const lines = all.filter((l) => !l.role);
     const edge = rightEdges(lines);
@@ -146,7 +169,8 @@ export function markHeadings(pages: PdfLine[][], body: number, isBold: BoldQuery
       const plain = size >= body - 0.5 && alone && !endsSentence(last.text);
       const bold = !line.mixedFonts && (larger ? isBold(line.font, p + 1, true) : plain && isBold(line.font, p + 1));
       const depth = numberingDepth(line.text) || ((bold || larger) && LETTERED_RE.test(line.text) ? 1 : 0);
-      prevHeading = larger || (bold && plain) || (depth > 0 && plain && gapAbove);
+      const inSequence = sequenced.has(SECTION_NUMBER_RE.exec(line.text)?.[1] ?? "");
+      prevHeading = larger || (bold && plain) || (depth > 0 && plain && (gapAbove || inSequence));
       if (!prevHeading) continue;
       for (let k = i; k <= end; k++)
         found.push({ line: lines[k]!, style: `${size}|${bold ? 1 : 0}`, size, bold, depth });

@@ -43,6 +43,8 @@ export interface PdfLine {
   role?: BlockRole;
   /** Heading level, from the outline or from numbering and typography. */
   heading?: number;
+  /** The first line of a heading the outline or contents name: never joined to the heading above. */
+  headingStart?: boolean;
 }
 
 /** Font sizes are compared at half-point resolution. */

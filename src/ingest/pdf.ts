@@ -1,21 +1,24 @@
 /**
  * PDF to blocks, one segment per page (page numbers kept for citations). Text pages go through
- * lines (pdf-layout), page furniture (pdf-furniture), headings from the outline or from numbering
- * and typography (pdf-outline, pdf-headings) and blocks (pdf-blocks); pages without a text layer
- * (scans) are OCR'd from their embedded images.
+ * lines (pdf-layout), page furniture (pdf-furniture), headings (from the outline, else the printed
+ * contents page, else numbering and typography: pdf-outline, pdf-toc, heading-match, pdf-headings)
+ * and blocks (pdf-blocks), with words split across page breaks joined (break-hyphens); pages
+ * without a text layer (scans) are OCR'd from their embedded images while the text pages are read.
  */
 import { getDocumentProxy } from "unpdf";
 import { AppError } from "../errors.ts";
 import { carryBrokenWords } from "./break-hyphens.ts";
 import type { Block } from "./document.ts";
+import { markSubsections, placeHeadings } from "./heading-match.ts";
 import { pageBlocks } from "./pdf-blocks.ts";
 import type { PdfDocument } from "./pdf-document.ts";
 import { boldFonts } from "./pdf-fonts.ts";
 import { markFurniture } from "./pdf-furniture.ts";
 import { markHeadings } from "./pdf-headings.ts";
 import { bodyFontSize, itemsToLines, type PdfLine, type PdfTextItem, roundSize } from "./pdf-layout.ts";
-import { applyOutline, readOutline } from "./pdf-outline.ts";
+import { readOutline } from "./pdf-outline.ts";
 import { OcrQueue, ocrPage } from "./pdf-scan.ts";
+import { readContents } from "./pdf-toc.ts";
 import { resultOf } from "./result.ts";
 import type { ExtractResult, FileLimits } from "./types.ts";
 
@@ -111,29 +114,46 @@ function bodyFont(pages: PdfLine[][]): string {
   return [...chars].sort((a, b) => b[1] - a[1])[0]?.[0] ?? "";
 }
 
+/** Of a printed contents page's entries, this share must be found in the body for it to give the headings. */
+const MIN_CONTENTS_FOUND = 0.5;
+
 /**
- * Headings from the outline where it names the document's sections (half its entries found on
- * their pages), otherwise from numbering and typography. Bold needs font names, which cost a
- * page's operator list: a first pass asks which fonts would make a heading if bold, and only
- * those are looked up.
+ * Headings from the outline whenever the PDF has one (every entry a heading, found on its page or
+ * set there); else from the printed contents when most of its entries are found in the body;
+ * else from numbering and typography. Bold needs font names, which cost a page's operator list:
+ * a first pass asks which fonts would make a heading if bold, and only those are looked up.
  */
 async function markAllHeadings(
   pdf: PdfDocument,
   pages: PdfLine[][],
   body: number,
   monospace: Set<string>,
-  opts?: PdfOptions,
+  useOutline: boolean,
 ): Promise<void> {
-  if (opts?.outline !== false) {
-    const outline = await readOutline(pdf);
-    if (outline.length > 0 && applyOutline(outline, pages) * 2 >= outline.length) return;
+  const outline = useOutline ? await readOutline(pdf) : [];
+  if (outline.length > 0) {
+    placeHeadings(outline, pages, { synthesize: true, body });
+    return;
   }
   const clear = () => {
-    for (const lines of pages) for (const l of lines) delete l.heading;
+    for (const lines of pages)
+      for (const l of lines) {
+        delete l.heading;
+        delete l.headingStart;
+      }
   };
+  const contents = readContents(pages);
+  if (contents.length > 0) {
+    if (placeHeadings(contents, pages, { synthesize: false, body }) >= contents.length * MIN_CONTENTS_FOUND) {
+      clear();
+      placeHeadings(contents, pages, { synthesize: true, body });
+      markSubsections(pages);
+      return;
+    }
+    clear();
+  }
   const regular = bodyFont(pages);
   const wanted = new Map<string, number>();
-  clear();
   markHeadings(
     pages,
     body,
@@ -174,7 +194,7 @@ async function pageText(page: PdfPage, filename: string): Promise<TextContent> {
   }
 }
 
-/** `outline: false` withholds the PDF's outline, so headings come from the text alone (bench/structure). */
+/** `outline: false` withholds the PDF's outline, so headings come from the pages alone (the structure bench). */
 export interface PdfOptions {
   outline?: boolean;
 }
@@ -183,7 +203,7 @@ export async function extractPdf(
   path: string,
   filename: string,
   limits: FileLimits,
-  opts?: PdfOptions,
+  opts: PdfOptions = {},
 ): Promise<ExtractResult> {
   const pdf = await openPdf(new Uint8Array(await Bun.file(path).arrayBuffer()), filename, limits.maxImagePixels);
   try {
@@ -215,7 +235,7 @@ export async function extractPdf(
     }
     const body = bodyFontSize(pages);
     markFurniture(pages, body);
-    await markAllHeadings(pdf, pages, body, monospace, opts);
+    await markAllHeadings(pdf, pages, body, monospace, opts.outline ?? true);
     const blocks: Block[] = [];
     for (let i = 0; i < pages.length; i++) {
       const page = i + 1;
