@@ -1,6 +1,7 @@
 /**
  * Starts the real server (`bun src/main.ts serve`) as a child process on 127.0.0.1 with its own
- * data directory, and gives tests a small client for it.
+ * data directory, and gives tests a small client for it. Only for what needs a process (kills,
+ * signals, the executable, memory ceilings, the browser); everything else uses helpers/app.ts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,6 +17,8 @@ export interface TestServer {
   url: string;
   dataDir: string;
   proc: Subprocess<"ignore", "pipe", "pipe">;
+  /** A request to the server: `input` is a path (from its root) or an absolute URL. */
+  fetch(input: string, init?: RequestInit): Promise<Response>;
   /** Everything the server printed so far (JSON log lines). */
   output(): string;
   /** Creates a tenant (if needed) and an API key directly in the server's database. */
@@ -92,6 +95,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     url,
     dataDir,
     proc,
+    fetch: (input, init) => fetch(input.startsWith("/") ? url + input : input, init),
     output: () => out,
     async createKey(tenant, env = "test", rateLimit) {
       const { db, sqlite } = await openDb(dataDir, { migrate: false });
@@ -129,8 +133,16 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
+/** What tests call: a server's base URL, or a server (a process, or the app in this process: helpers/app.ts). */
+export type Target = string | Pick<TestServer, "fetch">;
+
+/** A request to `target`; `path` starts at its root. */
+export function request(target: Target, path: string, init?: RequestInit): Promise<Response> {
+  return typeof target === "string" ? fetch(target + path, init) : target.fetch(path, init);
+}
+
 /** One HTTP call with the API's headers; returns status, headers and the parsed JSON body. */
-export async function call<T = any>(base: string, path: string, opts: CallOptions = {}) {
+export async function call<T = any>(target: Target, path: string, opts: CallOptions = {}) {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers["x-api-key"] = opts.key;
   if (opts.user) headers["x-external-user-id"] = opts.user;
@@ -140,7 +152,7 @@ export async function call<T = any>(base: string, path: string, opts: CallOption
     headers["content-type"] = "application/json";
     body = JSON.stringify(opts.json);
   }
-  const res = await fetch(base + path, { method: opts.method ?? (body ? "POST" : "GET"), headers, body });
+  const res = await request(target, path, { method: opts.method ?? (body ? "POST" : "GET"), headers, body });
   const text = await res.text();
   let json: T | null = null;
   try {
