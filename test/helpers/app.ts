@@ -20,8 +20,9 @@ export interface TestApp extends Omit<TestServer, "proc" | "kill"> {
 
 export interface AppOptions extends Pick<StartOptions, "env" | "dataDir"> {
   /**
-   * Serve on a loopback socket too (port 0): for raw-socket clients and tests of what only a
-   * socket has (idle timeouts, disconnects, Bun's body limits).
+   * Serve on a loopback socket too (port 0), at `url`: for raw-socket clients, tests of what only a
+   * socket has (idle timeouts, disconnects, Bun's body limits) and callers that hold only a URL.
+   * `fetch` and `call` still go through `app.handle`.
    */
   listen?: boolean;
 }
@@ -61,16 +62,14 @@ export async function startApp(opts: AppOptions = {}): Promise<TestApp> {
   else if (!cfg.publicBaseUrl) cfg.baseUrl = url;
   opened.startWorker();
 
-  const resolveUrl = (input: string) => (input.startsWith("/") ? url + input : input);
+  const resolveUrl = (input: string | URL) =>
+    typeof input === "string" && input.startsWith("/") ? url + input : input;
   return {
     url,
     dataDir,
     svc,
     output,
-    fetch(input, init) {
-      if (opts.listen) return fetch(resolveUrl(input), init);
-      return app.handle(new Request(resolveUrl(input), init));
-    },
+    fetch: (input, init) => app.handle(new Request(resolveUrl(input), init)),
     async createKey(tenant: string, env: KeyEnv = "test", rateLimit?: number) {
       return createKey(svc.db, { tenant, env, rateLimit: rateLimit ?? null }).key;
     },

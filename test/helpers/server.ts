@@ -18,7 +18,7 @@ export interface TestServer {
   dataDir: string;
   proc: Subprocess<"ignore", "pipe", "pipe">;
   /** A request to the server: `input` is a path (from its root) or an absolute URL. */
-  fetch(input: string, init?: RequestInit): Promise<Response>;
+  fetch(input: string | URL, init?: RequestInit): Promise<Response>;
   /** Everything the server printed so far (JSON log lines). */
   output(): string;
   /** Creates a tenant (if needed) and an API key directly in the server's database. */
@@ -95,7 +95,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     url,
     dataDir,
     proc,
-    fetch: (input, init) => fetch(input.startsWith("/") ? url + input : input, init),
+    fetch: (input, init) => fetch(typeof input === "string" && input.startsWith("/") ? url + input : input, init),
     output: () => out,
     async createKey(tenant, env = "test", rateLimit) {
       const { db, sqlite } = await openDb(dataDir, { migrate: false });

@@ -1,8 +1,9 @@
 import { afterAll, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { startApp } from "../helpers/app.ts";
 import { insertCourse } from "../helpers/fixtures.ts";
-import { BUN, call, cleanup, ROOT, startServer, tempDir } from "../helpers/server.ts";
+import { BUN, call, cleanup, ROOT, tempDir } from "../helpers/server.ts";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(cleanup));
@@ -13,7 +14,7 @@ function cli(dataDir: string, ...args: string[]) {
 }
 
 test("an online backup restores into a fresh server that reads every course", async () => {
-  const srv = await startServer();
+  const srv = await startApp();
   const key = await srv.createKey("backup-co", "production");
   const ids: string[] = [];
   for (let i = 0; i < 5; i++)
@@ -28,7 +29,7 @@ test("an online backup restores into a fresh server that reads every course", as
 
   // The server keeps writing while the backup runs.
   const writes = (async () => {
-    for (let i = 0; i < 30; i++) await call(srv.url, "/v2/users", { key, json: { external_id: `w${i}` } });
+    for (let i = 0; i < 30; i++) await call(srv, "/v2/users", { key, json: { external_id: `w${i}` } });
   })();
   const dest = join(tempDir("cf-backup-"), "snapshot");
   dirs.push(dest);
@@ -40,7 +41,7 @@ test("an online backup restores into a fresh server that reads every course", as
   expect(existsSync(join(dest, "backup.json"))).toBe(true);
 
   const before: Record<string, unknown> = {};
-  for (const id of ids) before[id] = (await call(srv.url, `/v2/courses/${id}`, { key, user: "learner" })).body;
+  for (const id of ids) before[id] = (await call(srv, `/v2/courses/${id}`, { key, user: "learner" })).body;
   await srv.stop();
 
   const fresh = tempDir("cf-restored-");
@@ -49,13 +50,13 @@ test("an online backup restores into a fresh server that reads every course", as
   expect(r.code).toBe(0);
   expect(r.out).toContain("5 courses and 1 blobs");
 
-  const restored = await startServer({ dataDir: fresh });
+  const restored = await startApp({ dataDir: fresh });
   try {
-    const list = await call(restored.url, "/v2/courses?limit=100", { key, user: "learner" });
+    const list = await call(restored, "/v2/courses?limit=100", { key, user: "learner" });
     expect(list.status).toBe(200);
     expect(list.body.data.map((c: { id: string }) => c.id).sort()).toEqual([...ids].sort());
     for (const id of ids) {
-      const c = await call(restored.url, `/v2/courses/${id}`, { key, user: "learner" });
+      const c = await call(restored, `/v2/courses/${id}`, { key, user: "learner" });
       expect(c.body).toEqual(before[id]);
     }
     expect(await Bun.file(join(fresh, "blobs", "2026", "01", "00000000-0000-4000-8000-000000000000.txt")).text()).toBe(
@@ -67,7 +68,7 @@ test("an online backup restores into a fresh server that reads every course", as
 });
 
 test("backup refuses a non-empty destination and restore refuses to overwrite data", async () => {
-  const srv = await startServer();
+  const srv = await startApp();
   dirs.push(srv.dataDir);
   try {
     const dest = tempDir("cf-occupied-");

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { call, errorOf, ROOT, startServer, type TestServer } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { call, errorOf, ROOT } from "../helpers/server.ts";
 
 const CORPUS = join(ROOT, "../shared/corpus");
 const NOT_ANSWERED = "The provided sources do not answer this question.";
 
-let srv: TestServer;
+let srv: TestApp;
 let web: ReturnType<typeof Bun.serve>;
 let key: string;
 let testKey: string;
@@ -34,9 +35,9 @@ function form(parts: { files?: File[]; youtube?: string; web?: string; space?: s
 }
 
 const processDocs = (body: FormData, user = ALICE, k = key) =>
-  call(srv.url, "/v2/documents/process", { key: k, user, body });
-const query = (json: unknown, user = ALICE, k = key) => call(srv.url, "/v2/documents/query", { key: k, user, json });
-const listDocs = (qs = "", user = ALICE) => call(srv.url, `/v2/documents${qs}`, { key, user });
+  call(srv, "/v2/documents/process", { key: k, user, body });
+const query = (json: unknown, user = ALICE, k = key) => call(srv, "/v2/documents/query", { key: k, user, json });
+const listDocs = (qs = "", user = ALICE) => call(srv, `/v2/documents${qs}`, { key, user });
 
 beforeAll(async () => {
   web = Bun.serve({
@@ -44,7 +45,7 @@ beforeAll(async () => {
     port: 0,
     fetch: () => new Response(ARTICLE, { headers: { "content-type": "text/html" } }),
   });
-  srv = await startServer({
+  srv = await startApp({
     env: {
       RATE_LIMIT_PER_MINUTE: "1000",
       OUTBOUND_ALLOW: "127.0.0.1",
@@ -149,8 +150,8 @@ describe("POST /v2/documents/process", () => {
     expect((await query({ question: "glaciers", document_ids: [pdfId] }, ALICE, foreignKey)).status).toBe(404);
     const bobSpace = await query({ question: "glaciers valleys", space_id: "nature" }, "bob");
     expect(bobSpace.body.sources).toEqual([]);
-    expect((await call(srv.url, `/v2/documents/${pdfId}`, { key, user: "bob", method: "DELETE" })).status).toBe(404);
-    expect((await call(srv.url, "/v2/documents", { key: foreignKey, user: ALICE })).status).toBe(404);
+    expect((await call(srv, `/v2/documents/${pdfId}`, { key, user: "bob", method: "DELETE" })).status).toBe(404);
+    expect((await call(srv, "/v2/documents", { key: foreignKey, user: ALICE })).status).toBe(404);
   });
 });
 
@@ -244,10 +245,10 @@ describe("GET and DELETE /v2/documents", () => {
     expect((await listDocs("?space_id=nature", "carol")).body.data).toEqual([]);
     expect((await listDocs("?cursor=garbage", "carol")).status).toBe(422);
 
-    const del = await call(srv.url, `/v2/documents/${ids[0]}`, { key, user: "carol", method: "DELETE" });
+    const del = await call(srv, `/v2/documents/${ids[0]}`, { key, user: "carol", method: "DELETE" });
     expect(del.status).toBe(204);
     expect(del.text).toBe("");
-    expect((await call(srv.url, `/v2/documents/${ids[0]}`, { key, user: "carol", method: "DELETE" })).status).toBe(404);
+    expect((await call(srv, `/v2/documents/${ids[0]}`, { key, user: "carol", method: "DELETE" })).status).toBe(404);
     expect((await query({ question: "one things", document_ids: [ids[0]] }, "carol")).status).toBe(404);
     const rest = await query({ question: "Document things", space_id: "paging", top_k: 10 }, "carol");
     expect(rest.body.sources.map((s: any) => s.document_id).sort()).toEqual([ids[1], ids[2]].sort());
