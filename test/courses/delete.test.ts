@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { existsSync } from "node:fs";
 import { openDb } from "../../src/db/index.ts";
 import { blobPath, putBlob } from "../../src/media/blob-store.ts";
-import { call, errorOf, request, type Target } from "../helpers/server.ts";
+import { call, errorOf, type Target } from "../helpers/server.ts";
 import { type CourseEnv, courseEnv, progressOf, settle, waitFor } from "./helpers.ts";
 
 setDefaultTimeout(60_000);

@@ -1,7 +1,7 @@
 /** Progress rules while a course is built, and resume after a failure injected mid-course. */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { REFUSAL_TEXT } from "../helpers/fake-ollama.ts";
-import { call, errorOf, request, type Target } from "../helpers/server.ts";
+import { call, errorOf, type Target } from "../helpers/server.ts";
 import { type CourseEnv, chapterCalls, courseEnv, progressOf, settle } from "./helpers.ts";
 
 // Each test drives a real server through whole generations.
