@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { answerLeaks, nearDuplicate, promptStems } from "../../src/llm/artefacts/checks.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
+import { expectGuarded } from "../helpers/route-cases.ts";
 import { call, errorOf } from "../helpers/server.ts";
 import { BIOLOGY, insertRichCourse } from "./fixtures.ts";
 import { usageRows } from "./ledger.ts";
@@ -10,6 +11,7 @@ import { usageRows } from "./ledger.ts";
 let srv: TestApp;
 let key: string;
 let otherTenantKey: string;
+let testKey: string;
 let completed: string;
 let generating: string;
 let failed: string;
@@ -21,6 +23,7 @@ beforeAll(async () => {
   srv = await startApp({ env: { RATE_LIMIT_PER_MINUTE: "10000" } });
   key = await srv.createKey("acme", "production");
   otherTenantKey = await srv.createKey("globex", "production");
+  testKey = await srv.createKey("acme", "test");
   completed = await insertRichCourse(srv.dataDir, owner());
   generating = await insertRichCourse(srv.dataDir, owner(), { status: "generating" });
   failed = await insertRichCourse(srv.dataDir, owner(), { status: "failed" });
@@ -38,11 +41,14 @@ describe("ownership: every material endpoint hides courses the caller does not o
     ["POST", "generate-exam", { exam_size: 10 }],
     ["POST", "ask", { question: "What is osmosis?" }],
   ];
-  test("another learner's, another tenant's, unknown and malformed ids are 404", async () => {
+  test("no key is 401; another learner's, another tenant's, a test key's, unknown and malformed ids are 404", async () => {
     for (const [method, path, json] of endpoints) {
+      await expectGuarded(
+        srv,
+        { method, path: `/v2/courses/${completed}/${path}`, json },
+        { key, user: "learner", otherTenantKey, testKey, otherUser: "someone-else" },
+      );
       const cases = [
-        call(srv, `/v2/courses/${completed}/${path}`, { method, ...as(json, "someone-else") }),
-        call(srv, `/v2/courses/${completed}/${path}`, { method, ...as(json, "learner", otherTenantKey) }),
         call(srv, `/v2/courses/${crypto.randomUUID()}/${path}`, { method, ...as(json) }),
         call(srv, `/v2/courses/not-a-uuid/${path}`, { method, ...as(json) }),
       ];

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ShortAnswerQuestion } from "../../src/llm/artefacts.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
+import { expectGuarded } from "../helpers/route-cases.ts";
 import { call, errorOf } from "../helpers/server.ts";
 import { insertRichCourse } from "../materials/fixtures.ts";
 import { cacheDeck, cacheExam, DECK, EXAM, progressRows, QUIZ, setQuiz } from "./fixtures.ts";
@@ -300,7 +301,8 @@ describe("learner progress", () => {
 });
 
 describe("isolation", () => {
-  test("another learner's and another tenant's requests are 404 on every endpoint", async () => {
+  test("no key is 401; another learner's, another tenant's and a test key's requests are 404 on every endpoint", async () => {
+    const testKey = await srv.createKey("acme", "test");
     const attempts: [string, string, unknown][] = [
       ["POST", "/chapters/0/quiz-attempts", { answers: [0, 1, 0] }],
       ["POST", "/chapters/0/read", undefined],
@@ -312,13 +314,11 @@ describe("isolation", () => {
       ["GET", `/exam-attempts/${examAttempt.attempt_id}`, undefined],
     ];
     for (const [method, path, json] of attempts) {
-      for (const [user, k] of [
-        ["classmate", key],
-        ["learner", otherTenantKey],
-      ] as const) {
-        const r = await call(srv, `/v2/courses/${course}${path}`, { method, ...as(json, user, k) });
-        expect(`${method} ${path} ${r.status}`).toBe(`${method} ${path} 404`);
-      }
+      await expectGuarded(
+        srv,
+        { method, path: `/v2/courses/${course}${path}`, json },
+        { key, user: "learner", otherTenantKey, testKey, otherUser: "classmate" },
+      );
     }
     // The classmate's own course shows none of the learner's progress.
     const theirs = await get("/learner-progress", "classmate", key, othersCourse);

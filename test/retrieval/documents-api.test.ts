@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { startApp, type TestApp } from "../helpers/app.ts";
+import { expectGuarded } from "../helpers/route-cases.ts";
 import { call, errorOf, ROOT } from "../helpers/server.ts";
 
 const CORPUS = join(ROOT, "../shared/corpus");
@@ -142,15 +143,19 @@ describe("POST /v2/documents/process", () => {
     expect(empty.body).toEqual({ answer: NOT_ANSWERED, sources: [] });
   });
 
-  test("another learner or tenant cannot query, list or delete the documents (404)", async () => {
+  test("no key is 401; another learner, another tenant or a test key cannot query, list or delete the documents (404)", async () => {
     expect((await processDocs(form({ files: [new File(["Bob's own note."], "bob.txt")] }), "bob")).status).toBe(200);
     const bob = await query({ question: "glaciers", document_ids: [pdfId] }, "bob");
     expect(bob.status).toBe(404);
     expect(errorOf(bob).code).toBe("DOCUMENT_NOT_FOUND");
-    expect((await query({ question: "glaciers", document_ids: [pdfId] }, ALICE, foreignKey)).status).toBe(404);
+    const outsiders = { key, user: ALICE, otherTenantKey: foreignKey, testKey, otherUser: "bob" };
+    const routes = [
+      { method: "POST", path: "/v2/documents/query", json: { question: "glaciers", document_ids: [pdfId] } },
+      { method: "DELETE", path: `/v2/documents/${pdfId}` },
+    ];
+    for (const route of routes) await expectGuarded(srv, route, outsiders);
     const bobSpace = await query({ question: "glaciers valleys", space_id: "nature" }, "bob");
     expect(bobSpace.body.sources).toEqual([]);
-    expect((await call(srv, `/v2/documents/${pdfId}`, { key, user: "bob", method: "DELETE" })).status).toBe(404);
     expect((await call(srv, "/v2/documents", { key: foreignKey, user: ALICE })).status).toBe(404);
   });
 });
