@@ -62,6 +62,7 @@ export async function startApp(opts: AppOptions = {}): Promise<TestApp> {
   else if (!cfg.publicBaseUrl) cfg.baseUrl = url;
   opened.startWorker();
 
+  let stopped = false;
   const resolveUrl = (input: string | URL) =>
     typeof input === "string" && input.startsWith("/") ? url + input : input;
   return {
@@ -74,6 +75,9 @@ export async function startApp(opts: AppOptions = {}): Promise<TestApp> {
       return createKey(svc.db, { tenant, env, rateLimit: rateLimit ?? null }).key;
     },
     async stop(stopOpts) {
+      // A test may stop it before its shared teardown does.
+      if (stopped) return;
+      stopped = true;
       const draining = opts.listen ? app.stop(true) : Promise.resolve();
       await opened.close(cfg.shutdownGraceMs, draining);
       if (!stopOpts?.keepData) cleanup(dataDir);

@@ -8,9 +8,16 @@ import { BUN, call, cleanup, ROOT, tempDir } from "../helpers/server.ts";
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(cleanup));
 
-function cli(dataDir: string, ...args: string[]) {
-  const p = Bun.spawnSync([BUN, "src/main.ts", ...args], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir } });
-  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
+/** The command line, awaited rather than run synchronously: the server under test runs in this process. */
+async function cli(dataDir: string, ...args: string[]) {
+  const p = Bun.spawn([BUN, "src/main.ts", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [code, out, err] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
+  return { code, out, err };
 }
 
 test("an online backup restores into a fresh server that reads every course", async () => {
@@ -33,7 +40,7 @@ test("an online backup restores into a fresh server that reads every course", as
   })();
   const dest = join(tempDir("cf-backup-"), "snapshot");
   dirs.push(dest);
-  const b = cli(srv.dataDir, "backup", dest);
+  const b = await cli(srv.dataDir, "backup", dest);
   await writes;
   expect(b.err).toBe("");
   expect(b.code).toBe(0);
@@ -46,7 +53,7 @@ test("an online backup restores into a fresh server that reads every course", as
 
   const fresh = tempDir("cf-restored-");
   dirs.push(fresh);
-  const r = cli(fresh, "restore", dest);
+  const r = await cli(fresh, "restore", dest);
   expect(r.code).toBe(0);
   expect(r.out).toContain("5 courses and 1 blobs");
 
@@ -74,10 +81,10 @@ test("backup refuses a non-empty destination and restore refuses to overwrite da
     const dest = tempDir("cf-occupied-");
     dirs.push(dest);
     await Bun.write(join(dest, "something"), "x");
-    const b = cli(srv.dataDir, "backup", dest);
+    const b = await cli(srv.dataDir, "backup", dest);
     expect(b.code).toBe(2);
     expect(b.err).toContain("is not empty");
-    const r = cli(srv.dataDir, "restore", dest);
+    const r = await cli(srv.dataDir, "restore", dest);
     expect(r.code).toBe(2);
     expect(r.err).toContain("holds no courseforge.db");
   } finally {
@@ -85,9 +92,9 @@ test("backup refuses a non-empty destination and restore refuses to overwrite da
   }
   const snapshot = join(tempDir("cf-b2-"), "s");
   dirs.push(snapshot);
-  expect(cli(srv.dataDir, "backup", snapshot).code).toBe(0);
-  const again = cli(srv.dataDir, "restore", snapshot);
+  expect((await cli(srv.dataDir, "backup", snapshot)).code).toBe(0);
+  const again = await cli(srv.dataDir, "restore", snapshot);
   expect(again.code).toBe(2);
   expect(again.err).toContain("--force");
-  expect(cli(srv.dataDir, "restore", snapshot, "--force").code).toBe(0);
+  expect((await cli(srv.dataDir, "restore", snapshot, "--force")).code).toBe(0);
 });
