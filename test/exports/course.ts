@@ -54,7 +54,8 @@ export async function exportCourse(opts: { podcasts?: boolean; materials?: boole
       json: {},
     });
     if (g.status !== 200) throw new Error(`podcasts failed: ${g.status} ${g.text}`);
-    const deadline = Date.now() + 120_000;
+    // Speech synthesis of every chapter: seconds idle, minutes on a loaded machine.
+    const deadline = Date.now() + 480_000;
     for (;;) {
       const l = await call(srv, `/v2/courses/${courseId}/podcasts`, { key, user });
       if (l.body.count > 0 && l.body.episodes.every((e: { status: string }) => e.status === "ready")) break;

@@ -12,7 +12,7 @@ let env: ExportCourseEnv;
 
 beforeAll(async () => {
   env = await exportCourse({ podcasts: true });
-}, 180_000);
+}, 600_000);
 afterAll(() => env.stop());
 
 const get = (path: string) => call(env.srv, `/v2/courses/${env.courseId}/${path}`, { key: env.key, user: env.user });

@@ -14,7 +14,7 @@ let env: ExportCourseEnv;
 
 beforeAll(async () => {
   env = await exportCourse({ podcasts: true, materials: false });
-}, 180_000);
+}, 600_000);
 afterAll(() => env.stop());
 
 const feed = (method: "POST" | "DELETE", user = env.user) =>
