@@ -1,5 +1,4 @@
 /** Opens the database, composes the services (compose.ts), registers the jobs, and serves HTTP until stopped. */
-import type { Database } from "bun:sqlite";
 import type { AnyElysia } from "elysia";
 import { type AppServices, composeServices } from "./compose.ts";
 import type { Config } from "./config.ts";
@@ -26,8 +25,6 @@ export interface RunningServer {
 export interface OpenedApp {
   app: AnyElysia;
   svc: AppServices;
-  sqlite: Database;
-  worker: JobWorker;
   /** Starts the job worker; call once `cfg.baseUrl` is final, since jobs write links with it. */
   startWorker(): void;
   /**
@@ -67,8 +64,6 @@ export async function openApp(cfg: Config, log: Logger, opts: { bootstrap: boole
   return {
     app: createApp(svc),
     svc,
-    sqlite,
-    worker,
     startWorker() {
       worker.start();
       registerQueueDepth(() => queueDepth(sqlite));
