@@ -166,7 +166,7 @@ beforeAll(async () => {
           db.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'running')").get()!.n,
       ),
     (n) => n === 0,
-    120_000,
+    480_000,
     250,
   );
   console.log(
