@@ -1,4 +1,5 @@
 /** Opens the database, composes the services (compose.ts), registers the jobs, and serves HTTP until stopped. */
+import type { AnyElysia } from "elysia";
 import { type AppServices, composeServices } from "./compose.ts";
 import type { Config } from "./config.ts";
 import { lockDataDir } from "./db/data-dir-lock.ts";
@@ -9,7 +10,7 @@ import { sweepUploads } from "./http/multipart.ts";
 import { registeredJobs } from "./job-handlers.ts";
 import { queueDepth } from "./jobs/queue.ts";
 import { JobWorker } from "./jobs/worker.ts";
-import { createLogger } from "./log.ts";
+import { createLogger, type Logger } from "./log.ts";
 import { registerQueueDepth } from "./metrics.ts";
 import { staleChunkCount } from "./retrieval/reindex.ts";
 import { createKey, hasAnyKey } from "./tenants/keys.ts";
@@ -20,8 +21,20 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Promise<RunningServer> {
-  const log = createLogger(cfg.logLevel);
+/** The server short of its socket: what `startServer` listens with, and what tests call in process. */
+export interface OpenedApp {
+  app: AnyElysia;
+  svc: AppServices;
+  /** Starts the job worker; call once `cfg.baseUrl` is final, since jobs write links with it. */
+  startWorker(): void;
+  /**
+   * Stops the worker (running jobs go back to the queue at their next commit point) and, once
+   * `draining` (the requests still in flight) is over too, closes the data.
+   */
+  close(graceMs: number, draining?: Promise<unknown>): Promise<void>;
+}
+
+export async function openApp(cfg: Config, log: Logger, opts: { bootstrap: boolean }): Promise<OpenedApp> {
   // Before anything that assumes this is the only server: the sweep of uploads and the
   // interrupted-documents pass below would break a running server's requests.
   const lock = lockDataDir(cfg.dataDir);
@@ -44,7 +57,33 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
       embedder: svc.embedder.id,
     });
   }
-  const app = createApp(svc);
+  const worker = new JobWorker(sqlite, log, registeredJobs(svc), {
+    concurrency: cfg.jobConcurrency,
+    leaseSeconds: cfg.jobLeaseSeconds,
+    maxStalls: cfg.jobMaxStalls,
+    tenantShare: cfg.jobTenantShare,
+    clock: svc.clock,
+  });
+  return {
+    app: createApp(svc),
+    svc,
+    startWorker() {
+      worker.start();
+      registerQueueDepth(() => queueDepth(sqlite));
+    },
+    async close(graceMs, draining) {
+      const checkpoint = worker.stop(graceMs);
+      await draining;
+      await checkpoint;
+      svc.extraction.close();
+      sqlite.close();
+      lock.release();
+    },
+  };
+}
+
+/** Listens on `cfg.host`/`cfg.port` and returns the address; `cfg.baseUrl` follows it unless a public one is set. */
+export function listen(app: AnyElysia, cfg: Config): string {
   // Elysia turns SO_REUSEPORT on by default; then a second server on the same port would silently
   // share its traffic. One server owns a port (and a data directory): a second start must fail.
   // Bun's own body cap (128 MiB by default) would answer a bare 413 without our error body or
@@ -61,19 +100,17 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
     // writes lift it once their body has arrived (http/app.ts).
     idleTimeout: cfg.requestBodyTimeoutSeconds + 8,
   });
-  const port = app.server!.port;
-  if (!cfg.publicBaseUrl) cfg.baseUrl = `http://${cfg.host.includes(":") ? `[${cfg.host}]` : cfg.host}:${port}`;
-  const url = `http://${cfg.host.includes(":") ? `[${cfg.host}]` : cfg.host}:${port}`;
+  const url = `http://${cfg.host.includes(":") ? `[${cfg.host}]` : cfg.host}:${app.server!.port}`;
+  if (!cfg.publicBaseUrl) cfg.baseUrl = url;
+  return url;
+}
 
-  const worker = new JobWorker(sqlite, log, registeredJobs(svc), {
-    concurrency: cfg.jobConcurrency,
-    leaseSeconds: cfg.jobLeaseSeconds,
-    maxStalls: cfg.jobMaxStalls,
-    tenantShare: cfg.jobTenantShare,
-    clock: svc.clock,
-  });
-  worker.start();
-  registerQueueDepth(() => queueDepth(sqlite));
+export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Promise<RunningServer> {
+  const log = createLogger(cfg.logLevel);
+  const opened = await openApp(cfg, log, opts);
+  const { app, svc } = opened;
+  const url = listen(app, cfg);
+  opened.startWorker();
 
   log.info("courseforge listening", {
     address: url,
@@ -90,13 +127,10 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
       // Stop accepting; let in-flight requests finish until the deadline, then cut what is left.
       // Running jobs are asked to stop at their next commit point and handed back to the queue.
       const draining = app.stop(false);
-      const checkpoint = worker.stop(cfg.shutdownGraceMs);
-      const drained = await Promise.race([draining.then(() => true), Bun.sleep(cfg.shutdownGraceMs).then(() => false)]);
-      if (!drained) await app.stop(true);
-      await checkpoint;
-      svc.extraction.close();
-      sqlite.close();
-      lock.release();
+      const drained = Promise.race([draining.then(() => true), Bun.sleep(cfg.shutdownGraceMs).then(() => false)]).then(
+        (done) => (done ? undefined : app.stop(true)),
+      );
+      await opened.close(cfg.shutdownGraceMs, drained);
     },
   };
 }

@@ -1,14 +1,14 @@
 /** SIGKILL mid-generation, restart on the same data: the job resumes on its own and completes. */
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { openDb } from "../../src/db/index.ts";
-import { type ModelServer, startModelServer } from "../helpers/fake-model.ts";
+import { type FakeModel, startFakeModel } from "../helpers/fake-model.ts";
 import { call, startServer, type TestServer } from "../helpers/server.ts";
 import { chapterCalls, settle, waitFor } from "./helpers.ts";
 
 // Each test drives a real server through whole generations.
 setDefaultTimeout(60_000);
 
-let model: ModelServer;
+let model: FakeModel;
 let srv: TestServer | null = null;
 
 afterAll(async () => {
@@ -17,9 +17,11 @@ afterAll(async () => {
 });
 
 test("a course killed mid-generation resumes after restart, with no chapter written twice", async () => {
-  model = await startModelServer({ latencyMs: 300, env: { CHAPTER_CONCURRENCY: "2" } });
-  const { env, fake, key } = model;
-  srv = model.srv;
+  // A server process: the test kills it.
+  model = startFakeModel({ latencyMs: 300, env: { CHAPTER_CONCURRENCY: "2" } });
+  const { env, fake } = model;
+  srv = await startServer({ env });
+  const key = await srv.createKey("acme", "production");
   const r = await call(srv.url, "/v2/courses/generate", {
     key,
     user: "kim",

@@ -8,14 +8,14 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { existsSync } from "node:fs";
 import { openDb } from "../../src/db/index.ts";
 import { blobPath, putBlob } from "../../src/media/blob-store.ts";
-import { call, errorOf } from "../helpers/server.ts";
+import { call, errorOf, type Target } from "../helpers/server.ts";
 import { type CourseEnv, courseEnv, progressOf, settle, waitFor } from "./helpers.ts";
 
 setDefaultTimeout(60_000);
 
 let env: CourseEnv;
 let modelEnv: CourseEnv;
-let url: string;
+let url: Target;
 let key: string;
 
 beforeAll(async () => {
@@ -23,7 +23,7 @@ beforeAll(async () => {
     courseEnv({ extractive: true }),
     courseEnv({ env: { LLM_TIMEOUT_MS: "3000" } }),
   ]);
-  url = env.srv.url;
+  url = env.srv;
   key = env.key;
 });
 afterAll(() => Promise.all([env.stop(), modelEnv.stop()]));
@@ -102,7 +102,7 @@ describe("deleting a course", () => {
     fake!.behave("hang");
     let courseId = "";
     try {
-      const started = await call(srv.url, "/v2/courses/generate", {
+      const started = await call(srv, "/v2/courses/generate", {
         key: modelKey,
         user: "pat",
         json: { topic: "Busy course", num_chapters: 2 },
@@ -111,20 +111,20 @@ describe("deleting a course", () => {
       courseId = started.body.course_id;
       await waitFor(
         "job running",
-        () => progressOf(srv.url, modelKey, "pat", courseId),
+        () => progressOf(srv, modelKey, "pat", courseId),
         (p) => p.body.job_status === "running",
         20_000,
       );
-      const r = await call(srv.url, `/v2/courses/${courseId}`, { method: "DELETE", key: modelKey, user: "pat" });
+      const r = await call(srv, `/v2/courses/${courseId}`, { method: "DELETE", key: modelKey, user: "pat" });
       expect(r.status).toBe(409);
       expect(errorOf(r).code).toBe("COURSE_BUSY");
-      expect((await call(srv.url, `/v2/courses/${courseId}`, { key: modelKey, user: "pat" })).status).toBe(200);
+      expect((await call(srv, `/v2/courses/${courseId}`, { key: modelKey, user: "pat" })).status).toBe(200);
     } finally {
       fake!.behave("ok");
     }
-    await settle(srv.url, modelKey, "pat", courseId);
-    expect(
-      (await call(srv.url, `/v2/courses/${courseId}`, { method: "DELETE", key: modelKey, user: "pat" })).status,
-    ).toBe(204);
+    await settle(srv, modelKey, "pat", courseId);
+    expect((await call(srv, `/v2/courses/${courseId}`, { method: "DELETE", key: modelKey, user: "pat" })).status).toBe(
+      204,
+    );
   });
 });

@@ -32,7 +32,7 @@ afterAll(() => env.stop());
 async function build(path: string, withExam = true): Promise<Course> {
   const course = await syncCourse(env, await corpusForm(join(CORPUS, path)));
   if (!withExam) return { chapters: course.chapters, exam: [] };
-  const exam = await call(env.srv.url, `/v2/courses/${course.id}/generate-exam`, {
+  const exam = await call(env.srv, `/v2/courses/${course.id}/generate-exam`, {
     key: env.key,
     user: "reader",
     json: { exam_size: 20 },

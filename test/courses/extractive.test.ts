@@ -18,7 +18,7 @@ afterAll(() => env.stop());
 test("a course from a real PDF is built end to end from the document itself", async () => {
   const pdf = new Uint8Array(await Bun.file(PDF).arrayBuffer());
   const r = await postForm(
-    env.srv.url,
+    env.srv,
     "/v2/courses/generate-from-files?mode=sync",
     env.key,
     "eve",
@@ -29,7 +29,7 @@ test("a course from a real PDF is built end to end from the document itself", as
   expect(r.status).toBe(200);
   expect(r.body.usage.engine).toBe("extractive");
   expect(r.body.usage.prompt_tokens).toBe(0);
-  const course = (await call(env.srv.url, `/v2/courses/${r.body.course.id}`, { key: env.key, user: "eve" })).body;
+  const course = (await call(env.srv, `/v2/courses/${r.body.course.id}`, { key: env.key, user: "eve" })).body;
   expect(course.status).toBe("completed");
   expect(course.engine).toBe("extractive");
   expect(course.topic.length).toBeGreaterThan(2);
@@ -56,12 +56,12 @@ test("a course from a real PDF is built end to end from the document itself", as
       expect(q.answer).toBeLessThan(q.choices.length);
     }
   }
-  const guide = await call(env.srv.url, `/v2/courses/${course.id}/study-guide`, { key: env.key, user: "eve" });
+  const guide = await call(env.srv, `/v2/courses/${course.id}/study-guide`, { key: env.key, user: "eve" });
   expect(guide.body.study_guide.sections.length).toBeGreaterThan(0);
 });
 
 test("a topic with no model and no matching documents is refused at once, saying how to configure one", async () => {
-  const r = await call(env.srv.url, "/v2/courses/generate", {
+  const r = await call(env.srv, "/v2/courses/generate", {
     key: env.key,
     user: "newcomer",
     json: { topic: "Medieval castle sieges" },
@@ -72,27 +72,27 @@ test("a topic with no model and no matching documents is refused at once, saying
   expect(e.message).toContain("OLLAMA_HOST");
   expect(e.message).toContain("OPENAI_BASE_URL");
   // Nothing was stored, not even the learner the refused request named.
-  const list = await call(env.srv.url, "/v2/courses", { key: env.key, user: "newcomer" });
+  const list = await call(env.srv, "/v2/courses", { key: env.key, user: "newcomer" });
   expect(list.status).toBe(404);
 });
 
 test("a topic matching the learner's indexed documents is built from them", async () => {
-  const r = await call(env.srv.url, "/v2/courses/generate", {
+  const r = await call(env.srv, "/v2/courses/generate", {
     key: env.key,
     user: "eve",
     json: { topic: "Dense passage retrieval for open-domain question answering", num_chapters: 2 },
   });
   expect(r.status).toBe(202);
-  const done = await settle(env.srv.url, env.key, "eve", r.body.course_id);
+  const done = await settle(env.srv, env.key, "eve", r.body.course_id);
   expect(done.course_status).toBe("completed");
-  const course = (await call(env.srv.url, `/v2/courses/${r.body.course_id}`, { key: env.key, user: "eve" })).body;
+  const course = (await call(env.srv, `/v2/courses/${r.body.course_id}`, { key: env.key, user: "eve" })).body;
   expect(course.source_type).toBe("topic");
   for (const ch of course.chapters) {
     expect(ch.sources.length).toBeGreaterThan(0);
     expect(ch.sources.every((s: any) => s.filename === "dpr-paper-multi-column.pdf")).toBe(true);
   }
   // The learner's documents do not make every topic possible: only a topic they match.
-  const unrelated = await call(env.srv.url, "/v2/courses/generate", {
+  const unrelated = await call(env.srv, "/v2/courses/generate", {
     key: env.key,
     user: "eve",
     json: { topic: "Medieval castle sieges" },
@@ -100,7 +100,7 @@ test("a topic matching the learner's indexed documents is built from them", asyn
   expect(unrelated.status).toBe(422);
   expect(errorOf(unrelated).code).toBe("TOPIC_NOT_COVERED");
   // Another learner's documents are not theirs to build from.
-  const other = await call(env.srv.url, "/v2/courses/generate", {
+  const other = await call(env.srv, "/v2/courses/generate", {
     key: env.key,
     user: "mallory",
     json: { topic: "Dense passage retrieval for open-domain question answering" },

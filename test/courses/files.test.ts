@@ -1,6 +1,6 @@
 /** Courses from files and URLs: organization modes, failing sources, web search, validation. */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { call, errorOf } from "../helpers/server.ts";
+import { call, errorOf, request, type Target } from "../helpers/server.ts";
 import { type CourseEnv, courseEnv, filesForm, outlineCalls, postForm, readSse, settle } from "./helpers.ts";
 import { CALVIN_CYCLE, CASTLES, LIGHT_REACTIONS } from "./sources.ts";
 
@@ -8,7 +8,7 @@ import { CALVIN_CYCLE, CASTLES, LIGHT_REACTIONS } from "./sources.ts";
 setDefaultTimeout(60_000);
 
 let env: CourseEnv;
-let url: string;
+let url: Target;
 let key: string;
 let searx: ReturnType<typeof Bun.serve>;
 const searxQueries: string[] = [];
@@ -38,7 +38,7 @@ beforeAll(async () => {
     },
   });
   env = await courseEnv({ env: { CHAPTER_CONCURRENCY: "3" } });
-  url = env.srv.url;
+  url = env.srv;
   key = env.key;
 });
 afterAll(async () => {
@@ -170,7 +170,7 @@ describe("organization modes", () => {
 
 describe("sources that fail", () => {
   test("a failing source is reported on its document and the course builds from the others", async () => {
-    const res = await fetch(`${url}/v2/courses/generate-from-files?mode=stream`, {
+    const res = await request(url, `/v2/courses/generate-from-files?mode=stream`, {
       method: "POST",
       headers: { "x-api-key": key, "x-external-user-id": "fay" },
       body: filesForm(
@@ -229,14 +229,14 @@ describe("web search", () => {
     });
     try {
       const r = await postForm(
-        withSearch.srv.url,
+        withSearch.srv,
         "/v2/courses/generate-from-files?mode=sync",
         withSearch.key,
         "sam",
         filesForm({ num_chapters: "2" }, [light]),
       );
       expect(r.status).toBe(200);
-      const course = await call(withSearch.srv.url, `/v2/courses/${r.body.course.id}`, {
+      const course = await call(withSearch.srv, `/v2/courses/${r.body.course.id}`, {
         key: withSearch.key,
         user: "sam",
       });

@@ -1,11 +1,12 @@
 /** Shared pieces of the course-generation tests: server + fake Ollama, polling, SSE, forms. */
 import { createParser } from "eventsource-parser";
+import { type AppOptions, startApp, type TestApp } from "../helpers/app.ts";
 import { startModelServer } from "../helpers/fake-model.ts";
 import type { FakeOllama, RecordedCall } from "../helpers/fake-ollama.ts";
-import { call, FAST_ENV, type StartOptions, startServer, type TestServer } from "../helpers/server.ts";
+import { call, FAST_ENV, type Target } from "../helpers/server.ts";
 
 export interface CourseEnv {
-  srv: TestServer;
+  srv: TestApp;
   fake: FakeOllama | null;
   key: string;
   /** The server's settings, for restarting it on its data. */
@@ -13,13 +14,17 @@ export interface CourseEnv {
   stop(opts?: { keepData?: boolean }): Promise<void>;
 }
 
-/** A server generating with a fake Ollama (in this process), or with the extractive engine. */
+/**
+ * The server in this process generating with a fake Ollama, or with the extractive engine. It
+ * listens too, so a test may restart a server process on its data and call both by URL.
+ */
 export async function courseEnv(
-  opts: { latencyMs?: number; env?: Record<string, string>; extractive?: boolean; server?: StartOptions } = {},
+  opts: { latencyMs?: number; env?: Record<string, string>; extractive?: boolean; server?: AppOptions } = {},
 ): Promise<CourseEnv> {
-  if (!opts.extractive) return startModelServer({ latencyMs: opts.latencyMs, env: opts.env, server: opts.server });
+  const server = { listen: true, ...opts.server };
+  if (!opts.extractive) return startModelServer({ latencyMs: opts.latencyMs, env: opts.env, server });
   const env = { ...FAST_ENV, LLM_PROVIDER: "extractive", ...opts.env };
-  const srv = await startServer({ ...opts.server, env });
+  const srv = await startApp({ ...server, env });
   const key = await srv.createKey("acme", "production");
   return { srv, fake: null, key, env, stop: (stopOpts) => srv.stop(stopOpts) };
 }
@@ -40,14 +45,14 @@ export async function waitFor<T>(
   }
 }
 
-export const progressOf = (url: string, key: string, user: string, courseId: string) =>
-  call(url, `/v2/courses/${courseId}/progress`, { key, user });
+export const progressOf = (target: Target, key: string, user: string, courseId: string) =>
+  call(target, `/v2/courses/${courseId}/progress`, { key, user });
 
 /** Polls progress until the course completes or fails; returns the last record. */
-export async function settle(url: string, key: string, user: string, courseId: string, timeoutMs = 30_000) {
+export async function settle(target: Target, key: string, user: string, courseId: string, timeoutMs = 30_000) {
   const r = await waitFor(
     `course ${courseId}`,
-    () => progressOf(url, key, user, courseId),
+    () => progressOf(target, key, user, courseId),
     (r) => r.status !== 200 || r.body.course_status !== "generating",
     timeoutMs,
   );
@@ -113,8 +118,8 @@ export function filesForm(
   return form;
 }
 
-export async function postForm(url: string, path: string, key: string, user: string, form: FormData) {
-  return call(url, path, { key, user, method: "POST", body: form });
+export async function postForm(target: Target, path: string, key: string, user: string, form: FormData) {
+  return call(target, path, { key, user, method: "POST", body: form });
 }
 
 /**
@@ -122,9 +127,9 @@ export async function postForm(url: string, path: string, key: string, user: str
  * to `user`; a failed generation throws with the server's answer.
  */
 export async function syncCourse(env: CourseEnv, form: FormData, user = "reader"): Promise<any> {
-  const made = await call(env.srv.url, "/v2/courses/generate-from-files?mode=sync", { key: env.key, user, body: form });
+  const made = await call(env.srv, "/v2/courses/generate-from-files?mode=sync", { key: env.key, user, body: form });
   if (made.status !== 200) throw new Error(`generation answered ${made.status}: ${made.text.slice(0, 300)}`);
-  const course = await call(env.srv.url, `/v2/courses/${made.body.course.id}`, { key: env.key, user });
+  const course = await call(env.srv, `/v2/courses/${made.body.course.id}`, { key: env.key, user });
   return course.body;
 }
 

@@ -40,7 +40,7 @@ test("the outline prompt samples the whole document: text of its last sections i
   const form = filesForm({ num_chapters: "4", search_enabled: "false" }, [
     { name: "tracemonkey.pdf", content: await Bun.file(PAPER).bytes(), type: "application/pdf" },
   ]);
-  const made = await call(env.srv.url, "/v2/courses/generate-from-files?mode=sync", {
+  const made = await call(env.srv, "/v2/courses/generate-from-files?mode=sync", {
     key: env.key,
     user: "planner",
     body: form,

@@ -8,19 +8,19 @@ import { openDb } from "../../src/db/index.ts";
 import { enqueueJob } from "../../src/jobs/queue.ts";
 import { EPISODE_JOB } from "../../src/podcasts/generate.ts";
 import { REFUSAL_TEXT } from "../helpers/fake-ollama.ts";
-import { call, errorOf } from "../helpers/server.ts";
+import { call, errorOf, request, type Target } from "../helpers/server.ts";
 import { corpus } from "../ingest/support.ts";
 import { type CourseEnv, courseEnv, filesForm, postForm, readSse, settle } from "./helpers.ts";
 
 setDefaultTimeout(60_000);
 
 let env: CourseEnv;
-let url: string;
+let url: Target;
 let key: string;
 
 beforeAll(async () => {
   env = await courseEnv();
-  url = env.srv.url;
+  url = env.srv;
   key = env.key;
 });
 afterAll(() => env.stop());
@@ -208,7 +208,7 @@ describe("usage", () => {
     });
     expect(sync.status).toBe(200);
 
-    const res = await fetch(`${url}/v2/courses/generate?mode=stream`, {
+    const res = await request(url, `/v2/courses/generate?mode=stream`, {
       method: "POST",
       headers: { "x-api-key": key, "x-external-user-id": "meter", "content-type": "application/json" },
       body: JSON.stringify({ topic: "Tides and the sun", num_chapters: 1 }),

@@ -1,19 +1,19 @@
 /** Progress rules while a course is built, and resume after a failure injected mid-course. */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { REFUSAL_TEXT } from "../helpers/fake-ollama.ts";
-import { call, errorOf } from "../helpers/server.ts";
+import { call, errorOf, type Target } from "../helpers/server.ts";
 import { type CourseEnv, chapterCalls, courseEnv, progressOf, settle } from "./helpers.ts";
 
 // Each test drives a real server through whole generations.
 setDefaultTimeout(60_000);
 
 let env: CourseEnv;
-let url: string;
+let url: Target;
 let key: string;
 
 beforeAll(async () => {
   env = await courseEnv({ env: { CHAPTER_CONCURRENCY: "1", LLM_TIMEOUT_MS: "1500" } });
-  url = env.srv.url;
+  url = env.srv;
   key = env.key;
 });
 afterAll(() => env.stop());

@@ -20,7 +20,7 @@ const LEARNER = "lea";
 let env: CourseEnv;
 
 const generate = (topic: string, user = LEARNER) =>
-  call(env.srv.url, "/v2/courses/generate", { key: env.key, user, json: { topic, num_chapters: 2 } });
+  call(env.srv, "/v2/courses/generate", { key: env.key, user, json: { topic, num_chapters: 2 } });
 
 beforeAll(async () => {
   env = await courseEnv({ extractive: true });
@@ -31,7 +31,7 @@ beforeAll(async () => {
       new File([await Bun.file(join(CORPUS, name)).arrayBuffer()], name, { type: "application/pdf" }),
     );
   }
-  const r = await call(env.srv.url, "/v2/documents/process", { key: env.key, user: LEARNER, body: form });
+  const r = await call(env.srv, "/v2/documents/process", { key: env.key, user: LEARNER, body: form });
   expect(r.status).toBe(200);
   expect(r.body.documents.map((d: any) => d.status)).toEqual(["ready", "ready"]);
 }, 180_000);
@@ -85,7 +85,7 @@ describe("topics the documents do not cover", () => {
   });
 
   test("a refusal leaves no course behind", async () => {
-    const list = await call(env.srv.url, "/v2/courses?limit=100", { key: env.key, user: LEARNER });
+    const list = await call(env.srv, "/v2/courses?limit=100", { key: env.key, user: LEARNER });
     expect(list.body.data).toHaveLength(0);
   });
 
@@ -110,9 +110,9 @@ describe("topics the documents cover", () => {
     test(`"${topic}" is built from ${source} alone`, async () => {
       const r = await generate(topic);
       expect(r.status).toBe(202);
-      const done = await settle(env.srv.url, env.key, LEARNER, r.body.course_id, 90_000);
+      const done = await settle(env.srv, env.key, LEARNER, r.body.course_id, 90_000);
       expect(done.course_status).toBe("completed");
-      const course = (await call(env.srv.url, `/v2/courses/${r.body.course_id}`, { key: env.key, user: LEARNER })).body;
+      const course = (await call(env.srv, `/v2/courses/${r.body.course_id}`, { key: env.key, user: LEARNER })).body;
       expect(course.chapters).toHaveLength(2);
       for (const ch of course.chapters) {
         expect(ch.sources.length).toBeGreaterThan(0);

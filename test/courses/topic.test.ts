@@ -1,18 +1,18 @@
 /** Topic courses through the real server and a fake Ollama: the three modes, grounding in the learner's documents, validation, ownership, caps. */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { call, errorOf } from "../helpers/server.ts";
+import { call, errorOf, request, type Target } from "../helpers/server.ts";
 import { type CourseEnv, chapterCalls, courseEnv, outlineCalls, readSse, settle } from "./helpers.ts";
 
 // Each test drives a real server through whole generations.
 setDefaultTimeout(60_000);
 
 let env: CourseEnv;
-let url: string;
+let url: Target;
 let key: string;
 
 beforeAll(async () => {
   env = await courseEnv({ latencyMs: 20, env: { CHAPTER_CONCURRENCY: "2" } });
-  url = env.srv.url;
+  url = env.srv;
   key = env.key;
 });
 afterAll(() => env.stop());
@@ -167,7 +167,7 @@ describe("sync mode", () => {
 
 describe("stream mode", () => {
   test("emits job, outline, chapters, progress and completed, then ends", async () => {
-    const res = await fetch(`${url}/v2/courses/generate?mode=stream`, {
+    const res = await request(url, `/v2/courses/generate?mode=stream`, {
       method: "POST",
       headers: { "x-api-key": key, "x-external-user-id": "ann", "content-type": "application/json" },
       body: JSON.stringify({ topic: "Plate tectonics", num_chapters: 3 }),
@@ -198,7 +198,7 @@ describe("stream mode", () => {
   test("the course keeps generating after the client disconnects", async () => {
     env.fake!.setLatency(150);
     try {
-      const res = await fetch(`${url}/v2/courses/generate?mode=stream`, {
+      const res = await request(url, `/v2/courses/generate?mode=stream`, {
         method: "POST",
         headers: { "x-api-key": key, "x-external-user-id": "ann", "content-type": "application/json" },
         body: JSON.stringify({ topic: "Volcanoes and their eruptions", num_chapters: 3 }),

@@ -5,15 +5,15 @@
  * browser run.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startServer, type TestServer } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
 
-let srv: TestServer;
+let srv: TestApp;
 let html: string;
 let config: Record<string, any>;
 
 beforeAll(async () => {
-  srv = await startServer();
-  const res = await fetch(`${srv.url}/docs`);
+  srv = await startApp();
+  const res = await srv.fetch(`/docs`);
   expect(res.status).toBe(200);
   html = await res.text();
   // Read the attribute the way the Scalar bundle does: #api-reference[data-configuration].
@@ -47,7 +47,7 @@ test("the Scalar configuration keeps everything on this server", () => {
 
 test("the script the page loads is served here", async () => {
   const src = /<script src="([^"]+)"><\/script>/.exec(html)![1]!;
-  const res = await fetch(srv.url + src);
+  const res = await srv.fetch(src);
   expect(res.status).toBe(200);
   const bundle = await res.text();
   // These are the options read above, under the names this bundle's configuration schema parses.

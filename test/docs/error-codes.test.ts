@@ -8,16 +8,17 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { END, errorTable, START, withErrorTable } from "../../scripts/error-table.ts";
 import { AppError, type ErrorCode, errorCatalogue, MODEL_FAILURE_STATUS } from "../../src/errors.ts";
-import { call, errorOf, ROOT, startServer, type TestServer } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { call, errorOf, ROOT } from "../helpers/server.ts";
 
-let srv: TestServer;
+let srv: TestApp;
 let doc: any;
 let key: string;
 
 beforeAll(async () => {
-  srv = await startServer();
+  srv = await startApp();
   key = await srv.createKey("errors", "production");
-  const res = await call(srv.url, "/openapi.json");
+  const res = await call(srv, "/openapi.json");
   expect(res.status).toBe(200);
   doc = res.body;
 });
@@ -99,38 +100,38 @@ describe("the server answers with codes its document lists", () => {
       what: "no key",
       method: "get",
       template: "/v2/courses",
-      send: () => call(srv.url, "/v2/courses", { user: "ana" }),
+      send: () => call(srv, "/v2/courses", { user: "ana" }),
     },
     {
       what: "an unknown course",
       method: "delete",
       template: "/v2/courses/{course_id}",
-      send: () => call(srv.url, `/v2/courses/${crypto.randomUUID()}`, { method: "DELETE", key, user: "ana" }),
+      send: () => call(srv, `/v2/courses/${crypto.randomUUID()}`, { method: "DELETE", key, user: "ana" }),
     },
     {
       what: "an unknown webhook",
       method: "delete",
       template: "/v2/webhooks/{webhook_id}",
-      send: () => call(srv.url, `/v2/webhooks/${crypto.randomUUID()}`, { method: "DELETE", key }),
+      send: () => call(srv, `/v2/webhooks/${crypto.randomUUID()}`, { method: "DELETE", key }),
     },
     {
       what: "a JSON body over 1 MiB",
       method: "post",
       template: "/v2/courses/generate",
-      send: () => call(srv.url, "/v2/courses/generate", { key, user: "ana", json: { topic: "x".repeat(1_100_000) } }),
+      send: () => call(srv, "/v2/courses/generate", { key, user: "ana", json: { topic: "x".repeat(1_100_000) } }),
     },
     {
       what: "an exam size out of range",
       method: "post",
       template: "/v2/courses/{course_id}/generate-exam",
       send: () =>
-        call(srv.url, `/v2/courses/${crypto.randomUUID()}/generate-exam`, { key, user: "ana", json: { exam_size: 5 } }),
+        call(srv, `/v2/courses/${crypto.randomUUID()}/generate-exam`, { key, user: "ana", json: { exam_size: 5 } }),
     },
     {
       what: "extract with no sources",
       method: "post",
       template: "/v2/documents/extract",
-      send: () => call(srv.url, "/v2/documents/extract", { key, user: "ana", body: new FormData() }),
+      send: () => call(srv, "/v2/documents/extract", { key, user: "ana", body: new FormData() }),
     },
   ];
   for (const c of cases) {

@@ -5,14 +5,15 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import Ajv2020 from "ajv/dist/2020.js";
-import { call, startServer, type TestServer } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { call } from "../helpers/server.ts";
 
-let srv: TestServer;
+let srv: TestApp;
 let doc: any;
 
 beforeAll(async () => {
-  srv = await startServer();
-  const res = await call(srv.url, "/openapi.json");
+  srv = await startApp();
+  const res = await call(srv, "/openapi.json");
   expect(res.status).toBe(200);
   doc = res.body;
 });

@@ -11,18 +11,18 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { type CourseEnv, courseEnv, filesForm, postForm, readSse } from "../courses/helpers.ts";
 import { LIGHT_REACTIONS } from "../courses/sources.ts";
-import { call, errorOf } from "../helpers/server.ts";
+import { call, errorOf, request, type Target } from "../helpers/server.ts";
 
 // Whole course generations run against a real server.
 setDefaultTimeout(60_000);
 
 let env: CourseEnv;
-let url: string;
+let url: Target;
 let key: string;
 
 beforeAll(async () => {
   env = await courseEnv({ extractive: true });
-  url = env.srv.url;
+  url = env.srv;
   key = env.key;
 });
 afterAll(() => env.stop());
@@ -133,7 +133,7 @@ describe("a bad source beside a good one", () => {
       expect(failed.error).toMatch(c.reason);
     });
     test(`generate-from-files, streamed: ${c.what} is a document event with its reason`, async () => {
-      const res = await fetch(`${url}/v2/courses/generate-from-files?mode=stream`, {
+      const res = await request(url, `/v2/courses/generate-from-files?mode=stream`, {
         method: "POST",
         headers: { "x-api-key": key, "x-external-user-id": "streamer" },
         body: filesForm({ ...c.fields, num_chapters: "1", search_enabled: "false" }, c.files),

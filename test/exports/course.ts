@@ -4,7 +4,8 @@
  * espeak podcast episodes. Its topic is hostile, so every package shows how it escapes text.
  */
 import { join } from "node:path";
-import { call, ROOT, startServer, type TestServer } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { call, ROOT } from "../helpers/server.ts";
 import { BIOLOGY } from "../materials/fixtures.ts";
 
 /** A 13-page paper: enough text for a 10-question exam beside the chapter quizzes. */
@@ -17,7 +18,7 @@ export const HOSTILE_TOPIC = `Cell biology <script>alert("x")</script> & ../../e
 const HOSTILE_TEXT = `Membranes and markup. The cell membrane is described in <img src=x onerror="alert(1)"> many textbooks and <script>document.title="pwned"</script> lab manuals as a selectively permeable barrier.`;
 
 export interface ExportCourseEnv {
-  srv: TestServer;
+  srv: TestApp;
   key: string;
   user: string;
   courseId: string;
@@ -25,7 +26,7 @@ export interface ExportCourseEnv {
 }
 
 export async function exportCourse(opts: { podcasts?: boolean; materials?: boolean } = {}): Promise<ExportCourseEnv> {
-  const srv = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "10000", MODELS_DIR: "/nonexistent-models" } });
+  const srv = await startApp({ env: { RATE_LIMIT_PER_MINUTE: "10000", MODELS_DIR: "/nonexistent-models" } });
   const key = await srv.createKey("acme", "production");
   const user = "learner";
   const form = new FormData();
@@ -34,7 +35,7 @@ export async function exportCourse(opts: { podcasts?: boolean; materials?: boole
   form.append("files", new File([await Bun.file(PAPER).arrayBuffer()], "dpr-paper.pdf", { type: "application/pdf" }));
   form.append("num_chapters", "3");
   form.append("topic", HOSTILE_TOPIC);
-  const r = await call(srv.url, "/v2/courses/generate-from-files?mode=sync", { key, user, body: form });
+  const r = await call(srv, "/v2/courses/generate-from-files?mode=sync", { key, user, body: form });
   if (r.status !== 200) throw new Error(`course generation failed: ${r.status} ${r.text}`);
   const courseId: string = r.body.course.id;
   if (opts.materials !== false) {
@@ -43,20 +44,21 @@ export async function exportCourse(opts: { podcasts?: boolean; materials?: boole
       ["generate-exam", { exam_size: 10 }],
       ["generate-notes", {}],
     ] as const) {
-      const m = await call(srv.url, `/v2/courses/${courseId}/${path}`, { key, user, json });
+      const m = await call(srv, `/v2/courses/${courseId}/${path}`, { key, user, json });
       if (m.status !== 200) throw new Error(`${path} failed: ${m.status} ${m.text}`);
     }
   }
   if (opts.podcasts) {
-    const g = await call(srv.url, `/v2/courses/${courseId}/podcasts/generate?tts_provider=espeak`, {
+    const g = await call(srv, `/v2/courses/${courseId}/podcasts/generate?tts_provider=espeak`, {
       key,
       user,
       json: {},
     });
     if (g.status !== 200) throw new Error(`podcasts failed: ${g.status} ${g.text}`);
-    const deadline = Date.now() + 120_000;
+    // Speech synthesis of every chapter: seconds idle, minutes on a loaded machine.
+    const deadline = Date.now() + 480_000;
     for (;;) {
-      const l = await call(srv.url, `/v2/courses/${courseId}/podcasts`, { key, user });
+      const l = await call(srv, `/v2/courses/${courseId}/podcasts`, { key, user });
       if (l.body.count > 0 && l.body.episodes.every((e: { status: string }) => e.status === "ready")) break;
       if (l.body.episodes?.some((e: { status: string }) => e.status === "error"))
         throw new Error(`episode failed: ${l.text}`);
@@ -69,7 +71,7 @@ export async function exportCourse(opts: { podcasts?: boolean; materials?: boole
 
 /** GET export as bytes, with status and headers. */
 export async function download(env: ExportCourseEnv, format: string, user = env.user) {
-  const res = await fetch(`${env.srv.url}/v2/courses/${env.courseId}/export?format=${format}`, {
+  const res = await env.srv.fetch(`/v2/courses/${env.courseId}/export?format=${format}`, {
     headers: { "x-api-key": env.key, "x-external-user-id": user },
   });
   return { status: res.status, headers: res.headers, bytes: new Uint8Array(await res.arrayBuffer()) };

@@ -18,9 +18,9 @@ let exam: any;
 
 beforeAll(async () => {
   env = await exportCourse({});
-  course = (await call(env.srv.url, `/v2/courses/${env.courseId}`, { key: env.key, user: env.user })).body;
+  course = (await call(env.srv, `/v2/courses/${env.courseId}`, { key: env.key, user: env.user })).body;
   exam = (
-    await call(env.srv.url, `/v2/courses/${env.courseId}/generate-exam`, {
+    await call(env.srv, `/v2/courses/${env.courseId}/generate-exam`, {
       key: env.key,
       user: env.user,
       json: { exam_size: 10 },

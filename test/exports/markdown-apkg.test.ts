@@ -12,36 +12,35 @@ let env: ExportCourseEnv;
 
 beforeAll(async () => {
   env = await exportCourse({ podcasts: true });
-}, 180_000);
+}, 600_000);
 afterAll(() => env.stop());
 
-const get = (path: string) =>
-  call(env.srv.url, `/v2/courses/${env.courseId}/${path}`, { key: env.key, user: env.user });
+const get = (path: string) => call(env.srv, `/v2/courses/${env.courseId}/${path}`, { key: env.key, user: env.user });
 
 describe("GET export: who and when", () => {
   test("another learner's or an unknown course is 404, an unknown format 422, a course still generating 409, apkg without flashcards 409", async () => {
     expect((await download(env, "markdown", "someone-else")).status).toBe(404);
-    const unknown = await call(env.srv.url, `/v2/courses/${crypto.randomUUID()}/export?format=markdown`, {
+    const unknown = await call(env.srv, `/v2/courses/${crypto.randomUUID()}/export?format=markdown`, {
       key: env.key,
       user: env.user,
     });
     expect(unknown.status).toBe(404);
-    const bad = await call(env.srv.url, `/v2/courses/${env.courseId}/export?format=pdf`, {
+    const bad = await call(env.srv, `/v2/courses/${env.courseId}/export?format=pdf`, {
       key: env.key,
       user: env.user,
     });
     expect(bad.status).toBe(422);
     expect(errorOf(bad).code).toBe("VALIDATION_ERROR");
-    expect(
-      (await call(env.srv.url, `/v2/courses/${env.courseId}/export?format=markdown`, { user: env.user })).status,
-    ).toBe(401);
+    expect((await call(env.srv, `/v2/courses/${env.courseId}/export?format=markdown`, { user: env.user })).status).toBe(
+      401,
+    );
 
     const generating = await insertCourse(
       env.srv.dataDir,
       { apiKey: env.key, externalUserId: env.user },
       { status: "generating" },
     );
-    const busy = await call(env.srv.url, `/v2/courses/${generating}/export?format=markdown`, {
+    const busy = await call(env.srv, `/v2/courses/${generating}/export?format=markdown`, {
       key: env.key,
       user: env.user,
     });
@@ -49,13 +48,13 @@ describe("GET export: who and when", () => {
     expect(errorOf(busy).code).toBe("COURSE_GENERATING");
 
     const bare = await insertCourse(env.srv.dataDir, { apiKey: env.key, externalUserId: env.user });
-    const noCards = await call(env.srv.url, `/v2/courses/${bare}/export?format=apkg`, { key: env.key, user: env.user });
+    const noCards = await call(env.srv, `/v2/courses/${bare}/export?format=apkg`, { key: env.key, user: env.user });
     expect(noCards.status).toBe(409);
     expect(errorOf(noCards).code).toBe("FLASHCARDS_NOT_GENERATED");
   });
 
   test("the export and feed routes are in the OpenAPI document, the feed routes without an API key", async () => {
-    const doc = (await call(env.srv.url, "/openapi.json")).body;
+    const doc = (await call(env.srv, "/openapi.json")).body;
     const exportOp = doc.paths["/v2/courses/{course_id}/export"].get;
     const format = exportOp.parameters.find((p: { name: string }) => p.name === "format");
     expect(format).toMatchObject({
@@ -89,7 +88,7 @@ describe("GET export: who and when", () => {
 
 describe("format=markdown", () => {
   test("a streamed zip of every chapter, the study guide, the notes and each episode's audio; document HTML is inert", async () => {
-    const course = (await call(env.srv.url, `/v2/courses/${env.courseId}`, { key: env.key, user: env.user })).body;
+    const course = (await call(env.srv, `/v2/courses/${env.courseId}`, { key: env.key, user: env.user })).body;
     const res = await download(env, "markdown");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/zip");
@@ -123,7 +122,7 @@ describe("format=markdown", () => {
     const audio = names.filter((n) => n.startsWith("podcast/")).sort();
     expect(audio).toHaveLength(episodes.length);
     for (const [i, e] of episodes.entries()) {
-      const original = new Uint8Array(await (await fetch(e.audio_url)).arrayBuffer());
+      const original = new Uint8Array(await (await env.srv.fetch(e.audio_url)).arrayBuffer());
       expect(files[audio[i]!]!.length).toBe(original.length);
       expect(Buffer.compare(files[audio[i]!]!, original)).toBe(0);
     }
@@ -148,7 +147,7 @@ describe("format=markdown", () => {
 describe("format=apkg", () => {
   test("an Anki collection with its tables, one Basic note and one card per flashcard, tagged with course and chapter", async () => {
     const deck = (
-      await call(env.srv.url, `/v2/courses/${env.courseId}/generate-flashcards`, {
+      await call(env.srv, `/v2/courses/${env.courseId}/generate-flashcards`, {
         key: env.key,
         user: env.user,
         json: {},
@@ -190,7 +189,7 @@ describe("format=apkg", () => {
       expect(notes).toHaveLength(deck.cards.length);
       expect(cards).toHaveLength(deck.cards.length);
       expect(new Set(notes.map((n) => n.guid)).size).toBe(notes.length);
-      const titles = (await call(env.srv.url, `/v2/courses/${env.courseId}`, { key: env.key, user: env.user })).body
+      const titles = (await call(env.srv, `/v2/courses/${env.courseId}`, { key: env.key, user: env.user })).body
         .chapters.length;
       for (const [i, note] of notes.entries()) {
         expect(String(note.mid)).toBe(model.id);

@@ -14,18 +14,18 @@ let env: ExportCourseEnv;
 
 beforeAll(async () => {
   env = await exportCourse({ podcasts: true, materials: false });
-}, 180_000);
+}, 600_000);
 afterAll(() => env.stop());
 
 const feed = (method: "POST" | "DELETE", user = env.user) =>
-  call(env.srv.url, `/v2/courses/${env.courseId}/podcasts/feed`, {
+  call(env.srv, `/v2/courses/${env.courseId}/podcasts/feed`, {
     method,
     key: env.key,
     user,
     ...(method === "POST" ? { json: {} } : {}),
   });
 const episodes = async () =>
-  (await call(env.srv.url, `/v2/courses/${env.courseId}/podcasts`, { key: env.key, user: env.user })).body.episodes;
+  (await call(env.srv, `/v2/courses/${env.courseId}/podcasts`, { key: env.key, user: env.user })).body.episodes;
 
 /** Runs podget on one feed URL with its own config and library folders; returns the downloaded files. */
 function podget(feedUrl: string): Map<string, Buffer> {
@@ -61,7 +61,7 @@ describe("podcast feed", () => {
 
   test("RSS 2.0 with enclosures (length, type), durations and stable GUIDs; podget downloads every episode", async () => {
     const { feed_url } = (await feed("POST")).body;
-    const res = await fetch(feed_url);
+    const res = await env.srv.fetch(feed_url);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/rss+xml");
     const xml = await res.text();
@@ -74,7 +74,7 @@ describe("podcast feed", () => {
       const item = items[i]!;
       const enclosure = /<enclosure url="([^"]+)" length="(\d+)" type="audio\/mpeg"\/>/.exec(item)!;
       expect(enclosure).not.toBeNull();
-      const audio = await fetch(enclosure[1]!);
+      const audio = await env.srv.fetch(enclosure[1]!);
       expect(audio.status).toBe(200);
       const bytes = new Uint8Array(await audio.arrayBuffer());
       expect(Number(enclosure[2])).toBe(bytes.length);
@@ -83,7 +83,7 @@ describe("podcast feed", () => {
         `<itunes:duration>${new Date(seconds * 1000).toISOString().slice(11, 19)}</itunes:duration>`,
       );
       expect(item).toMatch(/<guid isPermaLink="false">courseforge:podcast:[0-9a-f-]{36}:[0-9a-f-]{36}<\/guid>/);
-      const part = await fetch(enclosure[1]!, { headers: { range: "bytes=10-19" } });
+      const part = await env.srv.fetch(enclosure[1]!, { headers: { range: "bytes=10-19" } });
       expect(part.status).toBe(206);
       expect(new Uint8Array(await part.arrayBuffer())).toEqual(bytes.subarray(10, 20));
     }
@@ -91,7 +91,7 @@ describe("podcast feed", () => {
     const downloaded = podget(feed_url);
     expect(downloaded.size).toBe(list.length);
     const originals = await Promise.all(
-      list.map(async (e: { audio_url: string }) => Buffer.from(await (await fetch(e.audio_url)).arrayBuffer())),
+      list.map(async (e: { audio_url: string }) => Buffer.from(await (await env.srv.fetch(e.audio_url)).arrayBuffer())),
     );
     for (const original of originals) expect([...downloaded.values()].some((d) => d.equals(original))).toBe(true);
   }, 60_000);
@@ -99,7 +99,7 @@ describe("podcast feed", () => {
   test("an episode generated again keeps its GUID", async () => {
     const { feed_url } = (await feed("POST")).body;
     const guids = (xml: string) => [...xml.matchAll(/<guid[^>]*>([^<]+)<\/guid>/g)].map((m) => m[1]);
-    const before = guids(await (await fetch(feed_url)).text());
+    const before = guids(await (await env.srv.fetch(feed_url)).text());
     const { sqlite } = await openDb(env.srv.dataDir, { migrate: false });
     const first = (await episodes())[0];
     sqlite.run(
@@ -107,10 +107,10 @@ describe("podcast feed", () => {
       [first.id],
     );
     sqlite.close();
-    expect(guids(await (await fetch(feed_url)).text())).toEqual(before.slice(1));
+    expect(guids(await (await env.srv.fetch(feed_url)).text())).toEqual(before.slice(1));
     expect(
       (
-        await call(env.srv.url, `/v2/courses/${env.courseId}/podcasts/generate?tts_provider=espeak`, {
+        await call(env.srv, `/v2/courses/${env.courseId}/podcasts/generate?tts_provider=espeak`, {
           key: env.key,
           user: env.user,
           json: {},
@@ -122,37 +122,37 @@ describe("podcast feed", () => {
       if (Date.now() > deadline) throw new Error("episode not regenerated");
       await Bun.sleep(200);
     }
-    expect(guids(await (await fetch(feed_url)).text())).toEqual(before);
+    expect(guids(await (await env.srv.fetch(feed_url)).text())).toEqual(before);
   }, 90_000);
 
   test("the feed token opens nothing else, and a revoked feed and its audio are 404", async () => {
     const { feed_url } = (await feed("POST")).body;
     const token = new URL(feed_url).pathname.split("/")[2]!;
-    const audioUrl = /<enclosure url="([^"]+)"/.exec(await (await fetch(feed_url)).text())![1]!;
+    const audioUrl = /<enclosure url="([^"]+)"/.exec(await (await env.srv.fetch(feed_url)).text())![1]!;
     // Not an API key, nor a media signature.
-    const asKey = await call(env.srv.url, `/v2/courses/${env.courseId}/podcasts`, { key: token, user: env.user });
+    const asKey = await call(env.srv, `/v2/courses/${env.courseId}/podcasts`, { key: token, user: env.user });
     expect(asKey.status).toBe(401);
     expect(
-      (await call(env.srv.url, `/v2/courses/${env.courseId}/export?format=markdown`, { key: token, user: env.user }))
+      (await call(env.srv, `/v2/courses/${env.courseId}/export?format=markdown`, { key: token, user: env.user }))
         .status,
     ).toBe(401);
     const blobUrl = new URL((await episodes())[0].audio_url);
-    expect((await fetch(`${env.srv.url}${blobUrl.pathname}?sig=${token}`)).status).toBe(403);
+    expect((await env.srv.fetch(`${blobUrl.pathname}?sig=${token}`)).status).toBe(403);
     // A forged token (same id, other MAC) is refused.
-    expect((await fetch(feed_url.replace(token, `${token.slice(0, 32)}${"A".repeat(43)}`))).status).toBe(404);
+    expect((await env.srv.fetch(feed_url.replace(token, `${token.slice(0, 32)}${"A".repeat(43)}`))).status).toBe(404);
 
     const revoked = await feed("DELETE");
     expect(revoked.status).toBe(204);
-    const gone = await fetch(feed_url);
+    const gone = await env.srv.fetch(feed_url);
     expect(gone.status).toBe(404);
     expect(errorOf({ body: await gone.json(), headers: gone.headers }).code).toBe("NOT_FOUND");
-    expect((await fetch(audioUrl)).status).toBe(404);
+    expect((await env.srv.fetch(audioUrl)).status).toBe(404);
     expect((await feed("DELETE")).status).toBe(404);
 
     const renewed = await feed("POST");
     expect(renewed.status).toBe(201);
     expect(renewed.body.feed_url).not.toBe(feed_url);
-    expect((await fetch(renewed.body.feed_url)).status).toBe(200);
-    expect((await fetch(feed_url)).status).toBe(404);
+    expect((await env.srv.fetch(renewed.body.feed_url)).status).toBe(200);
+    expect((await env.srv.fetch(feed_url)).status).toBe(404);
   });
 });

@@ -84,7 +84,7 @@ describe("format=scorm12", () => {
   });
 
   test("in Chromium under a stub LMS it initialises, reports the quiz score and passed, and finishes", async () => {
-    const course = (await call(env.srv.url, `/v2/courses/${env.courseId}`, { key: env.key, user: env.user })).body;
+    const course = (await call(env.srv, `/v2/courses/${env.courseId}`, { key: env.key, user: env.user })).body;
     const questions = course.chapters.flatMap(
       (c: { quiz: { questions: { answer: number; choices: string[] }[] } }) => c.quiz.questions,
     );

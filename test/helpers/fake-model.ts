@@ -3,8 +3,9 @@
  * that runs the server (or its services) against a model starts it here, so they reach the fake the
  * same way and differ only in the settings they name.
  */
+import { type AppOptions, startApp, type TestApp } from "./app.ts";
 import { type FakeOllama, type FakeOllamaOptions, startFakeOllama } from "./fake-ollama.ts";
-import { FAST_ENV, type StartOptions, startServer, type TestServer } from "./server.ts";
+import { FAST_ENV } from "./server.ts";
 
 export interface FakeModelOptions extends FakeOllamaOptions {
   /** The test's own settings, over the shared ones. */
@@ -30,19 +31,19 @@ export function startFakeModel(opts: FakeModelOptions = {}): FakeModel {
 }
 
 export interface ModelServer extends FakeModel {
-  srv: TestServer;
+  srv: TestApp;
   /** A production key of tenant "acme". */
   key: string;
   /** Stops the server, then the fake. */
   stop(opts?: { keepData?: boolean }): Promise<void>;
 }
 
-/** Our server generating with a fresh fake model, and a key to call it with. */
-export async function startModelServer(opts: FakeModelOptions & { server?: StartOptions } = {}): Promise<ModelServer> {
+/** Our server (in this process) generating with a fresh fake model, and a key to call it with. */
+export async function startModelServer(opts: FakeModelOptions & { server?: AppOptions } = {}): Promise<ModelServer> {
   const { server, ...modelOptions } = opts;
   const model = startFakeModel(modelOptions);
   try {
-    const srv = await startServer({ ...server, env: model.env });
+    const srv = await startApp({ ...server, env: model.env });
     const key = await srv.createKey("acme", "production");
     return {
       ...model,

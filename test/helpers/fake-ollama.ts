@@ -34,6 +34,8 @@ export interface RecordedCall {
   method: string;
   body: Record<string, any> | null;
   at: number;
+  /** Calls still being answered when this one arrived: how many the client had in flight beside it. */
+  beside: number;
 }
 
 export interface FakeOllamaOptions {
@@ -343,6 +345,7 @@ export function startFakeOllama(opts: FakeOllamaOptions = {}): FakeOllama {
     return new Response(`${lines.join("\n")}\n`, { headers: { "content-type": "application/x-ndjson" } });
   }
 
+  let answering = 0;
   const server: Server<undefined> = Bun.serve({
     hostname: "127.0.0.1",
     port: opts.port ?? 0,
@@ -350,8 +353,13 @@ export function startFakeOllama(opts: FakeOllamaOptions = {}): FakeOllama {
     async fetch(req) {
       const url = new URL(req.url);
       const body = req.method === "POST" ? ((await req.json().catch(() => null)) as Record<string, any> | null) : null;
-      calls.push({ path: url.pathname, method: req.method, body, at: Date.now() });
-      if (behaviour.latencyMs > 0) await sleep(behaviour.latencyMs);
+      calls.push({ path: url.pathname, method: req.method, body, at: Date.now(), beside: answering });
+      answering++;
+      try {
+        if (behaviour.latencyMs > 0) await sleep(behaviour.latencyMs);
+      } finally {
+        answering--;
+      }
       switch (url.pathname) {
         case "/api/version":
         case "/api/tags": {

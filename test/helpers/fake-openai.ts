@@ -87,6 +87,7 @@ export function startFakeOpenAi(
     return new Response(sse, { headers: { "content-type": "text/event-stream" } });
   }
 
+  let answering = 0;
   const server: Server<undefined> = Bun.serve({
     hostname: "127.0.0.1",
     port: opts.port ?? 0,
@@ -94,11 +95,16 @@ export function startFakeOpenAi(
     async fetch(req) {
       const url = new URL(req.url);
       const body = req.method === "POST" ? ((await req.json().catch(() => null)) as Record<string, any> | null) : null;
-      calls.push({ path: url.pathname, method: req.method, body, at: Date.now() });
+      calls.push({ path: url.pathname, method: req.method, body, at: Date.now(), beside: answering });
       if (opts.apiKey && req.headers.get("authorization") !== `Bearer ${opts.apiKey}`) {
         return json({ error: { message: "invalid api key" } }, 401);
       }
-      if (behaviour.latencyMs > 0) await Bun.sleep(behaviour.latencyMs);
+      answering++;
+      try {
+        if (behaviour.latencyMs > 0) await Bun.sleep(behaviour.latencyMs);
+      } finally {
+        answering--;
+      }
       if (url.pathname === "/v1/models") {
         if (behaviour.peek() === "down") return json({ error: { message: "backend unavailable" } }, 503);
         return json({ object: "list", data: models.map((id) => ({ id, object: "model", owned_by: "fake" })) });

@@ -3,13 +3,14 @@
  * without its Content-Type, non-ASCII learner ids, validation messages, and failed first writes.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { call, errorOf } from "../helpers/server.ts";
 
-let srv: TestServer;
+let srv: TestApp;
 let key: string;
 
 beforeAll(async () => {
-  srv = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "1000" } });
+  srv = await startApp({ env: { RATE_LIMIT_PER_MINUTE: "1000" } });
   key = await srv.createKey("acme", "test");
 });
 afterAll(() => srv.stop());
@@ -17,7 +18,7 @@ afterAll(() => srv.stop());
 /** A header value whose bytes on the wire are the UTF-8 of `text` (fetch sends each char ≤ U+00FF as one byte). */
 const utf8Header = (text: string) => Buffer.from(text, "utf8").toString("latin1");
 
-const me = (user: string) => call(srv.url, "/v2/users/me", { key, headers: { "x-external-user-id": user } });
+const me = (user: string) => call(srv, "/v2/users/me", { key, headers: { "x-external-user-id": user } });
 
 const TEXT = "Photosynthesis turns light into chemical energy in the chloroplasts of plant cells. ".repeat(20);
 
@@ -28,20 +29,20 @@ describe("POST /v2/courses/generate takes JSON only", () => {
     form.append("web_urls", '["https://example.org/page"]');
     form.append("model", "llama3.2");
     form.append("files", new Blob([TEXT]), "notes.txt");
-    const r = await call(srv.url, "/v2/courses/generate", { key, user: "form-poster", body: form });
+    const r = await call(srv, "/v2/courses/generate", { key, user: "form-poster", body: form });
     expect(r.status).toBe(415);
     const e = errorOf(r);
     expect(e.code).toBe("UNSUPPORTED_MEDIA_TYPE");
     expect(e.message).toContain("application/json");
     expect(e.message).toContain("POST /v2/courses/generate-from-files");
     expect((await me("form-poster")).status).toBe(404);
-    expect((await call(srv.url, "/v2/courses", { key, user: "form-poster" })).status).toBe(404);
+    expect((await call(srv, "/v2/courses", { key, user: "form-poster" })).status).toBe(404);
   });
 
   test("a JSON body sent as text/plain or without Content-Type is 415, not a missing field", async () => {
     const json = JSON.stringify({ topic: "Photosynthesis" });
     for (const body of [json, new TextEncoder().encode(json)]) {
-      const r = await call(srv.url, "/v2/courses/generate", { key, user: "no-type", body });
+      const r = await call(srv, "/v2/courses/generate", { key, user: "no-type", body });
       expect(r.status).toBe(415);
       expect(errorOf(r).message).toContain("Content-Type: application/json");
     }
@@ -51,7 +52,7 @@ describe("POST /v2/courses/generate takes JSON only", () => {
 
 describe("JSON endpoints and validation messages", () => {
   test("a JSON body without Content-Type: application/json is 415 on every JSON endpoint, and stores nothing", async () => {
-    const r = await call(srv.url, "/v2/users", {
+    const r = await call(srv, "/v2/users", {
       key,
       body: JSON.stringify({ external_id: "urlencoded-json" }),
       headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -64,8 +65,8 @@ describe("JSON endpoints and validation messages", () => {
   });
 
   test("a bodiless POST to an endpoint whose body is optional is not a 415", async () => {
-    await call(srv.url, "/v2/users", { key, json: { external_id: "bodiless" } });
-    const r = await call(srv.url, `/v2/courses/${crypto.randomUUID()}/generate-notes`, {
+    await call(srv, "/v2/users", { key, json: { external_id: "bodiless" } });
+    const r = await call(srv, `/v2/courses/${crypto.randomUUID()}/generate-notes`, {
       key,
       user: "bodiless",
       method: "POST",
@@ -86,14 +87,14 @@ describe("JSON endpoints and validation messages", () => {
       ["/v2/users", { learning_goal: "fun" }, ["learning_goal", "one of: exams, career, curiosity, supplement"]],
     ];
     for (const [path, json, words] of cases) {
-      const r = await call(srv.url, path, { key, user: "validated", json });
+      const r = await call(srv, path, { key, user: "validated", json });
       expect(r.status).toBe(422);
       const e = errorOf(r);
       expect(e.code).toBe("VALIDATION_ERROR");
       for (const w of words) expect(e.message).toContain(w);
       expect((e.details as { field: string }[])[0]!.field).toBe(words[0]!.split(" ")[0]!);
     }
-    const mode = await call(srv.url, "/v2/courses/generate?mode=fast", {
+    const mode = await call(srv, "/v2/courses/generate?mode=fast", {
       key,
       user: "validated",
       json: { topic: "Photosynthesis" },
@@ -105,7 +106,7 @@ describe("JSON endpoints and validation messages", () => {
 describe("non-ASCII learner ids", () => {
   test("an X-External-User-Id sent as UTF-8 is stored as sent", async () => {
     for (const id of ["renée", "学生-42", "Ωmega"]) {
-      const w = await call(srv.url, "/v2/users/me", {
+      const w = await call(srv, "/v2/users/me", {
         method: "PATCH",
         key,
         json: {},
@@ -118,7 +119,7 @@ describe("non-ASCII learner ids", () => {
   });
 
   test("a learner registered in a JSON body is found by the header", async () => {
-    const made = await call(srv.url, "/v2/users", { key, json: { external_id: "josé" } });
+    const made = await call(srv, "/v2/users", { key, json: { external_id: "josé" } });
     expect(made.status).toBe(201);
     const r = await me(utf8Header("josé"));
     expect(r.status).toBe(200);
@@ -138,14 +139,14 @@ describe("failed first writes create no learner", () => {
     const exe = new Uint8Array([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00, 0x00, 0x00, 0x04, 0x00, 0, 0, 0xff, 0xff, 0, 0]);
     const form = new FormData();
     form.append("files", new Blob([exe]), "tool.exe");
-    const r = await call(srv.url, "/v2/courses/generate-from-files", { key, user: "upload-refused", body: form });
+    const r = await call(srv, "/v2/courses/generate-from-files", { key, user: "upload-refused", body: form });
     expect(r.status).toBe(415);
     expect((await me("upload-refused")).status).toBe(404);
   });
 
   test("a refused topic course leaves the learner unknown", async () => {
     // The extractive engine with no indexed documents refuses every topic.
-    const r = await call(srv.url, "/v2/courses/generate", {
+    const r = await call(srv, "/v2/courses/generate", {
       key,
       user: "topic-refused",
       json: { topic: "Photosynthesis" },
@@ -158,7 +159,7 @@ describe("failed first writes create no learner", () => {
   test("a successful first write still creates the learner", async () => {
     const form = new FormData();
     form.append("files", new Blob([TEXT]), "notes.txt");
-    const r = await call(srv.url, "/v2/courses/generate-from-files", { key, user: "first-upload", body: form });
+    const r = await call(srv, "/v2/courses/generate-from-files", { key, user: "first-upload", body: form });
     expect(r.status).toBe(202);
     expect((await me("first-upload")).status).toBe(200);
   });

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { call, errorOf } from "../helpers/server.ts";
 import { encryptedPdf, textPdf, zipBombDocx } from "./build-fixtures.ts";
 import { type FakeYoutube, startFakeYoutube, VIDEO_WITH_CAPTIONS, VIDEO_WITHOUT_CAPTIONS } from "./fake-youtube.ts";
 import { corpus } from "./support.ts";
 
-let server: TestServer;
+let server: TestApp;
 let yt: FakeYoutube;
 let web: ReturnType<typeof Bun.serve>;
 let webBase = "";
@@ -24,7 +25,7 @@ beforeAll(async () => {
         : new Response("no", { status: 404 }),
   });
   webBase = `http://127.0.0.1:${web.port}`;
-  server = await startServer({
+  server = await startApp({
     env: { OUTBOUND_ALLOW: "127.0.0.1", YOUTUBE_BASE_URL: yt.origin, MAX_UPLOAD_FILE_BYTES: String(MAX_FILE_BYTES) },
   });
   key = await server.createKey("extract-tenant", "production");
@@ -40,7 +41,7 @@ const file = async (path: string, name: string) => new File([await Bun.file(corp
 const named = (bytes: Uint8Array, name: string) => new File([new Uint8Array(bytes)], name);
 
 async function extract(form: FormData, apiKey = key) {
-  return call(server.url, "/v2/documents/extract", { method: "POST", key: apiKey, body: form });
+  return call(server, "/v2/documents/extract", { method: "POST", key: apiKey, body: form });
 }
 
 describe("POST /v2/documents/extract", () => {
@@ -96,7 +97,7 @@ describe("POST /v2/documents/extract", () => {
     expect(pdf.char_count).toBe(pdf.markdown.length);
     expect(pdf.markdown).toContain("# Trace-based Just-in-Time Type Specialization for Dynamic Languages");
     expect(pdf.source_url).toStartWith(`${server.url}/media/`);
-    const original = await fetch(pdf.source_url);
+    const original = await server.fetch(pdf.source_url);
     expect(original.status).toBe(200);
     expect(new Uint8Array(await original.arrayBuffer())).toEqual(await Bun.file(corpus("pdf/tracemonkey.pdf")).bytes());
 
@@ -141,7 +142,7 @@ describe("POST /v2/documents/extract", () => {
     // 14 pages + 1 image page at 0.002, three documents/pages at 0.001, one video at 0.0005.
     expect(body.total_billed_usd).toBe(0.0335);
 
-    const usage = await call(server.url, "/v2/usage", { key });
+    const usage = await call(server, "/v2/usage", { key });
     expect(usage.status).toBe(200);
     expect(usage.body.total_usd).toBe(0.0335);
     expect(usage.body.operations).toEqual([
@@ -164,14 +165,14 @@ describe("POST /v2/documents/extract", () => {
     expect(bomb).toMatchObject({ filename: "bomb.docx", status: "error", billed_amount_usd: 0 });
     expect(bomb.error_message).toContain("zip bomb");
     expect(fine).toMatchObject({ filename: "fine.pdf", status: "ready", billed_amount_usd: 0.002 });
-    expect((await call(server.url, "/health")).status).toBe(200);
+    expect((await call(server, "/health")).status).toBe(200);
   });
 
   test("no source is 400", async () => {
     const res = await extract(new FormData());
     expect(res.status).toBe(400);
     expect(errorOf(res).message).toContain("at least one of files, youtube_urls or web_urls");
-    expect((await call(server.url, "/v2/documents/extract", { method: "POST", key })).status).toBe(400);
+    expect((await call(server, "/v2/documents/extract", { method: "POST", key })).status).toBe(400);
   });
 
   test("more than 10 files is 413", async () => {
@@ -232,6 +233,6 @@ describe("POST /v2/documents/extract", () => {
   test("without an API key it is 401", async () => {
     const form = new FormData();
     form.append("web_urls", JSON.stringify([`${webBase}/post`]));
-    expect((await call(server.url, "/v2/documents/extract", { method: "POST", body: form })).status).toBe(401);
+    expect((await call(server, "/v2/documents/extract", { method: "POST", body: form })).status).toBe(401);
   });
 });

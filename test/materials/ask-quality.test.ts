@@ -6,9 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { startApp, type TestApp } from "../helpers/app.ts";
 import { type ModelServer, startModelServer } from "../helpers/fake-model.ts";
 import { type FakeOllama, handleHolding } from "../helpers/fake-ollama.ts";
-import { call, ROOT, startServer, type TestServer } from "../helpers/server.ts";
+import { call, ROOT } from "../helpers/server.ts";
 import { indexCourse, insertRichCourse } from "./fixtures.ts";
 
 const CORPUS = join(ROOT, "../shared/corpus");
@@ -49,28 +50,27 @@ function overlap(a: string, b: string): number {
 }
 
 describe("with the built-in engine", () => {
-  let srv: TestServer;
+  let srv: TestApp;
   let key: string;
   let mozilla: string;
   let dpr: string;
   let course: string;
   const query = (question: string, id: string) =>
-    call(srv.url, "/v2/documents/query", { key, user: "reader", json: { question, document_ids: [id] } });
-  const ask = (question: string) =>
-    call(srv.url, `/v2/courses/${course}/ask`, { key, user: "reader", json: { question } });
+    call(srv, "/v2/documents/query", { key, user: "reader", json: { question, document_ids: [id] } });
+  const ask = (question: string) => call(srv, `/v2/courses/${course}/ask`, { key, user: "reader", json: { question } });
 
   beforeAll(async () => {
-    srv = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "10000" } });
+    srv = await startApp({ env: { RATE_LIMIT_PER_MINUTE: "10000" } });
     key = await srv.createKey("acme", "production");
     const form = new FormData();
     form.append("files", file("html/readability-wikipedia/source.html"));
     form.append("files", file("pdf/dpr-paper-multi-column.pdf"));
-    const made = await call(srv.url, "/v2/documents/process", { key, user: "reader", body: form });
+    const made = await call(srv, "/v2/documents/process", { key, user: "reader", body: form });
     expect(made.body.ready).toBe(2);
     [mozilla, dpr] = made.body.documents.map((d: { id: string }) => d.id);
     const courseForm = new FormData();
     courseForm.append("files", file("docx/markitdown-autogen-paper.docx"));
-    const built = await call(srv.url, "/v2/courses/generate-from-files?mode=sync", {
+    const built = await call(srv, "/v2/courses/generate-from-files?mode=sync", {
       key,
       user: "reader",
       body: courseForm,
@@ -159,10 +159,10 @@ describe("with the built-in engine", () => {
     // The answering sentence ("Just 4 lines!") names nothing the question asks about; its section and heading do.
     const form = new FormData();
     form.append("files", new File([Bun.file(join(CORPUS, "html/readability-v8-blog/source.html"))], "v8.html"));
-    const built = await call(srv.url, "/v2/courses/generate-from-files?mode=sync", { key, user: "reader", body: form });
+    const built = await call(srv, "/v2/courses/generate-from-files?mode=sync", { key, user: "reader", body: form });
     expect(built.status).toBe(200);
     const question = "How many lines is the custom JavaScript loader for add.wasm?";
-    const r = await call(srv.url, `/v2/courses/${built.body.course.id}/ask`, {
+    const r = await call(srv, `/v2/courses/${built.body.course.id}/ask`, {
       key,
       user: "reader",
       json: { question },
@@ -174,11 +174,11 @@ describe("with the built-in engine", () => {
 describe("with a model (fake Ollama)", () => {
   let model: ModelServer;
   let fake: FakeOllama;
-  let srv: TestServer;
+  let srv: TestApp;
   let key: string;
   let mozilla: string;
   const query = (question: string) =>
-    call(srv.url, "/v2/documents/query", { key, user: "reader", json: { question, document_ids: [mozilla] } });
+    call(srv, "/v2/documents/query", { key, user: "reader", json: { question, document_ids: [mozilla] } });
   /** Replies to answer prompts with `reply(prompt, attempt)`; attempt counts from 1 per question. */
   const answering = (reply: (prompt: string, attempt: number) => { answered: boolean; answer: string }) => {
     let attempt = 0;
@@ -192,7 +192,7 @@ describe("with a model (fake Ollama)", () => {
     ({ fake, srv, key } = model);
     const form = new FormData();
     form.append("files", file("html/readability-wikipedia/source.html"));
-    const made = await call(srv.url, "/v2/documents/process", { key, user: "reader", body: form });
+    const made = await call(srv, "/v2/documents/process", { key, user: "reader", body: form });
     mozilla = made.body.documents[0].id;
   });
   afterAll(() => model.stop());
@@ -250,7 +250,7 @@ describe("with a model (fake Ollama)", () => {
     );
     await indexCourse(srv.dataDir, course);
     const ask = (question: string) =>
-      call(srv.url, `/v2/courses/${course}/ask`, { key, user: "reader", json: { question } });
+      call(srv, `/v2/courses/${course}/ask`, { key, user: "reader", json: { question } });
     answering((prompt) => ({
       answered: true,
       answer: `Osmosis is the diffusion of water across a membrane [${handleHolding(prompt, "smosis")}].`,

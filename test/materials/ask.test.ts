@@ -1,6 +1,7 @@
 /** Course Q&A through the real server: retrieval over chapters and source documents, confidence, caps. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { call, errorOf } from "../helpers/server.ts";
 import { indexCourse, insertRichCourse } from "./fixtures.ts";
 import { usageRows } from "./ledger.ts";
 
@@ -9,16 +10,16 @@ const SOURCE = `# Field notes on tardigrades
 Tardigrades survive extreme desiccation by entering cryptobiosis, a state in which their metabolism nearly stops.
 In cryptobiosis a tardigrade curls into a dry "tun" and can revive decades later when water returns.`;
 
-let srv: TestServer;
+let srv: TestApp;
 let key: string;
 let testKey: string;
 let course: string;
 
 const ask = (question: unknown, k = key, id = course) =>
-  call(srv.url, `/v2/courses/${id}/ask`, { key: k, user: "learner", json: { question } });
+  call(srv, `/v2/courses/${id}/ask`, { key: k, user: "learner", json: { question } });
 
 beforeAll(async () => {
-  srv = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "10000", TEST_KEY_QUERIES_PER_MONTH: "2" } });
+  srv = await startApp({ env: { RATE_LIMIT_PER_MINUTE: "10000", TEST_KEY_QUERIES_PER_MONTH: "2" } });
   key = await srv.createKey("acme", "production");
   testKey = await srv.createKey("sandbox", "test");
   course = await insertRichCourse(srv.dataDir, { apiKey: key, externalUserId: "learner" });

@@ -4,22 +4,23 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openDb } from "../../src/db/index.ts";
-import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { call, errorOf } from "../helpers/server.ts";
 import { BIOLOGY } from "./fixtures.ts";
 
-let srv: TestServer;
+let srv: TestApp;
 let key: string;
 let courseId: string;
 
 beforeAll(async () => {
-  srv = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "10000" } });
+  srv = await startApp({ env: { RATE_LIMIT_PER_MINUTE: "10000" } });
   key = await srv.createKey("acme", "production");
   const form = new FormData();
   const text = BIOLOGY.map((c) => c.content).join("\n\n");
   form.append("files", new File([text], "cell-biology.md", { type: "text/markdown" }));
   form.append("num_chapters", "3");
   form.append("topic", "Cell biology");
-  const r = await call(srv.url, "/v2/courses/generate-from-files?mode=sync", { key, user: "learner", body: form });
+  const r = await call(srv, "/v2/courses/generate-from-files?mode=sync", { key, user: "learner", body: form });
   if (r.status !== 200) throw new Error(`course generation failed: ${r.status} ${r.text}`);
   courseId = r.body.course.id;
 }, 60_000);
@@ -36,14 +37,14 @@ describe("a generated course", () => {
     sqlite.close();
     expect(row).not.toBeNull();
     expect(row!.created_at <= row!.completed_at).toBe(true);
-    const r = await call(srv.url, `/v2/courses/${courseId}/study-guide`, { key, user: "learner" });
+    const r = await call(srv, `/v2/courses/${courseId}/study-guide`, { key, user: "learner" });
     expect(r.status).toBe(200);
     expect(r.body.study_guide.sections.length).toBeGreaterThanOrEqual(2);
     expect(r.body.created_at).toBe(row!.created_at);
   });
 
   test("ask finds the answer in the course with confidence", async () => {
-    const r = await call(srv.url, `/v2/courses/${courseId}/ask`, {
+    const r = await call(srv, `/v2/courses/${courseId}/ask`, {
       key,
       user: "learner",
       json: { question: "What is osmosis?" },
@@ -54,7 +55,7 @@ describe("a generated course", () => {
   });
 
   test("a one-page source cannot fill a 10-question exam beyond its quizzes: 422 saying how many it can", async () => {
-    const r = await call(srv.url, `/v2/courses/${courseId}/generate-exam`, {
+    const r = await call(srv, `/v2/courses/${courseId}/generate-exam`, {
       key,
       user: "learner",
       json: { exam_size: 10 },

@@ -2,13 +2,16 @@
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { answerLeaks, nearDuplicate, promptStems } from "../../src/llm/artefacts/checks.ts";
-import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { expectGuarded } from "../helpers/route-cases.ts";
+import { call, errorOf } from "../helpers/server.ts";
 import { BIOLOGY, insertRichCourse } from "./fixtures.ts";
 import { usageRows } from "./ledger.ts";
 
-let srv: TestServer;
+let srv: TestApp;
 let key: string;
 let otherTenantKey: string;
+let testKey: string;
 let completed: string;
 let generating: string;
 let failed: string;
@@ -17,9 +20,10 @@ const owner = () => ({ apiKey: key, externalUserId: "learner" });
 const as = (json?: unknown, user = "learner", k = key) => ({ key: k, user, json });
 
 beforeAll(async () => {
-  srv = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "10000" } });
+  srv = await startApp({ env: { RATE_LIMIT_PER_MINUTE: "10000" } });
   key = await srv.createKey("acme", "production");
   otherTenantKey = await srv.createKey("globex", "production");
+  testKey = await srv.createKey("acme", "test");
   completed = await insertRichCourse(srv.dataDir, owner());
   generating = await insertRichCourse(srv.dataDir, owner(), { status: "generating" });
   failed = await insertRichCourse(srv.dataDir, owner(), { status: "failed" });
@@ -37,13 +41,16 @@ describe("ownership: every material endpoint hides courses the caller does not o
     ["POST", "generate-exam", { exam_size: 10 }],
     ["POST", "ask", { question: "What is osmosis?" }],
   ];
-  test("another learner's, another tenant's, unknown and malformed ids are 404", async () => {
+  test("no key is 401; another learner's, another tenant's, a test key's, unknown and malformed ids are 404", async () => {
     for (const [method, path, json] of endpoints) {
+      await expectGuarded(
+        srv,
+        { method, path: `/v2/courses/${completed}/${path}`, json },
+        { key, user: "learner", otherTenantKey, testKey, otherUser: "someone-else" },
+      );
       const cases = [
-        call(srv.url, `/v2/courses/${completed}/${path}`, { method, ...as(json, "someone-else") }),
-        call(srv.url, `/v2/courses/${completed}/${path}`, { method, ...as(json, "learner", otherTenantKey) }),
-        call(srv.url, `/v2/courses/${crypto.randomUUID()}/${path}`, { method, ...as(json) }),
-        call(srv.url, `/v2/courses/not-a-uuid/${path}`, { method, ...as(json) }),
+        call(srv, `/v2/courses/${crypto.randomUUID()}/${path}`, { method, ...as(json) }),
+        call(srv, `/v2/courses/not-a-uuid/${path}`, { method, ...as(json) }),
       ];
       for (const r of await Promise.all(cases)) {
         expect(`${path} ${r.status}`).toBe(`${path} 404`);
@@ -56,7 +63,7 @@ describe("ownership: every material endpoint hides courses the caller does not o
 
 describe("study guide", () => {
   test("a completed course's guide: title and sections with items, bullets or body, made by the extractive engine", async () => {
-    const r = await call(srv.url, `/v2/courses/${completed}/study-guide`, as());
+    const r = await call(srv, `/v2/courses/${completed}/study-guide`, as());
     expect(r.status).toBe(200);
     const g = r.body.study_guide;
     expect(g.title).toContain("Cell Biology");
@@ -68,13 +75,13 @@ describe("study guide", () => {
     for (const ch of BIOLOGY)
       expect(g.sections.some((s: { heading: string }) => s.heading.includes(ch.title))).toBe(true);
     expect([r.body.engine, r.body.model]).toEqual(["extractive", "extractive"]);
-    const again = await call(srv.url, `/v2/courses/${completed}/study-guide`, as());
+    const again = await call(srv, `/v2/courses/${completed}/study-guide`, as());
     expect(again.body).toEqual(r.body);
   });
 
   test("while generating, and after a failure, study_guide is null with a message", async () => {
     for (const id of [generating, failed]) {
-      const r = await call(srv.url, `/v2/courses/${id}/study-guide`, as());
+      const r = await call(srv, `/v2/courses/${id}/study-guide`, as());
       expect(r.status).toBe(200);
       expect(r.body.study_guide).toBeNull();
       expect(r.body.message).toMatch(id === generating ? /still generating/ : /resume/);
@@ -84,7 +91,7 @@ describe("study guide", () => {
 
 describe("notes", () => {
   test("first generation is charged 0.05 USD once; the cached repeat is free", async () => {
-    const first = await call(srv.url, `/v2/courses/${completed}/generate-notes`, as({}));
+    const first = await call(srv, `/v2/courses/${completed}/generate-notes`, as({}));
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({
       course_id: completed,
@@ -99,7 +106,7 @@ describe("notes", () => {
     BIOLOGY.forEach((ch, i) => {
       expect(md).toContain(`## Chapter ${i + 1}: ${ch.title}`);
     });
-    const repeat = await call(srv.url, `/v2/courses/${completed}/generate-notes`, as({ learning_goal: "exams" }));
+    const repeat = await call(srv, `/v2/courses/${completed}/generate-notes`, as({ learning_goal: "exams" }));
     expect(repeat.body.cached).toBe(true);
     expect(repeat.body.notes).toBe(md);
     const rows = usageRows(srv.dataDir, "notes");
@@ -109,7 +116,7 @@ describe("notes", () => {
 
   test("other options are another set of notes, charged once more; GET returns the newest or the one asked for", async () => {
     const peer = await call(
-      srv.url,
+      srv,
       `/v2/courses/${completed}/generate-notes`,
       as({ learning_style: "concise", tutor_tone: "peer", learning_goal: "practical" }),
     );
@@ -117,7 +124,7 @@ describe("notes", () => {
     expect(peer.body.notes).toContain("cheat sheet");
     expect(usageRows(srv.dataDir, "notes")).toHaveLength(2);
 
-    const latest = await call(srv.url, `/v2/courses/${completed}/notes`, as());
+    const latest = await call(srv, `/v2/courses/${completed}/notes`, as());
     expect(latest.status).toBe(200);
     expect(latest.body).toMatchObject({
       course_id: completed,
@@ -127,29 +134,29 @@ describe("notes", () => {
       engine: "extractive",
     });
     expect(typeof latest.body.created_at).toBe("string");
-    const professor = await call(srv.url, `/v2/courses/${completed}/notes?tutor_tone=professor`, as());
+    const professor = await call(srv, `/v2/courses/${completed}/notes?tutor_tone=professor`, as());
     expect(professor.body.options.tutor_tone).toBe("professor");
-    const none = await call(srv.url, `/v2/courses/${completed}/notes?tutor_tone=mentor`, as());
+    const none = await call(srv, `/v2/courses/${completed}/notes?tutor_tone=mentor`, as());
     expect(none.status).toBe(404);
     expect(usageRows(srv.dataDir, "notes")).toHaveLength(2);
   });
 
   test("GET is 404 before any notes; 409 while generating; 422 for bad options or an unknown model_key", async () => {
     const other = await insertRichCourse(srv.dataDir, owner());
-    const none = await call(srv.url, `/v2/courses/${other}/notes`, as());
+    const none = await call(srv, `/v2/courses/${other}/notes`, as());
     expect(none.status).toBe(404);
     expect(errorOf(none).code).toBe("NOTES_NOT_FOUND");
-    const busy = await call(srv.url, `/v2/courses/${generating}/generate-notes`, as({}));
+    const busy = await call(srv, `/v2/courses/${generating}/generate-notes`, as({}));
     expect(busy.status).toBe(409);
     expect(errorOf(busy).code).toBe("COURSE_GENERATING");
-    expect((await call(srv.url, `/v2/courses/${failed}/generate-notes`, as({}))).status).toBe(409);
+    expect((await call(srv, `/v2/courses/${failed}/generate-notes`, as({}))).status).toBe(409);
     for (const body of [
       { learning_goal: "career" },
       { learning_style: "poetic" },
       { tutor_tone: "drill" },
       { model_key: "gpt-17" },
     ]) {
-      const r = await call(srv.url, `/v2/courses/${other}/generate-notes`, as(body));
+      const r = await call(srv, `/v2/courses/${other}/generate-notes`, as(body));
       expect(r.status).toBe(422);
       errorOf(r);
     }
@@ -159,7 +166,7 @@ describe("notes", () => {
 
 describe("flashcards", () => {
   test("a deck of the terms the chapters define, no two cards alike front or back; the repeat comes from the cache", async () => {
-    const r = await call(srv.url, `/v2/courses/${completed}/generate-flashcards`, as({}));
+    const r = await call(srv, `/v2/courses/${completed}/generate-flashcards`, as({}));
     expect(r.status).toBe(200);
     const deck = r.body.flashcards;
     expect(r.body.from_cache).toBe(false);
@@ -175,7 +182,7 @@ describe("flashcards", () => {
       expect(card?.back.toLowerCase()).toMatch(new RegExp(`^(the )?${term} is `));
     }
     // No body at all is the same request as an empty object.
-    const again = await call(srv.url, `/v2/courses/${completed}/generate-flashcards`, {
+    const again = await call(srv, `/v2/courses/${completed}/generate-flashcards`, {
       key,
       user: "learner",
       method: "POST",
@@ -186,8 +193,8 @@ describe("flashcards", () => {
   });
 
   test("409 while generating, 422 for an unknown model", async () => {
-    expect((await call(srv.url, `/v2/courses/${generating}/generate-flashcards`, as({}))).status).toBe(409);
-    const bad = await call(srv.url, `/v2/courses/${completed}/generate-flashcards`, as({ model_key: "llama3.2" }));
+    expect((await call(srv, `/v2/courses/${generating}/generate-flashcards`, as({}))).status).toBe(409);
+    const bad = await call(srv, `/v2/courses/${completed}/generate-flashcards`, as({ model_key: "llama3.2" }));
     expect(bad.status).toBe(422);
     expect(errorOf(bad).details).toMatchObject({ known: ["extractive"] });
   });
@@ -195,7 +202,7 @@ describe("flashcards", () => {
 
 describe("exam", () => {
   test("never padded: a size the course cannot supply is 422 saying how many it can; that many come back distinct, spread over the chapters", async () => {
-    const over = await call(srv.url, `/v2/courses/${completed}/generate-exam`, as({ exam_size: 50 }));
+    const over = await call(srv, `/v2/courses/${completed}/generate-exam`, as({ exam_size: 50 }));
     expect(over.status).toBe(422);
     const error = errorOf(over);
     expect(error.code).toBe("EXAM_SIZE_UNAVAILABLE");
@@ -204,7 +211,7 @@ describe("exam", () => {
     expect(available).toBeLessThan(50);
     expect(error.message).toContain(`at most ${available}`);
     for (const size of [10, available]) {
-      const r = await call(srv.url, `/v2/courses/${completed}/generate-exam`, as({ exam_size: size }));
+      const r = await call(srv, `/v2/courses/${completed}/generate-exam`, as({ exam_size: size }));
       expect(r.status).toBe(200);
       const { exam } = r.body;
       expect(r.body.from_cache).toBe(false);
@@ -242,23 +249,23 @@ describe("exam", () => {
         }
       }
     }
-    const cached = await call(srv.url, `/v2/courses/${completed}/generate-exam`, as({ exam_size: 10 }));
+    const cached = await call(srv, `/v2/courses/${completed}/generate-exam`, as({ exam_size: 10 }));
     expect(cached.body.from_cache).toBe(true);
   });
 
   test("exam_size outside 10-50 or not an integer is 422; 409 while generating", async () => {
     for (const exam_size of [9, 51, 12.5, "thirty"]) {
-      const r = await call(srv.url, `/v2/courses/${completed}/generate-exam`, as({ exam_size }));
+      const r = await call(srv, `/v2/courses/${completed}/generate-exam`, as({ exam_size }));
       expect(r.status).toBe(422);
       errorOf(r);
     }
-    const busy = await call(srv.url, `/v2/courses/${generating}/generate-exam`, as({ exam_size: 10 }));
+    const busy = await call(srv, `/v2/courses/${generating}/generate-exam`, as({ exam_size: 10 }));
     expect(busy.status).toBe(409);
   });
 });
 
 test("the OpenAPI document lists every material endpoint", async () => {
-  const { body } = await call(srv.url, "/openapi.json");
+  const { body } = await call(srv, "/openapi.json");
   const base = "/v2/courses/{course_id}";
   expect(body.paths[`${base}/study-guide`].get).toBeDefined();
   expect(body.paths[`${base}/notes`].get).toBeDefined();

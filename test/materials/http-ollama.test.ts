@@ -1,21 +1,22 @@
 /** Materials made by a model: the real server against the fake Ollama (caching keys, single flight, 503s). */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import type { TestApp } from "../helpers/app.ts";
 import { type ModelServer, startModelServer } from "../helpers/fake-model.ts";
 import type { FakeOllama } from "../helpers/fake-ollama.ts";
-import { call, errorOf, type TestServer } from "../helpers/server.ts";
+import { call, errorOf } from "../helpers/server.ts";
 import { examResponder } from "./exam-responder.ts";
 import { BIOLOGY, indexCourse, insertRichCourse } from "./fixtures.ts";
 import { usageRows } from "./ledger.ts";
 
 let model: ModelServer;
 let fake: FakeOllama;
-let srv: TestServer;
+let srv: TestApp;
 let key: string;
 
 const as = (json?: unknown) => ({ key, user: "learner", json });
 const newCourse = () =>
   insertRichCourse(srv.dataDir, { apiKey: key, externalUserId: "learner" }, { model: "llama3.2" });
-const post = (id: string, path: string, json: unknown = {}) => call(srv.url, `/v2/courses/${id}/${path}`, as(json));
+const post = (id: string, path: string, json: unknown = {}) => call(srv, `/v2/courses/${id}/${path}`, as(json));
 
 beforeAll(async () => {
   model = await startModelServer({ env: { LLM_MODEL: "llama3.2", LLM_MAX_RETRIES: "0" } });
@@ -31,7 +32,7 @@ beforeEach(() => {
 describe("with a model", () => {
   test("the study guide is written by the course's model", async () => {
     const id = await newCourse();
-    const r = await call(srv.url, `/v2/courses/${id}/study-guide`, as());
+    const r = await call(srv, `/v2/courses/${id}/study-guide`, as());
     expect(r.status).toBe(200);
     expect([r.body.engine, r.body.model]).toEqual(["ollama", "llama3.2"]);
     expect(r.body.study_guide.sections.length).toBeGreaterThanOrEqual(2);

@@ -1,19 +1,27 @@
 import { afterAll, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { startApp } from "../helpers/app.ts";
 import { insertCourse } from "../helpers/fixtures.ts";
-import { BUN, call, cleanup, ROOT, startServer, tempDir } from "../helpers/server.ts";
+import { BUN, call, cleanup, ROOT, tempDir } from "../helpers/server.ts";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(cleanup));
 
-function cli(dataDir: string, ...args: string[]) {
-  const p = Bun.spawnSync([BUN, "src/main.ts", ...args], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir } });
-  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
+/** The command line, awaited rather than run synchronously: the server under test runs in this process. */
+async function cli(dataDir: string, ...args: string[]) {
+  const p = Bun.spawn([BUN, "src/main.ts", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [code, out, err] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
+  return { code, out, err };
 }
 
 test("an online backup restores into a fresh server that reads every course", async () => {
-  const srv = await startServer();
+  const srv = await startApp();
   const key = await srv.createKey("backup-co", "production");
   const ids: string[] = [];
   for (let i = 0; i < 5; i++)
@@ -28,11 +36,11 @@ test("an online backup restores into a fresh server that reads every course", as
 
   // The server keeps writing while the backup runs.
   const writes = (async () => {
-    for (let i = 0; i < 30; i++) await call(srv.url, "/v2/users", { key, json: { external_id: `w${i}` } });
+    for (let i = 0; i < 30; i++) await call(srv, "/v2/users", { key, json: { external_id: `w${i}` } });
   })();
   const dest = join(tempDir("cf-backup-"), "snapshot");
   dirs.push(dest);
-  const b = cli(srv.dataDir, "backup", dest);
+  const b = await cli(srv.dataDir, "backup", dest);
   await writes;
   expect(b.err).toBe("");
   expect(b.code).toBe(0);
@@ -40,22 +48,22 @@ test("an online backup restores into a fresh server that reads every course", as
   expect(existsSync(join(dest, "backup.json"))).toBe(true);
 
   const before: Record<string, unknown> = {};
-  for (const id of ids) before[id] = (await call(srv.url, `/v2/courses/${id}`, { key, user: "learner" })).body;
+  for (const id of ids) before[id] = (await call(srv, `/v2/courses/${id}`, { key, user: "learner" })).body;
   await srv.stop();
 
   const fresh = tempDir("cf-restored-");
   dirs.push(fresh);
-  const r = cli(fresh, "restore", dest);
+  const r = await cli(fresh, "restore", dest);
   expect(r.code).toBe(0);
   expect(r.out).toContain("5 courses and 1 blobs");
 
-  const restored = await startServer({ dataDir: fresh });
+  const restored = await startApp({ dataDir: fresh });
   try {
-    const list = await call(restored.url, "/v2/courses?limit=100", { key, user: "learner" });
+    const list = await call(restored, "/v2/courses?limit=100", { key, user: "learner" });
     expect(list.status).toBe(200);
     expect(list.body.data.map((c: { id: string }) => c.id).sort()).toEqual([...ids].sort());
     for (const id of ids) {
-      const c = await call(restored.url, `/v2/courses/${id}`, { key, user: "learner" });
+      const c = await call(restored, `/v2/courses/${id}`, { key, user: "learner" });
       expect(c.body).toEqual(before[id]);
     }
     expect(await Bun.file(join(fresh, "blobs", "2026", "01", "00000000-0000-4000-8000-000000000000.txt")).text()).toBe(
@@ -67,16 +75,16 @@ test("an online backup restores into a fresh server that reads every course", as
 });
 
 test("backup refuses a non-empty destination and restore refuses to overwrite data", async () => {
-  const srv = await startServer();
+  const srv = await startApp();
   dirs.push(srv.dataDir);
   try {
     const dest = tempDir("cf-occupied-");
     dirs.push(dest);
     await Bun.write(join(dest, "something"), "x");
-    const b = cli(srv.dataDir, "backup", dest);
+    const b = await cli(srv.dataDir, "backup", dest);
     expect(b.code).toBe(2);
     expect(b.err).toContain("is not empty");
-    const r = cli(srv.dataDir, "restore", dest);
+    const r = await cli(srv.dataDir, "restore", dest);
     expect(r.code).toBe(2);
     expect(r.err).toContain("holds no courseforge.db");
   } finally {
@@ -84,9 +92,9 @@ test("backup refuses a non-empty destination and restore refuses to overwrite da
   }
   const snapshot = join(tempDir("cf-b2-"), "s");
   dirs.push(snapshot);
-  expect(cli(srv.dataDir, "backup", snapshot).code).toBe(0);
-  const again = cli(srv.dataDir, "restore", snapshot);
+  expect((await cli(srv.dataDir, "backup", snapshot)).code).toBe(0);
+  const again = await cli(srv.dataDir, "restore", snapshot);
   expect(again.code).toBe(2);
   expect(again.err).toContain("--force");
-  expect(cli(srv.dataDir, "restore", snapshot, "--force").code).toBe(0);
+  expect((await cli(srv.dataDir, "restore", snapshot, "--force")).code).toBe(0);
 });

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { extractivePodcast } from "../../src/llm/extractive/podcast.ts";
 import { pointsElsewhere } from "../../src/llm/extractive/text.ts";
 import { measureLoudness, TARGET_LUFS } from "../../src/podcasts/audio/normalise.ts";
-import { call, ROOT, startServer, type TestServer } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { call, ROOT } from "../helpers/server.ts";
 import { decodeMp3 } from "./fixtures/audio-analysis.ts";
 
 const CORPUS = join(ROOT, "../shared/corpus");
@@ -33,13 +34,13 @@ interface Chapter {
   key_concepts: string[];
 }
 
-let srv: TestServer;
+let srv: TestApp;
 let key: string;
 let course: { title: string; chapters: Chapter[] };
 let episodes: Episode[];
 
 beforeAll(async () => {
-  srv = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "10000" } });
+  srv = await startApp({ env: { RATE_LIMIT_PER_MINUTE: "10000" } });
   key = await srv.createKey("podcasts", "production");
   const form = new FormData();
   form.append(
@@ -48,19 +49,19 @@ beforeAll(async () => {
     "tracemonkey.pdf",
   );
   form.append("num_chapters", "2");
-  const made = await call(srv.url, "/v2/courses/generate-from-files?mode=sync", { key, user, body: form });
+  const made = await call(srv, "/v2/courses/generate-from-files?mode=sync", { key, user, body: form });
   expect(made.status).toBe(200);
   const courseId: string = made.body.course.id;
-  course = (await call(srv.url, `/v2/courses/${courseId}`, { key, user })).body;
+  course = (await call(srv, `/v2/courses/${courseId}`, { key, user })).body;
   expect(course.chapters.length).toBe(2);
 
   expect(
-    (await call(srv.url, `/v2/courses/${courseId}/podcasts/generate?tts_provider=provider_b`, { key, user, json: {} }))
+    (await call(srv, `/v2/courses/${courseId}/podcasts/generate?tts_provider=provider_b`, { key, user, json: {} }))
       .status,
   ).toBe(200);
   const deadline = Date.now() + 150_000;
   for (;;) {
-    const listed = await call(srv.url, `/v2/courses/${courseId}/podcasts`, { key, user });
+    const listed = await call(srv, `/v2/courses/${courseId}/podcasts`, { key, user });
     episodes = listed.body.episodes;
     if (episodes.length === 2 && episodes.every((e) => e.status !== "generating")) break;
     if (Date.now() > deadline) throw new Error(`episodes still generating:\n${srv.output().slice(-2000)}`);
@@ -158,7 +159,7 @@ describe("built-in episode of a chapter of the TraceMonkey paper", () => {
     for (const e of episodes) {
       expect(e.duration_seconds).toBeGreaterThan(180);
       expect(e.duration_seconds).toBeLessThan(480);
-      const decoded = await decodeMp3(new Uint8Array(await (await fetch(e.audio_url)).arrayBuffer()));
+      const decoded = await decodeMp3(new Uint8Array(await (await srv.fetch(e.audio_url)).arrayBuffer()));
       expect(decoded.errors).toBe(0);
       expect(Math.abs(decoded.samples.length / decoded.sampleRate - e.duration_seconds)).toBeLessThan(0.1);
       expect(Math.abs((await measureLoudness(decoded.samples, decoded.sampleRate)) - TARGET_LUFS)).toBeLessThan(1.5);

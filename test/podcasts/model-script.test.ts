@@ -4,14 +4,15 @@
  * model never gets it right; a good script whose speakers' lines come split is joined, not lost.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { TestApp } from "../helpers/app.ts";
 import { type ModelServer, startModelServer } from "../helpers/fake-model.ts";
 import type { FakeOllama, RecordedCall } from "../helpers/fake-ollama.ts";
 import { insertCourse } from "../helpers/fixtures.ts";
-import { call, type TestServer } from "../helpers/server.ts";
+import { call } from "../helpers/server.ts";
 
 let model: ModelServer;
 let fake: FakeOllama;
-let srv: TestServer;
+let srv: TestApp;
 let key: string;
 const user = "listener";
 
@@ -41,10 +42,10 @@ function scriptReplies(...replies: string[]) {
 }
 
 async function episodeOf(courseId: string) {
-  expect((await call(srv.url, `/v2/courses/${courseId}/podcasts/generate`, { key, user, json: {} })).status).toBe(200);
+  expect((await call(srv, `/v2/courses/${courseId}/podcasts/generate`, { key, user, json: {} })).status).toBe(200);
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const [episode] = (await call(srv.url, `/v2/courses/${courseId}/podcasts`, { key, user })).body.episodes;
+    const [episode] = (await call(srv, `/v2/courses/${courseId}/podcasts`, { key, user })).body.episodes;
     if (episode && episode.status !== "generating") return episode;
     if (Date.now() > deadline) throw new Error(`episode still generating:\n${srv.output().slice(-2000)}`);
     await Bun.sleep(100);

@@ -5,11 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ShortAnswerQuestion } from "../../src/llm/artefacts.ts";
-import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { expectGuarded } from "../helpers/route-cases.ts";
+import { call, errorOf } from "../helpers/server.ts";
 import { insertRichCourse } from "../materials/fixtures.ts";
 import { cacheDeck, cacheExam, DECK, EXAM, progressRows, QUIZ, setQuiz } from "./fixtures.ts";
 
-let srv: TestServer;
+let srv: TestApp;
 let key: string;
 let otherTenantKey: string;
 let course: string;
@@ -19,12 +21,12 @@ let examAttempt: any;
 
 const as = (json?: unknown, user = "learner", k = key) => ({ key: k, user, json });
 const post = (path: string, json: unknown, user = "learner", k = key) =>
-  call(srv.url, `/v2/courses/${course}${path}`, { method: "POST", ...as(json, user, k) });
+  call(srv, `/v2/courses/${course}${path}`, { method: "POST", ...as(json, user, k) });
 const get = (path: string, user = "learner", k = key, id = course) =>
-  call(srv.url, `/v2/courses/${id}${path}`, as(undefined, user, k));
+  call(srv, `/v2/courses/${id}${path}`, as(undefined, user, k));
 
 beforeAll(async () => {
-  srv = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "10000" } });
+  srv = await startApp({ env: { RATE_LIMIT_PER_MINUTE: "10000" } });
   key = await srv.createKey("acme", "production");
   otherTenantKey = await srv.createKey("globex", "production");
   course = await insertRichCourse(srv.dataDir, { apiKey: key, externalUserId: "learner" });
@@ -222,7 +224,7 @@ describe("exam attempts, built-in grader", () => {
 describe("against the exam and deck the server generated", () => {
   test("answers taken from the exam itself score full marks; the generated deck is reviewed by index", async () => {
     const fresh = await insertRichCourse(srv.dataDir, { apiKey: key, externalUserId: "learner" });
-    const exam = await call(srv.url, `/v2/courses/${fresh}/generate-exam`, {
+    const exam = await call(srv, `/v2/courses/${fresh}/generate-exam`, {
       method: "POST",
       ...as({ exam_size: 10 }),
     });
@@ -232,7 +234,7 @@ describe("against the exam and deck the server generated", () => {
     const answers = questions.map((q) =>
       q.type === "mcq" ? q.answer : q.type === "short_answer" ? q.rubric.join(". ") : [...q.steps, q.answer].join(". "),
     );
-    const r = await call(srv.url, `/v2/courses/${fresh}/exam-attempts`, {
+    const r = await call(srv, `/v2/courses/${fresh}/exam-attempts`, {
       method: "POST",
       ...as({ exam_size: 10, answers }),
     });
@@ -242,15 +244,15 @@ describe("against the exam and deck the server generated", () => {
     expect([r.body.score, r.body.total]).toEqual([10, 10]);
     expect(r.body.results.every((x: any) => x.correct)).toBe(true);
 
-    const deck = await call(srv.url, `/v2/courses/${fresh}/generate-flashcards`, { method: "POST", ...as({}) });
+    const deck = await call(srv, `/v2/courses/${fresh}/generate-flashcards`, { method: "POST", ...as({}) });
     const last = deck.body.flashcards.total - 1;
-    const review = await call(srv.url, `/v2/courses/${fresh}/flashcards/reviews`, {
+    const review = await call(srv, `/v2/courses/${fresh}/flashcards/reviews`, {
       method: "POST",
       ...as({ card_index: last, rating: "good" }),
     });
     expect(review.status).toBe(200);
     expect(review.body.front).toBe(deck.body.flashcards.cards[last].front);
-    const due = await call(srv.url, `/v2/courses/${fresh}/flashcards/due`, as());
+    const due = await call(srv, `/v2/courses/${fresh}/flashcards/due`, as());
     expect(due.body.cards.map((c: any) => c.card_index)).not.toContain(last);
     expect(due.body.total_due).toBe(last);
   });
@@ -299,7 +301,8 @@ describe("learner progress", () => {
 });
 
 describe("isolation", () => {
-  test("another learner's and another tenant's requests are 404 on every endpoint", async () => {
+  test("no key is 401; another learner's, another tenant's and a test key's requests are 404 on every endpoint", async () => {
+    const testKey = await srv.createKey("acme", "test");
     const attempts: [string, string, unknown][] = [
       ["POST", "/chapters/0/quiz-attempts", { answers: [0, 1, 0] }],
       ["POST", "/chapters/0/read", undefined],
@@ -311,13 +314,11 @@ describe("isolation", () => {
       ["GET", `/exam-attempts/${examAttempt.attempt_id}`, undefined],
     ];
     for (const [method, path, json] of attempts) {
-      for (const [user, k] of [
-        ["classmate", key],
-        ["learner", otherTenantKey],
-      ] as const) {
-        const r = await call(srv.url, `/v2/courses/${course}${path}`, { method, ...as(json, user, k) });
-        expect(`${method} ${path} ${r.status}`).toBe(`${method} ${path} 404`);
-      }
+      await expectGuarded(
+        srv,
+        { method, path: `/v2/courses/${course}${path}`, json },
+        { key, user: "learner", otherTenantKey, testKey, otherUser: "classmate" },
+      );
     }
     // The classmate's own course shows none of the learner's progress.
     const theirs = await get("/learner-progress", "classmate", key, othersCourse);
@@ -335,7 +336,7 @@ describe("durability", () => {
     const before = await get("/learner-progress");
     const dueBefore = await get("/flashcards/due");
     await srv.stop({ keepData: true });
-    srv = await startServer({ dataDir: srv.dataDir, env: { RATE_LIMIT_PER_MINUTE: "10000" } });
+    srv = await startApp({ dataDir: srv.dataDir, env: { RATE_LIMIT_PER_MINUTE: "10000" } });
     const after = await get("/learner-progress");
     expect(after.status).toBe(200);
     const { as_of: _a, ...kept } = after.body;
@@ -358,14 +359,12 @@ describe("durability", () => {
       chapter_reads: 1,
     });
     // Only its owner may delete it: another learner of the tenant is refused, another tenant is told it does not exist.
-    expect((await call(srv.url, `/v2/courses/${course}`, { method: "DELETE", key, user: "classmate" })).status).toBe(
-      403,
-    );
+    expect((await call(srv, `/v2/courses/${course}`, { method: "DELETE", key, user: "classmate" })).status).toBe(403);
     expect(
-      (await call(srv.url, `/v2/courses/${course}`, { method: "DELETE", key: otherTenantKey, user: "learner" })).status,
+      (await call(srv, `/v2/courses/${course}`, { method: "DELETE", key: otherTenantKey, user: "learner" })).status,
     ).toBe(404);
     expect(await progressRows(srv.dataDir, course)).toEqual(before);
-    const gone = await call(srv.url, `/v2/courses/${course}`, { method: "DELETE", key, user: "learner" });
+    const gone = await call(srv, `/v2/courses/${course}`, { method: "DELETE", key, user: "learner" });
     expect(gone.status).toBe(204);
     expect(await progressRows(srv.dataDir, course)).toEqual({
       quiz_attempts: 0,
@@ -375,8 +374,8 @@ describe("durability", () => {
       chapter_reads: 0,
     });
     expect((await get("/learner-progress")).status).toBe(404);
-    expect((await call(srv.url, `/v2/courses/${course}`, as())).status).toBe(404);
-    expect((await call(srv.url, `/v2/courses/${course}`, { method: "DELETE", key, user: "learner" })).status).toBe(404);
+    expect((await call(srv, `/v2/courses/${course}`, as())).status).toBe(404);
+    expect((await call(srv, `/v2/courses/${course}`, { method: "DELETE", key, user: "learner" })).status).toBe(404);
     // The classmate's course is untouched.
     expect((await get("/learner-progress", "classmate", key, othersCourse)).status).toBe(200);
   });
@@ -384,7 +383,7 @@ describe("durability", () => {
 
 describe("OpenAPI", () => {
   test("every progress operation is documented with its body, 200 and errors", async () => {
-    const doc = (await call(srv.url, "/openapi.json")).body;
+    const doc = (await call(srv, "/openapi.json")).body;
     const ops: [string, string, string[]][] = [
       ["post", "/v2/courses/{course_id}/chapters/{order_index}/quiz-attempts", ["200", "404", "422"]],
       ["get", "/v2/courses/{course_id}/chapters/{order_index}/quiz-attempts/{attempt_id}", ["200", "404"]],

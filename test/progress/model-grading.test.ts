@@ -5,15 +5,16 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import type { ShortAnswerQuestion } from "../../src/llm/artefacts.ts";
 import { markAgainstRubric } from "../../src/progress/rubric-coverage.ts";
+import type { TestApp } from "../helpers/app.ts";
 import { type ModelServer, startModelServer } from "../helpers/fake-model.ts";
 import type { FakeOllama } from "../helpers/fake-ollama.ts";
-import { call, errorOf, type TestServer } from "../helpers/server.ts";
+import { call, errorOf } from "../helpers/server.ts";
 import { insertRichCourse } from "../materials/fixtures.ts";
 import { cacheExam, EXAM } from "./fixtures.ts";
 
 let model: ModelServer;
 let fake: FakeOllama;
-let srv: TestServer;
+let srv: TestApp;
 let key: string;
 let course: string;
 /** Replies still to send with one mark too few (a schema violation). */
@@ -31,7 +32,7 @@ const MARKS: Record<string, string[]> = {
 
 const gradings = () => fake.generations().filter((c) => c.body?.format?.properties?.points);
 const attempt = () =>
-  call(srv.url, `/v2/courses/${course}/exam-attempts`, {
+  call(srv, `/v2/courses/${course}/exam-attempts`, {
     key,
     user: "learner",
     json: { exam_size: 12, answers: ANSWERS },
@@ -96,7 +97,7 @@ test("a reply with a mark missing breaks the schema, is asked again, and the att
 });
 
 test("with the model down the attempt is 503 with the model's code, and nothing is stored", async () => {
-  const progress = () => call(srv.url, `/v2/courses/${course}/learner-progress`, { key, user: "learner" });
+  const progress = () => call(srv, `/v2/courses/${course}/learner-progress`, { key, user: "learner" });
   const stored = (await progress()).body.exams.attempts;
   fake.behave("down");
   const r = await attempt();

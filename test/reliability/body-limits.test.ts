@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { call, errorOf } from "../helpers/server.ts";
 import { multipartBytes, type RawResponse, rawRequest, stalledRequest } from "./raw-http.ts";
 
 const MB50 = 52_428_800;
@@ -15,12 +16,13 @@ const MIB = 1_048_576;
 /** Short, so stalled bodies are cut off quickly; the server closes idle sockets 8 s after it. */
 const STALL_SECONDS = 1;
 
-let srv: TestServer;
+let srv: TestApp;
 let key: string;
 let host: string;
 
 beforeAll(async () => {
-  srv = await startServer({ env: { REQUEST_BODY_TIMEOUT_SECONDS: String(STALL_SECONDS) } });
+  // Listening: the raw clients below speak HTTP on its socket, where Bun's own limits and timeouts apply.
+  srv = await startApp({ listen: true, env: { REQUEST_BODY_TIMEOUT_SECONDS: String(STALL_SECONDS) } });
   key = await srv.createKey("acme", "production");
   host = new URL(srv.url).host;
 });

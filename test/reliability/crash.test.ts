@@ -118,17 +118,38 @@ beforeAll(async () => {
     let afterMs: number;
     if (focus === "generation") {
       work.push(generate(srv.url, 3), generate(srv.url, 2));
-      afterMs = randomMs(100, 2500);
+      afterMs = randomMs(0, 1500);
     } else if (focus === "ingestion") {
-      work.push(ingest(srv.url, [docs[0]!, docs[1]!, note(round)]), ingest(srv.url, [note(100 + round)]));
-      afterMs = randomMs(20, 900);
+      // The small note is answered first; the kill then falls in the larger upload's processing.
+      work.push(ingest(srv.url, [note(100 + round)]), ingest(srv.url, [docs[0]!, docs[1]!, note(round)]));
+      afterMs = randomMs(0, 600);
     } else {
       const completed = await snapshotCompleted(srv.url);
       // One course per round: a fresh one, else one already asked for (repeated requests must be safe).
       const fresh = completed.filter((id) => !ledger.podcasts.has(id) && ledger.courses.get(id)!.chapters === 2);
       work.push(podcasts(srv.url, fresh[0] ?? [...ledger.podcasts][0] ?? completed[0]!));
       work.push(generate(srv.url, 2));
-      afterMs = randomMs(200, 3000);
+      afterMs = randomMs(0, 2000);
+    }
+    // The kill waits for the state it is meant to cut, however slow the machine: the round's first
+    // answer (an acknowledged course, upload or podcast request) and, for generation, a running job;
+    // then a random moment of the work that follows.
+    await Promise.race(work);
+    if (focus === "generation") {
+      await waitUntil(
+        "a running job (or none left to run)",
+        () =>
+          withDb(dataDir, (db) =>
+            db
+              .query<{ running: number; queued: number }, []>(
+                "SELECT count(*) FILTER (WHERE status = 'running') AS running, count(*) FILTER (WHERE status = 'queued') AS queued FROM jobs",
+              )
+              .get(),
+          )!,
+        (n) => n.running > 0 || n.queued === 0,
+        60_000,
+        25,
+      );
     }
     await Bun.sleep(afterMs);
     await srv.kill();
@@ -147,13 +168,14 @@ beforeAll(async () => {
           db.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'running')").get()!.n,
       ),
     (n) => n === 0,
-    120_000,
+    480_000,
     250,
   );
   console.log(
     `${KILLS} kills in ${Math.round((drainStarted - startedAt) / 1000)} s; jobs drained in ${Math.round((Date.now() - drainStarted) / 1000)} s`,
   );
-}, 240_000);
+  // Twenty process starts: minutes on a loaded machine.
+}, 900_000);
 
 afterAll(async () => {
   await srv?.stop({ keepData: true });

@@ -4,23 +4,42 @@
  */
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { type FakeModelOptions, type ModelServer, startModelServer } from "../helpers/fake-model.ts";
-import type { StartOptions } from "../helpers/server.ts";
+import { type FakeModel, type FakeModelOptions, startFakeModel } from "../helpers/fake-model.ts";
+import { type StartOptions, startServer, type TestServer } from "../helpers/server.ts";
 
 export const CORPUS = join(import.meta.dir, "../../../shared/corpus");
 
-export type LoadEnv = ModelServer;
+export interface LoadEnv extends FakeModel {
+  srv: TestServer;
+  /** A production key of tenant "acme". */
+  key: string;
+}
 
 /**
  * The server under test, generating with a fake Ollama on loopback; the load's tenants bring their
  * own limits, and the others must never see a 429 however fast the machine.
  */
-export function loadEnv(opts: FakeModelOptions & { server?: StartOptions } = {}): Promise<LoadEnv> {
-  return startModelServer({
-    ...opts,
+export async function loadEnv(opts: FakeModelOptions & { server?: StartOptions } = {}): Promise<LoadEnv> {
+  const { server, ...modelOptions } = opts;
+  const model = startFakeModel({
+    ...modelOptions,
     latencyMs: opts.latencyMs ?? 5,
     env: { RATE_LIMIT_PER_MINUTE: "1000000", ...opts.env },
   });
+  // A server process, as deployed: the load's clients and the fake do not share its thread.
+  const srv = await startServer({ ...server, env: model.env }).catch(async (e) => {
+    await model.stop();
+    throw e;
+  });
+  return {
+    ...model,
+    srv,
+    key: await srv.createKey("acme", "production"),
+    async stop() {
+      await srv.stop();
+      await model.stop();
+    },
+  };
 }
 
 /** Lines of the server's output that report lock contention (which WAL + busy_timeout must prevent). */

@@ -10,10 +10,11 @@ import { systemClock } from "../../src/clock.ts";
 import { loadOrCreateSecret } from "../../src/media/secret.ts";
 import { createMediaUrls } from "../../src/media/signed-url.ts";
 import { createSigner } from "../../src/media/signer.ts";
-import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { call, errorOf } from "../helpers/server.ts";
 import { withDb } from "./harness.ts";
 
-let srv: TestServer;
+let srv: TestApp;
 let production: string;
 let testKey: string;
 
@@ -32,11 +33,13 @@ function upload(
   const form = new FormData();
   form.append("files", new Blob([text], { type }), name);
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  return fetch(`${srv.url}${path}`, {
-    method: "POST",
-    headers: { "x-api-key": key, "x-external-user-id": "learner" },
-    body: form,
-  }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+  return srv
+    .fetch(`${path}`, {
+      method: "POST",
+      headers: { "x-api-key": key, "x-external-user-id": "learner" },
+      body: form,
+    })
+    .then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
 }
 
 const MOON =
@@ -45,7 +48,7 @@ const MOON =
   "## Tides\n\nThe Moon's gravity raises two tidal bulges in the oceans, so most coasts see two high tides a day.\n";
 
 beforeAll(async () => {
-  srv = await startServer();
+  srv = await startApp();
   production = await srv.createKey("acme", "production");
   testKey = await srv.createKey("acme", "test");
 });
@@ -58,14 +61,14 @@ describe("stored sources on /media", () => {
     expect(extracted.status).toBe(200);
     const link = extracted.body.documents[0].source_url as string;
     expect(link).toContain("/media/");
-    const res = await fetch(link);
+    const res = await srv.fetch(link);
     expect(res.status).toBe(200);
     expect(await res.text()).toBe(HTML);
     expect(res.headers.get("content-disposition")).toStartWith("attachment");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
     // A range request (how players and download managers fetch) carries the same protection.
-    const part = await fetch(link, { headers: { range: "bytes=0-14" } });
+    const part = await srv.fetch(link, { headers: { range: "bytes=0-14" } });
     expect(part.status).toBe(206);
     expect(part.headers.get("content-disposition")).toStartWith("attachment");
     expect(part.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
@@ -78,7 +81,7 @@ describe("stored sources on /media", () => {
     mkdirSync(join(srv.dataDir, "blobs", "2026", "11"), { recursive: true });
     writeFileSync(join(srv.dataDir, "blobs", key), mp3);
     const media = createMediaUrls(createSigner(loadOrCreateSecret(srv.dataDir, "media-signing.key")), systemClock);
-    const res = await fetch(media.url({ baseUrl: srv.url, mediaUrlTtlSeconds: 60 }, key));
+    const res = await srv.fetch(media.url({ baseUrl: srv.url, mediaUrlTtlSeconds: 60 }, key));
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("audio/mpeg");
     expect(res.headers.get("content-disposition")).toStartWith("inline");
@@ -117,7 +120,7 @@ describe("SSRF: IPv4 addresses written as IPv6", () => {
     ];
     const form = new FormData();
     form.append("web_urls", JSON.stringify(urls));
-    const res = await fetch(`${srv.url}/v2/documents/extract`, {
+    const res = await srv.fetch(`/v2/documents/extract`, {
       method: "POST",
       headers: { "x-api-key": production },
       body: form,
@@ -137,7 +140,7 @@ describe("SSRF: IPv4 addresses written as IPv6", () => {
 
   test("a webhook on an IPv4-compatible address is refused at registration", async () => {
     for (const url of ["https://[::127.0.0.1]/hook", "https://[::a9fe:a9fe]/hook", "https://[::8.8.8.8]/hook"]) {
-      const r = await call(srv.url, "/v2/webhooks", { key: production, json: { url } });
+      const r = await call(srv, "/v2/webhooks", { key: production, json: { url } });
       expect({ url, status: r.status }).toEqual({ url, status: 422 });
       expect(errorOf(r).code).toBe("URL_NOT_ALLOWED");
     }
@@ -167,7 +170,7 @@ describe("test and production keys of one tenant", () => {
     );
     expect(processed.status).toBe(200);
     made.document = processed.body.documents[0].id;
-    const hook = await call(srv.url, "/v2/webhooks", {
+    const hook = await call(srv, "/v2/webhooks", {
       key: production,
       json: { url: "https://hooks.example.com/acme" },
     });
@@ -177,13 +180,13 @@ describe("test and production keys of one tenant", () => {
 
   test("a test key neither sees, reads, changes nor deletes production data", async () => {
     // The learner is unknown to the test environment until its first write there.
-    expect((await call(srv.url, "/v2/courses", { key: testKey, user: "learner" })).status).toBe(404);
-    expect((await call(srv.url, "/v2/users", { key: testKey, json: { external_id: "learner" } })).status).toBe(201);
+    expect((await call(srv, "/v2/courses", { key: testKey, user: "learner" })).status).toBe(404);
+    expect((await call(srv, "/v2/users", { key: testKey, json: { external_id: "learner" } })).status).toBe(201);
     for (const path of ["/v2/courses", "/v2/documents"]) {
-      const r = await call(srv.url, path, { key: testKey, user: "learner" });
+      const r = await call(srv, path, { key: testKey, user: "learner" });
       expect({ path, status: r.status, data: r.body.data }).toEqual({ path, status: 200, data: [] });
     }
-    expect((await call(srv.url, "/v2/webhooks", { key: testKey })).body.data).toEqual([]);
+    expect((await call(srv, "/v2/webhooks", { key: testKey })).body.data).toEqual([]);
     for (const [method, path, json] of [
       ["GET", `/v2/courses/${made.course}`],
       ["POST", `/v2/courses/${made.course}/ask`, { question: "What is the production topic?" }],
@@ -192,15 +195,15 @@ describe("test and production keys of one tenant", () => {
       ["DELETE", `/v2/webhooks/${made.webhook}`],
       ["POST", `/v2/webhooks/${made.webhook}/test`, {}],
     ] as [string, string, unknown?][]) {
-      const r = await call(srv.url, path, { method, key: testKey, user: "learner", json });
+      const r = await call(srv, path, { method, key: testKey, user: "learner", json });
       expect({ method, path, status: r.status }).toEqual({ method, path, status: 404 });
       errorOf(r);
     }
     // Still there, for the production key.
-    expect((await call(srv.url, `/v2/courses/${made.course}`, { key: production, user: "learner" })).status).toBe(200);
-    const docs = await call(srv.url, "/v2/documents", { key: production, user: "learner" });
+    expect((await call(srv, `/v2/courses/${made.course}`, { key: production, user: "learner" })).status).toBe(200);
+    const docs = await call(srv, "/v2/documents", { key: production, user: "learner" });
     expect(docs.body.data.map((d: { id: string }) => d.id)).toContain(made.document);
-    const hooks = await call(srv.url, "/v2/webhooks", { key: production });
+    const hooks = await call(srv, "/v2/webhooks", { key: production });
     expect(hooks.body.data.map((h: { id: string }) => h.id)).toEqual([made.webhook]);
   });
 
@@ -215,17 +218,15 @@ describe("test and production keys of one tenant", () => {
     expect(processed.status).toBe(200);
     const trial = processed.body.documents[0].id;
     expect(
-      (await call(srv.url, "/v2/documents", { key: testKey, user: "learner" })).body.data.map(
-        (d: { id: string }) => d.id,
-      ),
+      (await call(srv, "/v2/documents", { key: testKey, user: "learner" })).body.data.map((d: { id: string }) => d.id),
     ).toEqual([trial]);
-    const productionDocs = (await call(srv.url, "/v2/documents", { key: production, user: "learner" })).body.data.map(
+    const productionDocs = (await call(srv, "/v2/documents", { key: production, user: "learner" })).body.data.map(
       (d: { id: string }) => d.id,
     );
     expect(productionDocs).toContain(made.document);
     expect(productionDocs).not.toContain(trial);
     expect(
-      (await call(srv.url, `/v2/documents/${trial}`, { method: "DELETE", key: production, user: "learner" })).status,
+      (await call(srv, `/v2/documents/${trial}`, { method: "DELETE", key: production, user: "learner" })).status,
     ).toBe(404);
     // The learner "learner" is two learners, one per environment.
     const owners = withDb(
@@ -236,14 +237,14 @@ describe("test and production keys of one tenant", () => {
           .get()!,
     );
     expect(owners.n).toBe(2);
-    const usage = await call(srv.url, "/v2/usage", { key: testKey });
+    const usage = await call(srv, "/v2/usage", { key: testKey });
     expect(usage.status).toBe(200);
     expect(usage.body.test_key_limits).not.toBeNull();
   });
 
   test("both environments share the tenant's rate limit", async () => {
-    const p = await call(srv.url, "/v2/courses", { key: production, user: "learner" });
-    const t = await call(srv.url, "/v2/courses", { key: testKey, user: "learner" });
+    const p = await call(srv, "/v2/courses", { key: production, user: "learner" });
+    const t = await call(srv, "/v2/courses", { key: testKey, user: "learner" });
     expect(Number(t.headers.get("x-ratelimit-remaining"))).toBe(Number(p.headers.get("x-ratelimit-remaining")) - 1);
   });
 });

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { call, errorOf, ROOT, startServer, type TestServer } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { expectGuarded } from "../helpers/route-cases.ts";
+import { call, errorOf, ROOT } from "../helpers/server.ts";
 
 const CORPUS = join(ROOT, "../shared/corpus");
 const NOT_ANSWERED = "The provided sources do not answer this question.";
 
-let srv: TestServer;
+let srv: TestApp;
 let web: ReturnType<typeof Bun.serve>;
 let key: string;
 let testKey: string;
@@ -34,9 +36,9 @@ function form(parts: { files?: File[]; youtube?: string; web?: string; space?: s
 }
 
 const processDocs = (body: FormData, user = ALICE, k = key) =>
-  call(srv.url, "/v2/documents/process", { key: k, user, body });
-const query = (json: unknown, user = ALICE, k = key) => call(srv.url, "/v2/documents/query", { key: k, user, json });
-const listDocs = (qs = "", user = ALICE) => call(srv.url, `/v2/documents${qs}`, { key, user });
+  call(srv, "/v2/documents/process", { key: k, user, body });
+const query = (json: unknown, user = ALICE, k = key) => call(srv, "/v2/documents/query", { key: k, user, json });
+const listDocs = (qs = "", user = ALICE) => call(srv, `/v2/documents${qs}`, { key, user });
 
 beforeAll(async () => {
   web = Bun.serve({
@@ -44,7 +46,7 @@ beforeAll(async () => {
     port: 0,
     fetch: () => new Response(ARTICLE, { headers: { "content-type": "text/html" } }),
   });
-  srv = await startServer({
+  srv = await startApp({
     env: {
       RATE_LIMIT_PER_MINUTE: "1000",
       OUTBOUND_ALLOW: "127.0.0.1",
@@ -141,16 +143,20 @@ describe("POST /v2/documents/process", () => {
     expect(empty.body).toEqual({ answer: NOT_ANSWERED, sources: [] });
   });
 
-  test("another learner or tenant cannot query, list or delete the documents (404)", async () => {
+  test("no key is 401; another learner, another tenant or a test key cannot query, list or delete the documents (404)", async () => {
     expect((await processDocs(form({ files: [new File(["Bob's own note."], "bob.txt")] }), "bob")).status).toBe(200);
     const bob = await query({ question: "glaciers", document_ids: [pdfId] }, "bob");
     expect(bob.status).toBe(404);
     expect(errorOf(bob).code).toBe("DOCUMENT_NOT_FOUND");
-    expect((await query({ question: "glaciers", document_ids: [pdfId] }, ALICE, foreignKey)).status).toBe(404);
+    const outsiders = { key, user: ALICE, otherTenantKey: foreignKey, testKey, otherUser: "bob" };
+    const routes = [
+      { method: "POST", path: "/v2/documents/query", json: { question: "glaciers", document_ids: [pdfId] } },
+      { method: "DELETE", path: `/v2/documents/${pdfId}` },
+    ];
+    for (const route of routes) await expectGuarded(srv, route, outsiders);
     const bobSpace = await query({ question: "glaciers valleys", space_id: "nature" }, "bob");
     expect(bobSpace.body.sources).toEqual([]);
-    expect((await call(srv.url, `/v2/documents/${pdfId}`, { key, user: "bob", method: "DELETE" })).status).toBe(404);
-    expect((await call(srv.url, "/v2/documents", { key: foreignKey, user: ALICE })).status).toBe(404);
+    expect((await call(srv, "/v2/documents", { key: foreignKey, user: ALICE })).status).toBe(404);
   });
 });
 
@@ -244,10 +250,10 @@ describe("GET and DELETE /v2/documents", () => {
     expect((await listDocs("?space_id=nature", "carol")).body.data).toEqual([]);
     expect((await listDocs("?cursor=garbage", "carol")).status).toBe(422);
 
-    const del = await call(srv.url, `/v2/documents/${ids[0]}`, { key, user: "carol", method: "DELETE" });
+    const del = await call(srv, `/v2/documents/${ids[0]}`, { key, user: "carol", method: "DELETE" });
     expect(del.status).toBe(204);
     expect(del.text).toBe("");
-    expect((await call(srv.url, `/v2/documents/${ids[0]}`, { key, user: "carol", method: "DELETE" })).status).toBe(404);
+    expect((await call(srv, `/v2/documents/${ids[0]}`, { key, user: "carol", method: "DELETE" })).status).toBe(404);
     expect((await query({ question: "one things", document_ids: [ids[0]] }, "carol")).status).toBe(404);
     const rest = await query({ question: "Document things", space_id: "paging", top_k: 10 }, "carol");
     expect(rest.body.sources.map((s: any) => s.document_id).sort()).toEqual([ids[1], ids[2]].sort());

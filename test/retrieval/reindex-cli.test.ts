@@ -2,8 +2,9 @@ import { afterAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { spawn } from "bun";
 import { openDb } from "../../src/db/index.ts";
+import { startApp } from "../helpers/app.ts";
 import { startFakeOllama } from "../helpers/fake-ollama.ts";
-import { BUN, call, cleanup, ROOT, startServer } from "../helpers/server.ts";
+import { BUN, call, cleanup, ROOT } from "../helpers/server.ts";
 
 const fake = startFakeOllama();
 const dirs: string[] = [];
@@ -26,7 +27,7 @@ const embedders = async (dataDir: string) => {
 };
 
 test("`reindex` re-embeds every chunk with the newly configured embedder, with progress, and search then uses it", async () => {
-  const first = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "1000" } });
+  const first = await startApp({ env: { RATE_LIMIT_PER_MINUTE: "1000" } });
   dirs.push(first.dataDir);
   const key = await first.createKey("acme", "production");
   const body = new FormData();
@@ -35,7 +36,7 @@ test("`reindex` re-embeds every chunk with the newly configured embedder, with p
     (_, i) => `Fact ${i}: the heron waits in shallow water for fish number ${i}.`,
   ).join(" ");
   body.append("files", new File([`# Herons\n\n${text}`], "herons.md"));
-  const made = await call(first.url, "/v2/documents/process", { key, user: "ann", body });
+  const made = await call(first, "/v2/documents/process", { key, user: "ann", body });
   const chunks = made.body.documents[0].chunk_count;
   expect(chunks).toBeGreaterThan(1);
   await first.stop({ keepData: true });
@@ -61,13 +62,13 @@ test("`reindex` re-embeds every chunk with the newly configured embedder, with p
   const again = spawn([BUN, join(ROOT, "src/main.ts"), "reindex"], { env, stdout: "pipe", stderr: "pipe" });
   expect(await new Response(again.stderr).text()).toContain("Re-embedded 0 chunks");
 
-  const second = await startServer({
+  const second = await startApp({
     dataDir: first.dataDir,
     env: { EMBEDDER: "ollama", OLLAMA_HOST: fake.url, EMBEDDING_MODEL: "all-minilm" },
   });
   try {
     expect(second.output()).toContain("ollama:all-minilm");
-    const res = await call(second.url, "/v2/documents/query", {
+    const res = await call(second, "/v2/documents/query", {
       key,
       user: "ann",
       json: { question: "What does the heron wait for?", document_ids: [made.body.documents[0].id], top_k: 2 },

@@ -1,13 +1,13 @@
 /** course.completed and course.failed as real generation runs emit them, received over HTTPS. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { type ModelServer, startModelServer } from "../helpers/fake-model.ts";
+import { type FakeModel, startFakeModel } from "../helpers/fake-model.ts";
 import type { FakeOllama } from "../helpers/fake-ollama.ts";
-import { call, cleanup, type TestServer, tempDir } from "../helpers/server.ts";
+import { call, cleanup, startServer, type TestServer, tempDir } from "../helpers/server.ts";
 import { type Receiver, startReceiver, verifySignature } from "./receiver.ts";
 
 const dir = tempDir("cf-webhooks-gen-");
 let rx: Receiver;
-let model: ModelServer;
+let model: FakeModel;
 let ollama: FakeOllama;
 let srv: TestServer;
 let key: string;
@@ -15,15 +15,19 @@ let secret: string;
 
 beforeAll(async () => {
   rx = startReceiver(dir);
-  model = await startModelServer({
+  model = startFakeModel({
     env: { NODE_EXTRA_CA_CERTS: rx.certFile, OUTBOUND_ALLOW: "127.0.0.1", LLM_MAX_RETRIES: "0" },
   });
-  ({ fake: ollama, srv, key } = model);
+  ollama = model.fake;
+  // A server process: the receiver's certificate is trusted through NODE_EXTRA_CA_CERTS, read at start.
+  srv = await startServer({ env: model.env });
+  key = await srv.createKey("acme", "production");
   const r = await call(srv.url, "/v2/webhooks", { key, json: { url: `${rx.url}/courses` } });
   expect(r.status).toBe(201);
   secret = r.body.secret;
 });
 afterAll(async () => {
+  await srv.stop();
   await model.stop();
   rx.stop();
   cleanup(dir);
