@@ -33,7 +33,7 @@ const isChapterCall = (body: Record<string, any>) => JSON.stringify(body.format 
 
 /** A course from the tides notes, in sync mode, as the caller sees its answer. */
 const generate = (user: string) =>
-  call(model.srv.url, "/v2/courses/generate-from-files?mode=sync", {
+  call(model.srv, "/v2/courses/generate-from-files?mode=sync", {
     key: model.key,
     user,
     body: filesForm({ num_chapters: "1" }, [{ name: "tides.md", content: TIDES, type: "text/markdown" }]),
@@ -45,7 +45,7 @@ async function failedCourse(user: string) {
   const error = errorOf(r);
   expect(error.code).not.toBe("INTERNAL");
   const courseId = r.body.error.details.course_id as string;
-  const progress = await call(model.srv.url, `/v2/courses/${courseId}/progress`, { key: model.key, user });
+  const progress = await call(model.srv, `/v2/courses/${courseId}/progress`, { key: model.key, user });
   expect(progress.body.course_status).toBe("failed");
   expect(progress.body.error.code).toBe(error.code);
   return { error, progress: progress.body };
@@ -96,7 +96,7 @@ test("paragraphs their citations do not support are MODEL_OUTPUT_UNGROUNDED", as
 test("a model the server does not have is MODEL_NOT_FOUND with the model's name", async () => {
   const missing = await startModelServer({ env: { LLM_MODEL: "no-such-model" } });
   try {
-    const r = await call(missing.srv.url, "/v2/courses/generate?mode=sync", {
+    const r = await call(missing.srv, "/v2/courses/generate?mode=sync", {
       key: missing.key,
       user: "missing-model",
       json: { topic: "Tides and their causes", num_chapters: 1 },

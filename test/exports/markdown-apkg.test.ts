@@ -195,7 +195,7 @@ describe("format=apkg", () => {
         expect(String(note.mid)).toBe(model.id);
         expect(note.flds).toBe(`${Bun.escapeHTML(deck.cards[i].front)}\x1f${Bun.escapeHTML(deck.cards[i].back)}`);
         const tags = note.tags.trim().split(" ");
-        expect(tags[0]).toMatch(/^course::cell-biology-script-alert-x-script-etc-passwd$/);
+        expect(tags[0]).toMatch(/^course::cell-biology-script-alert-x-script-etc-passwd-0-xxe-lt-b-gt$/);
         expect(tags[1]).toMatch(new RegExp(`^chapter::0[1-${titles}]-[a-z0-9-]+$`));
         expect(cards[i]).toMatchObject({ nid: note.id, ord: 0, queue: 0 });
         expect(decks[String(cards[i]!.did)]).toBeDefined();

@@ -74,13 +74,13 @@ afterAll(() => model?.stop());
 
 test("the markdown export of a model-written course keeps no javascript: link", async () => {
   const { srv, key } = model;
-  const gen = await call(srv.url, "/v2/courses/generate?mode=sync", {
+  const gen = await call(srv, "/v2/courses/generate?mode=sync", {
     key,
     user: "reader",
     json: { topic: "Tides and their causes", num_chapters: 1 },
   });
   expect({ status: gen.status, text: gen.status === 200 ? "" : gen.text }).toEqual({ status: 200, text: "" });
-  const res = await fetch(`${srv.url}/v2/courses/${gen.body.course.id}/export?format=markdown`, {
+  const res = await srv.fetch(`/v2/courses/${gen.body.course.id}/export?format=markdown`, {
     headers: { "x-api-key": key, "x-external-user-id": "reader" },
   });
   expect(res.status).toBe(200);

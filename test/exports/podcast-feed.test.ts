@@ -67,7 +67,10 @@ describe("podcast feed", () => {
     const xml = await res.text();
     const list = await episodes();
     expect(xml).toContain('<rss version="2.0"');
-    expect(xml).toContain(`<title>Cell biology &lt;script&gt;alert("x")&lt;/script&gt; &amp; ../../etc/passwd</title>`);
+    // The title as written: markup escaped, and its entity-like text (&#0;, &xxe;, &lt;b&gt;) kept as text.
+    expect(xml).toContain(
+      `<title>Cell biology &lt;script&gt;alert("x")&lt;/script&gt; &amp; ../../etc/passwd &amp;#0; &amp;xxe; &amp;lt;b&amp;gt;</title>`,
+    );
     const items = xml.split("<item>").slice(1);
     expect(items).toHaveLength(list.length);
     for (const [i, e] of list.entries()) {
