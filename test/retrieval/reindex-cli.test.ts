@@ -67,7 +67,9 @@ test("`reindex` re-embeds every chunk with the newly configured embedder, with p
     env: { EMBEDDER: "ollama", OLLAMA_HOST: fake.url, EMBEDDING_MODEL: "all-minilm" },
   });
   try {
-    expect(second.output()).toContain("ollama:all-minilm");
+    // The server now embeds with the new embedder (and warns of no stale chunks: reindex did them all).
+    expect(second.svc.embedder.id).toBe("ollama:all-minilm");
+    expect(second.output()).not.toContain("run `courseforge reindex`");
     const res = await call(second, "/v2/documents/query", {
       key,
       user: "ann",
