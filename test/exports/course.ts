@@ -26,7 +26,11 @@ export interface ExportCourseEnv {
 }
 
 export async function exportCourse(opts: { podcasts?: boolean; materials?: boolean } = {}): Promise<ExportCourseEnv> {
-  const srv = await startApp({ env: { RATE_LIMIT_PER_MINUTE: "10000", MODELS_DIR: "/nonexistent-models" } });
+  // Listening: the podcast feed test hands its URLs to podget, a real client.
+  const srv = await startApp({
+    listen: true,
+    env: { RATE_LIMIT_PER_MINUTE: "10000", MODELS_DIR: "/nonexistent-models" },
+  });
   const key = await srv.createKey("acme", "production");
   const user = "learner";
   const form = new FormData();

@@ -27,8 +27,11 @@ const feed = (method: "POST" | "DELETE", user = env.user) =>
 const episodes = async () =>
   (await call(env.srv, `/v2/courses/${env.courseId}/podcasts`, { key: env.key, user: env.user })).body.episodes;
 
-/** Runs podget on one feed URL with its own config and library folders; returns the downloaded files. */
-function podget(feedUrl: string): Map<string, Buffer> {
+/**
+ * Runs podget on one feed URL with its own config and library folders; returns the downloaded files.
+ * Spawned without blocking: the server answering podget runs in this process.
+ */
+async function podget(feedUrl: string): Promise<Map<string, Buffer>> {
   const root = mkdtempSync(join(tmpdir(), "cf-podget-"));
   const config = join(root, "config");
   const library = join(root, "library");
@@ -37,12 +40,17 @@ function podget(feedUrl: string): Map<string, Buffer> {
   });
   expect(created.exitCode).toBe(0);
   writeFileSync(join(config, "serverlist"), `${feedUrl} Courses CellBiology\n`);
-  const run = Bun.spawnSync(["podget", "-d", config, "-l", library, "-n", "--verbosity", "2"], {
+  const run = Bun.spawn(["podget", "-d", config, "-l", library, "-n", "--verbosity", "2"], {
     env: { ...process.env, HOME: root },
     stdout: "pipe",
     stderr: "pipe",
   });
-  if (run.exitCode !== 0) throw new Error(`podget failed: ${run.stdout.toString()}${run.stderr.toString()}`);
+  const [code, out, err] = await Promise.all([
+    run.exited,
+    new Response(run.stdout).text(),
+    new Response(run.stderr).text(),
+  ]);
+  if (code !== 0) throw new Error(`podget failed: ${out}${err}`);
   const dir = join(library, "Courses", "CellBiology");
   return new Map(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name))]));
 }
@@ -91,7 +99,7 @@ describe("podcast feed", () => {
       expect(new Uint8Array(await part.arrayBuffer())).toEqual(bytes.subarray(10, 20));
     }
 
-    const downloaded = podget(feed_url);
+    const downloaded = await podget(feed_url);
     expect(downloaded.size).toBe(list.length);
     const originals = await Promise.all(
       list.map(async (e: { audio_url: string }) => Buffer.from(await (await env.srv.fetch(e.audio_url)).arrayBuffer())),
