@@ -5,24 +5,13 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { call, startServer, type TestServer } from "../helpers/server.ts";
-import { filesForm } from "./helpers.ts";
+import { filesForm, tidesNotes } from "./helpers.ts";
 
 let srv: TestServer;
 let acme: string;
 let globex: string;
 
-const NOTES = (n: number) =>
-  [
-    `# Tides ${n}`,
-    "",
-    "## Causes",
-    "",
-    "Tides rise and fall twice a day because the Moon's gravity pulls the oceans toward it. The Sun adds a smaller pull of its own, about half as strong as the Moon's.",
-    "",
-    "## Kinds",
-    "",
-    "Spring tides come when the Sun and the Moon line up, and their range is the largest of the month. Neap tides come when they stand at right angles, and their range is the smallest.",
-  ].join("\n");
+const NOTES = (n: number) => tidesNotes(`Tides ${n}`);
 
 beforeAll(async () => {
   srv = await startServer({

@@ -136,3 +136,17 @@ export async function syncCourse(env: CourseEnv, form: FormData, user = "reader"
 /** A form for generate-from-files with one corpus file and `num_chapters` 4. */
 export const corpusForm = async (path: string, fields: Record<string, string> = { num_chapters: "4" }) =>
   filesForm(fields, [{ name: path.split("/").pop()!, content: await Bun.file(path).bytes() }]);
+
+/** Short notes with two sections, titled `title`: a one-chapter course that builds in moments. */
+export const tidesNotes = (title = "Tides") =>
+  [
+    `# ${title}`,
+    "",
+    "## Causes",
+    "",
+    "Tides rise and fall twice a day because the Moon's gravity pulls the oceans toward it. The Sun adds a smaller pull of its own, about half as strong as the Moon's.",
+    "",
+    "## Kinds",
+    "",
+    "Spring tides come when the Sun and the Moon line up, and their range is the largest of the month. Neap tides come when they stand at right angles, and their range is the smallest.",
+  ].join("\n");

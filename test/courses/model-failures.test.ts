@@ -8,19 +8,9 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { type ModelServer, startModelServer } from "../helpers/fake-model.ts";
 import { call, errorOf } from "../helpers/server.ts";
-import { filesForm } from "./helpers.ts";
+import { filesForm, tidesNotes } from "./helpers.ts";
 
-const TIDES = [
-  "# Tides",
-  "",
-  "## Causes",
-  "",
-  "Tides rise and fall twice a day because the Moon's gravity pulls the oceans toward it. The Sun adds a smaller pull of its own, about half as strong as the Moon's.",
-  "",
-  "## Kinds",
-  "",
-  "Spring tides come when the Sun and the Moon line up, and their range is the largest of the month. Neap tides come when they stand at right angles, and their range is the smallest.",
-].join("\n");
+const TIDES = tidesNotes();
 
 let model: ModelServer;
 

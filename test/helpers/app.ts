@@ -8,7 +8,7 @@ import { loadConfig } from "../../src/config.ts";
 import type { Logger } from "../../src/log.ts";
 import { listen, openApp } from "../../src/server.ts";
 import { createKey, type KeyEnv } from "../../src/tenants/keys.ts";
-import { cleanup, type StartOptions, type TestServer, tempDir } from "./server.ts";
+import { cleanup, type StartOptions, type TestServer, tempDir, testServerEnv } from "./server.ts";
 
 /** The origin an app without a socket answers as: its links and its Origin checks use it. */
 const NO_SOCKET_ORIGIN = "http://courseforge.test";
@@ -43,17 +43,7 @@ function capturingLogger(level: string): { log: Logger; output: () => string } {
 
 export async function startApp(opts: AppOptions = {}): Promise<TestApp> {
   const dataDir = opts.dataDir ?? tempDir();
-  const cfg = loadConfig({
-    ...process.env,
-    HOST: "127.0.0.1",
-    PORT: "0",
-    DATA_DIR: dataDir,
-    LLM_PROVIDER: "extractive",
-    EMBEDDER: "builtin",
-    LOG_LEVEL: "info",
-    OLLAMA_HOST: "http://127.0.0.1:9",
-    ...opts.env,
-  });
+  const cfg = loadConfig({ ...process.env, ...testServerEnv(dataDir), ...opts.env });
   const { log, output } = capturingLogger(cfg.logLevel);
   const opened = await openApp(cfg, log, { bootstrap: false });
   const { app, svc } = opened;

@@ -46,6 +46,20 @@ export const FAST_ENV: Record<string, string> = {
   LLM_TIMEOUT_MS: "20000",
 };
 
+/**
+ * What every test server runs with, process or in process: loopback on a free port, its own data,
+ * the built-in engine and embedder, and no model host that could answer.
+ */
+export const testServerEnv = (dataDir: string): Record<string, string> => ({
+  HOST: "127.0.0.1",
+  PORT: "0",
+  DATA_DIR: dataDir,
+  LLM_PROVIDER: "extractive",
+  EMBEDDER: "builtin",
+  LOG_LEVEL: "info",
+  OLLAMA_HOST: "http://127.0.0.1:9",
+});
+
 export function tempDir(prefix = "cf-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
@@ -55,17 +69,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   const command = opts.command ?? [BUN, join(ROOT, "src/main.ts")];
   const proc = spawn([...command, "serve", "--no-bootstrap", ...(opts.args ?? [])], {
     cwd: opts.cwd ?? ROOT,
-    env: {
-      ...process.env,
-      HOST: "127.0.0.1",
-      PORT: "0",
-      DATA_DIR: dataDir,
-      LLM_PROVIDER: "extractive",
-      EMBEDDER: "builtin",
-      LOG_LEVEL: "info",
-      OLLAMA_HOST: "http://127.0.0.1:9",
-      ...opts.env,
-    },
+    env: { ...process.env, ...testServerEnv(dataDir), ...opts.env },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
