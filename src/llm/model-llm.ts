@@ -10,7 +10,7 @@ import { modelCalls, modelDuration } from "../metrics.ts";
 import { isTransient, llmError, looksLikeRefusal } from "./errors.ts";
 import type { ChatMessage, Completion, CompletionRequest, Transport } from "./providers/transport.ts";
 import { canonicalModel } from "./providers/transport.ts";
-import { isValid, normalize, parseJsonReply, toJsonSchema, validationErrors } from "./repair.ts";
+import { isValid, normalize, parseJsonReply, toJsonSchema, validationErrors, withoutReasoning } from "./repair.ts";
 import { samplingFor } from "./tasks.ts";
 import type { CallOptions, Llm, LlmDescription, LlmHealth, Prompt, StructuredOptions } from "./types.ts";
 
@@ -151,7 +151,8 @@ export class ModelLlm implements Llm {
         shouldRetry: ({ error }) => isTransient(error),
       });
       this.record(req.model, completion, started, opts);
-      return completion;
+      // Reasoning never reaches what is parsed or stored.
+      return { ...completion, text: withoutReasoning(completion.text) };
     } catch (err) {
       const outcome = err instanceof AppError ? err.code : "LLM_UNAVAILABLE";
       modelCalls.inc({ engine: this.engine, model: canonicalModel(req.model), outcome });

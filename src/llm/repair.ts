@@ -9,6 +9,12 @@ import { jsonrepair } from "jsonrepair";
 
 export type ParseResult = { ok: true; value: unknown; repaired: boolean } | { ok: false; error: string };
 
+// A reasoning model's thinking aloud before its answer ("<think>…</think>"), closed or cut off.
+const REASONING = /<(think|thinking|reasoning)>[\s\S]*?(<\/\1>|$)/gi;
+
+/** `reply` without the reasoning a model wrote before (or instead of) its answer. */
+export const withoutReasoning = (reply: string) => reply.replace(REASONING, "").trim();
+
 const FENCE = /```(?:json|JSON)?\s*([\s\S]*?)(?:```|$)/;
 
 export function parseJsonReply(reply: string): ParseResult {
@@ -29,9 +35,29 @@ export function parseJsonReply(reply: string): ParseResult {
   }
 }
 
-/** Fixes what is safe to fix without asking again: "2" for 2, unknown extra keys. */
+/** Fixes what is safe to fix without asking again: "2" for 2, unknown extra keys, lists longer than allowed. */
 export function normalize<S extends TSchema>(schema: S, value: unknown): unknown {
-  return Value.Clean(schema, Value.Convert(schema, value));
+  return withinMaxItems(schema, Value.Clean(schema, Value.Convert(schema, value)));
+}
+
+/**
+ * `value` with every list cut to its schema's `maxItems`: a model that ignores "3-5 questions"
+ * and writes eight has written five good ones, and asking again rarely makes it write fewer.
+ */
+function withinMaxItems(schema: TSchema, value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const items = schema.items as TSchema | undefined;
+    const kept = typeof schema.maxItems === "number" ? value.slice(0, schema.maxItems) : value;
+    return items ? kept.map((v) => withinMaxItems(items, v)) : kept;
+  }
+  if (value && typeof value === "object" && schema.properties) {
+    const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+    for (const [key, sub] of Object.entries(schema.properties as Record<string, TSchema>)) {
+      if (key in out) out[key] = withinMaxItems(sub, out[key]);
+    }
+    return out;
+  }
+  return value;
 }
 
 export function validationErrors<S extends TSchema>(schema: S, value: unknown, max = 12): string[] {

@@ -30,7 +30,8 @@ describe("ollama provider through the real ollama client", () => {
     );
     expect(Value.Check(schema, out)).toBe(true);
     expect(out.chapters).toHaveLength(3);
-    const call = fake.calls[before]!;
+    // The first call of a model asks /api/show what it can do (see the `think` setting).
+    const call = fake.calls.slice(before).find((c) => c.path !== "/api/show")!;
     expect(call.path).toBe("/api/chat");
     expect(call.body!.stream).toBe(false);
     expect(call.body!.format).toEqual(JSON.parse(JSON.stringify(schema)));

@@ -43,11 +43,32 @@ export class OllamaTransport implements Transport {
     return new Ollama({ host, fetch: Object.assign(withSignal, { preconnect: fetch.preconnect }) });
   }
 
-  private body(req: CompletionRequest) {
+  /**
+   * What the model can do, from /api/show, asked once per model. A reasoning model is told not to
+   * think aloud (`think: false`): its reasoning would spend the reply's token budget and has no
+   * place in a course; a model without the capability must not be sent the setting at all (Ollama
+   * rejects it). A model whose capabilities cannot be read is treated as one without.
+   */
+  private readonly capabilities = new Map<string, Promise<string[]>>();
+
+  private async thinkSetting(host: string, req: CompletionRequest): Promise<{ think?: boolean }> {
+    let known = this.capabilities.get(req.model);
+    if (!known) {
+      known = this.client(host, callSignal(this.probeMs(), req.signal))
+        .show({ model: req.model })
+        .then((r) => r.capabilities ?? [])
+        .catch(() => []);
+      this.capabilities.set(req.model, known);
+    }
+    return (await known).includes("thinking") ? { think: false } : {};
+  }
+
+  private async body(host: string, req: CompletionRequest) {
     return {
       model: req.model,
       messages: req.messages,
       ...(req.schema ? { format: req.schema } : {}),
+      ...(await this.thinkSetting(host, req)),
       keep_alive: this.settings.keepAlive,
       options: {
         temperature: req.sampling.temperature,
@@ -78,7 +99,7 @@ export class OllamaTransport implements Transport {
   complete(req: CompletionRequest): Promise<Completion> {
     return this.onSomeHost(async (host) => {
       const res = await this.client(host, callSignal(this.settings.timeoutMs, req.signal)).chat({
-        ...this.body(req),
+        ...(await this.body(host, req)),
         stream: false,
       });
       return toCompletion(res, res.message?.content ?? "");
@@ -89,7 +110,7 @@ export class OllamaTransport implements Transport {
     const signal = callSignal(this.settings.timeoutMs, req.signal);
     const { iterator, host } = await this.onSomeHost(async (host) => ({
       host,
-      iterator: await this.client(host, signal).chat({ ...this.body(req), stream: true }),
+      iterator: await this.client(host, signal).chat({ ...(await this.body(host, req)), stream: true }),
     }));
     let text = "";
     try {
