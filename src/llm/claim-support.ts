@@ -1,11 +1,12 @@
 /**
  * Whether passages say what one sentence claims, accepting paraphrase and refusing invention and
  * contradiction. Lexical support (src/llm/support.ts) cannot tell a paraphrase from a
- * contradiction; here each content word of the claim counts as found when the passages hold it
- * (stemmed) or a WordNet synonym or derivation of it, rarer words weighing more (a claim is about
- * its uncommon words), and the claim is refused outright when it contradicts the passage sentence
- * closest to it: a negation one of them lacks, a number the passages do not hold, or a word whose
- * WordNet antonym that sentence uses instead.
+ * contradiction; here each content word of the claim counts as found when two neighbouring
+ * sentences of one passage hold it (stemmed) or a WordNet synonym, hypernym or derivation of it,
+ * rarer words weighing more (a claim is about its uncommon words): words gathered from all over a
+ * passage are not what it says. The claim is refused outright when it contradicts the passage
+ * sentence closest to it: one of them denying what the other asserts, a number the passages do not
+ * hold, or a word whose WordNet antonym that sentence uses instead.
  */
 import { splitSentences } from "../ingest/sentences.ts";
 import { zipf } from "./extractive/background.ts";
@@ -18,13 +19,13 @@ import { relationsOf } from "./wordnet.ts";
  * claims of the dev half (bench/llm/grounding.ts): the share whose worst rate among supported
  * claims kept, contradicted and unsupported ones refused is best.
  */
-export const CLAIM_SUPPORT = 0.43;
+export const CLAIM_SUPPORT = 0.42;
 
 export type Contradiction = "negation" | "number" | "antonym";
 
 export interface Verdict {
   supported: boolean;
-  /** Weighted share of the claim's content words found in the passages, 0–1. */
+  /** Weighted share of the claim's content words found in the best two neighbouring sentences, 0–1. */
   support: number;
   contradiction: Contradiction | null;
 }

