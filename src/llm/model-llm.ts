@@ -10,7 +10,15 @@ import { modelCalls, modelDuration } from "../metrics.ts";
 import { isTransient, llmError, looksLikeRefusal } from "./errors.ts";
 import type { ChatMessage, Completion, CompletionRequest, Transport } from "./providers/transport.ts";
 import { canonicalModel } from "./providers/transport.ts";
-import { isValid, normalize, parseJsonReply, toJsonSchema, validationErrors, withoutReasoning } from "./repair.ts";
+import {
+  isValid,
+  normalize,
+  parseJsonReply,
+  ReasoningFilter,
+  toJsonSchema,
+  validationErrors,
+  withoutReasoning,
+} from "./repair.ts";
 import { samplingFor } from "./tasks.ts";
 import type { CallOptions, Llm, LlmDescription, LlmHealth, Prompt, StructuredOptions } from "./types.ts";
 
@@ -68,9 +76,11 @@ export class ModelLlm implements Llm {
   async *streamText(prompt: Prompt | string, opts: CallOptions = {}): AsyncIterable<string> {
     const req = this.request(this.messages(toPrompt(prompt)), opts);
     const started = performance.now();
+    const reasoning = new ReasoningFilter();
     for await (const piece of this.transport.stream(req)) {
       if ("delta" in piece) {
-        if (piece.delta) yield piece.delta;
+        const visible = reasoning.push(piece.delta);
+        if (visible) yield visible;
       } else {
         this.record(req.model, piece.done, started, opts);
       }

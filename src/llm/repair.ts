@@ -15,6 +15,50 @@ const REASONING = /<(think|thinking|reasoning)>[\s\S]*?(<\/\1>|$)/gi;
 /** `reply` without the reasoning a model wrote before (or instead of) its answer. */
 export const withoutReasoning = (reply: string) => reply.replace(REASONING, "").trim();
 
+const OPENING = /^\s*<(think|thinking|reasoning)>/i;
+
+/**
+ * A streamed reply's pieces with a leading reasoning block left out: the start is held back until
+ * it is clearly not an opening tag, everything up to the closing tag is dropped, and so is the
+ * white space after it.
+ */
+export class ReasoningFilter {
+  private held = "";
+  private closing = "";
+  private state: "start" | "inside" | "after" | "passing" = "start";
+
+  /** What of `delta` the reader may see now. */
+  push(delta: string): string {
+    if (this.state === "passing") return delta;
+    this.held += delta;
+    if (this.state === "start") {
+      const open = OPENING.exec(this.held);
+      if (!open) {
+        // Still possibly the start of an opening tag ("<thi"): wait for more.
+        if (/^\s*<[a-z]*$/i.test(this.held)) return "";
+        return this.release(this.held);
+      }
+      this.closing = `</${open[1]!.toLowerCase()}>`;
+      this.held = this.held.slice(open[0].length);
+      this.state = "inside";
+    }
+    if (this.state === "inside") {
+      const end = this.held.toLowerCase().indexOf(this.closing);
+      if (end < 0) return "";
+      this.held = this.held.slice(end + this.closing.length);
+      this.state = "after";
+    }
+    const rest = this.held.trimStart();
+    return rest ? this.release(rest) : "";
+  }
+
+  private release(text: string): string {
+    this.state = "passing";
+    this.held = "";
+    return text;
+  }
+}
+
 const FENCE = /```(?:json|JSON)?\s*([\s\S]*?)(?:```|$)/;
 
 export function parseJsonReply(reply: string): ParseResult {

@@ -201,20 +201,29 @@ type Reasoning = "inline" | "apart" | "none";
 function replyFor(behaviour: SimBehaviour, call: SimCall, reasoning: Reasoning): { text: string; reasoning?: string } {
   if (behaviour === "refuse") return { text: "I can't help with that." };
   const { schema, prompt } = call;
-  if (!schema) return { text: words(prompt).slice(0, 60).join(" ") };
-  const value = isChapterSchema(schema)
-    ? chapterReply(behaviour, schema, prompt)
-    : behaviour === "one_speaker" && isPodcastSchema(schema)
-      ? oneSpeakerScript(schema, prompt)
-      : instanceFor(schema, prompt);
-  const json = JSON.stringify(value, null, 1);
-  if (behaviour === "fenced") return { text: `Here is the chapter:\n\`\`\`json\n${json}\n\`\`\`` };
-  if (behaviour === "truncated") return { text: json.slice(0, Math.floor(json.length * 0.6)) };
-  const thought = `The user wants ${call.chapter ? `chapter ${call.chapter}` : "JSON"}. Draft: {"sections": [{"heading": "${REASONING_MARK}"}]}. I will now answer.`;
-  if (reasoning === "inline") return { text: `<think>\n${thought}\n</think>\n${json}` };
-  if (reasoning === "apart") return { text: json, reasoning: thought };
-  return { text: json };
+  let text: string;
+  if (!schema) text = words(prompt).slice(0, 60).join(" ");
+  else {
+    const value = isChapterSchema(schema)
+      ? chapterReply(behaviour, schema, prompt)
+      : behaviour === "one_speaker" && isPodcastSchema(schema)
+        ? oneSpeakerScript(schema, prompt)
+        : instanceFor(schema, prompt);
+    text = JSON.stringify(value, null, 1);
+    if (behaviour === "fenced") return { text: `Here is the chapter:\n\`\`\`json\n${text}\n\`\`\`` };
+    if (behaviour === "truncated") return { text: text.slice(0, Math.floor(text.length * 0.6)) };
+  }
+  const thought = `The user wants ${call.chapter ? `chapter ${call.chapter}` : "an answer"}. Draft: {"sections": [{"heading": "${REASONING_MARK}"}]}. I will now answer.`;
+  if (reasoning === "inline") return { text: `<think>\n${thought}\n</think>\n${text}` };
+  if (reasoning === "apart") return { text, reasoning: thought };
+  return { text };
 }
+
+/** A streamed reply in a few pieces, cut anywhere (inside a tag too), as servers send them. */
+const piecesOf = (text: string) => {
+  const size = Math.max(1, Math.ceil(text.length / 7));
+  return Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
+};
 
 export function startModelSimulator(opts: SimulatorOptions = {}): ModelSimulator {
   const models = opts.models ?? [{ name: "llama3.2:latest" }, { name: "qwen3:8b", thinking: true }];
@@ -301,7 +310,7 @@ export function startModelSimulator(opts: SimulatorOptions = {}): ModelSimulator
     if (body.stream === false) return json({ ...piece(out.text, out.reasoning), ...stats });
     const lines = [
       ...(out.reasoning ? [{ ...piece("", out.reasoning), done: false }] : []),
-      { ...piece(out.text), done: false },
+      ...piecesOf(out.text).map((p) => ({ ...piece(p), done: false })),
       { ...piece(""), ...stats },
     ];
     return new Response(`${lines.map((l) => JSON.stringify(l)).join("\n")}\n`, {
@@ -331,7 +340,8 @@ export function startModelSimulator(opts: SimulatorOptions = {}): ModelSimulator
     }
     const chunk = (delta: Record<string, unknown>, finish: string | null) =>
       `data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-    return new Response(`${chunk({ content: out.text }, null)}${chunk({}, "stop")}data: [DONE]\n\n`, {
+    const content = piecesOf(out.text).map((p) => chunk({ content: p }, null));
+    return new Response(`${content.join("")}${chunk({}, "stop")}data: [DONE]\n\n`, {
       headers: { "content-type": "text/event-stream" },
     });
   }
