@@ -34,6 +34,8 @@ interface Token {
   word: string;
   stem: string;
   weight: number;
+  /** Its stem and the stems of its WordNet relations meaning the same. */
+  alike: string[];
 }
 
 interface PreparedSentence {
@@ -42,10 +44,18 @@ interface PreparedSentence {
   negated: Set<string>;
 }
 
+/** Spans of the passages and, for each stem, the spans holding it, so a claim is scored against all at once. */
+interface Spans {
+  count: number;
+  holding: Map<string, number[]>;
+}
+
 export interface PreparedPassages {
   sentences: PreparedSentence[];
-  /** The stems of each two neighbouring sentences of one passage: what one restated or fused sentence draws on. */
-  windows: Set<string>[];
+  /** Sentences, as spans. */
+  bySentence: Spans;
+  /** Each two neighbouring sentences of one passage: what one restated or fused sentence draws on. */
+  byWindow: Spans;
   numbers: Set<string>;
 }
 
@@ -94,8 +104,21 @@ function tokens(text: string): Token[] {
     .filter(isContent)
     .map((w) => {
       const base = baseOf(w);
-      return { word: base, stem: stem(base), weight: weightOf(w) };
+      const own = stem(base);
+      return { word: base, stem: own, weight: weightOf(w), alike: [own, ...relationsOf(base).same] };
     });
+}
+
+function spans(stemSets: Set<string>[]): Spans {
+  const holding = new Map<string, number[]>();
+  stemSets.forEach((stems, i) => {
+    for (const s of stems) {
+      const list = holding.get(s);
+      if (list) list.push(i);
+      else holding.set(s, [i]);
+    }
+  });
+  return { count: stemSets.length, holding };
 }
 
 export function preparePassages(texts: string[]): PreparedPassages {
@@ -111,27 +134,37 @@ export function preparePassages(texts: string[]): PreparedPassages {
   const windows = perText.flatMap((ss) =>
     ss.length < 2 ? ss.map((x) => x.stems) : ss.slice(1).map((x, i) => new Set([...ss[i]!.stems, ...x.stems])),
   );
-  return { sentences: perText.flat(), windows, numbers: new Set(texts.flatMap((t) => [...numbersOf(t)])) };
+  const sentences = perText.flat();
+  return {
+    sentences,
+    bySentence: spans(sentences.map((x) => x.stems)),
+    byWindow: spans(windows),
+    numbers: new Set(texts.flatMap((t) => [...numbersOf(t)])),
+  };
 }
 
-const found = (t: Token, stems: Set<string>) =>
-  stems.has(t.stem) || [...relationsOf(t.word).same].some((s) => stems.has(s));
+const found = (t: Token, stems: Set<string>) => t.alike.some((s) => stems.has(s));
 
-/** Weighted share of `claim`'s tokens found in `stems`. */
-function share(claim: Token[], stems: Set<string>): number {
+/** The span holding the largest weighted share of `claim`'s tokens, and that share. */
+function best(claim: Token[], among: Spans): { span: number; share: number } {
   const total = claim.reduce((n, t) => n + t.weight, 0);
-  return total === 0 ? 0 : claim.reduce((n, t) => n + (found(t, stems) ? t.weight : 0), 0) / total;
+  const scores = new Float64Array(among.count);
+  for (const t of claim) {
+    const holding = new Set(t.alike.flatMap((s) => among.holding.get(s) ?? []));
+    for (const i of holding) scores[i]! += t.weight;
+  }
+  let span = -1;
+  let top = 0;
+  scores.forEach((v, i) => {
+    if (v > top) [span, top] = [i, v];
+  });
+  return { span, share: total === 0 ? 0 : top / total };
 }
 
 function contradiction(claim: string, ts: Token[], p: PreparedPassages): Contradiction | null {
   for (const n of numbersOf(claim)) if (!holdsNumber(p.numbers, n)) return "number";
   // The sentence closest to the claim is the one it restates, or denies.
-  let closest: PreparedSentence | undefined;
-  let best = 0;
-  for (const s of p.sentences) {
-    const v = share(ts, s.stems);
-    if (v > best) [closest, best] = [s, v];
-  }
+  const closest = p.sentences[best(ts, p.bySentence).span];
   if (!closest) return null;
   // One side denies what the other asserts; both denying something they share is agreement.
   const denied = negatedStems(claim);
@@ -159,7 +192,7 @@ const asserts = (stems: Set<string>, denied: Set<string>) => [...denied].some((s
 /** Whether `passages` support the one sentence `claim`. */
 export function claimSupport(claim: string, passages: PreparedPassages, threshold = CLAIM_SUPPORT): Verdict {
   const ts = tokens(claim);
-  const support = Math.max(0, ...passages.windows.map((w) => share(ts, w)));
+  const support = best(ts, passages.byWindow).share;
   const contradicts = contradiction(claim, ts, passages);
   return { supported: contradicts === null && support >= threshold, support, contradiction: contradicts };
 }

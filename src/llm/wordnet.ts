@@ -46,7 +46,7 @@ export interface Relations {
 type Pos = "n" | "v" | "a" | "r";
 const POSES: Pos[] = ["n", "v", "a", "r"];
 // The pointers worth keeping: antonym, derivation, similar-to (an adjective satellite's head), hypernym.
-const KEPT = new Set(["!", "+", "&", "@", "@i"]);
+const KEPT_POINTER = / (!|\+|&|@i?) (\d{8}) ([nvasr]) ([0-9a-f]{4})/g;
 // Satellite adjectives ("s") live in data.adj with the heads ("a").
 const fileOf = (pos: string): Pos => (pos === "s" ? "a" : (pos as Pos));
 
@@ -100,25 +100,26 @@ function load(): Files {
 
 const NEWLINE = 10;
 
-function lineAt(buf: Buffer, at: number): { start: number; text: string } {
-  let start = at;
-  while (start > 0 && buf[start - 1] !== NEWLINE) start--;
+/** The line starting at `start`. */
+function lineAt(buf: Buffer, start: number): { text: string } {
   let end = buf.indexOf(NEWLINE, start);
   if (end < 0) end = buf.length;
-  return { start, text: buf.toString("latin1", start, end) };
+  return { text: buf.toString("latin1", start, end) };
 }
+
+const SPACE = 32;
 
 /** The synset offsets of `lemma` as `pos`, most frequent sense first, by binary search of the index. */
 function sensesOf(buf: Buffer, lemma: string): string[] | null {
   let lo = 0;
   let hi = buf.length;
   while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    const { start, text } = lineAt(buf, mid);
+    let start = (lo + hi) >> 1;
+    while (start > 0 && buf[start - 1] !== NEWLINE) start--;
     // The licence lines at the top open with a space: they sort before every lemma.
-    const key = text[0] === " " ? "" : text.slice(0, text.indexOf(" "));
+    const key = buf[start] === SPACE ? "" : buf.toString("latin1", start, buf.indexOf(SPACE, start));
     if (key === lemma) {
-      const f = text.trim().split(" ");
+      const f = lineAt(buf, start).text.trim().split(" ");
       const count = Number(f[2]);
       return f.slice(f.length - count);
     }
@@ -140,23 +141,22 @@ function synsetAt(pos: Pos, offset: string): Synset {
   const known = synsets.get(key);
   if (known) return known;
   const { text } = lineAt(files!.data[pos], Number(offset));
-  const f = text.slice(0, text.indexOf(" | ")).split(" ");
-  const count = Number.parseInt(f[3]!, 16);
-  const words: string[] = [];
-  for (let i = 0; i < count; i++) words.push(f[4 + 2 * i]!.replace(/\(.*\)$/, "").toLowerCase());
-  let at = 4 + 2 * count;
-  const pointerCount = Number(f[at++]);
+  const head = text.split(" ", 4);
+  const count = Number.parseInt(head[3]!, 16);
+  const words = text
+    .split(" ", 4 + 2 * count)
+    .slice(4)
+    .filter((_, i) => i % 2 === 0)
+    .map((w) => w.replace(/\(.*\)$/, "").toLowerCase());
+  // A general synset lists thousands of pointers (its hyponyms); only the kept kinds are picked out.
   const pointers: Pointer[] = [];
-  for (let i = 0; i < pointerCount; i++, at += 4) {
-    const symbol = f[at]!;
-    if (!KEPT.has(symbol)) continue;
-    const sw = f[at + 3]!;
+  for (const m of text.slice(0, text.indexOf(" | ")).matchAll(KEPT_POINTER)) {
     pointers.push({
-      symbol,
-      target: f[at + 1]!,
-      pos: fileOf(f[at + 2]!),
-      source: Number.parseInt(sw.slice(0, 2), 16),
-      word: Number.parseInt(sw.slice(2), 16),
+      symbol: m[1]!,
+      target: m[2]!,
+      pos: fileOf(m[3]!),
+      source: Number.parseInt(m[4]!.slice(0, 2), 16),
+      word: Number.parseInt(m[4]!.slice(2), 16),
     });
   }
   const synset = { words, pointers };
