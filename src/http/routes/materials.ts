@@ -75,6 +75,12 @@ export const materialRoutes = (svc: Services) => {
             message: t.Optional(t.String()),
             engine: t.Optional(Maker.engine),
             model: t.Optional(Maker.model),
+            generated_by: t.Optional(
+              t.Union([t.Literal("model"), t.Literal("extractive")], {
+                description:
+                  "Who wrote the guide: the configured model, or the built-in extractive engine (no model, or with LLM_FALLBACK=extractive a guide the model failed)",
+              }),
+            ),
             created_at: t.Optional(t.String()),
           }),
           ...errors(
