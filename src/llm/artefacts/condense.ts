@@ -4,9 +4,10 @@
  * as a condensing prompt holds), each run into its share of the budget, as notes that cite the
  * passages they condense. Notes that still do not fit are condensed again.
  */
-import { sourceBudget } from "../context-budget.ts";
+import { CHARS_PER_TOKEN, sourceBudget } from "../context-budget.ts";
 import { formatPassages, render, templates } from "../prompts/index.ts";
 import { condensedNotesSchema } from "../schemas.ts";
+import { replyTokens } from "../tasks.ts";
 import type { Llm, Passage } from "../types.ts";
 import type { ArtefactOptions } from "./common.ts";
 
@@ -23,6 +24,8 @@ export interface CondenseOptions extends ArtefactOptions {
 const NOTE_CHARS = 400;
 const MIN_NOTE_CHARS = 80;
 const MAX_NOTES = 8;
+// What a condensing reply may hold of notes, its JSON aside.
+const REPLY_CHARS = Math.floor(replyTokens("condense") * CHARS_PER_TOKEN * 0.8);
 // Each round condenses to its budget; more are needed only when the budget is tiny against the sources.
 const MAX_ROUNDS = 4;
 
@@ -110,11 +113,12 @@ export async function condenseToFit(llm: Llm, passages: Passage[], opts: Condens
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const total = shownLength(current, opts.handles);
     if (total <= opts.budget) break;
+    // A run no longer than its notes can be within the reply a condensing call may write.
+    const runSize = Math.min(runLimit, Math.floor((REPLY_CHARS * total) / opts.budget));
     const next: Passage[] = [];
-    for (const run of runsOf(current, runLimit)) {
-      const size = shownLength(run, opts.handles);
-      const share = Math.floor((opts.budget * size) / total);
-      next.push(...(share >= size ? run : await condenseRun(llm, run, share, opts)));
+    for (const run of runsOf(current, runSize)) {
+      const share = Math.floor((opts.budget * shownLength(run, opts.handles)) / total);
+      next.push(...(await condenseRun(llm, run, share, opts)));
     }
     current = next;
   }
