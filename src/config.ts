@@ -181,7 +181,7 @@ export const settings = {
   llmFallback: setting(
     "LLM_FALLBACK",
     "off",
-    "off or extractive: when the model fails a chapter or a course's study guide after its re-asks, extractive builds that one with the built-in engine (marked generated_by: extractive) instead of failing the course",
+    "off or extractive: when the model fails a chapter or a material (study guide, notes, flashcards, exam) after its re-asks, extractive builds that one with the built-in engine (marked generated_by: extractive) instead of failing",
     oneOf("off", "extractive"),
   ),
   llmKeepAlive: setting(

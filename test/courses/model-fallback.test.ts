@@ -145,3 +145,40 @@ test("LLM_FALLBACK=extractive: the chapter and study guide the model failed are 
     on.fake.respondWith(null);
   }
 });
+
+const isFlashcards = (body: Record<string, any>) => JSON.stringify(body.format ?? "").includes('"deck_title"');
+
+test("a material the model fails: 503 with its typed code by default, built by the built-in engine and marked with LLM_FALLBACK=extractive", async () => {
+  const courseOf = async (model: ModelServer, user: string) => {
+    const made = await call(model.srv, "/v2/courses/generate-from-files?mode=sync", {
+      key: model.key,
+      user,
+      body: form(),
+    });
+    expect(made.status).toBe(200);
+    return made.body.course.id as string;
+  };
+  const [offCourse, onCourse] = await Promise.all([courseOf(off, "cards"), courseOf(on, "cards")]);
+  for (const model of [off, on])
+    model.fake.respondWith(({ body }) => (isFlashcards(body) ? "No cards today." : undefined));
+  try {
+    const refused = await call(off.srv, `/v2/courses/${offCourse}/generate-flashcards`, {
+      key: off.key,
+      user: "cards",
+      json: {},
+    });
+    expect(refused.status).toBe(503);
+    expect(errorOf(refused).code).toBe("MODEL_OUTPUT_INVALID");
+
+    const built = await call(on.srv, `/v2/courses/${onCourse}/generate-flashcards`, {
+      key: on.key,
+      user: "cards",
+      json: {},
+    });
+    expect(built.status).toBe(200);
+    expect(built.body).toMatchObject({ engine: "extractive", generated_by: "extractive" });
+    expect(built.body.flashcards.cards.length).toBeGreaterThan(0);
+  } finally {
+    for (const model of [off, on]) model.fake.respondWith(null);
+  }
+});
