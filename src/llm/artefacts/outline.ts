@@ -21,6 +21,7 @@ export interface OutlineInput extends ArtefactOptions {
   topic?: string;
   learningGoal?: string;
   numChapters: number;
+  /** A sample of the sources; with fixed `chapters`, a model reads their passages (the whole sources) instead. */
   passages: Passage[];
   /** The sources' heading tree, shown to the model so the plan follows the documents' own structure. */
   structure?: string;
