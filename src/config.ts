@@ -178,6 +178,12 @@ export const settings = {
     "Context window (tokens) requested from Ollama on every call; one size for all calls, so Ollama never reloads the model between them",
     int(512),
   ),
+  llmFallback: setting(
+    "LLM_FALLBACK",
+    "off",
+    "off or extractive: when the model fails a chapter or a material (study guide, notes, flashcards, exam) after its re-asks, extractive builds that one with the built-in engine (marked generated_by: extractive) instead of failing",
+    oneOf("off", "extractive"),
+  ),
   llmKeepAlive: setting(
     "LLM_KEEP_ALIVE",
     "10m",

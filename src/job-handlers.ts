@@ -11,7 +11,7 @@ import { deliveryJob } from "./webhooks/delivery-job.ts";
 
 export function registeredJobs(svc: AppServices): RegisteredJob[] {
   // A course job ends with its study guide; materials sit above courses, so the step is handed in here.
-  const studyGuide: StudyGuideStep = (courseId, opts) => buildStudyGuide(svc, courseId, opts);
+  const studyGuide: StudyGuideStep = (courseId, opts) => buildStudyGuide(svc, courseId, { ...opts, fallback: svc });
   return [
     registerJob(courseGenerationJob, { ...svc, studyGuide }),
     registerJob(deliveryJob, svc),

@@ -7,7 +7,15 @@
 
 import { repeatedChunkIds } from "../documents/lookups.ts";
 import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
-import { type ChapterDraft, type Passage, type UsageMeter, writeChapter } from "../llm/artefacts.ts";
+import {
+  type ChapterDraft,
+  type ChapterInput,
+  EXTRACTIVE_MODEL,
+  type Passage,
+  type UsageMeter,
+  writeChapter,
+} from "../llm/artefacts.ts";
+import { type GeneratedBy, withFallback } from "../llm/fallback.ts";
 import { search } from "../retrieval/index.ts";
 import { sectionTitle } from "../util.ts";
 import type { WritingDeps } from "./deps.ts";
@@ -116,6 +124,8 @@ function toSource(p: SourcedPassage, paragraphs: number[]): ChapterSourceRecord 
 
 export interface WrittenChapter {
   draft: ChapterDraft;
+  /** "extractive" when the model failed it and LLM_FALLBACK had the built-in engine write it. */
+  generatedBy: GeneratedBy;
   sources: ChapterSourceRecord[];
 }
 
@@ -139,24 +149,33 @@ export async function writeCourseChapter(
     const results = await webSearch(svc, `${course.title}: ${chapter.title}`, WEB_RESULTS_PER_CHAPTER);
     passages.push(...webPassages(results));
   }
-  const draft = await withModelRetries(svc, { course_id: course.id, step: "chapter", chapter: chapter.title }, () =>
-    writeChapter(svc.llm, {
-      courseTitle: course.title,
-      chapterTitle: chapter.title,
-      objectives: chapter.objectives,
-      learningGoal: course.learning_goal ?? undefined,
-      passages,
-      sectionDepth: own ? own[0]!.depth : undefined,
-      courseOutline: position.outline,
-      chapterIndex: position.index,
-      meter,
-      model: course.model ?? undefined,
-    }),
+  const input: ChapterInput = {
+    courseTitle: course.title,
+    chapterTitle: chapter.title,
+    objectives: chapter.objectives,
+    learningGoal: course.learning_goal ?? undefined,
+    passages,
+    sectionDepth: own ? own[0]!.depth : undefined,
+    courseOutline: position.outline,
+    chapterIndex: position.index,
+    meter,
+    model: course.model ?? undefined,
+  };
+  const step = { course_id: course.id, step: "chapter", chapter: chapter.title };
+  const { value: draft, generatedBy } = await withFallback(
+    svc,
+    step,
+    () => withModelRetries(svc, step, () => writeChapter(svc.llm, input)),
+    () => writeChapter(svc.llm, { ...input, model: EXTRACTIVE_MODEL }),
   );
   const grounded = groundParagraphs(draft.content, passages);
   const cited = new Set(draft.citations);
   // Sources are the passages that ground a paragraph, or that the model cited; a chapter that
   // grounds and cites nothing still lists what it was given to read.
   const used = passages.filter((p) => grounded.get(p.id)!.length > 0 || cited.has(p.id));
-  return { draft, sources: (used.length > 0 ? used : passages).map((p) => toSource(p, grounded.get(p.id) ?? [])) };
+  return {
+    draft,
+    generatedBy,
+    sources: (used.length > 0 ? used : passages).map((p) => toSource(p, grounded.get(p.id) ?? [])),
+  };
 }

@@ -22,5 +22,5 @@ export interface WritingDeps extends RetrievalDeps {
   sqlite: Database;
   llm: Llm;
   log: Logger;
-  cfg: RetryDeps["cfg"] & WebSearchDeps["cfg"];
+  cfg: RetryDeps["cfg"] & WebSearchDeps["cfg"] & Pick<Config, "llmFallback">;
 }

@@ -11,7 +11,7 @@ import type { IngestDeps } from "../documents/ingest.ts";
 import { AppError, type FailureReason } from "../errors.ts";
 import { defineJob, type JobContext } from "../jobs/definition.ts";
 import { INTERRUPTED, type JobRow } from "../jobs/queue.ts";
-import { UsageMeter } from "../llm/artefacts.ts";
+import { EXTRACTIVE_MODEL, UsageMeter } from "../llm/artefacts.ts";
 import { indexChapter } from "../retrieval/index.ts";
 import { type ChapterScope, writeCourseChapter } from "./chapter-writer.ts";
 import type { WritingDeps } from "./deps.ts";
@@ -43,6 +43,9 @@ type ChapterDeps = WritingDeps & { cfg: Pick<Config, "chapterConcurrency" | "top
 
 /** The whole job: ingesting the sources, then planning and writing. */
 type CourseJobDeps = IngestDeps & ChapterDeps & { clock: Clock };
+
+/** The maker of a chapter the built-in engine wrote in the model's place (LLM_FALLBACK). */
+const EXTRACTIVE_MAKER = { engine: "extractive", model: EXTRACTIVE_MODEL };
 
 function usageOf(meter: UsageMeter): CourseUsage {
   return {
@@ -206,7 +209,8 @@ async function writeChapters(
               title: c.title,
               markdown: written.draft.content,
             });
-            const completedAt = commitChapter(svc.sqlite, c.id, written.draft, written.sources, maker);
+            const madeBy = written.generatedBy === "extractive" ? EXTRACTIVE_MAKER : maker;
+            const completedAt = commitChapter(svc.sqlite, c.id, written.draft, written.sources, madeBy);
             publishChapter(job.id, course.id, c, completedAt);
             publishProgress(svc, job.id, course);
           } catch (err) {

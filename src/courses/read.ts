@@ -2,6 +2,7 @@
 import type { Database } from "bun:sqlite";
 import { AppError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../keyset-cursor.ts";
+import { generatedBy } from "../llm/fallback.ts";
 import { getOrCreate } from "../util.ts";
 import { type ChapterSourceRecord, type CourseRow, loadCourse } from "./store.ts";
 
@@ -197,6 +198,7 @@ export function readCourse(sqlite: Database, owner: CourseOwner, courseId: strin
       sources: sourcesBy.get(ch.id) ?? [],
       engine: ch.engine,
       model: ch.model,
+      generated_by: generatedBy(ch.engine),
       completed_at: ch.completed_at,
     })),
   };

@@ -50,6 +50,10 @@ export class ModelLlm implements Llm {
     this.model = canonicalModel(settings.model);
   }
 
+  get contextTokens(): number {
+    return this.settings.maxCtx;
+  }
+
   describe(): LlmDescription {
     return {
       engine: this.engine,

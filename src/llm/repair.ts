@@ -61,8 +61,20 @@ export class ReasoningFilter {
 
 const FENCE = /```(?:json|JSON)?\s*([\s\S]*?)(?:```|$)/;
 
+// A reply wrapped whole in one fence: what lies between is the object, fences inside its strings included.
+const WRAPPED = /^```(?:json|JSON)?\s*([{[][\s\S]*[}\]])\s*```$/;
+
 export function parseJsonReply(reply: string): ParseResult {
   let text = reply.trim();
+  // The reply as it stands first: a code example in a string may hold fences of its own.
+  const whole = WRAPPED.exec(text)?.[1] ?? text;
+  if (/^[{[]/.test(whole)) {
+    try {
+      return { ok: true, value: JSON.parse(whole), repaired: whole !== reply };
+    } catch {
+      // Repaired below.
+    }
+  }
   const fenced = FENCE.exec(text);
   if (fenced?.[1] !== undefined) text = fenced[1].trim();
   const start = text.search(/[{[]/);

@@ -98,6 +98,23 @@ export type ModelChapter = {
   quiz: { questions: McqQuestion[] };
 };
 
+/**
+ * Notes condensing a run of passages for a prompt they do not fit whole: each note cites the
+ * handles of the passages it condenses; `noteChars` and `maxNotes` bound the reply to its share
+ * of the prompt it will go into.
+ */
+export const condensedNotesSchema = (handles: string[], maxNotes: number, noteChars: number) =>
+  T.Object({
+    notes: T.Array(
+      T.Object({
+        text: Text(1, noteChars),
+        sources: T.Array(T.Union(handles.map((h) => T.Literal(h))), { minItems: 1 }),
+      }),
+      { minItems: 1, maxItems: maxNotes },
+    ),
+  });
+export type CondensedNotes = Static<ReturnType<typeof condensedNotesSchema>>;
+
 export const TermsSection = T.Object({
   heading: Text(2),
   items: T.Array(T.Object({ term: Text(1), definition: Text(3) }), { minItems: 1 }),

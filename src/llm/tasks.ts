@@ -16,6 +16,7 @@ const PROFILES: Record<Task, TaskProfile> = {
   grading: { temperature: 0, maxTokens: 1000 },
   answer: { temperature: 0.1, maxTokens: 800 },
   podcast: { temperature: 0.7, maxTokens: 3500 },
+  condense: { temperature: 0.2, maxTokens: 2000 },
   general: { temperature: 0.3, maxTokens: 2000 },
 };
 
@@ -28,6 +29,9 @@ export interface Sampling {
    */
   numCtx: number;
 }
+
+/** The reply a task is allowed, in tokens: the part of the context window its prompt may not use. */
+export const replyTokens = (task: Task, maxTokens?: number) => maxTokens ?? PROFILES[task].maxTokens;
 
 export function samplingFor(opts: CallOptions, numCtx: number): Sampling {
   const profile = PROFILES[opts.task ?? "general"];

@@ -16,6 +16,11 @@ export interface Passage {
   /** Enclosing headings, outermost first, when the passage comes from an indexed document. */
   headingPath?: string[];
   score?: number;
+  /**
+   * Set on a passage the model condensed from several: the ids of the passages it stands for, which
+   * a citation of it grounds (its own `id` is the first of them).
+   */
+  sourceIds?: string[];
 }
 
 export type Engine = "ollama" | "openai" | "extractive";
@@ -31,6 +36,7 @@ export type Task =
   | "grading"
   | "answer"
   | "podcast"
+  | "condense"
   | "general";
 
 export interface Prompt {
@@ -84,6 +90,8 @@ export interface Llm {
   readonly engine: Engine;
   /** The default model name ("extractive" for the extractive engine). */
   readonly model: string;
+  /** The context window (tokens) every call requests; absent for the extractive engine, which has none. */
+  readonly contextTokens?: number;
   describe(): LlmDescription;
   /** A schema-valid object: repaired, validated and re-asked as needed. */
   generateObject<S extends TSchema>(

@@ -3,6 +3,7 @@ import type { Database } from "bun:sqlite";
 import { AppError } from "../errors.ts";
 import { EXTRACTIVE_MODEL } from "../llm/artefacts.ts";
 import { isLlmErrorCode } from "../llm/errors.ts";
+import { type FallbackDeps, withFallback } from "../llm/fallback.ts";
 import type { Engine, Llm } from "../llm/types.ts";
 
 /** What building a material needs: the database and the model. */
@@ -46,3 +47,28 @@ export function asUnavailable(err: unknown): unknown {
 /** A failure of the model call itself (the LLM layer's errors), not of our input or storage. */
 export const isModelFailure = (err: unknown): err is AppError =>
   err instanceof AppError && (isLlmErrorCode(err.code) || err.status >= 500);
+
+/**
+ * A material written for `maker` by `write`, or, when the model fails it after its re-asks and
+ * LLM_FALLBACK is `extractive`, by the built-in engine; the engine returned is the one that wrote
+ * it. A model failure that stands is the materials' 503.
+ */
+export async function writeMaterial<T>(
+  svc: MaterialDeps & FallbackDeps,
+  maker: Maker,
+  what: Record<string, unknown>,
+  write: (maker: Maker) => Promise<T>,
+): Promise<{ value: T; engine: Engine }> {
+  const extractive: Maker = { engine: "extractive", model: EXTRACTIVE_MODEL };
+  try {
+    const made = await withFallback(
+      svc,
+      what,
+      () => write(maker),
+      () => write(extractive),
+    );
+    return { value: made.value, engine: made.generatedBy === "extractive" ? "extractive" : maker.engine };
+  } catch (err) {
+    throw asUnavailable(err);
+  }
+}

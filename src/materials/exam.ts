@@ -3,9 +3,10 @@ import type { Database } from "bun:sqlite";
 import type { Config } from "../config.ts";
 import type { CourseHead } from "../courses/read.ts";
 import type { ExamQuestion } from "../llm/artefacts.ts";
+import { type FallbackDeps, type GeneratedBy, generatedBy } from "../llm/fallback.ts";
 import { newId, nowIso } from "../util.ts";
 import { assertCompleted } from "./assert-completed.ts";
-import { asUnavailable, type MaterialDeps } from "./engine.ts";
+import { type MaterialDeps, writeMaterial } from "./engine.ts";
 import { buildExamQuestions } from "./exam-builder.ts";
 import { materialSource } from "./material-source.ts";
 import { chooseModel } from "./model-choice.ts";
@@ -24,6 +25,7 @@ export interface ExamResult {
   from_cache: boolean;
   engine: string;
   model: string;
+  generated_by: GeneratedBy;
   created_at: string;
 }
 
@@ -39,7 +41,13 @@ function readExam(
     )
     .get(courseId, model, size);
   return row
-    ? { exam: JSON.parse(row.exam) as Exam, engine: row.engine, model: row.model, created_at: row.created_at }
+    ? {
+        exam: JSON.parse(row.exam) as Exam,
+        engine: row.engine,
+        model: row.model,
+        generated_by: generatedBy(row.engine),
+        created_at: row.created_at,
+      }
     : null;
 }
 
@@ -88,7 +96,7 @@ function instructionsFor(questions: ExamQuestion[]): string {
 }
 
 export async function generateExam(
-  svc: MaterialDeps & { cfg: Pick<Config, "examBatchSize" | "examConcurrency"> },
+  svc: MaterialDeps & FallbackDeps & { cfg: Pick<Config, "examBatchSize" | "examConcurrency"> },
   course: CourseHead,
   opts: { examSize: number; modelKey?: string | null },
 ): Promise<ExamResult> {
@@ -97,18 +105,19 @@ export async function generateExam(
   const read = () => readExam(svc.sqlite, course.id, model, opts.examSize);
   return cachedOrMade(`exam:${course.id}:${model}:${opts.examSize}`, read, async () => {
     const { maker, source } = materialSource(svc, course, model);
-    const questions = await buildExamQuestions(svc.llm, {
-      ...source,
-      size: opts.examSize,
-      // The extractive engine answers instantly, so one call per chapter and type is enough.
-      batchSize: maker.engine === "extractive" ? opts.examSize : svc.cfg.examBatchSize,
-      concurrency: svc.cfg.examConcurrency,
-      // The extractive engine keeps going until every chapter is exhausted, so the size it reports it can supply is one it can.
-      rounds: maker.engine === "extractive" ? EXTRACTIVE_ROUNDS : MODEL_ROUNDS,
-      quantitative: isQuantitative,
-    }).catch((err: unknown) => {
-      throw asUnavailable(err);
-    });
+    const { value: questions, engine } = await writeMaterial(svc, maker, { course_id: course.id, step: "exam" }, (m) =>
+      buildExamQuestions(svc.llm, {
+        ...source,
+        model: m.model,
+        size: opts.examSize,
+        // The extractive engine answers instantly, so one call per chapter and type is enough.
+        batchSize: m.engine === "extractive" ? opts.examSize : svc.cfg.examBatchSize,
+        concurrency: svc.cfg.examConcurrency,
+        // The extractive engine keeps going until every chapter is exhausted, so the size it reports it can supply is one it can.
+        rounds: m.engine === "extractive" ? EXTRACTIVE_ROUNDS : MODEL_ROUNDS,
+        quantitative: isQuantitative,
+      }),
+    );
     const exam: Exam = {
       title: `${course.title}: Exam`,
       instructions: instructionsFor(questions),
@@ -117,7 +126,7 @@ export async function generateExam(
     };
     svc.sqlite.run(
       "INSERT OR IGNORE INTO exams (id, course_id, model, exam_size, exam, engine, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      [newId(), course.id, maker.model, opts.examSize, JSON.stringify(exam), maker.engine, nowIso()],
+      [newId(), course.id, maker.model, opts.examSize, JSON.stringify(exam), engine, nowIso()],
     );
   });
 }

@@ -2,9 +2,10 @@
 import type { Database } from "bun:sqlite";
 import type { CourseHead } from "../courses/read.ts";
 import { type FlashcardDeck, writeFlashcards } from "../llm/artefacts.ts";
+import { type FallbackDeps, type GeneratedBy, generatedBy } from "../llm/fallback.ts";
 import { newId, nowIso } from "../util.ts";
 import { assertCompleted } from "./assert-completed.ts";
-import { asUnavailable, type MaterialDeps } from "./engine.ts";
+import { type MaterialDeps, writeMaterial } from "./engine.ts";
 import { materialSource } from "./material-source.ts";
 import { chooseModel } from "./model-choice.ts";
 import { cachedOrMade } from "./single-flight.ts";
@@ -14,6 +15,7 @@ export interface FlashcardsResult {
   from_cache: boolean;
   engine: string;
   model: string;
+  generated_by: GeneratedBy;
   created_at: string;
 }
 
@@ -27,6 +29,7 @@ function readDeck(sqlite: Database, courseId: string, model: string): Omit<Flash
     ? {
         flashcards: JSON.parse(row.deck) as FlashcardDeck,
         engine: row.engine,
+        generated_by: generatedBy(row.engine),
         model: row.model,
         created_at: row.created_at,
       }
@@ -69,7 +72,7 @@ function withoutDuplicates(deck: FlashcardDeck): FlashcardDeck {
 }
 
 export async function generateFlashcards(
-  svc: MaterialDeps,
+  svc: MaterialDeps & FallbackDeps,
   course: CourseHead,
   opts: { modelKey?: string | null },
 ): Promise<FlashcardsResult> {
@@ -80,12 +83,15 @@ export async function generateFlashcards(
     () => readDeck(svc.sqlite, course.id, model),
     async () => {
       const { maker, source } = materialSource(svc, course, model);
-      const deck = await writeFlashcards(svc.llm, source).catch((err: unknown) => {
-        throw asUnavailable(err);
-      });
+      const { value: deck, engine } = await writeMaterial(
+        svc,
+        maker,
+        { course_id: course.id, step: "flashcards" },
+        (m) => writeFlashcards(svc.llm, { ...source, model: m.model }),
+      );
       svc.sqlite.run(
         "INSERT OR IGNORE INTO flashcard_decks (id, course_id, model, deck, engine, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-        [newId(), course.id, maker.model, JSON.stringify(withoutDuplicates(deck)), maker.engine, nowIso()],
+        [newId(), course.id, maker.model, JSON.stringify(withoutDuplicates(deck)), engine, nowIso()],
       );
     },
   );

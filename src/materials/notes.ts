@@ -9,10 +9,11 @@ import type { CourseHead } from "../courses/read.ts";
 import type { Db } from "../db/index.ts";
 import { AppError } from "../errors.ts";
 import { type NotesGoal, type NotesStyle, type TutorTone, writeNotes } from "../llm/artefacts.ts";
+import { type FallbackDeps, type GeneratedBy, generatedBy } from "../llm/fallback.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import { newId, nowIso } from "../util.ts";
 import { assertCompleted } from "./assert-completed.ts";
-import { asUnavailable, type MaterialDeps } from "./engine.ts";
+import { type MaterialDeps, writeMaterial } from "./engine.ts";
 import { materialSource } from "./material-source.ts";
 import { chooseModel } from "./model-choice.ts";
 import { singleFlight } from "./single-flight.ts";
@@ -29,6 +30,7 @@ export interface StoredNotes {
   options: NotesOptions;
   engine: string;
   model: string;
+  generated_by: GeneratedBy;
   created_at: string;
 }
 
@@ -54,6 +56,7 @@ const toStored = (r: NotesRow): StoredNotes => ({
   },
   engine: r.engine,
   model: r.model,
+  generated_by: generatedBy(r.engine),
   created_at: r.created_at,
 });
 
@@ -96,7 +99,7 @@ export function latestNotes(sqlite: Database, courseId: string, filter: Partial<
 }
 
 export async function generateNotes(
-  svc: MaterialDeps & { db: Db },
+  svc: MaterialDeps & FallbackDeps & { db: Db },
   course: CourseHead,
   opts: NotesOptions & { modelKey?: string | null; payer: { auth: AuthContext; userId: string } },
 ): Promise<{ notes: StoredNotes; cached: boolean }> {
@@ -115,14 +118,15 @@ export async function generateNotes(
     const again = readNotes(svc.sqlite, course.id, model, options);
     if (again) return { notes: again, cached: true };
     const { maker, source } = materialSource(svc, course, model);
-    const markdown = await writeNotes(svc.llm, {
-      ...source,
-      learningGoal: options.learning_goal,
-      learningStyle: options.learning_style,
-      tutorTone: options.tutor_tone,
-    }).catch((err: unknown) => {
-      throw asUnavailable(err);
-    });
+    const { value: markdown, engine } = await writeMaterial(svc, maker, { course_id: course.id, step: "notes" }, (m) =>
+      writeNotes(svc.llm, {
+        ...source,
+        model: m.model,
+        learningGoal: options.learning_goal,
+        learningStyle: options.learning_style,
+        tutorTone: options.tutor_tone,
+      }),
+    );
     const id = newId();
     const inserted = svc.sqlite.transaction(() => {
       const { changes } = svc.sqlite.run(
@@ -136,7 +140,7 @@ export async function generateNotes(
           options.learning_style,
           options.tutor_tone,
           markdown,
-          maker.engine,
+          engine,
           nowIso(),
         ],
       );

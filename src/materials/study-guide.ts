@@ -5,9 +5,10 @@
 import type { Database } from "bun:sqlite";
 import { type CourseHead, courseHead } from "../courses/read.ts";
 import { AppError } from "../errors.ts";
-import { type StudyGuide, type UsageMeter, writeStudyGuide } from "../llm/artefacts.ts";
+import { EXTRACTIVE_MODEL, type StudyGuide, type UsageMeter, writeStudyGuide } from "../llm/artefacts.ts";
+import { type FallbackDeps, type GeneratedBy, generatedBy, withFallback } from "../llm/fallback.ts";
 import { nowIso } from "../util.ts";
-import { asUnavailable, type MaterialDeps } from "./engine.ts";
+import { asUnavailable, type MaterialDeps, makerOf } from "./engine.ts";
 import { materialSource } from "./material-source.ts";
 import { singleFlight } from "./single-flight.ts";
 
@@ -32,7 +33,8 @@ export function readStudyGuide(sqlite: Database, courseId: string): StoredStudyG
 export async function buildStudyGuide(
   svc: MaterialDeps,
   courseId: string,
-  opts: { meter?: UsageMeter; signal?: AbortSignal } = {},
+  /** `fallback`: LLM_FALLBACK's settings, for the guide built as the course completes. */
+  opts: { meter?: UsageMeter; signal?: AbortSignal; fallback?: FallbackDeps } = {},
 ): Promise<void> {
   if (readStudyGuide(svc.sqlite, courseId)) return;
   await singleFlight(`study-guide:${courseId}`, async () => {
@@ -43,11 +45,20 @@ export async function buildStudyGuide(
     const { maker, source } = materialSource(svc, course, course.model);
     if (source.chapters.length === 0)
       throw new AppError("COURSE_EMPTY", "The course has no completed chapters to build a study guide from");
-    const guide = await writeStudyGuide(svc.llm, { ...source, meter: opts.meter });
+    const write = (model: string) => writeStudyGuide(svc.llm, { ...source, model, meter: opts.meter });
+    const { value: guide, generatedBy: by } = opts.fallback
+      ? await withFallback(
+          opts.fallback,
+          { course_id: courseId, step: "study_guide" },
+          () => write(source.model),
+          () => write(EXTRACTIVE_MODEL),
+        )
+      : { value: await write(source.model), generatedBy: "model" };
     opts.signal?.throwIfAborted();
+    const madeBy = by === "extractive" ? makerOf(svc.llm, EXTRACTIVE_MODEL) : maker;
     svc.sqlite.run(
       "INSERT OR IGNORE INTO study_guides (course_id, guide, engine, model, created_at) VALUES (?, ?, ?, ?, ?)",
-      [courseId, JSON.stringify(guide), maker.engine, maker.model, nowIso()],
+      [courseId, JSON.stringify(guide), madeBy.engine, madeBy.model, nowIso()],
     );
   });
 }
@@ -57,8 +68,17 @@ export interface StudyGuideView {
   message?: string;
   engine?: string;
   model?: string;
+  generated_by?: GeneratedBy;
   created_at?: string;
 }
+
+const shown = (guide: StoredStudyGuide): StudyGuideView => ({
+  study_guide: guide.guide,
+  engine: guide.engine,
+  model: guide.model,
+  generated_by: generatedBy(guide.engine),
+  created_at: guide.created_at,
+});
 
 /**
  * What GET study-guide shows: the stored guide; null with a message while the course is generating
@@ -67,8 +87,7 @@ export interface StudyGuideView {
  */
 export async function viewStudyGuide(svc: MaterialDeps, course: CourseHead): Promise<StudyGuideView> {
   const stored = readStudyGuide(svc.sqlite, course.id);
-  if (stored)
-    return { study_guide: stored.guide, engine: stored.engine, model: stored.model, created_at: stored.created_at };
+  if (stored) return shown(stored);
   if (course.status === "generating") {
     return {
       study_guide: null,
@@ -85,6 +104,5 @@ export async function viewStudyGuide(svc: MaterialDeps, course: CourseHead): Pro
   await buildStudyGuide(svc, course.id).catch((err: unknown) => {
     throw asUnavailable(err);
   });
-  const built = readStudyGuide(svc.sqlite, course.id)!;
-  return { study_guide: built.guide, engine: built.engine, model: built.model, created_at: built.created_at };
+  return shown(readStudyGuide(svc.sqlite, course.id)!);
 }

@@ -11,7 +11,9 @@ const PAPER = join(ROOT, "../shared/corpus/pdf/tracemonkey.pdf");
 
 let env: CourseEnv;
 beforeAll(async () => {
-  env = await courseEnv();
+  // A context the paper fits in whole, so prompts show its text as written (long-sources.test.ts
+  // covers sources that must be condensed to fit).
+  env = await courseEnv({ env: { LLM_NUM_CTX: "65536" } });
 });
 afterAll(async () => {
   await env.stop();

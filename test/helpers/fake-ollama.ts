@@ -36,6 +36,8 @@ export interface RecordedCall {
   at: number;
   /** Calls still being answered when this one arrived: how many the client had in flight beside it. */
   beside: number;
+  /** The text a generation call was answered with, once answered. */
+  reply?: string;
 }
 
 export interface FakeOllamaOptions {
@@ -130,7 +132,8 @@ class InstanceBuilder {
     const minLength = schema.properties.text.minLength ?? 0;
     let text = quoted.split(/\s+/).slice(0, 60).join(" ");
     while (text.length < minLength) text += ` ${text}`;
-    return { text, sources: [handle] };
+    const maxLength = schema.properties.text.maxLength ?? Number.POSITIVE_INFINITY;
+    return { text: text.slice(0, maxLength), sources: [handle] };
   }
 
   private text(minLength = 0, maxLength = Number.POSITIVE_INFINITY): string {
@@ -308,7 +311,11 @@ export function startFakeOllama(opts: FakeOllamaOptions = {}): FakeOllama {
       hanging.add(release);
     });
 
-  async function generation(path: "chat" | "generate", body: Record<string, any>): Promise<Response> {
+  async function generation(
+    path: "chat" | "generate",
+    body: Record<string, any>,
+    record: RecordedCall,
+  ): Promise<Response> {
     const mode = behaviour.take();
     if (mode === "hang") return hang();
     const failed = failure(mode);
@@ -321,6 +328,7 @@ export function startFakeOllama(opts: FakeOllamaOptions = {}): FakeOllama {
     const prompt = chatPrompt(body);
     const custom = behaviour.responder?.({ path, body, prompt });
     const text = replyText(mode, schema, userText(body) || prompt, custom);
+    record.reply = text;
     const stats = {
       done: true,
       done_reason: "stop",
@@ -353,7 +361,8 @@ export function startFakeOllama(opts: FakeOllamaOptions = {}): FakeOllama {
     async fetch(req) {
       const url = new URL(req.url);
       const body = req.method === "POST" ? ((await req.json().catch(() => null)) as Record<string, any> | null) : null;
-      calls.push({ path: url.pathname, method: req.method, body, at: Date.now(), beside: answering });
+      const record: RecordedCall = { path: url.pathname, method: req.method, body, at: Date.now(), beside: answering };
+      calls.push(record);
       answering++;
       try {
         if (behaviour.latencyMs > 0) await sleep(behaviour.latencyMs);
@@ -378,9 +387,9 @@ export function startFakeOllama(opts: FakeOllamaOptions = {}): FakeOllama {
           });
         }
         case "/api/chat":
-          return generation("chat", body ?? {});
+          return generation("chat", body ?? {}, record);
         case "/api/generate":
-          return generation("generate", body ?? {});
+          return generation("generate", body ?? {}, record);
         case "/api/embed": {
           // Only transport failures apply to embeddings; reply-shape modes are left for generations.
           const pending = behaviour.peek();

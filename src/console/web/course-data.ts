@@ -21,6 +21,8 @@ export interface Chapter {
   key_concepts: string[];
   quiz: { questions: Question[] };
   sources: Source[];
+  /** "extractive" when the built-in engine wrote it: in a model's course, because the model failed it (LLM_FALLBACK). */
+  generated_by: "model" | "extractive";
 }
 
 export interface Course {
@@ -28,6 +30,8 @@ export interface Course {
   title: string;
   description: string | null;
   status: string;
+  /** The engine the course was generated with. */
+  engine: string | null;
   error: { code: string; message: string } | null;
   chapters: Chapter[];
 }

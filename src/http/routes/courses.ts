@@ -50,6 +50,10 @@ export const Chapter = t.Object({
   sources: t.Array(ChapterSource),
   engine: t.Nullable(t.String()),
   model: t.Nullable(t.String()),
+  generated_by: t.Union([t.Literal("model"), t.Literal("extractive")], {
+    description:
+      "Who wrote the chapter: the configured model, or the built-in extractive engine (a course with no model, or with LLM_FALLBACK=extractive a chapter the model failed)",
+  }),
   completed_at: t.Nullable(t.String()),
 });
 export const Course = t.Object({

@@ -11,9 +11,15 @@ import { authOf } from "../context.ts";
 import { CourseIdParams, errors, JsonInteger, modelFailures, UserHeaders } from "../schemas.ts";
 import { ownerOf } from "../user.ts";
 
+const GeneratedBy = t.Union([t.Literal("model"), t.Literal("extractive")], {
+  description:
+    "Who wrote it: the configured model, or the built-in extractive engine (no model, model_key extractive, or with LLM_FALLBACK=extractive a material the model failed, kept under the model asked for)",
+});
+
 const Maker = {
   engine: t.String({ description: "Engine that made it: ollama, openai or extractive" }),
   model: t.String({ description: 'Model name ("extractive" for the built-in engine); part of the cache key' }),
+  generated_by: GeneratedBy,
   created_at: t.String(),
 };
 
@@ -75,6 +81,7 @@ export const materialRoutes = (svc: Services) => {
             message: t.Optional(t.String()),
             engine: t.Optional(Maker.engine),
             model: t.Optional(Maker.model),
+            generated_by: t.Optional(GeneratedBy),
             created_at: t.Optional(t.String()),
           }),
           ...errors(
@@ -111,6 +118,7 @@ export const materialRoutes = (svc: Services) => {
           options: notes.options,
           engine: notes.engine,
           model: notes.model,
+          generated_by: notes.generated_by,
           created_at: notes.created_at,
         };
       },

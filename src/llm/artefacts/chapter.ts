@@ -1,5 +1,6 @@
 import { splitSentences } from "../../ingest/sentences.ts";
 import { type PreparedPassages, preparePassages, unsupportedSentences } from "../claim-support.ts";
+import { sourceBudget } from "../context-budget.ts";
 import { llmError } from "../errors.ts";
 import { usesExtractive } from "../models.ts";
 import { bulletList, courseGoal, formatPassages, render, templates } from "../prompts/index.ts";
@@ -9,6 +10,7 @@ import { plainOf } from "../support.ts";
 import type { Llm, Passage } from "../types.ts";
 import { quizProblems } from "./checks.ts";
 import { type ArtefactOptions, extractive } from "./common.ts";
+import { condenseToFit, shownLength } from "./condense.ts";
 
 export interface ChapterInput extends ArtefactOptions {
   courseTitle: string;
@@ -35,31 +37,52 @@ export async function writeChapter(llm: Llm, input: ChapterInput): Promise<Chapt
       ? extractive(input.meter, "extractiveChapter", input)
       : extractive(input.meter, "condensedChapter", { ...input, sectionDepth: input.sectionDepth });
   }
-  const handles = input.passages.map((_, i) => `S${i + 1}`);
   const outline = input.courseOutline ?? [input.chapterTitle];
   const index = input.chapterIndex ?? 0;
   const own = input.sectionDepth !== undefined;
-  const prompt = render(templates.chapter, {
-    courseTitle: input.courseTitle,
-    outline: outline.map((t, i) => `${i + 1}. ${t}${i === index ? "  <- this chapter" : ""}`).join("\n"),
-    chapterNumber: index + 1,
-    chapterTitle: input.chapterTitle,
-    objectives: bulletList(input.objectives),
-    goal: courseGoal(input.learningGoal),
-    passagesIntro: own
-      ? "This chapter's own sections of the sources, in reading order, each with its handle:"
-      : "Source passages, each with its handle:",
-    grounding: own
-      ? "teach these sections in their order, every paragraph grounded in them"
-      : "base it on the passages above where they are relevant",
-    citing:
-      handles.length > 0
+  const frame = (passages: string, handled: boolean) =>
+    render(templates.chapter, {
+      courseTitle: input.courseTitle,
+      outline: outline.map((t, i) => `${i + 1}. ${t}${i === index ? "  <- this chapter" : ""}`).join("\n"),
+      chapterNumber: index + 1,
+      chapterTitle: input.chapterTitle,
+      objectives: bulletList(input.objectives),
+      goal: courseGoal(input.learningGoal),
+      passagesIntro: own
+        ? "This chapter's own sections of the sources, in reading order, each with its handle:"
+        : "Source passages, each with its handle:",
+      grounding: own
+        ? "teach these sections in their order, every paragraph grounded in them"
+        : "base it on the passages above where they are relevant",
+      citing: handled
         ? "each paragraph lists in `sources` the handles (such as S1) of the passages it is based on: at least one, only handles shown above, and only passages that say what the paragraph says"
         : "there are no passages to cite",
-    // The chapter's own sections are its whole material: every part of them gets a share of the budget.
-    passages: formatPassages(input.passages, undefined, { evenShare: own, handles: true }),
-  });
-  const byHandle = new Map(input.passages.map((p, i) => [handles[i]!, { id: p.id, text: p.text }]));
+      passages,
+    });
+  const budget = sourceBudget(llm, "chapter", frame("", input.passages.length > 0));
+  // The chapter's own sections are its whole material: condensed when they do not fit, never cut.
+  const shown = own
+    ? await condenseToFit(llm, input.passages, {
+        budget,
+        where: `the sections of chapter ${index + 1}, "${input.chapterTitle}", of the course "${input.courseTitle}"`,
+        meter: input.meter,
+        model: input.model,
+        handles: true,
+      })
+    : input.passages;
+  const handles = shown.map((_, i) => `S${i + 1}`);
+  const prompt = frame(
+    formatPassages(shown, budget, { evenShare: own && shownLength(shown) > budget, handles: true }),
+    handles.length > 0,
+  );
+  // A paragraph is checked against the sources a handle stands for, not the notes condensed from them.
+  const original = new Map(input.passages.map((p) => [p.id, p.text] as const));
+  const byHandle = new Map(
+    shown.map((p, i) => {
+      const ids = p.sourceIds ?? [p.id];
+      return [handles[i]!, { ids, text: ids.map((id) => original.get(id) ?? p.text).join("\n") }] as const;
+    }),
+  );
   const prepared = new Map<string, PreparedPassages>();
   const cited = (sources: string[]) => {
     const key = [...new Set(sources)].sort().join(",");
@@ -120,7 +143,7 @@ function withoutSentences(text: string, weak: string[]): string {
 }
 
 /** The model's sections as markdown, unsupported sentences left out, each kept paragraph's handles resolved to passage ids. */
-function assemble(reply: ModelChapter, weak: Weak[], byHandle: Map<string, { id: string }>): ChapterDraft {
+function assemble(reply: ModelChapter, weak: Weak[], byHandle: Map<string, { ids: string[] }>): ChapterDraft {
   const unsupportedIn = new Map(weak.map((w) => [`${w.i}:${w.j}`, w.sentences]));
   const blocks: string[] = [];
   const grounding: Record<string, number[]> = {};
@@ -131,12 +154,9 @@ function assemble(reply: ModelChapter, weak: Weak[], byHandle: Map<string, { id:
     if (kept.length === 0) return;
     blocks.push(`## ${s.heading.trim()}`);
     for (const p of kept) {
-      for (const h of new Set(p.sources ?? [])) {
-        const id = byHandle.get(h)?.id;
-        if (id) {
-          grounding[id] ??= [];
-          grounding[id].push(blocks.length);
-        }
+      for (const id of new Set((p.sources ?? []).flatMap((h) => byHandle.get(h)?.ids ?? []))) {
+        grounding[id] ??= [];
+        grounding[id].push(blocks.length);
       }
       blocks.push(p.text);
     }

@@ -66,8 +66,11 @@ export function formatChapters(chapters: ChapterSummary[], perChapterChars: numb
     .join("\n\n");
 }
 
+/** The most of the chapters' text a prompt that works from finished chapters shows. */
+export const PROMPT_CHAPTERS_CHARS = 14_000;
+
 /** Shares a prompt budget across chapters so long courses still fit the context window. */
-export const perChapterBudget = (chapters: number, total = 14_000) =>
+export const perChapterBudget = (chapters: number, total = PROMPT_CHAPTERS_CHARS) =>
   Math.max(600, Math.floor(total / Math.max(1, chapters)));
 
 /** Removes duplicates by a normalised key, keeping the first. */

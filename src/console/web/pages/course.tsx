@@ -30,7 +30,14 @@ export function CourseView({ id, chapter }: { id: string; chapter: number }) {
             ))}
           </ol>
         </nav>
-        {current && <ChapterView courseId={id} chapter={current} count={c.chapters.length} />}
+        {current && (
+          <ChapterView
+            courseId={id}
+            chapter={current}
+            count={c.chapters.length}
+            fellBack={current.generated_by === "extractive" && c.engine !== "extractive"}
+          />
+        )}
       </div>
     </>
   );
@@ -61,7 +68,18 @@ function useReadWhenEndSeen(courseId: string, order: number) {
   return { end, read };
 }
 
-function ChapterView({ courseId, chapter, count }: { courseId: string; chapter: Chapter; count: number }) {
+function ChapterView({
+  courseId,
+  chapter,
+  count,
+  fellBack,
+}: {
+  courseId: string;
+  chapter: Chapter;
+  count: number;
+  /** The model failed this chapter and the built-in engine wrote it instead (LLM_FALLBACK=extractive). */
+  fellBack: boolean;
+}) {
   const blocks = chapter.content.split(/\n\s*\n/);
   const { end, read } = useReadWhenEndSeen(courseId, chapter.order_index);
   return (
@@ -69,6 +87,11 @@ function ChapterView({ courseId, chapter, count }: { courseId: string; chapter: 
       <h2 id="chapter-title">
         Chapter {chapter.order_index + 1}: {chapter.title}
       </h2>
+      {fellBack && (
+        <p class="panel notice" role="note">
+          The model failed this chapter, so it was built from the sources by the built-in extractive engine.
+        </p>
+      )}
       {chapter.key_concepts.length > 0 && (
         <section aria-labelledby="concepts" class="concepts">
           <h3 id="concepts">Key concepts</h3>
