@@ -90,8 +90,9 @@ test("off (the default): the chapter the model failed fails the course with its 
     const done = await settle(off.srv, off.key, "off", courseId);
     expect(done.course_status).toBe("completed");
     const asked = chapterCalls(off.fake).slice(before);
-    expect(asked).toHaveLength(1);
-    expect(isChapter2(asked[0]!.body!)).toBe(true);
+    // Chapter 2 only (its grounding check may re-ask it once).
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((c) => isChapter2(c.body!))).toBe(true);
     const course = (await call(off.srv, `/v2/courses/${courseId}`, { key: off.key, user: "off" })).body;
     expect(course.chapters).toHaveLength(3);
     for (const k of kept) {
