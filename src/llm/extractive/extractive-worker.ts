@@ -14,6 +14,11 @@ import {
   extractivePodcast,
   extractiveStudyGuide,
 } from "./engine.ts";
+import { keepTags } from "./tagging.ts";
+
+// A course's builders tag the same sentences (the outline, each chapter, the study guide): the
+// thread keeps what it tagged, about two long books' worth (a 300-page book tags ~0.5 M characters).
+keepTags(1_500_000);
 
 /** The builders run here: every one but answers (see thread.ts). */
 const BUILDERS = {
