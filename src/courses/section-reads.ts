@@ -3,7 +3,8 @@
  * thread: reading them means reading the whole document (its chunks, their overlaps and repeated
  * sentences left out), seconds of CPU for a long book, and every chapter of a course from it reads
  * them. The thread keeps the paragraphs of the documents it read last, so a course's plan and its
- * chapters read a long source once; a document's chunks do not change once it is ready.
+ * chapters read a long source once; kept by the document's chunks as they stand (a reindex
+ * replaces them), so a document indexed again is read again.
  */
 import type { Database } from "bun:sqlite";
 import { documentParagraphs, type Paragraph } from "./sections.ts";
@@ -14,9 +15,18 @@ import type { ChapterPart } from "./store.ts";
 const KEPT = 2;
 const kept = new Map<string, Paragraph[]>();
 
+/** Which chunks the document has now: their count and the newest row. */
+const chunkState = (sqlite: Database, documentId: string) =>
+  sqlite
+    .query<{ n: number; last: number | null }, [string]>(
+      "SELECT count(*) AS n, max(rowid) AS last FROM retrieval_chunks WHERE document_id = ?",
+    )
+    .get(documentId);
+
 /** The document's paragraphs (sections.ts), kept for the next read. */
 export function paragraphsOf(sqlite: Database, documentId: string): Paragraph[] {
-  const key = `${sqlite.filename}\u0000${documentId}`;
+  const state = chunkState(sqlite, documentId);
+  const key = `${sqlite.filename}\u0000${documentId}\u0000${state?.n}\u0000${state?.last}`;
   const held = kept.get(key);
   if (held) {
     kept.delete(key);
