@@ -314,6 +314,12 @@ export const settings = {
   ),
   examConcurrency: setting("EXAM_CONCURRENCY", "6", "Chapters whose exam batches are written at once", int(1, 64)),
   chapterConcurrency: setting("CHAPTER_CONCURRENCY", "4", "Chapters of one course generated at once", int(1, 64)),
+  courseMaxSourceWords: setting(
+    "COURSE_MAX_SOURCE_WORDS",
+    "1000000",
+    "Most words of teaching text a course from files or URLs may read across its sources (about 6 MB of text, a 3,000-page book); past it the course is refused with COURSE_SOURCES_TOO_LARGE and its sources stay indexed",
+    int(1000),
+  ),
   generationRetries: setting(
     "GENERATION_RETRIES",
     "2",

@@ -40,6 +40,7 @@ export const errorCatalogue = {
   COURSE_EMPTY: entry(409, "The course has no completed chapters"),
   FLASHCARDS_NOT_GENERATED: entry(409, "An Anki export of a course without a flashcard deck"),
   PAYLOAD_TOO_LARGE: entry(413, "A file, the whole upload or a JSON body is over its limit"),
+  COURSE_SOURCES_TOO_LARGE: entry(413, "A course's sources hold more teaching text than COURSE_MAX_SOURCE_WORDS"),
   UNSUPPORTED_MEDIA_TYPE: entry(415, "A file format or Content-Type the endpoint does not take"),
   RANGE_NOT_SATISFIABLE: entry(416, "A Range outside the audio file"),
   VALIDATION_ERROR: entry(422, "A parameter, header or body field breaks its rule"),

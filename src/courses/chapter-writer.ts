@@ -15,15 +15,14 @@ import {
   type UsageMeter,
   writeChapter,
 } from "../llm/artefacts.ts";
+import { readInThread } from "../llm/extractive/thread.ts";
 import { type GeneratedBy, withFallback } from "../llm/fallback.ts";
 import { search } from "../retrieval/index.ts";
 import { sectionTitle } from "../util.ts";
 import type { WritingDeps } from "./deps.ts";
 import { groundParagraphs } from "./grounding.ts";
 import { withModelRetries } from "./model-retry.ts";
-import { documentParagraphs, type Paragraph } from "./sections.ts";
-import { paragraphPassages } from "./source-passages.ts";
-import type { ChapterPart, ChapterSourceRecord, CourseRow, PlannedChapter } from "./store.ts";
+import type { ChapterSourceRecord, CourseRow, PlannedChapter } from "./store.ts";
 import { type WebResult, webSearch } from "./web-search.ts";
 
 const PASSAGES_PER_CHAPTER = 6;
@@ -42,19 +41,6 @@ interface SourcedPassage extends Passage {
   timestamp?: number | null;
   url?: string;
   title?: string;
-}
-
-/** The chapter's own sections, in reading order, as passages cited by their chunks. */
-function sectionPassages(svc: WritingDeps, parts: ChapterPart[]): SourcedPassage[] {
-  const byDocument = new Map<string, Paragraph[]>();
-  return parts.flatMap((part) => {
-    let paragraphs = byDocument.get(part.document_id);
-    if (!paragraphs) {
-      paragraphs = documentParagraphs(svc.sqlite, part.document_id);
-      byDocument.set(part.document_id, paragraphs);
-    }
-    return paragraphPassages(paragraphs.slice(part.from, part.to));
-  });
 }
 
 async function documentPassages(
@@ -144,7 +130,10 @@ export async function writeCourseChapter(
   position: CoursePosition,
 ): Promise<WrittenChapter> {
   const own = chapter.parts && chapter.parts.length > 0 ? chapter.parts : null;
-  const passages = own ? sectionPassages(svc, own) : await documentPassages(svc, course, chapter, scope);
+  // The chapter's own sections are read in the engine's thread (section-reads.ts): the whole source is read for them.
+  const passages: SourcedPassage[] = own
+    ? await readInThread("sectionPassages", { database: svc.sqlite.filename, parts: own })
+    : await documentPassages(svc, course, chapter, scope);
   if (course.search_enabled && svc.cfg.searxngUrl) {
     const results = await webSearch(svc, `${course.title}: ${chapter.title}`, WEB_RESULTS_PER_CHAPTER);
     passages.push(...webPassages(results));

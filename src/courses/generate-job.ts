@@ -20,6 +20,7 @@ import { courseDocuments, documentEvent, ingestCourseSources } from "./ingest-so
 import { withModelRetries } from "./model-retry.ts";
 import { planSourceCourse, planTopicCourse } from "./plan.ts";
 import { COURSE_JOB, chapterCounts, progressPct } from "./progress.ts";
+import { refuseOversizedSources } from "./source-size.ts";
 import type { CoursePlan } from "./store.ts";
 import {
   type ChapterRow,
@@ -39,7 +40,9 @@ import {
 import { matchTopic, refuseTopic } from "./topic-match.ts";
 
 /** Writing chapters: the model, retrieval, web search, and how many chapters at once. */
-type ChapterDeps = WritingDeps & { cfg: Pick<Config, "chapterConcurrency" | "topicMatchMinScore"> };
+type ChapterDeps = WritingDeps & {
+  cfg: Pick<Config, "chapterConcurrency" | "topicMatchMinScore" | "courseMaxSourceWords">;
+};
 
 /** The whole job: ingesting the sources, then planning and writing. */
 type CourseJobDeps = IngestDeps & ChapterDeps & { clock: Clock };
@@ -111,7 +114,7 @@ async function ingest(svc: IngestDeps, job: JobRow, course: CourseRow, signal: A
 
 /** The outline's chapters, planning it first when this is the course's first run. */
 async function ensureOutline(
-  svc: WritingDeps,
+  svc: ChapterDeps,
   job: JobRow,
   course: CourseRow,
   readyDocs: string[],
@@ -130,6 +133,11 @@ async function ensureOutline(
     plan = await planTopicCourse({ svc, course, meter }, match.passages);
   } else {
     const docs = courseDocuments(svc.sqlite, course.id).filter((d) => readyDocs.includes(d.id));
+    refuseOversizedSources(
+      svc.sqlite,
+      docs.map((d) => d.id),
+      svc.cfg.courseMaxSourceWords,
+    );
     plan = await planSourceCourse({ svc, course, meter }, docs);
   }
   const chapters = commitOutline(svc.sqlite, course, plan);

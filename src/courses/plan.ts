@@ -9,7 +9,7 @@
  * - `separate_courses`: each course has one source, planned like sequential_sections.
  */
 import type { Database } from "bun:sqlite";
-import { documentRepeats, documentTitle } from "../documents/lookups.ts";
+import { documentRepeats } from "../documents/lookups.ts";
 import { documentDetails } from "../documents/repeated-sections.ts";
 import {
   type Outline,
@@ -18,24 +18,16 @@ import {
   type UsageMeter,
   writeOutline as writeOutlineOnce,
 } from "../llm/artefacts.ts";
+import { readInThread } from "../llm/extractive/thread.ts";
 import { usesExtractive } from "../llm/models.ts";
 import { slugify } from "../util.ts";
-import { bookChapters } from "./book-chapters.ts";
 import { cleanTitle, groupTitle, partition, splitToCount } from "./chapter-groups.ts";
 import type { WritingDeps } from "./deps.ts";
 import { withModelRetries } from "./model-retry.ts";
-import { documentParagraphs, type Paragraph, type Section, topSections, wordsOf } from "./sections.ts";
-import { evenSample, headingTree, OUTLINE_PASSAGES, paragraphPassages, spreadSample } from "./source-passages.ts";
-import type { ChapterPart, CoursePlan, CourseRow, Organization, PlannedChapter, PlannedSource } from "./store.ts";
-import { dominantTheme, relatedness, sharedThemes, type TermProfile, termProfile } from "./themes.ts";
-
-/** Mean lexical cosine above which `auto` treats the sources as one subject. */
-const RELATED_THRESHOLD = 0.2;
-
-export interface ReadySource {
-  id: string;
-  filename: string;
-}
+import { documentParagraphs, type Paragraph, type Section, wordsOf } from "./sections.ts";
+import { paragraphPassages } from "./source-passages.ts";
+import type { ReadySource, SectionChapter } from "./source-plan.ts";
+import type { CoursePlan, CourseRow, PlannedChapter, PlannedSource } from "./store.ts";
 
 interface PlanContext {
   svc: WritingDeps;
@@ -150,40 +142,54 @@ export async function planTopicCourse(ctx: PlanContext, passages: Passage[]): Pr
   };
 }
 
-/** The organization a course of these sources is built with. */
-export function resolveOrganization(
-  requested: Organization,
-  profiles: TermProfile[],
-): { organization: Organization; relatedness?: number } {
-  // A separate course has one source, read in its order.
-  if (requested !== "auto") return { organization: requested };
-  if (profiles.length < 2) return { organization: "sequential_sections" };
-  const r = relatedness(profiles);
-  return { organization: r >= RELATED_THRESHOLD ? "thematic_bridge" : "sequential_sections", relatedness: r };
-}
-
-/** The sources of a course as read for planning: each one's paragraphs and term profile. */
-interface ReadSources {
-  sources: ReadySource[];
-  paragraphs: Paragraph[][];
-  profiles: TermProfile[];
-}
-
+/**
+ * A course from files or URLs: its sources are read and its chapters planned in the extractive
+ * engine's thread (source-plan.ts), then the outline is written from what that returns.
+ */
 export async function planSourceCourse(ctx: PlanContext, sources: ReadySource[]): Promise<CoursePlan> {
-  const paragraphs = sources.map((s) => documentParagraphs(ctx.svc.sqlite, s.id));
-  const profiles = paragraphs.map((ps) =>
-    termProfile(ps.map((p) => [...p.headingPath.slice(-1), p.text].join("\n")).join("\n")),
-  );
-  const { organization, relatedness: r } = resolveOrganization(ctx.course.organization ?? "auto", profiles);
-  const plan =
-    organization === "thematic_bridge"
-      ? await planThematic(ctx, { sources, paragraphs, profiles })
-      : await planSequential(ctx, { sources, paragraphs, profiles });
-  return {
-    ...plan,
-    organization,
-    ...(r === undefined ? {} : { relatedness: r }),
+  const { course } = ctx;
+  const prepared = await readInThread("prepareSourcePlan", {
+    database: ctx.svc.sqlite.filename,
+    sources,
+    organization: course.organization ?? "auto",
+    numChapters: course.num_chapters,
+    topic: course.topic,
+  });
+  const outline = await writeOutline(ctx, {
+    ...prepared.outline,
+    learningGoal: learningGoalOf(course),
+    meter: ctx.meter,
+    model: modelOf(course),
+  });
+  const described = {
+    organization: prepared.organization,
+    ...(prepared.relatedness === undefined ? {} : { relatedness: prepared.relatedness }),
     sources: sources.map((s) => describeSource(ctx.svc.sqlite, s)),
+  };
+  if (prepared.kind === "thematic") {
+    return {
+      title: outline.title,
+      slug: outline.slug ?? slugify(outline.title),
+      description: outline.description,
+      topic: course.topic || outline.title,
+      chapters: toChapters(outline, prepared.bridged.length > 0 ? prepared.bridged : null),
+      ...described,
+    };
+  }
+  const chapters: PlannedChapter[] = prepared.chapters.map((c, i) => ({
+    title: outline.chapters[i]?.title ?? c.title,
+    objectives: outline.chapters[i]?.objectives ?? [],
+    source_document_ids: [...new Set(c.parts.map((p) => p.document_id))],
+    parts: c.parts,
+  }));
+  const title = prepared.title ?? outline.title;
+  return {
+    title,
+    slug: slugify(title),
+    description: outline.description,
+    topic: course.topic || title,
+    chapters,
+    ...described,
   };
 }
 
@@ -200,203 +206,4 @@ function describeSource(sqlite: Database, source: ReadySource): PlannedSource {
       words: r.words,
     })),
   };
-}
-
-/**
- * Passages grouped theme by theme, each theme illustrated by the section of every source that
- * uses it most, so the outline forms chapters around what the sources share.
- */
-function themePassages(
-  sources: ReadySource[],
-  paragraphs: Paragraph[][],
-  profiles: TermProfile[],
-  numChapters: number,
-): { passages: Passage[]; used: Set<string> } {
-  const themes = sharedThemes(profiles, numChapters * 2);
-  const used = new Set<string>();
-  if (themes.length === 0) {
-    // Nothing shared at all: interleave the sources so every chapter still sees all of them.
-    const samples = paragraphs.map((ps) =>
-      evenSample(paragraphPassages(ps), Math.ceil(OUTLINE_PASSAGES / paragraphs.length)),
-    );
-    const longest = Math.max(...samples.map((s) => s.length));
-    sources.forEach((s) => {
-      used.add(s.id);
-    });
-    return {
-      passages: Array.from({ length: longest }, (_, i) => samples.flatMap((s) => (s[i] ? [s[i]] : []))).flat(),
-      used,
-    };
-  }
-  const sections = paragraphs.map((ps) => topSections(ps, numChapters));
-  const sectionProfiles = sections.map((secs, i) =>
-    secs.map((sec) =>
-      termProfile(
-        paragraphs[i]!.slice(sec.from, sec.to)
-          .map((p) => p.text)
-          .join("\n"),
-      ),
-    ),
-  );
-  const taken = new Set<string>();
-  const out: Passage[] = [];
-  for (const theme of themes) {
-    for (const src of theme.sources) {
-      let best = -1;
-      let bestWeight = 0;
-      sectionProfiles[src]!.forEach((profile, i) => {
-        const w = profile.weights.get(theme.stem) ?? 0;
-        if (w > bestWeight && !taken.has(`${src}:${i}`)) [best, bestWeight] = [i, w];
-      });
-      if (best < 0) continue;
-      taken.add(`${src}:${best}`);
-      used.add(sources[src]!.id);
-      const sec = sections[src]![best]!;
-      const [first] = paragraphPassages(paragraphs[src]!.slice(sec.from, sec.to));
-      if (first) out.push({ ...first, heading: sec.title });
-    }
-    if (out.length >= OUTLINE_PASSAGES) break;
-  }
-  return { passages: out, used };
-}
-
-async function planThematic(ctx: PlanContext, read: ReadSources): Promise<Omit<CoursePlan, "organization">> {
-  const { course } = ctx;
-  const { sources, paragraphs, profiles } = read;
-  const { passages, used } = themePassages(sources, paragraphs, profiles, course.num_chapters);
-  const outline = await writeOutline(ctx, {
-    topic: course.topic || undefined,
-    learningGoal: learningGoalOf(course),
-    numChapters: course.num_chapters,
-    passages,
-    meter: ctx.meter,
-    model: modelOf(course),
-  });
-  // Every chapter of a bridge draws on each source its themes came from.
-  const bridged = sources.filter((s) => used.has(s.id)).map((s) => s.id);
-  return {
-    title: outline.title,
-    slug: outline.slug ?? slugify(outline.title),
-    description: outline.description,
-    topic: course.topic || outline.title,
-    chapters: toChapters(outline, bridged.length > 0 ? bridged : null),
-  };
-}
-
-/**
- * How many chapters each run of sources gets: with at least as many chapters as sources, every
- * source gets one plus a share of the rest by size; with fewer, consecutive sources share one.
- */
-export function sequentialGroups(sizes: number[], numChapters: number): { sources: number[]; chapters: number }[] {
-  const n = sizes.length;
-  if (numChapters < n) {
-    return Array.from({ length: numChapters }, (_, g) => {
-      const from = Math.floor((g * n) / numChapters);
-      const to = Math.floor(((g + 1) * n) / numChapters);
-      return { sources: Array.from({ length: to - from }, (_, i) => from + i), chapters: 1 };
-    });
-  }
-  const total = sizes.reduce((a, b) => a + b, 0) || 1;
-  const extra = numChapters - n;
-  const shares = sizes.map((s) => (s / total) * extra);
-  const counts = shares.map((s) => 1 + Math.floor(s));
-  // Largest remainder: hand out what flooring left over to the sources it was taken from.
-  let left = numChapters - counts.reduce((a, b) => a + b, 0);
-  const order = shares.map((s, i) => ({ i, r: s - Math.floor(s) })).sort((a, b) => b.r - a.r);
-  for (let k = 0; left > 0; k = (k + 1) % n, left--) counts[order[k]!.i]! += 1;
-  return counts.map((chapters, i) => ({ sources: [i], chapters }));
-}
-
-/** A chapter planned from sections: where it reads, what it is called, and its passages. */
-interface SectionChapter {
-  title: string;
-  sections: string[];
-  parts: ChapterPart[];
-  passages: Passage[];
-}
-
-/** One source's chapters: its own parts, chapters or sections, grouped or split into `count` (book-chapters.ts). */
-function sourceChapters(source: ReadySource, paragraphs: Paragraph[], count: number): SectionChapter[] {
-  return bookChapters(paragraphs, count).map(({ title, sections }) => {
-    const from = sections[0]!.from;
-    const to = sections.at(-1)!.to;
-    return {
-      title,
-      sections: sections.map((s) => cleanTitle(s.title)),
-      parts: [{ document_id: source.id, from, to, depth: Math.min(...sections.map((s) => s.depth)) }],
-      passages: paragraphPassages(paragraphs.slice(from, to)),
-    };
-  });
-}
-
-/** Consecutive whole sources sharing one chapter (fewer chapters than sources). */
-function sourcesChapter(ctx: PlanContext, sources: ReadySource[], paragraphs: Paragraph[][]): SectionChapter {
-  const titles = sources.map((s) => documentTitle(ctx.svc.sqlite, s.id) ?? s.filename);
-  return {
-    title: groupTitle(titles),
-    sections: titles,
-    parts: sources.map((s, i) => ({ document_id: s.id, from: 0, to: paragraphs[i]!.length, depth: 0 })),
-    passages: sources.flatMap((_, i) => paragraphPassages(paragraphs[i]!)),
-  };
-}
-
-async function planSequential(ctx: PlanContext, read: ReadSources): Promise<Omit<CoursePlan, "organization">> {
-  const { course } = ctx;
-  const { sources, paragraphs, profiles } = read;
-  const sizes = paragraphs.map((ps) => ps.reduce((a, p) => a + p.text.length, 0));
-  const groups = sequentialGroups(sizes, course.num_chapters);
-  const planned = groups.flatMap((g) =>
-    g.sources.length > 1
-      ? [
-          sourcesChapter(
-            ctx,
-            g.sources.map((i) => sources[i]!),
-            g.sources.map((i) => paragraphs[i]!),
-          ),
-        ]
-      : sourceChapters(sources[g.sources[0]!]!, paragraphs[g.sources[0]!]!, g.chapters),
-  );
-  const titles = sources.map((s) => documentTitle(ctx.svc.sqlite, s.id));
-  const structure = sources
-    .map((s, i) => `${titles[i] ?? s.filename}\n${headingTree(paragraphs[i]!, 0, 3)}`)
-    .join("\n\n");
-  const outline = await writeOutline(ctx, {
-    topic: course.topic || (sources.length === 1 ? (titles[0] ?? undefined) : undefined),
-    learningGoal: learningGoalOf(course),
-    numChapters: planned.length,
-    // Each chapter's share of the sample spans its sections to the last, so the plan sees how the sources end.
-    passages: planned.flatMap((c) =>
-      spreadSample(c.passages, Math.max(2, Math.floor(OUTLINE_PASSAGES / planned.length))),
-    ),
-    structure,
-    chapters: planned.map((c) => ({ title: c.title, sections: c.sections, passages: c.passages })),
-    meter: ctx.meter,
-    model: modelOf(course),
-  });
-  const chapters: PlannedChapter[] = planned.map((c, i) => ({
-    title: outline.chapters[i]?.title ?? c.title,
-    objectives: outline.chapters[i]?.objectives ?? [],
-    source_document_ids: [...new Set(c.parts.map((p) => p.document_id))],
-    parts: c.parts,
-  }));
-  const single = sources.length === 1;
-  const title =
-    course.topic ||
-    (single
-      ? (titles[0] ?? outline.title)
-      : joinTitles(titles.map((t, i) => t ?? sources[i]!.filename)) || dominantTheme(profiles) || outline.title);
-  return {
-    title,
-    slug: slugify(title),
-    description: outline.description,
-    topic: course.topic || title,
-    chapters,
-  };
-}
-
-function joinTitles(titles: string[]): string {
-  const unique = [...new Set(titles)];
-  const shown = unique.length <= 3 ? unique : [...unique.slice(0, 2), "more"];
-  const text = shown.length > 1 ? `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)}` : (shown[0] ?? "");
-  return text.slice(0, 200);
 }

@@ -10,6 +10,7 @@ import type { Config } from "../config.ts";
 import { isStorageFull } from "../errors.ts";
 import { type ExtractionPool, extractSource, noTextFound } from "../ingest/index.ts";
 import { collectAfterLargeText } from "../ingest/large-text.ts";
+import { readInThread } from "../llm/extractive/thread.ts";
 import type { Logger } from "../log.ts";
 import { putBlob } from "../media/blob-store.ts";
 import { type Embedder, indexDocument, indexJob } from "../retrieval/index.ts";
@@ -20,7 +21,6 @@ import {
   type SourceType,
   setDocumentRepeats,
 } from "./records.ts";
-import { detectRepeats } from "./repeated-sections.ts";
 import { detectedKind, failureMessage, type RequestSource, sourceName, toIngestSource } from "./sources.ts";
 
 /** Ingesting a document: the extraction pool, the index (database and embedder), the blob store and the log. */
@@ -81,8 +81,11 @@ export async function ingestDocument(
       mimeType: detected?.mimeType ?? result.mimeType,
       pages: result.pages,
     };
-    // Checked once here, where the chunks were just written, so every course of the document reads it.
-    const repeats = opts.index ? detectRepeats(svc.sqlite, target.id) : null;
+    // Checked once here, where the chunks were just written, so every course of the document reads
+    // it; in the extractive engine's thread, as it reads the whole text.
+    const repeats = opts.index
+      ? await readInThread("documentRepeats", { database: svc.sqlite.filename, documentId: target.id })
+      : null;
     svc.sqlite.transaction(() => {
       if (repeats) setDocumentRepeats(svc.sqlite, target.id, repeats);
       markDocumentReady(svc.sqlite, target.id, {

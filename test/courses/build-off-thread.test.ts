@@ -1,14 +1,16 @@
 /**
- * A course build with the built-in engine does not hold the server (#32): its builders run in a
- * worker thread, so /health, asked again and again while a book becomes a course, answers each time
- * in a small part of the build's time. (Built on the server's own thread, the answer waited for
- * each builder call: most of the build.) A bound relative to the build itself, so a loaded machine
- * slows both alike.
+ * A course build does not hold the server (#32): the built-in engine's builders, and the planning
+ * of a course from its sources with any engine, run in a worker thread, so /health, asked again and
+ * again while a book becomes a course, answers each time in a small part of the work's time. (Built
+ * on the server's own thread, the answer waited for each builder call, or for the whole planning:
+ * most of the time measured.) Bounds relative to the work itself, so a loaded machine slows both alike.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
+import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
 import { call, ROOT, startServer, type TestServer } from "../helpers/server.ts";
-import { filesForm } from "./helpers.ts";
+import { bigText } from "../reliability/hostile-files.ts";
+import { filesForm, readSse } from "./helpers.ts";
 
 const BOOK = join(ROOT, "../shared/corpus/books/gnu-bash-reference-manual.html");
 
@@ -18,7 +20,7 @@ let key: string;
 beforeAll(async () => {
   srv = await startServer({ env: { LLM_PROVIDER: "extractive", RATE_LIMIT_PER_MINUTE: "100000" } });
   key = await srv.createKey("acme", "production");
-});
+}, 120_000);
 afterAll(() => srv?.stop());
 
 test("/health answers promptly all through a book's course build", async () => {
@@ -46,4 +48,64 @@ test("/health answers promptly all through a book's course build", async () => {
   expect(took).toBeGreaterThan(1_000);
   expect(waits.length).toBeGreaterThan(10);
   expect(Math.max(...waits)).toBeLessThan(took * 0.1);
+}, 600_000);
+
+/** A long handbook: plain prose cut into parts and sections, so planning has a structure to read. */
+function handbook(mb: number): Uint8Array {
+  const paragraphs = new TextDecoder().decode(bigText(mb)).split("\n\n").filter(Boolean);
+  const out = ["# A long handbook"];
+  paragraphs.forEach((p, i) => {
+    if (i % 400 === 0) out.push(`## Part ${i / 400 + 1}`);
+    if (i % 40 === 0) out.push(`### Section ${i / 40 + 1}`);
+    out.push(p);
+  });
+  return new TextEncoder().encode(out.join("\n\n"));
+}
+
+test("/health answers promptly while a long source's course is planned, with a model", async () => {
+  // A model that answers at once: from the source's `document` event to the `outline` event the
+  // time is planning's (reading the whole source, its sections and themes), which once ran on the
+  // server's thread and held every request for all of it.
+  const fake: FakeOllama = startFakeOllama();
+  const modelSrv = await startServer({
+    env: { LLM_PROVIDER: "ollama", OLLAMA_HOST: fake.url, RATE_LIMIT_PER_MINUTE: "100000" },
+  });
+  try {
+    const modelKey = await modelSrv.createKey("acme", "production");
+    const form = filesForm({ num_chapters: "20" }, [
+      { name: "handbook.md", content: handbook(1.5), type: "text/markdown" },
+    ]);
+    const res = await modelSrv.fetch("/v2/courses/generate-from-files?mode=stream", {
+      method: "POST",
+      headers: { "x-api-key": modelKey, "x-external-user-id": "reader" },
+      body: form,
+    });
+    expect(res.status).toBe(200);
+    const marks: Record<string, number> = {};
+    let streaming = true;
+    const stream = readSse(res, (e) => {
+      marks[e.event] ??= performance.now();
+      return e.event === "outline";
+    }).finally(() => {
+      streaming = false;
+    });
+    const waits: { from: number; to: number }[] = [];
+    while (streaming) {
+      const from = performance.now();
+      await (await modelSrv.fetch("/health")).arrayBuffer();
+      waits.push({ from, to: performance.now() });
+      await Bun.sleep(20);
+    }
+    await stream;
+    const [document, outline] = [marks.document!, marks.outline!];
+    expect(document).toBeDefined();
+    expect(outline).toBeDefined();
+    const planning = outline - document;
+    const during = waits.filter((w) => w.to > document && w.from < outline).map((w) => w.to - w.from);
+    expect(during.length).toBeGreaterThan(5);
+    expect(Math.max(...during)).toBeLessThan(planning * 0.25);
+  } finally {
+    await modelSrv.stop();
+    await fake.close();
+  }
 }, 600_000);

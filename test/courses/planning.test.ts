@@ -1,9 +1,9 @@
 /** The pure rules of generation: progress, how chapters are shared among sources, organization. */
 import { describe, expect, test } from "bun:test";
 import { splitToCount } from "../../src/courses/chapter-groups.ts";
-import { resolveOrganization, sequentialGroups } from "../../src/courses/plan.ts";
 import { progressPct } from "../../src/courses/progress.ts";
 import { wordsOf } from "../../src/courses/sections.ts";
+import { resolveOrganization, sequentialGroups } from "../../src/courses/source-plan.ts";
 import { relatedness, sharedThemes, termProfile } from "../../src/courses/themes.ts";
 import { findRepeats } from "../../src/documents/repeated-sections.ts";
 import { CALVIN_CYCLE, CASTLES, LIGHT_REACTIONS } from "./sources.ts";

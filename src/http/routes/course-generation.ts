@@ -177,6 +177,7 @@ export const courseGenerationRoutes = (svc: Services) =>
             "REQUEST_TIMEOUT",
             "TEST_USAGE_LIMIT",
             "SOURCES_FAILED",
+            "COURSE_SOURCES_TOO_LARGE",
             modelFailures("generation"),
           ),
           description:

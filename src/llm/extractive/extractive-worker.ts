@@ -1,9 +1,16 @@
 /**
  * The extractive engine's course builders in a worker thread (thread.ts): tagging and ranking a
  * book's chapters takes seconds of CPU, which on the server's thread stalled every other tenant's
- * requests (a 3.8 MB source held it for 105 s). build.ts lists this file as an entry point.
+ * requests (a 3.8 MB source held it for 105 s). Finding a document's repeats and planning a course
+ * from its sources read the whole text too, and run here as well, on a read-only connection to the
+ * database. build.ts lists this file as an entry point.
  */
 import { parentPort } from "node:worker_threads";
+import { sectionPassages } from "../../courses/section-reads.ts";
+import { prepareSourcePlan, type SourcePlanInput } from "../../courses/source-plan.ts";
+import type { ChapterPart } from "../../courses/store.ts";
+import { readOnlyDb } from "../../db/read-only.ts";
+import { detectRepeats } from "../../documents/repeated-sections.ts";
 import {
   condensedChapter,
   extractiveChapter,
@@ -14,6 +21,11 @@ import {
   extractivePodcast,
   extractiveStudyGuide,
 } from "./engine.ts";
+import { keepTags } from "./tagging.ts";
+
+// A course's builders tag the same sentences (the outline, each chapter, the study guide): the
+// thread keeps what it tagged, about two long books' worth (a 300-page book tags ~0.5 M characters).
+keepTags(1_500_000);
 
 /** The builders run here: every one but answers (see thread.ts). */
 const BUILDERS = {
@@ -28,9 +40,21 @@ const BUILDERS = {
 };
 export type Builders = typeof BUILDERS;
 
+/** Reads of a whole source, on this thread's read-only connection to the database. */
+const SOURCE_READS = {
+  documentRepeats: (input: { database: string; documentId: string }) =>
+    detectRepeats(readOnlyDb(input.database), input.documentId),
+  prepareSourcePlan: (input: SourcePlanInput) => prepareSourcePlan(readOnlyDb(input.database), input),
+  sectionPassages: (input: { database: string; parts: ChapterPart[] }) =>
+    sectionPassages(readOnlyDb(input.database), input.parts),
+};
+export type SourceReads = typeof SOURCE_READS;
+
+const WORK = { ...BUILDERS, ...SOURCE_READS };
+
 export interface BuildRequest {
   id: number;
-  name: keyof Builders;
+  name: keyof typeof WORK;
   input: unknown;
 }
 
@@ -41,7 +65,7 @@ export type BuildReply =
 parentPort?.on("message", ({ id, name, input }: BuildRequest) => {
   let reply: BuildReply;
   try {
-    reply = { id, out: (BUILDERS[name] as (input: unknown) => unknown)(input) };
+    reply = { id, out: (WORK[name] as (input: unknown) => unknown)(input) };
   } catch (err) {
     const e = err as { message?: string; code?: string; details?: unknown };
     reply = { id, error: { message: e?.message ?? String(err), code: e?.code, details: e?.details } };

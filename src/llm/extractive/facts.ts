@@ -3,7 +3,7 @@
  * causes the text states outright ("X leads to Y", "Y because X"). Only explicit wording counts;
  * a guessed relation would make a question whose "right" answer the text does not give.
  */
-import nlp from "compromise";
+import { taggedDoc, taggedSentences } from "./tagging.ts";
 import { pointsElsewhere, type Sentence, wordCount } from "./text.ts";
 
 export interface NumberFact {
@@ -81,7 +81,7 @@ const VAGUE = /^(this|that|it|these|those|they|which|such)\b/i;
 
 /** Whether a clause starts with its subject rather than a connective or an aside ("Finally, …", "In particular …", "Note that …"). */
 function opensWithSubject(clause: string): boolean {
-  const first = (nlp(clause).json() as { terms: { tags: string[] }[] }[])[0]?.terms[0]?.tags ?? [];
+  const first = taggedSentences(clause)[0]?.terms[0]?.tags ?? [];
   return (
     !["Adverb", "Preposition", "Conjunction", "Verb", "Pronoun"].some((t) => first.includes(t)) &&
     !/^(the key|the main|one|another)\b/i.test(clause)
@@ -106,7 +106,7 @@ export function causeFacts(sentences: Sentence[]): CauseFact[] {
         causeFirst &&
         (wordCount(cause) > 8 ||
           /\b(that|which|who|whom|whose)\b/i.test(cause) ||
-          nlp(cause).match("(#Pronoun|#Verb)").not("#Gerund").found)
+          taggedDoc(cause).match("(#Pronoun|#Verb)").not("#Gerund").found)
       )
         continue;
       // "Y because X" is asked about Y: a statement of its own, not one continuing the last ("Also, …").

@@ -7,6 +7,7 @@
  */
 import nlp from "compromise";
 import { zipf } from "./background.ts";
+import { taggedSentences } from "./tagging.ts";
 import { escapeRegExp, isStopword, plainText, stem } from "./text.ts";
 
 export interface KeyPhrase {
@@ -166,7 +167,7 @@ function phraseWords(terms: Term[]): PhraseWord[] {
 /** Noun-phrase runs of one piece of text (a sentence or a few). */
 function runsOf(text: string): string[][] {
   const out: string[][] = [];
-  const sentences = nlp(plainText(text)).json() as { terms: Term[] }[];
+  const sentences = taggedSentences(plainText(text));
   for (const s of sentences) {
     let run: string[] = [];
     let nouns = 0;

@@ -4,7 +4,7 @@
  * code"), so each question is built for the term's number (is/are, it/they) and kind (a count noun
  * takes "a"/"an", a plural, mass noun or name takes none), judged from how the chapter itself uses it.
  */
-import nlp from "compromise";
+import { taggedDoc } from "./tagging.ts";
 
 export interface Term {
   /** As the chapter writes it. */
@@ -30,7 +30,7 @@ export function indefiniteArticle(word: string): "a" | "an" {
 }
 
 function isPlural(text: string): boolean {
-  const doc = nlp(`the ${text}`);
+  const doc = taggedDoc(`the ${text}`);
   if (doc.nouns().isPlural().found) return true;
   // The tagger reads some plurals in isolation as verbs ("side exits"); a regular -s plural is one.
   const last = text.split(/\s+/).at(-1) ?? "";
@@ -213,7 +213,7 @@ export class Host {
 
 /** Whether an extracted phrase names a thing (ends in a noun), and so can be asked about. */
 export function namesAThing(phrase: string): boolean {
-  return nlp(`the ${phrase}`).terms().last().has("#Noun");
+  return taggedDoc(`the ${phrase}`).terms().last().has("#Noun");
 }
 
 /** "a, b and c". */

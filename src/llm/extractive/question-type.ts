@@ -8,7 +8,7 @@
  * tagger (already the engine's part-of-speech model), with capitalised names after "by" as a
  * fallback for what it misses.
  */
-import nlp from "compromise";
+import { taggedDoc } from "./tagging.ts";
 import { expandContractions, isStopword, stem, words } from "./text.ts";
 
 export type AnswerKind =
@@ -180,7 +180,7 @@ function newNumbers(sentence: string, question: string): string[] {
 /** Names the tagger finds (people, organisations, places), minus words the question already uses. */
 function names(sentence: string, question: string, kinds: ("people" | "organizations" | "places")[]): string[] {
   const asked = new Set(words(question).map((w) => w.toLowerCase()));
-  const doc = nlp(sentence);
+  const doc = taggedDoc(sentence);
   return kinds
     .flatMap((k) => doc[k]().out("array") as string[])
     .map((n) => n.replace(/[^\p{L}\p{N}. '’-]+/gu, "").trim())
@@ -274,7 +274,7 @@ const NO_DEED = new Set(["be", "have", "do", "can", "will", "would", "should", "
 export function deedOf(question: string): string | undefined {
   // "Which option provides…" asks for a thing with a property; only a doer's question has a deed.
   if (questionShape(question).kind !== "agent") return undefined;
-  const first = (nlp(question).verbs().json() as { text: string; verb?: { infinitive?: string } }[])[0];
+  const first = (taggedDoc(question).verbs().json() as { text: string; verb?: { infinitive?: string } }[])[0];
   // A passive or perfect phrase ("Which format is suggested…") asks which thing, not who did it.
   if (!first || /\s/.test(first.text.trim())) return undefined;
   const verb = first.verb?.infinitive?.toLowerCase();

@@ -1,13 +1,14 @@
 /**
- * Runs the extractive engine's builders in one worker thread (extractive-worker.ts), one build at
- * a time, so the server's event loop stays free for every other request while a course is built.
+ * Runs the extractive engine's builders, and the reads of a whole source that ingest and planning
+ * need, in one worker thread (extractive-worker.ts), one at a time, so the server's event loop stays
+ * free for every other request while a course is built.
  * Answers to questions stay on the server's thread (answer.ts): they read a few passages, and must
  * not wait behind another tenant's course. A worker that dies fails the builds it held; the next
  * build starts a new one.
  */
 import { Worker } from "node:worker_threads";
 import { AppError, type ErrorCode, errorCatalogue } from "../../errors.ts";
-import type { Builders, BuildReply } from "./extractive-worker.ts";
+import type { Builders, BuildReply, SourceReads } from "./extractive-worker.ts";
 
 export type BuilderName = keyof Builders;
 
@@ -47,18 +48,27 @@ function start(): Worker {
   return w;
 }
 
-/** One build in the thread. `input` is copied there (structured clone): plain data only. */
-export function buildInThread<K extends BuilderName>(
-  name: K,
-  input: Parameters<Builders[K]>[0],
-): Promise<ReturnType<Builders[K]>> {
+/** One piece of work in the thread. `input` is copied there (structured clone): plain data only. */
+function post(name: string, input: unknown): Promise<unknown> {
   worker ??= start();
   // Held while a build runs; a server stopping mid-build exits once it is done.
   worker.ref();
   const id = nextId++;
   const w = worker;
   return new Promise((resolve, reject) => {
-    pending.set(id, { resolve: (v) => resolve(v as ReturnType<Builders[K]>), reject });
+    pending.set(id, { resolve, reject });
     w.postMessage({ id, name, input });
   });
 }
+
+/** One build in the thread. */
+export const buildInThread = <K extends BuilderName>(
+  name: K,
+  input: Parameters<Builders[K]>[0],
+): Promise<ReturnType<Builders[K]>> => post(name, input) as Promise<ReturnType<Builders[K]>>;
+
+/** One read of a whole source in the thread (its repeats, its course's plan), in turn with the builds. */
+export const readInThread = <K extends keyof SourceReads>(
+  name: K,
+  input: Parameters<SourceReads[K]>[0],
+): Promise<ReturnType<SourceReads[K]>> => post(name, input) as Promise<ReturnType<SourceReads[K]>>;

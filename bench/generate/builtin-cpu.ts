@@ -1,0 +1,102 @@
+/**
+ * CPU time of a course built by the built-in engine from a long book, through the real server
+ * (stream mode): the server's CPU from the source's `document` event (ingest done) to `completed`,
+ * split by thread, the server's thread against the extractive engine's. CPU time, not wall time,
+ * so the figure holds on a machine shared with other work. Default book: a DEV-half 300-page PDF.
+ *
+ *   bun bench/generate/builtin-cpu.ts [--book ../shared/corpus/books/cphb-competitive-programmers-handbook.pdf] [--chapters 6]
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { basename, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { ROOT, startServer } from "../../test/helpers/server.ts";
+
+const { values } = parseArgs({
+  options: {
+    book: {
+      type: "string",
+      default: resolve(ROOT, "../shared/corpus/books/cphb-competitive-programmers-handbook.pdf"),
+    },
+    chapters: { type: "string", default: "6" },
+  },
+});
+const book = resolve(values.book!);
+const chapters = Number(values.chapters);
+
+const TICKS = 100; // USER_HZ: /proc reports CPU in clock ticks.
+
+/** CPU seconds per thread of a process, by thread id, with each thread's name. */
+function threadCpu(pid: number): Map<string, { name: string; seconds: number }> {
+  const out = new Map<string, { name: string; seconds: number }>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const close = stat.lastIndexOf(")");
+      const name = stat.slice(stat.indexOf("(") + 1, close);
+      const fields = stat.slice(close + 2).split(" ");
+      // utime and stime are fields 14 and 15 of stat, 12 and 13 after the name.
+      out.set(tid, { name, seconds: (Number(fields[11]) + Number(fields[12])) / TICKS });
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return out;
+}
+
+const srv = await startServer({ env: { LLM_PROVIDER: "extractive", RATE_LIMIT_PER_MINUTE: "100000" } });
+const pid = srv.proc.pid;
+try {
+  const key = await srv.createKey("bench", "production");
+  const form = new FormData();
+  form.append("files", new Blob([readFileSync(book)]), basename(book));
+  form.append("num_chapters", String(chapters));
+  const started = performance.now();
+  const res = await srv.fetch("/v2/courses/generate-from-files?mode=stream", {
+    method: "POST",
+    headers: { "x-api-key": key, "x-external-user-id": "bench" },
+    body: form,
+  });
+  if (res.status !== 200) throw new Error(`generation refused: ${res.status} ${await res.text()}`);
+  let ingested: Map<string, { name: string; seconds: number }> | null = null;
+  let ingestWall = 0;
+  let done: Map<string, { name: string; seconds: number }> | null = null;
+  let buffer = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of res.body!) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end = buffer.indexOf("\n\n");
+    while (end >= 0) {
+      const event = /^event: (\S+)/m.exec(buffer.slice(0, end))?.[1];
+      buffer = buffer.slice(end + 2);
+      end = buffer.indexOf("\n\n");
+      if (event === "document" && !ingested) {
+        ingested = threadCpu(pid);
+        ingestWall = performance.now();
+      }
+      if (event === "failed") throw new Error("the course failed");
+      if (event === "completed") done = threadCpu(pid);
+    }
+  }
+  if (!ingested || !done) throw new Error("the stream ended without a document and a completed event");
+  const wall = (performance.now() - ingestWall) / 1000;
+  const before = ingested;
+  // The server's thread is the one whose id is the process id; the engine's is its one busy worker.
+  const spent = [...done].map(([tid, t]) => ({
+    tid,
+    name: t.name,
+    seconds: t.seconds - (before.get(tid)?.seconds ?? 0),
+  }));
+  const main = spent.find((t) => t.tid === String(pid))?.seconds ?? 0;
+  const total = spent.reduce((a, t) => a + t.seconds, 0);
+  const busiest = spent.filter((t) => t.tid !== String(pid)).sort((a, b) => b.seconds - a.seconds)[0];
+  console.log(
+    `\n${chapters}-chapter course from ${basename(book)} with the built-in engine, after ingest (total ${((ingestWall - started) / 1000).toFixed(1)} s wall for ingest)\n`,
+  );
+  console.log("| measure | value |\n|---|---|");
+  console.log(`| server CPU, all threads | ${total.toFixed(2)} s |`);
+  console.log(`| server's own thread | ${main.toFixed(2)} s |`);
+  console.log(`| busiest other thread (${busiest?.name ?? "-"}) | ${(busiest?.seconds ?? 0).toFixed(2)} s |`);
+  console.log(`| wall | ${wall.toFixed(2)} s |`);
+} finally {
+  await srv.stop();
+}

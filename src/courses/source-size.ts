@@ -1,0 +1,23 @@
+/**
+ * The bound on what one course reads: planning and the builders hold a course's sources in memory
+ * several times over (paragraphs, passages, tagged sentences), so a course from files or URLs may
+ * read at most COURSE_MAX_SOURCE_WORDS words of teaching text (each source's count was stored at
+ * ingest with its repeats). Past it the course is refused before anything is planned; its sources
+ * stay indexed as the learner's documents.
+ */
+import type { Database } from "bun:sqlite";
+import { documentRepeats } from "../documents/lookups.ts";
+import { AppError } from "../errors.ts";
+
+export function refuseOversizedSources(sqlite: Database, documentIds: string[], maxWords: number): void {
+  const words = documentIds.map((id) => ({ id, words: documentRepeats(sqlite, id)?.words ?? 0 }));
+  const total = words.reduce((n, d) => n + d.words, 0);
+  if (total <= maxWords) return;
+  // Another run would read the same sources: the job fails at once.
+  const refused = new AppError(
+    "COURSE_SOURCES_TOO_LARGE",
+    `The course's sources hold ${total.toLocaleString("en-US")} words of teaching text; a course reads at most ${maxWords.toLocaleString("en-US")} (COURSE_MAX_SOURCE_WORDS). Build it from fewer or shorter sources: they stay indexed as your documents.`,
+    { words: total, max_words: maxWords, documents: words },
+  );
+  throw Object.assign(refused, { retriable: false });
+}
