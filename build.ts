@@ -3,7 +3,8 @@
  * migrations, prompts, sqlite-vec, OCR language data, the eSpeak NG data, the docs page, the web
  * console, and the worker threads' entry points). Run with `bun run build`.
  */
-import { rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import type { BunPlugin } from "bun";
 import { buildConsole } from "./src/console/build-console.ts";
 
@@ -20,29 +21,18 @@ rmSync(outfile, { force: true });
 const WORKER_ENTRIES = ["./src/ingest/ocr-worker.ts", "./src/llm/extractive/extractive-worker.ts"];
 
 /**
- * transformers.js as the executable needs it. Its Node build loads onnxruntime-node through
- * createRequire at run time, which the bundler cannot follow (the executable then looks for
- * node_modules): that call becomes a static import. It also loads sharp for image pipelines at
- * start-up, a native module we never use (text embeddings only): a stub stands in for it.
+ * The API reference page's script, a dev dependency's file (src/http/scalar-bundle.ts), embedded
+ * here so that the executable serves it without node_modules.
  */
-const transformersForExecutable: BunPlugin = {
-  name: "transformers-for-executable",
+const SCALAR_STANDALONE = join(import.meta.dir, "node_modules/@scalar/api-reference/dist/browser/standalone.js");
+if (!existsSync(SCALAR_STANDALONE)) throw new Error("the build needs the dev dependencies: npm install");
+const embeddedScalar: BunPlugin = {
+  name: "embedded-scalar",
   setup(build) {
-    build.onResolve({ filter: /^sharp$/ }, () => ({ path: "sharp", namespace: "courseforge-stub" }));
-    build.onLoad({ filter: /.*/, namespace: "courseforge-stub" }, () => ({
-      contents: 'export default function sharp() { throw new Error("image pipelines are not part of courseforge"); }',
+    build.onLoad({ filter: /src[\\/]http[\\/]scalar-bundle\.ts$/ }, () => ({
+      contents: `import script from ${JSON.stringify(SCALAR_STANDALONE)} with { type: "file" };\nexport const scalarBundle = async () => Bun.file(script);`,
       loader: "js",
     }));
-    build.onLoad({ filter: /@huggingface\/transformers\/dist\/transformers\.node\.mjs$/ }, async ({ path }) => {
-      const source = await Bun.file(path).text();
-      const runtimeRequire = 'requireFromHere("onnxruntime-node")';
-      if (!source.includes(runtimeRequire))
-        throw new Error("transformers.js no longer loads onnxruntime-node as build.ts expects");
-      return {
-        contents: `import onnxruntimeNode from "onnxruntime-node";\n${source.replace(runtimeRequire, "onnxruntimeNode")}`,
-        loader: "js",
-      };
-    });
   },
 };
 
@@ -63,7 +53,7 @@ const result = await Bun.build({
   compile: { outfile },
   minify: true,
   naming: { entry: "[name].[ext]" },
-  plugins: [transformersForExecutable, embeddedConsole],
+  plugins: [embeddedScalar, embeddedConsole],
 });
 if (!result.success) {
   for (const log of result.logs) console.error(log);
