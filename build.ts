@@ -3,8 +3,8 @@
  * migrations, prompts, sqlite-vec, OCR language data, the eSpeak NG data, the docs page, the web
  * console, and the worker threads' entry points). Run with `bun run build`.
  */
-import { existsSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { basename, join } from "node:path";
 import type { BunPlugin } from "bun";
 import { buildConsole } from "./src/console/build-console.ts";
 
@@ -36,6 +36,36 @@ const embeddedScalar: BunPlugin = {
   },
 };
 
+/**
+ * The largest embedded files, embedded zstd-compressed (about 3× smaller) and decompressed when
+ * first used (src/embedded-file.ts): onnxruntime's library and eSpeak NG's voice data.
+ */
+const COMPRESSED = [
+  "onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1",
+  "@echogarden/espeak-ng-emscripten/espeak-ng.data",
+];
+const compressedDir = join(import.meta.dir, "dist", ".compressed");
+mkdirSync(compressedDir, { recursive: true });
+const compressedPaths = new Map(
+  await Promise.all(
+    COMPRESSED.map(async (specifier) => {
+      const target = join(compressedDir, `${basename(specifier)}.zst`);
+      await Bun.write(
+        target,
+        Bun.zstdCompressSync(await Bun.file(Bun.resolveSync(specifier, import.meta.dir)).bytes(), { level: 9 }),
+      );
+      return [specifier, target] as const;
+    }),
+  ),
+);
+const compressedFiles: BunPlugin = {
+  name: "compressed-files",
+  setup(build) {
+    const filter = new RegExp(`^(${COMPRESSED.map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|")})$`);
+    build.onResolve({ filter }, ({ path }) => ({ path: compressedPaths.get(path)! }));
+  },
+};
+
 /** The web console, bundled now and embedded as the module that would otherwise bundle it at run time. */
 const consoleFiles = await buildConsole();
 const embeddedConsole: BunPlugin = {
@@ -53,7 +83,7 @@ const result = await Bun.build({
   compile: { outfile },
   minify: true,
   naming: { entry: "[name].[ext]" },
-  plugins: [embeddedScalar, embeddedConsole],
+  plugins: [compressedFiles, embeddedScalar, embeddedConsole],
 });
 if (!result.success) {
   for (const log of result.logs) console.error(log);
