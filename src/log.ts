@@ -3,8 +3,8 @@
  * document text: keys, webhook secrets and signed URLs stay out by construction.
  *
  * Access lines (one per request) are buffered and written together, at most ACCESS_FLUSH_MS
- * later: a write to stdout per request cost about a quarter of /health's throughput. Any other line
- * first writes out what is buffered, so lines keep their order, and so does the process's exit.
+ * later: one write for many requests rather than one each. Any other line first writes out what is
+ * buffered, so lines keep their order, and so does the process's exit.
  */
 type Level = "debug" | "info" | "warn" | "error";
 const RANK: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
