@@ -83,6 +83,8 @@ test("request logs are JSON lines with request id, tenant, route, status and dur
 test("SIGTERM stops the server cleanly, its last requests' access lines written", async () => {
   const s = await startServer();
   const r = await call(s.url, "/health");
+  // A second request, so that the first one's access line has been made (after its response).
+  await call(s.url, "/health");
   s.proc.kill("SIGTERM");
   expect(await s.proc.exited).toBe(0);
   expect(s.output()).toContain(`"request_id":"${r.headers.get("x-request-id")}"`);
