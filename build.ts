@@ -3,7 +3,8 @@
  * migrations, prompts, sqlite-vec, OCR language data, the eSpeak NG data, the docs page, the web
  * console, and the worker threads' entry points). Run with `bun run build`.
  */
-import { rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { basename, join } from "node:path";
 import type { BunPlugin } from "bun";
 import { buildConsole } from "./src/console/build-console.ts";
 
@@ -20,29 +21,48 @@ rmSync(outfile, { force: true });
 const WORKER_ENTRIES = ["./src/ingest/ocr-worker.ts", "./src/llm/extractive/extractive-worker.ts"];
 
 /**
- * transformers.js as the executable needs it. Its Node build loads onnxruntime-node through
- * createRequire at run time, which the bundler cannot follow (the executable then looks for
- * node_modules): that call becomes a static import. It also loads sharp for image pipelines at
- * start-up, a native module we never use (text embeddings only): a stub stands in for it.
+ * The API reference page's script, a dev dependency's file (src/http/scalar-bundle.ts), embedded
+ * here so that the executable serves it without node_modules.
  */
-const transformersForExecutable: BunPlugin = {
-  name: "transformers-for-executable",
+const SCALAR_STANDALONE = join(import.meta.dir, "node_modules/@scalar/api-reference/dist/browser/standalone.js");
+if (!existsSync(SCALAR_STANDALONE)) throw new Error("the build needs the dev dependencies: npm install");
+const embeddedScalar: BunPlugin = {
+  name: "embedded-scalar",
   setup(build) {
-    build.onResolve({ filter: /^sharp$/ }, () => ({ path: "sharp", namespace: "courseforge-stub" }));
-    build.onLoad({ filter: /.*/, namespace: "courseforge-stub" }, () => ({
-      contents: 'export default function sharp() { throw new Error("image pipelines are not part of courseforge"); }',
+    build.onLoad({ filter: /src[\\/]http[\\/]scalar-bundle\.ts$/ }, () => ({
+      contents: `import script from ${JSON.stringify(SCALAR_STANDALONE)} with { type: "file" };\nexport const scalarBundle = async () => Bun.file(script);`,
       loader: "js",
     }));
-    build.onLoad({ filter: /@huggingface\/transformers\/dist\/transformers\.node\.mjs$/ }, async ({ path }) => {
-      const source = await Bun.file(path).text();
-      const runtimeRequire = 'requireFromHere("onnxruntime-node")';
-      if (!source.includes(runtimeRequire))
-        throw new Error("transformers.js no longer loads onnxruntime-node as build.ts expects");
-      return {
-        contents: `import onnxruntimeNode from "onnxruntime-node";\n${source.replace(runtimeRequire, "onnxruntimeNode")}`,
-        loader: "js",
-      };
-    });
+  },
+};
+
+/**
+ * The largest embedded files, embedded zstd-compressed (about 3× smaller) and decompressed when
+ * first used (src/embedded-file.ts): onnxruntime's library and eSpeak NG's voice data.
+ */
+const COMPRESSED = [
+  "onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1",
+  "@echogarden/espeak-ng-emscripten/espeak-ng.data",
+];
+const compressedDir = join(import.meta.dir, "dist", ".compressed");
+mkdirSync(compressedDir, { recursive: true });
+const compressedPaths = new Map(
+  await Promise.all(
+    COMPRESSED.map(async (specifier) => {
+      const target = join(compressedDir, `${basename(specifier)}.zst`);
+      await Bun.write(
+        target,
+        Bun.zstdCompressSync(await Bun.file(Bun.resolveSync(specifier, import.meta.dir)).bytes(), { level: 9 }),
+      );
+      return [specifier, target] as const;
+    }),
+  ),
+);
+const compressedFiles: BunPlugin = {
+  name: "compressed-files",
+  setup(build) {
+    const filter = new RegExp(`^(${COMPRESSED.map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|")})$`);
+    build.onResolve({ filter }, ({ path }) => ({ path: compressedPaths.get(path)! }));
   },
 };
 
@@ -63,7 +83,7 @@ const result = await Bun.build({
   compile: { outfile },
   minify: true,
   naming: { entry: "[name].[ext]" },
-  plugins: [transformersForExecutable, embeddedConsole],
+  plugins: [compressedFiles, embeddedScalar, embeddedConsole],
 });
 if (!result.success) {
   for (const log of result.logs) console.error(log);

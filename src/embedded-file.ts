@@ -10,9 +10,18 @@ import { join } from "node:path";
 
 const isEmbedded = (path: string) => path.startsWith("/$bunfs/") || /^[A-Z]:\\~BUN\\/.test(path);
 
+/**
+ * An embedded file's content. The build embeds the largest files zstd-compressed (named `.zst`,
+ * see build.ts), which keeps tens of megabytes out of the executable; they are decompressed here.
+ */
+export async function embeddedBytes(path: string): Promise<Uint8Array> {
+  const bytes = await Bun.file(path).bytes();
+  return path.endsWith(".zst") ? Bun.zstdDecompressSync(bytes) : bytes;
+}
+
 export async function realFileOf(embeddedPath: string, dir: string, name: string): Promise<string> {
   if (!isEmbedded(embeddedPath)) return embeddedPath;
-  const bytes = await Bun.file(embeddedPath).bytes();
+  const bytes = await embeddedBytes(embeddedPath);
   const hash = new Bun.CryptoHasher("sha256").update(bytes).digest("hex").slice(0, 16);
   const target = join(dir, hash, name);
   if (!existsSync(target)) {

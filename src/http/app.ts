@@ -204,7 +204,7 @@ export function createApp(svc: AppServices) {
       const routeLabel = route || labelOf(request.method, routedPath(request.url));
       httpRequests.inc({ route: routeLabel, method: request.method, status });
       httpDuration.observe({ route: routeLabel, method: request.method, status }, seconds);
-      svc.log.info("request", {
+      svc.log.access("request", {
         request_id: state.id,
         tenant_id: state.auth?.tenantId ?? null,
         method: request.method,

@@ -16,13 +16,13 @@
 import { toOpenAPISchema, unwrapSchema } from "@elysiajs/openapi/openapi";
 import type { TSchema } from "@sinclair/typebox";
 import { type AnyElysia, Elysia } from "elysia";
-import scalarBundle from "../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
 import pkg from "../../package.json" with { type: "json" };
-import { type ErrorCode, errorCatalogue } from "../errors.ts";
+import { AppError, type ErrorCode, errorCatalogue } from "../errors.ts";
 import { Job } from "./routes/course-schemas.ts";
 import { Chapter, ChapterSource, Course } from "./routes/courses.ts";
 import { DocumentRecord, SourceChunk } from "./routes/documents.ts";
 import { ExtractedDocumentSchema } from "./routes/documents-extract.ts";
+import { scalarBundle } from "./scalar-bundle.ts";
 import { ErrorSchema } from "./schemas.ts";
 
 const SCALAR_PATH = "/docs/scalar.js";
@@ -203,11 +203,14 @@ function buildDocument(app: AnyElysia) {
     info: {
       title: "courseforge",
       version: pkg.version,
+      license: { name: pkg.license, identifier: pkg.license },
       description:
         "Course generation and document intelligence. Every endpoint except /health needs X-API-Key; per-user endpoints need X-External-User-Id or X-User-Id. " +
         "The web console at /app/ signs in once with POST /v2/console/session and then sends its HttpOnly session cookie instead, accepted only from its own origin. " +
         'Errors: {"error":{"code","message","request_id","details"?}}.',
     },
+    // Relative: the document describes whichever server serves it.
+    servers: [{ url: "/", description: "this server" }],
     security: [{ ApiKey: [] }],
     components: {
       schemas: {
@@ -237,10 +240,17 @@ export const docsRoutes = (root: () => AnyElysia) => {
     })
     .get(
       SCALAR_PATH,
-      () =>
-        new Response(Bun.file(scalarBundle), {
+      async () => {
+        const script = await scalarBundle();
+        if (!script)
+          throw new AppError(
+            "NOT_FOUND",
+            "The reference page's script comes with the dev dependencies (npm install) or in the executable",
+          );
+        return new Response(script, {
           headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" },
-        }),
+        });
+      },
       { detail: { hide: true } },
     );
 };

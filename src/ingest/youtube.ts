@@ -1,9 +1,11 @@
 /**
- * YouTube transcripts. The watch page yields the innertube API key; the innertube player
- * endpoint lists the caption tracks; the chosen track (manual captions first, then automatic,
- * English preferred within each) is fetched as json3. Every request goes through safeFetch, and
- * any failure is one clear error for that video.
+ * YouTube transcripts. youtubei.js speaks InnerTube (it follows YouTube's client changes, which a
+ * hand-written client with a fixed client version did not): its player answer lists the caption
+ * tracks, and the chosen one (manual captions first, then automatic, English preferred within
+ * each) is fetched as json3. Every request, youtubei.js's included, goes through safeFetch, and any
+ * failure is one clear error for that video.
  */
+import { Innertube } from "youtubei.js";
 import { AppError } from "../errors.ts";
 import { type SafeResponse, safeFetch } from "../net/safe-fetch.ts";
 import { cuesToBlocks, parseCaptionTrack } from "./captions.ts";
@@ -11,23 +13,15 @@ import { resultOf } from "./result.ts";
 import type { ExtractResult, IngestConfig } from "./types.ts";
 import { youtubeVideoId } from "./youtube-url.ts";
 
-/** The innertube client whose player answers include caption tracks without a signed-in session. */
-const INNERTUBE_CLIENT = { clientName: "ANDROID", clientVersion: "20.10.38" };
 const BROWSER_HEADERS = {
   "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36",
   "accept-language": "en-US,en;q=0.9",
 };
 
-interface CaptionTrack {
-  baseUrl: string;
-  languageCode?: string;
+export interface CaptionTrack {
+  base_url: string;
+  language_code?: string;
   kind?: string;
-}
-
-interface PlayerResponse {
-  playabilityStatus?: { status?: string; reason?: string };
-  videoDetails?: { title?: string };
-  captions?: { playerCaptionsTracklistRenderer?: { captionTracks?: CaptionTrack[] } };
 }
 
 const unavailable = (videoId: string, why: string) =>
@@ -37,7 +31,7 @@ async function fetchOk(
   url: string,
   cfg: IngestConfig,
   videoId: string,
-  init: { method?: string; body?: string; headers?: Record<string, string> } = {},
+  init: { method?: string; body?: Uint8Array; headers?: Record<string, string> } = {},
 ): Promise<SafeResponse> {
   let res: SafeResponse;
   try {
@@ -51,16 +45,63 @@ async function fetchOk(
   return res;
 }
 
+/** A URL of YouTube's on `origin` (YOUTUBE_BASE_URL), path and query kept. */
+const onOrigin = (url: string, origin: string) => {
+  const parsed = new URL(url, origin);
+  return `${origin}${parsed.pathname}${parsed.search}`;
+};
+
+/**
+ * youtubei.js's fetch: safeFetch to YOUTUBE_BASE_URL. Its own errors would hide why a request
+ * failed, so the first failure is kept and reported instead.
+ */
+function youtubeClient(cfg: IngestConfig, origin: string, videoId: string) {
+  let failure: AppError | null = null;
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const request = input instanceof Request ? input : new Request(input, init);
+    const body = request.method === "GET" ? undefined : new Uint8Array(await request.arrayBuffer());
+    try {
+      const res = await fetchOk(onOrigin(request.url, origin), cfg, videoId, {
+        method: request.method,
+        headers: Object.fromEntries(request.headers),
+        body,
+      });
+      return new Response(res.body as Uint8Array<ArrayBuffer>, { status: res.status, headers: res.headers });
+    } catch (err) {
+      failure ??= err as AppError;
+      throw err;
+    }
+  };
+  return { fetch: fetch as typeof globalThis.fetch, failure: () => failure };
+}
+
 /** Manual captions before automatic ones (kind "asr"), English before other languages. */
-export function pickTrack(tracks: CaptionTrack[]): CaptionTrack | null {
-  const rank = (t: CaptionTrack) => (t.kind === "asr" ? 2 : 0) + (t.languageCode?.startsWith("en") ? 0 : 1);
+export function pickTrack<T extends CaptionTrack>(tracks: T[]): T | null {
+  const rank = (t: CaptionTrack) => (t.kind === "asr" ? 2 : 0) + (t.language_code?.startsWith("en") ? 0 : 1);
   return [...tracks].sort((a, b) => rank(a) - rank(b))[0] ?? null;
 }
 
 function json3Url(baseUrl: string, origin: string): string {
-  const url = new URL(baseUrl, origin);
+  const url = new URL(onOrigin(baseUrl, origin));
   url.searchParams.set("fmt", "json3");
   return url.href;
+}
+
+async function playerOf(cfg: IngestConfig, origin: string, videoId: string) {
+  const client = youtubeClient(cfg, origin, videoId);
+  try {
+    // A session made here, with no request: no player script (captions need no deciphering).
+    const youtube = await Innertube.create({
+      fetch: client.fetch,
+      generate_session_locally: true,
+      retrieve_innertube_config: false,
+      retrieve_player: false,
+      lang: "en",
+    });
+    return await youtube.getBasicInfo(videoId);
+  } catch (err) {
+    throw client.failure() ?? unavailable(videoId, err instanceof Error ? err.message : String(err));
+  }
 }
 
 export async function extractYoutube(input: string, cfg: IngestConfig): Promise<ExtractResult> {
@@ -68,31 +109,19 @@ export async function extractYoutube(input: string, cfg: IngestConfig): Promise<
   if (!videoId) throw new AppError("INVALID_URL", `"${input}" is not a YouTube video URL`);
   const origin = cfg.youtubeBaseUrl.replace(/\/+$/, "");
 
-  const page = (await fetchOk(`${origin}/watch?v=${videoId}`, cfg, videoId)).text();
-  if (page.includes('class="g-recaptcha"'))
-    throw unavailable(videoId, "YouTube asked for a captcha; too many requests from this server");
-  const apiKey = /"INNERTUBE_API_KEY":\s*"([^"]+)"/.exec(page)?.[1];
-  if (!apiKey) throw unavailable(videoId, "the watch page did not load (the video may be private or removed)");
+  const info = await playerOf(cfg, origin, videoId);
+  const playability = info.playability_status;
+  if (playability?.status && playability.status !== "OK")
+    throw unavailable(videoId, playability.reason || `the video is ${playability.status.toLowerCase()}`);
 
-  const player = (
-    await fetchOk(`${origin}/youtubei/v1/player?key=${encodeURIComponent(apiKey)}`, cfg, videoId, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ context: { client: INNERTUBE_CLIENT }, videoId }),
-    })
-  ).json<PlayerResponse>();
-  const playability = player.playabilityStatus?.status;
-  if (playability && playability !== "OK")
-    throw unavailable(videoId, player.playabilityStatus?.reason ?? `the video is ${playability.toLowerCase()}`);
-
-  const track = pickTrack(player.captions?.playerCaptionsTracklistRenderer?.captionTracks ?? []);
+  const track = pickTrack(info.captions?.caption_tracks ?? []);
   if (!track) throw unavailable(videoId, "the video has no captions");
-  const cues = parseCaptionTrack((await fetchOk(json3Url(track.baseUrl, origin), cfg, videoId)).text());
+  const cues = parseCaptionTrack((await fetchOk(json3Url(track.base_url, origin), cfg, videoId)).text());
   if (cues.length === 0) throw unavailable(videoId, "its caption track is empty");
 
   return resultOf(
     cuesToBlocks(cues),
-    { title: player.videoDetails?.title ?? null, mimeType: "video/youtube", pages: null },
+    { title: info.basic_info.title ?? null, mimeType: "video/youtube", pages: null },
     "timestamp",
   );
 }

@@ -177,7 +177,7 @@ test("a podcast episode through Piper (native onnxruntime inside the executable)
   await expectMp3(await podcastEpisode("provider_a", "Ocean currents"));
 }, 150_000);
 
-test("documents indexed and queried with transformers.js embeddings (native onnxruntime inside the executable)", async () => {
+test("documents indexed and queried with ONNX embeddings (native onnxruntime inside the executable)", async () => {
   const health = await call(srv.url, "/health", { key });
   expect(health.body.details.engines.embedder).toContain("transformers:synthetic-encoder");
   const form = new FormData();

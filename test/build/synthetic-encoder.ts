@@ -1,7 +1,7 @@
 /**
  * A stand-in sentence-embedding model for tests: a real ONNX graph shaped like a BERT encoder
  * (token embedding, then per layer four H×H projections with a residual and an H→4H→H feed-forward
- * with ReLU) with random weights, plus a WordPiece tokenizer, laid out as transformers.js expects
+ * with ReLU) with random weights, plus a WordPiece tokenizer, laid out as Hugging Face exports are
  * under MODELS_DIR/embeddings/<name>/. Real models are downloads this machine cannot make; this one
  * exercises the same loading and inference path, and at hidden 384 with 6 layers costs about what
  * all-MiniLM-L6-v2 costs per token, which makes it usable for comparing onnxruntime backends.

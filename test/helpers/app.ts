@@ -38,7 +38,10 @@ function capturingLogger(level: string): { log: Logger; output: () => string } {
       if (ranks.indexOf(lvl) >= min)
         out += `${JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields })}\n`;
     };
-  return { log: { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") }, output: () => out };
+  return {
+    log: { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error"), access: at("info") },
+    output: () => out,
+  };
 }
 
 export async function startApp(opts: AppOptions = {}): Promise<TestApp> {

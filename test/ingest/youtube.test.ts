@@ -45,9 +45,9 @@ describe("YouTube URLs", () => {
   ])("%s is not a video URL", (url) => expect(isYoutubeUrl(url)).toBe(false));
 
   test("manual captions are preferred to automatic ones, English first", () => {
-    const asr = { baseUrl: "a", languageCode: "en", kind: "asr" };
-    const manualDe = { baseUrl: "b", languageCode: "de" };
-    const manualEn = { baseUrl: "c", languageCode: "en-GB" };
+    const asr = { base_url: "a", language_code: "en", kind: "asr" };
+    const manualDe = { base_url: "b", language_code: "de" };
+    const manualEn = { base_url: "c", language_code: "en-GB" };
     expect(pickTrack([asr, manualDe, manualEn])).toBe(manualEn);
     expect(pickTrack([asr, manualDe])).toBe(manualDe);
     expect(pickTrack([asr])).toBe(asr);
@@ -121,6 +121,8 @@ describe("extractUrl on YouTube (fake YouTube on loopback, allowed by OUTBOUND_A
     expect(r.markdown).not.toContain("automatic captions");
     expect(r.segments[1]!.timestamp).toBe(41);
     expect(yt.requests).toContain(`GET /api/timedtext?v=${VIDEO_WITH_CAPTIONS}&lang=en&fmt=json3`);
+    // youtubei.js's player request reached the fake through safeFetch, naming the video.
+    expect(yt.players.map((p) => p.videoId)).toContain(VIDEO_WITH_CAPTIONS);
   });
 
   test("a video without captions is a clear error", async () => {
@@ -133,6 +135,7 @@ describe("extractUrl on YouTube (fake YouTube on loopback, allowed by OUTBOUND_A
   test("a removed video is a clear error", async () => {
     const err = await failure(extractUrl(`https://www.youtube.com/watch?v=${VIDEO_REMOVED}`, cfg()));
     expect(err.message).toContain("could not be fetched");
+    expect(err.message).toContain("unavailable");
   });
 
   test("YouTube unreachable is a clear error", async () => {

@@ -18,7 +18,7 @@ import { manualClock } from "../helpers/manual-clock.ts";
 import { cleanup, tempDir } from "../helpers/server.ts";
 
 const HOLD = jobType("test.turns", Type.Object({ name: Type.String() }));
-const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, access() {} };
 
 interface HeldRun {
   name: string;

@@ -38,6 +38,7 @@ const log: Logger = {
   info: (msg, fields) => logged.push({ level: "info", msg, fields }),
   warn: (msg, fields) => logged.push({ level: "warn", msg, fields }),
   error: (msg, fields) => logged.push({ level: "error", msg, fields }),
+  access: (msg, fields) => logged.push({ level: "info", msg, fields }),
 };
 
 const holdJob = defineJob(HOLD, () => ({

@@ -52,6 +52,9 @@ test("health shows engine details only to a caller with a valid key", async () =
   const anon = await call(srv.url, "/v2/health");
   expect(anon.body).toEqual({ status: "ok" });
   const key = await srv.createKey("health-co");
+  const wrong = await call(srv.url, "/v2/health", { key: `${key}x` });
+  expect(wrong.status).toBe(401);
+  expect(wrong.body.error.code).toBe("UNAUTHORIZED");
   const withKey = await call(srv.url, "/v2/health", { key });
   expect(withKey.body.status).toBe("ok");
   expect(withKey.body.details.llm.engine).toBe("extractive");
@@ -61,11 +64,14 @@ test("health shows engine details only to a caller with a valid key", async () =
 test("request logs are JSON lines with request id, tenant, route, status and duration, and no key", async () => {
   const key = await srv.createKey("log-co");
   const r = await call(srv.url, "/v2/users", { key, json: { external_id: "logged" } });
-  await Bun.sleep(50);
-  const lines = srv
-    .output()
-    .split("\n")
-    .filter((l) => l.includes(r.headers.get("x-request-id")!));
+  // Access lines are written in batches, within a fraction of a second.
+  const linesOf = () =>
+    srv
+      .output()
+      .split("\n")
+      .filter((l) => l.includes(r.headers.get("x-request-id")!));
+  for (let waited = 0; linesOf().length === 0 && waited < 5000; waited += 50) await Bun.sleep(50);
+  const lines = linesOf();
   expect(lines).toHaveLength(1);
   const entry = JSON.parse(lines[0]!);
   expect(entry).toMatchObject({ msg: "request", route: "/v2/users", status: 201, method: "POST" });
@@ -74,9 +80,13 @@ test("request logs are JSON lines with request id, tenant, route, status and dur
   expect(srv.output()).not.toContain(key);
 });
 
-test("SIGTERM stops the server cleanly", async () => {
+test("SIGTERM stops the server cleanly, its last requests' access lines written", async () => {
   const s = await startServer();
+  const r = await call(s.url, "/health");
+  // A second request, so that the first one's access line has been made (after its response).
+  await call(s.url, "/health");
   s.proc.kill("SIGTERM");
   expect(await s.proc.exited).toBe(0);
+  expect(s.output()).toContain(`"request_id":"${r.headers.get("x-request-id")}"`);
   await s.stop();
 });

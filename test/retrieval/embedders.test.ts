@@ -7,6 +7,7 @@ import { builtinEmbedder } from "../../src/retrieval/embedders/builtin.ts";
 import { createEmbedder } from "../../src/retrieval/embedders/create.ts";
 import { ollamaEmbedder } from "../../src/retrieval/embedders/ollama.ts";
 import { findModel, transformersEmbedder } from "../../src/retrieval/embedders/transformers.ts";
+import { writeSyntheticEncoder } from "../build/synthetic-encoder.ts";
 import { startFakeOllama } from "../helpers/fake-ollama.ts";
 import { cleanup, ROOT, tempDir } from "../helpers/server.ts";
 
@@ -48,7 +49,37 @@ describe("builtin embedder", () => {
   });
 });
 
-describe("transformers embedder", () => {
+describe("transformers embedder on an ONNX model built here", () => {
+  const modelsDir = tempDir("cf-models-");
+  dirs.push(modelsDir);
+  writeSyntheticEncoder(modelsDir, "synthetic", { hidden: 48, words: ["tides", "moon", "the"] });
+  const e = transformersEmbedder(findModel(modelsDir)!);
+
+  test("gives unit vectors of the model's width, the same for the same text", async () => {
+    const [a, b, c] = await e.embed(["The moon raises the tides.", "The moon raises the tides.", "Rates rose."]);
+    expect(e.id).toBe("transformers:synthetic");
+    expect(e.dimension).toBe(48);
+    expect(a!.length).toBe(48);
+    expect(norm(a!)).toBeCloseTo(1, 4);
+    expect(Array.from(b!)).toEqual(Array.from(a!));
+    expect(dot(a!, c!)).toBeLessThan(0.9999);
+  });
+
+  test("a text's vector does not depend on the longer texts batched with it (padding is masked)", async () => {
+    const [alone] = await e.embed(["tides"]);
+    const [batched] = await e.embed(["tides", "the moon and the tides and the moon again, for a long while"]);
+    for (let i = 0; i < alone!.length; i++) expect(batched![i]!).toBeCloseTo(alone![i]!, 4);
+  });
+
+  test("reads a text longer than the model's 512 positions up to the limit, as BERT models must", async () => {
+    const moons = Array.from({ length: 3000 }, () => "moon").join(" ");
+    const [long, longer] = await e.embed([moons, `${moons} tides tides tides`]);
+    expect(norm(long!)).toBeCloseTo(1, 4);
+    expect(Array.from(longer!)).toEqual(Array.from(long!));
+  });
+});
+
+describe("transformers embedder on a local model", () => {
   const model = findModel(loadConfig().modelsDir);
   if (!model)
     console.warn(

@@ -273,7 +273,7 @@ describe("retries, in process with the time moved by a manual clock", () => {
   // The default schedule: with a clock the test moves, its days of waiting take no time.
   const SCHEDULE = [60, 300, 1800, 7200, 43200];
   const localDir = tempDir("cf-webhook-retries-");
-  const silent: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+  const silent: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, access: () => {} };
   let plain: Receiver;
   let o: OpenedDb;
   let clock: ManualClock;

@@ -1,27 +1,35 @@
 /** Drizzle view of migration 0001 (src/db/migrations/0001_core.sql); test/db checks they agree. */
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, unique, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, id, updatedAt } from "./columns.ts";
 
-export const tenants = sqliteTable("tenants", {
-  id: id(),
-  name: text("name").notNull().unique(),
-  rateLimitPerMinute: integer("rate_limit_per_minute"),
-  ttsProvider: text("tts_provider"),
-  createdAt: createdAt(),
-  /** Set on a tenant's test environment (migration 0010): the tenant whose test keys work on it. */
-  environmentOf: text("environment_of").unique("tenants_environment_of"),
-});
+export const tenants = sqliteTable(
+  "tenants",
+  {
+    id: id(),
+    name: text("name").notNull().unique(),
+    rateLimitPerMinute: integer("rate_limit_per_minute"),
+    ttsProvider: text("tts_provider"),
+    createdAt: createdAt(),
+    /** Set on a tenant's test environment (migration 0010): the tenant whose test keys work on it. */
+    environmentOf: text("environment_of"),
+  },
+  (t) => [uniqueIndex("tenants_environment_of").on(t.environmentOf)],
+);
 
-export const apiKeys = sqliteTable("api_keys", {
-  id: id(),
-  tenantId: text("tenant_id").notNull(),
-  env: text("env", { enum: ["test", "production"] }).notNull(),
-  prefix: text("prefix").notNull(),
-  keyHash: text("key_hash").notNull().unique(),
-  rateLimitPerMinute: integer("rate_limit_per_minute"),
-  createdAt: createdAt(),
-  revokedAt: text("revoked_at"),
-});
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: id(),
+    tenantId: text("tenant_id").notNull(),
+    env: text("env", { enum: ["test", "production"] }).notNull(),
+    prefix: text("prefix").notNull(),
+    keyHash: text("key_hash").notNull().unique(),
+    rateLimitPerMinute: integer("rate_limit_per_minute"),
+    createdAt: createdAt(),
+    revokedAt: text("revoked_at"),
+  },
+  (t) => [index("api_keys_tenant").on(t.tenantId)],
+);
 
 export const users = sqliteTable(
   "users",
@@ -34,7 +42,7 @@ export const users = sqliteTable(
     learningGoal: text("learning_goal"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("users_tenant_external").on(t.tenantId, t.externalId)],
+  (t) => [unique("users_tenant_external").on(t.tenantId, t.externalId)],
 );
 
 export const courses = sqliteTable(
@@ -81,60 +89,75 @@ export const chapters = sqliteTable(
     completedAt: text("completed_at"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("chapters_course_order").on(t.courseId, t.orderIndex)],
+  (t) => [unique("chapters_course_order").on(t.courseId, t.orderIndex)],
 );
 
-export const quizQuestions = sqliteTable("quiz_questions", {
-  id: id(),
-  chapterId: text("chapter_id").notNull(),
-  position: integer("position").notNull(),
-  type: text("type").notNull(),
-  prompt: text("prompt").notNull(),
-  choices: text("choices", { mode: "json" }).$type<string[]>().notNull().default([]),
-  /** JSON: an index for mcq, a string for short answers. */
-  answer: text("answer", { mode: "json" }).notNull(),
-  explanation: text("explanation"),
-});
+export const quizQuestions = sqliteTable(
+  "quiz_questions",
+  {
+    id: id(),
+    chapterId: text("chapter_id").notNull(),
+    position: integer("position").notNull(),
+    type: text("type").notNull(),
+    prompt: text("prompt").notNull(),
+    choices: text("choices", { mode: "json" }).$type<string[]>().notNull().default([]),
+    /** JSON: an index for mcq, a string for short answers. */
+    answer: text("answer", { mode: "json" }).notNull(),
+    explanation: text("explanation"),
+  },
+  (t) => [unique("quiz_questions_chapter_position").on(t.chapterId, t.position)],
+);
 
-export const chapterSources = sqliteTable("chapter_sources", {
-  id: id(),
-  chapterId: text("chapter_id").notNull(),
-  position: integer("position").notNull(),
-  documentId: text("document_id"),
-  chunkId: text("chunk_id"),
-  filename: text("filename"),
-  page: integer("page"),
-  timestampSeconds: real("timestamp_seconds"),
-  url: text("url"),
-  title: text("title"),
-  excerpt: text("excerpt"),
-  score: real("score"),
-  paragraphs: text("paragraphs", { mode: "json" }).$type<number[]>().notNull().default([]),
-});
+export const chapterSources = sqliteTable(
+  "chapter_sources",
+  {
+    id: id(),
+    chapterId: text("chapter_id").notNull(),
+    position: integer("position").notNull(),
+    documentId: text("document_id"),
+    chunkId: text("chunk_id"),
+    filename: text("filename"),
+    page: integer("page"),
+    timestampSeconds: real("timestamp_seconds"),
+    url: text("url"),
+    title: text("title"),
+    excerpt: text("excerpt"),
+    score: real("score"),
+    paragraphs: text("paragraphs", { mode: "json" }).$type<number[]>().notNull().default([]),
+  },
+  (t) => [unique("chapter_sources_chapter_position").on(t.chapterId, t.position)],
+);
 
-export const documents = sqliteTable("documents", {
-  id: id(),
-  tenantId: text("tenant_id").notNull(),
-  userId: text("user_id"),
-  spaceId: text("space_id"),
-  kind: text("kind", { enum: ["extract", "index"] }).notNull(),
-  filename: text("filename").notNull(),
-  sourceType: text("source_type", { enum: ["file", "youtube", "web"] }).notNull(),
-  sourceUrl: text("source_url"),
-  blobKey: text("blob_key"),
-  mimeType: text("mime_type"),
-  pages: integer("pages"),
-  charCount: integer("char_count").notNull().default(0),
-  markdown: text("markdown"),
-  title: text("title"),
-  repeats: text("repeats"),
-  repeatedChunks: text("repeated_chunks"),
-  status: text("status", { enum: ["processing", "ready", "error"] }).notNull(),
-  error: text("error"),
-  chunkCount: integer("chunk_count").notNull().default(0),
-  billedMicros: integer("billed_micros").notNull().default(0),
-  createdAt: createdAt(),
-});
+export const documents = sqliteTable(
+  "documents",
+  {
+    id: id(),
+    tenantId: text("tenant_id").notNull(),
+    userId: text("user_id"),
+    spaceId: text("space_id"),
+    kind: text("kind", { enum: ["extract", "index"] }).notNull(),
+    filename: text("filename").notNull(),
+    sourceType: text("source_type", { enum: ["file", "youtube", "web"] }).notNull(),
+    sourceUrl: text("source_url"),
+    blobKey: text("blob_key"),
+    mimeType: text("mime_type"),
+    pages: integer("pages"),
+    charCount: integer("char_count").notNull().default(0),
+    markdown: text("markdown"),
+    title: text("title"),
+    repeats: text("repeats"),
+    repeatedChunks: text("repeated_chunks"),
+    status: text("status", { enum: ["processing", "ready", "error"] }).notNull(),
+    error: text("error"),
+    chunkCount: integer("chunk_count").notNull().default(0),
+    billedMicros: integer("billed_micros").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("documents_owner").on(t.tenantId, t.userId, t.createdAt, t.id),
+    index("documents_space").on(t.tenantId, t.spaceId),
+  ],
+);
 
 export const courseDocuments = sqliteTable(
   "course_documents",
@@ -145,39 +168,47 @@ export const courseDocuments = sqliteTable(
   (t) => [primaryKey({ columns: [t.courseId, t.documentId] })],
 );
 
-export const usageEvents = sqliteTable("usage_events", {
-  id: id(),
-  tenantId: text("tenant_id").notNull(),
-  userId: text("user_id"),
-  apiKeyId: text("api_key_id"),
-  keyEnv: text("key_env", { enum: ["test", "production"] }).notNull(),
-  operation: text("operation").notNull(),
-  quantity: integer("quantity").notNull().default(1),
-  amountMicros: integer("amount_micros").notNull().default(0),
-  refId: text("ref_id"),
-  createdAt: createdAt(),
-});
+export const usageEvents = sqliteTable(
+  "usage_events",
+  {
+    id: id(),
+    tenantId: text("tenant_id").notNull(),
+    userId: text("user_id"),
+    apiKeyId: text("api_key_id"),
+    keyEnv: text("key_env", { enum: ["test", "production"] }).notNull(),
+    operation: text("operation").notNull(),
+    quantity: integer("quantity").notNull().default(1),
+    amountMicros: integer("amount_micros").notNull().default(0),
+    refId: text("ref_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("usage_events_tenant_month").on(t.tenantId, t.keyEnv, t.operation, t.createdAt)],
+);
 
-export const jobs = sqliteTable("jobs", {
-  id: id(),
-  tenantId: text("tenant_id"),
-  userId: text("user_id"),
-  type: text("type").notNull(),
-  status: text("status", { enum: ["queued", "running", "completed", "failed"] }).notNull(),
-  payload: text("payload", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
-  result: text("result", { mode: "json" }),
-  error: text("error", { mode: "json" }),
-  courseId: text("course_id"),
-  requestId: text("request_id"),
-  attempts: integer("attempts").notNull().default(0),
-  maxAttempts: integer("max_attempts").notNull().default(3),
-  runAfter: text("run_after").notNull(),
-  leaseOwner: text("lease_owner"),
-  leaseUntil: text("lease_until"),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-  startedAt: text("started_at"),
-  finishedAt: text("finished_at"),
-  stalls: integer("stalls").notNull().default(0),
-  leaseToken: text("lease_token"),
-});
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: id(),
+    tenantId: text("tenant_id"),
+    userId: text("user_id"),
+    type: text("type").notNull(),
+    status: text("status", { enum: ["queued", "running", "completed", "failed"] }).notNull(),
+    payload: text("payload", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    result: text("result", { mode: "json" }),
+    error: text("error", { mode: "json" }),
+    courseId: text("course_id"),
+    requestId: text("request_id"),
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull().default(3),
+    runAfter: text("run_after").notNull(),
+    leaseOwner: text("lease_owner"),
+    leaseUntil: text("lease_until"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    startedAt: text("started_at"),
+    finishedAt: text("finished_at"),
+    stalls: integer("stalls").notNull().default(0),
+    leaseToken: text("lease_token"),
+  },
+  (t) => [index("jobs_claim").on(t.status, t.runAfter), index("jobs_course").on(t.courseId)],
+);

@@ -1,5 +1,5 @@
 /** Drizzle view of migration 0006 (src/db/migrations/0006_materials.sql). */
-import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text, unique } from "drizzle-orm/sqlite-core";
 import { createdAt, id, json, materialColumns } from "./columns.ts";
 
 export const studyGuides = sqliteTable("study_guides", {
@@ -21,13 +21,16 @@ export const courseNotes = sqliteTable(
     notes: text("notes").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("course_notes_key").on(t.courseId, t.model, t.learningGoal, t.learningStyle, t.tutorTone)],
+  (t) => [
+    unique("course_notes_key").on(t.courseId, t.model, t.learningGoal, t.learningStyle, t.tutorTone),
+    index("course_notes_latest").on(t.courseId, t.createdAt),
+  ],
 );
 
 export const flashcardDecks = sqliteTable(
   "flashcard_decks",
   { id: id(), ...materialColumns(), deck: json("deck"), createdAt: createdAt() },
-  (t) => [uniqueIndex("flashcard_decks_key").on(t.courseId, t.model)],
+  (t) => [unique("flashcard_decks_key").on(t.courseId, t.model)],
 );
 
 export const exams = sqliteTable(
@@ -39,5 +42,5 @@ export const exams = sqliteTable(
     exam: json("exam"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("exams_key").on(t.courseId, t.model, t.examSize)],
+  (t) => [unique("exams_key").on(t.courseId, t.model, t.examSize)],
 );

@@ -1,6 +1,6 @@
 /** Drizzle view of migrations 0007 (src/db/migrations/0007_podcasts.sql) and 0011 (0011_podcast_feeds.sql). */
 import { isNull } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, real, sqliteTable, text, unique, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, id, updatedAt } from "./columns.ts";
 
 export const podcastEpisodes = sqliteTable(
@@ -28,7 +28,7 @@ export const podcastEpisodes = sqliteTable(
     readyAt: text("ready_at"),
   },
   (t) => [
-    uniqueIndex("podcast_episodes_course_chapter").on(t.courseId, t.chapterId),
+    unique("podcast_episodes_course_chapter").on(t.courseId, t.chapterId),
     index("podcast_episodes_course_order").on(t.courseId, t.chapterOrder),
   ],
 );

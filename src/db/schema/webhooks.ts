@@ -1,5 +1,5 @@
 /** Drizzle view of migration 0008 (src/db/migrations/0008_webhooks.sql). */
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text, unique, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, id, updatedAt } from "./columns.ts";
 
 export const webhooks = sqliteTable(
@@ -48,5 +48,5 @@ export const webhookAttempts = sqliteTable(
     error: text("error"),
     ok: integer("ok", { mode: "boolean" }).notNull(),
   },
-  (t) => [uniqueIndex("webhook_attempts_delivery_attempt").on(t.deliveryId, t.attempt)],
+  (t) => [unique("webhook_attempts_delivery_attempt").on(t.deliveryId, t.attempt)],
 );

@@ -1,7 +1,9 @@
 import { Elysia, t } from "elysia";
 import pkg from "../../../package.json" with { type: "json" };
+import { unauthorized } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import { keyAuthenticator } from "../../tenants/keys.ts";
+import { errors } from "../schemas.ts";
 
 const Health = t.Object({
   status: t.Literal("ok"),
@@ -19,19 +21,22 @@ const Health = t.Object({
 
 /**
  * Liveness needs no key. A caller that does send a valid key also gets which engines are active,
- * so operators can check the model set-up without shell access.
+ * so operators can check the model set-up without shell access; a key that is sent but invalid is
+ * refused (401), as everywhere, rather than silently answered without the details.
  */
 export const healthRoutes = (svc: Services) => {
   const authenticate = keyAuthenticator(svc.db);
   const health = ({ request }: { request: Request }) => {
-    if (!authenticate(request.headers.get("x-api-key"))) return { status: "ok" as const };
+    const key = request.headers.get("x-api-key");
+    if (key === null) return { status: "ok" as const };
+    if (!authenticate(key)) throw unauthorized("Invalid X-API-Key (GET /health needs none)");
     return {
       status: "ok" as const,
       details: { version: pkg.version, llm: svc.llm.describe(), engines: svc.engines },
     };
   };
   const doc = {
-    response: Health,
+    response: { 200: Health, ...errors("UNAUTHORIZED") },
     detail: { summary: "Liveness check (no key needed)", tags: ["health"], security: [] },
   };
   return new Elysia({ name: "health" }).get("/health", health, doc).get("/v2/health", health, doc);

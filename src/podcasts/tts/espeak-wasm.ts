@@ -9,6 +9,7 @@
  * Piper's phonemizer.
  */
 import type { ESpeakNGModule, ESpeakNGWorker } from "@echogarden/espeak-ng-emscripten";
+import { embeddedBytes } from "../../embedded-file.ts";
 
 export const ESPEAK_SAMPLE_RATE = 22050;
 
@@ -45,7 +46,7 @@ export class EspeakRuntime {
     if (!this.loading) {
       const loading = (async () => {
         const { initEspeak, espeakDataPath } = await import("./espeak-assets.ts");
-        const data = await Bun.file(espeakDataPath).arrayBuffer();
+        const data = new Uint8Array(await embeddedBytes(espeakDataPath)).buffer;
         const module = await initEspeak({ getPreloadedPackage: () => data });
         return { module, worker: new module.eSpeakNGWorker() };
       })();

@@ -1,0 +1,121 @@
+/**
+ * The numbered migrations are the schema; the drizzle tables (src/db/schema) declare the same
+ * thing for typed queries. Both are read here, the migrations by applying them to a fresh SQLite:
+ * the same tables, and in each the same columns (type, nullability, primary key), unique
+ * constraints and indexes (name, uniqueness, partial or not, columns in order; not their sort
+ * direction, which drizzle's SQLite indexes do not declare).
+ */
+import { afterAll, expect, test } from "bun:test";
+import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
+import { openDb } from "../../src/db/index.ts";
+import * as schema from "../../src/db/schema/index.ts";
+import { cleanup, tempDir } from "../helpers/server.ts";
+
+const dir = tempDir("cf-schema-");
+const { sqlite } = await openDb(dir);
+afterAll(() => {
+  sqlite.close();
+  cleanup(dir);
+});
+
+const declared = (Object.values(schema) as unknown[])
+  .filter((v): v is SQLiteTable => typeof v === "object" && v !== null && Symbol.for("drizzle:IsDrizzleTable") in v)
+  .map((t) => getTableConfig(t));
+
+/**
+ * Tables no drizzle query reads: the migrations' own ledger, and the full-text and vector indexes
+ * (virtual tables and their shadow tables), which are queried in SQL only.
+ */
+function migratedTables(): string[] {
+  const rows = sqlite
+    .query<{ name: string; sql: string }, []>(
+      "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+    )
+    .all();
+  const virtual = rows.filter((r) => /^CREATE VIRTUAL TABLE/i.test(r.sql)).map((r) => r.name);
+  const shadowOf = (name: string) => virtual.some((v) => name.startsWith(`${v}_`));
+  return rows
+    .map((r) => r.name)
+    .filter((name) => name !== "schema_migrations" && !virtual.includes(name) && !shadowOf(name))
+    .sort();
+}
+
+type Column = { name: string; type: string; notNull: boolean; primaryKey: boolean };
+type Index = { name: string | null; columns: string[]; unique: boolean; partial: boolean };
+
+function migratedColumns(table: string): Column[] {
+  return sqlite
+    .query<{ name: string; type: string; notnull: number; pk: number }, []>(`PRAGMA table_info("${table}")`)
+    .all()
+    .map((c) => ({
+      name: c.name,
+      type: c.type.toLowerCase(),
+      notNull: c.notnull === 1 || c.pk > 0,
+      primaryKey: c.pk > 0,
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Indexes and unique constraints; the ones SQLite names itself (a UNIQUE column) go without name. */
+function migratedIndexes(table: string): Index[] {
+  return sqlite
+    .query<{ name: string; unique: number; origin: string; partial: number }, []>(`PRAGMA index_list("${table}")`)
+    .all()
+    .filter((i) => i.origin !== "pk")
+    .map((i) => ({
+      name: i.origin === "c" ? i.name : null,
+      unique: i.unique === 1,
+      partial: i.partial === 1,
+      columns: sqlite
+        .query<{ name: string }, []>(`PRAGMA index_info("${i.name}")`)
+        .all()
+        .map((c) => c.name),
+    }))
+    .sort(byIndex);
+}
+
+const byIndex = (a: Index, b: Index) =>
+  `${a.name ?? ""}:${a.columns.join(",")}`.localeCompare(`${b.name ?? ""}:${b.columns.join(",")}`);
+
+const declaredColumns = (cfg: ReturnType<typeof getTableConfig>): Column[] => {
+  const compositeKey = new Set(cfg.primaryKeys.flatMap((pk) => pk.columns.map((c) => c.name)));
+  return cfg.columns
+    .map((c) => ({
+      name: c.name,
+      type: c.getSQLType().toLowerCase(),
+      notNull: c.notNull || c.primary || compositeKey.has(c.name),
+      primaryKey: c.primary || compositeKey.has(c.name),
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+};
+
+const declaredIndexes = (cfg: ReturnType<typeof getTableConfig>): Index[] =>
+  [
+    ...cfg.columns
+      .filter((c) => c.isUnique)
+      .map((c) => ({ name: null, unique: true, partial: false, columns: [c.name] })),
+    ...cfg.uniqueConstraints.map((u) => ({
+      name: null,
+      unique: true,
+      partial: false,
+      columns: u.columns.map((c) => c.name),
+    })),
+    ...cfg.indexes.map((i) => ({
+      name: i.config.name,
+      unique: i.config.unique,
+      partial: i.config.where !== undefined,
+      columns: i.config.columns.map((c) => (c as { name: string }).name),
+    })),
+  ].sort(byIndex);
+
+test("the drizzle schema declares exactly the migrated tables", () => {
+  expect(declared.map((t) => t.name).sort()).toEqual(migratedTables());
+});
+
+test.each(declared.map((t) => [t.name, t] as const))("%s: same columns, types, nullability and keys", (_, cfg) => {
+  expect(declaredColumns(cfg)).toEqual(migratedColumns(cfg.name));
+});
+
+test.each(declared.map((t) => [t.name, t] as const))("%s: same indexes and unique constraints", (_, cfg) => {
+  expect(declaredIndexes(cfg)).toEqual(migratedIndexes(cfg.name));
+});
