@@ -83,8 +83,9 @@ describe("extraction seams", () => {
   test("what follows a formula is not quoted as what the sentence before it announced", () => {
     const text =
       "We define the similarity between the question and the passage using the dot product of their vectors:\n\nsim(q, p) = EQ(q)ᵀEP (p). | (1)\n\nAlthough more expressive model forms do exist, the similarity function needs to be decomposable.";
+    // The formula the colon announces is quoted with it (#29: no answer stops at its colon), its number aside.
     expect(answer("How is the similarity between a question and a passage defined?", text)).toBe(
-      "We define the similarity between the question and the passage using the dot product of their vectors: [1]",
+      "We define the similarity between the question and the passage using the dot product of their vectors: sim(q, p) = EQ(q)ᵀEP (p). [1]",
     );
   });
 

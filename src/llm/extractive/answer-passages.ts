@@ -17,23 +17,42 @@ const trigramsOf = (text: string): Set<string> => {
   return new Set(w.slice(2).map((_, i) => `${w[i]} ${w[i + 1]} ${w[i + 2]}`));
 };
 
-function contained(small: Set<string>, large: Set<string>): boolean {
+function contained(small: Set<string>, large: { has(gram: string): boolean }): boolean {
   let shared = 0;
   for (const t of small) if (large.has(t)) shared++;
   return shared >= CONTAINED * small.size;
 }
 
-/** `items` in their order, each near-copy of an earlier one dropped, or put in its place when it is the longer text. */
+/**
+ * `items` in their order, each near-copy of an earlier one dropped, or put in its place when it is
+ * the longer text. Each passage's trigrams are read once, and those of the passages kept are
+ * counted in one table as they come and go: the union is never rebuilt per candidate.
+ */
 export function distinctPassages<T extends { text: string }>(items: T[]): T[] {
   const kept: { item: T; grams: Set<string> }[] = [];
+  const union = new Map<string, number>();
+  const count = (grams: Set<string>, by: number) => {
+    for (const g of grams) {
+      const n = (union.get(g) ?? 0) + by;
+      if (n > 0) union.set(g, n);
+      else union.delete(g);
+    }
+  };
   for (const item of items) {
     const grams = trigramsOf(item.text);
     const twin = kept.find((k) => (grams.size <= k.grams.size ? contained(grams, k.grams) : contained(k.grams, grams)));
     if (twin) {
-      if (grams.size > twin.grams.size) Object.assign(twin, { item, grams });
+      if (grams.size > twin.grams.size) {
+        count(twin.grams, -1);
+        count(grams, 1);
+        Object.assign(twin, { item, grams });
+      }
       continue;
     }
-    if (!contained(grams, new Set(kept.flatMap((k) => [...k.grams])))) kept.push({ item, grams });
+    if (!contained(grams, union)) {
+      kept.push({ item, grams });
+      count(grams, 1);
+    }
   }
   return kept.map((k) => k.item);
 }

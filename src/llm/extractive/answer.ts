@@ -53,6 +53,8 @@ const ASKS = /\?["'”’)]*$/;
 const ANNOUNCES =
   /\b(two|three|four|several|the following|these)\s+(reasons|ways|steps|weaknesses|advantages|disadvantages|factors|causes|parts|things)\b[^.]*[.:]$/i;
 const ANNOUNCED = 2;
+// A list or code longer than this after a colon is a section, not part of an answer.
+const MAX_LISTED = 400;
 
 /** One sentence, or a sentence with the one after it that refers back to it. */
 interface Unit {
@@ -64,7 +66,9 @@ interface Unit {
 
 const notAnswered = (): Answer => ({ answer: NOT_ANSWERED, citations: [], answered: false });
 
-export function extractiveAnswer(input: { question: string; passages: AnswerPassage[] }): Answer {
+/** `minSupport` other than the engine's is for drawing the abstention curve (bench/qa). */
+export function extractiveAnswer(input: { question: string; passages: AnswerPassage[]; minSupport?: number }): Answer {
+  const minSupport = input.minSupport ?? MIN_SUPPORT;
   const terms = keyTerms(input.question);
   const req = requirements(input.question);
   if (!meets({ names: req.names }, passagesText(input.passages))) return notAnswered();
@@ -91,7 +95,7 @@ export function extractiveAnswer(input: { question: string; passages: AnswerPass
       };
     })
     .filter(
-      (x) => x.support >= MIN_SUPPORT && (!req.deed || usesVerb(x.u.sentences.map((s) => s.text).join(" "), req.deed)),
+      (x) => x.support >= minSupport && (!req.deed || usesVerb(x.u.sentences.map((s) => s.text).join(" "), req.deed)),
     )
     .sort((a, b) => b.score - a.score)
     .slice(0, CANDIDATES)
@@ -101,19 +105,31 @@ export function extractiveAnswer(input: { question: string; passages: AnswerPass
     })
     .filter((x) => x.fit > 0 || !STRICT.has(shape.kind))
     .sort((a, b) => b.score - a.score);
-  const best = ranked[0]?.u;
-  if (!best) return notAnswered();
-  const last = best.sentences.at(-1)!;
-  const quoted = [
-    ...best.sentences,
-    ...(ANNOUNCES.test(last.text) || last.text.endsWith(":") ? after(sentences, last, ANNOUNCED) : []),
-  ];
-  const passage = best.sentences[0]!.passage;
-  return {
-    answer: `${quoted.map((s) => s.text).join(" ")} [${passage + 1}]`,
-    citations: [input.passages[passage]!.id],
-    answered: true,
-  };
+  for (const { u } of ranked) {
+    const quoted = quotedText(u, sentences);
+    if (quoted === null) continue;
+    const passage = u.sentences[0]!.passage;
+    return { answer: `${quoted} [${passage + 1}]`, citations: [input.passages[passage]!.id], answered: true };
+  }
+  return notAnswered();
+}
+
+/**
+ * What is quoted for a unit: its sentences, with what the last one announces ("…two reasons.",
+ * "…is available:"): the whole sentences after it or, for a colon, the list items after it. A
+ * colon with nothing quotable after it (code the passages hold as a block) is no answer: the
+ * reader would get the announcement without what it announces.
+ */
+function quotedText(u: Unit, sentences: AnswerSentence[]): string | null {
+  const last = u.sentences.at(-1)!;
+  const own = u.sentences.map((s) => s.text).join(" ");
+  const colon = last.text.endsWith(":");
+  if (!colon && !ANNOUNCES.test(last.text)) return own;
+  const next = after(sentences, last, ANNOUNCED);
+  if (next.length > 0 && !next.at(-1)!.text.endsWith(":")) return `${own} ${next.map((s) => s.text).join(" ")}`;
+  const listed = last.following.join("; ");
+  if (colon && listed && listed.length <= MAX_LISTED) return `${own} ${listed}${/[.!?`]$/.test(listed) ? "" : "."}`;
+  return colon ? null : own;
 }
 
 /**
