@@ -11,13 +11,24 @@
 // Share of the smaller passage's trigrams found in the larger one above which they are one passage.
 const CONTAINED = 0.8;
 
-const trigramsOf = (text: string): Set<string> => {
-  const w = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  if (w.length < 3) return new Set([w.join(" ")]);
-  return new Set(w.slice(2).map((_, i) => `${w[i]} ${w[i + 1]} ${w[i + 2]}`));
-};
+// Words are numbered as first met in the call, and a trigram is the number its three words make
+// (2^17 words each, exact in a double; a text of one or two words a negative number): sets of
+// numbers compare far faster than sets of strings.
+const WORD_IDS = 131072;
 
-function contained(small: Set<string>, large: { has(gram: string): boolean }): boolean {
+function trigramReader(): (text: string) => Set<number> {
+  const ids = new Map<string, number>();
+  const id = (w: string) => ids.get(w) ?? ids.set(w, ids.size % WORD_IDS).get(w)!;
+  return (text) => {
+    const w = (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map(id);
+    if (w.length < 3) return new Set([-w.reduce((k, x) => k * WORD_IDS + x + 1, 0) - 1]);
+    const grams = new Set<number>();
+    for (let i = 2; i < w.length; i++) grams.add((w[i - 2]! * WORD_IDS + w[i - 1]!) * WORD_IDS + w[i]!);
+    return grams;
+  };
+}
+
+function contained(small: Set<number>, large: { has(gram: number): boolean }): boolean {
   let shared = 0;
   for (const t of small) if (large.has(t)) shared++;
   return shared >= CONTAINED * small.size;
@@ -29,9 +40,10 @@ function contained(small: Set<string>, large: { has(gram: string): boolean }): b
  * counted in one table as they come and go: the union is never rebuilt per candidate.
  */
 export function distinctPassages<T extends { text: string }>(items: T[]): T[] {
-  const kept: { item: T; grams: Set<string> }[] = [];
-  const union = new Map<string, number>();
-  const count = (grams: Set<string>, by: number) => {
+  const trigramsOf = trigramReader();
+  const kept: { item: T; grams: Set<number> }[] = [];
+  const union = new Map<number, number>();
+  const count = (grams: Set<number>, by: number) => {
     for (const g of grams) {
       const n = (union.get(g) ?? 0) + by;
       if (n > 0) union.set(g, n);
