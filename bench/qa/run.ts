@@ -21,8 +21,10 @@
  *   - repeated: answers whose sources hold one sentence (6+ words) twice (consecutive chunks of a
  *     document overlap by a sentence or two), and three times or more (goal 0)
  * `--data DIR` keeps the server's data directory and reuses it on the next run (no re-indexing).
- * `--sets` names the sets asked (A: ids below 200, both halves; B to G), by default A to F: G is
- * asked only when named, so that a fresh set stays unseen until a change is final.
+ * `--sets` names the sets asked (A: ids below 200, both halves; B to G; S: the SQuAD 2.0 train
+ * subset of squad.ts, DEV and TEST halves, with the DEV half's abstention curve under `--curve`), by
+ * default A to F and S: G is asked only when named, so that a fresh set stays unseen until a change
+ * is final.
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -30,12 +32,14 @@ import { parseArgs } from "node:util";
 import { NOT_ANSWERED } from "../../src/llm/extractive/answer-terms.ts";
 import { COURSE_NOT_ANSWERED } from "../../src/materials/ask.ts";
 import { call, startServer, tempDir } from "../../test/helpers/server.ts";
+import { askSquad, printSquad } from "./squad.ts";
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
   options: {
     only: { type: "string" },
-    sets: { type: "string", default: "A,B,C,D,E,F" },
+    sets: { type: "string", default: "A,B,C,D,E,F,S" },
+    curve: { type: "boolean", default: false },
     data: { type: "string" },
     show: { type: "string" },
   },
@@ -54,6 +58,8 @@ interface QuestionSet {
 interface Prepared {
   key: string;
   docs: Record<string, { documentId: string; courseId: string }>;
+  /** SQuAD documents indexed: name → document id. */
+  squad?: Record<string, string>;
 }
 
 const CORPUS = resolve(import.meta.dir, "../../../shared/corpus");
@@ -73,7 +79,7 @@ async function prepare(): Promise<Prepared> {
   const state: Prepared = existsSync(stateFile)
     ? await Bun.file(stateFile).json()
     : { key: await srv.createKey("qa", "production"), docs: {} };
-  for (const name of docNames) {
+  for (const name of docNames.filter((d) => set.questions.some((q) => q.doc === d && sets.has(setOf(q.id))))) {
     if (state.docs[name]) continue;
     const path = join(CORPUS, set.documents[name]!.path);
     const file = () => new File([Bun.file(path)], path.split("/").pop()!);
@@ -215,6 +221,10 @@ function table(title: string, outcomes: Outcome[]) {
 try {
   const state = await prepare();
   const outcomes = await askAll(state);
+  state.squad ??= {};
+  const squad = sets.has("S")
+    ? await askSquad(srv.url, state.key, state.squad, () => Bun.write(stateFile, JSON.stringify(state)).then(() => {}))
+    : null;
   for (const o of outcomes) {
     const wrong = o.q.answer === null ? !o.abstained : !o.correct;
     if (values.show === "all" || (values.show === "wrong" && wrong)) {
@@ -246,6 +256,7 @@ try {
           mine.filter((o) => setOf(o.q.id) === name && picks(o.q.id)),
         );
   }
+  if (squad) printSquad(squad, values.curve);
 } finally {
   await srv.stop({ keepData: values.data !== undefined });
 }

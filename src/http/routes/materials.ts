@@ -259,7 +259,7 @@ export const materialRoutes = (svc: Services) => {
             sources: t.Array(t.Object({ text: t.String(), score: t.Number({ description: "Cosine similarity" }) })),
             low_confidence: t.Boolean({
               description:
-                "True when the best match scores below 0.5 or the sources do not answer the question; in the latter case the answer says so in one sentence",
+                "True when the sources do not answer the question, and then only: the answer is the one sentence saying the course does not answer it (the built-in embedder scores answering passages 0.2-0.5, so a score under 0.5 alone does not make an answer low-confidence)",
             }),
             engine: Maker.engine,
             model: Maker.model,

@@ -11,29 +11,60 @@
 // Share of the smaller passage's trigrams found in the larger one above which they are one passage.
 const CONTAINED = 0.8;
 
-const trigramsOf = (text: string): Set<string> => {
-  const w = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  if (w.length < 3) return new Set([w.join(" ")]);
-  return new Set(w.slice(2).map((_, i) => `${w[i]} ${w[i + 1]} ${w[i + 2]}`));
-};
+// Words are numbered as first met in the call, and a trigram is the number its three words make
+// (2^17 words each, exact in a double; a text of one or two words a negative number): sets of
+// numbers compare far faster than sets of strings.
+const WORD_IDS = 131072;
 
-function contained(small: Set<string>, large: Set<string>): boolean {
+function trigramReader(): (text: string) => Set<number> {
+  const ids = new Map<string, number>();
+  const id = (w: string) => ids.get(w) ?? ids.set(w, ids.size % WORD_IDS).get(w)!;
+  return (text) => {
+    const w = (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map(id);
+    if (w.length < 3) return new Set([-w.reduce((k, x) => k * WORD_IDS + x + 1, 0) - 1]);
+    const grams = new Set<number>();
+    for (let i = 2; i < w.length; i++) grams.add((w[i - 2]! * WORD_IDS + w[i - 1]!) * WORD_IDS + w[i]!);
+    return grams;
+  };
+}
+
+function contained(small: Set<number>, large: { has(gram: number): boolean }): boolean {
   let shared = 0;
   for (const t of small) if (large.has(t)) shared++;
   return shared >= CONTAINED * small.size;
 }
 
-/** `items` in their order, each near-copy of an earlier one dropped, or put in its place when it is the longer text. */
+/**
+ * `items` in their order, each near-copy of an earlier one dropped, or put in its place when it is
+ * the longer text. Each passage's trigrams are read once, and those of the passages kept are
+ * counted in one table as they come and go: the union is never rebuilt per candidate.
+ */
 export function distinctPassages<T extends { text: string }>(items: T[]): T[] {
-  const kept: { item: T; grams: Set<string> }[] = [];
+  const trigramsOf = trigramReader();
+  const kept: { item: T; grams: Set<number> }[] = [];
+  const union = new Map<number, number>();
+  const count = (grams: Set<number>, by: number) => {
+    for (const g of grams) {
+      const n = (union.get(g) ?? 0) + by;
+      if (n > 0) union.set(g, n);
+      else union.delete(g);
+    }
+  };
   for (const item of items) {
     const grams = trigramsOf(item.text);
     const twin = kept.find((k) => (grams.size <= k.grams.size ? contained(grams, k.grams) : contained(k.grams, grams)));
     if (twin) {
-      if (grams.size > twin.grams.size) Object.assign(twin, { item, grams });
+      if (grams.size > twin.grams.size) {
+        count(twin.grams, -1);
+        count(grams, 1);
+        Object.assign(twin, { item, grams });
+      }
       continue;
     }
-    if (!contained(grams, new Set(kept.flatMap((k) => [...k.grams])))) kept.push({ item, grams });
+    if (!contained(grams, union)) {
+      kept.push({ item, grams });
+      count(grams, 1);
+    }
   }
   return kept.map((k) => k.item);
 }

@@ -41,7 +41,14 @@ export interface AnswerSentence extends ReadSentence {
   passage: number;
   /** Order within its passage, counting the sentences that are not quoted. */
   position: number;
+  /** The pieces right after it that are no whole sentence (list items without a full stop), up to the next one that is. */
+  following: string[];
 }
+
+// List items read after a sentence that announces them: enough for a list, not a whole section.
+const FOLLOWING = 8;
+// A formula's number, set in a cell of its own by PDF extraction ("sim(q, p) = … | (1)").
+const EQUATION_NUMBER = /\s*\|?\s*\(\d{1,3}\)$/;
 
 // A bibliography entry has a sentence's punctuation but states nothing; contents, index and page
 // furniture state nothing either.
@@ -172,6 +179,20 @@ const key = (s: string) =>
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim();
 
+// A code block stands in the text as one letterless piece until its sentences are split, then as
+// its code: a sentence announcing it ("…the function rm is available:") is quoted with it.
+const FENCED = /```[^\n]*\n([\s\S]*?)```/g;
+const HELD = /\uE000(\d+)\uE001/g;
+
+function holdCode(text: string): { text: string; code: string[] } {
+  const code: string[] = [];
+  const held = text.replace(FENCED, (_m, body: string) => {
+    code.push(`\`${body.trim().replace(/\s+/g, " ")}\``);
+    return `\n\n\uE000${code.length - 1}\uE001\n\n`;
+  });
+  return { text: held, code };
+}
+
 /** Every sentence, whole or not, of each passage that may be quoted from. */
 function readPassages(passages: AnswerPassage[]): { passage: number; sentences: ReadSentence[] }[] {
   const vocabulary = new Set(passages.flatMap((p) => p.text.toLowerCase().match(/\p{L}+/gu) ?? []));
@@ -181,7 +202,10 @@ function readPassages(passages: AnswerPassage[]): { passage: number; sentences: 
     if (p.role && NOT_QUOTED.has(p.role)) return [];
     const heading = termsOf([...(p.headingPath ?? []), p.heading ?? ""].join(" "));
     // Joined blocks leave "Sec- tion": mended like any other split word.
-    const all = blocksOf(p.text).flatMap((block) => sentencesOfBlock(rejoinHyphenated(block, words)));
+    const { text, code } = holdCode(p.text);
+    const all = blocksOf(text)
+      .flatMap((block) => sentencesOfBlock(rejoinHyphenated(block, words)))
+      .map((sentence) => sentence.replace(HELD, (_m, i: string) => code[Number(i)]!));
     const terms = all.map((s) => withAbbreviations(termsOf(s), known));
     const passageTerms = new Set([...terms.flatMap((t) => [...t]), ...heading]);
     const sentences = all.map((text, i) => ({
@@ -202,7 +226,12 @@ export function answerSentences(passages: AnswerPassage[]): AnswerSentence[] {
       const k = key(s.text);
       if (!isWhole(s.text) || seen.has(k)) return;
       seen.add(k);
-      out.push({ ...s, passage, position });
+      const rest = sentences.slice(position + 1);
+      const whole = rest.findIndex((x) => isWhole(x.text));
+      const following = rest
+        .slice(0, whole === -1 ? FOLLOWING : Math.min(whole, FOLLOWING))
+        .map((x) => x.text.replace(EQUATION_NUMBER, ""));
+      out.push({ ...s, passage, position, following });
     });
   }
   return out;

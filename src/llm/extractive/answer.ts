@@ -27,6 +27,7 @@ import {
   requirements,
   usesVerb,
 } from "./answer-terms.ts";
+import { companions, withCompanions } from "./cooccurrence.ts";
 import { answerFit, questionShape } from "./question-type.ts";
 import { isCaption } from "./text.ts";
 
@@ -51,8 +52,10 @@ const ANAPHOR = /^(This|These|That|Those|It|They|Such|He|She|Both|Its|Their)\b/;
 const ASKS = /\?["'”’)]*$/;
 // A sentence that announces what follows ("…is due to two reasons.") is answered by the next ones.
 const ANNOUNCES =
-  /\b(two|three|four|several|the following|these)\s+(reasons|ways|steps|weaknesses|advantages|disadvantages|factors|causes|parts|things)\b[^.]*[.:]$/i;
+  /\b(two|three|four|several|the following|these)\s+(reasons|ways|steps|advantages|disadvantages|factors|causes|parts|things)\b[^.]*[.:]$/i;
 const ANNOUNCED = 2;
+// A list or code longer than this after a colon is a section, not part of an answer.
+const MAX_LISTED = 400;
 
 /** One sentence, or a sentence with the one after it that refers back to it. */
 interface Unit {
@@ -64,13 +67,22 @@ interface Unit {
 
 const notAnswered = (): Answer => ({ answer: NOT_ANSWERED, citations: [], answered: false });
 
-export function extractiveAnswer(input: { question: string; passages: AnswerPassage[] }): Answer {
+/** `minSupport` other than the engine's is for drawing the abstention curve (bench/qa). */
+export function extractiveAnswer(input: { question: string; passages: AnswerPassage[]; minSupport?: number }): Answer {
+  const minSupport = input.minSupport ?? MIN_SUPPORT;
   const terms = keyTerms(input.question);
   const req = requirements(input.question);
   if (!meets({ names: req.names }, passagesText(input.passages))) return notAnswered();
   const shape = questionShape(input.question);
   const sentences = answerSentences(input.passages);
   const distinctive = distinctiveWeights([...terms, ...codeKeyTerms(input.question)], sentences);
+  // A question term the passage writes as a term it keeps company with elsewhere is in the passage.
+  const mates = companions(
+    terms.map((t) => t.term),
+    sentences.map((s) => s.terms),
+  );
+  const widened = new Map<Set<string>, Set<string>>();
+  const widen = (have: Set<string>) => widened.get(have) ?? widened.set(have, withCompanions(have, mates)).get(have)!;
   const n = Math.max(1, input.passages.length);
   const ranked = unitsOf(sentences)
     .map((u) => {
@@ -81,7 +93,7 @@ export function extractiveAnswer(input: { question: string; passages: AnswerPass
       // Its own words count for more than those it is read with.
       return {
         u,
-        support: coverage(terms, u.passageTerms),
+        support: coverage(terms, widen(u.passageTerms)),
         score:
           0.6 * own +
           0.4 * read +
@@ -91,29 +103,46 @@ export function extractiveAnswer(input: { question: string; passages: AnswerPass
       };
     })
     .filter(
-      (x) => x.support >= MIN_SUPPORT && (!req.deed || usesVerb(x.u.sentences.map((s) => s.text).join(" "), req.deed)),
+      (x) => x.support >= minSupport && (!req.deed || usesVerb(x.u.sentences.map((s) => s.text).join(" "), req.deed)),
     )
     .sort((a, b) => b.score - a.score)
-    .slice(0, CANDIDATES)
-    .map((x) => {
-      const fit = answerFit(x.u.sentences.map((s) => s.text).join(" "), shape, input.question);
-      return { ...x, fit, score: x.score + FIT_BONUS * fit };
-    })
-    .filter((x) => x.fit > 0 || !STRICT.has(shape.kind))
-    .sort((a, b) => b.score - a.score);
-  const best = ranked[0]?.u;
-  if (!best) return notAnswered();
-  const last = best.sentences.at(-1)!;
-  const quoted = [
-    ...best.sentences,
-    ...(ANNOUNCES.test(last.text) || last.text.endsWith(":") ? after(sentences, last, ANNOUNCED) : []),
-  ];
-  const passage = best.sentences[0]!.passage;
-  return {
-    answer: `${quoted.map((s) => s.text).join(" ")} [${passage + 1}]`,
-    citations: [input.passages[passage]!.id],
-    answered: true,
-  };
+    .slice(0, CANDIDATES);
+  // Fit is the costly part (the tagger); a candidate that could not overtake the best fitted one
+  // even with the largest fit bonus, nor any after it, is not tagged.
+  const bonus = FIT_BONUS * (shape.kind === "quantity" ? 2 : 1);
+  const fitted: ((typeof ranked)[number] & { fit: number })[] = [];
+  for (const x of ranked) {
+    if (fitted.length > 0 && x.score + bonus < fitted[0]!.score) break;
+    const fit = answerFit(x.u.sentences.map((s) => s.text).join(" "), shape, input.question);
+    if (fit === 0 && STRICT.has(shape.kind)) continue;
+    fitted.push({ ...x, fit, score: x.score + FIT_BONUS * fit });
+    fitted.sort((a, b) => b.score - a.score);
+  }
+  for (const { u } of fitted) {
+    const quoted = quotedText(u, sentences);
+    if (quoted === null) continue;
+    const passage = u.sentences[0]!.passage;
+    return { answer: `${quoted} [${passage + 1}]`, citations: [input.passages[passage]!.id], answered: true };
+  }
+  return notAnswered();
+}
+
+/**
+ * What is quoted for a unit: its sentences, with what the last one announces ("…two reasons.",
+ * "…is available:"): the whole sentences after it or, for a colon, the list items after it. A
+ * colon with nothing quotable after it (code the passages hold as a block) is no answer: the
+ * reader would get the announcement without what it announces.
+ */
+function quotedText(u: Unit, sentences: AnswerSentence[]): string | null {
+  const last = u.sentences.at(-1)!;
+  const own = u.sentences.map((s) => s.text).join(" ");
+  const colon = last.text.endsWith(":");
+  if (!colon && !ANNOUNCES.test(last.text)) return own;
+  const next = after(sentences, last, ANNOUNCED);
+  if (next.length > 0 && !next.at(-1)!.text.endsWith(":")) return `${own} ${next.map((s) => s.text).join(" ")}`;
+  const listed = last.following.join("; ");
+  if (colon && listed && listed.length <= MAX_LISTED) return `${own} ${listed}${/[.!?`]$/.test(listed) ? "" : "."}`;
+  return colon ? null : own;
 }
 
 /**

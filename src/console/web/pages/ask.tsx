@@ -1,4 +1,7 @@
-/** Ask: a question about the course, its answer with the passages it rests on; low confidence is said plainly. */
+/**
+ * Ask: a question about the course, its answer with the passages it rests on. A low-confidence
+ * reply is the server's abstention sentence, shown as the note it is rather than as an answer.
+ */
 import { useState } from "preact/hooks";
 import { post } from "../api.ts";
 import { CourseNav } from "../course-nav.tsx";
@@ -40,13 +43,14 @@ export function Ask({ id }: { id: string }) {
       {answer && (
         <section aria-labelledby="answer-heading" class="answer">
           <h2 id="answer-heading">Answer</h2>
-          {answer.low_confidence && (
+          {answer.low_confidence ? (
             <p class="warning" role="note">
-              Low confidence: the course's sources may not answer this well.
+              {answer.answer}
             </p>
+          ) : (
+            <p class="answer-text">{answer.answer}</p>
           )}
-          <p class="answer-text">{answer.answer}</p>
-          <h3>Cited passages</h3>
+          <h3>{answer.low_confidence ? "Closest passages" : "Cited passages"}</h3>
           <ol class="passages">
             {answer.sources.map((s, i) => (
               <li key={i}>
