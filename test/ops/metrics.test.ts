@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { waitFor } from "../courses/helpers.ts";
 import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
 
 let srv: TestServer;
@@ -61,11 +62,19 @@ test("health shows engine details only to a caller with a valid key", async () =
 test("request logs are JSON lines with request id, tenant, route, status and duration, and no key", async () => {
   const key = await srv.createKey("log-co");
   const r = await call(srv.url, "/v2/users", { key, json: { external_id: "logged" } });
-  await Bun.sleep(50);
-  const lines = srv
-    .output()
-    .split("\n")
-    .filter((l) => l.includes(r.headers.get("x-request-id")!));
+  // The line reaches us through the process's stdout, however long a loaded machine takes.
+  const logged = () =>
+    srv
+      .output()
+      .split("\n")
+      .filter((l) => l.includes(r.headers.get("x-request-id")!));
+  const lines = await waitFor(
+    "the request's log line",
+    async () => logged(),
+    (found) => found.length > 0,
+    60_000,
+    20,
+  );
   expect(lines).toHaveLength(1);
   const entry = JSON.parse(lines[0]!);
   expect(entry).toMatchObject({ msg: "request", route: "/v2/users", status: 201, method: "POST" });
