@@ -16,7 +16,7 @@ beforeAll(async () => {
   copyFileSync(built, exe);
   rmSync(built);
   srv = await startServer({ command: [exe], cwd: workDir, dataDir: join(workDir, "data") });
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   await srv?.stop();

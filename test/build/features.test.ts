@@ -117,7 +117,7 @@ beforeAll(async () => {
     },
   });
   key = await srv.createKey("features", "production");
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   await srv?.stop();
@@ -134,7 +134,7 @@ test("OCR of a PNG, with the embedded English model and no network", async () =>
   expect(status).toBe(200);
   expect(doc).toMatchObject({ status: "ready", mime_type: "image/png" });
   expect(doc.markdown).toContain("quick brown dog");
-}, 120_000);
+}, 300_000);
 
 test("a text PDF, page by page", async () => {
   const { status, doc } = await extract(
@@ -145,7 +145,7 @@ test("a text PDF, page by page", async () => {
   expect(status).toBe(200);
   expect(doc).toMatchObject({ status: "ready", pages: 3 });
   expect(doc.markdown).toContain("Gabriel Diaz");
-}, 60_000);
+}, 300_000);
 
 test("a scanned PDF with no text layer, through OCR", async () => {
   const { status, doc } = await extract(
@@ -156,7 +156,7 @@ test("a scanned PDF with no text layer, through OCR", async () => {
   expect(status).toBe(200);
   expect(doc).toMatchObject({ status: "ready", pages: 3 });
   expect(doc.markdown.toLowerCase()).toContain("patient");
-}, 180_000);
+}, 300_000);
 
 test("a DOCX", async () => {
   const { status, doc } = await extract(
@@ -167,15 +167,15 @@ test("a DOCX", async () => {
   expect(status).toBe(200);
   expect(doc).toMatchObject({ status: "ready" });
   expect(doc.markdown).toContain("Summer activities");
-}, 60_000);
+}, 300_000);
 
 test("a podcast episode spoken by the built-in eSpeak NG, as MP3", async () => {
   await expectMp3(await podcastEpisode("provider_b", "Tides and the Moon"));
-}, 150_000);
+}, 300_000);
 
 test("a podcast episode through Piper (native onnxruntime inside the executable)", async () => {
   await expectMp3(await podcastEpisode("provider_a", "Ocean currents"));
-}, 150_000);
+}, 300_000);
 
 test("documents indexed and queried with transformers.js embeddings (native onnxruntime inside the executable)", async () => {
   const health = await call(srv.url, "/health", { key });
@@ -203,7 +203,7 @@ test("documents indexed and queried with transformers.js embeddings (native onnx
   });
   expect(answer.status).toBe(200);
   expect(answer.body.sources.length).toBeGreaterThan(0);
-}, 60_000);
+}, 300_000);
 
 test("course exports: the SCORM runtime, page styles and cartridge parts are inside the executable", async () => {
   const { unzipSync } = await import("fflate");
@@ -224,4 +224,4 @@ test("course exports: the SCORM runtime, page styles and cartridge parts are ins
   expect(new TextDecoder().decode(scorm["course.css"])).toContain("font-family");
   expect(Object.keys(await get("imscc"))).toContain("R_quiz_2/assessment.xml");
   expect(Object.keys(await get("markdown"))).toContain("study-guide.md");
-}, 60_000);
+}, 300_000);

@@ -6,7 +6,7 @@ import { call, startServer, type TestServer } from "../helpers/server.ts";
 import { chapterCalls, settle, waitFor } from "./helpers.ts";
 
 // Each test drives a real server through whole generations.
-setDefaultTimeout(60_000);
+setDefaultTimeout(300_000);
 
 let model: FakeModel;
 let srv: TestServer | null = null;

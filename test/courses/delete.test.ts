@@ -11,7 +11,7 @@ import { blobPath, putBlob } from "../../src/media/blob-store.ts";
 import { call, errorOf, type Target } from "../helpers/server.ts";
 import { type CourseEnv, courseEnv, progressOf, settle, waitFor } from "./helpers.ts";
 
-setDefaultTimeout(60_000);
+setDefaultTimeout(300_000);
 
 let env: CourseEnv;
 let modelEnv: CourseEnv;

@@ -67,7 +67,7 @@ describe("extraction pool memory", () => {
     } finally {
       pool.close();
     }
-  }, 60_000);
+  }, 300_000);
 
   test("8 large PDFs back to back keep the process's peak memory bounded", async () => {
     // A fresh process, so the figure is this workload's alone (as bench/ingest/run.ts measures it).
@@ -86,5 +86,5 @@ describe("extraction pool memory", () => {
     expect(report.pages).toBe(339);
     // Generous: measured ~300 MB with the worker's collection after big jobs, ~400 MB without.
     expect(report.peakRssMb).toBeLessThan(700);
-  }, 120_000);
+  }, 300_000);
 });

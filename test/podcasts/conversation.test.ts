@@ -68,7 +68,7 @@ beforeAll(async () => {
     await Bun.sleep(500);
   }
   for (const e of episodes) expect(e).toMatchObject({ status: "ready" });
-}, 200_000);
+}, 300_000);
 
 afterAll(() => srv.stop());
 

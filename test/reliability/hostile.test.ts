@@ -125,7 +125,7 @@ beforeAll(async () => {
     (await call(srv.url, "/v2/users/me", { key: keyA, user: "owner" })).body.user_id;
   // Tenant B has a learner with the same external id: scoping must be by tenant, not by that string.
   expect((await call(srv.url, "/v2/users", { key: keyB, json: { external_id: "owner" } })).status).toBe(201);
-}, 60_000);
+}, 300_000);
 
 afterAll(async () => {
   await srv?.stop();

@@ -73,7 +73,7 @@ test("a finished topic course sends course.completed with the spec's fields", as
     source_type: "topic",
   });
   expect(course.body.chapters).toHaveLength(2);
-}, 60_000);
+}, 300_000);
 
 test("a generation the model refuses sends course.failed with the structured error", async () => {
   ollama.behave("refuse");
@@ -100,4 +100,4 @@ test("a generation the model refuses sends course.failed with the structured err
   } finally {
     ollama.behave("ok");
   }
-}, 60_000);
+}, 300_000);
