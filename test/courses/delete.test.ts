@@ -113,7 +113,7 @@ describe("deleting a course", () => {
         "job running",
         () => progressOf(srv, modelKey, "pat", courseId),
         (p) => p.body.job_status === "running",
-        20_000,
+        120_000,
       );
       const r = await call(srv, `/v2/courses/${courseId}`, { method: "DELETE", key: modelKey, user: "pat" });
       expect(r.status).toBe(409);

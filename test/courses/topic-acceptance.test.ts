@@ -110,7 +110,7 @@ describe("topics the documents cover", () => {
     test(`"${topic}" is built from ${source} alone`, async () => {
       const r = await generate(topic);
       expect(r.status).toBe(202);
-      const done = await settle(env.srv, env.key, LEARNER, r.body.course_id, 90_000);
+      const done = await settle(env.srv, env.key, LEARNER, r.body.course_id, 240_000);
       expect(done.course_status).toBe("completed");
       const course = (await call(env.srv, `/v2/courses/${r.body.course_id}`, { key: env.key, user: LEARNER })).body;
       expect(course.chapters).toHaveLength(2);

@@ -128,7 +128,7 @@ describe("podcast feed", () => {
         })
       ).status,
     ).toBe(200);
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + 240_000;
     while ((await episodes()).some((e: { status: string }) => e.status !== "ready")) {
       if (Date.now() > deadline) throw new Error("episode not regenerated");
       await Bun.sleep(200);

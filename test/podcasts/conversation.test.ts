@@ -59,7 +59,7 @@ beforeAll(async () => {
     (await call(srv, `/v2/courses/${courseId}/podcasts/generate?tts_provider=provider_b`, { key, user, json: {} }))
       .status,
   ).toBe(200);
-  const deadline = Date.now() + 150_000;
+  const deadline = Date.now() + 240_000;
   for (;;) {
     const listed = await call(srv, `/v2/courses/${courseId}/podcasts`, { key, user });
     episodes = listed.body.episodes;

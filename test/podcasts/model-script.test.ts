@@ -43,7 +43,7 @@ function scriptReplies(...replies: string[]) {
 
 async function episodeOf(courseId: string) {
   expect((await call(srv, `/v2/courses/${courseId}/podcasts/generate`, { key, user, json: {} })).status).toBe(200);
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 240_000;
   for (;;) {
     const [episode] = (await call(srv, `/v2/courses/${courseId}/podcasts`, { key, user })).body.episodes;
     if (episode && episode.status !== "generating") return episode;

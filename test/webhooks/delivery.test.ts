@@ -318,7 +318,7 @@ describe("retries, in process with the time moved by a manual clock", () => {
       `attempt ${n}`,
       async () => logOf(webhookId)[0],
       (d) => (d?.attempt_count ?? 0) >= n,
-      15_000,
+      120_000,
       10,
     ))!;
   const pendingJobs = () =>
