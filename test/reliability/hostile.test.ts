@@ -161,7 +161,9 @@ describe("malformed multipart", () => {
         const r = await sendMultipart(path, contentType, body);
         expect({ status: r.status, alive: srv.proc.exitCode === null }).toEqual({ status: 422, alive: true });
         expectErrorBody(r, 422);
-        expect({ rows: counts(), tmp: tmpEntries() }).toEqual(before);
+        // No temp file of its own is left; an earlier request's may go meanwhile (later on a loaded machine).
+        expect(counts()).toEqual(before.rows);
+        expect(tmpEntries().filter((e) => !before.tmp.includes(e))).toEqual([]);
       });
     }
 
