@@ -9,7 +9,8 @@ import { type LoadResult, runLoad } from "./load-mix.ts";
 
 const CLIENTS = 64;
 const LIMITED_CLIENTS = 8;
-const LIMIT = 40;
+/** Low enough that the limited clients pass it within a window on a loaded machine too (they sent 22 requests in 15 s there). */
+const LIMIT = 10;
 const DURATION_MS = 15_000;
 
 let env: LoadEnv;
