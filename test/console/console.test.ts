@@ -88,7 +88,7 @@ beforeAll(async () => {
     dialogs.push(d.message());
     void d.accept();
   });
-}, 60_000);
+}, 300_000);
 
 afterAll(async () => {
   await browser?.close();

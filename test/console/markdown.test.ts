@@ -47,7 +47,7 @@ beforeAll(async () => {
   page = browser.context.pages()[0] ?? (await browser.context.newPage());
   await page.setContent("<!doctype html><title>markdown</title><main id=out></main>");
   await page.addScriptTag({ content: await built.outputs[0]!.text() });
-}, 60_000);
+}, 300_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -104,7 +104,7 @@ test("asked for as many chapters as the book has parts: one chapter per part, ti
     [3, 4, 5],
     [6, 7, 8],
   ]);
-}, 180_000);
+}, 300_000);
 
 test("fewer chapters than the book has: consecutive chapters grouped, never across a part when a part fits", async () => {
   const course = await courseOf(5, book());
@@ -122,7 +122,7 @@ test("fewer chapters than the book has: consecutive chapters grouped, never acro
     if (run.length === 3) expect(ch.title).toBe(`Part ${run[0]! / 3 + 1}: ${PARTS[run[0]! / 3]}`);
     else for (const c of run) expect(ch.title).toContain(SUBJECTS[c]!);
   }
-}, 180_000);
+}, 300_000);
 
 test("more chapters than the book has: chapters split at their sections, in order, each section once", async () => {
   const course = await courseOf(12, book());
@@ -140,7 +140,7 @@ test("more chapters than the book has: chapters split at their sections, in orde
     ).length,
   ).toBeGreaterThan(0);
   expect(new Set(titles).size).toBe(titles.length);
-}, 180_000);
+}, 300_000);
 
 /** Sentences of the course's chapters that more than one chapter says. */
 function sharedSentences(course: any): string[] {
@@ -196,4 +196,4 @@ test("a document holding its book three times is taught once, and says so", asyn
 
   // Another learner cannot read the document.
   expect((await call(env.srv.url, `/v2/documents/${id}`, { key: env.key, user: "someone-else" })).status).toBe(404);
-}, 180_000);
+}, 300_000);

@@ -11,7 +11,7 @@ import { blobPath, putBlob } from "../../src/media/blob-store.ts";
 import { call, errorOf, type Target } from "../helpers/server.ts";
 import { type CourseEnv, courseEnv, progressOf, settle, waitFor } from "./helpers.ts";
 
-setDefaultTimeout(60_000);
+setDefaultTimeout(300_000);
 
 let env: CourseEnv;
 let modelEnv: CourseEnv;
@@ -113,7 +113,7 @@ describe("deleting a course", () => {
         "job running",
         () => progressOf(srv, modelKey, "pat", courseId),
         (p) => p.body.job_status === "running",
-        20_000,
+        120_000,
       );
       const r = await call(srv, `/v2/courses/${courseId}`, { method: "DELETE", key: modelKey, user: "pat" });
       expect(r.status).toBe(409);

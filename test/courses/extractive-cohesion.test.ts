@@ -9,7 +9,7 @@ import { ROOT } from "../helpers/server.ts";
 import { type CourseEnv, corpusForm, courseEnv, syncCourse } from "./helpers.ts";
 
 // Each test builds a whole course from a real document through a real server.
-setDefaultTimeout(180_000);
+setDefaultTimeout(300_000);
 
 const CORPUS = join(ROOT, "../shared/corpus");
 

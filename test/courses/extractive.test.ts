@@ -4,7 +4,7 @@ import { call, errorOf } from "../helpers/server.ts";
 import { type CourseEnv, courseEnv, filesForm, postForm, settle } from "./helpers.ts";
 
 // Each test drives a real server through whole generations.
-setDefaultTimeout(60_000);
+setDefaultTimeout(300_000);
 
 const PDF = "/work/shared/corpus/pdf/dpr-paper-multi-column.pdf";
 

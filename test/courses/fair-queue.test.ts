@@ -4,17 +4,18 @@
  * tenant's course is built right after the one running when it asked, not after all five.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { call, startServer, type TestServer } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { call } from "../helpers/server.ts";
 import { filesForm, tidesNotes } from "./helpers.ts";
 
-let srv: TestServer;
+let srv: TestApp;
 let acme: string;
 let globex: string;
 
 const NOTES = (n: number) => tidesNotes(`Tides ${n}`);
 
 beforeAll(async () => {
-  srv = await startServer({
+  srv = await startApp({
     env: { JOB_CONCURRENCY: "1", LLM_PROVIDER: "extractive", RATE_LIMIT_PER_MINUTE: "10000" },
   });
   acme = await srv.createKey("acme", "production");
@@ -23,7 +24,7 @@ beforeAll(async () => {
 afterAll(() => srv?.stop());
 
 async function requestCourse(key: string, n: number): Promise<string> {
-  const r = await call(srv.url, "/v2/courses/generate-from-files", {
+  const r = await call(srv, "/v2/courses/generate-from-files", {
     key,
     user: "learner",
     body: filesForm({ num_chapters: "1" }, [{ name: `tides-${n}.md`, content: NOTES(n), type: "text/markdown" }]),
@@ -41,7 +42,7 @@ test("another tenant's course is built next, not after the whole backlog", async
   const deadline = Date.now() + 240_000;
   while (pending.size > 0 && Date.now() < deadline) {
     for (const [id, key] of pending) {
-      const p = await call(srv.url, `/v2/courses/${id}/progress`, { key, user: "learner" });
+      const p = await call(srv, `/v2/courses/${id}/progress`, { key, user: "learner" });
       if (p.body.course_status !== "generating") {
         expect(p.body.course_status).toBe("completed");
         finished.push(id);

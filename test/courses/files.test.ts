@@ -5,7 +5,7 @@ import { type CourseEnv, courseEnv, filesForm, outlineCalls, postForm, readSse, 
 import { CALVIN_CYCLE, CASTLES, LIGHT_REACTIONS } from "./sources.ts";
 
 // Each test drives a real server through whole generations.
-setDefaultTimeout(60_000);
+setDefaultTimeout(300_000);
 
 let env: CourseEnv;
 let url: Target;

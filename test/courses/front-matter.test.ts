@@ -18,7 +18,7 @@ const CONTENTS_OR_INDEX =
 let env: CourseEnv;
 beforeAll(async () => {
   env = await courseEnv({ extractive: true });
-}, 60_000);
+}, 300_000);
 afterAll(() => env.stop());
 
 /**
@@ -51,7 +51,7 @@ describe("a printed book", () => {
       filesForm({ num_chapters: "3" }, [{ name: "tides.pdf", content: await bookPdf(), type: "application/pdf" }]),
       user,
     );
-  }, 120_000);
+  }, 300_000);
 
   test("its chapters are the book's own sections, and none holds a line of its front or back pages", () => {
     expect(course.chapters.length).toBeGreaterThanOrEqual(2);
@@ -82,7 +82,7 @@ describe("a printed book", () => {
     const guide = await call(env.srv.url, `/v2/courses/${course.id}/study-guide`, { key: env.key, user });
     expect(guide.body.study_guide.sections.length).toBeGreaterThan(0);
     expect(leaked(JSON.stringify(guide.body.study_guide), course.title)).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   test("no podcast line comes from the front or back pages", async () => {
     const started = await call(env.srv.url, `/v2/courses/${course.id}/podcasts/generate?tts_provider=espeak`, {
@@ -122,14 +122,14 @@ describe("a Word book with a table of contents field", () => {
     }
     const guide = await call(env.srv.url, `/v2/courses/${course.id}/study-guide`, { key: env.key, user });
     expect(leaked(JSON.stringify(guide.body.study_guide))).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe("with a model", () => {
   let modelEnv: CourseEnv;
   beforeAll(async () => {
     modelEnv = await courseEnv();
-  }, 60_000);
+  }, 300_000);
   afterAll(() => modelEnv.stop());
 
   test("no prompt shows the model the front or back pages as the book's text", async () => {
@@ -147,5 +147,5 @@ describe("with a model", () => {
     // The chapters' own sections are what they are shown.
     expect(prompts.some((p) => p.includes("A seiche is a standing wave"))).toBe(true);
     for (const prompt of prompts) expect(leaked(prompt, course.title)).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 });

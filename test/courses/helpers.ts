@@ -29,11 +29,17 @@ export async function courseEnv(
   return { srv, fake: null, key, env, stop: (stopOpts) => srv.stop(stopOpts) };
 }
 
+/**
+ * How long a wait polls before it fails naming what it waited for: under a test's 300 s budget, far
+ * above an idle machine's seconds (a course took minutes beside other work).
+ */
+const WAIT_MS = 240_000;
+
 export async function waitFor<T>(
   what: string,
   get: () => Promise<T>,
   done: (v: T) => boolean,
-  timeoutMs = 30_000,
+  timeoutMs = WAIT_MS,
   everyMs = 100,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -49,7 +55,7 @@ export const progressOf = (target: Target, key: string, user: string, courseId: 
   call(target, `/v2/courses/${courseId}/progress`, { key, user });
 
 /** Polls progress until the course completes or fails; returns the last record. */
-export async function settle(target: Target, key: string, user: string, courseId: string, timeoutMs = 30_000) {
+export async function settle(target: Target, key: string, user: string, courseId: string, timeoutMs = WAIT_MS) {
   const r = await waitFor(
     `course ${courseId}`,
     () => progressOf(target, key, user, courseId),

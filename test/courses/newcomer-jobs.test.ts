@@ -12,7 +12,7 @@ import { call, errorOf, request, type Target } from "../helpers/server.ts";
 import { corpus } from "../ingest/support.ts";
 import { type CourseEnv, courseEnv, filesForm, postForm, readSse, settle } from "./helpers.ts";
 
-setDefaultTimeout(60_000);
+setDefaultTimeout(300_000);
 
 let env: CourseEnv;
 let url: Target;

@@ -5,7 +5,7 @@ import { call, errorOf, type Target } from "../helpers/server.ts";
 import { type CourseEnv, chapterCalls, courseEnv, progressOf, settle } from "./helpers.ts";
 
 // Each test drives a real server through whole generations.
-setDefaultTimeout(60_000);
+setDefaultTimeout(300_000);
 
 let env: CourseEnv;
 let url: Target;

@@ -10,7 +10,7 @@ import { topicTerms } from "../../src/courses/topic-coverage.ts";
 import { call, errorOf } from "../helpers/server.ts";
 import { type CourseEnv, courseEnv, settle } from "./helpers.ts";
 
-setDefaultTimeout(120_000);
+setDefaultTimeout(300_000);
 
 const CORPUS = "/work/shared/corpus/pdf";
 const DPR = "dpr-paper-multi-column.pdf";
@@ -34,7 +34,7 @@ beforeAll(async () => {
   const r = await call(env.srv, "/v2/documents/process", { key: env.key, user: LEARNER, body: form });
   expect(r.status).toBe(200);
   expect(r.body.documents.map((d: any) => d.status)).toEqual(["ready", "ready"]);
-}, 180_000);
+}, 300_000);
 afterAll(() => env.stop());
 
 describe("topic terms", () => {
@@ -110,7 +110,7 @@ describe("topics the documents cover", () => {
     test(`"${topic}" is built from ${source} alone`, async () => {
       const r = await generate(topic);
       expect(r.status).toBe(202);
-      const done = await settle(env.srv, env.key, LEARNER, r.body.course_id, 90_000);
+      const done = await settle(env.srv, env.key, LEARNER, r.body.course_id, 240_000);
       expect(done.course_status).toBe("completed");
       const course = (await call(env.srv, `/v2/courses/${r.body.course_id}`, { key: env.key, user: LEARNER })).body;
       expect(course.chapters).toHaveLength(2);

@@ -2,7 +2,8 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { settingsTable } from "../../src/config.ts";
-import { call, ROOT, startServer } from "../helpers/server.ts";
+import { startApp } from "../helpers/app.ts";
+import { call, ROOT } from "../helpers/server.ts";
 
 const readme = await Bun.file(join(ROOT, "README.md")).text();
 
@@ -33,14 +34,14 @@ test("the quick start works on a plain clone: its sample files are in the reposi
 });
 
 test("the quick start's course request answers as the README says, with no model configured", async () => {
-  const srv = await startServer({
+  const srv = await startApp({
     env: { LLM_PROVIDER: "auto", OLLAMA_HOST: "http://127.0.0.1:9", OPENAI_BASE_URL: "" },
   });
   try {
     const key = await srv.createKey("default", "test");
     const form = new FormData();
     form.append("files", new Blob([await Bun.file(join(ROOT, "samples/tides.md")).arrayBuffer()]), "tides.md");
-    const made = await call(srv.url, "/v2/courses/generate-from-files?mode=sync", { key, user: "alice", body: form });
+    const made = await call(srv, "/v2/courses/generate-from-files?mode=sync", { key, user: "alice", body: form });
     expect(made.status).toBe(200);
     const titles = made.body.course.chapters.map((c: { title: string }) => c.title);
     expect(titles).toEqual([

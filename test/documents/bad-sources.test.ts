@@ -14,7 +14,7 @@ import { LIGHT_REACTIONS } from "../courses/sources.ts";
 import { call, errorOf, request, type Target } from "../helpers/server.ts";
 
 // Whole course generations run against a real server.
-setDefaultTimeout(60_000);
+setDefaultTimeout(300_000);
 
 let env: CourseEnv;
 let url: Target;

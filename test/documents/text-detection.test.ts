@@ -4,13 +4,14 @@
  * MP3's "ID3") is processed whole, none refused with 415.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { call, startServer, type TestServer } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { call } from "../helpers/server.ts";
 
-let srv: TestServer;
+let srv: TestApp;
 let key: string;
 
 beforeAll(async () => {
-  srv = await startServer();
+  srv = await startApp();
   key = await srv.createKey("abstracts", "test");
 });
 afterAll(() => srv?.stop());
@@ -25,7 +26,7 @@ test("a batch of abstracts that begin like binary headers is indexed as text", a
   const form = new FormData();
   for (const [name, text] of Object.entries(abstracts))
     form.append("files", new File([text], name, { type: "text/plain" }));
-  const res = await call(srv.url, "/v2/documents/process", { key, user: "reader", body: form });
+  const res = await call(srv, "/v2/documents/process", { key, user: "reader", body: form });
   expect(res.status).toBe(200);
   expect(res.body).toMatchObject({ count: 4, ready: 4, errored: 0 });
   const names = res.body.documents.map((d: { filename: string; status: string }) => [d.filename, d.status]);

@@ -32,7 +32,7 @@ beforeAll(async () => {
   expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="[a-z0-9-]+\.imscc"$/);
   openZip(res.bytes);
   dir = extractZip(res.bytes);
-}, 120_000);
+}, 300_000);
 afterAll(() => env.stop());
 
 /** XPath over a package file with Debian's xmllint (which also refuses a file that is not well-formed XML). */

@@ -51,7 +51,7 @@ beforeAll(async () => {
       return file ? new Response(file) : new Response("not found", { status: 404 });
     },
   });
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   lms?.stop(true);
   await env.stop();
@@ -131,7 +131,7 @@ describe("format=scorm12", () => {
     } finally {
       await browser.close();
     }
-  }, 60_000);
+  }, 300_000);
 
   test("a learner who answers nothing fails with score 0", async () => {
     const browser = await launchBrowser();
@@ -148,5 +148,5 @@ describe("format=scorm12", () => {
     } finally {
       await browser.close();
     }
-  }, 60_000);
+  }, 300_000);
 });

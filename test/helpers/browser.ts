@@ -43,6 +43,8 @@ export async function launchBrowser(): Promise<Browser> {
     ],
     acceptDownloads: true,
   });
+  // Playwright's 30 s for a click or a wait is an idle machine's; the test's own budget bounds the walk.
+  context.setDefaultTimeout(120_000);
   return {
     context,
     // The log is JSON once Chromium exits; while it runs, requests are read from the text so far.

@@ -8,11 +8,15 @@
 import { expect } from "bun:test";
 import { call, errorOf, type Target } from "./server.ts";
 
+export type Outsider = "no key" | "another tenant" | "a test key" | "another learner";
+
 export interface GuardedRoute {
   method: string;
   /** From the server's root, naming the owner's resource. */
   path: string;
   json?: unknown;
+  /** Where the spec names another refusal than 401/404 (a course read by another learner is 403). */
+  statuses?: Partial<Record<Outsider, number>>;
 }
 
 export interface Outsiders {
@@ -30,13 +34,14 @@ export interface Outsiders {
 /** Asserts that `route` refuses every outsider named in `who`, and answers 401 without a key. */
 export async function expectGuarded(target: Target, route: GuardedRoute, who: Outsiders): Promise<void> {
   const { method, path, json } = route;
-  const cases: [string, { key: string | null; user: string }, number][] = [
+  const cases: [Outsider, { key: string | null; user: string }, number][] = [
     ["no key", { key: null, user: who.user }, 401],
   ];
   if (who.otherTenantKey) cases.push(["another tenant", { key: who.otherTenantKey, user: who.user }, 404]);
   if (who.testKey) cases.push(["a test key", { key: who.testKey, user: who.user }, 404]);
   if (who.otherUser) cases.push(["another learner", { key: who.key, user: who.otherUser }, 404]);
-  for (const [caller, auth, status] of cases) {
+  for (const [caller, auth, usual] of cases) {
+    const status = route.statuses?.[caller] ?? usual;
     const r = await call(target, path, { method, json, ...auth });
     expect(`${method} ${path} as ${caller}: ${r.status}`).toBe(`${method} ${path} as ${caller}: ${status}`);
     errorOf(r);

@@ -5,22 +5,23 @@
  * different ids never collapse into one; a JSON string is no integer where the schema says integer.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { call, errorOf } from "../helpers/server.ts";
 import { insertRichCourse } from "../materials/fixtures.ts";
 import { cacheDeck } from "../progress/fixtures.ts";
 
-let srv: TestServer;
+let srv: TestApp;
 let key: string;
 
 beforeAll(async () => {
-  srv = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "10000" } });
+  srv = await startApp({ env: { RATE_LIMIT_PER_MINUTE: "10000" } });
   key = await srv.createKey("acme", "production");
 });
 afterAll(() => srv?.stop());
 
 /** POST /v2/users with a raw JSON body, so escapes such as "\ud800" reach the server as sent. */
 const register = (rawExternalId: string) =>
-  call(srv.url, "/v2/users", {
+  call(srv, "/v2/users", {
     key,
     body: `{"external_id": "${rawExternalId}"}`,
     headers: { "content-type": "application/json" },
@@ -43,7 +44,7 @@ test.each([
 test("two lone surrogates are refused, not merged into one learner", async () => {
   expect((await register("sur\\ud800")).status).toBe(422);
   expect((await register("sur\\udfff")).status).toBe(422);
-  const list = await call(srv.url, "/v2/users", { key });
+  const list = await call(srv, "/v2/users", { key });
   expect(JSON.stringify(list.body)).not.toContain("sur\ufffd");
 });
 
@@ -60,7 +61,7 @@ test('card_index must be a JSON integer: the string "0" is 422', async () => {
   const course = await insertRichCourse(srv.dataDir, { apiKey: key, externalUserId: "learner" });
   await cacheDeck(srv.dataDir, course);
   const review = (card_index: unknown) =>
-    call(srv.url, `/v2/courses/${course}/flashcards/reviews`, {
+    call(srv, `/v2/courses/${course}/flashcards/reviews`, {
       key,
       user: "learner",
       json: { card_index, rating: "good" },

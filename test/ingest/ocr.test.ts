@@ -59,7 +59,7 @@ describe("scanned PDFs", () => {
     const meds = r.blocks.filter((b) => b.kind === "list_item" && b.ordered && b.page === 1).map((b) => b.text);
     expect(meds[0]).toStartWith("Lisinopril 10mg");
     expect(meds).toHaveLength(4);
-  }, 60_000);
+  }, 300_000);
 
   test.each<[ScanEncoding]>([["ccitt-g4"], ["flate-1bit"], ["flate-gray"]])(
     "an image-only PDF encoded %s is OCR'd",

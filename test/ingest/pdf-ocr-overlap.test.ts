@@ -63,5 +63,5 @@ describe("a book with a scanned cover", () => {
     expect(text).toContain("1: The Harbour Lantern Handbook");
     for (let n = 2; n <= 4; n++) expect(text).toContain(`${n}: Page ${n} explains how lanterns guide the ships`);
     expect(r.blocks.map((b) => b.page)).toEqual([...r.blocks.map((b) => b.page!)].sort((a, b) => a - b));
-  }, 60_000);
+  }, 300_000);
 });

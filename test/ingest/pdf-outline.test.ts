@@ -140,7 +140,7 @@ describe("DEV-half corpus books", () => {
         ),
     );
     expect(missing).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   test("Swartz anthology: its three parts are level 1 and hold their essays at level 2", async () => {
     const path = book("aaron-swartz-tribute-ebook-it.pdf");
@@ -154,5 +154,5 @@ describe("DEV-half corpus books", () => {
     const second = h.slice(h.indexOf(parts[1]!) + 1, h.indexOf(parts[2]!));
     expect(second.map((b) => b.level)).toEqual([2, 2, 2, 2, 2]);
     expect(fold(second[0]!.text)).toBe(fold("Aaron non era un hacker, ma un costruttore"));
-  }, 120_000);
+  }, 300_000);
 });

@@ -9,7 +9,7 @@ import type { FileJob } from "../../src/ingest/types.ts";
 import { scratch } from "./support.ts";
 
 // Each test starts extraction processes, slow on a loaded machine.
-setDefaultTimeout(60_000);
+setDefaultTimeout(300_000);
 
 const tmp = scratch();
 const limits = { maxPdfPages: 1000, maxOcrPages: 50, maxImagePixels: 40_000_000, maxXmlBytes: 10 * 1024 * 1024 };

@@ -21,7 +21,7 @@ beforeAll(async () => {
     const name = path.split("/").pop()!;
     blocksOf[name] = (await extractFile(corpus(path), name, cfg)).blocks;
   }
-}, 120_000);
+}, 300_000);
 afterAll(() => {
   stopExtractionWorkers();
   tmp.remove();

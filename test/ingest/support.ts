@@ -35,7 +35,8 @@ export function ingestConfig(dataDir: string, overrides: Partial<IngestConfig> =
     outboundAllow: [],
     youtubeBaseUrl: "https://www.youtube.com",
     ingestWorkers: 2,
-    ingestTimeoutMs: 60_000,
+    // Under a test's 300 s budget, far above an idle machine's seconds: OCR takes minutes beside other work.
+    ingestTimeoutMs: 280_000,
     ingestMaxPdfPages: 1000,
     ingestMaxOcrPages: 50,
     ingestMaxImagePixels: 40_000_000,

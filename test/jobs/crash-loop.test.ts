@@ -10,7 +10,7 @@ import { type FakeModel, startFakeModel } from "../helpers/fake-model.ts";
 import { call, cleanup, startServer, type TestServer } from "../helpers/server.ts";
 
 // Five server starts under load.
-setDefaultTimeout(150_000);
+setDefaultTimeout(300_000);
 
 const MAX_STALLS = 2;
 let model: FakeModel;

@@ -14,7 +14,7 @@ import { DELIVERY_JOB } from "../../src/webhooks/events.ts";
 import { type CourseEnv, courseEnv, settle, waitFor } from "../courses/helpers.ts";
 import { call, startServer, type TestServer, tempDir } from "../helpers/server.ts";
 
-setDefaultTimeout(90_000);
+setDefaultTimeout(300_000);
 
 describe("enqueueing", () => {
   test("a payload that does not fit its job type's schema throws and queues nothing", async () => {

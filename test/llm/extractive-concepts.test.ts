@@ -34,7 +34,7 @@ beforeAll(async () => {
       role: "body" as const,
     }));
   passages = [{ id: "autogen-1", text: blocksToMarkdown(opening), filename: "autogen.docx" }];
-}, 60_000);
+}, 300_000);
 afterAll(() => {
   stopExtractionWorkers();
   tmp.remove();

@@ -8,7 +8,8 @@ export function llmConfig(overrides: Partial<LlmConfig> = {}): LlmConfig {
     openaiBaseUrl: null,
     openaiApiKey: null,
     llmModel: "llama3.2",
-    llmTimeoutMs: 5000,
+    // Long enough that a fake answering on a loaded machine is never taken for a timeout; timeout tests set their own.
+    llmTimeoutMs: 60_000,
     llmMaxRetries: 2,
     llmNumCtx: 8192,
     llmKeepAlive: "7m",

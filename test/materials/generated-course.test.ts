@@ -23,7 +23,7 @@ beforeAll(async () => {
   const r = await call(srv, "/v2/courses/generate-from-files?mode=sync", { key, user: "learner", body: form });
   if (r.status !== 200) throw new Error(`course generation failed: ${r.status} ${r.text}`);
   courseId = r.body.course.id;
-}, 60_000);
+}, 300_000);
 afterAll(() => srv.stop());
 
 describe("a generated course", () => {

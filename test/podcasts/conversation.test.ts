@@ -59,7 +59,7 @@ beforeAll(async () => {
     (await call(srv, `/v2/courses/${courseId}/podcasts/generate?tts_provider=provider_b`, { key, user, json: {} }))
       .status,
   ).toBe(200);
-  const deadline = Date.now() + 150_000;
+  const deadline = Date.now() + 240_000;
   for (;;) {
     const listed = await call(srv, `/v2/courses/${courseId}/podcasts`, { key, user });
     episodes = listed.body.episodes;
@@ -68,7 +68,7 @@ beforeAll(async () => {
     await Bun.sleep(500);
   }
   for (const e of episodes) expect(e).toMatchObject({ status: "ready" });
-}, 200_000);
+}, 300_000);
 
 afterAll(() => srv.stop());
 

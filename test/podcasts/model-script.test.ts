@@ -43,7 +43,7 @@ function scriptReplies(...replies: string[]) {
 
 async function episodeOf(courseId: string) {
   expect((await call(srv, `/v2/courses/${courseId}/podcasts/generate`, { key, user, json: {} })).status).toBe(200);
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 240_000;
   for (;;) {
     const [episode] = (await call(srv, `/v2/courses/${courseId}/podcasts`, { key, user })).body.episodes;
     if (episode && episode.status !== "generating") return episode;
@@ -74,7 +74,7 @@ describe("a model's podcast script", () => {
     for (const c of calls.slice(1)) {
       expect(c.body!.messages.at(-1).content).toContain("the host and the guest must both speak");
     }
-  }, 60_000);
+  }, 300_000);
 
   test("with too few changes of speaker is re-asked; a good second script is kept, its split lines joined per speaker", async () => {
     const courseId = await insertCourse(srv.dataDir, { apiKey: key, externalUserId: user }, { chapters: 1 });
@@ -94,5 +94,5 @@ describe("a model's podcast script", () => {
       expect(t.speaker).toBe(i % 2 === 0 ? "host" : "guest");
       expect(t.text).toBe(`${line(2 * i)} ${line(2 * i + 1)}`);
     });
-  }, 60_000);
+  }, 300_000);
 });

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { call, startServer, type TestServer, tempDir } from "../helpers/server.ts";
+import { waitUntil } from "./harness.ts";
 
 const mountPoint = tempDir("cf-diskfull-");
 const mounted =
@@ -82,16 +83,20 @@ describe.skipIf(!mounted)("a full disk", () => {
     for (const r of results.filter((x) => x.status === 507)) expect(r.body.error.code).toBe("INSUFFICIENT_STORAGE");
     // A document stopped by the full disk is removed; when the database had no room even for that,
     // the removal is retried every few seconds.
-    let processing: string[] = [];
-    for (let i = 0; i < 40; i++) {
-      const list = await call(srv.url, "/v2/documents?limit=100", { key, user: "learner" });
-      expect(list.status).toBe(200);
-      processing = list.body.data
-        .filter((d: { status: string }) => d.status === "processing")
-        .map((d: { id: string }) => d.id);
-      if (processing.length === 0) break;
-      await Bun.sleep(500);
-    }
+    // Polled to a deadline, not a count of polls: processing takes far longer on a loaded machine.
+    const processing = await waitUntil(
+      "no document processing",
+      async () => {
+        const list = await call(srv.url, "/v2/documents?limit=100", { key, user: "learner" });
+        expect(list.status).toBe(200);
+        return list.body.data
+          .filter((d: { status: string }) => d.status === "processing")
+          .map((d: { id: string }) => d.id) as string[];
+      },
+      (ids) => ids.length === 0,
+      120_000,
+      500,
+    );
     expect(processing).toEqual([]);
     expect(readdirSync(join(dataDir, "tmp"))).toEqual([]);
     expect(filesEndingIn(join(dataDir, "blobs"), ".tmp")).toEqual([]);

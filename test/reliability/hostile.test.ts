@@ -125,7 +125,7 @@ beforeAll(async () => {
     (await call(srv.url, "/v2/users/me", { key: keyA, user: "owner" })).body.user_id;
   // Tenant B has a learner with the same external id: scoping must be by tenant, not by that string.
   expect((await call(srv.url, "/v2/users", { key: keyB, json: { external_id: "owner" } })).status).toBe(201);
-}, 60_000);
+}, 300_000);
 
 afterAll(async () => {
   await srv?.stop();
@@ -161,7 +161,9 @@ describe("malformed multipart", () => {
         const r = await sendMultipart(path, contentType, body);
         expect({ status: r.status, alive: srv.proc.exitCode === null }).toEqual({ status: 422, alive: true });
         expectErrorBody(r, 422);
-        expect({ rows: counts(), tmp: tmpEntries() }).toEqual(before);
+        // No temp file of its own is left; an earlier request's may go meanwhile (later on a loaded machine).
+        expect(counts()).toEqual(before.rows);
+        expect(tmpEntries().filter((e) => !before.tmp.includes(e))).toEqual([]);
       });
     }
 

@@ -176,7 +176,7 @@ describe("test and production keys of one tenant", () => {
     });
     expect(hook.status).toBe(201);
     made.webhook = hook.body.id;
-  }, 60_000);
+  }, 300_000);
 
   test("a test key neither sees, reads, changes nor deletes production data", async () => {
     // The learner is unknown to the test environment until its first write there.

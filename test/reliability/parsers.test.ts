@@ -56,7 +56,7 @@ beforeAll(async () => {
   other = await srv.createKey("other-tenant", "production");
   // The other tenant's learner exists before its first read.
   expect((await call(srv.url, "/v2/users", { key: other, json: { external_id: "learner" } })).status).toBe(201);
-}, 60_000);
+}, 300_000);
 
 afterAll(async () => {
   await srv?.stop();
@@ -73,7 +73,7 @@ test("item 2: PNGs declaring 25000 x 25000 pixels are refused from their header,
     expect(d.error).toContain("25000 x 25000 pixels");
   }
   expect(peakMb()).toBeLessThan(CEILING_MB);
-}, 120_000);
+}, 300_000);
 
 test("item 1: a DOCX with 120 MB of honest XML, and one whose zip directory lies, fail on the XML budget", async () => {
   const docs = await processFiles(hostile, [
@@ -86,7 +86,7 @@ test("item 1: a DOCX with 120 MB of honest XML, and one whose zip directory lies
   expect(docs[1]!.status).toBe("error");
   expect(docs[1]!.error).toContain("likely zip bomb");
   expect(peakMb()).toBeLessThan(CEILING_MB);
-}, 180_000);
+}, 300_000);
 
 test("item 5: one tenant's exponential PDFs hold one extraction process; another tenant's upload is served before any of them ends", async () => {
   const pdf = nestedPdf(12, 4, 600);
@@ -134,10 +134,11 @@ test("item 5: one tenant's exponential PDFs hold one extraction process; another
     expect(d.status).toBe("error");
     expect(d.error).toContain("pieces of text on page 1");
   }
-}, 240_000);
+}, 300_000);
 
 test("item 4: a 20 MB text file is indexed while /health and another tenant's reads keep answering", async () => {
   let done = false;
+  const started = performance.now();
   const upload = processFiles(hostile, [{ name: "big.txt", type: "text/plain", bytes: bigText(20) }]).finally(
     () => (done = true),
   );
@@ -157,12 +158,13 @@ test("item 4: a 20 MB text file is indexed while /health and another tenant's re
     await Bun.sleep(100);
   }
   const [doc] = await upload;
+  const took = performance.now() - started;
   expect(doc!.status).toBe("ready");
   expect(doc!.chunk_count!).toBeGreaterThan(1000);
   expect(answers.length).toBeGreaterThan(10);
   expect(answers.filter((a) => a.status !== 200)).toEqual([]);
-  // Generous, so that it cannot flake on a busy machine: before the fix every read waited out the whole indexing.
-  expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(10_000);
+  // Before the fix every read waited out the whole indexing; relative to it, a loaded machine slows both alike.
+  expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(took / 2);
   expect(peakMb()).toBeLessThan(CEILING_MB);
 }, 400_000);
 

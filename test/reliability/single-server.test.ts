@@ -7,6 +7,7 @@ import { afterAll, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { call, cleanup, startServer, type TestServer, tempDir } from "../helpers/server.ts";
+import { waitUntil } from "./harness.ts";
 import { multipartBytes, rawRequest } from "./raw-http.ts";
 
 const dataDir = tempDir("cf-lock-");
@@ -36,7 +37,8 @@ test("a second server on the same DATA_DIR fails at once with a clear message an
   const host = new URL(first.url).host;
   const head = `POST /v2/documents/process HTTP/1.1\r\nHost: ${host}\r\nX-API-Key: ${key}\r\nX-External-User-Id: learner\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length}`;
   const stalled = rawRequest(first.url, head, body.subarray(0, body.length - 40), { timeoutMs: 40_000 });
-  for (let i = 0; i < 100 && uploadsInFlight().length === 0; i++) await Bun.sleep(50);
+  // However slow the machine, the second server starts only once the first holds the upload.
+  await waitUntil("the upload in flight", uploadsInFlight, (files) => files.length > 0, 60_000, 50);
   expect(uploadsInFlight()).toHaveLength(1);
 
   const second = await startServer({ dataDir, env: { RATE_LIMIT_PER_MINUTE: "5" } }).then(
@@ -55,7 +57,7 @@ test("a second server on the same DATA_DIR fails at once with a clear message an
   expect(first.proc.exitCode).toBeNull();
   // The first server still answers the stalled upload itself (408 once its body stops arriving).
   expect((await stalled).status).toBe(408);
-}, 60_000);
+}, 300_000);
 
 test("the lock dies with its process: after kill -9 a new server starts on the same DATA_DIR", async () => {
   const first = running.shift()!;

@@ -79,7 +79,7 @@ describe("without OUTBOUND_ALLOW", () => {
       chapters_count: 1,
       source_type: "topic",
     });
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 120_000;
     let entry: any;
     while (Date.now() < deadline) {
       const log = await call(srv.url, `/v2/webhooks/${hookId}/deliveries`, { key });
