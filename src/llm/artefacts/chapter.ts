@@ -7,7 +7,6 @@ import { lexicalSupport, MODEL_SUPPORT, stemSet } from "../support.ts";
 import type { Llm, Passage } from "../types.ts";
 import { quizProblems } from "./checks.ts";
 import { type ArtefactOptions, extractive } from "./common.ts";
-import { ItemSource, itemProblems, passingQuestions } from "./item-checks.ts";
 
 export interface ChapterInput extends ArtefactOptions {
   courseTitle: string;
@@ -26,17 +25,8 @@ export interface ChapterInput extends ArtefactOptions {
   chapterIndex?: number;
 }
 
-/**
- * One chapter: markdown content, key concepts, a quiz, and the ids of the passages it used. Either
- * engine's quiz keeps only the questions that pass the item checks (item-checks.ts).
- */
+/** One chapter: markdown content, key concepts, a quiz, and the ids of the passages it used. */
 export async function writeChapter(llm: Llm, input: ChapterInput): Promise<ChapterDraft> {
-  const draft = await draftChapter(llm, input);
-  const source = new ItemSource([draft.content, ...input.passages.map((p) => p.text)]);
-  return { ...draft, quiz: { questions: passingQuestions(draft.quiz.questions, source) } };
-}
-
-async function draftChapter(llm: Llm, input: ChapterInput): Promise<ChapterDraft> {
   if (usesExtractive(llm, input.model)) {
     if (input.passages.length === 0) throw llmError("LLM_UNAVAILABLE", NO_MODEL_MESSAGE);
     return input.sectionDepth === undefined
@@ -78,23 +68,12 @@ async function draftChapter(llm: Llm, input: ChapterInput): Promise<ChapterDraft
     );
   // Unsupported paragraphs are re-asked once; what is still unsupported after that is dropped.
   let supportAsked = false;
-  // Items failing the item checks are re-asked once too; what still fails is left out of the quiz.
-  let itemsAsked = false;
   const reply = await llm.generateObject(modelChapterSchema(handles), prompt, {
     task: "chapter",
     model: input.model,
     meter: input.meter,
     refine: (d) => {
-      const source = new ItemSource([
-        ...d.sections.flatMap((x) => x.paragraphs.map((p) => p.text)),
-        ...input.passages.map((p) => p.text),
-      ]);
       const problems = quizProblems(d.quiz.questions);
-      const items = itemsAsked ? [] : itemProblems(d.quiz.questions, "/quiz/questions", source);
-      if (items.length > 0) {
-        itemsAsked = true;
-        problems.push(...items);
-      }
       const weak = unsupported(d);
       if (weak.length > 0 && !supportAsked) {
         supportAsked = true;

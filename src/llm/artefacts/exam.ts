@@ -5,7 +5,6 @@ import type { Llm } from "../types.ts";
 import type { ChapterSummary } from "./chapter-summary.ts";
 import { examProblems } from "./checks.ts";
 import { type ArtefactOptions, extractive } from "./common.ts";
-import { ItemSource, itemProblems, passingQuestions } from "./item-checks.ts";
 
 export interface ExamQuestionsInput extends ArtefactOptions {
   courseTitle: string;
@@ -33,18 +32,10 @@ export function focusChapter(chapter: ChapterSummary, ordinal: number): ChapterS
 
 /**
  * `count` questions about one chapter, of the requested types (fewer only from a thin extractive
- * source). A model's question that names its own answer, or fails the item checks (item-checks.ts),
- * is re-asked; one that still fails is left out, and one that repeats a question already asked is
- * dropped by the exam builder, which asks again for what is missing.
+ * source). A model's question that names its own answer is re-asked; one that repeats a question
+ * already asked is dropped by the exam builder, which asks again for what is missing.
  */
 export async function writeExamQuestions(llm: Llm, input: ExamQuestionsInput): Promise<ExamQuestion[]> {
-  const source = new ItemSource(
-    (input.course ?? [input.chapter]).flatMap((c) => [c.content, ...(c.sources ?? []).map((s) => s.text)]),
-  );
-  return passingQuestions(await draftExamQuestions(llm, input, source), source);
-}
-
-async function draftExamQuestions(llm: Llm, input: ExamQuestionsInput, source: ItemSource): Promise<ExamQuestion[]> {
   const types: ExamQuestionType[] = input.types.length > 0 ? [...new Set(input.types)] : ["mcq"];
   if (usesExtractive(llm, input.model)) return extractive(input.meter, "extractiveExamQuestions", { ...input, types });
   const asked = input.avoidPrompts ?? [];
@@ -62,18 +53,11 @@ async function draftExamQuestions(llm: Llm, input: ExamQuestionsInput, source: I
         ? `Already asked in this course (do not repeat or rephrase these):\n${listed.map((p) => `- ${p}`).join("\n")}`
         : "",
   });
-  // Items failing the item checks are re-asked once; what still fails is left out by the caller.
-  let itemsAsked = false;
   const reply = await llm.generateObject(examBatchSchema(input.count, types), prompt, {
     task: "exam",
     model: input.model,
     meter: input.meter,
-    refine: (r) => {
-      const problems = examProblems(r.questions as ExamQuestion[]);
-      const items = itemsAsked ? [] : itemProblems(r.questions as ExamQuestion[], "/questions", source);
-      itemsAsked ||= items.length > 0;
-      return [...problems, ...items];
-    },
+    refine: (r) => examProblems(r.questions as ExamQuestion[]),
   });
   return reply.questions as ExamQuestion[];
 }

@@ -5,24 +5,14 @@ import { type Flashcard, type FlashcardDeck, FlashcardsReply } from "../schemas.
 import type { Llm } from "../types.ts";
 import type { ChapterSummary } from "./chapter-summary.ts";
 import { type ArtefactOptions, extractive, formatChapters, perChapterBudget, uniqueBy } from "./common.ts";
-import { cardProblems, definesTerm } from "./item-checks.ts";
 
 export interface FlashcardsInput extends ArtefactOptions {
   courseTitle: string;
   chapters: ChapterSummary[];
 }
 
-/**
- * A deck covering the chapters' key concepts, with no repeated fronts or backs, every card
- * defining its term (item-checks.ts): a model's card that does not is re-asked, then left out.
- */
+/** A deck covering the chapters' key concepts, with no repeated fronts or backs. */
 export async function writeFlashcards(llm: Llm, input: FlashcardsInput): Promise<FlashcardDeck> {
-  const deck = await draftFlashcards(llm, input);
-  const cards = deck.cards.filter(definesTerm);
-  return { ...deck, cards, total: cards.length };
-}
-
-async function draftFlashcards(llm: Llm, input: FlashcardsInput): Promise<FlashcardDeck> {
   if (usesExtractive(llm, input.model)) return extractive(input.meter, "extractiveFlashcards", input);
   const concepts = [...new Set(input.chapters.flatMap((c) => c.key_concepts))];
   const minCards = Math.max(concepts.length, 10);
@@ -33,17 +23,10 @@ async function draftFlashcards(llm: Llm, input: FlashcardsInput): Promise<Flashc
     minCards,
     maxCards: Math.min(200, minCards + 20),
   });
-  // Cards that do not define are re-asked once; what still fails is left out.
-  let cardsAsked = false;
   const reply = await llm.generateObject(FlashcardsReply, prompt, {
     task: "flashcards",
     model: input.model,
     meter: input.meter,
-    refine: (r) => {
-      const problems = cardsAsked ? [] : cardProblems(r.cards);
-      cardsAsked ||= problems.length > 0;
-      return problems;
-    },
   });
   // One card per front, and no two cards with one back: a learner could not tell them apart.
   const cards = uniqueBy(

@@ -1,8 +1,8 @@
 /**
  * What every generated quiz question, exam item, flashcard and study guide must pass before it is
- * stored, whichever engine wrote it: the extractive engine passes over a failing candidate for the
- * next one, a model is told what failed and asked again, and what still fails is left out (a
- * smaller quiz is better than a broken one).
+ * stored: the extractive engine passes over a failing candidate for the next one (a smaller quiz is
+ * better than a broken one); a model's study guide that opens on front or back matter is asked
+ * again once, then its opening sections are left out.
  *   - A prompt is a whole question ("…?") or an instruction opening with its verb, that names what
  *     it asks about, with no dangling start or end and no quoted or blanked sentence cut short.
  *   - A rubric point is a whole statement: a capital, a verb, a full stop, nothing dangling.
@@ -235,24 +235,6 @@ export function guideProblem(guide: StudyGuide): string | null {
 
 /** Whether an item's text quotes front or back matter (a copyright or licence notice, an ISBN). */
 export const quotesMatter = (text: string) => MATTER_TEXT.test(text);
-
-/** Problems of a batch of questions, each with its path, for a model to mend when asked again. */
-export const itemProblems = (questions: ExamQuestion[], path: string, source?: ItemSource) =>
-  questions.flatMap((q, i) => questionProblems(q, source).map((p) => `${path}/${i}: ${p}`));
-
-/** The questions that pass, in order. */
-export const passingQuestions = <Q extends ExamQuestion>(questions: Q[], source?: ItemSource): Q[] =>
-  questions.filter((q) => questionProblems(q, source).length === 0);
-
-/** Cards that define their term, for a model to mend when asked again. */
-export const cardProblems = (cards: Flashcard[]) =>
-  cards.flatMap((c, i) =>
-    definesTerm(c)
-      ? []
-      : [
-          `/cards/${i}: the back does not say what "${c.front}" is or does; write "${c.front} is …" (or what it does) with more than a vague label`,
-        ],
-  );
 
 /** A guide that opens with what the document is about: sections of front or back matter before it are left out. */
 export function openingOnBody(guide: StudyGuide): StudyGuide {
