@@ -1,7 +1,8 @@
 /**
  * The item-checks report: every quiz question, exam item, flashcard and study-guide line of a course
  * read as a teacher would (item-checks.ts), with the built-in engine.
- * Usage: bun bench/quality/items.ts [--half dev|test|all] [--only NAME]
+ * Usage: bun bench/quality/items.ts [--half dev|test|all] [--only NAME] [--shard K/N]
+ * (--shard runs every N-th course from the K-th, 1-based, so N processes share a half).
  *
  * Courses, through a real server: one from each book-length PDF of the structure benchmark
  * (bench/structure/documents.ts, the engine choosing the number of chapters) and one of 4 chapters
@@ -42,9 +43,10 @@ import {
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
-  options: { half: { type: "string", default: "all" }, only: { type: "string" } },
+  options: { half: { type: "string", default: "all" }, only: { type: "string" }, shard: { type: "string" } },
 });
 const halves: Half[] = values.half === "all" ? ["dev", "test"] : [values.half as Half];
+const [shard, shards] = (values.shard ?? "1/1").split("/").map(Number) as [number, number];
 
 interface Course {
   doc: BenchDocument;
@@ -217,7 +219,7 @@ function show(q: Item): string {
 try {
   for (const half of halves) {
     report[half] = [];
-    for (const c of await coursesOf(half)) {
+    for (const c of (await coursesOf(half)).filter((_, i) => i % shards === shard - 1)) {
       const t0 = performance.now();
       const row = await measure(c).catch((err: unknown) => ({
         name: c.doc.name,
@@ -233,7 +235,7 @@ try {
         defines: [0, 0] as [number, number],
       }));
       report[half].push(row);
-      console.error(`${half} ${c.doc.name}: ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+      console.error(`${half} ${c.doc.name}: ${((performance.now() - t0) / 1000).toFixed(0)} s ${JSON.stringify(row)}`);
     }
   }
 } finally {

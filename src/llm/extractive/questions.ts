@@ -16,6 +16,7 @@ import type { Definition } from "./definitions.ts";
 import { definitionDistractors, numberDistractors, shuffled, termDistractors } from "./distractors.ts";
 import { phraseRuns } from "./keyphrases.ts";
 import type { ChapterMaterial } from "./material.ts";
+import { roleFacts } from "./roles.ts";
 import { procedures } from "./steps.ts";
 import { containsPhrase, escapeRegExp, hash, pointsElsewhere, type Sentence, wordCount } from "./text.ts";
 
@@ -260,9 +261,18 @@ function causeQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
     .filter((c): c is Candidate => c !== null);
 }
 
-/** What a term does: "what does X determine?", the object the text gives against other terms' objects. */
+/**
+ * What a term does: "what does X determine?", the object the text gives against other terms'
+ * objects. The subject may be any term of the course (the chapter's own, then the rest), since a
+ * chapter's sentences often open with a term another chapter or its sources name.
+ */
 function roleQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
-  return m.roles
+  const own = new Set(m.roles.map((r) => r.sentence.index));
+  const more = roleFacts(
+    m.sentences.filter((s) => !own.has(s.index)),
+    pool.terms.filter((t) => !m.phrases.some((p) => p.phrase === t)),
+  );
+  return [...m.roles, ...more]
     .map((r) => {
       const answer = choiceText(r.object);
       const subject = /^(a|an|the)\s/i.test(r.subject)
