@@ -81,10 +81,11 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => srv.stop());
 
-const quizzes = async (): Promise<Mcq[][]> =>
-  ((await call(srv, `/v2/courses/${courseId}`, as())).body.chapters as { quiz: { questions: Mcq[] } }[]).map(
-    (c) => c.quiz.questions,
-  );
+const chapterQuizzes = async () =>
+  (
+    (await call(srv, `/v2/courses/${courseId}`, as())).body.chapters as { quiz: { questions: Mcq[]; note?: string } }[]
+  ).map((c) => c.quiz);
+const quizzes = async (): Promise<Mcq[][]> => (await chapterQuizzes()).map((q) => q.questions);
 
 describe("chapter quizzes", () => {
   test("each mixes at least three kinds of question, and at most 40% are fill-in-the-blank", async () => {
@@ -104,6 +105,14 @@ describe("chapter quizzes", () => {
     // The manual's years, versions and founders are never a choice.
     for (const q of items) for (const c of q.choices) expect(c).not.toMatch(/2005|2008|2023|2\.40|Torvalds|Wanstrath/);
   });
+});
+
+test("a quiz the text cannot fill says so", async () => {
+  for (const quiz of await chapterQuizzes()) {
+    if (quiz.questions.length < 5)
+      expect(quiz.note).toStartWith(`${quiz.questions.length} of the 5 questions asked for`);
+    else expect(quiz.note).toBeUndefined();
+  }
 });
 
 describe("exam", () => {

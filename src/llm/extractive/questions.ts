@@ -11,7 +11,7 @@
 import { getOrCreate } from "../../util.ts";
 import { answerLeaks, nearDuplicate, promptStems } from "../artefacts/checks.ts";
 import { BLANK, ItemSource, questionProblems } from "../artefacts/item-checks.ts";
-import type { McqQuestion } from "../schemas.ts";
+import { type McqQuestion, QUIZ_SIZE } from "../schemas.ts";
 import type { Definition } from "./definitions.ts";
 import { definitionDistractors, numberDistractors, shuffled, termDistractors } from "./distractors.ts";
 import { phraseRuns } from "./keyphrases.ts";
@@ -540,6 +540,6 @@ function pickQuestions(candidates: Candidate[], count: number, asked: Asked): Ca
 }
 
 /** A chapter's quiz: `count` questions of mixed kinds. */
-export function quizOf(m: ChapterMaterial, pool: CoursePool, count = 5): McqQuestion[] {
+export function quizOf(m: ChapterMaterial, pool: CoursePool, count = QUIZ_SIZE): McqQuestion[] {
   return pickQuestions(mcqCandidates(m, pool), count, new Asked()).map((c) => c.question);
 }

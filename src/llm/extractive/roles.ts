@@ -50,9 +50,9 @@ function roleIn(s: Sentence, subject: string, term: (opening: string) => string)
   const doc = nlp(`${opening} ${m[4]!.split(/\s+/).slice(0, 4).join(" ")}`);
   const tags = new Set((doc.json() as { terms: { tags: string[] }[] }[]).flatMap((x) => x.terms)[at]?.tags ?? []);
   if (!tags.has("Verb") || (!modal && !tags.has("PresentTense")) || (modal && !tags.has("Infinitive"))) return null;
-  const base = modal
-    ? m[3]!
-    : ((doc.verbs().first().toInfinitive().text() as string).trim().split(/\s+/).at(-1) ?? "").toLowerCase();
+  doc.verbs().toInfinitive();
+  const infinitive = (doc.json() as { terms: { text: string }[] }[]).flatMap((x) => x.terms)[at]?.text ?? "";
+  const base = modal ? m[3]! : infinitive.toLowerCase();
   if (!/^\p{Ll}+$/u.test(base)) return null;
   return { sentence: s, subject: m[1]!, term: t, verb: base, modal, plural: !modal && m[3] === base, object: m[4]! };
 }
