@@ -131,9 +131,16 @@ async function measure(c: Course): Promise<Row> {
     mostBlanks: 0,
     defines: [0, 0],
   };
-  const made = await call(srv.url, "/v2/courses/generate-from-files?mode=sync", { key, user: "reader", body: form });
-  if (made.status !== 200) return { ...empty, error: `HTTP ${made.status}` };
-  const id = made.body.course.id as string;
+  // Asynchronous, then polled: a book's course on a loaded machine outlasts a synchronous request's 5-minute fetch.
+  const made = await call(srv.url, "/v2/courses/generate-from-files", { key, user: "reader", body: form });
+  if (made.status !== 202) return { ...empty, error: `HTTP ${made.status}` };
+  const id = (made.body.course_id ?? made.body.course?.id) as string;
+  for (;;) {
+    const p = await call(srv.url, `/v2/courses/${id}/progress`, { key, user: "reader" });
+    if (p.body.course_status === "failed") return { ...empty, error: "course failed" };
+    if (p.body.course_status !== "generating") break;
+    await Bun.sleep(2000);
+  }
   const course = await call(srv.url, `/v2/courses/${id}`, { key, user: "reader" });
   const quizzes = (course.body.chapters as { quiz: { questions: Mcq[] } }[]).map((ch) => ch.quiz.questions);
   let exam = await call(srv.url, `/v2/courses/${id}/generate-exam`, { key, user: "reader", json: { exam_size: 30 } });
