@@ -38,7 +38,7 @@ const sentences = (text: string) =>
     .filter((s) => words(s).length >= 5);
 
 /** Word pairs of each paragraph of the front/back pages, in order. */
-function frontBackUnits(path: string, labels: PageLabels): Set<string>[] {
+export function frontBackUnits(path: string, labels: PageLabels): Set<string>[] {
   const run = Bun.spawnSync(["pdftotext", "-q", "-enc", "UTF-8", path, "-"]);
   const pages = run.stdout.toString().split("\f");
   return pages
@@ -46,7 +46,7 @@ function frontBackUnits(path: string, labels: PageLabels): Set<string>[] {
     .map((p) => new Set(pairs(p)));
 }
 
-function fromFrontBack(sentence: string, units: Set<string>[]): boolean {
+export function fromFrontBack(sentence: string, units: Set<string>[]): boolean {
   const b = pairs(sentence);
   if (b.length < 5) return false;
   const share = (has: (x: string) => boolean) => b.filter(has).length >= 0.6 * b.length;

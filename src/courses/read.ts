@@ -3,6 +3,7 @@ import type { Database } from "bun:sqlite";
 import { AppError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../keyset-cursor.ts";
 import { generatedBy } from "../llm/fallback.ts";
+import { QUIZ_SIZE } from "../llm/schemas.ts";
 import { getOrCreate } from "../util.ts";
 import { type ChapterSourceRecord, type CourseRow, loadCourse } from "./store.ts";
 
@@ -186,20 +187,34 @@ export function readCourse(sqlite: Database, owner: CourseOwner, courseId: strin
       title: ch.title,
       content: ch.content ?? "",
       key_concepts: parseJson<string[]>(ch.key_concepts, []),
-      quiz: {
-        questions: (quizBy.get(ch.id) ?? []).map((q) => ({
-          type: q.type,
-          prompt: q.prompt,
-          choices: parseJson<string[]>(q.choices, []),
-          answer: parseJson<unknown>(q.answer, null),
-          explanation: q.explanation,
-        })),
-      },
+      quiz: quizView(ch.completed_at, quizBy.get(ch.id) ?? []),
       sources: sourcesBy.get(ch.id) ?? [],
       engine: ch.engine,
       model: ch.model,
       generated_by: generatedBy(ch.engine),
       completed_at: ch.completed_at,
     })),
+  };
+}
+
+/**
+ * A chapter's quiz as shown: its questions, and a note when the chapter's text supplied fewer than
+ * the quiz asks for (a question failing the item checks is left out rather than shown).
+ */
+function quizView(
+  completedAt: string | null,
+  rows: { type: string; prompt: string; choices: string; answer: string; explanation: string | null }[],
+) {
+  const questions = rows.map((q) => ({
+    type: q.type,
+    prompt: q.prompt,
+    choices: parseJson<string[]>(q.choices, []),
+    answer: parseJson<unknown>(q.answer, null),
+    explanation: q.explanation,
+  }));
+  if (completedAt === null || questions.length >= QUIZ_SIZE) return { questions };
+  return {
+    questions,
+    note: `${questions.length} of the ${QUIZ_SIZE} questions asked for: the chapter's text supplies no more that pass the item checks (whole questions, no trivia blanks, choices of one kind from the document)`,
   };
 }

@@ -6,6 +6,9 @@ import { type Static, Type as T } from "@sinclair/typebox";
 
 const Text = (minLength = 1, maxLength?: number) => T.String({ minLength, ...(maxLength ? { maxLength } : {}) });
 
+/** The questions a chapter quiz asks for; fewer are kept when no more pass the item checks (#29). */
+export const QUIZ_SIZE = 5;
+
 export const McqQuestion = T.Object({
   type: T.Literal("mcq"),
   prompt: Text(5),
@@ -65,7 +68,7 @@ export type Outline = Static<ReturnType<typeof outlineSchema>> & { slug?: string
 export const ChapterSchema = T.Object({
   content: Text(200),
   key_concepts: T.Array(Text(2, 120), { minItems: 3, maxItems: 12 }),
-  quiz: T.Object({ questions: T.Array(McqQuestion, { minItems: 3, maxItems: 5 }) }),
+  quiz: T.Object({ questions: T.Array(McqQuestion, { minItems: 3, maxItems: QUIZ_SIZE }) }),
   citations: T.Array(T.String(), { description: "Ids of the source passages the content relies on" }),
 });
 export type ChapterDraft = Static<typeof ChapterSchema> & {

@@ -46,7 +46,15 @@ export const Chapter = t.Object({
   title: t.String(),
   content: t.String({ description: "Markdown" }),
   key_concepts: t.Array(t.String()),
-  quiz: t.Object({ questions: t.Array(QuizQuestion) }),
+  quiz: t.Object({
+    questions: t.Array(QuizQuestion),
+    note: t.Optional(
+      t.String({
+        description:
+          "Present when the chapter's text supplied fewer questions than a quiz asks for (5) that pass the item checks",
+      }),
+    ),
+  }),
   sources: t.Array(ChapterSource),
   engine: t.Nullable(t.String()),
   model: t.Nullable(t.String()),

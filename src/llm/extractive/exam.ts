@@ -1,15 +1,20 @@
 /**
  * Exam questions from a chapter: multiple choice of several kinds (questions.ts), short answers
- * whose rubric points are the source's own clauses, and worked problems that walk through a
- * passage. The chapter's facts are shared out between the types once, the same way for every
- * batch, so a fact asked as multiple choice is never asked again as a short answer; nothing the
- * chapter quiz asked is asked again.
+ * whose rubric points are whole sentences of the source answering the prompt, and worked problems
+ * only where the source lists a procedure step by step. The chapter's facts are shared out between
+ * the types once, the same way for every batch, so a fact asked as multiple choice is never asked
+ * again as a short answer; nothing the chapter quiz asked is asked again. Every item passes the item
+ * checks (artefacts/item-checks.ts) or the next candidate is taken.
  */
+
 import type { ChapterSummary } from "../artefacts/chapter-summary.ts";
+import { questionProblems } from "../artefacts/item-checks.ts";
 import type { ExamQuestion, ExamQuestionType, ShortAnswerQuestion } from "../schemas.ts";
-import { type ChapterMaterial, chapterMaterial, materialsOf, sentenceAbout } from "./material.ts";
-import { Asked, type Candidate, choiceText, inlineForm, mcqCandidates, poolOf } from "./questions.ts";
-import { containsPhrase, type Sentence, wordCount } from "./text.ts";
+import { type ChapterMaterial, chapterMaterial, materialsOf } from "./material.ts";
+import { Asked, type Candidate, inlineForm, mcqCandidates, poolOf } from "./questions.ts";
+import { openingTerm } from "./roles.ts";
+import { procedures } from "./steps.ts";
+import { containsPhrase, pointsElsewhere, type Sentence } from "./text.ts";
 
 interface ShortCandidate {
   question: ShortAnswerQuestion;
@@ -20,103 +25,89 @@ interface ShortCandidate {
 const MIN_POINTS = 2;
 const MAX_POINTS = 4;
 
-/** 2-4 rubric points: the clauses of `texts`, each as the source words it. */
-function rubric(texts: string[]): string[] | null {
-  const clauses = texts.flatMap((t) =>
-    t
-      .replace(/[.!]+$/, "")
-      .split(/,\s+(?=(?:which|and|but|so|while|where|whereas|because|thus)\b)|;\s+|\s+—\s+|:\s+/)
-      .map((c) => c.replace(/^(which|and|but|so|while|where|whereas|because|thus)\s+/i, "").trim())
-      .filter((c) => wordCount(c) >= 3),
-  );
-  const points = [...new Set(clauses.map((c) => `Says that ${choiceText(c.charAt(0).toLowerCase() + c.slice(1))}`))];
-  return points.length >= MIN_POINTS ? points.slice(0, MAX_POINTS) : null;
+/**
+ * A sentence that has `term` as its subject: the term opens it (after an article or a determiner)
+ * and a verb follows ("A factor is …", "Factors allow …"), so "The Risk Management Framework …" is
+ * not about "risk".
+ */
+const about = (s: Sentence, term: string) =>
+  new RegExp(
+    `^${openingTerm(term)}\\s+(?:\\([^)]*\\)\\s+)?(?:is|are|was|were|can|may|must|should|will|does|do|has|have|\\p{Ll}+s)\\b`,
+    "u",
+  ).test(s.text);
+
+/**
+ * The rubric: `first`, then the sentences that go on about the same thing (the next ones of its
+ * section that name `term` or continue with a pronoun), then other sentences with `term` as their
+ * subject; 2-4 whole sentences, or null when the source says too little.
+ */
+function rubric(m: ChapterMaterial, first: Sentence, term: string): string[] | null {
+  const points = [first];
+  for (let i = first.index + 1; i < m.sentences.length && points.length < MAX_POINTS; i++) {
+    const next = m.sentences[i]!;
+    if (!next.follows || next.heading !== first.heading) break;
+    if (!(containsPhrase(next.text, term) || /^(it|they|this|these|such)\b/i.test(next.text))) break;
+    if (!pointsElsewhere(next.text)) points.push(next);
+  }
+  for (const s of m.ranked) {
+    if (points.length >= MAX_POINTS) break;
+    if (!points.includes(s) && about(s, term) && !pointsElsewhere(s.text)) points.push(s);
+  }
+  if (points.length < MIN_POINTS) return null;
+  return points.sort((a, b) => a.index - b.index).map((s) => s.text);
 }
 
-/** The sentence after `s` in the chapter, when it goes on about the same thing. */
-function continuation(m: ChapterMaterial, s: Sentence, term: string): Sentence | undefined {
-  const next = m.sentences[s.index + 1];
-  return next &&
-    next.heading === s.heading &&
-    (containsPhrase(next.text, term) || /^(it|they|this|these|such)\b/i.test(next.text))
-    ? next
-    : undefined;
+function short(sentence: Sentence, fact: string, prompt: string, points: string[] | null): ShortCandidate[] {
+  if (!points) return [];
+  const question: ShortAnswerQuestion = { type: "short_answer", prompt, answer: points.join(" "), rubric: points };
+  return questionProblems(question).length === 0 ? [{ sentence, fact, question }] : [];
 }
 
 function shortAnswers(m: ChapterMaterial): ShortCandidate[] {
   const out: ShortCandidate[] = [];
   for (const d of m.definitions) {
     if (d.kind === "acronym") continue;
-    const next = continuation(m, d.sentence, d.term);
-    const texts = [d.predicate, ...(next ? [next.text] : [])];
-    const points = rubric(texts);
-    if (!points) continue;
     const subject = d.article ? `${d.article} ${d.term}` : inlineForm(d.term);
-    out.push({
-      sentence: d.sentence,
-      fact: `term:${d.term.toLowerCase()}`,
-      question: {
-        type: "short_answer",
-        prompt: `In a few sentences, explain what ${subject} ${d.copula === "are" ? "are" : "is"}.`,
-        answer: [d.sentence.text, ...(next ? [next.text] : [])].join(" "),
-        rubric: points,
-      },
-    });
+    out.push(
+      ...short(
+        d.sentence,
+        `term:${d.term.toLowerCase()}`,
+        `Explain what ${subject} ${d.copula === "are" ? "are" : "is"}, in a few sentences.`,
+        rubric(m, d.sentence, d.term),
+      ),
+    );
   }
   for (const c of m.causes) {
-    const points = rubric([c.cause, c.effect]);
-    if (!points) continue;
-    out.push({
-      sentence: c.sentence,
-      fact: `cause:${c.effect.toLowerCase()}`,
-      question: {
-        type: "short_answer",
-        prompt: `The course states: “${choiceText(c.effect)}”. Explain why.`,
-        answer: c.sentence.text,
-        rubric: points,
-      },
-    });
+    // "Y because X" asks why Y; "X leads to Y" asks what X leads to: either way a whole clause of the text.
+    const prompt =
+      c.link === "because"
+        ? `Explain why ${inlineForm(c.effect.replace(/[.!]+$/, ""))}.`
+        : `Explain what ${inlineForm(c.cause)} ${c.link}, and how.`;
+    out.push(...short(c.sentence, `cause:${c.effect.toLowerCase()}`, prompt, rubric(m, c.sentence, c.cause)));
   }
   for (const p of m.phrases.slice(0, 12)) {
-    const first = sentenceAbout(m, p.phrase);
+    const first = m.ranked.find((s) => about(s, p.phrase) && !pointsElsewhere(s.text));
     if (!first) continue;
-    const second = sentenceAbout(m, p.phrase, new Set([first.index]));
-    if (!second) continue;
-    const pair = [first, second].sort((a, b) => a.index - b.index);
-    const points = rubric(pair.map((s) => s.text));
-    if (!points) continue;
-    out.push({
-      sentence: first,
-      fact: `term:${p.phrase.toLowerCase()}`,
-      question: {
-        type: "short_answer",
-        prompt: `Explain ${p.phrase} as the course describes it.`,
-        answer: pair.map((s) => s.text).join(" "),
-        rubric: points,
-      },
-    });
+    out.push(
+      ...short(
+        first,
+        `term:${p.phrase.toLowerCase()}`,
+        `Explain what the course says about ${inlineForm(p.phrase)}.`,
+        rubric(m, first, p.phrase),
+      ),
+    );
   }
   return out;
 }
 
+/** A worked problem for each procedure the chapter lists: its steps in order. */
 function workedProblems(m: ChapterMaterial): ExamQuestion[] {
-  const out: ExamQuestion[] = [];
-  for (const p of m.phrases) {
-    const s = sentenceAbout(m, p.phrase);
-    if (!s) continue;
-    // The sentence and the ones that follow it in the text, as the reasoning to reproduce.
-    const steps = m.sentences
-      .filter((x) => x.index >= s.index)
-      .slice(0, 3)
-      .map((x) => x.text);
-    out.push({
-      type: "worked_problem",
-      prompt: `Work through, step by step, how ${p.phrase} is applied in "${m.chapter.title}".`,
-      steps,
-      answer: steps[steps.length - 1]!,
-    });
-  }
-  return out;
+  return procedures(m.chapter.content).map((p) => ({
+    type: "worked_problem",
+    prompt: `Describe, step by step, how to carry out “${p.title}” as the course sets it out.`,
+    steps: p.steps,
+    answer: p.steps.at(-1)!,
+  }));
 }
 
 /**

@@ -2,9 +2,11 @@
  * Flashcards from what the chapters and the sections they were written from define: a term on the
  * front and its definition on the back, or an abbreviation and what it stands for. The deck is as
  * large as the material: a concept the text never defines gets no card rather than a padded one
- * (causes and figures are asked in the exam and listed in the study guide instead).
+ * (causes and figures are asked in the exam and listed in the study guide instead). A card whose
+ * back does not say what its term is or does (item-checks.ts) is left out.
  */
 import type { ChapterSummary } from "../artefacts/chapter-summary.ts";
+import { definesTerm } from "../artefacts/item-checks.ts";
 import type { FlashcardDeck } from "../schemas.ts";
 import { materialsOf } from "./material.ts";
 
@@ -18,7 +20,7 @@ export function extractiveFlashcards(input: { courseTitle: string; chapters: Cha
     const f = front.toLowerCase().trim();
     const b = back.toLowerCase().trim();
     // One card per term, and no two cards with one back: a learner could not tell them apart.
-    if (fronts.has(f) || backs.has(b)) return;
+    if (fronts.has(f) || backs.has(b) || !definesTerm({ front, back })) return;
     fronts.add(f);
     backs.add(b);
     cards.push({ front, back });

@@ -4,6 +4,7 @@ import { type Definition, findDefinitions } from "./definitions.ts";
 import { type CauseFact, causeFacts, type NumberFact, numberFacts } from "./facts.ts";
 import { type KeyPhrase, keyPhrases } from "./keyphrases.ts";
 import { rankSentences } from "./rank.ts";
+import { type RoleFact, roleFacts } from "./roles.ts";
 import { containsPhrase, hash, type Sentence, sentencesOf } from "./text.ts";
 
 export interface ChapterMaterial {
@@ -18,6 +19,8 @@ export interface ChapterMaterial {
   definitions: Definition[];
   figures: NumberFact[];
   causes: CauseFact[];
+  /** What the chapter's terms do, as sentences with the term as subject state it. */
+  roles: RoleFact[];
   /** Where a sentence comes from, as a learner would look it up ("tracemonkey.pdf, p. 3"). */
   cite(s: Sentence): string;
   /** Whether a sentence is written word for word in the chapter's sources (true when none are known). */
@@ -71,6 +74,10 @@ export function chapterMaterial(chapter: ChapterSummary, index: number): Chapter
     definitions: findDefinitions(sentences),
     figures: numberFacts(sentences),
     causes: causeFacts(sentences),
+    roles: roleFacts(
+      sentences,
+      phrases.map((p) => p.phrase),
+    ),
     ...locator(chapter, index),
   };
   if (cache.size >= CACHED) cache.delete(cache.keys().next().value!);

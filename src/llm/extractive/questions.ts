@@ -1,23 +1,43 @@
 /**
  * Multiple-choice questions of several kinds, each from one sentence of a chapter: the meaning of
- * a defined term, the term for a definition, what an abbreviation stands for, a figure, a stated
- * cause or effect, and, last, a sentence with one domain term blanked. Choices are of the answer's
+ * a defined term, the term for a definition, what an abbreviation stands for, which statement
+ * about a term the course makes, a stated cause or effect, the step after another in a procedure
+ * the text lists, a figure, and a sentence with one domain term blanked. Choices are of the answer's
  * kind (distractors.ts), shuffled, exactly one right; the explanation quotes the sentence and says
- * where it is. Nothing is asked whose answer its prompt gives away.
+ * where it is. Nothing is asked whose answer its prompt gives away, and every candidate passes the
+ * item checks (artefacts/item-checks.ts) or the next one is taken.
  */
 
 import { getOrCreate } from "../../util.ts";
 import { answerLeaks, nearDuplicate, promptStems } from "../artefacts/checks.ts";
-import type { McqQuestion } from "../schemas.ts";
+import { BLANK, ItemSource, questionProblems } from "../artefacts/item-checks.ts";
+import { type McqQuestion, QUIZ_SIZE } from "../schemas.ts";
 import type { Definition } from "./definitions.ts";
 import { definitionDistractors, numberDistractors, shuffled, termDistractors } from "./distractors.ts";
 import { phraseRuns } from "./keyphrases.ts";
 import type { ChapterMaterial } from "./material.ts";
-import { containsPhrase, escapeRegExp, hash, type Sentence, wordCount } from "./text.ts";
+import { roleFacts } from "./roles.ts";
+import { procedures } from "./steps.ts";
+import { containsPhrase, escapeRegExp, hash, pointsElsewhere, type Sentence, wordCount } from "./text.ts";
 
-export const BLANK = "_____";
+export { BLANK };
 
-export type QuestionKind = "definition" | "term" | "acronym" | "figure" | "cause" | "cloze";
+export type QuestionKind =
+  | "definition"
+  | "term"
+  | "acronym"
+  | "statement"
+  | "role"
+  | "steps"
+  | "figure"
+  | "cause"
+  | "cloze";
+/** Kinds that blank a sentence: at most this share of a quiz. */
+const BLANK_KINDS = new Set<QuestionKind>(["figure", "cloze"]);
+const MAX_BLANK_SHARE = 0.4;
+// A course may drop a chapter's question that repeats another chapter's, down to three (courses/store.ts):
+// blanks are counted against that, so the share holds whichever questions go.
+const KEPT_AT_LEAST = 3;
 
 export interface Candidate {
   question: McqQuestion;
@@ -34,11 +54,18 @@ export interface CoursePool {
   expansions: string[];
   causes: string[];
   effects: string[];
+  /** What the course's terms do (the objects of their verbs). */
+  roles: string[];
+  /** The course's text, which every choice offered as a term must be written in. */
+  source: ItemSource;
 }
 
 export function poolOf(materials: ChapterMaterial[]): CoursePool {
   const defs = materials.flatMap((m) => m.definitions);
   return {
+    source: new ItemSource(
+      materials.flatMap((m) => [m.chapter.content, ...(m.chapter.sources ?? []).map((s) => s.text)]),
+    ),
     terms: [
       ...new Set(
         materials.flatMap((m) => [
@@ -51,6 +78,7 @@ export function poolOf(materials: ChapterMaterial[]): CoursePool {
     expansions: defs.filter((d) => d.kind === "acronym").map((d) => d.predicate),
     causes: materials.flatMap((m) => m.causes.map((c) => choiceText(c.cause))),
     effects: materials.flatMap((m) => m.causes.map((c) => choiceText(c.effect))),
+    roles: materials.flatMap((m) => m.roles.map((r) => choiceText(r.object))),
   };
 }
 
@@ -80,6 +108,7 @@ const whole = (s: Sentence) =>
 
 function build(
   m: ChapterMaterial,
+  pool: CoursePool,
   s: Sentence,
   kind: QuestionKind,
   fact: string,
@@ -90,11 +119,19 @@ function build(
   if (wrong.length < 2 || answerLeaks(prompt, answer) || !whole(s) || !m.quotable(s)) return null;
   const seed = hash(prompt);
   const { choices, answer: at } = shuffled(answer, wrong, seed);
+  const question: McqQuestion = {
+    type: "mcq",
+    prompt,
+    choices,
+    answer: at,
+    explanation: `The source says: “${s.text}” (${m.cite(s)})`,
+  };
+  if (questionProblems(question, pool.source).length > 0) return null;
   return {
     kind,
     sentence: s,
-    fact: `${kind === "cloze" || kind === "term" || kind === "definition" ? "term" : kind}:${fact.toLowerCase()}`,
-    question: { type: "mcq", prompt, choices, answer: at, explanation: `The source says: “${s.text}” (${m.cite(s)})` },
+    fact: `${["cloze", "term", "definition", "statement", "role"].includes(kind) ? "term" : kind}:${fact.toLowerCase()}`,
+    question,
   };
 }
 
@@ -103,7 +140,7 @@ function definitionQuestions(m: ChapterMaterial, pool: CoursePool, d: Definition
   const predicate = choiceText(d.predicate);
   if (d.kind === "acronym") {
     const wrong = pool.expansions.filter((e) => e !== d.predicate && !answerLeaks(e, d.term)).slice(0, 3);
-    out.push(build(m, d.sentence, "acronym", d.term, `What does ${d.term} stand for?`, d.predicate, wrong));
+    out.push(build(m, pool, d.sentence, "acronym", d.term, `What does ${d.term} stand for?`, d.predicate, wrong));
     return out.filter((c): c is Candidate => c !== null);
   }
   const subject = d.article ? `${d.article} ${d.term}` : inlineForm(d.term);
@@ -117,17 +154,19 @@ function definitionQuestions(m: ChapterMaterial, pool: CoursePool, d: Definition
   out.push(
     build(
       m,
+      pool,
       d.sentence,
       "definition",
       d.term,
       `What ${verb}?`,
       predicate,
-      definitionDistractors(predicate, d.term, pool.predicates, seed),
+      definitionDistractors(predicate, d.term, [...pool.predicates, ...pool.roles], seed),
     ),
   );
   out.push(
     build(
       m,
+      pool,
       d.sentence,
       "term",
       d.term,
@@ -146,13 +185,14 @@ const blanked = (text: string, span: string) =>
 const wholeTerm = (span: string, flags: string) =>
   new RegExp(`(?<![\\p{L}\\p{N}]|[\\p{L}\\p{N}]-)${escapeRegExp(span)}(?![\\p{L}\\p{N}]|-[\\p{L}\\p{N}])`, flags);
 
-function figureQuestions(m: ChapterMaterial): Candidate[] {
+function figureQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
   return m.figures
     .map((f) => {
       const prompt = `Complete the statement: ${blanked(f.sentence.text, f.value)}`;
       if (!prompt.includes(BLANK)) return null;
       return build(
         m,
+        pool,
         f.sentence,
         "figure",
         `${f.value}@${f.sentence.text}`,
@@ -180,20 +220,76 @@ function causeQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
       if (c.link === "because") {
         const answer = choiceText(c.cause);
         const prompt = `What reason does the course give for this: “${upperFirst(choiceText(c.effect))}”?`;
-        const wrong = pool.causes.filter((p) => p !== answer && !containsPhrase(c.sentence.text, p));
-        return build(m, c.sentence, "cause", c.cause, prompt, answer, pickSome(wrong, seed));
+        // Other reasons the course gives, then other things the chapter states: clauses a reader could take for one.
+        const stated = m.ranked
+          .filter((s) => s !== c.sentence && plainStatement(s.text) && wordCount(s.text) <= 20)
+          .map((s) => inlineForm(choiceText(s.text)));
+        const wrong = [...pool.causes, ...stated].filter((p) => p !== answer && !containsPhrase(c.sentence.text, p));
+        return build(
+          m,
+          pool,
+          c.sentence,
+          "cause",
+          c.cause,
+          prompt,
+          answer,
+          [
+            ...pickSome(
+              pool.causes.filter((p) => wrong.includes(p)),
+              seed,
+            ),
+            ...pickSome(wrong, seed),
+          ]
+            .filter((p, i, all) => all.indexOf(p) === i)
+            .slice(0, 3),
+        );
       }
       const subject = inlineForm(c.cause);
       const answer = choiceText(c.effect);
-      const wrong = pool.effects.filter((p) => p !== answer && !containsPhrase(c.sentence.text, p));
+      const wrong = [...pool.effects, ...pool.roles].filter((p) => p !== answer && !containsPhrase(c.sentence.text, p));
       return build(
         m,
+        pool,
         c.sentence,
         "cause",
         c.effect,
         `According to the course, what does ${subject} ${CAUSE_VERB[c.link]}?`,
         answer,
         pickSome(wrong, seed),
+      );
+    })
+    .filter((c): c is Candidate => c !== null);
+}
+
+/**
+ * What a term does: "what does X determine?", the object the text gives against other terms'
+ * objects. The subject may be any term of the course (the chapter's own, then the rest), since a
+ * chapter's sentences often open with a term another chapter or its sources name.
+ */
+function roleQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
+  const own = new Set(m.roles.map((r) => r.sentence.index));
+  const more = roleFacts(
+    m.sentences.filter((s) => !own.has(s.index)),
+    pool.terms.filter((t) => !m.phrases.some((p) => p.phrase === t)),
+  );
+  return [...m.roles, ...more]
+    .map((r) => {
+      const answer = choiceText(r.object);
+      const subject = /^(a|an|the)\s/i.test(r.subject)
+        ? r.subject.replace(/^\S+/, (a) => a.toLowerCase())
+        : inlineForm(r.subject);
+      const wrong = pool.roles.filter(
+        (o) => o !== answer && !containsPhrase(o, r.term) && !containsPhrase(r.sentence.text, o),
+      );
+      return build(
+        m,
+        pool,
+        r.sentence,
+        "role",
+        r.term,
+        `According to the course, what ${r.modal || (r.plural ? "do" : "does")} ${subject} ${r.verb}?`,
+        answer,
+        pickSome(wrong, hash(r.sentence.text)),
       );
     })
     .filter((c): c is Candidate => c !== null);
@@ -206,25 +302,138 @@ const pickSome = (items: string[], seed: number) =>
     .slice(0, 3)
     .map((x) => x.t);
 
+/** The noun phrases of a sentence, lowercased, tagged once per sentence. */
+function nounPhrases(): (s: Sentence) => string[] {
+  const runs = new Map<number, string[]>();
+  return (s) => getOrCreate(runs, s.index, () => phraseRuns([s.text])[0]!.map((run) => run.join(" ").toLowerCase()));
+}
+
+/**
+ * Which statement about a term the course makes: a sentence naming two of the chapter's terms, as
+ * written, against the same sentence with the other term swapped for terms of its kind from the
+ * course. The term kept names what is asked about.
+ */
+function statementQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
+  const out: Candidate[] = [];
+  const phrasesOf = nounPhrases();
+  for (const s of m.ranked) {
+    if (out.length >= MAX_STATEMENTS) break;
+    const n = wordCount(s.text);
+    if (n < 8 || n > MAX_STATEMENT_WORDS || !plainStatement(s.text)) continue;
+    const nps = phrasesOf(s);
+    const swap = m.phrases.find((p) => {
+      const spans = s.text.match(wholeTerm(p.phrase, "giu"));
+      return spans?.length === 1 && nps.includes(spans[0]!.toLowerCase()) && !insideName(s.text, spans[0]!);
+    });
+    if (!swap) continue;
+    // What the statement is about: another of the chapter's terms in it, or else its longest other noun phrase.
+    const topic =
+      m.phrases.find((p) => p !== swap && !overlapsPhrase(p.phrase, swap.phrase) && containsPhrase(s.text, p.phrase))
+        ?.phrase ??
+      nps
+        .filter((np) => !overlapsPhrase(np, swap.phrase) && wordCount(np) >= 2)
+        .sort((a, b) => wordCount(b) - wordCount(a))[0];
+    if (!topic) continue;
+    const written = s.text.match(wholeTerm(topic, "iu"))?.[0];
+    if (!written) continue;
+    // A lone common noun reads as a topic with its article ("about the algorithm").
+    const about =
+      /^\p{Ll}+$/u.test(written) && grammaticalNumber(written) === "singular" ? `the ${written}` : inlineForm(written);
+    const span = s.text.match(wholeTerm(swap.phrase, "giu"))![0]!;
+    const sameNumber = pool.terms.filter((t) => grammaticalNumber(t) === grammaticalNumber(span));
+    const wrong = termDistractors(span, sameNumber, s.text, hash(s.text)).map((t) =>
+      s.text.replace(wholeTerm(span, "u"), t),
+    );
+    const c = build(
+      m,
+      pool,
+      s,
+      "statement",
+      swap.phrase,
+      `Which of these statements about ${about} does the course make?`,
+      s.text,
+      wrong,
+    );
+    if (c) out.push(c);
+  }
+  return out;
+}
+const MAX_STATEMENTS = 8;
+const overlapsPhrase = (a: string, b: string) => containsPhrase(a, b) || containsPhrase(b, a);
+const MAX_STATEMENT_WORDS = 30;
+/**
+ * A statement that stands alone and holds one claim: no list of items (";"), no label (":"), no
+ * year or version (history, not what the chapter teaches), no opening that leans on the sentence
+ * before ("As such, …", "However, …", "This …").
+ */
+const plainStatement = (text: string) =>
+  !/[;:]/.test(text) &&
+  !/\b(1[5-9]|20)\d\d\b|\d+\.\d+/.test(text) &&
+  !pointsElsewhere(text) &&
+  !/^(as such|however|thus|therefore|so|also|then|this|these|that|those|it|they|such|in addition|moreover|finally)\b/i.test(
+    text,
+  );
+/** A term written inside a longer name ("Senior Agency Official"): swapping it makes a name that does not exist. */
+const insideName = (text: string, span: string) =>
+  new RegExp(`\\p{Lu}\\p{L}*\\s+${escapeRegExp(span)}|${escapeRegExp(span)}\\s+\\p{Lu}`, "u").test(text);
+const grammaticalNumber = (t: string) => (/\p{Ll}{2}s$/u.test(t) && !/(ss|us|is)$/.test(t) ? "plural" : "singular");
+
+/** The step that comes after another in a procedure the chapter lists, against its other steps. */
+function stepQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
+  const out: Candidate[] = [];
+  const normal = (t: string) =>
+    t
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, " ")
+      .trim();
+  for (const p of procedures(m.chapter.content)) {
+    for (let i = 0; i + 1 < p.steps.length; i++) {
+      const answer = p.steps[i + 1]!;
+      const s = m.sentences.find((x) => normal(x.text) === normal(answer));
+      if (!s) continue;
+      const wrong = p.steps.filter((_, j) => j !== i && j !== i + 1);
+      const c = build(
+        m,
+        pool,
+        s,
+        "steps",
+        p.title,
+        `In “${p.title}”, which step comes right after “${p.steps[i]!.replace(/[.!]$/, "")}”?`,
+        answer,
+        pickSome(wrong, hash(answer)),
+      );
+      if (c) {
+        out.push(c);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * Sentence-term pairs for clozes: the term is a whole noun phrase of the sentence (blanking
  * "JavaScript" out of "the SpiderMonkey JavaScript interpreter" leaves a riddle), written once in it.
  */
 function clozeQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
   const out: Candidate[] = [];
-  const runs = new Map<number, string[]>();
-  const phrasesOf = (s: Sentence) => {
-    const r = getOrCreate(runs, s.index, () => phraseRuns([s.text])[0]!.map((run) => run.join(" ").toLowerCase()));
-    return r;
-  };
+  const phrasesOf = nounPhrases();
   for (const p of m.phrases) {
     for (const s of m.ranked) {
       const spans = s.text.match(wholeTerm(p.phrase, "giu"));
       // Once in the sentence, or the blank would be answered by the other mention.
-      if (spans?.length !== 1 || wordCount(s.text) < 8 || !phrasesOf(s).includes(spans[0]!.toLowerCase())) continue;
+      if (
+        spans?.length !== 1 ||
+        wordCount(s.text) < 8 ||
+        /;/.test(s.text) ||
+        new RegExp(`${escapeRegExp(spans[0]!)}\\s*:`).test(s.text) ||
+        !phrasesOf(s).includes(spans[0]!.toLowerCase())
+      )
+        continue;
       const prompt = `Complete the statement: ${s.text.replace(wholeTerm(spans[0]!, "u"), BLANK)}`;
       const c = build(
         m,
+        pool,
         s,
         "cloze",
         p.phrase,
@@ -245,11 +454,16 @@ function clozeQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
 export function mcqCandidates(m: ChapterMaterial, pool: CoursePool): Candidate[] {
   const rank = new Map(m.ranked.map((s, i) => [s.index, i]));
   const byRank = (a: Candidate, b: Candidate) => (rank.get(a.sentence.index) ?? 0) - (rank.get(b.sentence.index) ?? 0);
+  const definitions = m.definitions.flatMap((d) => definitionQuestions(m, pool, d)).sort(byRank);
   const kinds = [
-    m.definitions.flatMap((d) => definitionQuestions(m, pool, d)).sort(byRank),
-    figureQuestions(m).sort(byRank),
+    definitions.filter((c) => c.kind !== "term"),
     causeQuestions(m, pool).sort(byRank),
+    roleQuestions(m, pool).sort(byRank),
+    statementQuestions(m, pool),
+    stepQuestions(m, pool),
+    definitions.filter((c) => c.kind === "term"),
     clozeQuestions(m, pool),
+    figureQuestions(m, pool).sort(byRank),
   ];
   // Kinds in turn, so a quiz mixes them rather than spending itself on the first.
   const out: Candidate[] = [];
@@ -302,19 +516,30 @@ export class Asked {
   }
 }
 
-/** Up to `count` candidates none of which repeats a sentence, a fact or a prompt already asked. */
+/**
+ * Up to `count` candidates none of which repeats a sentence, a fact or a prompt already asked: one
+ * of each kind first, so a quiz mixes kinds, then the rest in order; blanks at most 40%.
+ */
 function pickQuestions(candidates: Candidate[], count: number, asked: Asked): Candidate[] {
   const out: Candidate[] = [];
-  for (const c of candidates) {
-    if (out.length >= count) break;
-    if (!asked.allows(c.sentence.text, c.fact, c.question.prompt)) continue;
-    asked.add(c.sentence.text, c.fact, c.question.prompt);
-    out.push(c);
+  const maxBlanks = Math.floor(Math.min(count, KEPT_AT_LEAST) * MAX_BLANK_SHARE);
+  for (const newKindsOnly of [true, false]) {
+    for (const c of candidates) {
+      if (out.length >= count) break;
+      if (out.includes(c) || (newKindsOnly && out.some((o) => o.kind === c.kind))) continue;
+      if (BLANK_KINDS.has(c.kind) && out.filter((o) => BLANK_KINDS.has(o.kind)).length >= maxBlanks) continue;
+      if (!asked.allows(c.sentence.text, c.fact, c.question.prompt)) continue;
+      asked.add(c.sentence.text, c.fact, c.question.prompt);
+      out.push(c);
+    }
   }
+  // A quiz the source cannot fill keeps blanks to 40% of what it has.
+  const blanks = () => out.filter((o) => BLANK_KINDS.has(o.kind));
+  while (blanks().length > Math.floor(out.length * MAX_BLANK_SHARE)) out.splice(out.lastIndexOf(blanks().at(-1)!), 1);
   return out;
 }
 
 /** A chapter's quiz: `count` questions of mixed kinds. */
-export function quizOf(m: ChapterMaterial, pool: CoursePool, count = 5): McqQuestion[] {
+export function quizOf(m: ChapterMaterial, pool: CoursePool, count = QUIZ_SIZE): McqQuestion[] {
   return pickQuestions(mcqCandidates(m, pool), count, new Asked()).map((c) => c.question);
 }

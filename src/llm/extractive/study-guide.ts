@@ -1,16 +1,19 @@
 /**
- * Study guide: the terms the course defines, with their definitions; a short summary of each
+ * Study guide: what the document is about (its abstract, introduction or first body section, in its
+ * own words); the terms the course defines, with their definitions; a short summary of each
  * chapter from its most central self-contained sentences; the key facts (figures and stated
  * causes) with where they come from; and a closing summary.
  */
 import type { ChapterSummary } from "../artefacts/chapter-summary.ts";
+import { matterHeading, quotesMatter } from "../artefacts/item-checks.ts";
 import type { StudyGuide, StudyGuideSection } from "../schemas.ts";
-import { chapterMaterial, materialsOf } from "./material.ts";
-import type { Sentence } from "./text.ts";
+import { type ChapterMaterial, chapterMaterial, materialsOf } from "./material.ts";
+import { pointsElsewhere, type Sentence } from "./text.ts";
 
 const MAX_TERMS = 24;
 const MAX_FACTS = 12;
 const SUMMARY_SENTENCES = 3;
+const OVERVIEW_SENTENCES = 3;
 // The schema allows 12 sections.
 const MAX_SECTIONS = 12;
 
@@ -22,6 +25,27 @@ const selfContained = (s: Sentence) =>
   !/^(it|this|that|these|those|they|such|he|she|its|their|also|however|thus|so|but|and|then|finally|moreover)\b/i.test(
     s.text,
   );
+
+// The section that says what a document is about, when it has one by name.
+const OPENING = /\b(abstract|introduction|overview|summary|about|preamble|purpose|scope)\b/i;
+
+/**
+ * What the document is about, in its own words: the opening sentences of its abstract or
+ * introduction, or else of the first body section of the first chapter; never of front or back matter.
+ */
+function overview(materials: ChapterMaterial[]): string | null {
+  const usable = (s: Sentence) =>
+    selfContained(s) && !pointsElsewhere(s.text) && !quotesMatter(s.text) && !(s.heading && matterHeading(s.heading));
+  const sentences = materials.flatMap((m) => m.sentences).filter(usable);
+  const opening = sentences.find((s) => s.heading && OPENING.test(s.heading)) ?? sentences[0];
+  if (!opening) return null;
+  const section = sentences.filter((s) => s.passageId === opening.passageId && s.heading === opening.heading);
+  const from = section.indexOf(opening);
+  return section
+    .slice(from, from + OVERVIEW_SENTENCES)
+    .map((s) => s.text)
+    .join(" ");
+}
 
 export function extractiveStudyGuide(input: { courseTitle: string; chapters: ChapterSummary[] }): StudyGuide {
   const materials = input.chapters.map(chapterMaterial);
@@ -46,6 +70,8 @@ export function extractiveStudyGuide(input: { courseTitle: string; chapters: Cha
   ].slice(0, MAX_FACTS);
 
   const head: StudyGuideSection[] = [];
+  const about = overview(materials);
+  if (about) head.push({ heading: "What this course is about", body: about });
   if (items.length > 0) head.push({ heading: "Key terms", items });
   if (facts.length > 0) head.push({ heading: "Key facts", bullets: facts });
   const chapterSections = materials.slice(0, MAX_SECTIONS - head.length - 1).map((m, i): StudyGuideSection => {

@@ -1,0 +1,311 @@
+/**
+ * The item-checks report: every quiz question, exam item, flashcard and study-guide line of a course
+ * read as a teacher would (item-checks.ts), with the built-in engine.
+ * Usage: bun bench/quality/items.ts [--half dev|test|all] [--only NAME] [--shard K/N]
+ * (--shard runs every N-th course from the K-th, 1-based, so N processes share a half).
+ *
+ * Courses, through a real server: one from each book-length PDF of the structure benchmark
+ * (bench/structure/documents.ts, the engine choosing the number of chapters) and one of 4 chapters
+ * from each corpus document of bench/quality (documents.ts); each with an exam of 30 (or as many as
+ * the course can supply), its flashcards and its study guide. Halves are the fixed ones (the file's
+ * base name's sha1); the test half is run, never read to write a rule. Per course:
+ *   - fragments: prompts and rubric points that are not whole questions or statements; goal 0
+ *   - trivia: blanks on a figure or a name in a sentence not about it; goal 0
+ *   - front/back: items holding a sentence from a front/back page (hand labels for the books, the
+ *     file itself for the corpus, as bench/structure and bench/quality read them), and whether the
+ *     study guide's first section is one; goal 0
+ *   - kinds: the fewest question kinds in one chapter quiz (and the mean); goal ≥ 3
+ *   - blanks: the share of fill-in-the-blank questions over the quizzes, and the most in one; goal ≤ 40%
+ *   - defines: flashcards whose back says what the front is or does; goal ≥ 90%
+ * Every item is written to a markdown file per course for reading (dev half only when reading for rules).
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import sbd from "sbd";
+import { stopExtractionWorkers } from "../../src/ingest/index.ts";
+import { call, startServer, tempDir } from "../../test/helpers/server.ts";
+import { fromFrontBack as fromLabelledPages, frontBackUnits } from "../structure/courses.ts";
+import { type BenchDocument, type Half, halfOf, isBook, selectDocuments } from "../structure/documents.ts";
+import { pageLabels } from "../structure/page-labels.ts";
+import { CORPUS, documents } from "./documents.ts";
+import { fromFrontBack, frontBackOf } from "./front-back.ts";
+import {
+  definesCard,
+  fragmentPrompt,
+  fragmentStatement,
+  type Item,
+  kindOf,
+  type Mcq,
+  triviaBlank,
+} from "./item-checks.ts";
+
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: { half: { type: "string", default: "all" }, only: { type: "string" }, shard: { type: "string" } },
+});
+const halves: Half[] = values.half === "all" ? ["dev", "test"] : [values.half as Half];
+const [shard, shards] = (values.shard ?? "1/1").split("/").map(Number) as [number, number];
+
+interface Course {
+  doc: BenchDocument;
+  chapters?: string;
+  /** Whether a sentence was taught from the document's front or back matter. */
+  frontBack: (sentence: string) => boolean;
+}
+
+const sentences = (text: string) =>
+  sbd
+    .sentences(text, { newline_boundaries: true })
+    .map((s) => s.trim())
+    .filter((s) => s.split(/\s+/).length >= 6);
+
+async function coursesOf(half: Half): Promise<Course[]> {
+  const out: Course[] = [];
+  for (const doc of selectDocuments(half, values.only).filter(isBook)) {
+    const labels = await pageLabels(doc.name);
+    if (!labels) continue;
+    const units = frontBackUnits(doc.path, labels);
+    out.push({ doc, frontBack: (s) => fromLabelledPages(s, units) });
+  }
+  for (const rel of documents(values.only)) {
+    const parts = rel.split("/");
+    const name = parts.at(-1) === "source.html" ? parts.at(-2)! : parts.at(-1)!;
+    if (halfOf(name) !== half || out.some((c) => c.doc.name === name)) continue;
+    const path = join(CORPUS, rel);
+    const region = await frontBackOf(path);
+    out.push({
+      doc: { name, path, source: "corpus", kind: "pdf", pages: null, half },
+      chapters: "4",
+      frontBack: (s) => fromFrontBack(s, region),
+    });
+  }
+  return out;
+}
+
+interface Row {
+  name: string;
+  error?: string;
+  items: number;
+  fragments: number;
+  trivia: number;
+  frontBack: number;
+  guideOpensFrontBack: boolean;
+  kinds: number[];
+  blanks: [number, number];
+  mostBlanks: number;
+  defines: [number, number];
+}
+
+const strings = (v: unknown): string[] =>
+  typeof v === "string"
+    ? [v]
+    : Array.isArray(v)
+      ? v.flatMap(strings)
+      : v && typeof v === "object"
+        ? Object.values(v).flatMap(strings)
+        : [];
+
+const outDir = mkdtempSync(join(tmpdir(), "cf-items-"));
+const srv = await startServer({
+  dataDir: tempDir("cf-items-"),
+  env: { LLM_PROVIDER: "extractive", RATE_LIMIT_PER_MINUTE: "10000", INGEST_TIMEOUT_MS: "900000" },
+});
+const key = await srv.createKey("items", "production");
+const report: Record<string, Row[]> = {};
+
+async function measure(c: Course): Promise<Row> {
+  const form = new FormData();
+  form.append("files", new Blob([await Bun.file(c.doc.path).arrayBuffer()]), c.doc.path.split("/").pop()!);
+  if (c.chapters) form.append("num_chapters", c.chapters);
+  const empty: Row = {
+    name: c.doc.name,
+    items: 0,
+    fragments: 0,
+    trivia: 0,
+    frontBack: 0,
+    guideOpensFrontBack: false,
+    kinds: [],
+    blanks: [0, 0],
+    mostBlanks: 0,
+    defines: [0, 0],
+  };
+  // Asynchronous, then polled: a book's course on a loaded machine outlasts a synchronous request's 5-minute fetch.
+  const made = await call(srv.url, "/v2/courses/generate-from-files", { key, user: "reader", body: form });
+  if (made.status !== 202) return { ...empty, error: `HTTP ${made.status}` };
+  const id = (made.body.course_id ?? made.body.course?.id) as string;
+  for (;;) {
+    const p = await call(srv.url, `/v2/courses/${id}/progress`, { key, user: "reader" });
+    if (p.body.course_status === "failed") return { ...empty, error: "course failed" };
+    if (p.body.course_status !== "generating") break;
+    await Bun.sleep(2000);
+  }
+  const course = await call(srv.url, `/v2/courses/${id}`, { key, user: "reader" });
+  const quizzes = (course.body.chapters as { quiz: { questions: Mcq[] } }[]).map((ch) => ch.quiz.questions);
+  let exam = await call(srv.url, `/v2/courses/${id}/generate-exam`, { key, user: "reader", json: { exam_size: 30 } });
+  const available = exam.body.error?.details?.available;
+  if (exam.status === 422 && available >= 1)
+    exam = await call(srv.url, `/v2/courses/${id}/generate-exam`, {
+      key,
+      user: "reader",
+      json: { exam_size: available },
+    });
+  const examItems: Item[] = exam.status === 200 ? exam.body.exam.questions : [];
+  const deck = await call(srv.url, `/v2/courses/${id}/generate-flashcards`, { key, user: "reader", json: {} });
+  const cards: { front: string; back: string }[] = deck.status === 200 ? deck.body.flashcards.cards : [];
+  const guide = (await call(srv.url, `/v2/courses/${id}/study-guide`, { key, user: "reader" })).body.study_guide;
+  const sections: unknown[] = guide?.sections ?? [];
+
+  const items: Item[] = [...quizzes.flat(), ...examItems];
+  const fragments = [
+    ...items.map((q) => fragmentPrompt(q.prompt) && `prompt (${fragmentPrompt(q.prompt)}): ${q.prompt}`),
+    ...items.flatMap((q) =>
+      q.type === "short_answer"
+        ? q.rubric.map((r) => fragmentStatement(r) && `rubric (${fragmentStatement(r)}): ${r}`)
+        : [],
+    ),
+  ].filter((x): x is string => typeof x === "string" && x.length > 0);
+  const mcqs = items.filter((q): q is Mcq => q.type === "mcq");
+  const trivia = mcqs.filter(triviaBlank);
+  const taught = (v: unknown) => strings(v).some((t) => sentences(t).some(c.frontBack));
+  const guideLines = sections.flatMap((s) => strings(s));
+  const frontBackItems = [...items, ...cards].filter(taught).length + guideLines.filter(taught).length;
+  const quizKinds = quizzes.filter((q) => q.length > 0).map((q) => new Set(q.map(kindOf)).size);
+  const quizMcqs = quizzes.flat();
+  const blanks = quizMcqs.filter((q) => kindOf(q) === "blank").length;
+  const mostBlanks = Math.max(
+    0,
+    ...quizzes.filter((q) => q.length > 0).map((q) => q.filter((x) => kindOf(x) === "blank").length / q.length),
+  );
+
+  const lines = [
+    `# ${c.doc.name}`,
+    "",
+    "## Failing",
+    ...fragments.map((f) => `- fragment ${f}`),
+    ...trivia.map((q) => `- trivia: ${q.prompt} [${q.choices.join(" | ")}]`),
+    ...cards.filter((k) => !definesCard(k)).map((k) => `- card: **${k.front}** — ${k.back}`),
+    "",
+    "## Quizzes",
+    ...quizzes.flatMap((q, i) => [`### Chapter ${i + 1}`, ...q.map(show)]),
+    "",
+    `## Exam (${examItems.length})`,
+    ...examItems.map(show),
+    "",
+    "## Flashcards",
+    ...cards.map((k) => `- **${k.front}** — ${k.back}`),
+    "",
+    "## Study guide",
+    "```json",
+    JSON.stringify(sections, null, 1),
+    "```",
+  ];
+  await Bun.write(join(outDir, `${c.doc.half}-${c.doc.name}.md`), lines.join("\n"));
+  return {
+    name: c.doc.name,
+    items: items.length + cards.length + guideLines.length,
+    fragments: fragments.length,
+    trivia: trivia.length,
+    frontBack: frontBackItems,
+    guideOpensFrontBack: taught(sections[0]),
+    kinds: quizKinds,
+    blanks: [blanks, quizMcqs.length],
+    mostBlanks,
+    defines: [cards.filter(definesCard).length, cards.length],
+  };
+}
+
+function show(q: Item): string {
+  if (q.type === "mcq")
+    return `- [${kindOf(q)}] ${q.prompt}\n${q.choices.map((c, i) => `  ${i === q.answer ? "*" : "-"} ${c}`).join("\n")}`;
+  if (q.type === "short_answer") return `- [short] ${q.prompt}\n${q.rubric.map((r) => `  + ${r}`).join("\n")}`;
+  return `- [worked] ${q.prompt}\n${q.steps.map((s) => `  1. ${s}`).join("\n")}`;
+}
+
+try {
+  for (const half of halves) {
+    report[half] = [];
+    for (const c of (await coursesOf(half)).filter((_, i) => i % shards === shard - 1)) {
+      const t0 = performance.now();
+      const row = await measure(c).catch((err: unknown) => ({
+        name: c.doc.name,
+        error: String(err).slice(0, 60),
+        items: 0,
+        fragments: 0,
+        trivia: 0,
+        frontBack: 0,
+        guideOpensFrontBack: false,
+        kinds: [],
+        blanks: [0, 0] as [number, number],
+        mostBlanks: 0,
+        defines: [0, 0] as [number, number],
+      }));
+      report[half].push(row);
+      console.error(`${half} ${c.doc.name}: ${((performance.now() - t0) / 1000).toFixed(0)} s ${JSON.stringify(row)}`);
+    }
+  }
+} finally {
+  await srv.stop();
+  stopExtractionWorkers();
+}
+
+const pct = (n: number, d: number) => (d === 0 ? "n/a" : `${Math.round((100 * n) / d)}%`);
+const header = [
+  "course",
+  "items",
+  "fragments",
+  "trivia",
+  "front/back",
+  "guide opens",
+  "kinds min/mean",
+  "blanks (most)",
+  "defines",
+];
+for (const half of halves) {
+  const rows = report[half]!;
+  const table = rows.map((r) =>
+    r.error
+      ? [r.name, r.error]
+      : [
+          r.name,
+          String(r.items),
+          String(r.fragments),
+          String(r.trivia),
+          String(r.frontBack),
+          r.guideOpensFrontBack ? "front/back" : "body",
+          r.kinds.length
+            ? `${Math.min(...r.kinds)}/${(r.kinds.reduce((a, b) => a + b, 0) / r.kinds.length).toFixed(1)}`
+            : "-",
+          `${pct(r.blanks[0], r.blanks[1])} (${Math.round(100 * r.mostBlanks)}%)`,
+          `${pct(r.defines[0], r.defines[1])} of ${r.defines[1]}`,
+        ],
+  );
+  const ok = rows.filter((r) => !r.error);
+  const sum = (f: (r: Row) => number) => ok.reduce((a, r) => a + f(r), 0);
+  const kinds = ok.flatMap((r) => r.kinds);
+  table.push([
+    "all",
+    String(sum((r) => r.items)),
+    String(sum((r) => r.fragments)),
+    String(sum((r) => r.trivia)),
+    String(sum((r) => r.frontBack)),
+    `${ok.filter((r) => r.guideOpensFrontBack).length} front/back`,
+    kinds.length ? `${Math.min(...kinds)}/${(kinds.reduce((a, b) => a + b, 0) / kinds.length).toFixed(1)}` : "-",
+    `${pct(
+      sum((r) => r.blanks[0]),
+      sum((r) => r.blanks[1]),
+    )} (${Math.round(100 * Math.max(0, ...ok.map((r) => r.mostBlanks)))}%)`,
+    `${pct(
+      sum((r) => r.defines[0]),
+      sum((r) => r.defines[1]),
+    )} of ${sum((r) => r.defines[1])}`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => (r[i] ?? "").length)));
+  const line = (r: string[]) => r.map((x, i) => (x ?? "").padEnd(widths[i]!)).join("  ");
+  console.log(`\n== ${half.toUpperCase()}: item checks, built-in engine (quizzes, exam, flashcards, study guide)`);
+  console.log(line(header));
+  for (const r of table) console.log(line(r));
+}
+console.log("goals: fragments 0, trivia 0, front/back 0, kinds min ≥ 3, blanks ≤ 40% in every quiz, defines ≥ 90%");
+console.log(`items: ${outDir}`);

@@ -1,0 +1,244 @@
+/**
+ * What every generated quiz question, exam item, flashcard and study guide must pass before it is
+ * stored: the extractive engine passes over a failing candidate for the next one (a smaller quiz is
+ * better than a broken one); a model's study guide that opens on front or back matter is asked
+ * again once, then its opening sections are left out.
+ *   - A prompt is a whole question ("…?") or an instruction opening with its verb, that names what
+ *     it asks about, with no dangling start or end and no quoted or blanked sentence cut short.
+ *   - A rubric point is a whole statement: a capital, a verb, a full stop, nothing dangling.
+ *   - A blank is no trivia: its answer and its choices hold no figure (a year, a count, a version, a
+ *     status code) and no proper name, unless the blank is what the sentence is about (its subject,
+ *     or what its "is" states).
+ *   - Choices are of one kind (figures, names, abbreviations, terms, statements) and number, and a
+ *     term among them is written in the document and made of real words (everyday English, or a
+ *     word the document uses more than once), so a one-off coinage is never offered.
+ *   - A flashcard defines: its back has the term as the subject of a defining verb ("X is a …",
+ *     "X refers to …", "X returns …"), or names it ("… is called X"), and says more than a vague
+ *     genus ("is a new industry", "is one such law").
+ *   - A study guide opens with what the document is about, never with front or back matter.
+ */
+import nlp from "compromise";
+import { zipf } from "../extractive/background.ts";
+import { escapeRegExp, isStopword, words } from "../extractive/text.ts";
+import type { ExamQuestion, Flashcard, McqQuestion, StudyGuide } from "../schemas.ts";
+
+export const BLANK = "_____";
+const BLANKED = /_{3,}/;
+
+// Words that leave a sentence or a question open when they end it, or tie it to one before when they open it.
+const DANGLING_END =
+  /\b(the|a|an|of|to|and|or|but|that|which|with|for|in|on|at|by|from|as|is|are|if|than|its|their|this|these|such)\W*$/i;
+const DANGLING_START = /^["“‘(]?(and|or|but|which|that|whereas|also|whose)\b/i;
+// A question opening with a connective continues one before it ("And what …", "So why …").
+const CONTINUING = /^(and|or|but|so|also|then|whereas)\b/i;
+// An exam or quiz instruction opens with its verb ("Explain why …", "Describe …").
+const INSTRUCTION =
+  /^(explain|describe|name|list|give|state|compare|define|complete|outline|show|identify|choose|order|put|summari[sz]e|discuss|contrast|calculate|compute|write|trace)\b/i;
+// How questions are framed, apart from what they ask about.
+const FRAMING = new Set(
+  "what which why how who whom when where does do did is are was were course describe describes described according explain statement statements term following complete say says give gives reason true make makes stand".split(
+    " ",
+  ),
+);
+
+const quotes = (text: string) => [...text.matchAll(/[“"]([^”"]{8,})[”"]/g)].map((m) => m[1]!.trim());
+const wholeSentence = (s: string) => /^["“‘]?[\p{Lu}\d_]/u.test(s) && /[.!?]["”’)]?$/.test(s);
+/** The sentence of a fill-in-the-blank prompt, after its lead-in ("Complete the statement: …"). */
+const blankedSentence = (prompt: string) => prompt.replace(/^[^:_]*:\s*/, "");
+
+/** Why a question prompt is not a whole question naming what it asks about, or null. */
+export function promptProblem(prompt: string): string | null {
+  const p = prompt.trim();
+  if (!/\?["”’)]?$/.test(p) && !INSTRUCTION.test(p)) return "is not a question (end it with ? or open with its verb)";
+  if (CONTINUING.test(p)) return "opens mid-sentence";
+  if (BLANKED.test(p) && !wholeSentence(blankedSentence(p))) return "blanks a sentence cut short";
+  if (quotes(p).some((q) => DANGLING_END.test(q.replace(/[.!?…]+$/, "")) || DANGLING_START.test(q)))
+    return "quotes a sentence cut short";
+  const named = words(p.replace(BLANKED, " ")).filter(
+    (w) => w.length > 2 && !isStopword(w) && !FRAMING.has(w.toLowerCase()),
+  );
+  if (named.length === 0) return "does not name what it asks about";
+  return null;
+}
+
+/** Why a rubric point is not a whole statement, or null. */
+export function statementProblem(text: string): string | null {
+  const t = text.trim();
+  if (words(t).length < 5) return "is too short to be a statement";
+  if (!wholeSentence(t)) return "is not a whole sentence";
+  if (DANGLING_START.test(t) || DANGLING_END.test(t.replace(/[.!?]+["”’)]?$/, ""))) return "is cut short";
+  if (!nlp(t).has("#Verb")) return "has no verb";
+  return null;
+}
+
+export type ChoiceKind = "figure" | "name" | "abbreviation" | "term" | "statement";
+
+/**
+ * What a choice is: a figure (any digit: a year, a count, a version, a status code), a name (a
+ * capital inside a word, "SpiderMonkey", or on a word after the first, "Free Software
+ * Foundation"), an abbreviation ("DOM"), a statement (a clause of more than five words) or a term.
+ * A lone capitalised word reads as a name when everyday English rarely writes it ("Mozilla").
+ */
+export function choiceKind(choice: string): ChoiceKind {
+  const w = choice.trim().split(/\s+/);
+  if (/\d/.test(choice)) return "figure";
+  if (w.length > 5) return "statement";
+  if (w.length === 1 && /^\p{Lu}[\p{Lu}-]+s?$/u.test(w[0]!)) return "abbreviation";
+  if (w.some((x) => /^\p{Lu}\p{Ll}+\p{Lu}/u.test(x)) || w.slice(1).some((x) => /^\p{Lu}\p{Ll}/u.test(x))) return "name";
+  if (w.length === 1 && /^\p{Lu}\p{Ll}+$/u.test(w[0]!) && zipf(w[0]!) < NAME_ZIPF) return "name";
+  return "term";
+}
+const NAME_ZIPF = 3;
+
+/** Names and abbreviations stand for one thing each: they are of one family. */
+const family = (k: ChoiceKind) => (k === "abbreviation" ? "name" : k);
+
+/** A noun phrase in the plural ("binaries") or a verb form ("inspecting") is not of a singular noun's kind. */
+const grammarOf = (choice: string) => {
+  const last = choice.trim().split(/\s+/).at(-1)!.toLowerCase();
+  if (/^\p{Ll}+ing$/u.test(choice.trim())) return "gerund";
+  return /\p{Ll}{2}s$/u.test(last) && !/(ss|us|is)$/.test(last) ? "plural" : "singular";
+};
+
+/** Whether a blank is what its sentence is about: its subject, or what its "is/are" states. */
+const blankIsTheFact = (sentence: string) =>
+  /^["“‘]?_{3,}/.test(sentence) || /\b(is|are|was|were)\s+_{3,}\s*[.!?]?["”’)]?$/.test(sentence);
+
+/** The document an item is drawn from, for the choices offered: its text, and how often it uses each word. */
+export class ItemSource {
+  readonly text: string;
+  private counts = new Map<string, number>();
+  constructor(texts: string[]) {
+    this.text = ` ${texts.join(" \n ").toLowerCase()} `;
+    for (const w of words(this.text)) this.counts.set(w, (this.counts.get(w) ?? 0) + 1);
+  }
+  /** Written in the document as a phrase. */
+  has(phrase: string): boolean {
+    return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(phrase.toLowerCase().trim())}(?![\\p{L}\\p{N}])`, "u").test(
+      this.text,
+    );
+  }
+  /** A word of everyday English, or one the document uses more than once. */
+  realWord(word: string): boolean {
+    return zipf(word) > 0 || (this.counts.get(word.toLowerCase()) ?? 0) >= 2;
+  }
+}
+
+/** Why a multiple-choice question's choices fail, or null. */
+export function choicesProblem(q: McqQuestion, source?: ItemSource): string | null {
+  const right = q.choices[q.answer];
+  if (right === undefined) return null;
+  const blank = BLANKED.test(q.prompt);
+  if (blank && !blankIsTheFact(blankedSentence(q.prompt))) {
+    const trivia = q.choices.find((c) => ["figure", "name"].includes(choiceKind(c)));
+    if (trivia !== undefined)
+      return `blanks trivia ("${trivia}"): ask about what the sentence says, not a figure or a name in it`;
+  }
+  const kind = family(choiceKind(right));
+  const odd = q.choices.find((c) => family(choiceKind(c)) !== kind);
+  if (odd !== undefined) return `offers "${odd}" among choices of another kind`;
+  if (blank && kind === "term" && q.choices.some((c) => grammarOf(c) !== grammarOf(right)))
+    return "offers choices that do not fit the blank's grammar";
+  if (source && (kind === "term" || kind === "name")) {
+    const foreign = q.choices.find((c) => !source.has(c) || !words(c).every((w) => source.realWord(w)));
+    if (foreign !== undefined) return `offers "${foreign}", which is not a term of the document`;
+  }
+  return null;
+}
+
+/** Every problem of one quiz or exam question. */
+export function questionProblems(q: ExamQuestion, source?: ItemSource): string[] {
+  const out: string[] = [];
+  const prompt = promptProblem(q.prompt);
+  if (prompt) out.push(`prompt ${prompt}`);
+  if (q.type === "mcq") {
+    const choices = choicesProblem(q, source);
+    if (choices) out.push(choices);
+  } else if (q.type === "short_answer") {
+    for (const r of q.rubric) {
+      const p = statementProblem(r);
+      if (p) out.push(`rubric point "${r}" ${p}; write each point as a whole sentence from the source`);
+    }
+  }
+  return out;
+}
+
+const DEFINING =
+  /^(is|are|was|were|refers?|means|denotes|stands|describes|represents|consists|contains|holds|returns|computes|creates|provides|allows|lets|specifies|controls|determines|produces|performs|stores|takes|makes|gives|keeps|prints|reads|writes|runs|converts|defines|identifies|measures|tells|uses)$/i;
+// A genus that points back ("one such law") or only judges ("a new industry") says what the term is not.
+const VAGUE = /^(?:an?\s+|the\s+)?(one|another|such|this|that|these|those|same|also|just|only|not)\b/i;
+const POSTMODIFIER = /\b(of|that|which|who|whose|where|used|for|with|to|in|by|from|on|when|whose|as)\b/i;
+
+/** The term a card's front names ("What is a factor?" → "factor"). */
+const termOf = (front: string) =>
+  front
+    .replace(/^(what|who) (is|are) (an?\s+|the\s+)?/i, "")
+    .replace(/\?$/, "")
+    .trim();
+
+/** Whether a card's back says what its front is or does. */
+export function definesTerm(card: Flashcard): boolean {
+  const stand = /^What does (\S+) stand for\?$/.exec(card.front);
+  if (stand) {
+    const initials = card.back
+      .split(/[\s-]+/)
+      .map((w) => w[0]?.toUpperCase() ?? "")
+      .join("");
+    return initials.startsWith(stand[1]!.replace(/s$/, "").slice(0, 2));
+  }
+  const term = termOf(card.front);
+  if (!term) return false;
+  const back = card.back.trim();
+  if (
+    new RegExp(
+      `\\b(called|known as|termed|we call|referred to as)\\s+(an?\\s+|the\\s+)?["“]?${escapeRegExp(term)}\\b`,
+      "i",
+    ).test(back)
+  )
+    return true;
+  const subject = new RegExp(
+    `^(?:(?:an?|the)\\s+)?${escapeRegExp(term)}(?:\\s+\\([^)]*\\))?,?\\s+(\\S+)\\s+(.*)$`,
+    "i",
+  ).exec(back);
+  if (!subject || !DEFINING.test(subject[1]!)) return false;
+  const predicate = subject[2]!.replace(/^(to|for|of|as)\s+/i, "");
+  if (VAGUE.test(predicate)) return false;
+  const content = words(predicate).filter((w) => !isStopword(w));
+  return content.length >= 3 || (content.length >= 2 && POSTMODIFIER.test(predicate));
+}
+
+// Front and back matter by what it is called: a guide that opens with one teaches the book's wrapping.
+const MATTER =
+  /^(contents|table of contents|preface|foreword|acknowledge?ments?|copyright|licen[cs]e|about the authors?|dedication|index|references|bibliography|glossary|colophon|appendix|errata|credits|contributors|further reading)\b/i;
+const MATTER_TEXT = /©|\bcopyright\b|\ball rights reserved\b|\bisbn\b|\bpermission is granted\b|\bprinted in\b/i;
+
+/** Whether a heading names front or back matter ("Preface", "3 References", "Chapter 9: Index"). */
+export const matterHeading = (heading: string) =>
+  MATTER.test(heading.replace(/^chapter \d+:\s*/i, "").replace(/^[\d.\s]+/, ""));
+
+/** Why a study guide does not open with what the document is about, or null. */
+export function guideProblem(guide: StudyGuide): string | null {
+  const first = guide.sections[0];
+  if (!first) return null;
+  if (matterHeading(first.heading))
+    return `the guide opens with front or back matter ("${first.heading}"); open with what the document is about`;
+  const text =
+    "body" in first
+      ? first.body
+      : "bullets" in first
+        ? first.bullets.join(" ")
+        : first.items.map((i) => i.definition).join(" ");
+  if (MATTER_TEXT.test(text))
+    return "the guide's first section quotes front or back matter; open with what the document is about";
+  return null;
+}
+
+/** Whether an item's text quotes front or back matter (a copyright or licence notice, an ISBN). */
+export const quotesMatter = (text: string) => MATTER_TEXT.test(text);
+
+/** A guide that opens with what the document is about: sections of front or back matter before it are left out. */
+export function openingOnBody(guide: StudyGuide): StudyGuide {
+  let sections = guide.sections;
+  while (sections.length > 2 && guideProblem({ ...guide, sections })) sections = sections.slice(1);
+  return { ...guide, sections };
+}

@@ -1,0 +1,152 @@
+/**
+ * Items a teacher would not be embarrassed by (#29), through the real API with the built-in engine:
+ * a course from an uploaded manual whose sentences name years, versions and people, then its
+ * quizzes, flashcards and study guide, and an exam of a course of real chapter text, read with the
+ * item-checks report's own checks (bench/quality).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import {
+  definesCard,
+  fragmentPrompt,
+  fragmentStatement,
+  type Item,
+  kindOf,
+  type Mcq,
+  triviaBlank,
+} from "../../bench/quality/item-checks.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { call } from "../helpers/server.ts";
+import { insertRichCourse } from "./fixtures.ts";
+
+const MANUAL = `# Version control with Git
+
+## Commits and history
+
+Git was created by Linus Torvalds in 2005 for the Linux kernel, and Git 2.40 appeared in 2023.
+A commit is a snapshot of the project's files that records who changed what and why.
+Every commit stores a pointer to its parent commit, so the history forms a chain of snapshots.
+The commit message explains the reason for a change in a sentence or two.
+A repository is a directory whose history of commits Git tracks from one version to the next.
+The history of a repository lets a developer return to any earlier snapshot of the project.
+Git compresses the snapshots of a repository, so a long history takes little disk space.
+A hash identifies each commit by the contents of its snapshot and the hash of its parent.
+The log command lists the commits of the current branch from the newest to the oldest.
+
+## Branches and merging
+
+A branch is a movable pointer to a commit that grows as new commits are added to it.
+Because a branch is only a pointer to a commit, creating a branch is cheap and fast.
+The main branch holds the history that a team has agreed to publish.
+A merge combines the histories of two branches into a single commit with two parents.
+A merge conflict is a disagreement between two branches that change the same lines of a file.
+The developer resolves a merge conflict by editing the file and recording the result in a new commit.
+Rebasing rewrites the commits of a branch so that they start from the newest commit of another branch.
+A feature branch keeps unfinished work apart from the main branch until it is reviewed.
+Short branches reduce merge conflicts, because fewer lines change while they are apart.
+
+## Sharing work with remotes
+
+A remote is a copy of the repository on another machine that developers push to and pull from.
+GitHub, founded in 2008 by Chris Wanstrath, hosts remotes for millions of projects.
+Pushing sends the new commits of a local branch to the matching branch of a remote.
+Pulling fetches the commits of a remote branch and merges them into the local branch.
+A pull request is a proposal to merge the commits of a feature branch into the main branch after review.
+The review of a pull request lets other developers comment on each changed line before the merge.
+A tag is a fixed name for one commit, such as the commit that a release was built from.
+
+To publish a change to a shared repository:
+
+1. Edit the files in the working directory.
+2. Stage the edited files with the add command.
+3. Record the staged files in a new commit with a clear message.
+4. Push the new commit to the matching branch of the remote.
+`;
+
+let srv: TestApp;
+let key: string;
+let courseId: string;
+let richCourse: string;
+const as = (json?: unknown) => ({ key, user: "learner", json });
+
+beforeAll(async () => {
+  srv = await startApp({ env: { RATE_LIMIT_PER_MINUTE: "10000" } });
+  key = await srv.createKey("acme", "production");
+  const form = new FormData();
+  form.append("files", new File([MANUAL], "git-manual.md", { type: "text/markdown" }));
+  form.append("num_chapters", "3");
+  const r = await call(srv, "/v2/courses/generate-from-files?mode=sync", { key, user: "learner", body: form });
+  if (r.status !== 200) throw new Error(`course generation failed: ${r.status} ${r.text}`);
+  courseId = r.body.course.id;
+  richCourse = await insertRichCourse(srv.dataDir, { apiKey: key, externalUserId: "learner" });
+}, 120_000);
+afterAll(() => srv.stop());
+
+const chapterQuizzes = async () =>
+  (
+    (await call(srv, `/v2/courses/${courseId}`, as())).body.chapters as { quiz: { questions: Mcq[]; note?: string } }[]
+  ).map((c) => c.quiz);
+const quizzes = async (): Promise<Mcq[][]> => (await chapterQuizzes()).map((q) => q.questions);
+
+describe("chapter quizzes", () => {
+  test("each mixes at least three kinds of question, and at most 40% are fill-in-the-blank", async () => {
+    const all = await quizzes();
+    expect(all.length).toBeGreaterThanOrEqual(2);
+    for (const quiz of all) {
+      expect(quiz.length).toBeGreaterThanOrEqual(3);
+      expect(new Set(quiz.map(kindOf)).size).toBeGreaterThanOrEqual(3);
+      expect(quiz.filter((q) => kindOf(q) === "blank").length).toBeLessThanOrEqual(Math.floor(quiz.length * 0.4));
+    }
+  });
+
+  test("no blank asks for a year, a version or a name the sentence is not about; prompts are whole questions", async () => {
+    const items = (await quizzes()).flat();
+    expect(items.filter(triviaBlank).map((q) => q.prompt)).toEqual([]);
+    expect(items.map((q) => fragmentPrompt(q.prompt)).filter(Boolean)).toEqual([]);
+    // The manual's years, versions and founders are never a choice.
+    for (const q of items) for (const c of q.choices) expect(c).not.toMatch(/2005|2008|2023|2\.40|Torvalds|Wanstrath/);
+  });
+});
+
+test("a quiz the text cannot fill says so", async () => {
+  for (const quiz of await chapterQuizzes()) {
+    if (quiz.questions.length < 5)
+      expect(quiz.note).toStartWith(`${quiz.questions.length} of the 5 questions asked for`);
+    else expect(quiz.note).toBeUndefined();
+  }
+});
+
+describe("exam", () => {
+  test("prompts are questions or instructions naming their subject; rubric points are whole statements", async () => {
+    const r = await call(srv, `/v2/courses/${richCourse}/generate-exam`, as({ exam_size: 10 }));
+    expect(r.status).toBe(200);
+    const items = r.body.exam.questions as Item[];
+    expect(items.some((q) => q.type === "short_answer")).toBe(true);
+    for (const q of items) {
+      expect(q.prompt).toMatch(/\?$|^(Explain|Describe|List|Name|State|Compare|Complete)\b/);
+      expect(fragmentPrompt(q.prompt)).toBeNull();
+      if (q.type === "short_answer") for (const p of q.rubric) expect(fragmentStatement(p)).toBeNull();
+      if (q.type === "mcq") expect(triviaBlank(q)).toBe(false);
+    }
+  }, 60_000);
+});
+
+describe("flashcards", () => {
+  test("every back says what its front is or does", async () => {
+    const r = await call(srv, `/v2/courses/${courseId}/generate-flashcards`, as({}));
+    expect(r.status).toBe(200);
+    const cards = r.body.flashcards.cards as { front: string; back: string }[];
+    expect(cards.length).toBeGreaterThanOrEqual(5);
+    expect(cards.filter((c) => !definesCard(c))).toEqual([]);
+    expect(cards.map((c) => c.front.toLowerCase())).toEqual(expect.arrayContaining(["branch", "repository"]));
+  });
+});
+
+describe("study guide", () => {
+  test("opens with what the document is about, in its own words", async () => {
+    const r = await call(srv, `/v2/courses/${courseId}/study-guide`, as());
+    expect(r.status).toBe(200);
+    const first = r.body.study_guide.sections[0];
+    expect(first.heading).toBe("What this course is about");
+    expect(first.body).toContain("A commit is a snapshot");
+  });
+});
