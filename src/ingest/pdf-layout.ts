@@ -163,6 +163,7 @@ export function itemsToLines(items: PdfTextItem[]): PdfLine[] {
         leadFontEnded: false,
         font: item.fontName,
         mixedFonts: false,
+        advance: 0,
         lead: { text: item.str.trim(), size, font: item.fontName },
         upright: item.upright,
         chars: new Map(),

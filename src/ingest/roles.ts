@@ -80,17 +80,27 @@ const isTocLine = (b: Block) =>
 const isText = (b: Block) => b.kind === "paragraph" || b.kind === "list_item" || b.kind === "reference";
 const isFurniture = (b: Block) => b.role === "header_footer" || b.role === "page_number";
 
-/** Sections whose heading names a role take that role, nested headings included. */
+/** Whether a heading carries a section number ("3", "12.10"). */
+const isNumbered = (text: string) => /^\s*\d+(\.\d+)*\.?\s+\p{L}/u.test(text);
+
+/**
+ * Sections whose heading names a role take that role, nested headings included. An abstract opens
+ * a document: a numbered section called "Abstract", or one after numbered sections began (a
+ * manual's section on an abstract environment), is text like any other.
+ */
 function rolesFromHeadings(blocks: Block[], roles: (BlockRole | null)[]): void {
   let open: { level: number; role: BlockRole } | null = null;
   let afterReferences = false;
+  let numbered = false;
   blocks.forEach((b, i) => {
     if (isFurniture(b)) return;
     if (b.kind === "heading") {
       const level = b.level ?? 1;
       if (open && level <= open.level) open = null;
+      const numberedHere = isNumbered(b.text);
       if (!open) {
         let role = headingRole(b.text);
+        if (role === "abstract" && (numbered || numberedHere)) role = null;
         // Lettered sections after the references are a paper's appendices ("A Distant Supervision").
         if (!role && afterReferences && LETTER_NUMBERED_RE.test(b.text)) role = "appendix";
         if (role) {
@@ -98,6 +108,7 @@ function rolesFromHeadings(blocks: Block[], roles: (BlockRole | null)[]): void {
           if (role === "references") afterReferences = true;
         }
       }
+      numbered ||= numberedHere;
     }
     if (open) roles[i] = open.role;
   });
@@ -129,18 +140,47 @@ function trailingBibliography(blocks: Block[], roles: (BlockRole | null)[]): voi
     if (!roles[i] && !isFurniture(blocks[i]!) && blocks[i]!.kind !== "heading") roles[i] = "references";
 }
 
-/** Runs of dot-leader lines ending in page numbers: a table of contents with no heading. */
+/** A page number set apart at a line's end ("Matrix Operations and Vectors | 60"). */
+const SET_PAGE_RE = /\s\|\s(\d{1,4})$/;
+const LEADER_RE = /(?:\.\s?){3,}\s*(\d{1,4})$/;
+
+/** The last page number of a paragraph whose every line is a contents entry, one at least set apart. */
+function setPage(b: Block): number | null {
+  if (b.kind !== "paragraph") return null;
+  const lines = b.text.split("\n");
+  if (!lines.some((l) => SET_PAGE_RE.test(l))) return null;
+  if (!lines.every((l) => l.length <= 160 && (SET_PAGE_RE.test(l) || LEADER_RE.test(l)))) return null;
+  const last = lines.at(-1)!;
+  const m = SET_PAGE_RE.exec(last) ?? LEADER_RE.exec(last);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * Runs of contents lines with no heading: dot-leader lines ending in page numbers, or lines whose
+ * page number is set apart at the right, numbers never decreasing down the run (a table's last
+ * column of figures does not read in page order).
+ */
 function tocRuns(blocks: Block[], roles: (BlockRole | null)[]): void {
   let runStart = -1;
+  let lastPage = 0;
   const close = (end: number) => {
     if (runStart >= 0 && end - runStart >= 3) for (let i = runStart; i < end; i++) roles[i] ??= "toc";
     runStart = -1;
+    lastPage = 0;
   };
   blocks.forEach((b, i) => {
     if (isFurniture(b)) return;
-    if (isTocLine(b)) {
+    const page = setPage(b);
+    if (isTocLine(b) || (page !== null && page >= lastPage)) {
       if (runStart < 0) runStart = i;
-    } else close(i);
+      if (page !== null) lastPage = page;
+    } else {
+      close(i);
+      if (page !== null) {
+        runStart = i;
+        lastPage = page;
+      }
+    }
   });
   close(blocks.length);
 }
