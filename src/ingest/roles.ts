@@ -9,7 +9,7 @@
 import { linkCitations } from "./citations.ts";
 import type { Block, BlockRole } from "./document.ts";
 import { openingLines, pageRoles, trailingLicences } from "./front-matter.ts";
-import { isNameList } from "./name-list.ts";
+import { isNameList, leadingNames } from "./name-list.ts";
 
 /** Section headings that name their role, matched after numbering is stripped. */
 const HEADING_ROLES: [RegExp, BlockRole][] = [
@@ -262,6 +262,39 @@ function authorLines(blocks: Block[], roles: (BlockRole | null)[]): void {
     if (!roles[i] && isText(blocks[i]!) && isNameList(blocks[i]!.text)) roles[i] = "title_page";
 }
 
+// Fewer entries, or fewer people, than this are people mentioned in passing (or "Player A",
+// "Player B" taking turns), not a list of them.
+const MIN_CREDITS = 3;
+const MIN_CREDITED = 5;
+const MAX_CREDIT_CHARS = 400;
+
+/**
+ * A contributor or thanks list inside a section (an editor's note thanking the people who made the
+ * book): a run of short paragraphs each opening with people's names and what they did, and the line
+ * introducing the run (ending with a colon). Whom a book thanks is not what it teaches.
+ */
+function creditRuns(blocks: Block[], roles: (BlockRole | null)[]): void {
+  const credit = (i: number) =>
+    i < blocks.length && !roles[i] && isText(blocks[i]!) && blocks[i]!.text.length <= MAX_CREDIT_CHARS
+      ? leadingNames(blocks[i]!.text)
+      : [];
+  for (let i = 0; i < blocks.length; ) {
+    let end = i;
+    const people = new Set<string>();
+    for (let names = credit(end); names.length > 0; names = credit(end)) {
+      for (const n of names) people.add(n);
+      end++;
+    }
+    if (end - i >= MIN_CREDITS && people.size >= MIN_CREDITED) {
+      const intro = i - 1;
+      if (intro >= 0 && !roles[intro] && isText(blocks[intro]!) && /:\s*$/.test(blocks[intro]!.text))
+        roles[intro] = "acknowledgements";
+      for (let k = i; k < end; k++) roles[k] = "acknowledgements";
+    }
+    i = Math.max(end, i + 1);
+  }
+}
+
 /**
  * A paper's indexing lines ("Keywords …", "Categories and Subject Descriptors …") sit under or after
  * its abstract, whichever rule found it; they are title-page metadata, not text to teach.
@@ -310,6 +343,7 @@ export function assignRoles(blocks: Block[]): Block[] {
   trailingLicences(blocks, roles);
   openingLines(blocks, roles);
   authorLines(blocks, roles);
+  creditRuns(blocks, roles);
   indexingLines(blocks, roles);
   const withRoles = blocks.map((b, i) => (roles[i] && roles[i] !== b.role ? { ...b, role: roles[i]! } : b));
   return linkCitations(asReferenceEntries(withRoles));
