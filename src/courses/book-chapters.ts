@@ -8,7 +8,7 @@
  * - more chapters than units: the largest are split (chapter-groups.ts), at a subsection if they have one.
  * Every unit is in exactly one chapter, in document order.
  */
-import { cleanTitle, groupTitle, MIN_PART_WORDS, splitToCount } from "./chapter-groups.ts";
+import { cleanTitle, groupTitle, splitToCount, tooThin } from "./chapter-groups.ts";
 import { type Paragraph, type Section, topDepth, topSections, wordsOf } from "./sections.ts";
 
 /** A section with the headings that make it one: its own last, outermost first. */
@@ -89,11 +89,11 @@ export function bookUnits(paragraphs: Paragraph[], count: number): BookSection[]
   return withoutSlivers(units, paragraphs);
 }
 
-/** Units too short to be a chapter (a heading over one line) joined to the one after them, or before. */
+/** Units too thin to be a chapter (a heading over one line or one sentence) joined to the one after them, or before. */
 function withoutSlivers(units: BookSection[], paragraphs: Paragraph[]): BookSection[] {
   const out = [...units];
   for (let i = 0; i < out.length && out.length > 1; ) {
-    if (out[i]!.words >= MIN_PART_WORDS) {
+    if (!tooThin(paragraphs, out[i]!.from, out[i]!.to, out[i]!.words)) {
       i++;
       continue;
     }
