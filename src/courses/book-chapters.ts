@@ -8,7 +8,7 @@
  * - more chapters than units: the largest are split (chapter-groups.ts), at a subsection if they have one.
  * Every unit is in exactly one chapter, in document order.
  */
-import { cleanTitle, groupTitle, MIN_PART_WORDS, splitToCount } from "./chapter-groups.ts";
+import { cleanTitle, groupTitle, splitToCount, tooThin } from "./chapter-groups.ts";
 import { type Paragraph, type Section, topDepth, topSections, wordsOf } from "./sections.ts";
 
 /** A section with the headings that make it one: its own last, outermost first. */
@@ -89,11 +89,11 @@ export function bookUnits(paragraphs: Paragraph[], count: number): BookSection[]
   return withoutSlivers(units, paragraphs);
 }
 
-/** Units too short to be a chapter (a heading over one line) joined to the one after them, or before. */
+/** Units too thin to be a chapter (a heading over one line or one sentence) joined to the one after them, or before. */
 function withoutSlivers(units: BookSection[], paragraphs: Paragraph[]): BookSection[] {
   const out = [...units];
   for (let i = 0; i < out.length && out.length > 1; ) {
-    if (out[i]!.words >= MIN_PART_WORDS) {
+    if (!tooThin(paragraphs, out[i]!.from, out[i]!.to, out[i]!.words)) {
       i++;
       continue;
     }
@@ -132,9 +132,10 @@ function tidiness(units: BookSection[]): (i: number, j: number) => boolean {
 }
 
 /**
- * Consecutive groups of the units, exactly `count` (fewer only with fewer units): the fewest untidy
- * groups among those whose largest is within twice the average (or as small as it can be), then the
- * smallest largest group.
+ * Consecutive groups of the units, exactly `count` (fewer only with fewer units), among those whose
+ * largest is within twice the average (or as small as it can be): the fewest slivers (a group under
+ * a tenth of the average: a two-page preface as one of four chapters), then the fewest untidy
+ * groups, then the smallest largest group.
  */
 export function groupUnits(units: BookSection[], count: number): BookSection[][] {
   const n = units.length;
@@ -143,20 +144,31 @@ export function groupUnits(units: BookSection[], count: number): BookSection[][]
   const prefix = [0];
   for (const u of units) prefix.push(prefix.at(-1)! + Math.max(1, u.words));
   const size = (i: number, j: number) => prefix[j]! - prefix[i]!;
-  const bound = Math.max(MAX_OVER_AVERAGE * (prefix[n]! / k), leastLargest(units, k));
-  // best[g][j]: [untidy groups, largest group] of the best split of the first j units into g groups.
-  const best = Array.from({ length: k + 1 }, () => new Array<[number, number] | null>(n + 1).fill(null));
+  const average = prefix[n]! / k;
+  const bound = Math.max(MAX_OVER_AVERAGE * average, leastLargest(units, k));
+  // best[g][j]: [slivers, untidy groups, largest group, sum of squared sizes] of the best split of
+  // the first j units into g groups; the squares make the groups even where the largest is fixed.
+  type Cost = [number, number, number, number];
+  const best = Array.from({ length: k + 1 }, () => new Array<Cost | null>(n + 1).fill(null));
   const cut = Array.from({ length: k + 1 }, () => new Array<number>(n + 1).fill(0));
   const tidy = tidiness(units);
-  const better = (a: [number, number], b: [number, number] | null) =>
-    !b || a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
-  best[0]![0] = [0, 0];
+  const better = (a: Cost, b: Cost | null) => {
+    if (!b) return true;
+    const k = a.findIndex((x, i) => x !== b[i]);
+    return k >= 0 && a[k]! < b[k]!;
+  };
+  best[0]![0] = [0, 0, 0, 0];
   for (let g = 1; g <= k; g++) {
     for (let j = g; j <= n; j++) {
       for (let i = g - 1; i < j; i++) {
         const before = best[g - 1]![i];
         if (!before || size(i, j) > bound) continue;
-        const v: [number, number] = [before[0] + (tidy(i, j) ? 0 : 1), Math.max(before[1], size(i, j))];
+        const v: Cost = [
+          before[0] + (size(i, j) < average * SUBSTANTIAL_SHARE ? 1 : 0),
+          before[1] + (tidy(i, j) ? 0 : 1),
+          Math.max(before[2], size(i, j)),
+          before[3] + size(i, j) ** 2,
+        ];
         if (better(v, best[g]![j]!)) {
           best[g]![j] = v;
           cut[g]![j] = i;
@@ -197,20 +209,57 @@ function leastLargest(units: BookSection[], k: number): number {
 
 // Longer than this, headings joined read as a list rather than a title.
 const MAX_JOINED_CHARS = 60;
-// A heading's own number: "3 Sorting", "Chapter 3", "CHAPTER IV", "Part II" (a Roman numeral only
-// after its word, or "Civil" would be one).
-const NUMBER_RE = /^\s*(?:(?:chapter|part|section)\s+(\d+|[IVXLC]+)\b|(\d+)(?=[\s:]|\.(?!\d)))/i;
+const WORD_NUMBERS =
+  "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty".split(
+    " ",
+  );
+// A heading's own number: "3 Sorting", "Chapter 3", "CHAPTER IV", "CHAPTER ONE", "Part II" (a
+// Roman numeral or a spelled number only after its word, or "Civil" would be one).
+const NUMBER_RE = new RegExp(
+  `^\\s*(?:(chapter|part|section)\\s+(\\d+|[IVXLC]+|${WORD_NUMBERS.join("|")})\\b[.:]?|(\\d+)(?=[\\s:]|\\.(?!\\d)))`,
+  "i",
+);
 const numberOf = (title: string) => {
   const m = title.match(NUMBER_RE);
-  return m ? (m[1] ?? m[2]!) : null;
+  if (!m) return null;
+  const spelled = WORD_NUMBERS.indexOf((m[2] ?? "").toLowerCase());
+  return spelled >= 0 ? String(spelled + 1) : (m[2] ?? m[3]!);
+};
+/** A heading's words without its number: "CHAPTER ONE INTRODUCTION" is "INTRODUCTION". */
+const bareTitle = (title: string) => cleanTitle(title.replace(NUMBER_RE, "").trim() || title);
+/** "Parts", "Sections" or "Chapters", as the book names the divisions a range counts. */
+const kindOf = (title: string) => {
+  const word = NUMBER_RE.exec(title)?.[1]?.toLowerCase();
+  return word === "part" ? "Parts" : word === "section" ? "Sections" : "Chapters";
 };
 
 /**
- * A group's title: its one section's heading; the heading of the one part it is exactly; its
- * headings joined while short ("A, B and C"); else "Chapters 3–5: First", numbered as the book
- * numbers its chapters (by their places where it numbers nothing), or "First through Last".
+ * A title for consecutive divisions: their titles joined while short ("A, B and C"); else
+ * "Chapters 3–5: First" ("Parts II–III: …"), numbered as the book numbers them (by their places
+ * among `all` where it numbers nothing), or "First through Last".
  */
-export function bookGroupTitle(units: BookSection[], group: BookSection[]): string {
+function rangeTitle(all: string[], titles: string[]): string {
+  if (titles.length === 1) return cleanTitle(titles[0]!);
+  const joined = groupTitle(titles.map(bareTitle));
+  // groupTitle already gives "A through D" for a list too long for its own bound.
+  if (joined.length <= MAX_JOINED_CHARS && !joined.includes(" through ")) return joined;
+  const first = titles[0]!;
+  const last = titles.at(-1)!;
+  const numbered = all.some((t) => numberOf(t) !== null);
+  const [a, b] = numbered
+    ? [numberOf(first), numberOf(last)]
+    : [String(all.indexOf(first) + 1), String(all.lastIndexOf(last) + 1)];
+  if (!a || !b || a === b) return joined;
+  return `${kindOf(first)} ${a}–${b}: ${bareTitle(first)}`;
+}
+
+/**
+ * A group's title: its one section's heading; the heading of the one part it is exactly; the
+ * parts it covers whole, where the book has parts; else the range from its first body chapter, so
+ * an unnumbered opening (a preface, a notice) never names the group where the book numbers its
+ * chapters. Parts are the headings at depth `top`, the document's top level.
+ */
+export function bookGroupTitle(units: BookSection[], group: BookSection[], top = 0): string {
   if (group.length === 1) return cleanTitle(group[0]!.title);
   const first = group[0]!;
   const last = group.at(-1)!;
@@ -222,22 +271,33 @@ export function bookGroupTitle(units: BookSection[], group: BookSection[]): stri
     const under = (k: number) => k >= 0 && k < units.length && keyOf(units[k]!.path.slice(0, level)) === head;
     if (under(j - 1) && !under(i - 1) && !under(j)) return cleanTitle(first.path[level - 1]!);
   }
-  const joined = groupTitle(group.map((u) => u.title));
-  // groupTitle already gives "A through D" for a list too long for its own bound.
-  if (joined.length <= MAX_JOINED_CHARS && !joined.includes(" through ")) return joined;
-  // The book's own numbers; where it numbers none of them, their places are its numbering.
-  const numbered = units.some((u) => numberOf(u.title) !== null || /^\s*\d/.test(u.title));
-  const [a, b] = numbered ? [numberOf(first.title), numberOf(last.title)] : [String(i + 1), String(j)];
-  if (!a || !b || a === b) return joined;
-  const kind = /^\s*section/i.test(first.title) ? "Sections" : "Chapters";
-  return `${kind} ${a}–${b}: ${cleanTitle(first.title)}`;
+  // Whole parts: the group's units inside parts (an opening such as a preface may stand before
+  // them) start where a part starts and end where one ends.
+  const inPart = (u: BookSection | undefined) => (u && u.path.length > top + 1 ? u.path[top]! : null);
+  const inside = group.filter((u) => inPart(u) !== null);
+  const a = units.indexOf(inside[0]!);
+  const b = units.indexOf(inside.at(-1)!);
+  if (inside.length > 0 && inPart(units[a - 1]) !== inPart(units[a]) && inPart(units[b + 1]) !== inPart(units[b])) {
+    const parts = [...new Set(inside.map(inPart) as string[])];
+    return rangeTitle([...new Set(units.map(inPart).filter((p) => p !== null))], parts);
+  }
+  // Where the book has parts, its chapters are the units inside them: an opening before them is none.
+  const chapters = units.some((u) => inPart(u) !== null) ? units.filter((u) => inPart(u) !== null) : units;
+  const titles = chapters.map((u) => u.title);
+  const numbered = titles.some((t) => numberOf(t) !== null);
+  const lead = group.findIndex((u) => chapters.includes(u) && (!numbered || numberOf(u.title) !== null));
+  return rangeTitle(
+    titles,
+    group.slice(Math.max(0, lead)).map((u) => u.title),
+  );
 }
 
 /** A source's chapters as groups of its sections, each with its title. */
 export function bookChapters(paragraphs: Paragraph[], count: number): { title: string; sections: BookSection[] }[] {
   const units = bookUnits(paragraphs, count);
+  const top = topDepth(paragraphs) ?? 0;
   const grouped = (pieces: BookSection[]) =>
-    groupUnits(pieces, count).map((g) => ({ title: bookGroupTitle(pieces, g), sections: g }));
+    groupUnits(pieces, count).map((g) => ({ title: bookGroupTitle(pieces, g, top), sections: g }));
   if (units.length >= count) return grouped(units);
   // Splitting the largest until there are `count` pieces may leave one over twice the average;
   // then it is split further and neighbouring pieces share chapters instead.

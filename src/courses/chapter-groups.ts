@@ -3,6 +3,7 @@
  * fewer sections than chapters the largest are split first, at a subsection boundary when they
  * have one, else between paragraphs; a short source gives short chapters, never repeated ones.
  */
+import { splitSentences } from "../ingest/sentences.ts";
 import { type Paragraph, type Section, wordsOf } from "./sections.ts";
 
 const NUMBERING_RE = /^\s*((\d+|[A-Z]|[IVXLC]+)(\.\d+)*\.?|appendix\s+[A-Z]\.?)\s+(?=\p{L})/iu;
@@ -10,8 +11,26 @@ const NUMBERING_RE = /^\s*((\d+|[A-Z]|[IVXLC]+)(\.\d+)*\.?|appendix\s+[A-Z]\.?)\
 /** A heading as a title: its numbering ("3.2", "A.1", "IV.") dropped. */
 export const cleanTitle = (heading: string): string => heading.replace(NUMBERING_RE, "").trim() || heading.trim();
 
-// A piece shorter than this is no chapter: a title slide's one line, a lone caption.
+// A piece shorter than this, or of one sentence, is no chapter: a title slide's one line, a lone
+// caption, a section that only announces the next.
 export const MIN_PART_WORDS = 30;
+const MIN_PART_SENTENCES = 2;
+
+/** Whether paragraphs [from, to) are too thin to teach on their own (a code listing counts as a sentence). */
+export function tooThin(
+  paragraphs: Paragraph[],
+  from: number,
+  to: number,
+  words = wordsOf(paragraphs, from, to),
+): boolean {
+  if (words < MIN_PART_WORDS) return true;
+  let sentences = 0;
+  for (let i = from; i < to && sentences < MIN_PART_SENTENCES; i++) {
+    const text = paragraphs[i]!.text;
+    sentences += text.startsWith("```") ? 1 : splitSentences(text).length;
+  }
+  return sentences < MIN_PART_SENTENCES;
+}
 
 /**
  * Where to cut a section in two: the subsection start nearest its middle (titled by the subsection),
@@ -27,6 +46,7 @@ function splitPoint(s: Section, paragraphs: Paragraph[]): { at: number; title: s
   let before = wordsOf(paragraphs, s.from, s.from + 1);
   for (let i = s.from + 1; i < s.to; before += wordsOf(paragraphs, i, i + 1), i++) {
     if (before < MIN_PART_WORDS || s.words - before < MIN_PART_WORDS) continue;
+    if (tooThin(paragraphs, s.from, i, before) || tooThin(paragraphs, i, s.to, s.words - before)) continue;
     const distance = Math.abs(before - half);
     if (!boundary || distance < boundary.distance) boundary = { at: i, distance };
     const title = sub(i);

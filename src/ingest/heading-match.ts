@@ -157,6 +157,7 @@ function synthesize(lines: PdfLine[], index: number, entry: HeadingEntry, body: 
     size: body,
     font: "",
     mixedFonts: false,
+    advance: body / 2,
     lead: { text, size: body, font: "" },
     upright: true,
     heading: entry.level,

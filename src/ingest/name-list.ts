@@ -34,3 +34,28 @@ export function nameWords(text: string): string[] {
     .flatMap((p) => p.split(/\s+/))
     .filter((w) => !/^\p{Lu}\.$/u.test(w));
 }
+
+/** Lower-case words inside a name ("Ludwig van Beethoven"), and the "and" between names. */
+const NAME_JOINERS = new Set(["and", "van", "von", "de", "der", "da", "di", "le", "la"]);
+
+/**
+ * The people a paragraph opens with, followed by what they did: an entry of a contributor or
+ * thanks list ("Karl Berry, Bob Chassell, and M. Ramakrishnan for their expert advice", "Lisa
+ * (Opus) Goldstein for her help"). The names run to the first lower-case word; none when anything
+ * but names stands there, or nothing follows them.
+ */
+export function leadingNames(text: string): string[] {
+  const words = text
+    .replace(/\([^)]*\)/g, " ")
+    .trim()
+    .split(/\s+/);
+  const end = words.findIndex((w) => /^\p{Ll}/u.test(w) && !NAME_JOINERS.has(w.replace(/[,;]$/, "")));
+  if (end <= 0) return [];
+  const lead = words
+    .slice(0, end)
+    .join(" ")
+    .replace(/^and\s+|,?\s+and\s+/g, ", ");
+  // Degrees and honours after a name ("Julie Sussman, P.P.A.") are not names of their own.
+  const parts = items(lead).filter((p) => !/^(\p{Lu}\.){2,}$/u.test(p));
+  return parts.length > 0 && parts.every((p) => NAME_RE.test(p)) ? parts : [];
+}

@@ -18,6 +18,29 @@ interface Open {
   kind: BlockKind;
   text: string;
   extra: Partial<Block>;
+  /** A code listing's lines as set, so the indentation it prints can be rebuilt. */
+  rows?: PdfLine[];
+}
+
+/**
+ * A listing's text with its indentation: pdf.js gives each line's position, not its leading
+ * spaces, so each line is indented by the fixed-pitch characters between the listing's left edge
+ * and where it starts. The smallest indentation, in whole characters of the measured advance, sets
+ * the step: a listing package may space its columns a tenth off the font's glyphs, which over
+ * eight characters would lose one.
+ */
+export function indentedListing(rows: PdfLine[]): string {
+  const left = Math.min(...rows.map((r) => r.x));
+  const advances = rows.map((r) => r.advance).sort((a, b) => a - b);
+  const advance = advances[Math.floor(advances.length / 2)]!;
+  const least = Math.min(...rows.map((r) => r.x - left).filter((d) => d > advance / 2));
+  const step = Number.isFinite(least) ? least / Math.max(1, Math.round(least / advance)) : advance;
+  return rows
+    .map((r) => {
+      const text = r.text.replaceAll(CELL_SEPARATOR, "   ");
+      return step > 0 ? " ".repeat(Math.round((r.x - left) / step)) + text : text;
+    })
+    .join("\n");
 }
 
 /** A footnote's marker and text: a smaller leading run ("¹") or a leading number or symbol. */
@@ -46,12 +69,13 @@ export function pageBlocks(
   let codeX = 0;
 
   const flush = () => {
-    if (open?.text.trim()) out.push(block(open.kind, open.text.trim(), { page }, open.extra));
+    const text = open?.rows ? indentedListing(open.rows) : open?.text.trim();
+    if (open && text?.trim()) out.push(block(open.kind, text, { page }, open.extra));
     open = null;
   };
-  const start = (kind: BlockKind, text: string, extra: Partial<Block> = {}) => {
+  const start = (kind: BlockKind, text: string, extra: Partial<Block> = {}, rows?: PdfLine[]) => {
     flush();
-    open = { kind, text, extra };
+    open = rows ? { kind, text, extra, rows } : { kind, text, extra };
   };
   /** Small text with a marker and no body text below it in its column: a footnote. */
   const footnote = (l: PdfLine) => {
@@ -85,9 +109,11 @@ export function pageBlocks(
       // fixed-pitch text is spaces that align columns (R's printed matrices), not a table's cells.
       const text = line.text.replaceAll(CELL_SEPARATOR, "   ");
       const continues = cur?.kind === "code" && prev && prev.y - line.y > 0 && prev.y - line.y < line.size * 3.5;
-      if (continues) cur.text += `\n${text}`;
-      else {
-        start("code", text);
+      if (continues) {
+        cur.text += `\n${text}`;
+        cur.rows?.push(line);
+      } else {
+        start("code", text, {}, [line]);
         codeX = line.x;
       }
     } else if (entry) {

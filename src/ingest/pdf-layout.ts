@@ -30,6 +30,8 @@ export interface PdfLine {
   font: string;
   /** Whether other fonts carry a tenth or more of the characters (a run-in bold phrase, code, math). */
   mixedFonts: boolean;
+  /** Mean width of a character in the line's runs: in a fixed-pitch font, the width of every one. */
+  advance: number;
   /** The first visible run: a footnote marker is a run smaller than the line. */
   lead: { text: string; size: number; font: string };
   /**
@@ -67,6 +69,9 @@ interface OpenLine extends PdfLine {
   leadFontEnded: boolean;
   chars: Map<string, number>;
   sizes: Map<number, number>;
+  /** Width and characters of the visible runs, for the line's advance. */
+  inkWidth: number;
+  inkChars: number;
 }
 
 const dominant = <K>(counts: Map<K, number>, fallback: K): [K, number, number] => {
@@ -119,6 +124,7 @@ export function itemsToLines(items: PdfTextItem[]): PdfLine[] {
       size,
       font,
       mixedFonts: most < total * 0.9,
+      advance: l.inkChars > 0 ? l.inkWidth / l.inkChars : l.size / 2,
       lead: l.lead,
       ...(runIn ? { runIn } : {}),
       upright: l.upright,
@@ -142,9 +148,11 @@ export function itemsToLines(items: PdfTextItem[]): PdfLine[] {
       eol = false;
       const visible = item.str.trim().length > 0;
       if (!cur && !visible) continue;
+      // A run that opens with spaces (a listing indented with them) starts where its ink does.
+      const lead = item.str.length - item.str.trimStart().length;
       cur ??= {
         text: "",
-        x: item.x,
+        x: item.x + (lead * item.width) / item.str.length,
         y: item.y,
         endX: item.x,
         inkEnd: item.x,
@@ -155,10 +163,13 @@ export function itemsToLines(items: PdfTextItem[]): PdfLine[] {
         leadFontEnded: false,
         font: item.fontName,
         mixedFonts: false,
+        advance: 0,
         lead: { text: item.str.trim(), size, font: item.fontName },
         upright: item.upright,
         chars: new Map(),
         sizes: new Map(),
+        inkWidth: 0,
+        inkChars: 0,
       };
       const line = cur;
       // A dropped mark keeps the space it carries ("1 " before the next word).
@@ -177,6 +188,8 @@ export function itemsToLines(items: PdfTextItem[]): PdfLine[] {
         else if (line.text && gap > size * 0.15 && !/\s$/.test(line.text) && !/^\s/.test(item.str)) line.text += " ";
         line.inkEnd = item.x + item.width;
         line.lastSize = size;
+        line.inkWidth += item.width;
+        line.inkChars += item.str.length;
         const n = item.str.trim().length;
         line.chars.set(item.fontName, (line.chars.get(item.fontName) ?? 0) + n);
         const key = roundSize(size);

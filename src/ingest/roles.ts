@@ -9,7 +9,7 @@
 import { linkCitations } from "./citations.ts";
 import type { Block, BlockRole } from "./document.ts";
 import { openingLines, pageRoles, trailingLicences } from "./front-matter.ts";
-import { isNameList } from "./name-list.ts";
+import { isNameList, leadingNames } from "./name-list.ts";
 
 /** Section headings that name their role, matched after numbering is stripped. */
 const HEADING_ROLES: [RegExp, BlockRole][] = [
@@ -80,17 +80,27 @@ const isTocLine = (b: Block) =>
 const isText = (b: Block) => b.kind === "paragraph" || b.kind === "list_item" || b.kind === "reference";
 const isFurniture = (b: Block) => b.role === "header_footer" || b.role === "page_number";
 
-/** Sections whose heading names a role take that role, nested headings included. */
+/** Whether a heading carries a section number ("3", "12.10"). */
+const isNumbered = (text: string) => /^\s*\d+(\.\d+)*\.?\s+\p{L}/u.test(text);
+
+/**
+ * Sections whose heading names a role take that role, nested headings included. An abstract opens
+ * a document: a numbered section called "Abstract", or one after numbered sections began (a
+ * manual's section on an abstract environment), is text like any other.
+ */
 function rolesFromHeadings(blocks: Block[], roles: (BlockRole | null)[]): void {
   let open: { level: number; role: BlockRole } | null = null;
   let afterReferences = false;
+  let numbered = false;
   blocks.forEach((b, i) => {
     if (isFurniture(b)) return;
     if (b.kind === "heading") {
       const level = b.level ?? 1;
       if (open && level <= open.level) open = null;
+      const numberedHere = isNumbered(b.text);
       if (!open) {
         let role = headingRole(b.text);
+        if (role === "abstract" && (numbered || numberedHere)) role = null;
         // Lettered sections after the references are a paper's appendices ("A Distant Supervision").
         if (!role && afterReferences && LETTER_NUMBERED_RE.test(b.text)) role = "appendix";
         if (role) {
@@ -98,6 +108,7 @@ function rolesFromHeadings(blocks: Block[], roles: (BlockRole | null)[]): void {
           if (role === "references") afterReferences = true;
         }
       }
+      numbered ||= numberedHere;
     }
     if (open) roles[i] = open.role;
   });
@@ -129,18 +140,47 @@ function trailingBibliography(blocks: Block[], roles: (BlockRole | null)[]): voi
     if (!roles[i] && !isFurniture(blocks[i]!) && blocks[i]!.kind !== "heading") roles[i] = "references";
 }
 
-/** Runs of dot-leader lines ending in page numbers: a table of contents with no heading. */
+/** A page number set apart at a line's end ("Matrix Operations and Vectors | 60"). */
+const SET_PAGE_RE = /\s\|\s(\d{1,4})$/;
+const LEADER_RE = /(?:\.\s?){3,}\s*(\d{1,4})$/;
+
+/** The last page number of a paragraph whose every line is a contents entry, one at least set apart. */
+function setPage(b: Block): number | null {
+  if (b.kind !== "paragraph") return null;
+  const lines = b.text.split("\n");
+  if (!lines.some((l) => SET_PAGE_RE.test(l))) return null;
+  if (!lines.every((l) => l.length <= 160 && (SET_PAGE_RE.test(l) || LEADER_RE.test(l)))) return null;
+  const last = lines.at(-1)!;
+  const m = SET_PAGE_RE.exec(last) ?? LEADER_RE.exec(last);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * Runs of contents lines with no heading: dot-leader lines ending in page numbers, or lines whose
+ * page number is set apart at the right, numbers never decreasing down the run (a table's last
+ * column of figures does not read in page order).
+ */
 function tocRuns(blocks: Block[], roles: (BlockRole | null)[]): void {
   let runStart = -1;
+  let lastPage = 0;
   const close = (end: number) => {
     if (runStart >= 0 && end - runStart >= 3) for (let i = runStart; i < end; i++) roles[i] ??= "toc";
     runStart = -1;
+    lastPage = 0;
   };
   blocks.forEach((b, i) => {
     if (isFurniture(b)) return;
-    if (isTocLine(b)) {
+    const page = setPage(b);
+    if (isTocLine(b) || (page !== null && page >= lastPage)) {
       if (runStart < 0) runStart = i;
-    } else close(i);
+      if (page !== null) lastPage = page;
+    } else {
+      close(i);
+      if (page !== null) {
+        runStart = i;
+        lastPage = page;
+      }
+    }
   });
   close(blocks.length);
 }
@@ -222,6 +262,39 @@ function authorLines(blocks: Block[], roles: (BlockRole | null)[]): void {
     if (!roles[i] && isText(blocks[i]!) && isNameList(blocks[i]!.text)) roles[i] = "title_page";
 }
 
+// Fewer entries, or fewer people, than this are people mentioned in passing (or "Player A",
+// "Player B" taking turns), not a list of them.
+const MIN_CREDITS = 3;
+const MIN_CREDITED = 5;
+const MAX_CREDIT_CHARS = 400;
+
+/**
+ * A contributor or thanks list inside a section (an editor's note thanking the people who made the
+ * book): a run of short paragraphs each opening with people's names and what they did, and the line
+ * introducing the run (ending with a colon). Whom a book thanks is not what it teaches.
+ */
+function creditRuns(blocks: Block[], roles: (BlockRole | null)[]): void {
+  const credit = (i: number) =>
+    i < blocks.length && !roles[i] && isText(blocks[i]!) && blocks[i]!.text.length <= MAX_CREDIT_CHARS
+      ? leadingNames(blocks[i]!.text)
+      : [];
+  for (let i = 0; i < blocks.length; ) {
+    let end = i;
+    const people = new Set<string>();
+    for (let names = credit(end); names.length > 0; names = credit(end)) {
+      for (const n of names) people.add(n);
+      end++;
+    }
+    if (end - i >= MIN_CREDITS && people.size >= MIN_CREDITED) {
+      const intro = i - 1;
+      if (intro >= 0 && !roles[intro] && isText(blocks[intro]!) && /:\s*$/.test(blocks[intro]!.text))
+        roles[intro] = "acknowledgements";
+      for (let k = i; k < end; k++) roles[k] = "acknowledgements";
+    }
+    i = Math.max(end, i + 1);
+  }
+}
+
 /**
  * A paper's indexing lines ("Keywords …", "Categories and Subject Descriptors …") sit under or after
  * its abstract, whichever rule found it; they are title-page metadata, not text to teach.
@@ -270,6 +343,7 @@ export function assignRoles(blocks: Block[]): Block[] {
   trailingLicences(blocks, roles);
   openingLines(blocks, roles);
   authorLines(blocks, roles);
+  creditRuns(blocks, roles);
   indexingLines(blocks, roles);
   const withRoles = blocks.map((b, i) => (roles[i] && roles[i] !== b.role ? { ...b, role: roles[i]! } : b));
   return linkCitations(asReferenceEntries(withRoles));

@@ -37,7 +37,7 @@ describe("code in a PDF manual", () => {
       ]),
     );
     const r = await extractFile(path, "manual.pdf", cfg);
-    expect(codeBlocks(r.blocks)).toEqual(["> average <- function(x) {\nsum(x) / length(x)\n}"]);
+    expect(codeBlocks(r.blocks)).toEqual(["> average <- function(x) {\n    sum(x) / length(x)\n}"]);
     expect(r.markdown).toContain("The function is defined as follows:\n\n```\n> average <- function(x) {");
     // The sentences around it stay prose.
     const prose = r.blocks.filter((b) => b.kind === "paragraph").map((b) => b.text);
