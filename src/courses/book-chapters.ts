@@ -225,8 +225,16 @@ const numberOf = (title: string) => {
   const spelled = WORD_NUMBERS.indexOf((m[2] ?? "").toLowerCase());
   return spelled >= 0 ? String(spelled + 1) : (m[2] ?? m[3]!);
 };
-/** A heading's words without its number: "CHAPTER ONE INTRODUCTION" is "INTRODUCTION". */
-const bareTitle = (title: string) => cleanTitle(title.replace(NUMBER_RE, "").trim() || title);
+/** A heading's words without its number: "CHAPTER ONE INTRODUCTION" is "INTRODUCTION", "1. Introduction" is "Introduction". */
+const bareTitle = (title: string) => {
+  const clean = cleanTitle(title);
+  return (
+    clean
+      .replace(NUMBER_RE, "")
+      .replace(/^[\s.:]+/, "")
+      .trim() || clean
+  );
+};
 /** "Parts", "Sections" or "Chapters", as the book names the divisions a range counts. */
 const kindOf = (title: string) => {
   const word = NUMBER_RE.exec(title)?.[1]?.toLowerCase();

@@ -19,7 +19,7 @@ const PEOPLE = ["Marten", "Vantongeren", "Kuhlmann", "Avilar", "Bucknell", "Comp
 
 const note = `## 1 Editor's Note
 
-This guide collects the field notes of three seasons of survey work on the lava fields, revised so that a newcomer can follow every step of a survey from the first traverse to the final map.
+A survey of the lava fields takes three seasons of survey work, and a newcomer follows every step of it from the first traverse to the final map.
 
 ${THANKS.join("\n\n")}`;
 
