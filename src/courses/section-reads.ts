@@ -7,6 +7,7 @@
  * replaces them), so a document indexed again is read again.
  */
 import type { Database } from "bun:sqlite";
+import { documentChunkState } from "../retrieval/index.ts";
 import { documentParagraphs, type Paragraph } from "./sections.ts";
 import { type ChunkPassage, paragraphPassages } from "./source-passages.ts";
 import type { ChapterPart } from "./store.ts";
@@ -15,17 +16,9 @@ import type { ChapterPart } from "./store.ts";
 const KEPT = 2;
 const kept = new Map<string, Paragraph[]>();
 
-/** Which chunks the document has now: their count and the newest row. */
-const chunkState = (sqlite: Database, documentId: string) =>
-  sqlite
-    .query<{ n: number; last: number | null }, [string]>(
-      "SELECT count(*) AS n, max(rowid) AS last FROM retrieval_chunks WHERE document_id = ?",
-    )
-    .get(documentId);
-
 /** The document's paragraphs (sections.ts), kept for the next read. */
 export function paragraphsOf(sqlite: Database, documentId: string): Paragraph[] {
-  const state = chunkState(sqlite, documentId);
+  const state = documentChunkState(sqlite, documentId);
   const key = `${sqlite.filename}\u0000${documentId}\u0000${state?.n}\u0000${state?.last}`;
   const held = kept.get(key);
   if (held) {

@@ -42,7 +42,33 @@ interface Slot {
   exhausted: boolean;
 }
 
+/**
+ * The exam of `input.size` questions, or EXAM_SIZE_UNAVAILABLE naming a size the course does supply:
+ * how many the chapters yield depends on how the size spreads over them, so the smaller count is
+ * built again before it is promised (a few times at most) and asking for it then succeeds.
+ */
 export async function buildExamQuestions(llm: Llm, input: ExamBuildInput): Promise<ExamQuestion[]> {
+  let size = input.size;
+  for (let attempt = 1; ; attempt++) {
+    const built = await buildUpTo(llm, { ...input, size });
+    if (built.length >= size && size === input.size) return built;
+    if (built.length >= size || built.length === 0 || attempt === MAX_SIZE_CHECKS) {
+      const available = Math.min(size, built.length);
+      throw new AppError(
+        "EXAM_SIZE_UNAVAILABLE",
+        `This course's chapters support ${available} distinct exam questions (none repeating a chapter quiz); ask for an exam_size of at most ${available}`,
+        { exam_size: input.size, available },
+      );
+    }
+    size = built.length;
+  }
+}
+
+// Builds of a smaller size before the shortfall is reported; each is cheap for the built-in engine.
+const MAX_SIZE_CHECKS = 3;
+
+/** At most `input.size` questions, spread over the chapters; fewer when the chapters supply fewer. */
+async function buildUpTo(llm: Llm, input: ExamBuildInput): Promise<ExamQuestion[]> {
   const { chapters, size } = input;
   const slots: Slot[] = chapterShares(chapters.length, size).flatMap((share, chapter) => {
     const mix = typesFor(chapter, share, input.quantitative(chapters[chapter]!));
@@ -119,14 +145,6 @@ export async function buildExamQuestions(llm: Llm, input: ExamBuildInput): Promi
     reassignGaps(slots);
   }
 
-  const total = slots.reduce((n, s) => n + s.kept.length, 0);
-  if (total < size) {
-    throw new AppError(
-      "EXAM_SIZE_UNAVAILABLE",
-      `This course's chapters support ${total} distinct exam questions (none repeating a chapter quiz); ask for an exam_size of at most ${total}`,
-      { exam_size: size, available: total },
-    );
-  }
   return slots
     .sort((a, b) => a.chapter - b.chapter || TYPES.indexOf(a.type) - TYPES.indexOf(b.type))
     .flatMap((s) => s.kept)

@@ -18,6 +18,14 @@ export function chunkTexts(sqlite: Database, chunkIds: readonly string[]): Map<s
   return new Map(rows.map((r) => [r.id, r.text]));
 }
 
+/** How many chunks a document has now and its newest chunk's row: a reindex changes one or both. */
+export const documentChunkState = (sqlite: Database, documentId: string) =>
+  sqlite
+    .query<{ n: number; last: number | null }, [string]>(
+      "SELECT count(*) AS n, max(rowid) AS last FROM retrieval_chunks WHERE document_id = ?",
+    )
+    .get(documentId);
+
 export interface DocumentChunk {
   id: string;
   text: string;

@@ -4,7 +4,14 @@
  */
 
 export { type Chunk, type ChunkOptions, chunkDocument, chunkMarkdown } from "./chunk.ts";
-export { chunksWithAnyWord, chunkTexts, type DocumentChunk, documentChunks, type MatchedChunk } from "./chunk-reads.ts";
+export {
+  chunksWithAnyWord,
+  chunkTexts,
+  type DocumentChunk,
+  documentChunkState,
+  documentChunks,
+  type MatchedChunk,
+} from "./chunk-reads.ts";
 export { createEmbedder } from "./embedders/create.ts";
 export type { Embedder } from "./embedders/types.ts";
 export {

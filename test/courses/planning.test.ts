@@ -79,7 +79,7 @@ describe("sections split into chapters", () => {
     role: "body" as const,
   });
   const long = (topic: string) =>
-    `${topic} agents converse with each other to accomplish tasks, combine models, tools and human inputs, and can be programmed in natural language or in code for many applications in mathematics, coding, question answering, operations research and online decision-making.`;
+    `${topic} agents converse with each other to accomplish tasks, combine models, tools and human inputs, and can be programmed in natural language or in code for many applications in mathematics, coding, question answering, operations research and online decision-making. ${topic} workflows are written once and reused across many such tasks.`;
 
   test("a section is never cut into a piece too short to be a chapter: a title slide's one line stays with what follows", () => {
     const paragraphs = [
