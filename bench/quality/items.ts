@@ -26,7 +26,7 @@ import { parseArgs } from "node:util";
 import sbd from "sbd";
 import { stopExtractionWorkers } from "../../src/ingest/index.ts";
 import { call, startServer, tempDir } from "../../test/helpers/server.ts";
-import { fromFrontBack as fromLabelledPages, frontBackUnits } from "../structure/courses.ts";
+import { fromFrontBack as fromLabelledPages, frontBackUnits, strings } from "../structure/courses.ts";
 import { type BenchDocument, type Half, halfOf, isBook, selectDocuments } from "../structure/documents.ts";
 import { pageLabels } from "../structure/page-labels.ts";
 import { CORPUS, documents } from "./documents.ts";
@@ -98,14 +98,20 @@ interface Row {
   defines: [number, number];
 }
 
-const strings = (v: unknown): string[] =>
-  typeof v === "string"
-    ? [v]
-    : Array.isArray(v)
-      ? v.flatMap(strings)
-      : v && typeof v === "object"
-        ? Object.values(v).flatMap(strings)
-        : [];
+/** A course's row before anything is counted, or when it could not be built. */
+const emptyRow = (name: string, error?: string): Row => ({
+  name,
+  ...(error ? { error } : {}),
+  items: 0,
+  fragments: 0,
+  trivia: 0,
+  frontBack: 0,
+  guideOpensFrontBack: false,
+  kinds: [],
+  blanks: [0, 0],
+  mostBlanks: 0,
+  defines: [0, 0],
+});
 
 const outDir = mkdtempSync(join(tmpdir(), "cf-items-"));
 const srv = await startServer({
@@ -119,18 +125,7 @@ async function measure(c: Course): Promise<Row> {
   const form = new FormData();
   form.append("files", new Blob([await Bun.file(c.doc.path).arrayBuffer()]), c.doc.path.split("/").pop()!);
   if (c.chapters) form.append("num_chapters", c.chapters);
-  const empty: Row = {
-    name: c.doc.name,
-    items: 0,
-    fragments: 0,
-    trivia: 0,
-    frontBack: 0,
-    guideOpensFrontBack: false,
-    kinds: [],
-    blanks: [0, 0],
-    mostBlanks: 0,
-    defines: [0, 0],
-  };
+  const empty = emptyRow(c.doc.name);
   // Asynchronous, then polled: a book's course on a loaded machine outlasts a synchronous request's 5-minute fetch.
   const made = await call(srv.url, "/v2/courses/generate-from-files", { key, user: "reader", body: form });
   if (made.status !== 202) return { ...empty, error: `HTTP ${made.status}` };
@@ -228,19 +223,7 @@ try {
     report[half] = [];
     for (const c of (await coursesOf(half)).filter((_, i) => i % shards === shard - 1)) {
       const t0 = performance.now();
-      const row = await measure(c).catch((err: unknown) => ({
-        name: c.doc.name,
-        error: String(err).slice(0, 60),
-        items: 0,
-        fragments: 0,
-        trivia: 0,
-        frontBack: 0,
-        guideOpensFrontBack: false,
-        kinds: [],
-        blanks: [0, 0] as [number, number],
-        mostBlanks: 0,
-        defines: [0, 0] as [number, number],
-      }));
+      const row = await measure(c).catch((err: unknown) => emptyRow(c.doc.name, String(err).slice(0, 60)));
       report[half].push(row);
       console.error(`${half} ${c.doc.name}: ${((performance.now() - t0) / 1000).toFixed(0)} s ${JSON.stringify(row)}`);
     }

@@ -68,7 +68,7 @@ function contentSentences(markdown: string): string[] {
 }
 
 /** Every string inside a JSON value. */
-const strings = (v: unknown): string[] =>
+export const strings = (v: unknown): string[] =>
   typeof v === "string"
     ? [v]
     : Array.isArray(v)
