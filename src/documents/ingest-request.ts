@@ -38,23 +38,28 @@ export async function ingestUploads(
   const ingest = (s: RequestSource, i: number) => ingestDocument(svc, { id: ids[i]!, owner }, s, opts);
   // Small text files reach the extraction pool together, which runs them in shared turns; the
   // request's concurrency paces the other sources.
-  const outcomes = await Promise.all(
+  // Settled, not all: a source that fails outright must not skip the discarding of the others.
+  const settled = await Promise.allSettled(
     sources.map((s, i) =>
       s.type === "file" && !(s.detected instanceof Error) && sharesTurns(s.detected.kind, s.path)
         ? ingest(s, i)
         : limit(() => ingest(s, i)),
     ),
   );
-  const stopped = ids.filter((_, i) => outcomes[i]!.status === "storage_full");
-  if (stopped.length === 0) return ids;
-  for (const [i, outcome] of outcomes.entries()) {
-    if (outcome.status !== "storage_full") continue;
+  const stopped: string[] = [];
+  for (const [i, result] of settled.entries()) {
+    if (result.status !== "fulfilled" || result.value.status !== "storage_full") continue;
+    const outcome = result.value;
+    stopped.push(ids[i]!);
     svc.log.error("the disk is full: a source could not be stored", {
       document_id: ids[i],
       error: outcome.error instanceof Error ? outcome.error.message : String(outcome.error),
     });
     await discardDocument(svc, ids[i]!, outcome.blobKey);
   }
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
+  if (stopped.length === 0) return ids;
   // The sources that made it are kept and named, so the client knows what not to send again.
   throw storageFull({
     stored_documents: recordSummaries(

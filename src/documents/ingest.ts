@@ -101,7 +101,14 @@ export async function ingestDocument(
     return { status: "ready", blobKey };
   } catch (err) {
     if (isStorageFull(err)) return { status: "storage_full", blobKey, error: err };
-    markDocumentError(svc.sqlite, target.id, failureMessage(err, svc.log, name), blobKey);
+    try {
+      markDocumentError(svc.sqlite, target.id, failureMessage(err, svc.log, name), blobKey);
+    } catch (recordErr) {
+      // Recording the failure needs room too (SQLite's write-ahead log): on a full disk the record is
+      // discarded like any source the disk stopped, never left `processing`.
+      if (isStorageFull(recordErr)) return { status: "storage_full", blobKey, error: recordErr };
+      throw recordErr;
+    }
     return { status: "error", blobKey };
   }
 }

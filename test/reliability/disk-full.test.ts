@@ -97,6 +97,15 @@ describe.skipIf(!mounted)("a full disk", () => {
       120_000,
       500,
     );
+    // What the server said of a document left behind is the evidence for the next look.
+    if (processing.length > 0)
+      console.error(
+        srv
+          .output()
+          .split("\n")
+          .filter((line) => processing.some((id) => line.includes(id)) || line.includes('"level":"error"'))
+          .join("\n"),
+      );
     expect(processing).toEqual([]);
     expect(readdirSync(join(dataDir, "tmp"))).toEqual([]);
     expect(filesEndingIn(join(dataDir, "blobs"), ".tmp")).toEqual([]);
