@@ -2,7 +2,10 @@
  * Sources condensed to fit a prompt rather than cut: when passages exceed the source budget of the
  * prompt they go into, the model condenses them run by run (a run is a section, or as much of one
  * as a condensing prompt holds), each run into its share of the budget, as notes that cite the
- * passages they condense. Notes that still do not fit are condensed again.
+ * passages they condense. Notes that still do not fit are condensed again. A condensing prompt
+ * depends on its passages alone (and the budget), so the model's notes for it are reused
+ * (`reuse`): the outline condenses each chapter's own sections as that chapter will, then those
+ * notes further, and the chapters find their notes made.
  */
 import { CHARS_PER_TOKEN, sourceBudget } from "../context-budget.ts";
 import { formatPassages, render, templates } from "../prompts/index.ts";
@@ -93,6 +96,7 @@ async function condenseRun(llm: Llm, run: Passage[], share: number, opts: Conden
     task: "condense",
     model: opts.model,
     meter: opts.meter,
+    reuse: true,
   });
   return reply.notes.map((note) => {
     const cited = [...new Set(note.sources)].map((h) => run[handles.indexOf(h)]!);
@@ -106,6 +110,20 @@ async function condenseRun(llm: Llm, run: Passage[], share: number, opts: Conden
  * MAX_ROUNDS, after which the prompt's own even share applies). Every passage is read by the model
  * in some run; each note keeps the ids of the passages it condenses (`sourceIds`).
  */
+/** What passages are, for a condensing prompt, from themselves alone: their files and top-level sections. */
+export function sectionsOf(passages: Passage[]): string {
+  const files = [...new Set(passages.map((p) => p.filename).filter(Boolean))];
+  const sections = [...new Set(passages.map((p) => p.headingPath?.[0] ?? p.heading).filter(Boolean))];
+  const quoted = sections.map((t) => `"${t}"`);
+  // A long list says no more than its ends and its length.
+  const listed =
+    quoted.length > 4
+      ? `${quoted.slice(0, 2).join(", ")} … ${quoted.at(-1)} (${quoted.length} in all)`
+      : quoted.join(", ");
+  const named = sections.length > 0 ? `sections ${listed}` : "passages";
+  return files.length > 0 ? `${named} of ${files.join(", ")}` : named;
+}
+
 export async function condenseToFit(llm: Llm, passages: Passage[], opts: CondenseOptions): Promise<Passage[]> {
   let current = passages;
   const frame = render(templates.condense, { where: opts.where, passages: "", maxNotes: MAX_NOTES, noteChars: 0 });
