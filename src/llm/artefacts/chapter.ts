@@ -139,8 +139,10 @@ export function ownSectionsToFit(llm: Llm, passages: Passage[], opts: ArtefactOp
     citing: "",
     passages: "",
   });
+  // The template with FRAME_CHARS standing for what this chapter fills in.
+  const frame = { ...template, user: `${template.user}${" ".repeat(FRAME_CHARS)}` };
   return condenseToFit(llm, passages, {
-    budget: sourceBudget(llm, "chapter", template) - FRAME_CHARS,
+    budget: sourceBudget(llm, "chapter", frame),
     where: sectionsOf(passages),
     meter: opts.meter,
     model: opts.model,
