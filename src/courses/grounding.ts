@@ -30,13 +30,15 @@ const quotes = (normalized: string, sentences: string[]) =>
 /** For each passage (by id), the indexes of the content paragraphs it grounds. */
 export function groundParagraphs(content: string, passages: { id: string; text: string }[]): Map<string, number[]> {
   const normalized = passages.map((p) => norm(p.text));
-  const prepared = preparePassages(passages.map((p) => p.text));
+  // Prepared on the first paragraph no passage quotes: an extractive chapter's paragraphs mostly are quoted.
+  let prepared: PreparedPassages | null = null;
+  const support = () => (prepared ??= preparePassages(passages.map((p) => p.text)));
   const out = new Map<string, number[]>(passages.map((p) => [p.id, []]));
   paragraphsOf(content).forEach((para, i) => {
     if (isHeading(para)) return;
     const sentences = splitSentences(plainOf(para)).map(norm);
     const quoting = passages.filter((_, k) => quotes(normalized[k]!, sentences));
-    const grounding = quoting.length > 0 ? quoting : bySupport(para, prepared, passages);
+    const grounding = quoting.length > 0 ? quoting : bySupport(para, support(), passages);
     for (const p of grounding) out.get(p.id)!.push(i);
   });
   return out;
