@@ -13,6 +13,7 @@ import { createDocumentRecord, type SourceType } from "../documents/records.ts";
 import { detectedKind, requestSources } from "../documents/sources.ts";
 import { AppError } from "../errors.ts";
 import { enqueueJob, type JobRow } from "../jobs/queue.ts";
+import { resolveModelKey, usesExtractive } from "../llm/models.ts";
 import type { Llm } from "../llm/types.ts";
 import { deleteBlob, putBlob } from "../media/blob-store.ts";
 import type { AuthContext } from "../tenants/keys.ts";
@@ -43,6 +44,8 @@ export interface GenerationOptions {
   searchEnabled: boolean;
   /** Overrides the learner's saved learning goal. */
   learningGoal?: string | null;
+  /** `model_key`: the model that writes the course and stays its model (422 when unknown); default the configured one. */
+  modelKey?: string | null;
 }
 
 export interface UploadedFile {
@@ -83,7 +86,24 @@ export function checkTopic(topic: string): string {
   return t;
 }
 
-function insertCourseWithJob(svc: StartDeps, who: Requester, opts: GenerationOptions, c: NewCourse): JobRow {
+/** The course's engine and model: `model_key`'s when given (422 when the server offers no such model). */
+async function courseModel(svc: StartDeps, opts: GenerationOptions): Promise<CourseModel> {
+  const model = await resolveModelKey(svc.llm, opts.modelKey);
+  return { model, engine: usesExtractive(svc.llm, model) ? "extractive" : svc.llm.engine };
+}
+
+interface CourseModel {
+  engine: string;
+  model: string;
+}
+
+function insertCourseWithJob(
+  svc: StartDeps,
+  who: Requester,
+  opts: GenerationOptions,
+  maker: CourseModel,
+  c: NewCourse,
+): JobRow {
   const { sqlite } = svc;
   const now = nowIso();
   const courseId = newId();
@@ -105,8 +125,8 @@ function insertCourseWithJob(svc: StartDeps, who: Requester, opts: GenerationOpt
       opts.searchEnabled ? 1 : 0,
       opts.searchEnabled && !svc.cfg.searxngUrl ? SEARCH_UNAVAILABLE_NOTE : null,
       opts.numChapters,
-      svc.llm.engine,
-      svc.llm.model,
+      maker.engine,
+      maker.model,
       now,
       now,
     ],
@@ -146,12 +166,19 @@ export async function startTopicCourse(
   req: GenerationOptions & { topic: string },
 ): Promise<JobRow> {
   const topic = checkTopic(req.topic);
-  if (svc.llm.engine === "extractive") {
+  const maker = await courseModel(svc, req);
+  if (maker.engine === "extractive") {
     const match = await matchTopic(svc, { tenantId: who.auth.tenantId, userId: who.user.id }, topic);
     if (match.passages.length === 0) throw refuseTopic(topic, match);
   }
   return svc.sqlite.transaction(() =>
-    insertCourseWithJob(svc, who, req, { topic, title: topic, sourceType: "topic", organization: null, sources: [] }),
+    insertCourseWithJob(svc, who, req, maker, {
+      topic,
+      title: topic,
+      sourceType: "topic",
+      organization: null,
+      sources: [],
+    }),
   )();
 }
 
@@ -200,12 +227,13 @@ export async function startSourceCourses(svc: StartDeps, who: Requester, req: So
   if (req.files.length + req.youtubeUrls.length + req.webUrls.length === 0) {
     throw new AppError("VALIDATION_ERROR", "Give at least one source: files, youtube_urls or web_urls");
   }
+  const maker = await courseModel(svc, req);
   const sources = await storeSources(svc, req);
   const groups = req.organization === "separate_courses" ? sources.map((s) => [s]) : [sources];
   try {
     return svc.sqlite.transaction(() =>
       groups.map((group) =>
-        insertCourseWithJob(svc, who, req, {
+        insertCourseWithJob(svc, who, req, maker, {
           topic: topic ?? "",
           title: topic ?? (group.length === 1 ? group[0]!.filename : `Course from ${group.length} sources`),
           sourceType: sourceTypeOf(group),

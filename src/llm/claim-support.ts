@@ -1,7 +1,7 @@
 /**
  * Whether passages say what one sentence claims, accepting paraphrase and refusing invention and
- * contradiction. Lexical support (src/llm/support.ts) cannot tell a paraphrase from a
- * contradiction; here each content word of the claim counts as found when two neighbouring
+ * contradiction; the one grounding check of every model-path consumer (chapters, answers, the
+ * condensing notes) and of which passages ground a chapter's paragraphs. Each content word of the claim counts as found when two neighbouring
  * sentences of one passage hold it (stemmed) or a WordNet synonym, hypernym or derivation of it,
  * rarer words weighing more (a claim is about its uncommon words): words gathered from all over a
  * passage are not what it says. The claim is refused outright when it contradicts the passage
@@ -25,6 +25,8 @@ export type Contradiction = "negation" | "number" | "antonym";
 
 export interface Verdict {
   supported: boolean;
+  /** Index of the passage (in the order given to preparePassages) holding the best span; -1 when none holds a word. */
+  source: number;
   /** Weighted share of the claim's content words found in the best two neighbouring sentences, 0–1. */
   support: number;
   contradiction: Contradiction | null;
@@ -56,6 +58,8 @@ export interface PreparedPassages {
   bySentence: Spans;
   /** Each two neighbouring sentences of one passage: what one restated or fused sentence draws on. */
   byWindow: Spans;
+  /** For each window, the index of the passage it is in. */
+  windowPassage: number[];
   numbers: Set<string>;
 }
 
@@ -131,14 +135,16 @@ export function preparePassages(texts: string[]): PreparedPassages {
     negated: negatedStems(sentence),
   });
   const perText = texts.map((t) => splitSentences(t).map(prepare));
-  const windows = perText.flatMap((ss) =>
-    ss.length < 2 ? ss.map((x) => x.stems) : ss.slice(1).map((x, i) => new Set([...ss[i]!.stems, ...x.stems])),
-  );
+  const windowsOf = (ss: PreparedSentence[]) =>
+    ss.length < 2 ? ss.map((x) => x.stems) : ss.slice(1).map((x, i) => new Set([...ss[i]!.stems, ...x.stems]));
+  const perWindow = perText.map(windowsOf);
+  const windows = perWindow.flat();
   const sentences = perText.flat();
   return {
     sentences,
     bySentence: spans(sentences.map((x) => x.stems)),
     byWindow: spans(windows),
+    windowPassage: perWindow.flatMap((ws, i) => ws.map(() => i)),
     numbers: new Set(texts.flatMap((t) => [...numbersOf(t)])),
   };
 }
@@ -192,14 +198,25 @@ const asserts = (stems: Set<string>, denied: Set<string>) => [...denied].some((s
 /** Whether `passages` support the one sentence `claim`. */
 export function claimSupport(claim: string, passages: PreparedPassages, threshold = CLAIM_SUPPORT): Verdict {
   const ts = tokens(claim);
-  const support = best(ts, passages.byWindow).share;
+  const { span, share: support } = best(ts, passages.byWindow);
   const contradicts = contradiction(claim, ts, passages);
-  return { supported: contradicts === null && support >= threshold, support, contradiction: contradicts };
+  return {
+    supported: contradicts === null && support >= threshold,
+    source: span < 0 ? -1 : passages.windowPassage[span]!,
+    support,
+    contradiction: contradicts,
+  };
 }
 
-/** The sentences of `text` that `passages` do not support (see claimSupport). */
-export function unsupportedSentences(text: string, passages: PreparedPassages): string[] {
-  return splitSentences(text)
+/** A paragraph without list markers and emphasis marks: what its sentences say, as plain text. */
+export const plainOf = (paragraph: string) => paragraph.replace(/^\s*([-*+]|\d+\.)\s+/gm, "").replace(/[*_`]/g, "");
+
+/** The sentences of `text` (plain, see plainOf) holding a content word. */
+export const claimsOf = (text: string): string[] =>
+  splitSentences(plainOf(text))
     .map((s) => s.trim())
-    .filter((s) => tokens(s).length > 0 && !claimSupport(s, passages).supported);
-}
+    .filter((s) => tokens(s).length > 0);
+
+/** The sentences of `text` that `passages` do not support (see claimSupport). */
+export const unsupportedSentences = (text: string, passages: PreparedPassages): string[] =>
+  claimsOf(text).filter((s) => !claimSupport(s, passages).supported);

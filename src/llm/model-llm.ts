@@ -7,6 +7,7 @@ import type { Static, TSchema } from "@sinclair/typebox";
 import pRetry from "p-retry";
 import { AppError } from "../errors.ts";
 import { modelCalls, modelDuration } from "../metrics.ts";
+import { JSON_INSTRUCTION, promptRoom, REASK_CHARS } from "./context-budget.ts";
 import { isTransient, llmError, looksLikeRefusal } from "./errors.ts";
 import type { ChatMessage, Completion, CompletionRequest, Transport } from "./providers/transport.ts";
 import { canonicalModel } from "./providers/transport.ts";
@@ -31,16 +32,22 @@ export interface ModelLlmSettings {
   retryDelayMs?: number;
 }
 
-const JSON_INSTRUCTION =
-  "Reply with one JSON object that follows the given JSON schema exactly. No prose, no markdown fences.";
-// How much of an invalid reply is echoed back when re-asking; enough to fix, not enough to blow the context.
+// How much of an invalid reply is echoed back when re-asking: enough to fix, when the context window has room for it.
 const ECHO_LIMIT = 6000;
+// Replies kept for `reuse` calls: a course's condensed notes, many courses over (each a few kB).
+const REUSED_REPLIES = 2_000;
+// An echo shorter than this shows too little of the reply to correct: the re-ask names the errors alone.
+const MIN_ECHO = 400;
+// What the errors may take of a re-ask at least, however full the window: the room every prompt leaves for them.
+const MIN_ERRORS_CHARS = REASK_CHARS - 100;
 
 const toPrompt = (p: Prompt | string): Prompt => (typeof p === "string" ? { user: p } : p);
 
 export class ModelLlm implements Llm {
   readonly engine;
   readonly model: string;
+  /** Valid replies to `reuse` calls by their request's hash, oldest first (a least-recently-used memo). */
+  private readonly reused = new Map<string, unknown>();
 
   constructor(
     private readonly transport: Transport,
@@ -97,8 +104,11 @@ export class ModelLlm implements Llm {
     opts: StructuredOptions<Static<S>> = {},
   ): Promise<Static<S>> {
     const p = toPrompt(prompt);
-    const messages = this.messages({ system: [p.system, JSON_INSTRUCTION].filter(Boolean).join("\n\n"), user: p.user });
+    const asked = this.messages({ system: [p.system, JSON_INSTRUCTION].filter(Boolean).join("\n\n"), user: p.user });
+    let messages = asked;
     const jsonSchema = toJsonSchema(schema);
+    const key = opts.reuse ? requestKey(this.request(asked, opts, jsonSchema)) : null;
+    if (key && this.reused.has(key)) return this.remember(key, this.reused.get(key)) as Static<S>;
     let errors: string[] = [];
     for (let attempt = 0; attempt <= this.settings.maxRetries; attempt++) {
       const completion = await this.call(messages, opts, jsonSchema);
@@ -109,25 +119,47 @@ export class ModelLlm implements Llm {
         errors = validationErrors(schema, value);
         if (errors.length === 0 && isValid(schema, value)) {
           errors = opts.refine?.(value) ?? [];
-          if (errors.length === 0) return value;
+          if (errors.length === 0) return key ? (this.remember(key, value) as Static<S>) : value;
         }
       } else {
         if (looksLikeRefusal(completion.text)) throw refusal(completion.text);
         errors = [parsed.error];
       }
-      messages.push(
-        { role: "assistant", content: completion.text.slice(0, ECHO_LIMIT) },
-        {
-          role: "user",
-          content: `That reply is not valid: ${errors.join("; ")}. Reply again with only the corrected JSON object.`,
-        },
-      );
+      messages = [...asked, ...this.reask(asked, completion.text, errors, opts)];
     }
     throw llmError(
       "MODEL_OUTPUT_INVALID",
       `The model's reply did not match the expected structure after ${this.settings.maxRetries + 1} attempts: ${errors.slice(0, 3).join("; ")}`,
       { reason: "invalid_output", errors },
     );
+  }
+
+  /** Keeps `value` as the newest reply to `key`, dropping the oldest beyond REUSED_REPLIES; a copy for the caller. */
+  private remember(key: string, value: unknown): unknown {
+    this.reused.delete(key);
+    this.reused.set(key, value);
+    if (this.reused.size > REUSED_REPLIES) this.reused.delete(this.reused.keys().next().value!);
+    return structuredClone(value);
+  }
+
+  /**
+   * The turns that re-ask after an invalid reply, within the context window: the prompt as first
+   * asked, then only the last failed reply (cut to the room left, or left out when too little is)
+   * and its errors (cut likewise). Earlier failed replies are not carried along.
+   */
+  private reask(asked: ChatMessage[], reply: string, errors: string[], opts: CallOptions): ChatMessage[] {
+    const replyTokens = samplingFor(opts, this.settings.maxCtx).maxTokens;
+    const room = promptRoom(this.settings.maxCtx, replyTokens) - asked.reduce((n, m) => n + m.content.length, 0);
+    const tail = ". Reply again with only the corrected JSON object.";
+    const opening = "Your previous reply was not valid: ";
+    // The errors first (the prompts leave REASK_CHARS for them), then as much of the reply as still fits.
+    const errorText = errors.join("; ").slice(0, Math.max(MIN_ERRORS_CHARS, room - opening.length - tail.length));
+    const echo = Math.min(ECHO_LIMIT, room - opening.length - errorText.length - tail.length);
+    if (echo < MIN_ECHO) return [{ role: "user", content: `${opening}${errorText}${tail}` }];
+    return [
+      { role: "assistant", content: reply.slice(0, echo) },
+      { role: "user", content: `That reply is not valid: ${errorText}${tail}` },
+    ];
   }
 
   private messages(p: Prompt): ChatMessage[] {
@@ -187,6 +219,12 @@ export class ModelLlm implements Llm {
     });
   }
 }
+
+/** What makes two requests the same: model, messages, schema and sampling. */
+const requestKey = (req: CompletionRequest) =>
+  new Bun.CryptoHasher("sha256")
+    .update(JSON.stringify([req.model, req.messages, req.schema, req.sampling]))
+    .digest("hex");
 
 const refusal = (text: string) =>
   llmError("LLM_REFUSED", `The model declined to produce this content: ${text.trim().slice(0, 200)}`);

@@ -58,6 +58,11 @@ export interface CallOptions {
 export interface StructuredOptions<T> extends CallOptions {
   /** Checks a schema cannot express (cross-field rules); returned messages are fed back to the model. */
   refine?: (value: T) => string[];
+  /**
+   * The same prompt to the same model gets the reply it got before, without a call (a bounded
+   * memo): for replies that depend on the prompt alone, as condensed notes do on their passages.
+   */
+  reuse?: boolean;
 }
 
 /** What one model call cost; summed by UsageMeter. */

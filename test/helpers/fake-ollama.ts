@@ -156,8 +156,10 @@ class InstanceBuilder {
 
   private question(): string {
     let w = this.words[this.cursor++ % this.words.length]!;
-    for (let i = 0; i < this.words.length && (w.length < 4 || isStopword(w) || this.asked.has(w.toLowerCase())); i++)
-      w = this.words[this.cursor++ % this.words.length]!;
+    // A word without letters ("21.4") is no subject: questions about two of them would read as one.
+    const subject = (x: string) =>
+      x.length >= 4 && /\p{L}/u.test(x) && !isStopword(x) && !this.asked.has(x.toLowerCase());
+    for (let i = 0; i < this.words.length && !subject(w); i++) w = this.words[this.cursor++ % this.words.length]!;
     this.asked.add(w.toLowerCase());
     return `Why does ${w} matter?`;
   }

@@ -15,6 +15,7 @@
  * - `think`: a `<think>…</think>` block before the JSON (a reasoning model; with `think: true` the
  *   reasoning comes apart, as Ollama's `thinking`) → the reasoning never reaches the course.
  * - `truncated`: the JSON cut off mid-way → re-asked; MODEL_OUTPUT_INVALID when it never ends.
+ * - `malformed`: well-formed JSON holding none of the schema's fields → re-asked with the errors.
  * - `verbose`: ignores length targets (every sentence of every passage, eight quiz questions where
  *   five at most are asked) → kept, the quiz cut to five.
  * - `refuse`: "I can't help with that." → LLM_REFUSED.
@@ -38,6 +39,7 @@ export type SimBehaviour =
   | "fenced"
   | "think"
   | "truncated"
+  | "malformed"
   | "verbose"
   | "refuse"
   | "one_speaker"
@@ -203,6 +205,7 @@ function replyFor(behaviour: SimBehaviour, call: SimCall, reasoning: Reasoning):
   const { schema, prompt } = call;
   let text: string;
   if (!schema) text = words(prompt).slice(0, 60).join(" ");
+  else if (behaviour === "malformed") text = JSON.stringify({ reply: words(prompt).slice(0, 40).join(" ") });
   else {
     const value = isChapterSchema(schema)
       ? chapterReply(behaviour, schema, prompt)

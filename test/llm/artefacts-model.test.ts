@@ -111,9 +111,11 @@ describe("artefacts from a model (fake Ollama)", () => {
         },
       });
     // First a handle that was never given, then an answer out of range, then a valid chapter.
-    fake.respondWith(({ body }) =>
-      body.messages.length === 2 ? reply("S9", 0) : body.messages.length === 4 ? reply("S1", 4) : reply("S1", 0),
-    );
+    let asked = 0;
+    fake.respondWith(() => {
+      asked += 1;
+      return asked === 1 ? reply("S9", 0) : asked === 2 ? reply("S1", 4) : reply("S1", 0);
+    });
     const c = await writeChapter(llm, {
       courseTitle: "Tides",
       chapterTitle: "Causes",

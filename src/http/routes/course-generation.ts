@@ -89,6 +89,7 @@ export const courseGenerationRoutes = (svc: Services) =>
           numChapters: body.num_chapters ?? 4,
           searchEnabled: body.search_enabled ?? false,
           learningGoal: body.learning_goal,
+          modelKey: body.model_key,
         });
         return reply({
           svc,
@@ -154,6 +155,7 @@ export const courseGenerationRoutes = (svc: Services) =>
             numChapters: form.num_chapters ?? 4,
             searchEnabled: form.search_enabled ?? true,
             learningGoal: form.learning_goal,
+            modelKey: form.model_key,
             files: uploads.files,
             youtubeUrls: parseUrlArray(form.youtube_urls, "youtube_urls"),
             webUrls: parseUrlArray(form.web_urls, "web_urls"),

@@ -19,11 +19,15 @@ const Organization = t.Union(
   },
 );
 
+const COURSE_MODEL_KEY =
+  'The model that writes the course (a model name offered by the server, or "extractive"); it stays the course\'s model, which its materials use by default. Default: the configured model';
+
 export const TopicBody = t.Object({
   topic: t.String({ minLength: 3, maxLength: 500 }),
   num_chapters: t.Optional(JsonInteger({ minimum: 1, maximum: 20, default: 4 })),
   search_enabled: t.Optional(t.Boolean({ default: false })),
   learning_goal: t.Optional(LearningGoal),
+  model_key: t.Optional(t.String({ minLength: 1, maxLength: 200, description: COURSE_MODEL_KEY })),
 });
 
 /**
@@ -36,6 +40,7 @@ export const FilesForm = Type.Object({
   num_chapters: Type.Optional(Type.Integer({ minimum: 1, maximum: 20 })),
   search_enabled: Type.Optional(Type.Boolean()),
   learning_goal: Type.Optional(LearningGoal),
+  model_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: COURSE_MODEL_KEY })),
   youtube_urls: Type.Optional(Type.String({ description: "JSON array of YouTube video URLs" })),
   web_urls: Type.Optional(Type.String({ description: "JSON array of web page URLs" })),
 });

@@ -1,11 +1,12 @@
 import { splitSentences } from "../../ingest/sentences.ts";
+import { claimSupport, type PreparedPassages, preparePassages } from "../claim-support.ts";
+import { sourceBudget } from "../context-budget.ts";
 import { distinctPassages } from "../extractive/answer-passages.ts";
 import { type AnswerPassage, keyTermSupport, passagesText } from "../extractive/answer-sentences.ts";
 import { keyTerms, MIN_SUPPORT, meets, NOT_ANSWERED, requirements } from "../extractive/answer-terms.ts";
 import { usesExtractive } from "../models.ts";
 import { formatPassages, render, templates } from "../prompts/index.ts";
 import { type Answer, AnswerReply } from "../schemas.ts";
-import { lexicalSupport, MODEL_SUPPORT, stemSet } from "../support.ts";
 import type { Llm } from "../types.ts";
 import { type ArtefactOptions, extractiveHere } from "./common.ts";
 
@@ -29,22 +30,20 @@ export async function answerQuestion(llm: Llm, input: AnswerInput): Promise<Answ
   if (input.passages.length === 0) return notAnswered();
   if (usesExtractive(llm, input.model)) return extractiveHere(input.meter, (e) => e.extractiveAnswer(input));
   const handles = input.passages.map((_, i) => `S${i + 1}`);
-  const stems = input.passages.map((p) => stemSet(p.text));
+  const support = supportOf(input.passages);
+  const frame = (passages: string, retry: string) =>
+    render(templates.answer, { passages, question: input.question, handles: handles.join(", "), retry });
+  // The passages in what the context window leaves beside the question, any re-ask and the reply.
   const ask = (retry: string) =>
     llm.generateObject(
       AnswerReply,
-      render(templates.answer, {
-        passages: formatPassages(input.passages, undefined, { handles: true }),
-        question: input.question,
-        handles: handles.join(", "),
-        retry,
-      }),
+      frame(formatPassages(input.passages, sourceBudget(llm, "answer", frame("", retry)), { handles: true }), retry),
       { task: "answer", model: input.model, meter: input.meter },
     );
   let reply = await ask("");
   // Citation problems are re-asked once, whatever LLM_MAX_RETRIES allows (the reply is valid JSON:
   // its content is what is wrong); what is still wrong after that is dropped (see grounded).
-  const problems = reply.answered ? citationProblems(reply.answer, stems, handles) : [];
+  const problems = reply.answered ? citationProblems(reply.answer, support, handles) : [];
   if (problems.length > 0)
     reply = await ask(
       `Your previous answer was:\n${reply.answer}\nIt had these problems: ${problems.join("; ")}.\nAnswer again without them.`,
@@ -52,7 +51,7 @@ export async function answerQuestion(llm: Llm, input: AnswerInput): Promise<Answ
   if (!reply.answered) return ownWords(reply.answer);
   if (keyTermSupport(keyTerms(input.question), input.passages) < MIN_SUPPORT) return notAnswered();
   if (!meets(requirements(input.question), passagesText(input.passages))) return notAnswered();
-  return grounded(reply.answer, input.passages, stems);
+  return grounded(reply.answer, input.passages, support);
 }
 
 /** The model's own one-sentence statement that the sources do not answer, or ours when it said more. */
@@ -106,15 +105,34 @@ function citedSentences(answer: string, passages: number): CitedSentence[] {
   });
 }
 
-/** A sentence is grounded when the passages it cites (all of them when it cites none) hold most of its content words. */
-function isGrounded(s: CitedSentence, stems: Set<string>[]): boolean {
-  const from = s.cited.length > 0 ? s.cited.map((i) => stems[i]!) : stems;
-  const union = new Set(from.flatMap((set) => [...set]));
-  return lexicalSupport(s.text, union) >= MODEL_SUPPORT;
+/** The passages a sentence cites (0-based indexes), prepared for the grounding check once per set cited. */
+type CitedSupport = (cited: number[]) => PreparedPassages;
+
+function supportOf(passages: AnswerPassage[]): CitedSupport {
+  const prepared = new Map<string, PreparedPassages>();
+  return (cited) => {
+    const key = cited.join(",");
+    let p = prepared.get(key);
+    if (!p) {
+      p = preparePassages(cited.map((i) => passages[i]!.text));
+      prepared.set(key, p);
+    }
+    return p;
+  };
+}
+
+/**
+ * A sentence is grounded when the passages it cites (all of them when it cites none) say it, by the
+ * grounding check every model path uses (claim-support.ts): paraphrase kept, invention and
+ * contradiction refused.
+ */
+function isGrounded(s: CitedSentence, support: CitedSupport, passages: number): boolean {
+  const from = s.cited.length > 0 ? [...s.cited].sort((a, b) => a - b) : Array.from({ length: passages }, (_, i) => i);
+  return claimSupport(s.text, support(from)).supported;
 }
 
 /** What to tell the model about its citations: handles that are no passage, no citation at all, claims its passages do not make. */
-function citationProblems(answer: string, stems: Set<string>[], handles: string[]): string[] {
+function citationProblems(answer: string, support: CitedSupport, handles: string[]): string[] {
   const sentences = citedSentences(answer, handles.length);
   const problems: string[] = [];
   const unknown = [...new Set(sentences.flatMap((s) => s.unknown))];
@@ -126,7 +144,7 @@ function citationProblems(answer: string, stems: Set<string>[], handles: string[
     problems.push(
       "it cites no passage: end each sentence with the handles of the passages it is based on, such as [S1]",
     );
-  for (const s of sentences.filter((x) => x.cited.length > 0 && !isGrounded(x, stems))) {
+  for (const s of sentences.filter((x) => x.cited.length > 0 && !isGrounded(x, support, handles.length))) {
     problems.push(
       `the passages cited for "${s.text.slice(0, 80)}" do not say this: write only what the passages say, citing those that say it`,
     );
@@ -138,8 +156,8 @@ function citationProblems(answer: string, stems: Set<string>[], handles: string[
  * The model's answer with each sentence's handles as passage numbers ([2]), unknown handles
  * removed and ungrounded sentences left out; nothing grounded left is no answer.
  */
-function grounded(answer: string, passages: AnswerPassage[], stems: Set<string>[]): Answer {
-  const kept = citedSentences(answer, passages.length).filter((s) => s.text && isGrounded(s, stems));
+function grounded(answer: string, passages: AnswerPassage[], support: CitedSupport): Answer {
+  const kept = citedSentences(answer, passages.length).filter((s) => s.text && isGrounded(s, support, passages.length));
   if (kept.length === 0) return notAnswered();
   const text = kept.map((s) => (s.cited.length > 0 ? withMarkers(s) : s.text)).join(" ");
   return {

@@ -1,16 +1,15 @@
 import { splitSentences } from "../../ingest/sentences.ts";
-import { type PreparedPassages, preparePassages, unsupportedSentences } from "../claim-support.ts";
+import { type PreparedPassages, plainOf, preparePassages, unsupportedSentences } from "../claim-support.ts";
 import { sourceBudget } from "../context-budget.ts";
 import { llmError } from "../errors.ts";
 import { usesExtractive } from "../models.ts";
 import { bulletList, courseGoal, formatPassages, render, templates } from "../prompts/index.ts";
 import { NO_MODEL_MESSAGE } from "../providers/extractive.ts";
 import { type ChapterDraft, type ModelChapter, modelChapterSchema } from "../schemas.ts";
-import { plainOf } from "../support.ts";
 import type { Llm, Passage } from "../types.ts";
 import { quizProblems } from "./checks.ts";
 import { type ArtefactOptions, extractive } from "./common.ts";
-import { condenseToFit, shownLength } from "./condense.ts";
+import { condenseToFit, sectionsOf, shownLength } from "./condense.ts";
 
 export interface ChapterInput extends ArtefactOptions {
   courseTitle: string;
@@ -61,15 +60,7 @@ export async function writeChapter(llm: Llm, input: ChapterInput): Promise<Chapt
     });
   const budget = sourceBudget(llm, "chapter", frame("", input.passages.length > 0));
   // The chapter's own sections are its whole material: condensed when they do not fit, never cut.
-  const shown = own
-    ? await condenseToFit(llm, input.passages, {
-        budget,
-        where: `the sections of chapter ${index + 1}, "${input.chapterTitle}", of the course "${input.courseTitle}"`,
-        meter: input.meter,
-        model: input.model,
-        handles: true,
-      })
-    : input.passages;
+  const shown = own ? await ownSectionsToFit(llm, input.passages, input) : input.passages;
   const handles = shown.map((_, i) => `S${i + 1}`);
   const prompt = frame(
     formatPassages(shown, budget, { evenShare: own && shownLength(shown) > budget, handles: true }),
@@ -97,7 +88,7 @@ export async function writeChapter(llm: Llm, input: ChapterInput): Promise<Chapt
     reply.sections.flatMap((s, i) =>
       s.paragraphs.flatMap((p, j) => {
         if (!p.sources || p.sources.length === 0) return [];
-        const sentences = unsupportedSentences(plainOf(p.text), cited(p.sources));
+        const sentences = unsupportedSentences(p.text, cited(p.sources));
         return sentences.length > 0 ? [{ i, j, sources: p.sources, sentences }] : [];
       }),
     );
@@ -123,6 +114,40 @@ export async function writeChapter(llm: Llm, input: ChapterInput): Promise<Chapt
     },
   });
   return assemble(reply as ModelChapter, unsupported(reply as ModelChapter), byHandle);
+}
+
+// What a chapter prompt's frame takes besides its template: titles, the course's outline, objectives.
+const FRAME_CHARS = 2_500;
+
+/**
+ * A chapter's own sections condensed to fit its prompt, from the sections alone: the budget leaves
+ * FRAME_CHARS for the rest of the prompt rather than measuring this chapter's, so the outline,
+ * which reads every chapter's sections before the chapters have titles, condenses them exactly as
+ * the chapter will and the chapter reuses its notes (condense.ts). A frame larger than that is
+ * met by the prompt's even shares.
+ */
+export function ownSectionsToFit(llm: Llm, passages: Passage[], opts: ArtefactOptions): Promise<Passage[]> {
+  const template = render(templates.chapter, {
+    courseTitle: "",
+    outline: "",
+    chapterNumber: 1,
+    chapterTitle: "",
+    objectives: "",
+    goal: "",
+    passagesIntro: "",
+    grounding: "",
+    citing: "",
+    passages: "",
+  });
+  // The template with FRAME_CHARS standing for what this chapter fills in.
+  const frame = { ...template, user: `${template.user}${" ".repeat(FRAME_CHARS)}` };
+  return condenseToFit(llm, passages, {
+    budget: sourceBudget(llm, "chapter", frame),
+    where: sectionsOf(passages),
+    meter: opts.meter,
+    model: opts.model,
+    handles: true,
+  });
 }
 
 interface Weak {

@@ -1,6 +1,8 @@
 /** Shared pieces of the artefact functions. */
+import { sourceBudget } from "../context-budget.ts";
 import { type BuilderName, buildInThread } from "../extractive/thread.ts";
 import { EXTRACTIVE } from "../providers/extractive.ts";
+import type { Llm, Prompt, Task } from "../types.ts";
 import type { UsageMeter } from "../usage.ts";
 import type { ChapterSummary } from "./chapter-summary.ts";
 
@@ -67,11 +69,16 @@ export function formatChapters(chapters: ChapterSummary[], perChapterChars: numb
 }
 
 /** The most of the chapters' text a prompt that works from finished chapters shows. */
-export const PROMPT_CHAPTERS_CHARS = 14_000;
+const PROMPT_CHAPTERS_CHARS = 14_000;
 
-/** Shares a prompt budget across chapters so long courses still fit the context window. */
-export const perChapterBudget = (chapters: number, total = PROMPT_CHAPTERS_CHARS) =>
-  Math.max(600, Math.floor(total / Math.max(1, chapters)));
+/**
+ * `frame(chapters)` with the chapters (formatChapters) in what the context window leaves beside the
+ * rest of the prompt and the task's reply: their titles and key concepts whole, their text in equal shares.
+ */
+export function chaptersWithin(llm: Llm, task: Task, frame: (chapters: string) => Prompt, chapters: ChapterSummary[]) {
+  const room = Math.min(PROMPT_CHAPTERS_CHARS, sourceBudget(llm, task, frame(""))) - formatChapters(chapters, 0).length;
+  return frame(formatChapters(chapters, Math.max(0, Math.floor(room / Math.max(1, chapters.length)))));
+}
 
 /** Removes duplicates by a normalised key, keeping the first. */
 export function uniqueBy<T>(items: T[], key: (t: T) => string): T[] {

@@ -2,8 +2,13 @@
  * Sources condensed to fit a prompt rather than cut: when passages exceed the source budget of the
  * prompt they go into, the model condenses them run by run (a run is a section, or as much of one
  * as a condensing prompt holds), each run into its share of the budget, as notes that cite the
- * passages they condense. Notes that still do not fit are condensed again.
+ * passages they condense, each note's sentences checked against those passages. Notes that still
+ * do not fit are condensed again. A condensing prompt
+ * depends on its passages alone (and the budget), so the model's notes for it are reused
+ * (`reuse`): the outline condenses each chapter's own sections as that chapter will, then those
+ * notes further, and the chapters find their notes made.
  */
+import { claimsOf, preparePassages, unsupportedSentences } from "../claim-support.ts";
 import { CHARS_PER_TOKEN, sourceBudget } from "../context-budget.ts";
 import { formatPassages, render, templates } from "../prompts/index.ts";
 import { condensedNotesSchema } from "../schemas.ts";
@@ -89,23 +94,59 @@ async function condenseRun(llm: Llm, run: Passage[], share: number, opts: Conden
     maxNotes,
     noteChars,
   });
+  const cited = (sources: string[]) => [...new Set(sources)].map((h) => run[handles.indexOf(h)]!);
+  // A note is checked against what it cites, by the grounding check every model path uses.
+  const unsupported = (note: { text: string; sources: string[] }) =>
+    unsupportedSentences(note.text, preparePassages(cited(note.sources).map((p) => p.text)));
+  // Notes saying what their passages do not are re-asked once; what is still unsupported is then left out.
+  let asked = false;
   const reply = await llm.generateObject(condensedNotesSchema(handles, maxNotes, noteChars), prompt, {
     task: "condense",
     model: opts.model,
     meter: opts.meter,
+    reuse: true,
+    refine: (r) => {
+      if (asked) return [];
+      const problems = r.notes.flatMap((note, i) => {
+        const weak = unsupported(note);
+        return weak.length > 0
+          ? [
+              `/notes/${i}: the passages it cites (${note.sources.join(", ")}) do not say ${weak.map((t) => JSON.stringify(t)).join(" nor ")}; note only what they say`,
+            ]
+          : [];
+      });
+      asked = problems.length > 0;
+      return problems;
+    },
   });
-  return reply.notes.map((note) => {
-    const cited = [...new Set(note.sources)].map((h) => run[handles.indexOf(h)]!);
-    const first = cited[0] ?? run[0]!;
-    return { ...first, text: note.text.trim(), sourceIds: [...new Set(cited.flatMap(idsOf))], score: undefined };
+  return reply.notes.flatMap((note) => {
+    const weak = unsupported(note);
+    const text =
+      weak.length === 0
+        ? note.text.trim()
+        : claimsOf(note.text)
+            .filter((t) => !weak.includes(t))
+            .join(" ");
+    if (!text) return [];
+    const from = cited(note.sources);
+    return [{ ...(from[0] ?? run[0]!), text, sourceIds: [...new Set(from.flatMap(idsOf))], score: undefined }];
   });
 }
 
-/**
- * `passages` as they are when they fit `opts.budget`, else condensed until they do (or until
- * MAX_ROUNDS, after which the prompt's own even share applies). Every passage is read by the model
- * in some run; each note keeps the ids of the passages it condenses (`sourceIds`).
- */
+/** What passages are, for a condensing prompt, from themselves alone: their files and top-level sections. */
+export function sectionsOf(passages: Passage[]): string {
+  const files = [...new Set(passages.map((p) => p.filename).filter(Boolean))];
+  const sections = [...new Set(passages.map((p) => p.headingPath?.[0] ?? p.heading).filter(Boolean))];
+  const quoted = sections.map((t) => `"${t}"`);
+  // A long list says no more than its ends and its length.
+  const listed =
+    quoted.length > 4
+      ? `${quoted.slice(0, 2).join(", ")} … ${quoted.at(-1)} (${quoted.length} in all)`
+      : quoted.join(", ");
+  const named = sections.length > 0 ? `sections ${listed}` : "passages";
+  return files.length > 0 ? `${named} of ${files.join(", ")}` : named;
+}
+
 export async function condenseToFit(llm: Llm, passages: Passage[], opts: CondenseOptions): Promise<Passage[]> {
   let current = passages;
   const frame = render(templates.condense, { where: opts.where, passages: "", maxNotes: MAX_NOTES, noteChars: 0 });

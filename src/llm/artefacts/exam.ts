@@ -1,3 +1,4 @@
+import { promptWithin } from "../context-budget.ts";
 import { usesExtractive } from "../models.ts";
 import { render, templates } from "../prompts/index.ts";
 import { type ExamQuestion, type ExamQuestionType, examBatchSchema } from "../schemas.ts";
@@ -41,18 +42,20 @@ export async function writeExamQuestions(llm: Llm, input: ExamQuestionsInput): P
   const asked = input.avoidPrompts ?? [];
   const listed = asked.slice(-AVOID_LISTED);
   const chapter = focusChapter(input.chapter, input.ordinal ?? 0);
-  const prompt = render(templates.exam, {
-    courseTitle: input.courseTitle,
-    chapterTitle: chapter.title,
-    keyConcepts: chapter.key_concepts.join("; "),
-    content: chapter.content.slice(0, CONTENT_LIMIT),
-    count: input.count,
-    types: types.join(", "),
-    avoid:
-      listed.length > 0
-        ? `Already asked in this course (do not repeat or rephrase these):\n${listed.map((p) => `- ${p}`).join("\n")}`
-        : "",
-  });
+  const frame = (content: string) =>
+    render(templates.exam, {
+      courseTitle: input.courseTitle,
+      chapterTitle: chapter.title,
+      keyConcepts: chapter.key_concepts.join("; "),
+      content,
+      count: input.count,
+      types: types.join(", "),
+      avoid:
+        listed.length > 0
+          ? `Already asked in this course (do not repeat or rephrase these):\n${listed.map((p) => `- ${p}`).join("\n")}`
+          : "",
+    });
+  const prompt = promptWithin(llm, "exam", frame, chapter.content, CONTENT_LIMIT);
   const reply = await llm.generateObject(examBatchSchema(input.count, types), prompt, {
     task: "exam",
     model: input.model,

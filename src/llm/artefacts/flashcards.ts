@@ -1,18 +1,10 @@
-import { sourceBudget } from "../context-budget.ts";
 import { buildInThread } from "../extractive/thread.ts";
 import { usesExtractive } from "../models.ts";
 import { render, templates } from "../prompts/index.ts";
 import { type Flashcard, type FlashcardDeck, FlashcardsReply } from "../schemas.ts";
 import type { Llm } from "../types.ts";
 import type { ChapterSummary } from "./chapter-summary.ts";
-import {
-  type ArtefactOptions,
-  extractive,
-  formatChapters,
-  PROMPT_CHAPTERS_CHARS,
-  perChapterBudget,
-  uniqueBy,
-} from "./common.ts";
+import { type ArtefactOptions, chaptersWithin, extractive, uniqueBy } from "./common.ts";
 
 export interface FlashcardsInput extends ArtefactOptions {
   courseTitle: string;
@@ -24,17 +16,19 @@ export async function writeFlashcards(llm: Llm, input: FlashcardsInput): Promise
   if (usesExtractive(llm, input.model)) return extractive(input.meter, "extractiveFlashcards", input);
   const concepts = [...new Set(input.chapters.flatMap((c) => c.key_concepts))];
   const minCards = Math.max(concepts.length, 10);
-  const frame = (perChapter: number) =>
-    render(templates.flashcards, {
-      courseTitle: input.courseTitle,
-      chapters: formatChapters(input.chapters, perChapter),
-      conceptCount: concepts.length,
-      minCards,
-      maxCards: Math.min(200, minCards + 20),
-    });
-  // The chapters' text in what the context window leaves beside the deck.
-  const room = Math.min(PROMPT_CHAPTERS_CHARS, sourceBudget(llm, "flashcards", frame(0)));
-  const prompt = frame(perChapterBudget(input.chapters.length, room));
+  const prompt = chaptersWithin(
+    llm,
+    "flashcards",
+    (chapters) =>
+      render(templates.flashcards, {
+        courseTitle: input.courseTitle,
+        chapters,
+        conceptCount: concepts.length,
+        minCards,
+        maxCards: Math.min(200, minCards + 20),
+      }),
+    input.chapters,
+  );
   const reply = await llm.generateObject(FlashcardsReply, prompt, {
     task: "flashcards",
     model: input.model,

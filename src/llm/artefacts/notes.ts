@@ -1,4 +1,5 @@
 import pLimit from "p-limit";
+import { promptWithin } from "../context-budget.ts";
 import { usesExtractive } from "../models.ts";
 import { notesGoal, notesStyle, render, templates, tutorTone } from "../prompts/index.ts";
 import { NotesChapterSchema, type NotesFrame, NotesFrameSchema } from "../schemas.ts";
@@ -14,8 +15,9 @@ export interface NotesInput extends ArtefactOptions {
   tutorTone: TutorTone;
 }
 
-// One chapter per call: each sees its whole chapter (not a share of one long prompt) and the
-// replies stay short enough that a small model finishes them.
+// One chapter per call: each sees its whole chapter (not a share of one long prompt; at most this,
+// and what the context window leaves beside the reply) and the replies stay short enough that a
+// small model finishes them.
 const CHAPTER_CHARS = 12_000;
 const PARALLEL_CHAPTERS = 2;
 
@@ -35,24 +37,28 @@ export async function writeNotes(llm: Llm, input: NotesInput): Promise<string> {
   const bodies = await Promise.all(
     input.chapters.map((c, i) =>
       limit(async () => {
-        const prompt = render(templates.notesChapter, {
-          ...common,
-          outline: input.chapters.map((x, j) => `${j + 1}. ${x.title}`).join("; "),
-          chapterNumber: i + 1,
-          chapterTitle: c.title,
-          keyConcepts: c.key_concepts.join("; "),
-          content: c.content.trim().slice(0, CHAPTER_CHARS),
-        });
+        const frame = (content: string) =>
+          render(templates.notesChapter, {
+            ...common,
+            outline: input.chapters.map((x, j) => `${j + 1}. ${x.title}`).join("; "),
+            chapterNumber: i + 1,
+            chapterTitle: c.title,
+            keyConcepts: c.key_concepts.join("; "),
+            content,
+          });
+        const prompt = promptWithin(llm, "notes", frame, c.content.trim(), CHAPTER_CHARS);
         return (await llm.generateObject(NotesChapterSchema, prompt, options)).body;
       }),
     ),
   );
   const frame = await llm.generateObject(
     NotesFrameSchema,
-    render(templates.notesFrame, {
-      ...common,
-      chapters: input.chapters.map((c, i) => `${i + 1}. ${c.title}: ${c.key_concepts.join("; ")}`).join("\n"),
-    }),
+    promptWithin(
+      llm,
+      "notes",
+      (chapters) => render(templates.notesFrame, { ...common, chapters }),
+      input.chapters.map((c, i) => `${i + 1}. ${c.title}: ${c.key_concepts.join("; ")}`).join("\n"),
+    ),
     options,
   );
   return assemble(input.courseTitle, input.chapters, frame, bodies);

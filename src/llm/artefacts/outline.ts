@@ -6,6 +6,7 @@ import { courseGoal, formatPassages, render, templates } from "../prompts/index.
 import { NO_MODEL_MESSAGE } from "../providers/extractive.ts";
 import { type Outline, outlineSchema } from "../schemas.ts";
 import type { Llm, Passage } from "../types.ts";
+import { ownSectionsToFit } from "./chapter.ts";
 import { type ArtefactOptions, extractive } from "./common.ts";
 import { condenseToFit, shownLength } from "./condense.ts";
 
@@ -48,8 +49,11 @@ export async function writeOutline(llm: Llm, input: OutlineInput): Promise<Outli
     return { ...outline, slug: slugify(outline.title) };
   }
   const topic = input.topic?.trim();
-  // Fixed chapters hold the whole of the sources: the plan reads all of it, condensed to fit.
-  const material = input.chapters ? input.chapters.flatMap((c) => c.passages) : input.passages;
+  // Fixed chapters hold the whole of the sources: the plan reads all of it, condensed to fit, each
+  // chapter's sections first as that chapter will condense them (its notes are then made).
+  const material: Passage[] = [];
+  for (const c of input.chapters ?? []) material.push(...(await ownSectionsToFit(llm, c.passages, input)));
+  if (!input.chapters) material.push(...input.passages);
   const frame = (passages: string) =>
     render(templates.outline, {
       numChapters: input.numChapters,

@@ -1,4 +1,5 @@
 import { AppError } from "../../errors.ts";
+import { promptWithin } from "../context-budget.ts";
 import { isLlmError } from "../errors.ts";
 import { wordCount } from "../extractive/text.ts";
 import { usesExtractive } from "../models.ts";
@@ -23,12 +24,14 @@ const MIN_TURNS = 8;
 /** A host/guest script teaching the chapter's key concepts, turns strictly alternating. */
 export async function writePodcastScript(llm: Llm, input: PodcastInput): Promise<PodcastScript> {
   if (usesExtractive(llm, input.model)) return extractive(input.meter, "extractivePodcast", input);
-  const prompt = render(templates.podcast, {
-    courseTitle: input.courseTitle,
-    chapterTitle: input.chapterTitle,
-    keyConcepts: input.key_concepts.join("; "),
-    content: input.content.slice(0, CONTENT_LIMIT),
-  });
+  const frame = (content: string) =>
+    render(templates.podcast, {
+      courseTitle: input.courseTitle,
+      chapterTitle: input.chapterTitle,
+      keyConcepts: input.key_concepts.join("; "),
+      content,
+    });
+  const prompt = promptWithin(llm, "podcast", frame, input.content, CONTENT_LIMIT);
   let script: PodcastScript;
   try {
     script = await llm.generateObject(PodcastScriptSchema, prompt, {

@@ -24,6 +24,9 @@ const PASSAGE_BUDGET = 12_000;
 /** The least of a passage an even share keeps: below this a passage says too little to plan from. */
 const MIN_SHARE = 240;
 
+/** The least of a passage worth showing after the first: less would be a fragment. */
+const MIN_PIECE = 200;
+
 /**
  * Passages as a numbered list the model can cite, by id or (with `handles`) by short handle. In order, each passage takes what is
  * left of the budget; with `evenShare`, every passage gets an equal part of it instead, so a
@@ -36,20 +39,27 @@ export function formatPassages(
   opts: { evenShare?: boolean; handles?: boolean } = {},
 ): string {
   if (passages.length === 0) return "(no source passages: rely on well-established knowledge of the topic)";
-  const share = opts.evenShare ? Math.max(MIN_SHARE, Math.floor(budget / passages.length)) : Number.POSITIVE_INFINITY;
+  const headers = passages.map((p, i) => {
+    const where = [p.filename, p.page != null ? `p. ${p.page}` : null, p.heading].filter(Boolean).join(", ");
+    // Short handles (S1, S2…) for a model to cite: small models mangle 36-character ids.
+    return opts.handles
+      ? `[S${i + 1}]${where ? ` (${where})` : ""}`
+      : `[${i + 1}] id=${p.id}${where ? ` (${where})` : ""}`;
+  });
+  // Each passage's header and separators count against the budget as its text does.
+  const framing = (i: number) => headers[i]!.length + 3;
+  const allFraming = headers.reduce((n, _, i) => n + framing(i), 0);
+  const share = opts.evenShare
+    ? Math.max(MIN_SHARE, Math.floor((budget - allFraming) / passages.length))
+    : Number.POSITIVE_INFINITY;
   const out: string[] = [];
   let used = 0;
   for (const [i, p] of passages.entries()) {
-    const where = [p.filename, p.page != null ? `p. ${p.page}` : null, p.heading].filter(Boolean).join(", ");
-    const text = p.text.trim().slice(0, Math.min(share, Math.max(400, budget - used)));
-    // Short handles (S1, S2…) for a model to cite: small models mangle 36-character ids.
-    out.push(
-      opts.handles
-        ? `[S${i + 1}]${where ? ` (${where})` : ""}\n${text}`
-        : `[${i + 1}] id=${p.id}${where ? ` (${where})` : ""}\n${text}`,
-    );
-    used += text.length;
-    if (used >= budget) break;
+    const room = budget - used - framing(i);
+    if (out.length > 0 && room < MIN_PIECE) break;
+    const text = p.text.trim().slice(0, Math.min(share, Math.max(room, MIN_PIECE)));
+    out.push(`${headers[i]}\n${text}`);
+    used += framing(i) + text.length;
   }
   return out.join("\n\n");
 }
