@@ -253,7 +253,7 @@ test("a course built by the built-in engine in its thread (a worker entry sharin
   const topic = await call(srv.url, "/v2/courses/generate?mode=sync", {
     key,
     user: "exe-user",
-    json: { topic: "spring and neap tides", num_chapters: 1 },
+    json: { topic: "Tides and the Moon", num_chapters: 1 },
   });
   expect(topic.status).toBe(200);
   expect(topic.body.course.chapters).toHaveLength(1);
