@@ -6,14 +6,16 @@
  *  2. One tenant queues 12 courses, then another asks for one: how long the second tenant's job
  *     waits to start, against one job's duration (tenants take turns in the queue).
  * Prints markdown tables; goals beside them: other tenants' p95 < 100 ms, the second tenant's wait
- * within one job's duration.
+ * within one job's duration. The slowest request of the other tenants (max ms) shows the longest
+ * stall of the server's thread (one sent as it begins waits it all); on a loaded machine p95 and p99
+ * mostly measure scheduling.
  *
  * Usage: bun bench/load/heavy-tenant.ts [--mb 3.8] [--clients 4] [--backlog 12]
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { call, startServer } from "../../test/helpers/server.ts";
-import { headersFor, Recorder, timed } from "../../test/reliability/harness.ts";
+import { headersFor, longest, Recorder, timed } from "../../test/reliability/harness.ts";
 import { bigText } from "../../test/reliability/hostile-files.ts";
 
 const { values } = parseArgs({
@@ -88,7 +90,9 @@ try {
     `\n1. A ${(bytes.length / 1e6).toFixed(1)} MB book into a 20-chapter course (HTTP ${built.status}, ${buildSeconds.toFixed(0)} s) while ${CLIENTS} clients of 2 other tenants read (${navigator.hardwareConcurrency} cores, clients and server on one machine)\n`,
   );
   console.log(rec.table());
-  console.log(`\nserver peak RSS (VmHWM) so far: ${peakMb().toFixed(0)} MB; goal: others' p95 < 100 ms\n`);
+  console.log(
+    `\nlongest wait of another tenant's request: ${longest(rec)}; server peak RSS (VmHWM) so far: ${peakMb().toFixed(0)} MB; goal: others' p95 < 100 ms\n`,
+  );
 
   // 2. A backlog of courses, then another tenant's first one.
   const progress = async (key: string, id: string) =>

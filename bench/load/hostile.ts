@@ -3,14 +3,15 @@
  * text file, two PNGs declaring 25000 x 25000 pixels, a DOCX with 120 MB of XML, one whose zip
  * directory lies, PDFs whose drawings nest exponentially) while clients of other tenants read
  * /health and their documents and upload small notes. Prints the other tenants' latency per
- * operation, what became of each hostile file, and the server's peak memory, as markdown tables.
+ * operation (with the slowest request, which a stall of the server's thread sets), what became of
+ * each hostile file, and the server's peak memory, as markdown tables.
  *
  * Usage: bun bench/load/hostile.ts [--clients 6] [--text-mb 50]
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { call, startServer } from "../../test/helpers/server.ts";
-import { headersFor, Recorder, timed } from "../../test/reliability/harness.ts";
+import { headersFor, longest, Recorder, timed } from "../../test/reliability/harness.ts";
 import { bigText, docxLyingAboutSizes, docxWithXml, hugePng, nestedPdf } from "../../test/reliability/hostile-files.ts";
 
 const { values } = parseArgs({
@@ -105,6 +106,7 @@ try {
   );
   console.log("Other tenants:\n");
   console.log(rec.table());
+  console.log(`\nlongest wait of another tenant's request: ${longest(rec)}`);
   console.log("\nHostile files:\n\n| file | status | error or chunks | answered after s |\n|---|---|---|---|");
   for (const o of outcomes)
     console.log(`| ${o.file} | ${o.status} | ${o.detail.replace(/\|/g, "\\|")} | ${o.seconds.toFixed(1)} |`);

@@ -20,7 +20,6 @@ import { type GeneratedBy, withFallback } from "../llm/fallback.ts";
 import { search } from "../retrieval/index.ts";
 import { sectionTitle } from "../util.ts";
 import type { WritingDeps } from "./deps.ts";
-import { groundParagraphs } from "./grounding.ts";
 import { withModelRetries } from "./model-retry.ts";
 import type { ChapterSourceRecord, CourseRow, PlannedChapter } from "./store.ts";
 import { type WebResult, webSearch } from "./web-search.ts";
@@ -157,7 +156,11 @@ export async function writeCourseChapter(
     () => withModelRetries(svc, step, () => writeChapter(svc.llm, input)),
     () => writeChapter(svc.llm, { ...input, model: EXTRACTIVE_MODEL }),
   );
-  const grounded = groundParagraphs(draft.content, passages);
+  // Stemming every paragraph against every passage takes a long chapter's tens of milliseconds: in the thread.
+  const grounded = await readInThread("groundParagraphs", {
+    content: draft.content,
+    passages: passages.map((p) => ({ id: p.id, text: p.text })),
+  });
   const cited = new Set(draft.citations);
   // Sources are the passages that ground a paragraph, or that the model cited; a chapter that
   // grounds and cites nothing still lists what it was given to read.

@@ -21,12 +21,9 @@ import {
 import { readInThread } from "../llm/extractive/thread.ts";
 import { usesExtractive } from "../llm/models.ts";
 import { slugify } from "../util.ts";
-import { cleanTitle, groupTitle, partition, splitToCount } from "./chapter-groups.ts";
 import type { WritingDeps } from "./deps.ts";
 import { withModelRetries } from "./model-retry.ts";
-import { documentParagraphs, type Paragraph, type Section, wordsOf } from "./sections.ts";
-import { paragraphPassages } from "./source-passages.ts";
-import type { ReadySource, SectionChapter } from "./source-plan.ts";
+import type { ReadySource } from "./source-plan.ts";
 import type { CoursePlan, CourseRow, PlannedChapter, PlannedSource } from "./store.ts";
 
 interface PlanContext {
@@ -45,74 +42,16 @@ function toChapters(outline: Outline, sourceIds: string[] | null): PlannedChapte
   return outline.chapters.map((c) => ({ title: c.title, objectives: c.objectives, source_document_ids: sourceIds }));
 }
 
-/**
- * The runs of the learner's paragraphs that lie in the chunks matched to a topic, as sections in
- * document order, with each document's paragraphs to read them from.
- */
-function matchedSections(
-  sqlite: Database,
-  passages: Passage[],
-): { sections: Section[]; paragraphs: Map<string, Paragraph[]> } {
-  const chunkIds = new Set(passages.map((p) => p.id));
-  const documentIds = [...new Set(passages.map((p) => p.documentId).filter((id): id is string => !!id))];
-  const paragraphs = new Map(documentIds.map((id) => [id, documentParagraphs(sqlite, id)] as const));
-  const sections: Section[] = [];
-  for (const [documentId, ps] of paragraphs) {
-    let from = -1;
-    const close = (to: number) => {
-      if (from < 0) return;
-      const path = ps[from]!.headingPath;
-      sections.push({
-        documentId,
-        title: path.at(-1) ?? ps[from]!.filename,
-        from,
-        to,
-        depth: Math.max(0, path.length - 1),
-        words: wordsOf(ps, from, to),
-      });
-      from = -1;
-    };
-    ps.forEach((p, i) => {
-      if (chunkIds.has(p.chunkId)) {
-        if (from < 0) from = i;
-      } else close(i);
-    });
-    close(ps.length);
-  }
-  return { sections, paragraphs };
-}
-
-/**
- * A topic course with no model: chapters are contiguous runs of the sections that cover the
- * topic (nothing else of the documents is taught), titled by their headings.
- */
-function topicChapters(sqlite: Database, passages: Passage[], count: number): SectionChapter[] {
-  const { sections, paragraphs } = matchedSections(sqlite, passages);
-  // Sections split within their own document; groups may run across documents.
-  const split = [...paragraphs].flatMap(([id, ps]) =>
-    splitToCount(
-      sections.filter((s) => s.documentId === id),
-      ps,
-      Math.max(
-        1,
-        Math.ceil((count * sections.filter((s) => s.documentId === id).length) / Math.max(1, sections.length)),
-      ),
-    ),
-  );
-  return partition(split, count).map((group) => ({
-    title: groupTitle(group.map((s) => s.title)),
-    sections: group.map((s) => cleanTitle(s.title)),
-    parts: group.map((s) => ({ document_id: s.documentId, from: s.from, to: s.to, depth: s.depth })),
-    passages: group.flatMap((s) => paragraphPassages(paragraphs.get(s.documentId)!.slice(s.from, s.to))),
-  }));
-}
-
 export async function planTopicCourse(ctx: PlanContext, passages: Passage[]): Promise<CoursePlan> {
   const { course } = ctx;
   // With no model the matching sections are the whole material; a model plans freely from them.
   const planned =
     usesExtractive(ctx.svc.llm, modelOf(course)) && passages.length > 0
-      ? topicChapters(ctx.svc.sqlite, passages, course.num_chapters)
+      ? await readInThread("topicChapters", {
+          database: ctx.svc.sqlite.filename,
+          passages,
+          count: course.num_chapters,
+        })
       : null;
   const outline = await writeOutline(ctx, {
     topic: course.topic,

@@ -8,6 +8,7 @@ import { readyIndexCount } from "../documents/lookups.ts";
 import { AppError } from "../errors.ts";
 import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
 import type { Passage } from "../llm/artefacts.ts";
+import { readInThread } from "../llm/extractive/thread.ts";
 import { chunksWithAnyWord } from "../retrieval/index.ts";
 import { COVERAGE_THRESHOLD, type CoverageChunk, coversTopic, neighbourhoods, topicTerms } from "./topic-coverage.ts";
 
@@ -35,12 +36,23 @@ export interface TopicMatch {
   together: boolean;
 }
 
-export async function matchTopic(
+/**
+ * The learner's sections that cover the topic. Reading them weighs every chunk that holds a topic
+ * term (up to CANDIDATES), so it runs in the extractive engine's thread, off the server's.
+ */
+export const matchTopic = (
   svc: { sqlite: Database },
   owner: { tenantId: string; userId: string },
   topic: string,
+): Promise<TopicMatch> => readInThread("matchTopic", { database: svc.sqlite.filename, owner, topic });
+
+/** What matchTopic finds, read on the connection given (the thread's). */
+export async function readTopicMatch(
+  sqlite: Database,
+  owner: { tenantId: string; userId: string },
+  topic: string,
 ): Promise<TopicMatch> {
-  const searched = readyIndexCount(svc.sqlite, owner.tenantId, owner.userId);
+  const searched = readyIndexCount(sqlite, owner.tenantId, owner.userId);
   const terms = await topicTerms(topic);
   const none = {
     documentIds: [],
@@ -53,7 +65,7 @@ export async function matchTopic(
   if (searched === 0 || terms.length === 0) return none;
 
   const rows = chunksWithAnyWord(
-    svc.sqlite,
+    sqlite,
     owner,
     terms.map((t) => t.word),
     TEACHING_ROLE_LIST,

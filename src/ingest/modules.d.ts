@@ -3,3 +3,7 @@ declare module "*.traineddata.gz" {
   const path: string;
   export default path;
 }
+declare module "*.wasm" {
+  const path: string;
+  export default path;
+}

@@ -6,6 +6,7 @@
 import type { Database } from "bun:sqlite";
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { Clock } from "../clock.ts";
+import { AppError } from "../errors.ts";
 import { newId } from "../util.ts";
 import type { JobType } from "./definition.ts";
 import { assertPayload } from "./payload.ts";
@@ -28,9 +29,18 @@ export interface NewJob<S extends TSchema> {
 type PayloadOf<S extends TSchema> =
   Record<string, never> extends Static<S> ? { payload?: Static<S> } : { payload: Static<S> };
 
-/** A thrown error with `retriable: false` fails the job at once instead of retrying it. */
+/**
+ * Whether another run of a failed job could succeed. Not when the error says so (`retriable:
+ * false`), nor when it refuses the job's own input (an AppError of a 4xx status but 408 and 429:
+ * SOURCES_FAILED, TOPIC_NOT_COVERED, NOT_FOUND…), which the next run would read again and be
+ * refused the same way. Failures of what lies outside the input (the model server, a fetch, the
+ * disk, a rate limit) are retried.
+ */
 export function isRetriable(err: unknown): boolean {
-  return !(typeof err === "object" && err !== null && (err as { retriable?: boolean }).retriable === false);
+  if (typeof err !== "object" || err === null) return true;
+  if ((err as { retriable?: boolean }).retriable === false) return false;
+  const refusesInput = err instanceof AppError && err.status >= 400 && err.status < 500;
+  return !refusesInput || err.status === 408 || err.status === 429;
 }
 
 /** Marker a handler returns when it stopped early for shutdown; the job goes back to the queue. */

@@ -44,7 +44,8 @@ export interface PreparedChunk extends Chunk {
 
 /** Embeds and stores the chunks of one owner, replacing the owner's previous chunks. */
 async function storeChunks(deps: RetrievalDeps, owner: ChunkOwner, chunks: PreparedChunk[]): Promise<void> {
-  const vectors = await deps.embedder.embed(chunks.map((c) => embeddingInput(c.context, c.text)));
+  // Embedded in batches like a document's (a long chapter holds hundreds of chunks), written at once.
+  const vectors = await embedInBatches(deps.embedder, chunks);
   writeChunks(deps.sqlite, deps.embedder, owner, chunks, vectors);
 }
 

@@ -135,12 +135,14 @@ test("the repository is hidden from the executable (or the machine cannot hide i
 });
 
 /**
- * The bound the build keeps: Bun's runtime alone is 107 MB, the bundled code 18 MB; onnxruntime's
- * library, eSpeak NG's data and WordNet's files are embedded compressed (build.ts).
+ * The bound the build keeps, 5% over the 153.4 MB measured: Bun's runtime alone is 107 MB, the
+ * bundled code 15 MB (the worker threads' entries share the server's modules as chunks);
+ * onnxruntime's library, eSpeak NG's data, WordNet's files, tesseract's WebAssembly and the
+ * reference page's script are embedded compressed (build.ts).
  */
-const MAX_EXECUTABLE_BYTES = 175_000_000;
+const MAX_EXECUTABLE_BYTES = 161_100_000;
 
-test("the executable is one file under 175 MB", () => {
+test("the executable is one file under 161 MB", () => {
   expect(statSync(exe).size).toBeLessThan(MAX_EXECUTABLE_BYTES);
 });
 
@@ -229,6 +231,42 @@ test("a DOCX", async () => {
   expect(doc).toMatchObject({ status: "ready" });
   expect(doc.markdown).toContain("Summer activities");
 }, 300_000);
+
+test("a course built by the built-in engine in its thread (a worker entry sharing the server's chunks)", async () => {
+  const form = new FormData();
+  form.append("num_chapters", "2");
+  form.append(
+    "files",
+    new Blob(
+      [
+        "# Tides\n\n## Causes\n\nTides rise and fall twice a day because the Moon's gravity pulls the oceans toward it. The Sun adds a smaller pull of its own.\n\n" +
+          "## Kinds\n\nSpring tides come when the Sun and the Moon line up. Neap tides come when they stand at right angles, and the range between high and low water is smallest.\n",
+      ],
+      { type: "text/markdown" },
+    ),
+    "tides.md",
+  );
+  const made = await call(srv.url, "/v2/courses/generate-from-files?mode=sync", { key, user: "exe-user", body: form });
+  expect(made.status).toBe(200);
+  expect(made.body.course.chapters.length).toBeGreaterThan(0);
+  // A topic course from the same document: the topic is matched and planned in the thread too.
+  const topic = await call(srv.url, "/v2/courses/generate?mode=sync", {
+    key,
+    user: "exe-user",
+    json: { topic: "Tides and the Moon", num_chapters: 1 },
+  });
+  expect(topic.status).toBe(200);
+  expect(topic.body.course.chapters).toHaveLength(1);
+}, 300_000);
+
+test("the API reference page's script, embedded compressed, is served whole", async () => {
+  const res = await fetch(`${srv.url}/docs/scalar.js`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toContain("javascript");
+  const script = await res.text();
+  expect(script.length).toBeGreaterThan(1_000_000);
+  expect(script).toContain("createApiReference");
+});
 
 test("a podcast episode spoken by the built-in eSpeak NG, as MP3", async () => {
   await expectMp3(await podcastEpisode("provider_b", "Tides and the Moon"));

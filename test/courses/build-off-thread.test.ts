@@ -3,7 +3,9 @@
  * of a course from its sources with any engine, run in a worker thread, so /health, asked again and
  * again while a book becomes a course, answers each time in a small part of the work's time. (Built
  * on the server's own thread, the answer waited for each builder call, or for the whole planning:
- * most of the time measured.) Bounds relative to the work itself, so a loaded machine slows both alike.
+ * most of the time measured.) So do matching a topic to the learner's documents, a topic course's
+ * chapters, and each written chapter's grounding and indexing. Bounds relative to the work itself,
+ * so a loaded machine slows both alike.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -108,4 +110,60 @@ test("/health answers promptly while a long source's course is planned, with a m
     await modelSrv.stop();
     await fake.close();
   }
+}, 600_000);
+
+/**
+ * A learner's long handbook in which every paragraph speaks of the topic: matching the topic weighs
+ * every chunk it may (2,000), and the course's sections are read from the whole handbook.
+ */
+function tidesHandbook(paragraphs: number): string {
+  const words = ["tidal", "currents", "harbour", "pilots", "moon", "gravity", "channel", "vessels", "anchor", "depth"];
+  const more = ["charts", "beacons", "estuary", "surge", "ebb", "flood", "mooring", "buoys", "keel", "soundings"];
+  const out = ["# Handbook of tidal currents"];
+  let x = 7;
+  for (let i = 0; i < paragraphs; i++) {
+    if (i % 400 === 0) out.push(`## Part ${i / 400 + 1}`);
+    if (i % 40 === 0) out.push(`### Tidal currents for harbour pilots, section ${i / 40 + 1}`);
+    const sentences: string[] = [];
+    for (let k = 0; k < 6; k++) {
+      const picked: string[] = ["Tidal", "currents"];
+      for (let w = 0; w < 12; w++) {
+        x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+        picked.push(((x >>> 16) % 2 === 0 ? words : more)[(x >>> 8) % 10]!);
+      }
+      sentences.push(`${picked.join(" ")} near the harbour.`);
+    }
+    out.push(sentences.join(" "));
+  }
+  return out.join("\n\n");
+}
+
+test("/health answers promptly while a topic course is matched, planned and written from a long library", async () => {
+  const form = filesForm({}, [{ name: "handbook.md", content: tidesHandbook(6_000), type: "text/markdown" }]);
+  const processed = await call(srv.url, "/v2/documents/process", { key, user: "librarian", body: form });
+  expect(processed.status).toBe(200);
+  expect(processed.body.documents[0].status).toBe("ready");
+
+  const started = performance.now();
+  let building = true;
+  const build = call(srv.url, "/v2/courses/generate?mode=sync", {
+    key,
+    user: "librarian",
+    json: { topic: "tidal currents for harbour pilots", num_chapters: 4 },
+  }).finally(() => {
+    building = false;
+  });
+  const waits: number[] = [];
+  while (building) {
+    const t0 = performance.now();
+    await (await fetch(`${srv.url}/health`)).arrayBuffer();
+    waits.push(performance.now() - t0);
+    await Bun.sleep(20);
+  }
+  const made = await build;
+  const took = performance.now() - started;
+  expect(made.status).toBe(200);
+  expect(made.body.course.chapters).toHaveLength(4);
+  expect(waits.length).toBeGreaterThan(10);
+  expect(Math.max(...waits)).toBeLessThan(took * 0.1);
 }, 600_000);

@@ -61,6 +61,8 @@ export interface OpStats {
   p50: number;
   p95: number;
   p99: number;
+  /** The slowest request: the longest an operation waited, which a stall of the server's thread sets. */
+  max: number;
 }
 
 /** Status and latency of every request, by operation. `failed` counts requests that got no response. */
@@ -92,6 +94,7 @@ export class Recorder {
           p50: percentile(sorted, 50),
           p95: percentile(sorted, 95),
           p99: percentile(sorted, 99),
+          max: sorted.at(-1) ?? 0,
         };
       });
   }
@@ -100,14 +103,20 @@ export class Recorder {
     const rows = this.stats();
     const all = this.statuses();
     const line = (s: OpStats) =>
-      `| ${s.op} | ${s.requests} | ${s.s5xx} | ${s.s429} | ${s.failed} | ${s.p50.toFixed(1)} | ${s.p95.toFixed(1)} | ${s.p99.toFixed(1)} |`;
+      `| ${s.op} | ${s.requests} | ${s.s5xx} | ${s.s429} | ${s.failed} | ${s.p50.toFixed(1)} | ${s.p95.toFixed(1)} | ${s.p99.toFixed(1)} | ${s.max.toFixed(1)} |`;
     return [
-      "| operation | requests | 5xx | 429 | no response | p50 ms | p95 ms | p99 ms |",
-      "|---|---|---|---|---|---|---|---|",
+      "| operation | requests | 5xx | 429 | no response | p50 ms | p95 ms | p99 ms | max ms |",
+      "|---|---|---|---|---|---|---|---|---|",
       ...rows.map(line),
-      `| all | ${all.length} | ${all.filter((s) => s >= 500).length} | ${all.filter((s) => s === 429).length} | ${all.filter((s) => s === 0).length} | | | |`,
+      `| all | ${all.length} | ${all.filter((s) => s >= 500).length} | ${all.filter((s) => s === 429).length} | ${all.filter((s) => s === 0).length} | | | | |`,
     ].join("\n");
   }
+}
+
+/** The slowest request of all operations, as "N ms (operation)". */
+export function longest(rec: Recorder): string {
+  const slowest = rec.stats().reduce<OpStats | null>((a, s) => (a && a.max >= s.max ? a : s), null);
+  return slowest ? `${slowest.max.toFixed(0)} ms (${slowest.op})` : "no request";
 }
 
 /** A timed request: status 0 when the connection failed. */

@@ -3,14 +3,19 @@
  * book's chapters takes seconds of CPU, which on the server's thread stalled every other tenant's
  * requests (a 3.8 MB source held it for 105 s). Finding a document's repeats and planning a course
  * from its sources read the whole text too, and run here as well, on a read-only connection to the
- * database. build.ts lists this file as an entry point.
+ * database, as do matching a topic to the learner's documents, a topic course's chapters and which
+ * paragraphs of a written chapter each passage grounds. build.ts lists this file as an entry point.
  */
 import { parentPort } from "node:worker_threads";
+import { groundParagraphs } from "../../courses/grounding.ts";
 import { sectionPassages } from "../../courses/section-reads.ts";
 import { prepareSourcePlan, type SourcePlanInput } from "../../courses/source-plan.ts";
 import type { ChapterPart } from "../../courses/store.ts";
+import { readTopicMatch } from "../../courses/topic-match.ts";
+import { topicChapters } from "../../courses/topic-plan.ts";
 import { readOnlyDb } from "../../db/read-only.ts";
 import { detectRepeats } from "../../documents/repeated-sections.ts";
+import type { Passage } from "../artefacts.ts";
 import {
   condensedChapter,
   extractiveChapter,
@@ -47,6 +52,12 @@ const SOURCE_READS = {
   prepareSourcePlan: (input: SourcePlanInput) => prepareSourcePlan(readOnlyDb(input.database), input),
   sectionPassages: (input: { database: string; parts: ChapterPart[] }) =>
     sectionPassages(readOnlyDb(input.database), input.parts),
+  matchTopic: (input: { database: string; owner: { tenantId: string; userId: string }; topic: string }) =>
+    readTopicMatch(readOnlyDb(input.database), input.owner, input.topic),
+  topicChapters: (input: { database: string; passages: Passage[]; count: number }) =>
+    topicChapters(readOnlyDb(input.database), input.passages, input.count),
+  groundParagraphs: (input: { content: string; passages: { id: string; text: string }[] }) =>
+    groundParagraphs(input.content, input.passages),
 };
 export type SourceReads = typeof SOURCE_READS;
 
@@ -62,10 +73,10 @@ export type BuildReply =
   | { id: number; out: unknown }
   | { id: number; error: { message: string; code?: string; details?: unknown } };
 
-parentPort?.on("message", ({ id, name, input }: BuildRequest) => {
+parentPort?.on("message", async ({ id, name, input }: BuildRequest) => {
   let reply: BuildReply;
   try {
-    reply = { id, out: (WORK[name] as (input: unknown) => unknown)(input) };
+    reply = { id, out: await (WORK[name] as (input: unknown) => unknown)(input) };
   } catch (err) {
     const e = err as { message?: string; code?: string; details?: unknown };
     reply = { id, error: { message: e?.message ?? String(err), code: e?.code, details: e?.details } };

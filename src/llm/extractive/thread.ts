@@ -67,8 +67,8 @@ export const buildInThread = <K extends BuilderName>(
   input: Parameters<Builders[K]>[0],
 ): Promise<ReturnType<Builders[K]>> => post(name, input) as Promise<ReturnType<Builders[K]>>;
 
-/** One read of a whole source in the thread (its repeats, its course's plan), in turn with the builds. */
+/** One read of a whole source in the thread (its repeats, its course's plan, a topic's match), in turn with the builds. */
 export const readInThread = <K extends keyof SourceReads>(
   name: K,
   input: Parameters<SourceReads[K]>[0],
-): Promise<ReturnType<SourceReads[K]>> => post(name, input) as Promise<ReturnType<SourceReads[K]>>;
+): Promise<Awaited<ReturnType<SourceReads[K]>>> => post(name, input) as Promise<Awaited<ReturnType<SourceReads[K]>>>;
