@@ -104,7 +104,11 @@ beforeAll(async () => {
     words: ["tides", "moon", "sun", "ocean", "currents"],
   });
   const built = join(workDir, "build-out");
-  const proc = Bun.spawnSync([BUN, "build.ts", "--outfile", built], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawnSync([BUN, "build.ts", "--outfile", built, "--zstd-level", "9"], {
+    cwd: ROOT,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (proc.exitCode !== 0) throw new Error(`build failed: ${proc.stderr.toString()}`);
   copyFileSync(built, exe);
   rmSync(built);
