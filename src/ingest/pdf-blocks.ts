@@ -107,7 +107,6 @@ export function pageBlocks(
 
   for (const line of lines) {
     const cur = open as Open | null;
-    const before = open as Open | null;
     const inDisplay = displayLeft !== null && displayed(line, displayLeft);
     const opensDisplay =
       !inDisplay &&
@@ -160,9 +159,8 @@ export function pageBlocks(
     } else if (inDisplay && cur) {
       cur.text += `\n${line.text}`;
     } else if (opensDisplay) {
-      const left = openLeft;
       start("paragraph", line.text);
-      displayLeft = left;
+      displayLeft = openLeft;
     } else {
       const note = (broke || cur?.kind === "footnote") && footnote(line);
       if (note) start("footnote", note.text, { label: note.label });
@@ -176,7 +174,7 @@ export function pageBlocks(
       }
     }
     if ((open as Open | null)?.kind !== "list_item") listX = null;
-    if (open !== before) {
+    if ((open as Open | null) !== cur) {
       openLeft = line.x;
       if (!opensDisplay) displayLeft = null;
     } else openLeft = Math.min(openLeft, line.x);
