@@ -24,16 +24,19 @@ export async function ingestUploads(
   opts: IngestOptions & { kind: "index" | "extract" },
 ): Promise<string[]> {
   const sources = await requestSources(input);
-  const ids = sources.map((s) =>
-    createDocumentRecord(svc.sqlite, owner, {
-      kind: opts.kind,
-      filename: sourceName(s),
-      sourceType: s.type,
-      sourceUrl: s.type === "file" ? null : s.url,
-      spaceId: input.spaceId,
-      mimeType: detectedKind(s)?.mimeType ?? null,
-    }),
-  );
+  // One commit for the request's records, not one per file (a batch of abstracts is ten).
+  const ids = svc.sqlite.transaction(() =>
+    sources.map((s) =>
+      createDocumentRecord(svc.sqlite, owner, {
+        kind: opts.kind,
+        filename: sourceName(s),
+        sourceType: s.type,
+        sourceUrl: s.type === "file" ? null : s.url,
+        spaceId: input.spaceId,
+        mimeType: detectedKind(s)?.mimeType ?? null,
+      }),
+    ),
+  )();
   const limit = pLimit(svc.cfg.ingestConcurrency);
   const ingest = (s: RequestSource, i: number) => ingestDocument(svc, { id: ids[i]!, owner }, s, opts);
   // Small text files reach the extraction pool together, which runs them in shared turns; the

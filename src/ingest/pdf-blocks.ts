@@ -4,6 +4,9 @@
  * A manual's table of terms (texinfo's `@table`: a term set in a fixed-pitch font at the margin,
  * its description indented below it or beside it on its line) reads "term — description", as an
  * HTML definition list does, so the description never loses the formula or name it describes.
+ * A display set apart under a paragraph that ends with a colon ("… as follows:" then a formula over
+ * several lines: a fraction's numerator and denominator, an aligned derivation) is one paragraph
+ * with its lines, not a paragraph per line.
  */
 import { type Block, type BlockKind, type BlockRole, block } from "./document.ts";
 import { BULLET_RE, CAPTION_RE } from "./pdf-headings.ts";
@@ -13,6 +16,10 @@ import { CELL_SEPARATOR, joinLine, type PdfLine, paragraphBreak, rightEdges, rou
 const ORDERED_RE = /^(\d{1,2}[.)]|[a-z][.)]|\((\d{1,2}|[a-z]|[ivx]{1,4})\))\s+(?=[^\s|])/;
 const MARKER_RE = /^(\d{1,3}|[∗*†‡§¶]{1,3})$/;
 const MARKED_TEXT_RE = /^(\d{1,3}|[∗*†‡§¶]{1,3})\s*(?=\p{L})/u;
+/** Three words of prose in a row: a sentence, not a line of a displayed formula. */
+const PROSE_RUN = /\p{Ll}{3,}\s+\p{Ll}{2,}\s+\p{Ll}{3,}/u;
+/** Lines of a display stand this many of their sizes apart at most (a fraction's bar between two). */
+const DISPLAY_GAP = 3.5;
 
 interface Open {
   kind: BlockKind;
@@ -67,6 +74,10 @@ export function pageBlocks(
   let listX: number | null = null;
   /** Where the open code block's lines start: a description indented past it describes it. */
   let codeX = 0;
+  /** The leftmost start of the open block's lines: a display is set in from it. */
+  let openLeft = 0;
+  /** While a display is open, the left margin of the paragraph that announced it. */
+  let displayLeft: number | null = null;
 
   const flush = () => {
     const text = open?.rows ? indentedListing(open.rows) : open?.text.trim();
@@ -86,9 +97,25 @@ export function pageBlocks(
     return below ? null : marker;
   };
 
+  /** A line set in from `left` below the line before, close under it, with no run of prose. */
+  const displayed = (line: PdfLine, left: number): boolean =>
+    prev !== null &&
+    line.x > left + line.size &&
+    prev.y - line.y > 0 &&
+    prev.y - line.y < line.size * DISPLAY_GAP &&
+    !PROSE_RUN.test(line.text);
+
   for (const line of lines) {
     const cur = open as Open | null;
-    const broke = !prev || paragraphBreak(prev, line, edge);
+    const inDisplay = displayLeft !== null && displayed(line, displayLeft);
+    const opensDisplay =
+      !inDisplay &&
+      cur?.kind === "paragraph" &&
+      /:$/.test(cur.text.trimEnd()) &&
+      line.heading === undefined &&
+      displayed(line, openLeft);
+    // The text under a display starts a paragraph of its own, however the display's short lines ended.
+    const broke = !prev || paragraphBreak(prev, line, edge) || (displayLeft !== null && !inDisplay);
     const entry =
       line.heading === undefined && (broke || cur?.kind === "code")
         ? (termBeside(line, monospace) ?? describes(cur, codeX, line))
@@ -129,6 +156,11 @@ export function pageBlocks(
       start("list_item", line.text.replace(ORDERED_RE, ""), { ordered: true, level: listLevel(line, listX) });
     } else if (CAPTION_RE.test(line.text) && (broke || /[.!?:]$/.test(cur?.text ?? ""))) {
       start("caption", line.text);
+    } else if (inDisplay && cur) {
+      cur.text += `\n${line.text}`;
+    } else if (opensDisplay) {
+      start("paragraph", line.text);
+      displayLeft = openLeft;
     } else {
       const note = (broke || cur?.kind === "footnote") && footnote(line);
       if (note) start("footnote", note.text, { label: note.label });
@@ -142,6 +174,10 @@ export function pageBlocks(
       }
     }
     if ((open as Open | null)?.kind !== "list_item") listX = null;
+    if ((open as Open | null) !== cur) {
+      openLeft = line.x;
+      if (!opensDisplay) displayLeft = null;
+    } else openLeft = Math.min(openLeft, line.x);
     prev = line;
   }
   flush();

@@ -76,7 +76,7 @@ function unitsOf(passages: Passage[]): Unit[] {
       const prev = out.at(-1);
       // A formula set over several lines (a sum's limits above and below it) comes as consecutive pieces: one formula.
       if (exhibit?.kind === "formula" && prev?.kind === "formula" && prev.passageId === p.id) {
-        prev.parts[0] += ` ${exhibit.lines[0]}`;
+        prev.parts.push(...exhibit.lines);
         continue;
       }
       openCode = null;

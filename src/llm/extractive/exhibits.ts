@@ -17,9 +17,18 @@ const MATH = /[=+−∼≈≠≤≥∑∏∫√±×→∈∀∃]/u;
 /** Three words of prose in a row: a sentence, not a formula. */
 const PROSE_RUN = /\p{Ll}{3,}\s+\p{Ll}{2,}\s+\p{Ll}{3,}/u;
 
-/** A displayed formula: one short line with mathematics in it and no prose ("y = Xβ + e"). */
-const isFormula = (line: string): boolean =>
-  MATH.test(line) && !PROSE_RUN.test(line) && !/[.!?]$/.test(line.trim()) && line.split(/\s+/).length <= 20;
+/** A line of a displayed formula: short, no prose, no sentence stop. */
+const formulaLine = (line: string): boolean =>
+  !PROSE_RUN.test(line) && !/[.!?]$/.test(line.trim()) && line.split(/\s+/).length <= 20;
+/** Lines of one displayed formula at most (ingest keeps a display's lines in one paragraph). */
+const MAX_FORMULA_LINES = 6;
+
+/**
+ * A displayed formula: short lines with mathematics in one at least and no prose ("y = Xβ + e"; a
+ * fraction over three lines, whose denominator "n" alone is no mathematics).
+ */
+const isFormula = (lines: string[]): boolean =>
+  lines.length <= MAX_FORMULA_LINES && lines.some((l) => MATH.test(l)) && lines.every(formulaLine);
 
 /** The exhibit a chunk paragraph is, with its lines (code: its source lines), or null for prose. */
 export function exhibitOf(paragraph: string): { kind: ExhibitKind; lines: string[] } | null {
@@ -29,7 +38,7 @@ export function exhibitOf(paragraph: string): { kind: ExhibitKind; lines: string
   if (lines.length === 0) return null;
   if (lines.every((l) => LIST_ITEM.test(l))) return { kind: "list", lines };
   if (lines.length >= 2 && lines.every((l) => TABLE_ROW.test(l))) return { kind: "table", lines };
-  if (lines.length === 1 && isFormula(lines[0]!)) return { kind: "formula", lines };
+  if (isFormula(lines)) return { kind: "formula", lines };
   return null;
 }
 
