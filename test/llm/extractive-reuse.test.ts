@@ -2,9 +2,11 @@
  * The built-in engine's work made cheaper (#29) reads the same: TextRank on flat arrays scores as
  * the plain power iteration does, a chapter read once serves every position it is asked at, the
  * tagger runs only on the role candidates that could be kept (the facts found are those found
- * before), and the outline's objectives come from the chapter's own text.
+ * before), the outline's objectives come from the chapter's own text, and answers read with fewer
+ * sets built per question are the answers given before.
  */
 import { describe, expect, test } from "bun:test";
+import { extractiveAnswer } from "../../src/llm/extractive/answer.ts";
 import { keyPhrases } from "../../src/llm/extractive/keyphrases.ts";
 import { chapterMaterial } from "../../src/llm/extractive/material.ts";
 import { extractiveOutline } from "../../src/llm/extractive/outline.ts";
@@ -129,4 +131,24 @@ test("each chapter's objectives name terms of that chapter's own text", () => {
       expect(containsPhrase(own, phrase)).toBe(true);
     }
   });
+});
+
+test("answers read once per passage, contractions expanded only where written, are those given before", () => {
+  // Recorded with the code before the change: the first 70 characters of each answer.
+  const expected: [string, string][] = [
+    ["What is Rhino written in?", "Mozilla is a free-software community, created in 1998 by members of Ne"],
+    ["When did Mozilla release Firefox 1.0?", "On March 10, 2005, the Mozilla Foundation announced that it would not "],
+    ["Who launched the Mozilla Foundation?", "The provided sources do not answer this question."],
+    ["What's the Mozilla Manifesto about?", "According to Mozilla's manifesto, which outlines goals, principles, an"],
+    ["How many employees did Mozilla Corporation have?", "The provided sources do not answer this question."],
+    [
+      "Why didn't Mozilla support the H.264 codec?",
+      "At the end of 2013, Mozilla announced a deal with Cisco Systems whereb",
+    ],
+    ["What does SpiderMonkey implement?", "Firefox uses the Gecko layout engine to render web pages, which implem"],
+    ["Who was the CEO of Mozilla in 2014?", "On March 24, 2014, Mozilla promoted Brendan Eich to the role of CEO. ["],
+  ];
+  const passages = corpusDocs.wikipedia().slice(0, 12);
+  const answers = expected.map(([question]) => extractiveAnswer({ question, passages }).answer.slice(0, 70));
+  expect(answers).toEqual(expected.map(([, answer]) => answer));
 });
