@@ -151,13 +151,17 @@ function vectorRanking(sqlite: Database, table: string, f: Filter, query: Float3
 const HEADING_WEIGHT = 0.5;
 const BODY_WEIGHT = 1;
 
-/** Keeps the candidates whose chunk rows really match the filter (the FTS and vec0 keys are hashes). */
+/**
+ * Keeps the candidates whose chunk rows really match the filter (the FTS and vec0 keys are hashes).
+ * The candidates are looked up by key (CROSS JOIN keeps that order): left to itself SQLite walked the
+ * owner index, every chunk of the tenant, to find a few dozen.
+ */
 function verified(sqlite: Database, f: Filter, ranked: Ranked[]): Ranked[] {
   if (ranked.length === 0) return ranked;
   const allowed = new Set(
     sqlite
       .query<{ seq: number }, (string | number | null)[]>(
-        `SELECT c.seq FROM retrieval_chunks c WHERE c.seq IN (SELECT value FROM json_each(?)) AND ${FILTER_SQL}`,
+        `SELECT c.seq FROM json_each(?) AS j CROSS JOIN retrieval_chunks c ON c.seq = j.value WHERE ${FILTER_SQL}`,
       )
       .all(JSON.stringify(ranked.map((r) => r.seq)), ...filterParams(f))
       .map((r) => r.seq),

@@ -172,11 +172,13 @@ function unitsOf(sentences: AnswerSentence[]): Unit[] {
   return units;
 }
 
+// A unit's sentences are of one passage: they share its terms' set, which `widen` then reads once
+// per passage, and a one-sentence unit reads its sentence's own sets.
 const unit = (sentences: AnswerSentence[]): Unit => ({
   sentences,
-  terms: new Set(sentences.flatMap((s) => [...s.terms])),
-  context: new Set(sentences.flatMap((s) => [...s.context])),
-  passageTerms: new Set(sentences.flatMap((s) => [...s.passageTerms])),
+  terms: sentences.length === 1 ? sentences[0]!.terms : new Set(sentences.flatMap((s) => [...s.terms])),
+  context: sentences.length === 1 ? sentences[0]!.context : new Set(sentences.flatMap((s) => [...s.context])),
+  passageTerms: sentences[0]!.passageTerms,
 });
 
 /**

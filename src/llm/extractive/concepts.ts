@@ -110,12 +110,19 @@ const expansion = (d: Definition) =>
 /** The words of a concept ("Gagan Bansal" → gagan, bansal). */
 const wordsOf = (c: string) => c.toLowerCase().match(/[\p{L}\p{N}'’-]+/gu) ?? [];
 
+/** The body text terms are read from: the sentences, without the lines listing people. */
+export const bodyText = (all: Sentence[]): string =>
+  all
+    .filter((s) => !isNameList(s.text))
+    .map((s) => s.text)
+    .join(" ");
+
 export function keyConcepts(all: Sentence[], headings: string[], limit = MAX_CONCEPTS): string[] {
   const people = all.filter((s) => isNameList(s.text));
   const sentences = all.filter((s) => !people.includes(s));
   const names = new Set(people.flatMap((s) => nameWords(s.text)).map((w) => w.toLowerCase()));
   const isPerson = (c: string) => wordsOf(c).every((w) => names.has(w));
-  const text = sentences.map((s) => s.text).join(" ");
+  const text = bodyText(all);
   const candidates = [
     ...findDefinitions(sentences)
       .filter((d) => d.term.split(/\s+/).length <= MAX_TERM_WORDS && !isCode(d.term, text))

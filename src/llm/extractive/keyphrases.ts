@@ -218,8 +218,13 @@ export function evenSample<T>(items: T[], length: (t: T) => number, maxChars = M
 /** Noun-phrase runs per text, for callers that rank several groupings of the same sentences. */
 export const phraseRuns = (texts: string[]): string[][][] => texts.map(runsOf);
 
+const piecesOf = (text: string) => text.split(/(?<=[.!?])\s+/);
+
+/** The pieces of `text` that keyPhrases tags: all of them, or an even sample of a long text. */
+export const taggedPieces = (text: string): string[] => evenSample(piecesOf(text), (s) => s.length);
+
 export function keyPhrases(text: string, limit = 20): KeyPhrase[] {
-  const all = text.split(/(?<=[.!?])\s+/);
+  const all = piecesOf(text);
   const pieces = evenSample(all, (s) => s.length);
   if (pieces.length === all.length) return rankRuns(phraseRuns(pieces).flat(), limit);
   // The sample finds the candidates; their counts come from the whole text, where a regex is cheap.

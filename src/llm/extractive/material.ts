@@ -46,17 +46,17 @@ function locator(chapter: ChapterSummary, index: number): Pick<ChapterMaterial, 
   return { cite, quotable };
 }
 
-// Tagging a chapter takes a few hundred milliseconds and an exam reads each chapter once per batch.
-const cache = new Map<number, ChapterMaterial>();
+type Reading = Omit<ChapterMaterial, "chapter" | "index" | "cite" | "quotable">;
+
+// Tagging a chapter takes a few hundred milliseconds, and a chapter is read again by its quiz, the
+// study guide and each exam batch, at other positions and with its sources: what is read from its
+// text is kept by that text, and only the locator is made per call.
+const cache = new Map<number, Reading>();
 const CACHED = 64;
 
-export function chapterMaterial(chapter: ChapterSummary, index: number): ChapterMaterial {
-  const key = hash(
-    `${index}\u0000${chapter.title}\u0000${chapter.content}\u0000${chapter.key_concepts.join("\u0000")}\u0000${(chapter.sources ?? []).length}`,
-  );
-  const held = cache.get(key);
-  if (held) return { ...held, chapter };
-  const sentences = sentencesOf([{ id: `chapter-${index + 1}`, text: chapter.content, heading: chapter.title }]);
+/** What is read from a chapter's text; its sentences' passage is named by `id`, which tells chapters apart. */
+function reading(chapter: ChapterSummary, id: string): Reading {
+  const sentences = sentencesOf([{ id, text: chapter.content, heading: chapter.title }]);
   const extracted = keyPhrases(sentences.map((s) => s.text).join(" "), 20);
   const given: KeyPhrase[] = chapter.key_concepts.map((c) => ({
     phrase: c,
@@ -65,9 +65,7 @@ export function chapterMaterial(chapter: ChapterSummary, index: number): Chapter
     count: 1,
   }));
   const phrases = [...given, ...extracted.filter((p) => !given.some((g) => g.key === p.phrase.toLowerCase()))];
-  const material: ChapterMaterial = {
-    chapter,
-    index,
+  return {
     sentences,
     ranked: rankSentences(sentences, chapter.title),
     phrases,
@@ -78,11 +76,18 @@ export function chapterMaterial(chapter: ChapterSummary, index: number): Chapter
       sentences,
       phrases.map((p) => p.phrase),
     ),
-    ...locator(chapter, index),
   };
-  if (cache.size >= CACHED) cache.delete(cache.keys().next().value!);
-  cache.set(key, material);
-  return material;
+}
+
+export function chapterMaterial(chapter: ChapterSummary, index: number): ChapterMaterial {
+  const key = hash(`${chapter.title}\u0000${chapter.content}\u0000${chapter.key_concepts.join("\u0000")}`);
+  let read = cache.get(key);
+  if (!read) {
+    read = reading(chapter, `chapter-${key.toString(36)}`);
+    if (cache.size >= CACHED) cache.delete(cache.keys().next().value!);
+    cache.set(key, read);
+  }
+  return { ...read, chapter, index, ...locator(chapter, index) };
 }
 
 /**

@@ -3,7 +3,8 @@
 import { sectionTitle } from "../../util.ts";
 import type { Outline } from "../schemas.ts";
 import type { Passage } from "../types.ts";
-import { evenSample, phraseRuns, rankRuns } from "./keyphrases.ts";
+import { bodyText } from "./concepts.ts";
+import { evenSample, phraseRuns, rankRuns, taggedPieces } from "./keyphrases.ts";
 import { topSentences } from "./rank.ts";
 import { type Sentence, sentencesOf, titleCase, wordCount } from "./text.ts";
 
@@ -75,13 +76,12 @@ export function extractiveOutline(input: {
   ].join(" ");
 
   if (input.chapters) {
-    // Titles are the sections' own headings; only the objectives are read from each chapter's text.
+    // Titles are the sections' own headings; only the objectives are read from each chapter's text,
+    // from the sample of it that the chapter's key concepts are read from (concepts.ts), so the
+    // chapter's builder finds those sentences tagged already.
     const chapters = input.chapters.map((c) => {
-      const own = sample(sentencesOf(c.passages), SAMPLE);
-      return {
-        title: c.title,
-        objectives: objectivesOf(rankRuns(phraseRuns(own.map((s) => s.text)).flat(), 8), c.title),
-      };
+      const own = taggedPieces(bodyText(sentencesOf(c.passages)));
+      return { title: c.title, objectives: objectivesOf(rankRuns(phraseRuns(own).flat(), 8), c.title) };
     });
     return { title, description, chapters };
   }

@@ -21,7 +21,11 @@ export function cosine(a: Set<string>, b: Set<string>): number {
   return shared / Math.sqrt(a.size * b.size);
 }
 
-/** TextRank score per sentence (same order as input), summing to 1. */
+/**
+ * TextRank score per sentence (same order as input), summing to 1. The graph is held as flat
+ * arrays (neighbours in the order they were found): a chapter's sources have a few hundred
+ * thousand edges, and iterating a Map of them thirty times was most of a course's ranking.
+ */
 export function textRank(sentences: Sentence[], iterations = 30, damping = 0.85): number[] {
   const n = sentences.length;
   if (n === 0) return [];
@@ -35,26 +39,45 @@ export function textRank(sentences: Sentence[], iterations = 30, damping = 0.85)
       else postings.set(st, [i]);
     }
   });
-  const edges: Map<number, number>[] = sets.map(() => new Map());
+  const pairs: [number, number, number][] = [];
+  const degree = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const seen = new Set<number>();
     for (const st of sets[i]!) for (const j of postings.get(st)!) if (j > i) seen.add(j);
     for (const j of seen) {
       const w = overlapSimilarity(sets[i]!, sets[j]!);
       if (w > 0) {
-        edges[i]!.set(j, w);
-        edges[j]!.set(i, w);
+        pairs.push([i, j, w]);
+        degree[i]!++;
+        degree[j]!++;
       }
     }
   }
-  const outWeight = edges.map((e) => [...e.values()].reduce((a, b) => a + b, 0));
+  // Each node's edges in the order they were added, as the summation order of its out-weight.
+  const start = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) start[i + 1] = start[i]! + degree[i]!;
+  const fill = start.slice(0, n);
+  const target = new Int32Array(start[n]!);
+  const weight = new Float64Array(start[n]!);
+  for (const [i, j, w] of pairs) {
+    target[fill[i]!] = j;
+    weight[fill[i]!++] = w;
+    target[fill[j]!] = i;
+    weight[fill[j]!++] = w;
+  }
+  const outWeight = new Float64Array(n);
+  for (let j = 0; j < n; j++) {
+    let sum = 0;
+    for (let e = start[j]!; e < start[j + 1]!; e++) sum += weight[e]!;
+    outWeight[j] = sum;
+  }
   let score = new Array<number>(n).fill(1 / n);
   for (let it = 0; it < iterations; it++) {
     const next = new Array<number>(n).fill((1 - damping) / n);
     for (let j = 0; j < n; j++) {
       if (outWeight[j] === 0) continue;
       const share = (damping * score[j]!) / outWeight[j]!;
-      for (const [i, w] of edges[j]!) next[i]! += share * w;
+      for (let e = start[j]!; e < start[j + 1]!; e++) next[target[e]!]! += share * weight[e]!;
     }
     score = next;
   }

@@ -34,14 +34,22 @@ export function openingTerm(term: string): string {
   return `(?:(?:[Aa]n?|[Tt]he|[Ee]ach|[Ee]very|[Tt]his|[Tt]hese|[Ss]uch)\\s+)?[${escapeRegExp(first.toUpperCase() + first.toLowerCase())}]${escapeRegExp(term.slice(1))}`;
 }
 
-/** The fact a sentence opening with `subject` (a regular-expression source) states, if its next words are a verb and its object. */
-function roleIn(s: Sentence, subject: string, term: (opening: string) => string): RoleFact | null {
+/**
+ * The fact a sentence opening with `subject` (a regular-expression source) states, if its next words
+ * are a verb and its object, and its term is one `accept` takes (checked before the costly tagger).
+ */
+function roleIn(
+  s: Sentence,
+  subject: string,
+  term: (opening: string) => string,
+  accept: (term: string) => boolean = () => true,
+): RoleFact | null {
   const m = new RegExp(`^(${subject})\\s+(?:(can|may|must|should|will)\\s+)?(\\p{Ll}+)\\s+(.{12,}?)[.!]$`, "u").exec(
     s.text,
   );
   if (!m || NOT_A_ROLE.test(m[3]!)) return null;
   const t = term(m[1]!);
-  if (containsPhrase(m[4]!, t)) return null;
+  if (!accept(t) || containsPhrase(m[4]!, t)) return null;
   const modal = m[2] ?? "";
   // The word after the subject must be its verb as the tagger reads it with a few words of context
   // ("The algorithm calls the function …": "calls" is a verb here, not a plural).
@@ -81,16 +89,13 @@ export function roleFacts(sentences: Sentence[], terms: string[]): RoleFact[] {
       if (fact) break;
     }
     if (!fact) {
-      const common = roleIn(s, COMMON_SUBJECT, bare);
-      const words = common ? common.term.split(/\s+/) : [];
-      if (
-        common &&
-        !seen.has(common.term.toLowerCase()) &&
-        !isStopword(words.at(-1)!) &&
-        !words.every(isStopword) &&
-        usedAgain(common.term)
-      )
-        fact = common;
+      const recurring = (term: string) => {
+        const words = term.split(/\s+/);
+        return (
+          !seen.has(term.toLowerCase()) && !isStopword(words.at(-1)!) && !words.every(isStopword) && usedAgain(term)
+        );
+      };
+      fact = roleIn(s, COMMON_SUBJECT, bare, recurring);
     }
     if (!fact) continue;
     seen.add(fact.term.toLowerCase());

@@ -145,7 +145,8 @@ const CONTRACTIONS: [RegExp, string][] = [
 
 /** `text` with its contractions written out ("what's" → "what is", "can't" → "cannot"). */
 export const expandContractions = (text: string): string =>
-  CONTRACTIONS.reduce((t, [re, by]) => t.replace(re, by), text);
+  // Every contraction has an apostrophe: most text has none to expand, and is passed over at once.
+  /[’']/.test(text) ? CONTRACTIONS.reduce((t, [re, by]) => t.replace(re, by), text) : text;
 export const wordCount = (text: string) => words(text).length;
 export const isStopword = (w: string) => STOPWORDS.has(w.toLowerCase());
 // Porter reads the "s" of "focus" or "status" as a plural and drops it, while "focuses" stems to "focus".
