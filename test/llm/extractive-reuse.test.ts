@@ -8,7 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import { extractiveAnswer } from "../../src/llm/extractive/answer.ts";
 import { keyPhrases } from "../../src/llm/extractive/keyphrases.ts";
-import { chapterMaterial } from "../../src/llm/extractive/material.ts";
+import { chapterMaterial, materialsOf } from "../../src/llm/extractive/material.ts";
 import { extractiveOutline } from "../../src/llm/extractive/outline.ts";
 import { rankSentences, textRank } from "../../src/llm/extractive/rank.ts";
 import { roleFacts } from "../../src/llm/extractive/roles.ts";
@@ -151,4 +151,27 @@ test("answers read once per passage, contractions expanded only where written, a
   const passages = corpusDocs.wikipedia().slice(0, 12);
   const answers = expected.map(([question]) => extractiveAnswer({ question, passages }).answer.slice(0, 70));
   expect(answers).toEqual(expected.map(([, answer]) => answer));
+});
+
+test("a source passage cut inside a code block does not hide the next passage's prose", () => {
+  const chapter = {
+    title: "Heaps",
+    content: "A heap keeps the smallest element at its root. Heaps serve priority queues well.",
+    key_concepts: ["heap"],
+    sources: [
+      {
+        text: "Heaps are stored in arrays, with each parent before its children.\n\n```cpp\nint parent(int i) {",
+        filename: "book.pdf",
+        page: 3,
+      },
+      {
+        text: "A priority queue returns the element with the highest priority first. Dijkstra's algorithm uses a priority queue to pick the nearest vertex.\n\n```cpp\npriority_queue<int> q;\n```",
+        filename: "book.pdf",
+        page: 4,
+      },
+    ],
+  };
+  const read = materialsOf(chapter, 0)[1]!.sentences.map((s) => s.text);
+  expect(read.join(" ")).toContain("Dijkstra's algorithm uses a priority queue to pick the nearest vertex");
+  expect(read.join(" ")).not.toContain("int parent");
 });

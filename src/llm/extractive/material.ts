@@ -97,7 +97,26 @@ export function chapterMaterial(chapter: ChapterSummary, index: number): Chapter
 function sourceMaterial(chapter: ChapterSummary, index: number): ChapterMaterial | null {
   const sources = chapter.sources ?? [];
   if (sources.length === 0) return null;
-  return chapterMaterial({ ...chapter, content: sources.map((s) => s.text).join("\n\n"), quiz: [] }, index);
+  return chapterMaterial(
+    { ...chapter, content: sources.map((s) => closeOpenFence(s.text)).join("\n\n"), quiz: [] },
+    index,
+  );
+}
+
+/**
+ * `text` with a code fence it leaves open closed at its end, as markdown reads an unclosed block (it
+ * runs to the end). A passage cut inside a code block would otherwise pair its fence with the next
+ * passage's, and the prose between them was read as code (half of a book chapter's sentences).
+ */
+function closeOpenFence(text: string): string {
+  let open: string | null = null;
+  for (const line of text.split("\n")) {
+    const fence = /^\s*(`{3,})/.exec(line)?.[1];
+    if (!fence) continue;
+    if (open === null) open = fence;
+    else if (fence.length >= open.length && line.trim() === fence) open = null;
+  }
+  return open === null ? text : `${text}\n${open}`;
 }
 
 /** The chapter's own material, then that of its sources. */
