@@ -97,9 +97,19 @@ const GREEK_LETTER = new RegExp(`[${Object.keys(GREEK).join("")}]`, "gu");
 
 const HYPHENATED = /\p{L}+(?:[-–]\p{L}+)+/gu;
 
-/** Text as key terms are read from it: Greek letters by name, hyphenated words apart. */
+// A question typed on a keyboard also says "Beyonce" and "Chopin's Etude" where the text writes
+// "Beyoncé" and "Étude": letters are compared without their accents.
+const ACCENT = /\p{M}+/gu;
+
+/** Text as key terms are read from it: Greek letters by name, accents off, hyphenated words apart. */
 const normalised = (text: string) =>
-  unhyphenated(expandContractions(text).replace(GREEK_LETTER, (g) => ` ${GREEK[g]} `));
+  unhyphenated(
+    expandContractions(text)
+      .replace(GREEK_LETTER, (g) => ` ${GREEK[g]} `)
+      .normalize("NFD")
+      .replace(ACCENT, "")
+      .normalize("NFC"),
+  );
 
 // A question about a paper names the paper and its authors ("What do the authors propose…"); the
 // text says "we" and "this work", or nothing at all. "The author of calibre" is another matter.
