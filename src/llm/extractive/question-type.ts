@@ -133,7 +133,10 @@ const NUMBER_WORDS = new RegExp(`\\b(${COUNT_WORDS}|twice)\\b`, "i");
 const NUMBER_TOKEN = new RegExp(`^[(~≈]?(\\d+(?:[.,]\\d+)*%?|${COUNT_WORDS})[,.;:)]?$`, "i");
 const MONTH =
   /\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?)\.?\s+\d{1,4}\b|\b\d{1,2}\s+(january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
-const YEAR = /\b(1[5-9]\d\d|20\d\d)s?\b/g;
+const YEAR = /\b(1\d\d\d|20\d\d)s?\b/g;
+// Times a history writes without a four-digit year: a reign or period ("(907–960)", "r. 1398–1402"),
+// a century or an era ("the 9th century", "800 AD").
+const PERIOD = /\b\d{3,4}\s*[–-]\s*\d{2,4}\b|\b\d{1,2}(?:st|nd|rd|th)[\s-]+century\b|\b\d{1,4}\s*(?:AD|BC|BCE|CE)\b/;
 // "…is an easy and memory-efficient way to reuse…" says what a thing is good for.
 const PURPOSE =
   /\b(used\s+(to|for|in)|in\s+order\s+to|so\s+that|so\s+as\s+to|purpose|serves?\s+to|allows?|lets?|helps?|enables?|(way|means)\s+(to|of))\b/i;
@@ -230,7 +233,7 @@ export function answerFit(sentence: string, shape: QuestionShape, question: stri
     case "time": {
       const asked = new Set(question.match(YEAR) ?? []);
       const own = sentence.replace(CITATION, " ");
-      if (MONTH.test(own) || (own.match(YEAR) ?? []).some((y) => !asked.has(y))) return 1;
+      if (MONTH.test(own) || PERIOD.test(own) || (own.match(YEAR) ?? []).some((y) => !asked.has(y))) return 1;
       return shape.occasion && OCCASION_WORDS.test(own) ? 1 : 0;
     }
     case "agent":
