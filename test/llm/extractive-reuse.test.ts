@@ -137,7 +137,9 @@ test("answers read once per passage, contractions expanded only where written, a
   // Recorded with the code before the change: the first 70 characters of each answer.
   const expected: [string, string][] = [
     ["What is Rhino written in?", "Mozilla is a free-software community, created in 1998 by members of Ne"],
-    ["When did Mozilla release Firefox 1.0?", "On March 10, 2005, the Mozilla Foundation announced that it would not "],
+    // Abstains since the answer evidence of #29: no passage says when Firefox 1.0 came out (the
+    // sentence once given was about the Mozilla Suite in 2005).
+    ["When did Mozilla release Firefox 1.0?", "The provided sources do not answer this question."],
     ["Who launched the Mozilla Foundation?", "The provided sources do not answer this question."],
     ["What's the Mozilla Manifesto about?", "According to Mozilla's manifesto, which outlines goals, principles, an"],
     ["How many employees did Mozilla Corporation have?", "The provided sources do not answer this question."],
