@@ -8,7 +8,8 @@
  *   - front/back: chapters, quiz items, exam items, flashcards, study-guide lines and podcast lines
  *     holding a sentence taught from a hand-labelled front/back page. A sentence of six words or
  *     more counts when 60% of its word pairs occur in one paragraph of those pages (pdftotext), or
- *     in two neighbouring ones, as bench/quality does with the regions it reads;
+ *     in two neighbouring ones, as bench/quality does with the regions it reads, and not so in the
+ *     body's pages (a section title that the contents page also lists is taught from the body);
  *   - shared: content sentences (5+ words) that appear in more than one chapter;
  *   - boundaries: chapters after the first whose first content sentence is printed within a page of
  *     a truth heading of level 1 or 2 (a part or chapter of the outline or contents page).
@@ -37,14 +38,19 @@ const sentences = (text: string) =>
     .map((s) => s.trim())
     .filter((s) => words(s).length >= 5);
 
-/** Word pairs of each paragraph of the front/back pages, in order. */
-export function frontBackUnits(path: string, labels: PageLabels): Set<string>[] {
+/** Word pairs of each paragraph of the pages whose hand label `wanted` accepts, in order. */
+function pageUnits(path: string, labels: PageLabels, wanted: (cls: string) => boolean): Set<string>[] {
   const run = Bun.spawnSync(["pdftotext", "-q", "-enc", "UTF-8", path, "-"]);
   const pages = run.stdout.toString().split("\f");
   return pages
-    .flatMap((text, i) => (truthClass(labels, i + 1) === "body" ? [] : text.split(/\n\s*\n/)))
+    .flatMap((text, i) => (wanted(truthClass(labels, i + 1)) ? text.split(/\n\s*\n/) : []))
     .map((p) => new Set(pairs(p)));
 }
+
+/** Word pairs of each paragraph of the front/back pages, in order. */
+export const frontBackUnits = (path: string, labels: PageLabels) => pageUnits(path, labels, (c) => c !== "body");
+/** The same of the body pages: a sentence they also print (a title a contents page lists) is taught from the body. */
+export const bodyUnits = (path: string, labels: PageLabels) => pageUnits(path, labels, (c) => c === "body");
 
 export function fromFrontBack(sentence: string, units: Set<string>[]): boolean {
   const b = pairs(sentence);
@@ -175,7 +181,11 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
       }
 
       const units = frontBackUnits(doc.path, labels);
-      const taught = (text: string) => sentences(text).some((s) => fromFrontBack(s, units));
+      const notes: string[] = [];
+      const body = bodyUnits(doc.path, labels);
+      const flagged = (s: string) =>
+        fromFrontBack(s, units) && !fromFrontBack(s, body) && notes.push(`front/back: ${s.slice(0, 100)}`) > 0;
+      const taught = (text: string) => sentences(text).some(flagged);
       const count = (items: unknown[]): [number, number] => [
         items.filter((it) => strings(it).some(taught)).length,
         items.length,
@@ -198,6 +208,7 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
         const page = pageTexts.findIndex((p) => p.includes(first)) + 1;
         placed++;
         if (chapterPages.some((p) => Math.abs(p - page) <= 1)) onChapter++;
+        else notes.push(`boundary off: chapter ${perChapter.indexOf(ss) + 1} opens on page ${page}`);
       }
       await Bun.write(join(outDir, `${doc.name}.md`), chapters.map((c) => `# ${c.title}\n\n${c.content}`).join("\n\n"));
       const seconds = (performance.now() - t0) / 1000;
@@ -205,7 +216,7 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
         name: doc.name,
         chapters: chapters.length,
         frontBack: {
-          chapters: [perChapter.filter((ss) => ss.some((s) => fromFrontBack(s, units))).length, chapters.length],
+          chapters: [perChapter.filter((ss) => ss.some(flagged)).length, chapters.length],
           quiz: count(chapters.flatMap((c) => c.quiz?.questions ?? [])),
           exam: count(examItems),
           cards: count(cards),
@@ -218,6 +229,7 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
       });
       const f = figures.at(-1)!;
       log(`${doc.name}: ${JSON.stringify({ ...f.frontBack, shared: f.shared, boundaries: f.boundaries, seconds })}`);
+      for (const note of new Set(notes)) log(`  ${note}`);
     }
   } finally {
     await srv.stop();
