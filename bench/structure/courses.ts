@@ -53,8 +53,9 @@ export const frontBackUnits = (path: string, labels: PageLabels) => pageUnits(pa
 export const bodyUnits = (path: string, labels: PageLabels) => pageUnits(path, labels, (c) => c === "body");
 
 export function fromFrontBack(sentence: string, units: Set<string>[]): boolean {
+  // Six words as written: "Programmer’s" is one word, though its pairs are taken of "programmer s".
   const b = pairs(sentence);
-  if (b.length < 5) return false;
+  if (b.length < 5 || sentence.trim().split(/\s+/).length < 6) return false;
   const share = (has: (x: string) => boolean) => b.filter(has).length >= 0.6 * b.length;
   return units.some((u, i) => share((x) => u.has(x)) || share((x) => u.has(x) || (units[i + 1]?.has(x) ?? false)));
 }
