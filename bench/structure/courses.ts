@@ -9,10 +9,12 @@
  *     holding a sentence taught from a hand-labelled front/back page. A sentence of six words or
  *     more counts when 60% of its word pairs occur in one paragraph of those pages (pdftotext), or
  *     in two neighbouring ones, as bench/quality does with the regions it reads, and not so in the
- *     body's pages (a section title that the contents page also lists is taught from the body);
+ *     body's pages (a section title that the contents page also lists is taught from the body); a
+ *     study guide's heading naming a course chapter is that chapter's title, not a sentence taught;
  *   - shared: content sentences (5+ words) that appear in more than one chapter;
- *   - boundaries: chapters after the first whose first content sentence is printed within a page of
- *     a truth heading of level 1 or 2 (a part or chapter of the outline or contents page).
+ *   - boundaries: chapters after the first that open within a page of a truth heading of level 1 or
+ *     2 (a part or chapter of the outline or contents page), where a chapter opens at the earliest
+ *     of its cited passages' pages and its first content sentence's page.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -89,6 +91,7 @@ interface Chapter {
   content: string;
   key_concepts: string[];
   quiz: { questions: unknown[] };
+  sources?: { page: number | null }[];
 }
 
 export interface CourseFigures {
@@ -181,6 +184,11 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
         podcastLines.push(...script.turns.map((t) => t.text));
       }
 
+      // A guide heading that names a course chapter ("Chapter 2: CHAPTER THREE THE PROCESS") is its
+      // title, made of the book's own headings (which the contents page lists too), not a taught sentence.
+      const chapterTitles = new Set(
+        chapters.flatMap((c, i) => [normText(c.title), normText(`Chapter ${i + 1}: ${c.title}`)]),
+      );
       const units = frontBackUnits(doc.path, labels);
       const notes: string[] = [];
       const body = bodyUnits(doc.path, labels);
@@ -203,14 +211,18 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
       const chapterPages = truth.filter((t) => t.level <= 2 && t.page !== null).map((t) => t.page!);
       let placed = 0;
       let onChapter = 0;
-      for (const ss of perChapter.slice(1)) {
-        const first = ss.map(normText).find((s) => pageTexts.some((p) => p.includes(s)));
-        if (!first) continue;
-        const page = pageTexts.findIndex((p) => p.includes(first)) + 1;
+      // A chapter opens where the course shows it reading first: the earliest of its cited passages'
+      // pages and its first sentence's (its first selected sentence alone may stand pages into it).
+      chapters.slice(1).forEach((c, k) => {
+        const first = perChapter[k + 1]!.map(normText).find((s) => pageTexts.some((p) => p.includes(s)));
+        const cited = (c.sources ?? []).flatMap((s) => (typeof s.page === "number" ? [s.page] : []));
+        const pages = [...cited, ...(first ? [pageTexts.findIndex((p) => p.includes(first)) + 1] : [])];
+        if (pages.length === 0) return;
+        const page = Math.min(...pages);
         placed++;
         if (chapterPages.some((p) => Math.abs(p - page) <= 1)) onChapter++;
-        else notes.push(`boundary off: chapter ${perChapter.indexOf(ss) + 1} opens on page ${page}`);
-      }
+        else notes.push(`boundary off: chapter ${k + 2} opens on page ${page}`);
+      });
       await Bun.write(join(outDir, `${doc.name}.md`), chapters.map((c) => `# ${c.title}\n\n${c.content}`).join("\n\n"));
       const seconds = (performance.now() - t0) / 1000;
       figures.push({
@@ -221,7 +233,7 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
           quiz: count(chapters.flatMap((c) => c.quiz?.questions ?? [])),
           exam: count(examItems),
           cards: count(cards),
-          guide: [guideLines.filter(taught).length, guideLines.length],
+          guide: [guideLines.filter((l) => !chapterTitles.has(normText(l)) && taught(l)).length, guideLines.length],
           podcast: [podcastLines.filter(taught).length, podcastLines.length],
         },
         shared: [...seen.values()].filter((c) => c.size > 1).length,
