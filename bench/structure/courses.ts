@@ -8,10 +8,13 @@
  *   - front/back: chapters, quiz items, exam items, flashcards, study-guide lines and podcast lines
  *     holding a sentence taught from a hand-labelled front/back page. A sentence of six words or
  *     more counts when 60% of its word pairs occur in one paragraph of those pages (pdftotext), or
- *     in two neighbouring ones, as bench/quality does with the regions it reads;
+ *     in two neighbouring ones, as bench/quality does with the regions it reads, and not so in the
+ *     body's pages (a section title that the contents page also lists is taught from the body); a
+ *     study guide's heading naming a course chapter is that chapter's title, not a sentence taught;
  *   - shared: content sentences (5+ words) that appear in more than one chapter;
- *   - boundaries: chapters after the first whose first content sentence is printed within a page of
- *     a truth heading of level 1 or 2 (a part or chapter of the outline or contents page).
+ *   - boundaries: chapters after the first that open within a page of a truth heading of level 1 or
+ *     2 (a part or chapter of the outline or contents page), where a chapter opens at the earliest
+ *     of its cited passages' pages and its first content sentence's page.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,18 +40,24 @@ const sentences = (text: string) =>
     .map((s) => s.trim())
     .filter((s) => words(s).length >= 5);
 
-/** Word pairs of each paragraph of the front/back pages, in order. */
-export function frontBackUnits(path: string, labels: PageLabels): Set<string>[] {
+/** Word pairs of each paragraph of the pages whose hand label `wanted` accepts, in order. */
+function pageUnits(path: string, labels: PageLabels, wanted: (cls: string) => boolean): Set<string>[] {
   const run = Bun.spawnSync(["pdftotext", "-q", "-enc", "UTF-8", path, "-"]);
   const pages = run.stdout.toString().split("\f");
   return pages
-    .flatMap((text, i) => (truthClass(labels, i + 1) === "body" ? [] : text.split(/\n\s*\n/)))
+    .flatMap((text, i) => (wanted(truthClass(labels, i + 1)) ? text.split(/\n\s*\n/) : []))
     .map((p) => new Set(pairs(p)));
 }
 
+/** Word pairs of each paragraph of the front/back pages, in order. */
+export const frontBackUnits = (path: string, labels: PageLabels) => pageUnits(path, labels, (c) => c !== "body");
+/** The same of the body pages: a sentence they also print (a title a contents page lists) is taught from the body. */
+export const bodyUnits = (path: string, labels: PageLabels) => pageUnits(path, labels, (c) => c === "body");
+
 export function fromFrontBack(sentence: string, units: Set<string>[]): boolean {
+  // Six words as written: "Programmer’s" is one word, though its pairs are taken of "programmer s".
   const b = pairs(sentence);
-  if (b.length < 5) return false;
+  if (b.length < 5 || sentence.trim().split(/\s+/).length < 6) return false;
   const share = (has: (x: string) => boolean) => b.filter(has).length >= 0.6 * b.length;
   return units.some((u, i) => share((x) => u.has(x)) || share((x) => u.has(x) || (units[i + 1]?.has(x) ?? false)));
 }
@@ -82,6 +91,7 @@ interface Chapter {
   content: string;
   key_concepts: string[];
   quiz: { questions: unknown[] };
+  sources?: { page: number | null }[];
 }
 
 export interface CourseFigures {
@@ -174,8 +184,17 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
         podcastLines.push(...script.turns.map((t) => t.text));
       }
 
+      // A guide heading that names a course chapter ("Chapter 2: CHAPTER THREE THE PROCESS") is its
+      // title, made of the book's own headings (which the contents page lists too), not a taught sentence.
+      const chapterTitles = new Set(
+        chapters.flatMap((c, i) => [normText(c.title), normText(`Chapter ${i + 1}: ${c.title}`)]),
+      );
       const units = frontBackUnits(doc.path, labels);
-      const taught = (text: string) => sentences(text).some((s) => fromFrontBack(s, units));
+      const notes: string[] = [];
+      const body = bodyUnits(doc.path, labels);
+      const flagged = (s: string) =>
+        fromFrontBack(s, units) && !fromFrontBack(s, body) && notes.push(`front/back: ${s.slice(0, 100)}`) > 0;
+      const taught = (text: string) => sentences(text).some(flagged);
       const count = (items: unknown[]): [number, number] => [
         items.filter((it) => strings(it).some(taught)).length,
         items.length,
@@ -192,24 +211,29 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
       const chapterPages = truth.filter((t) => t.level <= 2 && t.page !== null).map((t) => t.page!);
       let placed = 0;
       let onChapter = 0;
-      for (const ss of perChapter.slice(1)) {
-        const first = ss.map(normText).find((s) => pageTexts.some((p) => p.includes(s)));
-        if (!first) continue;
-        const page = pageTexts.findIndex((p) => p.includes(first)) + 1;
+      // A chapter opens where the course shows it reading first: the earliest of its cited passages'
+      // pages and its first sentence's (its first selected sentence alone may stand pages into it).
+      chapters.slice(1).forEach((c, k) => {
+        const first = perChapter[k + 1]!.map(normText).find((s) => pageTexts.some((p) => p.includes(s)));
+        const cited = (c.sources ?? []).flatMap((s) => (typeof s.page === "number" ? [s.page] : []));
+        const pages = [...cited, ...(first ? [pageTexts.findIndex((p) => p.includes(first)) + 1] : [])];
+        if (pages.length === 0) return;
+        const page = Math.min(...pages);
         placed++;
         if (chapterPages.some((p) => Math.abs(p - page) <= 1)) onChapter++;
-      }
+        else notes.push(`boundary off: chapter ${k + 2} opens on page ${page}`);
+      });
       await Bun.write(join(outDir, `${doc.name}.md`), chapters.map((c) => `# ${c.title}\n\n${c.content}`).join("\n\n"));
       const seconds = (performance.now() - t0) / 1000;
       figures.push({
         name: doc.name,
         chapters: chapters.length,
         frontBack: {
-          chapters: [perChapter.filter((ss) => ss.some((s) => fromFrontBack(s, units))).length, chapters.length],
+          chapters: [perChapter.filter((ss) => ss.some(flagged)).length, chapters.length],
           quiz: count(chapters.flatMap((c) => c.quiz?.questions ?? [])),
           exam: count(examItems),
           cards: count(cards),
-          guide: [guideLines.filter(taught).length, guideLines.length],
+          guide: [guideLines.filter((l) => !chapterTitles.has(normText(l)) && taught(l)).length, guideLines.length],
           podcast: [podcastLines.filter(taught).length, podcastLines.length],
         },
         shared: [...seen.values()].filter((c) => c.size > 1).length,
@@ -218,6 +242,7 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
       });
       const f = figures.at(-1)!;
       log(`${doc.name}: ${JSON.stringify({ ...f.frontBack, shared: f.shared, boundaries: f.boundaries, seconds })}`);
+      for (const note of new Set(notes)) log(`  ${note}`);
     }
   } finally {
     await srv.stop();

@@ -23,6 +23,8 @@ const IMPRINT_EVIDENCE: RegExp[] = [
   /\bcreative commons\b|\bcc[ -]by\b|\blicen[cs]ed under\b|\blicen[cs]e\b|\blicenza\b/i,
   /\btrademarks?\b|®|™/i,
   /\b(typeset|cover (design|art|image|photo)|copertina|set in \w+ type)\b/i,
+  // A disclaimer of endorsement or warranty.
+  /\b(imply|constitute) (an? )?(recommendation|endorsement)\b|\bendorsed by\b|\bwithout (any )?warranty\b|\bdisclaim/i,
 ];
 
 /** How many kinds of imprint evidence a text holds. */
@@ -182,12 +184,14 @@ export function pageRoles(blocks: Block[], roles: Roles, headingRole: (text: str
     if (role) setPage(p, role);
   });
   // Up to the contents, a page that names itself ("Acknowledgements") is that matter even when it
-  // is prose, and so are the pages it runs on to, until one opens with a new title.
+  // is prose, and so are the pages it runs on to, until one opens with a new title. Right after the
+  // contents, pages that name a non-teaching role (an errata table, a list of figures) still are.
   const contentsEnd = pages.findLastIndex((p, k) => k < pages.length / 4 && p.blocks.some((i) => roles[i] === "toc"));
   let carried: BlockRole | null = null;
-  for (let k = front.length; k < contentsEnd; k++) {
+  for (let k = front.length; k < pages.length; k++) {
     const p = pages[k]!;
     const named = namedRole(p, blocks, headingRole);
+    if (k > contentsEnd && (contentsEnd < 0 || !named || TEACHING_ROLES.has(named))) break;
     if (named) carried = TEACHING_ROLES.has(named) ? null : named;
     else if (opensWithTitle(firstWords(p, blocks))) carried = null;
     if (carried) setPage(p, carried);

@@ -11,6 +11,8 @@ import type { Block, BlockRole } from "./document.ts";
 import { openingLines, pageRoles, trailingLicences } from "./front-matter.ts";
 import { isNameList, leadingNames } from "./name-list.ts";
 
+const INDEXING_HEADING_RE = /^(keywords|key words|index terms)$/;
+
 /** Section headings that name their role, matched after numbering is stripped. */
 const HEADING_ROLES: [RegExp, BlockRole][] = [
   [
@@ -21,10 +23,12 @@ const HEADING_ROLES: [RegExp, BlockRole][] = [
   [/^(table of contents|contents|contents at a glance|list of (figures|tables))$/, "toc"],
   [/^(\w+( and \w+)? )?ind(ex|exes|ices)$|^index of /, "index"],
   [/^abstract$/, "abstract"],
+  // A paper's or report's indexing terms under their own heading; opening matter only (see rolesFromHeadings).
+  [INDEXING_HEADING_RE, "title_page"],
   [/^(front cover|cover|cover page|title page|half[- ]title|dedication|epigraph|also by\b.*)$/, "title_page"],
   // Copyright and licences by whole title only: an essay called "Copyright and Globalization" is text to teach.
   [
-    /^(copyright( (and|&) licen[cs](e|es|ing)| notices?| page| information| statement)?|licen[cs](e|es|ing)( (and|&) copyright| information| terms| notices?| agreement)?|colophon|declaration|revision history|document history)$/,
+    /^(copyright( (and|&) licen[cs](e|es|ing)| notices?| page| information| statement)?|licen[cs](e|es|ing)( (and|&) copyright| information| terms| notices?| agreement)?|colophon|declaration|revision history|document history|errata)$/,
     "boilerplate",
   ],
   [
@@ -84,27 +88,33 @@ const isFurniture = (b: Block) => b.role === "header_footer" || b.role === "page
 const isNumbered = (text: string) => /^\s*\d+(\.\d+)*\.?\s+\p{L}/u.test(text);
 
 /**
- * Sections whose heading names a role take that role, nested headings included. An abstract opens
- * a document: a numbered section called "Abstract", or one after numbered sections began (a
- * manual's section on an abstract environment), is text like any other.
+ * Sections whose heading names a role take that role, nested headings included. An abstract and
+ * its keywords open a document: a numbered section called "Abstract" or "Keywords", or one after
+ * numbered sections began (a manual's section on an abstract environment, a language's keywords),
+ * is text like any other.
  */
 function rolesFromHeadings(blocks: Block[], roles: (BlockRole | null)[]): void {
-  let open: { level: number; role: BlockRole } | null = null;
+  // `blocks`: how many blocks past its heading the section's role holds, where it is not up to the next heading.
+  let open: { level: number; role: BlockRole; blocks?: number } | null = null;
   let afterReferences = false;
   let numbered = false;
   blocks.forEach((b, i) => {
     if (isFurniture(b)) return;
+    if (open?.blocks !== undefined && open.blocks-- <= 0) open = null;
     if (b.kind === "heading") {
       const level = b.level ?? 1;
       if (open && level <= open.level) open = null;
       const numberedHere = isNumbered(b.text);
       if (!open) {
         let role = headingRole(b.text);
-        if (role === "abstract" && (numbered || numberedHere)) role = null;
+        const indexing = INDEXING_HEADING_RE.test(normalizeHeading(b.text).replace(NUMBERING_RE, ""));
+        if ((role === "abstract" || indexing) && (numbered || numberedHere)) role = null;
         // Lettered sections after the references are a paper's appendices ("A Distant Supervision").
         if (!role && afterReferences && LETTER_NUMBERED_RE.test(b.text)) role = "appendix";
         if (role) {
-          open = { level, role };
+          // Indexing terms are the one paragraph under their heading; what follows (an executive
+          // summary the layout gave no heading) is not.
+          open = indexing ? { level, role, blocks: 1 } : { level, role };
           if (role === "references") afterReferences = true;
         }
       }

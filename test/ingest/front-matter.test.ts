@@ -39,6 +39,8 @@ describe("headings that name their role", () => {
     ["Author’s Address", "boilerplate"],
     ["Appendix D—References", "references"],
     ["Appendix D Indexes", "index"],
+    ["Errata", "boilerplate"],
+    ["Keywords", "title_page"],
     // Whole titles only: an essay or a chapter about these things is text to teach.
     ["19 Copyright and Globalization in the Age of Computer Networks", null],
     ["Licensing models for open data", null],
@@ -93,6 +95,59 @@ describe("pages built to show one mechanism", () => {
     expect(blocks.filter((b) => b.page! < 15 && b.role !== "body").map((b) => b.text)).toEqual([]);
   });
 
+  test("keywords under their own heading are title matter; the unheaded summary after them and a manual's numbered Keywords section are taught", () => {
+    const blocks = paged([
+      p("A Report on Example Systems", 1),
+      h("Abstract", 2),
+      prosePage("abstract", 2),
+      h("Keywords", 2),
+      p("assessment; authorization; categorization; risk; monitoring", 2),
+      p("Executive Summary", 3),
+      prosePage("summary", 3),
+      ...Array.from({ length: 6 }, (_, i) => prosePage(`chapter ${i + 1}`, i + 4)),
+      h("3 Keywords", 10),
+      p("The language reserves a few words, such as if and while, which no variable may be named after.", 10),
+    ]);
+    expect(roleOf(blocks, "assessment; authorization")).toBe("title_page");
+    expect(roleOf(blocks, "The summary is discussed")).toBe("body");
+    expect(roleOf(blocks, "The language reserves")).toBe("body");
+  });
+
+  test("an authority page that disclaims endorsement before the first chapter is boilerplate; an errata page after the contents too", () => {
+    // A page of prose (over 250 words, paragraphs of 40 and more) whose only imprint lines are a
+    // copyright statement, a revision and the disclaimer.
+    const authority = [
+      "This publication has been developed by the institute to further its statutory responsibilities under the act that founded it, and it is not subject to copyright in this country. The institute is responsible for developing standards and guidelines, including minimum requirements for the systems of the agencies, but such standards shall not apply to other systems without approval.",
+      "Special Publication 12, Revision 2, is available from the institute's library together with its earlier revisions. Nothing in this publication should be taken to contradict the standards and guidelines made binding on agencies, nor should these guidelines be read as altering the existing authorities of any official who holds them under the law of the land.",
+      "Certain commercial entities, equipment or materials may be identified in this document in order to describe an experimental procedure or concept adequately. Such identification is not intended to imply recommendation by the institute, nor is it intended to imply that the entities, materials or equipment are necessarily the best available for the purpose that they serve.",
+      "Organizations are encouraged to review the draft publications of the institute during the designated public comment periods and to provide their feedback, and many other publications of the institute are available on its website, where readers may also find the comments that were received on earlier drafts of this one and the answers the authors gave to them.",
+    ];
+    const contents = [
+      "1 Introduction . . . . 1",
+      "2 Methods . . . . 4",
+      "3 Results . . . . 7",
+      "4 Discussion . . . . 9",
+    ];
+    const blocks = paged([
+      p("Special Publication 12", 1),
+      p("A Report on Example Systems", 1),
+      h("Authority", 2),
+      ...authority.map((t) => p(t, 2)),
+      p("Executive Summary", 3),
+      prosePage("summary", 3),
+      prosePage("summary's end", 3),
+      ...contents.map((t) => p(t, 4)),
+      p("Errata", 5),
+      p("This table lists the changes made to the publication since it first appeared.", 5),
+      p("DATE | TYPE | CHANGE | PAGE", 5),
+      ...Array.from({ length: 12 }, (_, i) => prosePage(`method ${i + 1}`, i + 6)),
+    ]);
+    for (const t of authority) expect(roleOf(blocks, t.slice(0, 30))).toBe("boilerplate");
+    expect(roleOf(blocks, "This table lists the changes")).toBe("boilerplate");
+    expect(roleOf(blocks, "The summary is discussed")).toBe("body");
+    expect(blocks.filter((b) => b.page! >= 6 && b.role !== "body")).toEqual([]);
+  });
+
   test("a slide deck of short pages has no front matter past its first slide (a cover by its own rule)", () => {
     const blocks = paged(
       Array.from({ length: 8 }, (_, i) => [
@@ -116,6 +171,7 @@ describe("documents of the dev half", () => {
       "fsfs-free-software-free-society-1st-ed-2002.pdf",
       "gnu-bash-reference-manual.html",
       "docx4j-getting-started.docx",
+      "nist-sp800-37r2.pdf",
     ])
       blocksOf[name] = (await extractFile(corpus(`books/${name}`), name, cfg)).blocks;
   }, 300_000);
@@ -156,6 +212,16 @@ describe("documents of the dev half", () => {
     expect(gfdl.filter((b) => b.role !== "boilerplate")).toEqual([]);
     expect(sectionOf("Appendix D Indexes")[0]!.role).toBe("index");
     expect(sectionOf("Appendix B Major Differences")[1]!.role).toBe("appendix");
+  });
+
+  test("SP 800-37: the authority page is boilerplate, the keywords title matter, the errata after the contents boilerplate; the executive summary taught", () => {
+    const blocks = blocksOf["nist-sp800-37r2.pdf"]!;
+    const text = (page: number) => blocks.filter((b) => b.page === page && b.role !== "header_footer");
+    expect(text(3).filter((b) => b.role === "body" && /\p{L}/u.test(b.text))).toEqual([]);
+    expect(roleOf(blocks, "assess; authorization to operate")).toBe("title_page");
+    expect(text(19).filter((b) => b.role === "body" && /\p{L}/u.test(b.text))).toEqual([]);
+    expect(roleOf(blocks, "As we push computers")).toBe("body");
+    expect(roleOf(blocks, "This publication describes the Risk Management Framework")).toBe("abstract");
   });
 
   test("docx4j: the Word table of contents is contents, the first section taught", () => {
