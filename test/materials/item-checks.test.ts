@@ -62,6 +62,54 @@ To publish a change to a shared repository:
 4. Push the new commit to the matching branch of the remote.
 `;
 
+// Nouns the garden text counts ("a slug", "an onion") and nouns it writes bare ("holds soil").
+const GARDEN = `# Growing vegetables at home
+
+## Beds and soil
+
+An allotment is a rented plot of land where a gardener grows vegetables for a household.
+A raised bed is a wooden frame filled with soil that drains faster than the ground around it.
+An old raised bed holds soil that has lost most of its nitrogen after a few seasons.
+The gardener spreads mulch over the soil of an empty raised bed to keep weeds away in winter.
+Compost is decayed garden waste that returns nitrogen and structure to tired soil.
+An earthworm drags compost from the surface of a raised bed into the soil below it.
+A compost heap turns kitchen scraps and garden waste into compost within a year.
+An open compost heap needs turning every few weeks so that air reaches its centre.
+A seed tray is a shallow box in which seedlings grow before they are planted out.
+An unheated greenhouse protects a seed tray from frost during the early spring.
+
+## Water and pests
+
+An irrigation pipe is a hose with small holes that waters a raised bed slowly.
+A gardener fills an irrigation pipe from a water butt that collects rain from a roof.
+A water butt is a barrel that stores rainwater for dry weeks in summer.
+An aphid is a small insect that sucks sap from the young leaves of a plant.
+A ladybird eats an aphid colony within a few days, so a gardener welcomes ladybirds.
+A slug is a soft animal that eats seedlings at night and hides under a plank by day.
+A beer trap is a buried cup of beer in which a slug drowns before it reaches a seedling.
+An onion planted beside a carrot row hides the smell of the carrots from the carrot fly.
+Netting over a seed tray keeps birds from the seedlings until they are strong.
+Mulch keeps water in the soil, because it shades the surface from the sun and the wind.
+`;
+const COUNTED = [
+  "gardener",
+  "plank",
+  "slug",
+  "seedling",
+  "onion",
+  "aphid",
+  "barrel",
+  "seed tray",
+  "water butt",
+  "carrot row",
+  "raised bed",
+  "irrigation pipe",
+  "compost heap",
+  "allotment",
+  "earthworm",
+];
+const MASS = ["soil", "compost", "mulch", "rainwater", "nitrogen", "sap"];
+
 let srv: TestApp;
 let key: string;
 let courseId: string;
@@ -113,6 +161,35 @@ test("a quiz the text cannot fill says so", async () => {
       expect(quiz.note).toStartWith(`${quiz.questions.length} of the 5 questions asked for`);
     else expect(quiz.note).toBeUndefined();
   }
+});
+
+describe("which statement the course makes", () => {
+  test("every wrong statement is as grammatical as the true one: counted nouns keep a determiner, mass nouns take none, and a/an fits the word after it", async () => {
+    const form = new FormData();
+    form.append("files", new File([GARDEN], "vegetables.md", { type: "text/markdown" }));
+    form.append("num_chapters", "2");
+    const made = await call(srv, "/v2/courses/generate-from-files?mode=sync", { key, user: "learner", body: form });
+    expect(made.status).toBe(200);
+    const id = made.body.course.id;
+    const course = await call(srv, `/v2/courses/${id}`, as());
+    const over = await call(srv, `/v2/courses/${id}/generate-exam`, as({ exam_size: 50 }));
+    const available: number = over.body.error?.details?.available ?? 50;
+    const exam = await call(srv, `/v2/courses/${id}/generate-exam`, as({ exam_size: Math.max(10, available) }));
+    const items = [
+      ...(course.body.chapters as { quiz: { questions: Mcq[] } }[]).flatMap((c) => c.quiz.questions),
+      ...((exam.body.exam?.questions ?? []) as Item[]),
+    ];
+    const statements = items.filter((q): q is Mcq => q.type === "mcq" && kindOf(q) === "true statement");
+    expect(statements.length).toBeGreaterThanOrEqual(2);
+    const determiner = "(?:a|an|the|its|their|each|every|one|another|this|that|any|no|young|small|old|empty|open)";
+    for (const choice of statements.flatMap((q) => q.choices)) {
+      expect(choice).not.toMatch(/\ban\s+[b-df-hj-np-tv-z]/i);
+      expect(choice).not.toMatch(/\ba\s+[aeio]/i);
+      for (const noun of COUNTED)
+        expect(choice).not.toMatch(new RegExp(`(?<!${determiner}\\s+(?:[\\w-]+\\s+)?)\\b${noun}\\b(?!s)`, "i"));
+      for (const noun of MASS) expect(choice).not.toMatch(new RegExp(`\\ban?\\s+${noun}\\b(?!\\s+(?:heap|row))`, "i"));
+    }
+  }, 120_000);
 });
 
 describe("exam", () => {

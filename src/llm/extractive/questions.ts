@@ -13,7 +13,14 @@ import { answerLeaks, nearDuplicate, promptStems } from "../artefacts/checks.ts"
 import { BLANK, ItemSource, questionProblems } from "../artefacts/item-checks.ts";
 import { type McqQuestion, QUIZ_SIZE } from "../schemas.ts";
 import type { Definition } from "./definitions.ts";
-import { definitionDistractors, numberDistractors, shuffled, termDistractors } from "./distractors.ts";
+import {
+  definitionDistractors,
+  numberDistractors,
+  shuffled,
+  swapped,
+  termDistractors,
+  wholeTerm,
+} from "./distractors.ts";
 import { phraseRuns } from "./keyphrases.ts";
 import type { ChapterMaterial } from "./material.ts";
 import { roleFacts } from "./roles.ts";
@@ -181,10 +188,6 @@ function definitionQuestions(m: ChapterMaterial, pool: CoursePool, d: Definition
 const blanked = (text: string, span: string) =>
   text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(span)}(?![\\p{L}\\p{N}])`, "u"), BLANK);
 
-/** A term standing as a whole word: not the half of a hyphenated one ("batch" in "in-batch"). */
-const wholeTerm = (span: string, flags: string) =>
-  new RegExp(`(?<![\\p{L}\\p{N}]|[\\p{L}\\p{N}]-)${escapeRegExp(span)}(?![\\p{L}\\p{N}]|-[\\p{L}\\p{N}])`, flags);
-
 function figureQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
   return m.figures
     .map((f) => {
@@ -341,9 +344,14 @@ function statementQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
       /^\p{Ll}+$/u.test(written) && grammaticalNumber(written) === "singular" ? `the ${written}` : inlineForm(written);
     const span = s.text.match(wholeTerm(swap.phrase, "giu"))![0]!;
     const sameNumber = pool.terms.filter((t) => grammaticalNumber(t) === grammaticalNumber(span));
-    const wrong = termDistractors(span, sameNumber, s.text, hash(s.text)).map((t) =>
-      s.text.replace(wholeTerm(span, "u"), t),
-    );
+    // Each wrong statement reads as grammatically as the true one: the swap is kept only where it fits.
+    const swaps = new Map<string, string>();
+    const fits = (t: string) => {
+      const swap = swapped(s.text, span, t, pool.source);
+      if (swap) swaps.set(t, swap);
+      return swap !== null;
+    };
+    const wrong = termDistractors(span, sameNumber, s.text, hash(s.text), fits).map((t) => swaps.get(t)!);
     const c = build(
       m,
       pool,
