@@ -137,11 +137,13 @@ function countable(head: string, source: ItemSource): boolean {
  * name's place only.
  */
 export function swapped(sentence: string, span: string, term: string, source: ItemSource): string | null {
-  if (isName(span) !== isName(term)) return null;
   const was = placeIn(sentence, span);
   if (!was) return null;
   const head = was.terms[was.end]!;
-  if (!isName(span) && !head.tags.includes("Plural")) {
+  // A common term opening the sentence has a capital that does not make it a name ("Dictionaries have…").
+  const opening = was.start === 0 && !head.tags.includes("ProperNoun");
+  if ((opening ? isName(span.charAt(0).toLowerCase() + span.slice(1)) : isName(span)) !== isName(term)) return null;
+  if (!isName(term) && !head.tags.includes("Plural")) {
     const how = counting(was.terms, was.start);
     const counts = countable(term.split(/\s+/).at(-1)!, source);
     if ((how === "counted" && !counts) || (how === "bare" && counts)) return null;
@@ -155,7 +157,10 @@ export function swapped(sentence: string, span: string, term: string, source: It
     const a = articleFor(term);
     const written = article[1]!.startsWith("A") ? a.charAt(0).toUpperCase() + a.slice(1) : a;
     out = `${sentence.slice(0, article.index)}${written}${article[2]}${term}${sentence.slice(article.index + article[0].length)}`;
-  } else out = sentence.replace(wholeTerm(span, "u"), term);
+  } else {
+    // A term opening the sentence takes its capital ("Dictionaries have…" → "Variables have…").
+    out = sentence.replace(wholeTerm(span, "u"), opening ? term.charAt(0).toUpperCase() + term.slice(1) : term);
+  }
   const now = placeIn(out, term);
   if (!now) return null;
   const tags = now.terms[now.end]!.tags;
