@@ -23,6 +23,7 @@ import {
 } from "./distractors.ts";
 import { phraseRuns } from "./keyphrases.ts";
 import type { ChapterMaterial } from "./material.ts";
+import { QUIZ_KINDS } from "./prompt-kinds.ts";
 import { roleFacts } from "./roles.ts";
 import { sessionLines } from "./sessions.ts";
 import { procedures } from "./steps.ts";
@@ -591,9 +592,6 @@ function pickQuestions(candidates: Candidate[], count: number, asked: Asked): Ca
   while (blanks().length > Math.floor(out.length * MAX_BLANK_SHARE)) out.splice(out.lastIndexOf(blanks().at(-1)!), 1);
   return out;
 }
-
-/** Question kinds a quiz mixes when its chapter has the material for them. */
-export const QUIZ_KINDS = 3;
 
 /**
  * A chapter's quiz: `count` questions of mixed kinds. When the chapter's own text offers fewer than
