@@ -425,6 +425,18 @@ function stepQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
   return out;
 }
 
+/** What kind of value an interpreter printed: a truth value, a number, a quoted string, an R vector, else its choice kind. */
+const literalKind = (output: string) =>
+  /^(True|False|TRUE|FALSE)$/.test(output)
+    ? "boolean"
+    : /^-?\d+(\.\d+)?$/.test(output)
+      ? "number"
+      : /^(['"]).*\1$/.test(output)
+        ? "string"
+        : /^\[\d+\]/.test(output)
+          ? "vector"
+          : choiceKind(output);
+
 /**
  * What a line typed in a session the chapter shows printed, against what other lines of the course
  * printed (of the same kind: a figure for a figure) or, for a number, figures near it. The sentence
@@ -440,9 +452,9 @@ function codeQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
     if (!intro) continue;
     const code = [...line.setup, line.input].join("; ");
     const prompt = `What does the code \`${code}\` display?`;
-    const kind = choiceKind(line.output);
+    const kind = literalKind(line.output);
     const others = pickSome(
-      pool.outputs.filter((o) => o !== line.output && choiceKind(o) === kind && !code.includes(o)),
+      pool.outputs.filter((o) => o !== line.output && literalKind(o) === kind && !code.includes(o)),
       hash(code),
     );
     const figure = /^\d+(?:\.\d+)?$/.test(line.output)

@@ -23,6 +23,18 @@ const MAX_SETUP = 3;
 // An output a learner can predict from the line: short, one line, not an error trace or an address.
 const readable = (s: string) => s.length > 0 && s.length <= 40 && !/traceback|error|0x[0-9a-f]{6,}|<.+ at /i.test(s);
 
+/** Brackets closed and quotes paired: a whole line, not one that runs on (R prints no "+" once extracted). */
+function balanced(line: string): boolean {
+  const bare = line.replace(/"[^"]*"|'[^']*'/g, "");
+  if (/["']/.test(bare)) return false;
+  let depth = 0;
+  for (const c of bare) {
+    depth += "([{".includes(c) ? 1 : ")]}".includes(c) ? -1 : 0;
+    if (depth < 0) return false;
+  }
+  return depth === 0 && !/[,+\-*/=<|&]\s*$/.test(bare);
+}
+
 export function sessionLines(markdown: string): SessionLine[] {
   const out: SessionLine[] = [];
   for (const block of markdown.matchAll(FENCE)) {
@@ -35,7 +47,8 @@ export function sessionLines(markdown: string): SessionLine[] {
       const after = lines[i + 2]?.trim() ?? "";
       // One printed line, then a prompt or the end of the block.
       const printed = next !== "" && !PROMPT.test(next) && !CONTINUATION.test(next);
-      if (printed && (after === "" || PROMPT.test(after)) && readable(next) && typed.length <= MAX_SETUP)
+      const whole = balanced(input) && balanced(next);
+      if (printed && whole && (after === "" || PROMPT.test(after)) && readable(next) && typed.length <= MAX_SETUP)
         out.push({ setup: [...typed], input: input.trim(), output: next, at: block.index });
       typed.push(input.trim());
     }
