@@ -110,6 +110,61 @@ const COUNTED = [
 ];
 const MASS = ["soil", "compost", "mulch", "rainwater", "nitrogen", "sap"];
 
+// A text that shows code typed at Python's prompt and what it printed.
+const SESSIONS = `# Python basics
+
+## Arithmetic
+
+The interpreter evaluates an expression and shows its value. An operator is a special symbol that represents a computation like addition or multiplication. Python provides operators for addition, subtraction, multiplication and division:
+
+\`\`\`
+>>> 40 + 2
+42
+>>> 6 * 7
+42
+>>> 84 / 2
+42.0
+\`\`\`
+
+Division always produces a floating-point number, even when both operands are integers. The operator ** performs exponentiation, which raises a number to a power:
+
+\`\`\`
+>>> 6**2 + 6
+42
+\`\`\`
+
+A value is one of the basic things a program works with, like a letter or a number. A type is a category of values such as integers, floating-point numbers and strings.
+
+\`\`\`
+>>> type(2)
+<class 'int'>
+>>> type('Hello, World!')
+<class 'str'>
+\`\`\`
+
+## Strings
+
+A string is a sequence of characters enclosed in quotation marks. The operator + performs string concatenation, which joins strings by linking them end to end:
+
+\`\`\`
+>>> first = 'throat'
+>>> second = 'warbler'
+>>> first + second
+'throatwarbler'
+\`\`\`
+
+The operator * also works on strings; it performs repetition. The function len returns the number of characters in a string:
+
+\`\`\`
+>>> len('banana')
+6
+>>> 'Spam' * 3
+'SpamSpamSpam'
+\`\`\`
+
+A variable is a name that refers to a value. An assignment statement creates a new variable and gives it a value. A statement is a unit of code that the interpreter can execute. A function is a named sequence of statements that performs a computation.
+`;
+
 let srv: TestApp;
 let key: string;
 let courseId: string;
@@ -190,6 +245,36 @@ describe("which statement the course makes", () => {
       for (const noun of COUNTED)
         expect(choice).not.toMatch(new RegExp(`(?<!${determiner}\\s+(?:[\\w-]+\\s+)?)\\b${noun}\\b(?!s)`, "i"));
       for (const noun of MASS) expect(choice).not.toMatch(new RegExp(`\\ban?\\s+${noun}\\b(?!\\s+(?:heap|row))`, "i"));
+    }
+  }, 120_000);
+});
+
+describe("what the code displays", () => {
+  test("where the text shows a line typed at the prompt and what it printed, a question asks for that output among outputs of its kind", async () => {
+    const form = new FormData();
+    form.append("files", new File([SESSIONS], "python-basics.md", { type: "text/markdown" }));
+    form.append("num_chapters", "2");
+    const made = await call(srv, "/v2/courses/generate-from-files?mode=sync", { key, user: "learner", body: form });
+    expect(made.status).toBe(200);
+    const id = made.body.course.id;
+    const course = await call(srv, `/v2/courses/${id}`, as());
+    const exam = await call(srv, `/v2/courses/${id}/generate-exam`, as({ exam_size: 10 }));
+    const items = [
+      ...(course.body.chapters as { quiz: { questions: Mcq[] } }[]).flatMap((c) => c.quiz.questions),
+      ...((exam.body.exam?.questions ?? []) as Item[]),
+    ].filter((q): q is Mcq => q.type === "mcq" && kindOf(q) === "code");
+    const printed: Record<string, string> = {
+      "40 + 2": "42",
+      "6 * 7": "42",
+      "84 / 2": "42.0",
+      "6**2 + 6": "42",
+      "len('banana')": "6",
+    };
+    expect(items.length).toBeGreaterThanOrEqual(1);
+    for (const q of items) {
+      const code = /`(.+)`/.exec(q.prompt)![1]!;
+      expect(q.choices[q.answer]).toBe(printed[code]!);
+      for (const c of q.choices) expect(c).toMatch(/^\d+(\.\d+)?$/);
     }
   }, 120_000);
 });
