@@ -2,6 +2,7 @@
 import type { Database } from "bun:sqlite";
 import { AppError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../keyset-cursor.ts";
+import { QUIZ_KINDS, quizKinds } from "../llm/extractive/prompt-kinds.ts";
 import { generatedBy } from "../llm/fallback.ts";
 import { QUIZ_SIZE } from "../llm/schemas.ts";
 import { getOrCreate } from "../util.ts";
@@ -199,7 +200,8 @@ export function readCourse(sqlite: Database, owner: CourseOwner, courseId: strin
 
 /**
  * A chapter's quiz as shown: its questions, and a note when the chapter's text supplied fewer than
- * the quiz asks for (a question failing the item checks is left out rather than shown).
+ * the quiz asks for, or fewer kinds than a quiz mixes (a question failing the item checks is left
+ * out rather than shown).
  */
 function quizView(
   completedAt: string | null,
@@ -212,9 +214,15 @@ function quizView(
     answer: parseJson<unknown>(q.answer, null),
     explanation: q.explanation,
   }));
-  if (completedAt === null || questions.length >= QUIZ_SIZE) return { questions };
+  const kinds = quizKinds(questions.map((q) => q.prompt));
+  const fewKinds = kinds !== null && questions.length > 0 && kinds < QUIZ_KINDS;
+  if (completedAt === null || (questions.length >= QUIZ_SIZE && !fewKinds)) return { questions };
+  const notes = [
+    questions.length < QUIZ_SIZE ? `${questions.length} of the ${QUIZ_SIZE} questions asked for` : "",
+    fewKinds ? `${kinds} kind${kinds === 1 ? "" : "s"} of question where a quiz mixes ${QUIZ_KINDS}` : "",
+  ].filter(Boolean);
   return {
     questions,
-    note: `${questions.length} of the ${QUIZ_SIZE} questions asked for: the chapter's text supplies no more that pass the item checks (whole questions, no trivia blanks, choices of one kind from the document)`,
+    note: `${notes.join("; ")}: the chapter's text supplies no more that pass the item checks (whole questions, no trivia blanks, choices of one kind from the document)`,
   };
 }

@@ -1,8 +1,9 @@
 /**
- * Writes exactly `size` distinct exam questions. Chapters are written in parallel (bounded by
- * `concurrency`), the batches of one chapter one after another, each told every prompt the course
- * has asked so far (its quizzes and the exam's kept questions); a question that repeats one of them
- * is dropped. Gaps left by duplicates and failed batches are filled by later rounds; a slot
+ * Writes exactly `size` distinct exam questions. The built-in engine's are chosen from a pool of
+ * every question the chapters supply. A model's are written to the size: chapters in parallel
+ * (bounded by `concurrency`), the batches of one chapter one after another, each told every prompt
+ * the course has asked so far (its quizzes and the exam's kept questions); a question that repeats
+ * one of them is dropped. Gaps left by duplicates and failed batches are filled by later rounds; a slot
  * (chapter and type) that yields nothing new gives its share to other slots, so a thin chapter
  * cannot stall the exam.
  */
@@ -27,8 +28,10 @@ export interface ExamBuildInput {
   batchSize: number;
   concurrency: number;
   quantitative: (c: ChapterSummary) => boolean;
-  /** Rounds of asking again for what is missing; a model's cost more than the extractive engine's. */
+  /** Rounds of asking a model again for what is missing. */
   rounds: number;
+  /** The built-in engine: every chapter's questions at once, chosen from (a model writes to the size). */
+  pooled: boolean;
   meter?: UsageMeter;
 }
 
@@ -43,29 +46,83 @@ interface Slot {
 }
 
 /**
- * The exam of `input.size` questions, or EXAM_SIZE_UNAVAILABLE naming a size the course does supply:
- * how many the chapters yield depends on how the size spreads over them, so the smaller count is
- * built again before it is promised (a few times at most) and asking for it then succeeds.
+ * The exam of `input.size` questions, or EXAM_SIZE_UNAVAILABLE naming the size the course supplies.
+ * The built-in engine's questions form a pool built once whatever the size (every chapter's every
+ * question, none repeating a quiz or another chapter), so the size it names is one asking for it
+ * then gets; a model writes to the size asked, and names how many it wrote.
  */
 export async function buildExamQuestions(llm: Llm, input: ExamBuildInput): Promise<ExamQuestion[]> {
-  let size = input.size;
-  for (let attempt = 1; ; attempt++) {
-    const built = await buildUpTo(llm, { ...input, size });
-    if (built.length >= size && size === input.size) return built;
-    if (built.length >= size || built.length === 0 || attempt === MAX_SIZE_CHECKS) {
-      const available = Math.min(size, built.length);
-      throw new AppError(
-        "EXAM_SIZE_UNAVAILABLE",
-        `This course's chapters support ${available} distinct exam questions (none repeating a chapter quiz); ask for an exam_size of at most ${available}`,
-        { exam_size: input.size, available },
-      );
-    }
-    size = built.length;
-  }
+  const built = input.pooled ? chooseFrom(await examPool(llm, input), input) : await buildUpTo(llm, input);
+  if (built.length >= input.size) return built;
+  throw new AppError(
+    "EXAM_SIZE_UNAVAILABLE",
+    `This course's chapters support ${built.length} distinct exam questions (none repeating a chapter quiz); ask for an exam_size of at most ${built.length}`,
+    { exam_size: input.size, available: built.length },
+  );
 }
 
-// Builds of a smaller size before the shortfall is reported; each is cheap for the built-in engine.
-const MAX_SIZE_CHECKS = 3;
+/** Every question each chapter supplies, by type, none repeating a quiz or an earlier chapter's question. */
+async function examPool(llm: Llm, input: ExamBuildInput): Promise<Map<ExamQuestionType, ExamQuestion[]>[]> {
+  const { chapters } = input;
+  const quizPrompts = chapters.flatMap((c) => (c.quiz ?? []).map((q) => q.prompt));
+  const limit = pLimit(input.concurrency);
+  const written = await Promise.all(
+    chapters.map((chapter) =>
+      limit(() =>
+        writeExamQuestions(llm, {
+          courseTitle: input.courseTitle,
+          chapter,
+          course: chapters,
+          count: Number.POSITIVE_INFINITY,
+          types: TYPES,
+          avoidPrompts: quizPrompts,
+          model: input.model,
+          meter: input.meter,
+        }),
+      ),
+    ),
+  );
+  const asked = quizPrompts.map(promptStems);
+  return written.map((questions) => {
+    const kept = questions.filter((q) => {
+      const stems = promptStems(q.prompt);
+      if (asked.some((a) => nearDuplicate(a, stems))) return false;
+      asked.push(stems);
+      return true;
+    });
+    return new Map(TYPES.map((type) => [type, kept.filter((q) => q.type === type)]));
+  });
+}
+
+/**
+ * `input.size` questions of the pool, or all of it when it holds fewer: each chapter's share in the
+ * planned type mix, a type the chapter lacks made up from its other types, then what a thin chapter
+ * cannot give taken from the others in turn.
+ */
+function chooseFrom(pool: Map<ExamQuestionType, ExamQuestion[]>[], input: ExamBuildInput): ExamQuestion[] {
+  const chosen: ExamQuestion[][] = pool.map(() => []);
+  const take = (chapter: number, type: ExamQuestionType) => {
+    const q = pool[chapter]!.get(type)!.shift();
+    if (q) chosen[chapter]!.push(q);
+    return q !== undefined;
+  };
+  const takeAny = (chapter: number) => TYPES.some((type) => take(chapter, type));
+  let short = 0;
+  chapterShares(pool.length, input.size).forEach((share, chapter) => {
+    const mix = typesFor(chapter, share, input.quantitative(input.chapters[chapter]!));
+    for (const type of TYPES)
+      for (let k = 0; k < mix[type]; k++) if (!take(chapter, type) && !takeAny(chapter)) short += 1;
+  });
+  for (let progress = true; short > 0 && progress; ) {
+    progress = false;
+    for (let chapter = 0; chapter < pool.length && short > 0; chapter++)
+      if (takeAny(chapter)) {
+        short -= 1;
+        progress = true;
+      }
+  }
+  return chosen.flatMap((questions) => questions.sort((a, b) => TYPES.indexOf(a.type) - TYPES.indexOf(b.type)));
+}
 
 /** At most `input.size` questions, spread over the chapters; fewer when the chapters supply fewer. */
 async function buildUpTo(llm: Llm, input: ExamBuildInput): Promise<ExamQuestion[]> {

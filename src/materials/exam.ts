@@ -78,7 +78,6 @@ export function findExam(
 }
 
 const MODEL_ROUNDS = 4;
-const EXTRACTIVE_ROUNDS = 32;
 
 const LABELS = { mcq: "multiple-choice", short_answer: "short-answer", worked_problem: "worked-problem" } as const;
 const HOW = {
@@ -110,11 +109,11 @@ export async function generateExam(
         ...source,
         model: m.model,
         size: opts.examSize,
-        // The extractive engine answers instantly, so one call per chapter and type is enough.
-        batchSize: m.engine === "extractive" ? opts.examSize : svc.cfg.examBatchSize,
+        batchSize: svc.cfg.examBatchSize,
         concurrency: svc.cfg.examConcurrency,
-        // The extractive engine keeps going until every chapter is exhausted, so the size it reports it can supply is one it can.
-        rounds: m.engine === "extractive" ? EXTRACTIVE_ROUNDS : MODEL_ROUNDS,
+        rounds: MODEL_ROUNDS,
+        // The built-in engine gives every question a chapter has at once, so the size it says it supplies is one it does.
+        pooled: m.engine === "extractive",
         quantitative: isQuantitative,
       }),
     );

@@ -164,6 +164,31 @@ class InstanceBuilder {
     return `Why does ${w} matter?`;
   }
 
+  /** A content word of the prompt, in turn: what a real item is about. */
+  private word(): string {
+    let w = this.words[this.cursor++ % this.words.length]!;
+    for (let i = 0; i < this.words.length && (w.length < 4 || isStopword(w) || !/^\p{L}+$/u.test(w)); i++)
+      w = this.words[this.cursor++ % this.words.length]!;
+    return w.toLowerCase();
+  }
+
+  /** A whole statement from the prompt's words, as a rubric point or a step is: a capital, a verb, a full stop. */
+  private statement(): string {
+    const s = `The ${this.word()} is the ${this.word()} of the ${this.word()} ${this.word()}.`;
+    return s.charAt(0).toUpperCase() + s.slice(1);
+  }
+
+  private cards = 0;
+
+  /** A flashcard that defines: the front a key concept the prompt lists (then a word of it), the back saying what it is. */
+  private card(): { front: string; back: string } {
+    const concepts = [...this.prompt.matchAll(/^Key concepts: (.+)$/gm)].flatMap((m) =>
+      m[1]!.split(";").map((c) => c.trim()),
+    );
+    const term = concepts[this.cards++] ?? this.word();
+    return { front: term, back: `${term} is a ${this.word()} that ${this.word()} the ${this.word()} ${this.word()}.` };
+  }
+
   build(schema: JsonSchema, index = 0): unknown {
     if ("const" in schema) return schema.const;
     if (Array.isArray(schema.enum)) return schema.enum[index % schema.enum.length];
@@ -176,10 +201,17 @@ class InstanceBuilder {
       case "object": {
         const grounded = this.groundedParagraph(schema, index);
         if (grounded) return grounded;
+        // Items a teacher would show (the server's item checks read them): cards that define, whole rubric points and steps.
+        if (schema.properties?.front && schema.properties?.back) return this.card();
         const out: Record<string, unknown> = {};
         for (const [key, sub] of Object.entries<JsonSchema>(schema.properties ?? {})) {
           // A question's prompt asks about one word of its own, so the questions of a reply differ as a model's would.
-          out[key] = key === "prompt" && sub.type === "string" ? this.question() : this.build(sub, index);
+          if (key === "prompt" && sub.type === "string") out[key] = this.question();
+          else if ((key === "rubric" || key === "steps") && sub.type === "array")
+            out[key] = Array.from({ length: Math.min(sub.maxItems ?? 3, Math.max(sub.minItems ?? 0, 3)) }, () =>
+              this.statement(),
+            );
+          else out[key] = this.build(sub, index);
         }
         return out;
       }

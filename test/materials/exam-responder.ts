@@ -27,7 +27,12 @@ export function examResponder(opts: { repeatEvery?: number } = {}): Responder {
       const p = repeat ? written[0]! : `How do ${wordsFor(n).join(", ")} relate in ${chapter}?`;
       written.push(p);
       if (type === "short_answer")
-        return { type, prompt: p, answer: `Model answer ${n}`, rubric: [`Names point ${n}`, "Explains why"] };
+        return {
+          type,
+          prompt: p,
+          answer: `Model answer ${n}`,
+          rubric: [`The answer names point ${n} of the chapter.`, "The answer explains why the point holds."],
+        };
       if (type === "worked_problem")
         return { type, prompt: p, steps: [`Set up ${n}`, `Compute ${n}`], answer: String(n) };
       return {

@@ -54,18 +54,18 @@ describe("a generated course", () => {
     expect(r.body.sources[0].text).toMatch(/osmosis/i);
   });
 
-  test("a one-page source cannot fill a 10-question exam beyond its quizzes: 422 saying how many it can", async () => {
+  test("a one-page source cannot fill a 50-question exam beyond its quizzes: 422 saying how many it can", async () => {
     const r = await call(srv, `/v2/courses/${courseId}/generate-exam`, {
       key,
       user: "learner",
-      json: { exam_size: 10 },
+      json: { exam_size: 50 },
     });
     expect(r.status).toBe(422);
     const error = errorOf(r);
     expect(error.code).toBe("EXAM_SIZE_UNAVAILABLE");
     const { available } = error.details as { available: number };
     expect(available).toBeGreaterThan(0);
-    expect(available).toBeLessThan(10);
+    expect(available).toBeLessThan(50);
     expect(error.message).toContain(`at most ${available}`);
   });
 });

@@ -253,6 +253,22 @@ describe("exam", () => {
     expect(cached.body.from_cache).toBe(true);
   });
 
+  test("the size a 422 names does not depend on the size asked: every larger size names it, and it is built", async () => {
+    const availableFor = async (size: number) => {
+      const r = await call(srv, `/v2/courses/${completed}/generate-exam`, as({ exam_size: size }));
+      expect(r.status).toBe(422);
+      return (errorOf(r).details as { available: number }).available;
+    };
+    const available = await availableFor(50);
+    expect(available).toBeGreaterThanOrEqual(10);
+    for (const size of [available + 1, Math.ceil((available + 51) / 2)])
+      expect(await availableFor(size)).toBe(available);
+    const r = await call(srv, `/v2/courses/${completed}/generate-exam`, as({ exam_size: available }));
+    expect(r.status).toBe(200);
+    expect(r.body.exam.questions).toHaveLength(available);
+    // Every chapter's questions are built whatever the size: slow on a loaded machine, not wrong.
+  }, 60_000);
+
   test("exam_size outside 10-50 or not an integer is 422; 409 while generating", async () => {
     for (const exam_size of [9, 51, 12.5, "thirty"]) {
       const r = await call(srv, `/v2/courses/${completed}/generate-exam`, as({ exam_size }));

@@ -62,6 +62,109 @@ To publish a change to a shared repository:
 4. Push the new commit to the matching branch of the remote.
 `;
 
+// Nouns the garden text counts ("a slug", "an onion") and nouns it writes bare ("holds soil").
+const GARDEN = `# Growing vegetables at home
+
+## Beds and soil
+
+An allotment is a rented plot of land where a gardener grows vegetables for a household.
+A raised bed is a wooden frame filled with soil that drains faster than the ground around it.
+An old raised bed holds soil that has lost most of its nitrogen after a few seasons.
+The gardener spreads mulch over the soil of an empty raised bed to keep weeds away in winter.
+Compost is decayed garden waste that returns nitrogen and structure to tired soil.
+An earthworm drags compost from the surface of a raised bed into the soil below it.
+A compost heap turns kitchen scraps and garden waste into compost within a year.
+An open compost heap needs turning every few weeks so that air reaches its centre.
+A seed tray is a shallow box in which seedlings grow before they are planted out.
+An unheated greenhouse protects a seed tray from frost during the early spring.
+
+## Water and pests
+
+An irrigation pipe is a hose with small holes that waters a raised bed slowly.
+A gardener fills an irrigation pipe from a water butt that collects rain from a roof.
+A water butt is a barrel that stores rainwater for dry weeks in summer.
+An aphid is a small insect that sucks sap from the young leaves of a plant.
+A ladybird eats an aphid colony within a few days, so a gardener welcomes ladybirds.
+A slug is a soft animal that eats seedlings at night and hides under a plank by day.
+A beer trap is a buried cup of beer in which a slug drowns before it reaches a seedling.
+An onion planted beside a carrot row hides the smell of the carrots from the carrot fly.
+Netting over a seed tray keeps birds from the seedlings until they are strong.
+Mulch keeps water in the soil, because it shades the surface from the sun and the wind.
+`;
+const COUNTED = [
+  "gardener",
+  "plank",
+  "slug",
+  "seedling",
+  "onion",
+  "aphid",
+  "barrel",
+  "seed tray",
+  "water butt",
+  "carrot row",
+  "raised bed",
+  "irrigation pipe",
+  "compost heap",
+  "allotment",
+  "earthworm",
+];
+const MASS = ["soil", "compost", "mulch", "rainwater", "nitrogen", "sap"];
+
+// A text that shows code typed at Python's prompt and what it printed.
+const SESSIONS = `# Python basics
+
+## Arithmetic
+
+The interpreter evaluates an expression and shows its value. An operator is a special symbol that represents a computation like addition or multiplication. Python provides operators for addition, subtraction, multiplication and division:
+
+\`\`\`
+>>> 40 + 2
+42
+>>> 6 * 7
+42
+>>> 84 / 2
+42.0
+\`\`\`
+
+Division always produces a floating-point number, even when both operands are integers. The operator ** performs exponentiation, which raises a number to a power:
+
+\`\`\`
+>>> 6**2 + 6
+42
+\`\`\`
+
+A value is one of the basic things a program works with, like a letter or a number. A type is a category of values such as integers, floating-point numbers and strings.
+
+\`\`\`
+>>> type(2)
+<class 'int'>
+>>> type('Hello, World!')
+<class 'str'>
+\`\`\`
+
+## Strings
+
+A string is a sequence of characters enclosed in quotation marks. The operator + performs string concatenation, which joins strings by linking them end to end:
+
+\`\`\`
+>>> first = 'throat'
+>>> second = 'warbler'
+>>> first + second
+'throatwarbler'
+\`\`\`
+
+The operator * also works on strings; it performs repetition. The function len returns the number of characters in a string:
+
+\`\`\`
+>>> len('banana')
+6
+>>> 'Spam' * 3
+'SpamSpamSpam'
+\`\`\`
+
+A variable is a name that refers to a value. An assignment statement creates a new variable and gives it a value. A statement is a unit of code that the interpreter can execute. A function is a named sequence of statements that performs a computation.
+`;
+
 let srv: TestApp;
 let key: string;
 let courseId: string;
@@ -109,10 +212,71 @@ describe("chapter quizzes", () => {
 
 test("a quiz the text cannot fill says so", async () => {
   for (const quiz of await chapterQuizzes()) {
+    const kinds = new Set(quiz.questions.map(kindOf)).size;
     if (quiz.questions.length < 5)
       expect(quiz.note).toStartWith(`${quiz.questions.length} of the 5 questions asked for`);
-    else expect(quiz.note).toBeUndefined();
+    if (kinds < 3) expect(quiz.note).toContain(`${kinds} kind`);
+    if (quiz.questions.length >= 5 && kinds >= 3) expect(quiz.note).toBeUndefined();
   }
+});
+
+describe("which statement the course makes", () => {
+  test("every wrong statement is as grammatical as the true one: counted nouns keep a determiner, mass nouns take none, and a/an fits the word after it", async () => {
+    const form = new FormData();
+    form.append("files", new File([GARDEN], "vegetables.md", { type: "text/markdown" }));
+    form.append("num_chapters", "2");
+    const made = await call(srv, "/v2/courses/generate-from-files?mode=sync", { key, user: "learner", body: form });
+    expect(made.status).toBe(200);
+    const id = made.body.course.id;
+    const course = await call(srv, `/v2/courses/${id}`, as());
+    const over = await call(srv, `/v2/courses/${id}/generate-exam`, as({ exam_size: 50 }));
+    const available: number = over.body.error?.details?.available ?? 50;
+    const exam = await call(srv, `/v2/courses/${id}/generate-exam`, as({ exam_size: Math.max(10, available) }));
+    const items = [
+      ...(course.body.chapters as { quiz: { questions: Mcq[] } }[]).flatMap((c) => c.quiz.questions),
+      ...((exam.body.exam?.questions ?? []) as Item[]),
+    ];
+    const statements = items.filter((q): q is Mcq => q.type === "mcq" && kindOf(q) === "true statement");
+    expect(statements.length).toBeGreaterThanOrEqual(2);
+    const determiner = "(?:a|an|the|its|their|each|every|one|another|this|that|any|no|young|small|old|empty|open)";
+    for (const choice of statements.flatMap((q) => q.choices)) {
+      expect(choice).not.toMatch(/\ban\s+[b-df-hj-np-tv-z]/i);
+      expect(choice).not.toMatch(/\ba\s+[aeio]/i);
+      for (const noun of COUNTED)
+        expect(choice).not.toMatch(new RegExp(`(?<!${determiner}\\s+(?:[\\w-]+\\s+)?)\\b${noun}\\b(?!s)`, "i"));
+      for (const noun of MASS) expect(choice).not.toMatch(new RegExp(`\\ban?\\s+${noun}\\b(?!\\s+(?:heap|row))`, "i"));
+    }
+  }, 120_000);
+});
+
+describe("what the code displays", () => {
+  test("where the text shows a line typed at the prompt and what it printed, a question asks for that output among outputs of its kind", async () => {
+    const form = new FormData();
+    form.append("files", new File([SESSIONS], "python-basics.md", { type: "text/markdown" }));
+    form.append("num_chapters", "2");
+    const made = await call(srv, "/v2/courses/generate-from-files?mode=sync", { key, user: "learner", body: form });
+    expect(made.status).toBe(200);
+    const id = made.body.course.id;
+    const course = await call(srv, `/v2/courses/${id}`, as());
+    const exam = await call(srv, `/v2/courses/${id}/generate-exam`, as({ exam_size: 10 }));
+    const items = [
+      ...(course.body.chapters as { quiz: { questions: Mcq[] } }[]).flatMap((c) => c.quiz.questions),
+      ...((exam.body.exam?.questions ?? []) as Item[]),
+    ].filter((q): q is Mcq => q.type === "mcq" && kindOf(q) === "code");
+    const printed: Record<string, string> = {
+      "40 + 2": "42",
+      "6 * 7": "42",
+      "84 / 2": "42.0",
+      "6**2 + 6": "42",
+      "len('banana')": "6",
+    };
+    expect(items.length).toBeGreaterThanOrEqual(1);
+    for (const q of items) {
+      const code = /`(.+)`/.exec(q.prompt)![1]!;
+      expect(q.choices[q.answer]).toBe(printed[code]!);
+      for (const c of q.choices) expect(c).toMatch(/^\d+(\.\d+)?$/);
+    }
+  }, 120_000);
 });
 
 describe("exam", () => {

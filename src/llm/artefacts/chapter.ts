@@ -5,9 +5,9 @@ import { llmError } from "../errors.ts";
 import { usesExtractive } from "../models.ts";
 import { bulletList, courseGoal, formatPassages, render, templates } from "../prompts/index.ts";
 import { NO_MODEL_MESSAGE } from "../providers/extractive.ts";
-import { type ChapterDraft, type ModelChapter, modelChapterSchema } from "../schemas.ts";
+import { type ChapterDraft, type McqQuestion, type ModelChapter, modelChapterSchema } from "../schemas.ts";
 import type { Llm, Passage } from "../types.ts";
-import { quizProblems } from "./checks.ts";
+import { itemProblems, passing, quizProblems, tellOnce } from "./checks.ts";
 import { type ArtefactOptions, extractive } from "./common.ts";
 import { condenseToFit, sectionsOf, shownLength } from "./condense.ts";
 
@@ -92,6 +92,8 @@ export async function writeChapter(llm: Llm, input: ChapterInput): Promise<Chapt
         return sentences.length > 0 ? [{ i, j, sources: p.sources, sentences }] : [];
       }),
     );
+  // Quiz questions failing the item checks are re-asked once; those still failing are left out.
+  const quizItems = tellOnce((qs: McqQuestion[]) => itemProblems(qs, (i) => `/quiz/questions/${i}`));
   // Unsupported paragraphs are re-asked once; what is still unsupported after that is dropped.
   let supportAsked = false;
   const reply = await llm.generateObject(modelChapterSchema(handles), prompt, {
@@ -99,7 +101,7 @@ export async function writeChapter(llm: Llm, input: ChapterInput): Promise<Chapt
     model: input.model,
     meter: input.meter,
     refine: (d) => {
-      const problems = quizProblems(d.quiz.questions);
+      const problems = [...quizProblems(d.quiz.questions), ...quizItems(d.quiz.questions)];
       const weak = unsupported(d);
       if (weak.length > 0 && !supportAsked) {
         supportAsked = true;
@@ -193,7 +195,7 @@ function assemble(reply: ModelChapter, weak: Weak[], byHandle: Map<string, { ids
   return {
     content: blocks.join("\n\n"),
     key_concepts: reply.key_concepts,
-    quiz: reply.quiz,
+    quiz: { questions: passing(reply.quiz.questions) },
     citations: Object.keys(grounding),
     grounding,
   };

@@ -4,7 +4,8 @@
  * never given away by its own prompt, and no two questions of one course asking the same thing.
  */
 import { contentStems, words } from "../extractive/text.ts";
-import type { ExamQuestion, McqQuestion } from "../schemas.ts";
+import type { ExamQuestion, Flashcard, McqQuestion } from "../schemas.ts";
+import { definesTerm, questionProblems } from "./item-checks.ts";
 
 const normal = (s: string) => words(s.toLowerCase()).join(" ");
 
@@ -73,3 +74,37 @@ export const quizProblems = (questions: McqQuestion[]) => [
  */
 export const examProblems = (questions: ExamQuestion[]) =>
   questions.flatMap((q, i) => (q.type === "mcq" ? mcqProblems(q, `/questions/${i}`) : []));
+
+/**
+ * The item checks (item-checks.ts) as messages for a model: what a teacher would not show, one
+ * message per failing question, so it can write that question again.
+ */
+export const itemProblems = (questions: ExamQuestion[], where: (i: number) => string) =>
+  questions.flatMap((q, i) => questionProblems(q).map((p) => `${where(i)}: ${p}`));
+
+export const cardProblems = (cards: Flashcard[]) =>
+  cards.flatMap((c, i) =>
+    definesTerm(c)
+      ? []
+      : [
+          `/cards/${i}: the back does not say what "${c.front}" is or does; write the front as the term and the back as "<term> is …" or "<term> returns …"`,
+        ],
+  );
+
+/** The questions that pass the item checks: a model's question still failing them once told is left out. */
+export const passing = <Q extends ExamQuestion>(questions: Q[]) =>
+  questions.filter((q) => questionProblems(q).length === 0);
+
+/**
+ * A refine step whose problems are told to the model once: a model that cannot mend them on the
+ * second try has its failing items left out (or replaced) rather than the whole reply refused.
+ */
+export function tellOnce<T>(check: (value: T) => string[]): (value: T) => string[] {
+  let told = false;
+  return (value) => {
+    if (told) return [];
+    const problems = check(value);
+    told = problems.length > 0;
+    return problems;
+  };
+}

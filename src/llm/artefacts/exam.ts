@@ -4,7 +4,7 @@ import { render, templates } from "../prompts/index.ts";
 import { type ExamQuestion, type ExamQuestionType, examBatchSchema } from "../schemas.ts";
 import type { Llm } from "../types.ts";
 import type { ChapterSummary } from "./chapter-summary.ts";
-import { examProblems } from "./checks.ts";
+import { examProblems, itemProblems, passing, tellOnce } from "./checks.ts";
 import { type ArtefactOptions, extractive } from "./common.ts";
 
 export interface ExamQuestionsInput extends ArtefactOptions {
@@ -33,8 +33,9 @@ export function focusChapter(chapter: ChapterSummary, ordinal: number): ChapterS
 
 /**
  * `count` questions about one chapter, of the requested types (fewer only from a thin extractive
- * source). A model's question that names its own answer is re-asked; one that repeats a question
- * already asked is dropped by the exam builder, which asks again for what is missing.
+ * source). A model's question that names its own answer is re-asked; one that fails the item checks
+ * is re-asked once, then left out; one that repeats a question already asked is dropped by the exam
+ * builder, which asks again for what is missing.
  */
 export async function writeExamQuestions(llm: Llm, input: ExamQuestionsInput): Promise<ExamQuestion[]> {
   const types: ExamQuestionType[] = input.types.length > 0 ? [...new Set(input.types)] : ["mcq"];
@@ -56,11 +57,13 @@ export async function writeExamQuestions(llm: Llm, input: ExamQuestionsInput): P
           : "",
     });
   const prompt = promptWithin(llm, "exam", frame, chapter.content, CONTENT_LIMIT);
+  const itemChecks = tellOnce((questions: ExamQuestion[]) => itemProblems(questions, (i) => `/questions/${i}`));
   const reply = await llm.generateObject(examBatchSchema(input.count, types), prompt, {
     task: "exam",
     model: input.model,
     meter: input.meter,
-    refine: (r) => examProblems(r.questions as ExamQuestion[]),
+    refine: (r) => [...examProblems(r.questions as ExamQuestion[]), ...itemChecks(r.questions as ExamQuestion[])],
   });
-  return reply.questions as ExamQuestion[];
+  // What still fails the item checks is left out; the exam builder asks again for what is missing.
+  return passing(reply.questions as ExamQuestion[]);
 }

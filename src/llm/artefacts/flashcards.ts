@@ -4,14 +4,19 @@ import { render, templates } from "../prompts/index.ts";
 import { type Flashcard, type FlashcardDeck, FlashcardsReply } from "../schemas.ts";
 import type { Llm } from "../types.ts";
 import type { ChapterSummary } from "./chapter-summary.ts";
+import { cardProblems, tellOnce } from "./checks.ts";
 import { type ArtefactOptions, chaptersWithin, extractive, uniqueBy } from "./common.ts";
+import { definesTerm } from "./item-checks.ts";
 
 export interface FlashcardsInput extends ArtefactOptions {
   courseTitle: string;
   chapters: ChapterSummary[];
 }
 
-/** A deck covering the chapters' key concepts, with no repeated fronts or backs. */
+/**
+ * A deck covering the chapters' key concepts, with no repeated fronts or backs. A model's card that
+ * does not define its front is re-asked once, then left out.
+ */
 export async function writeFlashcards(llm: Llm, input: FlashcardsInput): Promise<FlashcardDeck> {
   if (usesExtractive(llm, input.model)) return extractive(input.meter, "extractiveFlashcards", input);
   const concepts = [...new Set(input.chapters.flatMap((c) => c.key_concepts))];
@@ -33,10 +38,13 @@ export async function writeFlashcards(llm: Llm, input: FlashcardsInput): Promise
     task: "flashcards",
     model: input.model,
     meter: input.meter,
+    refine: tellOnce((r) => cardProblems(r.cards)),
   });
+  // A card whose back still does not define its front is left out; its concept gets a built-in card below.
+  const defining = reply.cards.filter(definesTerm);
   // One card per front, and no two cards with one back: a learner could not tell them apart.
   const cards = uniqueBy(
-    uniqueBy([...reply.cards, ...(await missingConceptCards(input, reply.cards))], (c) => c.front),
+    uniqueBy([...defining, ...(await missingConceptCards(input, defining))], (c) => c.front),
     (c) => c.back,
   );
   return { deck_title: reply.deck_title, cards, total: cards.length };

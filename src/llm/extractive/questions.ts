@@ -10,13 +10,22 @@
 
 import { getOrCreate } from "../../util.ts";
 import { answerLeaks, nearDuplicate, promptStems } from "../artefacts/checks.ts";
-import { BLANK, ItemSource, questionProblems } from "../artefacts/item-checks.ts";
+import { BLANK, choiceKind, ItemSource, questionProblems } from "../artefacts/item-checks.ts";
 import { type McqQuestion, QUIZ_SIZE } from "../schemas.ts";
 import type { Definition } from "./definitions.ts";
-import { definitionDistractors, numberDistractors, shuffled, termDistractors } from "./distractors.ts";
+import {
+  definitionDistractors,
+  numberDistractors,
+  shuffled,
+  swapped,
+  termDistractors,
+  wholeTerm,
+} from "./distractors.ts";
 import { phraseRuns } from "./keyphrases.ts";
 import type { ChapterMaterial } from "./material.ts";
+import { QUIZ_KINDS } from "./prompt-kinds.ts";
 import { roleFacts } from "./roles.ts";
+import { sessionLines } from "./sessions.ts";
 import { procedures } from "./steps.ts";
 import { containsPhrase, escapeRegExp, hash, pointsElsewhere, type Sentence, wordCount } from "./text.ts";
 
@@ -31,6 +40,7 @@ export type QuestionKind =
   | "steps"
   | "figure"
   | "cause"
+  | "code"
   | "cloze";
 /** Kinds that blank a sentence: at most this share of a quiz. */
 const BLANK_KINDS = new Set<QuestionKind>(["figure", "cloze"]);
@@ -56,6 +66,8 @@ export interface CoursePool {
   effects: string[];
   /** What the course's terms do (the objects of their verbs). */
   roles: string[];
+  /** What the interactive sessions the course shows printed. */
+  outputs: string[];
   /** The course's text, which every choice offered as a term must be written in. */
   source: ItemSource;
 }
@@ -79,6 +91,7 @@ export function poolOf(materials: ChapterMaterial[]): CoursePool {
     causes: materials.flatMap((m) => m.causes.map((c) => choiceText(c.cause))),
     effects: materials.flatMap((m) => m.causes.map((c) => choiceText(c.effect))),
     roles: materials.flatMap((m) => m.roles.map((r) => choiceText(r.object))),
+    outputs: materials.flatMap((m) => sessionLines(m.chapter.content).map((l) => l.output)),
   };
 }
 
@@ -180,10 +193,6 @@ function definitionQuestions(m: ChapterMaterial, pool: CoursePool, d: Definition
 
 const blanked = (text: string, span: string) =>
   text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(span)}(?![\\p{L}\\p{N}])`, "u"), BLANK);
-
-/** A term standing as a whole word: not the half of a hyphenated one ("batch" in "in-batch"). */
-const wholeTerm = (span: string, flags: string) =>
-  new RegExp(`(?<![\\p{L}\\p{N}]|[\\p{L}\\p{N}]-)${escapeRegExp(span)}(?![\\p{L}\\p{N}]|-[\\p{L}\\p{N}])`, flags);
 
 function figureQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
   return m.figures
@@ -341,9 +350,14 @@ function statementQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
       /^\p{Ll}+$/u.test(written) && grammaticalNumber(written) === "singular" ? `the ${written}` : inlineForm(written);
     const span = s.text.match(wholeTerm(swap.phrase, "giu"))![0]!;
     const sameNumber = pool.terms.filter((t) => grammaticalNumber(t) === grammaticalNumber(span));
-    const wrong = termDistractors(span, sameNumber, s.text, hash(s.text)).map((t) =>
-      s.text.replace(wholeTerm(span, "u"), t),
-    );
+    // Each wrong statement reads as grammatically as the true one: the swap is kept only where it fits.
+    const swaps = new Map<string, string>();
+    const fits = (t: string) => {
+      const swap = swapped(s.text, span, t, pool.source);
+      if (swap) swaps.set(t, swap);
+      return swap !== null;
+    };
+    const wrong = termDistractors(span, sameNumber, s.text, hash(s.text), fits).map((t) => swaps.get(t)!);
     const c = build(
       m,
       pool,
@@ -411,6 +425,57 @@ function stepQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
   return out;
 }
 
+/** What kind of value an interpreter printed: a truth value, a number, a quoted string, an R vector, else its choice kind. */
+const literalKind = (output: string) =>
+  /^(True|False|TRUE|FALSE)$/.test(output)
+    ? "boolean"
+    : /^-?\d+(\.\d+)?$/.test(output)
+      ? "number"
+      : /^(['"]).*\1$/.test(output)
+        ? "string"
+        : /^\[\d+\]/.test(output)
+          ? "vector"
+          : choiceKind(output);
+
+/**
+ * What a line typed in a session the chapter shows printed, against what other lines of the course
+ * printed (of the same kind: a figure for a figure) or, for a number, figures near it. The sentence
+ * that introduces the block is where the explanation points.
+ */
+function codeQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
+  const out: Candidate[] = [];
+  for (const line of sessionLines(m.chapter.content)) {
+    const intro = m.sentences.findLast((s) => {
+      const at = m.chapter.content.indexOf(s.text);
+      return at >= 0 && at < line.at;
+    });
+    if (!intro) continue;
+    const code = [...line.setup, line.input].join("; ");
+    const prompt = `What does the code \`${code}\` display?`;
+    const kind = literalKind(line.output);
+    const others = pickSome(
+      pool.outputs.filter((o) => o !== line.output && literalKind(o) === kind && !code.includes(o)),
+      hash(code),
+    );
+    const figure = /^\d+(?:\.\d+)?$/.test(line.output)
+      ? numberDistractors(line.output, line.output.includes(".") ? "decimal" : "integer", code, hash(code))
+      : [];
+    const wrong = [...others, ...figure].filter((w, i, all) => all.indexOf(w) === i).slice(0, 3);
+    if (wrong.length < 2 || answerLeaks(prompt, line.output)) continue;
+    const { choices, answer } = shuffled(line.output, wrong, hash(prompt));
+    const question: McqQuestion = {
+      type: "mcq",
+      prompt,
+      choices,
+      answer,
+      explanation: `The source shows \`${line.input}\` printing \`${line.output}\` (${m.cite(intro)})`,
+    };
+    if (questionProblems(question, pool.source).length > 0) continue;
+    out.push({ kind: "code", sentence: { ...intro, text: code }, fact: `code:${code}`, question });
+  }
+  return out;
+}
+
 /**
  * Sentence-term pairs for clozes: the term is a whole noun phrase of the sentence (blanking
  * "JavaScript" out of "the SpiderMonkey JavaScript interpreter" leaves a riddle), written once in it.
@@ -461,6 +526,7 @@ export function mcqCandidates(m: ChapterMaterial, pool: CoursePool): Candidate[]
     roleQuestions(m, pool).sort(byRank),
     statementQuestions(m, pool),
     stepQuestions(m, pool),
+    codeQuestions(m, pool),
     definitions.filter((c) => c.kind === "term"),
     clozeQuestions(m, pool),
     figureQuestions(m, pool).sort(byRank),
@@ -539,7 +605,20 @@ function pickQuestions(candidates: Candidate[], count: number, asked: Asked): Ca
   return out;
 }
 
-/** A chapter's quiz: `count` questions of mixed kinds. */
-export function quizOf(m: ChapterMaterial, pool: CoursePool, count = QUIZ_SIZE): McqQuestion[] {
-  return pickQuestions(mcqCandidates(m, pool), count, new Asked()).map((c) => c.question);
+/**
+ * A chapter's quiz: `count` questions of mixed kinds. When the chapter's own text offers fewer than
+ * three kinds, the passages it was condensed from (`more`) offer theirs: the same document, the
+ * sentences the chapter left out.
+ */
+export function quizOf(
+  m: ChapterMaterial,
+  pool: CoursePool,
+  count = QUIZ_SIZE,
+  more: ChapterMaterial[] = [],
+): McqQuestion[] {
+  const own = mcqCandidates(m, pool);
+  let picked = pickQuestions(own, count, new Asked());
+  if (new Set(picked.map((c) => c.kind)).size < QUIZ_KINDS && more.length > 0)
+    picked = pickQuestions([...own, ...more.flatMap((x) => mcqCandidates(x, pool))], count, new Asked());
+  return picked.map((c) => c.question);
 }
