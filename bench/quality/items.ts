@@ -16,6 +16,7 @@
  *     study guide's first section is one; goal 0
  *   - kinds: the fewest question kinds in one chapter quiz (and the mean); goal ≥ 3
  *   - blanks: the share of fill-in-the-blank questions over the quizzes, and the most in one; goal ≤ 40%
+ *   - exam blanks: their share of the exam (a teacher would not set an exam of mostly blanks either)
  *   - defines: flashcards whose back says what the front is or does; goal ≥ 90%
  * Every item is written to a markdown file per course for reading (dev half only when reading for rules).
  */
@@ -95,6 +96,7 @@ interface Row {
   kinds: number[];
   blanks: [number, number];
   mostBlanks: number;
+  examBlanks: [number, number];
   defines: [number, number];
 }
 
@@ -110,6 +112,7 @@ const emptyRow = (name: string, error?: string): Row => ({
   kinds: [],
   blanks: [0, 0],
   mostBlanks: 0,
+  examBlanks: [0, 0],
   defines: [0, 0],
 });
 
@@ -207,6 +210,7 @@ async function measure(c: Course): Promise<Row> {
     kinds: quizKinds,
     blanks: [blanks, quizMcqs.length],
     mostBlanks,
+    examBlanks: [examItems.filter((q) => q.type === "mcq" && kindOf(q) === "blank").length, examItems.length],
     defines: [cards.filter(definesCard).length, cards.length],
   };
 }
@@ -243,6 +247,7 @@ const header = [
   "guide opens",
   "kinds min/mean",
   "blanks (most)",
+  "exam blanks",
   "defines",
 ];
 for (const half of halves) {
@@ -261,6 +266,7 @@ for (const half of halves) {
             ? `${Math.min(...r.kinds)}/${(r.kinds.reduce((a, b) => a + b, 0) / r.kinds.length).toFixed(1)}`
             : "-",
           `${pct(r.blanks[0], r.blanks[1])} (${Math.round(100 * r.mostBlanks)}%)`,
+          pct(r.examBlanks[0], r.examBlanks[1]),
           `${pct(r.defines[0], r.defines[1])} of ${r.defines[1]}`,
         ],
   );
@@ -279,6 +285,10 @@ for (const half of halves) {
       sum((r) => r.blanks[0]),
       sum((r) => r.blanks[1]),
     )} (${Math.round(100 * Math.max(0, ...ok.map((r) => r.mostBlanks)))}%)`,
+    pct(
+      sum((r) => r.examBlanks[0]),
+      sum((r) => r.examBlanks[1]),
+    ),
     `${pct(
       sum((r) => r.defines[0]),
       sum((r) => r.defines[1]),
