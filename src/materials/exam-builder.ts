@@ -17,6 +17,7 @@ import {
   type UsageMeter,
   writeExamQuestions,
 } from "../llm/artefacts.ts";
+import { promptKind } from "../llm/extractive/prompt-kinds.ts";
 import type { Llm } from "../llm/types.ts";
 import { chapterShares, splitEvenly, typesFor } from "./exam-plan.ts";
 
@@ -95,14 +96,26 @@ async function examPool(llm: Llm, input: ExamBuildInput): Promise<Map<ExamQuesti
 }
 
 /**
+ * A chapter's questions with its fill-in-the-blank ones after every other kind, so an exam takes
+ * them only when the chapter has nothing else left: a manual's definitional sentences made exams
+ * of mostly blanks (R-intro's 75%), where its quizzes keep them to 40%.
+ */
+const blanksLast = (questions: ExamQuestion[]) =>
+  [...questions].sort((a, b) => Number(promptKind(a.prompt) === "blank") - Number(promptKind(b.prompt) === "blank"));
+
+/**
  * `input.size` questions of the pool, or all of it when it holds fewer: each chapter's share in the
  * planned type mix, a type the chapter lacks made up from its other types, then what a thin chapter
- * cannot give taken from the others in turn.
+ * cannot give taken from the others in turn; fill-in-the-blank questions last of their type.
  */
-function chooseFrom(pool: Map<ExamQuestionType, ExamQuestion[]>[], input: ExamBuildInput): ExamQuestion[] {
+export function chooseFrom(
+  pool: Map<ExamQuestionType, ExamQuestion[]>[],
+  input: Pick<ExamBuildInput, "size" | "chapters" | "quantitative">,
+): ExamQuestion[] {
+  const left = pool.map((byType) => new Map(TYPES.map((type) => [type, blanksLast(byType.get(type) ?? [])])));
   const chosen: ExamQuestion[][] = pool.map(() => []);
   const take = (chapter: number, type: ExamQuestionType) => {
-    const q = pool[chapter]!.get(type)!.shift();
+    const q = left[chapter]!.get(type)!.shift();
     if (q) chosen[chapter]!.push(q);
     return q !== undefined;
   };

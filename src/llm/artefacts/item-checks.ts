@@ -29,6 +29,8 @@ const BLANKED = /_{3,}/;
 const DANGLING_END =
   /\b(the|a|an|of|to|and|or|but|that|which|with|for|in|on|at|by|from|as|is|are|if|than|its|their|this|these|such)\W*$/i;
 const DANGLING_START = /^["“‘(]?(and|or|but|which|that|whereas|also|whose)\b/i;
+// A quoted description opening on a subordinator is a condition cut from its sentence ("If a path …, it").
+const QUOTE_CUT_START = /^["“‘(]?(if|because|although|though|while)\b/i;
 // A question opening with a connective continues one before it ("And what …", "So why …").
 const CONTINUING = /^(and|or|but|so|also|then|whereas)\b/i;
 // An exam or quiz instruction opens with its verb ("Explain why …", "Describe …").
@@ -52,7 +54,11 @@ export function promptProblem(prompt: string): string | null {
   if (!/\?["”’)]?$/.test(p) && !INSTRUCTION.test(p)) return "is not a question (end it with ? or open with its verb)";
   if (CONTINUING.test(p)) return "opens mid-sentence";
   if (BLANKED.test(p) && !wholeSentence(blankedSentence(p))) return "blanks a sentence cut short";
-  if (quotes(p).some((q) => DANGLING_END.test(q.replace(/[.!?…]+$/, "")) || DANGLING_START.test(q)))
+  if (
+    quotes(p).some(
+      (q) => DANGLING_END.test(q.replace(/[.!?…]+$/, "")) || DANGLING_START.test(q) || QUOTE_CUT_START.test(q),
+    )
+  )
     return "quotes a sentence cut short";
   const named = words(p.replace(BLANKED, " ")).filter(
     (w) => w.length > 2 && !isStopword(w) && !FRAMING.has(w.toLowerCase()),
