@@ -2,13 +2,18 @@
 # The whole suite three times in a row beside `stress-ng --cpu 2` (#31): a suite that passes only on an
 # idle machine blocks every change on a busy one. Stops at the first failing run and says which; the
 # log of every run is kept in a temporary directory. Each run is `npm test` (Biome, then the suite
-# exactly as CI runs it); arguments after the run count go to `bun test` (e.g. --update-timings).
+# exactly as CI runs it); arguments after the run count go to `bun test` (e.g. --update-timings, or
+# the test files to run alone).
 # Usage: bash scripts/stress-test.sh [runs] [bun test arguments]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
-runs="${1:-3}"
-shift || true
+# The run count is optional: a first argument that is not a number already belongs to `bun test`.
+runs=3
+if [[ "${1:-}" =~ ^[0-9]+$ ]]; then
+  runs="$1"
+  shift
+fi
 
 bash scripts/test-deps.sh stress-ng:stress-ng /usr/bin/time:time unzip:unzip xmllint:libxml2-utils podget:podget chromium:chromium || exit 1
 

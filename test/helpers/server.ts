@@ -58,6 +58,8 @@ export const testServerEnv = (dataDir: string): Record<string, string> => ({
   EMBEDDER: "builtin",
   LOG_LEVEL: "info",
   OLLAMA_HOST: "http://127.0.0.1:9",
+  // Under a test's 300 s budget, not the default 120 s: a paper's extraction passed 120 s beside other work.
+  INGEST_TIMEOUT_MS: "280000",
 });
 
 export function tempDir(prefix = "cf-test-"): string {

@@ -2,7 +2,8 @@
  * What carries meaning survives extraction: code set in a fixed-pitch font stays a code block with
  * its lines, definition lists read "term — definition", and a word hyphenated across a page or
  * column break is rejoined like a line-end hyphen (a real hyphen kept). On documents the tests
- * build and on dev-half documents of the corpus.
+ * build; on real documents in dev-books.test.ts (books of the corpus's dev half) and pdf.test.ts
+ * (the R manual's code and tables of terms).
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { strToU8, zipSync } from "fflate";
@@ -10,7 +11,7 @@ import type { Block } from "../../src/ingest/document.ts";
 import { extractHtml } from "../../src/ingest/html.ts";
 import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
 import { manualPdf } from "./build-fixtures.ts";
-import { corpus, ingestConfig, scratch } from "./support.ts";
+import { ingestConfig, scratch } from "./support.ts";
 
 const tmp = scratch();
 const cfg = ingestConfig(tmp.dir);
@@ -43,25 +44,6 @@ describe("code in a PDF manual", () => {
     const prose = r.blocks.filter((b) => b.kind === "paragraph").map((b) => b.text);
     expect(prose.join(" ")).not.toContain("average <-");
   });
-
-  test("the R manual: hundreds of code blocks, whole and without cell separators; its tables of terms keep their terms", async () => {
-    const r = await extractFile(corpus("pdf/R-intro.pdf"), "R-intro.pdf", cfg);
-    const code = codeBlocks(r.blocks);
-    expect(code.length).toBeGreaterThan(250);
-    const twosam = code.find((c) => c.startsWith("> twosam <- function(y1, y2) {"));
-    expect(twosam?.split("\n")).toHaveLength(8);
-    // Columns aligned by spaces in fixed-pitch output are not table cells.
-    expect(twosam).toContain("yb1 <- mean(y1);   yb2 <- mean(y2)");
-    expect(code.filter((c) => c.includes(" | "))).toEqual([]);
-    // Its tables of terms (a formula at the margin in a fixed-pitch font, described beside or below it) read "term — description".
-    const texts = r.blocks.map((b) => b.text);
-    expect(texts).toContain(
-      "log(y) ~ x1 + x2 — Multiple regression of the transformed variable, log(y), on x1 and x2 (with an implicit intercept term).",
-    );
-    expect(
-      texts.some((t) => t.startsWith("y ~ 0 + x, y ~ -1 + x, y ~ x - 1 — Simple linear regression of y on x")),
-    ).toBe(true);
-  }, 300_000);
 });
 
 /** A DOCX of paragraphs, each a run in `font` when given (Consolas for code), or empty. */
@@ -111,15 +93,6 @@ describe("code in a DOCX", () => {
       "That is all it takes to write a document.",
     ]);
   });
-
-  test("the docx4j guide (dev half) has its Java examples as code", async () => {
-    const r = await extractFile(corpus("books/docx4j-getting-started.docx"), "docx4j.docx", cfg);
-    const code = codeBlocks(r.blocks);
-    expect(code.length).toBeGreaterThan(50);
-    expect(
-      code.some((c) => c.includes("WordprocessingMLPackage wordMLPackage = WordprocessingMLPackage.createPackage();")),
-    ).toBe(true);
-  }, 300_000);
 });
 
 describe("definition lists", () => {
@@ -160,17 +133,6 @@ describe("definition lists", () => {
       ["list_item", "-n: no newline"],
     ]);
   });
-
-  test("the bash manual and RFC 6787 (dev half) keep their definition lists' terms", async () => {
-    const bash = await extractFile(corpus("books/gnu-bash-reference-manual.html"), "bash.html", cfg);
-    const bashTexts = bash.blocks.map((b) => b.text);
-    expect(bashTexts).toContain("blank — A space or tab character.");
-    expect(bashTexts.filter((t) => / — /.test(t)).length).toBeGreaterThan(800);
-    const rfc = await extractFile(corpus("books/rfc6787-mrcpv2-xml2rfc.html"), "rfc6787.html", cfg);
-    expect(rfc.blocks.map((b) => b.text)).toContain(
-      'MRCP Client — An entity controlling one or more Media Resources through MRCPv2 ("Client" for short).',
-    );
-  }, 300_000);
 });
 
 describe("words split across page and column breaks", () => {
@@ -212,18 +174,4 @@ describe("words split across page and column breaks", () => {
     expect(r.markdown).toContain("results are well-known");
     expect(r.markdown).not.toContain("wellknown");
   });
-
-  test("Free Software, Free Society (dev half): no split word left at a page or column break", async () => {
-    const name = "fsfs-free-software-free-society-1st-ed-2002.pdf";
-    const r = await extractFile(corpus(`books/${name}`), name, cfg);
-    const body = r.blocks.filter((b) => b.role !== "header_footer" && b.role !== "page_number");
-    // Code keeps its text as set.
-    const split = body.filter(
-      (b, i) => b.kind !== "code" && /\p{L}-$/u.test(b.text) && /^\p{Ll}/u.test(body[i + 1]?.text ?? ""),
-    );
-    expect(split.map((b) => b.text.slice(-30))).toEqual([]);
-    // Fourteen words were split so before ("arti- | cles", "copy- | right", "ver- | sion").
-    for (const w of ["arti-cles", "copy-right", "ver-sion"]) expect(r.markdown).not.toContain(w);
-    expect(r.markdown).toMatch(/\barticles\b/);
-  }, 300_000);
 });

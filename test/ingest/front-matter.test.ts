@@ -1,20 +1,18 @@
 /**
  * Front and back matter by what the pages are (#28): pages built here show each mechanism alone
  * (an index with no heading, a licence appended after the body, a slide deck with no front
- * matter), and documents of the corpus's dev half show them on real books, a thesis, a manual
- * and Word files.
+ * matter). The same on real books of the corpus's dev half: dev-books.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { type Block, block } from "../../src/ingest/document.ts";
-import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
 import { resultOf } from "../../src/ingest/result.ts";
 import { headingRole } from "../../src/ingest/roles.ts";
-import { corpus, ingestConfig, scratch } from "./support.ts";
 
 const paged = (blocks: Block[]) =>
   resultOf(blocks, { title: null, mimeType: "application/pdf", pages: 20 }, "page").blocks;
 const p = (text: string, page: number) => block("paragraph", text, { page });
 const h = (text: string, page: number) => block("heading", text, { page }, { level: 1 });
+const roleOf = (blocks: Block[], start: string) => blocks.find((b) => b.text.startsWith(start))?.role;
 
 /** A page of prose about one topic: four sentences of about twenty words each. */
 const prosePage = (topic: string, page: number) =>
@@ -26,8 +24,6 @@ const prosePage = (topic: string, page: number) =>
     ).join(" "),
     page,
   );
-
-const roleOf = (blocks: Block[], start: string) => blocks.find((b) => b.text.startsWith(start))?.role;
 
 describe("headings that name their role", () => {
   test.each([
@@ -157,78 +153,5 @@ describe("pages built to show one mechanism", () => {
       ]).flat(),
     );
     expect(blocks.filter((b) => b.page! > 1 && b.role !== "body")).toEqual([]);
-  });
-});
-
-describe("documents of the dev half", () => {
-  const tmp = scratch();
-  const cfg = ingestConfig(tmp.dir, { ingestTimeoutMs: 300_000 });
-  const blocksOf: Record<string, Block[]> = {};
-
-  beforeAll(async () => {
-    for (const name of [
-      "thesis-template-kks32-cambridge.pdf",
-      "fsfs-free-software-free-society-1st-ed-2002.pdf",
-      "gnu-bash-reference-manual.html",
-      "docx4j-getting-started.docx",
-      "nist-sp800-37r2.pdf",
-    ])
-      blocksOf[name] = (await extractFile(corpus(`books/${name}`), name, cfg)).blocks;
-  }, 300_000);
-  afterAll(() => {
-    stopExtractionWorkers();
-    tmp.remove();
-  });
-
-  test("thesis: dedication, declaration, acknowledgements and nomenclature pages are front matter; chapter 1 is taught", () => {
-    const blocks = blocksOf["thesis-template-kks32-cambridge.pdf"]!;
-    expect(roleOf(blocks, "I would like to dedicate this thesis")).toBe("title_page");
-    expect(roleOf(blocks, "I hereby declare that except where")).toBe("boilerplate");
-    expect(roleOf(blocks, "And I would like to acknowledge")).toBe("acknowledgements");
-    expect(blocks.filter((b) => (b.page === 17 || b.page === 18) && b.role === "body")).toEqual([]);
-    expect(roleOf(blocks, "Lorem Ipsum is simply dummy text")).toBe("body");
-  });
-
-  test("FSFS: title and copyright pages are front matter, the GNU licences at the back boilerplate, an essay on copyright taught", () => {
-    const blocks = blocksOf["fsfs-free-software-free-society-1st-ed-2002.pdf"]!;
-    expect(blocks.filter((b) => b.page! <= 2 && b.role === "body")).toEqual([]);
-    const licences = blocks.filter((b) => b.page! >= 205);
-    expect(licences.length).toBeGreaterThan(100);
-    expect(licences.filter((b) => b.role === "body" || b.role === "appendix")).toEqual([]);
-    const essay = blocks.find((b) => b.kind === "heading" && /Copyright and Globalization/.test(b.text))!;
-    expect(essay.role).toBe("body");
-    expect(blocks.filter((b) => b.page === 150 && b.role === "body").length).toBeGreaterThan(0);
-  });
-
-  test("bash manual: the GFDL appendix is boilerplate, the indexes are indexes, the other appendices taught", () => {
-    const blocks = blocksOf["gnu-bash-reference-manual.html"]!;
-    const sectionOf = (heading: string) => {
-      const start = blocks.findIndex((b) => b.kind === "heading" && b.text.startsWith(heading));
-      const end = blocks.findIndex((b, i) => i > start && b.kind === "heading" && b.level! <= blocks[start]!.level!);
-      return blocks.slice(start, end < 0 ? blocks.length : end);
-    };
-    const gfdl = sectionOf("Appendix C GNU Free Documentation License");
-    expect(gfdl.length).toBeGreaterThan(20);
-    expect(gfdl.filter((b) => b.role !== "boilerplate")).toEqual([]);
-    expect(sectionOf("Appendix D Indexes")[0]!.role).toBe("index");
-    expect(sectionOf("Appendix B Major Differences")[1]!.role).toBe("appendix");
-  });
-
-  test("SP 800-37: the authority page is boilerplate, the keywords title matter, the errata after the contents boilerplate; the executive summary taught", () => {
-    const blocks = blocksOf["nist-sp800-37r2.pdf"]!;
-    const text = (page: number) => blocks.filter((b) => b.page === page && b.role !== "header_footer");
-    expect(text(3).filter((b) => b.role === "body" && /\p{L}/u.test(b.text))).toEqual([]);
-    expect(roleOf(blocks, "assess; authorization to operate")).toBe("title_page");
-    expect(text(19).filter((b) => b.role === "body" && /\p{L}/u.test(b.text))).toEqual([]);
-    expect(roleOf(blocks, "As we push computers")).toBe("body");
-    expect(roleOf(blocks, "This publication describes the Risk Management Framework")).toBe("abstract");
-  });
-
-  test("docx4j: the Word table of contents is contents, the first section taught", () => {
-    const blocks = blocksOf["docx4j-getting-started.docx"]!;
-    const entries = blocks.filter((b) => /^(What is docx4j\?|Using docx4j via Maven|Samples) \| \d+$/.test(b.text));
-    expect(entries.length).toBe(3);
-    for (const e of entries) expect(e.role).toBe("toc");
-    expect(roleOf(blocks, "docx4j is a library for working with docx")).toBe("body");
   });
 });

@@ -41,7 +41,12 @@ const shortScan = () => renderText(1400, 300, lines(SHORT, 60, 80));
 describe("scanned PDFs", () => {
   test("the scanned medical report is OCR'd page by page, its headings and values read", async () => {
     const r = await extractFile(corpus("pdf/MEDRPT-2024-PAT-3847_medical_report_scan.pdf"), "scan.pdf", cfg);
+    expect(r.pages).toBe(3);
     expect(r.segments.map((s) => s.page)).toEqual([1, 2, 3]);
+    // Each page's text is its own segment's.
+    expect(r.segments[0]!.markdown).toContain("COMPREHENSIVE MEDICAL REPORT");
+    expect(r.segments[1]!.markdown).toContain("PHYSICAL EXAMINATION");
+    expect(r.segments[2]!.markdown).toContain("TREATMENT PLAN");
     const md = r.markdown;
     for (const s of [
       "MEDRPT-2024-PAT-3847",

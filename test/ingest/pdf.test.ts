@@ -36,38 +36,12 @@ describe("PDF extraction", () => {
     expect(r.markdown).toBe(`${r.segments[0]!.markdown}\n\n${r.segments[1]!.markdown}`);
   });
 
-  test("R-intro (113 pages): page count, page numbers, section headings from the outline, no running headers", async () => {
-    const r = await extractFile(corpus("pdf/R-intro.pdf"), "R-intro.pdf", cfg);
-    expect(r.pages).toBe(113);
-    expect(r.title).toBe("An Introduction to R");
-    // In page order; a page's margin text (rotated plot labels) is a segment of its own role.
-    expect(r.segments.every((s, i, all) => s.page !== null && (i === 0 || s.page! >= all[i - 1]!.page!))).toBe(true);
-    expect(new Set(r.segments.map((s) => s.page)).size).toBeGreaterThan(100);
-    // Levels from the outline's nesting: chapters 1, sections 2.
-    expect(r.markdown).toContain("\n# 2 Simple manipulations; numbers and vectors\n");
-    expect(r.markdown).toContain("\n## 2.1 Vectors and assignment\n");
-    expect(r.markdown).toContain("R operates on named data structures.");
-    // "Chapter 2: Simple manipulations; numbers and vectors 9" heads several pages: dropped as a running header.
-    expect(r.markdown).not.toContain("Chapter 2: Simple manipulations; numbers and vectors 9");
-    const page = r.segments.find((s) => s.markdown.includes("## 2.1 Vectors and assignment"))!;
-    expect(page.page).toBe(14); // printed page 8, after six front-matter pages
-  });
-
   test("a two-column paper keeps its title (not the rotated arXiv margin stamp) and reads in order", async () => {
     const r = await extractFile(corpus("pdf/dpr-paper-multi-column.pdf"), "dpr.pdf", cfg);
     expect(r.title).toBe("Dense Passage Retrieval for Open-Domain Question Answering");
     const md = r.markdown;
     expect(md.indexOf("Abstract")).toBeLessThan(md.indexOf("1 Introduction"));
     expect(md.indexOf("1 Introduction")).toBeLessThan(md.indexOf("Retrieval in open-domain QA is usually implemented"));
-  });
-
-  test("a scanned PDF (no text layer) is OCR'd page by page", async () => {
-    const r = await extractFile(corpus("pdf/MEDRPT-2024-PAT-3847_medical_report_scan.pdf"), "scan.pdf", cfg);
-    expect(r.pages).toBe(3);
-    expect(r.segments.map((s) => s.page)).toEqual([1, 2, 3]);
-    expect(r.segments[0]!.markdown).toContain("COMPREHENSIVE MEDICAL REPORT");
-    expect(r.segments[1]!.markdown).toContain("PHYSICAL EXAMINATION");
-    expect(r.segments[2]!.markdown).toContain("TREATMENT PLAN");
   });
 
   test("a password-protected PDF fails with a clear message", async () => {
@@ -99,6 +73,51 @@ describe("PDF extraction", () => {
     expect(err.code).toBe("EXTRACTION_TIMEOUT");
     const path = await tmp.write("ok.pdf", await textPdf([{ heading: "Fine", body: ["Still working."] }]));
     expect((await extractFile(path, "ok.pdf", cfg)).markdown).toContain("Still working.");
+  });
+});
+
+/** The R manual (113 pages), extracted once for the tests that read it. */
+describe("the R manual", () => {
+  let extracted: ReturnType<typeof extractFile> | undefined;
+  const rManual = () => {
+    extracted ??= extractFile(corpus("pdf/R-intro.pdf"), "R-intro.pdf", cfg);
+    return extracted;
+  };
+
+  test("page count, page numbers, section headings from the outline, no running headers", async () => {
+    const r = await rManual();
+    expect(r.pages).toBe(113);
+    expect(r.title).toBe("An Introduction to R");
+    // In page order; a page's margin text (rotated plot labels) is a segment of its own role.
+    expect(r.segments.every((s, i, all) => s.page !== null && (i === 0 || s.page! >= all[i - 1]!.page!))).toBe(true);
+    expect(new Set(r.segments.map((s) => s.page)).size).toBeGreaterThan(100);
+    // Levels from the outline's nesting: chapters 1, sections 2.
+    expect(r.markdown).toContain("\n# 2 Simple manipulations; numbers and vectors\n");
+    expect(r.markdown).toContain("\n## 2.1 Vectors and assignment\n");
+    expect(r.markdown).toContain("R operates on named data structures.");
+    // "Chapter 2: Simple manipulations; numbers and vectors 9" heads several pages: dropped as a running header.
+    expect(r.markdown).not.toContain("Chapter 2: Simple manipulations; numbers and vectors 9");
+    const page = r.segments.find((s) => s.markdown.includes("## 2.1 Vectors and assignment"))!;
+    expect(page.page).toBe(14); // printed page 8, after six front-matter pages
+  });
+
+  test("hundreds of code blocks, whole and without cell separators; its tables of terms keep their terms", async () => {
+    const r = await rManual();
+    const code = r.blocks.filter((b) => b.kind === "code").map((b) => b.text);
+    expect(code.length).toBeGreaterThan(250);
+    const twosam = code.find((c) => c.startsWith("> twosam <- function(y1, y2) {"));
+    expect(twosam?.split("\n")).toHaveLength(8);
+    // Columns aligned by spaces in fixed-pitch output are not table cells.
+    expect(twosam).toContain("yb1 <- mean(y1);   yb2 <- mean(y2)");
+    expect(code.filter((c) => c.includes(" | "))).toEqual([]);
+    // Its tables of terms (a formula at the margin in a fixed-pitch font, described beside or below it) read "term — description".
+    const texts = r.blocks.map((b) => b.text);
+    expect(texts).toContain(
+      "log(y) ~ x1 + x2 — Multiple regression of the transformed variable, log(y), on x1 and x2 (with an implicit intercept term).",
+    );
+    expect(
+      texts.some((t) => t.startsWith("y ~ 0 + x, y ~ -1 + x, y ~ x - 1 — Simple linear regression of y on x")),
+    ).toBe(true);
   });
 });
 
