@@ -16,8 +16,11 @@ import { CELL_SEPARATOR, joinLine, type PdfLine, paragraphBreak, rightEdges, rou
 const ORDERED_RE = /^(\d{1,2}[.)]|[a-z][.)]|\((\d{1,2}|[a-z]|[ivx]{1,4})\))\s+(?=[^\s|])/;
 const MARKER_RE = /^(\d{1,3}|[∗*†‡§¶]{1,3})$/;
 const MARKED_TEXT_RE = /^(\d{1,3}|[∗*†‡§¶]{1,3})\s*(?=\p{L})/u;
-/** Three words of prose in a row: a sentence, not a line of a displayed formula. */
-const PROSE_RUN = /\p{Ll}{3,}\s+\p{Ll}{2,}\s+\p{Ll}{3,}/u;
+/**
+ * Three words of prose in a row, in any case: a sentence or a title, not a line of a displayed
+ * formula (a reference's title run on under "Context Threading:" is set in like a display).
+ */
+const PROSE_RUN = /\p{L}{3,}\s+\p{L}{2,}\s+\p{L}{3,}/u;
 /** Lines of a display stand this many of their sizes apart at most (a fraction's bar between two). */
 const DISPLAY_GAP = 3.5;
 

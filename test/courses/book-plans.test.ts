@@ -166,11 +166,14 @@ test("a document holding its book three times is taught once, and says so", asyn
   expect(new Set(titles).size).toBe(titles.length);
   expectConsecutiveRuns(subjectsIn(thrice));
   expect(sharedSentences(thrice)).toEqual([]);
-  const prompts = thrice.chapters.flatMap((c: { quiz: { questions: { prompt: string }[] } }) =>
-    c.quiz.questions.map((q) => q.prompt),
+  // No question asked twice: the same prompt with the same answer (two chapters may ask "which
+  // statement about coastal cliffs" of different statements).
+  const questions = thrice.chapters.flatMap(
+    (c: { quiz: { questions: { prompt: string; choices: string[]; answer: number }[] } }) =>
+      c.quiz.questions.map((q) => `${q.prompt} → ${q.choices[q.answer]}`),
   );
-  expect(prompts.length).toBeGreaterThan(0);
-  expect(new Set(prompts).size).toBe(prompts.length);
+  expect(questions.length).toBeGreaterThan(0);
+  expect(new Set(questions).size).toBe(questions.length);
 
   // The document's details name what it repeats: two thirds of its words, from the second copy on.
   const docs = await call(env.srv.url, "/v2/documents", { key: env.key, user: "reader" });
