@@ -17,7 +17,10 @@ import { type EpisodeRow, getEpisode, type StoredScript } from "./episodes.ts";
 import { EPISODE_JOB } from "./generate.ts";
 import { renderEpisodeAudio } from "./render-audio.ts";
 
-/** Retrying cannot help: something must be installed or the data is gone. */
+/**
+ * Retrying cannot help, though the error is no refusal of the job's input (which the queue never
+ * retries: NOT_FOUND, TTS_UNAVAILABLE): the model was already re-asked.
+ */
 function permanent(error: AppError): AppError {
   return Object.assign(error, { retriable: false });
 }
@@ -25,7 +28,7 @@ function permanent(error: AppError): AppError {
 async function ensureScript(deps: PodcastDeps, episode: EpisodeRow): Promise<StoredScript> {
   if (episode.script) return JSON.parse(episode.script) as StoredScript;
   const chapter = chapterWithCourseTitle(deps.sqlite, episode.chapter_id);
-  if (!chapter) throw permanent(new AppError("NOT_FOUND", "The chapter of this episode no longer exists"));
+  if (!chapter) throw new AppError("NOT_FOUND", "The chapter of this episode no longer exists");
   const meter = new UsageMeter();
   const script = await writePodcastScript(deps.llm, {
     courseTitle: chapter.course_title,
@@ -61,14 +64,12 @@ export const podcastEpisodeJob = defineJob(EPISODE_JOB, (deps: PodcastDeps) => {
       const engine = deps.tts[episode.tts_provider];
       const availability = await engine.available();
       if (!availability.ok) {
-        throw permanent(
-          new AppError(
-            "TTS_UNAVAILABLE",
-            `${engine.name} is not available: ${availability.reason ?? "unknown reason"}`,
-            {
-              engine: engine.name,
-            },
-          ),
+        throw new AppError(
+          "TTS_UNAVAILABLE",
+          `${engine.name} is not available: ${availability.reason ?? "unknown reason"}`,
+          {
+            engine: engine.name,
+          },
         );
       }
 
