@@ -7,11 +7,10 @@
  * the default schedule of five delays that is 6 attempts, the first try plus 5 retries, and the
  * webhook turns inactive when the 5th retry fails.
  */
-import type { Database } from "bun:sqlite";
-import { isoNow } from "../clock.ts";
-import { enqueueJob, type QueueDeps } from "../jobs/queue.ts";
+import { type Clock, isoNow } from "../clock.ts";
+import { forUpdate, type Query, type Sql, sql } from "../db/sql.ts";
 import { newId } from "../util.ts";
-import { DELIVERY_JOB } from "./events.ts";
+import type { DeliveryQueue } from "./delivery-queue.ts";
 
 export interface AttemptResult {
   ok: boolean;
@@ -41,97 +40,90 @@ export type DeliveryOutcome = "delivered" | "retrying" | "failed" | "canceled";
  * webhook was deleted, it already finished, or a later job owns it (this one is a re-run after a
  * crash between committing the attempt and completing the job).
  */
-export function pendingDeliveryForJob(sqlite: Database, deliveryId: string, jobId: string): PendingDelivery | null {
-  return sqlite
-    .query<PendingDelivery, [string, string]>(
-      `SELECT d.id, d.tenant_id, d.webhook_id, d.event, d.body, d.attempts, w.url, w.secret, w.active
-         FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-        WHERE d.id = ? AND d.job_id = ? AND d.status = 'pending'`,
-    )
-    .get(deliveryId, jobId);
-}
-
-export function cancelDelivery({ sqlite, clock }: QueueDeps, deliveryId: string): void {
-  sqlite.run(
-    "UPDATE webhook_deliveries SET status = 'canceled', job_id = NULL, next_attempt_at = NULL, finished_at = ? WHERE id = ? AND status = 'pending'",
-    [isoNow(clock), deliveryId],
+export function pendingDeliveryForJob(db: Sql, deliveryId: string, jobId: string): Promise<PendingDelivery | null> {
+  return db.get<PendingDelivery>(
+    sql`SELECT d.id, d.tenant_id, d.webhook_id, d.event, d.body, d.attempts, w.url, w.secret, w.active
+          FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+         WHERE d.id = ${deliveryId} AND d.job_id = ${jobId} AND d.status = 'pending'`,
   );
 }
 
-/** Ends a delivery whose job failed outside the attempt itself (e.g. the database refused a write). */
-export function abandonDelivery({ sqlite, clock }: QueueDeps, deliveryId: string): void {
-  sqlite.run(
-    "UPDATE webhook_deliveries SET status = 'failed', job_id = NULL, next_attempt_at = NULL, finished_at = ? WHERE id = ? AND status = 'pending'",
-    [isoNow(clock), deliveryId],
+/** Ends a pending delivery as `canceled` (its webhook turned inactive) or `failed` (its job failed outside the attempt). */
+export const endDeliveryStatement = (clock: Clock, deliveryId: string, status: "canceled" | "failed"): Query =>
+  sql`UPDATE webhook_deliveries SET status = ${status}, job_id = NULL, next_attempt_at = NULL, finished_at = ${isoNow(clock)}
+       WHERE id = ${deliveryId} AND status = 'pending'`;
+
+export async function endDelivery(
+  db: Sql,
+  clock: Clock,
+  deliveryId: string,
+  status: "canceled" | "failed",
+): Promise<void> {
+  await db.run(endDeliveryStatement(clock, deliveryId, status));
+}
+
+export async function logAttempt(tx: Sql, deliveryId: string, attempt: number, r: AttemptResult): Promise<void> {
+  await tx.run(
+    sql`INSERT INTO webhook_attempts (id, delivery_id, attempt, started_at, duration_ms, status_code, error, ok)
+        VALUES (${newId()}, ${deliveryId}, ${attempt}, ${r.startedAt}, ${Math.round(r.durationMs)}, ${r.statusCode}, ${r.error}, ${r.ok ? 1 : 0})`,
   );
 }
 
-export function logAttempt(sqlite: Database, deliveryId: string, attempt: number, r: AttemptResult): void {
-  sqlite.run(
-    `INSERT INTO webhook_attempts (id, delivery_id, attempt, started_at, duration_ms, status_code, error, ok)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    [newId(), deliveryId, attempt, r.startedAt, Math.round(r.durationMs), r.statusCode, r.error, r.ok ? 1 : 0],
-  );
+export interface AttemptDeps {
+  db: Sql;
+  queue: DeliveryQueue;
+  clock: Clock;
 }
 
 export function recordAttempt(
-  deps: QueueDeps,
+  { db, queue, clock }: AttemptDeps,
   d: PendingDelivery,
   r: AttemptResult,
   schedule: readonly number[],
-): DeliveryOutcome {
-  const { sqlite, clock } = deps;
+): Promise<DeliveryOutcome> {
   const attempt = d.attempts + 1;
-  return sqlite.transaction((): DeliveryOutcome => {
+  return db.transaction(async (tx): Promise<DeliveryOutcome> => {
     // While this attempt was in flight the webhook may have been deleted (nothing left to log to),
-    // or deactivated by another delivery's last failure (logged, not retried).
-    const current = sqlite
-      .query<{ status: string }, [string]>("SELECT status FROM webhook_deliveries WHERE id = ?")
-      .get(d.id);
+    // or deactivated by another delivery's last failure (logged, not retried), which the row lock
+    // keeps from happening between this read and the writes below.
+    const current = await tx.get<{ status: string }>(
+      sql`SELECT status FROM webhook_deliveries WHERE id = ${d.id}${forUpdate}`,
+    );
     if (!current) return "canceled";
-    logAttempt(sqlite, d.id, attempt, r);
+    await logAttempt(tx, d.id, attempt, r);
     const now = isoNow(clock);
     if (current.status !== "pending") {
-      sqlite.run("UPDATE webhook_deliveries SET attempts = ? WHERE id = ?", [attempt, d.id]);
+      await tx.run(sql`UPDATE webhook_deliveries SET attempts = ${attempt} WHERE id = ${d.id}`);
       return "canceled";
     }
     if (r.ok) {
-      sqlite.run(
-        "UPDATE webhook_deliveries SET status = 'delivered', attempts = ?, job_id = NULL, next_attempt_at = NULL, finished_at = ? WHERE id = ?",
-        [attempt, now, d.id],
+      await tx.run(
+        sql`UPDATE webhook_deliveries SET status = 'delivered', attempts = ${attempt}, job_id = NULL, next_attempt_at = NULL, finished_at = ${now}
+             WHERE id = ${d.id}`,
       );
       return "delivered";
     }
     const delay = schedule[attempt - 1];
     if (delay !== undefined) {
       const runAfter = new Date(clock.now().getTime() + delay * 1000);
-      const job = enqueueJob(deps, {
-        type: DELIVERY_JOB,
-        tenantId: d.tenant_id,
-        payload: { delivery_id: d.id },
-        runAfter,
-      });
-      sqlite.run("UPDATE webhook_deliveries SET attempts = ?, job_id = ?, next_attempt_at = ? WHERE id = ?", [
-        attempt,
-        job.id,
-        runAfter.toISOString(),
-        d.id,
-      ]);
+      const jobId = await queue(tx, { tenantId: d.tenant_id, deliveryId: d.id, runAfter });
+      await tx.run(
+        sql`UPDATE webhook_deliveries SET attempts = ${attempt}, job_id = ${jobId}, next_attempt_at = ${runAfter.toISOString()}
+             WHERE id = ${d.id}`,
+      );
       return "retrying";
     }
-    sqlite.run(
-      "UPDATE webhook_deliveries SET status = 'failed', attempts = ?, job_id = NULL, next_attempt_at = NULL, finished_at = ? WHERE id = ?",
-      [attempt, now, d.id],
+    await tx.run(
+      sql`UPDATE webhook_deliveries SET status = 'failed', attempts = ${attempt}, job_id = NULL, next_attempt_at = NULL, finished_at = ${now}
+           WHERE id = ${d.id}`,
     );
-    sqlite.run("UPDATE webhooks SET active = 0, deactivated_at = ?, updated_at = ? WHERE id = ?", [
-      now,
-      now,
-      d.webhook_id,
-    ]);
-    sqlite.run(
-      "UPDATE webhook_deliveries SET status = 'canceled', job_id = NULL, next_attempt_at = NULL, finished_at = ? WHERE webhook_id = ? AND status = 'pending'",
-      [now, d.webhook_id],
+    await tx.run(
+      sql`UPDATE webhooks SET active = 0, deactivated_at = ${now}, updated_at = ${now} WHERE id = ${d.webhook_id}`,
+    );
+    await tx.run(
+      sql`UPDATE webhook_deliveries SET status = 'canceled', job_id = NULL, next_attempt_at = NULL, finished_at = ${now}
+           WHERE webhook_id = ${d.webhook_id} AND status = 'pending'`,
     );
     return "failed";
-  })();
+  });
 }

@@ -6,9 +6,11 @@
 import type { Database } from "bun:sqlite";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
+import { sqliteSql } from "../db/sql.ts";
 import { defineJob } from "../jobs/definition.ts";
 import type { Logger } from "../log.ts";
-import { abandonDelivery, cancelDelivery, pendingDeliveryForJob, recordAttempt } from "./attempts.ts";
+import { endDelivery, endDeliveryStatement, pendingDeliveryForJob, recordAttempt } from "./attempts.ts";
+import { sqliteDeliveryQueue } from "./delivery-queue.ts";
 import { DELIVERY_JOB } from "./events.ts";
 import { sendDelivery } from "./send.ts";
 
@@ -28,21 +30,24 @@ export interface DeliveryDeps {
 }
 
 export const deliveryJob = defineJob(DELIVERY_JOB, ({ sqlite, cfg, log, clock }: DeliveryDeps) => {
+  // The queue runs on SQLite only until src/jobs is behind the seam; the delivery's rows already are.
+  const db = sqliteSql(sqlite);
+  const queue = sqliteDeliveryQueue(sqlite, clock);
   return {
     concurrency: DELIVERY_CONCURRENCY,
     perTenant: DELIVERIES_PER_TENANT,
     async run(job, { delivery_id }) {
-      const d = pendingDeliveryForJob(sqlite, delivery_id, job.id);
+      const d = await pendingDeliveryForJob(db, delivery_id, job.id);
       if (!d) return { skipped: true };
       if (d.active !== 1) {
-        cancelDelivery({ sqlite, clock }, d.id);
+        await endDelivery(db, clock, d.id, "canceled");
         return { canceled: true };
       }
       const result = await sendDelivery(
         { timeoutMs: cfg.webhookTimeoutMs, allow: cfg.outboundAllow, clock },
         { url: d.url, secret: d.secret, deliveryId: d.id, event: d.event, body: d.body },
       );
-      const outcome = recordAttempt({ sqlite, clock }, d, result, cfg.webhookRetrySchedule);
+      const outcome = await recordAttempt({ db, queue, clock }, d, result, cfg.webhookRetrySchedule);
       const attempt = d.attempts + 1;
       const fields = {
         delivery_id: d.id,
@@ -62,9 +67,10 @@ export const deliveryJob = defineJob(DELIVERY_JOB, ({ sqlite, cfg, log, clock }:
         );
       return { outcome, attempt, status_code: result.statusCode };
     },
-    // Only reached when the bookkeeping itself keeps failing (the attempt never throws).
+    // Only reached when the bookkeeping itself keeps failing (the attempt never throws). Called
+    // inside the worker's synchronous failure transaction, hence the synchronous form.
     onFailure(_job, _reason, payload) {
-      if (payload) abandonDelivery({ sqlite, clock }, payload.delivery_id);
+      if (payload) db.runSync(endDeliveryStatement(clock, payload.delivery_id, "failed"));
     },
   };
 });

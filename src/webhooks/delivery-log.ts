@@ -1,5 +1,5 @@
 /** The per-webhook delivery log operators read: each delivery with every attempt made so far. */
-import type { Database } from "bun:sqlite";
+import { inJsonArray, type Sql, sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { getOrCreate } from "../util.ts";
 import { ownedWebhook } from "./registration.ts";
@@ -24,10 +24,11 @@ export interface DeliveryEntry {
   attempts: AttemptEntry[];
 }
 
-type DeliveryRow = Omit<DeliveryEntry, "attempts" | "attempt_count"> & { attempts: number; seq: number };
+// seq is a string on PostgreSQL (a bigint); only its digits are used.
+type DeliveryRow = Omit<DeliveryEntry, "attempts" | "attempt_count"> & { attempts: number; seq: number | string };
 
 // The cursor is the row's insertion order, which is also the order the log is read in.
-const encodeCursor = (seq: number) => Buffer.from(`d${seq}`).toString("base64url");
+const encodeCursor = (seq: number | string) => Buffer.from(`d${seq}`).toString("base64url");
 
 function decodeCursor(cursor: string): number {
   const m = /^d(\d{1,15})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
@@ -36,30 +37,23 @@ function decodeCursor(cursor: string): number {
 }
 
 /** Newest deliveries first; 404 when the webhook is not the tenant's. */
-export function deliveryLog(
-  sqlite: Database,
-  tenantId: string,
-  webhookId: string,
-  limit: number,
-  cursor?: string | null,
-) {
-  ownedWebhook(sqlite, tenantId, webhookId);
+export async function deliveryLog(db: Sql, tenantId: string, webhookId: string, limit: number, cursor?: string | null) {
+  await ownedWebhook(db, tenantId, webhookId);
   const before = cursor ? decodeCursor(cursor) : Number.MAX_SAFE_INTEGER;
-  const rows = sqlite
-    .query<DeliveryRow, [string, number, number]>(
-      `SELECT rowid AS seq, id, event, status, attempts, next_attempt_at, created_at, finished_at FROM webhook_deliveries
-        WHERE webhook_id = ? AND rowid < ? ORDER BY rowid DESC LIMIT ?`,
-    )
-    .all(webhookId, before, limit + 1);
+  const rows = await db.all<DeliveryRow>(
+    sql`SELECT rowid AS seq, id, event, status, attempts, next_attempt_at, created_at, finished_at FROM webhook_deliveries
+         WHERE webhook_id = ${webhookId} AND rowid < ${before} ORDER BY rowid DESC LIMIT ${limit + 1}`,
+  );
   const hasMore = rows.length > limit;
   const page = hasMore ? rows.slice(0, limit) : rows;
   const byDelivery = new Map<string, AttemptEntry[]>();
-  const attempts = sqlite
-    .query<Omit<AttemptEntry, "ok"> & { delivery_id: string; ok: number }, [string]>(
-      `SELECT delivery_id, attempt, started_at, duration_ms, status_code, error, ok FROM webhook_attempts
-        WHERE delivery_id IN (SELECT value FROM json_each(?)) ORDER BY delivery_id, attempt`,
-    )
-    .all(JSON.stringify(page.map((r) => r.id)));
+  const attempts = await db.all<Omit<AttemptEntry, "ok"> & { delivery_id: string; ok: number }>(
+    sql`SELECT delivery_id, attempt, started_at, duration_ms, status_code, error, ok FROM webhook_attempts
+         WHERE ${inJsonArray(
+           "delivery_id",
+           page.map((r) => r.id),
+         )} ORDER BY delivery_id, attempt`,
+  );
   for (const { delivery_id, ok, ...a } of attempts) {
     const list = getOrCreate(byDelivery, delivery_id, () => []);
     list.push({ ...a, ok: ok === 1 });

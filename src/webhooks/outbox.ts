@@ -3,10 +3,12 @@
  * first attempt, written in the caller's transaction. So an event is never lost (it is committed
  * with the course state that caused it) and never sent for a state that rolled back.
  */
-import { isoNow } from "../clock.ts";
-import { enqueueJob, type QueueDeps } from "../jobs/queue.ts";
+import type { Clock } from "../clock.ts";
+import { jsonArrayHas, type Query, type Sql, sql, sqliteSql } from "../db/sql.ts";
+import type { QueueDeps } from "../jobs/queue.ts";
 import { newId } from "../util.ts";
-import { DELIVERY_JOB, type EmittedEvent } from "./events.ts";
+import { type DeliveryQueue, enqueueDeliveryJob } from "./delivery-queue.ts";
+import type { EmittedEvent } from "./events.ts";
 
 export interface OutboxEvent {
   tenantId: string;
@@ -19,42 +21,58 @@ export function envelope(event: EmittedEvent, data: Record<string, unknown>): st
   return JSON.stringify({ event, data });
 }
 
-/**
- * Queues the event for every active webhook of the tenant subscribed to it. Synchronous; call it
- * inside the transaction that changes the course state (it nests as a savepoint there, and is
- * atomic on its own when called outside one).
- */
-export function recordEvent(deps: QueueDeps, e: OutboxEvent): void {
-  const { sqlite } = deps;
-  sqlite.transaction(() => {
-    const targets = sqlite
-      .query<{ id: string }, [string, string]>(
-        `SELECT id FROM webhooks
-          WHERE tenant_id = ? AND active = 1 AND EXISTS (SELECT 1 FROM json_each(webhooks.events) WHERE value = ?)
-          ORDER BY created_at`,
-      )
-      .all(e.tenantId, e.event);
-    if (targets.length === 0) return;
-    const body = envelope(e.event, e.data);
-    for (const t of targets) queueDelivery(deps, { webhookId: t.id, tenantId: e.tenantId, event: e.event, body });
-  })();
+const subscribedWebhooks = (e: OutboxEvent): Query =>
+  sql`SELECT id FROM webhooks
+       WHERE tenant_id = ${e.tenantId} AND active = 1 AND ${jsonArrayHas("webhooks.events", e.event)}
+       ORDER BY created_at`;
+
+interface NewDelivery {
+  id: string;
+  webhookId: string;
+  e: OutboxEvent;
+  body: string;
+  jobId: string;
+  now: Date;
 }
 
-function queueDelivery(
-  deps: QueueDeps,
-  d: { webhookId: string; tenantId: string; event: EmittedEvent; body: string },
-): void {
-  const id = newId();
-  const now = deps.clock.now();
-  const job = enqueueJob(deps, {
-    type: DELIVERY_JOB,
-    tenantId: d.tenantId,
-    payload: { delivery_id: id },
-    runAfter: now,
+const insertDelivery = (d: NewDelivery): Query =>
+  sql`INSERT INTO webhook_deliveries (id, webhook_id, tenant_id, event, body, status, attempts, job_id, next_attempt_at, created_at)
+      VALUES (${d.id}, ${d.webhookId}, ${d.e.tenantId}, ${d.e.event}, ${d.body}, 'pending', 0, ${d.jobId}, ${d.now.toISOString()}, ${d.now.toISOString()})`;
+
+/**
+ * Queues the event for every active webhook of the tenant subscribed to it, in `db`'s transaction
+ * when it is one (as a savepoint), or in one of its own.
+ */
+export function queueEvent(db: Sql, queue: DeliveryQueue, clock: Clock, e: OutboxEvent): Promise<void> {
+  return db.transaction(async (tx) => {
+    const targets = await tx.all<{ id: string }>(subscribedWebhooks(e));
+    if (targets.length === 0) return;
+    const body = envelope(e.event, e.data);
+    const now = clock.now();
+    for (const t of targets) {
+      const id = newId();
+      const jobId = await queue(tx, { tenantId: e.tenantId, deliveryId: id, runAfter: now });
+      await tx.run(insertDelivery({ id, webhookId: t.id, e, body, jobId, now }));
+    }
   });
-  deps.sqlite.run(
-    `INSERT INTO webhook_deliveries (id, webhook_id, tenant_id, event, body, status, attempts, job_id, next_attempt_at, created_at)
-     VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
-    [id, d.webhookId, d.tenantId, d.event, d.body, job.id, now.toISOString(), isoNow(deps.clock)],
-  );
+}
+
+/**
+ * queueEvent for a caller inside a synchronous `sqlite.transaction` (course state, whose owner is
+ * not behind the seam yet): the same statements, run synchronously, nested as a savepoint there
+ * and atomic on its own when called outside one.
+ */
+export function recordEvent({ sqlite, clock }: QueueDeps, e: OutboxEvent): void {
+  const db = sqliteSql(sqlite);
+  sqlite.transaction(() => {
+    const targets = db.allSync<{ id: string }>(subscribedWebhooks(e));
+    if (targets.length === 0) return;
+    const body = envelope(e.event, e.data);
+    const now = clock.now();
+    for (const t of targets) {
+      const id = newId();
+      const jobId = enqueueDeliveryJob(sqlite, clock, { tenantId: e.tenantId, deliveryId: id, runAfter: now });
+      db.runSync(insertDelivery({ id, webhookId: t.id, e, body, jobId, now }));
+    }
+  })();
 }

@@ -1,5 +1,5 @@
 /** Registering, listing and deleting a tenant's webhooks. The API shows a secret only in the registration response. */
-import type { Database } from "bun:sqlite";
+import { type Sql, sql } from "../db/sql.ts";
 import { AppError, webhookLimit } from "../errors.ts";
 import { newId, nowIso } from "../util.ts";
 import { parseEvents, type SubscribableEvent } from "./events.ts";
@@ -27,6 +27,8 @@ export interface WebhookTarget {
   active: boolean;
 }
 
+const COLUMNS = sql`id, tenant_id, url, events, secret, active, created_at`;
+
 interface WebhookRow {
   id: string;
   tenant_id: string;
@@ -53,14 +55,14 @@ export const MAX_WEBHOOKS_PER_TENANT = 20;
 
 /** POST /v2/webhooks: 422 for an unknown event or a URL that is not https, too long or internal; then saves. */
 export async function registerWebhook(
-  sqlite: Database,
+  db: Sql,
   allow: string[],
   tenantId: string,
   input: { url: string; events?: string[] },
 ): Promise<{ webhook: RegisteredWebhook; created: boolean }> {
   const events = parseEvents(input.events);
   const url = await checkWebhookUrl(input.url, allow);
-  return saveWebhook(sqlite, tenantId, { url, events });
+  return saveWebhook(db, tenantId, { url, events });
 }
 
 /**
@@ -69,57 +71,55 @@ export async function registerWebhook(
  * which is also how a lost secret is replaced. `created` tells the two cases apart.
  */
 export function saveWebhook(
-  sqlite: Database,
+  db: Sql,
   tenantId: string,
   input: { url: string; events: SubscribableEvent[] },
-): { webhook: RegisteredWebhook; created: boolean } {
+): Promise<{ webhook: RegisteredWebhook; created: boolean }> {
   const events = JSON.stringify([...new Set(input.events)]);
   const secret = newWebhookSecret();
   const now = nowIso();
-  return sqlite.transaction(() => {
-    const existing = sqlite
-      .query<{ id: string }, [string, string]>("SELECT id FROM webhooks WHERE tenant_id = ? AND url = ?")
-      .get(tenantId, input.url);
+  return db.transaction(async (tx) => {
+    await tx.lock(`webhooks:${tenantId}`);
+    const existing = await tx.get<{ id: string }>(
+      sql`SELECT id FROM webhooks WHERE tenant_id = ${tenantId} AND url = ${input.url}`,
+    );
     if (!existing) {
-      const { n } = sqlite
-        .query<{ n: number }, [string]>("SELECT count(*) AS n FROM webhooks WHERE tenant_id = ?")
-        .get(tenantId)!;
+      const { n } = (await tx.get<{ n: number }>(
+        sql`SELECT CAST(count(*) AS INTEGER) AS n FROM webhooks WHERE tenant_id = ${tenantId}`,
+      ))!;
       if (n >= MAX_WEBHOOKS_PER_TENANT) throw webhookLimit(MAX_WEBHOOKS_PER_TENANT);
     }
     const row = existing
-      ? sqlite
-          .query<WebhookRow, [string, string, string, string]>(
-            `UPDATE webhooks SET events = ?, secret = ?, active = 1, deactivated_at = NULL, updated_at = ? WHERE id = ? RETURNING *`,
-          )
-          .get(events, secret, now, existing.id)!
-      : sqlite
-          .query<WebhookRow, [string, string, string, string, string, string, string]>(
-            `INSERT INTO webhooks (id, tenant_id, url, events, secret, active, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, 1, ?, ?) RETURNING *`,
-          )
-          .get(newId(), tenantId, input.url, events, secret, now, now)!;
-    return { webhook: { ...toWebhook(row), secret }, created: !existing };
-  })();
+      ? await tx.get<WebhookRow>(
+          sql`UPDATE webhooks SET events = ${events}, secret = ${secret}, active = 1, deactivated_at = NULL, updated_at = ${now}
+               WHERE id = ${existing.id} RETURNING ${COLUMNS}`,
+        )
+      : await tx.get<WebhookRow>(
+          sql`INSERT INTO webhooks (id, tenant_id, url, events, secret, active, created_at, updated_at)
+              VALUES (${newId()}, ${tenantId}, ${input.url}, ${events}, ${secret}, 1, ${now}, ${now}) RETURNING ${COLUMNS}`,
+        );
+    return { webhook: { ...toWebhook(row!), secret }, created: !existing };
+  });
 }
 
-export function listWebhooks(sqlite: Database, tenantId: string): Webhook[] {
-  return sqlite
-    .query<WebhookRow, [string]>("SELECT * FROM webhooks WHERE tenant_id = ? ORDER BY created_at DESC, rowid DESC")
-    .all(tenantId)
-    .map(toWebhook);
+export async function listWebhooks(db: Sql, tenantId: string): Promise<Webhook[]> {
+  const rows = await db.all<WebhookRow>(
+    sql`SELECT ${COLUMNS} FROM webhooks WHERE tenant_id = ${tenantId} ORDER BY created_at DESC, rowid DESC`,
+  );
+  return rows.map(toWebhook);
 }
 
 /** The tenant's webhook, or 404 (also for another tenant's: its existence is not disclosed). */
-export function ownedWebhook(sqlite: Database, tenantId: string, id: string): WebhookTarget & Webhook {
-  const row = sqlite
-    .query<WebhookRow, [string, string]>("SELECT * FROM webhooks WHERE id = ? AND tenant_id = ?")
-    .get(id, tenantId);
+export async function ownedWebhook(db: Sql, tenantId: string, id: string): Promise<WebhookTarget & Webhook> {
+  const row = await db.get<WebhookRow>(
+    sql`SELECT ${COLUMNS} FROM webhooks WHERE id = ${id} AND tenant_id = ${tenantId}`,
+  );
   if (!row) throw new AppError("WEBHOOK_NOT_FOUND", "No such webhook");
   return { ...toWebhook(row), tenant_id: row.tenant_id, secret: row.secret };
 }
 
 /** Deletes the webhook with its delivery log; its queued deliveries find nothing and end. */
-export function deleteWebhook(sqlite: Database, tenantId: string, id: string): void {
-  const res = sqlite.run("DELETE FROM webhooks WHERE id = ? AND tenant_id = ?", [id, tenantId]);
-  if (res.changes === 0) throw new AppError("WEBHOOK_NOT_FOUND", "No such webhook");
+export async function deleteWebhook(db: Sql, tenantId: string, id: string): Promise<void> {
+  const changed = await db.run(sql`DELETE FROM webhooks WHERE id = ${id} AND tenant_id = ${tenantId}`);
+  if (changed === 0) throw new AppError("WEBHOOK_NOT_FOUND", "No such webhook");
 }

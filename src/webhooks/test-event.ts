@@ -3,8 +3,8 @@
  * result. It is logged like any delivery but never retried and never counts toward deactivation;
  * it is also sent to an inactive webhook, so an operator can check a receiver before re-registering.
  */
-import type { Database } from "bun:sqlite";
 import { isoNow } from "../clock.ts";
+import { type Sql, sql } from "../db/sql.ts";
 import { newId } from "../util.ts";
 import { logAttempt } from "./attempts.ts";
 import { envelope } from "./outbox.ts";
@@ -19,20 +19,20 @@ export interface TestResult {
   error: string | null;
 }
 
-export async function sendTestEvent(sqlite: Database, opts: SendOptions, webhook: WebhookTarget): Promise<TestResult> {
+export async function sendTestEvent(db: Sql, opts: SendOptions, webhook: WebhookTarget): Promise<TestResult> {
   const id = newId();
   const body = envelope("test", { message: "Test event from courseforge", webhook_id: webhook.id });
   const r = await sendDelivery(opts, { url: webhook.url, secret: webhook.secret, deliveryId: id, event: "test", body });
   // Written after the attempt, so a crash mid-attempt leaves no delivery that looks pending for ever.
   // The webhook may have been deleted meanwhile; then there is no log to write to.
-  sqlite.transaction(() => {
-    const inserted = sqlite.run(
-      `INSERT INTO webhook_deliveries (id, webhook_id, tenant_id, event, body, status, attempts, created_at, finished_at)
-       SELECT ?, id, tenant_id, 'test', ?, ?, 1, ?, ? FROM webhooks WHERE id = ?`,
-      [id, body, r.ok ? "delivered" : "failed", r.startedAt, isoNow(opts.clock), webhook.id],
+  await db.transaction(async (tx) => {
+    const inserted = await tx.run(
+      sql`INSERT INTO webhook_deliveries (id, webhook_id, tenant_id, event, body, status, attempts, created_at, finished_at)
+          SELECT ${id}, id, tenant_id, 'test', ${body}, ${r.ok ? "delivered" : "failed"}, 1, ${r.startedAt}, ${isoNow(opts.clock)}
+            FROM webhooks WHERE id = ${webhook.id}`,
     );
-    if (inserted.changes === 1) logAttempt(sqlite, id, 1, r);
-  })();
+    if (inserted === 1) await logAttempt(tx, id, 1, r);
+  });
   return {
     delivery_id: id,
     delivered: r.ok,

@@ -2,8 +2,10 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { systemClock } from "../../src/clock.ts";
 import { type OpenedDb, openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { ensureTenant } from "../../src/tenants/keys.ts";
 import { type AttemptResult, pendingDeliveryForJob, recordAttempt } from "../../src/webhooks/attempts.ts";
+import { sqliteDeliveryQueue } from "../../src/webhooks/delivery-queue.ts";
 import { recordEvent } from "../../src/webhooks/outbox.ts";
 import { saveWebhook } from "../../src/webhooks/registration.ts";
 import { cleanup, tempDir } from "../helpers/server.ts";
@@ -32,6 +34,9 @@ const deliveriesOf = (webhookId: string) =>
     )
     .all(webhookId);
 
+const db = () => sqliteSql(o.sqlite);
+const attemptDeps = () => ({ db: db(), queue: sqliteDeliveryQueue(o.sqlite, systemClock), clock: systemClock });
+
 beforeAll(async () => {
   o = await openDb(dir);
   tenantId = ensureTenant(o.db, "acme").id;
@@ -41,8 +46,8 @@ afterAll(() => {
   cleanup(dir);
 });
 
-test("with a schedule of two delays a delivery is tried three times, then the webhook turns inactive", () => {
-  const w = saveWebhook(o.sqlite, tenantId, { url: "https://r.example/a", events: ["course.completed"] }).webhook;
+test("with a schedule of two delays a delivery is tried three times, then the webhook turns inactive", async () => {
+  const w = (await saveWebhook(db(), tenantId, { url: "https://r.example/a", events: ["course.completed"] })).webhook;
   recordEvent({ sqlite: o.sqlite, clock: systemClock }, { tenantId, event: "course.completed", data: { n: 1 } });
   recordEvent({ sqlite: o.sqlite, clock: systemClock }, { tenantId, event: "course.completed", data: { n: 2 } });
   const [first, second] = deliveriesOf(w.id);
@@ -50,17 +55,17 @@ test("with a schedule of two delays a delivery is tried three times, then the we
   const outcomes: string[] = [];
   let jobId = first!.job_id;
   for (let i = 0; i < 3; i++) {
-    const d = pendingDeliveryForJob(o.sqlite, first!.id, jobId)!;
+    const d = (await pendingDeliveryForJob(db(), first!.id, jobId))!;
     expect(d.attempts).toBe(i);
     const before = Date.now();
-    outcomes.push(recordAttempt({ sqlite: o.sqlite, clock: systemClock }, d, failed, schedule));
+    outcomes.push(await recordAttempt(attemptDeps(), d, failed, schedule));
     const after = row(first!.id);
     if (i < 2) {
       const wait = Date.parse(after.next_attempt_at!) - before;
       expect(wait).toBeGreaterThanOrEqual(schedule[i]! * 1000 - 5);
       expect(wait).toBeLessThan(schedule[i]! * 1000 + 1000);
       // The job that just ran is stale now: a re-run of it does nothing.
-      expect(pendingDeliveryForJob(o.sqlite, first!.id, jobId)).toBeNull();
+      expect(await pendingDeliveryForJob(db(), first!.id, jobId)).toBeNull();
       jobId = after.job_id!;
     }
   }
@@ -75,14 +80,14 @@ test("with a schedule of two delays a delivery is tried three times, then the we
   expect(deliveriesOf(w.id)).toHaveLength(2);
 });
 
-test("an attempt that lands after its webhook was deactivated is logged but not retried", () => {
-  const w = saveWebhook(o.sqlite, tenantId, { url: "https://r.example/b", events: ["course.failed"] }).webhook;
+test("an attempt that lands after its webhook was deactivated is logged but not retried", async () => {
+  const w = (await saveWebhook(db(), tenantId, { url: "https://r.example/b", events: ["course.failed"] })).webhook;
   recordEvent({ sqlite: o.sqlite, clock: systemClock }, { tenantId, event: "course.failed", data: {} });
   const [only] = deliveriesOf(w.id);
-  const d = pendingDeliveryForJob(o.sqlite, only!.id, only!.job_id)!;
+  const d = (await pendingDeliveryForJob(db(), only!.id, only!.job_id))!;
   o.sqlite.run("UPDATE webhook_deliveries SET status = 'canceled', job_id = NULL WHERE id = ?", [only!.id]);
   const jobsBefore = o.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs").get()!.n;
-  expect(recordAttempt({ sqlite: o.sqlite, clock: systemClock }, d, failed, [1, 1])).toBe("canceled");
+  expect(await recordAttempt(attemptDeps(), d, failed, [1, 1])).toBe("canceled");
   expect(row(only!.id)).toMatchObject({ status: "canceled", attempts: 1 });
   expect(o.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs").get()!.n).toBe(jobsBefore);
   expect(
@@ -92,17 +97,17 @@ test("an attempt that lands after its webhook was deactivated is logged but not 
   ).toBe(1);
 });
 
-test("an attempt that lands after its webhook was deleted changes nothing and does not throw", () => {
-  const w = saveWebhook(o.sqlite, tenantId, { url: "https://r.example/c", events: ["course.failed"] }).webhook;
+test("an attempt that lands after its webhook was deleted changes nothing and does not throw", async () => {
+  const w = (await saveWebhook(db(), tenantId, { url: "https://r.example/c", events: ["course.failed"] })).webhook;
   recordEvent({ sqlite: o.sqlite, clock: systemClock }, { tenantId, event: "course.failed", data: {} });
   const [only] = deliveriesOf(w.id);
-  const d = pendingDeliveryForJob(o.sqlite, only!.id, only!.job_id)!;
+  const d = (await pendingDeliveryForJob(db(), only!.id, only!.job_id))!;
   o.sqlite.run("DELETE FROM webhooks WHERE id = ?", [w.id]);
-  expect(recordAttempt({ sqlite: o.sqlite, clock: systemClock }, d, failed, [1])).toBe("canceled");
+  expect(await recordAttempt(attemptDeps(), d, failed, [1])).toBe("canceled");
   expect(
     o.sqlite
       .query<{ n: number }, [string]>("SELECT count(*) AS n FROM webhook_attempts WHERE delivery_id = ?")
       .get(only!.id)!.n,
   ).toBe(0);
-  expect(pendingDeliveryForJob(o.sqlite, only!.id, only!.job_id)).toBeNull();
+  expect(await pendingDeliveryForJob(db(), only!.id, only!.job_id)).toBeNull();
 });

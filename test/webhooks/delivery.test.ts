@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type OpenedDb, openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { registerJob } from "../../src/jobs/definition.ts";
 import { JobWorker } from "../../src/jobs/worker.ts";
 import type { Logger } from "../../src/log.ts";
@@ -307,16 +308,16 @@ describe("retries, in process with the time moved by a manual clock", () => {
     cleanup(localDir);
   });
 
-  const hook = (path: string, events: SubscribableEvent[]) =>
-    saveWebhook(o.sqlite, tenantId, { url: plain.url + path, events }).webhook;
+  const hook = async (path: string, events: SubscribableEvent[]) =>
+    (await saveWebhook(sqliteSql(o.sqlite), tenantId, { url: plain.url + path, events })).webhook;
   const record = (event: EmittedEvent, data: Record<string, unknown>) =>
     recordEvent({ sqlite: o.sqlite, clock }, { tenantId, event, data });
-  const logOf = (webhookId: string) => deliveryLog(o.sqlite, tenantId, webhookId, 20).data;
+  const logOf = async (webhookId: string) => (await deliveryLog(sqliteSql(o.sqlite), tenantId, webhookId, 20)).data;
   /** The webhook's newest delivery once its n-th attempt is committed (logged, and the next one scheduled or the delivery ended). */
   const attempted = async (webhookId: string, n: number) =>
     (await waitFor(
       `attempt ${n}`,
-      async () => logOf(webhookId)[0],
+      async () => (await logOf(webhookId))[0],
       (d) => (d?.attempt_count ?? 0) >= n,
       120_000,
       10,
@@ -326,8 +327,8 @@ describe("retries, in process with the time moved by a manual clock", () => {
 
   test("a failed delivery is retried after each delay of the schedule, with the same delivery id, until it succeeds", async () => {
     plain.reply("/flaky", 503, 500, 200);
-    const w = hook("/flaky", ["course.failed"]);
-    hook("/tick", ["course.completed"]);
+    const w = await hook("/flaky", ["course.failed"]);
+    await hook("/tick", ["course.completed"]);
     record("course.failed", {
       job_id: "j-flaky",
       error: { code: "LLM_TIMEOUT", message: "timed out", request_id: null },
@@ -363,8 +364,8 @@ describe("retries, in process with the time moved by a manual clock", () => {
 
   test("after the first try and five failed retries the webhook turns inactive and receives nothing more", async () => {
     plain.reply("/down", 500);
-    const down = hook("/down", ["course.completed"]);
-    const witness = hook("/witness", ["course.completed"]);
+    const down = await hook("/down", ["course.completed"]);
+    const witness = await hook("/witness", ["course.completed"]);
     record("course.completed", completed(2));
     for (let n = 1; n <= SCHEDULE.length; n++) {
       await attempted(down.id, n);
@@ -375,7 +376,7 @@ describe("retries, in process with the time moved by a manual clock", () => {
     expect(entry.attempts.map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(entry.attempts.every((a) => a.status_code === 500 && a.ok === false)).toBe(true);
     expect(plain.to("/down")).toHaveLength(6);
-    expect(listWebhooks(o.sqlite, tenantId).find((x) => x.id === down.id)?.active).toBe(false);
+    expect((await listWebhooks(sqliteSql(o.sqlite), tenantId)).find((x) => x.id === down.id)?.active).toBe(false);
     expect(pendingJobs()).toBe(0);
 
     // Nothing more reaches it (the witness shows the event went out)...
@@ -383,10 +384,10 @@ describe("retries, in process with the time moved by a manual clock", () => {
     record("course.completed", completed(3));
     await plain.waitFor("/witness", 2);
     expect(plain.to("/down")).toHaveLength(6);
-    expect(logOf(down.id)).toHaveLength(1);
+    expect(await logOf(down.id)).toHaveLength(1);
 
     // ...until it is registered again: active, with a new secret that signs the next event.
-    const again = hook("/down", ["course.completed"]);
+    const again = await hook("/down", ["course.completed"]);
     expect(again).toMatchObject({ id: down.id, active: true });
     expect(again.secret).not.toBe(down.secret);
     record("course.completed", completed(4));

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { systemClock } from "../../src/clock.ts";
 import { type OpenedDb, openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { ensureTenant } from "../../src/tenants/keys.ts";
 import { DELIVERY_JOB } from "../../src/webhooks/events.ts";
 import { recordEvent } from "../../src/webhooks/outbox.ts";
@@ -42,22 +43,30 @@ afterAll(() => {
 });
 
 describe("recordEvent", () => {
-  test("writes one delivery and one job per active subscribed webhook of the tenant only", () => {
-    const a1 = saveWebhook(o.sqlite, acme, {
-      url: "https://a.example/one",
-      events: ["course.completed", "course.failed"],
-    }).webhook;
-    const a2 = saveWebhook(o.sqlite, acme, { url: "https://a.example/two", events: ["course.completed"] }).webhook;
-    const aFailOnly = saveWebhook(o.sqlite, acme, {
-      url: "https://a.example/three",
-      events: ["course.failed"],
-    }).webhook;
-    const inactive = saveWebhook(o.sqlite, acme, {
-      url: "https://a.example/off",
-      events: ["course.completed"],
-    }).webhook;
+  test("writes one delivery and one job per active subscribed webhook of the tenant only", async () => {
+    const a1 = (
+      await saveWebhook(sqliteSql(o.sqlite), acme, {
+        url: "https://a.example/one",
+        events: ["course.completed", "course.failed"],
+      })
+    ).webhook;
+    const a2 = (
+      await saveWebhook(sqliteSql(o.sqlite), acme, { url: "https://a.example/two", events: ["course.completed"] })
+    ).webhook;
+    const aFailOnly = (
+      await saveWebhook(sqliteSql(o.sqlite), acme, {
+        url: "https://a.example/three",
+        events: ["course.failed"],
+      })
+    ).webhook;
+    const inactive = (
+      await saveWebhook(sqliteSql(o.sqlite), acme, {
+        url: "https://a.example/off",
+        events: ["course.completed"],
+      })
+    ).webhook;
     o.sqlite.run("UPDATE webhooks SET active = 0 WHERE id = ?", [inactive.id]);
-    saveWebhook(o.sqlite, globex, { url: "https://g.example/hook", events: ["course.completed"] });
+    await saveWebhook(sqliteSql(o.sqlite), globex, { url: "https://g.example/hook", events: ["course.completed"] });
 
     const data = { job_id: "j1", course_id: "c1", title: "Tides", chapters_count: 3, source_type: "topic" };
     o.sqlite.transaction(() => {
@@ -106,10 +115,13 @@ describe("recordEvent", () => {
     expect(deliveries().length).toBe(before);
   });
 
-  test("re-registering a URL re-activates it with new events and a new secret", () => {
-    const first = saveWebhook(o.sqlite, acme, { url: "https://a.example/re", events: ["course.failed"] });
+  test("re-registering a URL re-activates it with new events and a new secret", async () => {
+    const first = await saveWebhook(sqliteSql(o.sqlite), acme, {
+      url: "https://a.example/re",
+      events: ["course.failed"],
+    });
     o.sqlite.run("UPDATE webhooks SET active = 0 WHERE id = ?", [first.webhook.id]);
-    const again = saveWebhook(o.sqlite, acme, {
+    const again = await saveWebhook(sqliteSql(o.sqlite), acme, {
       url: "https://a.example/re",
       events: ["course.completed", "course.completed"],
     });

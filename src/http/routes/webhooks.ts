@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { sqliteSql } from "../../db/sql.ts";
 import type { Services } from "../../services.ts";
 import { deliveryLog } from "../../webhooks/delivery-log.ts";
 import { SUBSCRIBABLE_EVENTS } from "../../webhooks/events.ts";
@@ -66,16 +67,12 @@ const Delivery = t.Object({
 
 export const webhookRoutes = (svc: Services) => {
   const send = { timeoutMs: svc.cfg.webhookTimeoutMs, allow: svc.cfg.outboundAllow, clock: svc.clock };
+  const db = sqliteSql(svc.sqlite);
   return new Elysia({ name: "webhooks" })
     .post(
       "/v2/webhooks",
       async ({ request, body, set }) => {
-        const { webhook, created } = await registerWebhook(
-          svc.sqlite,
-          svc.cfg.outboundAllow,
-          authOf(request).tenantId,
-          body,
-        );
+        const { webhook, created } = await registerWebhook(db, svc.cfg.outboundAllow, authOf(request).tenantId, body);
         set.status = created ? 201 : 200;
         return webhook;
       },
@@ -100,14 +97,14 @@ export const webhookRoutes = (svc: Services) => {
         },
       },
     )
-    .get("/v2/webhooks", ({ request }) => ({ data: listWebhooks(svc.sqlite, authOf(request).tenantId) }), {
+    .get("/v2/webhooks", async ({ request }) => ({ data: await listWebhooks(db, authOf(request).tenantId) }), {
       response: { 200: t.Object({ data: t.Array(Webhook) }) },
       detail: { summary: "The tenant's webhooks, newest first (without secrets)", tags: ["webhooks"] },
     })
     .delete(
       "/v2/webhooks/:webhook_id",
-      ({ request, params, set }) => {
-        deleteWebhook(svc.sqlite, authOf(request).tenantId, params.webhook_id);
+      async ({ request, params, set }) => {
+        await deleteWebhook(db, authOf(request).tenantId, params.webhook_id);
         set.status = 204;
       },
       {
@@ -121,8 +118,8 @@ export const webhookRoutes = (svc: Services) => {
     )
     .post(
       "/v2/webhooks/:webhook_id/test",
-      ({ request, params }) =>
-        sendTestEvent(svc.sqlite, send, ownedWebhook(svc.sqlite, authOf(request).tenantId, params.webhook_id)),
+      async ({ request, params }) =>
+        sendTestEvent(db, send, await ownedWebhook(db, authOf(request).tenantId, params.webhook_id)),
       {
         params: WebhookIdParams,
         response: { 200: TestResult, ...errors("WEBHOOK_NOT_FOUND") },
@@ -137,7 +134,7 @@ export const webhookRoutes = (svc: Services) => {
     .get(
       "/v2/webhooks/:webhook_id/deliveries",
       ({ request, params, query }) =>
-        deliveryLog(svc.sqlite, authOf(request).tenantId, params.webhook_id, query.limit ?? 20, query.cursor),
+        deliveryLog(db, authOf(request).tenantId, params.webhook_id, query.limit ?? 20, query.cursor),
       {
         params: WebhookIdParams,
         query: t.Object(PAGE_QUERY),

@@ -1,0 +1,8 @@
+/**
+ * PostgreSQL's migrations, applied in order at start, embedded as text like SQLite's. A migration
+ * added for SQLite gets its PostgreSQL twin here under the same version (test/db checks the two
+ * schemas agree).
+ */
+import m0015 from "./0015_baseline.sql" with { type: "text" };
+
+export const postgresMigrations: { version: string; sql: string }[] = [{ version: "0015_baseline", sql: m0015 }];
