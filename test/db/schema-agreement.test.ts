@@ -3,19 +3,26 @@
  * thing for typed queries. Both are read here, the migrations by applying them to a fresh SQLite:
  * the same tables, and in each the same columns (type, nullability, primary key), unique
  * constraints and indexes (name, uniqueness, partial or not, columns in order; not their sort
- * direction, which drizzle's SQLite indexes do not declare).
+ * direction, which drizzle's SQLite indexes do not declare). PostgreSQL's migrations, applied to a
+ * throwaway cluster, must declare the same tables with the same columns, their types mapped,
+ * the same nullability and primary keys.
  */
 import { afterAll, expect, test } from "bun:test";
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { openDb } from "../../src/db/index.ts";
+import { migratePostgres } from "../../src/db/postgres/migrate.ts";
 import * as schema from "../../src/db/schema/index.ts";
+import { startPostgres } from "../helpers/postgres.ts";
 import { cleanup, tempDir } from "../helpers/server.ts";
 
 const dir = tempDir("cf-schema-");
 const { sqlite } = await openDb(dir);
-afterAll(() => {
+const pg = await startPostgres();
+await migratePostgres(pg.client);
+afterAll(async () => {
   sqlite.close();
   cleanup(dir);
+  await pg.stop();
 });
 
 const declared = (Object.values(schema) as unknown[])
@@ -118,4 +125,48 @@ test.each(declared.map((t) => [t.name, t] as const))("%s: same columns, types, n
 
 test.each(declared.map((t) => [t.name, t] as const))("%s: same indexes and unique constraints", (_, cfg) => {
   expect(declaredIndexes(cfg)).toEqual(migratedIndexes(cfg.name));
+});
+
+/** SQLite's declared type → the PostgreSQL types that may stand for it (bigint where 2^31 is too few). */
+const PG_TYPES: Record<string, string[]> = {
+  text: ["text"],
+  integer: ["integer", "bigint"],
+  real: ["double precision"],
+  blob: ["bytea"],
+};
+
+/** PostgreSQL's `rowid` stands for SQLite's implicit rowid (the baseline migration says why). */
+async function postgresColumns(table: string): Promise<Column[]> {
+  const rows: { name: string; type: string; nullable: string }[] = await pg.client.unsafe(
+    `SELECT column_name AS name, data_type AS type, is_nullable AS nullable FROM information_schema.columns
+      WHERE table_schema = 'public' AND table_name = $1 AND column_name <> 'rowid'`,
+    [table],
+  );
+  const keys: { name: string }[] = await pg.client.unsafe(
+    `SELECT a.attname AS name FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+      WHERE i.indrelid = $1::regclass AND i.indisprimary`,
+    [table],
+  );
+  const primary = new Set(keys.map((k) => k.name));
+  return rows
+    .map((c) => ({ name: c.name, type: c.type, notNull: c.nullable === "NO", primaryKey: primary.has(c.name) }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+test("PostgreSQL's migrations declare the migrated SQLite tables", async () => {
+  const rows: { name: string }[] = await pg.client.unsafe(
+    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'schema_migrations'",
+  );
+  expect(rows.map((r) => r.name).sort()).toEqual(migratedTables());
+});
+
+test.each(migratedTables())("%s on PostgreSQL: same columns, mapped types, nullability and keys", async (table) => {
+  const onPostgres = await postgresColumns(table);
+  const expected = migratedColumns(table).map((c) => ({
+    ...c,
+    type: PG_TYPES[c.type]?.includes(onPostgres.find((p) => p.name === c.name)?.type ?? "")
+      ? onPostgres.find((p) => p.name === c.name)!.type
+      : `one of ${PG_TYPES[c.type]?.join(", ") ?? "(no mapping)"} for SQLite ${c.type}`,
+  }));
+  expect(onPostgres).toEqual(expected);
 });

@@ -15,7 +15,9 @@ export async function emit(
   const { db, sqlite } = await openDb(dataDir, { migrate: false });
   try {
     const { tenantId } = keyAuthenticator(db)(apiKey)!;
-    sqlite.transaction(() => recordEvent({ sqlite, clock: systemClock }, { tenantId, event, data }))();
+    // IMMEDIATE: the write lock is taken first (waiting out the server's writes), not after the read,
+    // where a write the server committed in between would fail this one at once with SQLITE_BUSY.
+    sqlite.transaction(() => recordEvent({ sqlite, clock: systemClock }, { tenantId, event, data })).immediate();
   } finally {
     sqlite.close();
   }
