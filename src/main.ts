@@ -5,6 +5,7 @@ import pkg from "../package.json" with { type: "json" };
 import { loadConfig, settingsTable } from "./config.ts";
 import { DataDirInUse } from "./db/data-dir-lock.ts";
 import { openDb } from "./db/index.ts";
+import { sqliteSql } from "./db/sql.ts";
 import { AppError } from "./errors.ts";
 import { BackupError, backup, restore } from "./ops/backup.ts";
 import { runReindexCommand } from "./retrieval/reindex-command.ts";
@@ -98,11 +99,11 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case "keys": {
-      const { db } = await openDb(cfg.dataDir);
+      const db = sqliteSql((await openDb(cfg.dataDir)).sqlite);
       if (sub === "create") {
         if (!values.tenant) fail("keys create needs --tenant NAME");
         if (values.env !== "test" && values.env !== "production") fail("keys create needs --env test|production");
-        const made = createKey(db, {
+        const made = await createKey(db, {
           tenant: values.tenant,
           env: values.env as KeyEnv,
           rateLimit: positiveInt(values["rate-limit"], "--rate-limit") ?? null,
@@ -111,7 +112,7 @@ async function main(argv: string[]): Promise<void> {
           `Created ${values.env} key for tenant "${values.tenant}" (prefix ${made.prefix}):\n${made.key}\n`,
         );
       } else if (sub === "list") {
-        const rows = listKeys(db);
+        const rows = await listKeys(db);
         process.stdout.write("PREFIX\tTENANT\tENV\tRATE_LIMIT\tCREATED\tREVOKED\n");
         for (const k of rows) {
           process.stdout.write(
@@ -120,19 +121,19 @@ async function main(argv: string[]): Promise<void> {
         }
       } else if (sub === "revoke") {
         if (!arg) fail("keys revoke needs KEY_PREFIX");
-        process.stdout.write(`Revoked ${revokeKey(db, arg).prefix}\n`);
+        process.stdout.write(`Revoked ${(await revokeKey(db, arg)).prefix}\n`);
       } else fail("keys needs create, list or revoke");
       return;
     }
     case "tenants": {
       if (sub !== "set" || !values.tenant)
         fail("usage: tenants set --tenant NAME [--rate-limit N] [--tts-provider piper|espeak|default]");
-      const { db } = await openDb(cfg.dataDir);
-      ensureTenant(db, values.tenant, positiveInt(values["rate-limit"], "--rate-limit"));
+      const db = sqliteSql((await openDb(cfg.dataDir)).sqlite);
+      await ensureTenant(db, values.tenant, positiveInt(values["rate-limit"], "--rate-limit"));
       const tts = values["tts-provider"];
       if (tts !== undefined) {
         if (!["piper", "espeak", "default"].includes(tts)) fail("--tts-provider must be piper, espeak or default");
-        setTenantTtsProvider(db, values.tenant, tts === "default" ? null : tts);
+        await setTenantTtsProvider(db, values.tenant, tts === "default" ? null : tts);
       }
       process.stdout.write(`Updated tenant "${values.tenant}"\n`);
       return;

@@ -4,6 +4,7 @@ import { type AppServices, composeServices } from "./compose.ts";
 import type { Config } from "./config.ts";
 import { lockDataDir } from "./db/data-dir-lock.ts";
 import { openDb } from "./db/index.ts";
+import { sqliteSql } from "./db/sql.ts";
 import { failInterruptedDocuments } from "./documents/records.ts";
 import { createApp } from "./http/app.ts";
 import { sweepUploads } from "./http/multipart.ts";
@@ -43,8 +44,9 @@ export async function openApp(cfg: Config, log: Logger, opts: { bootstrap: boole
   const interrupted = failInterruptedDocuments(sqlite);
   if (interrupted > 0) log.warn("documents interrupted by the last stop marked as errors", { count: interrupted });
 
-  if (opts.bootstrap && !hasAnyKey(db)) {
-    const { key } = createKey(db, { tenant: "default", env: "test" });
+  const seam = sqliteSql(sqlite);
+  if (opts.bootstrap && !(await hasAnyKey(seam))) {
+    const { key } = await createKey(seam, { tenant: "default", env: "test" });
     // Printed once, in plain text, so a new user can copy it; it is never logged again.
     process.stdout.write(`\nCreated tenant "default" with a test API key (shown only now):\n\n  ${key}\n\n`);
   }

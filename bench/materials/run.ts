@@ -9,6 +9,7 @@ import { composeServices } from "../../src/compose.ts";
 import { loadConfig } from "../../src/config.ts";
 import { courseHead } from "../../src/courses/read.ts";
 import { openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { createLogger } from "../../src/log.ts";
 import { generateExam } from "../../src/materials/exam.ts";
 import { createKey } from "../../src/tenants/keys.ts";
@@ -57,7 +58,7 @@ for (const concurrency of levels) {
   });
   const { db, sqlite } = await openDb(dataDir);
   const svc = await composeServices(cfg, { db, sqlite }, createLogger("error"));
-  const apiKey = createKey(db, { tenant: "bench", env: "production" }).key;
+  const apiKey = (await createKey(sqliteSql(sqlite), { tenant: "bench", env: "production" })).key;
   const courseId = await insertRichCourse(
     dataDir,
     { apiKey, externalUserId: "bench" },

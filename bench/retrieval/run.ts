@@ -19,6 +19,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../../src/config.ts";
 import { openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { createDocumentRecord, markDocumentReady } from "../../src/documents/records.ts";
 import { resultOfMarkdown } from "../../src/ingest/result.ts";
 import type { ExtractResult } from "../../src/ingest/types.ts";
@@ -106,8 +107,8 @@ interface Bench {
 
 async function indexCorpus(embedder: Embedder): Promise<Bench> {
   const dir = mkdtempSync(join(tmpdir(), "cf-bench-retrieval-"));
-  const { sqlite, db } = await openDb(dir);
-  const { id: tenantId } = ensureTenant(db, "bench");
+  const { sqlite } = await openDb(dir);
+  const { id: tenantId } = await ensureTenant(sqliteSql(sqlite), "bench");
   const userId = newId();
   sqlite.run("INSERT INTO users (id, tenant_id, external_id, created_at) VALUES (?, ?, 'bench', ?)", [
     userId,

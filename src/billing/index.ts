@@ -1,6 +1,7 @@
 /** Usage ledger, prices and test-key caps. */
 
 export {
+  addUsage,
   billedKeyEnv,
   billedMicros,
   monthBounds,
@@ -15,6 +16,7 @@ export {
   assertWithinTestCap,
   type CappedOperation,
   type CapStatus,
+  chargeWithinTestCap,
   type TestCaps,
   testCapStatus,
 } from "./test-caps.ts";

@@ -1,8 +1,11 @@
-/** The per-tenant usage ledger (usage_events): one row per billable or capped operation. */
+/**
+ * The per-tenant usage ledger (usage_events): one row per billable or capped operation.
+ * amount_micros is bigint on PostgreSQL, which Bun hands back as a string, and counts there are
+ * bigint too: every figure read here goes through Number (sums stay far below 2^53 micros).
+ */
 import type { Database } from "bun:sqlite";
-import { and, count, eq, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/index.ts";
-import { usageEvents } from "../db/schema/index.ts";
+import { inJsonArray, type Query, type Sql, sql, sqliteSql } from "../db/sql.ts";
 import type { KeyEnv } from "../tenants/keys.ts";
 import { newId, nowIso } from "../util.ts";
 
@@ -18,25 +21,25 @@ export interface UsageEvent {
   refId?: string | null;
 }
 
-/** The database or a transaction on it, so usage can be written with the row it pays for. */
-export type LedgerWriter = Pick<Db, "insert">;
+const insertUsage = (id: string, e: UsageEvent): Query =>
+  sql`INSERT INTO usage_events (id, tenant_id, user_id, api_key_id, key_env, operation, quantity, amount_micros, ref_id, created_at)
+      VALUES (${id}, ${e.tenantId}, ${e.userId ?? null}, ${e.apiKeyId ?? null}, ${e.keyEnv}, ${e.operation},
+              ${e.quantity ?? 1}, ${Math.round(e.amountMicros ?? 0)}, ${e.refId ?? null}, ${nowIso()})`;
 
-export function recordUsage(db: LedgerWriter, event: UsageEvent): string {
+/** Records one event, in `db`'s transaction when it is one. */
+export async function addUsage(db: Sql, event: UsageEvent): Promise<string> {
   const id = newId();
-  db.insert(usageEvents)
-    .values({
-      id,
-      tenantId: event.tenantId,
-      userId: event.userId ?? null,
-      apiKeyId: event.apiKeyId ?? null,
-      keyEnv: event.keyEnv,
-      operation: event.operation,
-      quantity: event.quantity ?? 1,
-      amountMicros: Math.round(event.amountMicros ?? 0),
-      refId: event.refId ?? null,
-      createdAt: nowIso(),
-    })
-    .run();
+  await db.run(insertUsage(id, event));
+  return id;
+}
+
+/**
+ * addUsage for a caller inside a synchronous `sqlite.transaction` (courses, documents, notes,
+ * whose owners are not behind the seam yet), so usage is written with the row it pays for.
+ */
+export function recordUsage(db: Db, event: UsageEvent): string {
+  const id = newId();
+  sqliteSql(db.$client).runSync(insertUsage(id, event));
   return id;
 }
 
@@ -55,51 +58,50 @@ export interface OperationTotal {
 }
 
 /** A tenant's totals per operation for the month containing `now`. */
-export function monthlyTotals(db: Db, tenantId: string, now: Date): OperationTotal[] {
+export async function monthlyTotals(db: Sql, tenantId: string, now: Date): Promise<OperationTotal[]> {
   const { start, end } = monthBounds(now);
-  return db
-    .select({
-      operation: usageEvents.operation,
-      events: count(),
-      quantity: sql<number>`coalesce(sum(${usageEvents.quantity}), 0)`,
-      amountMicros: sql<number>`coalesce(sum(${usageEvents.amountMicros}), 0)`,
-    })
-    .from(usageEvents)
-    .where(and(eq(usageEvents.tenantId, tenantId), gte(usageEvents.createdAt, start), lt(usageEvents.createdAt, end)))
-    .groupBy(usageEvents.operation)
-    .orderBy(usageEvents.operation)
-    .all();
+  const rows = await db.all<{ operation: string; events: unknown; quantity: unknown; amount: unknown }>(
+    sql`SELECT operation, count(*) AS events, coalesce(sum(quantity), 0) AS quantity, coalesce(sum(amount_micros), 0) AS amount
+          FROM usage_events
+         WHERE tenant_id = ${tenantId} AND created_at >= ${start} AND created_at < ${end}
+         GROUP BY operation ORDER BY operation`,
+  );
+  return rows.map((r) => ({
+    operation: r.operation,
+    events: Number(r.events),
+    quantity: Number(r.quantity),
+    amountMicros: Number(r.amount),
+  }));
 }
 
+/** Events of one operation on one key environment this month (test-key caps). */
+export const monthlyCountQuery = (tenantId: string, keyEnv: KeyEnv, operation: string, now: Date): Query => {
+  const { start, end } = monthBounds(now);
+  return sql`SELECT count(*) AS n FROM usage_events
+              WHERE tenant_id = ${tenantId} AND key_env = ${keyEnv} AND operation = ${operation}
+                AND created_at >= ${start} AND created_at < ${end}`;
+};
+
 /**
- * Events of one operation on one key environment this month (test-key caps), on a bare connection
- * so a cap can also be read from a second, read-only one (see test-caps).
+ * monthlyCountQuery on a bare SQLite connection, so a cap can also be read from a second,
+ * read-only one (see test-caps), and by the course views still outside the seam.
  */
 export function monthlyCount(sqlite: Database, tenantId: string, keyEnv: KeyEnv, operation: string, now: Date): number {
-  const { start, end } = monthBounds(now);
-  return sqlite
-    .query<{ n: number }, [string, string, string, string, string]>(
-      "SELECT count(*) AS n FROM usage_events WHERE tenant_id = ? AND key_env = ? AND operation = ? AND created_at >= ? AND created_at < ?",
-    )
-    .get(tenantId, keyEnv, operation, start, end)!.n;
+  return Number(sqliteSql(sqlite).getSync<{ n: number }>(monthlyCountQuery(tenantId, keyEnv, operation, now))!.n);
 }
 
 /** What the events referring to `refIds` (courses, documents) billed, in micro-dollars. */
 export function billedMicros(sqlite: Database, refIds: string[]): number {
-  return sqlite
-    .query<{ n: number }, [string]>(
-      "SELECT coalesce(sum(amount_micros), 0) AS n FROM usage_events WHERE ref_id IN (SELECT value FROM json_each(?))",
-    )
-    .get(JSON.stringify(refIds))!.n;
+  const row = sqliteSql(sqlite).getSync<{ n: unknown }>(
+    sql`SELECT coalesce(sum(amount_micros), 0) AS n FROM usage_events WHERE ${inJsonArray("ref_id", refIds)}`,
+  );
+  return Number(row!.n);
 }
 
 /** The key environment an operation on `refId` was billed to, or null when nothing was billed. */
 export function billedKeyEnv(sqlite: Database, refId: string, operation: string): KeyEnv | null {
-  return (
-    sqlite
-      .query<{ key_env: KeyEnv }, [string, string]>(
-        "SELECT key_env FROM usage_events WHERE ref_id = ? AND operation = ? LIMIT 1",
-      )
-      .get(refId, operation)?.key_env ?? null
+  const row = sqliteSql(sqlite).getSync<{ key_env: KeyEnv }>(
+    sql`SELECT key_env FROM usage_events WHERE ref_id = ${refId} AND operation = ${operation} LIMIT 1`,
   );
+  return row?.key_env ?? null;
 }

@@ -5,9 +5,10 @@
 import { Database } from "bun:sqlite";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/index.ts";
+import type { Sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import type { AuthContext } from "../tenants/keys.ts";
-import { monthlyCount } from "./ledger.ts";
+import { addUsage, monthlyCount, monthlyCountQuery, type UsageEvent } from "./ledger.ts";
 import { OPERATIONS } from "./prices.ts";
 
 export type CappedOperation = "course" | "query";
@@ -25,17 +26,53 @@ export interface CapStatus {
   limit: number;
 }
 
-export function testCapStatus(
-  db: Db,
+export async function testCapStatus(
+  db: Sql,
   tenantId: string,
   operation: CappedOperation,
   caps: TestCaps,
   now: Date,
-): CapStatus {
-  return {
-    used: monthlyCount(db.$client, tenantId, "test", OPERATIONS[operation], now),
-    limit: capOf(caps, operation),
-  };
+): Promise<CapStatus> {
+  return { used: await usedThisMonth(db, tenantId, operation, now), limit: capOf(caps, operation) };
+}
+
+async function usedThisMonth(db: Sql, tenantId: string, operation: CappedOperation, now: Date): Promise<number> {
+  const row = await db.get<{ n: unknown }>(monthlyCountQuery(tenantId, "test", OPERATIONS[operation], now));
+  return Number(row!.n);
+}
+
+/** 403 TEST_USAGE_LIMIT, stating what stays used once this request is refused. */
+function capReached(operation: CappedOperation, committed: number, limit: number, requested: number): AppError {
+  const needs = requested > 1 ? `; this request needs ${requested}` : "";
+  return new AppError(
+    "TEST_USAGE_LIMIT",
+    `This test key has used ${committed} of its ${limit} ${LABELS[operation]} for this month${needs}; use a production key or wait until the 1st (UTC)`,
+    { operation, used: committed, limit, requested },
+  );
+}
+
+/**
+ * Checks the cap and records the operation's usage event in one transaction: 403 TEST_USAGE_LIMIT
+ * when a test key's tenant has used this month's allowance; production keys are recorded without
+ * a check. The lock makes the count and the insert one step across nodes, so two requests at the
+ * cap cannot both pass.
+ */
+export function chargeWithinTestCap(
+  db: Sql,
+  operation: CappedOperation,
+  caps: TestCaps,
+  now: Date,
+  event: Omit<UsageEvent, "operation">,
+): Promise<string> {
+  return db.transaction(async (tx) => {
+    if (event.keyEnv === "test") {
+      await tx.lock(`test-cap:${event.tenantId}:${operation}`);
+      const used = await usedThisMonth(tx, event.tenantId, operation, now);
+      const limit = capOf(caps, operation);
+      if (used >= limit) throw capReached(operation, used, limit, 1);
+    }
+    return addUsage(tx, { ...event, operation: OPERATIONS[operation] });
+  });
 }
 
 /**
@@ -61,6 +98,11 @@ function committedCount(db: Db, tenantId: string, operation: CappedOperation, no
  * Throws 403 TEST_USAGE_LIMIT when a test key's tenant has used this month's allowance of the
  * operation; production keys pass. Call it before recording the operation's usage event.
  */
+/**
+ * Throws 403 TEST_USAGE_LIMIT when a test key's tenant has used this month's allowance of the
+ * operation; production keys pass. For a caller inside a synchronous `sqlite.transaction` (course
+ * creation), which records the usage event itself; chargeWithinTestCap is the seam's form.
+ */
 export function assertWithinTestCap(
   db: Db,
   auth: Pick<AuthContext, "tenantId" | "keyEnv">,
@@ -69,16 +111,9 @@ export function assertWithinTestCap(
   now: Date,
 ): void {
   if (auth.keyEnv !== "test") return;
-  const { used, limit } = testCapStatus(db, auth.tenantId, operation, caps, now);
+  const used = monthlyCount(db.$client, auth.tenantId, "test", OPERATIONS[operation], now);
+  const limit = capOf(caps, operation);
   if (used < limit) return;
-  // The message states what stays used once this request is refused.
   const committed = committedCount(db, auth.tenantId, operation, now);
-  const requested = used - committed + 1;
-  const label = LABELS[operation];
-  const needs = requested > 1 ? `; this request needs ${requested}` : "";
-  throw new AppError(
-    "TEST_USAGE_LIMIT",
-    `This test key has used ${committed} of its ${limit} ${label} for this month${needs}; use a production key or wait until the 1st (UTC)`,
-    { operation, used: committed, limit, requested },
-  );
+  throw capReached(operation, committed, limit, used - committed + 1);
 }

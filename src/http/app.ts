@@ -4,6 +4,7 @@
  */
 import { type AnyElysia, Elysia } from "elysia";
 import type { AppServices } from "../compose.ts";
+import { sqliteSql } from "../db/sql.ts";
 import { crossOrigin, unauthorized } from "../errors.ts";
 import { httpDuration, httpRequests } from "../metrics.ts";
 import { sessionAuthenticator } from "../tenants/console-sessions.ts";
@@ -82,24 +83,25 @@ export function routedPath(url: string): string {
 }
 
 export function createApp(svc: AppServices) {
-  const authenticate = keyAuthenticator(svc.db);
-  const sessionOf = sessionAuthenticator(svc.sqlite, svc.clock);
+  const db = sqliteSql(svc.sqlite);
+  const authenticate = keyAuthenticator(db);
+  const sessionOf = sessionAuthenticator(db, svc.clock);
   const fromOwnOrigin = ownOriginCheck(svc.cfg);
 
   /**
    * The caller: by X-API-Key, or else by the console's session cookie, which counts only on the
    * console's own requests (see console-cookie.ts) and names the learner itself.
    */
-  function callerOf(request: Request, state: RequestState): AuthContext {
+  async function callerOf(request: Request, state: RequestState): Promise<AuthContext> {
     const key = request.headers.get("x-api-key");
     const token = key === null ? sessionTokenOf(request) : null;
     if (token === null) {
-      const auth = authenticate(key);
+      const auth = await authenticate(key);
       if (!auth) throw unauthorized();
       return auth;
     }
     if (!fromOwnOrigin(request)) throw crossOrigin();
-    const session = sessionOf(token);
+    const session = await sessionOf(token);
     if (!session)
       throw unauthorized("The console session has ended (signed out, expired, or its key revoked); sign in again");
     state.session = session;
@@ -141,7 +143,7 @@ export function createApp(svc: AppServices) {
   }
 
   const app: AnyElysia = new Elysia({ handler: ROUTER_HANDLER })
-    .onRequest(({ request, set }) => {
+    .onRequest(async ({ request, set }) => {
       const state = beginRequest(request);
       set.headers["x-request-id"] = state.id;
       const path = routedPath(request.url);
@@ -152,7 +154,7 @@ export function createApp(svc: AppServices) {
         if (!fromOwnOrigin(request)) throw crossOrigin();
         return;
       }
-      const auth = callerOf(request, state);
+      const auth = await callerOf(request, state);
       state.auth = auth;
       const decision = limiter.check(auth.rateBucket, auth.rateLimit ?? svc.cfg.rateLimitPerMinute);
       state.headers = rateHeaders(decision);
@@ -177,12 +179,12 @@ export function createApp(svc: AppServices) {
       state.onBodyRead = () => server?.timeout(request, 0);
     })
     .onParse(parseJsonHook)
-    .onError(({ code, error, request }) => {
+    .onError(async ({ code, error, request }) => {
       const state = stateOf(request);
       const c = classifyError(code, error);
       if (state) state.status = c.status;
       // Before the answer leaves: a client reading the learner right after sees the 404.
-      discardNewUser(svc, request);
+      await discardNewUser(svc, request);
       if (c.status >= 500) {
         svc.log.error("request failed", {
           request_id: state?.id,

@@ -1,6 +1,7 @@
+import { sqliteSql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import type { Services } from "../services.ts";
-import { discardUnreferencedUser, resolveUser, type User } from "../tenants/users.ts";
+import { discardUnreferencedUser, resolveUserSync, type User } from "../tenants/users.ts";
 import { authOf, stateOf } from "./context.ts";
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
@@ -35,12 +36,12 @@ export function userOf(svc: Services, request: Request, opts: { create: boolean 
     ? { externalId: null, userId: sessionUserId }
     : { externalId: headerText(request, "X-External-User-Id"), userId: headerText(request, "X-User-Id") };
   try {
-    return resolveUser(svc.db, auth.tenantId, headers, { create: false });
+    return resolveUserSync(svc.sqlite, auth.tenantId, headers, { create: false });
   } catch (err) {
     if (!opts.create || headers.userId !== null || !(err instanceof AppError && err.code === "USER_NOT_FOUND"))
       throw err;
   }
-  const user = resolveUser(svc.db, auth.tenantId, headers, { create: true });
+  const user = resolveUserSync(svc.sqlite, auth.tenantId, headers, { create: true });
   const state = stateOf(request);
   if (state) state.newUserId = user.id;
   return user;
@@ -51,10 +52,10 @@ export function userOf(svc: Services, request: Request, opts: { create: boolean 
  * learner: a sync course that failed in the model is stored and stays resumable, and the delete
  * must not cascade.
  */
-export function discardNewUser(svc: Services, request: Request): void {
+export async function discardNewUser(svc: Services, request: Request): Promise<void> {
   const id = stateOf(request)?.newUserId;
   if (!id) return;
-  discardUnreferencedUser(svc.sqlite, id);
+  await discardUnreferencedUser(sqliteSql(svc.sqlite), id);
 }
 
 /** Owner of course-scoped reads and writes. */

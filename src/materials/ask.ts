@@ -9,10 +9,10 @@
  * embedder scores passages that answer plainly 0.2-0.5, under the spec's 0.5. The question counts
  * toward a test key's monthly query cap whether or not it is answered.
  */
-import { assertWithinTestCap, OPERATIONS, recordUsage, type TestCaps } from "../billing/index.ts";
+import { chargeWithinTestCap, type TestCaps } from "../billing/index.ts";
 import type { Clock } from "../clock.ts";
 import type { CourseHead } from "../courses/read.ts";
-import type { Db } from "../db/index.ts";
+import { sqliteSql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
 import {
@@ -41,7 +41,6 @@ export interface AskResult {
 
 /** Asking a course: retrieval, the model, the usage ledger and its test-key cap. */
 export interface AskDeps extends RetrievalDeps {
-  db: Db;
   llm: Llm;
   log: Logger;
   cfg: TestCaps;
@@ -55,13 +54,11 @@ export async function askCourse(
 ): Promise<AskResult> {
   const question = input.question.trim();
   if (!question) throw new AppError("VALIDATION_ERROR", "question must not be blank", { field: "question" });
-  assertWithinTestCap(svc.db, input.auth, "query", svc.cfg, svc.clock.now());
-  recordUsage(svc.db, {
+  await chargeWithinTestCap(sqliteSql(svc.sqlite), "query", svc.cfg, svc.clock.now(), {
     tenantId: input.auth.tenantId,
     userId: input.userId,
     apiKeyId: input.auth.keyId,
     keyEnv: input.auth.keyEnv,
-    operation: OPERATIONS.query,
     refId: course.id,
   });
 

@@ -1,10 +1,9 @@
 /** Learners inside a tenant, addressed by the caller's external id or by our user UUID. */
 import type { Database } from "bun:sqlite";
-import { eq } from "drizzle-orm";
-import type { Db } from "../db/index.ts";
-import { users } from "../db/schema/index.ts";
+import type { users } from "../db/schema/index.ts";
+import { type Query, raw, type Sql, sql, sqliteSql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
-import { getOrCreate, isUuid, newId, nowIso } from "../util.ts";
+import { isUuid, newId, nowIso } from "../util.ts";
 
 const LEARNING_GOALS = ["exams", "career", "curiosity", "supplement"] as const;
 export type LearningGoal = (typeof LEARNING_GOALS)[number];
@@ -58,51 +57,65 @@ export function toUserResource(u: User) {
  * Resolves the learner named by the request headers. Writes create an unknown external id
  * (pattern A); reads never do, so an unknown learner is 404 there.
  */
-export function resolveUser(db: Db, tenantId: string, h: UserHeaders, opts: { create: boolean }): User {
-  if (h.userId != null) {
-    if (!isUuid(h.userId)) throw new AppError("USER_NOT_FOUND", "Unknown X-User-Id");
-    const u = lookups(db).byId.get(tenantId, h.userId);
-    if (!u) throw new AppError("USER_NOT_FOUND", "Unknown X-User-Id");
-    return u;
-  }
-  if (h.externalId != null) {
-    const externalId = externalIdOf(h.externalId);
-    const found = findByExternalId(db, tenantId, externalId);
-    if (found) return found;
-    if (!opts.create) throw new AppError("USER_NOT_FOUND", "Unknown external user");
-    return insertUser(db, tenantId, { externalId });
-  }
-  throw new AppError("USER_REQUIRED", "This endpoint needs X-External-User-Id or X-User-Id");
+export async function resolveUser(db: Sql, tenantId: string, h: UserHeaders, opts: { create: boolean }): Promise<User> {
+  if (h.userId != null) return knownUser(await db.get<User>(userById(tenantId, userIdOf(h.userId))));
+  const externalId = requiredExternalId(h);
+  const found = await db.get<User>(userByExternalId(tenantId, externalId));
+  if (found) return found;
+  if (!opts.create) throw new AppError("USER_NOT_FOUND", "Unknown external user");
+  return insertUser(db, tenantId, { externalId });
 }
 
-const USER_COLUMNS = `id, tenant_id AS tenantId, external_id AS externalId, email, name, learning_goal AS learningGoal,
-  created_at AS createdAt`;
+/**
+ * resolveUser on the SQLite server's connection, for the request path that is still synchronous
+ * (http/user.ts userOf, whose callers are the routes of other owners): the same statements.
+ */
+export function resolveUserSync(sqlite: Database, tenantId: string, h: UserHeaders, opts: { create: boolean }): User {
+  const db = sqliteSql(sqlite);
+  if (h.userId != null) return knownUser(db.getSync<User>(userById(tenantId, userIdOf(h.userId))));
+  const externalId = requiredExternalId(h);
+  const found = db.getSync<User>(userByExternalId(tenantId, externalId));
+  if (found) return found;
+  if (!opts.create) throw new AppError("USER_NOT_FOUND", "Unknown external user");
+  const row = newUserRow(tenantId, { externalId });
+  db.runSync(insertUserRow(row));
+  return db.getSync<User>(userByExternalId(tenantId, externalId))!;
+}
 
-// Every per-user request resolves its learner: prepared statements keep that to microseconds.
-const prepared = new WeakMap<Db, ReturnType<typeof prepare>>();
-function prepare(db: Db) {
+function userIdOf(userId: string): string {
+  if (!isUuid(userId)) throw new AppError("USER_NOT_FOUND", "Unknown X-User-Id");
+  return userId;
+}
+
+function knownUser(u: User | null): User {
+  if (!u) throw new AppError("USER_NOT_FOUND", "Unknown X-User-Id");
+  return u;
+}
+
+function requiredExternalId(h: UserHeaders): string {
+  if (h.externalId == null) throw new AppError("USER_REQUIRED", "This endpoint needs X-External-User-Id or X-User-Id");
+  return externalIdOf(h.externalId);
+}
+
+// Quoted aliases: PostgreSQL folds unquoted names to lower case.
+const USER_COLUMNS = raw(`id, tenant_id AS "tenantId", external_id AS "externalId", email, name,
+  learning_goal AS "learningGoal", created_at AS "createdAt"`);
+
+const userById = (tenantId: string, id: string): Query =>
+  sql`SELECT ${USER_COLUMNS} FROM users WHERE tenant_id = ${tenantId} AND id = ${id}`;
+
+const userByExternalId = (tenantId: string, externalId: string): Query =>
+  sql`SELECT ${USER_COLUMNS} FROM users WHERE tenant_id = ${tenantId} AND external_id = ${externalId}`;
+
+type NewUser = {
+  externalId?: string | null;
+  email?: string | null;
+  name?: string | null;
+  learningGoal?: string | null;
+};
+
+function newUserRow(tenantId: string, v: NewUser): User {
   return {
-    byId: db.$client.query<User, [string, string]>(`SELECT ${USER_COLUMNS} FROM users WHERE tenant_id = ? AND id = ?`),
-    byExternal: db.$client.query<User, [string, string]>(
-      `SELECT ${USER_COLUMNS} FROM users WHERE tenant_id = ? AND external_id = ?`,
-    ),
-  };
-}
-function lookups(db: Db) {
-  const p = getOrCreate(prepared, db, () => prepare(db));
-  return p;
-}
-
-function findByExternalId(db: Db, tenantId: string, externalId: string): User | undefined {
-  return lookups(db).byExternal.get(tenantId, externalId) ?? undefined;
-}
-
-function insertUser(
-  db: Db,
-  tenantId: string,
-  v: { externalId?: string | null; email?: string | null; name?: string | null; learningGoal?: string | null },
-): User {
-  const row: User = {
     id: newId(),
     tenantId,
     externalId: v.externalId ?? null,
@@ -111,23 +124,32 @@ function insertUser(
     learningGoal: v.learningGoal ?? null,
     createdAt: nowIso(),
   };
-  // Two first writes of one learner may race; the unique (tenant, external id) keeps one row.
-  db.insert(users).values(row).onConflictDoNothing().run();
-  return v.externalId ? findByExternalId(db, tenantId, v.externalId)! : row;
+}
+
+// Two first writes of one learner may race; the unique (tenant, external id) keeps one row.
+const insertUserRow = (u: User): Query =>
+  sql`INSERT INTO users (id, tenant_id, external_id, email, name, learning_goal, created_at)
+      VALUES (${u.id}, ${u.tenantId}, ${u.externalId}, ${u.email}, ${u.name}, ${u.learningGoal}, ${u.createdAt})
+      ON CONFLICT DO NOTHING`;
+
+async function insertUser(db: Sql, tenantId: string, v: NewUser): Promise<User> {
+  const row = newUserRow(tenantId, v);
+  await db.run(insertUserRow(row));
+  return v.externalId ? (await db.get<User>(userByExternalId(tenantId, v.externalId)))! : row;
 }
 
 /** POST /v2/users: registers a learner, or returns the one already registered with that external id. */
-export function registerUser(
-  db: Db,
+export async function registerUser(
+  db: Sql,
   tenantId: string,
   body: { external_id?: string; email?: string; name?: string; learning_goal?: LearningGoal },
-): { user: User; created: boolean } {
+): Promise<{ user: User; created: boolean }> {
   const externalId = body.external_id == null ? undefined : externalIdOf(body.external_id);
   if (externalId !== undefined) {
-    const existing = findByExternalId(db, tenantId, externalId);
+    const existing = await db.get<User>(userByExternalId(tenantId, externalId));
     if (existing) return { user: existing, created: false };
   }
-  const user = insertUser(db, tenantId, {
+  const user = await insertUser(db, tenantId, {
     externalId,
     email: body.email,
     name: body.name,
@@ -136,17 +158,20 @@ export function registerUser(
   return { user, created: true };
 }
 
-export function updateUserProfile(
-  db: Db,
+export async function updateUserProfile(
+  db: Sql,
   user: User,
   patch: { email?: string; name?: string; learning_goal?: LearningGoal | null },
-): User {
+): Promise<User> {
   const next = {
     email: patch.email ?? user.email,
     name: patch.name ?? user.name,
     learningGoal: patch.learning_goal === undefined ? user.learningGoal : patch.learning_goal,
   };
-  db.update(users).set(next).where(eq(users.id, user.id)).run();
+  await db.run(
+    sql`UPDATE users SET email = ${next.email}, name = ${next.name}, learning_goal = ${next.learningGoal}
+         WHERE id = ${user.id}`,
+  );
   return { ...user, ...next };
 }
 
@@ -154,13 +179,12 @@ export function updateUserProfile(
  * Deletes a learner only while nothing refers to it, in one statement so nothing can start referring
  * in between (courses, documents and progress cascade from users; jobs and usage keep the id).
  */
-export function discardUnreferencedUser(sqlite: Database, id: string): void {
-  sqlite.run(
-    `DELETE FROM users WHERE id = ?1
-       AND NOT EXISTS (SELECT 1 FROM courses WHERE user_id = ?1)
-       AND NOT EXISTS (SELECT 1 FROM documents WHERE user_id = ?1)
-       AND NOT EXISTS (SELECT 1 FROM jobs WHERE user_id = ?1)
-       AND NOT EXISTS (SELECT 1 FROM usage_events WHERE user_id = ?1)`,
-    [id],
+export async function discardUnreferencedUser(db: Sql, id: string): Promise<void> {
+  await db.run(
+    sql`DELETE FROM users WHERE id = ${id}
+          AND NOT EXISTS (SELECT 1 FROM courses WHERE user_id = ${id})
+          AND NOT EXISTS (SELECT 1 FROM documents WHERE user_id = ${id})
+          AND NOT EXISTS (SELECT 1 FROM jobs WHERE user_id = ${id})
+          AND NOT EXISTS (SELECT 1 FROM usage_events WHERE user_id = ${id})`,
   );
 }

@@ -12,6 +12,7 @@ import {
   testCapStatus,
 } from "../../src/billing/index.ts";
 import { type OpenedDb, openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { AppError } from "../../src/errors.ts";
 import { ensureTenant } from "../../src/tenants/keys.ts";
 import { microsToUsd, newId } from "../../src/util.ts";
@@ -79,8 +80,8 @@ describe("ledger and test-key caps", () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "cf-billing-"));
     opened = await openDb(dir);
-    tenantId = ensureTenant(opened.db, "acme").id;
-    otherTenant = ensureTenant(opened.db, "globex").id;
+    tenantId = (await ensureTenant(sqliteSql(opened.sqlite), "acme")).id;
+    otherTenant = (await ensureTenant(sqliteSql(opened.sqlite), "globex")).id;
   });
   afterAll(() => {
     opened.sqlite.close();
@@ -92,7 +93,7 @@ describe("ledger and test-key caps", () => {
     return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 15)).toISOString();
   };
 
-  test("monthly totals per operation, this month only, this tenant only", () => {
+  test("monthly totals per operation, this month only, this tenant only", async () => {
     recordUsage(opened.db, {
       tenantId,
       keyEnv: "production",
@@ -114,7 +115,7 @@ describe("ledger and test-key caps", () => {
       "INSERT INTO usage_events (id, tenant_id, key_env, operation, quantity, amount_micros, created_at) VALUES (?, ?, 'production', 'notes', 1, 50000, ?)",
       [newId(), tenantId, lastMonth()],
     );
-    expect(monthlyTotals(opened.db, tenantId, new Date())).toEqual([
+    expect(await monthlyTotals(sqliteSql(opened.sqlite), tenantId, new Date())).toEqual([
       { operation: "extract.documents", events: 1, quantity: 1, amountMicros: 1_000 },
       { operation: "extract.pages", events: 2, quantity: 16, amountMicros: 32_000 },
       { operation: "notes", events: 1, quantity: 1, amountMicros: 50_000 },
@@ -128,7 +129,7 @@ describe("ledger and test-key caps", () => {
     });
   });
 
-  test("a test key gets 5 courses a month, then 403 TEST_USAGE_LIMIT; production keys are not capped", () => {
+  test("a test key gets 5 courses a month, then 403 TEST_USAGE_LIMIT; production keys are not capped", async () => {
     const auth = { tenantId, keyEnv: "test" as const };
     for (let i = 0; i < 5; i++) {
       assertWithinTestCap(opened.db, auth, "course", caps, new Date());
@@ -147,11 +148,14 @@ describe("ledger and test-key caps", () => {
     expect(() =>
       assertWithinTestCap(opened.db, { tenantId, keyEnv: "production" }, "course", caps, new Date()),
     ).not.toThrow();
-    expect(testCapStatus(opened.db, tenantId, "course", caps, new Date())).toEqual({ used: 5, limit: 5 });
+    expect(await testCapStatus(sqliteSql(opened.sqlite), tenantId, "course", caps, new Date())).toEqual({
+      used: 5,
+      limit: 5,
+    });
   });
 
-  test("production courses, last month's courses and other tenants' do not count toward the cap", () => {
-    const fresh = ensureTenant(opened.db, "initech").id;
+  test("production courses, last month's courses and other tenants' do not count toward the cap", async () => {
+    const fresh = (await ensureTenant(sqliteSql(opened.sqlite), "initech")).id;
     recordUsage(opened.db, { tenantId: fresh, keyEnv: "production", operation: "query" });
     recordUsage(opened.db, { tenantId, keyEnv: "test", operation: "query" });
     for (let i = 0; i < 60; i++) {
@@ -160,14 +164,17 @@ describe("ledger and test-key caps", () => {
         [newId(), fresh, lastMonth()],
       );
     }
-    expect(testCapStatus(opened.db, fresh, "query", caps, new Date())).toEqual({ used: 0, limit: 50 });
+    expect(await testCapStatus(sqliteSql(opened.sqlite), fresh, "query", caps, new Date())).toEqual({
+      used: 0,
+      limit: 50,
+    });
     expect(() =>
       assertWithinTestCap(opened.db, { tenantId: fresh, keyEnv: "test" }, "query", caps, new Date()),
     ).not.toThrow();
   });
 
-  test("the 50 query cap", () => {
-    const t = ensureTenant(opened.db, "hooli").id;
+  test("the 50 query cap", async () => {
+    const t = (await ensureTenant(sqliteSql(opened.sqlite), "hooli")).id;
     for (let i = 0; i < 50; i++) recordUsage(opened.db, { tenantId: t, keyEnv: "test", operation: "query" });
     expect(() => assertWithinTestCap(opened.db, { tenantId: t, keyEnv: "test" }, "query", caps, new Date())).toThrow(
       "50 queries",

@@ -12,6 +12,7 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { revokeKey } from "../../src/tenants/keys.ts";
 import { type Browser, launchBrowser, seriousViolations } from "../helpers/browser.ts";
 import { call, cleanup, ROOT, startServer, type TestServer, tempDir } from "../helpers/server.ts";
@@ -671,9 +672,9 @@ describe("the console, walked as a person would", () => {
       .first()
       .waitFor();
     await capture("courses");
-    const { db, sqlite } = await openDb(srv.dataDir, { migrate: false });
+    const { sqlite } = await openDb(srv.dataDir, { migrate: false });
     try {
-      revokeKey(db, key.slice(0, 30));
+      await revokeKey(sqliteSql(sqlite), key.slice(0, 30));
     } finally {
       sqlite.close();
     }

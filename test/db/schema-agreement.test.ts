@@ -5,7 +5,8 @@
  * constraints and indexes (name, uniqueness, partial or not, columns in order; not their sort
  * direction, which drizzle's SQLite indexes do not declare). PostgreSQL's migrations, applied to a
  * throwaway cluster, must declare the same tables with the same columns, their types mapped,
- * the same nullability and primary keys.
+ * the same nullability and primary keys, and the same indexes and unique constraints (named
+ * alike, unique or not, partial or not, columns in order).
  */
 import { afterAll, expect, test } from "bun:test";
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
@@ -169,4 +170,35 @@ test.each(migratedTables())("%s on PostgreSQL: same columns, mapped types, nulla
       : `one of ${PG_TYPES[c.type]?.join(", ") ?? "(no mapping)"} for SQLite ${c.type}`,
   }));
   expect(onPostgres).toEqual(expected);
+});
+
+/**
+ * Indexes and unique constraints of a table on PostgreSQL, as migratedIndexes reads SQLite's: an
+ * index standing for a UNIQUE constraint goes without name, as SQLite's own do.
+ */
+async function postgresIndexes(table: string): Promise<Index[]> {
+  const rows: { name: string; unique: boolean; partial: boolean; constraint: boolean; columns: string }[] =
+    await pg.client.unsafe(
+      `SELECT ic.relname AS name, i.indisunique AS unique, i.indpred IS NOT NULL AS partial,
+              EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid AND c.contype = 'u') AS constraint,
+              (SELECT string_agg(coalesce(a.attname, '(expression)'), ',' ORDER BY k.n)
+                 FROM unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, n)
+                 LEFT JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum) AS columns
+         FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid
+        WHERE i.indrelid = $1::regclass AND NOT i.indisprimary`,
+      [table],
+    );
+  return rows
+    .map((r) => ({
+      name: r.constraint ? null : r.name,
+      unique: r.unique,
+      partial: r.partial,
+      columns: r.columns.split(","),
+    }))
+    .sort(byIndex);
+}
+
+test.each(migratedTables())("%s on PostgreSQL: same indexes and unique constraints", async (table) => {
+  const onSqlite = migratedIndexes(table).map((i) => ({ ...i, columns: i.columns.map((c) => c ?? "(expression)") }));
+  expect(await postgresIndexes(table)).toEqual(onSqlite);
 });

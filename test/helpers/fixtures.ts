@@ -1,5 +1,6 @@
 /** Rows written straight into a test server's database, for read tests that need no generation. */
 import { openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { keyAuthenticator } from "../../src/tenants/keys.ts";
 import { newId } from "../../src/util.ts";
 
@@ -8,10 +9,10 @@ export async function insertCourse(
   owner: { apiKey: string; externalUserId: string },
   opts: { title?: string; createdAt?: string; status?: "generating" | "completed" | "failed"; chapters?: number } = {},
 ): Promise<string> {
-  const { db, sqlite } = await openDb(dataDir, { migrate: false });
+  const { sqlite } = await openDb(dataDir, { migrate: false });
   try {
     // The data of the key's tenant and environment (a test key's is its tenant's test environment).
-    const tenant_id = keyAuthenticator(db)(owner.apiKey)!.tenantId;
+    const tenant_id = (await keyAuthenticator(sqliteSql(sqlite))(owner.apiKey))!.tenantId;
     let user = sqlite
       .query<{ id: string }, [string, string]>("SELECT id FROM users WHERE tenant_id = ? AND external_id = ?")
       .get(tenant_id, owner.externalUserId);

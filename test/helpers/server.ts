@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type Subprocess, spawn } from "bun";
 import { openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { createKey, type KeyEnv } from "../../src/tenants/keys.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
@@ -106,9 +107,9 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     fetch: (input, init) => fetch(typeof input === "string" && input.startsWith("/") ? url + input : input, init),
     output: () => out,
     async createKey(tenant, env = "test", rateLimit) {
-      const { db, sqlite } = await openDb(dataDir, { migrate: false });
+      const { sqlite } = await openDb(dataDir, { migrate: false });
       try {
-        return createKey(db, { tenant, env, rateLimit: rateLimit ?? null }).key;
+        return (await createKey(sqliteSql(sqlite), { tenant, env, rateLimit: rateLimit ?? null })).key;
       } finally {
         sqlite.close();
       }

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { revokeKey } from "../../src/tenants/keys.ts";
 import { sha256Hex } from "../../src/util.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
@@ -195,9 +196,9 @@ test("revoking the key ends its sessions, and so does expiry", async () => {
   const cookie = await session("margaret", other);
   const expiring = await session("margaret", key);
   expect((await call(srv, "/v2/courses", { headers: asConsole(cookie) })).status).toBe(200);
-  const { db, sqlite } = await openDb(srv.dataDir, { migrate: false });
+  const { sqlite } = await openDb(srv.dataDir, { migrate: false });
   try {
-    revokeKey(db, other.slice(0, 30));
+    await revokeKey(sqliteSql(sqlite), other.slice(0, 30));
     const token = expiring.slice("cf_console=".length);
     sqlite.run("UPDATE console_sessions SET expires_at = ? WHERE token_hash = ?", [
       new Date(Date.now() - 1000).toISOString(),

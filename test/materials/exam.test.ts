@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { courseHead } from "../../src/courses/read.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { generateExam } from "../../src/materials/exam.ts";
 import { createKey } from "../../src/tenants/keys.ts";
 import { type FakeModel, startFakeModel } from "../helpers/fake-model.ts";
@@ -18,7 +19,7 @@ beforeAll(async () => {
   model = startFakeModel({ env: { LLM_MODEL: "llama3.2", EXAM_BATCH_SIZE: "5", EXAM_CONCURRENCY: "4" } });
   fake = model.fake;
   svc = await localServices(model.env);
-  apiKey = createKey(svc.db, { tenant: "acme", env: "test" }).key;
+  apiKey = (await createKey(sqliteSql(svc.sqlite), { tenant: "acme", env: "test" })).key;
 });
 afterAll(async () => {
   svc.sqlite.close();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { UsageMeter } from "../../src/llm/artefacts.ts";
 import { buildStudyGuide, readStudyGuide } from "../../src/materials/study-guide.ts";
 import { createKey } from "../../src/tenants/keys.ts";
@@ -11,7 +12,7 @@ let apiKey: string;
 
 beforeAll(async () => {
   svc = await localServices();
-  apiKey = createKey(svc.db, { tenant: "acme", env: "test" }).key;
+  apiKey = (await createKey(sqliteSql(svc.sqlite), { tenant: "acme", env: "test" })).key;
 });
 afterAll(() => {
   svc.sqlite.close();

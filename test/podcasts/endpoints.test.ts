@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { createMediaUrls } from "../../src/media/signed-url.ts";
 import { createSigner } from "../../src/media/signer.ts";
 import { setTenantTtsProvider } from "../../src/tenants/keys.ts";
@@ -262,8 +263,8 @@ describe("POST /v2/courses/{id}/podcasts/generate", () => {
     "without tts_provider the tenant's configured engine is used, and refused the same way when not installed",
     async () => {
       const tenantKey = await srv.createKey("initech", "test");
-      const { db, sqlite } = await openDb(srv.dataDir, { migrate: false });
-      setTenantTtsProvider(db, "initech", "piper");
+      const { sqlite } = await openDb(srv.dataDir, { migrate: false });
+      await setTenantTtsProvider(sqliteSql(sqlite), "initech", "piper");
       sqlite.close();
       const courseId = await insertCourse(srv.dataDir, { apiKey: tenantKey, externalUserId: user }, { chapters: 1 });
       const refused = await generate(courseId, undefined, { key: tenantKey });

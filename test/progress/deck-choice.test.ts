@@ -6,6 +6,7 @@
 import { afterAll, expect, test } from "bun:test";
 import type { CourseOwner } from "../../src/courses/read.ts";
 import { openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { findExam } from "../../src/materials/exam.ts";
 import { findDeck } from "../../src/materials/flashcards.ts";
 import { courseExam } from "../../src/progress/decks.ts";
@@ -16,8 +17,8 @@ import { insertRichCourse } from "../materials/fixtures.ts";
 import { cacheDeck, cacheExam, DECK, EXAM } from "./fixtures.ts";
 
 const dir = tempDir("cf-deck-choice-");
-const { db, sqlite } = await openDb(dir);
-const key = createKey(db, { tenant: "acme", env: "production", rateLimit: null }).key;
+const { sqlite } = await openDb(dir);
+const key = (await createKey(sqliteSql(sqlite), { tenant: "acme", env: "production", rateLimit: null })).key;
 const courseId = await insertRichCourse(dir, { apiKey: key, externalUserId: "ada" });
 const row = sqlite
   .query<{ tenant_id: string; user_id: string }, [string]>("SELECT tenant_id, user_id FROM courses WHERE id = ?")

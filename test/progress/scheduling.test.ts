@@ -5,6 +5,7 @@
 import { afterAll, expect, test } from "bun:test";
 import type { CourseOwner } from "../../src/courses/read.ts";
 import { openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { dueCards, reviewCard } from "../../src/progress/flashcard-reviews.ts";
 import { learnerProgress } from "../../src/progress/standing.ts";
 import { createKey } from "../../src/tenants/keys.ts";
@@ -13,8 +14,8 @@ import { insertRichCourse } from "../materials/fixtures.ts";
 import { cacheDeck } from "./fixtures.ts";
 
 const dir = tempDir("cf-fsrs-");
-const { db, sqlite } = await openDb(dir);
-const key = createKey(db, { tenant: "acme", env: "production", rateLimit: null }).key;
+const { sqlite } = await openDb(dir);
+const key = (await createKey(sqliteSql(sqlite), { tenant: "acme", env: "production", rateLimit: null })).key;
 const courseId = await insertRichCourse(dir, { apiKey: key, externalUserId: "ada" });
 const twinCourse = await insertRichCourse(dir, { apiKey: key, externalUserId: "bob" });
 await cacheDeck(dir, courseId);

@@ -5,6 +5,7 @@
  * with two keys. Every request is timed and its status kept, so callers can assert and print.
  */
 import { openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { createKey, ensureTenant } from "../../src/tenants/keys.ts";
 import { insertCourse } from "../helpers/fixtures.ts";
 import { headersFor, Recorder, sampleDocuments, timed, uploadForm } from "./harness.ts";
@@ -89,19 +90,20 @@ function pickOp(): string {
 
 /** Tenants with keys, learners with a few courses each, and indexed documents for queries. */
 async function prepare(opts: LoadOptions): Promise<{ tenants: Tenant[]; limitedKeys: string[] }> {
-  const { db, sqlite } = await openDb(opts.dataDir, { migrate: false });
+  const { sqlite } = await openDb(opts.dataDir, { migrate: false });
+  const db = sqliteSql(sqlite);
   const tenants: Tenant[] = [];
   let limitedKeys: string[];
   try {
     for (let t = 0; t < (opts.tenants ?? 3); t++) {
-      const key = createKey(db, { tenant: `load-${t}`, env: "production" }).key;
+      const key = (await createKey(db, { tenant: `load-${t}`, env: "production" })).key;
       const users = Array.from({ length: opts.usersPerTenant ?? 8 }, (_, u) => `learner-${t}-${u}`);
       tenants.push({ key, users, courses: new Map(), documentIds: [], jobs: [] });
     }
-    ensureTenant(db, "limited", opts.limit);
+    await ensureTenant(db, "limited", opts.limit);
     limitedKeys = [
-      createKey(db, { tenant: "limited", env: "production" }).key,
-      createKey(db, { tenant: "limited", env: "production" }).key,
+      (await createKey(db, { tenant: "limited", env: "production" })).key,
+      (await createKey(db, { tenant: "limited", env: "production" })).key,
     ];
   } finally {
     sqlite.close();

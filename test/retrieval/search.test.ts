@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { type OpenedDb, openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { createDocumentRecord, deleteDocument, markDocumentReady } from "../../src/documents/records.ts";
 import { resultOfMarkdown } from "../../src/ingest/result.ts";
 import type { ExtractResult } from "../../src/ingest/types.ts";
@@ -38,8 +39,8 @@ interface Owner {
   userId: string;
 }
 
-function newOwner(tenant: string): Owner {
-  const { id: tenantId } = ensureTenant(opened.db, tenant);
+async function newOwner(tenant: string): Promise<Owner> {
+  const { id: tenantId } = await ensureTenant(sqliteSql(opened.sqlite), tenant);
   const userId = newId();
   opened.sqlite.run("INSERT INTO users (id, tenant_id, external_id, created_at) VALUES (?, ?, ?, ?)", [
     userId,
@@ -105,7 +106,7 @@ describe("tenant and learner isolation", () => {
     const owners: { owner: Owner; docs: { id: string; space: string }[] }[] = [];
     for (let t = 0; t < 4; t++) {
       for (let u = 0; u < 2; u++) {
-        const owner = newOwner(`iso-tenant-${t}`);
+        const owner = await newOwner(`iso-tenant-${t}`);
         const docs = [];
         for (let d = 0; d < 4; d++) {
           const space = pick(["lab", "clinic"]);
@@ -147,8 +148,8 @@ describe("tenant and learner isolation", () => {
   });
 
   test("another tenant's many close matches never push the caller's chunk out of the top results", async () => {
-    const mine = newOwner("crowd-victim");
-    const crowd = newOwner("crowd-other");
+    const mine = await newOwner("crowd-victim");
+    const crowd = await newOwner("crowd-other");
     const text = "Photosynthesis converts light energy into chemical energy in chloroplasts.";
     const myDoc = await addDoc(mine, `# Plants\n\n${text} Plants store it as sugar.`);
     for (let i = 0; i < 60; i++) await addDoc(crowd, `# Copy ${i}\n\n${text}`);
@@ -163,7 +164,7 @@ describe("tenant and learner isolation", () => {
       expect(found.map((h) => h.documentId)).toEqual([myDoc]);
     }
     // Same tenant, other learner: invisible when the learner is given.
-    const sibling = { tenantId: mine.tenantId, userId: newOwner("crowd-victim").userId };
+    const sibling = { tenantId: mine.tenantId, userId: (await newOwner("crowd-victim")).userId };
     expect(
       await search(deps, { ...sibling, scope: { documentIds: [myDoc] }, query: "photosynthesis", topK: 5 }),
     ).toEqual([]);
@@ -179,7 +180,7 @@ describe("scope", () => {
   let chapterId: string;
 
   beforeAll(async () => {
-    owner = newOwner("scope-tenant");
+    owner = await newOwner("scope-tenant");
     a = await addDoc(owner, "# Alpha\n\nGlaciers carve U-shaped valleys as they move.", {
       spaceId: "geo",
       filename: "alpha.md",
@@ -258,7 +259,7 @@ describe("scope", () => {
 
 describe("deletion and re-embedding", () => {
   test("deleteDocument removes the record, chunks, FTS rows, vectors and the stored original", async () => {
-    const owner = newOwner("delete-tenant");
+    const owner = await newOwner("delete-tenant");
     const id = await addDoc(owner, `# Doomed\n\n${"Ephemeral zebra facts. ".repeat(200)}`);
     const blob = await putBlob({ dataDir: dir }, new TextEncoder().encode("original"), { ext: "md" });
     deps.sqlite.run("UPDATE documents SET blob_key = ? WHERE id = ?", [blob.key, id]);
@@ -291,7 +292,7 @@ describe("deletion and re-embedding", () => {
   });
 
   test("after a change of embedder, search still scores by the new one, and reindex moves every vector", async () => {
-    const owner = newOwner("reindex-tenant");
+    const owner = await newOwner("reindex-tenant");
     const id = await addDoc(owner, "# Tides\n\nThe moon's gravity raises ocean tides twice a day.");
     const next: RetrievalDeps = { sqlite: deps.sqlite, embedder: builtinEmbedder(128, "test") };
     const stale = staleChunkCount(next);

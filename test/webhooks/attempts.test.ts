@@ -39,7 +39,7 @@ const attemptDeps = () => ({ db: db(), queue: sqliteDeliveryQueue(o.sqlite, syst
 
 beforeAll(async () => {
   o = await openDb(dir);
-  tenantId = ensureTenant(o.db, "acme").id;
+  tenantId = (await ensureTenant(sqliteSql(o.sqlite), "acme")).id;
 });
 afterAll(() => {
   o.sqlite.close();

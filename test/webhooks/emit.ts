@@ -1,6 +1,7 @@
 /** Records an event straight into a server's database, as the generation job does in its transaction. */
 import { systemClock } from "../../src/clock.ts";
 import { openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { keyAuthenticator } from "../../src/tenants/keys.ts";
 import type { EmittedEvent } from "../../src/webhooks/events.ts";
 import { recordEvent } from "../../src/webhooks/outbox.ts";
@@ -12,9 +13,9 @@ export async function emit(
   event: EmittedEvent,
   data: Record<string, unknown>,
 ): Promise<void> {
-  const { db, sqlite } = await openDb(dataDir, { migrate: false });
+  const { sqlite } = await openDb(dataDir, { migrate: false });
   try {
-    const { tenantId } = keyAuthenticator(db)(apiKey)!;
+    const { tenantId } = (await keyAuthenticator(sqliteSql(sqlite))(apiKey))!;
     // IMMEDIATE: the write lock is taken first (waiting out the server's writes), not after the read,
     // where a write the server committed in between would fail this one at once with SQLITE_BUSY.
     sqlite.transaction(() => recordEvent({ sqlite, clock: systemClock }, { tenantId, event, data })).immediate();

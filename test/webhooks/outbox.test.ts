@@ -34,8 +34,8 @@ const deliveryJobs = () =>
 
 beforeAll(async () => {
   o = await openDb(dir);
-  acme = ensureTenant(o.db, "acme").id;
-  globex = ensureTenant(o.db, "globex").id;
+  acme = (await ensureTenant(sqliteSql(o.sqlite), "acme")).id;
+  globex = (await ensureTenant(sqliteSql(o.sqlite), "globex")).id;
 });
 afterAll(() => {
   o.sqlite.close();

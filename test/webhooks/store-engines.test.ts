@@ -37,7 +37,7 @@ async function sqliteEngine(): Promise<Engine> {
   const o = await openDb(dir);
   return {
     db: sqliteSql(o.sqlite),
-    tenant: async (name) => ensureTenant(o.db, name).id,
+    tenant: async (name) => (await ensureTenant(sqliteSql(o.sqlite), name)).id,
     async close() {
       o.sqlite.close();
       cleanup(dir);

@@ -3,6 +3,7 @@
  * HttpOnly session cookie (src/http/console-cookie.ts), so the key never stays in the browser.
  */
 import { Elysia, t } from "elysia";
+import { sqliteSql } from "../../db/sql.ts";
 import { AppError, unauthorized } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import { endSession, openSession } from "../../tenants/console-sessions.ts";
@@ -39,9 +40,10 @@ const sessionView = (auth: AuthContext, user: User, expiresAt: string) => ({
 
 /** `limiter` is the app's request limiter: a sign-in with a right key is a call of that key, counted in its bucket. */
 export const consoleSessionRoutes = (svc: Services, limiter: RateLimiter) => {
-  const checkKey = keyAuthenticator(svc.db);
-  const authenticate: KeyAuthenticator = (key) => {
-    const auth = checkKey(key);
+  const db = sqliteSql(svc.sqlite);
+  const checkKey = keyAuthenticator(db);
+  const authenticate: KeyAuthenticator = async (key) => {
+    const auth = await checkKey(key);
     if (auth) {
       const decision = limiter.check(auth.rateBucket, auth.rateLimit ?? svc.cfg.rateLimitPerMinute);
       if (!decision.allowed) throw rateLimited(decision, "Rate limit");
@@ -52,16 +54,16 @@ export const consoleSessionRoutes = (svc: Services, limiter: RateLimiter) => {
   return new Elysia({ name: "console-session" })
     .post(
       PATH,
-      ({ request, body, set, server }) => {
+      async ({ request, body, set, server }) => {
         if (body.external_user_id === undefined && body.user_id === undefined) {
           throw new AppError("USER_REQUIRED", "Give the learner: external_user_id or user_id");
         }
         if (body.external_user_id !== undefined && body.user_id !== undefined) {
           throw new AppError("VALIDATION_ERROR", "Give one of external_user_id and user_id, not both");
         }
-        const { token, session, user } = (() => {
+        const { token, session, user } = await (async () => {
           try {
-            return openSession(svc, authenticate, {
+            return await openSession({ db, clock: svc.clock }, authenticate, {
               apiKey: body.api_key,
               externalUserId: body.external_user_id,
               userId: body.user_id,
@@ -117,9 +119,9 @@ export const consoleSessionRoutes = (svc: Services, limiter: RateLimiter) => {
     )
     .delete(
       PATH,
-      ({ request, set }) => {
+      async ({ request, set }) => {
         const token = sessionTokenOf(request);
-        if (token) endSession(svc.sqlite, token);
+        if (token) await endSession(db, token);
         set.status = 204;
         set.headers["set-cookie"] = sessionCookie(request, svc.cfg, "");
       },

@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import pkg from "../../../package.json" with { type: "json" };
+import { sqliteSql } from "../../db/sql.ts";
 import { unauthorized } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import { keyAuthenticator } from "../../tenants/keys.ts";
@@ -25,11 +26,11 @@ const Health = t.Object({
  * refused (401), as everywhere, rather than silently answered without the details.
  */
 export const healthRoutes = (svc: Services) => {
-  const authenticate = keyAuthenticator(svc.db);
-  const health = ({ request }: { request: Request }) => {
+  const authenticate = keyAuthenticator(sqliteSql(svc.sqlite));
+  const health = async ({ request }: { request: Request }) => {
     const key = request.headers.get("x-api-key");
     if (key === null) return { status: "ok" as const };
-    if (!authenticate(key)) throw unauthorized("Invalid X-API-Key (GET /health needs none)");
+    if (!(await authenticate(key))) throw unauthorized("Invalid X-API-Key (GET /health needs none)");
     return {
       status: "ok" as const,
       details: { version: pkg.version, llm: svc.llm.describe(), engines: svc.engines },

@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import { monthBounds, monthlyTotals, testCapStatus } from "../../billing/index.ts";
+import { sqliteSql } from "../../db/sql.ts";
 import type { Services } from "../../services.ts";
 import { microsToUsd } from "../../util.ts";
 import { authOf } from "../context.ts";
@@ -28,13 +29,14 @@ const UsageResponse = t.Object({
   }),
 });
 
-export const usageRoutes = (svc: Services) =>
-  new Elysia({ name: "usage" }).get(
+export const usageRoutes = (svc: Services) => {
+  const db = sqliteSql(svc.sqlite);
+  return new Elysia({ name: "usage" }).get(
     "/v2/usage",
-    ({ request }) => {
+    async ({ request }) => {
       const { tenantId, keyEnv } = authOf(request);
       const now = svc.clock.now();
-      const totals = monthlyTotals(svc.db, tenantId, now);
+      const totals = await monthlyTotals(db, tenantId, now);
       return {
         period: monthBounds(now),
         operations: totals.map((o) => ({
@@ -47,8 +49,8 @@ export const usageRoutes = (svc: Services) =>
         test_key_limits:
           keyEnv === "test"
             ? {
-                courses: testCapStatus(svc.db, tenantId, "course", svc.cfg, now),
-                queries: testCapStatus(svc.db, tenantId, "query", svc.cfg, now),
+                courses: await testCapStatus(db, tenantId, "course", svc.cfg, now),
+                queries: await testCapStatus(db, tenantId, "query", svc.cfg, now),
               }
             : null,
       };
@@ -62,3 +64,4 @@ export const usageRoutes = (svc: Services) =>
       },
     },
   );
+};

@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { sqliteSql } from "../../db/sql.ts";
 import type { Services } from "../../services.ts";
 import { registerUser, toUserResource, updateUserProfile } from "../../tenants/users.ts";
 import { authOf } from "../context.ts";
@@ -22,7 +23,7 @@ const RegisterBody = t.Object({
 });
 
 export const userRoutes = (svc: Services) => {
-  const register = ({
+  const register = async ({
     request,
     body,
     set,
@@ -31,7 +32,7 @@ export const userRoutes = (svc: Services) => {
     body: typeof RegisterBody.static;
     set: { status?: number | string };
   }) => {
-    const { user, created } = registerUser(svc.db, authOf(request).tenantId, body);
+    const { user, created } = await registerUser(sqliteSql(svc.sqlite), authOf(request).tenantId, body);
     set.status = created ? 201 : 200;
     return toUserResource(user);
   };
@@ -55,7 +56,8 @@ export const userRoutes = (svc: Services) => {
     })
     .patch(
       "/v2/users/me",
-      ({ request, body }) => toUserResource(updateUserProfile(svc.db, userOf(svc, request, { create: true }), body)),
+      async ({ request, body }) =>
+        toUserResource(await updateUserProfile(sqliteSql(svc.sqlite), userOf(svc, request, { create: true }), body)),
       {
         headers: UserHeaders,
         body: t.Object({
