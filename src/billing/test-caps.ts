@@ -96,10 +96,6 @@ function committedCount(db: Db, tenantId: string, operation: CappedOperation, no
 
 /**
  * Throws 403 TEST_USAGE_LIMIT when a test key's tenant has used this month's allowance of the
- * operation; production keys pass. Call it before recording the operation's usage event.
- */
-/**
- * Throws 403 TEST_USAGE_LIMIT when a test key's tenant has used this month's allowance of the
  * operation; production keys pass. For a caller inside a synchronous `sqlite.transaction` (course
  * creation), which records the usage event itself; chargeWithinTestCap is the seam's form.
  */
