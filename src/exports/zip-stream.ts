@@ -22,8 +22,8 @@ async function* bytesOf(data: ZipEntry["data"]): AsyncIterable<Uint8Array> {
 }
 
 async function* zipChunks(entries: Iterable<ZipEntry> | AsyncIterable<ZipEntry>): AsyncGenerator<Uint8Array> {
-  // Imported on first use, not at server start.
-  const { Zip, ZipDeflate, ZipPassThrough } = await import("fflate");
+  // Required on first use, not at server start; a literal name keeps it in the compiled executable.
+  const { Zip, ZipDeflate, ZipPassThrough } = require("fflate") as typeof import("fflate");
   const ready: Uint8Array[] = [];
   let failure: Error | null = null;
   const zip = new Zip((err, chunk) => {
