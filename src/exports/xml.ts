@@ -3,13 +3,20 @@
  * node and attribute value taken from a course goes through xmlText, so an LMS, a podcast app or
  * Anki never meets an ill-formed file whatever a document or a web page held.
  */
-import type { XMLBuilderCreateOptions } from "xmlbuilder2/lib/interfaces";
+import type { XMLBuilder, XMLBuilderCreateOptions } from "xmlbuilder2/lib/interfaces";
 
-export const XML_DECLARATION = {
+const XML_DECLARATION = {
   version: "1.0",
   encoding: "UTF-8",
   invalidCharReplacement: "",
 } as XMLBuilderCreateOptions;
+
+/**
+ * A new XML document that starts with XML_DECLARATION. xmlbuilder2 is loaded on the first export,
+ * not at server start; `require` with a literal name keeps it in the compiled executable.
+ */
+export const xmlDocument = (): XMLBuilder =>
+  (require("xmlbuilder2") as typeof import("xmlbuilder2")).create(XML_DECLARATION);
 
 /**
  * What XML 1.0 does not allow: C0 controls but tab, LF and CR (a PDF's form feeds), U+FFFE and

@@ -3,7 +3,6 @@
  * are read, and the next chunk is produced only when the client reads, so an export with hours of
  * podcast audio never sits in memory whole.
  */
-import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
 import { safeEntryName } from "./names.ts";
 
 export interface ZipEntry {
@@ -23,6 +22,8 @@ async function* bytesOf(data: ZipEntry["data"]): AsyncIterable<Uint8Array> {
 }
 
 async function* zipChunks(entries: Iterable<ZipEntry> | AsyncIterable<ZipEntry>): AsyncGenerator<Uint8Array> {
+  // Required on first use, not at server start; a literal name keeps it in the compiled executable.
+  const { Zip, ZipDeflate, ZipPassThrough } = require("fflate") as typeof import("fflate");
   const ready: Uint8Array[] = [];
   let failure: Error | null = null;
   const zip = new Zip((err, chunk) => {

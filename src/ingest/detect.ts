@@ -11,7 +11,6 @@
  */
 import { open, stat } from "node:fs/promises";
 import { extname } from "node:path";
-import { fileTypeFromBlob } from "file-type";
 import { AppError } from "../errors.ts";
 import type { DetectedKind, FileKind } from "./types.ts";
 
@@ -141,6 +140,8 @@ export async function detectFileKind(path: string, filename: string): Promise<De
   const head = await readHead(path, 64 * 1024);
   const textKind = TEXT_EXTENSIONS[ext];
   if (textKind && isCleanText(head)) return found(textKind);
+  // Imported here, not at start: file-type and its zip reader cost a server start a third of a second.
+  const { fileTypeFromBlob } = await import("file-type");
   const signature = await fileTypeFromBlob(Bun.file(path));
 
   if (signature) {

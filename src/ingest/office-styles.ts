@@ -6,7 +6,6 @@
  * (`w:outlineLvl`, 0-8, in the paragraph or anywhere up its style's `basedOn` chain) makes a
  * heading of any style.
  */
-import { unzipSync } from "fflate";
 import { DOMParser } from "linkedom";
 import { getOrCreate } from "../util.ts";
 
@@ -82,6 +81,8 @@ export interface DocxStyles {
 
 /** The styles of a DOCX archive (already checked by the zip guard). */
 export function docxStyles(data: Uint8Array): DocxStyles {
+  // Required on first use, not at server start; a literal name keeps it in the compiled executable.
+  const { unzipSync } = require("fflate") as typeof import("fflate");
   const part = unzipSync(data, { filter: (f) => f.name === "word/styles.xml" })["word/styles.xml"];
   const styles = part ? readStyles(new TextDecoder().decode(part)) : new Map<string, StyleDef>();
   const cache = new Map<string, ParagraphKind>();

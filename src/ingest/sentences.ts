@@ -5,7 +5,7 @@
  * output would no longer be the document's text. Here each boundary sbd finds is located in the
  * text itself, and one that falls inside a word is no boundary; the pieces, joined, are the text.
  */
-import sbd from "sbd";
+import type Sbd from "sbd";
 
 export interface SplitOptions {
   /** A newline ends a sentence (sbd's `newline_boundaries`). */
@@ -33,7 +33,8 @@ function startOf(text: string, next: string, from: number): number | undefined {
 
 /** The sentences of `text`, trimmed, each an exact substring of it, in order. */
 export function splitSentences(text: string, options: SplitOptions = {}): string[] {
-  const found = sbd
+  // Required on first use, not at server start (a tenth of a second); a literal name keeps it in the executable.
+  const found = (require("sbd") as typeof Sbd)
     .sentences(text, { newline_boundaries: options.newlines ?? false, preserve_whitespace: false })
     .map((s) => s.trim())
     .filter(Boolean);

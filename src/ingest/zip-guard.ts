@@ -6,7 +6,6 @@
  * sizes can lie, so the office parser also counts the bytes it actually inflates against the same
  * budget; this check turns the honest cases, which are most of them, into a clear error at once.
  */
-import { unzipSync } from "fflate";
 import { AppError } from "../errors.ts";
 
 /** Everything in the archive, images included: a real 50 MB document inflates to far less. */
@@ -27,6 +26,8 @@ export function assertSafeZip(data: Uint8Array, filename: string, maxXmlBytes: n
   let xml = 0;
   let entries = 0;
   let worst: { name: string; size: number; ratio: number } | null = null;
+  // Required on first use, not at server start; a literal name keeps it in the compiled executable.
+  const { unzipSync } = require("fflate") as typeof import("fflate");
   try {
     unzipSync(data, {
       filter(file) {

@@ -64,7 +64,12 @@ export async function startApp(opts: AppOptions = {}): Promise<TestApp> {
     dataDir,
     svc,
     output,
-    fetch: (input, init) => app.handle(new Request(resolveUrl(input), init)),
+    async fetch(input, init) {
+      // A request over a socket arrives on a later turn of the event loop, after the work a response
+      // leaves for the next turn (Elysia's after-response hooks: access log, metrics) has run.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      return app.handle(new Request(resolveUrl(input), init));
+    },
     async createKey(tenant: string, env: KeyEnv = "test", rateLimit?: number) {
       return (await createKey(sqliteSql(svc.sqlite), { tenant, env, rateLimit: rateLimit ?? null })).key;
     },

@@ -8,13 +8,14 @@ import { existsSync, readdirSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { routedPath } from "../../src/http/app.ts";
-import { startServer, type TestServer } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
 
-let srv: TestServer;
+let srv: TestApp;
 let key: string;
 
 beforeAll(async () => {
-  srv = await startServer();
+  // On a socket too: the raw requests set their own Host header.
+  srv = await startApp({ listen: true });
   key = await srv.createKey("path-tenant", "test");
 });
 afterAll(() => srv?.stop());

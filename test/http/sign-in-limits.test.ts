@@ -2,14 +2,16 @@
  * Sign-in limits that cannot lock others out (#32): failed console sign-ins are limited per client
  * address and per key prefix tried; a right key always signs in, whatever others failed from the
  * same address. Behind a trusted proxy (TRUSTED_PROXIES) the client's own address is read from
- * X-Forwarded-For / Forwarded, and never from a client that is not a trusted proxy.
+ * X-Forwarded-For / Forwarded, and never from a client that is not a trusted proxy. The app listens
+ * on a socket: a client's address is the socket's.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { errorOf, startServer, type TestServer } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { errorOf } from "../helpers/server.ts";
 
 const LIMIT = 5;
 
-const signIn = (srv: TestServer, apiKey: string, headers: Record<string, string> = {}) =>
+const signIn = (srv: TestApp, apiKey: string, headers: Record<string, string> = {}) =>
   fetch(`${srv.url}/v2/console/session`, {
     method: "POST",
     headers: { "content-type": "application/json", origin: srv.url, ...headers },
@@ -19,7 +21,7 @@ const signIn = (srv: TestServer, apiKey: string, headers: Record<string, string>
 /** A well-formed key that no tenant holds, each with its own prefix unless `prefix` is given. */
 const forged = (i: number, prefix = `${i}`.padStart(8, "x")) => `sk-service-test-${prefix}${"A".repeat(32)}`;
 
-async function statuses(srv: TestServer, keys: string[], headers: Record<string, string> = {}): Promise<number[]> {
+async function statuses(srv: TestApp, keys: string[], headers: Record<string, string> = {}): Promise<number[]> {
   const out: number[] = [];
   for (const k of keys) {
     const res = await signIn(srv, k, headers);
@@ -30,10 +32,13 @@ async function statuses(srv: TestServer, keys: string[], headers: Record<string,
 }
 
 describe("without trusted proxies", () => {
-  let srv: TestServer;
+  let srv: TestApp;
   let key: string;
   beforeAll(async () => {
-    srv = await startServer({ env: { SIGN_IN_FAILURES_PER_MINUTE: String(LIMIT), RATE_LIMIT_PER_MINUTE: "5" } });
+    srv = await startApp({
+      env: { SIGN_IN_FAILURES_PER_MINUTE: String(LIMIT), RATE_LIMIT_PER_MINUTE: "5" },
+      listen: true,
+    });
     key = await srv.createKey("acme", "test");
   });
   afterAll(() => srv?.stop());
@@ -57,11 +62,12 @@ describe("without trusted proxies", () => {
 });
 
 describe("behind a trusted proxy", () => {
-  let srv: TestServer;
+  let srv: TestApp;
   let key: string;
   beforeAll(async () => {
-    srv = await startServer({
+    srv = await startApp({
       env: { SIGN_IN_FAILURES_PER_MINUTE: String(LIMIT), TRUSTED_PROXIES: "127.0.0.1, ::1, ::ffff:127.0.0.1" },
+      listen: true,
     });
     key = await srv.createKey("acme", "test");
   });

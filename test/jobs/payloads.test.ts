@@ -12,7 +12,8 @@ import { enqueueJob } from "../../src/jobs/queue.ts";
 import { EPISODE_JOB } from "../../src/podcasts/generate.ts";
 import { DELIVERY_JOB } from "../../src/webhooks/events.ts";
 import { type CourseEnv, courseEnv, settle, waitFor } from "../courses/helpers.ts";
-import { call, startServer, type TestServer, tempDir } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { call, tempDir } from "../helpers/server.ts";
 
 setDefaultTimeout(300_000);
 
@@ -40,7 +41,7 @@ describe("enqueueing", () => {
 });
 
 describe("a stored payload that no longer fits", () => {
-  let srv: TestServer | null = null;
+  let srv: TestApp | null = null;
   let env: CourseEnv | null = null;
   afterAll(async () => {
     await srv?.stop();
@@ -77,8 +78,8 @@ describe("a stored payload that no longer fits", () => {
     requeue.run("{}", "2000-01-01T00:00:01.000Z", jobs[1]!);
     db.close();
 
-    srv = await startServer({ dataDir, env: { ...env.env, JOB_CONCURRENCY: "1" } });
-    const jobOf = (id: string) => call(srv!.url, `/v2/jobs/${id}`, { key: env!.key, user: "ann" });
+    srv = await startApp({ dataDir, env: { ...env.env, JOB_CONCURRENCY: "1" } });
+    const jobOf = (id: string) => call(srv!, `/v2/jobs/${id}`, { key: env!.key, user: "ann" });
     const broken = await waitFor(
       "the corrupted job",
       () => jobOf(jobs[0]!),
@@ -98,9 +99,9 @@ describe("a stored payload that no longer fits", () => {
     );
     expect(next.body.error).toBeNull();
     // The job's domain recorded the failure: its course is failed with the same reason.
-    const course = await call(srv.url, `/v2/courses/${courses[0]}/progress`, { key: env!.key, user: "ann" });
+    const course = await call(srv, `/v2/courses/${courses[0]}/progress`, { key: env!.key, user: "ann" });
     expect(course.body.course_status).toBe("failed");
     expect(srv.output()).toContain('"code":"JOB_PAYLOAD_INVALID"');
-    expect((await call(srv.url, "/health")).status).toBe(200);
+    expect((await call(srv, "/health")).status).toBe(200);
   });
 });

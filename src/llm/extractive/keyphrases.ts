@@ -5,7 +5,7 @@
  * variants merged by stem. Plain RAKE picks verbs and one-off long runs ("publication provides");
  * restricting candidates to noun phrases fixes that, and the background list drops generic words.
  */
-import nlp from "compromise";
+import { lexicon } from "../compromise.ts";
 import { zipf } from "./background.ts";
 import { taggedSentences } from "./tagging.ts";
 import { escapeRegExp, isStopword, plainText, stem } from "./text.ts";
@@ -82,11 +82,10 @@ const acceptableWord = (w: string) =>
   !FURNITURE.has(w.toLowerCase()) &&
   !/^\p{L}?\d/u.test(w);
 
-const LEXICON = (nlp as unknown as { model(): { one: { lexicon: Record<string, string> } } }).model().one.lexicon;
 const VERB_FORMS = new Set(["Infinitive", "PresentTense", "PastTense", "Imperative"]);
 const isPlural = (t: Term) => t.tags.includes("Plural") && /\p{Ll}s$/u.test(t.text);
 const isCapitalisedVerb = (t: Term) =>
-  /^\p{Lu}\p{Ll}+$/u.test(t.text) && VERB_FORMS.has(LEXICON[t.text.toLowerCase()] ?? "");
+  /^\p{Lu}\p{Ll}+$/u.test(t.text) && VERB_FORMS.has(lexicon()[t.text.toLowerCase()] ?? "");
 const noGap = (t: Term) => !/[^\s]/.test(t.post);
 
 /**

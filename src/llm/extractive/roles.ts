@@ -5,7 +5,7 @@
  * objects from the course. Auxiliaries and copulas are not such verbs (definitions.ts reads those),
  * nor the causal links facts.ts reads.
  */
-import nlp from "compromise";
+import { nlp } from "../compromise.ts";
 import { containsPhrase, escapeRegExp, isStopword, pointsElsewhere, type Sentence, wordCount } from "./text.ts";
 
 export interface RoleFact {

@@ -5,7 +5,7 @@
  * bound on the text held, oldest first out; elsewhere (answers on the server's thread, which read a
  * question's few sentences) every call tags afresh.
  */
-import nlp from "compromise";
+import { nlp } from "../compromise.ts";
 
 /** One tagged word of a sentence, as compromise's json() gives it. */
 export interface TaggedTerm {

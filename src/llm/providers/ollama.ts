@@ -1,5 +1,5 @@
 /** Ollama through the official `ollama` client, over one or more hosts (see HostPool). */
-import { type ChatResponse, Ollama } from "ollama";
+import type { ChatResponse, Ollama } from "ollama";
 import type { Clock } from "../../clock.ts";
 import { classifyFailure, isTransient } from "../errors.ts";
 import type { LlmHealth } from "../types.ts";
@@ -40,7 +40,9 @@ export class OllamaTransport implements Transport {
   private client(host: string, signal: AbortSignal): Ollama {
     const withSignal = (input: RequestInfo | URL, init?: RequestInit) =>
       fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
-    return new Ollama({ host, fetch: Object.assign(withSignal, { preconnect: fetch.preconnect }) });
+    // Required on first use, not at server start (with its fetch polyfill); a literal name keeps it in the executable.
+    const { Ollama: Client } = require("ollama") as typeof import("ollama");
+    return new Client({ host, fetch: Object.assign(withSignal, { preconnect: fetch.preconnect }) });
   }
 
   /**

@@ -1,5 +1,4 @@
 /** PCM to a constant-bitrate mono MP3 with an Info frame, encoded in slices between event-loop turns. */
-import { Mp3Encoder } from "@breezystack/lamejs";
 import { yieldToEventLoop } from "../yield.ts";
 import { infoFrame, walkFrames } from "./mp3-frames.ts";
 import { toInt16 } from "./pcm.ts";
@@ -19,6 +18,8 @@ function asBytes(view: ArrayBufferView): Uint8Array {
 }
 
 export async function encodeMp3(samples: Float32Array, sampleRate: number, bitrateKbps: number): Promise<Mp3> {
+  // Imported on first use, not at server start.
+  const { Mp3Encoder } = await import("@breezystack/lamejs");
   const encoder = new Mp3Encoder(1, sampleRate, bitrateKbps);
   const chunks: Uint8Array[] = [];
   for (let start = 0; start < samples.length; start += SLICE_SAMPLES) {

@@ -1,5 +1,4 @@
 /** Embeddings from an Ollama server's /api/embed, through the official client, trying each host in turn. */
-import { Ollama } from "ollama";
 import { AppError } from "../../errors.ts";
 import { type Embedder, l2Normalize } from "./types.ts";
 
@@ -25,7 +24,9 @@ export function ollamaEmbedder(s: OllamaEmbedderSettings, reason = "configured")
       const timeout = AbortSignal.timeout(s.timeoutMs);
       return fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
     };
-    return new Ollama({ host, fetch: Object.assign(timed, { preconnect: fetch.preconnect }) });
+    // Required on first use, not at server start (with its fetch polyfill); a literal name keeps it in the executable.
+    const { Ollama: Client } = require("ollama") as typeof import("ollama");
+    return new Client({ host, fetch: Object.assign(timed, { preconnect: fetch.preconnect }) });
   };
 
   async function embedBatch(input: string[]): Promise<number[][]> {

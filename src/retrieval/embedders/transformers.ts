@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Tokenizer } from "@huggingface/tokenizers";
+import type { Tokenizer } from "@huggingface/tokenizers";
 import type { InferenceSession, Tensor } from "onnxruntime-node";
 import { loadOnnxRuntime } from "../../onnx/runtime.ts";
 import { type Embedder, l2Normalize } from "./types.ts";
@@ -91,6 +91,8 @@ interface Loaded {
 async function load(model: TransformersModel): Promise<Loaded> {
   const dir = join(model.root, model.name);
   const config = readJson(join(dir, "tokenizer_config.json")) as { model_max_length?: number; pad_token?: unknown };
+  // Imported here, not at server start, like the runtime below.
+  const { Tokenizer } = await import("@huggingface/tokenizers");
   const tokenizer = new Tokenizer(readJson(join(dir, "tokenizer.json")), config);
   const ort = await loadOnnxRuntime();
   const file = ONNX_FILES.find(([, dtype]) => dtype === model.dtype)![0];
