@@ -12,7 +12,8 @@
  * to tune.
  */
 import { existsSync } from "node:fs";
-import { extractiveAnswer } from "../../src/llm/extractive/answer.ts";
+import { extractiveAnswer, scoredUnits } from "../../src/llm/extractive/answer.ts";
+import type { AnswerPassage } from "../../src/llm/extractive/answer-sentences.ts";
 import { MIN_SUPPORT, NOT_ANSWERED } from "../../src/llm/extractive/answer-terms.ts";
 import { call } from "../../test/helpers/server.ts";
 import { buildSquadSubset, SQUAD_SUBSET, SQUAD_TRAIN, type SquadSubset } from "./squad-subset.ts";
@@ -32,8 +33,16 @@ interface Outcome {
   sources: Source[];
 }
 
-// As bench/qa compares spans: case, spacing and markdown escapes ignored.
-const norm = (s: string) => s.replace(/\\(.)/g, "$1").replace(/\s+/g, " ").trim().toLowerCase();
+// SQuAD's own answer normalisation (its evaluation script): case, punctuation, articles and spacing
+// ignored, so "Christoph Waltz." is found in "Christoph Waltz was cast…"; markdown escapes as well.
+const norm = (s: string) =>
+  s
+    .replace(/\\(.)/g, "$1")
+    .toLowerCase()
+    .replace(/[\p{P}\p{S}]/gu, "")
+    .replace(/\b(?:a|an|the)\b/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 const holdsGold = (answer: string, gold: string[]) => gold.some((g) => norm(answer).includes(norm(g)));
 
 async function subset(): Promise<SquadSubset | null> {
@@ -105,6 +114,58 @@ function figures(rows: { answers: string[]; answer: string }[]): Figures {
   };
 }
 
+/** The passages the API returned, as the engine reads them. */
+const passagesOf = (o: Outcome): AnswerPassage[] =>
+  o.sources.map((s) => ({
+    id: s.chunk_id,
+    text: s.text,
+    heading: s.heading_path.length > 0 ? s.heading_path.join(" › ") : null,
+    headingPath: s.heading_path,
+    role: s.role as never,
+    score: s.score,
+  }));
+
+const MISSES = [
+  "gold in no source returned",
+  "abstained: a name or deed the question requires is in no source",
+  "gold in no quotable sentence (split across sentences, or not prose)",
+  "abstained: the gold sentence lacks key-term support or the question's number",
+  "abstained: no candidate holds the asked kind of answer",
+  "gold sentence ranked first, overtaken by the kind of answer",
+  "gold sentence ranked 2nd or 3rd",
+  "gold sentence ranked 4th or lower",
+] as const;
+
+/**
+ * Why an answerable question's answer lacks the gold span: where the sentence that holds it stands
+ * in the engine's ranking (answer.ts scoredUnits), read in process from the passages returned.
+ */
+function missOf(o: Outcome): (typeof MISSES)[number] {
+  if (!o.sources.some((s) => holdsGold(s.text, o.answers))) return MISSES[0];
+  const scored = scoredUnits({ question: o.question, passages: passagesOf(o) });
+  if (scored === null) return MISSES[1];
+  const gold = scored.ranked.find((x) => holdsGold(x.text, o.answers));
+  if (!gold) return MISSES[2];
+  if (!gold.eligible) return MISSES[3];
+  if (o.answer === NOT_ANSWERED) return MISSES[4];
+  const rank = scored.ranked.filter((x) => x.eligible).indexOf(gold);
+  return rank === 0 ? MISSES[5] : rank < 3 ? MISSES[6] : MISSES[7];
+}
+
+function printMisses(outcomes: Outcome[]) {
+  console.log("\nSQuAD answerable questions without the gold span, by where the gold sentence stands (DEV, TEST)");
+  const count = (half: "dev" | "test") => {
+    const misses = outcomes
+      .filter((o) => o.half === half && o.answers.length > 0)
+      .filter((o) => o.answer === NOT_ANSWERED || !holdsGold(o.answer, o.answers))
+      .map(missOf);
+    return (m: string) => misses.filter((x) => x === m).length;
+  };
+  const dev = count("dev");
+  const test = count("test");
+  for (const m of MISSES) console.log(`${String(dev(m)).padStart(4)}  ${String(test(m)).padStart(4)}  ${m}`);
+}
+
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 export function printSquad(outcomes: Outcome[], curve: boolean) {
@@ -118,6 +179,7 @@ export function printSquad(outcomes: Outcome[], curve: boolean) {
       `${half.toUpperCase().padEnd(4)}  ${String(f.answerable + f.unanswerable).padEnd(9)}  ${String(f.answerable).padEnd(10)}  ${pct(f.gold).padEnd(6)}  ${pct(f.abstains).padEnd(23)}  ${pct(f.wrongly)}`,
     );
   }
+  printMisses(outcomes);
   if (!curve) return;
   console.log(`\nAbstention curve, DEV half (least key-term support; the engine's is ${MIN_SUPPORT})`);
   console.log("support  gold    abstains  wrongly abstains  handled right (gold or abstained, of all)");
@@ -125,18 +187,7 @@ export function printSquad(outcomes: Outcome[], curve: boolean) {
   for (const t of [0.3, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7, 0.75, 0.8, 0.9]) {
     const rows = dev.map((o) => ({
       answers: o.answers,
-      answer: extractiveAnswer({
-        question: o.question,
-        minSupport: t,
-        passages: o.sources.map((s) => ({
-          id: s.chunk_id,
-          text: s.text,
-          heading: s.heading_path.length > 0 ? s.heading_path.join(" › ") : null,
-          headingPath: s.heading_path,
-          role: s.role as never,
-          score: s.score,
-        })),
-      }).answer,
+      answer: extractiveAnswer({ question: o.question, minSupport: t, passages: passagesOf(o) }).answer,
     }));
     const f = figures(rows);
     console.log(
