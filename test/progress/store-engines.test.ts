@@ -5,7 +5,6 @@
  * before left; on PostgreSQL across connections, held by the seam's lock.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { CourseOwner } from "../../src/courses/read.ts";
 import { openDb } from "../../src/db/index.ts";
 import { migratePostgres } from "../../src/db/postgres/migrate.ts";
 import { postgresSql, type Sql, sql, sqliteSql } from "../../src/db/sql.ts";
@@ -16,6 +15,7 @@ import type { QuestionResult } from "../../src/progress/grading.ts";
 import { readQuizAttempt, saveQuizAttempt } from "../../src/progress/quiz-attempts.ts";
 import { courseRecord } from "../../src/progress/standing.ts";
 import { startPostgres } from "../helpers/postgres.ts";
+import { seedCourse } from "../helpers/seed-course.ts";
 import { cleanup, tempDir } from "../helpers/server.ts";
 
 interface Engine {
@@ -39,46 +39,6 @@ async function postgresEngine(): Promise<Engine> {
   const pg = await startPostgres();
   await migratePostgres(pg.client);
   return { db: postgresSql(pg.client), close: () => pg.stop() };
-}
-
-interface Seeded {
-  owner: CourseOwner;
-  courseId: string;
-  chapterIds: string[];
-  deckId: string;
-  examId: string;
-}
-
-/** A learner's course with two chapters, a deck and an exam: the rows progress refers to. */
-async function seedCourse(db: Sql, tenantName: string): Promise<Seeded> {
-  const now = new Date().toISOString();
-  const id = () => crypto.randomUUID();
-  const owner = { tenantId: id(), userId: id() };
-  const courseId = id();
-  const chapterIds = [id(), id()];
-  const deckId = id();
-  const examId = id();
-  await db.run(sql`INSERT INTO tenants (id, name, created_at) VALUES (${owner.tenantId}, ${tenantName}, ${now})`);
-  await db.run(sql`INSERT INTO users (id, tenant_id, created_at) VALUES (${owner.userId}, ${owner.tenantId}, ${now})`);
-  await db.run(
-    sql`INSERT INTO courses (id, tenant_id, user_id, title, topic, slug, source_type, status, num_chapters, created_at, updated_at)
-        VALUES (${courseId}, ${owner.tenantId}, ${owner.userId}, 'Graphs', 'graphs', 'graphs', 'topic', 'completed', 2, ${now}, ${now})`,
-  );
-  for (const [i, chapterId] of chapterIds.entries()) {
-    await db.run(
-      sql`INSERT INTO chapters (id, course_id, order_index, title, status, created_at)
-          VALUES (${chapterId}, ${courseId}, ${i}, ${`Chapter ${i}`}, 'completed', ${now})`,
-    );
-  }
-  await db.run(
-    sql`INSERT INTO flashcard_decks (id, course_id, model, deck, engine, created_at)
-        VALUES (${deckId}, ${courseId}, 'extractive', '{}', 'extractive', ${now})`,
-  );
-  await db.run(
-    sql`INSERT INTO exams (id, course_id, model, exam_size, exam, engine, created_at)
-        VALUES (${examId}, ${courseId}, 'extractive', 10, '{}', 'extractive', ${now})`,
-  );
-  return { owner, courseId, chapterIds, deckId, examId };
 }
 
 const graded = (score: number, total: number) => ({
@@ -115,11 +75,11 @@ describe.each([
     const c = await seedCourse(e.db, "readers");
     const other = await seedCourse(e.db, "others");
     const first = new Date("2026-03-02T09:00:00.000Z");
-    const at = { courseId: c.courseId, chapterId: c.chapterIds[0]! };
+    const at = { courseId: c.courseId, chapterId: c.chapters[0]!.id };
     expect(await recordChapterRead(e.db, c.owner, at, first)).toBe(first.toISOString());
     expect(await recordChapterRead(e.db, c.owner, at, new Date("2026-03-03T09:00:00.000Z"))).toBe(first.toISOString());
 
-    const quizAt = { courseId: c.courseId, chapterId: c.chapterIds[1]!, orderIndex: 1 };
+    const quizAt = { courseId: c.courseId, chapterId: c.chapters[1]!.id, orderIndex: 1 };
     const quiz = { questions: [], answers: [0, 1, 2] };
     const sameTime = "2026-03-02T10:00:00.000Z";
     const q1 = await saveQuizAttempt(e.db, c.owner, quizAt, { ...quiz, graded: graded(1, 3) }, sameTime);
@@ -153,7 +113,7 @@ describe.each([
     await expect(readExamAttempt(e.db, c.owner, c.courseId, q1)).rejects.toMatchObject({ code: "ATTEMPT_NOT_FOUND" });
 
     const record = await courseRecord(e.db, c.owner, c.courseId);
-    expect([...record.reads]).toEqual([[c.chapterIds[0]!, first.toISOString()]]);
+    expect([...record.reads]).toEqual([[c.chapters[0]!.id, first.toISOString()]]);
     // Made at the same instant: insertion order decides, on both engines.
     expect(record.quizAttempts.map((a) => [a.id, a.score])).toEqual([
       [q1, 1],
