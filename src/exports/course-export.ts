@@ -8,6 +8,7 @@
 import { existsSync } from "node:fs";
 import type { Clock } from "../clock.ts";
 import { type CourseOwner, loadCourseOf, readCourse } from "../courses/read.ts";
+import { sqliteSql } from "../db/sql.ts";
 import type { FlashcardDeck, McqQuestion, StudyGuide } from "../llm/artefacts.ts";
 import { assertCompleted } from "../materials/assert-completed.ts";
 import { asUnavailable, type MaterialDeps } from "../materials/engine.ts";
@@ -97,7 +98,7 @@ export async function loadExportCourse(svc: ExportDeps, owner: CourseOwner, cour
     })),
   }));
   const indexOf = new Map(chapters.map((c) => [c.id, c.index]));
-  const episodes = courseEpisodes(svc.sqlite, head.id)
+  const episodes = (await courseEpisodes(sqliteSql(svc.sqlite), head.id))
     // An episode whose audio file is gone is left out rather than breaking the zip halfway through.
     .filter(
       (e) =>

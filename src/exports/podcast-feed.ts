@@ -6,6 +6,7 @@ import type { Database } from "bun:sqlite";
 import type { Clock } from "../clock.ts";
 import { type CourseOwner, loadCourseOf } from "../courses/read.ts";
 import { loadCourse } from "../courses/store.ts";
+import type { Sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { assertCompleted } from "../materials/assert-completed.ts";
 import { blobPath } from "../media/blob-store.ts";
@@ -15,6 +16,9 @@ import { feedOfToken, feedToken, openFeed, revokeFeed } from "./feed-tokens.ts";
 import { feedXml } from "./podcast-rss.ts";
 
 export interface FeedDeps {
+  /** The feeds and episodes, behind the two-engine seam. */
+  db: Sql;
+  /** The course, whose owner is not behind it yet. */
   sqlite: Database;
   cfg: { baseUrl: string; dataDir: string };
   feedSigner: Signer;
@@ -26,10 +30,10 @@ const feedAudioUrl = (baseUrl: string, token: string, episodeId: string) =>
   `${baseUrl}/feeds/${token}/episodes/${episodeId}.mp3`;
 
 /** POST podcasts/feed: the learner's completed course's feed URL, made when it has none. */
-export function courseFeed(svc: FeedDeps, owner: CourseOwner, courseId: string) {
+export async function courseFeed(svc: FeedDeps, owner: CourseOwner, courseId: string) {
   const course = loadCourseOf(svc.sqlite, owner, courseId);
   assertCompleted(course);
-  const { feed, created } = openFeed(svc.sqlite, course.id);
+  const { feed, created } = await openFeed(svc.db, course.id);
   return {
     created,
     view: {
@@ -41,35 +45,39 @@ export function courseFeed(svc: FeedDeps, owner: CourseOwner, courseId: string) 
 }
 
 /** DELETE podcasts/feed: 404 FEED_NOT_FOUND when the course has no live feed. */
-export function revokeCourseFeed(svc: FeedDeps, owner: CourseOwner, courseId: string): void {
+export async function revokeCourseFeed(svc: FeedDeps, owner: CourseOwner, courseId: string): Promise<void> {
   const course = loadCourseOf(svc.sqlite, owner, courseId);
-  if (!revokeFeed(svc.sqlite, course.id)) throw new AppError("FEED_NOT_FOUND", "This course has no podcast feed");
+  if (!(await revokeFeed(svc.db, course.id))) throw new AppError("FEED_NOT_FOUND", "This course has no podcast feed");
 }
 
-function liveFeed(svc: FeedDeps, token: string) {
-  const feed = feedOfToken(svc.sqlite, svc.feedSigner, token);
+async function liveFeed(svc: FeedDeps, token: string) {
+  const feed = await feedOfToken(svc.db, svc.feedSigner, token);
   if (!feed) throw new AppError("NOT_FOUND", "No such feed; it may have been revoked");
   return feed;
 }
 
 /** The RSS document a feed token opens; 404 for an unknown or revoked token. */
-export function feedDocument(svc: FeedDeps, token: string): string {
-  const feed = liveFeed(svc, token);
+export async function feedDocument(svc: FeedDeps, token: string): Promise<string> {
+  const feed = await liveFeed(svc, token);
   const course = loadCourse(svc.sqlite, feed.course_id)!;
   return feedXml({
     course,
     feedUrl: feedUrl(svc.cfg.baseUrl, token),
     audioUrl: (e) => feedAudioUrl(svc.cfg.baseUrl, token, e.id),
-    episodes: courseEpisodes(svc.sqlite, course.id),
+    episodes: await courseEpisodes(svc.db, course.id),
     now: svc.clock.now(),
   });
 }
 
 /** The audio file of a ready episode of the token's course (`<episode id>.mp3`); 404 otherwise. */
-export function feedEpisodeAudio(svc: FeedDeps, token: string, file: string): { path: string; contentType: string } {
-  const feed = liveFeed(svc, token);
+export async function feedEpisodeAudio(
+  svc: FeedDeps,
+  token: string,
+  file: string,
+): Promise<{ path: string; contentType: string }> {
+  const feed = await liveFeed(svc, token);
   const m = /^([0-9a-f-]{36})\.mp3$/.exec(file);
-  const episode = m ? getEpisode(svc.sqlite, m[1]!) : null;
+  const episode = m ? await getEpisode(svc.db, m[1]!) : null;
   if (!episode || episode.course_id !== feed.course_id || episode.status !== "ready" || !episode.blob_key)
     throw new AppError("NOT_FOUND", "No such episode");
   return { path: blobPath(svc.cfg.dataDir, episode.blob_key), contentType: episode.content_type ?? "audio/mpeg" };

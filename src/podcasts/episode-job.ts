@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { chapterWithCourseTitle } from "../courses/chapters.ts";
+import { type Sql, sql, sqliteSql } from "../db/sql.ts";
 import { AppError, type FailureReason } from "../errors.ts";
 import { defineJob } from "../jobs/definition.ts";
 import { INTERRUPTED } from "../jobs/queue.ts";
@@ -25,7 +26,7 @@ function permanent(error: AppError): AppError {
   return Object.assign(error, { retriable: false });
 }
 
-async function ensureScript(deps: PodcastDeps, episode: EpisodeRow): Promise<StoredScript> {
+async function ensureScript(deps: PodcastDeps, db: Sql, episode: EpisodeRow): Promise<StoredScript> {
   if (episode.script) return JSON.parse(episode.script) as StoredScript;
   const chapter = chapterWithCourseTitle(deps.sqlite, episode.chapter_id);
   if (!chapter) throw new AppError("NOT_FOUND", "The chapter of this episode no longer exists");
@@ -42,23 +43,25 @@ async function ensureScript(deps: PodcastDeps, episode: EpisodeRow): Promise<Sto
   });
   const stored: StoredScript = { turns: script.turns };
   // A commit point: a re-run after a crash speaks this script instead of writing a new one.
-  deps.sqlite.run(
-    "UPDATE podcast_episodes SET title = ?, script = ?, script_engine = ?, script_model = ?, updated_at = ? WHERE id = ?",
-    [script.title, JSON.stringify(stored), meter.engine, meter.model, nowIso(), episode.id],
+  await db.run(
+    sql`UPDATE podcast_episodes SET title = ${script.title}, script = ${JSON.stringify(stored)}, script_engine = ${meter.engine},
+               script_model = ${meter.model}, updated_at = ${nowIso()}
+         WHERE id = ${episode.id}`,
   );
   return stored;
 }
 
 export const podcastEpisodeJob = defineJob(EPISODE_JOB, (deps: PodcastDeps) => {
   const cache = new TurnAudioCache(join(deps.cfg.dataDir, "cache", "tts"));
+  const db = sqliteSql(deps.sqlite);
   return {
     concurrency: deps.cfg.podcastConcurrency,
 
     async run(_job, { episode_id: episodeId }, ctx) {
-      const episode = getEpisode(deps.sqlite, episodeId);
+      const episode = await getEpisode(db, episodeId);
       if (episode?.status !== "generating") return { episode_id: episodeId, skipped: true };
 
-      const script = await ensureScript(deps, episode);
+      const script = await ensureScript(deps, db, episode);
       if (ctx.signal.aborted) return INTERRUPTED;
 
       const engine = deps.tts[episode.tts_provider];
@@ -87,22 +90,13 @@ export const podcastEpisodeJob = defineJob(EPISODE_JOB, (deps: PodcastDeps) => {
 
       const blob = await putBlob(deps.cfg, rendered.bytes, { ext: "mp3" });
       const now = nowIso();
-      const stored = deps.sqlite.run(
-        `UPDATE podcast_episodes SET status = 'ready', blob_key = ?, content_type = ?, duration_seconds = ?, size_bytes = ?,
-                voices = ?, error = NULL, ready_at = ?, updated_at = ?
-          WHERE id = ? AND status = 'generating'`,
-        [
-          blob.key,
-          rendered.contentType,
-          rendered.durationSeconds,
-          blob.size,
-          JSON.stringify(engine.voices()),
-          now,
-          now,
-          episode.id,
-        ],
+      const stored = await db.run(
+        sql`UPDATE podcast_episodes SET status = 'ready', blob_key = ${blob.key}, content_type = ${rendered.contentType},
+                   duration_seconds = ${rendered.durationSeconds}, size_bytes = ${blob.size},
+                   voices = ${JSON.stringify(engine.voices())}, error = NULL, ready_at = ${now}, updated_at = ${now}
+             WHERE id = ${episode.id} AND status = 'generating'`,
       );
-      if (stored.changes === 0) await deleteBlob(deps.cfg, blob.key);
+      if (stored === 0) await deleteBlob(deps.cfg, blob.key);
       await cache.delete(rendered.cacheKeys);
       ctx.log.info("podcast episode ready", {
         episode_id: episode.id,
@@ -119,10 +113,11 @@ export const podcastEpisodeJob = defineJob(EPISODE_JOB, (deps: PodcastDeps) => {
     },
 
     // Found by its job rather than the payload, so an episode whose job payload was unreadable still ends `error`.
+    // Synchronous: the job worker calls it inside its own bun:sqlite transaction (src/jobs is not behind the seam yet).
     onFailure(job, reason: FailureReason) {
-      deps.sqlite.run(
-        "UPDATE podcast_episodes SET status = 'error', error = ?, updated_at = ? WHERE job_id = ? AND status = 'generating'",
-        [JSON.stringify(reason), nowIso(), job.id],
+      db.runSync(
+        sql`UPDATE podcast_episodes SET status = 'error', error = ${JSON.stringify(reason)}, updated_at = ${nowIso()}
+             WHERE job_id = ${job.id} AND status = 'generating'`,
       );
     },
   };

@@ -1,5 +1,6 @@
 /** Podcast episode rows and their API shape. */
 import type { Database } from "bun:sqlite";
+import { type Sql, sql, sqliteSql } from "../db/sql.ts";
 import type { FailureReason } from "../errors.ts";
 import type { PodcastDeps } from "./deps.ts";
 import type { ScriptTurn } from "./render-audio.ts";
@@ -34,24 +35,24 @@ export interface StoredScript {
   turns: ScriptTurn[];
 }
 
-export function courseEpisodes(sqlite: Database, courseId: string): EpisodeRow[] {
-  return sqlite
-    .query<EpisodeRow, [string]>("SELECT * FROM podcast_episodes WHERE course_id = ? ORDER BY chapter_order")
-    .all(courseId);
+export function courseEpisodes(db: Sql, courseId: string): Promise<EpisodeRow[]> {
+  return db.all<EpisodeRow>(sql`SELECT * FROM podcast_episodes WHERE course_id = ${courseId} ORDER BY chapter_order`);
 }
 
-/** The stored audio of the course's episodes, for deleting the files with the course. */
+/**
+ * The stored audio of the course's episodes, for deleting the files with the course; synchronous
+ * for the courses owner's delete, not behind the seam yet.
+ */
 export function episodeBlobKeys(sqlite: Database, courseId: string): string[] {
-  return sqlite
-    .query<{ blob_key: string }, [string]>(
-      "SELECT blob_key FROM podcast_episodes WHERE course_id = ? AND blob_key IS NOT NULL",
+  return sqliteSql(sqlite)
+    .allSync<{ blob_key: string }>(
+      sql`SELECT blob_key FROM podcast_episodes WHERE course_id = ${courseId} AND blob_key IS NOT NULL`,
     )
-    .all(courseId)
     .map((r) => r.blob_key);
 }
 
-export function getEpisode(sqlite: Database, id: string): EpisodeRow | null {
-  return sqlite.query<EpisodeRow, [string]>("SELECT * FROM podcast_episodes WHERE id = ?").get(id);
+export function getEpisode(db: Sql, id: string): Promise<EpisodeRow | null> {
+  return db.get<EpisodeRow>(sql`SELECT * FROM podcast_episodes WHERE id = ${id}`);
 }
 
 /** The API's Podcast episode; audio URLs are signed afresh on every read. */

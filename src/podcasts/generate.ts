@@ -1,12 +1,13 @@
 /**
  * POST podcasts/generate: marks every chapter without a ready episode as generating and queues one
- * job per such episode, all in one transaction. The unique (course, chapter) key and the
- * transaction make repeated and concurrent calls safe: a chapter never gets two episodes, and an
- * episode already generating is not queued twice.
+ * job per such episode, all in one transaction. The unique (course, chapter) key and the course's
+ * lock make repeated and concurrent calls safe, across nodes too: a chapter never gets two
+ * episodes, and an episode already generating is not queued twice.
  */
 import { Type } from "@sinclair/typebox";
-import { writtenChapters } from "../courses/chapters.ts";
+import { type WrittenChapter, writtenChapters } from "../courses/chapters.ts";
 import { type CourseOwner, loadCourseOf } from "../courses/read.ts";
+import { type Sql, sql, sqliteSql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { jobType } from "../jobs/definition.ts";
 import { enqueueJob } from "../jobs/queue.ts";
@@ -49,6 +50,59 @@ function knownEngine(value: string | null | undefined): TtsEngineName | null {
   return value === "piper" || value === "espeak" ? value : null;
 }
 
+export interface ClaimedEpisodes {
+  ready: number;
+  failed: number;
+  queued: number;
+}
+
+/**
+ * Marks each chapter without a ready episode as generating and queues (`enqueue`, answering the
+ * job id) each episode that is not generating already: a new one, or a failed one again. The
+ * course's lock is taken before its episodes are read, so of two requests at once the second
+ * finds the first's episodes generating and queues none of them again.
+ */
+export function claimEpisodes(
+  db: Sql,
+  courseId: string,
+  chapters: readonly WrittenChapter[],
+  engine: TtsEngineName,
+  enqueue: (episodeId: string) => string,
+): Promise<ClaimedEpisodes> {
+  return db.transaction(async (tx) => {
+    await tx.lock(`podcast-episodes:${courseId}`);
+    const existing = new Map((await courseEpisodes(tx, courseId)).map((e) => [e.chapter_id, e]));
+    const claimed = { ready: 0, failed: 0, queued: 0 };
+    const now = nowIso();
+    for (const chapter of chapters) {
+      const episode = existing.get(chapter.id);
+      if (episode?.status === "ready") {
+        claimed.ready++;
+      } else if (episode?.status === "error") {
+        claimed.failed++;
+        claimed.queued++;
+        await tx.run(
+          sql`UPDATE podcast_episodes SET status = 'generating', error = NULL, tts_provider = ${engine},
+                     job_id = ${enqueue(episode.id)}, updated_at = ${now}
+               WHERE id = ${episode.id}`,
+        );
+      } else if (!episode) {
+        const id = newId();
+        const inserted = await tx.run(
+          sql`INSERT INTO podcast_episodes (id, course_id, chapter_id, chapter_order, title, status, tts_provider, created_at, updated_at)
+              VALUES (${id}, ${courseId}, ${chapter.id}, ${chapter.order_index}, ${chapter.title}, 'generating', ${engine}, ${now}, ${now})
+              ON CONFLICT (course_id, chapter_id) DO NOTHING`,
+        );
+        if (inserted === 1) {
+          claimed.queued++;
+          await tx.run(sql`UPDATE podcast_episodes SET job_id = ${enqueue(id)} WHERE id = ${id}`);
+        }
+      }
+    }
+    return claimed;
+  });
+}
+
 export async function generatePodcasts(deps: PodcastDeps, req: GenerateRequest): Promise<GenerateResult> {
   const requested = req.ttsProvider ? parseTtsProvider(req.ttsProvider) : null;
   const course = loadCourseOf(deps.sqlite, req.owner, req.courseId);
@@ -74,62 +128,36 @@ export async function generatePodcasts(deps: PodcastDeps, req: GenerateRequest):
     );
   }
 
-  return deps.sqlite.transaction((): GenerateResult => {
-    const chapters = writtenChapters(deps.sqlite, course.id);
-    const existing = new Map(courseEpisodes(deps.sqlite, course.id).map((e) => [e.chapter_id, e]));
-    let ready = 0;
-    let failed = 0;
-    let queued = 0;
-    const now = nowIso();
-    const enqueue = (episodeId: string) => {
+  const chapters = writtenChapters(deps.sqlite, course.id);
+  const { ready, failed, queued } = await claimEpisodes(
+    sqliteSql(deps.sqlite),
+    course.id,
+    chapters,
+    engine.name,
+    (id) => {
       const job = enqueueJob(deps, {
         type: EPISODE_JOB,
         tenantId: req.owner.tenantId,
         userId: req.owner.userId,
         courseId: course.id,
         requestId: req.requestId ?? null,
-        payload: { episode_id: episodeId },
+        payload: { episode_id: id },
       });
-      queued++;
       return job.id;
-    };
+    },
+  );
 
-    for (const chapter of chapters) {
-      const episode = existing.get(chapter.id);
-      if (episode?.status === "ready") {
-        ready++;
-      } else if (episode?.status === "error") {
-        failed++;
-        const jobId = enqueue(episode.id);
-        deps.sqlite.run(
-          `UPDATE podcast_episodes SET status = 'generating', error = NULL, tts_provider = ?, job_id = ?, updated_at = ? WHERE id = ?`,
-          [engine.name, jobId, now, episode.id],
-        );
-      } else if (!episode) {
-        const id = newId();
-        const inserted = deps.sqlite.run(
-          `INSERT INTO podcast_episodes (id, course_id, chapter_id, chapter_order, title, status, tts_provider, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, 'generating', ?, ?, ?) ON CONFLICT (course_id, chapter_id) DO NOTHING`,
-          [id, course.id, chapter.id, chapter.order_index, chapter.title, engine.name, now, now],
-        );
-        if (inserted.changes === 1) {
-          deps.sqlite.run("UPDATE podcast_episodes SET job_id = ? WHERE id = ?", [enqueue(id), id]);
-        }
-      }
-    }
-
-    const total = chapters.length;
-    const status: GenerateStatus =
-      ready === total ? "already_complete" : ready > 0 || failed > 0 ? "resuming" : "generating";
-    const message =
-      status === "already_complete"
-        ? total === 0
-          ? "The course has no finished chapters to make episodes from"
-          : "Every chapter already has a ready episode"
-        : queued === 0
-          ? `${episodes(total - ready)} already being generated`
-          : `Generating ${episodes(queued)} with ${engine.name}`;
-    deps.log.info("podcast generation requested", { course_id: course.id, status, queued, engine: engine.name });
-    return { message, course_id: course.id, total_chapters: total, ready, failed, status };
-  })();
+  const total = chapters.length;
+  const status: GenerateStatus =
+    ready === total ? "already_complete" : ready > 0 || failed > 0 ? "resuming" : "generating";
+  const message =
+    status === "already_complete"
+      ? total === 0
+        ? "The course has no finished chapters to make episodes from"
+        : "Every chapter already has a ready episode"
+      : queued === 0
+        ? `${episodes(total - ready)} already being generated`
+        : `Generating ${episodes(queued)} with ${engine.name}`;
+  deps.log.info("podcast generation requested", { course_id: course.id, status, queued, engine: engine.name });
+  return { message, course_id: course.id, total_chapters: total, ready, failed, status };
 }

@@ -2,7 +2,9 @@
 import type { Database } from "bun:sqlite";
 import { writtenChapter as findWrittenChapter, type WrittenChapter } from "../courses/chapters.ts";
 import type { CourseOwner } from "../courses/read.ts";
+import { type Sql, sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
+import type { ProgressStores } from "./stores.ts";
 
 /** A written chapter of the course; one not written yet (or out of range) is 404, as GET /v2/courses/{id} does not show it. */
 export function writtenChapter(sqlite: Database, courseId: string, orderIndex: number): WrittenChapter {
@@ -11,17 +13,33 @@ export function writtenChapter(sqlite: Database, courseId: string, orderIndex: n
   return row;
 }
 
-/** Marks a chapter read; marking it again keeps the first time. */
-export function markChapterRead(sqlite: Database, owner: CourseOwner, courseId: string, orderIndex: number, now: Date) {
-  const chapter = writtenChapter(sqlite, courseId, orderIndex);
-  sqlite.run(
-    "INSERT OR IGNORE INTO chapter_reads (tenant_id, user_id, course_id, chapter_id, read_at) VALUES (?, ?, ?, ?, ?)",
-    [owner.tenantId, owner.userId, courseId, chapter.id, now.toISOString()],
+/** Records that the learner read a chapter and answers when they first did: marking it again keeps that time. */
+export async function recordChapterRead(
+  db: Sql,
+  owner: CourseOwner,
+  at: { courseId: string; chapterId: string },
+  now: Date,
+): Promise<string> {
+  await db.run(
+    sql`INSERT INTO chapter_reads (tenant_id, user_id, course_id, chapter_id, read_at)
+        VALUES (${owner.tenantId}, ${owner.userId}, ${at.courseId}, ${at.chapterId}, ${now.toISOString()})
+        ON CONFLICT (user_id, chapter_id) DO NOTHING`,
   );
-  const { read_at } = sqlite
-    .query<{ read_at: string }, [string, string]>(
-      "SELECT read_at FROM chapter_reads WHERE user_id = ? AND chapter_id = ?",
-    )
-    .get(owner.userId, chapter.id)!;
+  const row = await db.get<{ read_at: string }>(
+    sql`SELECT read_at FROM chapter_reads WHERE user_id = ${owner.userId} AND chapter_id = ${at.chapterId}`,
+  );
+  return row!.read_at;
+}
+
+/** Marks a chapter read; marking it again keeps the first time. */
+export async function markChapterRead(
+  stores: ProgressStores,
+  owner: CourseOwner,
+  courseId: string,
+  orderIndex: number,
+  now: Date,
+) {
+  const chapter = writtenChapter(stores.sqlite, courseId, orderIndex);
+  const read_at = await recordChapterRead(stores.db, owner, { courseId, chapterId: chapter.id }, now);
   return { course_id: courseId, order_index: orderIndex, title: chapter.title, read: true, read_at };
 }

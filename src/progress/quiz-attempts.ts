@@ -2,6 +2,7 @@
 import type { Database } from "bun:sqlite";
 import { type QuizQuestionRow, chapterQuiz as quizRows } from "../courses/chapters.ts";
 import type { CourseHead, CourseOwner } from "../courses/read.ts";
+import { type Sql, sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import type { ExamQuestion } from "../llm/artefacts.ts";
 import { newId } from "../util.ts";
@@ -9,6 +10,7 @@ import { checkAnswers } from "./answers.ts";
 import { writtenChapter } from "./chapters.ts";
 import { builtinGrader } from "./graders.ts";
 import { type Answer, gradeAnswers, type QuestionResult } from "./grading.ts";
+import type { ProgressStores } from "./stores.ts";
 
 /** A stored quiz question as a gradable one; a free-text quiz question is marked against its answer as the one rubric point. */
 function asQuestion(r: QuizQuestionRow): ExamQuestion {
@@ -29,38 +31,48 @@ export function chapterQuiz(sqlite: Database, chapterId: string): ExamQuestion[]
   return quizRows(sqlite, chapterId).map(asQuestion);
 }
 
+/** Stores a graded quiz attempt with the questions it was marked against; answers its id. */
+export async function saveQuizAttempt(
+  db: Sql,
+  owner: CourseOwner,
+  at: { courseId: string; chapterId: string; orderIndex: number },
+  attempt: {
+    questions: ExamQuestion[];
+    answers: Answer[];
+    graded: { score: number; total: number; results: QuestionResult[] };
+  },
+  createdAt: string,
+): Promise<string> {
+  const id = newId();
+  const { questions, answers, graded } = attempt;
+  await db.run(
+    sql`INSERT INTO quiz_attempts (id, tenant_id, user_id, course_id, chapter_id, order_index, score, total, questions, answers, results, created_at)
+        VALUES (${id}, ${owner.tenantId}, ${owner.userId}, ${at.courseId}, ${at.chapterId}, ${at.orderIndex}, ${graded.score}, ${graded.total},
+                ${JSON.stringify(questions)}, ${JSON.stringify(answers)}, ${JSON.stringify(graded.results)}, ${createdAt})`,
+  );
+  return id;
+}
+
 export async function submitQuizAttempt(
-  sqlite: Database,
+  stores: ProgressStores,
   owner: CourseOwner,
   course: CourseHead,
   orderIndex: number,
   answers: Answer[],
   now: Date,
 ) {
-  const chapter = writtenChapter(sqlite, course.id, orderIndex);
-  const questions = chapterQuiz(sqlite, chapter.id);
+  const chapter = writtenChapter(stores.sqlite, course.id, orderIndex);
+  const questions = chapterQuiz(stores.sqlite, chapter.id);
   if (questions.length === 0) throw new AppError("QUIZ_NOT_FOUND", `Chapter ${orderIndex} has no quiz`);
   checkAnswers(questions, answers, "quiz");
   const graded = await gradeAnswers(questions, answers, builtinGrader);
-  const id = newId();
   const createdAt = now.toISOString();
-  sqlite.run(
-    `INSERT INTO quiz_attempts (id, tenant_id, user_id, course_id, chapter_id, order_index, score, total, questions, answers, results, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      id,
-      owner.tenantId,
-      owner.userId,
-      course.id,
-      chapter.id,
-      orderIndex,
-      graded.score,
-      graded.total,
-      JSON.stringify(questions),
-      JSON.stringify(answers),
-      JSON.stringify(graded.results),
-      createdAt,
-    ],
+  const id = await saveQuizAttempt(
+    stores.db,
+    owner,
+    { courseId: course.id, chapterId: chapter.id, orderIndex },
+    { questions, answers, graded },
+    createdAt,
   );
   return {
     attempt_id: id,
@@ -74,18 +86,17 @@ export async function submitQuizAttempt(
 }
 
 /** One of the learner's stored attempts at a chapter's quiz, as it was graded. */
-export function readQuizAttempt(
-  sqlite: Database,
+export async function readQuizAttempt(
+  db: Sql,
   owner: CourseOwner,
   courseId: string,
   orderIndex: number,
   attemptId: string,
 ) {
-  const row = sqlite
-    .query<{ score: number; total: number; results: string; created_at: string }, [string, string, string, number]>(
-      "SELECT score, total, results, created_at FROM quiz_attempts WHERE id = ? AND user_id = ? AND course_id = ? AND order_index = ?",
-    )
-    .get(attemptId, owner.userId, courseId, orderIndex);
+  const row = await db.get<{ score: number; total: number; results: string; created_at: string }>(
+    sql`SELECT score, total, results, created_at FROM quiz_attempts
+         WHERE id = ${attemptId} AND user_id = ${owner.userId} AND course_id = ${courseId} AND order_index = ${orderIndex}`,
+  );
   if (!row) throw new AppError("ATTEMPT_NOT_FOUND", "Quiz attempt not found");
   return {
     attempt_id: attemptId,

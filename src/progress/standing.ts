@@ -3,12 +3,13 @@
  * flashcards, and the completion figure (chapters read plus chapter quizzes passed, over twice
  * the number of chapters; decks and exams are optional materials and do not count).
  */
-import type { Database } from "bun:sqlite";
 import { chapterOutline } from "../courses/chapters.ts";
 import type { CourseHead, CourseOwner } from "../courses/read.ts";
+import { type Sql, sql } from "../db/sql.ts";
 import { findDeck } from "../materials/flashcards.ts";
 import { deckStanding } from "./flashcard-reviews.ts";
 import { percent, share } from "./share.ts";
+import type { ProgressStores } from "./stores.ts";
 
 /** A chapter quiz is passed when an attempt gets at least two thirds of its questions right. */
 const QUIZ_PASS = 2 / 3;
@@ -35,26 +36,25 @@ function bestAndLast(attempts: AttemptRow[]) {
   return { attempts: attempts.length, best: summary(best), last: summary(attempts[attempts.length - 1]!) };
 }
 
-export function learnerProgress(sqlite: Database, owner: CourseOwner, course: CourseHead, now: Date) {
-  const chapters = chapterOutline(sqlite, course.id);
-  const reads = new Map(
-    sqlite
-      .query<{ chapter_id: string; read_at: string }, [string, string]>(
-        "SELECT chapter_id, read_at FROM chapter_reads WHERE user_id = ? AND course_id = ?",
-      )
-      .all(owner.userId, course.id)
-      .map((r) => [r.chapter_id, r.read_at]),
+/** The learner's reads and attempts in a course, attempts in the order they were made. */
+export async function courseRecord(db: Sql, owner: CourseOwner, courseId: string) {
+  const reads = await db.all<{ chapter_id: string; read_at: string }>(
+    sql`SELECT chapter_id, read_at FROM chapter_reads WHERE user_id = ${owner.userId} AND course_id = ${courseId}`,
   );
-  const quizAttempts = sqlite
-    .query<AttemptRow & { chapter_id: string }, [string, string]>(
-      "SELECT id, chapter_id, score, total, created_at FROM quiz_attempts WHERE user_id = ? AND course_id = ? ORDER BY created_at, rowid",
-    )
-    .all(owner.userId, course.id);
-  const examAttempts = sqlite
-    .query<AttemptRow & { exam_size: number; exam_model: string; grader_engine: string }, [string, string]>(
-      "SELECT id, exam_size, exam_model, grader_engine, score, total, created_at FROM exam_attempts WHERE user_id = ? AND course_id = ? ORDER BY created_at, rowid",
-    )
-    .all(owner.userId, course.id);
+  const quizAttempts = await db.all<AttemptRow & { chapter_id: string }>(
+    sql`SELECT id, chapter_id, score, total, created_at FROM quiz_attempts
+         WHERE user_id = ${owner.userId} AND course_id = ${courseId} ORDER BY created_at, rowid`,
+  );
+  const examAttempts = await db.all<AttemptRow & { exam_size: number; exam_model: string; grader_engine: string }>(
+    sql`SELECT id, exam_size, exam_model, grader_engine, score, total, created_at FROM exam_attempts
+         WHERE user_id = ${owner.userId} AND course_id = ${courseId} ORDER BY created_at, rowid`,
+  );
+  return { reads: new Map(reads.map((r) => [r.chapter_id, r.read_at])), quizAttempts, examAttempts };
+}
+
+export async function learnerProgress(stores: ProgressStores, owner: CourseOwner, course: CourseHead, now: Date) {
+  const chapters = chapterOutline(stores.sqlite, course.id);
+  const { reads, quizAttempts, examAttempts } = await courseRecord(stores.db, owner, course.id);
 
   const chapterViews = chapters.map((ch) => {
     const quiz = bestAndLast(quizAttempts.filter((a) => a.chapter_id === ch.id));
@@ -69,8 +69,8 @@ export function learnerProgress(sqlite: Database, owner: CourseOwner, course: Co
     };
   });
 
-  const deck = findDeck(sqlite, course.id);
-  const cards = deck ? deckStanding(sqlite, owner.userId, deck, now) : null;
+  const deck = findDeck(stores.sqlite, course.id);
+  const cards = deck ? await deckStanding(stores.db, owner.userId, deck, now) : null;
   const chaptersRead = chapterViews.filter((c) => c.read).length;
   const quizzesPassed = chapterViews.filter((c) => c.quiz.passed).length;
 

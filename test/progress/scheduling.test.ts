@@ -26,6 +26,7 @@ const ownerOf = (id: string): CourseOwner => {
     .get(id)!;
   return { tenantId: row.tenant_id, userId: row.user_id };
 };
+const stores = { sqlite, db: sqliteSql(sqlite) };
 const ada = ownerOf(courseId);
 const bob = ownerOf(twinCourse);
 afterAll(() => {
@@ -37,11 +38,13 @@ const T0 = new Date("2026-03-02T09:00:00.000Z");
 const later = (ms: number) => new Date(T0.getTime() + ms);
 const MINUTE = 60_000;
 const DAY = 86_400_000;
-const order = (at: Date) => dueCards(sqlite, ada, courseId, {}, at).cards.map((c) => c.card_index);
+const order = async (at: Date) => (await dueCards(stores, ada, courseId, {}, at)).cards.map((c) => c.card_index);
 
-test("again < hard < good < easy: each rating of a new card brings it back later than the one before", () => {
-  const dues = (["again", "hard", "good", "easy"] as const).map((rating, i) =>
-    reviewCard(sqlite, ada, courseId, { cardIndex: i, rating }, T0),
+test("again < hard < good < easy: each rating of a new card brings it back later than the one before", async () => {
+  const dues = await Promise.all(
+    (["again", "hard", "good", "easy"] as const).map((rating, i) =>
+      reviewCard(stores, ada, courseId, { cardIndex: i, rating }, T0),
+    ),
   );
   const at = dues.map((d) => Date.parse(d.due!) - T0.getTime());
   expect(at[0]).toBeGreaterThan(0);
@@ -52,15 +55,16 @@ test("again < hard < good < easy: each rating of a new card brings it back later
   expect(dues.map((d) => d.state)).toEqual(["learning", "learning", "learning", "review"]);
 });
 
-test("the due list at a chosen time: reviewed cards due, most overdue first, then new cards in deck order", () => {
-  expect(order(T0)).toEqual([4]);
-  expect(order(later(MINUTE))).toEqual([0, 4]);
-  expect(order(later(DAY))).toEqual([0, 1, 2, 4]);
-  const easyDue = Date.parse(dueCards(sqlite, ada, courseId, {}, later(DAY)).next_due!);
-  expect(order(new Date(easyDue - 1))).toEqual([0, 1, 2, 4]);
-  expect(order(new Date(easyDue))).toEqual([0, 1, 2, 3, 4]);
+test("the due list at a chosen time: reviewed cards due, most overdue first, then new cards in deck order", async () => {
+  expect(await order(T0)).toEqual([4]);
+  expect(await order(later(MINUTE))).toEqual([0, 4]);
+  expect(await order(later(DAY))).toEqual([0, 1, 2, 4]);
+  const easyDue = Date.parse((await dueCards(stores, ada, courseId, {}, later(DAY))).next_due!);
+  expect(await order(new Date(easyDue - 1))).toEqual([0, 1, 2, 4]);
+  expect(await order(new Date(easyDue))).toEqual([0, 1, 2, 3, 4]);
   expect(
-    learnerProgress(sqlite, ada, { id: courseId, title: "", status: "completed", model: null }, later(DAY)).flashcards,
+    (await learnerProgress(stores, ada, { id: courseId, title: "", status: "completed", model: null }, later(DAY)))
+      .flashcards,
   ).toMatchObject({
     total: 5,
     reviewed: 4,
@@ -69,26 +73,30 @@ test("the due list at a chosen time: reviewed cards due, most overdue first, the
   });
 });
 
-test("reviewing a due card moves it behind the others; forgetting a graduated card is a lapse", () => {
+test("reviewing a due card moves it behind the others; forgetting a graduated card is a lapse", async () => {
   const at = later(DAY);
-  const good = reviewCard(sqlite, ada, courseId, { cardIndex: 0, rating: "good" }, at);
+  const good = await reviewCard(stores, ada, courseId, { cardIndex: 0, rating: "good" }, at);
   expect(Date.parse(good.due!)).toBeGreaterThan(at.getTime());
-  expect(order(at)).toEqual([1, 2, 4]);
+  expect(await order(at)).toEqual([1, 2, 4]);
   const easyDue = new Date(
-    dueCards(sqlite, ada, courseId, {}, later(365 * DAY)).cards.find((c) => c.card_index === 3)!.due!,
+    (await dueCards(stores, ada, courseId, {}, later(365 * DAY))).cards.find((c) => c.card_index === 3)!.due!,
   );
-  const lapse = reviewCard(sqlite, ada, courseId, { cardIndex: 3, rating: "again" }, easyDue);
+  const lapse = await reviewCard(stores, ada, courseId, { cardIndex: 3, rating: "again" }, easyDue);
   expect(lapse).toMatchObject({ state: "relearning", lapses: 1, reps: 2 });
   expect(Date.parse(lapse.due!) - easyDue.getTime()).toBeLessThan(DAY);
 });
 
-test("no fuzz: the same reviews at the same times give the same schedule to every learner", () => {
+test("no fuzz: the same reviews at the same times give the same schedule to every learner", async () => {
   const seq = [
     ["good", 0],
     ["good", 10 * MINUTE],
     ["hard", 3 * DAY],
   ] as const;
-  const run = (owner: CourseOwner, course: string) =>
-    seq.map(([rating, t]) => reviewCard(sqlite, owner, course, { cardIndex: 4, rating }, later(t)).due);
-  expect(run(bob, twinCourse)).toEqual(run(ada, courseId));
+  const run = async (owner: CourseOwner, course: string) => {
+    const dues: (string | null)[] = [];
+    for (const [rating, t] of seq)
+      dues.push((await reviewCard(stores, owner, course, { cardIndex: 4, rating }, later(t))).due);
+    return dues;
+  };
+  expect(await run(bob, twinCourse)).toEqual(await run(ada, courseId));
 });

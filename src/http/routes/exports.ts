@@ -4,6 +4,7 @@
  * checks that token instead of an API key.
  */
 import { Elysia, t } from "elysia";
+import { sqliteSql } from "../../db/sql.ts";
 import { AppError } from "../../errors.ts";
 import { EXPORT_FORMATS, exportPackage } from "../../exports/package.ts";
 import { courseFeed, feedDocument, feedEpisodeAudio, revokeCourseFeed } from "../../exports/podcast-feed.ts";
@@ -18,8 +19,9 @@ const Feed = t.Object({
   created_at: t.String(),
 });
 
-export const exportRoutes = (svc: Services) =>
-  new Elysia({ name: "exports" })
+export const exportRoutes = (svc: Services) => {
+  const feeds = { ...svc, db: sqliteSql(svc.sqlite) };
+  return new Elysia({ name: "exports" })
     .get(
       "/v2/courses/:course_id/export",
       async ({ request, params, query }) => {
@@ -72,8 +74,8 @@ export const exportRoutes = (svc: Services) =>
     )
     .post(
       "/v2/courses/:course_id/podcasts/feed",
-      ({ request, params, set }) => {
-        const { created, view } = courseFeed(svc, ownerOf(svc, request), params.course_id);
+      async ({ request, params, set }) => {
+        const { created, view } = await courseFeed(feeds, ownerOf(svc, request), params.course_id);
         set.status = created ? 201 : 200;
         // The URL is a credential for the feed: not to be kept by caches.
         set.headers["cache-control"] = "private, no-store";
@@ -93,8 +95,8 @@ export const exportRoutes = (svc: Services) =>
     )
     .delete(
       "/v2/courses/:course_id/podcasts/feed",
-      ({ request, params, set }) => {
-        revokeCourseFeed(svc, ownerOf(svc, request), params.course_id);
+      async ({ request, params, set }) => {
+        await revokeCourseFeed(feeds, ownerOf(svc, request), params.course_id);
         set.status = 204;
         return "";
       },
@@ -110,8 +112,8 @@ export const exportRoutes = (svc: Services) =>
     )
     .get(
       "/feeds/:token/rss",
-      ({ params }) =>
-        new Response(feedDocument(svc, params.token), {
+      async ({ params }) =>
+        new Response(await feedDocument(feeds, params.token), {
           headers: { "content-type": "application/rss+xml; charset=utf-8", "cache-control": "private, no-cache" },
         }),
       {
@@ -133,7 +135,7 @@ export const exportRoutes = (svc: Services) =>
     .get(
       "/feeds/:token/episodes/:file",
       async ({ params, request }) => {
-        const audio = feedEpisodeAudio(svc, params.token, params.file);
+        const audio = await feedEpisodeAudio(feeds, params.token, params.file);
         const file = Bun.file(audio.path);
         if (!(await file.exists())) throw new AppError("NOT_FOUND", "No such episode");
         return fileResponse(request, file, { "content-type": audio.contentType, "cache-control": "private, no-cache" });
@@ -155,3 +157,4 @@ export const exportRoutes = (svc: Services) =>
         },
       },
     );
+};

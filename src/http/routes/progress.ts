@@ -1,6 +1,7 @@
 /** Learning progress: quiz and exam attempts, flashcard reviews and due cards, chapters read, the learner's standing. */
 import { Elysia, t } from "elysia";
 import { loadCourseOf } from "../../courses/read.ts";
+import { sqliteSql } from "../../db/sql.ts";
 import { markChapterRead } from "../../progress/chapters.ts";
 import { readExamAttempt, submitExamAttempt } from "../../progress/exam-attempts.ts";
 import { dueCards, reviewCard } from "../../progress/flashcard-reviews.ts";
@@ -24,6 +25,7 @@ import {
 const LEARNER = "Per learner: another learner's or tenant's course is 404, and progress is never shared.";
 
 export const progressRoutes = (svc: Services) => {
+  const stores = { sqlite: svc.sqlite, db: sqliteSql(svc.sqlite) };
   const access = (request: Request, courseId: string) => {
     const owner = ownerOf(svc, request);
     return { owner, course: loadCourseOf(svc.sqlite, owner, courseId) };
@@ -34,7 +36,7 @@ export const progressRoutes = (svc: Services) => {
       "/v2/courses/:course_id/chapters/:order_index/quiz-attempts",
       ({ request, params, body }) => {
         const { owner, course } = access(request, params.course_id);
-        return submitQuizAttempt(svc.sqlite, owner, course, params.order_index, body.answers, svc.clock.now());
+        return submitQuizAttempt(stores, owner, course, params.order_index, body.answers, svc.clock.now());
       },
       {
         headers: UserHeaders,
@@ -52,7 +54,7 @@ export const progressRoutes = (svc: Services) => {
       "/v2/courses/:course_id/chapters/:order_index/quiz-attempts/:attempt_id",
       ({ request, params }) => {
         const { owner, course } = access(request, params.course_id);
-        return readQuizAttempt(svc.sqlite, owner, course.id, params.order_index, params.attempt_id);
+        return readQuizAttempt(stores.db, owner, course.id, params.order_index, params.attempt_id);
       },
       {
         headers: UserHeaders,
@@ -69,7 +71,7 @@ export const progressRoutes = (svc: Services) => {
       "/v2/courses/:course_id/chapters/:order_index/read",
       ({ request, params }) => {
         const { owner, course } = access(request, params.course_id);
-        return markChapterRead(svc.sqlite, owner, course.id, params.order_index, svc.clock.now());
+        return markChapterRead(stores, owner, course.id, params.order_index, svc.clock.now());
       },
       {
         headers: UserHeaders,
@@ -96,7 +98,7 @@ export const progressRoutes = (svc: Services) => {
       ({ request, params, body }) => {
         const { owner, course } = access(request, params.course_id);
         return submitExamAttempt(
-          svc,
+          { ...stores, llm: svc.llm },
           owner,
           course,
           { examSize: body.exam_size, answers: body.answers, modelKey: body.model_key },
@@ -127,7 +129,7 @@ export const progressRoutes = (svc: Services) => {
       "/v2/courses/:course_id/exam-attempts/:attempt_id",
       ({ request, params }) => {
         const { owner, course } = access(request, params.course_id);
-        return readExamAttempt(svc.sqlite, owner, course.id, params.attempt_id);
+        return readExamAttempt(stores.db, owner, course.id, params.attempt_id);
       },
       {
         headers: UserHeaders,
@@ -145,7 +147,7 @@ export const progressRoutes = (svc: Services) => {
       ({ request, params, body }) => {
         const { owner, course } = access(request, params.course_id);
         return reviewCard(
-          svc.sqlite,
+          stores,
           owner,
           course.id,
           { cardIndex: body.card_index, rating: body.rating, modelKey: body.model_key },
@@ -182,13 +184,7 @@ export const progressRoutes = (svc: Services) => {
       "/v2/courses/:course_id/flashcards/due",
       ({ request, params, query }) => {
         const { owner, course } = access(request, params.course_id);
-        return dueCards(
-          svc.sqlite,
-          owner,
-          course.id,
-          { modelKey: query.model_key, limit: query.limit },
-          svc.clock.now(),
-        );
+        return dueCards(stores, owner, course.id, { modelKey: query.model_key, limit: query.limit }, svc.clock.now());
       },
       {
         headers: UserHeaders,
@@ -222,7 +218,7 @@ export const progressRoutes = (svc: Services) => {
       "/v2/courses/:course_id/learner-progress",
       ({ request, params }) => {
         const { owner, course } = access(request, params.course_id);
-        return learnerProgress(svc.sqlite, owner, course, svc.clock.now());
+        return learnerProgress(stores, owner, course, svc.clock.now());
       },
       {
         headers: UserHeaders,

@@ -1,0 +1,137 @@
+/**
+ * The podcasts owner's storage (podcast_episodes) on both engines: SQLite (the server's) and
+ * PostgreSQL (a throwaway cluster). Generating claims each chapter's episode once: requests at
+ * once queue one job per episode, a ready episode is left alone and a failed one is queued again,
+ * once. On PostgreSQL across connections that single flight is held by the seam's lock.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { openDb } from "../../src/db/index.ts";
+import { migratePostgres } from "../../src/db/postgres/migrate.ts";
+import { postgresSql, type Sql, sql, sqliteSql } from "../../src/db/sql.ts";
+import { courseEpisodes, getEpisode } from "../../src/podcasts/episodes.ts";
+import { claimEpisodes } from "../../src/podcasts/generate.ts";
+import { startPostgres } from "../helpers/postgres.ts";
+import { seedCourse } from "../helpers/seed-course.ts";
+import { cleanup, tempDir } from "../helpers/server.ts";
+
+interface Engine {
+  db: Sql;
+  close(): Promise<void>;
+}
+
+async function sqliteEngine(): Promise<Engine> {
+  const dir = tempDir("cf-podcasts-engines-");
+  const o = await openDb(dir);
+  return {
+    db: sqliteSql(o.sqlite),
+    async close() {
+      o.sqlite.close();
+      cleanup(dir);
+    },
+  };
+}
+
+async function postgresEngine(): Promise<Engine> {
+  const pg = await startPostgres();
+  await migratePostgres(pg.client);
+  return { db: postgresSql(pg.client), close: () => pg.stop() };
+}
+
+/** A stand-in for the job queue: the episodes queued, in order, each with a job id of its own. */
+function jobQueue() {
+  const queued: string[] = [];
+  return {
+    queued,
+    enqueue: (episodeId: string) => {
+      queued.push(episodeId);
+      return `job-${queued.length}`;
+    },
+  };
+}
+
+describe.each([
+  ["SQLite", sqliteEngine],
+  ["PostgreSQL", postgresEngine],
+] as const)("podcast episodes on %s", (_, open) => {
+  let e: Engine;
+
+  // initdb on a loaded machine takes longer than a hook's default 5 s.
+  beforeAll(async () => {
+    e = await open();
+  }, 120_000);
+  afterAll(() => e?.close());
+
+  test("requests at once make one episode per chapter and queue each once", async () => {
+    const c = await seedCourse(e.db, "crowd", 3);
+    const jobs = jobQueue();
+    const claims = await Promise.all(
+      Array.from({ length: 4 }, () => claimEpisodes(e.db, c.courseId, c.chapters, "espeak", jobs.enqueue)),
+    );
+    expect(claims.reduce((n, x) => n + x.queued, 0)).toBe(3);
+    const episodes = await courseEpisodes(e.db, c.courseId);
+    expect(episodes.map((ep) => [ep.chapter_order, ep.status, ep.tts_provider])).toEqual([
+      [0, "generating", "espeak"],
+      [1, "generating", "espeak"],
+      [2, "generating", "espeak"],
+    ]);
+    expect([...jobs.queued].sort()).toEqual(episodes.map((ep) => ep.id).sort());
+    expect(new Set(episodes.map((ep) => ep.job_id)).size).toBe(3);
+  });
+
+  test("a ready episode is left alone; a failed one is queued again with the engine asked for", async () => {
+    const c = await seedCourse(e.db, "retry", 2);
+    const first = jobQueue();
+    await claimEpisodes(e.db, c.courseId, c.chapters, "espeak", first.enqueue);
+    const [done, failed] = await courseEpisodes(e.db, c.courseId);
+    await e.db.run(sql`UPDATE podcast_episodes SET status = 'ready', blob_key = 'a.mp3' WHERE id = ${done!.id}`);
+    await e.db.run(sql`UPDATE podcast_episodes SET status = 'error', error = '{"code":"X"}' WHERE id = ${failed!.id}`);
+
+    const again = jobQueue();
+    expect(await claimEpisodes(e.db, c.courseId, c.chapters, "piper", again.enqueue)).toEqual({
+      ready: 1,
+      failed: 1,
+      queued: 1,
+    });
+    expect(again.queued).toEqual([failed!.id]);
+    expect(await getEpisode(e.db, failed!.id)).toMatchObject({
+      status: "generating",
+      error: null,
+      tts_provider: "piper",
+      job_id: "job-1",
+    });
+    expect(await getEpisode(e.db, done!.id)).toMatchObject({ status: "ready", tts_provider: "espeak" });
+    expect(await getEpisode(e.db, "no-such-episode")).toBeNull();
+  });
+});
+
+describe("one failed episode asked for again on two PostgreSQL connections at once", () => {
+  let e: Engine;
+
+  beforeAll(async () => {
+    e = await postgresEngine();
+    // Each write of an episode holds its transaction open a while, so the second request reads
+    // the episodes while the first has not committed: only the lock keeps it from seeing `error` too.
+    await e.db.run(sql`CREATE FUNCTION slow_episode() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN PERFORM pg_sleep(0.3); RETURN NEW; END $$`);
+    await e.db.run(sql`CREATE TRIGGER slow_episode BEFORE UPDATE ON podcast_episodes
+      FOR EACH ROW EXECUTE FUNCTION slow_episode()`);
+  }, 120_000);
+  afterAll(() => e?.close());
+
+  test("it is queued once: the second request finds it generating", async () => {
+    const c = await seedCourse(e.db, "single-flight", 1);
+    await claimEpisodes(e.db, c.courseId, c.chapters, "espeak", jobQueue().enqueue);
+    await e.db.run(sql`UPDATE podcast_episodes SET status = 'error' WHERE course_id = ${c.courseId}`);
+
+    const jobs = jobQueue();
+    const claims = await Promise.all([
+      claimEpisodes(e.db, c.courseId, c.chapters, "espeak", jobs.enqueue),
+      claimEpisodes(e.db, c.courseId, c.chapters, "espeak", jobs.enqueue),
+    ]);
+    expect(jobs.queued).toHaveLength(1);
+    expect(claims.map((x) => x.queued).sort()).toEqual([0, 1]);
+    expect((await courseEpisodes(e.db, c.courseId)).map((ep) => [ep.status, ep.job_id])).toEqual([
+      ["generating", "job-1"],
+    ]);
+  }, 30_000);
+});
