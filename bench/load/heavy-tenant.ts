@@ -13,10 +13,12 @@
  * Usage: bun bench/load/heavy-tenant.ts [--mb 3.8] [--clients 4] [--backlog 12]
  */
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { call, startServer } from "../../test/helpers/server.ts";
+import { BUN, call, ROOT, startServer, tempDir } from "../../test/helpers/server.ts";
 import { headersFor, longest, Recorder, timed } from "../../test/reliability/harness.ts";
 import { bigText } from "../../test/reliability/hostile-files.ts";
+import { stallTable } from "./stalls.ts";
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -24,6 +26,7 @@ const { values } = parseArgs({
     mb: { type: "string", default: "3.8" },
     clients: { type: "string", default: "4" },
     backlog: { type: "string", default: "12" },
+    profile: { type: "boolean", default: false },
   },
 });
 const MB = Number(values.mb);
@@ -45,7 +48,9 @@ function book(mb: number): Uint8Array {
 const NOTE = (n: number) =>
   `# Tides ${n}\n\n## Causes\n\nTides rise and fall twice a day because the Moon's gravity pulls the oceans toward it. The Sun adds a smaller pull of its own.\n\n## Kinds\n\nSpring tides come when the Sun and the Moon line up; neap tides come when they stand at right angles.\n`;
 
+const profileDir = values.profile ? tempDir("cf-profile-") : null;
 const srv = await startServer({
+  command: profileDir ? [BUN, "--cpu-prof", `--cpu-prof-dir=${profileDir}`, join(ROOT, "src/main.ts")] : undefined,
   env: { LLM_PROVIDER: "extractive", RATE_LIMIT_PER_MINUTE: "1000000", JOB_CONCURRENCY: "2" },
 });
 const peakMb = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${srv.proc.pid}/status`, "utf8"))![1]) / 1024;
@@ -56,6 +61,7 @@ const form = (name: string, bytes: Uint8Array, chapters: number) => {
   return f;
 };
 
+let startedAt = Date.now();
 try {
   const heavy = await srv.createKey("heavy", "production");
   const others = await Promise.all(["tenant-b", "tenant-c"].map((t) => srv.createKey(t, "production")));
@@ -65,6 +71,7 @@ try {
   const bytes = book(MB);
   const rec = new Recorder();
   let building = true;
+  startedAt = Date.now();
   const t0 = performance.now();
   const build = call(srv.url, "/v2/courses/generate-from-files?mode=sync", {
     key: heavy,
@@ -140,3 +147,4 @@ try {
 } finally {
   await srv.stop();
 }
+if (profileDir) console.log(`\n${stallTable(profileDir, startedAt)}\n\nprofiles in ${profileDir}`);
