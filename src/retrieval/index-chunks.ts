@@ -87,13 +87,14 @@ function insertChunks(
 ): void {
   const dimension = vectors[0]?.length ?? 0;
   const table = dimension > 0 ? ensureVectorTable(sqlite, { embedder: embedder.id, dimension }) : null;
-  const insertChunk = sqlite.prepare<{ seq: number }, (string | number | null)[]>(
+  // query(), not prepare(): the statements are compiled once per connection, not once per document.
+  const insertChunk = sqlite.query<{ seq: number }, (string | number | null)[]>(
     `INSERT INTO retrieval_chunks (id, tenant_id, user_id, document_id, course_id, chapter_id, space_id, position, text,
        context, heading_path, role, page, slide, timestamp_seconds, embedder, dimension, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
   );
-  const insertFts = sqlite.prepare("INSERT INTO retrieval_fts (rowid, heading, body, scope) VALUES (?, ?, ?, ?)");
-  const insertVector = table ? sqlite.prepare(insertVectorSql(table)) : null;
+  const insertFts = sqlite.query("INSERT INTO retrieval_fts (rowid, heading, body, scope) VALUES (?, ?, ?, ?)");
+  const insertVector = table ? sqlite.query(insertVectorSql(table)) : null;
   const createdAt = nowIso();
   const scope = scopeTokens(owner);
   const keys = vectorKeys({
