@@ -7,6 +7,7 @@
  */
 import type { Database } from "bun:sqlite";
 import type { Config } from "../config.ts";
+import { writeWhenFree } from "../db/write-when-free.ts";
 import { isStorageFull } from "../errors.ts";
 import { type ExtractionPool, extractSource, noTextFound } from "../ingest/index.ts";
 import { collectAfterLargeText } from "../ingest/large-text.ts";
@@ -86,7 +87,8 @@ export async function ingestDocument(
     const repeats = opts.index
       ? await readInThread("documentRepeats", { database: svc.sqlite.filename, documentId: target.id })
       : null;
-    svc.sqlite.transaction(() => {
+    // Extraction processes write beside the server: waiting for the lock must not hold its thread.
+    await writeWhenFree(svc.sqlite, () => {
       if (repeats) setDocumentRepeats(svc.sqlite, target.id, repeats);
       markDocumentReady(svc.sqlite, target.id, {
         ...ready,
@@ -96,7 +98,7 @@ export async function ingestDocument(
         chunkCount,
       });
       opts.onReady?.(target.id, ready);
-    })();
+    });
     collectAfterLargeText(result.markdown.length);
     return { status: "ready", blobKey };
   } catch (err) {
