@@ -9,13 +9,13 @@
  */
 import type { Database } from "bun:sqlite";
 
-const BUSY_TIMEOUT_MS = 5_000;
 const RETRY_MS = 2;
 
 const isBusy = (err: unknown) => (err as { code?: unknown } | null)?.code === "SQLITE_BUSY";
 
-export async function writeWhenFree<T>(sqlite: Database, write: () => T, patienceMs = BUSY_TIMEOUT_MS): Promise<T> {
+export async function writeWhenFree<T>(sqlite: Database, write: () => T, patienceMs = 5_000): Promise<T> {
   const transaction = sqlite.transaction(write);
+  const { timeout } = sqlite.query<{ timeout: number }, []>("PRAGMA busy_timeout").get()!;
   const deadline = performance.now() + patienceMs;
   while (performance.now() < deadline) {
     sqlite.run("PRAGMA busy_timeout = 0");
@@ -24,7 +24,7 @@ export async function writeWhenFree<T>(sqlite: Database, write: () => T, patienc
     } catch (err) {
       if (!isBusy(err)) throw err;
     } finally {
-      sqlite.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      sqlite.run(`PRAGMA busy_timeout = ${timeout}`);
     }
     await Bun.sleep(RETRY_MS);
   }
