@@ -128,6 +128,12 @@ try {
     `| ${abstracts.length} | ${clients} | ${ready} | ${failed} | ${seconds.toFixed(1)} | ${perAbstract(after.server - before.server)} | ${perAbstract(after.children - before.children)} | ${fts.toFixed(3)} | ${Math.round(seconds / fts)} | ≤ ${goal.toFixed(1)} s: ${seconds <= goal ? "met" : "NOT met"} |`,
   );
   for (const reason of reasons) console.log(`failed: ${reason}`);
+  // An internal error's cause is in the server's log only.
+  const errors = srv
+    .output()
+    .split("\n")
+    .filter((l) => l.includes('"level":"error"'));
+  if (errors.length > 0) console.log(`server errors (${errors.length}), the first: ${errors[0]}`);
 } catch (err) {
   console.log(srv.output().slice(-4000));
   throw err;

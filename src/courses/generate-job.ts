@@ -12,7 +12,8 @@ import { AppError, type FailureReason } from "../errors.ts";
 import { defineJob, type JobContext } from "../jobs/definition.ts";
 import { INTERRUPTED, type JobRow } from "../jobs/queue.ts";
 import { EXTRACTIVE_MODEL, UsageMeter } from "../llm/artefacts.ts";
-import { indexChapter } from "../retrieval/index.ts";
+import { readInThread } from "../llm/extractive/thread.ts";
+import { chapterIndexJob, type IndexSettings } from "../retrieval/index.ts";
 import { type ChapterScope, writeCourseChapter } from "./chapter-writer.ts";
 import type { WritingDeps } from "./deps.ts";
 import { type ChapterRef, type CourseUsage, publish } from "./events.ts";
@@ -41,7 +42,7 @@ import { matchTopic, refuseTopic } from "./topic-match.ts";
 
 /** Writing chapters: the model, retrieval, web search, and how many chapters at once. */
 type ChapterDeps = WritingDeps & {
-  cfg: Pick<Config, "chapterConcurrency" | "topicMatchMinScore" | "courseMaxSourceWords">;
+  cfg: Pick<Config, "chapterConcurrency" | "topicMatchMinScore" | "courseMaxSourceWords"> & IndexSettings;
 };
 
 /** The whole job: ingesting the sources, then planning and writing. */
@@ -209,14 +210,18 @@ async function writeChapters(
                 index: c.order_index,
               },
             );
-            await indexChapter(svc, {
-              tenantId: course.tenant_id,
-              userId: course.user_id,
-              courseId: course.id,
-              chapterId: c.id,
-              title: c.title,
-              markdown: written.draft.content,
-            });
+            // Embedding a long chapter's chunks takes the built-in embedder a second: in the engine's thread.
+            await readInThread(
+              "indexChapter",
+              chapterIndexJob(svc, {
+                tenantId: course.tenant_id,
+                userId: course.user_id,
+                courseId: course.id,
+                chapterId: c.id,
+                title: c.title,
+                markdown: written.draft.content,
+              }),
+            );
             const madeBy = written.generatedBy === "extractive" ? EXTRACTIVE_MAKER : maker;
             const completedAt = commitChapter(svc.sqlite, c.id, written.draft, written.sources, madeBy);
             publishChapter(job.id, course.id, c, completedAt);

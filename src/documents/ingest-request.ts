@@ -5,6 +5,7 @@
  * what was stored; what it stopped is removed rather than left half done.
  */
 import pLimit from "p-limit";
+import { writeWhenFree } from "../db/write-when-free.ts";
 import { isStorageFull, storageFull } from "../errors.ts";
 import { sharesTurns } from "../ingest/index.ts";
 import { deleteBlob } from "../media/blob-store.ts";
@@ -25,7 +26,7 @@ export async function ingestUploads(
 ): Promise<string[]> {
   const sources = await requestSources(input);
   // One commit for the request's records, not one per file (a batch of abstracts is ten).
-  const ids = svc.sqlite.transaction(() =>
+  const ids = await writeWhenFree(svc.sqlite, () =>
     sources.map((s) =>
       createDocumentRecord(svc.sqlite, owner, {
         kind: opts.kind,
@@ -36,7 +37,7 @@ export async function ingestUploads(
         mimeType: detectedKind(s)?.mimeType ?? null,
       }),
     ),
-  )();
+  );
   const limit = pLimit(svc.cfg.ingestConcurrency);
   const ingest = (s: RequestSource, i: number) => ingestDocument(svc, { id: ids[i]!, owner }, s, opts);
   // Small text files reach the extraction pool together, which runs them in shared turns; the

@@ -7,6 +7,7 @@
  */
 import type { Database } from "bun:sqlite";
 import type { Config } from "../config.ts";
+import { writeWhenFree } from "../db/write-when-free.ts";
 import { isStorageFull } from "../errors.ts";
 import { type ExtractionPool, extractSource, noTextFound } from "../ingest/index.ts";
 import { collectAfterLargeText } from "../ingest/large-text.ts";
@@ -21,6 +22,7 @@ import {
   type SourceType,
   setDocumentRepeats,
 } from "./records.ts";
+import { detectRepeats } from "./repeated-sections.ts";
 import { detectedKind, failureMessage, type RequestSource, sourceName, toIngestSource } from "./sources.ts";
 
 /** Ingesting a document: the extraction pool, the index (database and embedder), the blob store and the log. */
@@ -52,6 +54,9 @@ export type IngestOutcome =
   /** The disk is full: the record is left as it was, for the caller to discard or mark. */
   | { status: "storage_full"; blobKey: string | null; error: unknown };
 
+/** Chunks (of ~500 tokens) a document may have and still have its repeats found on the server's thread. */
+const REPEATS_HERE_CHUNKS = 8;
+
 export async function ingestDocument(
   svc: IngestDeps,
   target: IngestTarget,
@@ -82,11 +87,15 @@ export async function ingestDocument(
       pages: result.pages,
     };
     // Checked once here, where the chunks were just written, so every course of the document reads
-    // it; in the extractive engine's thread, as it reads the whole text.
-    const repeats = opts.index
-      ? await readInThread("documentRepeats", { database: svc.sqlite.filename, documentId: target.id })
-      : null;
-    svc.sqlite.transaction(() => {
+    // it; in the extractive engine's thread, as it reads the whole text. A short document's check
+    // takes a millisecond here, where in the thread it would wait behind any course being built.
+    const repeats = !opts.index
+      ? null
+      : chunkCount <= REPEATS_HERE_CHUNKS
+        ? detectRepeats(svc.sqlite, target.id)
+        : await readInThread("documentRepeats", { database: svc.sqlite.filename, documentId: target.id });
+    // Extraction processes write beside the server: waiting for the lock must not hold its thread.
+    await writeWhenFree(svc.sqlite, () => {
       if (repeats) setDocumentRepeats(svc.sqlite, target.id, repeats);
       markDocumentReady(svc.sqlite, target.id, {
         ...ready,
@@ -96,7 +105,7 @@ export async function ingestDocument(
         chunkCount,
       });
       opts.onReady?.(target.id, ready);
-    })();
+    });
     collectAfterLargeText(result.markdown.length);
     return { status: "ready", blobKey };
   } catch (err) {

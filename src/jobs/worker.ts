@@ -267,6 +267,15 @@ export class JobWorker {
     const types = this.freeTypes();
     if (types.length === 0) return null;
     const now = isoNow(this.clock);
+    // Read first: the claim's UPDATE takes the database's write lock even when no job is due, and
+    // waits for it (busy_timeout, on the server's thread) while an extraction process writes chunks.
+    const due = this.sqlite
+      .query<{ due: number }, [string, string]>(
+        `SELECT EXISTS (SELECT 1 FROM jobs WHERE status = 'queued' AND run_after <= ?
+                          AND type IN (SELECT value FROM json_each(?))) AS due`,
+      )
+      .get(now, JSON.stringify(types))!.due;
+    if (!due) return null;
     const job = this.sqlite
       .query<JobRow, Record<string, string>>(
         `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_owner = $owner, lease_token = $token,

@@ -2,8 +2,8 @@
  * Indexing: chunks are embedded, then written with their FTS5 row and vector, replacing whatever
  * the same document or chapter had before. A chapter is written in one transaction, so a reader
  * sees the old index or the new one, never half of each. A document may be 50 MB of text (~30,000
- * chunks, a minute of embedding): uploaded files are indexed in their extraction process
- * (worker-index.ts), and any document is embedded and written in small batches that give the
+ * chunks, a minute of embedding): uploaded files are indexed in their extraction process and a
+ * course's chapters in the extractive engine's thread (worker-index.ts), and any document is embedded and written in small batches that give the
  * event loop back between them; search leaves out the chunks of a document still 'processing'.
  */
 import type { Database } from "bun:sqlite";
@@ -87,13 +87,14 @@ function insertChunks(
 ): void {
   const dimension = vectors[0]?.length ?? 0;
   const table = dimension > 0 ? ensureVectorTable(sqlite, { embedder: embedder.id, dimension }) : null;
-  const insertChunk = sqlite.prepare<{ seq: number }, (string | number | null)[]>(
+  // query(), not prepare(): the statements are compiled once per connection, not once per document.
+  const insertChunk = sqlite.query<{ seq: number }, (string | number | null)[]>(
     `INSERT INTO retrieval_chunks (id, tenant_id, user_id, document_id, course_id, chapter_id, space_id, position, text,
        context, heading_path, role, page, slide, timestamp_seconds, embedder, dimension, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
   );
-  const insertFts = sqlite.prepare("INSERT INTO retrieval_fts (rowid, heading, body, scope) VALUES (?, ?, ?, ?)");
-  const insertVector = table ? sqlite.prepare(insertVectorSql(table)) : null;
+  const insertFts = sqlite.query("INSERT INTO retrieval_fts (rowid, heading, body, scope) VALUES (?, ?, ?, ?)");
+  const insertVector = table ? sqlite.query(insertVectorSql(table)) : null;
   const createdAt = nowIso();
   const scope = scopeTokens(owner);
   const keys = vectorKeys({
@@ -102,32 +103,43 @@ function insertChunks(
     course_id: owner.courseId,
     space_id: owner.spaceId,
   });
+  // Everything but the inserts is made before the transaction: it holds the database's one write
+  // lock, which the server's own writes wait for while another thread or process indexes.
+  const rows = chunks.map((c, i) => ({
+    chunk: [
+      newId(),
+      owner.tenantId,
+      owner.userId,
+      owner.documentId,
+      owner.courseId,
+      owner.chapterId,
+      owner.spaceId,
+      c.position,
+      c.text,
+      c.context,
+      JSON.stringify(c.headingPath),
+      c.role,
+      c.page ?? null,
+      c.slide ?? null,
+      c.timestamp ?? null,
+      embedder.id,
+      dimension,
+      createdAt,
+    ],
+    // The chunk's seq, known once it is inserted, goes first.
+    vector: insertVector ? vectorRow(0, owner.tenantId, keys, vectors[i]!) : null,
+    fts: [c.context, c.text, scope],
+  }));
   sqlite.transaction(() => {
     if (replace) deleteChunksOf(sqlite, owner);
-    chunks.forEach((c, i) => {
-      const { seq } = insertChunk.get(
-        newId(),
-        owner.tenantId,
-        owner.userId,
-        owner.documentId,
-        owner.courseId,
-        owner.chapterId,
-        owner.spaceId,
-        c.position,
-        c.text,
-        c.context,
-        JSON.stringify(c.headingPath),
-        c.role,
-        c.page ?? null,
-        c.slide ?? null,
-        c.timestamp ?? null,
-        embedder.id,
-        dimension,
-        createdAt,
-      )!;
-      insertFts.run(seq, c.context, c.text, scope);
-      insertVector?.run(...vectorRow(seq, owner.tenantId, keys, vectors[i]!));
-    });
+    for (const row of rows) {
+      const { seq } = insertChunk.get(...row.chunk)!;
+      insertFts.run(seq, ...row.fts);
+      if (row.vector) {
+        row.vector[0] = seq;
+        insertVector!.run(...row.vector);
+      }
+    }
   })();
 }
 

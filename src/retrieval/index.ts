@@ -23,6 +23,6 @@ export {
   indexDocument,
   type RetrievalDeps,
 } from "./index-chunks.ts";
-export { indexJob } from "./index-job.ts";
+export { chapterIndexJob, type IndexSettings, indexJob } from "./index-job.ts";
 export { type ReindexProgress, reindexAll } from "./reindex.ts";
 export { type Hit, type SearchInput, type SearchScope, search } from "./search.ts";

@@ -1,29 +1,41 @@
 /**
- * Indexing inside an extraction process: the document is chunked, embedded and written to the
- * database here, so that a 50 MB text never passes through the server's memory or event loop. The
- * process opens its own connection (WAL lets it write beside the server; each batch is a short
- * transaction) and makes the server's embedder from the same settings.
+ * Indexing off the server's thread. An extraction process indexes the document it extracted, so
+ * that a 50 MB text never passes through the server's memory or event loop; the extractive engine's
+ * thread indexes each written chapter of a course (a long chapter is hundreds of chunks: seconds of
+ * the built-in embedder's work that held every request while a book became a course). Either opens
+ * its own connection (WAL lets it write beside the server; each transaction is short) and makes the
+ * server's embedder from the same settings.
  */
 import type { Database } from "bun:sqlite";
 import { openDb } from "../db/index.ts";
 import type { ExtractResult, IndexJob } from "../ingest/types.ts";
 import { chunkDocument } from "./chunk.ts";
-import { createEmbedder } from "./embedders/create.ts";
+import { createEmbedder, type EmbedderConfig } from "./embedders/create.ts";
 import type { Embedder } from "./embedders/types.ts";
-import { indexChunks } from "./index-chunks.ts";
+import { type IndexChapterInput, indexChapter, indexChunks } from "./index-chunks.ts";
 
 const server = process.ppid;
-let db: { dataDir: string; sqlite: Promise<Database> } | null = null;
+/** Connections by data directory; a thread serving several servers' tests keeps the latest few. */
+const KEPT = 4;
+const connections = new Map<string, Promise<Database>>();
 let embedder: { key: string; embedder: Embedder } | null = null;
 
 function connection(dataDir: string): Promise<Database> {
-  if (db?.dataDir !== dataDir) db = { dataDir, sqlite: openDb(dataDir, { migrate: false }).then((o) => o.sqlite) };
-  return db.sqlite;
+  const held = connections.get(dataDir);
+  if (held) return held;
+  const opened = openDb(dataDir, { migrate: false }).then((o) => o.sqlite);
+  connections.set(dataDir, opened);
+  if (connections.size > KEPT) {
+    const [oldest, conn] = connections.entries().next().value!;
+    connections.delete(oldest);
+    void conn.then((c) => c.close());
+  }
+  return opened;
 }
 
-function embedderFor(job: IndexJob): Embedder {
-  const key = JSON.stringify(job.embedder);
-  if (embedder?.key !== key) embedder = { key, embedder: createEmbedder(job.embedder) };
+function embedderFor(cfg: EmbedderConfig): Embedder {
+  const key = JSON.stringify(cfg);
+  if (embedder?.key !== key) embedder = { key, embedder: createEmbedder(cfg) };
   return embedder.embedder;
 }
 
@@ -39,8 +51,20 @@ export async function indexInWorker(job: IndexJob, result: ExtractResult): Promi
     chapterId: null,
     spaceId: job.spaceId,
   };
-  const deps = { sqlite: await connection(job.dataDir), embedder: embedderFor(job) };
+  const deps = { sqlite: await connection(job.dataDir), embedder: embedderFor(job.embedder) };
   // A server that is gone has marked the document failed on restart: write nothing more for it.
   const serverAlive = () => process.ppid === server || process.exit(0);
   return indexChunks(deps, owner, result.title, chunkDocument(result), serverAlive);
+}
+
+/** A written chapter to index in the engine's thread (index-job.ts makes it): plain data. */
+export interface ChapterIndexJob {
+  dataDir: string;
+  embedder: EmbedderConfig;
+  chapter: IndexChapterInput;
+}
+
+/** Indexes a written chapter for course Q&A, replacing its previous chunks. */
+export async function indexChapterInThread(job: ChapterIndexJob): Promise<void> {
+  await indexChapter({ sqlite: await connection(job.dataDir), embedder: embedderFor(job.embedder) }, job.chapter);
 }

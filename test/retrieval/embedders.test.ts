@@ -31,6 +31,18 @@ describe("builtin embedder", () => {
     expect(Array.from(c!)).toEqual(Array.from(a!));
   });
 
+  test("makes the vectors it always made, so stored chunks stay comparable with new ones", async () => {
+    // The digest of these vectors as the string-keyed embedder of before #28's speed-up made them.
+    const vectors = await e.embed([
+      "Mitochondria produce ATP in the inner membrane; ATP synthase turns.",
+      "Don't café naïve covid-19 3.5 it’s John's Ωmega 日本語",
+      "the of and",
+    ]);
+    const hash = new Bun.CryptoHasher("sha1");
+    for (const v of vectors) hash.update(new Uint8Array(v.buffer));
+    expect(hash.digest("hex")).toBe("9781060c22280c769d6782573c95e7dccf38bb84");
+  });
+
   test("ranks texts sharing content words (in any inflection) above unrelated ones", async () => {
     const [q, near, inflected, far] = await e.embed([
       "How do vaccines train the immune system?",

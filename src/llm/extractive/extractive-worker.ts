@@ -4,7 +4,7 @@
  * requests (a 3.8 MB source held it for 105 s). Finding a document's repeats and planning a course
  * from its sources read the whole text too, and run here as well, on a read-only connection to the
  * database, as do matching a topic to the learner's documents, a topic course's chapters and which
- * paragraphs of a written chapter each passage grounds. build.ts lists this file as an entry point.
+ * paragraphs of a written chapter each passage grounds, and its indexing. build.ts lists this file as an entry point.
  */
 import { parentPort } from "node:worker_threads";
 import { groundParagraphs } from "../../courses/grounding.ts";
@@ -15,6 +15,7 @@ import { readTopicMatch } from "../../courses/topic-match.ts";
 import { topicChapters } from "../../courses/topic-plan.ts";
 import { readOnlyDb } from "../../db/read-only.ts";
 import { detectRepeats } from "../../documents/repeated-sections.ts";
+import { type ChapterIndexJob, indexChapterInThread } from "../../retrieval/worker-index.ts";
 import type { Passage } from "../artefacts.ts";
 import {
   condensedChapter,
@@ -58,6 +59,8 @@ const SOURCE_READS = {
     topicChapters(readOnlyDb(input.database), input.passages, input.count),
   groundParagraphs: (input: { content: string; passages: { id: string; text: string }[] }) =>
     groundParagraphs(input.content, input.passages),
+  // Not a read: a written chapter's chunks embedded and stored, on the thread's own writing connection.
+  indexChapter: (job: ChapterIndexJob) => indexChapterInThread(job),
 };
 export type SourceReads = typeof SOURCE_READS;
 
