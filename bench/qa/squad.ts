@@ -127,7 +127,7 @@ const passagesOf = (o: Outcome): AnswerPassage[] =>
 
 const MISSES = [
   "gold in no source returned",
-  "abstained: a name or deed the question requires is in no source",
+  "abstained: a name the question requires is in no source",
   "gold in no quotable sentence (split across sentences, or not prose)",
   "abstained: the gold sentence lacks key-term support or the question's number",
   "abstained: no candidate holds the asked kind of answer",

@@ -10,13 +10,9 @@
  * loops.") is quoted with it, one that announces a list with a colon with the list, and a question
  * the text asks with the sentence that answers it. A "how many", "when" or "which version" question
  * with no qualifying sentence that gives a number, a date (an occasion, for "when is X done") or a
- * version is not answered: quoting a sentence without one would not answer it;
- * nor is a question whose names no passage uses, or a "who did…" question whose deed no
- * passage states (answer-terms.ts requirements; a sentence need not state it in the question's
- * verb: "Who said…" is answered by "Barbara Milewski suggests…", and requiring the verb of the
- * answering sentence itself cost 1.1 points of gold on SQuAD DEV for no abstention on the older
- * sets). A sentence that, with its neighbours,
- * lacks a number the question names ("What happened in 1998?") tells of another occasion and does
+ * version is not answered: quoting a sentence without one would not answer it; nor is a
+ * question whose names no passage uses (answer-terms.ts requirements). A sentence that, with its
+ * neighbours, lacks a number the question names ("What happened in 1998?") tells of another occasion and does
  * not qualify: questions written to look answerable are often an answerable one with its year or
  * count changed (SQuAD 2.0 DEV: abstentions on unanswerable questions 25% → 40%, gold answers
  * -0.8 points). Among sentences, one that keeps the question's neighbouring terms together

@@ -266,20 +266,3 @@ export function answerFit(sentence: string, shape: QuestionShape, question: stri
       return 0;
   }
 }
-
-// Verbs that ask what something is or has rather than who did something.
-const NO_DEED = new Set(["be", "have", "do", "can", "will", "would", "should", "may", "might", "must", "could"]);
-
-/**
- * The deed a "who…" or "which company…" question asks the doer of, as an infinitive: "Which company
- * developed AutoGen?" → develop; none for "Who are the authors?" or "Which option provides…".
- */
-export function deedOf(question: string): string | undefined {
-  // "Which option provides…" asks for a thing with a property; only a doer's question has a deed.
-  if (questionShape(question).kind !== "agent") return undefined;
-  const first = (taggedDoc(question).verbs().json() as { text: string; verb?: { infinitive?: string } }[])[0];
-  // A passive or perfect phrase ("Which format is suggested…") asks which thing, not who did it.
-  if (!first || /\s/.test(first.text.trim())) return undefined;
-  const verb = first.verb?.infinitive?.toLowerCase();
-  return verb && !NO_DEED.has(verb) && /^\p{L}+$/u.test(verb) ? verb : undefined;
-}
