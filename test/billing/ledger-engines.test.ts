@@ -6,46 +6,17 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { addUsage, chargeWithinTestCap, monthlyTotals, testCapStatus } from "../../src/billing/index.ts";
-import { openDb } from "../../src/db/index.ts";
-import { migratePostgres } from "../../src/db/postgres/migrate.ts";
-import { postgresSql, type Sql, sql, sqliteSql } from "../../src/db/sql.ts";
+import { sql } from "../../src/db/sql.ts";
 import type { AppError } from "../../src/errors.ts";
 import { ensureTenant } from "../../src/tenants/keys.ts";
-import { startPostgres } from "../helpers/postgres.ts";
-import { cleanup, tempDir } from "../helpers/server.ts";
-
-interface Engine {
-  db: Sql;
-  close(): Promise<void>;
-}
-
-async function sqliteEngine(): Promise<Engine> {
-  const dir = tempDir("cf-billing-engines-");
-  const o = await openDb(dir);
-  return {
-    db: sqliteSql(o.sqlite),
-    async close() {
-      o.sqlite.close();
-      cleanup(dir);
-    },
-  };
-}
-
-async function postgresEngine(): Promise<Engine> {
-  const pg = await startPostgres();
-  await migratePostgres(pg.client);
-  return { db: postgresSql(pg.client), close: () => pg.stop() };
-}
+import { ENGINES, type Engine, postgresEngine } from "../helpers/engines.ts";
 
 const caps = { testKeyCoursesPerMonth: 5, testKeyQueriesPerMonth: 50 };
 
 const outcomes = (results: PromiseSettledResult<unknown>[]) =>
   results.map((r) => (r.status === "fulfilled" ? "charged" : (r.reason as AppError).code)).sort();
 
-describe.each([
-  ["SQLite", sqliteEngine],
-  ["PostgreSQL", postgresEngine],
-] as const)("usage ledger on %s", (_, open) => {
+describe.each(ENGINES)("usage ledger on %s", (_, open) => {
   let e: Engine;
 
   // initdb on a loaded machine takes longer than a hook's default 5 s.

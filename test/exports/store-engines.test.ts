@@ -4,42 +4,12 @@
  * it at once; its token opens it until it is revoked, and a new feed after that is another.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { openDb } from "../../src/db/index.ts";
-import { migratePostgres } from "../../src/db/postgres/migrate.ts";
-import { postgresSql, type Sql, sqliteSql } from "../../src/db/sql.ts";
 import { feedOfToken, feedToken, openFeed, revokeFeed } from "../../src/exports/feed-tokens.ts";
 import { createSigner } from "../../src/media/signer.ts";
-import { startPostgres } from "../helpers/postgres.ts";
+import { ENGINES, type Engine } from "../helpers/engines.ts";
 import { seedCourse } from "../helpers/seed-course.ts";
-import { cleanup, tempDir } from "../helpers/server.ts";
 
-interface Engine {
-  db: Sql;
-  close(): Promise<void>;
-}
-
-async function sqliteEngine(): Promise<Engine> {
-  const dir = tempDir("cf-exports-engines-");
-  const o = await openDb(dir);
-  return {
-    db: sqliteSql(o.sqlite),
-    async close() {
-      o.sqlite.close();
-      cleanup(dir);
-    },
-  };
-}
-
-async function postgresEngine(): Promise<Engine> {
-  const pg = await startPostgres();
-  await migratePostgres(pg.client);
-  return { db: postgresSql(pg.client), close: () => pg.stop() };
-}
-
-describe.each([
-  ["SQLite", sqliteEngine],
-  ["PostgreSQL", postgresEngine],
-] as const)("podcast feeds on %s", (_, open) => {
+describe.each(ENGINES)("podcast feeds on %s", (_, open) => {
   let e: Engine;
   const signer = createSigner("feed secret of this test");
 

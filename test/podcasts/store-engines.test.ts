@@ -5,37 +5,11 @@
  * once. On PostgreSQL across connections that single flight is held by the seam's lock.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { openDb } from "../../src/db/index.ts";
-import { migratePostgres } from "../../src/db/postgres/migrate.ts";
-import { postgresSql, type Sql, sql, sqliteSql } from "../../src/db/sql.ts";
+import { sql } from "../../src/db/sql.ts";
 import { courseEpisodes, getEpisode } from "../../src/podcasts/episodes.ts";
 import { claimEpisodes } from "../../src/podcasts/generate.ts";
-import { startPostgres } from "../helpers/postgres.ts";
+import { ENGINES, type Engine, postgresEngine } from "../helpers/engines.ts";
 import { seedCourse } from "../helpers/seed-course.ts";
-import { cleanup, tempDir } from "../helpers/server.ts";
-
-interface Engine {
-  db: Sql;
-  close(): Promise<void>;
-}
-
-async function sqliteEngine(): Promise<Engine> {
-  const dir = tempDir("cf-podcasts-engines-");
-  const o = await openDb(dir);
-  return {
-    db: sqliteSql(o.sqlite),
-    async close() {
-      o.sqlite.close();
-      cleanup(dir);
-    },
-  };
-}
-
-async function postgresEngine(): Promise<Engine> {
-  const pg = await startPostgres();
-  await migratePostgres(pg.client);
-  return { db: postgresSql(pg.client), close: () => pg.stop() };
-}
 
 /** A stand-in for the job queue: the episodes queued, in order, each with a job id of its own. */
 function jobQueue() {
@@ -49,10 +23,7 @@ function jobQueue() {
   };
 }
 
-describe.each([
-  ["SQLite", sqliteEngine],
-  ["PostgreSQL", postgresEngine],
-] as const)("podcast episodes on %s", (_, open) => {
+describe.each(ENGINES)("podcast episodes on %s", (_, open) => {
   let e: Engine;
 
   // initdb on a loaded machine takes longer than a hook's default 5 s.

@@ -5,41 +5,15 @@
  * before left; on PostgreSQL across connections, held by the seam's lock.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { openDb } from "../../src/db/index.ts";
-import { migratePostgres } from "../../src/db/postgres/migrate.ts";
-import { postgresSql, type Sql, sql, sqliteSql } from "../../src/db/sql.ts";
+import { sql } from "../../src/db/sql.ts";
 import { recordChapterRead } from "../../src/progress/chapters.ts";
 import { readExamAttempt, saveExamAttempt } from "../../src/progress/exam-attempts.ts";
 import { recordReview } from "../../src/progress/flashcard-reviews.ts";
 import type { QuestionResult } from "../../src/progress/grading.ts";
 import { readQuizAttempt, saveQuizAttempt } from "../../src/progress/quiz-attempts.ts";
 import { courseRecord } from "../../src/progress/standing.ts";
-import { startPostgres } from "../helpers/postgres.ts";
+import { ENGINES, type Engine, postgresEngine } from "../helpers/engines.ts";
 import { seedCourse } from "../helpers/seed-course.ts";
-import { cleanup, tempDir } from "../helpers/server.ts";
-
-interface Engine {
-  db: Sql;
-  close(): Promise<void>;
-}
-
-async function sqliteEngine(): Promise<Engine> {
-  const dir = tempDir("cf-progress-engines-");
-  const o = await openDb(dir);
-  return {
-    db: sqliteSql(o.sqlite),
-    async close() {
-      o.sqlite.close();
-      cleanup(dir);
-    },
-  };
-}
-
-async function postgresEngine(): Promise<Engine> {
-  const pg = await startPostgres();
-  await migratePostgres(pg.client);
-  return { db: postgresSql(pg.client), close: () => pg.stop() };
-}
 
 const graded = (score: number, total: number) => ({
   score,
@@ -59,10 +33,7 @@ const graded = (score: number, total: number) => ({
   ),
 });
 
-describe.each([
-  ["SQLite", sqliteEngine],
-  ["PostgreSQL", postgresEngine],
-] as const)("progress storage on %s", (_, open) => {
+describe.each(ENGINES)("progress storage on %s", (_, open) => {
   let e: Engine;
 
   // initdb on a loaded machine takes longer than a hook's default 5 s.

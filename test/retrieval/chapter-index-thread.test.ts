@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { type OpenedDb, openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { readInThread } from "../../src/llm/extractive/thread.ts";
 import { builtinEmbedder } from "../../src/retrieval/embedders/builtin.ts";
 import { chapterIndexJob, search } from "../../src/retrieval/index.ts";
@@ -41,7 +42,7 @@ function longChapter(mb: number): string {
 }
 
 test("a long chapter is indexed off the calling thread, which keeps running, and is found by search", async () => {
-  const { id: tenantId } = ensureTenant(opened.db, "acme");
+  const { id: tenantId } = await ensureTenant(sqliteSql(opened.sqlite), "acme");
   const userId = newId();
   const courseId = newId();
   const chapterId = newId();

@@ -5,9 +5,7 @@
  * it stops doing so, and that first writes racing each other still make one tenant or learner.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { openDb } from "../../src/db/index.ts";
-import { migratePostgres } from "../../src/db/postgres/migrate.ts";
-import { postgresSql, type Sql, sql, sqliteSql } from "../../src/db/sql.ts";
+import { sql } from "../../src/db/sql.ts";
 import { AppError } from "../../src/errors.ts";
 import { endSession, openSession, SESSION_HOURS, sessionAuthenticator } from "../../src/tenants/console-sessions.ts";
 import {
@@ -20,37 +18,10 @@ import {
   setTenantTtsProvider,
 } from "../../src/tenants/keys.ts";
 import { discardUnreferencedUser, registerUser, resolveUser, updateUserProfile } from "../../src/tenants/users.ts";
+import { ENGINES, type Engine } from "../helpers/engines.ts";
 import { manualClock } from "../helpers/manual-clock.ts";
-import { startPostgres } from "../helpers/postgres.ts";
-import { cleanup, tempDir } from "../helpers/server.ts";
 
-interface Engine {
-  db: Sql;
-  close(): Promise<void>;
-}
-
-async function sqliteEngine(): Promise<Engine> {
-  const dir = tempDir("cf-tenants-engines-");
-  const o = await openDb(dir);
-  return {
-    db: sqliteSql(o.sqlite),
-    async close() {
-      o.sqlite.close();
-      cleanup(dir);
-    },
-  };
-}
-
-async function postgresEngine(): Promise<Engine> {
-  const pg = await startPostgres();
-  await migratePostgres(pg.client);
-  return { db: postgresSql(pg.client), close: () => pg.stop() };
-}
-
-describe.each([
-  ["SQLite", sqliteEngine],
-  ["PostgreSQL", postgresEngine],
-] as const)("tenants storage on %s", (_, open) => {
+describe.each(ENGINES)("tenants storage on %s", (_, open) => {
   let e: Engine;
 
   // initdb on a loaded machine takes longer than a hook's default 5 s.

@@ -6,9 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { systemClock } from "../../src/clock.ts";
-import { openDb } from "../../src/db/index.ts";
-import { migratePostgres } from "../../src/db/postgres/migrate.ts";
-import { postgresSql, type Sql, sql, sqliteSql } from "../../src/db/sql.ts";
+import { type Sql, sql } from "../../src/db/sql.ts";
 import { AppError } from "../../src/errors.ts";
 import { ensureTenant } from "../../src/tenants/keys.ts";
 import { type AttemptResult, pendingDeliveryForJob, recordAttempt } from "../../src/webhooks/attempts.ts";
@@ -22,45 +20,9 @@ import {
   ownedWebhook,
   saveWebhook,
 } from "../../src/webhooks/registration.ts";
-import { startPostgres } from "../helpers/postgres.ts";
-import { cleanup, tempDir } from "../helpers/server.ts";
+import { ENGINES, type Engine } from "../helpers/engines.ts";
 
-interface Engine {
-  db: Sql;
-  /** Creates a tenant row (the tenants owner is not behind the seam yet) and answers its id. */
-  tenant(name: string): Promise<string>;
-  close(): Promise<void>;
-}
-
-async function sqliteEngine(): Promise<Engine> {
-  const dir = tempDir("cf-webhooks-engines-");
-  const o = await openDb(dir);
-  return {
-    db: sqliteSql(o.sqlite),
-    tenant: async (name) => (await ensureTenant(sqliteSql(o.sqlite), name)).id,
-    async close() {
-      o.sqlite.close();
-      cleanup(dir);
-    },
-  };
-}
-
-async function postgresEngine(): Promise<Engine> {
-  const pg = await startPostgres();
-  await migratePostgres(pg.client);
-  const db = postgresSql(pg.client);
-  return {
-    db,
-    async tenant(name) {
-      const id = crypto.randomUUID();
-      await db.run(
-        sql`INSERT INTO tenants (id, name, created_at) VALUES (${id}, ${name}, ${new Date().toISOString()})`,
-      );
-      return id;
-    },
-    close: () => pg.stop(),
-  };
-}
+const tenantOf = async (db: Sql, name: string) => (await ensureTenant(db, name)).id;
 
 const failed: AttemptResult = {
   ok: false,
@@ -70,10 +32,7 @@ const failed: AttemptResult = {
   startedAt: new Date().toISOString(),
 };
 
-describe.each([
-  ["SQLite", sqliteEngine],
-  ["PostgreSQL", postgresEngine],
-] as const)("webhooks storage on %s", (_, open) => {
+describe.each(ENGINES)("webhooks storage on %s", (_, open) => {
   let e: Engine;
   let acme: string;
   let globex: string;
@@ -89,8 +48,8 @@ describe.each([
 
   beforeAll(async () => {
     e = await open();
-    acme = await e.tenant("acme");
-    globex = await e.tenant("globex");
+    acme = await tenantOf(e.db, "acme");
+    globex = await tenantOf(e.db, "globex");
   });
   afterAll(() => e?.close());
 
@@ -118,20 +77,20 @@ describe.each([
   });
 
   test("registrations made at once stop at the tenant's limit", async () => {
-    const tenant = await e.tenant("many");
+    const many = await tenantOf(e.db, "many");
     const results = await Promise.allSettled(
       Array.from({ length: MAX_WEBHOOKS_PER_TENANT + 5 }, (_, i) =>
-        saveWebhook(e.db, tenant, { url: `https://m.example/${i}`, events: ["course.completed"] }),
+        saveWebhook(e.db, many, { url: `https://m.example/${i}`, events: ["course.completed"] }),
       ),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(MAX_WEBHOOKS_PER_TENANT);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
     expect(refused.map((r) => (r.reason as AppError).code)).toEqual(Array(5).fill("WEBHOOK_LIMIT"));
-    expect(await listWebhooks(e.db, tenant)).toHaveLength(MAX_WEBHOOKS_PER_TENANT);
+    expect(await listWebhooks(e.db, many)).toHaveLength(MAX_WEBHOOKS_PER_TENANT);
   });
 
   test("an event becomes one delivery and one queued attempt per active subscribed webhook of its tenant", async () => {
-    const t = await e.tenant("outbox");
+    const t = await tenantOf(e.db, "outbox");
     const on = (await saveWebhook(e.db, t, { url: "https://o.example/on", events: ["course.completed"] })).webhook;
     const other = (await saveWebhook(e.db, t, { url: "https://o.example/failed", events: ["course.failed"] })).webhook;
     const off = (await saveWebhook(e.db, t, { url: "https://o.example/off", events: ["course.completed"] })).webhook;
@@ -151,7 +110,7 @@ describe.each([
   });
 
   test("an event recorded in a transaction that rolls back leaves no delivery", async () => {
-    const t = await e.tenant("rollback");
+    const t = await tenantOf(e.db, "rollback");
     const w = (await saveWebhook(e.db, t, { url: "https://r.example/x", events: ["course.failed"] })).webhook;
     await expect(
       e.db.transaction(async (tx) => {
@@ -164,7 +123,7 @@ describe.each([
   });
 
   test("failed attempts are retried on the schedule, then the webhook turns inactive and its other deliveries end", async () => {
-    const t = await e.tenant("attempts");
+    const t = await tenantOf(e.db, "attempts");
     const w = (await saveWebhook(e.db, t, { url: "https://s.example/a", events: ["course.completed"] })).webhook;
     await queueEvent(e.db, queue, systemClock, { tenantId: t, event: "course.completed", data: { n: 1 } });
     await queueEvent(e.db, queue, systemClock, { tenantId: t, event: "course.completed", data: { n: 2 } });
@@ -204,7 +163,7 @@ describe.each([
   });
 
   test("an attempt landing after its webhook was deleted changes nothing", async () => {
-    const t = await e.tenant("deleted");
+    const t = await tenantOf(e.db, "deleted");
     const w = (await saveWebhook(e.db, t, { url: "https://d.example/a", events: ["course.failed"] })).webhook;
     await queueEvent(e.db, queue, systemClock, { tenantId: t, event: "course.failed", data: {} });
     const [only] = await deliveriesOf(w.id);
