@@ -5,6 +5,7 @@ import { eng } from "stopword";
 import { splitSentences } from "../../ingest/sentences.ts";
 import { sectionTitle } from "../../util.ts";
 import type { Passage } from "../types.ts";
+import { remembered } from "./remembered.ts";
 
 // The package's English list omits negations, modals and other function words that make poor key phrases.
 const EXTRA_STOPWORDS = [
@@ -151,20 +152,12 @@ export const wordCount = (text: string) => words(text).length;
 export const isStopword = (w: string) => STOPWORDS.has(w.toLowerCase());
 // Porter reads the "s" of "focus" or "status" as a plural and drops it, while "focuses" stems to "focus".
 const LATIN_US = /\p{L}{2}us$/u;
-// A text says the same words again and again ("function" thousands of times in a book, in every
-// question's passages): each is stemmed once. Emptied past a bound, so a long-lived process does not
-// grow with every word it has read.
-const STEMS = new Map<string, string>();
-const MAX_REMEMBERED = 100_000;
-export const stem = (w: string): string => {
-  const known = STEMS.get(w);
-  if (known !== undefined) return known;
+// A book says "function" thousands of times, and every question's passages their own words again:
+// each word is stemmed once.
+export const stem = remembered((w: string): string => {
   const lower = w.toLowerCase().replace(/[’']s$/, "");
-  const stemmed = LATIN_US.test(lower) ? lower : stemmer(lower);
-  if (STEMS.size >= MAX_REMEMBERED) STEMS.clear();
-  STEMS.set(w, stemmed);
-  return stemmed;
-};
+  return LATIN_US.test(lower) ? lower : stemmer(lower);
+}, 100_000);
 
 /** Stems of the content words of `text` (stopwords and bare numbers dropped), each word first put through `base` when given. */
 export function contentStems(text: string, base?: (lower: string) => string): string[] {
@@ -294,18 +287,13 @@ export const titleCase = (s: string) =>
 export const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 // A quiz looks for one phrase in sentence after sentence: its pattern is compiled once.
-const PHRASES = new Map<string, RegExp>();
+const phrasePattern = remembered(
+  (phrase) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(phrase)}(?![\\p{L}\\p{N}])`, "iu"),
+  10_000,
+);
 
 /** Case-insensitive whole-phrase match. */
-export function containsPhrase(text: string, phrase: string): boolean {
-  let pattern = PHRASES.get(phrase);
-  if (!pattern) {
-    pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(phrase)}(?![\\p{L}\\p{N}])`, "iu");
-    if (PHRASES.size >= MAX_REMEMBERED) PHRASES.clear();
-    PHRASES.set(phrase, pattern);
-  }
-  return pattern.test(text);
-}
+export const containsPhrase = (text: string, phrase: string): boolean => phrasePattern(phrase).test(text);
 
 /** Deterministic 32-bit hash (FNV-1a) for seeded choices: same input, same output. */
 export function hash(s: string): number {
