@@ -16,12 +16,26 @@ export function words(text: string): string[] {
   return folded.match(WORD_RE) ?? [];
 }
 
+// Indexing and every query's embedding stem the same words again and again: each is stemmed once.
+// Emptied past a bound, so a long-lived server does not grow with every word it has read.
+const STEMS = new Map<string, string>();
+const MAX_STEMS = 100_000;
+
+function stemOf(word: string): string {
+  let s = STEMS.get(word);
+  if (s === undefined) {
+    s = stemmer(word.replace(/['’]s$/, ""));
+    if (STEMS.size >= MAX_STEMS) STEMS.clear();
+    STEMS.set(word, s);
+  }
+  return s;
+}
+
 /** Porter stems of the content words (stopwords dropped). */
 export function contentStems(text: string): string[] {
   const out: string[] = [];
   for (const w of words(text)) {
-    if (STOPWORDS.has(w)) continue;
-    out.push(stemmer(w.replace(/['’]s$/, "")));
+    if (!STOPWORDS.has(w)) out.push(stemOf(w));
   }
   return out;
 }

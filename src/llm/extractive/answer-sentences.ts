@@ -14,6 +14,7 @@ import type { BlockRole } from "../../ingest/document.ts";
 import { splitSentences } from "../../ingest/sentences.ts";
 import type { Passage } from "../types.ts";
 import { abbreviations, coverage, type KeyTerm, termsOf, withAbbreviations } from "./answer-terms.ts";
+import { remembered } from "./remembered.ts";
 import { plainText, wordCount } from "./text.ts";
 
 /** A passage as question answering receives it: its role says whether it is prose to quote. */
@@ -193,6 +194,9 @@ function holdCode(text: string): { text: string; code: string[] } {
   return { text: held, code };
 }
 
+// A passage comes back for question after question: each sentence's terms are read once.
+const sentenceTerms = remembered(termsOf, 20_000);
+
 /** Every sentence, whole or not, of each passage that may be quoted from. */
 function readPassages(passages: AnswerPassage[]): { passage: number; sentences: ReadSentence[] }[] {
   const vocabulary = new Set(passages.flatMap((p) => p.text.toLowerCase().match(/\p{L}+/gu) ?? []));
@@ -206,7 +210,7 @@ function readPassages(passages: AnswerPassage[]): { passage: number; sentences: 
     const all = blocksOf(text)
       .flatMap((block) => sentencesOfBlock(rejoinHyphenated(block, words)))
       .map((sentence) => sentence.replace(HELD, (_m, i: string) => code[Number(i)]!));
-    const terms = all.map((s) => withAbbreviations(termsOf(s), known));
+    const terms = all.map((s) => withAbbreviations(sentenceTerms(s), known));
     const passageTerms = new Set([...terms.flatMap((t) => [...t]), ...heading]);
     const sentences = all.map((text, i) => ({
       text,

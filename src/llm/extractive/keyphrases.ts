@@ -8,7 +8,7 @@
 import { lexicon } from "../compromise.ts";
 import { zipf } from "./background.ts";
 import { taggedSentences } from "./tagging.ts";
-import { escapeRegExp, isStopword, plainText, stem } from "./text.ts";
+import { escapeRegExp, hash, isStopword, plainText, stem } from "./text.ts";
 
 export interface KeyPhrase {
   /** Most frequent surface form, as written in the text. */
@@ -202,16 +202,23 @@ function runsOf(text: string): string[][] {
   return out;
 }
 
-// Part-of-speech tagging runs at roughly 50 KB/s; past this much text, an even sample of the
-// sentences gives the same statistics far sooner.
+// Part-of-speech tagging runs at roughly 50 KB/s; past this much text, a sample of the sentences
+// gives the same statistics far sooner.
 const MAX_TAGGED_CHARS = 20_000;
 
-/** Evenly spaced items whose total length stays within `maxChars`. */
-export function evenSample<T>(items: T[], length: (t: T) => number, maxChars = MAX_TAGGED_CHARS): T[] {
-  const total = items.reduce((n, t) => n + length(t), 0);
+/**
+ * Items whose total length stays near `maxChars`, each kept by the hash of its own text against
+ * the share of the whole that fits: a text sampled at a lower rate keeps a subset of what a shorter
+ * text holding the same sentences keeps, so the sentence a book's outline, a chapter's key concepts
+ * and its sources' quiz material each sample is tagged once (a sample by position was a different
+ * one in each). An item longer than the whole sample may leave none chosen: then the first stands in.
+ */
+export function textSample<T>(items: T[], text: (t: T) => string, maxChars = MAX_TAGGED_CHARS): T[] {
+  const total = items.reduce((n, t) => n + text(t).length, 0);
   if (total <= maxChars) return items;
-  const step = total / maxChars;
-  return items.filter((_, i) => Math.floor(i / step) !== Math.floor((i - 1) / step) || i === 0);
+  const below = (maxChars / total) * 2 ** 32;
+  const chosen = items.filter((t) => hash(text(t)) < below);
+  return chosen.length > 0 ? chosen : items.slice(0, 1);
 }
 
 /** Noun-phrase runs per text, for callers that rank several groupings of the same sentences. */
@@ -219,12 +226,12 @@ export const phraseRuns = (texts: string[]): string[][][] => texts.map(runsOf);
 
 const piecesOf = (text: string) => text.split(/(?<=[.!?])\s+/);
 
-/** The pieces of `text` that keyPhrases tags: all of them, or an even sample of a long text. */
-export const taggedPieces = (text: string): string[] => evenSample(piecesOf(text), (s) => s.length);
+/** The pieces of `text` that keyPhrases tags: all of them, or a sample of a long text. */
+export const taggedPieces = (text: string): string[] => textSample(piecesOf(text), (s) => s);
 
 export function keyPhrases(text: string, limit = 20): KeyPhrase[] {
   const all = piecesOf(text);
-  const pieces = evenSample(all, (s) => s.length);
+  const pieces = textSample(all, (s) => s);
   if (pieces.length === all.length) return rankRuns(phraseRuns(pieces).flat(), limit);
   // The sample finds the candidates; their counts come from the whole text, where a regex is cheap.
   const candidates = rankRuns(phraseRuns(pieces).flat(), limit * 4);

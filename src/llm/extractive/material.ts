@@ -35,7 +35,16 @@ const normal = (s: string) =>
 
 function locator(chapter: ChapterSummary, index: number): Pick<ChapterMaterial, "cite" | "quotable"> {
   const sources = (chapter.sources ?? []).map((src) => ({ ...src, normal: normal(src.text) }));
-  const find = (s: Sentence) => sources.find((x) => x.normal.includes(normal(s.text)));
+  // A quiz asks whether a sentence is quotable, then cites it: each is looked up in the sources once.
+  const found = new Map<Sentence, (typeof sources)[number] | undefined>();
+  const find = (s: Sentence) => {
+    if (!found.has(s))
+      found.set(
+        s,
+        sources.find((x) => x.normal.includes(normal(s.text))),
+      );
+    return found.get(s);
+  };
   const quotable = (s: Sentence) => sources.length === 0 || find(s) !== undefined;
   const cite = (s: Sentence) => {
     const src = find(s);

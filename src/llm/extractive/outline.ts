@@ -4,7 +4,7 @@ import { sectionTitle } from "../../util.ts";
 import type { Outline } from "../schemas.ts";
 import type { Passage } from "../types.ts";
 import { bodyText } from "./concepts.ts";
-import { evenSample, phraseRuns, rankRuns, taggedPieces } from "./keyphrases.ts";
+import { phraseRuns, rankRuns, taggedPieces, textSample } from "./keyphrases.ts";
 import { topSentences } from "./rank.ts";
 import { type Sentence, sentencesOf, titleCase, wordCount } from "./text.ts";
 
@@ -56,7 +56,7 @@ export function extractiveOutline(input: {
   const sentences = sentencesOf(input.passages);
   // Tag a sample once; the whole-source theme and each chapter's phrases are counted from it.
   const runs = new Map<Sentence, string[][]>();
-  const sampled = evenSample(sentences, (s) => s.text.length);
+  const sampled = textSample(sentences, (s) => s.text);
   phraseRuns(sampled.map((s) => s.text)).forEach((r, i) => {
     runs.set(sampled[i]!, r);
   });

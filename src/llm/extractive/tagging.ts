@@ -56,11 +56,14 @@ export function keepTags(maxChars: number): void {
   docs.maxChars = Math.floor(maxChars / 10);
 }
 
-/** The sentences of `text`, each with its tagged words. */
+/**
+ * The sentences of `text`, each with its tagged words, read off the document's own terms: json()
+ * first builds a record of every word with fields no builder reads, then thrown away.
+ */
 export const taggedSentences = (text: string): { terms: TaggedTerm[] }[] =>
   sentences.get(text, () =>
-    (nlp(text).json() as { terms: TaggedTerm[] }[]).map((s) => ({
-      terms: s.terms.map(({ text, pre, post, tags }) => ({ text, pre, post, tags })),
+    nlp(text).docs.map((terms) => ({
+      terms: terms.map(({ text, pre, post, tags }) => ({ text, pre, post, tags: [...(tags ?? [])] })),
     })),
   );
 

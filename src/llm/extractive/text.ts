@@ -5,6 +5,7 @@ import { eng } from "stopword";
 import { splitSentences } from "../../ingest/sentences.ts";
 import { sectionTitle } from "../../util.ts";
 import type { Passage } from "../types.ts";
+import { remembered } from "./remembered.ts";
 
 // The package's English list omits negations, modals and other function words that make poor key phrases.
 const EXTRA_STOPWORDS = [
@@ -151,10 +152,12 @@ export const wordCount = (text: string) => words(text).length;
 export const isStopword = (w: string) => STOPWORDS.has(w.toLowerCase());
 // Porter reads the "s" of "focus" or "status" as a plural and drops it, while "focuses" stems to "focus".
 const LATIN_US = /\p{L}{2}us$/u;
-export const stem = (w: string) => {
+// A book says "function" thousands of times, and every question's passages their own words again:
+// each word is stemmed once.
+export const stem = remembered((w: string): string => {
   const lower = w.toLowerCase().replace(/[’']s$/, "");
   return LATIN_US.test(lower) ? lower : stemmer(lower);
-};
+}, 100_000);
 
 /** Stems of the content words of `text` (stopwords and bare numbers dropped), each word first put through `base` when given. */
 export function contentStems(text: string, base?: (lower: string) => string): string[] {
@@ -283,10 +286,14 @@ export const titleCase = (s: string) =>
 
 export const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+// A quiz looks for one phrase in sentence after sentence: its pattern is compiled once.
+const phrasePattern = remembered(
+  (phrase) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(phrase)}(?![\\p{L}\\p{N}])`, "iu"),
+  10_000,
+);
+
 /** Case-insensitive whole-phrase match. */
-export function containsPhrase(text: string, phrase: string): boolean {
-  return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(phrase)}(?![\\p{L}\\p{N}])`, "iu").test(text);
-}
+export const containsPhrase = (text: string, phrase: string): boolean => phrasePattern(phrase).test(text);
 
 /** Deterministic 32-bit hash (FNV-1a) for seeded choices: same input, same output. */
 export function hash(s: string): number {
