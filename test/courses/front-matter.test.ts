@@ -19,7 +19,8 @@ const CONTENTS_OR_INDEX =
 
 /**
  * Stand-in Piper voices speak the podcast: its lines are what is checked, and eSpeak's real speech
- * of three chapters outlasted a 4-minute wait beside other work (speech has its own tests).
+ * of three chapters outlasted a 4-minute wait beside other work (speech has its own tests). Its
+ * three episodes run at once, so each one's script is written without waiting for another's speech.
  */
 const modelsDir = tempDir("cf-front-voices-");
 let env: CourseEnv;
@@ -28,7 +29,13 @@ beforeAll(async () => {
     await writeFakePiperVoice(join(modelsDir, "piper"), voice, { phonemeIdMap: { _: [0], "^": [1], $: [2] } });
   env = await courseEnv({
     extractive: true,
-    env: { MODELS_DIR: modelsDir, PIPER_HOST_VOICE: "host", PIPER_GUEST_VOICE: "guest" },
+    env: {
+      MODELS_DIR: modelsDir,
+      PIPER_HOST_VOICE: "host",
+      PIPER_GUEST_VOICE: "guest",
+      JOB_CONCURRENCY: "3",
+      PODCAST_CONCURRENCY: "3",
+    },
   });
 }, 300_000);
 afterAll(async () => {
