@@ -2,16 +2,12 @@
  * With no model, a course keeps what carries meaning in its sources: a manual's code examples stay
  * whole code blocks after the sentences that introduce them, a sentence that only its missing
  * example would complete is left out, definition lists read "term — definition", and numbered
- * lists keep their numbers. Read as a learner reads them: the chapters' markdown over HTTP.
+ * lists keep their numbers. Read as a learner reads them: the chapters' markdown over HTTP. The R
+ * manual's code examples are checked on the course extractive-reading.test.ts builds of it.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { join } from "node:path";
-import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
-import { call, ROOT } from "../helpers/server.ts";
 import { manualPdf } from "../ingest/build-fixtures.ts";
-import { type CourseEnv, corpusForm, courseEnv, filesForm, settle, syncCourse } from "./helpers.ts";
-
-const R_MANUAL = join(ROOT, "../shared/corpus/pdf/R-intro.pdf");
+import { type CourseEnv, courseEnv, filesForm, syncCourse } from "./helpers.ts";
 
 let env: CourseEnv;
 beforeAll(async () => {
@@ -20,21 +16,6 @@ beforeAll(async () => {
 afterAll(() => env.stop());
 
 const contentOf = (course: { chapters: { content: string }[] }) => course.chapters.map((c) => c.content).join("\n\n");
-
-/** Every fenced code block of a markdown text, with the paragraph just before it. */
-function fencedBlocks(markdown: string): { code: string; before: string }[] {
-  const out: { code: string; before: string }[] = [];
-  const re = /(?:^|\n\n)((?:(?!\n\n)[\s\S])*)\n\n(`{3,})\n([\s\S]*?)\n\2(?=\n|$)/g;
-  for (let m = re.exec(markdown); m; m = re.exec(markdown)) {
-    out.push({ before: m[1]!, code: m[3]! });
-    re.lastIndex = m.index + m[0].length;
-  }
-  return out;
-}
-
-/** A paragraph that introduces what follows it: it ends with a colon or no stop, or announces an example. */
-const INTRODUCES =
-  /([^.!?]["'”’)\]]?$)|\b(for example|for instance|as follows|the following|as an? (\w+ )?example|consider)\b/i;
 
 test("a manual's examples stay whole code blocks after the sentences that introduce them", async () => {
   const pdf = await manualPdf([
@@ -125,38 +106,3 @@ test("a web page's definition list keeps its terms and a numbered list its numbe
     "in this order:\n\n1. Choose the handful of signals that show whether users are being served well.\n2. Collect those signals",
   );
 }, 300_000);
-
-test("the R manual: chapters carry its code examples whole, each after the sentence that introduces it", async () => {
-  // Asynchronously: on a loaded machine a sync request can outlast the client's fetch timeout.
-  const started = await call(env.srv.url, "/v2/courses/generate-from-files?mode=async", {
-    key: env.key,
-    user: "reader",
-    body: await corpusForm(R_MANUAL, { num_chapters: "6" }),
-  });
-  expect(started.status).toBe(202);
-  const done = await settle(env.srv.url, env.key, "reader", started.body.course_id, 540_000);
-  expect(done.course_status).toBe("completed");
-  const course = (await call(env.srv.url, `/v2/courses/${started.body.course_id}`, { key: env.key, user: "reader" }))
-    .body;
-  const source = (await extractFile(R_MANUAL, "R-intro.pdf")).markdown;
-  stopExtractionWorkers();
-
-  const listings = [...source.matchAll(/(?<=^|\n)(`{3,})\n([\s\S]*?)\n\1(?=\n|$)/g)].map((m) => m[2]!);
-  /** Whether a code block is whole: one of the manual's listings, or consecutive ones (a listing broken by a page). */
-  const whole = (code: string) =>
-    listings.some((_, i) => {
-      let joined = listings[i]!;
-      for (let j = i + 1; joined.length < code.length && j < listings.length; j++) joined += `\n${listings[j]}`;
-      return joined === code;
-    });
-  const blocks = course.chapters.flatMap((c: { content: string }) => fencedBlocks(c.content));
-  expect(blocks.length).toBeGreaterThanOrEqual(12);
-  for (const b of blocks) {
-    // Never split: each is a whole listing of the manual, and kept with the sentence that introduces it.
-    expect({ code: b.code, whole: whole(b.code) }).toEqual({ code: b.code, whole: true });
-    expect(b.before).toMatch(INTRODUCES);
-  }
-  // A description in the manual's table of terms keeps the formula it describes.
-  const content = contentOf(course);
-  expect(content).not.toMatch(/(^|\n\n)Multiple regression of the transformed variable/);
-}, 600_000);

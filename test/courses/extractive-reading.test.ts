@@ -3,10 +3,12 @@
  * subheadings, no footnote marks glued to words, key concepts that are the domain's terms,
  * fill-in-the-blank questions that blank a whole noun phrase among noun-phrase choices, a sentence
  * that leans on the one before it ("These instructions…", "As a result, …") kept with that one, no
- * walk through a figure the learner cannot see, and chapters that follow the paper's own sections.
+ * walk through a figure the learner cannot see, chapters that follow the paper's own sections, and
+ * a manual's code examples kept whole after the sentences that introduce them.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
+import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
 import { call, ROOT } from "../helpers/server.ts";
 import { type CourseEnv, corpusForm, courseEnv, syncCourse } from "./helpers.ts";
 
@@ -126,16 +128,66 @@ test("TraceMonkey paper: key concepts are neither verbs nor program constants, f
   expect(text).not.toContain("double.1");
 });
 
-test("R manual: code names are not key concepts and footnote marks are gone", async () => {
-  const course = await build("pdf/R-intro.pdf");
-  const all = concepts(course);
-  // "Lst[[1]]", "Lst$name" and "expr_1" are code in the manual; "Users can …" only opens sentences.
-  for (const bad of ["Lst", "expr", "Users", "CMD"]) expect(all).not.toContain(bad);
-  expect(all).toContain("data frame");
-  expect(all).toContain("R CMD");
-  const text = course.chapters.map((ch) => ch.content).join("\n");
-  expect(text).not.toMatch(/\b(limited3|allowed1|almost2|statef2)\b/);
-});
+/** The R manual (113 pages) is the longest build here: beside other work it took over 5 minutes. */
+const R_MANUAL_MS = 600_000;
+
+test(
+  "R manual: code names are not key concepts and footnote marks are gone",
+  async () => {
+    const course = await build("pdf/R-intro.pdf");
+    const all = concepts(course);
+    // "Lst[[1]]", "Lst$name" and "expr_1" are code in the manual; "Users can …" only opens sentences.
+    for (const bad of ["Lst", "expr", "Users", "CMD"]) expect(all).not.toContain(bad);
+    expect(all).toContain("data frame");
+    expect(all).toContain("R CMD");
+    const text = course.chapters.map((ch) => ch.content).join("\n");
+    expect(text).not.toMatch(/\b(limited3|allowed1|almost2|statef2)\b/);
+  },
+  R_MANUAL_MS,
+);
+
+/** Every fenced code block of a markdown text, with the paragraph just before it. */
+function fencedBlocks(markdown: string): { code: string; before: string }[] {
+  const out: { code: string; before: string }[] = [];
+  const re = /(?:^|\n\n)((?:(?!\n\n)[\s\S])*)\n\n(`{3,})\n([\s\S]*?)\n\2(?=\n|$)/g;
+  for (let m = re.exec(markdown); m; m = re.exec(markdown)) {
+    out.push({ before: m[1]!, code: m[3]! });
+    re.lastIndex = m.index + m[0].length;
+  }
+  return out;
+}
+
+/** A paragraph that introduces what follows it: it ends with a colon or no stop, or announces an example. */
+const INTRODUCES =
+  /([^.!?]["'”’)\]]?$)|\b(for example|for instance|as follows|the following|as an? (\w+ )?example|consider)\b/i;
+
+test(
+  "R manual: chapters carry its code examples whole, each after the sentence that introduces it",
+  async () => {
+    const course = await build("pdf/R-intro.pdf", false);
+    const source = (await extractFile(join(CORPUS, "pdf/R-intro.pdf"), "R-intro.pdf")).markdown;
+    stopExtractionWorkers();
+
+    const listings = [...source.matchAll(/(?<=^|\n)(`{3,})\n([\s\S]*?)\n\1(?=\n|$)/g)].map((m) => m[2]!);
+    /** Whether a code block is whole: one of the manual's listings, or consecutive ones (a listing broken by a page). */
+    const whole = (code: string) =>
+      listings.some((_, i) => {
+        let joined = listings[i]!;
+        for (let j = i + 1; joined.length < code.length && j < listings.length; j++) joined += `\n${listings[j]}`;
+        return joined === code;
+      });
+    const blocks = course.chapters.flatMap((c) => fencedBlocks(c.content));
+    expect(blocks.length).toBeGreaterThanOrEqual(12);
+    for (const b of blocks) {
+      // Never split: each is a whole listing of the manual, and kept with the sentence that introduces it.
+      expect({ code: b.code, whole: whole(b.code) }).toEqual({ code: b.code, whole: true });
+      expect(b.before).toMatch(INTRODUCES);
+    }
+    // A description in the manual's table of terms keeps the formula it describes.
+    expect(courseText(course)).not.toMatch(/(^|\n\n)Multiple regression of the transformed variable/);
+  },
+  R_MANUAL_MS,
+);
 
 test.each(["docx/markitdown-autogen-paper.docx", "pptx/markitdown-autogen-slides.pptx"])(
   "AutoGen %s: its authors are neither taught nor key concepts",
