@@ -19,13 +19,16 @@ export interface OpenedDb {
  * pending migrations. One connection per process: bun:sqlite is synchronous, so a single
  * connection serialises writes without SQLITE_BUSY between our own requests.
  */
-export async function openDb(dataDir: string, opts: { migrate?: boolean } = {}): Promise<OpenedDb> {
+export async function openDb(
+  dataDir: string,
+  opts: { migrate?: boolean; busyTimeoutMs?: number } = {},
+): Promise<OpenedDb> {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, "courseforge.db");
   const sqlite = new Database(path, { create: true, strict: true });
   // busy_timeout first: switching to WAL takes a lock, and another process (the server, a CLI
   // command, a test) may hold one for a moment.
-  sqlite.run("PRAGMA busy_timeout = 5000");
+  sqlite.run(`PRAGMA busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
   sqlite.run("PRAGMA journal_mode = WAL");
   sqlite.run("PRAGMA synchronous = NORMAL");
   sqlite.run("PRAGMA foreign_keys = ON");

@@ -442,7 +442,17 @@ export class JobWorker {
       "UPDATE jobs SET lease_until = ? WHERE id = ? AND status = 'running' AND lease_owner = ? AND lease_token = ?",
     );
     for (const [id, run] of this.running) {
-      if (renew.run(leaseUntil, id, this.owner, run.token).changes > 0 || run.abort.signal.aborted) continue;
+      let renewed: boolean;
+      try {
+        renewed = renew.run(leaseUntil, id, this.owner, run.token).changes > 0;
+      } catch (err) {
+        // Another connection held the write lock past busy_timeout: the lease lasts three beats,
+        // so the next beat renews it; thrown from a timer, this would end the process.
+        if ((err as { code?: unknown }).code !== "SQLITE_BUSY") throw err;
+        this.log.warn("job lease not renewed this beat: the database was busy", { job_id: id, type: run.type });
+        continue;
+      }
+      if (renewed || run.abort.signal.aborted) continue;
       this.log.warn("job lease lost to another worker; its run is stopped", { job_id: id, type: run.type });
       run.abort.abort();
     }

@@ -23,7 +23,9 @@ let embedder: { key: string; embedder: Embedder } | null = null;
 function connection(dataDir: string): Promise<Database> {
   const held = connections.get(dataDir);
   if (held) return held;
-  const opened = openDb(dataDir, { migrate: false }).then((o) => o.sqlite);
+  // Off the server's thread a write may wait for the lock as long as a loaded machine needs: with the
+  // server's 5 s, a source failed with "database is locked" while the server or another process wrote.
+  const opened = openDb(dataDir, { migrate: false, busyTimeoutMs: 60_000 }).then((o) => o.sqlite);
   connections.set(dataDir, opened);
   if (connections.size > KEPT) {
     const [oldest, conn] = connections.entries().next().value!;

@@ -221,3 +221,35 @@ test("a worker whose lease was taken over cannot fail the job either", async () 
   );
   expect(row(id).error).toBeNull();
 });
+
+test("a heartbeat that meets a busy database warns and renews the lease on its next beat", async () => {
+  const w = worker(1);
+  w.start();
+  const id = enqueue("busy");
+  await until(
+    "the run",
+    () => runsOf(id).length,
+    (n) => n === 1,
+  );
+  const before = row(id).lease_until;
+
+  // Another connection (an extraction process) holds the write lock past the worker's patience.
+  const other = (await openDb(dir, { migrate: false })).sqlite;
+  sqlite.run("PRAGMA busy_timeout = 0");
+  other.run("BEGIN IMMEDIATE");
+  clock.advance(10_000);
+  expect(() => w.heartbeat()).not.toThrow();
+  expect(logged).toContainEqual({
+    level: "warn",
+    msg: "job lease not renewed this beat: the database was busy",
+    fields: { job_id: id, type: HOLD.type },
+  });
+  other.run("ROLLBACK");
+  other.close();
+  expect(row(id).lease_until).toBe(before);
+  expect(runsOf(id)[0]!.signal.aborted).toBe(false);
+
+  w.heartbeat();
+  expect(Date.parse(row(id).lease_until!)).toBe(clock.now().getTime() + LEASE_SECONDS * 1000);
+  runsOf(id)[0]!.finish({ ran: "once" });
+});
