@@ -13,13 +13,19 @@
  *     study guide's heading naming a course chapter is that chapter's title, not a sentence taught;
  *   - shared: content sentences (5+ words) that appear in more than one chapter;
  *   - boundaries: chapters after the first that open within a page of a truth heading of level 1 or
- *     2 (a part or chapter of the outline or contents page), where a chapter opens at the earliest
- *     of its cited passages' pages and its first content sentence's page.
+ *     2 (a part or chapter of the outline or contents page), where a chapter opens where its first
+ *     planned section starts: the page of the first paragraph of the first part the course's outline
+ *     gives it (read from the server's database as the planner reads it), not where its first
+ *     selected sentence happens to stand, which may be pages into the book's chapter. Books with no
+ *     heading truth (no outline, no transcribed contents page) place no boundary.
  */
+import { Database } from "bun:sqlite";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sbd from "sbd";
+import { paragraphsOf } from "../../src/courses/section-reads.ts";
+import type { ChapterPart } from "../../src/courses/store.ts";
 import { markdownToBlocks } from "../../src/ingest/document.ts";
 import { writePodcastScript } from "../../src/llm/artefacts.ts";
 import { ExtractiveLlm } from "../../src/llm/providers/extractive.ts";
@@ -91,7 +97,6 @@ interface Chapter {
   content: string;
   key_concepts: string[];
   quiz: { questions: unknown[] };
-  sources?: { page: number | null }[];
 }
 
 export interface CourseFigures {
@@ -113,20 +118,22 @@ export interface CourseInput {
 }
 
 /** Three tries: on a loaded machine the server can take longer to start than the harness's 30 s. */
-async function startWithRetries(tries = 3): ReturnType<typeof startServer> {
+async function startWithRetries(dataDir: string, tries = 3): ReturnType<typeof startServer> {
   try {
     return await startServer({
-      dataDir: tempDir("cf-structure-"),
+      dataDir,
       env: { LLM_PROVIDER: "extractive", RATE_LIMIT_PER_MINUTE: "10000", INGEST_TIMEOUT_MS: "900000" },
     });
   } catch (err) {
     if (tries <= 1) throw err;
-    return startWithRetries(tries - 1);
+    return startWithRetries(dataDir, tries - 1);
   }
 }
 
 export async function buildCourses(inputs: CourseInput[], log: (line: string) => void): Promise<CourseFigures[]> {
-  const srv = await startWithRetries();
+  const dataDir = tempDir("cf-structure-");
+  const srv = await startWithRetries(dataDir);
+  const db = new Database(join(dataDir, "courseforge.db"), { readonly: true });
   const key = await srv.createKey("structure", "production");
   const llm = new ExtractiveLlm();
   const outDir = mkdtempSync(join(tmpdir(), "cf-structure-courses-"));
@@ -204,24 +211,19 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
       perChapter.forEach((ss, ci) => {
         for (const s of ss) seen.set(normText(s), (seen.get(normText(s)) ?? new Set()).add(ci));
       });
-      const pageTexts = Bun.spawnSync(["pdftotext", "-q", "-enc", "UTF-8", doc.path, "-"])
-        .stdout.toString()
-        .split("\f")
-        .map(normText);
       const chapterPages = truth.filter((t) => t.level <= 2 && t.page !== null).map((t) => t.page!);
+      const planned = (course.body.outline?.chapters ?? []) as { parts?: ChapterPart[] }[];
       let placed = 0;
       let onChapter = 0;
-      // A chapter opens where the course shows it reading first: the earliest of its cited passages'
-      // pages and its first sentence's (its first selected sentence alone may stand pages into it).
-      chapters.slice(1).forEach((c, k) => {
-        const first = perChapter[k + 1]!.map(normText).find((s) => pageTexts.some((p) => p.includes(s)));
-        const cited = (c.sources ?? []).flatMap((s) => (typeof s.page === "number" ? [s.page] : []));
-        const pages = [...cited, ...(first ? [pageTexts.findIndex((p) => p.includes(first)) + 1] : [])];
-        if (pages.length === 0) return;
-        const page = Math.min(...pages);
+      planned.slice(1).forEach((c, k) => {
+        const part = c.parts?.[0];
+        if (!part || chapterPages.length === 0) return;
+        const read = paragraphsOf(db, part.document_id).slice(part.from, part.to);
+        const page = read.find((p) => p.page !== null)?.page;
+        if (page == null) return;
         placed++;
         if (chapterPages.some((p) => Math.abs(p - page) <= 1)) onChapter++;
-        else notes.push(`boundary off: chapter ${k + 2} opens on page ${page}`);
+        else notes.push(`boundary off: chapter ${k + 2} (${chapters[k + 1]?.title}) opens on page ${page}`);
       });
       await Bun.write(join(outDir, `${doc.name}.md`), chapters.map((c) => `# ${c.title}\n\n${c.content}`).join("\n\n"));
       const seconds = (performance.now() - t0) / 1000;
@@ -245,6 +247,7 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
       for (const note of new Set(notes)) log(`  ${note}`);
     }
   } finally {
+    db.close();
     await srv.stop();
   }
   log(`courses: ${outDir}`);

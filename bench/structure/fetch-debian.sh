@@ -27,6 +27,16 @@ texlive-latex-recommended-doc usr/share/doc/texlive-doc/latex/caption/caption.pd
 texlive-latex-recommended-doc usr/share/doc/texlive-doc/latex/mathtools/mathtools.pdf
 texlive-metapost-doc usr/share/doc/texlive-doc/metapost/base/mpman.pdf
 texlive-metapost-doc usr/share/doc/texlive-doc/metapost/metaobj/momanual.pdf
+texlive-lang-english usr/share/doc/texlive-doc/plain/impatient/book.pdf
+texlive-lang-english usr/share/doc/texlive-doc/latex/lshort-english/lshort.pdf
+texlive-lang-english usr/share/doc/texlive-doc/generic/around-the-bend/AroundTheBend.pdf
+texlive-lang-english usr/share/doc/texlive-doc/plain/texbytopic/TeXbyTopic.pdf
+texlive-lang-english usr/share/doc/texlive-doc/fonts/memdesign/memdesign.pdf
+texlive-lang-english usr/share/doc/texlive-doc/latex/latex2e-help-texinfo/latex2e.pdf
+texlive-lang-english usr/share/doc/texlive-doc/latex/simplified-latex/simplified-intro.pdf
+texlive-lang-english usr/share/doc/texlive-doc/fonts/fontinstallationguide/fontinstallationguide.pdf
+debian-reference-en usr/share/debian-reference/debian-reference.en.pdf
+gcl-doc usr/share/doc/gcl-doc/gcl-si.pdf.gz
 '
 
 packages=$(echo "$DOCUMENTS" | awk 'NF { print $1 }' | sort -u)
