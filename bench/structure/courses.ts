@@ -1,7 +1,7 @@
 /**
  * The course section of the structure benchmark: a course with the built-in engine for each
- * book-length PDF, through a real server (POST /v2/courses/generate-from-files?mode=sync, the
- * engine choosing the number of chapters), then its flashcards, study guide and an exam of 30 (or
+ * book-length PDF, through a real server (POST /v2/courses/generate-from-files, polled until the
+ * course is completed, the engine choosing the number of chapters), then its flashcards, study guide and an exam of 30 (or
  * as many as the course can supply); podcast scripts are written in this process by the same
  * built-in engine from each chapter (the server would also synthesise speech, which tells nothing
  * here). Read against the hand labels and the heading truth:
@@ -130,6 +130,18 @@ async function startWithRetries(dataDir: string, tries = 3): ReturnType<typeof s
   }
 }
 
+/**
+ * The course's final status, polled: a sync request's client gives up after five minutes, which a
+ * 200-page book's course can take on a loaded machine.
+ */
+async function finished(url: string, key: string, id: string): Promise<string> {
+  for (;;) {
+    const status = (await call(url, `/v2/courses/${id}`, { key, user: "reader" })).body?.status as string;
+    if (status !== "generating") return status;
+    await Bun.sleep(2000);
+  }
+}
+
 export async function buildCourses(inputs: CourseInput[], log: (line: string) => void): Promise<CourseFigures[]> {
   const dataDir = tempDir("cf-structure-");
   const srv = await startWithRetries(dataDir);
@@ -143,23 +155,20 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
       const t0 = performance.now();
       const form = new FormData();
       form.append("files", new Blob([await Bun.file(doc.path).arrayBuffer()]), doc.name);
-      const made = await call(srv.url, "/v2/courses/generate-from-files?mode=sync", {
-        key,
-        user: "reader",
-        body: form,
-      });
+      const made = await call(srv.url, "/v2/courses/generate-from-files", { key, user: "reader", body: form });
+      const id = made.body?.course_id as string | undefined;
+      const status = id ? await finished(srv.url, key, id) : `HTTP ${made.status}`;
       const empty = { chapters: 0, shared: 0, boundaries: [0, 0] as [number, number] };
-      if (made.status !== 200) {
+      if (status !== "completed") {
         figures.push({
           name: doc.name,
-          error: `HTTP ${made.status}: ${JSON.stringify(made.body).slice(0, 80)}`,
+          error: `${status}: ${JSON.stringify(made.body).slice(0, 80)}`,
           frontBack: { chapters: [0, 0], quiz: [0, 0], exam: [0, 0], cards: [0, 0], guide: [0, 0], podcast: [0, 0] },
           seconds: 0,
           ...empty,
         });
         continue;
       }
-      const id = made.body.course.id as string;
       const course = await call(srv.url, `/v2/courses/${id}`, { key, user: "reader" });
       const chapters = course.body.chapters as Chapter[];
       let exam = await call(srv.url, `/v2/courses/${id}/generate-exam`, {
