@@ -2,7 +2,7 @@
  * Document structure on 58 real documents nobody tuned for (issue #28): headings, outlines, front
  * and back matter, and courses that follow the book.
  * Usage: sh bench/structure/fetch-debian.sh   (once: the Debian documentation PDFs, into bench/.cache)
- *        bun bench/structure/run.ts [--half dev|test|all] [--only NAME] [--courses] [--courses-only] [--no-speed]
+ *        bun bench/structure/run.ts [--half dev|test|all] [--only NAME] [--courses] [--courses-only] [--shard K/N] [--no-speed]
  *
  * Documents (documents.ts): the shared corpus's books/, pdf/, docx/ and html/ and 26 PDFs of
  * Debian documentation packages; each is in the DEV half (tune on it) or the TEST half (run it,
@@ -25,7 +25,8 @@
  *     exam items, flashcards, study-guide and podcast lines from hand-labelled front/back pages,
  *     sentences in two chapters, chapter boundaries on the book's parts and chapters.
  *     --courses-only builds the courses without tables 1 and 2 (extracting every document twice
- *     takes longer than the courses on a loaded machine).
+ *     takes longer than the courses on a loaded machine); --shard K/N builds every Nth book from
+ *     the Kth (1-based), so that several processes share a half.
  * Goals are printed beside the figures.
  */
 
@@ -46,6 +47,7 @@ const { values } = parseArgs({
     only: { type: "string" },
     courses: { type: "boolean", default: false },
     "courses-only": { type: "boolean", default: false },
+    shard: { type: "string", default: "1/1" },
     "no-speed": { type: "boolean", default: false },
   },
 });
@@ -247,7 +249,8 @@ for (const half of HALVES) {
   }
   if (values.courses || values["courses-only"]) {
     const inputs: CourseInput[] = [];
-    for (const doc of docs.filter(isBook)) {
+    const [k, n] = values.shard.split("/").map(Number) as [number, number];
+    for (const doc of docs.filter(isBook).filter((_, i) => i % n === k - 1)) {
       const labels = await pageLabels(doc.name);
       const truth = await headingTruth(doc);
       if (labels) inputs.push({ doc, labels, truth: truth ? [...truth.outline, ...truth.headings] : [] });
