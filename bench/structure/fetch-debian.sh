@@ -52,7 +52,8 @@ done
 echo "$DOCUMENTS" | while read -r package path; do
   [ -n "$package" ] || continue
   name=$(basename "$path" .gz)
-  case "$path" in
+  # A file already brought stays as it is (the cache may be shared between checkouts).
+  [ -f "$cache/pdf/$name" ] || case "$path" in
     *.gz) gunzip -c "$cache/root/$path" >"$cache/pdf/$name" ;;
     *) cp "$cache/root/$path" "$cache/pdf/$name" ;;
   esac
