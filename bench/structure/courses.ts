@@ -16,7 +16,8 @@
  *     2 (a part or chapter of the outline or contents page), where a chapter opens where its first
  *     planned section starts: the page of the first paragraph of the first part the course's outline
  *     gives it (read from the server's database as the planner reads it), not where its first
- *     selected sentence happens to stand, which may be pages into the book's chapter. Books with no
+ *     selected sentence happens to stand, which may be pages into the book's chapter; a chapter that
+ *     reads under 30 words before the next part or chapter (a part's title page) opens on it. Books with no
  *     heading truth (no outline, no transcribed contents page) place no boundary.
  */
 import { Database } from "bun:sqlite";
@@ -81,6 +82,9 @@ function contentSentences(markdown: string): string[] {
     .join("\n");
   return sentences(prose);
 }
+
+/** Words a chapter may read before its book chapter's first page and still open on it: a part's title page. */
+const TITLE_WORDS = 30;
 
 /** Every string inside a JSON value. */
 export const strings = (v: unknown): string[] =>
@@ -231,7 +235,13 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
         const page = read.find((p) => p.page !== null)?.page;
         if (page == null) return;
         placed++;
-        if (chapterPages.some((p) => Math.abs(p - page) <= 1)) onChapter++;
+        // A part's title page before the chapter's first page ("Section Three", a blank page, then
+        // chapter 17) opens it too: what the chapter reads before the book's chapter is a title.
+        const next = Math.min(...chapterPages.filter((p) => p >= page));
+        const before = read
+          .filter((p) => p.page !== null && p.page < next)
+          .reduce((n, p) => n + words(p.text).length, 0);
+        if (chapterPages.some((p) => Math.abs(p - page) <= 1) || before < TITLE_WORDS) onChapter++;
         else notes.push(`boundary off: chapter ${k + 2} (${chapters[k + 1]?.title}) opens on page ${page}`);
       });
       await Bun.write(join(outDir, `${doc.name}.md`), chapters.map((c) => `# ${c.title}\n\n${c.content}`).join("\n\n"));
