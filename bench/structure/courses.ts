@@ -1,7 +1,7 @@
 /**
  * The course section of the structure benchmark: a course with the built-in engine for each
- * book-length PDF, through a real server (POST /v2/courses/generate-from-files?mode=sync, the
- * engine choosing the number of chapters), then its flashcards, study guide and an exam of 30 (or
+ * book-length PDF, through a real server (POST /v2/courses/generate-from-files, polled until the
+ * course is completed, the engine choosing the number of chapters), then its flashcards, study guide and an exam of 30 (or
  * as many as the course can supply); podcast scripts are written in this process by the same
  * built-in engine from each chapter (the server would also synthesise speech, which tells nothing
  * here). Read against the hand labels and the heading truth:
@@ -13,13 +13,20 @@
  *     study guide's heading naming a course chapter is that chapter's title, not a sentence taught;
  *   - shared: content sentences (5+ words) that appear in more than one chapter;
  *   - boundaries: chapters after the first that open within a page of a truth heading of level 1 or
- *     2 (a part or chapter of the outline or contents page), where a chapter opens at the earliest
- *     of its cited passages' pages and its first content sentence's page.
+ *     2 (a part or chapter of the outline or contents page), where a chapter opens where its first
+ *     planned section starts: the page of the first paragraph of the first part the course's outline
+ *     gives it (read from the server's database as the planner reads it), not where its first
+ *     selected sentence happens to stand, which may be pages into the book's chapter; a chapter that
+ *     reads under 30 words before the next part or chapter (a part's title page) opens on it. Books with no
+ *     heading truth (no outline, no transcribed contents page) place no boundary.
  */
+import { Database } from "bun:sqlite";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sbd from "sbd";
+import { paragraphsOf } from "../../src/courses/section-reads.ts";
+import type { ChapterPart } from "../../src/courses/store.ts";
 import { markdownToBlocks } from "../../src/ingest/document.ts";
 import { writePodcastScript } from "../../src/llm/artefacts.ts";
 import { ExtractiveLlm } from "../../src/llm/providers/extractive.ts";
@@ -76,6 +83,9 @@ function contentSentences(markdown: string): string[] {
   return sentences(prose);
 }
 
+/** Words a chapter may read before its book chapter's first page and still open on it: a part's title page. */
+const TITLE_WORDS = 30;
+
 /** Every string inside a JSON value. */
 export const strings = (v: unknown): string[] =>
   typeof v === "string"
@@ -91,7 +101,6 @@ interface Chapter {
   content: string;
   key_concepts: string[];
   quiz: { questions: unknown[] };
-  sources?: { page: number | null }[];
 }
 
 export interface CourseFigures {
@@ -113,20 +122,34 @@ export interface CourseInput {
 }
 
 /** Three tries: on a loaded machine the server can take longer to start than the harness's 30 s. */
-async function startWithRetries(tries = 3): ReturnType<typeof startServer> {
+async function startWithRetries(dataDir: string, tries = 3): ReturnType<typeof startServer> {
   try {
     return await startServer({
-      dataDir: tempDir("cf-structure-"),
+      dataDir,
       env: { LLM_PROVIDER: "extractive", RATE_LIMIT_PER_MINUTE: "10000", INGEST_TIMEOUT_MS: "900000" },
     });
   } catch (err) {
     if (tries <= 1) throw err;
-    return startWithRetries(tries - 1);
+    return startWithRetries(dataDir, tries - 1);
+  }
+}
+
+/**
+ * The course's final status, polled: a sync request's client gives up after five minutes, which a
+ * 200-page book's course can take on a loaded machine.
+ */
+async function finished(url: string, key: string, id: string): Promise<string> {
+  for (;;) {
+    const status = (await call(url, `/v2/courses/${id}`, { key, user: "reader" })).body?.status as string;
+    if (status !== "generating") return status;
+    await Bun.sleep(2000);
   }
 }
 
 export async function buildCourses(inputs: CourseInput[], log: (line: string) => void): Promise<CourseFigures[]> {
-  const srv = await startWithRetries();
+  const dataDir = tempDir("cf-structure-");
+  const srv = await startWithRetries(dataDir);
+  const db = new Database(join(dataDir, "courseforge.db"), { readonly: true });
   const key = await srv.createKey("structure", "production");
   const llm = new ExtractiveLlm();
   const outDir = mkdtempSync(join(tmpdir(), "cf-structure-courses-"));
@@ -136,23 +159,20 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
       const t0 = performance.now();
       const form = new FormData();
       form.append("files", new Blob([await Bun.file(doc.path).arrayBuffer()]), doc.name);
-      const made = await call(srv.url, "/v2/courses/generate-from-files?mode=sync", {
-        key,
-        user: "reader",
-        body: form,
-      });
+      const made = await call(srv.url, "/v2/courses/generate-from-files", { key, user: "reader", body: form });
+      const id = made.body?.course_id as string | undefined;
+      const status = id ? await finished(srv.url, key, id) : `HTTP ${made.status}`;
       const empty = { chapters: 0, shared: 0, boundaries: [0, 0] as [number, number] };
-      if (made.status !== 200) {
+      if (status !== "completed") {
         figures.push({
           name: doc.name,
-          error: `HTTP ${made.status}: ${JSON.stringify(made.body).slice(0, 80)}`,
+          error: `${status}: ${JSON.stringify(made.body).slice(0, 80)}`,
           frontBack: { chapters: [0, 0], quiz: [0, 0], exam: [0, 0], cards: [0, 0], guide: [0, 0], podcast: [0, 0] },
           seconds: 0,
           ...empty,
         });
         continue;
       }
-      const id = made.body.course.id as string;
       const course = await call(srv.url, `/v2/courses/${id}`, { key, user: "reader" });
       const chapters = course.body.chapters as Chapter[];
       let exam = await call(srv.url, `/v2/courses/${id}/generate-exam`, {
@@ -204,24 +224,25 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
       perChapter.forEach((ss, ci) => {
         for (const s of ss) seen.set(normText(s), (seen.get(normText(s)) ?? new Set()).add(ci));
       });
-      const pageTexts = Bun.spawnSync(["pdftotext", "-q", "-enc", "UTF-8", doc.path, "-"])
-        .stdout.toString()
-        .split("\f")
-        .map(normText);
       const chapterPages = truth.filter((t) => t.level <= 2 && t.page !== null).map((t) => t.page!);
+      const planned = (course.body.outline?.chapters ?? []) as { parts?: ChapterPart[] }[];
       let placed = 0;
       let onChapter = 0;
-      // A chapter opens where the course shows it reading first: the earliest of its cited passages'
-      // pages and its first sentence's (its first selected sentence alone may stand pages into it).
-      chapters.slice(1).forEach((c, k) => {
-        const first = perChapter[k + 1]!.map(normText).find((s) => pageTexts.some((p) => p.includes(s)));
-        const cited = (c.sources ?? []).flatMap((s) => (typeof s.page === "number" ? [s.page] : []));
-        const pages = [...cited, ...(first ? [pageTexts.findIndex((p) => p.includes(first)) + 1] : [])];
-        if (pages.length === 0) return;
-        const page = Math.min(...pages);
+      planned.slice(1).forEach((c, k) => {
+        const part = c.parts?.[0];
+        if (!part || chapterPages.length === 0) return;
+        const read = paragraphsOf(db, part.document_id).slice(part.from, part.to);
+        const page = read.find((p) => p.page !== null)?.page;
+        if (page == null) return;
         placed++;
-        if (chapterPages.some((p) => Math.abs(p - page) <= 1)) onChapter++;
-        else notes.push(`boundary off: chapter ${k + 2} opens on page ${page}`);
+        // A part's title page before the chapter's first page ("Section Three", a blank page, then
+        // chapter 17) opens it too: what the chapter reads before the book's chapter is a title.
+        const next = Math.min(...chapterPages.filter((p) => p >= page));
+        const before = read
+          .filter((p) => p.page !== null && p.page < next)
+          .reduce((n, p) => n + words(p.text).length, 0);
+        if (chapterPages.some((p) => Math.abs(p - page) <= 1) || before < TITLE_WORDS) onChapter++;
+        else notes.push(`boundary off: chapter ${k + 2} (${chapters[k + 1]?.title}) opens on page ${page}`);
       });
       await Bun.write(join(outDir, `${doc.name}.md`), chapters.map((c) => `# ${c.title}\n\n${c.content}`).join("\n\n"));
       const seconds = (performance.now() - t0) / 1000;
@@ -245,6 +266,7 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
       for (const note of new Set(notes)) log(`  ${note}`);
     }
   } finally {
+    db.close();
     await srv.stop();
   }
   log(`courses: ${outDir}`);

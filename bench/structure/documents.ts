@@ -83,6 +83,18 @@ const DEBIAN_FILES: [pkg: string, file: string, pages: number][] = [
   ["texlive-latex-recommended-doc", "mathtools.pdf", 38],
   ["texlive-metapost-doc", "mpman.pdf", 114],
   ["texlive-metapost-doc", "momanual.pdf", 136],
+  // Books with a book's front and back matter (title and copyright pages, dedication, preface,
+  // contents, bibliography, index, an appended licence), so that DEV holds more than a few of them.
+  ["texlive-lang-english", "book.pdf", 393],
+  ["texlive-lang-english", "lshort.pdf", 153],
+  ["texlive-lang-english", "AroundTheBend.pdf", 106],
+  ["texlive-lang-english", "TeXbyTopic.pdf", 317],
+  ["texlive-lang-english", "memdesign.pdf", 139],
+  ["texlive-lang-english", "latex2e.pdf", 293],
+  ["texlive-lang-english", "simplified-intro.pdf", 147],
+  ["texlive-lang-english", "fontinstallationguide.pdf", 109],
+  ["debian-reference-en", "debian-reference.en.pdf", 261],
+  ["gcl-doc", "gcl-si.pdf", 137],
 ];
 
 export function halfOf(name: string): Half {

@@ -27,6 +27,16 @@ texlive-latex-recommended-doc usr/share/doc/texlive-doc/latex/caption/caption.pd
 texlive-latex-recommended-doc usr/share/doc/texlive-doc/latex/mathtools/mathtools.pdf
 texlive-metapost-doc usr/share/doc/texlive-doc/metapost/base/mpman.pdf
 texlive-metapost-doc usr/share/doc/texlive-doc/metapost/metaobj/momanual.pdf
+texlive-lang-english usr/share/doc/texlive-doc/plain/impatient/book.pdf
+texlive-lang-english usr/share/doc/texlive-doc/latex/lshort-english/lshort.pdf
+texlive-lang-english usr/share/doc/texlive-doc/generic/around-the-bend/AroundTheBend.pdf
+texlive-lang-english usr/share/doc/texlive-doc/plain/texbytopic/TeXbyTopic.pdf
+texlive-lang-english usr/share/doc/texlive-doc/fonts/memdesign/memdesign.pdf
+texlive-lang-english usr/share/doc/texlive-doc/latex/latex2e-help-texinfo/latex2e.pdf
+texlive-lang-english usr/share/doc/texlive-doc/latex/simplified-latex/simplified-intro.pdf
+texlive-lang-english usr/share/doc/texlive-doc/fonts/fontinstallationguide/fontinstallationguide.pdf
+debian-reference-en usr/share/debian-reference/debian-reference.en.pdf
+gcl-doc usr/share/doc/gcl-doc/gcl-si.pdf.gz
 '
 
 packages=$(echo "$DOCUMENTS" | awk 'NF { print $1 }' | sort -u)
@@ -42,7 +52,8 @@ done
 echo "$DOCUMENTS" | while read -r package path; do
   [ -n "$package" ] || continue
   name=$(basename "$path" .gz)
-  case "$path" in
+  # A file already brought stays as it is (the cache may be shared between checkouts).
+  [ -f "$cache/pdf/$name" ] || case "$path" in
     *.gz) gunzip -c "$cache/root/$path" >"$cache/pdf/$name" ;;
     *) cp "$cache/root/$path" "$cache/pdf/$name" ;;
   esac

@@ -301,14 +301,25 @@ export function blocksToMarkdown(blocks: Block[], opts: MarkdownOptions = {}): s
 // ---------------------------------------------------------------------------------------------
 // blocks -> headings path and segments
 
-/** Each block's enclosing headings (outermost first); a heading's own path includes itself. */
+/**
+ * Each block's enclosing headings (outermost first); a heading's own path includes itself. A front
+ * or back matter heading ("Authority", "Keywords", "Acknowledgements") encloses only the matter of
+ * its kind under it: the first teaching block after it closes it, so a report's unheaded executive
+ * summary does not sit under the keywords that precede it. The document's title, when it is the
+ * first heading, still encloses everything (a paper's sections under its title).
+ */
 export function headingPaths(blocks: Block[]): string[][] {
-  const stack: { level: number; text: string }[] = [];
+  const stack: { level: number; text: string; front: boolean }[] = [];
+  let first = true;
   return blocks.map((b) => {
     if (b.kind === "heading" && !FURNITURE_ROLES.has(b.role)) {
       const level = b.level ?? 1;
       while (stack.length > 0 && stack[stack.length - 1]!.level >= level) stack.pop();
-      stack.push({ level, text: headingText(b) });
+      const title = first && b.role === "title_page";
+      stack.push({ level, text: headingText(b), front: !TEACHING_ROLES.has(b.role) && !title });
+      first = false;
+    } else if (TEACHING_ROLES.has(b.role)) {
+      while (stack.length > 0 && stack[stack.length - 1]!.front) stack.pop();
     }
     return stack.map((h) => h.text);
   });

@@ -2,8 +2,8 @@
  * Front and back matter by what the pages are, not by what they are titled. A book opens with
  * pages that are not its text: a cover, half-title and title page, a copyright page dense in
  * imprint lines (ISBN, ©, "All rights reserved", cataloguing data, printing lines), a dedication or
- * epigraph alone on its page, contents. They come before the first page of running prose, and they
- * are sparse or shaped like lists. At the back stand an index (alphabetised short entries with page
+ * epigraph alone on its page, contents. They come before the first page of running prose (or the
+ * first chapter's heading, in a manual of terse entries), and they are sparse or shaped like lists. At the back stand an index (alphabetised short entries with page
  * numbers) and licence texts (a licence's own preamble, then long legal text to the end).
  */
 import { type Block, type BlockRole, TEACHING_ROLES } from "./document.ts";
@@ -119,6 +119,16 @@ function isIndexPage(p: Page): boolean {
 /** A page's first block with words (a rule of underscores drawn as text is no title). */
 const firstWords = (p: Page, blocks: Block[]) => p.blocks.map((i) => blocks[i]!).find((b) => /\p{L}/u.test(b.text));
 
+/** The heading of a first chapter or part: "1 Numbers", "1. Introduction", "Chapter 1", "CHAPTER ONE", "Part I". */
+const FIRST_CHAPTER_RE = /^((chapter|part)\s+(1|one|i)\b|1\.?\s+\p{L})/iu;
+
+/** A page that opens with a first chapter's heading: the book's text has begun, however terse its prose. */
+const opensFirstChapter = (p: Page, blocks: Block[]) => {
+  const b = firstWords(p, blocks);
+  // A contents entry set as a heading ends in its page number.
+  return b?.kind === "heading" && FIRST_CHAPTER_RE.test(b.text) && !/\s(\d+|[ivxlc]+)$/i.test(b.text);
+};
+
 /** A heading, or a short line that is not a sentence: a page opening with it starts something new. */
 const opensWithTitle = (b: Block | undefined) =>
   !b || b.kind === "heading" || (wordsIn(b.text) <= 5 && !/[.!?,;]$/.test(b.text));
@@ -159,7 +169,11 @@ export function pageRoles(blocks: Block[], roles: Roles, headingRole: (text: str
     const imprint = imprintEvidence(p.lines.join("\n")) >= 3;
     const assigned = p.blocks.every((i) => roles[i] && roles[i] !== "body");
     const prose = p.longest >= PROSE_WORDS && p.words >= Math.min(100, typical);
-    if (prose && !named && !imprint && !assigned && !isContentsPage(p, titlesAfter(k))) {
+    // A reference manual's entries are short paragraphs ("SINH (number) … Returns the hyperbolic
+    // sine"): its first chapter's heading, not a long paragraph, says its text has begun.
+    // Its entries' recurring labels ("[Function]", "Package:LISP") read like a contents page's titles.
+    const opens = opensFirstChapter(p, blocks) || (prose && !isContentsPage(p, titlesAfter(k)));
+    if (opens && !named && !imprint && !assigned) {
       bodyStart = k;
       break;
     }

@@ -32,7 +32,7 @@ const HEADING_ROLES: [RegExp, BlockRole][] = [
     "boilerplate",
   ],
   [
-    /^(legal notices?|notices|trademarks|disclaimers?|permissions|about (the|this) authors?|author(s|s['’]|['’]s)? (biograph\w*|address\w*)|authors|contributors)\b/,
+    /^(legal notices?|notices|trademarks|disclaimers?|about (the|this) authors?|author(s|s['’]|['’]s)? (biograph\w*|address\w*)|authors|contributors)\b|^permissions$/,
     "boilerplate",
   ],
 ];
