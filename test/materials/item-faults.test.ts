@@ -7,7 +7,7 @@
  *   e. exercises and instructions taught as facts;            f. a verb offered among nouns;
  *   g. "does" with a plural subject;                          h. an exam padded with repeats.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import {
   agreement,
   contextCard,
@@ -33,6 +33,9 @@ import {
   promptProblem,
   statementProblem,
 } from "../../src/llm/artefacts/item-checks.ts";
+import { findDefinitions } from "../../src/llm/extractive/definitions.ts";
+import { causeFacts } from "../../src/llm/extractive/facts.ts";
+import type { Sentence } from "../../src/llm/extractive/text.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { call } from "../helpers/server.ts";
 
@@ -83,6 +86,9 @@ Modify the function so that it skips the lines that start with a hash sign.
 An empty line is a line that holds only the newline character.
 `;
 
+// Each item is tagged by the checks: on a loaded machine that takes seconds, not a fault.
+setDefaultTimeout(60_000);
+
 let srv: TestApp;
 let key: string;
 let items: Item[] = [];
@@ -117,7 +123,7 @@ beforeAll(async () => {
   }[];
   keyTerms = sections.flatMap((s) => s.items ?? []);
   guideText = sections.flatMap((s) => [...(s.bullets ?? []), ...(s.body ? [s.body] : [])]);
-}, 120_000);
+}, 600_000);
 afterAll(() => srv.stop());
 
 const mcqs = () => items.filter((q): q is Mcq => q.type === "mcq");
@@ -151,6 +157,37 @@ describe("a. definitions are whole", () => {
     expect(cutShort("A file path is the sequence of directory names, as in the following example:")).toBe(true);
     expect(cutShort("a region of memory that holds data while it moves between a disk and a program")).toBe(false);
   });
+});
+
+const sentences = (texts: string[]): Sentence[] =>
+  texts.map((text, index) => ({ text, index, passageId: "p", heading: null, stems: [], follows: index > 0 }));
+
+test("a, d, e. the definitions found are whole, about their term, and no exercise", () => {
+  const found = findDefinitions(
+    sentences([
+      "Copyright law is one such law in the statute books of most countries.",
+      "Two files are a matched pair if each holds the lines of the other in reverse order.",
+      "A function that calls itself is recursive; the process of executing it is called recursion.",
+      "Write a function called count_lines that takes the name of a file and returns the number of its lines.",
+      "A single note is a music expression:",
+      "A buffer is a region of memory that holds data while it moves between a disk and a program.",
+      "Copyright law, two files, recursion, count_lines, a single note and a buffer are named twice here.",
+    ]),
+  ).map((d) => `${d.term}: ${d.predicate}`);
+  expect(found).toEqual([
+    "recursion: the process of executing it",
+    "buffer: a region of memory that holds data while it moves between a disk and a program",
+  ]);
+});
+
+test("b. a 'because' that explains a name inside a list is no cause of the list", () => {
+  const causes = causeFacts(
+    sentences([
+      "Modes and paths differ in kind: 'r' is a mode, and notes.txt is a path, so-called because it leads to the file.",
+      "Short branches reduce merge conflicts, because fewer lines change while they are apart.",
+    ]),
+  ).map((c) => c.effect);
+  expect(causes).toEqual(["Short branches reduce merge conflicts"]);
 });
 
 test("b. a reason item's answer is the reason its sentence gives for the clause it quotes", () => {

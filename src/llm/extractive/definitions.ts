@@ -34,8 +34,9 @@ const NAMED =
 const GLOSSARY = /^([\p{Lu}][^:;,.]{1,50}?):\s+((?:an?|the)\s.{20,})$/iu;
 const ACRONYM = /\b((?:[\p{Lu}][\p{L}-]*\s+){1,5}[\p{Lu}][\p{L}-]*)\s+\(([\p{Lu}][\p{Lu}\d]{1,7}s?)\)/gu;
 
+// A count opens a statement about some things ("Two words are a reverse pair if …"), not a term.
 const NOT_A_TERM =
-  /^(note|notes|warning|example|examples|tip|caution|important|level|levels|indeed|once|even|further|after|before|however|suppose|technically|normally|generally|usually|typically|simplest|same|following|former|latter|it|this|that|these|those|there|here|he|she|they|we|i|you|which|what|who|one|each|all|some|such|its|their|our|his|her|also|then|now|so|but|and|if|when|while|for|in|on|at|by|with|from|to|of|as|because|although|since|another|other|most|many|much|more|less|only|both|first|second|last|next|result|problem|goal|idea|main|key|reason|answer|question|difference|advantage|disadvantage|solution|approach)\b/i;
+  /^(two|three|four|five|six|several|few|note|notes|warning|example|examples|tip|caution|important|level|levels|indeed|once|even|further|after|before|however|suppose|technically|normally|generally|usually|typically|simplest|same|following|former|latter|it|this|that|these|those|there|here|he|she|they|we|i|you|which|what|who|one|each|all|some|such|its|their|our|his|her|also|then|now|so|but|and|if|when|while|for|in|on|at|by|with|from|to|of|as|because|although|since|another|other|most|many|much|more|less|only|both|first|second|last|next|result|problem|goal|idea|main|key|reason|answer|question|difference|advantage|disadvantage|solution|approach)\b/i;
 // The document pointing at itself ("Section 3 is …", "Figure 2 shows …", "This paper …") defines nothing.
 const SELF_REFERENCE =
   /^(?:(?:this|the|our)\s+)?(section|chapter|figure|fig\.|table|appendix|paper|article|report|equation|listing|algorithm|slide|page|part|work|study)s?\b(?:\s+[\dIVXivx.]+\b)?/i;
