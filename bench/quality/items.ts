@@ -52,6 +52,12 @@ import {
   wordClassMismatch,
 } from "./item-checks.ts";
 
+/** A study guide's key term as a card: an abbreviation is asked for what it stands for, as its card is. */
+const asCard = (k: { term: string; definition: string }) => ({
+  front: /^\p{Lu}[\p{Lu}\d]+s?$/u.test(k.term) ? `What does ${k.term} stand for?` : k.term,
+  back: k.definition,
+});
+
 /** The reader's fault classes a-h (item-checks.ts), counted per course. */
 const FAULTS = ["cut", "noReason", "readsInput", "context", "instruction", "wordClass", "agreement", "padded"] as const;
 type Fault = (typeof FAULTS)[number];
@@ -215,7 +221,7 @@ async function measure(c: Course): Promise<Row> {
     context: [
       ...definitionItems.filter(contextDefinition).map((q) => q.prompt),
       ...cards.filter(contextCard).map((k) => k.front),
-      ...keyTerms.filter((k) => contextCard({ front: k.term, back: k.definition })).map((k) => k.term),
+      ...keyTerms.filter((k) => contextCard(asCard(k))).map((k) => k.term),
     ],
     instruction: [
       ...items.filter((q) => taughtSentences(q).some(instruction)).map((q) => q.prompt),

@@ -185,6 +185,7 @@ test("b. a 'because' that explains a name inside a list is no cause of the list"
     sentences([
       "Modes and paths differ in kind: 'r' is a mode, and notes.txt is a path, so-called because it leads to the file.",
       "Short branches reduce merge conflicts, because fewer lines change while they are apart.",
+      "Long branches drift apart from the main branch, and short ones merge cleanly because few lines change.",
     ]),
   ).map((c) => c.effect);
   expect(causes).toEqual(["Short branches reduce merge conflicts"]);

@@ -119,7 +119,12 @@ export function causeFacts(sentences: Sentence[]): CauseFact[] {
       if (!causeFirst && (!/^[\p{Lu}]/u.test(effect) || wordCount(cause) > 25 || !opensWithSubject(effect))) continue;
       // "because" gives the reason of the clause right before it: Y must be that clause alone, not a list
       // ("…: 2 is an integer, and 'Hello' is a string, so-called because …", where it explains a name).
-      if (!causeFirst && (/[;:]/.test(effect) || !finiteClause(effect.split(/,\s+/).at(-1)!))) continue;
+      // Nor two clauses joined by ", and" ("the rich did this …, and the poor did it because …").
+      if (
+        !causeFirst &&
+        (/[;:]|,\s+(?:and|but|or|while|whereas)\s/.test(effect) || !finiteClause(effect.split(/,\s+/).at(-1)!))
+      )
+        continue;
       out.push({ sentence: s, cause, effect, link });
       break;
     }
