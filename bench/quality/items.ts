@@ -27,20 +27,40 @@ import { parseArgs } from "node:util";
 import sbd from "sbd";
 import { stopExtractionWorkers } from "../../src/ingest/index.ts";
 import { call, startServer, tempDir } from "../../test/helpers/server.ts";
-import { fromFrontBack as fromLabelledPages, frontBackUnits, strings } from "../structure/courses.ts";
+import { bodyUnits, fromFrontBack as fromLabelledPages, frontBackUnits, strings } from "../structure/courses.ts";
 import { type BenchDocument, type Half, halfOf, isBook, selectDocuments } from "../structure/documents.ts";
 import { pageLabels } from "../structure/page-labels.ts";
 import { CORPUS, documents } from "./documents.ts";
 import { fromFrontBack, frontBackOf } from "./front-back.ts";
 import {
+  agreement,
+  contextCard,
+  contextDefinition,
+  cutDefinition,
   definesCard,
   fragmentPrompt,
   fragmentStatement,
   type Item,
+  instruction,
   kindOf,
   type Mcq,
+  noReason,
+  padded,
+  readsInput,
+  taughtSentences,
   triviaBlank,
+  wordClassMismatch,
 } from "./item-checks.ts";
+
+/** A study guide's key term as a card: an abbreviation is asked for what it stands for, as its card is. */
+const asCard = (k: { term: string; definition: string }) => ({
+  front: /^\p{Lu}[\p{Lu}\d]+s?$/u.test(k.term) ? `What does ${k.term} stand for?` : k.term,
+  back: k.definition,
+});
+
+/** The reader's fault classes a-h (item-checks.ts), counted per course. */
+const FAULTS = ["cut", "noReason", "readsInput", "context", "instruction", "wordClass", "agreement", "padded"] as const;
+type Fault = (typeof FAULTS)[number];
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -68,7 +88,9 @@ async function coursesOf(half: Half): Promise<Course[]> {
     const labels = await pageLabels(doc.name);
     if (!labels) continue;
     const units = frontBackUnits(doc.path, labels);
-    out.push({ doc, frontBack: (s) => fromLabelledPages(s, units) });
+    // As the structure benchmark reads them: a sentence the body pages print too (a heading the contents page lists) is taught from the body.
+    const body = bodyUnits(doc.path, labels);
+    out.push({ doc, frontBack: (s) => fromLabelledPages(s, units) && !fromLabelledPages(s, body) });
   }
   for (const rel of documents(values.only)) {
     const parts = rel.split("/");
@@ -98,6 +120,7 @@ interface Row {
   mostBlanks: number;
   examBlanks: [number, number];
   defines: [number, number];
+  faults: Record<Fault, number>;
 }
 
 /** A course's row before anything is counted, or when it could not be built. */
@@ -114,6 +137,7 @@ const emptyRow = (name: string, error?: string): Row => ({
   mostBlanks: 0,
   examBlanks: [0, 0],
   defines: [0, 0],
+  faults: { cut: 0, noReason: 0, readsInput: 0, context: 0, instruction: 0, wordClass: 0, agreement: 0, padded: 0 },
 });
 
 const outDir = mkdtempSync(join(tmpdir(), "cf-items-"));
@@ -167,7 +191,9 @@ async function measure(c: Course): Promise<Row> {
   const mcqs = items.filter((q): q is Mcq => q.type === "mcq");
   const trivia = mcqs.filter(triviaBlank);
   const taught = (v: unknown) => strings(v).some((t) => sentences(t).some(c.frontBack));
-  const guideLines = sections.flatMap((s) => strings(s));
+  // A guide heading naming a course chapter ("Chapter 2: CHAPTER THREE THE PROCESS") is its title, made
+  // of the book's own headings, which the contents page lists too: a title, not a taught sentence.
+  const guideLines = sections.flatMap((s) => strings(s)).filter((t) => !/^Chapter \d+: /.test(t));
   const frontBackItems = [...items, ...cards].filter(taught).length + guideLines.filter(taught).length;
   const quizKinds = quizzes.filter((q) => q.length > 0).map((q) => new Set(q.map(kindOf)).size);
   const quizMcqs = quizzes.flat();
@@ -177,6 +203,40 @@ async function measure(c: Course): Promise<Row> {
     ...quizzes.filter((q) => q.length > 0).map((q) => q.filter((x) => kindOf(x) === "blank").length / q.length),
   );
 
+  const keyTerms = sections.flatMap((s) =>
+    s && typeof s === "object" && "items" in s ? (s.items as { term: string; definition: string }[]) : [],
+  );
+  const guideSentences = sections.flatMap((s) =>
+    s && typeof s === "object" && "bullets" in s ? (s.bullets as string[]) : [],
+  );
+  const definitionItems = mcqs.filter((q) => kindOf(q) === "term → definition");
+  const failing: Record<Fault, string[]> = {
+    cut: [
+      ...definitionItems.map((q) => q.choices[q.answer]!),
+      ...cards.map((k) => k.back),
+      ...keyTerms.map((k) => k.definition),
+    ].filter(cutDefinition),
+    noReason: mcqs.filter(noReason).map((q) => q.prompt),
+    readsInput: mcqs.filter(readsInput).map((q) => q.prompt),
+    context: [
+      ...definitionItems.filter(contextDefinition).map((q) => q.prompt),
+      ...cards.filter(contextCard).map((k) => k.front),
+      ...keyTerms.filter((k) => contextCard(asCard(k))).map((k) => k.term),
+    ],
+    instruction: [
+      ...items.filter((q) => taughtSentences(q).some(instruction)).map((q) => q.prompt),
+      ...cards.filter((k) => instruction(k.back)).map((k) => k.back),
+      ...[...keyTerms.map((k) => k.definition), ...guideSentences].filter(instruction),
+    ],
+    wordClass: mcqs.filter(wordClassMismatch).map((q) => `${q.prompt} [${q.choices.join(" | ")}]`),
+    agreement: [...items.map((q) => q.prompt), ...cards.map((k) => k.front)].filter(agreement),
+    padded: padded(examItems) > 0 ? [`${padded(examItems)} of ${examItems.length} exam items`] : [],
+  };
+  await Bun.write(
+    join(outDir, `${c.doc.half}-${c.doc.name}.json`),
+    JSON.stringify({ quizzes, exam: examItems, cards, sections }),
+  );
+
   const lines = [
     `# ${c.doc.name}`,
     "",
@@ -184,6 +244,7 @@ async function measure(c: Course): Promise<Row> {
     ...fragments.map((f) => `- fragment ${f}`),
     ...trivia.map((q) => `- trivia: ${q.prompt} [${q.choices.join(" | ")}]`),
     ...cards.filter((k) => !definesCard(k)).map((k) => `- card: **${k.front}** — ${k.back}`),
+    ...FAULTS.flatMap((f) => failing[f].map((x) => `- ${f}: ${x}`)),
     "",
     "## Quizzes",
     ...quizzes.flatMap((q, i) => [`### Chapter ${i + 1}`, ...q.map(show)]),
@@ -212,6 +273,9 @@ async function measure(c: Course): Promise<Row> {
     mostBlanks,
     examBlanks: [examItems.filter((q) => q.type === "mcq" && kindOf(q) === "blank").length, examItems.length],
     defines: [cards.filter(definesCard).length, cards.length],
+    faults: Object.fromEntries(
+      FAULTS.map((f) => [f, f === "padded" ? padded(examItems) : failing[f].length]),
+    ) as Record<Fault, number>,
   };
 }
 
@@ -296,9 +360,11 @@ for (const half of halves) {
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => (r[i] ?? "").length)));
   const line = (r: string[]) => r.map((x, i) => (x ?? "").padEnd(widths[i]!)).join("  ");
+  const faultTotals = FAULTS.map((f) => `${f} ${sum((r) => r.faults[f])}`).join(", ");
   console.log(`\n== ${half.toUpperCase()}: item checks, built-in engine (quizzes, exam, flashcards, study guide)`);
   console.log(line(header));
   for (const r of table) console.log(line(r));
+  console.log(`reader's fault classes (a-h): ${faultTotals}`);
 }
 console.log("goals: fragments 0, trivia 0, front/back 0, kinds min ≥ 3, blanks ≤ 40% in every quiz, defines ≥ 90%");
 console.log(`items: ${outDir}`);

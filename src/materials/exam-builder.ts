@@ -38,6 +38,9 @@ export interface ExamBuildInput {
 
 const TYPES: ExamQuestionType[] = ["mcq", "short_answer", "worked_problem"];
 
+/** The fewest questions an exam may have (the exam route's least exam_size). */
+const MIN_EXAM_SIZE = 10;
+
 interface Slot {
   chapter: number;
   type: ExamQuestionType;
@@ -55,6 +58,13 @@ interface Slot {
 export async function buildExamQuestions(llm: Llm, input: ExamBuildInput): Promise<ExamQuestion[]> {
   const built = input.pooled ? chooseFrom(await examPool(llm, input), input) : await buildUpTo(llm, input);
   if (built.length >= input.size) return built;
+  // A source too short for the smallest exam gets no padded one: the refusal says so.
+  if (built.length < MIN_EXAM_SIZE)
+    throw new AppError(
+      "EXAM_SIZE_UNAVAILABLE",
+      `This course's chapters support only ${built.length} distinct exam questions (none repeating a chapter quiz), fewer than the ${MIN_EXAM_SIZE} of the smallest exam: its source is too short for an exam`,
+      { exam_size: input.size, available: built.length },
+    );
   throw new AppError(
     "EXAM_SIZE_UNAVAILABLE",
     `This course's chapters support ${built.length} distinct exam questions (none repeating a chapter quiz); ask for an exam_size of at most ${built.length}`,

@@ -16,11 +16,16 @@
  *     "X refers to …", "X returns …"), or names it ("… is called X"), and says more than a vague
  *     genus ("is a new industry", "is one such law").
  *   - A study guide opens with what the document is about, never with front or back matter.
+ *   - Nothing taught is an exercise or an instruction to the reader ("Write a function …").
+ *   - A definition is whole: not cut at ";" or mid-list, not trailing off on ":" or "…".
+ *   - A blank's choices are of its answer's word class (no verb or adverb among nouns).
+ *   - A question agrees with itself: "does" with a singular subject, "do" with a plural one.
  */
 import { nlp } from "../compromise.ts";
 import { zipf } from "../extractive/background.ts";
 import { escapeRegExp, isStopword, words } from "../extractive/text.ts";
 import type { ExamQuestion, Flashcard, McqQuestion, StudyGuide } from "../schemas.ts";
+import { usualClass } from "../wordnet.ts";
 
 export const BLANK = "_____";
 const BLANKED = /_{3,}/;
@@ -64,6 +69,22 @@ export function promptProblem(prompt: string): string | null {
     (w) => w.length > 2 && !isStopword(w) && !FRAMING.has(w.toLowerCase()),
   );
   if (named.length === 0) return "does not name what it asks about";
+  return agreementProblem(p);
+}
+
+// "What does X verb?": a subject and a verb in its base form, as do-support wants them.
+const DO_QUESTION = /\bwhat (does|do) (.+) (\p{Ll}+)\?$/iu;
+const FIXED_VERBS = /^(mean|stand|refer|denote|lead|result|cause|allow|enable)$/;
+
+/** Why a question's "do/does" does not agree with its subject or its verb, or null. */
+function agreementProblem(prompt: string): string | null {
+  const m = DO_QUESTION.exec(prompt);
+  if (!m || FIXED_VERBS.test(m[3]!)) return null;
+  if (/[^s]s$/.test(m[3]!)) return `asks "${m[1]} … ${m[3]}": the verb after "${m[1]}" takes no -s`;
+  const head = nlp(m[2]!).match("#Noun").last();
+  if (!head.found) return null;
+  const plural = head.has("#Plural");
+  if ((m[1]!.toLowerCase() === "does") === plural) return `"${m[1]}" does not agree with "${m[2]}"`;
   return null;
 }
 
@@ -74,7 +95,45 @@ export function statementProblem(text: string): string | null {
   if (!wholeSentence(t)) return "is not a whole sentence";
   if (DANGLING_START.test(t) || DANGLING_END.test(t.replace(/[.!?]+["”’)]?$/, ""))) return "is cut short";
   if (!nlp(t).has("#Verb")) return "has no verb";
+  if (instructs(t)) return "is an instruction, not a statement";
   return null;
+}
+
+/** Whether a sentence is an exercise or an instruction to the reader ("Write a function …", "Exercise 3.2"), not a statement. */
+export function instructs(sentence: string): boolean {
+  const t = sentence.trim().replace(/^["“‘(]+/, "");
+  if (/^(?:exercises?|problems?)\s+\d/i.test(t) || /\bas an exercise\b/i.test(t)) return true;
+  return nlp(t).has("^#Imperative");
+}
+
+// Reading a file, the keyboard or the network: "fin.readline()", "input()", "read.table(…)", "open(…)".
+const READS_INPUT =
+  /\b(?:input|raw_input|readline|readlines|read|open|fopen|scanf|gets|getline|scan|readLines|readRDS|load|source|read\.\w+|urlopen|fetch|file)\s*\(|\b(?:stdin|sys\.argv)\b/;
+/** Whether code reads a file, the keyboard or the network: what it prints depends on what the learner never sees. */
+export const readsInput = (code: string) => READS_INPUT.test(code);
+
+/** A clause with a finite verb (a tense, a copula or a modal), not only a gerund or an infinitive. */
+const finite = (clause: string) => {
+  const d = nlp(clause);
+  return d.has("(#Copula|#PastTense|#Modal)") || d.match("#PresentTense").not("(#Gerund|#Infinitive)").found;
+};
+
+/**
+ * Whether a definition is cut short: it trails off on ":", ",", ";" or "…", or on a word that
+ * leaves it open; a clause after ";" has no verb of its own; or it lists several terms'
+ * definitions ("a dotted quarter note, the F is a quarter note …"), the first taken for the whole.
+ */
+export function cutShort(definition: string): boolean {
+  const t = definition.trim();
+  if (/([,;:]|…|\.\.\.)["”’)]?$/.test(t) || DANGLING_END.test(t.replace(/[.!?]+["”’)]?$/, ""))) return true;
+  if (
+    t
+      .split(/;\s+/)
+      .slice(1)
+      .some((c) => !finite(c))
+  )
+    return true;
+  return /,\s+(?:the|a|an)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:is|are)\s/iu.test(t);
 }
 
 export type ChoiceKind = "figure" | "name" | "abbreviation" | "term" | "statement";
@@ -104,6 +163,20 @@ const grammarOf = (choice: string) => {
   const last = choice.trim().split(/\s+/).at(-1)!.toLowerCase();
   if (/^\p{Ll}+ing$/u.test(choice.trim())) return "gerund";
   return /\p{Ll}{2}s$/u.test(last) && !/(ss|us|is)$/.test(last) ? "plural" : "singular";
+};
+
+/**
+ * The usual word class of a choice's head word, a term WordNet lacks counting as a noun; null when
+ * it may be either: the document writes it after an article ("the file"), as nouns are written.
+ */
+const classOf = (choice: string, source?: ItemSource) => {
+  const w = choice.trim().split(/\s+/);
+  const word = w[0]!.toLowerCase();
+  // A phrase of several words is a noun phrase, and a plural reads as one (grammarOf keeps numbers apart).
+  if (w.length > 1 || !/^\p{Ll}+$/u.test(word) || /[^s]s$/.test(word)) return "noun";
+  const c = usualClass(word);
+  if (!c) return zipf(word) > 0 ? null : "noun";
+  return c !== "noun" && source && ["the", "a", "an"].some((a) => source.has(`${a} ${word}`)) ? null : c;
 };
 
 /** Whether a blank is what its sentence is about: its subject, or what its "is/are" states. */
@@ -145,6 +218,14 @@ export function choicesProblem(q: McqQuestion, source?: ItemSource): string | nu
   if (odd !== undefined) return `offers "${odd}" among choices of another kind`;
   if (blank && kind === "term" && q.choices.some((c) => grammarOf(c) !== grammarOf(right)))
     return "offers choices that do not fit the blank's grammar";
+  if (blank && kind === "term") {
+    const want = classOf(right, source);
+    const odd = q.choices.find((c) => {
+      const k = classOf(c, source);
+      return want !== null && k !== null && k !== want;
+    });
+    if (odd !== undefined) return `offers "${odd}", of another word class than the answer`;
+  }
   if (source && (kind === "term" || kind === "name")) {
     const foreign = q.choices.find((c) => !source.has(c) || !words(c).every((w) => source.realWord(w)));
     if (foreign !== undefined) return `offers "${foreign}", which is not a term of the document`;
@@ -195,6 +276,7 @@ export function definesTerm(card: Flashcard): boolean {
   const term = termOf(card.front);
   if (!term) return false;
   const back = card.back.trim();
+  if (cutShort(back) || instructs(back)) return false;
   if (
     new RegExp(
       `\\b(called|known as|termed|we call|referred to as)\\s+(an?\\s+|the\\s+)?["“]?${escapeRegExp(term)}\\b`,

@@ -4,6 +4,7 @@
  * the whole sentence (what a learner reads) and the defining part on its own (what a question asks
  * for or offers as a choice).
  */
+import { cutShort, definesTerm, instructs } from "../artefacts/item-checks.ts";
 import { COMMON_ZIPF, zipf } from "./background.ts";
 import { containsPhrase, escapeRegExp, isStopword, type Sentence, wordCount } from "./text.ts";
 
@@ -33,8 +34,9 @@ const NAMED =
 const GLOSSARY = /^([\p{Lu}][^:;,.]{1,50}?):\s+((?:an?|the)\s.{20,})$/iu;
 const ACRONYM = /\b((?:[\p{Lu}][\p{L}-]*\s+){1,5}[\p{Lu}][\p{L}-]*)\s+\(([\p{Lu}][\p{Lu}\d]{1,7}s?)\)/gu;
 
+// A count opens a statement about some things ("Two words are a reverse pair if …"), not a term.
 const NOT_A_TERM =
-  /^(note|notes|warning|example|examples|tip|caution|important|level|levels|indeed|once|even|further|after|before|however|suppose|technically|normally|generally|usually|typically|simplest|same|following|former|latter|it|this|that|these|those|there|here|he|she|they|we|i|you|which|what|who|one|each|all|some|such|its|their|our|his|her|also|then|now|so|but|and|if|when|while|for|in|on|at|by|with|from|to|of|as|because|although|since|another|other|most|many|much|more|less|only|both|first|second|last|next|result|problem|goal|idea|main|key|reason|answer|question|difference|advantage|disadvantage|solution|approach)\b/i;
+  /^(two|three|four|five|six|several|few|note|notes|warning|example|examples|tip|caution|important|level|levels|indeed|once|even|further|after|before|however|suppose|technically|normally|generally|usually|typically|simplest|same|following|former|latter|it|this|that|these|those|there|here|he|she|they|we|i|you|which|what|who|one|each|all|some|such|its|their|our|his|her|also|then|now|so|but|and|if|when|while|for|in|on|at|by|with|from|to|of|as|because|although|since|another|other|most|many|much|more|less|only|both|first|second|last|next|result|problem|goal|idea|main|key|reason|answer|question|difference|advantage|disadvantage|solution|approach)\b/i;
 // The document pointing at itself ("Section 3 is …", "Figure 2 shows …", "This paper …") defines nothing.
 const SELF_REFERENCE =
   /^(?:(?:this|the|our)\s+)?(section|chapter|figure|fig\.|table|appendix|paper|article|report|equation|listing|algorithm|slide|page|part|work|study)s?\b(?:\s+[\dIVXivx.]+\b)?/i;
@@ -84,7 +86,11 @@ function definitionIn(s: Sentence): Omit<Definition, "sentence">[] {
     out.push({
       term: called[4].trim(),
       definition: text,
-      predicate: trimEnd(`${article ? `${article} ` : ""}${called[2]}`),
+      // "A function that calls itself is recursive; the process of executing it is called recursion": what
+      // is called the term is the clause after the last ";".
+      predicate: trimEnd(
+        called[2].includes(";") ? called[2].split(/;\s*/).at(-1)! : `${article ? `${article} ` : ""}${called[2]}`,
+      ),
       copula: called[3]!,
       article: "",
       kind: "called",
@@ -197,6 +203,16 @@ function worthTeaching(d: Omit<Definition, "sentence">, text: string, original: 
   );
 }
 
+/**
+ * A definition a learner can study from: not an exercise ("Write a function called square …"),
+ * not cut short (trailing off on ":" or mid-list), and with the term as what the sentence is about
+ * (item-checks.ts `definesTerm`), not a sentence that merely uses it.
+ */
+const whole = (d: Omit<Definition, "sentence">) =>
+  d.kind === "acronym" ||
+  d.kind === "glossary" ||
+  (!instructs(d.definition) && !cutShort(d.predicate) && definesTerm({ front: d.term, back: d.definition }));
+
 /** Definitions in reading order, one per term (the first the text gives). */
 export function findDefinitions(sentences: Sentence[]): Definition[] {
   const seen = new Set<string>();
@@ -206,7 +222,7 @@ export function findDefinitions(sentences: Sentence[]): Definition[] {
   for (const s of sentences) {
     for (const d of definitionIn(s)) {
       const key = d.term.toLowerCase();
-      if (seen.has(key) || !worthTeaching(d, text, original)) continue;
+      if (seen.has(key) || !worthTeaching(d, text, original) || !whole(d)) continue;
       seen.add(key);
       out.push({ ...d, sentence: s });
     }

@@ -8,7 +8,7 @@
  */
 
 import type { ChapterSummary } from "../artefacts/chapter-summary.ts";
-import { questionProblems } from "../artefacts/item-checks.ts";
+import { instructs, questionProblems } from "../artefacts/item-checks.ts";
 import type { ExamQuestion, ExamQuestionType, ShortAnswerQuestion } from "../schemas.ts";
 import { type ChapterMaterial, chapterMaterial, materialsOf } from "./material.ts";
 import { Asked, type Candidate, inlineForm, mcqCandidates, poolOf } from "./questions.ts";
@@ -43,15 +43,18 @@ const about = (s: Sentence, term: string) =>
  */
 function rubric(m: ChapterMaterial, first: Sentence, term: string): string[] | null {
   const points = [first];
+  // A point says something new (a document may print one sentence twice) and is no exercise set to the reader.
+  const usable = (s: Sentence) =>
+    !points.some((p) => p === s || p.text === s.text) && !pointsElsewhere(s.text) && !instructs(s.text);
   for (let i = first.index + 1; i < m.sentences.length && points.length < MAX_POINTS; i++) {
     const next = m.sentences[i]!;
     if (!next.follows || next.heading !== first.heading) break;
     if (!(containsPhrase(next.text, term) || /^(it|they|this|these|such)\b/i.test(next.text))) break;
-    if (!pointsElsewhere(next.text)) points.push(next);
+    if (usable(next)) points.push(next);
   }
   for (const s of m.ranked) {
     if (points.length >= MAX_POINTS) break;
-    if (!points.includes(s) && about(s, term) && !pointsElsewhere(s.text)) points.push(s);
+    if (about(s, term) && usable(s)) points.push(s);
   }
   if (points.length < MIN_POINTS) return null;
   return points.sort((a, b) => a.index - b.index).map((s) => s.text);

@@ -88,6 +88,12 @@ function opensWithSubject(clause: string): boolean {
   );
 }
 
+/** A clause with a verb of its own: a tense, a copula or a modal, not a participle ("so-called"). */
+const finiteClause = (clause: string) => {
+  const d = taggedDoc(clause);
+  return d.has("(#Copula|#PastTense|#Modal)") || d.match("#PresentTense").not("(#Gerund|#Infinitive)").found;
+};
+
 /** Cause-and-effect sentences, with the two halves as the text words them. */
 export function causeFacts(sentences: Sentence[]): CauseFact[] {
   const out: CauseFact[] = [];
@@ -111,6 +117,14 @@ export function causeFacts(sentences: Sentence[]): CauseFact[] {
         continue;
       // "Y because X" is asked about Y: a statement of its own, not one continuing the last ("Also, …").
       if (!causeFirst && (!/^[\p{Lu}]/u.test(effect) || wordCount(cause) > 25 || !opensWithSubject(effect))) continue;
+      // "because" gives the reason of the clause right before it: Y must be that clause alone, not a list
+      // ("…: 2 is an integer, and 'Hello' is a string, so-called because …", where it explains a name).
+      // Nor two clauses joined by ", and" ("the rich did this …, and the poor did it because …").
+      if (
+        !causeFirst &&
+        (/[;:]|,\s+(?:and|but|or|while|whereas)\s/.test(effect) || !finiteClause(effect.split(/,\s+/).at(-1)!))
+      )
+        continue;
       out.push({ sentence: s, cause, effect, link });
       break;
     }

@@ -10,7 +10,15 @@
 
 import { getOrCreate } from "../../util.ts";
 import { answerLeaks, nearDuplicate, promptStems } from "../artefacts/checks.ts";
-import { BLANK, choiceKind, ItemSource, questionProblems } from "../artefacts/item-checks.ts";
+import {
+  BLANK,
+  choiceKind,
+  cutShort,
+  ItemSource,
+  instructs,
+  questionProblems,
+  readsInput,
+} from "../artefacts/item-checks.ts";
 import { type McqQuestion, QUIZ_SIZE } from "../schemas.ts";
 import type { Definition } from "./definitions.ts";
 import {
@@ -130,6 +138,8 @@ function build(
   wrong: string[],
 ): Candidate | null {
   if (wrong.length < 2 || answerLeaks(prompt, answer) || !whole(s) || !m.quotable(s)) return null;
+  // An exercise ("Write a function that …") is work to do, not a fact to test; a step of a procedure is one by nature.
+  if (kind !== "steps" && instructs(s.text)) return null;
   const seed = hash(prompt);
   const { choices, answer: at } = shuffled(answer, wrong, seed);
   const question: McqQuestion = {
@@ -151,6 +161,8 @@ function build(
 function definitionQuestions(m: ChapterMaterial, pool: CoursePool, d: Definition): Candidate[] {
   const out: (Candidate | null)[] = [];
   const predicate = choiceText(d.predicate);
+  // A definition cut to fit a choice ("… organized for the collection, processing,") no longer says what the term is.
+  if (d.kind !== "acronym" && cutShort(predicate)) return [];
   if (d.kind === "acronym") {
     const wrong = pool.expansions.filter((e) => e !== d.predicate && !answerLeaks(e, d.term)).slice(0, 3);
     out.push(build(m, pool, d.sentence, "acronym", d.term, `What does ${d.term} stand for?`, d.predicate, wrong));
@@ -451,6 +463,7 @@ function codeQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
     });
     if (!intro) continue;
     const code = [...line.setup, line.input].join("; ");
+    if (readsInput(code)) continue;
     const prompt = `What does the code \`${code}\` display?`;
     const kind = literalKind(line.output);
     const others = pickSome(

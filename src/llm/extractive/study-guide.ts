@@ -5,7 +5,7 @@
  * causes) with where they come from; and a closing summary.
  */
 import type { ChapterSummary } from "../artefacts/chapter-summary.ts";
-import { matterHeading, quotesMatter } from "../artefacts/item-checks.ts";
+import { instructs, matterHeading, quotesMatter } from "../artefacts/item-checks.ts";
 import type { StudyGuide, StudyGuideSection } from "../schemas.ts";
 import { type ChapterMaterial, chapterMaterial, materialsOf } from "./material.ts";
 import { pointsElsewhere, type Sentence } from "./text.ts";
@@ -18,9 +18,12 @@ const OVERVIEW_SENTENCES = 3;
 const MAX_SECTIONS = 12;
 
 // A sentence that opens with a pronoun or a connective leans on the one before it, and a caption on
-// a picture; out of place they read as riddles.
+// a picture, and one ending on a colon on what it introduces; out of place they read as riddles. An exercise
+// ("Write a function …") is work, not a point to revise.
 const selfContained = (s: Sentence) =>
   /^["“]?[\p{Lu}\d]/u.test(s.text) &&
+  !/:["”’)]?$/.test(s.text) &&
+  !instructs(s.text) &&
   !/^(table|figure|fig\.|listing)\s*\d+[.:]/i.test(s.text) &&
   !/^(it|this|that|these|those|they|such|he|she|its|their|also|however|thus|so|but|and|then|finally|moreover)\b/i.test(
     s.text,
