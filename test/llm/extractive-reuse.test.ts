@@ -140,7 +140,9 @@ test("answers read once per passage, contractions expanded only where written, a
     // Abstains since the answer evidence of #29: no passage says when Firefox 1.0 came out (the
     // sentence once given was about the Mozilla Suite in 2005).
     ["When did Mozilla release Firefox 1.0?", "The provided sources do not answer this question."],
-    ["Who launched the Mozilla Foundation?", "The provided sources do not answer this question."],
+    // Answered since the "who did" deed requirement went (#29: it cost 12 gold answers on SQuAD's
+    // dev half for 4 abstentions); the sentence names the Foundation, not who launched it.
+    ["Who launched the Mozilla Foundation?", "The community is supported institutionally by the Mozilla Foundation a"],
     ["What's the Mozilla Manifesto about?", "According to Mozilla's manifesto, which outlines goals, principles, an"],
     ["How many employees did Mozilla Corporation have?", "The provided sources do not answer this question."],
     [

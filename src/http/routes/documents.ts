@@ -86,7 +86,7 @@ export const documentRoutes = (svc: Services) =>
   new Elysia({ name: "documents" })
     .post(
       "/v2/documents/process",
-      ({ request }) =>
+      async ({ request }) =>
         withSourceUploads(request, svc.cfg, (sources) =>
           processDocuments(svc, ownerOf(svc, request, { create: true }), sources),
         ),
@@ -113,7 +113,7 @@ export const documentRoutes = (svc: Services) =>
     )
     .post(
       "/v2/documents/query",
-      ({ request, body }) =>
+      async ({ request, body }) =>
         queryDocuments(svc, authOf(request), ownerOf(svc, request), {
           question: body.question,
           documentIds: body.document_ids,

@@ -71,7 +71,7 @@ export const materialRoutes = (svc: Services) => {
   return new Elysia({ name: "materials" })
     .get(
       "/v2/courses/:course_id/study-guide",
-      ({ request, params }) => viewStudyGuide(svc, course(request, params.course_id)),
+      async ({ request, params }) => viewStudyGuide(svc, course(request, params.course_id)),
       {
         headers: UserHeaders,
         params: CourseIdParams,
@@ -172,7 +172,7 @@ export const materialRoutes = (svc: Services) => {
     )
     .post(
       "/v2/courses/:course_id/generate-flashcards",
-      ({ request, params, body }) =>
+      async ({ request, params, body }) =>
         generateFlashcards(svc, course(request, params.course_id), { modelKey: body?.model_key }),
       {
         headers: UserHeaders,
@@ -199,7 +199,7 @@ export const materialRoutes = (svc: Services) => {
     )
     .post(
       "/v2/courses/:course_id/generate-exam",
-      ({ request, params, body }) =>
+      async ({ request, params, body }) =>
         generateExam(svc, course(request, params.course_id), {
           examSize: body?.exam_size ?? 30,
           modelKey: body?.model_key,

@@ -37,9 +37,11 @@ export const podcastRoutes = (svc: AppServices) =>
   new Elysia({ name: "podcasts" })
     .post(
       "/v2/courses/:course_id/podcasts/generate",
-      ({ request, params, query }) => {
+      // async, not a returned promise: Elysia reads a handler's text to tell whether to await it,
+      // and the executable's minified text of a handler returning a promise may not show it.
+      async ({ request, params, query }) => {
         const owner = ownerOf(svc, request);
-        return generatePodcasts(svc, {
+        return await generatePodcasts(svc, {
           owner,
           courseId: params.course_id,
           ttsProvider: query.tts_provider ?? null,
@@ -71,10 +73,10 @@ export const podcastRoutes = (svc: AppServices) =>
     )
     .get(
       "/v2/courses/:course_id/podcasts",
-      ({ request, params, set }) => {
+      async ({ request, params, set }) => {
         // Audio URLs inside are signed and expire: the listing must not be cached.
         set.headers["cache-control"] = "private, no-store";
-        return listPodcasts(svc, ownerOf(svc, request), params.course_id);
+        return await listPodcasts(svc, ownerOf(svc, request), params.course_id);
       },
       {
         headers: UserHeaders,

@@ -34,7 +34,7 @@ export const progressRoutes = (svc: Services) => {
   return new Elysia({ name: "progress" })
     .post(
       "/v2/courses/:course_id/chapters/:order_index/quiz-attempts",
-      ({ request, params, body }) => {
+      async ({ request, params, body }) => {
         const { owner, course } = access(request, params.course_id);
         return submitQuizAttempt(stores, owner, course, params.order_index, body.answers, svc.clock.now());
       },
@@ -52,7 +52,7 @@ export const progressRoutes = (svc: Services) => {
     )
     .get(
       "/v2/courses/:course_id/chapters/:order_index/quiz-attempts/:attempt_id",
-      ({ request, params }) => {
+      async ({ request, params }) => {
         const { owner, course } = access(request, params.course_id);
         return readQuizAttempt(stores.db, owner, course.id, params.order_index, params.attempt_id);
       },
@@ -69,7 +69,7 @@ export const progressRoutes = (svc: Services) => {
     )
     .post(
       "/v2/courses/:course_id/chapters/:order_index/read",
-      ({ request, params }) => {
+      async ({ request, params }) => {
         const { owner, course } = access(request, params.course_id);
         return markChapterRead(stores, owner, course.id, params.order_index, svc.clock.now());
       },
@@ -95,7 +95,7 @@ export const progressRoutes = (svc: Services) => {
     )
     .post(
       "/v2/courses/:course_id/exam-attempts",
-      ({ request, params, body }) => {
+      async ({ request, params, body }) => {
         const { owner, course } = access(request, params.course_id);
         return submitExamAttempt(
           { ...stores, llm: svc.llm },
@@ -127,7 +127,7 @@ export const progressRoutes = (svc: Services) => {
     )
     .get(
       "/v2/courses/:course_id/exam-attempts/:attempt_id",
-      ({ request, params }) => {
+      async ({ request, params }) => {
         const { owner, course } = access(request, params.course_id);
         return readExamAttempt(stores.db, owner, course.id, params.attempt_id);
       },
@@ -144,7 +144,7 @@ export const progressRoutes = (svc: Services) => {
     )
     .post(
       "/v2/courses/:course_id/flashcards/reviews",
-      ({ request, params, body }) => {
+      async ({ request, params, body }) => {
         const { owner, course } = access(request, params.course_id);
         return reviewCard(
           stores,
@@ -182,7 +182,7 @@ export const progressRoutes = (svc: Services) => {
     )
     .get(
       "/v2/courses/:course_id/flashcards/due",
-      ({ request, params, query }) => {
+      async ({ request, params, query }) => {
         const { owner, course } = access(request, params.course_id);
         return dueCards(stores, owner, course.id, { modelKey: query.model_key, limit: query.limit }, svc.clock.now());
       },
@@ -216,7 +216,7 @@ export const progressRoutes = (svc: Services) => {
     )
     .get(
       "/v2/courses/:course_id/learner-progress",
-      ({ request, params }) => {
+      async ({ request, params }) => {
         const { owner, course } = access(request, params.course_id);
         return learnerProgress(stores, owner, course, svc.clock.now());
       },

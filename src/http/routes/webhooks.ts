@@ -133,7 +133,7 @@ export const webhookRoutes = (svc: Services) => {
     )
     .get(
       "/v2/webhooks/:webhook_id/deliveries",
-      ({ request, params, query }) =>
+      async ({ request, params, query }) =>
         deliveryLog(db, authOf(request).tenantId, params.webhook_id, query.limit ?? 20, query.cursor),
       {
         params: WebhookIdParams,
