@@ -156,6 +156,11 @@ describe("a. definitions are whole", () => {
     expect(cutShort("an open file object, the name is a string and the mode is a flag")).toBe(true);
     expect(cutShort("A file path is the sequence of directory names, as in the following example:")).toBe(true);
     expect(cutShort("a region of memory that holds data while it moves between a disk and a program")).toBe(false);
+    // A relative clause keeps its preposition at its end; one cut from its object does not end there.
+    expect(cutShort("A remote is a copy of the repository that developers push to and pull from.")).toBe(false);
+    expect(cutShort("a fixed name for one commit, such as the commit that a release was built from")).toBe(false);
+    expect(cutShort("a movable pointer that refers to")).toBe(true);
+    expect(cutShort("a list of the files of")).toBe(true);
   });
 });
 

@@ -118,6 +118,12 @@ const finite = (clause: string) => {
   return d.has("(#Copula|#PastTense|#Modal)") || d.match("#PresentTense").not("(#Gerund|#Infinitive)").found;
 };
 
+// A relative clause with its own subject and verb that leaves its preposition at the end closes its
+// sentence ("a copy … that developers push to and pull from", "the commit that a release was built
+// from"); one word before the preposition ("a pointer that refers to") is a clause cut from its object.
+const STRANDED =
+  /\b(?:that|which|whom|what|where)\s+[^,;:]*?[\p{L}'’-]+\s+[\p{L}'’-]+\s+(?:of|to|with|for|in|on|at|by|from)$/iu;
+
 /**
  * Whether a definition is cut short: it trails off on ":", ",", ";" or "…", or on a word that
  * leaves it open; a clause after ";" has no verb of its own; or it lists several terms'
@@ -125,7 +131,8 @@ const finite = (clause: string) => {
  */
 export function cutShort(definition: string): boolean {
   const t = definition.trim();
-  if (/([,;:]|…|\.\.\.)["”’)]?$/.test(t) || DANGLING_END.test(t.replace(/[.!?]+["”’)]?$/, ""))) return true;
+  const body = t.replace(/[.!?]+["”’)]?$/, "");
+  if (/([,;:]|…|\.\.\.)["”’)]?$/.test(t) || (DANGLING_END.test(body) && !STRANDED.test(body))) return true;
   if (
     t
       .split(/;\s+/)
