@@ -236,10 +236,25 @@ export function keyPhrases(text: string, limit = 20): KeyPhrase[] {
   // The sample finds the candidates; their counts come from the whole text, where a regex is cheap.
   const candidates = rankRuns(phraseRuns(pieces).flat(), limit * 4);
   const recounted = candidates.map((p) => {
-    const count = text.match(phraseRegExp(p.phrase, "giu"))?.length ?? p.count;
-    return { ...p, count, score: termScore(p.phrase.split(" "), count) };
+    const found = text.match(phraseRegExp(p.phrase, "giu")) ?? [];
+    const count = found.length || p.count;
+    const phrase = writtenMost(p.phrase, found);
+    return { ...p, phrase, count, score: termScore(phrase.split(" "), count) };
   });
   return dropContained(recounted.sort(byScore)).slice(0, limit);
+}
+
+/**
+ * The phrase with the letter case the whole text writes it in most, the sample's own form on a tie: a
+ * sample may hold the rarer form ("cmd" of "R CMD cmd args"), and a name's case is what tells it
+ * from a common word (concepts.ts).
+ */
+function writtenMost(phrase: string, found: string[]): string {
+  const forms = new Map<string, number>();
+  for (const f of found) if (f.toLowerCase() === phrase.toLowerCase()) forms.set(f, (forms.get(f) ?? 0) + 1);
+  const own = forms.get(phrase) ?? 0;
+  const [best, n] = [...forms].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0] ?? [phrase, 0];
+  return n > own ? best : phrase;
 }
 
 /** The phrase as a whole-word pattern, its last word with or without a plural ending. */
