@@ -7,6 +7,7 @@ import type { Database } from "bun:sqlite";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/index.ts";
+import type { Sql } from "./db/sql.ts";
 import type { ExtractionPool } from "./ingest/index.ts";
 import type { Llm } from "./llm/types.ts";
 import type { Logger } from "./log.ts";
@@ -18,6 +19,11 @@ export interface Services {
   cfg: Config;
   db: Db;
   sqlite: Database;
+  /**
+   * The two-engine seam (src/db/sql.ts) every owner behind it is handed: built once by the
+   * composition root, today SQLite's adapter over `sqlite`, the server's connection.
+   */
+  sql: Sql;
   log: Logger;
   /** The generation engine chosen at start (Ollama, OpenAI-compatible or extractive). */
   llm: Llm;

@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs";
 import type { Clock } from "../clock.ts";
 import { type CourseOwner, loadCourseOf, readCourse } from "../courses/read.ts";
-import { sqliteSql } from "../db/sql.ts";
+import type { Sql } from "../db/sql.ts";
 import type { FlashcardDeck, McqQuestion, StudyGuide } from "../llm/artefacts.ts";
 import { assertCompleted } from "../materials/assert-completed.ts";
 import { asUnavailable, type MaterialDeps } from "../materials/engine.ts";
@@ -60,7 +60,7 @@ export interface ExportCourse {
 }
 
 /** An export reads the course's materials (building a missing study guide) and its episodes' audio. */
-export type ExportDeps = MaterialDeps & { cfg: { dataDir: string }; clock: Clock };
+export type ExportDeps = MaterialDeps & { cfg: { dataDir: string }; clock: Clock; sql: Sql };
 
 /** The caller's completed course, with its materials: 404 when not theirs, 409 while not completed. */
 export async function loadExportCourse(svc: ExportDeps, owner: CourseOwner, courseId: string): Promise<ExportCourse> {
@@ -98,7 +98,7 @@ export async function loadExportCourse(svc: ExportDeps, owner: CourseOwner, cour
     })),
   }));
   const indexOf = new Map(chapters.map((c) => [c.id, c.index]));
-  const episodes = (await courseEpisodes(sqliteSql(svc.sqlite), head.id))
+  const episodes = (await courseEpisodes(svc.sql, head.id))
     // An episode whose audio file is gone is left out rather than breaking the zip halfway through.
     .filter(
       (e) =>

@@ -4,7 +4,6 @@
  */
 import { type AnyElysia, Elysia } from "elysia";
 import type { AppServices } from "../compose.ts";
-import { sqliteSql } from "../db/sql.ts";
 import { crossOrigin, unauthorized } from "../errors.ts";
 import { httpDuration, httpRequests } from "../metrics.ts";
 import { sessionAuthenticator } from "../tenants/console-sessions.ts";
@@ -83,7 +82,7 @@ export function routedPath(url: string): string {
 }
 
 export function createApp(svc: AppServices) {
-  const db = sqliteSql(svc.sqlite);
+  const db = svc.sql;
   const authenticate = keyAuthenticator(db);
   const sessionOf = sessionAuthenticator(db, svc.clock);
   const fromOwnOrigin = ownOriginCheck(svc.cfg);

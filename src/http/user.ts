@@ -1,4 +1,3 @@
-import { sqliteSql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { discardUnreferencedUser, resolveUserSync, type User } from "../tenants/users.ts";
@@ -55,7 +54,7 @@ export function userOf(svc: Services, request: Request, opts: { create: boolean 
 export async function discardNewUser(svc: Services, request: Request): Promise<void> {
   const id = stateOf(request)?.newUserId;
   if (!id) return;
-  await discardUnreferencedUser(sqliteSql(svc.sqlite), id);
+  await discardUnreferencedUser(svc.sql, id);
 }
 
 /** Owner of course-scoped reads and writes. */

@@ -2,6 +2,7 @@
 import type { Database } from "bun:sqlite";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
+import type { Sql } from "../db/sql.ts";
 import type { Llm } from "../llm/types.ts";
 import type { Logger } from "../log.ts";
 import type { MediaUrls } from "../media/signed-url.ts";
@@ -23,6 +24,7 @@ export type PodcastConfig = Pick<
 export interface PodcastDeps {
   cfg: PodcastConfig;
   sqlite: Database;
+  sql: Sql;
   llm: Llm;
   log: Logger;
   tts: TtsEngines;

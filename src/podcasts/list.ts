@@ -1,11 +1,10 @@
 /** GET podcasts: a course's episodes in chapter order. */
 import { type CourseOwner, loadCourseOf } from "../courses/read.ts";
-import { sqliteSql } from "../db/sql.ts";
 import type { PodcastDeps } from "./deps.ts";
 import { courseEpisodes, episodeView } from "./episodes.ts";
 
 export async function listPodcasts(deps: PodcastDeps, owner: CourseOwner, courseId: string) {
   const course = loadCourseOf(deps.sqlite, owner, courseId);
-  const episodes = (await courseEpisodes(sqliteSql(deps.sqlite), course.id)).map((row) => episodeView(deps, row));
+  const episodes = (await courseEpisodes(deps.sql, course.id)).map((row) => episodeView(deps, row));
   return { course_id: course.id, episodes, count: episodes.length };
 }

@@ -3,7 +3,6 @@
  * HttpOnly session cookie (src/http/console-cookie.ts), so the key never stays in the browser.
  */
 import { Elysia, t } from "elysia";
-import { sqliteSql } from "../../db/sql.ts";
 import { AppError, unauthorized } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import { endSession, openSession } from "../../tenants/console-sessions.ts";
@@ -40,7 +39,7 @@ const sessionView = (auth: AuthContext, user: User, expiresAt: string) => ({
 
 /** `limiter` is the app's request limiter: a sign-in with a right key is a call of that key, counted in its bucket. */
 export const consoleSessionRoutes = (svc: Services, limiter: RateLimiter) => {
-  const db = sqliteSql(svc.sqlite);
+  const db = svc.sql;
   const checkKey = keyAuthenticator(db);
   const authenticate: KeyAuthenticator = async (key) => {
     const auth = await checkKey(key);

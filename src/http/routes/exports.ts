@@ -4,7 +4,6 @@
  * checks that token instead of an API key.
  */
 import { Elysia, t } from "elysia";
-import { sqliteSql } from "../../db/sql.ts";
 import { AppError } from "../../errors.ts";
 import { EXPORT_FORMATS, exportPackage } from "../../exports/package.ts";
 import { courseFeed, feedDocument, feedEpisodeAudio, revokeCourseFeed } from "../../exports/podcast-feed.ts";
@@ -20,7 +19,7 @@ const Feed = t.Object({
 });
 
 export const exportRoutes = (svc: Services) => {
-  const feeds = { ...svc, db: sqliteSql(svc.sqlite) };
+  const feeds = { ...svc, db: svc.sql };
   return new Elysia({ name: "exports" })
     .get(
       "/v2/courses/:course_id/export",

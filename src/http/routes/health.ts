@@ -1,6 +1,5 @@
 import { Elysia, t } from "elysia";
 import pkg from "../../../package.json" with { type: "json" };
-import { sqliteSql } from "../../db/sql.ts";
 import { unauthorized } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import { keyAuthenticator } from "../../tenants/keys.ts";
@@ -26,7 +25,7 @@ const Health = t.Object({
  * refused (401), as everywhere, rather than silently answered without the details.
  */
 export const healthRoutes = (svc: Services) => {
-  const authenticate = keyAuthenticator(sqliteSql(svc.sqlite));
+  const authenticate = keyAuthenticator(svc.sql);
   const health = async ({ request }: { request: Request }) => {
     const key = request.headers.get("x-api-key");
     if (key === null) return { status: "ok" as const };

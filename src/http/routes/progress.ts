@@ -1,7 +1,6 @@
 /** Learning progress: quiz and exam attempts, flashcard reviews and due cards, chapters read, the learner's standing. */
 import { Elysia, t } from "elysia";
 import { loadCourseOf } from "../../courses/read.ts";
-import { sqliteSql } from "../../db/sql.ts";
 import { markChapterRead } from "../../progress/chapters.ts";
 import { readExamAttempt, submitExamAttempt } from "../../progress/exam-attempts.ts";
 import { dueCards, reviewCard } from "../../progress/flashcard-reviews.ts";
@@ -25,7 +24,7 @@ import {
 const LEARNER = "Per learner: another learner's or tenant's course is 404, and progress is never shared.";
 
 export const progressRoutes = (svc: Services) => {
-  const stores = { sqlite: svc.sqlite, db: sqliteSql(svc.sqlite) };
+  const stores = { sqlite: svc.sqlite, db: svc.sql };
   const access = (request: Request, courseId: string) => {
     const owner = ownerOf(svc, request);
     return { owner, course: loadCourseOf(svc.sqlite, owner, courseId) };

@@ -1,6 +1,5 @@
 import { Elysia, t } from "elysia";
 import { monthBounds, monthlyTotals, testCapStatus } from "../../billing/index.ts";
-import { sqliteSql } from "../../db/sql.ts";
 import type { Services } from "../../services.ts";
 import { microsToUsd } from "../../util.ts";
 import { authOf } from "../context.ts";
@@ -30,7 +29,7 @@ const UsageResponse = t.Object({
 });
 
 export const usageRoutes = (svc: Services) => {
-  const db = sqliteSql(svc.sqlite);
+  const db = svc.sql;
   return new Elysia({ name: "usage" }).get(
     "/v2/usage",
     async ({ request }) => {

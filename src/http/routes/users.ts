@@ -1,5 +1,4 @@
 import { Elysia, t } from "elysia";
-import { sqliteSql } from "../../db/sql.ts";
 import type { Services } from "../../services.ts";
 import { registerUser, toUserResource, updateUserProfile } from "../../tenants/users.ts";
 import { authOf } from "../context.ts";
@@ -32,7 +31,7 @@ export const userRoutes = (svc: Services) => {
     body: typeof RegisterBody.static;
     set: { status?: number | string };
   }) => {
-    const { user, created } = await registerUser(sqliteSql(svc.sqlite), authOf(request).tenantId, body);
+    const { user, created } = await registerUser(svc.sql, authOf(request).tenantId, body);
     set.status = created ? 201 : 200;
     return toUserResource(user);
   };
@@ -57,7 +56,7 @@ export const userRoutes = (svc: Services) => {
     .patch(
       "/v2/users/me",
       async ({ request, body }) =>
-        toUserResource(await updateUserProfile(sqliteSql(svc.sqlite), userOf(svc, request, { create: true }), body)),
+        toUserResource(await updateUserProfile(svc.sql, userOf(svc, request, { create: true }), body)),
       {
         headers: UserHeaders,
         body: t.Object({

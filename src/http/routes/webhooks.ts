@@ -1,5 +1,4 @@
 import { Elysia, t } from "elysia";
-import { sqliteSql } from "../../db/sql.ts";
 import type { Services } from "../../services.ts";
 import { deliveryLog } from "../../webhooks/delivery-log.ts";
 import { SUBSCRIBABLE_EVENTS } from "../../webhooks/events.ts";
@@ -67,7 +66,7 @@ const Delivery = t.Object({
 
 export const webhookRoutes = (svc: Services) => {
   const send = { timeoutMs: svc.cfg.webhookTimeoutMs, allow: svc.cfg.outboundAllow, clock: svc.clock };
-  const db = sqliteSql(svc.sqlite);
+  const db = svc.sql;
   return new Elysia({ name: "webhooks" })
     .post(
       "/v2/webhooks",
