@@ -50,15 +50,15 @@ export const webhookDeliveries = counter("webhook_deliveries_total", "Webhook de
 ]);
 
 /** Queue depth is the database's truth; read it when scraped rather than tracking it in memory. */
-export function registerQueueDepth(read: () => Record<string, number>): void {
+export function registerQueueDepth(read: () => Promise<Record<string, number>>): void {
   registry.removeSingleMetric("courseforge_jobs");
   new client.Gauge({
     name: "courseforge_jobs",
     help: "Jobs by status",
     labelNames: ["status"] as const,
     registers: [registry],
-    collect() {
-      for (const [status, n] of Object.entries(read())) this.set({ status }, n);
+    async collect() {
+      for (const [status, n] of Object.entries(await read())) this.set({ status }, n);
     },
   });
 }

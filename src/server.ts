@@ -4,7 +4,6 @@ import { type AppServices, composeServices } from "./compose.ts";
 import type { Config } from "./config.ts";
 import { lockDataDir } from "./db/data-dir-lock.ts";
 import { openDb } from "./db/index.ts";
-import { sqliteSql } from "./db/sql.ts";
 import { failInterruptedDocuments } from "./documents/records.ts";
 import { createApp } from "./http/app.ts";
 import { sweepUploads } from "./http/multipart.ts";
@@ -27,7 +26,7 @@ export interface OpenedApp {
   app: AnyElysia;
   svc: AppServices;
   /** Starts the job worker; call once `cfg.baseUrl` is final, since jobs write links with it. */
-  startWorker(): void;
+  startWorker(): Promise<void>;
   /**
    * Stops the worker (running jobs go back to the queue at their next commit point) and, once
    * `draining` (the requests still in flight) is over too, closes the data.
@@ -44,14 +43,12 @@ export async function openApp(cfg: Config, log: Logger, opts: { bootstrap: boole
   const interrupted = failInterruptedDocuments(sqlite);
   if (interrupted > 0) log.warn("documents interrupted by the last stop marked as errors", { count: interrupted });
 
-  const seam = sqliteSql(sqlite);
-  if (opts.bootstrap && !(await hasAnyKey(seam))) {
-    const { key } = await createKey(seam, { tenant: "default", env: "test" });
+  const svc = await composeServices(cfg, { db, sqlite }, log);
+  if (opts.bootstrap && !(await hasAnyKey(svc.sql))) {
+    const { key } = await createKey(svc.sql, { tenant: "default", env: "test" });
     // Printed once, in plain text, so a new user can copy it; it is never logged again.
     process.stdout.write(`\nCreated tenant "default" with a test API key (shown only now):\n\n  ${key}\n\n`);
   }
-
-  const svc = await composeServices(cfg, { db, sqlite }, log);
   const stale = staleChunkCount(svc);
   if (stale > 0) {
     log.warn("indexed chunks were embedded by another embedder; run `courseforge reindex` to re-embed them", {
@@ -59,7 +56,7 @@ export async function openApp(cfg: Config, log: Logger, opts: { bootstrap: boole
       embedder: svc.embedder.id,
     });
   }
-  const worker = new JobWorker(sqlite, log, registeredJobs(svc), {
+  const worker = new JobWorker(svc.sql, log, registeredJobs(svc), {
     concurrency: cfg.jobConcurrency,
     leaseSeconds: cfg.jobLeaseSeconds,
     maxStalls: cfg.jobMaxStalls,
@@ -69,9 +66,9 @@ export async function openApp(cfg: Config, log: Logger, opts: { bootstrap: boole
   return {
     app: createApp(svc),
     svc,
-    startWorker() {
-      worker.start();
-      registerQueueDepth(() => queueDepth(sqlite));
+    async startWorker() {
+      await worker.start();
+      registerQueueDepth(() => queueDepth(svc.sql));
     },
     async close(graceMs, draining) {
       const checkpoint = worker.stop(graceMs);
@@ -112,7 +109,7 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
   const opened = await openApp(cfg, log, opts);
   const { app, svc } = opened;
   const url = listen(app, cfg);
-  opened.startWorker();
+  await opened.startWorker();
 
   log.info("courseforge listening", {
     address: url,

@@ -8,7 +8,7 @@ import { billedKeyEnv, billedMicros, monthlyCount, OPERATIONS } from "../billing
 import type { Clock } from "../clock.ts";
 import { loadConfig } from "../config.ts";
 import type { FailureReason } from "../errors.ts";
-import { getJob } from "../jobs/queue.ts";
+import { getJobSync } from "../jobs/queue.ts";
 import { microsToUsd } from "../util.ts";
 import {
   type ChapterRef,
@@ -37,7 +37,7 @@ function chapterRefs(sqlite: Database, courseId: string): ChapterRef[] {
 
 /** The final event of a job, read from the database; null while it is still going. */
 function settledEvent(sqlite: Database, jobId: string): GenerationEvent | null {
-  const job = getJob(sqlite, jobId);
+  const job = getJobSync(sqlite, jobId);
   if (!job?.course_id) return null;
   const course = sqlite
     .query<{ id: string; title: string; status: string; error: string | null }, [string]>(
@@ -70,7 +70,7 @@ function settledEvent(sqlite: Database, jobId: string): GenerationEvent | null {
 
 /** The usage record of a completed course, read from its job, its course row and the ledger. */
 function usageRecord({ sqlite, clock }: FollowDeps, jobId: string, courseId: string, usage: CourseUsage): UsageRecord {
-  const job = getJob(sqlite, jobId);
+  const job = getJobSync(sqlite, jobId);
   const course = job?.course_id === courseId ? loadCourse(sqlite, courseId) : null;
   const keyEnv = (job && course && billedKeyEnv(sqlite, courseId, OPERATIONS.course)) || "production";
   const seconds =
@@ -99,7 +99,7 @@ const isFinal = (e: GenerationEvent) => e.type === "completed" || e.type === "fa
  * fails at once (an empty file) may end before the stream that asked for it is read.
  */
 function settledDocuments(sqlite: Database, jobId: string): GenerationEvent[] {
-  const courseId = getJob(sqlite, jobId)?.course_id;
+  const courseId = getJobSync(sqlite, jobId)?.course_id;
   if (!courseId) return [];
   return courseDocuments(sqlite, courseId)
     .filter((d) => d.status !== "processing")

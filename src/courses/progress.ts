@@ -6,7 +6,7 @@ import type { Database } from "bun:sqlite";
 import { Type } from "@sinclair/typebox";
 import { AppError, type FailureReason } from "../errors.ts";
 import { jobType } from "../jobs/definition.ts";
-import { getJob, type JobRow, latestCourseJob } from "../jobs/queue.ts";
+import { getJobSync, type JobRow, latestCourseJob } from "../jobs/queue.ts";
 import type { CourseOwner } from "./read.ts";
 
 /** The job that generates (or, with `resume`, continues) the course named by the job's course_id. */
@@ -135,7 +135,7 @@ export type JobResource = ReturnType<typeof jobResource>;
 
 /** A job for GET /v2/jobs/{id}: 404 unless the caller's learner started it, like the course endpoints. */
 export function ownedJob(sqlite: Database, owner: CourseOwner, jobId: string): JobRow {
-  const job = getJob(sqlite, jobId);
+  const job = getJobSync(sqlite, jobId);
   if (!job || job.tenant_id !== owner.tenantId || job.user_id !== owner.userId)
     throw new AppError("NOT_FOUND", "Job not found");
   return job;

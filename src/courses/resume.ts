@@ -5,7 +5,7 @@
 import { isoNow } from "../clock.ts";
 import { reopenFailedDocuments } from "../documents/lookups.ts";
 import { AppError } from "../errors.ts";
-import { enqueueJob, latestCourseJob, type QueueDeps } from "../jobs/queue.ts";
+import { enqueueJobSync, latestCourseJob, type QueueDeps } from "../jobs/queue.ts";
 import { courseDocumentIds } from "./course-documents.ts";
 import { COURSE_JOB } from "./progress.ts";
 import type { CourseOwner } from "./read.ts";
@@ -71,7 +71,7 @@ export function resumeCourse(
       // The outline was never made, so sources that failed get another try (a page may be back).
       reopenFailedDocuments(sqlite, courseDocumentIds(sqlite, courseId));
     }
-    const next = enqueueJob(
+    const next = enqueueJobSync(
       { sqlite, clock },
       {
         type: COURSE_JOB,

@@ -12,7 +12,7 @@ import type { Db } from "../db/index.ts";
 import { createDocumentRecord, type SourceType } from "../documents/records.ts";
 import { detectedKind, requestSources } from "../documents/sources.ts";
 import { AppError } from "../errors.ts";
-import { enqueueJob, type JobRow } from "../jobs/queue.ts";
+import { enqueueJobSync, type JobRow } from "../jobs/queue.ts";
 import { resolveModelKey, usesExtractive } from "../llm/models.ts";
 import type { Llm } from "../llm/types.ts";
 import { deleteBlob, putBlob } from "../media/blob-store.ts";
@@ -149,7 +149,7 @@ function insertCourseWithJob(
   });
   // One attempt: model failures are retried chapter by chapter inside the job, and a failed course
   // is resumed on request; a crash counts a stall (JOB_MAX_STALLS) and the next start runs the job again.
-  return enqueueJob(svc, {
+  return enqueueJobSync(svc, {
     type: COURSE_JOB,
     tenantId: who.auth.tenantId,
     userId: who.user.id,

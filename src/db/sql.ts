@@ -220,3 +220,10 @@ export class PostgresSql implements Sql {
 }
 
 export const postgresSql = (client: SQL): Sql => new PostgresSql(client);
+
+/**
+ * Locks the row a claim's SELECT picks and skips rows another transaction has locked, so claimers
+ * on several nodes at once each take a different row instead of queueing behind one; SQLite's one
+ * writer needs neither.
+ */
+export const forUpdateSkipLocked: Query = byDialect({ sqlite: sql``, postgres: sql` FOR UPDATE SKIP LOCKED` });

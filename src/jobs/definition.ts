@@ -4,6 +4,7 @@
  * composition root registers every definition with the worker.
  */
 import type { Static, TSchema } from "@sinclair/typebox";
+import type { Sql } from "../db/sql.ts";
 import type { FailureReason } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { JobRow } from "./row.ts";
@@ -26,10 +27,11 @@ export interface JobHandler<P = unknown> {
   run(job: JobRow, payload: P, ctx: JobContext): Promise<unknown>;
   /**
    * Called once when the job ends failed (not retried any more), so the domain can record the
-   * failure (course status, events) in one transaction. `payload` is null when the stored payload
-   * itself was what failed the job.
+   * failure (course status, events) in one transaction: `tx`, the one that ends the job (on SQLite
+   * the server's connection, so an owner still on bun:sqlite may write synchronously in it).
+   * `payload` is null when the stored payload itself was what failed the job.
    */
-  onFailure?(job: JobRow, reason: FailureReason, payload: P | null): void;
+  onFailure?(job: JobRow, reason: FailureReason, payload: P | null, tx: Sql): void | Promise<void>;
   /** Jobs of this type run at once, at most (default JOB_CONCURRENCY). */
   concurrency?: number;
   /**

@@ -6,6 +6,7 @@
 import type { Database } from "bun:sqlite";
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { Clock } from "../clock.ts";
+import { type Query, type Sql, sql, sqliteSql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { newId } from "../util.ts";
 import type { JobType } from "./definition.ts";
@@ -50,67 +51,85 @@ type Wake = () => void;
 /** Idle workers of this process, woken right away by an enqueue instead of at their next poll. */
 export const wakers = new Set<Wake>();
 
-/** What enqueueing needs: the database, and the clock that says when a job is due. */
+/** What the synchronous entry needs: the server's SQLite connection, and the clock that says when a job is due. */
 export interface QueueDeps {
   sqlite: Database;
   clock: Clock;
 }
 
-/** Queues a job; a payload that does not fit the type's schema throws (a bug in the caller). */
-export function enqueueJob<S extends TSchema>({ sqlite, clock }: QueueDeps, job: NewJob<S> & PayloadOf<S>): JobRow {
+/** The INSERT of a new job, checked against its type's schema (a payload that does not fit is a bug in the caller). */
+function insertJob<S extends TSchema>(clock: Clock, job: NewJob<S> & PayloadOf<S>): Query {
   const payload = job.payload ?? {};
   assertPayload(job.type, payload);
-  const now = clock.now();
-  const row = sqlite
-    .query<JobRow, Record<string, string | number | null>>(
-      `INSERT INTO jobs (id, tenant_id, user_id, type, status, payload, course_id, request_id, max_attempts, run_after, created_at, updated_at)
-       VALUES ($id, $tenant, $user, $type, 'queued', $payload, $course, $request, $max, $runAfter, $now, $now) RETURNING *`,
-    )
-    .get({
-      id: job.id ?? newId(),
-      tenant: job.tenantId ?? null,
-      user: job.userId ?? null,
-      type: job.type.type,
-      payload: JSON.stringify(payload),
-      course: job.courseId ?? null,
-      request: job.requestId ?? null,
-      max: job.maxAttempts ?? 3,
-      runAfter: (job.runAfter ?? now).toISOString(),
-      now: now.toISOString(),
-    })!;
-  // Wake idle workers of this process right away instead of at the next poll.
+  const now = clock.now().toISOString();
+  return sql`INSERT INTO jobs (id, tenant_id, user_id, type, status, payload, course_id, request_id, max_attempts, run_after,
+                               created_at, updated_at)
+             VALUES (${job.id ?? newId()}, ${job.tenantId ?? null}, ${job.userId ?? null}, ${job.type.type}, 'queued',
+                     ${JSON.stringify(payload)}, ${job.courseId ?? null}, ${job.requestId ?? null}, ${job.maxAttempts ?? 3},
+                     ${job.runAfter?.toISOString() ?? now}, ${now}, ${now})
+             RETURNING *`;
+}
+
+/** Wakes idle workers of this process right away instead of at their next poll. */
+function wakeWorkers(): void {
   queueMicrotask(() => {
     for (const w of wakers) w();
   });
+}
+
+/** Queues a job, in `sql`'s transaction when it is one (the job commits with the caller's rows). */
+export async function enqueueJob<S extends TSchema>(
+  { sql: db, clock }: { sql: Sql; clock: Clock },
+  job: NewJob<S> & PayloadOf<S>,
+): Promise<JobRow> {
+  const row = (await db.get<JobRow>(insertJob(clock, job)))!;
+  wakeWorkers();
   return row;
 }
 
-export function getJob(sqlite: Database, id: string): JobRow | null {
-  return sqlite.query<JobRow, [string]>("SELECT * FROM jobs WHERE id = ?").get(id);
+/**
+ * The same INSERT on SQLite, for a caller inside a synchronous `sqlite.transaction` (the courses
+ * owner, not behind the seam yet; the webhooks owner's synchronous `recordEvent`).
+ */
+export function enqueueJobSync<S extends TSchema>({ sqlite, clock }: QueueDeps, job: NewJob<S> & PayloadOf<S>): JobRow {
+  const row = sqliteSql(sqlite).getSync<JobRow>(insertJob(clock, job))!;
+  wakeWorkers();
+  return row;
 }
 
-/** The newest job of one type for a course (e.g. its current or last generation run, not a podcast job). */
+export function getJob(db: Sql, id: string): Promise<JobRow | null> {
+  return db.get<JobRow>(jobById(id));
+}
+
+const jobById = (id: string): Query => sql`SELECT * FROM jobs WHERE id = ${id}`;
+
+/** `getJob` on SQLite, for the courses owner's synchronous reads (not behind the seam yet). */
+export function getJobSync(sqlite: Database, id: string): JobRow | null {
+  return sqliteSql(sqlite).getSync<JobRow>(jobById(id));
+}
+
+/**
+ * The newest job of one type for a course (e.g. its current or last generation run, not a podcast
+ * job); synchronous, for the courses owner's transactions.
+ */
 export function latestCourseJob(sqlite: Database, courseId: string, kind: JobType): JobRow | null {
-  return sqlite
-    .query<JobRow, [string, string]>(
-      "SELECT * FROM jobs WHERE course_id = ? AND type = ? ORDER BY created_at DESC, rowid DESC LIMIT 1",
-    )
-    .get(courseId, kind.type);
+  return sqliteSql(sqlite).getSync<JobRow>(
+    sql`SELECT * FROM jobs WHERE course_id = ${courseId} AND type = ${kind.type} ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+  );
 }
 
-/** A queued or running job of the course, if any. */
+/** A queued or running job of the course, if any; synchronous, for the courses owner's delete. */
 export function activeCourseJob(sqlite: Database, courseId: string): JobRow | null {
-  return sqlite
-    .query<JobRow, [string]>("SELECT * FROM jobs WHERE course_id = ? AND status IN ('queued', 'running') LIMIT 1")
-    .get(courseId);
+  return sqliteSql(sqlite).getSync<JobRow>(
+    sql`SELECT * FROM jobs WHERE course_id = ${courseId} AND status IN ('queued', 'running') LIMIT 1`,
+  );
 }
 
-export function queueDepth(sqlite: Database): Record<JobStatus, number> {
+export async function queueDepth(db: Sql): Promise<Record<JobStatus, number>> {
   const out: Record<JobStatus, number> = { queued: 0, running: 0, completed: 0, failed: 0 };
-  for (const r of sqlite
-    .query<{ status: JobStatus; n: number }, []>("SELECT status, count(*) AS n FROM jobs GROUP BY status")
-    .all()) {
-    out[r.status] = r.n;
-  }
+  const rows = await db.all<{ status: JobStatus; n: number }>(
+    sql`SELECT status, CAST(count(*) AS INTEGER) AS n FROM jobs GROUP BY status`,
+  );
+  for (const r of rows) out[r.status] = Number(r.n);
   return out;
 }

@@ -2,16 +2,37 @@
  * Runs queued jobs with bounded concurrency, each type by its registered handler. A payload is
  * checked against its type's schema before the handler sees it.
  */
-import type { Database } from "bun:sqlite";
 import { hostname } from "node:os";
 import { type Clock, isoAfter, isoNow } from "../clock.ts";
+import type { Sql } from "../db/sql.ts";
 import { AppError, toFailureReason } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { jobDuration } from "../metrics.ts";
 import type { RegisteredJob } from "./definition.ts";
+import {
+  anyDue,
+  claimNext,
+  expiredLeases,
+  failStalled,
+  finishRun,
+  giveBack,
+  type Lease,
+  renewLease,
+  requeueStalled,
+  retryLater,
+  runningJobs,
+  waitingTenants,
+} from "./leases.ts";
 import { storedPayload } from "./payload.ts";
 import { INTERRUPTED, isRetriable, wakers } from "./queue.ts";
 import type { JobRow } from "./row.ts";
+
+/**
+ * SQLite's answer when another connection (an extraction process writing chunks) held the write
+ * lock past busy_timeout. The worker's timer-driven writes meet it as a transient state: they
+ * are tried again at the next tick or beat, since thrown from a timer it would end the process.
+ */
+const isBusy = (err: unknown): boolean => (err as { code?: unknown }).code === "SQLITE_BUSY";
 
 function pidAlive(pid: number): boolean {
   try {
@@ -50,7 +71,8 @@ interface Run {
  * with its process gone (at start) or its lease run out (while polling) has stalled: it is
  * requeued with its stall count raised, or failed with JOB_STALLED past `maxStalls`, so a job that
  * kills its process cannot loop for ever. Each run's writes are fenced by its lease, so a run that
- * lost its lease to another worker changes nothing.
+ * lost its lease to another worker changes nothing. Its statements are the seam's (leases.ts),
+ * so several workers on one PostgreSQL database share the queue as workers of one SQLite process do.
  */
 export class JobWorker {
   /** host:pid:instance; start() reads the pid to tell a dead process's leases. */
@@ -73,7 +95,7 @@ export class JobWorker {
   private readonly tenantShare: number;
 
   constructor(
-    private readonly sqlite: Database,
+    private readonly db: Sql,
     private readonly log: Logger,
     jobs: RegisteredJob[],
     private readonly opts: WorkerOptions,
@@ -87,23 +109,27 @@ export class JobWorker {
     return this.jobs.get(type)?.handler;
   }
 
-  /** Recovers jobs left running by a process that is gone, then starts polling. */
-  start(): void {
+  /** Recovers jobs left running by a process of this host that is gone, then starts polling. */
+  async start(): Promise<void> {
     const host = hostname();
     const now = isoNow(this.clock);
-    const orphaned = this.sqlite
-      .query<JobRow, []>("SELECT * FROM jobs WHERE status = 'running'")
-      .all()
-      .filter((j) => {
-        const [h, pid] = (j.lease_owner ?? "").split(":");
-        const expired = !j.lease_until || j.lease_until < now;
-        return expired || h !== host || !pidAlive(Number(pid));
-      });
-    for (const j of orphaned) this.recoverStalled(j);
+    const orphaned = (await runningJobs(this.db)).filter((j) => {
+      const [h, pid] = (j.lease_owner ?? "").split(":");
+      const expired = !j.lease_until || j.lease_until < now;
+      // On SQLite the data directory's lock makes this the only process, so another host's lease is a dead one's.
+      const gone = h === host ? !pidAlive(Number(pid)) : this.db.dialect === "sqlite";
+      return expired || gone;
+    });
+    for (const j of orphaned) await this.recoverStalled(j);
     if (orphaned.length > 0) this.log.info("resuming interrupted jobs", { count: orphaned.length });
     this.stopped = false;
     wakers.add(this.wake);
-    this.heartbeatTimer = setInterval(() => this.heartbeat(), Math.max(500, (this.opts.leaseSeconds * 1000) / 3));
+    this.heartbeatTimer = setInterval(
+      () => {
+        this.heartbeat().catch((err) => this.log.error("job heartbeat failed", { error: String(err) }));
+      },
+      Math.max(500, (this.opts.leaseSeconds * 1000) / 3),
+    );
     this.schedule(0);
   }
 
@@ -117,7 +143,7 @@ export class JobWorker {
     await Promise.race([all, Bun.sleep(graceMs)]);
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     // Whatever is still running is handed back to the queue; the next start resumes it.
-    for (const [id, run] of this.running) this.release(id, run.token);
+    for (const [id, run] of this.running) await this.release(id, run);
   }
 
   get activeCount(): number {
@@ -130,18 +156,19 @@ export class JobWorker {
     this.timer = setTimeout(() => this.tick(), ms);
   }
 
-  private tick(): void {
+  private async tick(): Promise<void> {
     if (this.stopped || this.ticking) return;
     this.ticking = true;
     try {
-      this.recoverExpired();
-      for (;;) {
-        const job = this.claim();
+      await this.recoverExpired();
+      while (!this.stopped) {
+        const job = await this.claim();
         if (!job) break;
         this.launch(job);
       }
     } catch (err) {
-      this.log.error("job claim failed", { error: String(err) });
+      if (isBusy(err)) this.log.warn("jobs not claimed this tick: the database was busy");
+      else this.log.error("job claim failed", { error: String(err) });
     } finally {
       this.ticking = false;
     }
@@ -165,7 +192,7 @@ export class JobWorker {
    * [type, tenant] pairs that may not take another slot now: at their type's own per-tenant limit,
    * or at JOB_TENANT_SHARE while another tenant has jobs of that type waiting.
    */
-  private fullTenants(): [string, string][] {
+  private async fullTenants(): Promise<string[]> {
     const counts = new Map<string, { type: string; tenantId: string; n: number }>();
     for (const r of this.running.values()) {
       if (r.tenantId === null) continue;
@@ -175,11 +202,7 @@ export class JobWorker {
       counts.set(k, c);
     }
     if (counts.size === 0) return [];
-    const waiting = this.sqlite
-      .query<{ type: string; tenant_id: string }, []>(
-        "SELECT DISTINCT type, tenant_id FROM jobs WHERE status = 'queued' AND tenant_id IS NOT NULL",
-      )
-      .all();
+    const waiting = await waitingTenants(this.db);
     const othersWait = (c: { type: string; tenantId: string }) =>
       waiting.some((w) => w.type === c.type && w.tenant_id !== c.tenantId);
     return [...counts.values()]
@@ -187,7 +210,7 @@ export class JobWorker {
         const own = this.handlerOf(c.type)?.perTenant;
         return (own !== undefined && c.n >= own) || (c.n >= this.tenantShare && othersWait(c));
       })
-      .map((c) => [c.type, c.tenantId]);
+      .map((c) => `${c.type}|${c.tenantId}`);
   }
 
   /**
@@ -195,14 +218,9 @@ export class JobWorker {
    * stalled past its heartbeats). This worker's own leases are never taken: a run still in this
    * process renews its lease at the next heartbeat, however late.
    */
-  private recoverExpired(): void {
-    const expired = this.sqlite
-      .query<JobRow, [string, string, string]>(
-        `SELECT * FROM jobs WHERE status = 'running' AND (lease_until IS NULL OR lease_until < ?)
-            AND lease_owner IS NOT ? AND type IN (SELECT value FROM json_each(?))`,
-      )
-      .all(isoNow(this.clock), this.owner, JSON.stringify([...this.jobs.keys()]));
-    for (const j of expired) this.recoverStalled(j);
+  private async recoverExpired(): Promise<void> {
+    const expired = await expiredLeases(this.db, isoNow(this.clock), this.owner, [...this.jobs.keys()]);
+    for (const j of expired) await this.recoverStalled(j);
   }
 
   /**
@@ -210,17 +228,11 @@ export class JobWorker {
    * graceful stop gives one back) and counts a stall: requeued up to `maxStalls` times, failed
    * after. Fenced by the lease seen, so two workers recovering the same job count one stall.
    */
-  private recoverStalled(job: JobRow): void {
+  private async recoverStalled(job: JobRow): Promise<void> {
     const stalls = job.stalls + 1;
     const now = isoNow(this.clock);
     if (stalls <= this.opts.maxStalls) {
-      const moved = this.sqlite.run(
-        `UPDATE jobs SET status = 'queued', stalls = ?, lease_owner = NULL, lease_until = NULL, lease_token = NULL,
-                run_after = ?, updated_at = ?
-          WHERE id = ? AND status = 'running' AND lease_token IS ?`,
-        [stalls, now, now, job.id, job.lease_token],
-      );
-      if (moved.changes > 0)
+      if (await requeueStalled(this.db, job, stalls, now))
         this.log.warn("job stalled; requeued", {
           job_id: job.id,
           type: job.type,
@@ -243,64 +255,30 @@ export class JobWorker {
     } catch {
       payload = null;
     }
-    const failed = this.sqlite.transaction(() => {
-      const ended = this.sqlite.run(
-        `UPDATE jobs SET status = 'failed', stalls = ?, error = ?, lease_owner = NULL, lease_until = NULL, lease_token = NULL,
-                finished_at = ?, updated_at = ?
-          WHERE id = ? AND status = 'running' AND lease_token IS ?`,
-        [stalls, JSON.stringify(reason), now, now, job.id, job.lease_token],
-      );
-      if (ended.changes === 0) return false;
-      registered?.handler.onFailure?.(job, reason, payload);
+    const failed = await this.db.transaction(async (tx) => {
+      if (!(await failStalled(tx, job, stalls, JSON.stringify(reason), now))) return false;
+      await registered?.handler.onFailure?.(job, reason, payload, tx);
       return true;
-    })();
+    });
     if (failed)
       this.log.warn("job failed", { job_id: job.id, type: job.type, code: reason.code, message: reason.message });
   }
 
-  /**
-   * Takes the next queued job; only queued ones, so a worker never takes a lease it (or anyone)
-   * holds. Tenants take turns (the one served longest ago first, then its learner served longest
-   * ago), then the oldest job.
-   */
-  private claim(): JobRow | null {
+  /** Takes the next queued job of a type with a free slot, in the tenants' turns (leases.ts `claimNext`). */
+  private async claim(): Promise<JobRow | null> {
     const types = this.freeTypes();
     if (types.length === 0) return null;
     const now = isoNow(this.clock);
-    // Read first: the claim's UPDATE takes the database's write lock even when no job is due, and
-    // waits for it (busy_timeout, on the server's thread) while an extraction process writes chunks.
-    const due = this.sqlite
-      .query<{ due: number }, [string, string]>(
-        `SELECT EXISTS (SELECT 1 FROM jobs WHERE status = 'queued' AND run_after <= ?
-                          AND type IN (SELECT value FROM json_each(?))) AS due`,
-      )
-      .get(now, JSON.stringify(types))!.due;
-    if (!due) return null;
-    const job = this.sqlite
-      .query<JobRow, Record<string, string>>(
-        `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_owner = $owner, lease_token = $token,
-                lease_until = $lease, updated_at = $now, started_at = coalesce(started_at, $now)
-          WHERE id = (SELECT id FROM jobs
-                       WHERE status = 'queued' AND run_after <= $now
-                         AND type IN (SELECT value FROM json_each($types))
-                         AND NOT EXISTS (SELECT 1 FROM json_each($full) f
-                                          WHERE f.value ->> 0 = jobs.type AND f.value ->> 1 = jobs.tenant_id)
-                       ORDER BY coalesce(json_extract($served, '$."' || type || '|' || coalesce(tenant_id, '') || '"'), -1),
-                                coalesce(json_extract($served, '$."' || type || '|' || coalesce(tenant_id, '') || '|'
-                                                      || coalesce(user_id, '') || '"'), -1),
-                                run_after, created_at
-                       LIMIT 1)
-          RETURNING *`,
-      )
-      .get({
-        owner: this.owner,
-        token: crypto.randomUUID(),
-        lease: isoAfter(this.clock, this.opts.leaseSeconds),
-        now,
-        types: JSON.stringify(types),
-        full: JSON.stringify(this.fullTenants()),
-        served: JSON.stringify(Object.fromEntries(this.served)),
-      });
+    if (!(await anyDue(this.db, now, types))) return null;
+    const job = await claimNext(this.db, {
+      owner: this.owner,
+      token: crypto.randomUUID(),
+      leaseUntil: isoAfter(this.clock, this.opts.leaseSeconds),
+      now,
+      types,
+      fullTenants: await this.fullTenants(),
+      served: Object.fromEntries(this.served),
+    });
     if (job) this.markServed(job);
     return job;
   }
@@ -337,11 +315,12 @@ export class JobWorker {
       payload = storedPayload(registered, job.payload);
       const result = await handler.run(job, payload, { signal: run.abort.signal, log: this.log });
       if (result === INTERRUPTED) {
-        this.release(job.id, run.token);
+        await this.release(job.id, run);
         jobDuration.observe({ type: job.type, outcome: "interrupted" }, (performance.now() - started) / 1000);
         return;
       }
-      if (!this.finish(job.id, run.token, "completed", result === undefined ? null : JSON.stringify(result), null)) {
+      const output = result === undefined ? null : JSON.stringify(result);
+      if (!(await this.finish(this.db, job.id, "completed", output, null))) {
         this.leaseLost(job, "its result is discarded");
         return;
       }
@@ -353,26 +332,25 @@ export class JobWorker {
       });
     } catch (err) {
       jobDuration.observe({ type: job.type, outcome: "failed" }, (performance.now() - started) / 1000);
-      this.fail(job, run.token, handler, payload, err);
+      await this.fail(job, handler, payload, err);
     } finally {
       this.running.delete(job.id);
       this.schedule(0);
     }
   }
 
-  private fail(job: JobRow, token: string, handler: RegisteredJob["handler"], payload: unknown, err: unknown): void {
+  private async fail(job: JobRow, handler: RegisteredJob["handler"], payload: unknown, err: unknown): Promise<void> {
     const reason = toFailureReason(err, job.request_id);
     // The claim counted this run.
     const attempts = job.attempts;
     if (isRetriable(err) && attempts < job.max_attempts && !this.stopped) {
       const delay = handler.retryDelaySeconds?.(attempts) ?? 5 * 4 ** (attempts - 1);
-      const requeued = this.sqlite.run(
-        `UPDATE jobs SET status = 'queued', error = ?, run_after = ?, lease_owner = NULL, lease_until = NULL, lease_token = NULL,
-                updated_at = ?
-          WHERE id = ? AND lease_owner = ? AND lease_token = ?`,
-        [JSON.stringify(reason), isoAfter(this.clock, delay), isoNow(this.clock), job.id, this.owner, token],
-      );
-      if (requeued.changes === 0) {
+      const requeued = await retryLater(this.db, job.id, this.leaseOf(job.id), {
+        error: JSON.stringify(reason),
+        runAfter: isoAfter(this.clock, delay),
+        now: isoNow(this.clock),
+      });
+      if (!requeued) {
         this.leaseLost(job, "its failure is discarded");
         return;
       }
@@ -385,11 +363,11 @@ export class JobWorker {
       });
       return;
     }
-    const failed = this.sqlite.transaction(() => {
-      if (!this.finish(job.id, token, "failed", null, JSON.stringify(reason))) return false;
-      handler.onFailure?.(job, reason, payload);
+    const failed = await this.db.transaction(async (tx) => {
+      if (!(await this.finish(tx, job.id, "failed", null, JSON.stringify(reason)))) return false;
+      await handler.onFailure?.(job, reason, payload, tx);
       return true;
-    })();
+    });
     if (!failed) {
       this.leaseLost(job, "its failure is discarded");
       return;
@@ -397,34 +375,33 @@ export class JobWorker {
     this.log.warn("job failed", { job_id: job.id, type: job.type, code: reason.code, message: reason.message });
   }
 
+  /** The lease this worker's run of job `id` holds (a run is in `running` until its last write). */
+  private leaseOf(id: string): Lease {
+    return { owner: this.owner, token: this.running.get(id)!.token };
+  }
+
   /** Ends the run's job; false when the run no longer holds its lease (nothing is written). */
   private finish(
+    db: Sql,
     id: string,
-    token: string,
     status: "completed" | "failed",
     result: string | null,
     error: string | null,
-  ): boolean {
-    const now = isoNow(this.clock);
-    return (
-      this.sqlite.run(
-        `UPDATE jobs SET status = ?, result = ?, error = ?, lease_owner = NULL, lease_until = NULL, lease_token = NULL,
-                finished_at = ?, updated_at = ?
-          WHERE id = ? AND lease_owner = ? AND lease_token = ?`,
-        [status, result, error, now, now, id, this.owner, token],
-      ).changes > 0
-    );
+  ): Promise<boolean> {
+    return finishRun(db, id, this.leaseOf(id), { status, result, error, now: isoNow(this.clock) });
   }
 
-  /** Back to the queue after a graceful stop: a run cut short by a stop is not an attempt, so its count is handed back. */
-  private release(id: string, token: string): void {
-    const now = isoNow(this.clock);
-    this.sqlite.run(
-      `UPDATE jobs SET status = 'queued', attempts = max(attempts - 1, 0), lease_owner = NULL, lease_until = NULL,
-              lease_token = NULL, run_after = ?, updated_at = ?
-        WHERE id = ? AND status = 'running' AND lease_owner = ? AND lease_token = ?`,
-      [now, now, id, this.owner, token],
-    );
+  /**
+   * Back to the queue after a graceful stop (leases.ts `giveBack`). A busy database leaves the job
+   * running under a lease that runs out; it is then recovered as a stall.
+   */
+  private async release(id: string, run: Run): Promise<void> {
+    try {
+      await giveBack(this.db, id, { owner: this.owner, token: run.token }, isoNow(this.clock));
+    } catch (err) {
+      if (!isBusy(err)) throw err;
+      this.log.warn("job not handed back: the database was busy", { job_id: id, type: run.type });
+    }
   }
 
   private leaseLost(job: JobRow, consequence: string): void {
@@ -435,20 +412,16 @@ export class JobWorker {
    * Renews the lease of every run of this worker (every third of the lease). A run whose lease is
    * gone (it stalled past its lease and another worker took the job) is asked to stop.
    */
-  heartbeat(): void {
+  async heartbeat(): Promise<void> {
     if (this.running.size === 0) return;
     const leaseUntil = isoAfter(this.clock, this.opts.leaseSeconds);
-    const renew = this.sqlite.query<unknown, [string, string, string, string]>(
-      "UPDATE jobs SET lease_until = ? WHERE id = ? AND status = 'running' AND lease_owner = ? AND lease_token = ?",
-    );
     for (const [id, run] of this.running) {
       let renewed: boolean;
       try {
-        renewed = renew.run(leaseUntil, id, this.owner, run.token).changes > 0;
+        renewed = await renewLease(this.db, id, { owner: this.owner, token: run.token }, leaseUntil);
       } catch (err) {
-        // Another connection held the write lock past busy_timeout: the lease lasts three beats,
-        // so the next beat renews it; thrown from a timer, this would end the process.
-        if ((err as { code?: unknown }).code !== "SQLITE_BUSY") throw err;
+        // The lease lasts three beats, so the next beat renews it.
+        if (!isBusy(err)) throw err;
         this.log.warn("job lease not renewed this beat: the database was busy", { job_id: id, type: run.type });
         continue;
       }

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { chapterWithCourseTitle } from "../courses/chapters.ts";
-import { type Sql, sql, sqliteSql } from "../db/sql.ts";
+import { type Sql, sql } from "../db/sql.ts";
 import { AppError, type FailureReason } from "../errors.ts";
 import { defineJob } from "../jobs/definition.ts";
 import { INTERRUPTED } from "../jobs/queue.ts";
@@ -53,7 +53,7 @@ async function ensureScript(deps: PodcastDeps, db: Sql, episode: EpisodeRow): Pr
 
 export const podcastEpisodeJob = defineJob(EPISODE_JOB, (deps: PodcastDeps) => {
   const cache = new TurnAudioCache(join(deps.cfg.dataDir, "cache", "tts"));
-  const db = sqliteSql(deps.sqlite);
+  const db = deps.sql;
   return {
     concurrency: deps.cfg.podcastConcurrency,
 
@@ -113,9 +113,9 @@ export const podcastEpisodeJob = defineJob(EPISODE_JOB, (deps: PodcastDeps) => {
     },
 
     // Found by its job rather than the payload, so an episode whose job payload was unreadable still ends `error`.
-    // Synchronous: the job worker calls it inside its own bun:sqlite transaction (src/jobs is not behind the seam yet).
-    onFailure(job, reason: FailureReason) {
-      db.runSync(
+    // In the transaction that ends the job, so the episode and its job fail together.
+    async onFailure(job, reason: FailureReason, _payload, tx) {
+      await tx.run(
         sql`UPDATE podcast_episodes SET status = 'error', error = ${JSON.stringify(reason)}, updated_at = ${nowIso()}
              WHERE job_id = ${job.id} AND status = 'generating'`,
       );

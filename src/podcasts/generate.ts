@@ -7,7 +7,7 @@
 import { Type } from "@sinclair/typebox";
 import { type WrittenChapter, writtenChapters } from "../courses/chapters.ts";
 import { type CourseOwner, loadCourseOf } from "../courses/read.ts";
-import { type Sql, sql, sqliteSql } from "../db/sql.ts";
+import { type Sql, sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { jobType } from "../jobs/definition.ts";
 import { enqueueJob } from "../jobs/queue.ts";
@@ -57,8 +57,8 @@ export interface ClaimedEpisodes {
 }
 
 /**
- * Marks each chapter without a ready episode as generating and queues (`enqueue`, answering the
- * job id) each episode that is not generating already: a new one, or a failed one again. The
+ * Marks each chapter without a ready episode as generating and queues (`enqueue`, in the same
+ * transaction, answering the job id) each episode that is not generating already: a new one, or a failed one again. The
  * course's lock is taken before its episodes are read, so of two requests at once the second
  * finds the first's episodes generating and queues none of them again.
  */
@@ -67,7 +67,7 @@ export function claimEpisodes(
   courseId: string,
   chapters: readonly WrittenChapter[],
   engine: TtsEngineName,
-  enqueue: (episodeId: string) => string,
+  enqueue: (tx: Sql, episodeId: string) => Promise<string>,
 ): Promise<ClaimedEpisodes> {
   return db.transaction(async (tx) => {
     await tx.lock(`podcast-episodes:${courseId}`);
@@ -83,7 +83,7 @@ export function claimEpisodes(
         claimed.queued++;
         await tx.run(
           sql`UPDATE podcast_episodes SET status = 'generating', error = NULL, tts_provider = ${engine},
-                     job_id = ${enqueue(episode.id)}, updated_at = ${now}
+                     job_id = ${await enqueue(tx, episode.id)}, updated_at = ${now}
                WHERE id = ${episode.id}`,
         );
       } else if (!episode) {
@@ -95,7 +95,7 @@ export function claimEpisodes(
         );
         if (inserted === 1) {
           claimed.queued++;
-          await tx.run(sql`UPDATE podcast_episodes SET job_id = ${enqueue(id)} WHERE id = ${id}`);
+          await tx.run(sql`UPDATE podcast_episodes SET job_id = ${await enqueue(tx, id)} WHERE id = ${id}`);
         }
       }
     }
@@ -129,23 +129,20 @@ export async function generatePodcasts(deps: PodcastDeps, req: GenerateRequest):
   }
 
   const chapters = writtenChapters(deps.sqlite, course.id);
-  const { ready, failed, queued } = await claimEpisodes(
-    sqliteSql(deps.sqlite),
-    course.id,
-    chapters,
-    engine.name,
-    (id) => {
-      const job = enqueueJob(deps, {
+  const { ready, failed, queued } = await claimEpisodes(deps.sql, course.id, chapters, engine.name, async (tx, id) => {
+    const job = await enqueueJob(
+      { sql: tx, clock: deps.clock },
+      {
         type: EPISODE_JOB,
         tenantId: req.owner.tenantId,
         userId: req.owner.userId,
         courseId: course.id,
         requestId: req.requestId ?? null,
         payload: { episode_id: id },
-      });
-      return job.id;
-    },
-  );
+      },
+    );
+    return job.id;
+  });
 
   const total = chapters.length;
   const status: GenerateStatus =

@@ -49,7 +49,7 @@ export function pendingDeliveryForJob(db: Sql, deliveryId: string, jobId: string
 }
 
 /** Ends a pending delivery as `canceled` (its webhook turned inactive) or `failed` (its job failed outside the attempt). */
-export const endDeliveryStatement = (clock: Clock, deliveryId: string, status: "canceled" | "failed"): Query =>
+const endDeliveryStatement = (clock: Clock, deliveryId: string, status: "canceled" | "failed"): Query =>
   sql`UPDATE webhook_deliveries SET status = ${status}, job_id = NULL, next_attempt_at = NULL, finished_at = ${isoNow(clock)}
        WHERE id = ${deliveryId} AND status = 'pending'`;
 

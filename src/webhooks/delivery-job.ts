@@ -3,14 +3,13 @@
  * in the transaction that logs this one, so the attempt count lives in the delivery row: a crash
  * or a shutdown during an attempt repeats that attempt, and never counts as a failure.
  */
-import type { Database } from "bun:sqlite";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import { sqliteSql } from "../db/sql.ts";
+import type { Sql } from "../db/sql.ts";
 import { defineJob } from "../jobs/definition.ts";
 import type { Logger } from "../log.ts";
-import { endDelivery, endDeliveryStatement, pendingDeliveryForJob, recordAttempt } from "./attempts.ts";
-import { sqliteDeliveryQueue } from "./delivery-queue.ts";
+import { endDelivery, pendingDeliveryForJob, recordAttempt } from "./attempts.ts";
+import { jobDeliveryQueue } from "./delivery-queue.ts";
 import { DELIVERY_JOB } from "./events.ts";
 import { sendDelivery } from "./send.ts";
 
@@ -23,16 +22,14 @@ const DELIVERY_CONCURRENCY = 16;
 export const DELIVERIES_PER_TENANT = 4;
 
 export interface DeliveryDeps {
-  sqlite: Database;
+  sql: Sql;
   cfg: Pick<Config, "webhookTimeoutMs" | "outboundAllow" | "webhookRetrySchedule">;
   log: Logger;
   clock: Clock;
 }
 
-export const deliveryJob = defineJob(DELIVERY_JOB, ({ sqlite, cfg, log, clock }: DeliveryDeps) => {
-  // The queue runs on SQLite only until src/jobs is behind the seam; the delivery's rows already are.
-  const db = sqliteSql(sqlite);
-  const queue = sqliteDeliveryQueue(sqlite, clock);
+export const deliveryJob = defineJob(DELIVERY_JOB, ({ sql: db, cfg, log, clock }: DeliveryDeps) => {
+  const queue = jobDeliveryQueue(clock);
   return {
     concurrency: DELIVERY_CONCURRENCY,
     perTenant: DELIVERIES_PER_TENANT,
@@ -67,10 +64,10 @@ export const deliveryJob = defineJob(DELIVERY_JOB, ({ sqlite, cfg, log, clock }:
         );
       return { outcome, attempt, status_code: result.statusCode };
     },
-    // Only reached when the bookkeeping itself keeps failing (the attempt never throws). Called
-    // inside the worker's synchronous failure transaction, hence the synchronous form.
-    onFailure(_job, _reason, payload) {
-      if (payload) db.runSync(endDeliveryStatement(clock, payload.delivery_id, "failed"));
+    // Only reached when the bookkeeping itself keeps failing (the attempt never throws); in the
+    // transaction that ends the job.
+    async onFailure(_job, _reason, payload, tx) {
+      if (payload) await endDelivery(tx, clock, payload.delivery_id, "failed");
     },
   };
 });

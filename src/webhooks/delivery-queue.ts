@@ -1,12 +1,11 @@
 /**
  * How a delivery's attempt is queued: a job of the queue, written in the transaction that records
- * the delivery, so the two commit together. The queue's table belongs to src/jobs, which is not
- * behind the seam yet; until it is, SQLite's queue is the only one the server has.
+ * the delivery, so the two commit together.
  */
 import type { Database } from "bun:sqlite";
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
-import { enqueueJob } from "../jobs/queue.ts";
+import { enqueueJob, enqueueJobSync } from "../jobs/queue.ts";
 import { DELIVERY_JOB } from "./events.ts";
 
 export interface DeliveryAttemptJob {
@@ -18,18 +17,15 @@ export interface DeliveryAttemptJob {
 /** Queues the job that attempts `deliveryId` in transaction `tx`; answers the job's id. */
 export type DeliveryQueue = (tx: Sql, job: DeliveryAttemptJob) => Promise<string>;
 
-/**
- * The job queue on the server's SQLite connection. A seam transaction on SQLite is that same
- * connection, so the job commits (or rolls back) with it.
- */
-export function sqliteDeliveryQueue(sqlite: Database, clock: Clock): DeliveryQueue {
-  return async (_tx, j) => enqueueDeliveryJob(sqlite, clock, j);
+const deliveryJobOf = (j: DeliveryAttemptJob) =>
+  ({ type: DELIVERY_JOB, tenantId: j.tenantId, payload: { delivery_id: j.deliveryId }, runAfter: j.runAfter }) as const;
+
+/** The job queue (src/jobs), on the engine of the transaction it is handed. */
+export function jobDeliveryQueue(clock: Clock): DeliveryQueue {
+  return async (tx, j) => (await enqueueJob({ sql: tx, clock }, deliveryJobOf(j))).id;
 }
 
-/** The job row on SQLite, for callers in a synchronous transaction too. */
+/** The same job on SQLite, for `recordEvent` in the courses owner's synchronous transactions. */
 export function enqueueDeliveryJob(sqlite: Database, clock: Clock, j: DeliveryAttemptJob): string {
-  return enqueueJob(
-    { sqlite, clock },
-    { type: DELIVERY_JOB, tenantId: j.tenantId, payload: { delivery_id: j.deliveryId }, runAfter: j.runAfter },
-  ).id;
+  return enqueueJobSync({ sqlite, clock }, deliveryJobOf(j)).id;
 }

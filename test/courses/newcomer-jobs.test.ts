@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { systemClock } from "../../src/clock.ts";
 import { openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { enqueueJob } from "../../src/jobs/queue.ts";
 import { EPISODE_JOB } from "../../src/podcasts/generate.ts";
 import { REFUSAL_TEXT } from "../helpers/fake-ollama.ts";
@@ -35,8 +36,8 @@ async function podcastJob(
 ) {
   const { sqlite } = await openDb(env.srv.dataDir, { migrate: false });
   try {
-    const job = enqueueJob(
-      { sqlite, clock: systemClock },
+    const job = await enqueueJob(
+      { sql: sqliteSql(sqlite), clock: systemClock },
       {
         type: EPISODE_JOB,
         ...tenantUser,

@@ -54,7 +54,7 @@ export async function startApp(opts: AppOptions = {}): Promise<TestApp> {
   let url = NO_SOCKET_ORIGIN;
   if (opts.listen) url = listen(app, cfg);
   else if (!cfg.publicBaseUrl) cfg.baseUrl = url;
-  opened.startWorker();
+  await opened.startWorker();
 
   let stopped = false;
   const resolveUrl = (input: string | URL) =>

@@ -129,15 +129,17 @@ beforeAll(async () => {
   cacheExam(srv.dataDir, ids.course);
   cacheDeck(srv.dataDir, ids.course);
   // A job of the owner that never runs: only its row is read.
-  ids.job = enqueueJob(
-    { sqlite: srv.svc.sqlite, clock: systemClock },
-    {
-      type: EPISODE_JOB,
-      ...ownerRow(ids.course),
-      courseId: ids.course,
-      runAfter: new Date("2100-01-01T00:00:00Z"),
-      payload: { episode_id: "none" },
-    },
+  ids.job = (
+    await enqueueJob(
+      { sql: srv.svc.sql, clock: systemClock },
+      {
+        type: EPISODE_JOB,
+        ...ownerRow(ids.course),
+        courseId: ids.course,
+        runAfter: new Date("2100-01-01T00:00:00Z"),
+        payload: { episode_id: "none" },
+      },
+    )
   ).id;
   const owner = { key, user: OWNER };
   const upload = new FormData();

@@ -9,8 +9,9 @@ import type { Database } from "bun:sqlite";
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { Type } from "@sinclair/typebox";
 import { openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { defineJob, jobType, registerJob } from "../../src/jobs/definition.ts";
-import { enqueueJob } from "../../src/jobs/queue.ts";
+import { enqueueJobSync } from "../../src/jobs/queue.ts";
 import { JobWorker } from "../../src/jobs/worker.ts";
 import type { Logger } from "../../src/log.ts";
 import { waitFor } from "../courses/helpers.ts";
@@ -38,21 +39,21 @@ const holdJob = defineJob(HOLD, () => ({
 }));
 
 const clock = manualClock();
-function start(concurrency: number): void {
-  worker = new JobWorker(sqlite, quiet, [registerJob(holdJob, {})], {
+async function start(concurrency: number): Promise<void> {
+  worker = new JobWorker(sqliteSql(sqlite), quiet, [registerJob(holdJob, {})], {
     concurrency,
     leaseSeconds: 60,
     maxStalls: 3,
     clock,
     pollMs: 10,
   });
-  worker.start();
+  await worker.start();
 }
 
 /** `name` is "tenant/learner/n". */
 const enqueue = (name: string) => {
   const [tenant, learner] = name.split("/");
-  enqueueJob({ sqlite, clock }, { type: HOLD, payload: { name }, tenantId: tenant!, userId: learner! });
+  enqueueJobSync({ sqlite, clock }, { type: HOLD, payload: { name }, tenantId: tenant!, userId: learner! });
 };
 const started = () => runs.map((r) => r.name);
 const running = (n: number) =>
@@ -89,7 +90,7 @@ afterEach(async () => {
 
 test("behind one tenant's backlog, another tenant's first job runs next", async () => {
   for (let i = 1; i <= 6; i++) enqueue(`acme/ada/${i}`);
-  start(1);
+  await start(1);
   await running(1);
   enqueue("globex/kim/1");
   for (let n = 2; n <= 4; n++) {
@@ -102,7 +103,7 @@ test("behind one tenant's backlog, another tenant's first job runs next", async 
 test("within a tenant, learners take turns", async () => {
   for (let i = 1; i <= 3; i++) enqueue(`acme/ada/${i}`);
   enqueue("acme/bob/1");
-  start(1);
+  await start(1);
   for (let n = 1; n <= 4; n++) {
     await running(n);
     finishNext();
@@ -112,7 +113,7 @@ test("within a tenant, learners take turns", async () => {
 
 test("a tenant alone uses every slot; while another waits it keeps its share and the other gets the next", async () => {
   for (let i = 1; i <= 4; i++) enqueue(`acme/ada/${i}`);
-  start(3);
+  await start(3);
   await running(3);
   expect(started()).toEqual(["acme/ada/1", "acme/ada/2", "acme/ada/3"]);
   enqueue("globex/kim/1");

@@ -7,8 +7,9 @@ import type { Database } from "bun:sqlite";
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { Type } from "@sinclair/typebox";
 import { openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { defineJob, jobType, registerJob } from "../../src/jobs/definition.ts";
-import { enqueueJob, getJob, type JobRow } from "../../src/jobs/queue.ts";
+import { enqueueJobSync, getJobSync, type JobRow } from "../../src/jobs/queue.ts";
 import { JobWorker } from "../../src/jobs/worker.ts";
 import type { Logger } from "../../src/log.ts";
 import { waitFor } from "../courses/helpers.ts";
@@ -49,7 +50,7 @@ const holdJob = defineJob(HOLD, () => ({
 }));
 
 function worker(concurrency: number): JobWorker {
-  const w = new JobWorker(sqlite, log, [registerJob(holdJob, {})], {
+  const w = new JobWorker(sqliteSql(sqlite), log, [registerJob(holdJob, {})], {
     concurrency,
     leaseSeconds: LEASE_SECONDS,
     maxStalls: 3,
@@ -60,8 +61,8 @@ function worker(concurrency: number): JobWorker {
   return w;
 }
 
-const enqueue = (name: string) => enqueueJob({ sqlite, clock }, { type: HOLD, payload: { name } }).id;
-const row = (id: string): JobRow => getJob(sqlite, id)!;
+const enqueue = (name: string) => enqueueJobSync({ sqlite, clock }, { type: HOLD, payload: { name } }).id;
+const row = (id: string): JobRow => getJobSync(sqlite, id)!;
 const runsOf = (id: string) => runs.filter((r) => r.jobId === id);
 const until = <T>(what: string, get: () => T, done: (v: T) => boolean) =>
   waitFor(what, async () => get(), done, 10_000, 10);
@@ -82,7 +83,7 @@ afterEach(async () => {
 
 test("a worker does not take back its own job when the lease ran out before its heartbeat", async () => {
   const w = worker(2);
-  w.start();
+  await w.start();
   const first = enqueue("first");
   await until(
     "the first run",
@@ -106,7 +107,7 @@ test("a worker does not take back its own job when the lease ran out before its 
 
   expect(runsOf(first)).toHaveLength(1);
   expect(row(first)).toMatchObject({ status: "running", lease_owner: w.owner, attempts: 1, stalls: 0 });
-  w.heartbeat();
+  await w.heartbeat();
   expect(Date.parse(row(first).lease_until!)).toBe(clock.now().getTime() + LEASE_SECONDS * 1000);
 
   runsOf(first)[0]!.finish({ ran: "once" });
@@ -121,7 +122,7 @@ test("a worker does not take back its own job when the lease ran out before its 
 test("a worker whose lease expired and was taken over changes nothing when it finishes late", async () => {
   // One job at a time each, so worker A (busy with the job) cannot claim it back once requeued.
   const a = worker(1);
-  a.start();
+  await a.start();
   const id = enqueue("contested");
   await until(
     "A's run",
@@ -133,7 +134,7 @@ test("a worker whose lease expired and was taken over changes nothing when it fi
   // A stalls past its lease; worker B finds the job running with an expired lease and takes it over.
   clock.advance((LEASE_SECONDS + 1) * 1000);
   const b = worker(1);
-  b.start();
+  await b.start();
   await until(
     "B's run",
     () => runsOf(id).length,
@@ -143,7 +144,7 @@ test("a worker whose lease expired and was taken over changes nothing when it fi
   expect(taken).toMatchObject({ status: "running", lease_owner: b.owner, stalls: 1 });
 
   // A's heartbeat neither renews B's lease nor takes it back.
-  a.heartbeat();
+  await a.heartbeat();
   expect(row(id)).toEqual(taken);
 
   runsOf(id)[1]!.finish({ by: "B" });
@@ -163,7 +164,7 @@ test("a worker whose lease expired and was taken over changes nothing when it fi
     () => a.activeCount,
     (n) => n === 0,
   );
-  a.heartbeat();
+  await a.heartbeat();
   expect(row(id)).toEqual(completed);
   expect(logged).toContainEqual({
     level: "warn",
@@ -181,7 +182,7 @@ test("a worker whose lease was taken over cannot fail the job either", async () 
         runs.push({ jobId: job.id, name, signal: ctx.signal, finish: (e) => reject(e) });
       }),
   }));
-  const a = new JobWorker(sqlite, log, [registerJob(failing, {})], {
+  const a = new JobWorker(sqliteSql(sqlite), log, [registerJob(failing, {})], {
     concurrency: 1,
     leaseSeconds: LEASE_SECONDS,
     maxStalls: 3,
@@ -189,8 +190,8 @@ test("a worker whose lease was taken over cannot fail the job either", async () 
     pollMs: 20,
   });
   workers.push(a);
-  a.start();
-  const id = enqueueJob({ sqlite, clock }, { type: HOLD, payload: { name: "doomed" }, maxAttempts: 1 }).id;
+  await a.start();
+  const id = enqueueJobSync({ sqlite, clock }, { type: HOLD, payload: { name: "doomed" }, maxAttempts: 1 }).id;
   await until(
     "A's run",
     () => runsOf(id).length,
@@ -198,7 +199,7 @@ test("a worker whose lease was taken over cannot fail the job either", async () 
   );
   clock.advance((LEASE_SECONDS + 1) * 1000);
   const b = worker(1);
-  b.start();
+  await b.start();
   await until(
     "B's run",
     () => runsOf(id).length,
@@ -224,7 +225,7 @@ test("a worker whose lease was taken over cannot fail the job either", async () 
 
 test("a heartbeat that meets a busy database warns and renews the lease on its next beat", async () => {
   const w = worker(1);
-  w.start();
+  await w.start();
   const id = enqueue("busy");
   await until(
     "the run",
@@ -238,7 +239,7 @@ test("a heartbeat that meets a busy database warns and renews the lease on its n
   sqlite.run("PRAGMA busy_timeout = 0");
   other.run("BEGIN IMMEDIATE");
   clock.advance(10_000);
-  expect(() => w.heartbeat()).not.toThrow();
+  await expect(w.heartbeat()).resolves.toBeUndefined();
   expect(logged).toContainEqual({
     level: "warn",
     msg: "job lease not renewed this beat: the database was busy",
@@ -249,7 +250,7 @@ test("a heartbeat that meets a busy database warns and renews the lease on its n
   expect(row(id).lease_until).toBe(before);
   expect(runsOf(id)[0]!.signal.aborted).toBe(false);
 
-  w.heartbeat();
+  await w.heartbeat();
   expect(Date.parse(row(id).lease_until!)).toBe(clock.now().getTime() + LEASE_SECONDS * 1000);
   runsOf(id)[0]!.finish({ ran: "once" });
 });

@@ -8,9 +8,10 @@ import type { Database } from "bun:sqlite";
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { Type } from "@sinclair/typebox";
 import { openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { AppError, type ErrorCode } from "../../src/errors.ts";
 import { defineJob, jobType, registerJob } from "../../src/jobs/definition.ts";
-import { enqueueJob, getJob, type JobRow } from "../../src/jobs/queue.ts";
+import { enqueueJobSync, getJobSync, type JobRow } from "../../src/jobs/queue.ts";
 import { JobWorker } from "../../src/jobs/worker.ts";
 import type { Logger } from "../../src/log.ts";
 import { waitFor } from "../courses/helpers.ts";
@@ -44,14 +45,14 @@ beforeEach(async () => {
   clock = manualClock();
   runs = [];
   failures = [];
-  worker = new JobWorker(sqlite, quiet, [registerJob(failingJob, {})], {
+  worker = new JobWorker(sqliteSql(sqlite), quiet, [registerJob(failingJob, {})], {
     concurrency: 2,
     leaseSeconds: 30,
     maxStalls: 3,
     clock,
     pollMs: 20,
   });
-  worker.start();
+  await worker.start();
 });
 afterEach(async () => {
   await worker.stop(1_000);
@@ -59,7 +60,7 @@ afterEach(async () => {
   cleanup(dir);
 });
 
-const row = (id: string): JobRow => getJob(sqlite, id)!;
+const row = (id: string): JobRow => getJobSync(sqlite, id)!;
 
 /** The job's row once its run number `attempt` has ended (failed, or queued for the next). */
 const ended = (id: string, attempt: number) =>
@@ -73,7 +74,7 @@ const ended = (id: string, attempt: number) =>
 
 /** Queues a job that fails with `code` (three attempts allowed) and waits for its first run to end. */
 async function firstRun(code: ErrorCode): Promise<JobRow> {
-  const id = enqueueJob({ sqlite, clock }, { type: FAIL, payload: { code }, maxAttempts: 3 }).id;
+  const id = enqueueJobSync({ sqlite, clock }, { type: FAIL, payload: { code }, maxAttempts: 3 }).id;
   return ended(id, 1);
 }
 

@@ -5,7 +5,7 @@ import { type OpenedDb, openDb } from "../../src/db/index.ts";
 import { sqliteSql } from "../../src/db/sql.ts";
 import { ensureTenant } from "../../src/tenants/keys.ts";
 import { type AttemptResult, pendingDeliveryForJob, recordAttempt } from "../../src/webhooks/attempts.ts";
-import { sqliteDeliveryQueue } from "../../src/webhooks/delivery-queue.ts";
+import { jobDeliveryQueue } from "../../src/webhooks/delivery-queue.ts";
 import { recordEvent } from "../../src/webhooks/outbox.ts";
 import { saveWebhook } from "../../src/webhooks/registration.ts";
 import { cleanup, tempDir } from "../helpers/server.ts";
@@ -35,7 +35,7 @@ const deliveriesOf = (webhookId: string) =>
     .all(webhookId);
 
 const db = () => sqliteSql(o.sqlite);
-const attemptDeps = () => ({ db: db(), queue: sqliteDeliveryQueue(o.sqlite, systemClock), clock: systemClock });
+const attemptDeps = () => ({ db: db(), queue: jobDeliveryQueue(systemClock), clock: systemClock });
 
 beforeAll(async () => {
   o = await openDb(dir);

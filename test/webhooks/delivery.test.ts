@@ -288,9 +288,9 @@ describe("retries, in process with the time moved by a manual clock", () => {
     clock = manualClock();
     const cfg = { webhookTimeoutMs: 3000, outboundAllow: ["127.0.0.1"], webhookRetrySchedule: SCHEDULE };
     worker = new JobWorker(
-      o.sqlite,
+      sqliteSql(o.sqlite),
       silent,
-      [registerJob(deliveryJob, { sqlite: o.sqlite, cfg, log: silent, clock })],
+      [registerJob(deliveryJob, { sql: sqliteSql(o.sqlite), cfg, log: silent, clock })],
       {
         concurrency: 2,
         leaseSeconds: 30,
@@ -299,7 +299,7 @@ describe("retries, in process with the time moved by a manual clock", () => {
         pollMs: 10,
       },
     );
-    worker.start();
+    await worker.start();
   });
   afterAll(async () => {
     await worker.stop(1_000);
