@@ -10,6 +10,7 @@ import { sql } from "../../src/db/sql.ts";
 import type { AppError } from "../../src/errors.ts";
 import { ensureTenant } from "../../src/tenants/keys.ts";
 import { ENGINES, type Engine, postgresEngine } from "../helpers/engines.ts";
+import { slowWrites } from "../helpers/slow-writes.ts";
 
 const caps = { testKeyCoursesPerMonth: 5, testKeyQueriesPerMonth: 50 };
 
@@ -96,10 +97,7 @@ describe("the test-key cap across PostgreSQL connections", () => {
     e = await postgresEngine();
     // Each insert of this tenant's events holds its transaction open a while, so a second request
     // reads the count while the first has not committed: only the lock keeps it from passing too.
-    await e.db.run(sql`CREATE FUNCTION slow_usage() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN PERFORM pg_sleep(0.5); RETURN NEW; END $$`);
-    await e.db.run(sql`CREATE TRIGGER slow_usage BEFORE INSERT ON usage_events
-      FOR EACH ROW WHEN (NEW.tenant_id LIKE 'slow-%') EXECUTE FUNCTION slow_usage()`);
+    await slowWrites(e.db, { table: "usage_events", on: "INSERT", seconds: 0.5, when: "NEW.tenant_id LIKE 'slow-%'" });
   }, 120_000);
   afterAll(() => e?.close());
 

@@ -5,18 +5,19 @@
  * once. On PostgreSQL across connections that single flight is held by the seam's lock.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { sql } from "../../src/db/sql.ts";
+import { type Sql, sql } from "../../src/db/sql.ts";
 import { courseEpisodes, getEpisode } from "../../src/podcasts/episodes.ts";
 import { claimEpisodes } from "../../src/podcasts/generate.ts";
 import { ENGINES, type Engine, postgresEngine } from "../helpers/engines.ts";
 import { seedCourse } from "../helpers/seed-course.ts";
+import { slowWrites } from "../helpers/slow-writes.ts";
 
 /** A stand-in for the job queue: the episodes queued, in order, each with a job id of its own. */
 function jobQueue() {
   const queued: string[] = [];
   return {
     queued,
-    enqueue: (episodeId: string) => {
+    enqueue: async (_tx: Sql, episodeId: string) => {
       queued.push(episodeId);
       return `job-${queued.length}`;
     },
@@ -82,10 +83,7 @@ describe("one failed episode asked for again on two PostgreSQL connections at on
     e = await postgresEngine();
     // Each write of an episode holds its transaction open a while, so the second request reads
     // the episodes while the first has not committed: only the lock keeps it from seeing `error` too.
-    await e.db.run(sql`CREATE FUNCTION slow_episode() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN PERFORM pg_sleep(0.3); RETURN NEW; END $$`);
-    await e.db.run(sql`CREATE TRIGGER slow_episode BEFORE UPDATE ON podcast_episodes
-      FOR EACH ROW EXECUTE FUNCTION slow_episode()`);
+    await slowWrites(e.db, { table: "podcast_episodes", on: "UPDATE", seconds: 0.3 });
   }, 120_000);
   afterAll(() => e?.close());
 

@@ -14,6 +14,7 @@ import { readQuizAttempt, saveQuizAttempt } from "../../src/progress/quiz-attemp
 import { courseRecord } from "../../src/progress/standing.ts";
 import { ENGINES, type Engine, postgresEngine } from "../helpers/engines.ts";
 import { seedCourse } from "../helpers/seed-course.ts";
+import { slowWrites } from "../helpers/slow-writes.ts";
 
 const graded = (score: number, total: number) => ({
   score,
@@ -122,10 +123,7 @@ describe("reviews of one card across PostgreSQL connections", () => {
     e = await postgresEngine();
     // Each write of a card's schedule holds its transaction open a while, so a second review
     // reads the card while the first has not committed: only the lock keeps it from reading the old state.
-    await e.db.run(sql`CREATE FUNCTION slow_schedule() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN PERFORM pg_sleep(0.3); RETURN NEW; END $$`);
-    await e.db.run(sql`CREATE TRIGGER slow_schedule BEFORE INSERT ON flashcard_schedules
-      FOR EACH ROW EXECUTE FUNCTION slow_schedule()`);
+    await slowWrites(e.db, { table: "flashcard_schedules", on: "INSERT", seconds: 0.3 });
   }, 120_000);
   afterAll(() => e?.close());
 
