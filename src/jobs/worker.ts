@@ -27,13 +27,6 @@ import { storedPayload } from "./payload.ts";
 import { INTERRUPTED, isRetriable, wakers } from "./queue.ts";
 import type { JobRow } from "./row.ts";
 
-/**
- * SQLite's answer when another connection (an extraction process writing chunks) held the write
- * lock past busy_timeout. The worker's timer-driven writes meet it as a transient state: they
- * are tried again at the next tick or beat, since thrown from a timer it would end the process.
- */
-const isBusy = (err: unknown): boolean => (err as { code?: unknown }).code === "SQLITE_BUSY";
-
 function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -160,15 +153,16 @@ export class JobWorker {
     if (this.stopped || this.ticking) return;
     this.ticking = true;
     try {
-      await this.recoverExpired();
-      while (!this.stopped) {
-        const job = await this.claim();
-        if (!job) break;
-        this.launch(job);
-      }
+      await this.unlessBusy("jobs not claimed this tick", {}, async () => {
+        await this.recoverExpired();
+        while (!this.stopped) {
+          const job = await this.claim();
+          if (!job) break;
+          this.launch(job);
+        }
+      });
     } catch (err) {
-      if (isBusy(err)) this.log.warn("jobs not claimed this tick: the database was busy");
-      else this.log.error("job claim failed", { error: String(err) });
+      this.log.error("job claim failed", { error: String(err) });
     } finally {
       this.ticking = false;
     }
@@ -396,11 +390,28 @@ export class JobWorker {
    * running under a lease that runs out; it is then recovered as a stall.
    */
   private async release(id: string, run: Run): Promise<void> {
+    await this.unlessBusy("job not handed back", { job_id: id, type: run.type }, () =>
+      giveBack(this.db, id, this.leaseOf(id), isoNow(this.clock)),
+    );
+  }
+
+  /**
+   * Runs one of the worker's timer-driven writes (claim, heartbeat, give-back). SQLite answers
+   * SQLITE_BUSY when another connection (an extraction process writing chunks) held the write
+   * lock past busy_timeout: a transient state, logged as `skipped` and answered undefined, tried
+   * again at the next tick or beat; thrown from a timer it would end the process.
+   */
+  private async unlessBusy<T>(
+    skipped: string,
+    fields: Record<string, unknown>,
+    write: () => Promise<T>,
+  ): Promise<T | undefined> {
     try {
-      await giveBack(this.db, id, { owner: this.owner, token: run.token }, isoNow(this.clock));
+      return await write();
     } catch (err) {
-      if (!isBusy(err)) throw err;
-      this.log.warn("job not handed back: the database was busy", { job_id: id, type: run.type });
+      if ((err as { code?: unknown }).code !== "SQLITE_BUSY") throw err;
+      this.log.warn(`${skipped}: the database was busy`, fields);
+      return undefined;
     }
   }
 
@@ -416,16 +427,11 @@ export class JobWorker {
     if (this.running.size === 0) return;
     const leaseUntil = isoAfter(this.clock, this.opts.leaseSeconds);
     for (const [id, run] of this.running) {
-      let renewed: boolean;
-      try {
-        renewed = await renewLease(this.db, id, { owner: this.owner, token: run.token }, leaseUntil);
-      } catch (err) {
-        // The lease lasts three beats, so the next beat renews it.
-        if (!isBusy(err)) throw err;
-        this.log.warn("job lease not renewed this beat: the database was busy", { job_id: id, type: run.type });
-        continue;
-      }
-      if (renewed || run.abort.signal.aborted) continue;
+      // Not renewed when busy: the lease lasts three beats, so the next beat renews it.
+      const renewed = await this.unlessBusy("job lease not renewed this beat", { job_id: id, type: run.type }, () =>
+        renewLease(this.db, id, this.leaseOf(id), leaseUntil),
+      );
+      if (renewed !== false || run.abort.signal.aborted) continue;
       this.log.warn("job lease lost to another worker; its run is stopped", { job_id: id, type: run.type });
       run.abort.abort();
     }
