@@ -3,12 +3,15 @@
  * server's) and PostgreSQL (a throwaway cluster). A job goes to one claimer however many race for
  * it; a run whose lease was taken over writes nothing; a dead owner's lease is taken over once,
  * its stall counted once; tenants take turns. On PostgreSQL across connections the claim skips
- * the rows another claimer holds (FOR UPDATE SKIP LOCKED).
+ * the rows another claimer holds (FOR UPDATE SKIP LOCKED). Two workers (as two nodes) on one
+ * database run each job once, and a job's `onFailure` writes in the transaction that fails it.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Type } from "@sinclair/typebox";
+import { systemClock } from "../../src/clock.ts";
 import { type Sql, sql } from "../../src/db/sql.ts";
-import { jobType } from "../../src/jobs/definition.ts";
+import { AppError } from "../../src/errors.ts";
+import { defineJob, jobType, registerJob } from "../../src/jobs/definition.ts";
 import {
   type ClaimRequest,
   claimNext,
@@ -20,7 +23,10 @@ import {
   requeueStalled,
 } from "../../src/jobs/leases.ts";
 import { enqueueJob, getJob, type JobRow } from "../../src/jobs/queue.ts";
+import { JobWorker } from "../../src/jobs/worker.ts";
+import type { Logger } from "../../src/log.ts";
 import { ensureTenant } from "../../src/tenants/keys.ts";
+import { waitFor } from "../courses/helpers.ts";
 import { ENGINES, type Engine, postgresEngine } from "../helpers/engines.ts";
 import { manualClock } from "../helpers/manual-clock.ts";
 import { slowWrites } from "../helpers/slow-writes.ts";
@@ -61,6 +67,8 @@ function queueOf(db: Sql, name: string) {
     leaseOf,
   };
 }
+
+const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, access() {} };
 
 const nOf = (job: JobRow | null) => (job ? (JSON.parse(job.payload) as { n?: number }).n : null);
 
@@ -179,6 +187,78 @@ describe.each(ENGINES)("the job queue on %s", (_, open) => {
     expect(await q.claim(lease(), { fullTenants: [`${type}|${acme}`] })).toBeNull();
     expect(nOf(await q.claim(lease()))).toBe(2);
   });
+});
+
+describe.each(ENGINES)("job workers on %s", (_, open) => {
+  let e: Engine;
+  const workers: JobWorker[] = [];
+  const workerOn = (db: Sql, job: Parameters<typeof registerJob>[0]) => {
+    const w = new JobWorker(db, quiet, [registerJob(job, {})], {
+      concurrency: 2,
+      leaseSeconds: LEASE_SECONDS,
+      maxStalls: 3,
+      // The real time: the jobs are queued at the time of the queue's clock, and come due as it passes.
+      clock: systemClock,
+      pollMs: 10,
+    });
+    workers.push(w);
+    return w;
+  };
+
+  beforeAll(async () => {
+    e = await open();
+  }, 120_000);
+  afterAll(async () => {
+    for (const w of workers) await w.stop(1_000);
+    await e?.close();
+  });
+
+  test("two workers on one database run each job once", async () => {
+    const kind = kindOf("two-workers");
+    const ran: number[] = [];
+    const counted = defineJob(kind, () => ({
+      run: async (_job, { n }) => {
+        ran.push(n!);
+        return { n };
+      },
+    }));
+    await Promise.all([workerOn(e.db, counted).start(), workerOn(e.db, counted).start()]);
+    const q = queueOf(e.db, "two-workers");
+    for (let n = 0; n < 8; n++) await q.enqueue({ n });
+    const done = await waitFor(
+      "every job completed",
+      () =>
+        e.db.all<{ status: string; result: string }>(sql`SELECT status, result FROM jobs WHERE type = ${kind.type}`),
+      (rows) => rows.every((r) => r.status === "completed"),
+      30_000,
+      20,
+    );
+    expect(done).toHaveLength(8);
+    expect([...ran].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  }, 60_000);
+
+  test("a job that fails for good: its onFailure writes in the transaction that fails it", async () => {
+    const kind = kindOf("on-failure");
+    const refused = defineJob(kind, () => ({
+      run: async () => {
+        throw new AppError("NOT_FOUND", "gone");
+      },
+      onFailure: async (job, reason, _payload, tx) => {
+        await tx.run(sql`UPDATE jobs SET result = ${`noted ${reason.code}`} WHERE id = ${job.id}`);
+      },
+    }));
+    await workerOn(e.db, refused).start();
+    const job = await queueOf(e.db, "on-failure").enqueue();
+    const row = await waitFor(
+      "the job failed",
+      () => getJob(e.db, job.id),
+      (r) => r?.status === "failed",
+      30_000,
+      20,
+    );
+    expect(row).toMatchObject({ status: "failed", result: "noted NOT_FOUND", attempts: 1 });
+    expect(JSON.parse(row!.error!)).toMatchObject({ code: "NOT_FOUND" });
+  }, 60_000);
 });
 
 describe("claims on several PostgreSQL connections at once", () => {
