@@ -1,7 +1,8 @@
 /**
  * The persistent job queue: rows in `jobs`, claimed with a lease. A job's handler commits its own
  * progress (e.g. chapter by chapter), so a job that is re-run after a crash or a graceful stop
- * continues from its last commit instead of starting over.
+ * continues from its last commit instead of starting over. Its statements are `sql` templates of
+ * the two-engine seam; the worker's own are in leases.ts.
  */
 import type { Database } from "bun:sqlite";
 import type { Static, TSchema } from "@sinclair/typebox";
@@ -97,11 +98,11 @@ export function enqueueJobSync<S extends TSchema>({ sqlite, clock }: QueueDeps, 
   return row;
 }
 
+const jobById = (id: string): Query => sql`SELECT * FROM jobs WHERE id = ${id}`;
+
 export function getJob(db: Sql, id: string): Promise<JobRow | null> {
   return db.get<JobRow>(jobById(id));
 }
-
-const jobById = (id: string): Query => sql`SELECT * FROM jobs WHERE id = ${id}`;
 
 /** `getJob` on SQLite, for the courses owner's synchronous reads (not behind the seam yet). */
 export function getJobSync(sqlite: Database, id: string): JobRow | null {
