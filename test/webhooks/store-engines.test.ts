@@ -1,8 +1,9 @@
 /**
  * The webhooks owner's storage, run the same on both engines: SQLite (the server's) and
- * PostgreSQL (a throwaway cluster, migrated by migratePostgres). The job queue is not behind the
- * seam yet, so deliveries here are queued to a recording queue; what is checked is the webhooks'
- * own rows: registration, the outbox, the attempt state machine and the delivery log.
+ * PostgreSQL (a throwaway cluster, migrated by migratePostgres). Deliveries here are queued to a
+ * recording queue (the job queue has its own engine tests, test/jobs/store-engines.test.ts); what
+ * is checked is the webhooks' own rows: registration, the outbox, the attempt state machine and
+ * the delivery log.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { systemClock } from "../../src/clock.ts";
@@ -50,7 +51,8 @@ describe.each(ENGINES)("webhooks storage on %s", (_, open) => {
     e = await open();
     acme = await tenantOf(e.db, "acme");
     globex = await tenantOf(e.db, "globex");
-  });
+    // initdb on a loaded machine takes longer than a hook's default 5 s.
+  }, 120_000);
   afterAll(() => e?.close());
 
   test("registering, listing, registering again and deleting", async () => {
