@@ -47,11 +47,11 @@ describe.each(ENGINES)("webhooks storage on %s", (_, open) => {
       sql`SELECT id, status, attempts, job_id, event, body FROM webhook_deliveries WHERE webhook_id = ${webhookId} ORDER BY rowid`,
     );
 
+  // initdb on a loaded machine takes longer than a hook's default 5 s.
   beforeAll(async () => {
     e = await open();
     acme = await tenantOf(e.db, "acme");
     globex = await tenantOf(e.db, "globex");
-    // initdb on a loaded machine takes longer than a hook's default 5 s.
   }, 120_000);
   afterAll(() => e?.close());
 
