@@ -91,8 +91,13 @@ export function roleFacts(sentences: Sentence[], terms: string[]): RoleFact[] {
   const out: RoleFact[] = [];
   const seen = new Set<string>();
   const text = sentences.map((s) => s.text.toLowerCase()).join(" ");
-  const usedAgain = (phrase: string) =>
-    (text.match(new RegExp(`(?<![\\p{L}])${escapeRegExp(phrase.toLowerCase())}(?![\\p{L}])`, "gu"))?.length ?? 0) >= 3;
+  // Sentences open with the same few phrases ("The algorithm"): each is counted in the text once.
+  const usedAgain = remembered(
+    (phrase: string) =>
+      (text.match(new RegExp(`(?<![\\p{L}])${escapeRegExp(phrase.toLowerCase())}(?![\\p{L}])`, "gu"))?.length ?? 0) >=
+      3,
+    10_000,
+  );
   const bare = (opening: string) => opening.replace(/^(a|an|the)\s+/i, "");
   for (const s of sentences) {
     const n = wordCount(s.text);
