@@ -23,6 +23,7 @@
  */
 import { nlp } from "../compromise.ts";
 import { zipf } from "../extractive/background.ts";
+import { hasTag, opensWithTag } from "../extractive/tagging.ts";
 import { escapeRegExp, isStopword, words } from "../extractive/text.ts";
 import type { ExamQuestion, Flashcard, McqQuestion, StudyGuide } from "../schemas.ts";
 import { usualClass } from "../wordnet.ts";
@@ -94,7 +95,7 @@ export function statementProblem(text: string): string | null {
   if (words(t).length < 5) return "is too short to be a statement";
   if (!wholeSentence(t)) return "is not a whole sentence";
   if (DANGLING_START.test(t) || DANGLING_END.test(t.replace(/[.!?]+["”’)]?$/, ""))) return "is cut short";
-  if (!nlp(t).has("#Verb")) return "has no verb";
+  if (!hasTag(t, "Verb")) return "has no verb";
   if (instructs(t)) return "is an instruction, not a statement";
   return null;
 }
@@ -103,7 +104,8 @@ export function statementProblem(text: string): string | null {
 export function instructs(sentence: string): boolean {
   const t = sentence.trim().replace(/^["“‘(]+/, "");
   if (/^(?:exercises?|problems?)\s+\d/i.test(t) || /\bas an exercise\b/i.test(t)) return true;
-  return nlp(t).has("^#Imperative");
+  // The builders check the same sentences again and again: their tags are kept (tagging.ts).
+  return opensWithTag(t, "Imperative");
 }
 
 // Reading a file, the keyboard or the network: "fin.readline()", "input()", "read.table(…)", "open(…)".

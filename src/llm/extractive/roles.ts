@@ -6,6 +6,7 @@
  * nor the causal links facts.ts reads.
  */
 import { nlp } from "../compromise.ts";
+import { remembered } from "./remembered.ts";
 import { containsPhrase, escapeRegExp, isStopword, pointsElsewhere, type Sentence, wordCount } from "./text.ts";
 
 export interface RoleFact {
@@ -35,6 +36,23 @@ export function openingTerm(term: string): string {
 }
 
 /**
+ * The infinitive of the word at `at` of a sentence's opening (key: "at\0modal\0words") when the
+ * tagger reads it as the opening's verb (in the present, or after a modal), or null. Kept by its
+ * opening: a chapter's sentences are read again in its sources' material, each with every term.
+ */
+const verbAt = remembered((key: string): string | null => {
+  const [atText, modal] = key.split("\u0000", 2) as [string, string];
+  const at = Number(atText);
+  const phrase = key.slice(atText.length + modal.length + 2);
+  const doc = nlp(phrase);
+  const tags = new Set((doc.json() as { terms: { tags: string[] }[] }[]).flatMap((x) => x.terms)[at]?.tags ?? []);
+  if (!tags.has("Verb") || (modal === "0" && !tags.has("PresentTense")) || (modal === "1" && !tags.has("Infinitive")))
+    return null;
+  doc.verbs().toInfinitive();
+  return (doc.json() as { terms: { text: string }[] }[]).flatMap((x) => x.terms)[at]?.text ?? "";
+}, 20_000);
+
+/**
  * The fact a sentence opening with `subject` (a regular-expression source) states, if its next words
  * are a verb and its object, and its term is one `accept` takes (checked before the costly tagger).
  */
@@ -55,11 +73,8 @@ function roleIn(
   // ("The algorithm calls the function …": "calls" is a verb here, not a plural).
   const opening = [m[1]!, modal, m[3]!].filter(Boolean).join(" ");
   const at = opening.split(/\s+/).length - 1;
-  const doc = nlp(`${opening} ${m[4]!.split(/\s+/).slice(0, 4).join(" ")}`);
-  const tags = new Set((doc.json() as { terms: { tags: string[] }[] }[]).flatMap((x) => x.terms)[at]?.tags ?? []);
-  if (!tags.has("Verb") || (!modal && !tags.has("PresentTense")) || (modal && !tags.has("Infinitive"))) return null;
-  doc.verbs().toInfinitive();
-  const infinitive = (doc.json() as { terms: { text: string }[] }[]).flatMap((x) => x.terms)[at]?.text ?? "";
+  const infinitive = verbAt(`${at}\u0000${modal ? 1 : 0}\u0000${opening} ${m[4]!.split(/\s+/).slice(0, 4).join(" ")}`);
+  if (infinitive === null) return null;
   const base = modal ? m[3]! : infinitive.toLowerCase();
   if (!/^\p{Ll}+$/u.test(base)) return null;
   return { sentence: s, subject: m[1]!, term: t, verb: base, modal, plural: !modal && m[3] === base, object: m[4]! };
@@ -76,8 +91,13 @@ export function roleFacts(sentences: Sentence[], terms: string[]): RoleFact[] {
   const out: RoleFact[] = [];
   const seen = new Set<string>();
   const text = sentences.map((s) => s.text.toLowerCase()).join(" ");
-  const usedAgain = (phrase: string) =>
-    (text.match(new RegExp(`(?<![\\p{L}])${escapeRegExp(phrase.toLowerCase())}(?![\\p{L}])`, "gu"))?.length ?? 0) >= 3;
+  // Sentences open with the same few phrases ("The algorithm"): each is counted in the text once.
+  const usedAgain = remembered(
+    (phrase: string) =>
+      (text.match(new RegExp(`(?<![\\p{L}])${escapeRegExp(phrase.toLowerCase())}(?![\\p{L}])`, "gu"))?.length ?? 0) >=
+      3,
+    10_000,
+  );
   const bare = (opening: string) => opening.replace(/^(a|an|the)\s+/i, "");
   for (const s of sentences) {
     const n = wordCount(s.text);

@@ -5,7 +5,7 @@
  * bound on the text held, oldest first out; elsewhere (answers on the server's thread, which read a
  * question's few sentences) every call tags afresh.
  */
-import { nlp } from "../compromise.ts";
+import { nlp, tagWords } from "../compromise.ts";
 
 /** One tagged word of a sentence, as compromise's json() gives it. */
 export interface TaggedTerm {
@@ -62,10 +62,18 @@ export function keepTags(maxChars: number): void {
  */
 export const taggedSentences = (text: string): { terms: TaggedTerm[] }[] =>
   sentences.get(text, () =>
-    nlp(text).docs.map((terms) => ({
+    tagWords(text).docs.map((terms) => ({
       terms: terms.map(({ text, pre, post, tags }) => ({ text, pre, post, tags: [...(tags ?? [])] })),
     })),
   );
+
+/** Whether a sentence of `text` opens on a word tagged `tag` (compromise's `has("^#Tag")`), read off the kept tags. */
+export const opensWithTag = (text: string, tag: string): boolean =>
+  taggedSentences(text).some((s) => s.terms[0]?.tags.includes(tag) ?? false);
+
+/** Whether a word of `text` is tagged `tag` (compromise's `has("#Tag")`), read off the kept tags. */
+export const hasTag = (text: string, tag: string): boolean =>
+  taggedSentences(text).some((s) => s.terms.some((t) => t.tags.includes(tag)));
 
 /** `text` as a compromise document, for its own queries (names, verbs, plurals). Read it; never change it. */
 export const taggedDoc = (text: string): TaggedDoc => docs.get(text, () => nlp(text));
