@@ -69,7 +69,7 @@ export async function learnerProgress(stores: ProgressStores, owner: CourseOwner
     };
   });
 
-  const deck = findDeck(stores.sqlite, course.id);
+  const deck = await findDeck(stores.db, course.id);
   const cards = deck ? await deckStanding(stores.db, owner.userId, deck, now) : null;
   const chaptersRead = chapterViews.filter((c) => c.read).length;
   const quizzesPassed = chapterViews.filter((c) => c.quiz.passed).length;

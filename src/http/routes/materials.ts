@@ -1,6 +1,7 @@
 /** Study materials and course Q&A: study guide, notes, flashcards, exam, ask. */
 import { Elysia, t } from "elysia";
 import { loadCourseOf } from "../../courses/read.ts";
+import { sqliteSql } from "../../db/sql.ts";
 import { askCourse } from "../../materials/ask.ts";
 import { generateExam } from "../../materials/exam.ts";
 import { generateFlashcards } from "../../materials/flashcards.ts";
@@ -152,7 +153,8 @@ export const materialRoutes = (svc: Services) => {
     )
     .get(
       "/v2/courses/:course_id/notes",
-      ({ request, params, query }) => latestNotes(svc.sqlite, course(request, params.course_id).id, query),
+      async ({ request, params, query }) =>
+        latestNotes(sqliteSql(svc.sqlite), course(request, params.course_id).id, query),
       {
         headers: UserHeaders,
         params: CourseIdParams,
