@@ -7,6 +7,7 @@ import type { Database } from "bun:sqlite";
 import { billedKeyEnv, billedMicros, monthlyCount, OPERATIONS } from "../billing/index.ts";
 import type { Clock } from "../clock.ts";
 import { loadConfig } from "../config.ts";
+import { sqliteSql } from "../db/sql.ts";
 import type { FailureReason } from "../errors.ts";
 import { getJob } from "../jobs/queue.ts";
 import { microsToUsd } from "../util.ts";
@@ -69,9 +70,14 @@ function settledEvent(sqlite: Database, jobId: string): GenerationEvent | null {
 }
 
 /** The usage record of a completed course, read from its job, its course row and the ledger. */
-function usageRecord({ sqlite, clock }: FollowDeps, jobId: string, courseId: string, usage: CourseUsage): UsageRecord {
+async function usageRecord(
+  { sqlite, clock }: FollowDeps,
+  jobId: string,
+  courseId: string,
+  usage: CourseUsage,
+): Promise<UsageRecord> {
   const job = getJob(sqlite, jobId);
-  const course = job?.course_id === courseId ? loadCourse(sqlite, courseId) : null;
+  const course = job?.course_id === courseId ? await loadCourse(sqliteSql(sqlite), courseId) : null;
   const keyEnv = (job && course && billedKeyEnv(sqlite, courseId, OPERATIONS.course)) || "production";
   const seconds =
     job && course
@@ -88,8 +94,8 @@ function usageRecord({ sqlite, clock }: FollowDeps, jobId: string, courseId: str
   };
 }
 
-function withUsageRecord(deps: FollowDeps, e: GenerationEvent): FollowedEvent {
-  return e.type === "completed" ? { ...e, usage: usageRecord(deps, e.job_id, e.course_id, e.usage) } : e;
+async function withUsageRecord(deps: FollowDeps, e: GenerationEvent): Promise<FollowedEvent> {
+  return e.type === "completed" ? { ...e, usage: await usageRecord(deps, e.job_id, e.course_id, e.usage) } : e;
 }
 
 const isFinal = (e: GenerationEvent) => e.type === "completed" || e.type === "failed";
@@ -132,13 +138,13 @@ export async function* followJobs(
           if (documentsSeen.has(e.document.id)) continue;
           documentsSeen.add(e.document.id);
         }
-        yield withUsageRecord(deps, e);
+        yield await withUsageRecord(deps, e);
         if (isFinal(e)) pending.delete(e.job_id);
       }
       for (const id of [...pending]) {
         const settled = settledEvent(sqlite, id);
         if (settled) {
-          yield withUsageRecord(deps, settled);
+          yield await withUsageRecord(deps, settled);
           pending.delete(id);
         }
       }

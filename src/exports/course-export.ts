@@ -64,9 +64,9 @@ export type ExportDeps = MaterialDeps & { cfg: { dataDir: string }; clock: Clock
 
 /** The caller's completed course, with its materials: 404 when not theirs, 409 while not completed. */
 export async function loadExportCourse(svc: ExportDeps, owner: CourseOwner, courseId: string): Promise<ExportCourse> {
-  const head = loadCourseOf(svc.sqlite, owner, courseId);
-  assertCompleted(head);
   const db = sqliteSql(svc.sqlite);
+  const head = await loadCourseOf(db, owner, courseId);
+  assertCompleted(head);
   let studyGuide = await readStudyGuide(db, head.id);
   if (!studyGuide) {
     await buildStudyGuide(svc, head.id).catch((err: unknown) => {
@@ -74,7 +74,7 @@ export async function loadExportCourse(svc: ExportDeps, owner: CourseOwner, cour
     });
     studyGuide = (await readStudyGuide(db, head.id))!;
   }
-  const course = readCourse(svc.sqlite, owner, head.id);
+  const course = await readCourse(db, owner, head.id);
   const chapters: ExportChapter[] = course.chapters.map((c, index) => ({
     id: c.id,
     index,

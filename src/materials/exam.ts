@@ -111,7 +111,7 @@ export async function generateExam(
   const model = await chooseModel(svc.llm, course, opts.modelKey);
   const read = (db: Sql) => readExam(db, course.id, model, opts.examSize);
   return cachedOrMade(sqliteSql(svc.sqlite), `exam:${course.id}:${model}:${opts.examSize}`, read, async (db) => {
-    const { maker, source } = materialSource(svc, course, model);
+    const { maker, source } = await materialSource(svc, db, course, model);
     const { value: questions, engine } = await writeMaterial(svc, maker, { course_id: course.id, step: "exam" }, (m) =>
       buildExamQuestions(svc.llm, {
         ...source,

@@ -94,7 +94,7 @@ export async function generateFlashcards(
     `flashcards:${course.id}:${model}`,
     (db) => readDeck(db, course.id, model),
     async (db) => {
-      const { maker, source } = materialSource(svc, course, model);
+      const { maker, source } = await materialSource(svc, db, course, model);
       const { value: deck, engine } = await writeMaterial(
         svc,
         maker,

@@ -152,7 +152,7 @@ export async function generateNotes(
   let stored = false;
   const { value, joined } = await singleFlight(key, () =>
     madeOnce(db, key, read, async (tx) => {
-      const { maker, source } = materialSource(svc, course, model);
+      const { maker, source } = await materialSource(svc, tx, course, model);
       const { value: markdown, engine } = await writeMaterial(
         svc,
         maker,

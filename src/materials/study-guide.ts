@@ -53,9 +53,9 @@ export async function buildStudyGuide(
       (tx) => readStudyGuide(tx, courseId),
       async (tx) => {
         opts.signal?.throwIfAborted();
-        const course = courseHead(svc.sqlite, courseId);
+        const course = await courseHead(tx, courseId);
         // The course's own model (absent for courses made before models were recorded: the default).
-        const { maker, source } = materialSource(svc, course, course.model);
+        const { maker, source } = await materialSource(svc, tx, course, course.model);
         if (source.chapters.length === 0)
           throw new AppError("COURSE_EMPTY", "The course has no completed chapters to build a study guide from");
         const write = (model: string) => writeStudyGuide(svc.llm, { ...source, model, meter: opts.meter });

@@ -5,7 +5,8 @@ import type { PodcastDeps } from "./deps.ts";
 import { courseEpisodes, episodeView } from "./episodes.ts";
 
 export async function listPodcasts(deps: PodcastDeps, owner: CourseOwner, courseId: string) {
-  const course = loadCourseOf(deps.sqlite, owner, courseId);
-  const episodes = (await courseEpisodes(sqliteSql(deps.sqlite), course.id)).map((row) => episodeView(deps, row));
+  const db = sqliteSql(deps.sqlite);
+  const course = await loadCourseOf(db, owner, courseId);
+  const episodes = (await courseEpisodes(db, course.id)).map((row) => episodeView(deps, row));
   return { course_id: course.id, episodes, count: episodes.length };
 }

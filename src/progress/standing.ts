@@ -53,7 +53,7 @@ export async function courseRecord(db: Sql, owner: CourseOwner, courseId: string
 }
 
 export async function learnerProgress(stores: ProgressStores, owner: CourseOwner, course: CourseHead, now: Date) {
-  const chapters = chapterOutline(stores.sqlite, course.id);
+  const chapters = await chapterOutline(stores.db, course.id);
   const { reads, quizAttempts, examAttempts } = await courseRecord(stores.db, owner, course.id);
 
   const chapterViews = chapters.map((ch) => {

@@ -26,16 +26,16 @@ const LEARNER = "Per learner: another learner's or tenant's course is 404, and p
 
 export const progressRoutes = (svc: Services) => {
   const stores = { sqlite: svc.sqlite, db: sqliteSql(svc.sqlite) };
-  const access = (request: Request, courseId: string) => {
+  const access = async (request: Request, courseId: string) => {
     const owner = ownerOf(svc, request);
-    return { owner, course: loadCourseOf(svc.sqlite, owner, courseId) };
+    return { owner, course: await loadCourseOf(stores.db, owner, courseId) };
   };
 
   return new Elysia({ name: "progress" })
     .post(
       "/v2/courses/:course_id/chapters/:order_index/quiz-attempts",
       async ({ request, params, body }) => {
-        const { owner, course } = access(request, params.course_id);
+        const { owner, course } = await access(request, params.course_id);
         return submitQuizAttempt(stores, owner, course, params.order_index, body.answers, svc.clock.now());
       },
       {
@@ -53,7 +53,7 @@ export const progressRoutes = (svc: Services) => {
     .get(
       "/v2/courses/:course_id/chapters/:order_index/quiz-attempts/:attempt_id",
       async ({ request, params }) => {
-        const { owner, course } = access(request, params.course_id);
+        const { owner, course } = await access(request, params.course_id);
         return readQuizAttempt(stores.db, owner, course.id, params.order_index, params.attempt_id);
       },
       {
@@ -70,7 +70,7 @@ export const progressRoutes = (svc: Services) => {
     .post(
       "/v2/courses/:course_id/chapters/:order_index/read",
       async ({ request, params }) => {
-        const { owner, course } = access(request, params.course_id);
+        const { owner, course } = await access(request, params.course_id);
         return markChapterRead(stores, owner, course.id, params.order_index, svc.clock.now());
       },
       {
@@ -96,7 +96,7 @@ export const progressRoutes = (svc: Services) => {
     .post(
       "/v2/courses/:course_id/exam-attempts",
       async ({ request, params, body }) => {
-        const { owner, course } = access(request, params.course_id);
+        const { owner, course } = await access(request, params.course_id);
         return submitExamAttempt(
           { ...stores, llm: svc.llm },
           owner,
@@ -128,7 +128,7 @@ export const progressRoutes = (svc: Services) => {
     .get(
       "/v2/courses/:course_id/exam-attempts/:attempt_id",
       async ({ request, params }) => {
-        const { owner, course } = access(request, params.course_id);
+        const { owner, course } = await access(request, params.course_id);
         return readExamAttempt(stores.db, owner, course.id, params.attempt_id);
       },
       {
@@ -145,7 +145,7 @@ export const progressRoutes = (svc: Services) => {
     .post(
       "/v2/courses/:course_id/flashcards/reviews",
       async ({ request, params, body }) => {
-        const { owner, course } = access(request, params.course_id);
+        const { owner, course } = await access(request, params.course_id);
         return reviewCard(
           stores,
           owner,
@@ -183,7 +183,7 @@ export const progressRoutes = (svc: Services) => {
     .get(
       "/v2/courses/:course_id/flashcards/due",
       async ({ request, params, query }) => {
-        const { owner, course } = access(request, params.course_id);
+        const { owner, course } = await access(request, params.course_id);
         return dueCards(stores, owner, course.id, { modelKey: query.model_key, limit: query.limit }, svc.clock.now());
       },
       {
@@ -217,7 +217,7 @@ export const progressRoutes = (svc: Services) => {
     .get(
       "/v2/courses/:course_id/learner-progress",
       async ({ request, params }) => {
-        const { owner, course } = access(request, params.course_id);
+        const { owner, course } = await access(request, params.course_id);
         return learnerProgress(stores, owner, course, svc.clock.now());
       },
       {
