@@ -1,13 +1,7 @@
-/**
- * The `course.generate` job: sources → outline → chapters (bounded parallelism, each committed on
- * its own) → study guide → completed. Every step starts from what is already committed, so the
- * same job resumes a course after a crash, a graceful stop, or POST resume.
- */
-import type { Database } from "bun:sqlite";
 import pLimit from "p-limit";
 import { type Clock, isoNow } from "../clock.ts";
 import type { Config } from "../config.ts";
-import { sqliteSql } from "../db/sql.ts";
+import { type Sql, sqliteSql } from "../db/sql.ts";
 import type { IngestDeps } from "../documents/ingest.ts";
 import { AppError, type FailureReason } from "../errors.ts";
 import { defineJob, type JobContext } from "../jobs/definition.ts";
@@ -67,8 +61,8 @@ function usageOf(meter: UsageMeter): CourseUsage {
 const refs = (chapters: ChapterRow[]): ChapterRef[] =>
   chapters.map((c) => ({ order_index: c.order_index, title: c.title }));
 
-function publishProgress(svc: { sqlite: Database }, jobId: string, course: CourseRow): void {
-  const counts = chapterCounts(svc.sqlite, course.id, course.num_chapters);
+async function publishProgress(db: Sql, jobId: string, course: CourseRow): Promise<void> {
+  const counts = await chapterCounts(db, course.id, course.num_chapters);
   publish({
     type: "progress",
     job_id: jobId,
@@ -228,7 +222,7 @@ async function writeChapters(
             const madeBy = written.generatedBy === "extractive" ? EXTRACTIVE_MAKER : maker;
             const completedAt = await commitChapter(db, c.id, written.draft, written.sources, madeBy);
             publishChapter(job.id, course.id, c, completedAt);
-            publishProgress(svc, job.id, course);
+            await publishProgress(db, job.id, course);
           } catch (err) {
             // Queued chapters see this and return at once (clearQueue would leave their promises pending).
             failure ??= inChapter(err, c);

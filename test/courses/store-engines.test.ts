@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { chapterOutline, chapterQuiz, writtenChapters } from "../../src/courses/chapters.ts";
 import { deleteCourse } from "../../src/courses/delete.ts";
+import { chapterCounts, courseProgress } from "../../src/courses/progress.ts";
 import { listCourses, loadCourseOf, readCourse } from "../../src/courses/read.ts";
 import {
   type ChapterSourceRecord,
@@ -146,6 +147,26 @@ describe.each(ENGINES)("courses on %s", (_, open) => {
     await commitChapter(e.db, c.chapters[2]!.id, draft("cycles"), [], maker);
     expect((await chapterQuiz(e.db, c.chapters[2]!.id)).map((q) => q.prompt)[0]).toBe("cycles question 1?");
     expect((await readCourse(e.db, c.owner, c.courseId)).chapters[1]!.sources).toEqual([]);
+  });
+
+  test("progress counts the written chapters of the outline; another tenant's course is 404", async () => {
+    const c = await plannedCourse(e.db, "progress", ["One", "Two", "Three"]);
+    await commitChapter(e.db, c.chapters[1]!.id, draft("two"), [], { engine: "ollama", model: "m1" });
+    expect(await chapterCounts(e.db, c.courseId, 3)).toEqual({ expected: 3, completed: 1 });
+    const stores = { db: e.db, sqlite: sqliteOf() };
+    expect(await courseProgress(stores, c.owner, c.courseId)).toMatchObject({
+      course_status: "generating",
+      progress_pct: 33,
+      expected_chapters: 3,
+      completed_chapters: 1,
+      chapters: [
+        { order: 0, status: "pending" },
+        { order: 1, status: "completed" },
+        { order: 2, status: "pending" },
+      ],
+    });
+    const stranger = { tenantId: crypto.randomUUID(), userId: c.owner.userId };
+    await expect(courseProgress(stores, stranger, c.courseId)).rejects.toMatchObject({ status: 404 });
   });
 
   test("completing a course records its state and counts its chapters", async () => {
