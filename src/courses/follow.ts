@@ -7,7 +7,7 @@ import type { Database } from "bun:sqlite";
 import { billedKeyEnv, billedMicros, monthlyCount, OPERATIONS } from "../billing/index.ts";
 import type { Clock } from "../clock.ts";
 import { loadConfig } from "../config.ts";
-import { sqliteSql } from "../db/sql.ts";
+import { type Sql, sql, sqliteSql } from "../db/sql.ts";
 import type { FailureReason } from "../errors.ts";
 import { getJob } from "../jobs/queue.ts";
 import { microsToUsd } from "../util.ts";
@@ -30,21 +30,20 @@ export interface FollowDeps {
 
 const NO_USAGE: CourseUsage = { model: null, engine: null, model_calls: 0, prompt_tokens: 0, completion_tokens: 0 };
 
-function chapterRefs(sqlite: Database, courseId: string): ChapterRef[] {
-  return sqlite
-    .query<ChapterRef, [string]>("SELECT order_index, title FROM chapters WHERE course_id = ? ORDER BY order_index")
-    .all(courseId);
+function chapterRefs(db: Sql, courseId: string): Promise<ChapterRef[]> {
+  return db.all<ChapterRef>(
+    sql`SELECT order_index, title FROM chapters WHERE course_id = ${courseId} ORDER BY order_index`,
+  );
 }
 
-/** The final event of a job, read from the database; null while it is still going. */
-function settledEvent(sqlite: Database, jobId: string): GenerationEvent | null {
+/** The final event of a job, read from the database (the job from src/jobs' bun:sqlite); null while it is still going. */
+async function settledEvent(sqlite: Database, jobId: string): Promise<GenerationEvent | null> {
   const job = getJob(sqlite, jobId);
   if (!job?.course_id) return null;
-  const course = sqlite
-    .query<{ id: string; title: string; status: string; error: string | null }, [string]>(
-      "SELECT id, title, status, error FROM courses WHERE id = ?",
-    )
-    .get(job.course_id);
+  const db = sqliteSql(sqlite);
+  const course = await db.get<{ id: string; title: string; status: string; error: string | null }>(
+    sql`SELECT id, title, status, error FROM courses WHERE id = ${job.course_id}`,
+  );
   if (!course) return null;
   if (course.status === "completed") {
     const result = job.result ? (JSON.parse(job.result) as { usage?: CourseUsage }) : null;
@@ -53,7 +52,7 @@ function settledEvent(sqlite: Database, jobId: string): GenerationEvent | null {
       job_id: job.id,
       course_id: course.id,
       title: course.title,
-      chapters: chapterRefs(sqlite, course.id),
+      chapters: await chapterRefs(db, course.id),
       usage: result?.usage ?? NO_USAGE,
     };
   }
@@ -142,7 +141,7 @@ export async function* followJobs(
         if (isFinal(e)) pending.delete(e.job_id);
       }
       for (const id of [...pending]) {
-        const settled = settledEvent(sqlite, id);
+        const settled = await settledEvent(sqlite, id);
         if (settled) {
           yield await withUsageRecord(deps, settled);
           pending.delete(id);
