@@ -37,7 +37,7 @@ await cacheExam(dir, courseId, { size: 10, model: "model-a", questions: EXAM.sli
 await cacheExam(dir, courseId, { size: 10, model: "model-b", questions: EXAM.slice(0, 3) });
 
 test("reviews without a model_key use the newest deck, the one an export packages", async () => {
-  const due = await dueCards({ sqlite, db: sqliteSql(sqlite) }, ada, courseId, {}, new Date());
+  const due = await dueCards({ db: sqliteSql(sqlite) }, ada, courseId, {}, new Date());
   expect(due.deck_title).toBe("Newer deck");
   expect(due.model).toBe("model-b");
   expect(due.total_due).toBe(3);
@@ -45,7 +45,7 @@ test("reviews without a model_key use the newest deck, the one an export package
 });
 
 test("model_key still reaches the older deck", async () => {
-  const due = await dueCards({ sqlite, db: sqliteSql(sqlite) }, ada, courseId, { modelKey: "model-a" }, new Date());
+  const due = await dueCards({ db: sqliteSql(sqlite) }, ada, courseId, { modelKey: "model-a" }, new Date());
   expect(due.deck_title).toBe("Older deck");
   expect(due.total_due).toBe(DECK.cards.length);
 });

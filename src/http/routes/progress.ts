@@ -25,7 +25,7 @@ import {
 const LEARNER = "Per learner: another learner's or tenant's course is 404, and progress is never shared.";
 
 export const progressRoutes = (svc: Services) => {
-  const stores = { sqlite: svc.sqlite, db: sqliteSql(svc.sqlite) };
+  const stores = { db: sqliteSql(svc.sqlite) };
   const access = async (request: Request, courseId: string) => {
     const owner = ownerOf(svc, request);
     return { owner, course: await loadCourseOf(stores.db, owner, courseId) };
