@@ -66,7 +66,7 @@ for (const concurrency of levels) {
   );
   const before = fake.generations().length;
   const started = performance.now();
-  const { exam } = await generateExam(svc, courseHead(sqlite, courseId), { examSize: size });
+  const { exam } = await generateExam(svc, await courseHead(sqliteSql(sqlite), courseId), { examSize: size });
   const ms = performance.now() - started;
   const calls = fake.generations().slice(before);
   const sequential = calls.length * latencyMs;

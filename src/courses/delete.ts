@@ -7,6 +7,7 @@
  * generation or a podcast episode) is not deleted under that job: 409, delete once it has finished.
  */
 import type { Database } from "bun:sqlite";
+import { type Sql, sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { activeCourseJob } from "../jobs/queue.ts";
 import { deleteBlob } from "../media/blob-store.ts";
@@ -14,14 +15,15 @@ import { deleteCourseChunks } from "../retrieval/index.ts";
 import { type CourseOwner, loadOwnedCourse } from "./read.ts";
 
 export async function deleteCourse(
-  svc: { sqlite: Database; cfg: { dataDir: string } },
+  /** `sqlite`: the job queue and the retrieval index, on bun:sqlite until they move behind the seam. */
+  svc: { db: Sql; sqlite: Database; cfg: { dataDir: string } },
   owner: CourseOwner,
   courseId: string,
   /** The blobs of what was made from the course (podcast audio): podcasts sit above courses and own them. */
-  madeBlobKeys: (sqlite: Database, courseId: string) => string[],
+  madeBlobKeys: (db: Sql, courseId: string) => Promise<string[]>,
 ): Promise<void> {
-  const blobs = svc.sqlite.transaction((): string[] => {
-    loadOwnedCourse(svc.sqlite, owner, courseId);
+  const blobs = await svc.db.transaction(async (tx) => {
+    await loadOwnedCourse(tx, owner, courseId);
     const job = activeCourseJob(svc.sqlite, courseId);
     if (job) {
       throw new AppError("COURSE_BUSY", "The course has a job in progress; delete it once the job has finished", {
@@ -30,12 +32,12 @@ export async function deleteCourse(
         job_status: job.status,
       });
     }
-    const keys = madeBlobKeys(svc.sqlite, courseId);
+    const keys = await madeBlobKeys(tx, courseId);
     // Chunks first, by their own statement: their full-text and vector rows go with them (triggers).
     deleteCourseChunks(svc.sqlite, courseId);
-    svc.sqlite.run("DELETE FROM courses WHERE id = ?", [courseId]);
+    await tx.run(sql`DELETE FROM courses WHERE id = ${courseId}`);
     return keys;
-  })();
+  });
   // Audio goes after the rows: a crash in between leaves an unreferenced file, never a row without its file.
   for (const key of blobs) await deleteBlob(svc.cfg, key);
 }

@@ -7,6 +7,7 @@ import type { Database } from "bun:sqlite";
 import { billedKeyEnv, billedMicros, monthlyCount, OPERATIONS } from "../billing/index.ts";
 import type { Clock } from "../clock.ts";
 import { loadConfig } from "../config.ts";
+import { type Sql, sql, sqliteSql } from "../db/sql.ts";
 import type { FailureReason } from "../errors.ts";
 import { getJobSync } from "../jobs/queue.ts";
 import { microsToUsd } from "../util.ts";
@@ -29,21 +30,20 @@ export interface FollowDeps {
 
 const NO_USAGE: CourseUsage = { model: null, engine: null, model_calls: 0, prompt_tokens: 0, completion_tokens: 0 };
 
-function chapterRefs(sqlite: Database, courseId: string): ChapterRef[] {
-  return sqlite
-    .query<ChapterRef, [string]>("SELECT order_index, title FROM chapters WHERE course_id = ? ORDER BY order_index")
-    .all(courseId);
+function chapterRefs(db: Sql, courseId: string): Promise<ChapterRef[]> {
+  return db.all<ChapterRef>(
+    sql`SELECT order_index, title FROM chapters WHERE course_id = ${courseId} ORDER BY order_index`,
+  );
 }
 
-/** The final event of a job, read from the database; null while it is still going. */
-function settledEvent(sqlite: Database, jobId: string): GenerationEvent | null {
+/** The final event of a job, read from the database (the job by src/jobs' synchronous read); null while it is still going. */
+async function settledEvent(sqlite: Database, jobId: string): Promise<GenerationEvent | null> {
   const job = getJobSync(sqlite, jobId);
   if (!job?.course_id) return null;
-  const course = sqlite
-    .query<{ id: string; title: string; status: string; error: string | null }, [string]>(
-      "SELECT id, title, status, error FROM courses WHERE id = ?",
-    )
-    .get(job.course_id);
+  const db = sqliteSql(sqlite);
+  const course = await db.get<{ id: string; title: string; status: string; error: string | null }>(
+    sql`SELECT id, title, status, error FROM courses WHERE id = ${job.course_id}`,
+  );
   if (!course) return null;
   if (course.status === "completed") {
     const result = job.result ? (JSON.parse(job.result) as { usage?: CourseUsage }) : null;
@@ -52,7 +52,7 @@ function settledEvent(sqlite: Database, jobId: string): GenerationEvent | null {
       job_id: job.id,
       course_id: course.id,
       title: course.title,
-      chapters: chapterRefs(sqlite, course.id),
+      chapters: await chapterRefs(db, course.id),
       usage: result?.usage ?? NO_USAGE,
     };
   }
@@ -69,9 +69,14 @@ function settledEvent(sqlite: Database, jobId: string): GenerationEvent | null {
 }
 
 /** The usage record of a completed course, read from its job, its course row and the ledger. */
-function usageRecord({ sqlite, clock }: FollowDeps, jobId: string, courseId: string, usage: CourseUsage): UsageRecord {
+async function usageRecord(
+  { sqlite, clock }: FollowDeps,
+  jobId: string,
+  courseId: string,
+  usage: CourseUsage,
+): Promise<UsageRecord> {
   const job = getJobSync(sqlite, jobId);
-  const course = job?.course_id === courseId ? loadCourse(sqlite, courseId) : null;
+  const course = job?.course_id === courseId ? await loadCourse(sqliteSql(sqlite), courseId) : null;
   const keyEnv = (job && course && billedKeyEnv(sqlite, courseId, OPERATIONS.course)) || "production";
   const seconds =
     job && course
@@ -88,8 +93,8 @@ function usageRecord({ sqlite, clock }: FollowDeps, jobId: string, courseId: str
   };
 }
 
-function withUsageRecord(deps: FollowDeps, e: GenerationEvent): FollowedEvent {
-  return e.type === "completed" ? { ...e, usage: usageRecord(deps, e.job_id, e.course_id, e.usage) } : e;
+async function withUsageRecord(deps: FollowDeps, e: GenerationEvent): Promise<FollowedEvent> {
+  return e.type === "completed" ? { ...e, usage: await usageRecord(deps, e.job_id, e.course_id, e.usage) } : e;
 }
 
 const isFinal = (e: GenerationEvent) => e.type === "completed" || e.type === "failed";
@@ -132,13 +137,13 @@ export async function* followJobs(
           if (documentsSeen.has(e.document.id)) continue;
           documentsSeen.add(e.document.id);
         }
-        yield withUsageRecord(deps, e);
+        yield await withUsageRecord(deps, e);
         if (isFinal(e)) pending.delete(e.job_id);
       }
       for (const id of [...pending]) {
-        const settled = settledEvent(sqlite, id);
+        const settled = await settledEvent(sqlite, id);
         if (settled) {
-          yield withUsageRecord(deps, settled);
+          yield await withUsageRecord(deps, settled);
           pending.delete(id);
         }
       }

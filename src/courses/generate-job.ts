@@ -1,12 +1,7 @@
-/**
- * The `course.generate` job: sources → outline → chapters (bounded parallelism, each committed on
- * its own) → study guide → completed. Every step starts from what is already committed, so the
- * same job resumes a course after a crash, a graceful stop, or POST resume.
- */
-import type { Database } from "bun:sqlite";
 import pLimit from "p-limit";
 import { type Clock, isoNow } from "../clock.ts";
 import type { Config } from "../config.ts";
+import type { Sql } from "../db/sql.ts";
 import type { IngestDeps } from "../documents/ingest.ts";
 import { AppError, type FailureReason } from "../errors.ts";
 import { defineJob, type JobContext } from "../jobs/definition.ts";
@@ -14,7 +9,9 @@ import { INTERRUPTED, type JobRow } from "../jobs/queue.ts";
 import { EXTRACTIVE_MODEL, UsageMeter } from "../llm/artefacts.ts";
 import { readInThread } from "../llm/extractive/thread.ts";
 import { chapterIndexJob, type IndexSettings } from "../retrieval/index.ts";
+import { jobDeliveryQueue } from "../webhooks/delivery-queue.ts";
 import { type ChapterScope, writeCourseChapter } from "./chapter-writer.ts";
+import { linkCourseDocuments } from "./course-documents.ts";
 import type { WritingDeps } from "./deps.ts";
 import { type ChapterRef, type CourseUsage, publish } from "./events.ts";
 import { courseDocuments, documentEvent, ingestCourseSources } from "./ingest-sources.ts";
@@ -42,6 +39,7 @@ import { matchTopic, refuseTopic } from "./topic-match.ts";
 
 /** Writing chapters: the model, retrieval, web search, and how many chapters at once. */
 type ChapterDeps = WritingDeps & {
+  sql: Sql;
   cfg: Pick<Config, "chapterConcurrency" | "topicMatchMinScore" | "courseMaxSourceWords"> & IndexSettings;
 };
 
@@ -64,8 +62,8 @@ function usageOf(meter: UsageMeter): CourseUsage {
 const refs = (chapters: ChapterRow[]): ChapterRef[] =>
   chapters.map((c) => ({ order_index: c.order_index, title: c.title }));
 
-function publishProgress(svc: { sqlite: Database }, jobId: string, course: CourseRow): void {
-  const counts = chapterCounts(svc.sqlite, course.id, course.num_chapters);
+async function publishProgress(db: Sql, jobId: string, course: CourseRow): Promise<void> {
+  const counts = await chapterCounts(db, course.id, course.num_chapters);
   publish({
     type: "progress",
     job_id: jobId,
@@ -121,16 +119,15 @@ async function ensureOutline(
   readyDocs: string[],
   meter: UsageMeter,
 ): Promise<ChapterRow[]> {
-  const existing = chaptersOf(svc.sqlite, course.id);
+  const db = svc.sql;
+  const existing = await chaptersOf(db, course.id);
   if (existing.length > 0) return existing;
   let plan: CoursePlan;
   if (course.source_type === "topic") {
     const match = await matchTopic(svc, { tenantId: course.tenant_id, userId: course.user_id }, course.topic);
     if (svc.llm.engine === "extractive" && match.passages.length === 0) throw refuseTopic(course.topic, match);
     // The documents the course drew on are linked to it, so course Q&A retrieves over them too.
-    for (const id of match.documentIds) {
-      svc.sqlite.run("INSERT OR IGNORE INTO course_documents (course_id, document_id) VALUES (?, ?)", [course.id, id]);
-    }
+    await linkCourseDocuments(db, course.id, match.documentIds);
     plan = await planTopicCourse({ svc, course, meter }, match.passages);
   } else {
     const docs = courseDocuments(svc.sqlite, course.id).filter((d) => readyDocs.includes(d.id));
@@ -141,7 +138,7 @@ async function ensureOutline(
     );
     plan = await planSourceCourse({ svc, course, meter }, docs);
   }
-  const chapters = commitOutline(svc.sqlite, course, plan);
+  const chapters = await commitOutline(db, course, plan);
   publish({
     type: "outline",
     job_id: job.id,
@@ -180,7 +177,8 @@ async function writeChapters(
   meter: UsageMeter,
   signal: AbortSignal,
 ): Promise<boolean> {
-  const planned = outlineOf(svc.sqlite, course.id)?.chapters ?? [];
+  const db = svc.sql;
+  const planned = (await outlineOf(db, course.id))?.chapters ?? [];
   const outline = [...chapters].sort((a, b) => a.order_index - b.order_index).map((c) => c.title);
   const limit = pLimit(svc.cfg.chapterConcurrency);
   let failure: unknown = null;
@@ -196,7 +194,7 @@ async function writeChapters(
             objectives: JSON.parse(c.objectives) as string[],
             source_document_ids: null,
           };
-          markChapterRunning(svc.sqlite, c.id);
+          await markChapterRunning(db, c.id);
           publishChapter(job.id, course.id, c, null);
           try {
             const written = await writeCourseChapter(
@@ -223,9 +221,9 @@ async function writeChapters(
               }),
             );
             const madeBy = written.generatedBy === "extractive" ? EXTRACTIVE_MAKER : maker;
-            const completedAt = commitChapter(svc.sqlite, c.id, written.draft, written.sources, madeBy);
+            const completedAt = await commitChapter(db, c.id, written.draft, written.sources, madeBy);
             publishChapter(job.id, course.id, c, completedAt);
-            publishProgress(svc, job.id, course);
+            await publishProgress(db, job.id, course);
           } catch (err) {
             // Queued chapters see this and return at once (clearQueue would leave their promises pending).
             failure ??= inChapter(err, c);
@@ -260,7 +258,8 @@ async function generateCourse(
   job: JobRow,
   ctx: JobContext,
 ): Promise<unknown> {
-  const course = job.course_id ? loadCourse(svc.sqlite, job.course_id) : null;
+  const db = svc.sql;
+  const course = job.course_id ? await loadCourse(db, job.course_id) : null;
   if (!course) throw new AppError("INTERNAL", "The course of this job no longer exists");
   // Resume re-queues a failed course as generating; anything else is already settled.
   if (course.status !== "generating") return { skipped: true, course_status: course.status };
@@ -270,13 +269,13 @@ async function generateCourse(
   const readyDocs = course.source_type === "topic" ? [] : await ingest(svc, job, course, ctx.signal);
   if (ctx.signal.aborted) return INTERRUPTED;
 
-  resetRunningChapters(svc.sqlite, course.id);
+  await resetRunningChapters(db, course.id);
   const chapters = await ensureOutline(svc, job, course, readyDocs, meter);
   if (ctx.signal.aborted) return INTERRUPTED;
-  const planned = loadCourse(svc.sqlite, course.id)!;
+  const planned = (await loadCourse(db, course.id))!;
 
   if (!(await writeChapters(svc, job, planned, chapters, meter, ctx.signal))) return INTERRUPTED;
-  dropRepeatedQuizQuestions(svc.sqlite, course.id);
+  await dropRepeatedQuizQuestions(db, course.id);
 
   try {
     await withModelRetries(svc, { course_id: course.id, step: "study_guide" }, () =>
@@ -287,14 +286,14 @@ async function generateCourse(
     if (ctx.signal.aborted) return INTERRUPTED;
     throw err;
   }
-  const done = completeCourse(svc, planned, job.id);
+  const done = await completeCourse(db, { queue: jobDeliveryQueue(svc.clock), clock: svc.clock }, planned, job.id);
   const usage = usageOf(meter);
   publish({
     type: "completed",
     job_id: job.id,
     course_id: course.id,
     title: done.title,
-    chapters: refs(chaptersOf(svc.sqlite, course.id)),
+    chapters: refs(await chaptersOf(db, course.id)),
     usage,
   });
   return {

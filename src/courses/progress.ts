@@ -4,6 +4,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { Type } from "@sinclair/typebox";
+import { type Sql, sql } from "../db/sql.ts";
 import { AppError, type FailureReason } from "../errors.ts";
 import { jobType } from "../jobs/definition.ts";
 import { getJobSync, type JobRow, latestCourseJob } from "../jobs/queue.ts";
@@ -44,32 +45,33 @@ export function progressPct(courseStatus: string, counts: ChapterCounts): number
   return Math.min(99, Math.floor((counts.completed / counts.expected) * 100));
 }
 
-export function chapterCounts(sqlite: Database, courseId: string, plannedChapters: number): ChapterCounts {
-  const row = sqlite
-    .query<{ total: number; done: number | null }, [string]>(
-      "SELECT count(*) AS total, sum(status = 'completed') AS done FROM chapters WHERE course_id = ?",
-    )
-    .get(courseId)!;
+export async function chapterCounts(db: Sql, courseId: string, plannedChapters: number): Promise<ChapterCounts> {
+  const row = (await db.get<{ total: number; done: number | null }>(
+    sql`SELECT CAST(count(*) AS INTEGER) AS total,
+               CAST(sum(CASE WHEN status = 'completed' THEN 1 ELSE 0 END) AS INTEGER) AS done
+          FROM chapters WHERE course_id = ${courseId}`,
+  ))!;
   // Before the outline exists, the requested number of chapters is what is expected.
   return { expected: row.total > 0 ? row.total : plannedChapters, completed: row.done ?? 0 };
 }
 
 const parseReason = (s: string | null): FailureReason | null => (s ? (JSON.parse(s) as FailureReason) : null);
 
-/** GET /v2/courses/{id}/progress: 404 unless the caller owns the course. */
-export function courseProgress(sqlite: Database, owner: CourseOwner, courseId: string) {
-  const course = sqlite
-    .query<CourseProgressRow, [string, string, string]>(
-      "SELECT id, status, num_chapters, error FROM courses WHERE id = ? AND tenant_id = ? AND user_id = ?",
-    )
-    .get(courseId, owner.tenantId, owner.userId);
+/**
+ * GET /v2/courses/{id}/progress: 404 unless the caller owns the course. `sqlite`: the job queue's,
+ * until src/jobs moves behind the seam.
+ */
+export async function courseProgress(stores: { db: Sql; sqlite: Database }, owner: CourseOwner, courseId: string) {
+  const { db, sqlite } = stores;
+  const course = await db.get<CourseProgressRow>(
+    sql`SELECT id, status, num_chapters, error FROM courses
+         WHERE id = ${courseId} AND tenant_id = ${owner.tenantId} AND user_id = ${owner.userId}`,
+  );
   if (!course) throw new AppError("NOT_FOUND", "Course not found");
-  const chapters = sqlite
-    .query<ChapterProgressRow, [string]>(
-      "SELECT order_index, title, status, completed_at FROM chapters WHERE course_id = ? ORDER BY order_index",
-    )
-    .all(courseId);
-  const counts = chapterCounts(sqlite, courseId, course.num_chapters);
+  const chapters = await db.all<ChapterProgressRow>(
+    sql`SELECT order_index, title, status, completed_at FROM chapters WHERE course_id = ${courseId} ORDER BY order_index`,
+  );
+  const counts = await chapterCounts(db, courseId, course.num_chapters);
   // The course's own generation run: podcast jobs of the course say nothing about its generation.
   const job = latestCourseJob(sqlite, courseId, COURSE_JOB);
   return {
@@ -100,13 +102,13 @@ function linksOf(job: JobRow): Record<string, string> {
 }
 
 /** The Job resource returned by async generation and GET /v2/jobs/{id}. */
-export function jobResource(sqlite: Database, job: JobRow) {
+export async function jobResource(db: Sql, job: JobRow) {
   const course = job.course_id
-    ? sqlite
-        .query<CourseProgressRow, [string]>("SELECT id, status, num_chapters, error FROM courses WHERE id = ?")
-        .get(job.course_id)
+    ? await db.get<CourseProgressRow>(
+        sql`SELECT id, status, num_chapters, error FROM courses WHERE id = ${job.course_id}`,
+      )
     : null;
-  const counts = course ? chapterCounts(sqlite, course.id, course.num_chapters) : { expected: 0, completed: 0 };
+  const counts = course ? await chapterCounts(db, course.id, course.num_chapters) : { expected: 0, completed: 0 };
   return {
     id: job.id,
     type: job.type,
@@ -131,7 +133,7 @@ export function jobResource(sqlite: Database, job: JobRow) {
   };
 }
 
-export type JobResource = ReturnType<typeof jobResource>;
+export type JobResource = Awaited<ReturnType<typeof jobResource>>;
 
 /** A job for GET /v2/jobs/{id}: 404 unless the caller's learner started it, like the course endpoints. */
 export function ownedJob(sqlite: Database, owner: CourseOwner, jobId: string): JobRow {

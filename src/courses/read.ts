@@ -1,5 +1,5 @@
 /** Course reads: the list (keyset-paginated, newest first) and the full course with its chapters. */
-import type { Database } from "bun:sqlite";
+import { inJsonArray, raw, type Sql, sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../keyset-cursor.ts";
 import { QUIZ_KINDS, quizKinds } from "../llm/extractive/prompt-kinds.ts";
@@ -16,7 +16,7 @@ export interface CourseOwner {
 /** What study materials, progress and exports need of a course. */
 export type CourseHead = Pick<CourseRow, "id" | "title" | "status" | "model">;
 
-const SUMMARY_COLUMNS = "id, title, topic, slug, source_type, status, created_at";
+const SUMMARY_COLUMNS = raw("id, title, topic, slug, source_type, status, created_at");
 
 interface CourseSummaryRow {
   id: string;
@@ -28,48 +28,43 @@ interface CourseSummaryRow {
   created_at: string;
 }
 
-/** Prepared once per connection; the list endpoint is the hottest authenticated read. */
-export function courseLister(sqlite: Database) {
-  const first = sqlite.query<CourseSummaryRow, [string, string, number]>(
-    `SELECT ${SUMMARY_COLUMNS} FROM courses WHERE tenant_id = ? AND user_id = ?
-      ORDER BY created_at DESC, id DESC LIMIT ?`,
+/** The learner's courses, newest first, a page at a time after `cursor`, each with its written chapters' titles. */
+export async function listCourses(db: Sql, owner: CourseOwner, limit: number, cursor?: string | null) {
+  const after = cursor
+    ? (() => {
+        const c = decodeCursor(cursor);
+        return sql` AND (created_at < ${c.createdAt} OR (created_at = ${c.createdAt} AND id < ${c.id}))`;
+      })()
+    : sql``;
+  const rows = await db.all<CourseSummaryRow>(
+    sql`SELECT ${SUMMARY_COLUMNS} FROM courses WHERE tenant_id = ${owner.tenantId} AND user_id = ${owner.userId}${after}
+         ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`,
   );
-  const after = sqlite.query<CourseSummaryRow, [string, string, string, string, string, number]>(
-    `SELECT ${SUMMARY_COLUMNS} FROM courses WHERE tenant_id = ? AND user_id = ?
-        AND (created_at < ? OR (created_at = ? AND id < ?))
-      ORDER BY created_at DESC, id DESC LIMIT ?`,
-  );
-  const chapterTitles = sqlite.query<{ course_id: string; order_index: number; title: string }, [string]>(
-    `SELECT course_id, order_index, title FROM chapters
-      WHERE course_id IN (SELECT value FROM json_each(?)) AND status = 'completed'
-      ORDER BY course_id, order_index`,
-  );
-
-  return (owner: CourseOwner, limit: number, cursor?: string | null) => {
-    const rows = cursor
-      ? (() => {
-          const c = decodeCursor(cursor);
-          return after.all(owner.tenantId, owner.userId, c.createdAt, c.createdAt, c.id, limit + 1);
-        })()
-      : first.all(owner.tenantId, owner.userId, limit + 1);
-    const hasMore = rows.length > limit;
-    const page = hasMore ? rows.slice(0, limit) : rows;
-    const byCourse = new Map<string, { order_index: number; title: string }[]>();
-    if (page.length > 0) {
-      for (const ch of chapterTitles.all(JSON.stringify(page.map((r) => r.id)))) {
-        const list = getOrCreate(byCourse, ch.course_id, () => []);
-        list.push({ order_index: ch.order_index, title: ch.title });
-      }
+  const hasMore = rows.length > limit;
+  const page = hasMore ? rows.slice(0, limit) : rows;
+  const byCourse = new Map<string, { order_index: number; title: string }[]>();
+  if (page.length > 0) {
+    const titles = await db.all<{ course_id: string; order_index: number; title: string }>(
+      sql`SELECT course_id, order_index, title FROM chapters
+           WHERE ${inJsonArray(
+             "course_id",
+             page.map((r) => r.id),
+           )} AND status = 'completed'
+           ORDER BY course_id, order_index`,
+    );
+    for (const ch of titles) {
+      const list = getOrCreate(byCourse, ch.course_id, () => []);
+      list.push({ order_index: ch.order_index, title: ch.title });
     }
-    const last = page[page.length - 1];
-    return {
-      data: page.map((r) => ({ ...r, chapters: byCourse.get(r.id) ?? [] })),
-      pagination: {
-        limit,
-        has_more: hasMore,
-        next_cursor: hasMore && last ? encodeCursor(last.created_at, last.id) : null,
-      },
-    };
+  }
+  const last = page[page.length - 1];
+  return {
+    data: page.map((r) => ({ ...r, chapters: byCourse.get(r.id) ?? [] })),
+    pagination: {
+      limit,
+      has_more: hasMore,
+      next_cursor: hasMore && last ? encodeCursor(last.created_at, last.id) : null,
+    },
   };
 }
 
@@ -77,17 +72,17 @@ export function courseLister(sqlite: Database) {
  * The course of this learner, for course-scoped endpoints (progress, materials, podcasts, exports):
  * 404 when it is missing or someone else's, as the spec lists for them.
  */
-export function loadCourseOf(sqlite: Database, owner: CourseOwner, courseId: string): CourseRow {
-  const row = sqlite
-    .query<CourseRow, [string, string, string]>("SELECT * FROM courses WHERE id = ? AND tenant_id = ? AND user_id = ?")
-    .get(courseId, owner.tenantId, owner.userId);
+export async function loadCourseOf(db: Sql, owner: CourseOwner, courseId: string): Promise<CourseRow> {
+  const row = await db.get<CourseRow>(
+    sql`SELECT * FROM courses WHERE id = ${courseId} AND tenant_id = ${owner.tenantId} AND user_id = ${owner.userId}`,
+  );
   if (!row) throw new AppError("NOT_FOUND", "Course not found");
   return row;
 }
 
 /** A course by id alone, for work that runs on the course's behalf (jobs, the CLI); 404 when it is gone. */
-export function courseHead(sqlite: Database, courseId: string): CourseHead {
-  const row = loadCourse(sqlite, courseId);
+export async function courseHead(db: Sql, courseId: string): Promise<CourseHead> {
+  const row = await loadCourse(db, courseId);
   if (!row) throw new AppError("NOT_FOUND", "Course not found");
   return row;
 }
@@ -97,10 +92,10 @@ export function courseHead(sqlite: Database, courseId: string): CourseHead {
  * tenant (its existence is not revealed across tenants), 403 when another learner of the tenant
  * owns it (the spec lists 403 there).
  */
-export function loadOwnedCourse(sqlite: Database, owner: CourseOwner, courseId: string): CourseRow {
-  const row = sqlite
-    .query<CourseRow, [string, string]>("SELECT * FROM courses WHERE id = ? AND tenant_id = ?")
-    .get(courseId, owner.tenantId);
+export async function loadOwnedCourse(db: Sql, owner: CourseOwner, courseId: string): Promise<CourseRow> {
+  const row = await db.get<CourseRow>(
+    sql`SELECT * FROM courses WHERE id = ${courseId} AND tenant_id = ${owner.tenantId}`,
+  );
   if (!row) throw new AppError("NOT_FOUND", "Course not found");
   if (row.user_id !== owner.userId) throw new AppError("FORBIDDEN", "This course belongs to another user");
   return row;
@@ -116,42 +111,38 @@ type StoredSource = Omit<ChapterSourceRecord, "excerpt" | "paragraphs"> & {
 const parseJson = <T>(s: string | null, fallback: T): T => (s == null ? fallback : (JSON.parse(s) as T));
 
 /** The full course: every completed chapter with content, key concepts, quiz and sources. */
-export function readCourse(sqlite: Database, owner: CourseOwner, courseId: string) {
-  const c = loadOwnedCourse(sqlite, owner, courseId);
-  const chapters = sqlite
-    .query<
-      {
-        id: string;
-        order_index: number;
-        title: string;
-        content: string | null;
-        key_concepts: string;
-        engine: string | null;
-        model: string | null;
-        completed_at: string | null;
-      },
-      [string]
-    >(
-      `SELECT id, order_index, title, content, key_concepts, engine, model, completed_at FROM chapters
-        WHERE course_id = ? AND status = 'completed' ORDER BY order_index`,
+export async function readCourse(db: Sql, owner: CourseOwner, courseId: string) {
+  const c = await loadOwnedCourse(db, owner, courseId);
+  const chapters = await db.all<{
+    id: string;
+    order_index: number;
+    title: string;
+    content: string | null;
+    key_concepts: string;
+    engine: string | null;
+    model: string | null;
+    completed_at: string | null;
+  }>(
+    sql`SELECT id, order_index, title, content, key_concepts, engine, model, completed_at FROM chapters
+         WHERE course_id = ${courseId} AND status = 'completed' ORDER BY order_index`,
+  );
+  const questions = await db.all<{
+    chapter_id: string;
+    type: string;
+    prompt: string;
+    choices: string;
+    answer: string;
+    explanation: string | null;
+  }>(
+    sql`SELECT q.chapter_id, q.type, q.prompt, q.choices, q.answer, q.explanation FROM quiz_questions q
+          JOIN chapters ch ON ch.id = q.chapter_id WHERE ch.course_id = ${courseId} ORDER BY q.chapter_id, q.position`,
+  );
+  const sources = (
+    await db.all<StoredSource>(
+      sql`SELECT s.chapter_id, s.document_id, s.chunk_id, s.filename, s.page, s.timestamp_seconds, s.url, s.title, s.excerpt, s.score, s.paragraphs
+            FROM chapter_sources s JOIN chapters ch ON ch.id = s.chapter_id WHERE ch.course_id = ${courseId} ORDER BY s.chapter_id, s.position`,
     )
-    .all(courseId);
-  const questions = sqlite
-    .query<
-      { chapter_id: string; type: string; prompt: string; choices: string; answer: string; explanation: string | null },
-      [string]
-    >(
-      `SELECT q.chapter_id, q.type, q.prompt, q.choices, q.answer, q.explanation FROM quiz_questions q
-         JOIN chapters ch ON ch.id = q.chapter_id WHERE ch.course_id = ? ORDER BY q.chapter_id, q.position`,
-    )
-    .all(courseId);
-  const sources = sqlite
-    .query<StoredSource, [string]>(
-      `SELECT s.chapter_id, s.document_id, s.chunk_id, s.filename, s.page, s.timestamp_seconds, s.url, s.title, s.excerpt, s.score, s.paragraphs
-         FROM chapter_sources s JOIN chapters ch ON ch.id = s.chapter_id WHERE ch.course_id = ? ORDER BY s.chapter_id, s.position`,
-    )
-    .all(courseId)
-    .map((s) => ({ ...s, paragraphs: JSON.parse(s.paragraphs) as number[] }));
+  ).map((s) => ({ ...s, paragraphs: JSON.parse(s.paragraphs) as number[] }));
 
   const group = <T extends { chapter_id: string }>(rows: T[]) => {
     const m = new Map<string, Omit<T, "chapter_id">[]>();

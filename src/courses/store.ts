@@ -3,18 +3,19 @@
  * one chapter at a time, and the final state (completed, failed) together with its webhook event.
  * A crash between two of them loses nothing committed; the job picks up from the last one.
  */
-import type { Database } from "bun:sqlite";
-import { isoNow } from "../clock.ts";
+import { type Clock, isoNow } from "../clock.ts";
+import { type Query, type Sql, sql, sqliteSql } from "../db/sql.ts";
 import type { FailureReason } from "../errors.ts";
 import type { QueueDeps } from "../jobs/queue.ts";
 import { nearDuplicate, promptStems } from "../llm/artefacts/checks.ts";
 import type { ChapterDraft } from "../llm/artefacts.ts";
 import { newId, nowIso } from "../util.ts";
-import { recordEvent } from "../webhooks/outbox.ts";
+import type { DeliveryQueue } from "../webhooks/delivery-queue.ts";
+import { queueEvent, recordEvent } from "../webhooks/outbox.ts";
 
 export type Organization = "auto" | "thematic_bridge" | "sequential_sections" | "separate_courses";
 
-/** A `courses` row as SQLite returns it (JSON columns as text, booleans as 0/1); the one row type of the table. */
+/** A `courses` row as the engines return it (JSON columns as text, booleans as 0/1); the one row type of the table. */
 export interface CourseRow {
   id: string;
   tenant_id: string;
@@ -103,27 +104,23 @@ export interface ChapterSourceRecord {
   paragraphs: number[];
 }
 
-export function loadCourse(sqlite: Database, courseId: string): CourseRow | null {
-  return sqlite.query<CourseRow, [string]>("SELECT * FROM courses WHERE id = ?").get(courseId);
+export function loadCourse(db: Sql, courseId: string): Promise<CourseRow | null> {
+  return db.get<CourseRow>(sql`SELECT * FROM courses WHERE id = ${courseId}`);
 }
 
-export function chaptersOf(sqlite: Database, courseId: string): ChapterRow[] {
-  return sqlite
-    .query<ChapterRow, [string]>(
-      "SELECT id, order_index, title, objectives, status FROM chapters WHERE course_id = ? ORDER BY order_index",
-    )
-    .all(courseId);
+export function chaptersOf(db: Sql, courseId: string): Promise<ChapterRow[]> {
+  return db.all<ChapterRow>(
+    sql`SELECT id, order_index, title, objectives, status FROM chapters WHERE course_id = ${courseId} ORDER BY order_index`,
+  );
 }
 
-export function outlineOf(sqlite: Database, courseId: string): { chapters?: PlannedChapter[] } | null {
-  const row = sqlite
-    .query<{ outline: string | null }, [string]>("SELECT outline FROM courses WHERE id = ?")
-    .get(courseId);
+export async function outlineOf(db: Sql, courseId: string): Promise<{ chapters?: PlannedChapter[] } | null> {
+  const row = await db.get<{ outline: string | null }>(sql`SELECT outline FROM courses WHERE id = ${courseId}`);
   return row?.outline ? (JSON.parse(row.outline) as { chapters?: PlannedChapter[] }) : null;
 }
 
 /** The outline and one pending row per chapter, so progress and resume know what is expected. */
-export function commitOutline(sqlite: Database, course: CourseRow, plan: CoursePlan): ChapterRow[] {
+export async function commitOutline(db: Sql, course: CourseRow, plan: CoursePlan): Promise<ChapterRow[]> {
   const now = nowIso();
   const outline = {
     title: plan.title,
@@ -133,138 +130,106 @@ export function commitOutline(sqlite: Database, course: CourseRow, plan: CourseP
     chapters: plan.chapters.map((c, i) => ({ order_index: i, ...c })),
     ...(plan.sources ? { sources: plan.sources } : {}),
   };
-  sqlite.transaction(() => {
-    sqlite.run(
-      `UPDATE courses SET title = ?, slug = ?, description = ?, topic = ?, organization = coalesce(?, organization),
-              outline = ?, num_chapters = ?, updated_at = ? WHERE id = ?`,
-      [
-        plan.title,
-        plan.slug,
-        plan.description,
-        course.topic || plan.topic,
-        plan.organization,
-        JSON.stringify(outline),
-        plan.chapters.length,
-        now,
-        course.id,
-      ],
+  await db.transaction(async (tx) => {
+    await tx.run(
+      sql`UPDATE courses SET title = ${plan.title}, slug = ${plan.slug}, description = ${plan.description},
+                 topic = ${course.topic || plan.topic}, organization = coalesce(${plan.organization}, organization),
+                 outline = ${JSON.stringify(outline)}, num_chapters = ${plan.chapters.length}, updated_at = ${now}
+           WHERE id = ${course.id}`,
     );
-    const insert = sqlite.query(
-      `INSERT INTO chapters (id, course_id, order_index, title, objectives, status, engine, model, created_at)
-       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
-    );
-    plan.chapters.forEach((c, i) => {
-      insert.run(newId(), course.id, i, c.title, JSON.stringify(c.objectives), course.engine, course.model, now);
-    });
-  })();
-  return chaptersOf(sqlite, course.id);
+    for (const [i, c] of plan.chapters.entries()) {
+      await tx.run(
+        sql`INSERT INTO chapters (id, course_id, order_index, title, objectives, status, engine, model, created_at)
+            VALUES (${newId()}, ${course.id}, ${i}, ${c.title}, ${JSON.stringify(c.objectives)}, 'pending',
+                    ${course.engine}, ${course.model}, ${now})`,
+      );
+    }
+  });
+  return chaptersOf(db, course.id);
 }
+
+const resetRunning = (courseId: string): Query =>
+  sql`UPDATE chapters SET status = 'pending' WHERE course_id = ${courseId} AND status = 'running'`;
 
 /** Chapters left running by a process that died go back to pending before they are redone. */
-export function resetRunningChapters(sqlite: Database, courseId: string): void {
-  sqlite.run("UPDATE chapters SET status = 'pending' WHERE course_id = ? AND status = 'running'", [courseId]);
+export async function resetRunningChapters(db: Sql, courseId: string): Promise<void> {
+  await db.run(resetRunning(courseId));
 }
 
-export function markChapterRunning(sqlite: Database, chapterId: string): void {
-  sqlite.run("UPDATE chapters SET status = 'running' WHERE id = ? AND status = 'pending'", [chapterId]);
+export async function markChapterRunning(db: Sql, chapterId: string): Promise<void> {
+  await db.run(sql`UPDATE chapters SET status = 'running' WHERE id = ${chapterId} AND status = 'pending'`);
 }
 
 /** Content, key concepts, quiz and sources of one chapter, and its completion, in one transaction. */
-export function commitChapter(
-  sqlite: Database,
+export async function commitChapter(
+  db: Sql,
   chapterId: string,
   draft: ChapterDraft,
   sources: ChapterSourceRecord[],
   maker: { engine: string | null; model: string | null },
-): string {
+): Promise<string> {
   const completedAt = nowIso();
-  sqlite.transaction(() => {
-    sqlite.run("DELETE FROM quiz_questions WHERE chapter_id = ?", [chapterId]);
-    sqlite.run("DELETE FROM chapter_sources WHERE chapter_id = ?", [chapterId]);
-    const question = sqlite.query(
-      `INSERT INTO quiz_questions (id, chapter_id, position, type, prompt, choices, answer, explanation)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    draft.quiz.questions.forEach((q, i) => {
-      question.run(
-        newId(),
-        chapterId,
-        i,
-        q.type,
-        q.prompt,
-        JSON.stringify(q.choices),
-        JSON.stringify(q.answer),
-        q.explanation,
+  await db.transaction(async (tx) => {
+    await tx.run(sql`DELETE FROM quiz_questions WHERE chapter_id = ${chapterId}`);
+    await tx.run(sql`DELETE FROM chapter_sources WHERE chapter_id = ${chapterId}`);
+    for (const [i, q] of draft.quiz.questions.entries()) {
+      await tx.run(
+        sql`INSERT INTO quiz_questions (id, chapter_id, position, type, prompt, choices, answer, explanation)
+            VALUES (${newId()}, ${chapterId}, ${i}, ${q.type}, ${q.prompt}, ${JSON.stringify(q.choices)},
+                    ${JSON.stringify(q.answer)}, ${q.explanation})`,
       );
-    });
-    const source = sqlite.query(
-      `INSERT INTO chapter_sources (id, chapter_id, position, document_id, chunk_id, filename, page, timestamp_seconds, url, title, excerpt, score, paragraphs)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    sources.forEach((s, i) => {
-      source.run(
-        newId(),
-        chapterId,
-        i,
-        s.document_id,
-        s.chunk_id,
-        s.filename,
-        s.page,
-        s.timestamp_seconds,
-        s.url,
-        s.title,
-        s.excerpt,
-        s.score,
-        JSON.stringify(s.paragraphs),
+    }
+    for (const [i, src] of sources.entries()) {
+      await tx.run(
+        sql`INSERT INTO chapter_sources (id, chapter_id, position, document_id, chunk_id, filename, page, timestamp_seconds, url, title, excerpt, score, paragraphs)
+            VALUES (${newId()}, ${chapterId}, ${i}, ${src.document_id}, ${src.chunk_id}, ${src.filename}, ${src.page},
+                    ${src.timestamp_seconds}, ${src.url}, ${src.title}, ${src.excerpt}, ${src.score}, ${JSON.stringify(src.paragraphs)})`,
       );
-    });
-    sqlite.run(
-      `UPDATE chapters SET status = 'completed', content = ?, key_concepts = ?, engine = ?, model = ?, completed_at = ? WHERE id = ?`,
-      [draft.content, JSON.stringify(draft.key_concepts), maker.engine, maker.model, completedAt, chapterId],
+    }
+    await tx.run(
+      sql`UPDATE chapters SET status = 'completed', content = ${draft.content}, key_concepts = ${JSON.stringify(draft.key_concepts)},
+                 engine = ${maker.engine}, model = ${maker.model}, completed_at = ${completedAt}
+           WHERE id = ${chapterId}`,
     );
-  })();
+  });
   return completedAt;
 }
 
 /** The course is complete: status, completion time and the course.completed event, atomically. */
 export function completeCourse(
-  { sqlite, clock }: QueueDeps,
+  db: Sql,
+  { queue, clock }: { queue: DeliveryQueue; clock: Clock },
   course: CourseRow,
   jobId: string,
-): { title: string; chaptersCount: number } {
+): Promise<{ title: string; chaptersCount: number }> {
   const now = isoNow(clock);
-  return sqlite.transaction(() => {
-    sqlite.run("UPDATE courses SET status = 'completed', error = NULL, completed_at = ?, updated_at = ? WHERE id = ?", [
-      now,
-      now,
-      course.id,
-    ]);
-    const head = sqlite
-      .query<{ title: string; n: number }, [string]>(
-        "SELECT c.title, (SELECT count(*) FROM chapters WHERE course_id = c.id) AS n FROM courses c WHERE c.id = ?",
-      )
-      .get(course.id)!;
-    recordEvent(
-      { sqlite, clock },
-      {
-        tenantId: course.tenant_id,
-        event: "course.completed",
-        data: {
-          job_id: jobId,
-          course_id: course.id,
-          title: head.title,
-          chapters_count: head.n,
-          source_type: course.source_type,
-        },
-      },
+  return db.transaction(async (tx) => {
+    await tx.run(
+      sql`UPDATE courses SET status = 'completed', error = NULL, completed_at = ${now}, updated_at = ${now} WHERE id = ${course.id}`,
     );
+    const head = (await tx.get<{ title: string; n: number }>(
+      sql`SELECT c.title, CAST((SELECT count(*) FROM chapters WHERE course_id = c.id) AS INTEGER) AS n
+            FROM courses c WHERE c.id = ${course.id}`,
+    ))!;
+    await queueEvent(tx, queue, clock, {
+      tenantId: course.tenant_id,
+      event: "course.completed",
+      data: {
+        job_id: jobId,
+        course_id: course.id,
+        title: head.title,
+        chapters_count: head.n,
+        source_type: course.source_type,
+      },
+    });
     return { title: head.title, chaptersCount: head.n };
-  })();
+  });
 }
 
 /**
  * The job ended in error: the course is failed with the structured reason and course.failed is
- * recorded. Runs inside the queue's failure transaction.
+ * recorded. Synchronous: it runs inside the queue's failure transaction (src/jobs is not behind
+ * the seam yet).
  */
 export function failCourse(
   { sqlite, clock }: QueueDeps,
@@ -272,17 +237,14 @@ export function failCourse(
   jobId: string,
   reason: FailureReason,
 ): { tenantId: string } | null {
-  const course = sqlite
-    .query<{ tenant_id: string }, [string]>("SELECT tenant_id FROM courses WHERE id = ?")
-    .get(courseId);
+  const db = sqliteSql(sqlite);
+  const course = db.getSync<{ tenant_id: string }>(sql`SELECT tenant_id FROM courses WHERE id = ${courseId}`);
   if (!course) return null;
   const now = isoNow(clock);
-  sqlite.run("UPDATE courses SET status = 'failed', error = ?, updated_at = ? WHERE id = ?", [
-    JSON.stringify(reason),
-    now,
-    courseId,
-  ]);
-  resetRunningChapters(sqlite, courseId);
+  db.runSync(
+    sql`UPDATE courses SET status = 'failed', error = ${JSON.stringify(reason)}, updated_at = ${now} WHERE id = ${courseId}`,
+  );
+  db.runSync(resetRunning(courseId));
   recordEvent(
     { sqlite, clock },
     { tenantId: course.tenant_id, event: "course.failed", data: { job_id: jobId, error: reason } },
@@ -299,13 +261,11 @@ const MIN_QUIZ = 3;
  * same sentence quoted, as when a paper states one result in two sections) is dropped, in chapter
  * order, as long as its chapter keeps MIN_QUIZ questions. Safe to run again after a restart.
  */
-export function dropRepeatedQuizQuestions(sqlite: Database, courseId: string): void {
-  const rows = sqlite
-    .query<{ id: string; chapter_id: string; prompt: string; explanation: string | null }, [string]>(
-      `SELECT q.id, q.chapter_id, q.prompt, q.explanation FROM quiz_questions q JOIN chapters ch ON ch.id = q.chapter_id
-        WHERE ch.course_id = ? ORDER BY ch.order_index, q.position`,
-    )
-    .all(courseId);
+export async function dropRepeatedQuizQuestions(db: Sql, courseId: string): Promise<void> {
+  const rows = await db.all<{ id: string; chapter_id: string; prompt: string; explanation: string | null }>(
+    sql`SELECT q.id, q.chapter_id, q.prompt, q.explanation FROM quiz_questions q JOIN chapters ch ON ch.id = q.chapter_id
+         WHERE ch.course_id = ${courseId} ORDER BY ch.order_index, q.position`,
+  );
   const left = new Map<string, number>();
   for (const r of rows) left.set(r.chapter_id, (left.get(r.chapter_id) ?? 0) + 1);
   const asked: { chapter: string; stems: Set<string> }[] = [];
@@ -321,8 +281,7 @@ export function dropRepeatedQuizQuestions(sqlite: Database, courseId: string): v
     }
     for (const s of stems) asked.push({ chapter: r.chapter_id, stems: s });
   }
-  const remove = sqlite.query("DELETE FROM quiz_questions WHERE id = ?");
-  sqlite.transaction(() => {
-    for (const id of drop) remove.run(id);
-  })();
+  await db.transaction(async (tx) => {
+    for (const id of drop) await tx.run(sql`DELETE FROM quiz_questions WHERE id = ${id}`);
+  });
 }

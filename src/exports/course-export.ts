@@ -64,16 +64,17 @@ export type ExportDeps = MaterialDeps & { cfg: { dataDir: string }; clock: Clock
 
 /** The caller's completed course, with its materials: 404 when not theirs, 409 while not completed. */
 export async function loadExportCourse(svc: ExportDeps, owner: CourseOwner, courseId: string): Promise<ExportCourse> {
-  const head = loadCourseOf(svc.sqlite, owner, courseId);
+  const db = svc.sql;
+  const head = await loadCourseOf(db, owner, courseId);
   assertCompleted(head);
-  let studyGuide = readStudyGuide(svc.sqlite, head.id);
+  let studyGuide = await readStudyGuide(db, head.id);
   if (!studyGuide) {
     await buildStudyGuide(svc, head.id).catch((err: unknown) => {
       throw asUnavailable(err);
     });
-    studyGuide = readStudyGuide(svc.sqlite, head.id)!;
+    studyGuide = (await readStudyGuide(db, head.id))!;
   }
-  const course = readCourse(svc.sqlite, owner, head.id);
+  const course = await readCourse(db, owner, head.id);
   const chapters: ExportChapter[] = course.chapters.map((c, index) => ({
     id: c.id,
     index,
@@ -98,7 +99,7 @@ export async function loadExportCourse(svc: ExportDeps, owner: CourseOwner, cour
     })),
   }));
   const indexOf = new Map(chapters.map((c) => [c.id, c.index]));
-  const episodes = (await courseEpisodes(svc.sql, head.id))
+  const episodes = (await courseEpisodes(db, head.id))
     // An episode whose audio file is gone is left out rather than breaking the zip halfway through.
     .filter(
       (e) =>
@@ -120,9 +121,9 @@ export async function loadExportCourse(svc: ExportDeps, owner: CourseOwner, cour
     completedAt: course.completed_at ?? course.created_at,
     chapters,
     studyGuide: studyGuide.guide,
-    notes: findLatestNotes(svc.sqlite, head.id),
-    flashcards: findDeck(svc.sqlite, head.id)?.deck ?? null,
-    exam: findExam(svc.sqlite, head.id)?.exam ?? null,
+    notes: await findLatestNotes(db, head.id),
+    flashcards: (await findDeck(db, head.id))?.deck ?? null,
+    exam: (await findExam(db, head.id))?.exam ?? null,
     episodes,
   };
 }

@@ -31,7 +31,7 @@ const feedAudioUrl = (baseUrl: string, token: string, episodeId: string) =>
 
 /** POST podcasts/feed: the learner's completed course's feed URL, made when it has none. */
 export async function courseFeed(svc: FeedDeps, owner: CourseOwner, courseId: string) {
-  const course = loadCourseOf(svc.sqlite, owner, courseId);
+  const course = await loadCourseOf(svc.db, owner, courseId);
   assertCompleted(course);
   const { feed, created } = await openFeed(svc.db, course.id);
   return {
@@ -46,7 +46,7 @@ export async function courseFeed(svc: FeedDeps, owner: CourseOwner, courseId: st
 
 /** DELETE podcasts/feed: 404 FEED_NOT_FOUND when the course has no live feed. */
 export async function revokeCourseFeed(svc: FeedDeps, owner: CourseOwner, courseId: string): Promise<void> {
-  const course = loadCourseOf(svc.sqlite, owner, courseId);
+  const course = await loadCourseOf(svc.db, owner, courseId);
   if (!(await revokeFeed(svc.db, course.id))) throw new AppError("FEED_NOT_FOUND", "This course has no podcast feed");
 }
 
@@ -59,7 +59,7 @@ async function liveFeed(svc: FeedDeps, token: string) {
 /** The RSS document a feed token opens; 404 for an unknown or revoked token. */
 export async function feedDocument(svc: FeedDeps, token: string): Promise<string> {
   const feed = await liveFeed(svc, token);
-  const course = loadCourse(svc.sqlite, feed.course_id)!;
+  const course = (await loadCourse(svc.db, feed.course_id))!;
   return feedXml({
     course,
     feedUrl: feedUrl(svc.cfg.baseUrl, token),

@@ -12,7 +12,7 @@
 import { chargeWithinTestCap, type TestCaps } from "../billing/index.ts";
 import type { Clock } from "../clock.ts";
 import type { CourseHead } from "../courses/read.ts";
-import { sqliteSql } from "../db/sql.ts";
+import type { Sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
 import {
@@ -41,6 +41,7 @@ export interface AskResult {
 
 /** Asking a course: retrieval, the model, the usage ledger and its test-key cap. */
 export interface AskDeps extends RetrievalDeps {
+  sql: Sql;
   llm: Llm;
   log: Logger;
   cfg: TestCaps;
@@ -54,7 +55,7 @@ export async function askCourse(
 ): Promise<AskResult> {
   const question = input.question.trim();
   if (!question) throw new AppError("VALIDATION_ERROR", "question must not be blank", { field: "question" });
-  await chargeWithinTestCap(sqliteSql(svc.sqlite), "query", svc.cfg, svc.clock.now(), {
+  await chargeWithinTestCap(svc.sql, "query", svc.cfg, svc.clock.now(), {
     tenantId: input.auth.tenantId,
     userId: input.userId,
     apiKeyId: input.auth.keyId,

@@ -1,12 +1,12 @@
 /** The course exam: cached per (course, model, exam_size), written once even under concurrent requests. */
-import type { Database } from "bun:sqlite";
 import type { Config } from "../config.ts";
 import type { CourseHead } from "../courses/read.ts";
+import { type Sql, sql } from "../db/sql.ts";
 import type { ExamQuestion } from "../llm/artefacts.ts";
 import { type FallbackDeps, type GeneratedBy, generatedBy } from "../llm/fallback.ts";
 import { newId, nowIso } from "../util.ts";
 import { assertCompleted } from "./assert-completed.ts";
-import { type MaterialDeps, writeMaterial } from "./engine.ts";
+import { type Maker, type MaterialDeps, writeMaterial } from "./engine.ts";
 import { buildExamQuestions } from "./exam-builder.ts";
 import { materialSource } from "./material-source.ts";
 import { chooseModel } from "./model-choice.ts";
@@ -29,17 +29,17 @@ export interface ExamResult {
   created_at: string;
 }
 
-function readExam(
-  sqlite: Database,
+/** The exam of (course, model, size), as generate-exam answers it. */
+export async function readExam(
+  db: Sql,
   courseId: string,
   model: string,
   size: number,
-): Omit<ExamResult, "from_cache"> | null {
-  const row = sqlite
-    .query<{ exam: string; engine: string; model: string; created_at: string }, [string, string, number]>(
-      "SELECT exam, engine, model, created_at FROM exams WHERE course_id = ? AND model = ? AND exam_size = ?",
-    )
-    .get(courseId, model, size);
+): Promise<Omit<ExamResult, "from_cache"> | null> {
+  const row = await db.get<{ exam: string; engine: string; model: string; created_at: string }>(
+    sql`SELECT exam, engine, model, created_at FROM exams
+         WHERE course_id = ${courseId} AND model = ${model} AND exam_size = ${size}`,
+  );
   return row
     ? {
         exam: JSON.parse(row.exam) as Exam,
@@ -62,19 +62,27 @@ export interface StoredExam {
  * The course's newest exam (of `size` questions and of `model` when given), or null when none was
  * generated; exports and exam attempts both take this one.
  */
-export function findExam(
-  sqlite: Database,
+export async function findExam(
+  db: Sql,
   courseId: string,
   opts: { size?: number; model?: string | null } = {},
-): StoredExam | null {
-  const row = sqlite
-    .query<{ id: string; model: string; exam_size: number; exam: string }, [string, number | null, string | null]>(
-      `SELECT id, model, exam_size, exam FROM exams
-        WHERE course_id = ?1 AND (?2 IS NULL OR exam_size = ?2) AND (?3 IS NULL OR model = ?3)
-        ORDER BY created_at DESC, rowid DESC LIMIT 1`,
-    )
-    .get(courseId, opts.size ?? null, opts.model ?? null);
+): Promise<StoredExam | null> {
+  const ofSize = opts.size === undefined ? sql`` : sql` AND exam_size = ${opts.size}`;
+  const ofModel = (opts.model ?? null) === null ? sql`` : sql` AND model = ${opts.model}`;
+  const row = await db.get<{ id: string; model: string; exam_size: number; exam: string }>(
+    sql`SELECT id, model, exam_size, exam FROM exams WHERE course_id = ${courseId}${ofSize}${ofModel}
+         ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+  );
   return row ? { id: row.id, model: row.model, exam_size: row.exam_size, exam: JSON.parse(row.exam) as Exam } : null;
+}
+
+/** Stores the exam of (course, maker's model, size) unless there is one: the first exam stays. */
+export async function storeExam(db: Sql, courseId: string, size: number, exam: Exam, by: Maker): Promise<void> {
+  await db.run(
+    sql`INSERT INTO exams (id, course_id, model, exam_size, exam, engine, created_at)
+        VALUES (${newId()}, ${courseId}, ${by.model}, ${size}, ${JSON.stringify(exam)}, ${by.engine}, ${nowIso()})
+        ON CONFLICT DO NOTHING`,
+  );
 }
 
 const MODEL_ROUNDS = 4;
@@ -101,9 +109,9 @@ export async function generateExam(
 ): Promise<ExamResult> {
   assertCompleted(course);
   const model = await chooseModel(svc.llm, course, opts.modelKey);
-  const read = () => readExam(svc.sqlite, course.id, model, opts.examSize);
-  return cachedOrMade(`exam:${course.id}:${model}:${opts.examSize}`, read, async () => {
-    const { maker, source } = materialSource(svc, course, model);
+  const read = (db: Sql) => readExam(db, course.id, model, opts.examSize);
+  return cachedOrMade(svc.sql, `exam:${course.id}:${model}:${opts.examSize}`, read, async (db) => {
+    const { maker, source } = await materialSource(svc, db, course, model);
     const { value: questions, engine } = await writeMaterial(svc, maker, { course_id: course.id, step: "exam" }, (m) =>
       buildExamQuestions(svc.llm, {
         ...source,
@@ -123,9 +131,6 @@ export async function generateExam(
       questions,
       total: questions.length,
     };
-    svc.sqlite.run(
-      "INSERT OR IGNORE INTO exams (id, course_id, model, exam_size, exam, engine, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      [newId(), course.id, maker.model, opts.examSize, JSON.stringify(exam), engine, nowIso()],
-    );
+    await storeExam(db, course.id, opts.examSize, exam, { engine, model: maker.model });
   });
 }

@@ -3,20 +3,19 @@
  * generation of a combination is charged 0.05 USD in the usage ledger, in the same transaction that
  * stores the notes, so a charge never exists without its notes nor notes without their charge.
  */
-import type { Database } from "bun:sqlite";
-import { OPERATIONS, PRICES_MICROS, recordUsage } from "../billing/index.ts";
+import { addUsage, OPERATIONS, PRICES_MICROS } from "../billing/index.ts";
 import type { CourseHead } from "../courses/read.ts";
-import type { Db } from "../db/index.ts";
+import { raw, type Sql, sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { type NotesGoal, type NotesStyle, type TutorTone, writeNotes } from "../llm/artefacts.ts";
 import { type FallbackDeps, type GeneratedBy, generatedBy } from "../llm/fallback.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import { newId, nowIso } from "../util.ts";
 import { assertCompleted } from "./assert-completed.ts";
-import { type MaterialDeps, writeMaterial } from "./engine.ts";
+import { type Maker, type MaterialDeps, writeMaterial } from "./engine.ts";
 import { materialSource } from "./material-source.ts";
 import { chooseModel } from "./model-choice.ts";
-import { singleFlight } from "./single-flight.ts";
+import { madeOnce, singleFlight } from "./single-flight.ts";
 
 export interface NotesOptions {
   learning_goal: NotesGoal;
@@ -60,36 +59,35 @@ const toStored = (r: NotesRow): StoredNotes => ({
   created_at: r.created_at,
 });
 
-function readNotes(sqlite: Database, courseId: string, model: string, o: NotesOptions): StoredNotes | null {
-  const row = sqlite
-    .query<NotesRow, [string, string, string, string, string]>(
-      `SELECT * FROM course_notes
-        WHERE course_id = ? AND model = ? AND learning_goal = ? AND learning_style = ? AND tutor_tone = ?`,
+function readNotes(db: Sql, courseId: string, model: string, o: NotesOptions): Promise<StoredNotes | null> {
+  return db
+    .get<NotesRow>(
+      sql`SELECT * FROM course_notes
+           WHERE course_id = ${courseId} AND model = ${model} AND learning_goal = ${o.learning_goal}
+             AND learning_style = ${o.learning_style} AND tutor_tone = ${o.tutor_tone}`,
     )
-    .get(courseId, model, o.learning_goal, o.learning_style, o.tutor_tone);
-  return row ? toStored(row) : null;
+    .then((row) => (row ? toStored(row) : null));
 }
 
 /** The newest stored notes of the course, narrowed by any options given; null when there are none. */
-export function findLatestNotes(
-  sqlite: Database,
+export async function findLatestNotes(
+  db: Sql,
   courseId: string,
   filter: Partial<NotesOptions> = {},
-): StoredNotes | null {
-  const row = sqlite
-    .query<NotesRow, [string, string | null, string | null, string | null]>(
-      `SELECT * FROM course_notes
-        WHERE course_id = ?1 AND (?2 IS NULL OR learning_goal = ?2) AND (?3 IS NULL OR learning_style = ?3)
-          AND (?4 IS NULL OR tutor_tone = ?4)
-        ORDER BY created_at DESC, rowid DESC LIMIT 1`,
-    )
-    .get(courseId, filter.learning_goal ?? null, filter.learning_style ?? null, filter.tutor_tone ?? null);
+): Promise<StoredNotes | null> {
+  const is = (column: keyof NotesOptions) =>
+    (filter[column] ?? null) === null ? sql`` : sql` AND ${raw(column)} = ${filter[column]}`;
+  const row = await db.get<NotesRow>(
+    sql`SELECT * FROM course_notes
+         WHERE course_id = ${courseId}${is("learning_goal")}${is("learning_style")}${is("tutor_tone")}
+         ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+  );
   return row ? toStored(row) : null;
 }
 
 /** As findLatestNotes, 404 when there are none. */
-export function latestNotes(sqlite: Database, courseId: string, filter: Partial<NotesOptions> = {}): StoredNotes {
-  const notes = findLatestNotes(sqlite, courseId, filter);
+export async function latestNotes(db: Sql, courseId: string, filter: Partial<NotesOptions> = {}): Promise<StoredNotes> {
+  const notes = await findLatestNotes(db, courseId, filter);
   if (!notes)
     throw new AppError(
       "NOTES_NOT_FOUND",
@@ -98,8 +96,43 @@ export function latestNotes(sqlite: Database, courseId: string, filter: Partial<
   return notes;
 }
 
+/**
+ * Stores the notes of (course, model, options) unless they exist, charging `payer` for them in the
+ * same transaction; answers whether these were stored (and charged).
+ */
+export function storeNotes(
+  db: Sql,
+  courseId: string,
+  options: NotesOptions,
+  markdown: string,
+  by: Maker,
+  payer: { auth: AuthContext; userId: string },
+): Promise<boolean> {
+  const id = newId();
+  return db.transaction(async (tx) => {
+    const inserted = await tx.run(
+      sql`INSERT INTO course_notes (id, course_id, model, learning_goal, learning_style, tutor_tone, notes, engine, created_at)
+          VALUES (${id}, ${courseId}, ${by.model}, ${options.learning_goal}, ${options.learning_style}, ${options.tutor_tone},
+                  ${markdown}, ${by.engine}, ${nowIso()})
+          ON CONFLICT DO NOTHING`,
+    );
+    if (inserted === 1) {
+      await addUsage(tx, {
+        tenantId: payer.auth.tenantId,
+        userId: payer.userId,
+        apiKeyId: payer.auth.keyId,
+        keyEnv: payer.auth.keyEnv,
+        operation: OPERATIONS.notes,
+        amountMicros: PRICES_MICROS.notes,
+        refId: id,
+      });
+    }
+    return inserted === 1;
+  });
+}
+
 export async function generateNotes(
-  svc: MaterialDeps & FallbackDeps & { db: Db },
+  svc: MaterialDeps & FallbackDeps,
   course: CourseHead,
   opts: NotesOptions & { modelKey?: string | null; payer: { auth: AuthContext; userId: string } },
 ): Promise<{ notes: StoredNotes; cached: boolean }> {
@@ -110,54 +143,31 @@ export async function generateNotes(
     tutor_tone: opts.tutor_tone,
   };
   const model = await chooseModel(svc.llm, course, opts.modelKey);
-  const cached = readNotes(svc.sqlite, course.id, model, options);
+  const db = svc.sql;
+  const read = (tx: Sql) => readNotes(tx, course.id, model, options);
+  const cached = await read(db);
   if (cached) return { notes: cached, cached: true };
 
   const key = `notes:${course.id}:${model}:${options.learning_goal}:${options.learning_style}:${options.tutor_tone}`;
-  const { value, joined } = await singleFlight(key, async () => {
-    const again = readNotes(svc.sqlite, course.id, model, options);
-    if (again) return { notes: again, cached: true };
-    const { maker, source } = materialSource(svc, course, model);
-    const { value: markdown, engine } = await writeMaterial(svc, maker, { course_id: course.id, step: "notes" }, (m) =>
-      writeNotes(svc.llm, {
-        ...source,
-        model: m.model,
-        learningGoal: options.learning_goal,
-        learningStyle: options.learning_style,
-        tutorTone: options.tutor_tone,
-      }),
-    );
-    const id = newId();
-    const inserted = svc.sqlite.transaction(() => {
-      const { changes } = svc.sqlite.run(
-        `INSERT OR IGNORE INTO course_notes (id, course_id, model, learning_goal, learning_style, tutor_tone, notes, engine, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [
-          id,
-          course.id,
-          maker.model,
-          options.learning_goal,
-          options.learning_style,
-          options.tutor_tone,
-          markdown,
-          engine,
-          nowIso(),
-        ],
+  let stored = false;
+  const { value, joined } = await singleFlight(key, () =>
+    madeOnce(db, key, read, async (tx) => {
+      const { maker, source } = await materialSource(svc, tx, course, model);
+      const { value: markdown, engine } = await writeMaterial(
+        svc,
+        maker,
+        { course_id: course.id, step: "notes" },
+        (m) =>
+          writeNotes(svc.llm, {
+            ...source,
+            model: m.model,
+            learningGoal: options.learning_goal,
+            learningStyle: options.learning_style,
+            tutorTone: options.tutor_tone,
+          }),
       );
-      if (changes === 1) {
-        recordUsage(svc.db, {
-          tenantId: opts.payer.auth.tenantId,
-          userId: opts.payer.userId,
-          apiKeyId: opts.payer.auth.keyId,
-          keyEnv: opts.payer.auth.keyEnv,
-          operation: OPERATIONS.notes,
-          amountMicros: PRICES_MICROS.notes,
-          refId: id,
-        });
-      }
-      return changes === 1;
-    })();
-    return { notes: readNotes(svc.sqlite, course.id, model, options)!, cached: !inserted };
-  });
-  return { notes: value.notes, cached: joined || value.cached };
+      stored = await storeNotes(tx, course.id, options, markdown, { engine, model: maker.model }, opts.payer);
+    }),
+  );
+  return { notes: value.value, cached: joined || !stored };
 }

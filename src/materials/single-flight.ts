@@ -1,11 +1,15 @@
 /**
- * One generation per cache key at a time in this process: concurrent identical requests await
- * the same promise instead of calling the model again. Across processes the table's unique key
- * (INSERT OR IGNORE, then re-read) keeps the first result.
+ * One generation per cache key at a time: concurrent identical requests await the same promise
+ * instead of calling the model again. In one process an in-memory map joins them; across
+ * PostgreSQL nodes the seam's lock on the key makes a second node wait for the first and then
+ * find its row. The table's unique key (insert, conflict ignored, then re-read) keeps the first
+ * result whatever happens.
  */
+import type { Sql } from "../db/sql.ts";
+
 const inFlight = new Map<string, Promise<unknown>>();
 
-/** `joined` is true for callers that waited on a generation another request started. */
+/** `joined` is true for callers that waited on a generation another request of this process started. */
 export async function singleFlight<T>(key: string, run: () => Promise<T>): Promise<{ value: T; joined: boolean }> {
   const running = inFlight.get(key) as Promise<T> | undefined;
   if (running) return { value: await running, joined: true };
@@ -15,21 +19,47 @@ export async function singleFlight<T>(key: string, run: () => Promise<T>): Promi
 }
 
 /**
- * The stored material of `key` when there is one; otherwise made once (concurrent callers join the
- * making), with the store read again first and read back after, so a row another process stored wins.
+ * `fn` holding `key` across nodes: on PostgreSQL inside a transaction that took the key's lock, so
+ * another node's `fn` of the same key starts when this one has committed; `fn` is handed that
+ * transaction and runs its queries there. SQLite is one process, which the in-memory map already
+ * serves, and its seam transactions must not await a model call, so there `fn` runs as it is.
  */
-export async function cachedOrMade<T extends object>(
-  key: string,
-  read: () => T | null,
-  make: () => Promise<void>,
-): Promise<T & { from_cache: boolean }> {
-  const cached = read();
-  if (cached) return { ...cached, from_cache: true };
-  const { value, joined } = await singleFlight(key, async () => {
-    const again = read();
-    if (again) return again;
-    await make();
-    return read()!;
+export function holdingKey<T>(db: Sql, key: string, fn: (db: Sql) => Promise<T>): Promise<T> {
+  if (db.dialect === "sqlite") return fn(db);
+  return db.transaction(async (tx) => {
+    await tx.lock(`material:${key}`);
+    return fn(tx);
   });
-  return { ...value, from_cache: joined };
+}
+
+/**
+ * The stored material of `key` when there is one; otherwise made once, with the store read again
+ * under the key first and read back after, so a material another request or node stored wins.
+ * `made` is false when the read under the key found it.
+ */
+export function madeOnce<T>(
+  db: Sql,
+  key: string,
+  read: (db: Sql) => Promise<T | null>,
+  make: (db: Sql) => Promise<void>,
+): Promise<{ value: T; made: boolean }> {
+  return holdingKey(db, key, async (tx) => {
+    const again = await read(tx);
+    if (again) return { value: again, made: false };
+    await make(tx);
+    return { value: (await read(tx))!, made: true };
+  });
+}
+
+/** As madeOnce, behind a first read and this process's single flight; `from_cache` unless this call made it. */
+export async function cachedOrMade<T extends object>(
+  db: Sql,
+  key: string,
+  read: (db: Sql) => Promise<T | null>,
+  make: (db: Sql) => Promise<void>,
+): Promise<T & { from_cache: boolean }> {
+  const cached = await read(db);
+  if (cached) return { ...cached, from_cache: true };
+  const { value, joined } = await singleFlight(key, () => madeOnce(db, key, read, make));
+  return { ...value.value, from_cache: joined || !value.made };
 }

@@ -2,15 +2,15 @@
  * The study guide: built once when a course completes, from its finished chapters, by the model
  * that generated the course. It is never regenerated; a second build keeps the first guide.
  */
-import type { Database } from "bun:sqlite";
 import { type CourseHead, courseHead } from "../courses/read.ts";
+import { type Sql, sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { EXTRACTIVE_MODEL, type StudyGuide, type UsageMeter, writeStudyGuide } from "../llm/artefacts.ts";
 import { type FallbackDeps, type GeneratedBy, generatedBy, withFallback } from "../llm/fallback.ts";
 import { nowIso } from "../util.ts";
-import { asUnavailable, type MaterialDeps, makerOf } from "./engine.ts";
+import { asUnavailable, type Maker, type MaterialDeps, makerOf } from "./engine.ts";
 import { materialSource } from "./material-source.ts";
-import { singleFlight } from "./single-flight.ts";
+import { madeOnce, singleFlight } from "./single-flight.ts";
 
 export interface StoredStudyGuide {
   guide: StudyGuide;
@@ -19,15 +19,22 @@ export interface StoredStudyGuide {
   created_at: string;
 }
 
-export function readStudyGuide(sqlite: Database, courseId: string): StoredStudyGuide | null {
-  const row = sqlite
-    .query<{ guide: string; engine: string; model: string; created_at: string }, [string]>(
-      "SELECT guide, engine, model, created_at FROM study_guides WHERE course_id = ?",
-    )
-    .get(courseId);
+export async function readStudyGuide(db: Sql, courseId: string): Promise<StoredStudyGuide | null> {
+  const row = await db.get<{ guide: string; engine: string; model: string; created_at: string }>(
+    sql`SELECT guide, engine, model, created_at FROM study_guides WHERE course_id = ${courseId}`,
+  );
   return row
     ? { guide: JSON.parse(row.guide) as StudyGuide, engine: row.engine, model: row.model, created_at: row.created_at }
     : null;
+}
+
+/** Stores the course's guide unless it has one: the first guide stays. */
+export async function storeStudyGuide(db: Sql, courseId: string, guide: StudyGuide, by: Maker): Promise<void> {
+  await db.run(
+    sql`INSERT INTO study_guides (course_id, guide, engine, model, created_at)
+        VALUES (${courseId}, ${JSON.stringify(guide)}, ${by.engine}, ${by.model}, ${nowIso()})
+        ON CONFLICT DO NOTHING`,
+  );
 }
 
 export async function buildStudyGuide(
@@ -36,31 +43,36 @@ export async function buildStudyGuide(
   /** `fallback`: LLM_FALLBACK's settings, for the guide built as the course completes. */
   opts: { meter?: UsageMeter; signal?: AbortSignal; fallback?: FallbackDeps } = {},
 ): Promise<void> {
-  if (readStudyGuide(svc.sqlite, courseId)) return;
-  await singleFlight(`study-guide:${courseId}`, async () => {
-    if (readStudyGuide(svc.sqlite, courseId)) return;
-    opts.signal?.throwIfAborted();
-    const course = courseHead(svc.sqlite, courseId);
-    // The course's own model (absent for courses made before models were recorded: the default).
-    const { maker, source } = materialSource(svc, course, course.model);
-    if (source.chapters.length === 0)
-      throw new AppError("COURSE_EMPTY", "The course has no completed chapters to build a study guide from");
-    const write = (model: string) => writeStudyGuide(svc.llm, { ...source, model, meter: opts.meter });
-    const { value: guide, generatedBy: by } = opts.fallback
-      ? await withFallback(
-          opts.fallback,
-          { course_id: courseId, step: "study_guide" },
-          () => write(source.model),
-          () => write(EXTRACTIVE_MODEL),
-        )
-      : { value: await write(source.model), generatedBy: "model" };
-    opts.signal?.throwIfAborted();
-    const madeBy = by === "extractive" ? makerOf(svc.llm, EXTRACTIVE_MODEL) : maker;
-    svc.sqlite.run(
-      "INSERT OR IGNORE INTO study_guides (course_id, guide, engine, model, created_at) VALUES (?, ?, ?, ?, ?)",
-      [courseId, JSON.stringify(guide), madeBy.engine, madeBy.model, nowIso()],
-    );
-  });
+  const db = svc.sql;
+  if (await readStudyGuide(db, courseId)) return;
+  const key = `study-guide:${courseId}`;
+  await singleFlight(key, () =>
+    madeOnce(
+      db,
+      key,
+      (tx) => readStudyGuide(tx, courseId),
+      async (tx) => {
+        opts.signal?.throwIfAborted();
+        const course = await courseHead(tx, courseId);
+        // The course's own model (absent for courses made before models were recorded: the default).
+        const { maker, source } = await materialSource(svc, tx, course, course.model);
+        if (source.chapters.length === 0)
+          throw new AppError("COURSE_EMPTY", "The course has no completed chapters to build a study guide from");
+        const write = (model: string) => writeStudyGuide(svc.llm, { ...source, model, meter: opts.meter });
+        const { value: guide, generatedBy: by } = opts.fallback
+          ? await withFallback(
+              opts.fallback,
+              { course_id: courseId, step: "study_guide" },
+              () => write(source.model),
+              () => write(EXTRACTIVE_MODEL),
+            )
+          : { value: await write(source.model), generatedBy: "model" };
+        opts.signal?.throwIfAborted();
+        const madeBy = by === "extractive" ? makerOf(svc.llm, EXTRACTIVE_MODEL) : maker;
+        await storeStudyGuide(tx, courseId, guide, madeBy);
+      },
+    ),
+  );
 }
 
 export interface StudyGuideView {
@@ -86,7 +98,8 @@ const shown = (guide: StoredStudyGuide): StudyGuideView => ({
  * the build was interrupted) gets it built now, once, like at completion.
  */
 export async function viewStudyGuide(svc: MaterialDeps, course: CourseHead): Promise<StudyGuideView> {
-  const stored = readStudyGuide(svc.sqlite, course.id);
+  const db = svc.sql;
+  const stored = await readStudyGuide(db, course.id);
   if (stored) return shown(stored);
   if (course.status === "generating") {
     return {
@@ -104,5 +117,5 @@ export async function viewStudyGuide(svc: MaterialDeps, course: CourseHead): Pro
   await buildStudyGuide(svc, course.id).catch((err: unknown) => {
     throw asUnavailable(err);
   });
-  return shown(readStudyGuide(svc.sqlite, course.id)!);
+  return shown((await readStudyGuide(db, course.id))!);
 }

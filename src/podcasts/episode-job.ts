@@ -28,7 +28,7 @@ function permanent(error: AppError): AppError {
 
 async function ensureScript(deps: PodcastDeps, db: Sql, episode: EpisodeRow): Promise<StoredScript> {
   if (episode.script) return JSON.parse(episode.script) as StoredScript;
-  const chapter = chapterWithCourseTitle(deps.sqlite, episode.chapter_id);
+  const chapter = await chapterWithCourseTitle(db, episode.chapter_id);
   if (!chapter) throw new AppError("NOT_FOUND", "The chapter of this episode no longer exists");
   const meter = new UsageMeter();
   const script = await writePodcastScript(deps.llm, {

@@ -1,6 +1,4 @@
-/** Podcast episode rows and their API shape. */
-import type { Database } from "bun:sqlite";
-import { type Sql, sql, sqliteSql } from "../db/sql.ts";
+import { type Sql, sql } from "../db/sql.ts";
 import type { FailureReason } from "../errors.ts";
 import type { PodcastDeps } from "./deps.ts";
 import type { ScriptTurn } from "./render-audio.ts";
@@ -39,16 +37,12 @@ export function courseEpisodes(db: Sql, courseId: string): Promise<EpisodeRow[]>
   return db.all<EpisodeRow>(sql`SELECT * FROM podcast_episodes WHERE course_id = ${courseId} ORDER BY chapter_order`);
 }
 
-/**
- * The stored audio of the course's episodes, for deleting the files with the course; synchronous
- * for the courses owner's delete, not behind the seam yet.
- */
-export function episodeBlobKeys(sqlite: Database, courseId: string): string[] {
-  return sqliteSql(sqlite)
-    .allSync<{ blob_key: string }>(
-      sql`SELECT blob_key FROM podcast_episodes WHERE course_id = ${courseId} AND blob_key IS NOT NULL`,
-    )
-    .map((r) => r.blob_key);
+/** The stored audio of the course's episodes, for deleting the files with the course. */
+export async function episodeBlobKeys(db: Sql, courseId: string): Promise<string[]> {
+  const rows = await db.all<{ blob_key: string }>(
+    sql`SELECT blob_key FROM podcast_episodes WHERE course_id = ${courseId} AND blob_key IS NOT NULL`,
+  );
+  return rows.map((r) => r.blob_key);
 }
 
 export function getEpisode(db: Sql, id: string): Promise<EpisodeRow | null> {

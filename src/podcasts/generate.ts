@@ -105,7 +105,8 @@ export function claimEpisodes(
 
 export async function generatePodcasts(deps: PodcastDeps, req: GenerateRequest): Promise<GenerateResult> {
   const requested = req.ttsProvider ? parseTtsProvider(req.ttsProvider) : null;
-  const course = loadCourseOf(deps.sqlite, req.owner, req.courseId);
+  const db = deps.sql;
+  const course = await loadCourseOf(db, req.owner, req.courseId);
   if (course.status === "generating") {
     throw new AppError("COURSE_GENERATING", "The course is still generating; request podcasts once it has completed");
   }
@@ -128,8 +129,8 @@ export async function generatePodcasts(deps: PodcastDeps, req: GenerateRequest):
     );
   }
 
-  const chapters = writtenChapters(deps.sqlite, course.id);
-  const { ready, failed, queued } = await claimEpisodes(deps.sql, course.id, chapters, engine.name, async (tx, id) => {
+  const chapters = await writtenChapters(db, course.id);
+  const { ready, failed, queued } = await claimEpisodes(db, course.id, chapters, engine.name, async (tx, id) => {
     const job = await enqueueJob(
       { sql: tx, clock: deps.clock },
       {

@@ -4,7 +4,7 @@ import type { PodcastDeps } from "./deps.ts";
 import { courseEpisodes, episodeView } from "./episodes.ts";
 
 export async function listPodcasts(deps: PodcastDeps, owner: CourseOwner, courseId: string) {
-  const course = loadCourseOf(deps.sqlite, owner, courseId);
+  const course = await loadCourseOf(deps.sql, owner, courseId);
   const episodes = (await courseEpisodes(deps.sql, course.id)).map((row) => episodeView(deps, row));
   return { course_id: course.id, episodes, count: episodes.length };
 }

@@ -1,5 +1,3 @@
-/** A course's chapters as progress sees them, and marking one read. */
-import type { Database } from "bun:sqlite";
 import { writtenChapter as findWrittenChapter, type WrittenChapter } from "../courses/chapters.ts";
 import type { CourseOwner } from "../courses/read.ts";
 import { type Sql, sql } from "../db/sql.ts";
@@ -7,8 +5,8 @@ import { AppError } from "../errors.ts";
 import type { ProgressStores } from "./stores.ts";
 
 /** A written chapter of the course; one not written yet (or out of range) is 404, as GET /v2/courses/{id} does not show it. */
-export function writtenChapter(sqlite: Database, courseId: string, orderIndex: number): WrittenChapter {
-  const row = findWrittenChapter(sqlite, courseId, orderIndex);
+export async function writtenChapter(db: Sql, courseId: string, orderIndex: number): Promise<WrittenChapter> {
+  const row = await findWrittenChapter(db, courseId, orderIndex);
   if (!row) throw new AppError("CHAPTER_NOT_FOUND", `The course has no written chapter with order_index ${orderIndex}`);
   return row;
 }
@@ -39,7 +37,7 @@ export async function markChapterRead(
   orderIndex: number,
   now: Date,
 ) {
-  const chapter = writtenChapter(stores.sqlite, courseId, orderIndex);
+  const chapter = await writtenChapter(stores.db, courseId, orderIndex);
   const read_at = await recordChapterRead(stores.db, owner, { courseId, chapterId: chapter.id }, now);
   return { course_id: courseId, order_index: orderIndex, title: chapter.title, read: true, read_at };
 }

@@ -2,7 +2,7 @@
  * Which cached deck or exam a learner works on: the course's newest (materials owns the finders),
  * or the one a model_key names. Each is cached per model.
  */
-import type { Database } from "bun:sqlite";
+import type { Sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import type { ExamQuestion } from "../llm/artefacts.ts";
 import { canonicalModel } from "../llm/providers/transport.ts";
@@ -18,8 +18,8 @@ export interface StoredExam {
 
 const modelOf = (modelKey?: string) => (modelKey ? canonicalModel(modelKey.trim()) : null);
 
-export function courseDeck(sqlite: Database, courseId: string, modelKey?: string): StoredDeck {
-  const deck = findDeck(sqlite, courseId, modelOf(modelKey));
+export async function courseDeck(db: Sql, courseId: string, modelKey?: string): Promise<StoredDeck> {
+  const deck = await findDeck(db, courseId, modelOf(modelKey));
   if (deck) return deck;
   throw new AppError(
     "FLASHCARDS_NOT_FOUND",
@@ -28,8 +28,8 @@ export function courseDeck(sqlite: Database, courseId: string, modelKey?: string
 }
 
 /** The cached exam of `size` questions (the newest, or the one of `modelKey`); 404 when there is none. */
-export function courseExam(sqlite: Database, courseId: string, size: number, modelKey?: string): StoredExam {
-  const found = findExam(sqlite, courseId, { size, model: modelOf(modelKey) });
+export async function courseExam(db: Sql, courseId: string, size: number, modelKey?: string): Promise<StoredExam> {
+  const found = await findExam(db, courseId, { size, model: modelOf(modelKey) });
   if (!found) {
     throw new AppError(
       "EXAM_NOT_FOUND",

@@ -42,7 +42,7 @@ export async function submitExamAttempt(
   input: { examSize: number; answers: Answer[]; modelKey?: string },
   now: Date,
 ) {
-  const exam = courseExam(deps.sqlite, course.id, input.examSize, input.modelKey);
+  const exam = await courseExam(deps.db, course.id, input.examSize, input.modelKey);
   checkAnswers(exam.questions, input.answers, "exam");
   const grader = graderFor(deps.llm, exam.model);
   // A model that cannot mark is the materials' 503; nothing is stored, so the learner can send the answers again.

@@ -89,7 +89,7 @@ export async function reviewCard(
   input: { cardIndex: number; rating: RatingName; modelKey?: string },
   now: Date,
 ) {
-  const deck = courseDeck(stores.sqlite, courseId, input.modelKey);
+  const deck = await courseDeck(stores.db, courseId, input.modelKey);
   const size = deck.deck.cards.length;
   if (input.cardIndex >= size) {
     const message = `card_index must be the index of one of the deck's ${size} cards (0-${size - 1})`;
@@ -132,7 +132,7 @@ export async function dueCards(
   opts: { modelKey?: string; limit?: number } = {},
   now: Date,
 ) {
-  const deck = courseDeck(stores.sqlite, courseId, opts.modelKey);
+  const deck = await courseDeck(stores.db, courseId, opts.modelKey);
   const standing = await deckStanding(stores.db, owner.userId, deck, now);
   return {
     course_id: courseId,

@@ -1,5 +1,3 @@
-/** Chapter quiz attempts: graded exactly (the quizzes are multiple choice), stored per learner. */
-import type { Database } from "bun:sqlite";
 import { type QuizQuestionRow, chapterQuiz as quizRows } from "../courses/chapters.ts";
 import type { CourseHead, CourseOwner } from "../courses/read.ts";
 import { type Sql, sql } from "../db/sql.ts";
@@ -27,8 +25,8 @@ function asQuestion(r: QuizQuestionRow): ExamQuestion {
   return { type: "short_answer", prompt: r.prompt, answer: String(answer), rubric: [String(answer)] };
 }
 
-export function chapterQuiz(sqlite: Database, chapterId: string): ExamQuestion[] {
-  return quizRows(sqlite, chapterId).map(asQuestion);
+export async function chapterQuiz(db: Sql, chapterId: string): Promise<ExamQuestion[]> {
+  return (await quizRows(db, chapterId)).map(asQuestion);
 }
 
 /** Stores a graded quiz attempt with the questions it was marked against; answers its id. */
@@ -61,8 +59,8 @@ export async function submitQuizAttempt(
   answers: Answer[],
   now: Date,
 ) {
-  const chapter = writtenChapter(stores.sqlite, course.id, orderIndex);
-  const questions = chapterQuiz(stores.sqlite, chapter.id);
+  const chapter = await writtenChapter(stores.db, course.id, orderIndex);
+  const questions = await chapterQuiz(stores.db, chapter.id);
   if (questions.length === 0) throw new AppError("QUIZ_NOT_FOUND", `Chapter ${orderIndex} has no quiz`);
   checkAnswers(questions, answers, "quiz");
   const graded = await gradeAnswers(questions, answers, builtinGrader);

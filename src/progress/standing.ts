@@ -53,7 +53,7 @@ export async function courseRecord(db: Sql, owner: CourseOwner, courseId: string
 }
 
 export async function learnerProgress(stores: ProgressStores, owner: CourseOwner, course: CourseHead, now: Date) {
-  const chapters = chapterOutline(stores.sqlite, course.id);
+  const chapters = await chapterOutline(stores.db, course.id);
   const { reads, quizAttempts, examAttempts } = await courseRecord(stores.db, owner, course.id);
 
   const chapterViews = chapters.map((ch) => {
@@ -69,7 +69,7 @@ export async function learnerProgress(stores: ProgressStores, owner: CourseOwner
     };
   });
 
-  const deck = findDeck(stores.sqlite, course.id);
+  const deck = await findDeck(stores.db, course.id);
   const cards = deck ? await deckStanding(stores.db, owner.userId, deck, now) : null;
   const chaptersRead = chapterViews.filter((c) => c.read).length;
   const quizzesPassed = chapterViews.filter((c) => c.quiz.passed).length;

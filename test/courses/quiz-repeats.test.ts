@@ -2,6 +2,7 @@
 import { expect, test } from "bun:test";
 import { dropRepeatedQuizQuestions } from "../../src/courses/store.ts";
 import { openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { newId } from "../../src/util.ts";
 import { tempDir } from "../helpers/server.ts";
 
@@ -67,11 +68,11 @@ test("a later chapter's question on a sentence an earlier quiz asked is dropped,
       .all(chapter)
       .map((r) => r.prompt);
 
-  dropRepeatedQuizQuestions(sqlite, course);
+  await dropRepeatedQuizQuestions(sqliteSql(sqlite), course);
   expect(prompts(chapterIds[0]!)).toEqual(quizzes[0]!);
   expect(prompts(chapterIds[1]!)).toEqual(quizzes[1]!.slice(1));
   // Again (a resumed job runs it again): nothing more goes, and a chapter at three keeps its three.
-  dropRepeatedQuizQuestions(sqlite, course);
+  await dropRepeatedQuizQuestions(sqliteSql(sqlite), course);
   expect(prompts(chapterIds[1]!)).toHaveLength(3);
   sqlite.close();
 });

@@ -34,7 +34,7 @@ beforeEach(() => {
 
 const newCourse = async (chapters = BIOLOGY) =>
   courseHead(
-    svc.sqlite,
+    sqliteSql(svc.sqlite),
     await insertRichCourse(svc.dataDir, { apiKey, externalUserId: "u1" }, { chapters, model: "llama3.2" }),
   );
 const prompts = (qs: { prompt: string }[]) => qs.map((q) => q.prompt.toLowerCase());

@@ -24,7 +24,7 @@ describe("buildStudyGuide (extractive engine)", () => {
     const courseId = await insertRichCourse(svc.dataDir, { apiKey, externalUserId: "u1" });
     const meter = new UsageMeter();
     await buildStudyGuide(svc, courseId, { meter });
-    const stored = readStudyGuide(svc.sqlite, courseId);
+    const stored = await readStudyGuide(sqliteSql(svc.sqlite), courseId);
     expect(stored).not.toBeNull();
     expect(stored!.engine).toBe("extractive");
     expect(stored!.model).toBe("extractive");
@@ -44,11 +44,11 @@ describe("buildStudyGuide (extractive engine)", () => {
   test("is idempotent: a second call (and concurrent calls) keep the first guide", async () => {
     const courseId = await insertRichCourse(svc.dataDir, { apiKey, externalUserId: "u1" });
     await Promise.all([buildStudyGuide(svc, courseId), buildStudyGuide(svc, courseId)]);
-    const first = readStudyGuide(svc.sqlite, courseId)!;
+    const first = (await readStudyGuide(sqliteSql(svc.sqlite), courseId))!;
     svc.sqlite.run("UPDATE chapters SET title = 'Renamed' WHERE course_id = ?", [courseId]);
     const meter = new UsageMeter();
     await buildStudyGuide(svc, courseId, { meter });
-    expect(readStudyGuide(svc.sqlite, courseId)).toEqual(first);
+    expect(await readStudyGuide(sqliteSql(svc.sqlite), courseId)).toEqual(first);
     expect(meter.calls).toBe(0);
   });
 
@@ -57,7 +57,7 @@ describe("buildStudyGuide (extractive engine)", () => {
     const ctl = new AbortController();
     ctl.abort();
     await expect(buildStudyGuide(svc, courseId, { signal: ctl.signal })).rejects.toThrow();
-    expect(readStudyGuide(svc.sqlite, courseId)).toBeNull();
+    expect(await readStudyGuide(sqliteSql(svc.sqlite), courseId)).toBeNull();
   });
 
   test("an unknown course is a 404 AppError", async () => {

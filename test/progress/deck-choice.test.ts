@@ -37,22 +37,23 @@ await cacheExam(dir, courseId, { size: 10, model: "model-a", questions: EXAM.sli
 await cacheExam(dir, courseId, { size: 10, model: "model-b", questions: EXAM.slice(0, 3) });
 
 test("reviews without a model_key use the newest deck, the one an export packages", async () => {
-  const due = await dueCards({ sqlite, db: sqliteSql(sqlite) }, ada, courseId, {}, new Date());
+  const due = await dueCards({ db: sqliteSql(sqlite) }, ada, courseId, {}, new Date());
   expect(due.deck_title).toBe("Newer deck");
   expect(due.model).toBe("model-b");
   expect(due.total_due).toBe(3);
-  expect(findDeck(sqlite, courseId)?.deck.deck_title).toBe("Newer deck");
+  expect((await findDeck(sqliteSql(sqlite), courseId))?.deck.deck_title).toBe("Newer deck");
 });
 
 test("model_key still reaches the older deck", async () => {
-  const due = await dueCards({ sqlite, db: sqliteSql(sqlite) }, ada, courseId, { modelKey: "model-a" }, new Date());
+  const due = await dueCards({ db: sqliteSql(sqlite) }, ada, courseId, { modelKey: "model-a" }, new Date());
   expect(due.deck_title).toBe("Older deck");
   expect(due.total_due).toBe(DECK.cards.length);
 });
 
-test("exam attempts without a model_key answer the newest exam of the size, the one an export packages", () => {
-  expect(courseExam(sqlite, courseId, 10).questions).toHaveLength(3);
-  expect(courseExam(sqlite, courseId, 10, "model-a").questions).toHaveLength(2);
-  expect(findExam(sqlite, courseId)?.exam.questions).toHaveLength(3);
-  expect(() => courseExam(sqlite, courseId, 20)).toThrow(/No exam of 20 questions/);
+test("exam attempts without a model_key answer the newest exam of the size, the one an export packages", async () => {
+  const db = sqliteSql(sqlite);
+  expect((await courseExam(db, courseId, 10)).questions).toHaveLength(3);
+  expect((await courseExam(db, courseId, 10, "model-a")).questions).toHaveLength(2);
+  expect((await findExam(db, courseId))?.exam.questions).toHaveLength(3);
+  await expect(courseExam(db, courseId, 20)).rejects.toThrow(/No exam of 20 questions/);
 });

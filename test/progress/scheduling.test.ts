@@ -26,7 +26,7 @@ const ownerOf = (id: string): CourseOwner => {
     .get(id)!;
   return { tenantId: row.tenant_id, userId: row.user_id };
 };
-const stores = { sqlite, db: sqliteSql(sqlite) };
+const stores = { db: sqliteSql(sqlite) };
 const ada = ownerOf(courseId);
 const bob = ownerOf(twinCourse);
 afterAll(() => {

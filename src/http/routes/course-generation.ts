@@ -51,14 +51,15 @@ async function reply(r: Reply) {
   const { svc, jobs } = r;
   if (r.mode === "async") {
     r.set.status = 202;
-    const resources = jobs.map((j) => jobResource(svc.sqlite, j));
+    const resources = await Promise.all(jobs.map((j) => jobResource(svc.sql, j)));
     return r.many ? { jobs: resources, count: resources.length } : resources[0]!;
   }
   keepOpen(r.server, r.request);
   if (r.mode === "stream") {
     const headers = Object.fromEntries(Object.entries(r.set.headers).map(([k, v]) => [k, String(v)]));
+    const first = await Promise.all(jobs.map((j) => jobResource(svc.sql, j)));
     return sseResponse(
-      jobs.map((j) => ({ event: "job", data: jobResource(svc.sqlite, j) })),
+      first.map((data) => ({ event: "job", data })),
       (signal) =>
         followJobs(
           svc,
@@ -195,15 +196,20 @@ export const courseGenerationRoutes = (svc: Services) =>
         },
       },
     )
-    .get("/v2/jobs/:job_id", ({ request, params }) => jobOf(svc, request, params.job_id), jobRoute("A generation job"))
+    .get(
+      "/v2/jobs/:job_id",
+      async ({ request, params }) => jobOf(svc, request, params.job_id),
+      jobRoute("A generation job"),
+    )
     .get(
       "/jobs/:job_id",
-      ({ request, params }) => jobOf(svc, request, params.job_id),
+      async ({ request, params }) => jobOf(svc, request, params.job_id),
       jobRoute("A generation job (unversioned alias of /v2/jobs/{id})"),
     )
     .get(
       "/v2/courses/:course_id/progress",
-      ({ request, params }) => courseProgress(svc.sqlite, ownerOf(svc, request), params.course_id),
+      async ({ request, params }) =>
+        courseProgress({ db: svc.sql, sqlite: svc.sqlite }, ownerOf(svc, request), params.course_id),
       {
         headers: UserHeaders,
         params: CourseIdParams,
@@ -235,7 +241,7 @@ export const courseGenerationRoutes = (svc: Services) =>
 
 /** A job is its learner's, like the course it builds: the user header is required (422 USER_REQUIRED). */
 function jobOf(svc: Services, request: Request, jobId: string) {
-  return jobResource(svc.sqlite, ownedJob(svc.sqlite, ownerOf(svc, request), jobId));
+  return jobResource(svc.sql, ownedJob(svc.sqlite, ownerOf(svc, request), jobId));
 }
 
 /** GET /v2/jobs/{id} and its unversioned alias: the same route but for the summary. */

@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import { deleteCourse } from "../../courses/delete.ts";
-import { courseLister, readCourse } from "../../courses/read.ts";
+import { listCourses, readCourse } from "../../courses/read.ts";
 import { episodeBlobKeys } from "../../podcasts/episodes.ts";
 import type { Services } from "../../services.ts";
 import { CourseIdParams, errors, PAGE_QUERY, Page, UserHeaders } from "../schemas.ts";
@@ -86,14 +86,14 @@ export const Course = t.Object({
 });
 
 export const courseReadRoutes = (svc: Services) => {
-  const list = courseLister(svc.sqlite);
+  const db = svc.sql;
   return new Elysia({ name: "course-reads" })
     .get(
       "/v2/courses",
       // The hottest authenticated read: serialised here rather than re-encoded against the response
       // schema on every call (that was a sixth of its time); the schema still documents it.
-      ({ request, query }) =>
-        new Response(JSON.stringify(list(ownerOf(svc, request), query.limit ?? 20, query.cursor)), {
+      async ({ request, query }) =>
+        new Response(JSON.stringify(await listCourses(db, ownerOf(svc, request), query.limit ?? 20, query.cursor)), {
           headers: { "content-type": "application/json" },
         }),
       {
@@ -107,7 +107,7 @@ export const courseReadRoutes = (svc: Services) => {
     )
     .get(
       "/v2/courses/:course_id",
-      ({ request, params }) => readCourse(svc.sqlite, ownerOf(svc, request), params.course_id),
+      async ({ request, params }) => readCourse(db, ownerOf(svc, request), params.course_id),
       {
         headers: UserHeaders,
         params: CourseIdParams,
@@ -122,7 +122,7 @@ export const courseReadRoutes = (svc: Services) => {
     .delete(
       "/v2/courses/:course_id",
       async ({ request, params, set }) => {
-        await deleteCourse(svc, ownerOf(svc, request), params.course_id, episodeBlobKeys);
+        await deleteCourse({ ...svc, db }, ownerOf(svc, request), params.course_id, episodeBlobKeys);
         set.status = 204;
       },
       {

@@ -66,12 +66,13 @@ const MODEL_DOWN = "503 when the model is unavailable (the error's details.reaso
 const NEEDS_COMPLETED = "409 (COURSE_GENERATING / COURSE_NOT_COMPLETED) while the course is not completed.";
 
 export const materialRoutes = (svc: Services) => {
-  const course = (request: Request, id: string) => loadCourseOf(svc.sqlite, ownerOf(svc, request), id);
+  const db = svc.sql;
+  const course = (request: Request, id: string) => loadCourseOf(db, ownerOf(svc, request), id);
 
   return new Elysia({ name: "materials" })
     .get(
       "/v2/courses/:course_id/study-guide",
-      async ({ request, params }) => viewStudyGuide(svc, course(request, params.course_id)),
+      async ({ request, params }) => viewStudyGuide(svc, await course(request, params.course_id)),
       {
         headers: UserHeaders,
         params: CourseIdParams,
@@ -104,7 +105,7 @@ export const materialRoutes = (svc: Services) => {
       "/v2/courses/:course_id/generate-notes",
       async ({ request, params, body }) => {
         const owner = ownerOf(svc, request);
-        const { notes, cached } = await generateNotes(svc, loadCourseOf(svc.sqlite, owner, params.course_id), {
+        const { notes, cached } = await generateNotes(svc, await loadCourseOf(db, owner, params.course_id), {
           modelKey: body?.model_key,
           learning_goal: body?.learning_goal ?? "exams",
           learning_style: body?.learning_style ?? "clear_structured",
@@ -152,7 +153,7 @@ export const materialRoutes = (svc: Services) => {
     )
     .get(
       "/v2/courses/:course_id/notes",
-      ({ request, params, query }) => latestNotes(svc.sqlite, course(request, params.course_id).id, query),
+      async ({ request, params, query }) => latestNotes(db, (await course(request, params.course_id)).id, query),
       {
         headers: UserHeaders,
         params: CourseIdParams,
@@ -173,7 +174,7 @@ export const materialRoutes = (svc: Services) => {
     .post(
       "/v2/courses/:course_id/generate-flashcards",
       async ({ request, params, body }) =>
-        generateFlashcards(svc, course(request, params.course_id), { modelKey: body?.model_key }),
+        generateFlashcards(svc, await course(request, params.course_id), { modelKey: body?.model_key }),
       {
         headers: UserHeaders,
         params: CourseIdParams,
@@ -200,7 +201,7 @@ export const materialRoutes = (svc: Services) => {
     .post(
       "/v2/courses/:course_id/generate-exam",
       async ({ request, params, body }) =>
-        generateExam(svc, course(request, params.course_id), {
+        generateExam(svc, await course(request, params.course_id), {
           examSize: body?.exam_size ?? 30,
           modelKey: body?.model_key,
         }),
@@ -243,7 +244,7 @@ export const materialRoutes = (svc: Services) => {
       "/v2/courses/:course_id/ask",
       async ({ request, params, body }) => {
         const owner = ownerOf(svc, request);
-        return askCourse(svc, loadCourseOf(svc.sqlite, owner, params.course_id), {
+        return askCourse(svc, await loadCourseOf(db, owner, params.course_id), {
           question: body.question,
           auth: authOf(request),
           userId: owner.userId,

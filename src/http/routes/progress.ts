@@ -24,17 +24,17 @@ import {
 const LEARNER = "Per learner: another learner's or tenant's course is 404, and progress is never shared.";
 
 export const progressRoutes = (svc: Services) => {
-  const stores = { sqlite: svc.sqlite, db: svc.sql };
-  const access = (request: Request, courseId: string) => {
+  const stores = { db: svc.sql };
+  const access = async (request: Request, courseId: string) => {
     const owner = ownerOf(svc, request);
-    return { owner, course: loadCourseOf(svc.sqlite, owner, courseId) };
+    return { owner, course: await loadCourseOf(stores.db, owner, courseId) };
   };
 
   return new Elysia({ name: "progress" })
     .post(
       "/v2/courses/:course_id/chapters/:order_index/quiz-attempts",
       async ({ request, params, body }) => {
-        const { owner, course } = access(request, params.course_id);
+        const { owner, course } = await access(request, params.course_id);
         return submitQuizAttempt(stores, owner, course, params.order_index, body.answers, svc.clock.now());
       },
       {
@@ -52,7 +52,7 @@ export const progressRoutes = (svc: Services) => {
     .get(
       "/v2/courses/:course_id/chapters/:order_index/quiz-attempts/:attempt_id",
       async ({ request, params }) => {
-        const { owner, course } = access(request, params.course_id);
+        const { owner, course } = await access(request, params.course_id);
         return readQuizAttempt(stores.db, owner, course.id, params.order_index, params.attempt_id);
       },
       {
@@ -69,7 +69,7 @@ export const progressRoutes = (svc: Services) => {
     .post(
       "/v2/courses/:course_id/chapters/:order_index/read",
       async ({ request, params }) => {
-        const { owner, course } = access(request, params.course_id);
+        const { owner, course } = await access(request, params.course_id);
         return markChapterRead(stores, owner, course.id, params.order_index, svc.clock.now());
       },
       {
@@ -95,7 +95,7 @@ export const progressRoutes = (svc: Services) => {
     .post(
       "/v2/courses/:course_id/exam-attempts",
       async ({ request, params, body }) => {
-        const { owner, course } = access(request, params.course_id);
+        const { owner, course } = await access(request, params.course_id);
         return submitExamAttempt(
           { ...stores, llm: svc.llm },
           owner,
@@ -127,7 +127,7 @@ export const progressRoutes = (svc: Services) => {
     .get(
       "/v2/courses/:course_id/exam-attempts/:attempt_id",
       async ({ request, params }) => {
-        const { owner, course } = access(request, params.course_id);
+        const { owner, course } = await access(request, params.course_id);
         return readExamAttempt(stores.db, owner, course.id, params.attempt_id);
       },
       {
@@ -144,7 +144,7 @@ export const progressRoutes = (svc: Services) => {
     .post(
       "/v2/courses/:course_id/flashcards/reviews",
       async ({ request, params, body }) => {
-        const { owner, course } = access(request, params.course_id);
+        const { owner, course } = await access(request, params.course_id);
         return reviewCard(
           stores,
           owner,
@@ -182,7 +182,7 @@ export const progressRoutes = (svc: Services) => {
     .get(
       "/v2/courses/:course_id/flashcards/due",
       async ({ request, params, query }) => {
-        const { owner, course } = access(request, params.course_id);
+        const { owner, course } = await access(request, params.course_id);
         return dueCards(stores, owner, course.id, { modelKey: query.model_key, limit: query.limit }, svc.clock.now());
       },
       {
@@ -216,7 +216,7 @@ export const progressRoutes = (svc: Services) => {
     .get(
       "/v2/courses/:course_id/learner-progress",
       async ({ request, params }) => {
-        const { owner, course } = access(request, params.course_id);
+        const { owner, course } = await access(request, params.course_id);
         return learnerProgress(stores, owner, course, svc.clock.now());
       },
       {
