@@ -9,7 +9,7 @@
 import type { Database } from "bun:sqlite";
 import { openDb } from "../db/index.ts";
 import type { ExtractResult, IndexJob } from "../ingest/types.ts";
-import { chunkDocument } from "./chunk.ts";
+import { type Chunk, chunkDocument } from "./chunk.ts";
 import { createEmbedder, type EmbedderConfig } from "./embedders/create.ts";
 import type { Embedder } from "./embedders/types.ts";
 import { type IndexChapterInput, indexChapter, indexChunks } from "./index-chunks.ts";
@@ -41,8 +41,8 @@ function embedderFor(cfg: EmbedderConfig): Embedder {
   return embedder.embedder;
 }
 
-/** Indexes the extracted document; returns its chunk count. */
-export async function indexInWorker(job: IndexJob, result: ExtractResult): Promise<number> {
+/** Indexes the extracted document; returns its chunks as written, each with its id. */
+export async function indexInWorker(job: IndexJob, result: ExtractResult): Promise<(Chunk & { id: string })[]> {
   // The pool gives indexing its own time budget.
   process.send?.({ phase: "indexing" });
   const owner = {
@@ -56,7 +56,9 @@ export async function indexInWorker(job: IndexJob, result: ExtractResult): Promi
   const deps = { sqlite: await connection(job.dataDir), embedder: embedderFor(job.embedder) };
   // A server that is gone has marked the document failed on restart: write nothing more for it.
   const serverAlive = () => process.ppid === server || process.exit(0);
-  return indexChunks(deps, owner, result.title, chunkDocument(result), serverAlive);
+  const chunks = chunkDocument(result);
+  const ids = await indexChunks(deps, owner, result.title, chunks, serverAlive);
+  return chunks.map((c, i) => ({ ...c, id: ids[i]! }));
 }
 
 /** A written chapter to index in the engine's thread (index-job.ts makes it): plain data. */
