@@ -14,7 +14,11 @@
  */
 import type { Database } from "bun:sqlite";
 
-const RETRY_MS = 2;
+// The lock is asked for again after 2 ms, then twice as long each time up to 32 ms: an extraction
+// process commits a turn's files at once, holding the lock for a while, and each ask costs three
+// statements of the server's thread.
+const FIRST_RETRY_MS = 2;
+const MAX_RETRY_MS = 32;
 
 const isBusy = (err: unknown) => (err as { code?: unknown } | null)?.code === "SQLITE_BUSY";
 
@@ -49,6 +53,7 @@ export function writeWhenFree<T>(sqlite: Database, write: () => T, patienceMs = 
 async function commitWaiting(sqlite: Database): Promise<void> {
   const queue = waiting.get(sqlite)!;
   const { timeout } = sqlite.query<{ timeout: number }, []>("PRAGMA busy_timeout").get()!;
+  let retryMs = FIRST_RETRY_MS;
   while (queue.length > 0) {
     const patient = performance.now() < Math.min(...queue.map((p) => p.deadline));
     const batch = [...queue];
@@ -75,9 +80,11 @@ async function commitWaiting(sqlite: Database): Promise<void> {
       sqlite.run(`PRAGMA busy_timeout = ${timeout}`);
     }
     if (busy) {
-      await Bun.sleep(RETRY_MS);
+      await Bun.sleep(retryMs);
+      retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
       continue;
     }
+    retryMs = FIRST_RETRY_MS;
     queue.splice(0, batch.length);
     batch.forEach((p, i) => {
       const outcome = outcomes[i]!;

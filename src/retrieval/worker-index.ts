@@ -41,10 +41,39 @@ function embedderFor(cfg: EmbedderConfig): Embedder {
   return embedder.embedder;
 }
 
+/**
+ * Connections whose writes are held in one open transaction (holdWrites): a turn of small files
+ * commits their chunks once. Each document's own write is a savepoint inside it, so one that fails
+ * is undone alone.
+ */
+let holding: Set<Database> | null = null;
+
+/** The documents indexed from now on are written in one transaction per database, until `commitHeldWrites`. */
+export function holdWrites(): void {
+  holding ??= new Set();
+}
+
+/** Commits what was held and stops holding; a failed commit (a full disk) throws, having rolled back. */
+export function commitHeldWrites(): void {
+  const held = holding;
+  holding = null;
+  let failure: unknown = null;
+  for (const sqlite of held ?? []) {
+    try {
+      sqlite.run("COMMIT");
+    } catch (err) {
+      failure ??= err;
+      if (sqlite.inTransaction) sqlite.run("ROLLBACK");
+    }
+  }
+  if (failure) throw failure;
+}
+
 /** Indexes the extracted document; returns its chunks as written, each with its id. */
 export async function indexInWorker(job: IndexJob, result: ExtractResult): Promise<(Chunk & { id: string })[]> {
-  // The pool gives indexing its own time budget.
-  process.send?.({ phase: "indexing" });
+  // The pool gives indexing its own time budget; a small file of a shared turn, whose writes are
+  // held, does both within one file's (a message each cost more than indexing an abstract).
+  if (!holding) process.send?.({ phase: "indexing" });
   const owner = {
     tenantId: job.tenantId,
     userId: job.userId,
@@ -54,6 +83,10 @@ export async function indexInWorker(job: IndexJob, result: ExtractResult): Promi
     spaceId: job.spaceId,
   };
   const deps = { sqlite: await connection(job.dataDir), embedder: embedderFor(job.embedder) };
+  if (holding && !holding.has(deps.sqlite)) {
+    deps.sqlite.run("BEGIN IMMEDIATE");
+    holding.add(deps.sqlite);
+  }
   // A server that is gone has marked the document failed on restart: write nothing more for it.
   const serverAlive = () => process.ppid === server || process.exit(0);
   const chunks = chunkDocument(result);
