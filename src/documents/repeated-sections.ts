@@ -8,7 +8,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { type BlockRole, TEACHING_ROLE_LIST, TEACHING_ROLES } from "../ingest/document.ts";
-import { documentChunks } from "../retrieval/index.ts";
+import { documentChunks } from "../retrieval/chunk-reads.ts";
 import { withoutOverlap } from "./chunk-overlap.ts";
 
 // Five words in a row are rarely shared by chance, yet a copy with a reworded sentence still

@@ -45,6 +45,8 @@ const writes = () => import("../retrieval/worker-index.ts");
 
 /** Commits the held writes and says so; the files answered `held` are settled by this. */
 async function commitHeld(): Promise<void> {
+  // A server that is gone marks these documents failed on restart: nothing more is saved for them.
+  if (process.ppid !== server) process.exit(0);
   const message: CommitMessage = { committed: true };
   try {
     (await writes()).commitHeldWrites();

@@ -7,7 +7,7 @@
  * server's embedder from the same settings.
  */
 import type { Database } from "bun:sqlite";
-import { openDb } from "../db/index.ts";
+import { openConnection } from "../db/connection.ts";
 import type { ExtractResult, IndexJob } from "../ingest/types.ts";
 import { type Chunk, chunkDocument } from "./chunk.ts";
 import { createEmbedder, type EmbedderConfig } from "./embedders/create.ts";
@@ -25,7 +25,7 @@ function connection(dataDir: string): Promise<Database> {
   if (held) return held;
   // Off the server's thread a write may wait for the lock as long as a loaded machine needs: with the
   // server's 5 s, a source failed with "database is locked" while the server or another process wrote.
-  const opened = openDb(dataDir, { migrate: false, busyTimeoutMs: 60_000 }).then((o) => o.sqlite);
+  const opened = openConnection(dataDir, { busyTimeoutMs: 60_000 });
   connections.set(dataDir, opened);
   if (connections.size > KEPT) {
     const [oldest, conn] = connections.entries().next().value!;
