@@ -25,7 +25,8 @@ beforeAll(async () => {
   small = await tmp.write("note.txt", "A short note about mitochondria.");
   // Within the XML budget, but officeparser needs ~500 MB for it.
   heavyDocx = await tmp.write("heavy.docx", docxWithXml(8));
-});
+  // Building the book took past the hook's default 5 s on a loaded machine.
+}, 120_000);
 afterAll(() => tmp.remove());
 
 const job = (path: string, kind: FileJob["kind"]): FileJob => ({
