@@ -35,11 +35,18 @@ interface ProcessedDoc {
 }
 
 const dataDirs: string[] = [];
-let srv: TestServer | null = null;
+const servers: TestServer[] = [];
 afterAll(async () => {
-  await srv?.stop();
+  // Every server a test started, also one a failed assertion left running.
+  for (const srv of servers) await srv.stop({ keepData: true });
   for (const dir of dataDirs) cleanup(dir);
 });
+
+async function start(dataDir: string): Promise<TestServer> {
+  const srv = await startServer({ dataDir, env: { RATE_LIMIT_PER_MINUTE: "100000" } });
+  servers.push(srv);
+  return srv;
+}
 
 const storedChunks = (dataDir: string, id: string) =>
   withDb(
@@ -57,7 +64,7 @@ async function processFiles(target: TestServer, key: string, files: ReturnType<t
 test("one bad file among ten fails alone; every other is ready with all its chunks stored", async () => {
   const dataDir = tempDir("cf-batch-");
   dataDirs.push(dataDir);
-  srv = await startServer({ dataDir, env: { RATE_LIMIT_PER_MINUTE: "100000" } });
+  const srv = await start(dataDir);
   const key = await srv.createKey("acme", "production");
   const files = [...[0, 1, 2, 3, 4].map(note), bare, ...[5, 6, 7, 8].map(note)];
   const docs = await processFiles(srv, key, files);
@@ -82,14 +89,12 @@ test("one bad file among ten fails alone; every other is ready with all its chun
     },
   });
   expect(res.text).toContain("coral reefs, number 4");
-  await srv.stop();
-  srv = null;
 });
 
 test("a server killed while batches run keeps every document it answered ready, and none is left processing", async () => {
   const dataDir = tempDir("cf-batch-kill-");
   dataDirs.push(dataDir);
-  srv = await startServer({ dataDir, env: { RATE_LIMIT_PER_MINUTE: "100000" } });
+  let srv = await start(dataDir);
   const key = await srv.createKey("acme", "production");
   const acknowledged = new Map<string, number>();
   const record = (docs: ProcessedDoc[]) => {
@@ -128,7 +133,7 @@ test("a server killed while batches run keeps every document it answered ready, 
   await Promise.all(inFlight);
   expect(acknowledged.size).toBeGreaterThanOrEqual(20);
 
-  srv = await startServer({ dataDir, env: { RATE_LIMIT_PER_MINUTE: "100000" } });
+  srv = await start(dataDir);
   const rows = withDb(dataDir, (db) =>
     db
       .query<{ id: string; status: string; chunk_count: number }, []>("SELECT id, status, chunk_count FROM documents")
@@ -142,6 +147,4 @@ test("a server killed while batches run keeps every document it answered ready, 
   }
   // What the kill stopped ended as an error with no chunks left behind, or was finished before it.
   for (const row of rows) expect(storedChunks(dataDir, row.id)).toBe(row.status === "ready" ? row.chunk_count : 0);
-  await srv.stop();
-  srv = null;
 });
