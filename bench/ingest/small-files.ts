@@ -5,7 +5,9 @@
  * time, the CPU time of the server and its extraction processes per abstract, and the ratio to
  * FTS5 indexing the same texts alone (one in-memory table, one transaction), which is the floor.
  *
- * Usage: bun bench/ingest/small-files.ts [--limit 5183] [--clients 4]
+ * `--profile DIR` writes CPU profiles (markdown) of the server and of each extraction process there.
+ *
+ * Usage: bun bench/ingest/small-files.ts [--limit 5183] [--clients 4] [--profile DIR]
  */
 import { Database } from "bun:sqlite";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -17,7 +19,11 @@ import { headersFor } from "../../test/reliability/harness.ts";
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
-  options: { limit: { type: "string", default: "0" }, clients: { type: "string", default: "4" } },
+  options: {
+    limit: { type: "string", default: "0" },
+    clients: { type: "string", default: "4" },
+    profile: { type: "string" },
+  },
 });
 const CORPUS = resolve(import.meta.dir, "../../../shared/corpus/qa/scifact/corpus.jsonl");
 const PER_REQUEST = 10;
@@ -78,7 +84,11 @@ const dir = mkdtempSync(join(tmpdir(), "cf-small-files-"));
 const paths = abstracts.map((a) => join(dir, `abstract-${a._id}.txt`));
 await Promise.all(paths.map((path, i) => Bun.write(path, texts[i]!)));
 
-const srv = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "1000000" } });
+// BUN_OPTIONS reaches the extraction processes too, which the server starts with its own executable.
+const profile: Record<string, string> = values.profile
+  ? { BUN_OPTIONS: `--cpu-prof --cpu-prof-md --cpu-prof-dir=${resolve(values.profile)}` }
+  : {};
+const srv = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "1000000", ...profile } });
 let failed = 0;
 let ready = 0;
 const reasons = new Set<string>();

@@ -22,7 +22,7 @@ import {
   type SourceType,
   setDocumentRepeats,
 } from "./records.ts";
-import { detectRepeats } from "./repeated-sections.ts";
+import { detectRepeats, REPEATS_NEARBY_CHUNKS } from "./repeated-sections.ts";
 import { detectedKind, failureMessage, type RequestSource, sourceName, toIngestSource } from "./sources.ts";
 
 /** Ingesting a document: the extraction pool, the index (database and embedder), the blob store and the log. */
@@ -54,9 +54,6 @@ export type IngestOutcome =
   /** The disk is full: the record is left as it was, for the caller to discard or mark. */
   | { status: "storage_full"; blobKey: string | null; error: unknown };
 
-/** Chunks (of ~500 tokens) a document may have and still have its repeats found on the server's thread. */
-const REPEATS_HERE_CHUNKS = 8;
-
 export async function ingestDocument(
   svc: IngestDeps,
   target: IngestTarget,
@@ -86,14 +83,16 @@ export async function ingestDocument(
       mimeType: detected?.mimeType ?? result.mimeType,
       pages: result.pages,
     };
-    // Checked once here, where the chunks were just written, so every course of the document reads
-    // it; in the extractive engine's thread, as it reads the whole text. A short document's check
-    // takes a millisecond here, where in the thread it would wait behind any course being built.
+    // Checked once, where the chunks were just written, so every course of the document reads it:
+    // a short file's by its extraction process; a long document's in the extractive engine's
+    // thread, as it reads the whole text; a short transcript's here, where in the thread it would
+    // wait behind any course being built.
     const repeats = !opts.index
       ? null
-      : chunkCount <= REPEATS_HERE_CHUNKS
-        ? detectRepeats(svc.sqlite, target.id)
-        : await readInThread("documentRepeats", { database: svc.sqlite.filename, documentId: target.id });
+      : (result.repeats ??
+        (chunkCount <= REPEATS_NEARBY_CHUNKS
+          ? detectRepeats(svc.sqlite, target.id)
+          : await readInThread("documentRepeats", { database: svc.sqlite.filename, documentId: target.id })));
     // Extraction processes write beside the server: waiting for the lock must not hold its thread.
     await writeWhenFree(svc.sqlite, () => {
       if (repeats) setDocumentRepeats(svc.sqlite, target.id, repeats);

@@ -7,8 +7,8 @@
  * details name them.
  */
 import type { Database } from "bun:sqlite";
-import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
-import { documentChunks } from "../retrieval/index.ts";
+import { type BlockRole, TEACHING_ROLE_LIST, TEACHING_ROLES } from "../ingest/document.ts";
+import { documentChunks } from "../retrieval/chunk-reads.ts";
 import { withoutOverlap } from "./chunk-overlap.ts";
 
 // Five words in a row are rarely shared by chance, yet a copy with a reworded sentence still
@@ -67,9 +67,14 @@ function mode(values: number[]): number {
  * chunks goes on while the text it repeats goes forward: a third copy after a second is a run of its own.
  */
 export function findRepeats(units: RepeatUnit[]): DocumentRepeats {
+  const result: DocumentRepeats = { words: 0, repeated_words: 0, runs: [], chunk_ids: [] };
+  // A first chunk repeats nothing: one alone (a short document) needs only its words counted.
+  if (units.length === 1) {
+    result.words = wordsIn(units[0]!.text).length;
+    return result;
+  }
   // Shingle → the unit it first occurred in.
   const firstIn = new Map<number, number>();
-  const result: DocumentRepeats = { words: 0, repeated_words: 0, runs: [], chunk_ids: [] };
   let run: { shown: RepeatedRun; source: number } | null = null;
   units.forEach((u, i) => {
     const words = wordsIn(u.text);
@@ -107,16 +112,39 @@ export function findRepeats(units: RepeatUnit[]): DocumentRepeats {
   return result;
 }
 
-/** The repeats of an indexed document, read from its stored teaching chunks. */
-export function detectRepeats(sqlite: Database, documentId: string): DocumentRepeats {
+/** A document's chunk as stored (its heading path as JSON), or as just written. */
+export interface StoredChunk {
+  id: string;
+  text: string;
+  heading_path: string;
+  page: number | null;
+  slide: number | null;
+  role: BlockRole;
+}
+
+/**
+ * Chunks a document may have and still have its repeats found where its chunks are at hand (the
+ * process that wrote them, or the server's thread): a few milliseconds. A longer document's are
+ * found in the extractive engine's thread, as they read the whole text.
+ */
+export const REPEATS_NEARBY_CHUNKS = 8;
+
+/** The repeats among a document's chunks in reading order; only those of teaching roles are read. */
+export function repeatsOfChunks(chunks: Iterable<StoredChunk>): DocumentRepeats {
   let prev: { path: string; text: string } | null = null;
   const units: RepeatUnit[] = [];
-  for (const c of documentChunks(sqlite, documentId, TEACHING_ROLE_LIST)) {
+  for (const c of chunks) {
+    if (!TEACHING_ROLES.has(c.role)) continue;
     const text = withoutOverlap(prev?.path === c.heading_path ? prev.text : null, c.text);
     prev = { path: c.heading_path, text: c.text };
     units.push({ id: c.id, text, headingPath: JSON.parse(c.heading_path) as string[], page: c.page ?? c.slide });
   }
   return findRepeats(units);
+}
+
+/** The repeats of an indexed document, read from its stored teaching chunks. */
+export function detectRepeats(sqlite: Database, documentId: string): DocumentRepeats {
+  return repeatsOfChunks(documentChunks(sqlite, documentId, TEACHING_ROLE_LIST));
 }
 
 /** What is stored for the document's details: everything but the chunk ids. */

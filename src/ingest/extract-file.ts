@@ -38,7 +38,22 @@ export async function runFileJob(job: FileJob): Promise<ExtractResult> {
     throw noTextFound(job.filename);
   }
   if (!job.index) return job.markdownOnly ? { ...result, blocks: [], segments: [] } : result;
-  const chunkCount = await (await import("../retrieval/worker-index.ts")).indexInWorker(job.index, result);
+  const chunks = await (await import("../retrieval/worker-index.ts")).indexInWorker(job.index, result);
+  // A short document's repeats are found here, from the chunks in hand, rather than read back by the server.
+  const { REPEATS_NEARBY_CHUNKS, repeatsOfChunks } = await import("../documents/repeated-sections.ts");
+  const repeats =
+    chunks.length <= REPEATS_NEARBY_CHUNKS
+      ? repeatsOfChunks(
+          chunks.map((c) => ({
+            id: c.id,
+            text: c.text,
+            heading_path: JSON.stringify(c.headingPath),
+            page: c.page ?? null,
+            slide: c.slide ?? null,
+            role: c.role,
+          })),
+        )
+      : undefined;
   // The server stores the markdown; the blocks and segments served only the chunks.
-  return { ...result, blocks: [], segments: [], chunkCount };
+  return { ...result, blocks: [], segments: [], chunkCount: chunks.length, ...(repeats ? { repeats } : {}) };
 }

@@ -6,7 +6,7 @@
  */
 import { AppError } from "../errors.ts";
 import { runFileJob } from "./extract-file.ts";
-import type { TurnMessage, WireError, WorkerReply } from "./pool.ts";
+import type { CommitMessage, TurnMessage, WireError, WorkerReply } from "./pool.ts";
 import type { FileJob } from "./types.ts";
 
 const MB = 1024 * 1024;
@@ -35,21 +35,56 @@ async function reply(id: number, job: FileJob): Promise<WorkerReply> {
   }
 }
 
-/** Sends the reply and returns the job's heap size and outcome; the result is unreachable once this returns. */
-async function answer(id: number, job: FileJob): Promise<{ heapMb: number; ok: boolean }> {
-  const message = await reply(id, job);
+/**
+ * How long a turn's indexed files may wait for their shared commit: their answers wait as long,
+ * and the lock the commit holds keeps the server's own writes waiting.
+ */
+const HOLD_MS = 500;
+
+const writes = () => import("../retrieval/worker-index.ts");
+
+/** Commits the held writes and says so; the files answered `held` are settled by this. */
+async function commitHeld(): Promise<void> {
+  // A server that is gone marks these documents failed on restart: nothing more is saved for them.
+  if (process.ppid !== server) process.exit(0);
+  const message: CommitMessage = { committed: true };
+  try {
+    (await writes()).commitHeldWrites();
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    Object.assign(message, {
+      committed: false,
+      error: { code: "EXTRACTION_FAILED", message: `the indexed text could not be saved: ${reason}` },
+    });
+  }
   process.send!(message);
-  return { heapMb: message.heapMb, ok: message.ok };
 }
 
 // A turn's files run one after another, each answered as it ends; a failed one ends the turn, since
-// the pool replaces this process then.
+// the pool replaces this process then. The chunks of a turn's indexed files are committed together
+// (once per HOLD_MS at least): a commit per abstract cost more than its parse. Their answers say
+// `held`, and the commit's message settles them.
 process.on("message", async ({ turn }: TurnMessage) => {
   let heapMb = 0;
-  for (const { id, job } of turn) {
-    const outcome = await answer(id, job);
-    heapMb = Math.max(heapMb, outcome.heapMb);
-    if (!outcome.ok) break;
+  let heldSince: number | null = null;
+  for (const [i, { id, job }] of turn.entries()) {
+    const holds = turn.length > 1 && job.index !== undefined;
+    if (holds && heldSince === null) {
+      (await writes()).holdWrites();
+      heldSince = performance.now();
+    }
+    const message = await reply(id, job);
+    heapMb = Math.max(heapMb, message.heapMb);
+    if (!message.ok) {
+      if (heldSince !== null) await commitHeld();
+      process.send!(message);
+      break;
+    }
+    process.send!({ ...message, held: holds });
+    if (heldSince !== null && (i === turn.length - 1 || performance.now() - heldSince >= HOLD_MS)) {
+      await commitHeld();
+      heldSince = null;
+    }
   }
   if (heapMb > COLLECT_ABOVE_MB) Bun.gc(true);
 });

@@ -18,7 +18,9 @@
  * ceiling of one file, set once (a `prlimit` spawn and a message per file cost the server more
  * than the process spends parsing an abstract). Each file of a batch keeps its own time limit;
  * the memory limit, a crash or a failed file fails only the file running then, and the files not
- * yet started go back to the front of the queue, for a fresh process.
+ * yet started go back to the front of the queue, for a fresh process. The files of a turn that are
+ * indexed have their chunks committed together (extract-worker.ts): each is answered `held`, and
+ * settled when the commit's message comes; if the process goes first, they go back to the queue too.
  */
 import { readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -40,7 +42,12 @@ export type WorkerReply = ({ ok: true; result: ExtractResult } | { ok: false; er
   id: number;
   /** The process's JS heap when the job ended, before it collected garbage. */
   heapMb: number;
+  /** Its chunks are written but not yet committed: it is settled by the next CommitMessage. */
+  held?: boolean;
 };
+
+/** The held writes of a turn's files were committed, or failed to be (their files fail). */
+export type CommitMessage = { committed: true } | { committed: false; error: WireError };
 
 /** Sent by a process that starts indexing what it extracted: indexing gets a time budget of its own. */
 export interface PhaseMessage {
@@ -138,7 +145,7 @@ interface Slot {
   idleTimer: ReturnType<typeof setTimeout> | null;
   tenant: string | null;
   /** Receives the messages of the turn running now. */
-  onReply: ((message: WorkerReply | PhaseMessage) => void) | null;
+  onReply: ((message: WorkerReply | PhaseMessage | CommitMessage) => void) | null;
   /** Called if the process ends while a turn runs. */
   onExit: ((signal: string | null, code: number | null) => void) | null;
 }
@@ -265,7 +272,7 @@ export class ExtractionPool implements FileJobRunner {
     slot.proc = Bun.spawn(workerCommand(), {
       stdio: ["ignore", "inherit", "inherit"],
       serialization: "advanced",
-      ipc: (message: WorkerReply | PhaseMessage) => slot.onReply?.(message),
+      ipc: (message: WorkerReply | PhaseMessage | CommitMessage) => slot.onReply?.(message),
       onExit: (_proc, code, signal) => {
         this.slots = this.slots.filter((s) => s !== slot);
         if (slot.idleTimer) clearTimeout(slot.idleTimer);
@@ -294,6 +301,8 @@ export class ExtractionPool implements FileJobRunner {
     const entries = tasks.map((task) => ({ id: this.nextId++, task }));
     let current = 0;
     let retire = false;
+    /** Files answered `held`: their chunks wait for the turn's commit, and they for its message. */
+    const held: { task: Task; result: ExtractResult }[] = [];
     slot.busy = true;
     slot.tenant = tenant;
     this.turns++;
@@ -310,26 +319,47 @@ export class ExtractionPool implements FileJobRunner {
       slot.turns++;
       if (retire || slot.turns >= RECYCLE_AFTER) this.stop(slot);
       else this.park(slot);
-      this.requeue(
-        tenant,
-        entries.slice(current).map((e) => e.task),
-      );
+      // Held files whose commit never came are not saved: they go again, before those not started.
+      this.requeue(tenant, [...held.splice(0).map((h) => h.task), ...entries.slice(current).map((e) => e.task)]);
       this.pump();
+    };
+    /** After a settled task: the next one's timer, the wait for the held files' commit, or the turn's end. */
+    const proceed = () => {
+      if (current < entries.length) timer = startTimer();
+      else if (held.length === 0) endTurn();
+      else timer = commitTimer();
     };
     /** Settles the task running now; `stopProcess` ends the turn there (the process is replaced). */
     const settle = (stopProcess: boolean, outcome: (task: Task) => void) => {
       const entry = entries[current];
-      if (!entry) return;
+      if (!entry) {
+        // Every file is answered and the process must go while their commit is awaited.
+        retire = true;
+        endTurn();
+        return;
+      }
       current++;
       clearTimeout(timer);
       retire ||= stopProcess;
       outcome(entry.task);
-      if (stopProcess || current === entries.length) endTurn();
-      else timer = startTimer();
+      if (stopProcess) endTurn();
+      else proceed();
     };
-    const name = () => entries[current]!.task.job.filename;
-    const seconds = () => Math.round(entries[current]!.task.timeoutMs / 1000);
+    const settleHeld = (message: CommitMessage) => {
+      for (const { task, result } of held.splice(0)) {
+        if (message.committed) task.resolve(result);
+        else task.reject(new AppError(message.error.code, message.error.message));
+      }
+      if (current === entries.length) {
+        clearTimeout(timer);
+        endTurn();
+      }
+    };
+    // While only a commit is awaited, a stop names the last file of the turn.
+    const name = () => entries[Math.min(current, entries.length - 1)]!.task.job.filename;
+    const seconds = () => Math.round(entries[Math.min(current, entries.length - 1)]!.task.timeoutMs / 1000);
     slot.onReply = (reply) => {
+      if ("committed" in reply) return settleHeld(reply);
       if ("phase" in reply) {
         clearTimeout(timer);
         timer = startTimer();
@@ -340,9 +370,11 @@ export class ExtractionPool implements FileJobRunner {
       if (large) this.recycledLarge++;
       // A large heap is given back after the turn; a failed file's parser may still run, so its process goes now.
       retire ||= large;
-      settle(!reply.ok, (task) =>
-        reply.ok ? task.resolve(reply.result) : task.reject(new AppError(reply.error.code, reply.error.message)),
-      );
+      settle(!reply.ok, (task) => {
+        if (!reply.ok) task.reject(new AppError(reply.error.code, reply.error.message));
+        else if (reply.held) held.push({ task, result: reply.result });
+        else task.resolve(reply.result);
+      });
     };
     slot.onExit = (signal, code) => {
       const file = name();
@@ -376,6 +408,21 @@ export class ExtractionPool implements FileJobRunner {
           ),
         timeoutMs,
       );
+    };
+    /** The held files' commit waits for the lock at most one file's time limit; then they fail. */
+    const commitTimer = () => {
+      const limit = seconds();
+      return setTimeout(() => {
+        // The process may still commit: it goes, so a file reported failed never ends up saved.
+        retire = true;
+        settleHeld({
+          committed: false,
+          error: {
+            code: "EXTRACTION_TIMEOUT",
+            message: `the indexed text of "${name()}" and the files before it was not saved within ${limit} s`,
+          },
+        });
+      }, entries.at(-1)!.task.timeoutMs);
     };
     let timer = startTimer();
     // One file's ceiling for the whole turn (extraction and indexing each have the time limit): a

@@ -1,5 +1,6 @@
 /** The shapes every extractor returns, and the settings extraction reads. */
 import type { Config } from "../config.ts";
+import type { DocumentRepeats } from "../documents/repeated-sections.ts";
 import type { EmbedderConfig } from "../retrieval/embedders/create.ts";
 import type { Block, BlockRole } from "./document.ts";
 
@@ -35,6 +36,8 @@ export interface ExtractResult {
    * (`ExtractionOptions.index`); `blocks` and `segments` are then left empty, as with `markdownOnly`.
    */
   chunkCount?: number;
+  /** What a short document indexed there repeats of itself, found from the chunks it just wrote. */
+  repeats?: DocumentRepeats;
 }
 
 /** How a source is extracted, besides its budgets. */

@@ -39,6 +39,7 @@ function contextOf(title: string | null, headingPath: string[]): string {
 export const embeddingInput = (context: string, text: string) => (context ? `${context}\n\n${text}` : text);
 
 export interface PreparedChunk extends Chunk {
+  id: string;
   context: string;
 }
 
@@ -107,7 +108,7 @@ function insertChunks(
   // lock, which the server's own writes wait for while another thread or process indexes.
   const rows = chunks.map((c, i) => ({
     chunk: [
-      newId(),
+      c.id,
       owner.tenantId,
       owner.userId,
       owner.documentId,
@@ -182,12 +183,14 @@ export async function indexDocument(deps: RetrievalDeps, input: IndexDocumentInp
     chapterId: null,
     spaceId,
   };
-  return { chunkCount: await indexChunks(deps, owner, input.extract.title, chunkDocument(input.extract)) };
+  const ids = await indexChunks(deps, owner, input.extract.title, chunkDocument(input.extract));
+  return { chunkCount: ids.length };
 }
 
 /**
  * Embeds and writes a document's chunks batch by batch (only one batch's vectors are held at a
- * time), replacing its previous chunks; `beforeBatch` may stop the work between batches.
+ * time), replacing its previous chunks; `beforeBatch` may stop the work between batches. Returns
+ * the chunks' ids in the order of `cut`.
  */
 export async function indexChunks(
   deps: RetrievalDeps,
@@ -195,9 +198,9 @@ export async function indexChunks(
   title: string | null,
   cut: Chunk[],
   beforeBatch: () => void = () => {},
-): Promise<number> {
+): Promise<string[]> {
   const heading = title?.trim() || null;
-  const chunks = cut.map((c) => ({ ...c, context: contextOf(heading, c.headingPath) }));
+  const chunks = cut.map((c) => ({ ...c, id: newId(), context: contextOf(heading, c.headingPath) }));
   try {
     for (let start = 0; start === 0 || start < chunks.length; start += WRITE_BATCH) {
       beforeBatch();
@@ -210,7 +213,7 @@ export async function indexChunks(
     deleteChunksOf(deps.sqlite, owner);
     throw err;
   }
-  return chunks.length;
+  return chunks.map((c) => c.id);
 }
 
 export interface IndexChapterInput {
@@ -226,7 +229,7 @@ export interface IndexChapterInput {
 export async function indexChapter(deps: RetrievalDeps, input: IndexChapterInput): Promise<void> {
   const chunks = chunkMarkdown(input.markdown).map((c) => {
     const headingPath = c.headingPath[0] === input.title ? c.headingPath : [input.title, ...c.headingPath];
-    return { ...c, headingPath, context: contextOf(null, headingPath) };
+    return { ...c, headingPath, id: newId(), context: contextOf(null, headingPath) };
   });
   await storeChunks(
     deps,

@@ -7,9 +7,9 @@
  * server's embedder from the same settings.
  */
 import type { Database } from "bun:sqlite";
-import { openDb } from "../db/index.ts";
+import { openConnection } from "../db/connection.ts";
 import type { ExtractResult, IndexJob } from "../ingest/types.ts";
-import { chunkDocument } from "./chunk.ts";
+import { type Chunk, chunkDocument } from "./chunk.ts";
 import { createEmbedder, type EmbedderConfig } from "./embedders/create.ts";
 import type { Embedder } from "./embedders/types.ts";
 import { type IndexChapterInput, indexChapter, indexChunks } from "./index-chunks.ts";
@@ -25,7 +25,7 @@ function connection(dataDir: string): Promise<Database> {
   if (held) return held;
   // Off the server's thread a write may wait for the lock as long as a loaded machine needs: with the
   // server's 5 s, a source failed with "database is locked" while the server or another process wrote.
-  const opened = openDb(dataDir, { migrate: false, busyTimeoutMs: 60_000 }).then((o) => o.sqlite);
+  const opened = openConnection(dataDir, { busyTimeoutMs: 60_000 });
   connections.set(dataDir, opened);
   if (connections.size > KEPT) {
     const [oldest, conn] = connections.entries().next().value!;
@@ -41,10 +41,39 @@ function embedderFor(cfg: EmbedderConfig): Embedder {
   return embedder.embedder;
 }
 
-/** Indexes the extracted document; returns its chunk count. */
-export async function indexInWorker(job: IndexJob, result: ExtractResult): Promise<number> {
-  // The pool gives indexing its own time budget.
-  process.send?.({ phase: "indexing" });
+/**
+ * Connections whose writes are held in one open transaction (holdWrites): a turn of small files
+ * commits their chunks once. Each document's own write is a savepoint inside it, so one that fails
+ * is undone alone.
+ */
+let holding: Set<Database> | null = null;
+
+/** The documents indexed from now on are written in one transaction per database, until `commitHeldWrites`. */
+export function holdWrites(): void {
+  holding ??= new Set();
+}
+
+/** Commits what was held and stops holding; a failed commit (a full disk) throws, having rolled back. */
+export function commitHeldWrites(): void {
+  const held = holding;
+  holding = null;
+  let failure: unknown = null;
+  for (const sqlite of held ?? []) {
+    try {
+      sqlite.run("COMMIT");
+    } catch (err) {
+      failure ??= err;
+      if (sqlite.inTransaction) sqlite.run("ROLLBACK");
+    }
+  }
+  if (failure) throw failure;
+}
+
+/** Indexes the extracted document; returns its chunks as written, each with its id. */
+export async function indexInWorker(job: IndexJob, result: ExtractResult): Promise<(Chunk & { id: string })[]> {
+  // The pool gives indexing its own time budget; a small file of a shared turn, whose writes are
+  // held, does both within one file's (a message each cost more than indexing an abstract).
+  if (!holding) process.send?.({ phase: "indexing" });
   const owner = {
     tenantId: job.tenantId,
     userId: job.userId,
@@ -54,9 +83,15 @@ export async function indexInWorker(job: IndexJob, result: ExtractResult): Promi
     spaceId: job.spaceId,
   };
   const deps = { sqlite: await connection(job.dataDir), embedder: embedderFor(job.embedder) };
+  if (holding && !holding.has(deps.sqlite)) {
+    deps.sqlite.run("BEGIN IMMEDIATE");
+    holding.add(deps.sqlite);
+  }
   // A server that is gone has marked the document failed on restart: write nothing more for it.
   const serverAlive = () => process.ppid === server || process.exit(0);
-  return indexChunks(deps, owner, result.title, chunkDocument(result), serverAlive);
+  const chunks = chunkDocument(result);
+  const ids = await indexChunks(deps, owner, result.title, chunks, serverAlive);
+  return chunks.map((c, i) => ({ ...c, id: ids[i]! }));
 }
 
 /** A written chapter to index in the engine's thread (index-job.ts makes it): plain data. */

@@ -59,3 +59,30 @@ test("an error of the write itself is thrown at once and rolls the transaction b
     0,
   );
 });
+
+test("writes that wait for the lock together commit together, and one that throws is undone alone", async () => {
+  const other = new Database(join(dir, "courseforge.db"));
+  other.run("BEGIN IMMEDIATE");
+  const release = setTimeout(() => other.run("COMMIT"), 200);
+  const insert = (body: string) => opened.sqlite.run("INSERT INTO notes (body) VALUES (?)", [body]);
+  const visibleElsewhere = (body: string) =>
+    other.query<{ n: number }, [string]>("SELECT count(*) AS n FROM notes WHERE body = ?").get(body)!.n;
+  const settled = await Promise.allSettled([
+    writeWhenFree(opened.sqlite, () => insert("first")),
+    writeWhenFree(opened.sqlite, () => {
+      insert("refused");
+      throw new Error("refused");
+    }),
+    // Run in the same transaction as the first: another connection does not see the first yet.
+    writeWhenFree(opened.sqlite, () => {
+      insert("third");
+      return visibleElsewhere("first");
+    }),
+  ]);
+  clearTimeout(release);
+  expect(settled.map((s) => s.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+  expect((settled[1] as PromiseRejectedResult).reason.message).toBe("refused");
+  expect((settled[2] as PromiseFulfilledResult<number>).value).toBe(0);
+  expect(["first", "refused", "third"].map(visibleElsewhere)).toEqual([1, 0, 1]);
+  other.close();
+});

@@ -1,7 +1,7 @@
 /**
- * A short document's repeats are found as a long one's are (#28): its check runs on the server's
- * thread (a millisecond for a few chunks) instead of waiting in the extractive engine's thread
- * behind any course being built, and the document's details say the same thing. A note whose
+ * A short document's repeats are found as a long one's are (#28): its check runs in the extraction
+ * process that wrote its chunks, from the chunks in hand, instead of waiting in the extractive
+ * engine's thread behind any course being built, and the document's details say the same thing. A note whose
  * second section copies its first names that copy; the same note without it names none.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";

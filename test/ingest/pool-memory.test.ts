@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { resolve } from "node:path";
 import { PDFDocument } from "pdf-lib";
 import type { PeakRss } from "../../bench/ingest/peak-rss.ts";
@@ -6,6 +6,9 @@ import { ExtractionPool } from "../../src/ingest/pool.ts";
 import type { FileJob } from "../../src/ingest/types.ts";
 import { docxWithXml } from "../reliability/hostile-files.ts";
 import { corpus, scratch } from "./support.ts";
+
+// A 339-page PDF takes past the default 5 s beside other work.
+setDefaultTimeout(300_000);
 
 const tmp = scratch();
 const limits = { maxPdfPages: 1000, maxOcrPages: 50, maxImagePixels: 40_000_000, maxXmlBytes: 10 * 1024 * 1024 };
@@ -25,7 +28,8 @@ beforeAll(async () => {
   small = await tmp.write("note.txt", "A short note about mitochondria.");
   // Within the XML budget, but officeparser needs ~500 MB for it.
   heavyDocx = await tmp.write("heavy.docx", docxWithXml(8));
-});
+  // Building the book took past the hook's default 5 s on a loaded machine.
+}, 120_000);
 afterAll(() => tmp.remove());
 
 const job = (path: string, kind: FileJob["kind"]): FileJob => ({
