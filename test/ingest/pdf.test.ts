@@ -2,6 +2,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
 import { pageBlocks } from "../../src/ingest/pdf-blocks.ts";
 import { itemsToLines, type PdfTextItem } from "../../src/ingest/pdf-layout.ts";
+import { fileLimits } from "../../src/ingest/run-extraction.ts";
+import { sharedExtraction } from "../helpers/shared-extraction.ts";
 import { corruptPdf, encryptedPdf, manyPagePdf, textPdf } from "./build-fixtures.ts";
 import { corpus, failure, ingestConfig, scratch } from "./support.ts";
 
@@ -76,13 +78,9 @@ describe("PDF extraction", () => {
   });
 });
 
-/** The R manual (113 pages), extracted once for the tests that read it. */
+/** The R manual (113 pages), extracted once per run for every file that reads it. */
 describe("the R manual", () => {
-  let extracted: ReturnType<typeof extractFile> | undefined;
-  const rManual = () => {
-    extracted ??= extractFile(corpus("pdf/R-intro.pdf"), "R-intro.pdf", cfg);
-    return extracted;
-  };
+  const rManual = () => sharedExtraction(corpus("pdf/R-intro.pdf"), fileLimits(cfg));
 
   test("page count, page numbers, section headings from the outline, no running headers", async () => {
     const r = await rManual();
