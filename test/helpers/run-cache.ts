@@ -78,9 +78,16 @@ function tryLock(lock: string): boolean {
 
 /**
  * The fixture `kind` made of `parts` (strings, numbers, settings; a file by its `fileHash`): built by
- * `build` in the first file that asks, read back as JSON by the rest of the run.
+ * `build` in the first file that asks, read back as JSON by the rest of the run. A build past
+ * `budgetMs` (under the asking test's budget) gives up its lock, so a file that ended mid-build,
+ * its processes killed, does not leave the others waiting: the next to ask builds it again.
  */
-export async function runCached<T>(kind: string, parts: unknown, build: () => Promise<T>): Promise<T> {
+export async function runCached<T>(
+  kind: string,
+  parts: unknown,
+  build: () => Promise<T>,
+  budgetMs = 280_000,
+): Promise<T> {
   const key = new Bun.CryptoHasher("sha1").update(JSON.stringify([kind, parts])).digest("hex");
   const file = join(runDir(), `${kind}-${key}.json`);
   const lock = `${file}.lock`;
@@ -88,7 +95,11 @@ export async function runCached<T>(kind: string, parts: unknown, build: () => Pr
     if (existsSync(file)) return (await Bun.file(file).json()) as T;
     if (tryLock(lock)) {
       try {
-        const value = await build();
+        let timer: Timer | undefined;
+        const overdue = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`${kind} fixture not built within ${budgetMs} ms`)), budgetMs);
+        });
+        const value = await Promise.race([build(), overdue]).finally(() => clearTimeout(timer));
         // Written whole under another name first: a reader never sees half of it.
         await Bun.write(`${file}.part`, JSON.stringify(value));
         renameSync(`${file}.part`, file);
