@@ -8,8 +8,10 @@
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
-import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
+import { loadConfig } from "../../src/config.ts";
+import { fileLimits } from "../../src/ingest/run-extraction.ts";
 import { call, ROOT } from "../helpers/server.ts";
+import { sharedExtraction } from "../helpers/shared-extraction.ts";
 import { type CourseEnv, corpusForm, courseEnv, syncCourse } from "./helpers.ts";
 
 // Each document is a whole course built from a real document through the server in this process.
@@ -165,8 +167,7 @@ test(
   "R manual: chapters carry its code examples whole, each after the sentence that introduces it",
   async () => {
     const course = await build("pdf/R-intro.pdf", false);
-    const source = (await extractFile(join(CORPUS, "pdf/R-intro.pdf"), "R-intro.pdf")).markdown;
-    stopExtractionWorkers();
+    const source = (await sharedExtraction(join(CORPUS, "pdf/R-intro.pdf"), fileLimits(loadConfig()))).markdown;
 
     const listings = [...source.matchAll(/(?<=^|\n)(`{3,})\n([\s\S]*?)\n\1(?=\n|$)/g)].map((m) => m[2]!);
     /** Whether a code block is whole: one of the manual's listings, or consecutive ones (a listing broken by a page). */

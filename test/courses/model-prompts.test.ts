@@ -3,8 +3,9 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { headingPaths } from "../../src/ingest/document.ts";
-import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
-import { call, ROOT, tempDir } from "../helpers/server.ts";
+import { fileLimits } from "../../src/ingest/run-extraction.ts";
+import { call, ROOT } from "../helpers/server.ts";
+import { sharedExtraction } from "../helpers/shared-extraction.ts";
 import { type CourseEnv, chapterCalls, courseEnv, filesForm, outlineCalls, syncCourse } from "./helpers.ts";
 
 const PAPER = join(ROOT, "../shared/corpus/pdf/tracemonkey.pdf");
@@ -15,16 +16,13 @@ beforeAll(async () => {
   // covers sources that must be condensed to fit).
   env = await courseEnv({ env: { LLM_NUM_CTX: "65536" } });
 });
-afterAll(async () => {
-  await env.stop();
-  stopExtractionWorkers();
-});
+afterAll(() => env.stop());
 
 const squash = (s: string) => s.replace(/\s+/g, " ");
 
 test("the outline prompt samples the whole document: text of its last sections is in it", async () => {
   // The paper's own last two numbered sections (Conclusions, Future Work), read from its document model.
-  const { blocks } = await extractFile(PAPER, "tracemonkey.pdf", { ...loadConfig(), dataDir: tempDir() });
+  const { blocks } = await sharedExtraction(PAPER, fileLimits(loadConfig()));
   const paths = headingPaths(blocks);
   const lastSections = new Set(
     blocks
@@ -55,7 +53,7 @@ test("the outline prompt samples the whole document: text of its last sections i
 });
 
 test("a chapter prompt holds its own sections' text and the whole outline, and none of the other chapters' text", async () => {
-  const { blocks } = await extractFile(PAPER, "tracemonkey.pdf", { ...loadConfig(), dataDir: tempDir() });
+  const { blocks } = await sharedExtraction(PAPER, fileLimits(loadConfig()));
   const paths = headingPaths(blocks);
   const sections = blocks
     .filter((b) => b.kind === "heading" && b.role === "body" && /^\d+\.\s/.test(b.text))

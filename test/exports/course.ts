@@ -1,11 +1,13 @@
 /**
- * A real course for the export tests: generated through the API from a markdown file (extractive
- * engine, no model) from a markdown file and a paper of the shared corpus, with the materials a learner would have made: flashcards, an exam, notes and
- * espeak podcast episodes. Its topic is hostile, so every package shows how it escapes text.
+ * A real course for the export tests: generated through the API (extractive engine, no model) from
+ * a markdown file and a paper of the shared corpus, with the materials a learner would have made:
+ * flashcards, an exam, notes and espeak podcast episodes. Its topic is hostile, so every package shows how it escapes text.
  */
+import { cpSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { startApp, type TestApp } from "../helpers/app.ts";
-import { call, ROOT } from "../helpers/server.ts";
+import { fileHash, runCached, runDir } from "../helpers/run-cache.ts";
+import { call, ROOT, tempDir } from "../helpers/server.ts";
 import { BIOLOGY } from "../materials/fixtures.ts";
 
 /** A 13-page paper: enough text for a 10-question exam beside the chapter quizzes. */
@@ -25,14 +27,24 @@ export interface ExportCourseEnv {
   stop(): Promise<void>;
 }
 
-export async function exportCourse(opts: { podcasts?: boolean; materials?: boolean } = {}): Promise<ExportCourseEnv> {
-  // Listening: the podcast feed test hands its URLs to podget, a real client.
-  const srv = await startApp({
-    listen: true,
-    env: { RATE_LIMIT_PER_MINUTE: "10000", MODELS_DIR: "/nonexistent-models" },
-  });
+/** The export tests' server settings: no Piper voices, so the podcasts are eSpeak's. */
+const APP_ENV = { RATE_LIMIT_PER_MINUTE: "10000", MODELS_DIR: "/nonexistent-models" };
+
+interface BuiltCourse {
+  /** The stopped server's data directory, copied by every test file that exports the course. */
+  dataDir: string;
+  key: string;
+  courseId: string;
+}
+
+const USER = "learner";
+
+/** Generates the course with every material and its episodes, then stops its server and keeps its data. */
+async function buildCourse(): Promise<BuiltCourse> {
+  const dataDir = mkdtempSync(join(runDir(), "export-course-"));
+  const srv = await startApp({ dataDir, env: APP_ENV });
   const key = await srv.createKey("acme", "production");
-  const user = "learner";
+  const user = USER;
   const form = new FormData();
   const text = [...BIOLOGY.map((c) => c.content), HOSTILE_TEXT].join("\n\n");
   form.append("files", new File([text], "cell-biology.md", { type: "text/markdown" }));
@@ -42,35 +54,48 @@ export async function exportCourse(opts: { podcasts?: boolean; materials?: boole
   const r = await call(srv, "/v2/courses/generate-from-files?mode=sync", { key, user, body: form });
   if (r.status !== 200) throw new Error(`course generation failed: ${r.status} ${r.text}`);
   const courseId: string = r.body.course.id;
-  if (opts.materials !== false) {
-    for (const [path, json] of [
-      ["generate-flashcards", {}],
-      ["generate-exam", { exam_size: 10 }],
-      ["generate-notes", {}],
-    ] as const) {
-      const m = await call(srv, `/v2/courses/${courseId}/${path}`, { key, user, json });
-      if (m.status !== 200) throw new Error(`${path} failed: ${m.status} ${m.text}`);
-    }
+  for (const [path, json] of [
+    ["generate-flashcards", {}],
+    ["generate-exam", { exam_size: 10 }],
+    ["generate-notes", {}],
+  ] as const) {
+    const m = await call(srv, `/v2/courses/${courseId}/${path}`, { key, user, json });
+    if (m.status !== 200) throw new Error(`${path} failed: ${m.status} ${m.text}`);
   }
-  if (opts.podcasts) {
-    const g = await call(srv, `/v2/courses/${courseId}/podcasts/generate?tts_provider=espeak`, {
-      key,
-      user,
-      json: {},
-    });
-    if (g.status !== 200) throw new Error(`podcasts failed: ${g.status} ${g.text}`);
-    // Speech synthesis of every chapter: seconds idle, minutes on a loaded machine.
-    const deadline = Date.now() + 480_000;
-    for (;;) {
-      const l = await call(srv, `/v2/courses/${courseId}/podcasts`, { key, user });
-      if (l.body.count > 0 && l.body.episodes.every((e: { status: string }) => e.status === "ready")) break;
-      if (l.body.episodes?.some((e: { status: string }) => e.status === "error"))
-        throw new Error(`episode failed: ${l.text}`);
-      if (Date.now() > deadline) throw new Error(`episodes still generating: ${l.text}`);
-      await Bun.sleep(200);
-    }
+  const g = await call(srv, `/v2/courses/${courseId}/podcasts/generate?tts_provider=espeak`, { key, user, json: {} });
+  if (g.status !== 200) throw new Error(`podcasts failed: ${g.status} ${g.text}`);
+  // Speech synthesis of every chapter: seconds idle, minutes on a loaded machine.
+  const deadline = Date.now() + 480_000;
+  for (;;) {
+    const l = await call(srv, `/v2/courses/${courseId}/podcasts`, { key, user });
+    if (l.body.count > 0 && l.body.episodes.every((e: { status: string }) => e.status === "ready")) break;
+    if (l.body.episodes?.some((e: { status: string }) => e.status === "error"))
+      throw new Error(`episode failed: ${l.text}`);
+    if (Date.now() > deadline) throw new Error(`episodes still generating: ${l.text}`);
+    await Bun.sleep(200);
   }
-  return { srv, key, user, courseId, stop: () => srv.stop() };
+  await srv.stop({ keepData: true });
+  return { dataDir, key, courseId };
+}
+
+/**
+ * A server in this process on its own copy of the course's data. The course, its materials and
+ * its episodes are generated once per run (helpers/run-cache.ts) for every export test file: a
+ * course from the paper and the episodes' speech are most of these files' CPU. It listens: the
+ * podcast feed test hands its URLs to podget, a real client.
+ */
+export async function exportCourse(): Promise<ExportCourseEnv> {
+  const built = await runCached(
+    "export-course",
+    [fileHash(PAPER), BIOLOGY, HOSTILE_TEXT, HOSTILE_TOPIC, APP_ENV],
+    buildCourse,
+    // Under the export files' 600 s set-up: speech of three chapters took minutes beside other work.
+    580_000,
+  );
+  const dataDir = tempDir();
+  cpSync(built.dataDir, dataDir, { recursive: true });
+  const srv = await startApp({ dataDir, listen: true, env: APP_ENV });
+  return { srv, key: built.key, user: USER, courseId: built.courseId, stop: () => srv.stop() };
 }
 
 /** GET export as bytes, with status and headers. */

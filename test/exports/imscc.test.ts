@@ -16,8 +16,9 @@ let dir: string;
 let course: any;
 let exam: any;
 
+// The course is built once per run with its episodes: the file that builds it waits for their speech.
 beforeAll(async () => {
-  env = await exportCourse({});
+  env = await exportCourse();
   course = (await call(env.srv, `/v2/courses/${env.courseId}`, { key: env.key, user: env.user })).body;
   exam = (
     await call(env.srv, `/v2/courses/${env.courseId}/generate-exam`, {
@@ -32,7 +33,7 @@ beforeAll(async () => {
   expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="[a-z0-9-]+\.imscc"$/);
   openZip(res.bytes);
   dir = extractZip(res.bytes);
-}, 300_000);
+}, 600_000);
 afterAll(() => env.stop());
 
 /** XPath over a package file with Debian's xmllint (which also refuses a file that is not well-formed XML). */

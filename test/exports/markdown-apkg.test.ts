@@ -11,7 +11,7 @@ import { extractZip, openZip, text } from "./unzip.ts";
 let env: ExportCourseEnv;
 
 beforeAll(async () => {
-  env = await exportCourse({ podcasts: true });
+  env = await exportCourse();
 }, 600_000);
 afterAll(() => env.stop());
 

@@ -13,7 +13,7 @@ import { type ExportCourseEnv, exportCourse } from "./course.ts";
 let env: ExportCourseEnv;
 
 beforeAll(async () => {
-  env = await exportCourse({ podcasts: true, materials: false });
+  env = await exportCourse();
 }, 600_000);
 afterAll(() => env.stop());
 

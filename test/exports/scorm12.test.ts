@@ -35,8 +35,9 @@ window.API = {
 };
 </script></head><body><iframe id="sco" src="/sco/index.html" style="width:100%;height:600px"></iframe></body></html>`;
 
+// The course is built once per run with its episodes: the file that builds it waits for their speech.
 beforeAll(async () => {
-  env = await exportCourse({ materials: false });
+  env = await exportCourse();
   const res = await download(env, "scorm12");
   expect(res.status).toBe(200);
   openZip(res.bytes);
@@ -51,7 +52,7 @@ beforeAll(async () => {
       return file ? new Response(file) : new Response("not found", { status: 404 });
     },
   });
-}, 300_000);
+}, 600_000);
 afterAll(async () => {
   lms?.stop(true);
   await env.stop();

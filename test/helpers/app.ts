@@ -17,6 +17,8 @@ const NO_SOCKET_ORIGIN = "http://courseforge.test";
 export interface TestApp extends Omit<TestServer, "proc" | "kill"> {
   /** The composed services, for tests that look behind the API (database, queue, pools). */
   svc: Awaited<ReturnType<typeof openApp>>["svc"];
+  /** The Elysia app, for tests of its routes themselves (their handlers, as Elysia compiles them). */
+  app: Awaited<ReturnType<typeof openApp>>["app"];
 }
 
 export interface AppOptions extends Pick<StartOptions, "env" | "dataDir"> {
@@ -63,6 +65,7 @@ export async function startApp(opts: AppOptions = {}): Promise<TestApp> {
     url,
     dataDir,
     svc,
+    app,
     output,
     async fetch(input, init) {
       // A request over a socket arrives on a later turn of the event loop, after the work a response

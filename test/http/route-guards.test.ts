@@ -208,3 +208,94 @@ describe("each operation refuses every outsider", () => {
     expect(progress.body.flashcards.reviewed).toBe(0);
   });
 });
+
+/**
+ * Elysia awaits a handler when its constructor is AsyncFunction or when a regex finds a call or an
+ * await in its text; the executable's minified text can hide that call, and a promise then goes out
+ * unawaited (the podcast listing failed its response schema only there). So a handler that is not
+ * declared async must be shown to answer without a promise: each is called as Elysia calls it, on
+ * the request its line here describes (or, for the public pages, a plain GET), after that request
+ * went through the app so its hooks have authenticated it.
+ */
+test("every route handler that returns a promise is declared async", async () => {
+  const lines = routes();
+  // The console's page and an asset path: each is a file read, the branch a promise would come from.
+  const publicPaths: Record<string, string> = { "/app": "/app/", "/app/*": "/app/index.html" };
+  // The console's session is read from its cookie, not the key: the owner signs in for it.
+  const signIn = await srv.app.handle(
+    new Request(new URL("/v2/console/session", srv.url), {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: srv.url },
+      body: JSON.stringify({ api_key: learner.key, external_user_id: OWNER }),
+    }),
+  );
+  expect(signIn.status).toBe(201);
+  // The notes' reader reads notes once written (a row, not a generation: only the read is checked).
+  srv.svc.sqlite.run(
+    `INSERT INTO course_notes (id, course_id, model, learning_goal, learning_style, tutor_tone, notes, engine, created_at)
+     VALUES ('notes', ?, 'extractive', 'exams', 'concise', 'mentor', '# Notes', 'extractive', ?)`,
+    [ids.course, new Date().toISOString()],
+  );
+  const asConsole: Record<string, Record<string, string>> = {
+    "GET /v2/console/session": {
+      cookie: signIn.headers.get("set-cookie")!.split(";")[0]!,
+      "sec-fetch-site": "same-origin",
+    },
+  };
+  const checked: string[] = [];
+  const failures: string[] = [];
+  for (const route of srv.app.routes) {
+    const { handler } = route;
+    if (typeof handler !== "function" || handler.constructor.name === "AsyncFunction") continue;
+    const operation = `${route.method} ${route.path.replace(/:(\w+)/g, "{$1}")}`;
+    const line = lines[operation];
+    const path = line?.path ?? publicPaths[route.path] ?? route.path;
+    const url = new URL(path, srv.url);
+    const init = (): RequestInit => ({
+      method: route.method,
+      headers:
+        asConsole[operation] ??
+        (line
+          ? {
+              "x-api-key": learner.key,
+              "x-external-user-id": OWNER,
+              ...(line.json === undefined ? {} : { "content-type": "application/json" }),
+            }
+          : {}),
+      body: line?.json === undefined ? undefined : JSON.stringify(line.json),
+    });
+    const request = new Request(url, init());
+    const answered = await srv.app.handle(request);
+    // The request the handler is called with is one the app answers (a redirect is an answer).
+    expect(`${operation}: ${answered.status}`).toBe(
+      `${operation}: ${answered.status < 400 ? answered.status : "2xx or 3xx"}`,
+    );
+    const names = [...route.path.matchAll(/:(\w+)|\*/g)].map((m) => m[1] ?? "*");
+    const pattern = route.path.replace(/:\w+/g, "([^/]+)").replace("*", "(.*)");
+    const values = url.pathname.match(new RegExp(`^${pattern}$`))?.slice(1) ?? [];
+    const context = {
+      request,
+      path: url.pathname,
+      params: Object.fromEntries(names.map((n, i) => [n, values[i]])),
+      query: Object.fromEntries(url.searchParams),
+      headers: Object.fromEntries(new Request(url, init()).headers),
+      body: line?.json,
+      set: { headers: {}, status: 200 },
+      redirect: (to: string, status = 302) => new Response(null, { status, headers: { location: to } }),
+    };
+    try {
+      const result = (handler as (c: typeof context) => unknown)(context);
+      if (typeof (result as { then?: unknown } | null)?.then === "function") {
+        failures.push(`${operation} returns a promise and is not declared async`);
+        await result;
+      }
+    } catch (e) {
+      failures.push(`${operation} threw where the app answered: ${e}`);
+    }
+    checked.push(operation);
+  }
+  expect(failures).toEqual([]);
+  // The synchronous handlers of today, so the check is not empty.
+  expect(checked).toContain("GET /v2/courses/{course_id}");
+  expect(checked.length).toBeGreaterThan(10);
+});

@@ -3,12 +3,13 @@
  * headings, and a bold run-in heading is not the first words of its paragraph's sentence.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { extractPdf } from "../../src/ingest/pdf.ts";
 import type { ExtractResult } from "../../src/ingest/types.ts";
+import { sharedExtraction } from "../helpers/shared-extraction.ts";
 import { corpus } from "./support.ts";
 
 const LIMITS = { maxPdfPages: 1000, maxOcrPages: 50, maxImagePixels: 40_000_000, maxXmlBytes: 10 * 1024 * 1024 };
-const extract = (name: string) => extractPdf(corpus(`pdf/${name}`), name, LIMITS);
+// Each paper is parsed once per run for every file that reads it.
+const extract = (name: string) => sharedExtraction(corpus(`pdf/${name}`), LIMITS);
 const text = (r: ExtractResult) => r.blocks.map((b) => b.text).join("\n");
 
 describe("DPR paper", () => {

@@ -1,12 +1,13 @@
 /** PDF structure on the real corpus: headings, captions, footnotes, page furniture, reading order. */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { blocksToMarkdown, markdownToPlain } from "../../src/ingest/document.ts";
-import { extractPdf } from "../../src/ingest/pdf.ts";
 import type { ExtractResult } from "../../src/ingest/types.ts";
+import { sharedExtraction } from "../helpers/shared-extraction.ts";
 import { corpus } from "./support.ts";
 
 const LIMITS = { maxPdfPages: 1000, maxOcrPages: 50, maxImagePixels: 40_000_000, maxXmlBytes: 10 * 1024 * 1024 };
-const extract = (name: string) => extractPdf(corpus(`pdf/${name}`), name, LIMITS);
+// Each paper is parsed once per run for every file that reads it.
+const extract = (name: string) => sharedExtraction(corpus(`pdf/${name}`), LIMITS);
 
 const norm = (s: string) =>
   s

@@ -2,6 +2,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
 import { pageBlocks } from "../../src/ingest/pdf-blocks.ts";
 import { itemsToLines, type PdfTextItem } from "../../src/ingest/pdf-layout.ts";
+import { fileLimits } from "../../src/ingest/run-extraction.ts";
+import { sharedExtraction } from "../helpers/shared-extraction.ts";
 import { corruptPdf, encryptedPdf, manyPagePdf, textPdf } from "./build-fixtures.ts";
 import { corpus, failure, ingestConfig, scratch } from "./support.ts";
 
@@ -58,12 +60,15 @@ describe("PDF extraction", () => {
     expect(err.message).toContain("is not a valid PDF");
   });
 
-  test("a 2,000-page PDF is refused from its page count, naming the limit", async () => {
-    const path = await tmp.write("huge.pdf", await manyPagePdf(2000));
+  test("a PDF longer than INGEST_MAX_PDF_PAGES is refused from its page count, naming the limit", async () => {
+    // A 12-page PDF against a limit of 10 shows what a 2,000-page one against 1,000 does, for a
+    // fraction of the CPU spent building it.
+    const path = await tmp.write("huge.pdf", await manyPagePdf(12));
     // The page count is read before any page: the refusal names it, so no page was extracted.
-    const err = await failure(extractFile(path, "huge.pdf", cfg));
+    const err = await failure(extractFile(path, "huge.pdf", ingestConfig(tmp.dir, { ingestMaxPdfPages: 10 })));
     expect(err.code).toBe("TOO_MANY_PAGES");
-    expect(err.message).toContain("2000 pages");
+    expect(err.message).toContain("12 pages");
+    expect(err.message).toContain("at most 10 pages");
     expect(err.message).toContain("INGEST_MAX_PDF_PAGES");
   });
 
@@ -76,13 +81,9 @@ describe("PDF extraction", () => {
   });
 });
 
-/** The R manual (113 pages), extracted once for the tests that read it. */
+/** The R manual (113 pages), extracted once per run for every file that reads it. */
 describe("the R manual", () => {
-  let extracted: ReturnType<typeof extractFile> | undefined;
-  const rManual = () => {
-    extracted ??= extractFile(corpus("pdf/R-intro.pdf"), "R-intro.pdf", cfg);
-    return extracted;
-  };
+  const rManual = () => sharedExtraction(corpus("pdf/R-intro.pdf"), fileLimits(cfg));
 
   test("page count, page numbers, section headings from the outline, no running headers", async () => {
     const r = await rManual();

@@ -3,29 +3,26 @@
  * heading in both, each entry a reference block), their body text cites them without the markers,
  * and no word is left split at a line-end hyphen when the joined word exists.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { createRequire } from "node:module";
 import type { Block } from "../../src/ingest/document.ts";
-import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
-import { corpus, ingestConfig, scratch } from "./support.ts";
+import { fileLimits } from "../../src/ingest/run-extraction.ts";
+import { sharedExtraction } from "../helpers/shared-extraction.ts";
+import { corpus, ingestConfig } from "./support.ts";
 
-const tmp = scratch();
-const cfg = ingestConfig(tmp.dir);
+// The documents are parsed once per run for every file that reads them.
+const limits = fileLimits(ingestConfig(""));
 const blocksOf: Record<string, Block[]> = {};
 
 beforeAll(async () => {
   for (const name of ["tracemonkey.pdf", "dpr-paper-multi-column.pdf", "R-intro.pdf", "redp5110_sampled.pdf"]) {
-    blocksOf[name] = (await extractFile(corpus(`pdf/${name}`), name, cfg)).blocks;
+    blocksOf[name] = (await sharedExtraction(corpus(`pdf/${name}`), limits)).blocks;
   }
   for (const path of ["docx/markitdown-autogen-paper.docx", "pptx/markitdown-autogen-slides.pptx"]) {
     const name = path.split("/").pop()!;
-    blocksOf[name] = (await extractFile(corpus(path), name, cfg)).blocks;
+    blocksOf[name] = (await sharedExtraction(corpus(path), limits)).blocks;
   }
 }, 300_000);
-afterAll(() => {
-  stopExtractionWorkers();
-  tmp.remove();
-});
 
 describe("back matter of real papers", () => {
   test.each([

@@ -51,9 +51,10 @@ export const consoleRoutes = () =>
     // so the page's relative asset URLs resolve under /app/.
     .get(
       "/app",
-      ({ request, redirect }) => (new URL(request.url).pathname === "/app" ? redirect("/app/", 301) : consoleFile("")),
+      async ({ request, redirect }) =>
+        new URL(request.url).pathname === "/app" ? redirect("/app/", 301) : consoleFile(""),
       {
         detail: { hide: true },
       },
     )
-    .get("/app/*", ({ params }) => consoleFile(params["*"]), { detail: { hide: true } });
+    .get("/app/*", async ({ params }) => consoleFile(params["*"]), { detail: { hide: true } });
