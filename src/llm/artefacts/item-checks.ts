@@ -191,9 +191,13 @@ const classOf = (choice: string, source?: ItemSource) => {
  * files"): a word read in lower case, as a name is one of everyday English too ("External").
  */
 export function sameWordClass(was: string, now: string, source?: ItemSource): boolean {
-  const lower = (t: string) => (/\s/.test(t.trim()) ? t : t.toLowerCase());
-  const a = classOf(lower(was), source);
-  const b = classOf(lower(now), source);
+  // A word the document writes after an article is a noun there, whatever its usual class.
+  const read = (t: string) => {
+    const w = /\s/.test(t.trim()) ? t : t.toLowerCase();
+    return source && ["the", "a", "an"].some((a) => source.has(`${a} ${w}`)) ? "noun" : classOf(w);
+  };
+  const a = read(was);
+  const b = read(now);
   return a === null || b === null || a === b;
 }
 

@@ -5,6 +5,7 @@
  * for or offers as a choice).
  */
 import { cutShort, definesTerm, instructs } from "../artefacts/item-checks.ts";
+import { usualClass } from "../wordnet.ts";
 import { COMMON_ZIPF, zipf } from "./background.ts";
 import { containsPhrase, escapeRegExp, isStopword, type Sentence, wordCount } from "./text.ts";
 
@@ -82,7 +83,7 @@ function instanceOnly(article: string, predicate: string): boolean {
   if (/\b(?:these|those|this|above|previous|preceding)\b/i.test(predicate)) return true;
   if (article.toLowerCase() !== "the") return false;
   const named = /\b(?:of|in|for|from|by) the (\p{Ll}[\p{Ll}\d_]*)\s+\p{Ll}/u.exec(predicate)?.[1];
-  return named !== undefined && zipf(named) === 0;
+  return named !== undefined && usualClass(named) === null;
 }
 
 const SINGLE_WORD_ZIPF = 3.7;
