@@ -117,6 +117,7 @@ describe("1. a reason is the one its own sentence gives", () => {
         "This is a choice we made because users seldom want to rotate an object around a point.",
         "Because a pipe connects the output of one process to the input of the next, the shell runs both processes at once.",
         "Short branches reduce merge conflicts, because fewer lines change while they are apart.",
+        "In other losing states, any move leads to a winning state for the other player.",
       ]),
     ).map((c) => `${c.effect} ⇐ ${c.cause}`);
     expect(causes).toEqual([

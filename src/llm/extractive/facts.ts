@@ -117,6 +117,9 @@ export function causeFacts(sentences: Sentence[]): CauseFact[] {
       if (
         causeFirst &&
         (wordCount(cause) > 8 ||
+          // "In other losing states, any move leads to …": an opening phrase is no subject to ask about.
+          /,/.test(cause) ||
+          !opensWithSubject(cause) ||
           /\b(that|which|who|whom|whose)\b/i.test(cause) ||
           taggedDoc(cause).match("(#Pronoun|#Verb)").not("#Gerund").found)
       )
