@@ -261,7 +261,7 @@ const SUBORDINATE_TAIL = /\b(?:that|which|who|because|if|when|where|whether)\s+(
  * ("multiple"); or what X does is no object of its verb ("with parallel regions": the verb takes none).
  */
 export function roleProblem(subject: string, object: string): string | null {
-  if (/^(?:the|these|those|this|that|each|its|their)\s+\p{Ll}+$/u.test(subject.trim()))
+  if (/^(?:the|these|those|this|that|each|its|their)\s+\p{Ll}+$/iu.test(subject.trim()))
     return `names "${subject}" without saying which`;
   if (/^\p{Ll}+$/u.test(subject.trim()) && ["adjective", "adverb", "verb"].includes(usualClass(subject.trim()) ?? ""))
     return `asks about "${subject}", which is no thing`;

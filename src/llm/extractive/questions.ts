@@ -340,6 +340,12 @@ function agentQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
     .map((r) => {
       const opening = new RegExp(`^${escapeRegExp(r.subject)}\\s+`, "i").exec(r.sentence.text);
       const predicate = opening ? r.sentence.text.slice(opening[0].length).replace(/[.!]+$/, "") : "";
+      // The predicate opens on the fact's own verb or modal, not on the rest of a longer subject ("Accessor | functions check …").
+      const first = predicate.split(/\s+/)[0]!.toLowerCase();
+      if (
+        !(r.modal ? first === r.modal.toLowerCase() : first.startsWith(r.verb.slice(0, Math.max(2, r.verb.length - 1))))
+      )
+        return null;
       // "Which term … determine …" would not agree: a plural subject's verb is asked of no single term.
       if (!predicate || (r.plural && !r.modal) || wordCount(predicate) > 20 || roleProblem(r.subject, r.object))
         return null;
