@@ -193,13 +193,18 @@ const norm = (t: string) =>
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim();
 
-/** b: whether a cause item's sentence joins its effect and its answer by the connective it asks about. */
+/**
+ * b: whether a cause item's sentence joins its effect and its answer by the connective it asks about;
+ * a capital "Because" or "Since" inside the quoted sentence opens another sentence, whose reason it
+ * gives; a reason that is no clause of its own (no finite verb) states no reason.
+ */
 export function noReason(q: Mcq): boolean {
   if (kindOf(q) !== "cause") return false;
   const s = ` ${norm(sourceSentence(q))} `;
   const answer = norm(q.choices[q.answer] ?? "");
   const reason = /^What reason does the course give for this: “(.+)”\?$/.exec(q.prompt);
   if (reason) {
+    if (/\S\s+(?:Because|Since)\b/.test(sourceSentence(q)) || !finite(q.choices[q.answer] ?? "")) return true;
     const effect = norm(reason[1]!);
     return !(
       s.includes(` ${effect} because ${answer}`) ||
@@ -236,17 +241,41 @@ const askedTerm = (prompt: string) =>
 
 const NOT_A_TERM = /^(?:one|two|three|four|five|\d+|this|these|that|those|some|many|each|every|such|other)\b/i;
 
-/** d: whether a term → definition item rests on a sentence that merely uses the term. */
+// Which one of several the term is ("the third subtree", "the next step"): an instance, not a kind.
+const ORDINAL =
+  /^(?:first|second|third|fourth|fifth|sixth|next|last|previous|following|current|other|same|new|final|latter|former)\b/i;
+/**
+ * d: a sentence about one instance of the term rather than what the term is: the term is an
+ * ordinal one ("The third subtree is …"), or its predicate points back at what the text just showed
+ * ("the product of these values") or names one program or object of the text, a code word no
+ * dictionary holds ("The return value is the final status of the ls process").
+ */
+export function instanceDefinition(term: string, back: string): boolean {
+  if (ORDINAL.test(term)) return true;
+  const subject = new RegExp(`^(?:(?:an?|the)\\s+)?${escapeRe(term)}\\S*\\s+(?:is|are)\\s+(.*)$`, "i").exec(
+    back.trim(),
+  );
+  if (!subject) return false;
+  const predicate = subject[1]!;
+  if (/\b(?:these|those|this|above|previous|preceding)\b/i.test(predicate)) return true;
+  if (!/^the\s/i.test(back.trim())) return false;
+  const named = /\b(?:of|in|for|from|by) the (\p{Ll}[\p{Ll}\d_]*)\s+\p{Ll}/u.exec(predicate)?.[1];
+  return named !== undefined && !semcor().has(named);
+}
+
+/** d: whether a term → definition item rests on a sentence that merely uses the term, or tells of one instance. */
 export function contextDefinition(q: Mcq): boolean {
   if (kindOf(q) !== "term → definition") return false;
   const term = askedTerm(q.prompt);
   const sentence = sourceSentence(q);
   if (!term || !sentence) return false;
-  return !definesCard({ front: term, back: sentence });
+  return !definesCard({ front: term, back: sentence }) || instanceDefinition(term, sentence);
 }
-/** d: whether a card or key term merely uses its term, or names no term. */
+/** d: whether a card or key term merely uses its term, tells of one instance, or names no term. */
 export const contextCard = (card: { front: string; back: string }) =>
-  NOT_A_TERM.test(card.front.replace(/^What (?:is|are) /, "")) || !definesCard(card);
+  NOT_A_TERM.test(card.front.replace(/^What (?:is|are) /, "")) ||
+  !definesCard(card) ||
+  instanceDefinition(card.front.replace(/^What (?:is|are) (?:an? |the )?|\?$/g, ""), card.back);
 
 /** e: whether a sentence is an exercise or an instruction to the reader, not a statement. */
 export function instruction(text: string): boolean {
@@ -351,4 +380,130 @@ export function padded(items: Item[]): number {
     for (const k of keys) seen.add(k);
   }
   return n;
+}
+
+/*
+ * Classes the s4 reader's check named beyond a-h:
+ *   i. choiceFault: a choice that is the answer under another name (an abbreviation, "Wasm" beside
+ *      "WebAssembly"), a clause fragment among clauses ("the header indicates that the new class"),
+ *      or a statement swap whose swapped word is of another word class ("foremost files");
+ *   j. vagueRole: a "what does X do" question whose subject is no named thing ("the function",
+ *      "multiple"), whose verb is no verb ("the functions pen"), or whose answer is no object ("with …");
+ *   k. guideFault: a guide bullet cut at a break, leaning on the sentence before, a trivia key fact
+ *      (a count or a size), or a chapter heading naming front or back matter.
+ */
+const PREPOSITION_START =
+  /^(?:with|of|to|on|in|at|by|for|from|within|into|onto|over|under|about|that|which|whether|because|if|when|and|or|but|are|is|was|were)\b/i;
+const SUBORDINATE_TAIL = /\b(?:that|which|who|because|if|when|where|whether)\s+([^,;]*)$/i;
+
+/** Whether one choice is the other under a shorter name: its initials, or its letters in order from the same first one. */
+export function shortFormOf(short: string, long: string): boolean {
+  const s = short.toLowerCase().replace(/s$/, "");
+  const l = long.toLowerCase();
+  if (s.length < 2 || s.length > 6 || /\s/.test(short) || l.length <= s.length + 2 || s[0] !== l[0]) return false;
+  const initials = long
+    .split(/[\s-]+/)
+    .map((w) => w[0] ?? "")
+    .join("")
+    .toLowerCase();
+  if (initials === s) return true;
+  // A short form is no everyday word ("mean" is not "median" shortened).
+  if (semcor().has(s)) return false;
+  let at = 0;
+  for (const ch of s) {
+    at = l.indexOf(ch, at) + 1;
+    if (at === 0) return false;
+  }
+  return true;
+}
+
+/** Whether a clause choice is a fragment: it opens on a preposition or a linking word, or its last subordinate clause has no verb. */
+export function clauseFragment(choice: string): boolean {
+  const c = choice.trim().replace(/[.!?…]+$/, "");
+  if (c.split(/\s+/).length < 4) return false;
+  if (DANGLING_END.test(c)) return true;
+  // An opening phrase set off by a comma ("On a given path, a position …") leads a whole clause.
+  const lead = /^[^,]{2,40},\s+(.*)$/.exec(c)?.[1];
+  if (PREPOSITION_START.test(c) && !(lead && finite(lead))) return true;
+  const tail = SUBORDINATE_TAIL.exec(c);
+  if (!tail || tail[1]!.split(/\s+/).length < 2) return false;
+  // A relative pronoun may be the clause's subject ("a path that visits …"): read it with one.
+  const relative = /^(?:that|which|who)$/i.test(tail[0].split(/\s+/)[0]!);
+  return !finite(tail[1]!) && !(relative && (finite(`it ${tail[1]}`) || finite(`they ${tail[1]}`)));
+}
+
+/** The words where a swapped statement differs from the true one (one span each). */
+function swappedSpans(a: string, b: string): [string, string] {
+  const x = a.split(/\s+/);
+  const y = b.split(/\s+/);
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  let j = 0;
+  while (j < x.length - i && j < y.length - i && x[x.length - 1 - j] === y[y.length - 1 - j]) j++;
+  return [x.slice(i, x.length - j).join(" "), y.slice(i, y.length - j).join(" ")];
+}
+const bareWord = (t: string) => t.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, "");
+
+/** i: why a question's choices fail, or null. */
+export function choiceFault(q: Mcq): string | null {
+  const right = q.choices[q.answer] ?? "";
+  for (const a of q.choices)
+    for (const b of q.choices)
+      if (a !== b && (a === right || b === right) && shortFormOf(a, b)) return `synonym: "${a}" ~ "${b}"`;
+  const clauses = q.choices.filter((c) => c.split(/\s+/).length >= 4);
+  if (clauses.length === q.choices.length) {
+    const fragment = q.choices.find((c) => c !== right && clauseFragment(c) && !clauseFragment(right));
+    if (fragment) return `fragment: "${fragment}"`;
+  }
+  if (kindOf(q) === "true statement") {
+    for (const c of q.choices) {
+      if (c === right) continue;
+      const [was, now] = swappedSpans(right, c).map(bareWord) as [string, string];
+      const k = wordClassOf(now);
+      const w = wordClassOf(was);
+      if (was && now && k && w && k !== w) return `swap of another class: "${was}" → "${now}"`;
+    }
+  }
+  return null;
+}
+
+const ROLE = /^According to the course, what (?:does|do|can|could|will|would|may|might|must|should) (.+) (\S+)\?$/;
+/** j: why a "what does X do" question names nothing in particular or is no question, or null. */
+export function vagueRole(q: Mcq): string | null {
+  const m = ROLE.exec(q.prompt);
+  if (!m) return null;
+  const [subject, verb] = [m[1]!, m[2]!];
+  if (/^(?:the|these|those|this|that|each|its|their)\s+\p{Ll}+$/u.test(subject)) return `vague subject "${subject}"`;
+  if (/^\p{Ll}+$/u.test(subject) && ["adj", "adv", "verb"].includes(wordClassOf(subject) ?? ""))
+    return `subject "${subject}" is no noun`;
+  const v = wordClassOf(verb);
+  if (v !== null && v !== "verb") return `"${verb}" is no verb`;
+  if (PREPOSITION_START.test(q.choices[q.answer] ?? "")) return `answer is no object: "${q.choices[q.answer]}"`;
+  return null;
+}
+
+const MATTER =
+  /^(?:contents|table of contents|preface|foreword|acknowledge?ments?|copyright|licen[cs]e|about the authors?|dedication|index|references|bibliography|glossary|colophon|errata|credits)\b/i;
+/** k: the guide's faults, one line each. */
+export function guideFaults(sections: { heading: string; bullets?: string[] }[]): string[] {
+  const out: string[] = [];
+  for (const s of sections) {
+    const titled = s.heading.split(/:\s*/).slice(1);
+    if (/^Chapter \d+:/.test(s.heading) && titled.some((t) => MATTER.test(t.replace(/^[\d.\s–-]+/, ""))))
+      out.push(`heading: ${s.heading}`);
+    for (const b of s.bullets ?? []) {
+      const text = b.replace(/\s*\([^()]*\)$/, "").trim();
+      if (!/[.!?]["”’)]?$/.test(text) || DANGLING_END.test(stripEnd(text))) out.push(`cut: ${b}`);
+      else if (
+        /^(?:for one thing|for another|in this case|in that case|here|still|again|instead|otherwise|likewise|similarly|as a result|in other words|if you did)\b/i.test(
+          text,
+        ) ||
+        /\b(?:this|these|those)\s+(?:is|are|was|were|does|do|still|also|just|means|helps?)\b/i.test(text)
+      )
+        out.push(`leans: ${b}`);
+      else if (s.heading === "Key facts" && /\b\d[\d,.]*\s*(?:[kKMG]?B|bytes?|%|\p{Ll}{3,}s)\b/u.test(text))
+        out.push(`trivia fact: ${b}`);
+    }
+  }
+  return out;
 }

@@ -18,6 +18,7 @@
  *   - blanks: the share of fill-in-the-blank questions over the quizzes, and the most in one; goal ≤ 40%
  *   - exam blanks: their share of the exam (a teacher would not set an exam of mostly blanks either)
  *   - defines: flashcards whose back says what the front is or does; goal ≥ 90%
+ *   - faults a-k: the reader's fault classes, each counted by its check in item-checks.ts
  * Every item is written to a markdown file per course for reading (dev half only when reading for rules).
  */
 import { mkdtempSync } from "node:fs";
@@ -34,12 +35,14 @@ import { CORPUS, documents } from "./documents.ts";
 import { fromFrontBack, frontBackOf } from "./front-back.ts";
 import {
   agreement,
+  choiceFault,
   contextCard,
   contextDefinition,
   cutDefinition,
   definesCard,
   fragmentPrompt,
   fragmentStatement,
+  guideFaults,
   type Item,
   instruction,
   kindOf,
@@ -49,6 +52,7 @@ import {
   readsInput,
   taughtSentences,
   triviaBlank,
+  vagueRole,
   wordClassMismatch,
 } from "./item-checks.ts";
 
@@ -58,8 +62,20 @@ const asCard = (k: { term: string; definition: string }) => ({
   back: k.definition,
 });
 
-/** The reader's fault classes a-h (item-checks.ts), counted per course. */
-const FAULTS = ["cut", "noReason", "readsInput", "context", "instruction", "wordClass", "agreement", "padded"] as const;
+/** The reader's fault classes a-k (item-checks.ts), counted per course. */
+const FAULTS = [
+  "cut",
+  "noReason",
+  "readsInput",
+  "context",
+  "instruction",
+  "wordClass",
+  "agreement",
+  "padded",
+  "choices",
+  "vague",
+  "guide",
+] as const;
 type Fault = (typeof FAULTS)[number];
 
 const { values } = parseArgs({
@@ -137,7 +153,7 @@ const emptyRow = (name: string, error?: string): Row => ({
   mostBlanks: 0,
   examBlanks: [0, 0],
   defines: [0, 0],
-  faults: { cut: 0, noReason: 0, readsInput: 0, context: 0, instruction: 0, wordClass: 0, agreement: 0, padded: 0 },
+  faults: Object.fromEntries(FAULTS.map((f) => [f, 0])) as Record<Fault, number>,
 });
 
 const outDir = mkdtempSync(join(tmpdir(), "cf-items-"));
@@ -231,6 +247,9 @@ async function measure(c: Course): Promise<Row> {
     wordClass: mcqs.filter(wordClassMismatch).map((q) => `${q.prompt} [${q.choices.join(" | ")}]`),
     agreement: [...items.map((q) => q.prompt), ...cards.map((k) => k.front)].filter(agreement),
     padded: padded(examItems) > 0 ? [`${padded(examItems)} of ${examItems.length} exam items`] : [],
+    choices: mcqs.flatMap((q) => choiceFault(q) ?? []).map((f, i) => `${f} (${i + 1})`),
+    vague: mcqs.flatMap((q) => (vagueRole(q) ? [`${vagueRole(q)}: ${q.prompt}`] : [])),
+    guide: guideFaults(sections as { heading: string; bullets?: string[] }[]),
   };
   await Bun.write(
     join(outDir, `${c.doc.half}-${c.doc.name}.json`),
@@ -364,7 +383,7 @@ for (const half of halves) {
   console.log(`\n== ${half.toUpperCase()}: item checks, built-in engine (quizzes, exam, flashcards, study guide)`);
   console.log(line(header));
   for (const r of table) console.log(line(r));
-  console.log(`reader's fault classes (a-h): ${faultTotals}`);
+  console.log(`reader's fault classes (a-k): ${faultTotals}`);
 }
 console.log("goals: fragments 0, trivia 0, front/back 0, kinds min ≥ 3, blanks ≤ 40% in every quiz, defines ≥ 90%");
 console.log(`items: ${outDir}`);

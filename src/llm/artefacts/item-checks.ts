@@ -188,6 +188,21 @@ const classOf = (choice: string, source?: ItemSource) => {
   return c !== "noun" && source && ["the", "a", "an"].some((a) => source.has(`${a} ${word}`)) ? null : c;
 };
 
+/**
+ * Whether a term put in another's place is of its word class (no adverb for a noun, "foremost
+ * files"): a word read in lower case, as a name is one of everyday English too ("External").
+ */
+export function sameWordClass(was: string, now: string, source?: ItemSource): boolean {
+  // A word the document writes after an article is a noun there, whatever its usual class.
+  const read = (t: string) => {
+    const w = /\s/.test(t.trim()) ? t : t.toLowerCase();
+    return source && ["the", "a", "an"].some((a) => source.has(`${a} ${w}`)) ? "noun" : classOf(w);
+  };
+  const a = read(was);
+  const b = read(now);
+  return a === null || b === null || a === b;
+}
+
 /** Whether a blank is what its sentence is about: its subject, or what its "is/are" states. */
 const blankIsTheFact = (sentence: string) =>
   /^["“‘]?_{3,}/.test(sentence) || /\b(is|are|was|were)\s+_{3,}\s*[.!?]?["”’)]?$/.test(sentence);
@@ -212,10 +227,79 @@ export class ItemSource {
   }
 }
 
+/**
+ * Whether `short` is `long` under a shorter name: its initials ("DOM"), or its letters in order from
+ * the same first one when it is no everyday word ("Wasm" for "WebAssembly"). Offered side by side,
+ * the two are one answer.
+ */
+export function shortFormOf(short: string, long: string): boolean {
+  const s = short.toLowerCase().replace(/s$/, "");
+  const l = long.toLowerCase();
+  if (s.length < 2 || s.length > 6 || /\s/.test(short) || l.length <= s.length + 2 || s[0] !== l[0]) return false;
+  const initials = long
+    .split(/[\s-]+/)
+    .map((w) => w[0] ?? "")
+    .join("")
+    .toLowerCase();
+  if (initials === s) return true;
+  if (zipf(s) > 0) return false;
+  let at = 0;
+  for (const ch of s) {
+    at = l.indexOf(ch, at) + 1;
+    if (at === 0) return false;
+  }
+  return true;
+}
+/** Whether two choices name one thing, one the other's short form. */
+export const sameThing = (a: string, b: string) => shortFormOf(a, b) || shortFormOf(b, a);
+
+const LINK_START =
+  /^(?:with|of|to|on|in|at|by|for|from|within|into|onto|over|under|about|that|which|whether|because|if|when|and|or|but|are|is|was|were)\b/i;
+const SUBORDINATE_TAIL = /\b(?:that|which|who|because|if|when|where|whether)\s+([^,;]*)$/i;
+
+/**
+ * Why "what does X do?" asks about nothing in particular, or null: X is one thing of its context
+ * the question cannot show ("the function", "these routines"), or a lone word that is no noun
+ * ("multiple"); or what X does is no object of its verb ("with parallel regions": the verb takes none).
+ */
+export function roleProblem(subject: string, object: string): string | null {
+  if (/^(?:the|these|those|this|that|each|its|their)\s+\p{Ll}+$/iu.test(subject.trim()))
+    return `names "${subject}" without saying which`;
+  if (/^\p{Ll}+$/u.test(subject.trim()) && ["adjective", "adverb", "verb"].includes(usualClass(subject.trim()) ?? ""))
+    return `asks about "${subject}", which is no thing`;
+  if (LINK_START.test(object.trim())) return `answers with "${object}", which is no object of the verb`;
+  return null;
+}
+
+/**
+ * Whether a clause offered as a choice is a fragment of its sentence: it trails off, opens on a
+ * preposition or a linking word (an object cut from its verb, "with a number of layers …") unless a
+ * whole clause follows its opening phrase, or its last subordinate clause has no verb ("the header
+ * indicates that the new class").
+ */
+export function clauseFragment(choice: string): boolean {
+  const c = choice.trim().replace(/[.!?]+$/, "");
+  if (c.split(/\s+/).length < 4) return false;
+  if (/…$/.test(c) || DANGLING_END.test(c)) return true;
+  const lead = /^[^,]{2,40},\s+(.*)$/.exec(c)?.[1];
+  if (LINK_START.test(c) && !(lead && finite(lead))) return true;
+  const tail = SUBORDINATE_TAIL.exec(c);
+  if (!tail || tail[1]!.split(/\s+/).length < 2) return false;
+  // A relative pronoun may be its clause's subject ("a path that visits …"): read it with one.
+  const relative = /^(?:that|which|who)$/i.test(tail[0].split(/\s+/)[0]!);
+  return !finite(tail[1]!) && !(relative && (finite(`it ${tail[1]}`) || finite(`they ${tail[1]}`)));
+}
+
 /** Why a multiple-choice question's choices fail, or null. */
 export function choicesProblem(q: McqQuestion, source?: ItemSource): string | null {
   const right = q.choices[q.answer];
   if (right === undefined) return null;
+  const twin = q.choices.find((c) => c !== right && sameThing(c, right));
+  if (twin !== undefined) return `offers "${twin}", another name of the answer "${right}"`;
+  if (q.choices.every((c) => c.split(/\s+/).length >= 4)) {
+    const cut = q.choices.find(clauseFragment);
+    if (cut !== undefined) return `offers "${cut}", a fragment of its sentence`;
+  }
   const blank = BLANKED.test(q.prompt);
   if (blank && !blankIsTheFact(blankedSentence(q.prompt))) {
     const trivia = q.choices.find((c) => ["figure", "name"].includes(choiceKind(c)));

@@ -5,6 +5,7 @@
  * for or offers as a choice).
  */
 import { cutShort, definesTerm, instructs } from "../artefacts/item-checks.ts";
+import { usualClass } from "../wordnet.ts";
 import { COMMON_ZIPF, zipf } from "./background.ts";
 import { containsPhrase, escapeRegExp, isStopword, type Sentence, wordCount } from "./text.ts";
 
@@ -36,7 +37,7 @@ const ACRONYM = /\b((?:[\p{Lu}][\p{L}-]*\s+){1,5}[\p{Lu}][\p{L}-]*)\s+\(([\p{Lu}
 
 // A count opens a statement about some things ("Two words are a reverse pair if …"), not a term.
 const NOT_A_TERM =
-  /^(two|three|four|five|six|several|few|note|notes|warning|example|examples|tip|caution|important|level|levels|indeed|once|even|further|after|before|however|suppose|technically|normally|generally|usually|typically|simplest|same|following|former|latter|it|this|that|these|those|there|here|he|she|they|we|i|you|which|what|who|one|each|all|some|such|its|their|our|his|her|also|then|now|so|but|and|if|when|while|for|in|on|at|by|with|from|to|of|as|because|although|since|another|other|most|many|much|more|less|only|both|first|second|last|next|result|problem|goal|idea|main|key|reason|answer|question|difference|advantage|disadvantage|solution|approach)\b/i;
+  /^(two|three|third|four|fourth|five|fifth|six|several|previous|current|final|latter|former|few|note|notes|warning|example|examples|tip|caution|important|level|levels|indeed|once|even|further|after|before|however|suppose|technically|normally|generally|usually|typically|simplest|same|following|former|latter|it|this|that|these|those|there|here|he|she|they|we|i|you|which|what|who|one|each|all|some|such|its|their|our|his|her|also|then|now|so|but|and|if|when|while|for|in|on|at|by|with|from|to|of|as|because|although|since|another|other|most|many|much|more|less|only|both|first|second|last|next|result|problem|goal|idea|main|key|reason|answer|question|difference|advantage|disadvantage|solution|approach)\b/i;
 // The document pointing at itself ("Section 3 is …", "Figure 2 shows …", "This paper …") defines nothing.
 const SELF_REFERENCE =
   /^(?:(?:this|the|our)\s+)?(section|chapter|figure|fig\.|table|appendix|paper|article|report|equation|listing|algorithm|slide|page|part|work|study)s?\b(?:\s+[\dIVXivx.]+\b)?/i;
@@ -70,6 +71,19 @@ function genusOk(copula: string, predicate: string): boolean {
   if (/^(an?|the|one|any|each)\s/i.test(predicate))
     return !/^the (same|following|first|last|only|best|case|result|reason|number)\b/i.test(predicate);
   return copula === "are" && /^\p{Ll}+s\b/u.test(predicate) && !/^\p{L}+(ed|ly|ing)\b/u.test(predicate);
+}
+
+/**
+ * Whether "the X is …" tells of one instance of X rather than what an X is: its predicate points
+ * back at what the text just showed ("the product of these values"), or, the term written with
+ * "the", names one program or object of the text by a code word no dictionary holds ("The return
+ * value is the final status of the ls process").
+ */
+function instanceOnly(article: string, predicate: string): boolean {
+  if (/\b(?:these|those|this|above|previous|preceding)\b/i.test(predicate)) return true;
+  if (article.toLowerCase() !== "the") return false;
+  const named = /\b(?:of|in|for|from|by) the (\p{Ll}[\p{Ll}\d_]*)\s+\p{Ll}/u.exec(predicate)?.[1];
+  return named !== undefined && usualClass(named) === null;
 }
 
 const SINGLE_WORD_ZIPF = 3.7;
@@ -114,7 +128,15 @@ function definitionIn(s: Sentence): Omit<Definition, "sentence">[] {
   } else {
     const m = COPULA.exec(text);
     const term = m?.[2]?.replace(/^[^\p{L}\p{N}]+/u, "").trim();
-    if (m && term && m[4] && termOk(term) && !NOT_A_GENUS.test(m[4]) && genusOk(m[3]!, m[4])) {
+    if (
+      m &&
+      term &&
+      m[4] &&
+      termOk(term) &&
+      !NOT_A_GENUS.test(m[4]) &&
+      genusOk(m[3]!, m[4]) &&
+      !instanceOnly(m[1] ?? "", m[4])
+    ) {
       out.push({
         term,
         definition: text,

@@ -2,10 +2,10 @@
  * Wrong choices of the same kind as the right one: other domain terms of the course for a term
  * (names for a name, plurals for a plural), figures of the same form and magnitude for a figure,
  * other definitions for a definition. A distractor never shares a stem with the answer (it could
- * be right too) or with another distractor (it would give the pair away).
+ * be right too) or with another distractor (it would give the pair away), nor is one's short form.
  */
 
-import type { ItemSource } from "../artefacts/item-checks.ts";
+import { type ItemSource, sameThing } from "../artefacts/item-checks.ts";
 import { nlp } from "../compromise.ts";
 import { overlaps } from "./keyphrases.ts";
 import { type TaggedTerm, taggedSentences } from "./tagging.ts";
@@ -49,8 +49,13 @@ export function termDistractors(
   fits?: (term: string) => boolean,
 ): string[] {
   const words = wordCount(answer);
+  // A short form of the answer ("Wasm" beside "WebAssembly") would be right too.
   const pool = [...new Set(terms)].filter(
-    (t) => t.toLowerCase() !== answer.toLowerCase() && !overlaps(t, answer) && !containsPhrase(context, t),
+    (t) =>
+      t.toLowerCase() !== answer.toLowerCase() &&
+      !overlaps(t, answer) &&
+      !sameThing(t, answer) &&
+      !containsPhrase(context, t),
   );
   return pick(
     pool,
@@ -60,7 +65,7 @@ export function termDistractors(
       Math.abs(wordCount(t) - words) +
       (isName(t) === isName(answer) ? 0 : 1.5) +
       (isName(answer) || isPlural(t) === isPlural(answer) ? 0 : 1.5),
-    (a, b) => overlaps(a, b),
+    (a, b) => overlaps(a, b) || sameThing(a, b),
     fits,
   );
 }

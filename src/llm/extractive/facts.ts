@@ -68,14 +68,18 @@ export function numberFacts(sentences: Sentence[]): NumberFact[] {
 }
 
 // Present-tense singular links only, so a question can ask "what does X lead to?".
-const CAUSAL: { re: RegExp; link: CauseFact["link"]; causeFirst: boolean }[] = [
+const CAUSAL: { re: RegExp; link: CauseFact["link"]; causeFirst: boolean; reasonFirst?: boolean }[] = [
   { re: /^(.{12,}?)\s+leads to\s+(.{8,})$/i, link: "leads to", causeFirst: true },
   { re: /^(.{12,}?)\s+results in\s+(.{8,})$/i, link: "results in", causeFirst: true },
   { re: /^(.{12,}?)\s+causes\s+(.{8,})$/i, link: "causes", causeFirst: true },
   { re: /^(.{12,}?)\s+allows\s+(.{8,})$/i, link: "allows", causeFirst: true },
   { re: /^(.{12,}?)\s+enables\s+(.{8,})$/i, link: "enables", causeFirst: true },
-  { re: /^(.{16,}?),?\s+because\s+(?!of\b)(.{8,})$/i, link: "because", causeFirst: false },
+  // In lower case only: a capital "Because" inside a sentence opens the next one, whose reason it gives.
+  { re: /^(.{16,}?),?\s+because\s+(?!of\b)(.{8,})$/, link: "because", causeFirst: false },
+  { re: /^Because\s+(?!of\b)([^,]{8,}?),\s+(\p{Ll}.{15,})$/u, link: "because", causeFirst: false, reasonFirst: true },
 ];
+// Two sentences run together ("… / n Because the numerator …, the result …"): no reason joins their halves.
+const RUN_ON = /\S\s+(?:Because|Since|So|Thus|Therefore|Hence)\s/;
 // The cause or effect must be a phrase of its own, not a pronoun pointing at another sentence.
 const VAGUE = /^(this|that|it|these|those|they|which|such)\b/i;
 
@@ -98,25 +102,35 @@ const finiteClause = (clause: string) => {
 export function causeFacts(sentences: Sentence[]): CauseFact[] {
   const out: CauseFact[] = [];
   for (const s of sentences) {
-    if (pointsElsewhere(s.text)) continue;
+    if (pointsElsewhere(s.text) || RUN_ON.test(s.text)) continue;
     const text = s.text.replace(/[.!]+$/, "");
-    for (const { re, link, causeFirst } of CAUSAL) {
+    for (const { re, link, causeFirst, reasonFirst } of CAUSAL) {
       const m = re.exec(text);
       if (!m) continue;
       const [first, second] = [m[1]!.trim(), m[2]!.trim()];
-      const [cause, effect] = causeFirst ? [first, second] : [second, first];
-      if (VAGUE.test(cause) || (causeFirst && VAGUE.test(effect)) || /[;:()]/.test(cause) || /[()]/.test(effect))
-        continue;
+      const [cause, effect] = causeFirst || reasonFirst ? [first, second] : [second, first];
+      // The effect is quoted alone: one opening on a pronoun ("This is a choice we made") names nothing.
+      if (VAGUE.test(cause) || VAGUE.test(effect) || /[;:()]/.test(cause) || /[()]/.test(effect)) continue;
+      // A reason is a clause of its own, with a verb: "because of the cost" or a noun phrase states none.
+      if (link === "because" && !finiteClause(cause)) continue;
       // "X leads to Y" is asked as "what does X lead to?": X must be a noun phrase, not a clause.
       if (
         causeFirst &&
         (wordCount(cause) > 8 ||
+          // "In other losing states, any move leads to …": an opening phrase is no subject to ask about.
+          /,/.test(cause) ||
+          !opensWithSubject(cause) ||
           /\b(that|which|who|whom|whose)\b/i.test(cause) ||
           taggedDoc(cause).match("(#Pronoun|#Verb)").not("#Gerund").found)
       )
         continue;
       // "Y because X" is asked about Y: a statement of its own, not one continuing the last ("Also, …").
-      if (!causeFirst && (!/^[\p{Lu}]/u.test(effect) || wordCount(cause) > 25 || !opensWithSubject(effect))) continue;
+      if (
+        !causeFirst &&
+        (!/^[\p{Lu}]/u.test(effect) || wordCount(cause) > 25 || !opensWithSubject(effect)) &&
+        !(reasonFirst && opensWithSubject(effect))
+      )
+        continue;
       // "because" gives the reason of the clause right before it: Y must be that clause alone, not a list
       // ("…: 2 is an integer, and 'Hello' is a string, so-called because …", where it explains a name).
       // Nor two clauses joined by ", and" ("the rich did this …, and the poor did it because …").

@@ -6,6 +6,7 @@
 const FRAMES: [kind: string, frame: RegExp][] = [
   ["acronym", /^What does \S+ stand for\?$/],
   ["term", /^Which term does the course describe as /],
+  ["agent", /^Which term does the course say /],
   ["statement", /^Which of these statements about .+ does the course make\?$/],
   ["steps", /^In “.+”, which step comes right after /],
   ["code", /^What does the code `.+` display\?$/],

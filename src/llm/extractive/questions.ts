@@ -13,11 +13,14 @@ import { answerLeaks, nearDuplicate, promptStems } from "../artefacts/checks.ts"
 import {
   BLANK,
   choiceKind,
+  clauseFragment,
   cutShort,
   ItemSource,
   instructs,
   questionProblems,
   readsInput,
+  roleProblem,
+  sameWordClass,
 } from "../artefacts/item-checks.ts";
 import { type McqQuestion, QUIZ_SIZE } from "../schemas.ts";
 import type { Definition } from "./definitions.ts";
@@ -32,7 +35,7 @@ import {
 import { phraseRuns } from "./keyphrases.ts";
 import type { ChapterMaterial } from "./material.ts";
 import { QUIZ_KINDS } from "./prompt-kinds.ts";
-import { roleFacts } from "./roles.ts";
+import { type RoleFact, roleFacts } from "./roles.ts";
 import { sessionLines } from "./sessions.ts";
 import { procedures } from "./steps.ts";
 import { containsPhrase, escapeRegExp, hash, pointsElsewhere, type Sentence, wordCount } from "./text.ts";
@@ -45,6 +48,7 @@ export type QuestionKind =
   | "acronym"
   | "statement"
   | "role"
+  | "agent"
   | "steps"
   | "figure"
   | "cause"
@@ -82,6 +86,8 @@ export interface CoursePool {
 
 export function poolOf(materials: ChapterMaterial[]): CoursePool {
   const defs = materials.flatMap((m) => m.definitions);
+  // A clause cut from its sentence is offered as no choice: a reader spots it for wrong by its form.
+  const whole = (choices: string[]) => choices.filter((c) => !clauseFragment(c));
   return {
     source: new ItemSource(
       materials.flatMap((m) => [m.chapter.content, ...(m.chapter.sources ?? []).map((s) => s.text)]),
@@ -94,11 +100,11 @@ export function poolOf(materials: ChapterMaterial[]): CoursePool {
         ]),
       ),
     ],
-    predicates: defs.filter((d) => d.kind !== "acronym").map((d) => choiceText(d.predicate)),
+    predicates: whole(defs.filter((d) => d.kind !== "acronym").map((d) => choiceText(d.predicate))),
     expansions: defs.filter((d) => d.kind === "acronym").map((d) => d.predicate),
-    causes: materials.flatMap((m) => m.causes.map((c) => choiceText(c.cause))),
-    effects: materials.flatMap((m) => m.causes.map((c) => choiceText(c.effect))),
-    roles: materials.flatMap((m) => m.roles.map((r) => choiceText(r.object))),
+    causes: whole(materials.flatMap((m) => m.causes.map((c) => choiceText(c.cause)))),
+    effects: whole(materials.flatMap((m) => m.causes.map((c) => choiceText(c.effect)))),
+    roles: whole(materials.flatMap((m) => m.roles.map((r) => choiceText(r.object)))),
     outputs: materials.flatMap((m) => sessionLines(m.chapter.content).map((l) => l.output)),
   };
 }
@@ -153,7 +159,7 @@ function build(
   return {
     kind,
     sentence: s,
-    fact: `${["cloze", "term", "definition", "statement", "role"].includes(kind) ? "term" : kind}:${fact.toLowerCase()}`,
+    fact: `${["cloze", "term", "definition", "statement", "role", "agent"].includes(kind) ? "term" : kind}:${fact.toLowerCase()}`,
     question,
   };
 }
@@ -288,17 +294,13 @@ function causeQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
  * chapter's sentences often open with a term another chapter or its sources name.
  */
 function roleQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
-  const own = new Set(m.roles.map((r) => r.sentence.index));
-  const more = roleFacts(
-    m.sentences.filter((s) => !own.has(s.index)),
-    pool.terms.filter((t) => !m.phrases.some((p) => p.phrase === t)),
-  );
-  return [...m.roles, ...more]
+  return chapterRoles(m, pool)
     .map((r) => {
       const answer = choiceText(r.object);
       const subject = /^(a|an|the)\s/i.test(r.subject)
         ? r.subject.replace(/^\S+/, (a) => a.toLowerCase())
         : inlineForm(r.subject);
+      if (roleProblem(subject, answer)) return null;
       const wrong = pool.roles.filter(
         (o) => o !== answer && !containsPhrase(o, r.term) && !containsPhrase(r.sentence.text, o),
       );
@@ -311,6 +313,51 @@ function roleQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
         `According to the course, what ${r.modal || (r.plural ? "do" : "does")} ${subject} ${r.verb}?`,
         answer,
         pickSome(wrong, hash(r.sentence.text)),
+      );
+    })
+    .filter((c): c is Candidate => c !== null);
+}
+
+/** What the chapter's terms do: its own role facts, then those its sentences state of other chapters' terms. */
+function chapterRoles(m: ChapterMaterial, pool: CoursePool): RoleFact[] {
+  const own = new Set(m.roles.map((r) => r.sentence.index));
+  return [
+    ...m.roles,
+    ...roleFacts(
+      m.sentences.filter((s) => !own.has(s.index)),
+      pool.terms.filter((t) => !m.phrases.some((p) => p.phrase === t)),
+    ),
+  ];
+}
+
+/**
+ * Which term does what the text says (the role question turned round): "Which term does the course
+ * say determines the scope of authorizations?", the term against others of its kind. Any sentence
+ * with a term as subject supplies one, so a chapter without definitions or causes still mixes kinds.
+ */
+function agentQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
+  return chapterRoles(m, pool)
+    .map((r) => {
+      const opening = new RegExp(`^${escapeRegExp(r.subject)}\\s+`, "i").exec(r.sentence.text);
+      const predicate = opening ? r.sentence.text.slice(opening[0].length).replace(/[.!]+$/, "") : "";
+      // The predicate opens on the fact's own verb or modal, not on the rest of a longer subject ("Accessor | functions check …").
+      const first = predicate.split(/\s+/)[0]!.toLowerCase();
+      if (
+        !(r.modal ? first === r.modal.toLowerCase() : first.startsWith(r.verb.slice(0, Math.max(2, r.verb.length - 1))))
+      )
+        return null;
+      // "Which term … determine …" would not agree: a plural subject's verb is asked of no single term.
+      if (!predicate || (r.plural && !r.modal) || wordCount(predicate) > 20 || roleProblem(r.subject, r.object))
+        return null;
+      return build(
+        m,
+        pool,
+        r.sentence,
+        "agent",
+        r.term,
+        `Which term does the course say ${predicate}?`,
+        r.term,
+        termDistractors(r.term, pool.terms, r.sentence.text, hash(r.sentence.text)),
       );
     })
     .filter((c): c is Candidate => c !== null);
@@ -365,6 +412,7 @@ function statementQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
     // Each wrong statement reads as grammatically as the true one: the swap is kept only where it fits.
     const swaps = new Map<string, string>();
     const fits = (t: string) => {
+      if (!sameWordClass(span, t, pool.source)) return false;
       const swap = swapped(s.text, span, t, pool.source);
       if (swap) swaps.set(t, swap);
       return swap !== null;
@@ -538,6 +586,7 @@ export function mcqCandidates(m: ChapterMaterial, pool: CoursePool): Candidate[]
     causeQuestions(m, pool).sort(byRank),
     roleQuestions(m, pool).sort(byRank),
     statementQuestions(m, pool),
+    agentQuestions(m, pool).sort(byRank),
     stepQuestions(m, pool),
     codeQuestions(m, pool),
     definitions.filter((c) => c.kind === "term"),

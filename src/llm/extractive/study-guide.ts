@@ -4,11 +4,13 @@
  * chapter from its most central self-contained sentences; the key facts (figures and stated
  * causes) with where they come from; and a closing summary.
  */
+
+import { sectionTitle } from "../../util.ts";
 import type { ChapterSummary } from "../artefacts/chapter-summary.ts";
-import { instructs, matterHeading, quotesMatter } from "../artefacts/item-checks.ts";
+import { cutShort, instructs, matterHeading, quotesMatter } from "../artefacts/item-checks.ts";
 import type { StudyGuide, StudyGuideSection } from "../schemas.ts";
 import { type ChapterMaterial, chapterMaterial, materialsOf } from "./material.ts";
-import { pointsElsewhere, type Sentence } from "./text.ts";
+import { escapeRegExp, pointsElsewhere, type Sentence } from "./text.ts";
 
 const MAX_TERMS = 24;
 const MAX_FACTS = 12;
@@ -20,14 +22,37 @@ const MAX_SECTIONS = 12;
 // A sentence that opens with a pronoun or a connective leans on the one before it, and a caption on
 // a picture, and one ending on a colon on what it introduces; out of place they read as riddles. An exercise
 // ("Write a function …") is work, not a point to revise.
+// A sentence cut at a page or column break ends on no full stop, or on a word that leaves it open.
+// A demonstrative subject anywhere ("For simple vectors this is just the mode") points at what came before.
 const selfContained = (s: Sentence) =>
   /^["“]?[\p{Lu}\d]/u.test(s.text) &&
-  !/:["”’)]?$/.test(s.text) &&
+  /[.!?]["”’)]?$/.test(s.text) &&
+  !cutShort(s.text) &&
   !instructs(s.text) &&
   !/^(table|figure|fig\.|listing)\s*\d+[.:]/i.test(s.text) &&
-  !/^(it|this|that|these|those|they|such|he|she|its|their|also|however|thus|so|but|and|then|finally|moreover)\b/i.test(
+  !/^(it|this|that|these|those|they|such|he|she|its|their|also|however|thus|so|but|and|then|finally|moreover|here|still|again|instead|otherwise|likewise|similarly|for one thing|for another|in this case|in that case|as a result|in other words|if you did)\b/i.test(
     s.text,
-  );
+  ) &&
+  !/\b(?:this|these|those)\s+(?:is|are|was|were|does|do|still|also|just|means|helps?)\b/i.test(s.text);
+
+/**
+ * A figure worth revising is what its sentence states ("A byte is 8 bits", "the default is 80
+ * columns"): a count or a size met in passing ("just 87 bytes!", "100 datasets") is trivia.
+ */
+const statedFigure = (value: string, text: string) =>
+  new RegExp(
+    `\\b(?:is|are|equals|has|have|takes|holds)\\s+(?:about |roughly |approximately |exactly |at most |at least )?${escapeRegExp(value)}`,
+    "i",
+  ).test(text) && !/!["”’)]?$/.test(text);
+
+/** A chapter's title without the front or back matter it names ("Chapters 1–6: Preface" → its first body heading). */
+function bodyTitle(m: ChapterMaterial): string {
+  const title = m.chapter.title;
+  if (!matterHeading(title) && !title.split(/:\s*/).some(matterHeading)) return title;
+  const body = m.sentences.map((s) => sectionTitle(s.heading)).find((h) => h && !matterHeading(h));
+  const kept = title.split(/:\s*/).filter((t) => !matterHeading(t));
+  return [...kept, ...(body ? [body] : [])].join(": ") || title;
+}
 
 // The section that says what a document is about, when it has one by name.
 const OPENING = /\b(abstract|introduction|overview|summary|about|preamble|purpose|scope)\b/i;
@@ -64,7 +89,10 @@ export function extractiveStudyGuide(input: { courseTitle: string; chapters: Cha
   const facts = [
     ...new Set(
       materials.flatMap((m) =>
-        [...m.figures.map((f) => f.sentence), ...m.causes.map((c) => c.sentence)]
+        [
+          ...m.figures.filter((f) => statedFigure(f.value, f.sentence.text)).map((f) => f.sentence),
+          ...m.causes.map((c) => c.sentence),
+        ]
           .filter(selfContained)
           .sort((a, b) => a.index - b.index)
           .map((s) => `${s.text} (${m.cite(s)})`),
@@ -83,7 +111,7 @@ export function extractiveStudyGuide(input: { courseTitle: string; chapters: Cha
       .slice(0, SUMMARY_SENTENCES)
       .sort((a, b) => a.index - b.index);
     return {
-      heading: `Chapter ${i + 1}: ${m.chapter.title}`,
+      heading: `Chapter ${i + 1}: ${bodyTitle(m)}`,
       bullets: best.length > 0 ? best.map((s) => s.text) : m.chapter.key_concepts.map((c) => `Know: ${c}`),
     };
   });
