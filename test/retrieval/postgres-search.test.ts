@@ -15,11 +15,18 @@ import { resultOfMarkdown } from "../../src/ingest/result.ts";
 import type { Logger } from "../../src/log.ts";
 import { builtinEmbedder } from "../../src/retrieval/embedders/builtin.ts";
 import { indexDocument, type RetrievalDeps, search } from "../../src/retrieval/index.ts";
+import { embeddingInput } from "../../src/retrieval/index-chunks.ts";
 import { searchPostgres } from "../../src/retrieval/postgres-search.ts";
-import { announceVectorSupport, hasPgvector } from "../../src/retrieval/postgres-vector-tables.ts";
+import {
+  announceVectorSupport,
+  ensurePostgresVectorTable,
+  hasPgvector,
+  writePostgresVectors,
+} from "../../src/retrieval/postgres-vector-tables.ts";
 import type { SearchInput } from "../../src/retrieval/search.ts";
 import { ensureTenant } from "../../src/tenants/keys.ts";
 import { newId, nowIso } from "../../src/util.ts";
+import { startPglite } from "../helpers/pglite.ts";
 import { startPostgres, type TestPostgres } from "../helpers/postgres.ts";
 import { cleanup, tempDir } from "../helpers/server.ts";
 
@@ -29,6 +36,7 @@ let opened: OpenedDb;
 let lite: RetrievalDeps;
 let pg: TestPostgres;
 let db: Sql;
+let withVectors: TestPostgres | undefined;
 
 /** A small corpus of distinct subjects, so each keyword query has one right chunk. */
 const CORPUS = [
@@ -80,13 +88,21 @@ async function addDoc(owner: Owner, markdown: string, ready = true): Promise<str
 }
 
 /** Copies a table's rows from SQLite to PostgreSQL, every column but those PostgreSQL generates. */
-async function copyTable(table: string, skip: string[] = []): Promise<void> {
+async function copyTable(db: Sql, table: string, skip: string[] = []): Promise<void> {
   const rows = opened.sqlite.query<Record<string, unknown>, []>(`SELECT * FROM ${table}`).all();
   for (const row of rows) {
     const columns = Object.keys(row).filter((c) => !skip.includes(c));
     const values = columns.map((c) => sql`${row[c]}`).reduce((a, b) => sql`${a}, ${b}`);
     await db.run(sql`INSERT INTO ${raw(table)} (${raw(columns.join(", "))}) VALUES (${values})`);
   }
+}
+
+/** The SQLite corpus on a PostgreSQL database: the tsvector is generated as the rows go in. */
+async function copyCorpus(db: Sql): Promise<void> {
+  await copyTable(db, "tenants", ["rowid"]);
+  await copyTable(db, "users", ["rowid"]);
+  await copyTable(db, "documents", ["rowid"]);
+  await copyTable(db, "retrieval_chunks", ["seq"]);
 }
 
 let alice: Owner;
@@ -114,10 +130,7 @@ beforeAll(async () => {
   for (const text of CORPUS) await addDoc(alice, text);
   await addDoc(bob, "Glaciers and moraines: the zyxquark survey of alpine ice, valleys and bedrock.");
   pending = await addDoc(alice, "Glaciers are still being indexed in this zyxquark upload.", false);
-  await copyTable("tenants", ["rowid"]);
-  await copyTable("users", ["rowid"]);
-  await copyTable("documents", ["rowid"]);
-  await copyTable("retrieval_chunks", ["seq"]);
+  await copyCorpus(db);
   vectors = await announceVectorSupport(db, log);
 }, 120_000);
 
@@ -125,6 +138,7 @@ afterAll(async () => {
   opened.sqlite.close();
   cleanup(dir);
   await pg.stop();
+  await withVectors?.stop();
 });
 
 const ask = (owner: Owner, query: string, extra: Partial<SearchInput> = {}): SearchInput => ({
@@ -209,5 +223,65 @@ describe("without pgvector", () => {
     expect(hybrid.map((h) => h.chunkId)).toEqual(lexical.map((h) => h.chunkId));
     expect(hybrid[0]!.score).toBeGreaterThan(0);
     expect(await onPostgres(ask(alice, "glaciers carve valleys", { mode: "vector" }))).toEqual([]);
+  });
+});
+
+/**
+ * The vector statements on PGlite with pgvector (over its socket server, through the server's own
+ * adapter): chunks embedded as SQLite's indexing embeds them, the same nearest chunk on both engines.
+ */
+describe("with pgvector (PGlite)", () => {
+  let vdb: Sql;
+  const withPgvector = (input: SearchInput) => searchPostgres({ db: vdb, embedder, vectors: true }, input);
+
+  beforeAll(async () => {
+    withVectors = await startPglite();
+    vdb = postgresSql(withVectors.client);
+    await copyCorpus(vdb);
+    const table = await ensurePostgresVectorTable(vdb, { embedder: embedder.id, dimension: embedder.dimension });
+    const chunks = await vdb.all<{ seq: number; context: string; text: string }>(
+      sql`SELECT seq, context, text FROM retrieval_chunks ORDER BY seq`,
+    );
+    const embedded = await embedder.embed(chunks.map((c) => embeddingInput(c.context, c.text)));
+    await writePostgresVectors(
+      vdb,
+      table,
+      chunks.map((c, i) => ({ seq: c.seq, vector: embedded[i]! })),
+    );
+  }, 600_000);
+
+  test("the server has pgvector, and a vector space gets its table under an HNSW cosine index", async () => {
+    expect(await hasPgvector(vdb)).toBe(true);
+    const indexes = await vdb.all<{ indexdef: string }>(
+      sql`SELECT indexdef FROM pg_indexes WHERE tablename = 'retrieval_vec_1' AND indexdef LIKE '%hnsw%'`,
+    );
+    expect(indexes.map((i) => i.indexdef)).toEqual([expect.stringContaining("vector_cosine_ops")]);
+    const again = await ensurePostgresVectorTable(vdb, { embedder: embedder.id, dimension: embedder.dimension });
+    expect(again).toBe("retrieval_vec_1");
+  });
+
+  test.each(["how do glaciers carve valleys", "sorting an array around a pivot", "cells making ATP"])(
+    "%p: the same nearest chunk by vectors on both engines, scored by its cosine similarity",
+    async (query) => {
+      const onSqlite = await search(lite, ask(alice, query, { mode: "vector" }));
+      const onPg = await withPgvector(ask(alice, query, { mode: "vector" }));
+      expect(onPg[0]?.chunkId).toBe(onSqlite[0]!.chunkId);
+      expect(onPg[0]!.score).toBeCloseTo(onSqlite[0]!.score, 4);
+    },
+  );
+
+  test("hybrid search fuses both rankings as on SQLite", async () => {
+    const query = "glaciers grinding bedrock into valleys";
+    const onSqlite = await search(lite, ask(alice, query));
+    const onPg = await withPgvector(ask(alice, query));
+    expect(onPg.map((h) => h.chunkId)).toEqual(onSqlite.map((h) => h.chunkId));
+  });
+
+  test("another tenant's vectors are never candidates", async () => {
+    const hits = await withPgvector(
+      ask({ tenantId: alice.tenantId, userId: null }, "zyxquark survey of alpine ice", { mode: "vector", topK: 20 }),
+    );
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.some((h) => h.text.includes("zyxquark"))).toBe(false);
   });
 });
