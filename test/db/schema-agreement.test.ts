@@ -136,13 +136,20 @@ const PG_TYPES: Record<string, string[]> = {
   blob: ["bytea"],
 };
 
+/**
+ * PostgreSQL's own search structures, which stand for SQLite's FTS5 virtual tables (left out of
+ * migratedTables above) and share no SQL with them: the chunks' generated tsvector and its GIN index.
+ */
+const POSTGRES_SEARCH = { columns: ["retrieval_chunks.search"], indexes: ["retrieval_chunks_search"] };
+
 /** PostgreSQL's `rowid` stands for SQLite's implicit rowid (the baseline migration says why). */
 async function postgresColumns(table: string): Promise<Column[]> {
-  const rows: { name: string; type: string; nullable: string }[] = await pg.client.unsafe(
+  const all: { name: string; type: string; nullable: string }[] = await pg.client.unsafe(
     `SELECT column_name AS name, data_type AS type, is_nullable AS nullable FROM information_schema.columns
       WHERE table_schema = 'public' AND table_name = $1 AND column_name <> 'rowid'`,
     [table],
   );
+  const rows = all.filter((c) => !POSTGRES_SEARCH.columns.includes(`${table}.${c.name}`));
   const keys: { name: string }[] = await pg.client.unsafe(
     `SELECT a.attname AS name FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
       WHERE i.indrelid = $1::regclass AND i.indisprimary`,
@@ -189,6 +196,7 @@ async function postgresIndexes(table: string): Promise<Index[]> {
       [table],
     );
   return rows
+    .filter((r) => !POSTGRES_SEARCH.indexes.includes(r.name))
     .map((r) => ({
       name: r.constraint ? null : r.name,
       unique: r.unique,
@@ -201,4 +209,16 @@ async function postgresIndexes(table: string): Promise<Index[]> {
 test.each(migratedTables())("%s on PostgreSQL: same indexes and unique constraints", async (table) => {
   const onSqlite = migratedIndexes(table).map((i) => ({ ...i, columns: i.columns.map((c) => c ?? "(expression)") }));
   expect(await postgresIndexes(table)).toEqual(onSqlite);
+});
+
+test("PostgreSQL's search structures left out above are there: the chunks' tsvector under a GIN index", async () => {
+  const column: { type: string; generated: string }[] = await pg.client.unsafe(
+    `SELECT data_type AS type, is_generated AS generated FROM information_schema.columns
+      WHERE table_name = 'retrieval_chunks' AND column_name = 'search'`,
+  );
+  expect(column).toEqual([{ type: "tsvector", generated: "ALWAYS" }]);
+  const index: { method: string }[] = await pg.client.unsafe(
+    `SELECT am.amname AS method FROM pg_class c JOIN pg_am am ON am.oid = c.relam WHERE c.relname = 'retrieval_chunks_search'`,
+  );
+  expect(index).toEqual([{ method: "gin" }]);
 });

@@ -5,7 +5,7 @@
 -- micros), REAL is double precision. Every table but retrieval_chunks (whose seq is its rowid) has
 -- `rowid`, an identity column standing for SQLite's implicit rowid: the queries that order by
 -- insertion say `rowid` on both engines. The full-text and vector indexes are not here: they are
--- retrieval's own migration when it moves behind the seam.
+-- retrieval's own migration (0015_retrieval_search).
 
 CREATE TABLE tenants (
   rowid bigint GENERATED ALWAYS AS IDENTITY,

@@ -4,5 +4,10 @@
  * schemas agree).
  */
 import m0015 from "./0015_baseline.sql" with { type: "text" };
+import m0015Search from "./0015_retrieval_search.sql" with { type: "text" };
 
-export const postgresMigrations: { version: string; sql: string }[] = [{ version: "0015_baseline", sql: m0015 }];
+/** `0015_retrieval_search` has no SQLite twin: full text and vectors are each engine's own structures. */
+export const postgresMigrations: { version: string; sql: string }[] = [
+  { version: "0015_baseline", sql: m0015 },
+  { version: "0015_retrieval_search", sql: m0015Search },
+];
