@@ -11,6 +11,7 @@ import type { BlockRole } from "../ingest/document.ts";
 import type { Embedder } from "./embedders/types.ts";
 import { questionTerms } from "./fts-query.ts";
 import { DEFAULT_FUSION, fuse, type Ranked } from "./fusion.ts";
+import { type HitRow, hitsOf } from "./hits.ts";
 import { embeddingInput } from "./index-chunks.ts";
 import { findPostgresVectorTable, vectorLiteral } from "./postgres-vector-tables.ts";
 import type { ScopeFilter } from "./scope-tokens.ts";
@@ -110,22 +111,7 @@ async function vectorRanking(db: Sql, table: string, f: Filter, query: Float32Ar
   });
 }
 
-interface ChunkRow {
-  seq: number;
-  id: string;
-  document_id: string | null;
-  chapter_id: string | null;
-  course_id: string | null;
-  filename: string | null;
-  text: string;
-  context: string;
-  heading_path: string;
-  role: BlockRole;
-  page: number | null;
-  slide: number | null;
-  timestamp_seconds: number | null;
-  position: number;
-}
+type ChunkRow = HitRow;
 
 const seqsIn = (seqs: number[]) =>
   sql`(SELECT jsonb_array_elements_text(${JSON.stringify(seqs)}::text::jsonb)::integer)`;
@@ -194,25 +180,5 @@ export async function searchPostgres(deps: PostgresSearchDeps, input: SearchInpu
   const unscored = top.filter((r) => !known.has(r.seq)).flatMap((r) => rows.get(r.seq) ?? []);
   const computed = await similarities(deps, table, query!, unscored);
 
-  return top.flatMap((r) => {
-    const row = rows.get(r.seq);
-    if (!row) return [];
-    return [
-      {
-        chunkId: row.id,
-        documentId: row.document_id,
-        chapterId: row.chapter_id,
-        courseId: row.course_id,
-        filename: row.filename,
-        text: row.text,
-        score: Math.round((known.get(r.seq) ?? computed.get(r.seq) ?? 0) * 1e6) / 1e6,
-        page: row.page,
-        slide: row.slide,
-        timestamp: row.timestamp_seconds,
-        headingPath: JSON.parse(row.heading_path) as string[],
-        role: row.role,
-        position: row.position,
-      },
-    ];
-  });
+  return hitsOf(top, rows, (seq) => known.get(seq) ?? computed.get(seq) ?? 0);
 }

@@ -8,6 +8,7 @@ import type { BlockRole } from "../ingest/document.ts";
 import { binaryCode } from "./binary-code.ts";
 import { anyOf, questionTerms, selectTerms } from "./fts-query.ts";
 import { DEFAULT_FUSION, type FusionParams, fuse, type Ranked } from "./fusion.ts";
+import { type HitRow, hitsOf } from "./hits.ts";
 import { embeddingInput, type RetrievalDeps } from "./index-chunks.ts";
 import { type ScopeFilter, scopeExpression } from "./scope-tokens.ts";
 import { findVectorTable, keyOf } from "./vector-tables.ts";
@@ -187,21 +188,8 @@ function lexicalRanking(sqlite: Database, f: Filter, question: string, k: number
   );
 }
 
-interface ChunkRow {
-  seq: number;
-  id: string;
-  document_id: string | null;
-  chapter_id: string | null;
-  course_id: string | null;
-  filename: string | null;
-  text: string;
-  context: string;
-  heading_path: string;
-  role: BlockRole;
-  page: number | null;
-  slide: number | null;
-  timestamp_seconds: number | null;
-  position: number;
+/** A hit's row, with the embedder that wrote its stored vector. */
+interface ChunkRow extends HitRow {
   embedder: string;
   dimension: number;
 }
@@ -285,25 +273,5 @@ export async function search(deps: RetrievalDeps, input: SearchInput): Promise<H
   const unscored = top.filter((r) => !known.has(r.seq)).flatMap((r) => rows.get(r.seq) ?? []);
   const computed = await similarities(deps, table, query, unscored);
 
-  return top.flatMap((r) => {
-    const row = rows.get(r.seq);
-    if (!row) return [];
-    return [
-      {
-        chunkId: row.id,
-        documentId: row.document_id,
-        chapterId: row.chapter_id,
-        courseId: row.course_id,
-        filename: row.filename,
-        text: row.text,
-        score: Math.round((known.get(r.seq) ?? computed.get(r.seq) ?? 0) * 1e6) / 1e6,
-        page: row.page,
-        slide: row.slide,
-        timestamp: row.timestamp_seconds,
-        headingPath: JSON.parse(row.heading_path) as string[],
-        role: row.role,
-        position: row.position,
-      },
-    ];
-  });
+  return hitsOf(top, rows, (seq) => known.get(seq) ?? computed.get(seq) ?? 0);
 }

@@ -27,6 +27,8 @@ afterAll(() => {
 });
 
 const FILES = 24;
+/** The turn after the first file (which runs alone) opens with file 1, then this long one. */
+const LONG = 2;
 
 /** Child processes of this test process (the pool's extraction processes). */
 function children(): number[] {
@@ -59,10 +61,13 @@ test("an extraction process killed while it holds a turn's commit settles none o
       "INSERT INTO documents (id, tenant_id, filename, source_type, status, kind, created_at) VALUES (?, 't', ?, 'file', 'processing', 'index', '2026-01-01')",
       [id, `note-${i}.txt`],
     );
-    const path = await tmp.write(
-      `note-${i}.txt`,
-      `Note ${i}\n\nA short abstract about tides, number ${i}. It says what was measured and what was found.\n`,
-    );
+    // The turn's second file is long (yet small enough to share the turn): the first is answered
+    // and held while it runs, so the kill below lands on a held commit whatever the machine's speed.
+    const body =
+      i === LONG
+        ? Array.from({ length: 3000 }, (_, k) => `Paragraph ${k} on tides measures the sea at a harbour.`).join("\n\n")
+        : `A short abstract about tides, number ${i}. It says what was measured and what was found.`;
+    const path = await tmp.write(`note-${i}.txt`, `Note ${i}\n\n${body}\n`);
     jobs.push({
       path,
       filename: `note-${i}.txt`,
@@ -78,10 +83,10 @@ test("an extraction process killed while it holds a turn's commit settles none o
   try {
     const results = jobs.map((job) => pool.run(job, 120_000));
     // The first file takes a turn alone; the others share the next. Once that turn holds its
-    // commit and a few files are answered, its process is killed.
+    // commit (file 1 writing, then the long file running), its process is killed.
     await Promise.race([results[0], Bun.sleep(120_000)]);
     while (!lockHeld(probe)) await Bun.sleep(5);
-    await Bun.sleep(150);
+    await Bun.sleep(30);
     const [pid] = children();
     expect(pid).toBeDefined();
     process.kill(pid!, "SIGKILL");

@@ -192,25 +192,9 @@ describe("4. a question names what it asks about", () => {
 });
 
 describe("5. the study guide's bullets stand alone", () => {
-  test("no guide bullet is cut, leans on the sentence before, or is trivia; no heading names front matter", () => {
+  test("no guide bullet is cut, leans on the sentence before, or is trivia", () => {
     expect(guideFaults(sections)).toEqual([]);
     expect(sections.flatMap((s) => s.bullets ?? []).filter((b) => /For one thing|this is just/.test(b))).toEqual([]);
-  });
-  test("a chapter titled by its front matter is headed by its first body section", () => {
-    const guide = extractiveStudyGuide({
-      courseTitle: "Think Python",
-      chapters: [
-        {
-          title: "Chapters 1–6: Preface",
-          content:
-            "## Preface\n\nThis book is for people who want to learn to program.\n\n## The way of the program\n\nA program is a sequence of instructions that specifies how to perform a computation. An interpreter is a program that reads another program and executes it. A value is one of the basic things a program works with, like a letter or a number.",
-          key_concepts: ["program"],
-        },
-      ],
-    });
-    const headings = guide.sections.map((s) => s.heading).filter((h) => h.startsWith("Chapter "));
-    expect(headings).toEqual(["Chapter 1: Chapters 1–6: The way of the program"]);
-    expect(guideFaults(guide.sections as { heading: string; bullets?: string[] }[])).toEqual([]);
   });
 });
 

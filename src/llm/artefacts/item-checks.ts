@@ -296,7 +296,9 @@ export function choicesProblem(q: McqQuestion, source?: ItemSource): string | nu
   if (right === undefined) return null;
   const twin = q.choices.find((c) => c !== right && sameThing(c, right));
   if (twin !== undefined) return `offers "${twin}", another name of the answer "${right}"`;
-  if (q.choices.every((c) => c.split(/\s+/).length >= 4)) {
+  // Only the built-in engine cuts its choices out of the document's sentences; a model's "When the
+  // water cools" answers a "when" question whole.
+  if (source && q.choices.every((c) => c.split(/\s+/).length >= 4)) {
     const cut = q.choices.find(clauseFragment);
     if (cut !== undefined) return `offers "${cut}", a fragment of its sentence`;
   }

@@ -83,7 +83,9 @@ function instanceOnly(article: string, predicate: string): boolean {
   if (/\b(?:these|those|this|above|previous|preceding)\b/i.test(predicate)) return true;
   if (article.toLowerCase() !== "the") return false;
   const named = /\b(?:of|in|for|from|by) the (\p{Ll}[\p{Ll}\d_]*)\s+\p{Ll}/u.exec(predicate)?.[1];
-  return named !== undefined && usualClass(named) === null;
+  // A code word is short or marked as code ("ls", "argv", "x_1"); a long word no dictionary holds is
+  // more often a domain word ("in the mitochondrial matrix") than a program's name.
+  return named !== undefined && (named.length <= 4 || /[\d_]/.test(named)) && usualClass(named) === null;
 }
 
 const SINGLE_WORD_ZIPF = 3.7;

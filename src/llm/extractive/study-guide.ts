@@ -5,7 +5,6 @@
  * causes) with where they come from; and a closing summary.
  */
 
-import { sectionTitle } from "../../util.ts";
 import type { ChapterSummary } from "../artefacts/chapter-summary.ts";
 import { cutShort, instructs, matterHeading, quotesMatter } from "../artefacts/item-checks.ts";
 import type { StudyGuide, StudyGuideSection } from "../schemas.ts";
@@ -44,15 +43,6 @@ const statedFigure = (value: string, text: string) =>
     `\\b(?:is|are|equals|has|have|takes|holds)\\s+(?:about |roughly |approximately |exactly |at most |at least )?${escapeRegExp(value)}`,
     "i",
   ).test(text) && !/!["”’)]?$/.test(text);
-
-/** A chapter's title without the front or back matter it names ("Chapters 1–6: Preface" → its first body heading). */
-function bodyTitle(m: ChapterMaterial): string {
-  const title = m.chapter.title;
-  if (!matterHeading(title) && !title.split(/:\s*/).some(matterHeading)) return title;
-  const body = m.sentences.map((s) => sectionTitle(s.heading)).find((h) => h && !matterHeading(h));
-  const kept = title.split(/:\s*/).filter((t) => !matterHeading(t));
-  return [...kept, ...(body ? [body] : [])].join(": ") || title;
-}
 
 // The section that says what a document is about, when it has one by name.
 const OPENING = /\b(abstract|introduction|overview|summary|about|preamble|purpose|scope)\b/i;
@@ -111,7 +101,7 @@ export function extractiveStudyGuide(input: { courseTitle: string; chapters: Cha
       .slice(0, SUMMARY_SENTENCES)
       .sort((a, b) => a.index - b.index);
     return {
-      heading: `Chapter ${i + 1}: ${bodyTitle(m)}`,
+      heading: `Chapter ${i + 1}: ${m.chapter.title}`,
       bullets: best.length > 0 ? best.map((s) => s.text) : m.chapter.key_concepts.map((c) => `Know: ${c}`),
     };
   });
