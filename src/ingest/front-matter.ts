@@ -7,6 +7,7 @@
  * numbers) and licence texts (a licence's own preamble, then long legal text to the end).
  */
 import { type Block, type BlockRole, TEACHING_ROLES } from "./document.ts";
+import { isNameList } from "./name-list.ts";
 
 type Roles = (BlockRole | null)[];
 
@@ -116,6 +117,16 @@ function isIndexPage(p: Page): boolean {
   return ordered >= 0.85 * (initials.length - 1);
 }
 
+/**
+ * A page given mostly to lists of people's names (a contributors or thanks page: "Eric Abrahamsen,
+ * Lenimar Nunes de Andrade, Eilinger August, …"): whom a book thanks, however much prose
+ * introduces them, is not what it teaches.
+ */
+function isNamesPage(p: Page, blocks: Block[]): boolean {
+  const names = p.blocks.filter((i) => isText(blocks[i]!) && isNameList(blocks[i]!.text));
+  return names.length >= 3 && names.reduce((n, i) => n + wordsIn(blocks[i]!.text), 0) >= 0.5 * p.words;
+}
+
 /** A page's first block with words (a rule of underscores drawn as text is no title). */
 const firstWords = (p: Page, blocks: Block[]) => p.blocks.map((i) => blocks[i]!).find((b) => /\p{L}/u.test(b.text));
 
@@ -173,7 +184,7 @@ export function pageRoles(blocks: Block[], roles: Roles, headingRole: (text: str
     // sine"): its first chapter's heading, not a long paragraph, says its text has begun.
     // Its entries' recurring labels ("[Function]", "Package:LISP") read like a contents page's titles.
     const opens = opensFirstChapter(p, blocks) || (prose && !isContentsPage(p, titlesAfter(k)));
-    if (opens && !named && !imprint && !assigned) {
+    if (opens && !named && !imprint && !assigned && !isNamesPage(p, blocks)) {
       bodyStart = k;
       break;
     }
@@ -183,6 +194,7 @@ export function pageRoles(blocks: Block[], roles: Roles, headingRole: (text: str
   const frontRole = (p: Page, k: number): BlockRole | null => {
     const named = namedRole(p, blocks, headingRole);
     if (named) return named;
+    if (isNamesPage(p, blocks)) return "acknowledgements";
     const evidence = imprintEvidence(p.lines.join("\n"));
     if (evidence >= 3) return "boilerplate";
     // Before weaker imprint evidence: a contents page may list "Copyright and License".
@@ -213,6 +225,8 @@ export function pageRoles(blocks: Block[], roles: Roles, headingRole: (text: str
   // An imprint page may follow a first page of prose (a blurb); it still stands among the first pages.
   for (const p of pages.slice(front.length, Math.max(front.length, Math.ceil(pages.length * 0.1))))
     if (imprintEvidence(p.lines.join("\n")) >= 4 && p.words <= 400) setPage(p, "boilerplate");
+
+  for (const p of pages.slice(front.length)) if (isNamesPage(p, blocks)) setPage(p, "acknowledgements");
 
   const backFrom = Math.floor(pages.length * 0.6);
   for (const p of pages.slice(backFrom))
