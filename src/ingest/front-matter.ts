@@ -276,6 +276,34 @@ export function trailingLicences(blocks: Block[], roles: Roles): void {
   }
 }
 
+/**
+ * A licence text under its own heading inside the document (a web manual's "Manuals" chapter
+ * ending with the GFDL): a section whose opening names a licence, holds a copyright line and grants
+ * copying, and whose text up to the next heading of its level or above is dense in legal terms.
+ */
+export function sectionLicences(blocks: Block[], roles: Roles): void {
+  const teaching = (i: number) => !roles[i] || roles[i] === "body" || roles[i] === "appendix";
+  const text = (i: number) => (isFurniture(blocks[i]!) || !teaching(i) ? "" : blocks[i]!.text);
+  blocks.forEach((b, start) => {
+    if (b.kind !== "heading" || !teaching(start)) return;
+    const level = b.level ?? 1;
+    let end = blocks.findIndex((o, i) => i > start && o.kind === "heading" && (o.level ?? 1) <= level);
+    if (end < 0) end = blocks.length;
+    const unit = [...blocks.keys()].slice(start, end).map(text);
+    // The opening is the section's own text before its first subsection: a chapter ending with a licence is not one.
+    const sub = blocks.findIndex((o, i) => i > start && o.kind === "heading");
+    const opening = unit
+      .slice(0, Math.min(12, (sub < 0 ? end : sub) - start))
+      .join("\n")
+      .slice(0, 1500);
+    if (!LICENCE_NAME_RE.test(opening) || !PERMISSION_RE.test(opening) || imprintEvidence(opening) < 2) return;
+    const all = unit.join("\n");
+    const words = wordsIn(all);
+    if (words < 300 || (100 * (all.match(LEGAL_RE)?.length ?? 0)) / words < LEGAL_DENSITY) return;
+    for (let i = start; i < end; i++) if (teaching(i) && !isFurniture(blocks[i]!)) roles[i] = "boilerplate";
+  });
+}
+
 /** Most lines a cover or title block holds. */
 const OPENING_LINES = 8;
 

@@ -8,7 +8,7 @@
 
 import { linkCitations } from "./citations.ts";
 import type { Block, BlockRole } from "./document.ts";
-import { openingLines, pageRoles, trailingLicences } from "./front-matter.ts";
+import { openingLines, pageRoles, sectionLicences, trailingLicences } from "./front-matter.ts";
 import { isNameList, leadingNames } from "./name-list.ts";
 
 const INDEXING_HEADING_RE = /^(keywords|key words|index terms)$/;
@@ -351,6 +351,7 @@ export function assignRoles(blocks: Block[]): Block[] {
   coverPage(blocks, roles);
   pageRoles(blocks, roles, headingRole);
   trailingLicences(blocks, roles);
+  sectionLicences(blocks, roles);
   openingLines(blocks, roles);
   authorLines(blocks, roles);
   creditRuns(blocks, roles);
