@@ -28,7 +28,7 @@ const HEADING_ROLES: [RegExp, BlockRole][] = [
   [/^(front cover|cover|cover page|title page|half[- ]title|dedication|epigraph|also by\b.*)$/, "title_page"],
   // Copyright and licences by whole title only: an essay called "Copyright and Globalization" is text to teach.
   [
-    /^(copyright( (and|&) licen[cs](e|es|ing)| notices?| page| information| statement)?|licen[cs](e|es|ing)( (and|&) copyright| information| terms| notices?| agreement)?|colophon|declaration|revision history|document history|errata)$/,
+    /^(copyright( (and|&) licen[cs](e|es|ing)| notices?| page| information| statement)?|licen[cs](e|es|ing)( (and|&) copyright| information| terms| notices?| agreement)?|copying( conditions| this manual| permissions)?|colophon|declaration|revision history|document history|errata)$/,
     "boilerplate",
   ],
   [
