@@ -95,6 +95,18 @@ const DEBIAN_FILES: [pkg: string, file: string, pages: number][] = [
   ["texlive-lang-english", "fontinstallationguide.pdf", 109],
   ["debian-reference-en", "debian-reference.en.pdf", 261],
   ["gcl-doc", "gcl-si.pdf", 137],
+  // Manuals with title and copyright pages, long contents, acknowledgements, indexes, colophons and
+  // appended licences (GPL, GFDL), so that DEV holds the kinds of matter TEST books have.
+  ["gprolog-doc", "gprolog.pdf", 238],
+  ["sbcl-doc", "sbcl.pdf", 167],
+  ["dblatex-doc", "manual.pdf", 143],
+  ["developers-reference", "developers-reference.pdf", 114],
+  ["gmsh-doc", "gmsh.pdf", 390],
+  ["pari-doc", "libpari.pdf", 427],
+  ["lilypond-doc-pdf", "web.pdf", 158],
+  ["lilypond-doc-pdf", "contributor.pdf", 134],
+  ["glpk-doc", "glpk.pdf", 177],
+  ["debmake-doc", "debmake-doc.en.pdf", 143],
 ];
 
 export function halfOf(name: string): Half {

@@ -37,6 +37,16 @@ texlive-lang-english usr/share/doc/texlive-doc/latex/simplified-latex/simplified
 texlive-lang-english usr/share/doc/texlive-doc/fonts/fontinstallationguide/fontinstallationguide.pdf
 debian-reference-en usr/share/debian-reference/debian-reference.en.pdf
 gcl-doc usr/share/doc/gcl-doc/gcl-si.pdf.gz
+gprolog-doc usr/share/doc/gprolog-doc/gprolog.pdf
+sbcl-doc usr/share/doc/sbcl/sbcl.pdf.gz
+dblatex-doc usr/share/doc/dblatex/manual.pdf.gz
+developers-reference usr/share/developers-reference/developers-reference.pdf
+gmsh-doc usr/share/doc/gmsh-doc/gmsh.pdf.gz
+pari-doc usr/share/pari/doc/libpari.pdf
+lilypond-doc-pdf usr/share/doc/lilypond/html/Documentation/web.pdf
+lilypond-doc-pdf usr/share/doc/lilypond/html/Documentation/contributor.pdf
+glpk-doc usr/share/doc/glpk-doc/glpk.pdf
+debmake-doc usr/share/doc/debmake-doc/debmake-doc.en.pdf
 '
 
 packages=$(echo "$DOCUMENTS" | awk 'NF { print $1 }' | sort -u)

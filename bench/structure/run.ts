@@ -1,10 +1,10 @@
 /**
- * Document structure on 58 real documents nobody tuned for (issue #28): headings, outlines, front
+ * Document structure on 68 real documents nobody tuned for (issue #28): headings, outlines, front
  * and back matter, and courses that follow the book.
  * Usage: sh bench/structure/fetch-debian.sh   (once: the Debian documentation PDFs, into bench/.cache)
  *        bun bench/structure/run.ts [--half dev|test|all] [--only NAME] [--courses] [--courses-only] [--shard K/N] [--no-speed]
  *
- * Documents (documents.ts): the shared corpus's books/, pdf/, docx/ and html/ and 26 PDFs of
+ * Documents (documents.ts): the shared corpus's books/, pdf/, docx/ and html/ and 36 PDFs of
  * Debian documentation packages; each is in the DEV half (tune on it) or the TEST half (run it,
  * never read its failures to write a rule) by parseInt(sha1(name).slice(0, 8), 16) % 2, and every
  * table is printed per half with its totals. Truth is read from the documents by other routes

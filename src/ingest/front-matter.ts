@@ -7,6 +7,7 @@
  * numbers) and licence texts (a licence's own preamble, then long legal text to the end).
  */
 import { type Block, type BlockRole, TEACHING_ROLES } from "./document.ts";
+import { isNameList } from "./name-list.ts";
 
 type Roles = (BlockRole | null)[];
 
@@ -116,6 +117,16 @@ function isIndexPage(p: Page): boolean {
   return ordered >= 0.85 * (initials.length - 1);
 }
 
+/**
+ * A page given mostly to lists of people's names (a contributors or thanks page: "Eric Abrahamsen,
+ * Lenimar Nunes de Andrade, Eilinger August, …"): whom a book thanks, however much prose
+ * introduces them, is not what it teaches.
+ */
+function isNamesPage(p: Page, blocks: Block[]): boolean {
+  const names = p.blocks.filter((i) => isText(blocks[i]!) && isNameList(blocks[i]!.text));
+  return names.length >= 3 && names.reduce((n, i) => n + wordsIn(blocks[i]!.text), 0) >= 0.5 * p.words;
+}
+
 /** A page's first block with words (a rule of underscores drawn as text is no title). */
 const firstWords = (p: Page, blocks: Block[]) => p.blocks.map((i) => blocks[i]!).find((b) => /\p{L}/u.test(b.text));
 
@@ -173,7 +184,7 @@ export function pageRoles(blocks: Block[], roles: Roles, headingRole: (text: str
     // sine"): its first chapter's heading, not a long paragraph, says its text has begun.
     // Its entries' recurring labels ("[Function]", "Package:LISP") read like a contents page's titles.
     const opens = opensFirstChapter(p, blocks) || (prose && !isContentsPage(p, titlesAfter(k)));
-    if (opens && !named && !imprint && !assigned) {
+    if (opens && !named && !imprint && !assigned && !isNamesPage(p, blocks)) {
       bodyStart = k;
       break;
     }
@@ -183,6 +194,7 @@ export function pageRoles(blocks: Block[], roles: Roles, headingRole: (text: str
   const frontRole = (p: Page, k: number): BlockRole | null => {
     const named = namedRole(p, blocks, headingRole);
     if (named) return named;
+    if (isNamesPage(p, blocks)) return "acknowledgements";
     const evidence = imprintEvidence(p.lines.join("\n"));
     if (evidence >= 3) return "boilerplate";
     // Before weaker imprint evidence: a contents page may list "Copyright and License".
@@ -213,6 +225,8 @@ export function pageRoles(blocks: Block[], roles: Roles, headingRole: (text: str
   // An imprint page may follow a first page of prose (a blurb); it still stands among the first pages.
   for (const p of pages.slice(front.length, Math.max(front.length, Math.ceil(pages.length * 0.1))))
     if (imprintEvidence(p.lines.join("\n")) >= 4 && p.words <= 400) setPage(p, "boilerplate");
+
+  for (const p of pages.slice(front.length)) if (isNamesPage(p, blocks)) setPage(p, "acknowledgements");
 
   const backFrom = Math.floor(pages.length * 0.6);
   for (const p of pages.slice(backFrom))
@@ -260,6 +274,34 @@ export function trailingLicences(blocks: Block[], roles: Roles): void {
     for (let i = start; i < blocks.length; i++) if (teaching(i) && !isFurniture(blocks[i]!)) roles[i] = "boilerplate";
     return;
   }
+}
+
+/**
+ * A licence text under its own heading inside the document (a web manual's "Manuals" chapter
+ * ending with the GFDL): a section whose opening names a licence, holds a copyright line and grants
+ * copying, and whose text up to the next heading of its level or above is dense in legal terms.
+ */
+export function sectionLicences(blocks: Block[], roles: Roles): void {
+  const teaching = (i: number) => !roles[i] || roles[i] === "body" || roles[i] === "appendix";
+  const text = (i: number) => (isFurniture(blocks[i]!) || !teaching(i) ? "" : blocks[i]!.text);
+  blocks.forEach((b, start) => {
+    if (b.kind !== "heading" || !teaching(start)) return;
+    const level = b.level ?? 1;
+    let end = blocks.findIndex((o, i) => i > start && o.kind === "heading" && (o.level ?? 1) <= level);
+    if (end < 0) end = blocks.length;
+    const unit = [...blocks.keys()].slice(start, end).map(text);
+    // The opening is the section's own text before its first subsection: a chapter ending with a licence is not one.
+    const sub = blocks.findIndex((o, i) => i > start && o.kind === "heading");
+    const opening = unit
+      .slice(0, Math.min(12, (sub < 0 ? end : sub) - start))
+      .join("\n")
+      .slice(0, 1500);
+    if (!LICENCE_NAME_RE.test(opening) || !PERMISSION_RE.test(opening) || imprintEvidence(opening) < 2) return;
+    const all = unit.join("\n");
+    const words = wordsIn(all);
+    if (words < 300 || (100 * (all.match(LEGAL_RE)?.length ?? 0)) / words < LEGAL_DENSITY) return;
+    for (let i = start; i < end; i++) if (teaching(i) && !isFurniture(blocks[i]!)) roles[i] = "boilerplate";
+  });
 }
 
 /** Most lines a cover or title block holds. */

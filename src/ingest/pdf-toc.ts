@@ -22,9 +22,12 @@ const MIN_ENTRY_SHARE = 0.5;
 interface TocLine {
   title: string;
   printed: string;
+  /** Indent from the left edge of the contents pages of the same side (odd or even). */
   x: number;
   y: number;
   size: number;
+  /** The contents page it stands on, 1-based. */
+  page: number;
 }
 
 const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100 };
@@ -55,7 +58,7 @@ function entryOf(l: PdfLine): TocLine | null {
   const title = (m[1] ?? m[3] ?? "").replace(/\s*\|\s*/g, " ").trim();
   const printed = m[2] ?? m[4] ?? "";
   if (!pageLabel(printed) || !/\p{L}{2}/u.test(title)) return null;
-  return { title, printed, x: l.x, y: l.y, size: roundSize(l.size) };
+  return { title, printed, x: l.x, y: l.y, size: roundSize(l.size), page: 0 };
 }
 
 /** The entries of one page, a title wrapped over lines joined to the line carrying its page number. */
@@ -94,22 +97,44 @@ interface Contents {
   entries: TocLine[];
 }
 
-/** The longest run of consecutive contents pages in the document's first part, with their entries. */
+/** Where an entry's arabic page number falls below the one before: a second listing begins (a brief contents, then the full one). */
+const restarts = (prev: TocLine | undefined, e: TocLine) => {
+  const [a, b] = [prev && pageLabel(prev.printed), pageLabel(e.printed)];
+  return !!a && !!b && !a.roman && !b.roman && b.n < a.n;
+};
+
+/**
+ * The longest run of consecutive contents pages in the document's first part, with their entries.
+ * A listing that starts again from its first page numbers (a brief contents before the full one) is
+ * a run of its own.
+ */
 function contentsPages(pages: PdfLine[][]): Contents | null {
   const limit = Math.max(3, Math.ceil(pages.length * CONTENTS_SHARE));
   let best: Contents | null = null;
   let run: Contents | null = null;
   for (let p = 0; p < Math.min(limit, pages.length); p++) {
     const { entries, count, share } = pageEntries(pages[p]!);
-    const isContents = count >= MIN_PAGE_ENTRIES && share >= MIN_ENTRY_SHARE;
-    if (isContents) {
-      run ??= { first: p + 1, last: p + 1, entries: [] };
+    if (count < MIN_PAGE_ENTRIES || share < MIN_ENTRY_SHARE) {
+      run = null;
+      continue;
+    }
+    for (const e of entries) {
+      if (!run || restarts(run.entries[run.entries.length - 1], e)) run = { first: p + 1, last: p + 1, entries: [] };
       run.last = p + 1;
-      run.entries.push(...entries);
+      run.entries.push({ ...e, page: p + 1 });
       if (!best || run.entries.length > best.entries.length) best = run;
-    } else run = null;
+    }
   }
-  return best;
+  return best && { ...best, entries: alignSides(best.entries) };
+}
+
+/**
+ * Indents measured from the leftmost entry of the pages on the same side: a book's odd and even
+ * pages set their margins apart, so the same level stands at two positions.
+ */
+function alignSides(entries: TocLine[]): TocLine[] {
+  const left = [0, 1].map((side) => Math.min(...entries.filter((e) => e.page % 2 === side).map((e) => e.x)));
+  return entries.map((e) => ({ ...e, x: e.x - left[e.page % 2]! }));
 }
 
 /**
@@ -118,8 +143,10 @@ function contentsPages(pages: PdfLine[][]): Contents | null {
  */
 function levels(entries: TocLine[]): number[] {
   const xs = [...new Set(entries.map((e) => e.x))].sort((a, b) => a - b);
-  // Indents a few points apart are one indent.
-  const indent = (x: number) => xs.filter((v, i) => i === 0 || v - xs[i - 1]! > 4).filter((v) => v <= x + 0.5).length;
+  // Indents less than a character apart are one indent (right-aligned numbers "9" and "10" start apart).
+  const size = mode(entries.map((e) => e.size)) ?? 10;
+  const indent = (x: number) =>
+    xs.filter((v, i) => i === 0 || v - xs[i - 1]! > 0.75 * size).filter((v) => v <= x + 0.5).length;
   const style = (e: TocLine) => `${indent(e.x)}|${e.size}`;
   const styles = [...new Set(entries.map(style))].sort((a, b) => {
     const [ia, sa] = a.split("|").map(Number);
@@ -155,15 +182,18 @@ function furnitureOffset(pages: PdfLine[][], roman: boolean): number | null {
   return mode(offsets);
 }
 
+/** For each page, the forms of its lines' texts (page furniture left out). */
+const lineForms = (pages: PdfLine[][]) =>
+  pages.map((lines) => new Set(lines.filter((l) => !l.role).flatMap((l) => forms(l.text))));
+
 /** The offset at which most entries' titles stand as a line of their own in the body. */
-function locatedOffset(pages: PdfLine[][], entries: TocLine[], after: number, roman: boolean): number | null {
-  const lineTexts = pages.map((lines) => new Set(lines.filter((l) => !l.role).flatMap((l) => forms(l.text))));
+function locatedOffset(lineTexts: Set<string>[], entries: TocLine[], after: number, roman: boolean): number | null {
   const offsets: number[] = [];
   for (const e of entries) {
     const label = pageLabel(e.printed);
     if (!label || label.roman !== roman) continue;
     const titles = forms(e.title);
-    for (let p = roman ? after : Math.max(after, label.n); p <= pages.length; p++) {
+    for (let p = roman ? after : Math.max(after, label.n); p <= lineTexts.length; p++) {
       if (titles.some((t) => lineTexts[p - 1]!.has(t))) {
         offsets.push(p - label.n);
         break;
@@ -171,6 +201,16 @@ function locatedOffset(pages: PdfLine[][], entries: TocLine[], after: number, ro
     }
   }
   return mode(offsets);
+}
+
+/** How many entries of a numbering have their title as a line on their page, or the next, at an offset. */
+function foundAt(lineTexts: Set<string>[], entries: TocLine[], roman: boolean, offset: number): number {
+  return entries.filter((e) => {
+    const label = pageLabel(e.printed);
+    if (!label || label.roman !== roman) return false;
+    const p = label.n + offset;
+    return forms(e.title).some((t) => lineTexts[p - 1]?.has(t) || lineTexts[p]?.has(t));
+  }).length;
 }
 
 /** The contents' own title ("Table of Contents"): the largest line above its first entry. */
@@ -220,6 +260,7 @@ function linkedContents(pages: PdfLine[][]): HeadingEntry[] {
       x: line.x,
       y: line.y,
       size: roundSize(line.size),
+      page: p,
     }));
     const level = levels(entries);
     return found.map(({ line, page }, i) => ({ title: line.text, level: level[i]!, page }));
@@ -233,8 +274,17 @@ function linkedContents(pages: PdfLine[][]): HeadingEntry[] {
 export function readContents(pages: PdfLine[][]): HeadingEntry[] {
   const contents = contentsPages(pages);
   if (!contents) return linkedContents(pages);
-  const offset = (roman: boolean) =>
-    furnitureOffset(pages, roman) ?? locatedOffset(pages, contents.entries, contents.last + 1, roman);
+  const lineTexts = lineForms(pages);
+  // The page-number furniture is read from the pages, yet a printer's sheet count or a stray number
+  // may pass for it: of it and the offset the titles give, the one placing more entries holds.
+  const offset = (roman: boolean) => {
+    const candidates = [
+      furnitureOffset(pages, roman),
+      locatedOffset(lineTexts, contents.entries, contents.last + 1, roman),
+    ].filter((o) => o !== null);
+    const found = candidates.map((o) => foundAt(lineTexts, contents.entries, roman, o));
+    return candidates[found.indexOf(Math.max(...found))] ?? null;
+  };
   const arabic = offset(false);
   const roman = offset(true);
   const level = levels(contents.entries);

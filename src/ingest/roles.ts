@@ -8,7 +8,7 @@
 
 import { linkCitations } from "./citations.ts";
 import type { Block, BlockRole } from "./document.ts";
-import { openingLines, pageRoles, trailingLicences } from "./front-matter.ts";
+import { openingLines, pageRoles, sectionLicences, trailingLicences } from "./front-matter.ts";
 import { isNameList, leadingNames } from "./name-list.ts";
 
 const INDEXING_HEADING_RE = /^(keywords|key words|index terms)$/;
@@ -28,7 +28,7 @@ const HEADING_ROLES: [RegExp, BlockRole][] = [
   [/^(front cover|cover|cover page|title page|half[- ]title|dedication|epigraph|also by\b.*)$/, "title_page"],
   // Copyright and licences by whole title only: an essay called "Copyright and Globalization" is text to teach.
   [
-    /^(copyright( (and|&) licen[cs](e|es|ing)| notices?| page| information| statement)?|licen[cs](e|es|ing)( (and|&) copyright| information| terms| notices?| agreement)?|colophon|declaration|revision history|document history|errata)$/,
+    /^(copyright( (and|&) licen[cs](e|es|ing)| notices?| page| information| statement)?|licen[cs](e|es|ing)( (and|&) copyright| information| terms| notices?| agreement)?|copying( conditions| this manual| permissions)?|colophon|declaration|revision history|document history|errata)$/,
     "boilerplate",
   ],
   [
@@ -351,6 +351,7 @@ export function assignRoles(blocks: Block[]): Block[] {
   coverPage(blocks, roles);
   pageRoles(blocks, roles, headingRole);
   trailingLicences(blocks, roles);
+  sectionLicences(blocks, roles);
   openingLines(blocks, roles);
   authorLines(blocks, roles);
   creditRuns(blocks, roles);

@@ -36,6 +36,7 @@ describe("headings that name their role", () => {
     ["Appendix D—References", "references"],
     ["Appendix D Indexes", "index"],
     ["Errata", "boilerplate"],
+    ["Copying conditions", "boilerplate"],
     ["Keywords", "title_page"],
     // Whole titles only: an essay or a chapter about these things is text to teach.
     ["19 Copyright and Globalization in the Age of Computer Networks", null],

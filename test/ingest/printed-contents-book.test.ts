@@ -1,0 +1,90 @@
+/**
+ * A book without an outline whose printed contents give its chapters (#28; TeX for the Impatient):
+ * a brief contents before the full one, the full contents on facing pages whose margins differ,
+ * and a number at each page's foot that is a printer's sheet count, not the printed page number.
+ * Its headings are set in body type, so only the contents can say which lines are chapters.
+ */
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import type { Block } from "../../src/ingest/document.ts";
+import { extractPdf } from "../../src/ingest/pdf.ts";
+import { type LineSpec, linesPdf, prose } from "./heading-fixtures.ts";
+import { scratch } from "./support.ts";
+
+const LIMITS = { maxPdfPages: 1000, maxOcrPages: 50, maxImagePixels: 40_000_000, maxXmlBytes: 10 * 1024 * 1024 };
+// Extracting twenty pages takes seconds beside other work.
+setDefaultTimeout(120_000);
+const tmp = scratch();
+afterAll(() => tmp.remove());
+
+const headings = (blocks: Block[]) =>
+  blocks.filter((b) => b.kind === "heading").map((b) => ({ text: b.text, level: b.level, page: b.page }));
+
+/** The chapters and their sections with the printed page each starts on; printed page 1 is PDF page 5. */
+const BOOK: { chapter: string; page: number; sections: [string, number][] }[] = [
+  {
+    chapter: "Tides",
+    page: 1,
+    sections: [
+      ["Spring tides", 2],
+      ["Neap tides", 3],
+    ],
+  },
+  { chapter: "Currents", page: 5, sections: [["Rip currents", 6]] },
+  {
+    chapter: "Shores",
+    page: 9,
+    sections: [
+      ["Sand and gravel", 10],
+      ["Cliffs", 11],
+    ],
+  },
+  { chapter: "Storms", page: 13, sections: [["Storm surge", 14]] },
+];
+const OFFSET = 4;
+const LAST_PRINTED = 16;
+
+/** Entries of the full contents, chapters at `left`, sections indented. */
+const entries = (chapters: typeof BOOK, left: number): LineSpec[] =>
+  chapters.flatMap(({ chapter, page, sections }) => [
+    { text: `${BOOK.findIndex((c) => c.chapter === chapter) + 1} \\ ${chapter}   ${page}`, x: left, gap: 6 },
+    ...sections.map(([title, p]) => ({ text: `${title}   ${p}`, x: left + 30 })),
+  ]);
+
+async function build(): Promise<Uint8Array> {
+  const body = Array.from({ length: LAST_PRINTED }, (_, i) => {
+    const printed = i + 1;
+    const chapter = BOOK.findIndex((c) => c.page === printed);
+    const section = BOOK.flatMap((c) => c.sections).find(([, p]) => p === printed);
+    const title = chapter >= 0 ? `${chapter + 1} ${BOOK[chapter]!.chapter}` : section?.[0];
+    return { lines: [...(title ? [{ text: title }] : []), ...prose(14, `page${printed}`)] };
+  });
+  const pages = [
+    { lines: [{ text: "The Tides of Lake Morrow", size: 26, bold: true }] },
+    {
+      lines: [
+        { text: "Brief contents", size: 18, bold: true },
+        { text: "", gap: 24 },
+        ...BOOK.map(({ chapter, page }, i) => ({ text: `${i + 1} \\ ${chapter}   ${page}`, x: 70, gap: 6 })),
+        { text: "Index   17", x: 90 },
+      ],
+    },
+    // PDF page 3 is a right-hand page, its margin further right than page 4's.
+    { lines: [{ text: "Contents", size: 18, bold: true }, { text: "", gap: 24 }, ...entries(BOOK.slice(0, 2), 84)] },
+    { lines: entries(BOOK.slice(2), 60) },
+    ...body,
+  ];
+  // The number at every foot counts the printer's sheets from 100.
+  return linesPdf(pages.map((p, i) => ({ ...p, folio: String(100 + i) })));
+}
+
+describe("a book whose printed contents give its chapters", () => {
+  test("chapters are level 1 and sections level 2, on the pages the printed numbers name", async () => {
+    const path = await tmp.write("tides.pdf", await build());
+    const r = await extractPdf(path, "tides.pdf", LIMITS);
+    const expected = BOOK.flatMap(({ chapter, page, sections }, i) => [
+      { text: `${i + 1} ${chapter}`, level: 1, page: page + OFFSET },
+      ...sections.map(([title, p]) => ({ text: title, level: 2, page: p + OFFSET })),
+    ]);
+    expect(headings(r.blocks).filter((h) => h.page! > OFFSET)).toEqual(expected);
+  });
+});
