@@ -24,7 +24,8 @@ const EXCEPTIONS: Record<string, { tables: string[]; reason: string }> = {
   },
   "retrieval/postgres-search.ts": {
     tables: ["documents", "course_documents"],
-    reason: "PostgreSQL's ranked queries, as SQLite's in retrieval/search.ts: a hit's filename, readiness and a course scope's documents in the same statement",
+    reason:
+      "PostgreSQL's ranked queries, as SQLite's in retrieval/search.ts: a hit's filename, readiness and a course scope's documents in the same statement",
   },
   "retrieval/chunk-reads.ts": {
     tables: ["documents"],

@@ -32,7 +32,6 @@ import {
 import { findDefinitions } from "../../src/llm/extractive/definitions.ts";
 import { termDistractors } from "../../src/llm/extractive/distractors.ts";
 import { causeFacts } from "../../src/llm/extractive/facts.ts";
-import { extractiveStudyGuide } from "../../src/llm/extractive/study-guide.ts";
 import type { Sentence } from "../../src/llm/extractive/text.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { call } from "../helpers/server.ts";
