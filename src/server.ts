@@ -4,6 +4,7 @@ import { type AppServices, composeServices } from "./compose.ts";
 import type { Config } from "./config.ts";
 import { lockDataDir } from "./db/data-dir-lock.ts";
 import { openDb } from "./db/index.ts";
+import { sqliteSql } from "./db/sql.ts";
 import { failInterruptedDocuments } from "./documents/records.ts";
 import { createApp } from "./http/app.ts";
 import { sweepUploads } from "./http/multipart.ts";
@@ -40,7 +41,7 @@ export async function openApp(cfg: Config, log: Logger, opts: { bootstrap: boole
   const lock = lockDataDir(cfg.dataDir);
   const { db, sqlite } = await openDb(cfg.dataDir);
   await sweepUploads(cfg.dataDir);
-  const interrupted = failInterruptedDocuments(sqlite);
+  const interrupted = await failInterruptedDocuments({ sql: sqliteSql(sqlite), sqlite });
   if (interrupted > 0) log.warn("documents interrupted by the last stop marked as errors", { count: interrupted });
 
   const svc = await composeServices(cfg, { db, sqlite }, log);

@@ -10,6 +10,7 @@
  */
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { createDocumentRecord, markDocumentReady } from "../../src/documents/records.ts";
 import { resultOfMarkdown } from "../../src/ingest/result.ts";
 import { indexDocument } from "../../src/retrieval/index.ts";
@@ -53,13 +54,13 @@ try {
   const deps = { sqlite: srv.svc.sqlite, embedder: srv.svc.embedder };
   for (const d of corpus) {
     const extract = resultOfMarkdown(`# ${d.title}\n\n${d.text}`, { title: d.title });
-    const documentId = createDocumentRecord(deps.sqlite, owner, {
+    const documentId = await createDocumentRecord(sqliteSql(deps.sqlite), owner, {
       filename: `${d._id}.md`,
       sourceType: "file",
       spaceId: SPACE,
     });
     const { chunkCount } = await indexDocument(deps, { ...owner, documentId, extract, spaceId: SPACE });
-    markDocumentReady(deps.sqlite, documentId, {
+    await markDocumentReady(sqliteSql(deps.sqlite), documentId, {
       blobKey: null,
       mimeType: extract.mimeType,
       pages: 1,

@@ -142,9 +142,13 @@ async function addDocument(
   filename: string,
   extract: ExtractResult,
 ): Promise<number> {
-  const documentId = createDocumentRecord(deps.sqlite, { tenantId, userId }, { filename, sourceType: "file" });
+  const documentId = await createDocumentRecord(
+    sqliteSql(deps.sqlite),
+    { tenantId, userId },
+    { filename, sourceType: "file" },
+  );
   const { chunkCount } = await indexDocument(deps, { tenantId, userId, documentId, extract, spaceId: null });
-  markDocumentReady(deps.sqlite, documentId, {
+  await markDocumentReady(sqliteSql(deps.sqlite), documentId, {
     blobKey: null,
     mimeType: extract.mimeType,
     pages: 1,

@@ -7,7 +7,7 @@
 import type { Database } from "bun:sqlite";
 import pLimit from "p-limit";
 import { type IngestDeps, ingestDocument } from "../documents/ingest.ts";
-import { type DocumentRow, markDocumentError, recordsOldestFirst } from "../documents/records.ts";
+import { type DocumentRow, failDocument, recordsOldestFirst } from "../documents/records.ts";
 import { detectFile, type RequestSource } from "../documents/sources.ts";
 import { AppError } from "../errors.ts";
 import { blobPath } from "../media/blob-store.ts";
@@ -73,7 +73,7 @@ export async function ingestCourseSources(
         const outcome = await ingestDocument(svc, target, await sourceOf(svc, doc), { index: true });
         if (outcome.status === "storage_full") {
           const message = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
-          markDocumentError(svc.sqlite, doc.id, message);
+          await failDocument(svc, doc.id, message);
         }
         const now = courseDocuments(svc.sqlite, course.id).find((d) => d.id === doc.id);
         if (now?.status === "error")

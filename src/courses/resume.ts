@@ -3,7 +3,7 @@
  * job writes only what is missing (chapters, then the study guide), then course.completed.
  */
 import { isoNow } from "../clock.ts";
-import { reopenFailedDocuments } from "../documents/lookups.ts";
+import { reopenFailedDocumentsSync } from "../documents/lookups.ts";
 import { AppError } from "../errors.ts";
 import { enqueueJobSync, latestCourseJob, type QueueDeps } from "../jobs/queue.ts";
 import { courseDocumentIds } from "./course-documents.ts";
@@ -69,7 +69,7 @@ export function resumeCourse(
     sqlite.run("UPDATE courses SET status = 'generating', error = NULL, updated_at = ? WHERE id = ?", [now, courseId]);
     if (chapters.length === 0) {
       // The outline was never made, so sources that failed get another try (a page may be back).
-      reopenFailedDocuments(sqlite, courseDocumentIds(sqlite, courseId));
+      reopenFailedDocumentsSync(sqlite, courseDocumentIds(sqlite, courseId));
     }
     const next = enqueueJobSync(
       { sqlite, clock },

@@ -9,7 +9,7 @@ import { assertWithinTestCap, OPERATIONS, recordUsage, type TestCaps } from "../
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/index.ts";
-import { createDocumentRecord, type SourceType } from "../documents/records.ts";
+import { createDocumentRecordSync, type SourceType } from "../documents/records.ts";
 import { detectedKind, requestSources } from "../documents/sources.ts";
 import { AppError } from "../errors.ts";
 import { enqueueJobSync, type JobRow } from "../jobs/queue.ts";
@@ -132,7 +132,7 @@ function insertCourseWithJob(
     ],
   );
   for (const s of c.sources) {
-    const documentId = createDocumentRecord(
+    const documentId = createDocumentRecordSync(
       sqlite,
       { tenantId: who.auth.tenantId, userId: who.user.id },
       { filename: s.filename, sourceType: s.kind, sourceUrl: s.url, blobKey: s.blobKey, mimeType: s.mimeType },

@@ -4,9 +4,9 @@
  * usage ledger in the transaction that records it. A failing source becomes that document's
  * error; only an unsupported file type (415) fails the whole request, before any work is done.
  */
-import type { Database } from "bun:sqlite";
 import { extractionCharge, recordUsage } from "../billing/index.ts";
 import type { Db } from "../db/index.ts";
+import { type Sql, sql } from "../db/sql.ts";
 import type { MediaUrls } from "../media/signed-url.ts";
 import type { KeyEnv } from "../tenants/keys.ts";
 import type { IngestDeps } from "./ingest.ts";
@@ -38,8 +38,8 @@ export interface ExtractedDocument {
   createdAt: string;
 }
 
-function loadExtracted(svc: Pick<ExtractDeps, "sqlite" | "cfg" | "media">, id: string): ExtractedDocument {
-  const row = loadDocument(svc.sqlite, id);
+async function loadExtracted(svc: Pick<ExtractDeps, "sql" | "cfg" | "media">, id: string): Promise<ExtractedDocument> {
+  const row = await loadDocument(svc.sql, id);
   return {
     id: row.id,
     filename: row.filename,
@@ -79,13 +79,12 @@ export async function extractSources(
       });
     },
   });
-  return ids.map((id) => loadExtracted(svc, id));
+  return Promise.all(ids.map((id) => loadExtracted(svc, id)));
 }
 
 /** A recorded document's markdown, read back one document at a time as the response is written. */
-export function extractedMarkdown(sqlite: Database, id: string): string {
+export async function extractedMarkdown(db: Sql, id: string): Promise<string> {
   return (
-    sqlite.query<{ markdown: string | null }, [string]>("SELECT markdown FROM documents WHERE id = ?").get(id)
-      ?.markdown ?? ""
+    (await db.get<{ markdown: string | null }>(sql`SELECT markdown FROM documents WHERE id = ${id}`))?.markdown ?? ""
   );
 }

@@ -10,7 +10,7 @@ import { isStorageFull, storageFull } from "../errors.ts";
 import { sharesTurns } from "../ingest/index.ts";
 import { deleteBlob } from "../media/blob-store.ts";
 import { type IngestDeps, type IngestOptions, ingestDocument } from "./ingest.ts";
-import { createDocumentRecord, type RecordOwner, recordSummaries, removeDocumentRows } from "./records.ts";
+import { createDocumentRecordSync, type RecordOwner, recordSummaries, removeDocumentRows } from "./records.ts";
 import { detectedKind, type RequestSource, type RequestSourcesInput, requestSources, sourceName } from "./sources.ts";
 
 export interface UploadInput extends RequestSourcesInput {
@@ -28,7 +28,7 @@ export async function ingestUploads(
   // One commit for the request's records, not one per file (a batch of abstracts is ten).
   const ids = await writeWhenFree(svc.sqlite, () =>
     sources.map((s) =>
-      createDocumentRecord(svc.sqlite, owner, {
+      createDocumentRecordSync(svc.sqlite, owner, {
         kind: opts.kind,
         filename: sourceName(s),
         sourceType: s.type,
@@ -66,8 +66,8 @@ export async function ingestUploads(
   if (stopped.length === 0) return ids;
   // The sources that made it are kept and named, so the client knows what not to send again.
   throw storageFull({
-    stored_documents: recordSummaries(
-      svc.sqlite,
+    stored_documents: await recordSummaries(
+      svc.sql,
       ids.filter((id) => !stopped.includes(id)),
     ),
   });
@@ -85,9 +85,9 @@ const DISCARD_RETRY_MS = 2_000;
  */
 async function discardDocument(svc: IngestDeps, id: string, blobKey: string | null): Promise<void> {
   if (blobKey) await deleteBlob(svc.cfg, blobKey);
-  const attempt = () => {
+  const attempt = async () => {
     try {
-      removeDocumentRows(svc.sqlite, id);
+      await removeDocumentRows(svc.sql, id);
     } catch (err) {
       if (isStorageFull(err)) setTimeout(attempt, DISCARD_RETRY_MS).unref();
       else
@@ -97,5 +97,5 @@ async function discardDocument(svc: IngestDeps, id: string, blobKey: string | nu
         });
     }
   };
-  attempt();
+  await attempt();
 }

@@ -7,6 +7,7 @@
  */
 import type { Database } from "bun:sqlite";
 import type { Config } from "../config.ts";
+import type { Sql } from "../db/sql.ts";
 import { writeWhenFree } from "../db/write-when-free.ts";
 import { isStorageFull } from "../errors.ts";
 import { type ExtractionPool, extractSource, noTextFound } from "../ingest/index.ts";
@@ -16,8 +17,8 @@ import type { Logger } from "../log.ts";
 import { putBlob } from "../media/blob-store.ts";
 import { type Embedder, indexDocument, indexJob } from "../retrieval/index.ts";
 import {
-  markDocumentError,
-  markDocumentReady,
+  failDocument,
+  markDocumentReadySync,
   type RecordOwner,
   type SourceType,
   setDocumentRepeats,
@@ -25,10 +26,15 @@ import {
 import { detectRepeats, REPEATS_NEARBY_CHUNKS } from "./repeated-sections.ts";
 import { detectedKind, failureMessage, type RequestSource, sourceName, toIngestSource } from "./sources.ts";
 
-/** Ingesting a document: the extraction pool, the index (database and embedder), the blob store and the log. */
+/**
+ * Ingesting a document: the extraction pool, the index (database and embedder), the blob store and
+ * the log. The record's commit stays on the bun:sqlite connection (`writeWhenFree`), where the
+ * extraction processes write the chunks beside it; its other statements take the seam.
+ */
 export interface IngestDeps {
   cfg: Config;
   sqlite: Database;
+  sql: Sql;
   log: Logger;
   embedder: Embedder;
   extraction: ExtractionPool;
@@ -96,7 +102,7 @@ export async function ingestDocument(
     // Extraction processes write beside the server: waiting for the lock must not hold its thread.
     await writeWhenFree(svc.sqlite, () => {
       if (repeats) setDocumentRepeats(svc.sqlite, target.id, repeats);
-      markDocumentReady(svc.sqlite, target.id, {
+      markDocumentReadySync(svc.sqlite, target.id, {
         ...ready,
         blobKey,
         markdown: result.markdown,
@@ -110,7 +116,7 @@ export async function ingestDocument(
   } catch (err) {
     if (isStorageFull(err)) return { status: "storage_full", blobKey, error: err };
     try {
-      markDocumentError(svc.sqlite, target.id, failureMessage(err, svc.log, name), blobKey);
+      await failDocument(svc, target.id, failureMessage(err, svc.log, name), blobKey);
     } catch (recordErr) {
       // Recording the failure needs room too (SQLite's write-ahead log): on a full disk the record is
       // discarded like any source the disk stopped, never left `processing`.

@@ -10,7 +10,7 @@ import { type DocumentOwner, loadOwnedDocument, toDocumentResource } from "./rec
 
 export async function processDocuments(svc: IngestDeps, owner: DocumentOwner, input: UploadInput) {
   const ids = await ingestUploads(svc, owner, input, { kind: "index", index: true });
-  const documents = ids.map((id) => toDocumentResource(loadOwnedDocument(svc.sqlite, owner, id)));
+  const documents = (await Promise.all(ids.map((id) => loadOwnedDocument(svc.sql, owner, id)))).map(toDocumentResource);
   const ready = documents.filter((d) => d.status === "ready").length;
   return { documents, count: documents.length, ready, errored: documents.length - ready };
 }

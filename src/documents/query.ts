@@ -7,6 +7,7 @@
 import { assertWithinTestCap, OPERATIONS, recordUsage, type TestCaps } from "../billing/index.ts";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/index.ts";
+import type { Sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { QUERY_ROLES } from "../ingest/document.ts";
 import { type AnswerPassage, answerQuestion, distinctPassages } from "../llm/artefacts.ts";
@@ -27,6 +28,7 @@ export interface QueryInput {
 /** Querying documents: retrieval, the model, the usage ledger and its test-key cap. */
 export interface QueryDeps extends RetrievalDeps {
   db: Db;
+  sql: Sql;
   llm: Llm;
   cfg: TestCaps;
   clock: Clock;
@@ -45,7 +47,7 @@ export async function queryDocuments(
   if (byIds === bySpace) throw new AppError("VALIDATION_ERROR", "Give exactly one of document_ids and space_id");
   if (byIds && input.documentIds!.length === 0)
     throw new AppError("VALIDATION_ERROR", `document_ids must hold 1 to ${MAX_QUERY_DOCUMENTS} ids`);
-  if (byIds) assertOwnedDocuments(svc.sqlite, owner, input.documentIds!);
+  if (byIds) await assertOwnedDocuments(svc.sql, owner, input.documentIds!);
   assertWithinTestCap(svc.db, auth, "query", svc.cfg, svc.clock.now());
 
   // Twice as many as shown, so that top_k remain once near-copies are merged; as many candidates

@@ -2,9 +2,13 @@
  * Document records, the one owner of the documents table: what process, extract and course
  * generation create (documents/ingest.ts fills them in), and for indexed documents (kind 'index')
  * their list, ownership checks and deletion. A document belongs to one learner of one tenant; to anyone
- * else it does not exist (404), so ids cannot be probed across learners or tenants.
+ * else it does not exist (404), so ids cannot be probed across learners or tenants. Its statements
+ * run on either engine through the seam (src/db/sql.ts); the `*Sync` entries and the functions
+ * taking a bun:sqlite `Database` serve callers still inside a synchronous bun:sqlite transaction
+ * (the ingest commit's `writeWhenFree`, course start) with the same statements.
  */
 import type { Database } from "bun:sqlite";
+import { inJsonArray, type Query, type Sql, sql, sqliteSql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../keyset-cursor.ts";
 import { deleteBlob } from "../media/blob-store.ts";
@@ -47,77 +51,113 @@ export interface RecordOwner {
   userId: string | null;
 }
 
+interface NewRecord {
+  filename: string;
+  sourceType: SourceType;
+  sourceUrl?: string | null;
+  spaceId?: string | null;
+  /** extract: recorded markdown, never indexed; index (the default): indexed for query and courses. */
+  kind?: "index" | "extract";
+  blobKey?: string | null;
+  mimeType?: string | null;
+}
+
+const insertRecord = (id: string, owner: RecordOwner, d: NewRecord): Query =>
+  sql`INSERT INTO documents (id, tenant_id, user_id, space_id, kind, filename, source_type, source_url, blob_key, mime_type, status, created_at)
+      VALUES (${id}, ${owner.tenantId}, ${owner.userId}, ${d.spaceId ?? null}, ${d.kind ?? "index"}, ${d.filename},
+              ${d.sourceType}, ${d.sourceUrl ?? null}, ${d.blobKey ?? null}, ${d.mimeType ?? null}, 'processing', ${nowIso()})`;
+
 /** A new record, `processing` until its source is ingested. */
-export function createDocumentRecord(
-  sqlite: Database,
-  owner: RecordOwner,
-  d: {
-    filename: string;
-    sourceType: SourceType;
-    sourceUrl?: string | null;
-    spaceId?: string | null;
-    /** extract: recorded markdown, never indexed; index (the default): indexed for query and courses. */
-    kind?: "index" | "extract";
-    blobKey?: string | null;
-    mimeType?: string | null;
-  },
-): string {
+export async function createDocumentRecord(db: Sql, owner: RecordOwner, d: NewRecord): Promise<string> {
   const id = newId();
-  sqlite.run(
-    `INSERT INTO documents (id, tenant_id, user_id, space_id, kind, filename, source_type, source_url, blob_key, mime_type, status, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'processing', ?)`,
-    [
-      id,
-      owner.tenantId,
-      owner.userId,
-      d.spaceId ?? null,
-      d.kind ?? "index",
-      d.filename,
-      d.sourceType,
-      d.sourceUrl ?? null,
-      d.blobKey ?? null,
-      d.mimeType ?? null,
-      nowIso(),
-    ],
-  );
+  await db.run(insertRecord(id, owner, d));
   return id;
 }
 
-export function markDocumentReady(
-  sqlite: Database,
-  id: string,
-  r: {
-    blobKey: string | null;
-    /** What the source turned out to be (a URL sent as a page may be a video); kept as created when omitted. */
-    sourceType?: SourceType;
-    mimeType: string;
-    pages: number | null;
-    markdown: string;
-    title: string | null;
-    chunkCount: number;
-  },
-): void {
-  sqlite.run(
-    `UPDATE documents SET status = 'ready', error = NULL, blob_key = coalesce(?, blob_key), source_type = coalesce(?, source_type), mime_type = ?, pages = ?,
-            char_count = ?, markdown = ?, title = ?, chunk_count = ?
-      WHERE id = ?`,
-    [r.blobKey, r.sourceType ?? null, r.mimeType, r.pages, r.markdown.length, r.markdown, r.title, r.chunkCount, id],
+/** As createDocumentRecord, inside a synchronous bun:sqlite transaction (the upload's commit, course start). */
+export function createDocumentRecordSync(sqlite: Database, owner: RecordOwner, d: NewRecord): string {
+  const id = newId();
+  sqliteSql(sqlite).runSync(insertRecord(id, owner, d));
+  return id;
+}
+
+export interface ReadyRecord {
+  blobKey: string | null;
+  /** What the source turned out to be (a URL sent as a page may be a video); kept as created when omitted. */
+  sourceType?: SourceType;
+  mimeType: string;
+  pages: number | null;
+  markdown: string;
+  title: string | null;
+  chunkCount: number;
+}
+
+const readyStatement = (id: string, r: ReadyRecord): Query =>
+  sql`UPDATE documents SET status = 'ready', error = NULL, blob_key = coalesce(${r.blobKey}, blob_key),
+             source_type = coalesce(${r.sourceType ?? null}, source_type), mime_type = ${r.mimeType}, pages = ${r.pages},
+             char_count = ${r.markdown.length}, markdown = ${r.markdown}, title = ${r.title}, chunk_count = ${r.chunkCount}
+       WHERE id = ${id}`;
+
+export async function markDocumentReady(db: Sql, id: string, r: ReadyRecord): Promise<void> {
+  await db.run(readyStatement(id, r));
+}
+
+/** As markDocumentReady, inside the ingest commit (`writeWhenFree`'s synchronous transaction). */
+export function markDocumentReadySync(sqlite: Database, id: string, r: ReadyRecord): void {
+  sqliteSql(sqlite).runSync(readyStatement(id, r));
+}
+
+/**
+ * What the document repeats of itself: its summary for the details, and the chunks courses leave
+ * out. Synchronous: written in the ingest commit.
+ */
+export function setDocumentRepeats(sqlite: Database, id: string, repeats: DocumentRepeats): void {
+  const { chunk_ids, ...summary } = repeats;
+  sqliteSql(sqlite).runSync(
+    sql`UPDATE documents SET repeats = ${JSON.stringify(summary)}, repeated_chunks = ${JSON.stringify(chunk_ids)}
+         WHERE id = ${id}`,
   );
 }
 
-/** What the document repeats of itself: its summary for the details, and the chunks courses leave out. */
-export function setDocumentRepeats(sqlite: Database, id: string, repeats: DocumentRepeats): void {
-  const { chunk_ids, ...summary } = repeats;
-  sqlite.run("UPDATE documents SET repeats = ?, repeated_chunks = ? WHERE id = ?", [
-    JSON.stringify(summary),
-    JSON.stringify(chunk_ids),
-    id,
-  ]);
+/**
+ * What an extract record was billed. Synchronous: written in the ingest commit, with its usage
+ * event (src/billing's synchronous recordUsage).
+ */
+export function setBilledMicros(sqlite: Database, id: string, micros: number): void {
+  sqliteSql(sqlite).runSync(sql`UPDATE documents SET billed_micros = ${micros} WHERE id = ${id}`);
 }
 
-/** What an extract record was billed (its usage event is written in the same transaction). */
-export function setBilledMicros(sqlite: Database, id: string, micros: number): void {
-  sqlite.run("UPDATE documents SET billed_micros = ? WHERE id = ?", [micros, id]);
+/** The record ends in error (its original kept when `blobKey` is given); its chunks are failDocument's. */
+export async function markDocumentError(
+  db: Sql,
+  id: string,
+  message: string,
+  blobKey: string | null = null,
+): Promise<void> {
+  await db.run(
+    sql`UPDATE documents SET status = 'error', error = ${message}, blob_key = coalesce(${blobKey}, blob_key), chunk_count = 0
+         WHERE id = ${id}`,
+  );
+}
+
+/** What failing a document takes: the seam, and the connection retrieval's chunk delete still runs on. */
+export interface FailDeps {
+  sql: Sql;
+  sqlite: Database;
+}
+
+/**
+ * A source that failed: an extraction process stopped while indexing (or a server stopped
+ * mid-batch) may have written some chunks, so they go first, then the record ends in error.
+ */
+export async function failDocument(
+  svc: FailDeps,
+  id: string,
+  message: string,
+  blobKey: string | null = null,
+): Promise<void> {
+  deleteChunksOf(svc.sqlite, { documentId: id, chapterId: null });
+  await markDocumentError(svc.sql, id, message, blobKey);
 }
 
 /**
@@ -126,58 +166,44 @@ export function setBilledMicros(sqlite: Database, id: string, micros: number): v
  * the source again. A course's documents are left alone: its resumed job ingests them. Call once at
  * start, before serving (one server per data directory, so nothing else is processing then).
  */
-export function failInterruptedDocuments(sqlite: Database): number {
-  const ids = sqlite
-    .query<{ id: string }, []>(
-      "SELECT id FROM documents WHERE status = 'processing' AND id NOT IN (SELECT document_id FROM course_documents)",
-    )
-    .all()
-    .map((r) => r.id);
-  for (const id of ids)
-    markDocumentError(sqlite, id, "Processing was interrupted by a server restart; send the source again");
-  return ids.length;
-}
-
-export function markDocumentError(sqlite: Database, id: string, message: string, blobKey: string | null = null): void {
-  // An extraction process stopped while indexing (or a server stopped mid-batch) may have written some chunks.
-  deleteChunksOf(sqlite, { documentId: id, chapterId: null });
-  sqlite.run(
-    "UPDATE documents SET status = 'error', error = ?, blob_key = coalesce(?, blob_key), chunk_count = 0 WHERE id = ?",
-    [message, blobKey, id],
+export async function failInterruptedDocuments(svc: FailDeps): Promise<number> {
+  const rows = await svc.sql.all<{ id: string }>(
+    sql`SELECT id FROM documents WHERE status = 'processing' AND id NOT IN (SELECT document_id FROM course_documents)`,
   );
+  for (const { id } of rows)
+    await failDocument(svc, id, "Processing was interrupted by a server restart; send the source again");
+  return rows.length;
 }
 
-const COLUMNS =
-  "id, tenant_id, user_id, space_id, filename, source_type, source_url, blob_key, mime_type, pages, char_count, status, error, chunk_count, billed_micros, repeats, created_at";
+const COLUMNS = sql`id, tenant_id, user_id, space_id, filename, source_type, source_url, blob_key, mime_type, pages,
+  char_count, status, error, chunk_count, billed_micros, repeats, created_at`;
+
+/** PostgreSQL's bigint arrives as a string: micros are numbers out of the owner. */
+const toRow = (r: DocumentRow): DocumentRow => ({ ...r, billed_micros: Number(r.billed_micros) });
 
 /** A record by id, whoever owns it (the caller made it in this request). */
-export function loadDocument(sqlite: Database, id: string): DocumentRow {
-  const row = sqlite.query<DocumentRow, [string]>(`SELECT ${COLUMNS} FROM documents WHERE id = ?`).get(id);
+export async function loadDocument(db: Sql, id: string): Promise<DocumentRow> {
+  const row = await db.get<DocumentRow>(sql`SELECT ${COLUMNS} FROM documents WHERE id = ${id}`);
   if (!row) throw new AppError("DOCUMENT_NOT_FOUND", "Document not found");
-  return row;
+  return toRow(row);
 }
 
-export function loadOwnedDocument(sqlite: Database, owner: DocumentOwner, id: string): DocumentRow {
-  const row = sqlite
-    .query<DocumentRow, [string, string, string]>(
-      `SELECT ${COLUMNS} FROM documents WHERE id = ? AND tenant_id = ? AND user_id = ? AND kind = 'index'`,
-    )
-    .get(id, owner.tenantId, owner.userId);
+export async function loadOwnedDocument(db: Sql, owner: DocumentOwner, id: string): Promise<DocumentRow> {
+  const row = await db.get<DocumentRow>(
+    sql`SELECT ${COLUMNS} FROM documents
+         WHERE id = ${id} AND tenant_id = ${owner.tenantId} AND user_id = ${owner.userId} AND kind = 'index'`,
+  );
   if (!row) throw new AppError("DOCUMENT_NOT_FOUND", "Document not found");
-  return row;
+  return toRow(row);
 }
 
 /** 404 naming the ids that are not the caller's indexed documents. */
-export function assertOwnedDocuments(sqlite: Database, owner: DocumentOwner, ids: string[]): void {
-  const found = new Set(
-    sqlite
-      .query<{ id: string }, [string, string, string]>(
-        `SELECT id FROM documents WHERE tenant_id = ? AND user_id = ? AND kind = 'index'
-           AND id IN (SELECT value FROM json_each(?))`,
-      )
-      .all(owner.tenantId, owner.userId, JSON.stringify(ids))
-      .map((r) => r.id),
+export async function assertOwnedDocuments(db: Sql, owner: DocumentOwner, ids: string[]): Promise<void> {
+  const rows = await db.all<{ id: string }>(
+    sql`SELECT id FROM documents WHERE tenant_id = ${owner.tenantId} AND user_id = ${owner.userId} AND kind = 'index'
+         AND ${inJsonArray("id", ids)}`,
   );
+  const found = new Set(rows.map((r) => r.id));
   const missing = [...new Set(ids)].filter((id) => !found.has(id));
   if (missing.length > 0) {
     throw new AppError(
@@ -206,32 +232,23 @@ export function toDocumentResource(d: DocumentRow) {
 }
 
 /** The caller's indexed documents, newest first, keyset-paginated like GET /v2/courses. */
-export function listDocuments(
-  sqlite: Database,
+export async function listDocuments(
+  db: Sql,
   owner: DocumentOwner,
   opts: { limit: number; cursor?: string | null; spaceId?: string | null },
 ) {
   const after = opts.cursor ? decodeCursor(opts.cursor) : null;
-  const rows = sqlite
-    .query<DocumentRow, (string | number | null)[]>(
-      `SELECT ${COLUMNS} FROM documents
-        WHERE tenant_id = ? AND user_id = ? AND kind = 'index' AND (? IS NULL OR space_id = ?)
-          AND (? IS NULL OR created_at < ? OR (created_at = ? AND id < ?))
-        ORDER BY created_at DESC, id DESC LIMIT ?`,
-    )
-    .all(
-      owner.tenantId,
-      owner.userId,
-      opts.spaceId ?? null,
-      opts.spaceId ?? null,
-      after?.createdAt ?? null,
-      after?.createdAt ?? null,
-      after?.createdAt ?? null,
-      after?.id ?? null,
-      opts.limit + 1,
-    );
+  const inSpace = (opts.spaceId ?? null) === null ? sql`` : sql` AND space_id = ${opts.spaceId}`;
+  const afterCursor = after
+    ? sql` AND (created_at < ${after.createdAt} OR (created_at = ${after.createdAt} AND id < ${after.id}))`
+    : sql``;
+  const rows = await db.all<DocumentRow>(
+    sql`SELECT ${COLUMNS} FROM documents
+         WHERE tenant_id = ${owner.tenantId} AND user_id = ${owner.userId} AND kind = 'index'${inSpace}${afterCursor}
+         ORDER BY created_at DESC, id DESC LIMIT ${opts.limit + 1}`,
+  );
   const hasMore = rows.length > opts.limit;
-  const page = hasMore ? rows.slice(0, opts.limit) : rows;
+  const page = (hasMore ? rows.slice(0, opts.limit) : rows).map(toRow);
   const last = page[page.length - 1];
   return {
     data: page.map(toDocumentResource),
@@ -244,42 +261,46 @@ export function listDocuments(
 }
 
 /**
- * Deletes an indexed document: its chunks (whose triggers take the FTS rows and vectors along),
- * its course links and record in one transaction, then its stored original.
+ * Deletes an indexed document (its record, and with it its chunks, their FTS rows and vectors, and
+ * its course links), then its stored original.
  */
 export async function deleteDocument(
-  svc: { sqlite: Database; cfg: { dataDir: string } },
+  svc: { sql: Sql; cfg: { dataDir: string } },
   owner: DocumentOwner,
   id: string,
 ): Promise<void> {
-  const doc = loadOwnedDocument(svc.sqlite, owner, id);
-  removeDocumentRows(svc.sqlite, id);
+  const doc = await loadOwnedDocument(svc.sql, owner, id);
+  await removeDocumentRows(svc.sql, id);
   if (doc.blob_key) await deleteBlob(svc.cfg, doc.blob_key);
 }
 
-/** The records of `ids`, oldest first (a course's sources, in the order they were stored). */
+/**
+ * The records of `ids`, oldest first (a course's sources, in the order they were stored).
+ * Synchronous: the courses owner's source lists read it.
+ */
 export function recordsOldestFirst(sqlite: Database, ids: readonly string[]): DocumentRow[] {
-  return sqlite
-    .query<DocumentRow, [string]>(
-      `SELECT ${COLUMNS} FROM documents WHERE id IN (SELECT value FROM json_each(?)) ORDER BY created_at, rowid`,
+  return sqliteSql(sqlite)
+    .allSync<DocumentRow>(
+      sql`SELECT ${COLUMNS} FROM documents WHERE ${inJsonArray("id", ids)} ORDER BY created_at, rowid`,
     )
-    .all(JSON.stringify(ids));
+    .map(toRow);
 }
 
 /** Id, name and status of records, in the order of `ids` (what a stopped request had stored). */
-export function recordSummaries(sqlite: Database, ids: string[]): { id: string; filename: string; status: string }[] {
-  const rows = sqlite
-    .query<{ id: string; filename: string; status: string }, [string]>(
-      "SELECT id, filename, status FROM documents WHERE id IN (SELECT value FROM json_each(?))",
-    )
-    .all(JSON.stringify(ids));
+export async function recordSummaries(
+  db: Sql,
+  ids: string[],
+): Promise<{ id: string; filename: string; status: string }[]> {
+  const rows = await db.all<{ id: string; filename: string; status: string }>(
+    sql`SELECT id, filename, status FROM documents WHERE ${inJsonArray("id", ids)}`,
+  );
   return ids.flatMap((id) => rows.filter((r) => r.id === id));
 }
 
-/** A document's chunks (their triggers take the FTS rows and vectors along), course links and record, in one transaction. */
-export function removeDocumentRows(sqlite: Database, id: string): void {
-  sqlite.transaction(() => {
-    deleteChunksOf(sqlite, { documentId: id, chapterId: null });
-    sqlite.run("DELETE FROM documents WHERE id = ?", [id]);
-  })();
+/**
+ * A document's record; the foreign keys take its chunks (whose triggers take the FTS rows and
+ * vectors along) and course links with it, in the one statement.
+ */
+export async function removeDocumentRows(db: Sql, id: string): Promise<void> {
+  await db.run(sql`DELETE FROM documents WHERE id = ${id}`);
 }

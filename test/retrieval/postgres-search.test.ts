@@ -68,14 +68,18 @@ async function newOwner(name: string): Promise<Owner> {
 }
 
 async function addDoc(owner: Owner, markdown: string, ready = true): Promise<string> {
-  const id = createDocumentRecord(lite.sqlite, owner, { filename: `${newId()}.md`, sourceType: "file", spaceId: null });
+  const id = await createDocumentRecord(sqliteSql(lite.sqlite), owner, {
+    filename: `${newId()}.md`,
+    sourceType: "file",
+    spaceId: null,
+  });
   const { chunkCount } = await indexDocument(lite, {
     ...owner,
     documentId: id,
     extract: resultOfMarkdown(markdown, { title: null }),
   });
   if (ready) {
-    markDocumentReady(lite.sqlite, id, {
+    await markDocumentReady(sqliteSql(lite.sqlite), id, {
       blobKey: null,
       mimeType: "text/markdown",
       pages: 1,

@@ -59,14 +59,14 @@ async function addDoc(
   markdown: string,
   opts: { spaceId?: string | null; filename?: string } = {},
 ): Promise<string> {
-  const id = createDocumentRecord(deps.sqlite, owner, {
+  const id = await createDocumentRecord(sqliteSql(deps.sqlite), owner, {
     filename: opts.filename ?? `${newId()}.md`,
     sourceType: "file",
     spaceId: opts.spaceId ?? null,
   });
   const extract = extractOf(markdown);
   const { chunkCount } = await indexDocument(deps, { ...owner, documentId: id, extract });
-  markDocumentReady(deps.sqlite, id, {
+  await markDocumentReady(sqliteSql(deps.sqlite), id, {
     blobKey: null,
     mimeType: "text/markdown",
     pages: 1,
@@ -280,14 +280,14 @@ describe("deletion and re-embedding", () => {
     expect(inFts()).toBe(seqs.length);
     expect(inVec()).toBe(seqs.length);
 
-    await deleteDocument({ sqlite: deps.sqlite, cfg: { dataDir: dir } as never }, owner, id);
+    await deleteDocument({ sql: sqliteSql(deps.sqlite), cfg: { dataDir: dir } as never }, owner, id);
     expect(count("SELECT count(*) AS n FROM documents WHERE id = ?", id)).toBe(0);
     expect(count("SELECT count(*) AS n FROM retrieval_chunks WHERE document_id = ?", id)).toBe(0);
     expect(inFts()).toBe(0);
     expect(inVec()).toBe(0);
     expect(existsSync(blobPath(dir, blob.key))).toBe(false);
     await expect(
-      deleteDocument({ sqlite: deps.sqlite, cfg: { dataDir: dir } as never }, owner, id),
+      deleteDocument({ sql: sqliteSql(deps.sqlite), cfg: { dataDir: dir } as never }, owner, id),
     ).rejects.toMatchObject({ status: 404 });
   });
 

@@ -57,17 +57,16 @@ const toResource = (d: ExtractedDocument, markdown: string) => ({
  */
 function streamedJson(
   rest: Record<string, unknown>,
-  documents: (() => unknown)[],
+  documents: (() => Promise<unknown>)[],
   chars: (i: number) => number,
 ): Response {
   const encoder = new TextEncoder();
   let next = 0;
   const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
+    async pull(controller) {
       if (next < documents.length) {
-        controller.enqueue(
-          encoder.encode(`${next === 0 ? '{"documents":[' : ","}${JSON.stringify(documents[next]!())}`),
-        );
+        const document = await documents[next]!();
+        controller.enqueue(encoder.encode(`${next === 0 ? '{"documents":[' : ","}${JSON.stringify(document)}`));
         // The document's markdown and its JSON are garbage now: collected before the next is read.
         collectAfterLargeText(chars(next));
         next++;
@@ -105,7 +104,7 @@ export const documentExtractRoutes = (svc: Services) =>
             errored: docs.length - ready,
             total_billed_usd: microsToUsd(docs.reduce((sum, d) => sum + d.billedMicros, 0)),
           },
-          docs.map((d) => () => toResource(d, extractedMarkdown(svc.sqlite, d.id))),
+          docs.map((d) => async () => toResource(d, await extractedMarkdown(svc.sql, d.id))),
           (i) => docs[i]!.charCount,
         );
       });

@@ -148,8 +148,8 @@ export const documentRoutes = (svc: Services) =>
     )
     .get(
       "/v2/documents",
-      ({ request, query }) =>
-        listDocuments(svc.sqlite, ownerOf(svc, request), {
+      async ({ request, query }) =>
+        listDocuments(svc.sql, ownerOf(svc, request), {
           limit: query.limit ?? 20,
           cursor: query.cursor,
           spaceId: query.space_id,
@@ -165,8 +165,8 @@ export const documentRoutes = (svc: Services) =>
     )
     .get(
       "/v2/documents/:document_id",
-      ({ request, params }) =>
-        toDocumentResource(loadOwnedDocument(svc.sqlite, ownerOf(svc, request), params.document_id)),
+      async ({ request, params }) =>
+        toDocumentResource(await loadOwnedDocument(svc.sql, ownerOf(svc, request), params.document_id)),
       {
         headers: UserHeaders,
         params: t.Object({ document_id: t.String({ description: "Document id" }) }),

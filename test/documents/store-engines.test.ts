@@ -1,0 +1,205 @@
+/**
+ * The documents owner's storage on both engines: SQLite (the server's) and PostgreSQL (a throwaway
+ * cluster). A record is created `processing`, read only by its learner of its tenant, listed newest
+ * first through the keyset cursor, ends ready or failed (and a failed one is reopened), and its
+ * delete takes its chunks and course links along. The owner keeps no single flight or uniqueness
+ * of its own: every record has a fresh id, and a course's "one active job" is the courses owner's.
+ */
+
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { raw, type Sql, sql } from "../../src/db/sql.ts";
+import { extractedMarkdown } from "../../src/documents/extract.ts";
+import { reopenFailedDocuments } from "../../src/documents/lookups.ts";
+import {
+  assertOwnedDocuments,
+  createDocumentRecord,
+  type DocumentOwner,
+  deleteDocument,
+  listDocuments,
+  loadDocument,
+  loadOwnedDocument,
+  markDocumentError,
+  markDocumentReady,
+  type RecordOwner,
+  recordSummaries,
+  toDocumentResource,
+} from "../../src/documents/records.ts";
+import { blobPath, putBlob } from "../../src/media/blob-store.ts";
+import { newId } from "../../src/util.ts";
+import { ENGINES, type Engine } from "../helpers/engines.ts";
+import { seedCourse } from "../helpers/seed-course.ts";
+import { cleanup, tempDir } from "../helpers/server.ts";
+
+const upload = (filename: string, spaceId: string | null = null) => ({
+  filename,
+  sourceType: "file" as const,
+  spaceId,
+});
+
+const ready = (markdown: string, chunkCount: number) => ({
+  blobKey: null,
+  mimeType: "text/markdown",
+  pages: 1,
+  markdown,
+  title: "Graphs",
+  chunkCount,
+});
+
+/** A chunk of the document, written as retrieval would (only its deletion is checked here). */
+async function addChunk(db: Sql, owner: DocumentOwner, documentId: string, position: number): Promise<void> {
+  await db.run(
+    sql`INSERT INTO retrieval_chunks (id, tenant_id, user_id, document_id, position, text, embedder, dimension, created_at)
+        VALUES (${newId()}, ${owner.tenantId}, ${owner.userId}, ${documentId}, ${position}, 'Nodes and edges.', 'test', 4,
+                ${new Date().toISOString()})`,
+  );
+}
+
+const countOf = async (db: Sql, table: string, documentId: string) =>
+  (await db.get<{ n: number }>(
+    sql`SELECT CAST(count(*) AS INTEGER) AS n FROM ${raw(table)} WHERE document_id = ${documentId}`,
+  ))!.n;
+
+describe.each(ENGINES)("document records on %s", (_, open) => {
+  let e: Engine;
+  const dataDir = tempDir("cf-doc-blobs-");
+
+  // initdb on a loaded machine takes longer than a hook's default 5 s.
+  beforeAll(async () => {
+    e = await open();
+  }, 120_000);
+  afterAll(async () => {
+    await e?.close();
+    cleanup(dataDir);
+  });
+
+  test("a record is created processing and read by its learner of its tenant, never by another", async () => {
+    const { owner } = await seedCourse(e.db, "readers");
+    const other = (await seedCourse(e.db, "others")).owner;
+    const id = await createDocumentRecord(e.db, owner, upload("graphs.md", "space-1"));
+    expect(await loadOwnedDocument(e.db, owner, id)).toMatchObject({
+      id,
+      tenant_id: owner.tenantId,
+      user_id: owner.userId,
+      filename: "graphs.md",
+      space_id: "space-1",
+      status: "processing",
+      chunk_count: 0,
+      billed_micros: 0,
+    });
+    await expect(loadOwnedDocument(e.db, other, id)).rejects.toMatchObject({ code: "DOCUMENT_NOT_FOUND" });
+    // The same learner id under another tenant is another learner.
+    await expect(loadOwnedDocument(e.db, { ...owner, tenantId: other.tenantId }, id)).rejects.toMatchObject({
+      code: "DOCUMENT_NOT_FOUND",
+    });
+    await expect(assertOwnedDocuments(e.db, owner, [id])).resolves.toBeUndefined();
+    const missing = newId();
+    await expect(assertOwnedDocuments(e.db, other, [id, missing])).rejects.toThrow(
+      `Documents not found: ${id}, ${missing}`,
+    );
+  });
+
+  test("an extract record is no learner's indexed document, and may have no learner at all", async () => {
+    const { owner } = await seedCourse(e.db, "extracts");
+    const anonymous: RecordOwner = { tenantId: owner.tenantId, userId: null };
+    const id = await createDocumentRecord(e.db, anonymous, { ...upload("scan.pdf"), kind: "extract" });
+    expect((await loadDocument(e.db, id)).user_id).toBeNull();
+    const own = await createDocumentRecord(e.db, owner, { ...upload("notes.pdf"), kind: "extract" });
+    await expect(loadOwnedDocument(e.db, owner, own)).rejects.toMatchObject({ code: "DOCUMENT_NOT_FOUND" });
+    expect((await listDocuments(e.db, owner, { limit: 10 })).data).toEqual([]);
+  });
+
+  test("the list pages newest first through the keyset cursor, each record once, the space's alone when asked", async () => {
+    const { owner } = await seedCourse(e.db, "lister");
+    const other = (await seedCourse(e.db, "neighbour")).owner;
+    await createDocumentRecord(e.db, other, upload("theirs.md"));
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++)
+      ids.push(await createDocumentRecord(e.db, owner, upload(`doc-${i}.md`, i % 2 ? "odd" : null)));
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page: Awaited<ReturnType<typeof listDocuments>> = await listDocuments(e.db, owner, { limit: 3, cursor });
+      seen.push(...page.data.map((d) => d.id));
+      expect(page.pagination.has_more).toBe(page.pagination.next_cursor !== null);
+      cursor = page.pagination.next_cursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(3);
+    const rows = await Promise.all(ids.map((id) => loadDocument(e.db, id)));
+    const newestFirst = rows
+      .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id))
+      .map((r) => r.id);
+    expect(seen).toEqual(newestFirst);
+    const odd = await listDocuments(e.db, owner, { limit: 10, spaceId: "odd" });
+    expect(odd.data.map((d) => d.filename).sort()).toEqual(["doc-1.md", "doc-3.md", "doc-5.md"]);
+    expect(odd.pagination).toEqual({ limit: 10, has_more: false, next_cursor: null });
+  });
+
+  test("a record ends ready with its text and counts, or failed with its reason; a failed one is reopened", async () => {
+    const { owner } = await seedCourse(e.db, "states");
+    const good = await createDocumentRecord(e.db, owner, { ...upload("good.md"), blobKey: "kept-key" });
+    const bad = await createDocumentRecord(e.db, owner, upload("bad.pdf"));
+    const markdown = "# Graphs\n\nNodes and edges.";
+    await markDocumentReady(e.db, good, ready(markdown, 4));
+    await markDocumentError(e.db, bad, "The file is encrypted", "bad-original");
+    const shownGood = toDocumentResource(await loadOwnedDocument(e.db, owner, good));
+    expect(shownGood).toMatchObject({
+      status: "ready",
+      chunk_count: 4,
+      char_count: markdown.length,
+      pages: 1,
+      mime_type: "text/markdown",
+    });
+    expect(shownGood).not.toHaveProperty("error");
+    expect((await loadDocument(e.db, good)).blob_key).toBe("kept-key");
+    expect(await extractedMarkdown(e.db, good)).toBe(markdown);
+    const shownBad = toDocumentResource(await loadOwnedDocument(e.db, owner, bad));
+    expect(shownBad).toMatchObject({ status: "error", error: "The file is encrypted" });
+    expect(shownBad).not.toHaveProperty("chunk_count");
+    expect((await loadDocument(e.db, bad)).blob_key).toBe("bad-original");
+    expect(await recordSummaries(e.db, [bad, good])).toEqual([
+      { id: bad, filename: "bad.pdf", status: "error" },
+      { id: good, filename: "good.md", status: "ready" },
+    ]);
+
+    await reopenFailedDocuments(e.db, [good, bad]);
+    expect((await loadDocument(e.db, bad)).status).toBe("processing");
+    expect((await loadDocument(e.db, bad)).error).toBeNull();
+    expect((await loadDocument(e.db, good)).status).toBe("ready");
+  });
+
+  test("what a record was billed reads as a number (PostgreSQL's bigint arrives as text)", async () => {
+    const { owner } = await seedCourse(e.db, "billed");
+    const id = await createDocumentRecord(e.db, owner, { ...upload("paid.pdf"), kind: "extract" });
+    await e.db.run(sql`UPDATE documents SET billed_micros = ${2_000} WHERE id = ${id}`);
+    expect((await loadDocument(e.db, id)).billed_micros).toBe(2_000);
+  });
+
+  test("a delete takes the chunks, the course links and the stored original; another learner cannot delete", async () => {
+    const { owner, courseId } = await seedCourse(e.db, "deleter");
+    const other = (await seedCourse(e.db, "intruder")).owner;
+    const blob = await putBlob({ dataDir }, new TextEncoder().encode("original"), { ext: "md" });
+    const id = await createDocumentRecord(e.db, owner, { ...upload("doomed.md"), blobKey: blob.key });
+    const kept = await createDocumentRecord(e.db, owner, upload("kept.md"));
+    for (const doc of [id, kept]) {
+      await addChunk(e.db, owner, doc, 0);
+      await addChunk(e.db, owner, doc, 1);
+      await e.db.run(sql`INSERT INTO course_documents (course_id, document_id) VALUES (${courseId}, ${doc})`);
+    }
+    const svc = { sql: e.db, cfg: { dataDir } };
+
+    await expect(deleteDocument(svc, other, id)).rejects.toMatchObject({ code: "DOCUMENT_NOT_FOUND" });
+    expect(await countOf(e.db, "retrieval_chunks", id)).toBe(2);
+
+    await deleteDocument(svc, owner, id);
+    await expect(loadDocument(e.db, id)).rejects.toMatchObject({ code: "DOCUMENT_NOT_FOUND" });
+    expect(await countOf(e.db, "retrieval_chunks", id)).toBe(0);
+    expect(await countOf(e.db, "course_documents", id)).toBe(0);
+    expect(existsSync(blobPath(dataDir, blob.key))).toBe(false);
+    expect(await countOf(e.db, "retrieval_chunks", kept)).toBe(2);
+    expect(await countOf(e.db, "course_documents", kept)).toBe(1);
+    await expect(deleteDocument(svc, owner, id)).rejects.toMatchObject({ code: "DOCUMENT_NOT_FOUND" });
+  });
+});
