@@ -188,11 +188,12 @@ export async function loadDocument(db: Sql, id: string): Promise<DocumentRow> {
   return toRow(row);
 }
 
+/** The record `id` when it is the owner's indexed document. */
+const ownedBy = (owner: DocumentOwner, id: string): Query =>
+  sql`id = ${id} AND tenant_id = ${owner.tenantId} AND user_id = ${owner.userId} AND kind = 'index'`;
+
 export async function loadOwnedDocument(db: Sql, owner: DocumentOwner, id: string): Promise<DocumentRow> {
-  const row = await db.get<DocumentRow>(
-    sql`SELECT ${COLUMNS} FROM documents
-         WHERE id = ${id} AND tenant_id = ${owner.tenantId} AND user_id = ${owner.userId} AND kind = 'index'`,
-  );
+  const row = await db.get<DocumentRow>(sql`SELECT ${COLUMNS} FROM documents WHERE ${ownedBy(owner, id)}`);
   if (!row) throw new AppError("DOCUMENT_NOT_FOUND", "Document not found");
   return toRow(row);
 }
@@ -262,15 +263,18 @@ export async function listDocuments(
 
 /**
  * Deletes an indexed document (its record, and with it its chunks, their FTS rows and vectors, and
- * its course links), then its stored original.
+ * its course links), then its stored original. Found and deleted in one statement, so of two
+ * deletes at once (two requests, two nodes) one deletes and the other answers 404.
  */
 export async function deleteDocument(
   svc: { sql: Sql; cfg: { dataDir: string } },
   owner: DocumentOwner,
   id: string,
 ): Promise<void> {
-  const doc = await loadOwnedDocument(svc.sql, owner, id);
-  await removeDocumentRows(svc.sql, id);
+  const [doc] = await svc.sql.all<{ blob_key: string | null }>(
+    sql`DELETE FROM documents WHERE ${ownedBy(owner, id)} RETURNING blob_key`,
+  );
+  if (!doc) throw new AppError("DOCUMENT_NOT_FOUND", "Document not found");
   if (doc.blob_key) await deleteBlob(svc.cfg, doc.blob_key);
 }
 

@@ -2,8 +2,7 @@
  * The documents owner's storage on both engines: SQLite (the server's) and PostgreSQL (a throwaway
  * cluster). A record is created `processing`, read only by its learner of its tenant, listed newest
  * first through the keyset cursor, ends ready or failed (and a failed one is reopened), and its
- * delete takes its chunks and course links along. The owner keeps no single flight or uniqueness
- * of its own: every record has a fresh id, and a course's "one active job" is the courses owner's.
+ * delete takes its chunks and course links along, once: of two deletes at once one answers 404.
  */
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -202,4 +201,24 @@ describe.each(ENGINES)("document records on %s", (_, open) => {
     expect(await countOf(e.db, "course_documents", kept)).toBe(1);
     await expect(deleteDocument(svc, owner, id)).rejects.toMatchObject({ code: "DOCUMENT_NOT_FOUND" });
   });
+
+  test("two deletes of a document at once: one deletes it, the other answers 404", async () => {
+    const { owner } = await seedCourse(e.db, "racers");
+    const id = await createDocumentRecord(e.db, owner, upload("raced.md"));
+    // On PostgreSQL the deletes run on two connections; the first holds its transaction open a
+    // second, so the other reads the record before that delete commits (a read-then-delete passes twice).
+    if (e.db.dialect === "postgres") await slowDeletes(e.db, "raced.md");
+    const svc = { sql: e.db, cfg: { dataDir } };
+    const outcomes = await Promise.allSettled([deleteDocument(svc, owner, id), deleteDocument(svc, owner, id)]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual(["fulfilled", "rejected"]);
+    expect(outcomes.find((o) => o.status === "rejected")).toMatchObject({ reason: { code: "DOCUMENT_NOT_FOUND" } });
+  }, 30_000);
 });
+
+/** PostgreSQL: deleting the record named `filename` waits a second before the row goes. */
+async function slowDeletes(db: Sql, filename: string): Promise<void> {
+  await db.run(sql`CREATE FUNCTION slow_documents_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN PERFORM pg_sleep(1); RETURN OLD; END $$`);
+  await db.run(sql`CREATE TRIGGER slow_documents_delete BEFORE DELETE ON documents
+    FOR EACH ROW WHEN (OLD.filename = ${raw(`'${filename}'`)}) EXECUTE FUNCTION slow_documents_delete()`);
+}
