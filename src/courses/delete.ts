@@ -15,7 +15,7 @@ import { deleteCourseChunks } from "../retrieval/index.ts";
 import { type CourseOwner, loadOwnedCourse } from "./read.ts";
 
 export async function deleteCourse(
-  /** `sqlite`: the job queue and the retrieval index, on bun:sqlite until they move behind the seam. */
+  /** `sqlite`: the retrieval index, on bun:sqlite until its chunk writes move behind the seam. */
   svc: { db: Sql; sqlite: Database; cfg: { dataDir: string } },
   owner: CourseOwner,
   courseId: string,
@@ -24,7 +24,7 @@ export async function deleteCourse(
 ): Promise<void> {
   const blobs = await svc.db.transaction(async (tx) => {
     await loadOwnedCourse(tx, owner, courseId);
-    const job = activeCourseJob(svc.sqlite, courseId);
+    const job = await activeCourseJob(tx, courseId);
     if (job) {
       throw new AppError("COURSE_BUSY", "The course has a job in progress; delete it once the job has finished", {
         job_id: job.id,
