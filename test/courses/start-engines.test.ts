@@ -2,20 +2,24 @@
  * Course creation and resume on both engines: SQLite (the server's) and PostgreSQL (a throwaway
  * cluster). A course, its usage event and its job commit in one transaction; the test-key cap is
  * reserved under its lock, so requests at the cap cannot both pass; a course has one generation
- * run at a time. The documents owner (a course's source records) is still bun:sqlite's: on
- * PostgreSQL an empty SQLite data directory stands in for it, and the courses here are topics.
+ * run at a time, and a failed run fails its course with its event in the job's last transaction.
+ * The documents owner (a course's source records) is still bun:sqlite's: on PostgreSQL an empty
+ * SQLite data directory stands in for it, and the courses here are topics.
  */
 import type { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { courseGenerationJob } from "../../src/courses/generate-job.ts";
 import { COURSE_JOB } from "../../src/courses/progress.ts";
 import { resumeCourse } from "../../src/courses/resume.ts";
 import { type Requester, type StartDeps, startTopicCourse } from "../../src/courses/start.ts";
 import { openDb } from "../../src/db/index.ts";
 import { raw, type Sql, SqliteSql, sql } from "../../src/db/sql.ts";
-import type { AppError } from "../../src/errors.ts";
+import type { AppError, FailureReason } from "../../src/errors.ts";
+import { enqueueJob } from "../../src/jobs/queue.ts";
 import type { Llm } from "../../src/llm/types.ts";
 import type { KeyEnv } from "../../src/tenants/keys.ts";
 import type { User } from "../../src/tenants/users.ts";
+import { saveWebhook } from "../../src/webhooks/registration.ts";
 import { ENGINES, type Engine, postgresEngine } from "../helpers/engines.ts";
 import { seedCourse } from "../helpers/seed-course.ts";
 import { cleanup, tempDir } from "../helpers/server.ts";
@@ -49,8 +53,11 @@ async function requester(db: Sql, name: string, keyEnv: KeyEnv): Promise<Request
   };
 }
 
-const count = async (db: Sql, table: string, tenantId: string) =>
-  Number((await db.get<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${raw(table)} WHERE tenant_id = ${tenantId}`))!.n);
+/** Rows of `table` whose `column` (the tenant by default) is `id`, and `also` holds. */
+const count = async (db: Sql, table: string, id: string, column = "tenant_id", also = sql``) =>
+  Number(
+    (await db.get<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${raw(table)} WHERE ${raw(column)} = ${id}${also}`))!.n,
+  );
 
 const outcomes = (results: PromiseSettledResult<unknown>[]) =>
   results.map((r) => (r.status === "fulfilled" ? "ok" : (r.reason as AppError).code)).sort();
@@ -172,6 +179,49 @@ describe.each(ENGINES)("course creation and resume on %s", (_, open) => {
     });
     const stranger = { tenantId: crypto.randomUUID(), userId: c.owner.userId };
     await expect(resumeCourse(svc, stranger, c.courseId, "r3")).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  test("a failed run fails its course and queues course.failed in the transaction that ends the job", async () => {
+    const c = await failedCourse(e.db, "failer");
+    await e.db.run(sql`UPDATE courses SET status = 'generating', error = NULL WHERE id = ${c.courseId}`);
+    await e.db.run(sql`UPDATE chapters SET status = 'running' WHERE course_id = ${c.courseId} AND order_index = 1`);
+    await saveWebhook(e.db, c.owner.tenantId, { url: "https://hooks.example/failed", events: ["course.failed"] });
+    const job = await enqueueJob(
+      { sql: e.db, clock },
+      { type: COURSE_JOB, tenantId: c.owner.tenantId, userId: c.owner.userId, courseId: c.courseId },
+    );
+    const { onFailure } = courseGenerationJob.handler({ clock } as Parameters<typeof courseGenerationJob.handler>[0]);
+    const reason: FailureReason = { code: "LLM_TIMEOUT", message: "The model timed out", request_id: null };
+    const state = async () => ({
+      course: await e.db.get<{ status: string; error: string | null }>(
+        sql`SELECT status, error FROM courses WHERE id = ${c.courseId}`,
+      ),
+      running: await count(e.db, "chapters", c.courseId, "course_id", sql` AND status = 'running'`),
+      deliveries: await e.db.all<{ event: string; body: string; job_id: string }>(
+        sql`SELECT event, body, job_id FROM webhook_deliveries WHERE tenant_id = ${c.owner.tenantId}`,
+      ),
+    });
+
+    // The job's own end rolled back: nothing of the failure stays either.
+    await expect(
+      e.db.transaction(async (tx) => {
+        await onFailure!(job, reason, {}, tx);
+        throw new Error("the job's end was not recorded");
+      }),
+    ).rejects.toThrow("the job's end was not recorded");
+    expect(await state()).toEqual({ course: { status: "generating", error: null }, running: 1, deliveries: [] });
+
+    await e.db.transaction((tx) => Promise.resolve(onFailure!(job, reason, {}, tx)));
+    const after = await state();
+    expect(after.course).toEqual({ status: "failed", error: JSON.stringify(reason) });
+    expect(after.running).toBe(0);
+    expect(after.deliveries.map((d) => [d.event, JSON.parse(d.body)])).toEqual([
+      ["course.failed", { event: "course.failed", data: { job_id: job.id, error: reason } }],
+    ]);
+    const delivery = await e.db.get<{ type: string; status: string }>(
+      sql`SELECT type, status FROM jobs WHERE id = ${after.deliveries[0]!.job_id}`,
+    );
+    expect(delivery).toEqual({ type: "webhook.deliver", status: "queued" });
   });
 });
 
