@@ -223,7 +223,7 @@ export const courseGenerationRoutes = (svc: Services) =>
     )
     .post(
       "/v2/courses/:course_id/resume",
-      ({ request, params }) => resumeCourse(svc, ownerOf(svc, request), params.course_id, requestIdOf(request)),
+      async ({ request, params }) => resumeCourse(svc, ownerOf(svc, request), params.course_id, requestIdOf(request)),
       {
         headers: UserHeaders,
         params: CourseIdParams,
