@@ -21,7 +21,10 @@ import {
 import { type CourseDocumentsDeps, courseDocuments, documentEvent } from "./ingest-sources.ts";
 import { loadCourse } from "./store.ts";
 
-/** Following a job: its rows, its sources' records (`sqlite`: the documents owner's), and the clock for this month's usage and a course still running. */
+/**
+ * Following a job: its rows, its sources' records (`sqlite`: the documents owner's), and the
+ * clock for this month's usage and a course still running.
+ */
 export interface FollowDeps extends CourseDocumentsDeps {
   clock: Clock;
 }

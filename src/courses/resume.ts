@@ -80,8 +80,7 @@ export function resumeCourse(
     );
     if (chapters.length === 0) {
       // The outline was never made, so sources that failed get another try (a page may be back).
-      const sources = await courseDocumentIds(tx, courseId);
-      if (sources.length > 0) reopenFailedDocuments(sqlite, sources);
+      reopenFailedDocuments(sqlite, await courseDocumentIds(tx, courseId));
     }
     const next = await enqueueJob(
       { sql: tx, clock },
