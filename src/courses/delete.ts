@@ -7,7 +7,7 @@
  * generation or a podcast episode) is not deleted under that job: 409, delete once it has finished.
  */
 import type { Database } from "bun:sqlite";
-import { type Sql, sql } from "../db/sql.ts";
+import { forUpdate, type Sql, sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { activeCourseJob } from "../jobs/queue.ts";
 import { deleteBlob } from "../media/blob-store.ts";
@@ -24,6 +24,9 @@ export async function deleteCourse(
 ): Promise<void> {
   const blobs = await svc.db.transaction(async (tx) => {
     await loadOwnedCourse(tx, owner, courseId);
+    // The course row locked as resume locks it: a resume at once either commits its job before the
+    // check below (and the delete is refused) or finds no course, never a job left without one.
+    await tx.get(sql`SELECT id FROM courses WHERE id = ${courseId}${forUpdate}`);
     const job = await activeCourseJob(tx, courseId);
     if (job) {
       throw new AppError("COURSE_BUSY", "The course has a job in progress; delete it once the job has finished", {

@@ -8,6 +8,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { deleteCourse } from "../../src/courses/delete.ts";
 import { courseGenerationJob } from "../../src/courses/generate-job.ts";
 import { COURSE_JOB } from "../../src/courses/progress.ts";
 import { resumeCourse } from "../../src/courses/resume.ts";
@@ -17,6 +18,7 @@ import { raw, type Sql, SqliteSql, sql } from "../../src/db/sql.ts";
 import type { AppError, FailureReason } from "../../src/errors.ts";
 import { enqueueJob } from "../../src/jobs/queue.ts";
 import type { Llm } from "../../src/llm/types.ts";
+import { episodeBlobKeys } from "../../src/podcasts/episodes.ts";
 import type { KeyEnv } from "../../src/tenants/keys.ts";
 import type { User } from "../../src/tenants/users.ts";
 import { saveWebhook } from "../../src/webhooks/registration.ts";
@@ -260,6 +262,23 @@ describe("course creation and resume across PostgreSQL connections", () => {
     expect(outcomes(await Promise.allSettled([start(), start()]))).toEqual(["TEST_USAGE_LIMIT", "ok"]);
     expect(await count(e.db, "courses", who.auth.tenantId)).toBe(1);
     expect(await count(e.db, "usage_events", who.auth.tenantId)).toBe(5);
+  }, 30_000);
+
+  test("a resume and a delete of one course at once: never a course deleted under the resume's new job", async () => {
+    const c = await failedCourse(e.db, "resume-delete");
+    const results = await Promise.allSettled([
+      resumeCourse(svc, c.owner, c.courseId, "r"),
+      deleteCourse({ db: e.db, sqlite: side.sqlite, cfg: { dataDir } }, c.owner, c.courseId, episodeBlobKeys),
+    ]);
+    const codes = results.map((r) => (r.status === "fulfilled" ? "ok" : (r.reason as AppError).code));
+    // Whichever locks the course first wins: the delete sees the resume's job, or the resume no course.
+    expect([
+      ["ok", "COURSE_BUSY"],
+      ["NOT_FOUND", "ok"],
+    ]).toContainEqual(codes);
+    const jobs = await count(e.db, "jobs", c.courseId, "course_id");
+    const courses = await count(e.db, "courses", c.courseId, "id");
+    expect({ courses, jobs }).toEqual(codes[0] === "ok" ? { courses: 1, jobs: 1 } : { courses: 0, jobs: 0 });
   }, 30_000);
 
   test("two resumes of one course at once: one job is queued, the other resume is refused", async () => {
