@@ -17,6 +17,7 @@ export {
   type CappedOperation,
   type CapStatus,
   chargeWithinTestCap,
+  reserveTestCap,
   type TestCaps,
   testCapStatus,
 } from "./test-caps.ts";

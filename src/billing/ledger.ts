@@ -3,7 +3,6 @@
  * amount_micros is bigint on PostgreSQL, which Bun hands back as a string, and counts there are
  * bigint too: every figure read here goes through Number (sums stay far below 2^53 micros).
  */
-import type { Database } from "bun:sqlite";
 import type { Db } from "../db/index.ts";
 import { inJsonArray, type Query, type Sql, sql, sqliteSql } from "../db/sql.ts";
 import type { KeyEnv } from "../tenants/keys.ts";
@@ -34,8 +33,8 @@ export async function addUsage(db: Sql, event: UsageEvent): Promise<string> {
 }
 
 /**
- * addUsage for a caller inside a synchronous `sqlite.transaction` (courses, documents, notes,
- * whose owners are not behind the seam yet), so usage is written with the row it pays for.
+ * addUsage on SQLite, synchronously, for the documents owner (extraction and document queries),
+ * not behind the seam yet, so usage is written in its `sqlite.transaction` with the row it pays for.
  */
 export function recordUsage(db: Db, event: UsageEvent): string {
   const id = newId();
@@ -82,25 +81,28 @@ export const monthlyCountQuery = (tenantId: string, keyEnv: KeyEnv, operation: s
                 AND created_at >= ${start} AND created_at < ${end}`;
 };
 
-/**
- * monthlyCountQuery on a bare SQLite connection, so a cap can also be read from a second,
- * read-only one (see test-caps), and by the course views still outside the seam.
- */
-export function monthlyCount(sqlite: Database, tenantId: string, keyEnv: KeyEnv, operation: string, now: Date): number {
-  return Number(sqliteSql(sqlite).getSync<{ n: number }>(monthlyCountQuery(tenantId, keyEnv, operation, now))!.n);
+/** monthlyCountQuery's count (a course's usage record: the courses used this month). */
+export async function monthlyCount(
+  db: Sql,
+  tenantId: string,
+  keyEnv: KeyEnv,
+  operation: string,
+  now: Date,
+): Promise<number> {
+  return Number((await db.get<{ n: unknown }>(monthlyCountQuery(tenantId, keyEnv, operation, now)))!.n);
 }
 
 /** What the events referring to `refIds` (courses, documents) billed, in micro-dollars. */
-export function billedMicros(sqlite: Database, refIds: string[]): number {
-  const row = sqliteSql(sqlite).getSync<{ n: unknown }>(
+export async function billedMicros(db: Sql, refIds: string[]): Promise<number> {
+  const row = await db.get<{ n: unknown }>(
     sql`SELECT coalesce(sum(amount_micros), 0) AS n FROM usage_events WHERE ${inJsonArray("ref_id", refIds)}`,
   );
   return Number(row!.n);
 }
 
 /** The key environment an operation on `refId` was billed to, or null when nothing was billed. */
-export function billedKeyEnv(sqlite: Database, refId: string, operation: string): KeyEnv | null {
-  const row = sqliteSql(sqlite).getSync<{ key_env: KeyEnv }>(
+export async function billedKeyEnv(db: Sql, refId: string, operation: string): Promise<KeyEnv | null> {
+  const row = await db.get<{ key_env: KeyEnv }>(
     sql`SELECT key_env FROM usage_events WHERE ref_id = ${refId} AND operation = ${operation} LIMIT 1`,
   );
   return row?.key_env ?? null;

@@ -2,10 +2,9 @@
  * Test keys are capped per calendar month (UTC): TEST_KEY_COURSES_PER_MONTH courses and
  * TEST_KEY_QUERIES_PER_MONTH queries, counted over the tenant's test-key usage events.
  */
-import { Database } from "bun:sqlite";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/index.ts";
-import type { Sql } from "../db/sql.ts";
+import { type Sql, sqliteSql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import { addUsage, monthlyCount, monthlyCountQuery, type UsageEvent } from "./ledger.ts";
@@ -36,9 +35,8 @@ export async function testCapStatus(
   return { used: await usedThisMonth(db, tenantId, operation, now), limit: capOf(caps, operation) };
 }
 
-async function usedThisMonth(db: Sql, tenantId: string, operation: CappedOperation, now: Date): Promise<number> {
-  const row = await db.get<{ n: unknown }>(monthlyCountQuery(tenantId, "test", OPERATIONS[operation], now));
-  return Number(row!.n);
+function usedThisMonth(db: Sql, tenantId: string, operation: CappedOperation, now: Date): Promise<number> {
+  return monthlyCount(db, tenantId, "test", OPERATIONS[operation], now);
 }
 
 /** 403 TEST_USAGE_LIMIT, stating what stays used once this request is refused. */
@@ -52,10 +50,29 @@ function capReached(operation: CappedOperation, committed: number, limit: number
 }
 
 /**
- * Checks the cap and records the operation's usage event in one transaction: 403 TEST_USAGE_LIMIT
- * when a test key's tenant has used this month's allowance; production keys are recorded without
- * a check. The lock makes the count and the insert one step across nodes, so two requests at the
- * cap cannot both pass.
+ * Inside `tx`, a transaction: 403 TEST_USAGE_LIMIT unless a test key's tenant has `requested` more
+ * of this month's allowance; production keys pass. The key's lock is held until `tx` ends, so the
+ * caller records its usage events before another request (on any node) counts them: requests at
+ * the cap cannot both pass. A request of several (a course per source) is refused whole.
+ */
+export async function reserveTestCap(
+  tx: Sql,
+  operation: CappedOperation,
+  caps: TestCaps,
+  now: Date,
+  key: Pick<UsageEvent, "tenantId" | "keyEnv">,
+  requested = 1,
+): Promise<void> {
+  if (key.keyEnv !== "test") return;
+  await tx.lock(`test-cap:${key.tenantId}:${operation}`);
+  const used = await usedThisMonth(tx, key.tenantId, operation, now);
+  const limit = capOf(caps, operation);
+  if (used + requested > limit) throw capReached(operation, used, limit, requested);
+}
+
+/**
+ * Checks the cap and records the operation's usage event in one transaction (reserveTestCap's
+ * lock), so two requests at the cap cannot both pass across nodes.
  */
 export function chargeWithinTestCap(
   db: Sql,
@@ -65,39 +82,15 @@ export function chargeWithinTestCap(
   event: Omit<UsageEvent, "operation">,
 ): Promise<string> {
   return db.transaction(async (tx) => {
-    if (event.keyEnv === "test") {
-      await tx.lock(`test-cap:${event.tenantId}:${operation}`);
-      const used = await usedThisMonth(tx, event.tenantId, operation, now);
-      const limit = capOf(caps, operation);
-      if (used >= limit) throw capReached(operation, used, limit, 1);
-    }
+    await reserveTestCap(tx, operation, caps, now, event);
     return addUsage(tx, { ...event, operation: OPERATIONS[operation] });
   });
 }
 
 /**
- * The committed count, without what the open transaction added: a request that creates several
- * courses checks the cap once per course in one transaction, and when one does not fit the whole
- * request rolls back. A second connection reads the last commit (WAL); an in-memory database has
- * no second connection, so there the open transaction's events are counted too.
- */
-function committedCount(db: Db, tenantId: string, operation: CappedOperation, now: Date): number {
-  const client = db.$client;
-  if (!client.inTransaction || !client.filename || client.filename === ":memory:") {
-    return monthlyCount(client, tenantId, "test", OPERATIONS[operation], now);
-  }
-  const reader = new Database(client.filename, { readonly: true });
-  try {
-    return monthlyCount(reader, tenantId, "test", OPERATIONS[operation], now);
-  } finally {
-    reader.close();
-  }
-}
-
-/**
  * Throws 403 TEST_USAGE_LIMIT when a test key's tenant has used this month's allowance of the
- * operation; production keys pass. For a caller inside a synchronous `sqlite.transaction` (course
- * creation), which records the usage event itself; chargeWithinTestCap is the seam's form.
+ * operation; production keys pass. Synchronous, for the documents owner's queries (not behind
+ * the seam yet), which record the usage event themselves; chargeWithinTestCap is the seam's form.
  */
 export function assertWithinTestCap(
   db: Db,
@@ -107,9 +100,8 @@ export function assertWithinTestCap(
   now: Date,
 ): void {
   if (auth.keyEnv !== "test") return;
-  const used = monthlyCount(db.$client, auth.tenantId, "test", OPERATIONS[operation], now);
+  const count = monthlyCountQuery(auth.tenantId, "test", OPERATIONS[operation], now);
+  const used = Number(sqliteSql(db.$client).getSync<{ n: unknown }>(count)!.n);
   const limit = capOf(caps, operation);
-  if (used < limit) return;
-  const committed = committedCount(db, auth.tenantId, operation, now);
-  throw capReached(operation, committed, limit, used - committed + 1);
+  if (used >= limit) throw capReached(operation, used, limit, 1);
 }

@@ -7,7 +7,7 @@
  * generation or a podcast episode) is not deleted under that job: 409, delete once it has finished.
  */
 import type { Database } from "bun:sqlite";
-import { type Sql, sql } from "../db/sql.ts";
+import { forUpdate, type Sql, sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { activeCourseJob } from "../jobs/queue.ts";
 import { deleteBlob } from "../media/blob-store.ts";
@@ -15,7 +15,7 @@ import { deleteCourseChunks } from "../retrieval/index.ts";
 import { type CourseOwner, loadOwnedCourse } from "./read.ts";
 
 export async function deleteCourse(
-  /** `sqlite`: the job queue and the retrieval index, on bun:sqlite until they move behind the seam. */
+  /** `sqlite`: the retrieval index, on bun:sqlite until its chunk writes move behind the seam. */
   svc: { db: Sql; sqlite: Database; cfg: { dataDir: string } },
   owner: CourseOwner,
   courseId: string,
@@ -24,7 +24,10 @@ export async function deleteCourse(
 ): Promise<void> {
   const blobs = await svc.db.transaction(async (tx) => {
     await loadOwnedCourse(tx, owner, courseId);
-    const job = activeCourseJob(svc.sqlite, courseId);
+    // The course row locked as resume locks it: a resume at once either commits its job before the
+    // check below (and the delete is refused) or finds no course, never a job left without one.
+    await tx.get(sql`SELECT id FROM courses WHERE id = ${courseId}${forUpdate}`);
+    const job = await activeCourseJob(tx, courseId);
     if (job) {
       throw new AppError("COURSE_BUSY", "The course has a job in progress; delete it once the job has finished", {
         job_id: job.id,

@@ -3,13 +3,12 @@
  * process publishes, ending with one `completed` or `failed` per job. The database is checked
  * every `pollMs` as well, so a follower never hangs on an event it could not hear.
  */
-import type { Database } from "bun:sqlite";
 import { billedKeyEnv, billedMicros, monthlyCount, OPERATIONS } from "../billing/index.ts";
 import type { Clock } from "../clock.ts";
 import { loadConfig } from "../config.ts";
-import { type Sql, sql, sqliteSql } from "../db/sql.ts";
+import { type Sql, sql } from "../db/sql.ts";
 import type { FailureReason } from "../errors.ts";
-import { getJobSync } from "../jobs/queue.ts";
+import { getJob } from "../jobs/queue.ts";
 import { microsToUsd } from "../util.ts";
 import {
   type ChapterRef,
@@ -19,12 +18,14 @@ import {
   subscribe,
   type UsageRecord,
 } from "./events.ts";
-import { courseDocuments, documentEvent } from "./ingest-sources.ts";
+import { type CourseDocumentsDeps, courseDocuments, documentEvent } from "./ingest-sources.ts";
 import { loadCourse } from "./store.ts";
 
-/** Following a job: its rows, and the clock for this month's usage and a course still running. */
-export interface FollowDeps {
-  sqlite: Database;
+/**
+ * Following a job: its rows, its sources' records (`sqlite`: the documents owner's), and the
+ * clock for this month's usage and a course still running.
+ */
+export interface FollowDeps extends CourseDocumentsDeps {
   clock: Clock;
 }
 
@@ -36,11 +37,10 @@ function chapterRefs(db: Sql, courseId: string): Promise<ChapterRef[]> {
   );
 }
 
-/** The final event of a job, read from the database (the job by src/jobs' synchronous read); null while it is still going. */
-async function settledEvent(sqlite: Database, jobId: string): Promise<GenerationEvent | null> {
-  const job = getJobSync(sqlite, jobId);
+/** The final event of a job, read from the database; null while it is still going. */
+async function settledEvent(db: Sql, jobId: string): Promise<GenerationEvent | null> {
+  const job = await getJob(db, jobId);
   if (!job?.course_id) return null;
-  const db = sqliteSql(sqlite);
   const course = await db.get<{ id: string; title: string; status: string; error: string | null }>(
     sql`SELECT id, title, status, error FROM courses WHERE id = ${job.course_id}`,
   );
@@ -70,14 +70,14 @@ async function settledEvent(sqlite: Database, jobId: string): Promise<Generation
 
 /** The usage record of a completed course, read from its job, its course row and the ledger. */
 async function usageRecord(
-  { sqlite, clock }: FollowDeps,
+  { sql: db, clock }: FollowDeps,
   jobId: string,
   courseId: string,
   usage: CourseUsage,
 ): Promise<UsageRecord> {
-  const job = getJobSync(sqlite, jobId);
-  const course = job?.course_id === courseId ? await loadCourse(sqliteSql(sqlite), courseId) : null;
-  const keyEnv = (job && course && billedKeyEnv(sqlite, courseId, OPERATIONS.course)) || "production";
+  const job = await getJob(db, jobId);
+  const course = job?.course_id === courseId ? await loadCourse(db, courseId) : null;
+  const keyEnv = (job && course && (await billedKeyEnv(db, courseId, OPERATIONS.course))) || "production";
   const seconds =
     job && course
       ? ((course.completed_at ? Date.parse(course.completed_at) : clock.now().getTime()) - Date.parse(job.created_at)) /
@@ -86,9 +86,9 @@ async function usageRecord(
   return {
     ...usage,
     seconds: Math.max(0, seconds),
-    billed_usd: microsToUsd(billedMicros(sqlite, [courseId])),
+    billed_usd: microsToUsd(await billedMicros(db, [courseId])),
     courses_used_this_month:
-      job?.tenant_id && course ? monthlyCount(sqlite, job.tenant_id, keyEnv, OPERATIONS.course, clock.now()) : 0,
+      job?.tenant_id && course ? await monthlyCount(db, job.tenant_id, keyEnv, OPERATIONS.course, clock.now()) : 0,
     courses_cap: keyEnv === "test" ? loadConfig().testKeyCoursesPerMonth : null,
   };
 }
@@ -103,10 +103,10 @@ const isFinal = (e: GenerationEvent) => e.type === "completed" || e.type === "fa
  * The `document` events of a job's sources that ended before a follower subscribed: a source that
  * fails at once (an empty file) may end before the stream that asked for it is read.
  */
-function settledDocuments(sqlite: Database, jobId: string): GenerationEvent[] {
-  const courseId = getJobSync(sqlite, jobId)?.course_id;
+async function settledDocuments(deps: FollowDeps, jobId: string): Promise<GenerationEvent[]> {
+  const courseId = (await getJob(deps.sql, jobId))?.course_id;
   if (!courseId) return [];
-  return courseDocuments(sqlite, courseId)
+  return (await courseDocuments(deps, courseId))
     .filter((d) => d.status !== "processing")
     .map((d) => documentEvent(jobId, courseId, d));
 }
@@ -116,7 +116,6 @@ export async function* followJobs(
   jobIds: string[],
   opts: { pollMs?: number; signal?: AbortSignal } = {},
 ): AsyncGenerator<FollowedEvent> {
-  const { sqlite } = deps;
   const queue: GenerationEvent[] = [];
   let wake: (() => void) | null = null;
   const listener = (e: GenerationEvent) => {
@@ -124,11 +123,11 @@ export async function* followJobs(
     wake?.();
   };
   const unsubscribe = jobIds.map((id) => subscribe(id, listener));
-  queue.push(...jobIds.flatMap((id) => settledDocuments(sqlite, id)));
-  // A source replayed above may still be published once its job's ingestion returns.
+  // A source replayed here may still be published once its job's ingestion returns.
   const documentsSeen = new Set<string>();
   const pending = new Set(jobIds);
   try {
+    for (const id of jobIds) queue.push(...(await settledDocuments(deps, id)));
     while (pending.size > 0 && !opts.signal?.aborted) {
       while (queue.length > 0) {
         const e = queue.shift()!;
@@ -141,7 +140,7 @@ export async function* followJobs(
         if (isFinal(e)) pending.delete(e.job_id);
       }
       for (const id of [...pending]) {
-        const settled = await settledEvent(sqlite, id);
+        const settled = await settledEvent(deps.sql, id);
         if (settled) {
           yield await withUsageRecord(deps, settled);
           pending.delete(id);

@@ -14,7 +14,7 @@ import { type ChapterScope, writeCourseChapter } from "./chapter-writer.ts";
 import { linkCourseDocuments } from "./course-documents.ts";
 import type { WritingDeps } from "./deps.ts";
 import { type ChapterRef, type CourseUsage, publish } from "./events.ts";
-import { courseDocuments, documentEvent, ingestCourseSources } from "./ingest-sources.ts";
+import { type CourseDocumentsDeps, courseDocuments, documentEvent, ingestCourseSources } from "./ingest-sources.ts";
 import { withModelRetries } from "./model-retry.ts";
 import { planSourceCourse, planTopicCourse } from "./plan.ts";
 import { COURSE_JOB, chapterCounts, progressPct } from "./progress.ts";
@@ -93,7 +93,12 @@ function publishChapter(
 }
 
 /** Sources of a files/URL course; fails the course when none could be ingested. */
-async function ingest(svc: IngestDeps, job: JobRow, course: CourseRow, signal: AbortSignal): Promise<string[]> {
+async function ingest(
+  svc: IngestDeps & CourseDocumentsDeps,
+  job: JobRow,
+  course: CourseRow,
+  signal: AbortSignal,
+): Promise<string[]> {
   const docs = await ingestCourseSources(svc, course, {
     signal,
     onDocument: (d) => publish(documentEvent(job.id, course.id, d)),
@@ -130,7 +135,7 @@ async function ensureOutline(
     await linkCourseDocuments(db, course.id, match.documentIds);
     plan = await planTopicCourse({ svc, course, meter }, match.passages);
   } else {
-    const docs = courseDocuments(svc.sqlite, course.id).filter((d) => readyDocs.includes(d.id));
+    const docs = (await courseDocuments(svc, course.id)).filter((d) => readyDocs.includes(d.id));
     refuseOversizedSources(
       svc.sqlite,
       docs.map((d) => d.id),
@@ -151,10 +156,12 @@ async function ensureOutline(
   return chapters;
 }
 
-function scopeOf(svc: ChapterDeps, course: CourseRow, planned: PlannedChapter | undefined): ChapterScope {
-  const linked = courseDocuments(svc.sqlite, course.id)
-    .filter((d) => d.status === "ready")
-    .map((d) => d.id);
+async function scopeOf(
+  svc: ChapterDeps,
+  course: CourseRow,
+  planned: PlannedChapter | undefined,
+): Promise<ChapterScope> {
+  const linked = (await courseDocuments(svc, course.id)).filter((d) => d.status === "ready").map((d) => d.id);
   if (course.source_type === "topic") {
     // A model writes from its own knowledge where the documents say little; the extractive engine
     // has only the documents, which already matched the topic as a whole.
@@ -201,7 +208,7 @@ async function writeChapters(
               svc,
               course,
               { ...plan, title: c.title },
-              scopeOf(svc, course, plan),
+              await scopeOf(svc, course, plan),
               meter,
               {
                 outline,
@@ -307,9 +314,9 @@ async function generateCourse(
 /** The course's generation (the payload's `resume` changes nothing: every run continues from what is committed). */
 export const courseGenerationJob = defineJob(COURSE_JOB, (svc: CourseJobDeps & { studyGuide: StudyGuideStep }) => ({
   run: (job, _payload, ctx) => generateCourse(svc, svc.studyGuide, job, ctx),
-  onFailure(job: JobRow, reason: FailureReason) {
+  async onFailure(job: JobRow, reason: FailureReason, _payload, tx) {
     if (!job.course_id) return;
-    failCourse(svc, job.course_id, job.id, reason);
+    await failCourse(tx, { queue: jobDeliveryQueue(svc.clock), clock: svc.clock }, job.course_id, job.id, reason);
     publish({ type: "failed", job_id: job.id, course_id: job.course_id, error: reason });
   },
 }));

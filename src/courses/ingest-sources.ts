@@ -6,6 +6,7 @@
  */
 import type { Database } from "bun:sqlite";
 import pLimit from "p-limit";
+import type { Sql } from "../db/sql.ts";
 import { type IngestDeps, ingestDocument } from "../documents/ingest.ts";
 import { type DocumentRow, failDocument, recordsOldestFirst } from "../documents/records.ts";
 import { detectFile, type RequestSource } from "../documents/sources.ts";
@@ -20,9 +21,12 @@ export type CourseDocument = Pick<
   "id" | "filename" | "source_type" | "source_url" | "blob_key" | "status" | "chunk_count" | "error"
 >;
 
+/** What reads a course's sources: its links through the seam, the documents' records on bun:sqlite (their owner's). */
+export type CourseDocumentsDeps = { sql: Sql; sqlite: Database };
+
 /** The course's sources, oldest first. */
-export function courseDocuments(sqlite: Database, courseId: string): CourseDocument[] {
-  return recordsOldestFirst(sqlite, courseDocumentIds(sqlite, courseId));
+export async function courseDocuments(svc: CourseDocumentsDeps, courseId: string): Promise<CourseDocument[]> {
+  return recordsOldestFirst(svc.sqlite, await courseDocumentIds(svc.sql, courseId));
 }
 
 /** A source's outcome as the `document` event of its course's job. */
@@ -58,11 +62,11 @@ async function sourceOf(svc: Pick<IngestDeps, "cfg">, doc: CourseDocument): Prom
  * the course with its final status.
  */
 export async function ingestCourseSources(
-  svc: IngestDeps,
+  svc: IngestDeps & CourseDocumentsDeps,
   course: CourseRow,
   opts: { signal: AbortSignal; onDocument: (doc: CourseDocument) => void },
 ): Promise<CourseDocument[]> {
-  const pending = courseDocuments(svc.sqlite, course.id).filter((d) => d.status === "processing");
+  const pending = (await courseDocuments(svc, course.id)).filter((d) => d.status === "processing");
   const owner = { tenantId: course.tenant_id, userId: course.user_id };
   const limit = pLimit(svc.cfg.ingestConcurrency);
   await Promise.all(
@@ -75,12 +79,12 @@ export async function ingestCourseSources(
           const message = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
           await failDocument(svc, doc.id, message);
         }
-        const now = courseDocuments(svc.sqlite, course.id).find((d) => d.id === doc.id);
+        const now = (await courseDocuments(svc, course.id)).find((d) => d.id === doc.id);
         if (now?.status === "error")
           svc.log.warn("course source failed", { course_id: course.id, document_id: doc.id, error: now.error });
         if (now) opts.onDocument(now);
       }),
     ),
   );
-  return courseDocuments(svc.sqlite, course.id);
+  return courseDocuments(svc, course.id);
 }

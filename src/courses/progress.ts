@@ -2,12 +2,11 @@
  * Progress of a course and the Job resource, both computed from the committed rows so they are the
  * same in every process and after a restart.
  */
-import type { Database } from "bun:sqlite";
 import { Type } from "@sinclair/typebox";
 import { type Sql, sql } from "../db/sql.ts";
 import { AppError, type FailureReason } from "../errors.ts";
 import { jobType } from "../jobs/definition.ts";
-import { getJobSync, type JobRow, latestCourseJob } from "../jobs/queue.ts";
+import { getJob, type JobRow, latestCourseJob } from "../jobs/queue.ts";
 import type { CourseOwner } from "./read.ts";
 
 /** The job that generates (or, with `resume`, continues) the course named by the job's course_id. */
@@ -57,12 +56,8 @@ export async function chapterCounts(db: Sql, courseId: string, plannedChapters: 
 
 const parseReason = (s: string | null): FailureReason | null => (s ? (JSON.parse(s) as FailureReason) : null);
 
-/**
- * GET /v2/courses/{id}/progress: 404 unless the caller owns the course. `sqlite`: the job queue's,
- * until src/jobs moves behind the seam.
- */
-export async function courseProgress(stores: { db: Sql; sqlite: Database }, owner: CourseOwner, courseId: string) {
-  const { db, sqlite } = stores;
+/** GET /v2/courses/{id}/progress: 404 unless the caller owns the course. */
+export async function courseProgress(db: Sql, owner: CourseOwner, courseId: string) {
   const course = await db.get<CourseProgressRow>(
     sql`SELECT id, status, num_chapters, error FROM courses
          WHERE id = ${courseId} AND tenant_id = ${owner.tenantId} AND user_id = ${owner.userId}`,
@@ -73,7 +68,7 @@ export async function courseProgress(stores: { db: Sql; sqlite: Database }, owne
   );
   const counts = await chapterCounts(db, courseId, course.num_chapters);
   // The course's own generation run: podcast jobs of the course say nothing about its generation.
-  const job = latestCourseJob(sqlite, courseId, COURSE_JOB);
+  const job = await latestCourseJob(db, courseId, COURSE_JOB);
   return {
     course_id: course.id,
     course_status: course.status,
@@ -136,8 +131,8 @@ export async function jobResource(db: Sql, job: JobRow) {
 export type JobResource = Awaited<ReturnType<typeof jobResource>>;
 
 /** A job for GET /v2/jobs/{id}: 404 unless the caller's learner started it, like the course endpoints. */
-export function ownedJob(sqlite: Database, owner: CourseOwner, jobId: string): JobRow {
-  const job = getJobSync(sqlite, jobId);
+export async function ownedJob(db: Sql, owner: CourseOwner, jobId: string): Promise<JobRow> {
+  const job = await getJob(db, jobId);
   if (!job || job.tenant_id !== owner.tenantId || job.user_id !== owner.userId)
     throw new AppError("NOT_FOUND", "Job not found");
   return job;

@@ -2,13 +2,20 @@
  * POST /v2/courses/{id}/resume: a failed or interrupted course goes back to generating and a new
  * job writes only what is missing (chapters, then the study guide), then course.completed.
  */
-import { isoNow } from "../clock.ts";
-import { reopenFailedDocumentsSync } from "../documents/lookups.ts";
+import { type Clock, isoNow } from "../clock.ts";
+import { forUpdate, type Sql, sql } from "../db/sql.ts";
+import { reopenFailedDocuments } from "../documents/lookups.ts";
 import { AppError } from "../errors.ts";
-import { enqueueJobSync, latestCourseJob, type QueueDeps } from "../jobs/queue.ts";
+import { enqueueJob, latestCourseJob } from "../jobs/queue.ts";
 import { courseDocumentIds } from "./course-documents.ts";
 import { COURSE_JOB } from "./progress.ts";
 import type { CourseOwner } from "./read.ts";
+
+/** Resuming: the database and the clock. */
+export interface ResumeDeps {
+  sql: Sql;
+  clock: Clock;
+}
 
 export interface ResumeResult {
   course_id: string;
@@ -20,36 +27,36 @@ export interface ResumeResult {
 }
 
 export function resumeCourse(
-  { sqlite, clock }: QueueDeps,
+  { sql: db, clock }: ResumeDeps,
   owner: CourseOwner,
   courseId: string,
   requestId: string,
-): ResumeResult {
-  // One synchronous transaction: the check for a live job and the new job cannot interleave with
-  // another resume of the same course.
-  return sqlite.transaction((): ResumeResult => {
-    const course = sqlite
-      .query<
-        { id: string; status: string; num_chapters: number; tenant_id: string; user_id: string },
-        [string, string, string]
-      >(
-        "SELECT id, status, num_chapters, tenant_id, user_id FROM courses WHERE id = ? AND tenant_id = ? AND user_id = ?",
-      )
-      .get(courseId, owner.tenantId, owner.userId);
+): Promise<ResumeResult> {
+  return db.transaction(async (tx): Promise<ResumeResult> => {
+    // The course row stays locked until the new job commits, so another resume of it (on any
+    // node) waits here and then sees that job: one generation run per course at a time.
+    const course = await tx.get<{
+      id: string;
+      status: string;
+      num_chapters: number;
+      tenant_id: string;
+      user_id: string;
+    }>(
+      sql`SELECT id, status, num_chapters, tenant_id, user_id FROM courses
+           WHERE id = ${courseId} AND tenant_id = ${owner.tenantId} AND user_id = ${owner.userId}${forUpdate}`,
+    );
     if (!course) throw new AppError("NOT_FOUND", "Course not found");
     // Only a generation run blocks a resume; podcast jobs of the course run beside it.
-    const job = latestCourseJob(sqlite, courseId, COURSE_JOB);
+    const job = await latestCourseJob(tx, courseId, COURSE_JOB);
     if (job && (job.status === "queued" || job.status === "running")) {
       throw new AppError("COURSE_GENERATING", "The course is generating; resume it once its job has finished", {
         job_id: job.id,
         job_status: job.status,
       });
     }
-    const chapters = sqlite
-      .query<{ order_index: number; status: string }, [string]>(
-        "SELECT order_index, status FROM chapters WHERE course_id = ? ORDER BY order_index",
-      )
-      .all(courseId);
+    const chapters = await tx.all<{ order_index: number; status: string }>(
+      sql`SELECT order_index, status FROM chapters WHERE course_id = ${courseId} ORDER BY order_index`,
+    );
     const total = chapters.length > 0 ? chapters.length : course.num_chapters;
     if (course.status === "completed") {
       return {
@@ -66,13 +73,15 @@ export function resumeCourse(
         ? chapters.filter((c) => c.status !== "completed").map((c) => c.order_index)
         : Array.from({ length: total }, (_, i) => i);
     const now = isoNow(clock);
-    sqlite.run("UPDATE courses SET status = 'generating', error = NULL, updated_at = ? WHERE id = ?", [now, courseId]);
+    await tx.run(
+      sql`UPDATE courses SET status = 'generating', error = NULL, updated_at = ${now} WHERE id = ${courseId}`,
+    );
     if (chapters.length === 0) {
       // The outline was never made, so sources that failed get another try (a page may be back).
-      reopenFailedDocumentsSync(sqlite, courseDocumentIds(sqlite, courseId));
+      await reopenFailedDocuments(tx, await courseDocumentIds(tx, courseId));
     }
-    const next = enqueueJobSync(
-      { sqlite, clock },
+    const next = await enqueueJob(
+      { sql: tx, clock },
       {
         type: COURSE_JOB,
         tenantId: course.tenant_id,
@@ -93,5 +102,5 @@ export function resumeCourse(
       message: `Resuming: generating ${what} in the background; poll GET /v2/courses/${courseId}/progress`,
       job_id: next.id,
     };
-  })();
+  });
 }

@@ -5,29 +5,33 @@
  */
 import type { Database } from "bun:sqlite";
 import { extname } from "node:path";
-import { assertWithinTestCap, OPERATIONS, recordUsage, type TestCaps } from "../billing/index.ts";
+import { addUsage, OPERATIONS, reserveTestCap, type TestCaps } from "../billing/index.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import type { Db } from "../db/index.ts";
-import { createDocumentRecordSync, type SourceType } from "../documents/records.ts";
+import { type Sql, sql } from "../db/sql.ts";
+import { createDocumentRecord, type SourceType } from "../documents/records.ts";
 import { detectedKind, requestSources } from "../documents/sources.ts";
 import { AppError } from "../errors.ts";
-import { enqueueJobSync, type JobRow } from "../jobs/queue.ts";
+import { enqueueJob, type JobRow } from "../jobs/queue.ts";
 import { resolveModelKey, usesExtractive } from "../llm/models.ts";
 import type { Llm } from "../llm/types.ts";
 import { deleteBlob, putBlob } from "../media/blob-store.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import type { User } from "../tenants/users.ts";
 import { newId, nowIso, slugify } from "../util.ts";
+import { linkCourseDocuments } from "./course-documents.ts";
 import { COURSE_JOB } from "./progress.ts";
 import type { Organization } from "./store.ts";
 import { matchTopic, refuseTopic } from "./topic-match.ts";
 import { SEARCH_UNAVAILABLE_NOTE } from "./web-search.ts";
 
-/** Starting a course: the database and ledger, the model that will write it, and the blob store for uploads. */
+/**
+ * Starting a course: the database (`sqlite`: the retrieval index a topic is matched against, not
+ * behind the seam yet), the model that will write it, and the blob store for uploads.
+ */
 export interface StartDeps {
+  sql: Sql;
   sqlite: Database;
-  db: Db;
   llm: Llm;
   clock: Clock;
   cfg: TestCaps & Pick<Config, "searxngUrl" | "dataDir">;
@@ -97,49 +101,39 @@ interface CourseModel {
   model: string;
 }
 
-function insertCourseWithJob(
+/**
+ * One course with its source documents' records, its usage event and its job, in `tx`, whose
+ * caller has reserved the test cap (billing's lock).
+ */
+async function insertCourseWithJob(
+  tx: Sql,
   svc: StartDeps,
   who: Requester,
   opts: GenerationOptions,
   maker: CourseModel,
   c: NewCourse,
-): JobRow {
-  const { sqlite } = svc;
+): Promise<JobRow> {
   const now = nowIso();
   const courseId = newId();
-  assertWithinTestCap(svc.db, who.auth, "course", svc.cfg, svc.clock.now());
-  sqlite.run(
-    `INSERT INTO courses (id, tenant_id, user_id, title, topic, slug, source_type, status, organization, learning_goal,
-                          search_enabled, search_note, num_chapters, engine, model, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, 'generating', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      courseId,
-      who.auth.tenantId,
-      who.user.id,
-      c.title,
-      c.topic,
-      slugify(c.title),
-      c.sourceType,
-      c.organization,
-      opts.learningGoal ?? who.user.learningGoal ?? null,
-      opts.searchEnabled ? 1 : 0,
-      opts.searchEnabled && !svc.cfg.searxngUrl ? SEARCH_UNAVAILABLE_NOTE : null,
-      opts.numChapters,
-      maker.engine,
-      maker.model,
-      now,
-      now,
-    ],
+  await tx.run(
+    sql`INSERT INTO courses (id, tenant_id, user_id, title, topic, slug, source_type, status, organization, learning_goal,
+                             search_enabled, search_note, num_chapters, engine, model, created_at, updated_at)
+        VALUES (${courseId}, ${who.auth.tenantId}, ${who.user.id}, ${c.title}, ${c.topic}, ${slugify(c.title)},
+                ${c.sourceType}, 'generating', ${c.organization}, ${opts.learningGoal ?? who.user.learningGoal ?? null},
+                ${opts.searchEnabled ? 1 : 0}, ${opts.searchEnabled && !svc.cfg.searxngUrl ? SEARCH_UNAVAILABLE_NOTE : null},
+                ${opts.numChapters}, ${maker.engine}, ${maker.model}, ${now}, ${now})`,
   );
-  for (const s of c.sources) {
-    const documentId = createDocumentRecordSync(
-      sqlite,
-      { tenantId: who.auth.tenantId, userId: who.user.id },
-      { filename: s.filename, sourceType: s.kind, sourceUrl: s.url, blobKey: s.blobKey, mimeType: s.mimeType },
+  const documentIds: string[] = [];
+  for (const s of c.sources)
+    documentIds.push(
+      await createDocumentRecord(
+        tx,
+        { tenantId: who.auth.tenantId, userId: who.user.id },
+        { filename: s.filename, sourceType: s.kind, sourceUrl: s.url, blobKey: s.blobKey, mimeType: s.mimeType },
+      ),
     );
-    sqlite.run("INSERT INTO course_documents (course_id, document_id) VALUES (?, ?)", [courseId, documentId]);
-  }
-  recordUsage(svc.db, {
+  await linkCourseDocuments(tx, courseId, documentIds);
+  await addUsage(tx, {
     tenantId: who.auth.tenantId,
     userId: who.user.id,
     apiKeyId: who.auth.keyId,
@@ -149,13 +143,35 @@ function insertCourseWithJob(
   });
   // One attempt: model failures are retried chapter by chapter inside the job, and a failed course
   // is resumed on request; a crash counts a stall (JOB_MAX_STALLS) and the next start runs the job again.
-  return enqueueJobSync(svc, {
-    type: COURSE_JOB,
-    tenantId: who.auth.tenantId,
-    userId: who.user.id,
-    courseId,
-    requestId: who.requestId,
-    maxAttempts: 1,
+  return enqueueJob(
+    { sql: tx, clock: svc.clock },
+    {
+      type: COURSE_JOB,
+      tenantId: who.auth.tenantId,
+      userId: who.user.id,
+      courseId,
+      requestId: who.requestId,
+      maxAttempts: 1,
+    },
+  );
+}
+
+/**
+ * The request's courses in one transaction: the test cap reserved for all of them under its lock
+ * (across nodes on PostgreSQL), then each course with its job; any failure leaves none of them.
+ */
+function insertCoursesWithJobs(
+  svc: StartDeps,
+  who: Requester,
+  opts: GenerationOptions,
+  maker: CourseModel,
+  courses: NewCourse[],
+): Promise<JobRow[]> {
+  return svc.sql.transaction(async (tx) => {
+    await reserveTestCap(tx, "course", svc.cfg, svc.clock.now(), who.auth, courses.length);
+    const jobs: JobRow[] = [];
+    for (const c of courses) jobs.push(await insertCourseWithJob(tx, svc, who, opts, maker, c));
+    return jobs;
   });
 }
 
@@ -171,15 +187,10 @@ export async function startTopicCourse(
     const match = await matchTopic(svc, { tenantId: who.auth.tenantId, userId: who.user.id }, topic);
     if (match.passages.length === 0) throw refuseTopic(topic, match);
   }
-  return svc.sqlite.transaction(() =>
-    insertCourseWithJob(svc, who, req, maker, {
-      topic,
-      title: topic,
-      sourceType: "topic",
-      organization: null,
-      sources: [],
-    }),
-  )();
+  const [job] = await insertCoursesWithJobs(svc, who, req, maker, [
+    { topic, title: topic, sourceType: "topic", organization: null, sources: [] },
+  ]);
+  return job!;
 }
 
 function sourceTypeOf(sources: PendingSource[]): string {
@@ -231,17 +242,19 @@ export async function startSourceCourses(svc: StartDeps, who: Requester, req: So
   const sources = await storeSources(svc, req);
   const groups = req.organization === "separate_courses" ? sources.map((s) => [s]) : [sources];
   try {
-    return svc.sqlite.transaction(() =>
-      groups.map((group) =>
-        insertCourseWithJob(svc, who, req, maker, {
-          topic: topic ?? "",
-          title: topic ?? (group.length === 1 ? group[0]!.filename : `Course from ${group.length} sources`),
-          sourceType: sourceTypeOf(group),
-          organization: req.organization,
-          sources: group,
-        }),
-      ),
-    )();
+    return await insertCoursesWithJobs(
+      svc,
+      who,
+      req,
+      maker,
+      groups.map((group) => ({
+        topic: topic ?? "",
+        title: topic ?? (group.length === 1 ? group[0]!.filename : `Course from ${group.length} sources`),
+        sourceType: sourceTypeOf(group),
+        organization: req.organization,
+        sources: group,
+      })),
+    );
   } catch (err) {
     await discardBlobs(svc, sources);
     throw err;

@@ -4,14 +4,13 @@
  * A crash between two of them loses nothing committed; the job picks up from the last one.
  */
 import { type Clock, isoNow } from "../clock.ts";
-import { type Query, type Sql, sql, sqliteSql } from "../db/sql.ts";
+import { type Query, type Sql, sql } from "../db/sql.ts";
 import type { FailureReason } from "../errors.ts";
-import type { QueueDeps } from "../jobs/queue.ts";
 import { nearDuplicate, promptStems } from "../llm/artefacts/checks.ts";
 import type { ChapterDraft } from "../llm/artefacts.ts";
 import { newId, nowIso } from "../util.ts";
 import type { DeliveryQueue } from "../webhooks/delivery-queue.ts";
-import { queueEvent, recordEvent } from "../webhooks/outbox.ts";
+import { queueEvent } from "../webhooks/outbox.ts";
 
 export type Organization = "auto" | "thematic_bridge" | "sequential_sections" | "separate_courses";
 
@@ -228,27 +227,27 @@ export function completeCourse(
 
 /**
  * The job ended in error: the course is failed with the structured reason and course.failed is
- * recorded. Synchronous: it runs inside the queue's failure transaction (src/jobs is not behind
- * the seam yet).
+ * queued, in `tx`, the transaction that ends the job (its onFailure).
  */
-export function failCourse(
-  { sqlite, clock }: QueueDeps,
+export async function failCourse(
+  tx: Sql,
+  { queue, clock }: { queue: DeliveryQueue; clock: Clock },
   courseId: string,
   jobId: string,
   reason: FailureReason,
-): { tenantId: string } | null {
-  const db = sqliteSql(sqlite);
-  const course = db.getSync<{ tenant_id: string }>(sql`SELECT tenant_id FROM courses WHERE id = ${courseId}`);
+): Promise<{ tenantId: string } | null> {
+  const course = await tx.get<{ tenant_id: string }>(sql`SELECT tenant_id FROM courses WHERE id = ${courseId}`);
   if (!course) return null;
   const now = isoNow(clock);
-  db.runSync(
+  await tx.run(
     sql`UPDATE courses SET status = 'failed', error = ${JSON.stringify(reason)}, updated_at = ${now} WHERE id = ${courseId}`,
   );
-  db.runSync(resetRunning(courseId));
-  recordEvent(
-    { sqlite, clock },
-    { tenantId: course.tenant_id, event: "course.failed", data: { job_id: jobId, error: reason } },
-  );
+  await tx.run(resetRunning(courseId));
+  await queueEvent(tx, queue, clock, {
+    tenantId: course.tenant_id,
+    event: "course.failed",
+    data: { job_id: jobId, error: reason },
+  });
   return { tenantId: course.tenant_id };
 }
 

@@ -2,15 +2,13 @@
  * Sync mode: waits for the jobs of a request and shapes the result, or raises the structured
  * failure reason with the status the API gives it (500 for model failures).
  */
-import type { Database } from "bun:sqlite";
 import { billedMicros, monthlyCount, OPERATIONS } from "../billing/index.ts";
-import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { type FailureReason, generationFailure } from "../errors.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import { microsToUsd } from "../util.ts";
 import type { ChapterRef, UsageRecord } from "./events.ts";
-import { followJobs } from "./follow.ts";
+import { type FollowDeps, followJobs } from "./follow.ts";
 
 export interface SyncCourse {
   id: string;
@@ -19,7 +17,7 @@ export interface SyncCourse {
 }
 
 export interface SyncContext {
-  svc: { sqlite: Database; clock: Clock; cfg: Pick<Config, "testKeyCoursesPerMonth"> };
+  svc: FollowDeps & { cfg: Pick<Config, "testKeyCoursesPerMonth"> };
   auth: AuthContext;
   startedAt: number;
   signal?: AbortSignal;
@@ -66,13 +64,13 @@ export async function waitForCourses(
       completion_tokens: usages.reduce((a, u) => a + u.completion_tokens, 0),
       seconds: Math.round(performance.now() - ctx.startedAt) / 1000,
       billed_usd: microsToUsd(
-        billedMicros(
-          ctx.svc.sqlite,
+        await billedMicros(
+          ctx.svc.sql,
           ordered.map((c) => c.id),
         ),
       ),
-      courses_used_this_month: monthlyCount(
-        ctx.svc.sqlite,
+      courses_used_this_month: await monthlyCount(
+        ctx.svc.sql,
         ctx.auth.tenantId,
         ctx.auth.keyEnv,
         OPERATIONS.course,

@@ -44,8 +44,3 @@ const reopenStatement = (ids: readonly string[]): Query =>
 export async function reopenFailedDocuments(db: Sql, ids: readonly string[]): Promise<void> {
   await db.run(reopenStatement(ids));
 }
-
-/** As reopenFailedDocuments, inside resume's synchronous bun:sqlite transaction. */
-export function reopenFailedDocumentsSync(sqlite: Database, ids: readonly string[]): void {
-  sqliteSql(sqlite).runSync(reopenStatement(ids));
-}

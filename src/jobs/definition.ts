@@ -27,8 +27,7 @@ export interface JobHandler<P = unknown> {
   run(job: JobRow, payload: P, ctx: JobContext): Promise<unknown>;
   /**
    * Called once when the job ends failed (not retried any more), so the domain can record the
-   * failure (course status, events) in one transaction: `tx`, the one that ends the job (on SQLite
-   * the server's connection, so an owner still on bun:sqlite may write synchronously in it).
+   * failure (course status, events) in one transaction: `tx`, the one that ends the job.
    * `payload` is null when the stored payload itself was what failed the job.
    */
   onFailure?(job: JobRow, reason: FailureReason, payload: P | null, tx: Sql): void | Promise<void>;

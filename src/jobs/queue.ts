@@ -4,10 +4,9 @@
  * continues from its last commit instead of starting over. Its statements are `sql` templates of
  * the two-engine seam; the worker's own are in leases.ts.
  */
-import type { Database } from "bun:sqlite";
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { Clock } from "../clock.ts";
-import { type Query, type Sql, sql, sqliteSql } from "../db/sql.ts";
+import { type Query, type Sql, sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { newId } from "../util.ts";
 import type { JobType } from "./definition.ts";
@@ -52,12 +51,6 @@ type Wake = () => void;
 /** Idle workers of this process, woken right away by an enqueue instead of at their next poll. */
 export const wakers = new Set<Wake>();
 
-/** What the synchronous entry needs: the server's SQLite connection, and the clock that says when a job is due. */
-export interface QueueDeps {
-  sqlite: Database;
-  clock: Clock;
-}
-
 /** The INSERT of a new job, checked against its type's schema (a payload that does not fit is a bug in the caller). */
 function insertJob<S extends TSchema>(clock: Clock, job: NewJob<S> & PayloadOf<S>): Query {
   const payload = job.payload ?? {};
@@ -88,40 +81,20 @@ export async function enqueueJob<S extends TSchema>(
   return row;
 }
 
-/**
- * The same INSERT on SQLite, for a caller inside a synchronous `sqlite.transaction` (the courses
- * owner, not behind the seam yet; the webhooks owner's synchronous `recordEvent`).
- */
-export function enqueueJobSync<S extends TSchema>({ sqlite, clock }: QueueDeps, job: NewJob<S> & PayloadOf<S>): JobRow {
-  const row = sqliteSql(sqlite).getSync<JobRow>(insertJob(clock, job))!;
-  wakeWorkers();
-  return row;
-}
-
-const jobById = (id: string): Query => sql`SELECT * FROM jobs WHERE id = ${id}`;
-
 export function getJob(db: Sql, id: string): Promise<JobRow | null> {
-  return db.get<JobRow>(jobById(id));
+  return db.get<JobRow>(sql`SELECT * FROM jobs WHERE id = ${id}`);
 }
 
-/** `getJob` on SQLite, for the courses owner's synchronous reads (not behind the seam yet). */
-export function getJobSync(sqlite: Database, id: string): JobRow | null {
-  return sqliteSql(sqlite).getSync<JobRow>(jobById(id));
-}
-
-/**
- * The newest job of one type for a course (e.g. its current or last generation run, not a podcast
- * job); synchronous, for the courses owner's transactions.
- */
-export function latestCourseJob(sqlite: Database, courseId: string, kind: JobType): JobRow | null {
-  return sqliteSql(sqlite).getSync<JobRow>(
+/** The newest job of one type for a course (e.g. its current or last generation run, not a podcast job). */
+export function latestCourseJob(db: Sql, courseId: string, kind: JobType): Promise<JobRow | null> {
+  return db.get<JobRow>(
     sql`SELECT * FROM jobs WHERE course_id = ${courseId} AND type = ${kind.type} ORDER BY created_at DESC, rowid DESC LIMIT 1`,
   );
 }
 
-/** A queued or running job of the course, if any; synchronous, for the courses owner's delete. */
-export function activeCourseJob(sqlite: Database, courseId: string): JobRow | null {
-  return sqliteSql(sqlite).getSync<JobRow>(
+/** A queued or running job of the course, if any (a course is not deleted under its job). */
+export function activeCourseJob(db: Sql, courseId: string): Promise<JobRow | null> {
+  return db.get<JobRow>(
     sql`SELECT * FROM jobs WHERE course_id = ${courseId} AND status IN ('queued', 'running') LIMIT 1`,
   );
 }

@@ -2,10 +2,9 @@
  * How a delivery's attempt is queued: a job of the queue, written in the transaction that records
  * the delivery, so the two commit together.
  */
-import type { Database } from "bun:sqlite";
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
-import { enqueueJob, enqueueJobSync } from "../jobs/queue.ts";
+import { enqueueJob } from "../jobs/queue.ts";
 import { DELIVERY_JOB } from "./events.ts";
 
 export interface DeliveryAttemptJob {
@@ -23,9 +22,4 @@ const deliveryJobOf = (j: DeliveryAttemptJob) =>
 /** The job queue (src/jobs), on the engine of the transaction it is handed. */
 export function jobDeliveryQueue(clock: Clock): DeliveryQueue {
   return async (tx, j) => (await enqueueJob({ sql: tx, clock }, deliveryJobOf(j))).id;
-}
-
-/** The same job on SQLite, for `recordEvent` in the courses owner's synchronous transactions. */
-export function enqueueDeliveryJob(sqlite: Database, clock: Clock, j: DeliveryAttemptJob): string {
-  return enqueueJobSync({ sqlite, clock }, deliveryJobOf(j)).id;
 }

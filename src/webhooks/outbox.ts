@@ -4,10 +4,9 @@
  * with the course state that caused it) and never sent for a state that rolled back.
  */
 import type { Clock } from "../clock.ts";
-import { jsonArrayHas, type Query, type Sql, sql, sqliteSql } from "../db/sql.ts";
-import type { QueueDeps } from "../jobs/queue.ts";
+import { jsonArrayHas, type Query, type Sql, sql } from "../db/sql.ts";
 import { newId } from "../util.ts";
-import { type DeliveryQueue, enqueueDeliveryJob } from "./delivery-queue.ts";
+import type { DeliveryQueue } from "./delivery-queue.ts";
 import type { EmittedEvent } from "./events.ts";
 
 export interface OutboxEvent {
@@ -55,24 +54,4 @@ export function queueEvent(db: Sql, queue: DeliveryQueue, clock: Clock, e: Outbo
       await tx.run(insertDelivery({ id, webhookId: t.id, e, body, jobId, now }));
     }
   });
-}
-
-/**
- * queueEvent for a caller inside a synchronous `sqlite.transaction` (course state, whose owner is
- * not behind the seam yet): the same statements, run synchronously, nested as a savepoint there
- * and atomic on its own when called outside one.
- */
-export function recordEvent({ sqlite, clock }: QueueDeps, e: OutboxEvent): void {
-  const db = sqliteSql(sqlite);
-  sqlite.transaction(() => {
-    const targets = db.allSync<{ id: string }>(subscribedWebhooks(e));
-    if (targets.length === 0) return;
-    const body = envelope(e.event, e.data);
-    const now = clock.now();
-    for (const t of targets) {
-      const id = newId();
-      const jobId = enqueueDeliveryJob(sqlite, clock, { tenantId: e.tenantId, deliveryId: id, runAfter: now });
-      db.runSync(insertDelivery({ id, webhookId: t.id, e, body, jobId, now }));
-    }
-  })();
 }

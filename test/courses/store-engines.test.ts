@@ -2,9 +2,9 @@
  * The courses owner's storage (courses, chapters, quiz_questions, chapter_sources) on both
  * engines: SQLite (the server's) and PostgreSQL (a throwaway cluster). A planned course gets its
  * chapters in order, a written chapter its quiz and sources, the course completes with its event,
- * a delete takes everything made from it, and a tenant never reads another's course. The job queue
- * and the retrieval index a delete consults are still bun:sqlite's: on PostgreSQL an empty SQLite
- * data directory stands in for them.
+ * a delete takes everything made from it, and a tenant never reads another's course. The retrieval
+ * index a delete consults is still bun:sqlite's: on PostgreSQL an empty SQLite data directory
+ * stands in for it.
  */
 import type { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -81,7 +81,7 @@ async function plannedCourse(db: Sql, tenant: string, titles: string[]) {
 describe.each(ENGINES)("courses on %s", (_, open) => {
   let e: Engine;
   let side: { sqlite: Database; dir: string } | null = null;
-  /** The bun:sqlite connection of the owners not behind the seam yet (the job queue, the retrieval index). */
+  /** The bun:sqlite connection of the retrieval index, not behind the seam yet. */
   let sqliteOf: () => Database;
 
   // initdb on a loaded machine takes longer than a hook's default 5 s.
@@ -153,8 +153,7 @@ describe.each(ENGINES)("courses on %s", (_, open) => {
     const c = await plannedCourse(e.db, "progress", ["One", "Two", "Three"]);
     await commitChapter(e.db, c.chapters[1]!.id, draft("two"), [], { engine: "ollama", model: "m1" });
     expect(await chapterCounts(e.db, c.courseId, 3)).toEqual({ expected: 3, completed: 1 });
-    const stores = { db: e.db, sqlite: sqliteOf() };
-    expect(await courseProgress(stores, c.owner, c.courseId)).toMatchObject({
+    expect(await courseProgress(e.db, c.owner, c.courseId)).toMatchObject({
       course_status: "generating",
       progress_pct: 33,
       expected_chapters: 3,
@@ -166,7 +165,7 @@ describe.each(ENGINES)("courses on %s", (_, open) => {
       ],
     });
     const stranger = { tenantId: crypto.randomUUID(), userId: c.owner.userId };
-    await expect(courseProgress(stores, stranger, c.courseId)).rejects.toMatchObject({ status: 404 });
+    await expect(courseProgress(e.db, stranger, c.courseId)).rejects.toMatchObject({ status: 404 });
   });
 
   test("completing a course records its state and counts its chapters", async () => {

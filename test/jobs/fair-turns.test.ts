@@ -11,7 +11,7 @@ import { Type } from "@sinclair/typebox";
 import { openDb } from "../../src/db/index.ts";
 import { sqliteSql } from "../../src/db/sql.ts";
 import { defineJob, jobType, registerJob } from "../../src/jobs/definition.ts";
-import { enqueueJobSync } from "../../src/jobs/queue.ts";
+import { enqueueJob } from "../../src/jobs/queue.ts";
 import { JobWorker } from "../../src/jobs/worker.ts";
 import type { Logger } from "../../src/log.ts";
 import { waitFor } from "../courses/helpers.ts";
@@ -51,9 +51,12 @@ async function start(concurrency: number): Promise<void> {
 }
 
 /** `name` is "tenant/learner/n". */
-const enqueue = (name: string) => {
+const enqueue = async (name: string) => {
   const [tenant, learner] = name.split("/");
-  enqueueJobSync({ sqlite, clock }, { type: HOLD, payload: { name }, tenantId: tenant!, userId: learner! });
+  await enqueueJob(
+    { sql: sqliteSql(sqlite), clock },
+    { type: HOLD, payload: { name }, tenantId: tenant!, userId: learner! },
+  );
 };
 const started = () => runs.map((r) => r.name);
 const running = (n: number) =>
@@ -89,10 +92,10 @@ afterEach(async () => {
 });
 
 test("behind one tenant's backlog, another tenant's first job runs next", async () => {
-  for (let i = 1; i <= 6; i++) enqueue(`acme/ada/${i}`);
+  for (let i = 1; i <= 6; i++) await enqueue(`acme/ada/${i}`);
   await start(1);
   await running(1);
-  enqueue("globex/kim/1");
+  await enqueue("globex/kim/1");
   for (let n = 2; n <= 4; n++) {
     finishNext();
     await running(n);
@@ -101,8 +104,8 @@ test("behind one tenant's backlog, another tenant's first job runs next", async 
 });
 
 test("within a tenant, learners take turns", async () => {
-  for (let i = 1; i <= 3; i++) enqueue(`acme/ada/${i}`);
-  enqueue("acme/bob/1");
+  for (let i = 1; i <= 3; i++) await enqueue(`acme/ada/${i}`);
+  await enqueue("acme/bob/1");
   await start(1);
   for (let n = 1; n <= 4; n++) {
     await running(n);
@@ -112,12 +115,12 @@ test("within a tenant, learners take turns", async () => {
 });
 
 test("a tenant alone uses every slot; while another waits it keeps its share and the other gets the next", async () => {
-  for (let i = 1; i <= 4; i++) enqueue(`acme/ada/${i}`);
+  for (let i = 1; i <= 4; i++) await enqueue(`acme/ada/${i}`);
   await start(3);
   await running(3);
   expect(started()).toEqual(["acme/ada/1", "acme/ada/2", "acme/ada/3"]);
-  enqueue("globex/kim/1");
-  enqueue("globex/kim/2");
+  await enqueue("globex/kim/1");
+  await enqueue("globex/kim/2");
   finish("acme/ada/1");
   await running(4);
   expect(started().at(-1)).toBe("globex/kim/1");

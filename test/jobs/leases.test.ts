@@ -7,9 +7,9 @@ import type { Database } from "bun:sqlite";
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { Type } from "@sinclair/typebox";
 import { openDb } from "../../src/db/index.ts";
-import { sqliteSql } from "../../src/db/sql.ts";
+import { sql, sqliteSql } from "../../src/db/sql.ts";
 import { defineJob, jobType, registerJob } from "../../src/jobs/definition.ts";
-import { enqueueJobSync, getJobSync, type JobRow } from "../../src/jobs/queue.ts";
+import { enqueueJob, type JobRow } from "../../src/jobs/queue.ts";
 import { JobWorker } from "../../src/jobs/worker.ts";
 import type { Logger } from "../../src/log.ts";
 import { waitFor } from "../courses/helpers.ts";
@@ -61,8 +61,9 @@ function worker(concurrency: number): JobWorker {
   return w;
 }
 
-const enqueue = (name: string) => enqueueJobSync({ sqlite, clock }, { type: HOLD, payload: { name } }).id;
-const row = (id: string): JobRow => getJobSync(sqlite, id)!;
+const enqueue = async (name: string) =>
+  (await enqueueJob({ sql: sqliteSql(sqlite), clock }, { type: HOLD, payload: { name } })).id;
+const row = (id: string): JobRow => sqliteSql(sqlite).getSync<JobRow>(sql`SELECT * FROM jobs WHERE id = ${id}`)!;
 const runsOf = (id: string) => runs.filter((r) => r.jobId === id);
 const until = <T>(what: string, get: () => T, done: (v: T) => boolean) =>
   waitFor(what, async () => get(), done, 10_000, 10);
@@ -84,7 +85,7 @@ afterEach(async () => {
 test("a worker does not take back its own job when the lease ran out before its heartbeat", async () => {
   const w = worker(2);
   await w.start();
-  const first = enqueue("first");
+  const first = await enqueue("first");
   await until(
     "the first run",
     () => runsOf(first).length,
@@ -98,7 +99,7 @@ test("a worker does not take back its own job when the lease ran out before its 
   clock.advance((LEASE_SECONDS + 1) * 1000);
   expect(Date.parse(lease.lease_until!)).toBeLessThan(clock.now().getTime());
   // A second job queued after the stall: once it runs, the worker has polled past the expired lease.
-  const second = enqueue("second");
+  const second = await enqueue("second");
   await until(
     "the second run",
     () => runsOf(second).length,
@@ -123,7 +124,7 @@ test("a worker whose lease expired and was taken over changes nothing when it fi
   // One job at a time each, so worker A (busy with the job) cannot claim it back once requeued.
   const a = worker(1);
   await a.start();
-  const id = enqueue("contested");
+  const id = await enqueue("contested");
   await until(
     "A's run",
     () => runsOf(id).length,
@@ -191,7 +192,9 @@ test("a worker whose lease was taken over cannot fail the job either", async () 
   });
   workers.push(a);
   await a.start();
-  const id = enqueueJobSync({ sqlite, clock }, { type: HOLD, payload: { name: "doomed" }, maxAttempts: 1 }).id;
+  const id = (
+    await enqueueJob({ sql: sqliteSql(sqlite), clock }, { type: HOLD, payload: { name: "doomed" }, maxAttempts: 1 })
+  ).id;
   await until(
     "A's run",
     () => runsOf(id).length,
@@ -226,7 +229,7 @@ test("a worker whose lease was taken over cannot fail the job either", async () 
 test("a heartbeat that meets a busy database warns and renews the lease on its next beat", async () => {
   const w = worker(1);
   await w.start();
-  const id = enqueue("busy");
+  const id = await enqueue("busy");
   await until(
     "the run",
     () => runsOf(id).length,

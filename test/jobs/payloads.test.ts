@@ -8,7 +8,8 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { systemClock } from "../../src/clock.ts";
 import { openDb } from "../../src/db/index.ts";
-import { enqueueJobSync } from "../../src/jobs/queue.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
+import { enqueueJob } from "../../src/jobs/queue.ts";
 import { EPISODE_JOB } from "../../src/podcasts/generate.ts";
 import { DELIVERY_JOB } from "../../src/webhooks/events.ts";
 import { type CourseEnv, courseEnv, settle, waitFor } from "../courses/helpers.ts";
@@ -22,16 +23,17 @@ describe("enqueueing", () => {
     const { sqlite } = await openDb(tempDir("cf-jobs-"));
     try {
       const wrongType = { episode_id: 42 } as unknown as { episode_id: string };
-      expect(() => enqueueJobSync({ sqlite, clock: systemClock }, { type: EPISODE_JOB, payload: wrongType })).toThrow(
+      const queue = { sql: sqliteSql(sqlite), clock: systemClock };
+      await expect(enqueueJob(queue, { type: EPISODE_JOB, payload: wrongType })).rejects.toThrow(
         "Invalid payload for job type podcast.episode: /episode_id: Expected string",
       );
       const unknownField = { delivery_id: "d1", extra: true } as { delivery_id: string };
-      expect(() =>
-        enqueueJobSync({ sqlite, clock: systemClock }, { type: DELIVERY_JOB, payload: unknownField }),
-      ).toThrow("Invalid payload for job type webhook.deliver");
+      await expect(enqueueJob(queue, { type: DELIVERY_JOB, payload: unknownField })).rejects.toThrow(
+        "Invalid payload for job type webhook.deliver",
+      );
       expect(sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs").get()!.n).toBe(0);
 
-      const ok = enqueueJobSync({ sqlite, clock: systemClock }, { type: EPISODE_JOB, payload: { episode_id: "e1" } });
+      const ok = await enqueueJob(queue, { type: EPISODE_JOB, payload: { episode_id: "e1" } });
       expect(JSON.parse(ok.payload)).toEqual({ episode_id: "e1" });
       expect(ok.type).toBe("podcast.episode");
     } finally {

@@ -8,10 +8,10 @@ import type { Database } from "bun:sqlite";
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { Type } from "@sinclair/typebox";
 import { openDb } from "../../src/db/index.ts";
-import { sqliteSql } from "../../src/db/sql.ts";
+import { sql, sqliteSql } from "../../src/db/sql.ts";
 import { AppError, type ErrorCode } from "../../src/errors.ts";
 import { defineJob, jobType, registerJob } from "../../src/jobs/definition.ts";
-import { enqueueJobSync, getJobSync, type JobRow } from "../../src/jobs/queue.ts";
+import { enqueueJob, type JobRow } from "../../src/jobs/queue.ts";
 import { JobWorker } from "../../src/jobs/worker.ts";
 import type { Logger } from "../../src/log.ts";
 import { waitFor } from "../courses/helpers.ts";
@@ -60,7 +60,7 @@ afterEach(async () => {
   cleanup(dir);
 });
 
-const row = (id: string): JobRow => getJobSync(sqlite, id)!;
+const row = (id: string): JobRow => sqliteSql(sqlite).getSync<JobRow>(sql`SELECT * FROM jobs WHERE id = ${id}`)!;
 
 /** The job's row once its run number `attempt` has ended (failed, or queued for the next). */
 const ended = (id: string, attempt: number) =>
@@ -74,7 +74,8 @@ const ended = (id: string, attempt: number) =>
 
 /** Queues a job that fails with `code` (three attempts allowed) and waits for its first run to end. */
 async function firstRun(code: ErrorCode): Promise<JobRow> {
-  const id = enqueueJobSync({ sqlite, clock }, { type: FAIL, payload: { code }, maxAttempts: 3 }).id;
+  const id = (await enqueueJob({ sql: sqliteSql(sqlite), clock }, { type: FAIL, payload: { code }, maxAttempts: 3 }))
+    .id;
   return ended(id, 1);
 }
 

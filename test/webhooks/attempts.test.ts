@@ -6,7 +6,7 @@ import { sqliteSql } from "../../src/db/sql.ts";
 import { ensureTenant } from "../../src/tenants/keys.ts";
 import { type AttemptResult, pendingDeliveryForJob, recordAttempt } from "../../src/webhooks/attempts.ts";
 import { jobDeliveryQueue } from "../../src/webhooks/delivery-queue.ts";
-import { recordEvent } from "../../src/webhooks/outbox.ts";
+import { queueEvent } from "../../src/webhooks/outbox.ts";
 import { saveWebhook } from "../../src/webhooks/registration.ts";
 import { cleanup, tempDir } from "../helpers/server.ts";
 
@@ -35,6 +35,7 @@ const deliveriesOf = (webhookId: string) =>
     .all(webhookId);
 
 const db = () => sqliteSql(o.sqlite);
+const queue = jobDeliveryQueue(systemClock);
 const attemptDeps = () => ({ db: db(), queue: jobDeliveryQueue(systemClock), clock: systemClock });
 
 beforeAll(async () => {
@@ -48,8 +49,8 @@ afterAll(() => {
 
 test("with a schedule of two delays a delivery is tried three times, then the webhook turns inactive", async () => {
   const w = (await saveWebhook(db(), tenantId, { url: "https://r.example/a", events: ["course.completed"] })).webhook;
-  recordEvent({ sqlite: o.sqlite, clock: systemClock }, { tenantId, event: "course.completed", data: { n: 1 } });
-  recordEvent({ sqlite: o.sqlite, clock: systemClock }, { tenantId, event: "course.completed", data: { n: 2 } });
+  await queueEvent(db(), queue, systemClock, { tenantId, event: "course.completed", data: { n: 1 } });
+  await queueEvent(db(), queue, systemClock, { tenantId, event: "course.completed", data: { n: 2 } });
   const [first, second] = deliveriesOf(w.id);
   const schedule = [60, 300];
   const outcomes: string[] = [];
@@ -76,13 +77,13 @@ test("with a schedule of two delays a delivery is tried three times, then the we
   ).toBe(0);
   // The other pending delivery of the deactivated webhook is canceled, and new events skip it.
   expect(row(second!.id).status).toBe("canceled");
-  recordEvent({ sqlite: o.sqlite, clock: systemClock }, { tenantId, event: "course.completed", data: { n: 3 } });
+  await queueEvent(db(), queue, systemClock, { tenantId, event: "course.completed", data: { n: 3 } });
   expect(deliveriesOf(w.id)).toHaveLength(2);
 });
 
 test("an attempt that lands after its webhook was deactivated is logged but not retried", async () => {
   const w = (await saveWebhook(db(), tenantId, { url: "https://r.example/b", events: ["course.failed"] })).webhook;
-  recordEvent({ sqlite: o.sqlite, clock: systemClock }, { tenantId, event: "course.failed", data: {} });
+  await queueEvent(db(), queue, systemClock, { tenantId, event: "course.failed", data: {} });
   const [only] = deliveriesOf(w.id);
   const d = (await pendingDeliveryForJob(db(), only!.id, only!.job_id))!;
   o.sqlite.run("UPDATE webhook_deliveries SET status = 'canceled', job_id = NULL WHERE id = ?", [only!.id]);
@@ -99,7 +100,7 @@ test("an attempt that lands after its webhook was deactivated is logged but not 
 
 test("an attempt that lands after its webhook was deleted changes nothing and does not throw", async () => {
   const w = (await saveWebhook(db(), tenantId, { url: "https://r.example/c", events: ["course.failed"] })).webhook;
-  recordEvent({ sqlite: o.sqlite, clock: systemClock }, { tenantId, event: "course.failed", data: {} });
+  await queueEvent(db(), queue, systemClock, { tenantId, event: "course.failed", data: {} });
   const [only] = deliveriesOf(w.id);
   const d = (await pendingDeliveryForJob(db(), only!.id, only!.job_id))!;
   o.sqlite.run("DELETE FROM webhooks WHERE id = ?", [w.id]);

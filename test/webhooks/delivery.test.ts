@@ -13,8 +13,9 @@ import type { Logger } from "../../src/log.ts";
 import { ensureTenant } from "../../src/tenants/keys.ts";
 import { deliveryJob } from "../../src/webhooks/delivery-job.ts";
 import { deliveryLog } from "../../src/webhooks/delivery-log.ts";
+import { jobDeliveryQueue } from "../../src/webhooks/delivery-queue.ts";
 import type { EmittedEvent, SubscribableEvent } from "../../src/webhooks/events.ts";
-import { recordEvent } from "../../src/webhooks/outbox.ts";
+import { queueEvent } from "../../src/webhooks/outbox.ts";
 import { listWebhooks, saveWebhook } from "../../src/webhooks/registration.ts";
 import { waitFor } from "../courses/helpers.ts";
 import { type ManualClock, manualClock } from "../helpers/manual-clock.ts";
@@ -311,7 +312,7 @@ describe("retries, in process with the time moved by a manual clock", () => {
   const hook = async (path: string, events: SubscribableEvent[]) =>
     (await saveWebhook(sqliteSql(o.sqlite), tenantId, { url: plain.url + path, events })).webhook;
   const record = (event: EmittedEvent, data: Record<string, unknown>) =>
-    recordEvent({ sqlite: o.sqlite, clock }, { tenantId, event, data });
+    queueEvent(sqliteSql(o.sqlite), jobDeliveryQueue(clock), clock, { tenantId, event, data });
   const logOf = async (webhookId: string) => (await deliveryLog(sqliteSql(o.sqlite), tenantId, webhookId, 20)).data;
   /** The webhook's newest delivery once its n-th attempt is committed (logged, and the next one scheduled or the delivery ended). */
   const attempted = async (webhookId: string, n: number) =>
@@ -329,7 +330,7 @@ describe("retries, in process with the time moved by a manual clock", () => {
     plain.reply("/flaky", 503, 500, 200);
     const w = await hook("/flaky", ["course.failed"]);
     await hook("/tick", ["course.completed"]);
-    record("course.failed", {
+    await record("course.failed", {
       job_id: "j-flaky",
       error: { code: "LLM_TIMEOUT", message: "timed out", request_id: null },
     });
@@ -339,7 +340,7 @@ describe("retries, in process with the time moved by a manual clock", () => {
       expect(Date.parse(entry.next_attempt_at!)).toBe(clock.now().getTime() + delayMs);
       // A second early nothing is sent; a delivery due then shows the worker has polled at that time.
       clock.advance(delayMs - 1000);
-      record("course.completed", completed(n));
+      await record("course.completed", completed(n));
       await plain.waitFor("/tick", n);
       expect(plain.to("/flaky")).toHaveLength(n);
       clock.advance(1000);
@@ -366,7 +367,7 @@ describe("retries, in process with the time moved by a manual clock", () => {
     plain.reply("/down", 500);
     const down = await hook("/down", ["course.completed"]);
     const witness = await hook("/witness", ["course.completed"]);
-    record("course.completed", completed(2));
+    await record("course.completed", completed(2));
     for (let n = 1; n <= SCHEDULE.length; n++) {
       await attempted(down.id, n);
       clock.advance(SCHEDULE[n - 1]! * 1000);
@@ -381,7 +382,7 @@ describe("retries, in process with the time moved by a manual clock", () => {
 
     // Nothing more reaches it (the witness shows the event went out)...
     plain.reply("/down", 200);
-    record("course.completed", completed(3));
+    await record("course.completed", completed(3));
     await plain.waitFor("/witness", 2);
     expect(plain.to("/down")).toHaveLength(6);
     expect(await logOf(down.id)).toHaveLength(1);
@@ -390,7 +391,7 @@ describe("retries, in process with the time moved by a manual clock", () => {
     const again = await hook("/down", ["course.completed"]);
     expect(again).toMatchObject({ id: down.id, active: true });
     expect(again.secret).not.toBe(down.secret);
-    record("course.completed", completed(4));
+    await record("course.completed", completed(4));
     const [, , , , , , got] = await plain.waitFor("/down", 7);
     expect(JSON.parse(got!.raw).data).toEqual(completed(4));
     expect(verifySignature(again.secret, got!.raw, got!.headers["x-service-signature"])).toBe(true);

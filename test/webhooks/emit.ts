@@ -3,8 +3,9 @@ import { systemClock } from "../../src/clock.ts";
 import { openDb } from "../../src/db/index.ts";
 import { sqliteSql } from "../../src/db/sql.ts";
 import { keyAuthenticator } from "../../src/tenants/keys.ts";
+import { jobDeliveryQueue } from "../../src/webhooks/delivery-queue.ts";
 import type { EmittedEvent } from "../../src/webhooks/events.ts";
-import { recordEvent } from "../../src/webhooks/outbox.ts";
+import { queueEvent } from "../../src/webhooks/outbox.ts";
 
 /** The event is the data of `apiKey`'s tenant and environment, as if that key had started the course. */
 export async function emit(
@@ -18,7 +19,15 @@ export async function emit(
     const { tenantId } = (await keyAuthenticator(sqliteSql(sqlite))(apiKey))!;
     // IMMEDIATE: the write lock is taken first (waiting out the server's writes), not after the read,
     // where a write the server committed in between would fail this one at once with SQLITE_BUSY.
-    sqlite.transaction(() => recordEvent({ sqlite, clock: systemClock }, { tenantId, event, data })).immediate();
+    // The seam's transaction inside it is a savepoint of it.
+    sqlite.run("BEGIN IMMEDIATE");
+    try {
+      await queueEvent(sqliteSql(sqlite), jobDeliveryQueue(systemClock), systemClock, { tenantId, event, data });
+      sqlite.run("COMMIT");
+    } catch (err) {
+      sqlite.run("ROLLBACK");
+      throw err;
+    }
   } finally {
     sqlite.close();
   }

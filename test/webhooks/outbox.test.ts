@@ -1,16 +1,18 @@
-/** recordEvent: one delivery row and one queued job per matching webhook, inside the caller's transaction. */
+/** queueEvent: one delivery row and one queued job per matching webhook, inside the caller's transaction. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { systemClock } from "../../src/clock.ts";
 import { type OpenedDb, openDb } from "../../src/db/index.ts";
-import { sqliteSql } from "../../src/db/sql.ts";
+import { sql, sqliteSql } from "../../src/db/sql.ts";
 import { ensureTenant } from "../../src/tenants/keys.ts";
+import { jobDeliveryQueue } from "../../src/webhooks/delivery-queue.ts";
 import { DELIVERY_JOB } from "../../src/webhooks/events.ts";
-import { recordEvent } from "../../src/webhooks/outbox.ts";
+import { queueEvent } from "../../src/webhooks/outbox.ts";
 import { saveWebhook } from "../../src/webhooks/registration.ts";
 import { signBody } from "../../src/webhooks/signing.ts";
 import { cleanup, tempDir } from "../helpers/server.ts";
 
 const dir = tempDir("cf-outbox-");
+const queue = jobDeliveryQueue(systemClock);
 let o: OpenedDb;
 let acme: string;
 let globex: string;
@@ -42,7 +44,7 @@ afterAll(() => {
   cleanup(dir);
 });
 
-describe("recordEvent", () => {
+describe("queueEvent", () => {
   test("writes one delivery and one job per active subscribed webhook of the tenant only", async () => {
     const a1 = (
       await saveWebhook(sqliteSql(o.sqlite), acme, {
@@ -69,10 +71,10 @@ describe("recordEvent", () => {
     await saveWebhook(sqliteSql(o.sqlite), globex, { url: "https://g.example/hook", events: ["course.completed"] });
 
     const data = { job_id: "j1", course_id: "c1", title: "Tides", chapters_count: 3, source_type: "topic" };
-    o.sqlite.transaction(() => {
-      o.sqlite.run("UPDATE tenants SET name = name WHERE id = ?", [acme]);
-      recordEvent({ sqlite: o.sqlite, clock: systemClock }, { tenantId: acme, event: "course.completed", data });
-    })();
+    await sqliteSql(o.sqlite).transaction(async (tx) => {
+      await tx.run(sql`UPDATE tenants SET name = name WHERE id = ${acme}`);
+      await queueEvent(tx, queue, systemClock, { tenantId: acme, event: "course.completed", data });
+    });
 
     const rows = deliveries();
     expect(rows.map((r) => r.webhook_id).sort()).toEqual([a1.id, a2.id].sort());
@@ -89,29 +91,26 @@ describe("recordEvent", () => {
     expect(jobs.every((j) => j.status === "queued")).toBe(true);
   });
 
-  test("a rolled-back state change leaves no delivery and no job behind", () => {
+  test("a rolled-back state change leaves no delivery and no job behind", async () => {
     const before = { d: deliveries().length, j: deliveryJobs().length };
-    expect(() =>
-      o.sqlite.transaction(() => {
-        recordEvent(
-          { sqlite: o.sqlite, clock: systemClock },
-          {
-            tenantId: acme,
-            event: "course.failed",
-            data: { job_id: "j2", error: { code: "INTERNAL" } },
-          },
-        );
+    await expect(
+      sqliteSql(o.sqlite).transaction(async (tx) => {
+        await queueEvent(tx, queue, systemClock, {
+          tenantId: acme,
+          event: "course.failed",
+          data: { job_id: "j2", error: { code: "INTERNAL" } },
+        });
         throw new Error("course update failed");
-      })(),
-    ).toThrow("course update failed");
+      }),
+    ).rejects.toThrow("course update failed");
     expect(deliveries().length).toBe(before.d);
     expect(deliveryJobs().length).toBe(before.j);
   });
 
-  test("an event nobody subscribed to writes nothing", () => {
+  test("an event nobody subscribed to writes nothing", async () => {
     const before = deliveries().length;
-    recordEvent({ sqlite: o.sqlite, clock: systemClock }, { tenantId: globex, event: "course.failed", data: {} });
-    recordEvent({ sqlite: o.sqlite, clock: systemClock }, { tenantId: acme, event: "test", data: {} });
+    await queueEvent(sqliteSql(o.sqlite), queue, systemClock, { tenantId: globex, event: "course.failed", data: {} });
+    await queueEvent(sqliteSql(o.sqlite), queue, systemClock, { tenantId: acme, event: "test", data: {} });
     expect(deliveries().length).toBe(before);
   });
 

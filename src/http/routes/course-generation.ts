@@ -208,8 +208,7 @@ export const courseGenerationRoutes = (svc: Services) =>
     )
     .get(
       "/v2/courses/:course_id/progress",
-      async ({ request, params }) =>
-        courseProgress({ db: svc.sql, sqlite: svc.sqlite }, ownerOf(svc, request), params.course_id),
+      async ({ request, params }) => courseProgress(svc.sql, ownerOf(svc, request), params.course_id),
       {
         headers: UserHeaders,
         params: CourseIdParams,
@@ -224,7 +223,7 @@ export const courseGenerationRoutes = (svc: Services) =>
     )
     .post(
       "/v2/courses/:course_id/resume",
-      ({ request, params }) => resumeCourse(svc, ownerOf(svc, request), params.course_id, requestIdOf(request)),
+      async ({ request, params }) => resumeCourse(svc, ownerOf(svc, request), params.course_id, requestIdOf(request)),
       {
         headers: UserHeaders,
         params: CourseIdParams,
@@ -240,8 +239,8 @@ export const courseGenerationRoutes = (svc: Services) =>
     );
 
 /** A job is its learner's, like the course it builds: the user header is required (422 USER_REQUIRED). */
-function jobOf(svc: Services, request: Request, jobId: string) {
-  return jobResource(svc.sql, ownedJob(svc.sqlite, ownerOf(svc, request), jobId));
+async function jobOf(svc: Services, request: Request, jobId: string) {
+  return jobResource(svc.sql, await ownedJob(svc.sql, ownerOf(svc, request), jobId));
 }
 
 /** GET /v2/jobs/{id} and its unversioned alias: the same route but for the summary. */
