@@ -62,6 +62,7 @@ export async function openApp(cfg: Config, log: Logger, opts: { bootstrap: boole
     maxStalls: cfg.jobMaxStalls,
     tenantShare: cfg.jobTenantShare,
     clock: svc.clock,
+    events: svc.events,
   });
   return {
     app: createApp(svc),

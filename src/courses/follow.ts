@@ -1,7 +1,8 @@
 /**
  * Following generation jobs from a request (sync and stream modes): the events the worker of this
  * process publishes, ending with one `completed` or `failed` per job. The database is checked
- * every `pollMs` as well, so a follower never hangs on an event it could not hear.
+ * every `pollMs` as well, so a follower never hangs on an event it could not hear, and at once
+ * when the event bus announces that one of its jobs ended (on any node).
  */
 import type { Database } from "bun:sqlite";
 import { billedKeyEnv, billedMicros, monthlyCount, OPERATIONS } from "../billing/index.ts";
@@ -9,6 +10,7 @@ import type { Clock } from "../clock.ts";
 import { loadConfig } from "../config.ts";
 import { type Sql, sql, sqliteSql } from "../db/sql.ts";
 import type { FailureReason } from "../errors.ts";
+import { CHANNELS, type EventBus } from "../events/bus.ts";
 import { getJobSync } from "../jobs/queue.ts";
 import { microsToUsd } from "../util.ts";
 import {
@@ -22,10 +24,11 @@ import {
 import { courseDocuments, documentEvent } from "./ingest-sources.ts";
 import { loadCourse } from "./store.ts";
 
-/** Following a job: its rows, and the clock for this month's usage and a course still running. */
+/** Following a job: its rows, the clock for this month's usage and a course still running, and the bus its end is announced on. */
 export interface FollowDeps {
   sqlite: Database;
   clock: Clock;
+  events: EventBus;
 }
 
 const NO_USAGE: CourseUsage = { model: null, engine: null, model_calls: 0, prompt_tokens: 0, completion_tokens: 0 };
@@ -124,10 +127,17 @@ export async function* followJobs(
     wake?.();
   };
   const unsubscribe = jobIds.map((id) => subscribe(id, listener));
+  const pending = new Set(jobIds);
+  // Ids only: the loop below re-reads an ended job's rows; `heard` keeps one announced between the reads and the wait.
+  let heard = false;
+  const hear = () => {
+    heard = true;
+    wake?.();
+  };
+  const unlisten = await deps.events.subscribe(CHANNELS.jobEnded, (id) => pending.has(id) && hear(), hear);
   queue.push(...jobIds.flatMap((id) => settledDocuments(sqlite, id)));
   // A source replayed above may still be published once its job's ingestion returns.
   const documentsSeen = new Set<string>();
-  const pending = new Set(jobIds);
   try {
     while (pending.size > 0 && !opts.signal?.aborted) {
       while (queue.length > 0) {
@@ -140,6 +150,7 @@ export async function* followJobs(
         yield await withUsageRecord(deps, e);
         if (isFinal(e)) pending.delete(e.job_id);
       }
+      heard = false;
       for (const id of [...pending]) {
         const settled = await settledEvent(sqlite, id);
         if (settled) {
@@ -148,7 +159,7 @@ export async function* followJobs(
         }
       }
       if (pending.size === 0) break;
-      if (queue.length > 0) continue;
+      if (queue.length > 0 || heard) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, opts.pollMs ?? 1000);
         const onAbort = () => done();
@@ -164,5 +175,6 @@ export async function* followJobs(
     }
   } finally {
     for (const u of unsubscribe) u();
+    await unlisten();
   }
 }

@@ -7,6 +7,7 @@ import { billedMicros, monthlyCount, OPERATIONS } from "../billing/index.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { type FailureReason, generationFailure } from "../errors.ts";
+import type { EventBus } from "../events/bus.ts";
 import type { AuthContext } from "../tenants/keys.ts";
 import { microsToUsd } from "../util.ts";
 import type { ChapterRef, UsageRecord } from "./events.ts";
@@ -19,7 +20,7 @@ export interface SyncCourse {
 }
 
 export interface SyncContext {
-  svc: { sqlite: Database; clock: Clock; cfg: Pick<Config, "testKeyCoursesPerMonth"> };
+  svc: { sqlite: Database; clock: Clock; events: EventBus; cfg: Pick<Config, "testKeyCoursesPerMonth"> };
   auth: AuthContext;
   startedAt: number;
   signal?: AbortSignal;

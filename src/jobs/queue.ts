@@ -9,6 +9,7 @@ import type { Static, TSchema } from "@sinclair/typebox";
 import type { Clock } from "../clock.ts";
 import { type Query, type Sql, sql, sqliteSql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
+import { announce, announceSync, CHANNELS } from "../events/bus.ts";
 import { newId } from "../util.ts";
 import type { JobType } from "./definition.ts";
 import { assertPayload } from "./payload.ts";
@@ -48,10 +49,6 @@ export function isRetriable(err: unknown): boolean {
 /** Marker a handler returns when it stopped early for shutdown; the job goes back to the queue. */
 export const INTERRUPTED = Symbol("interrupted");
 
-type Wake = () => void;
-/** Idle workers of this process, woken right away by an enqueue instead of at their next poll. */
-export const wakers = new Set<Wake>();
-
 /** What the synchronous entry needs: the server's SQLite connection, and the clock that says when a job is due. */
 export interface QueueDeps {
   sqlite: Database;
@@ -71,20 +68,14 @@ function insertJob<S extends TSchema>(clock: Clock, job: NewJob<S> & PayloadOf<S
              RETURNING *`;
 }
 
-/** Wakes idle workers of this process right away instead of at their next poll. */
-function wakeWorkers(): void {
-  queueMicrotask(() => {
-    for (const w of wakers) w();
-  });
-}
-
 /** Queues a job, in `sql`'s transaction when it is one (the job commits with the caller's rows). */
 export async function enqueueJob<S extends TSchema>(
   { sql: db, clock }: { sql: Sql; clock: Clock },
   job: NewJob<S> & PayloadOf<S>,
 ): Promise<JobRow> {
   const row = (await db.get<JobRow>(insertJob(clock, job)))!;
-  wakeWorkers();
+  // Idle workers (of any node) claim it now instead of at their next poll.
+  await announce(db, CHANNELS.jobQueued, row.id);
   return row;
 }
 
@@ -94,7 +85,7 @@ export async function enqueueJob<S extends TSchema>(
  */
 export function enqueueJobSync<S extends TSchema>({ sqlite, clock }: QueueDeps, job: NewJob<S> & PayloadOf<S>): JobRow {
   const row = sqliteSql(sqlite).getSync<JobRow>(insertJob(clock, job))!;
-  wakeWorkers();
+  announceSync(sqlite, CHANNELS.jobQueued, row.id);
   return row;
 }
 
