@@ -30,7 +30,7 @@ export interface StartDeps {
   db: Db;
   llm: Llm;
   clock: Clock;
-  cfg: TestCaps & Pick<Config, "searxngUrl" | "dataDir">;
+  cfg: TestCaps & Pick<Config, "searxngUrl" | "dataDir" | "blobDir">;
 }
 
 export interface Requester {

@@ -248,7 +248,7 @@ export function listDocuments(
  * its course links and record in one transaction, then its stored original.
  */
 export async function deleteDocument(
-  svc: { sqlite: Database; cfg: { dataDir: string } },
+  svc: { sqlite: Database; cfg: { blobDir: string } },
   owner: DocumentOwner,
   id: string,
 ): Promise<void> {
