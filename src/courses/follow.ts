@@ -175,6 +175,7 @@ export async function* followJobs(
     }
   } finally {
     for (const u of unsubscribe) u();
-    await unlisten();
+    // A stream's end must not wait on a listening connection that may be down; a registration left behind hears nothing pending.
+    unlisten().catch(() => undefined);
   }
 }

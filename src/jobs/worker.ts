@@ -138,7 +138,8 @@ export class JobWorker {
   /** Stops claiming, asks running handlers to stop at their next commit point, and waits up to graceMs. */
   async stop(graceMs: number): Promise<void> {
     this.stopped = true;
-    await this.unsubscribe?.();
+    // Not awaited: a stop must not wait on a listening connection that may be down.
+    this.unsubscribe?.().catch((err) => this.log.warn("job wake-ups not unsubscribed", { error: String(err) }));
     this.unsubscribe = null;
     if (this.timer) clearTimeout(this.timer);
     for (const r of this.running.values()) r.abort.abort();
