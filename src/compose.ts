@@ -1,6 +1,6 @@
 /**
  * The composition root: every provider and shared piece is built here once, at start, and handed
- * down explicitly: the database seam, the model, the embedder, the extraction pool, the speech engines, the signers (media URLs, podcast
+ * down explicitly: the database seam and its event bus, the model, the embedder, the extraction pool, the speech engines, the signers (media URLs, podcast
  * feed tokens) and the clock. Domain functions take only the pieces they use; src/http and the job
  * registration (src/job-handlers.ts) see the whole.
  */
@@ -9,6 +9,7 @@ import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/index.ts";
 import { sqliteSql } from "./db/sql.ts";
+import { localBus } from "./events/bus.ts";
 import { createExtractionPool } from "./ingest/index.ts";
 import { createLlm } from "./llm/create.ts";
 import type { Logger } from "./log.ts";
@@ -39,6 +40,7 @@ export async function composeServices(
     cfg,
     ...store,
     sql: sqliteSql(store.sqlite),
+    events: localBus(store.sqlite),
     log,
     llm,
     embedder,

@@ -3,7 +3,7 @@
  * source: `loadConfig` parses it, `courseforge --help` prints it, and the README's configuration
  * table is generated from it (`bun src/main.ts config --markdown`).
  */
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import ipaddr from "ipaddr.js";
 
 type Parser<T> = (raw: string, name: string) => T;
@@ -75,7 +75,18 @@ const intList: Parser<number[]> = (v, name) => list(v, name).map((s) => int(0)(s
 export const settings = {
   host: setting("HOST", "127.0.0.1", "Address the HTTP server listens on", str),
   port: setting("PORT", "8080", "TCP port of the HTTP server (0 picks a free one)", int(0, 65535)),
-  dataDir: setting("DATA_DIR", "./data", "Directory for the SQLite database and blobs", str),
+  dataDir: setting(
+    "DATA_DIR",
+    "./data",
+    "Directory for the SQLite database, its secrets, and blobs unless BLOB_DIR is set",
+    str,
+  ),
+  blobDir: setting(
+    "BLOB_DIR",
+    "",
+    "Directory for blobs (uploaded originals, podcast audio); several nodes share one (a volume or NFS); default DATA_DIR/blobs",
+    str,
+  ),
   publicBaseUrl: setting(
     "PUBLIC_BASE_URL",
     "",
@@ -395,6 +406,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const cfg = out as Config;
   cfg.dataDir = resolve(cfg.dataDir);
+  cfg.blobDir = resolve(cfg.blobDir || join(cfg.dataDir, "blobs"));
   cfg.modelsDir = resolve(cfg.modelsDir);
   cfg.baseUrl = (cfg.publicBaseUrl ?? `http://${cfg.host}:${cfg.port}`).replace(/\/+$/, "");
   return cfg;

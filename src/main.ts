@@ -140,13 +140,13 @@ async function main(argv: string[]): Promise<void> {
     }
     case "backup": {
       if (!sub) fail("usage: backup DEST");
-      const r = await backup(cfg.dataDir, sub);
+      const r = await backup(cfg.dataDir, sub, cfg.blobDir);
       process.stdout.write(`Backed up ${r.courses} courses and ${r.blobs} blobs to ${r.dest}\n`);
       return;
     }
     case "restore": {
       if (!sub) fail("usage: restore SRC [--force]");
-      const r = await restore(cfg.dataDir, sub, { force: values.force });
+      const r = await restore(cfg.dataDir, sub, { force: values.force, blobDir: cfg.blobDir });
       process.stdout.write(`Restored ${r.courses} courses and ${r.blobs} blobs into ${r.dest}\n`);
       return;
     }

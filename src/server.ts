@@ -63,6 +63,7 @@ export async function openApp(cfg: Config, log: Logger, opts: { bootstrap: boole
     maxStalls: cfg.jobMaxStalls,
     tenantShare: cfg.jobTenantShare,
     clock: svc.clock,
+    events: svc.events,
   });
   return {
     app: createApp(svc),

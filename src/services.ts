@@ -8,6 +8,7 @@ import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/index.ts";
 import type { Sql } from "./db/sql.ts";
+import type { EventBus } from "./events/bus.ts";
 import type { ExtractionPool } from "./ingest/index.ts";
 import type { Llm } from "./llm/types.ts";
 import type { Logger } from "./log.ts";
@@ -24,6 +25,8 @@ export interface Services {
    * composition root, today SQLite's adapter over `sqlite`, the server's connection.
    */
   sql: Sql;
+  /** Announcements of queued and ended jobs (ids only), heard by the worker and by followers: in process on SQLite, LISTEN/NOTIFY on PostgreSQL. */
+  events: EventBus;
   log: Logger;
   /** The generation engine chosen at start (Ollama, OpenAI-compatible or extractive). */
   llm: Llm;

@@ -16,7 +16,7 @@ import { type CourseOwner, loadOwnedCourse } from "./read.ts";
 
 export async function deleteCourse(
   /** `sqlite`: the retrieval index, on bun:sqlite until its chunk writes move behind the seam. */
-  svc: { db: Sql; sqlite: Database; cfg: { dataDir: string } },
+  svc: { db: Sql; sqlite: Database; cfg: { blobDir: string } },
   owner: CourseOwner,
   courseId: string,
   /** The blobs of what was made from the course (podcast audio): podcasts sit above courses and own them. */

@@ -1,13 +1,15 @@
 /**
  * Following generation jobs from a request (sync and stream modes): the events the worker of this
  * process publishes, ending with one `completed` or `failed` per job. The database is checked
- * every `pollMs` as well, so a follower never hangs on an event it could not hear.
+ * every `pollMs` as well, so a follower never hangs on an event it could not hear, and at once
+ * when the event bus announces that one of its jobs ended (on any node).
  */
 import { billedKeyEnv, billedMicros, monthlyCount, OPERATIONS } from "../billing/index.ts";
 import type { Clock } from "../clock.ts";
 import { loadConfig } from "../config.ts";
 import { type Sql, sql } from "../db/sql.ts";
 import type { FailureReason } from "../errors.ts";
+import { CHANNELS, type EventBus } from "../events/bus.ts";
 import { getJob } from "../jobs/queue.ts";
 import { microsToUsd } from "../util.ts";
 import {
@@ -22,11 +24,12 @@ import { type CourseDocumentsDeps, courseDocuments, documentEvent } from "./inge
 import { loadCourse } from "./store.ts";
 
 /**
- * Following a job: its rows, its sources' records (`sqlite`: the documents owner's), and the
- * clock for this month's usage and a course still running.
+ * Following a job: its rows, its sources' records (`sqlite`: the documents owner's), the clock for
+ * this month's usage and a course still running, and the bus its end is announced on.
  */
 export interface FollowDeps extends CourseDocumentsDeps {
   clock: Clock;
+  events: EventBus;
 }
 
 const NO_USAGE: CourseUsage = { model: null, engine: null, model_calls: 0, prompt_tokens: 0, completion_tokens: 0 };
@@ -123,9 +126,16 @@ export async function* followJobs(
     wake?.();
   };
   const unsubscribe = jobIds.map((id) => subscribe(id, listener));
+  const pending = new Set(jobIds);
+  // Ids only: the loop below re-reads an ended job's rows; `heard` keeps one announced between the reads and the wait.
+  let heard = false;
+  const hear = () => {
+    heard = true;
+    wake?.();
+  };
+  const unlisten = await deps.events.subscribe(CHANNELS.jobEnded, (id) => pending.has(id) && hear(), hear);
   // A source replayed here may still be published once its job's ingestion returns.
   const documentsSeen = new Set<string>();
-  const pending = new Set(jobIds);
   try {
     for (const id of jobIds) queue.push(...(await settledDocuments(deps, id)));
     while (pending.size > 0 && !opts.signal?.aborted) {
@@ -139,6 +149,7 @@ export async function* followJobs(
         yield await withUsageRecord(deps, e);
         if (isFinal(e)) pending.delete(e.job_id);
       }
+      heard = false;
       for (const id of [...pending]) {
         const settled = await settledEvent(deps.sql, id);
         if (settled) {
@@ -147,7 +158,7 @@ export async function* followJobs(
         }
       }
       if (pending.size === 0) break;
-      if (queue.length > 0) continue;
+      if (queue.length > 0 || heard) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, opts.pollMs ?? 1000);
         const onAbort = () => done();
@@ -163,5 +174,7 @@ export async function* followJobs(
     }
   } finally {
     for (const u of unsubscribe) u();
+    // A stream's end must not wait on a listening connection that may be down; a registration left behind hears nothing pending.
+    unlisten().catch(() => undefined);
   }
 }

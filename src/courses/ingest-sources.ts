@@ -53,7 +53,7 @@ async function sourceOf(svc: Pick<IngestDeps, "cfg">, doc: CourseDocument): Prom
     const missing = new AppError("INTERNAL", `The upload of "${doc.filename}" was not stored`);
     return { type: "file", path: "", filename: doc.filename, detected: missing };
   }
-  const path = blobPath(svc.cfg.dataDir, doc.blob_key);
+  const path = blobPath(svc.cfg.blobDir, doc.blob_key);
   return { type: "file", path, filename: doc.filename, detected: await detectFile(path, doc.filename) };
 }
 

@@ -34,7 +34,7 @@ export interface StartDeps {
   sqlite: Database;
   llm: Llm;
   clock: Clock;
-  cfg: TestCaps & Pick<Config, "searxngUrl" | "dataDir">;
+  cfg: TestCaps & Pick<Config, "searxngUrl" | "dataDir" | "blobDir">;
 }
 
 export interface Requester {

@@ -267,7 +267,7 @@ export async function listDocuments(
  * deletes at once (two requests, two nodes) one deletes and the other answers 404.
  */
 export async function deleteDocument(
-  svc: { sql: Sql; cfg: { dataDir: string } },
+  svc: { sql: Sql; cfg: { blobDir: string } },
   owner: DocumentOwner,
   id: string,
 ): Promise<void> {

@@ -60,7 +60,7 @@ export interface ExportCourse {
 }
 
 /** An export reads the course's materials (building a missing study guide) and its episodes' audio. */
-export type ExportDeps = MaterialDeps & { cfg: { dataDir: string }; clock: Clock; sql: Sql };
+export type ExportDeps = MaterialDeps & { cfg: { blobDir: string }; clock: Clock; sql: Sql };
 
 /** The caller's completed course, with its materials: 404 when not theirs, 409 while not completed. */
 export async function loadExportCourse(svc: ExportDeps, owner: CourseOwner, courseId: string): Promise<ExportCourse> {
@@ -106,12 +106,12 @@ export async function loadExportCourse(svc: ExportDeps, owner: CourseOwner, cour
         e.status === "ready" &&
         e.blob_key &&
         indexOf.has(e.chapter_id) &&
-        existsSync(blobPath(svc.cfg.dataDir, e.blob_key)),
+        existsSync(blobPath(svc.cfg.blobDir, e.blob_key)),
     )
     .map((e) => ({
       chapterIndex: indexOf.get(e.chapter_id)!,
       title: e.title,
-      path: blobPath(svc.cfg.dataDir, e.blob_key!),
+      path: blobPath(svc.cfg.blobDir, e.blob_key!),
     }));
   return {
     id: course.id,

@@ -20,7 +20,7 @@ export interface FeedDeps {
   db: Sql;
   /** The course, whose owner is not behind it yet. */
   sqlite: Database;
-  cfg: { baseUrl: string; dataDir: string };
+  cfg: { baseUrl: string; blobDir: string };
   feedSigner: Signer;
   clock: Clock;
 }
@@ -80,5 +80,5 @@ export async function feedEpisodeAudio(
   const episode = m ? await getEpisode(svc.db, m[1]!) : null;
   if (!episode || episode.course_id !== feed.course_id || episode.status !== "ready" || !episode.blob_key)
     throw new AppError("NOT_FOUND", "No such episode");
-  return { path: blobPath(svc.cfg.dataDir, episode.blob_key), contentType: episode.content_type ?? "audio/mpeg" };
+  return { path: blobPath(svc.cfg.blobDir, episode.blob_key), contentType: episode.content_type ?? "audio/mpeg" };
 }

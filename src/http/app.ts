@@ -21,7 +21,7 @@ import {
   notJson,
   parseJsonBody,
 } from "./json-body.ts";
-import { RateLimiter, rateHeaders, rateLimited } from "./rate-limit.ts";
+import { rateHeaders, rateLimited, rateLimiter } from "./rate-limit.ts";
 import { routeLabeler } from "./route-label.ts";
 import { consoleRoutes } from "./routes/console.ts";
 import { consoleSessionRoutes, isSignIn, isSignOut } from "./routes/console-session.ts";
@@ -106,7 +106,7 @@ export function createApp(svc: AppServices) {
     state.session = session;
     return session.auth;
   }
-  const limiter = new RateLimiter(svc.clock);
+  const limiter = rateLimiter(svc.sql, svc.clock);
   const labelOf = routeLabeler(() => app.routes);
 
   // Route sets known once every route is registered, so built on the first request.
@@ -155,7 +155,7 @@ export function createApp(svc: AppServices) {
       }
       const auth = await callerOf(request, state);
       state.auth = auth;
-      const decision = limiter.check(auth.rateBucket, auth.rateLimit ?? svc.cfg.rateLimitPerMinute);
+      const decision = await limiter.check(auth.rateBucket, auth.rateLimit ?? svc.cfg.rateLimitPerMinute);
       state.headers = rateHeaders(decision);
       Object.assign(set.headers, state.headers);
       if (!decision.allowed) throw rateLimited(decision, "Rate limit");
@@ -163,7 +163,7 @@ export function createApp(svc: AppServices) {
       const userKey =
         state.session?.userId ?? request.headers.get("x-user-id") ?? request.headers.get("x-external-user-id");
       if (svc.cfg.userRateLimitPerMinute > 0 && userKey) {
-        const perUser = limiter.check(`user:${auth.tenantId}:${userKey}`, svc.cfg.userRateLimitPerMinute);
+        const perUser = await limiter.check(`user:${auth.tenantId}:${userKey}`, svc.cfg.userRateLimitPerMinute);
         if (!perUser.allowed) throw rateLimited(perUser, "Per-learner rate limit");
       }
     })

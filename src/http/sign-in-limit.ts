@@ -3,11 +3,11 @@
  * tried; past either limit a failed attempt answers 429 instead of 401. A right key is checked
  * like any other and always signs in, so one address's (or one proxy's users') failures never
  * lock anyone else out. Keys are 40 random base62 characters: the limit is against floods, not
- * guessing.
+ * guessing. They are counted by the server's limiter (in the database on PostgreSQL, so the
+ * limit holds across nodes), in buckets of their own.
  */
-import type { Clock } from "../clock.ts";
 import type { AppError } from "../errors.ts";
-import { RateLimiter, rateLimited } from "./rate-limit.ts";
+import { type RateLimiter, rateLimited } from "./rate-limit.ts";
 
 /** The part of a key that names it (as `keys list` shows it); for a string of another shape, its start. */
 function triedPrefix(apiKey: string): string {
@@ -15,13 +15,12 @@ function triedPrefix(apiKey: string): string {
   return m ? apiKey.slice(0, m[0].length + 8) : apiKey.slice(0, 16);
 }
 
-export function signInLimits(failuresPerMinute: number, clock: Clock) {
-  const limiter = new RateLimiter(clock);
+export function signInLimits(failuresPerMinute: number, limiter: RateLimiter) {
   return {
     /** The error a failed sign-in answers: the 401 as it is, or a 429 once its address or key prefix is past the limit. */
-    failed(address: string, apiKey: string, err: AppError): AppError {
-      const byAddress = limiter.check(`address:${address}`, failuresPerMinute);
-      const byKey = limiter.check(`key:${triedPrefix(apiKey)}`, failuresPerMinute);
+    async failed(address: string, apiKey: string, err: AppError): Promise<AppError> {
+      const byAddress = await limiter.check(`sign-in:address:${address}`, failuresPerMinute);
+      const byKey = await limiter.check(`sign-in:key:${triedPrefix(apiKey)}`, failuresPerMinute);
       const refused = !byAddress.allowed ? byAddress : !byKey.allowed ? byKey : null;
       return refused ? rateLimited(refused, "Failed sign-ins") : err;
     },

@@ -1,9 +1,11 @@
 /**
  * The worker's statements on `jobs`, written once for both engines: the claim (tenants' turns, a
  * lease with its token), lease renewal, and the ends of a run, each fenced by the lease it was
- * given, so a run that lost its lease changes nothing.
+ * given, so a run that lost its lease changes nothing. A job back in the queue, or ended, is
+ * announced on the event bus in the same transaction, for idle workers and followers of any node.
  */
 import { byDialect, forUpdateSkipLocked, inJsonArray, type Query, raw, type Sql, sql } from "../db/sql.ts";
+import { announce, CHANNELS } from "../events/bus.ts";
 import type { JobRow } from "./row.ts";
 
 /** A lease as the worker hands it out and fences its writes with. */
@@ -105,6 +107,7 @@ export async function finishRun(
                lease_until = NULL, lease_token = NULL, finished_at = ${end.now}, updated_at = ${end.now}
          WHERE id = ${id} AND lease_owner = ${lease.owner} AND lease_token = ${lease.token}`,
   );
+  if (n > 0) await announce(db, CHANNELS.jobEnded, id);
   return n > 0;
 }
 
@@ -130,6 +133,7 @@ export async function giveBack(db: Sql, id: string, lease: Lease, now: string): 
                lease_owner = NULL, lease_until = NULL, lease_token = NULL, run_after = ${now}, updated_at = ${now}
          WHERE id = ${id} AND status = 'running' AND lease_owner = ${lease.owner} AND lease_token = ${lease.token}`,
   );
+  if (n > 0) await announce(db, CHANNELS.jobQueued, id);
   return n > 0;
 }
 
@@ -144,6 +148,7 @@ export async function requeueStalled(db: Sql, job: JobRow, stalls: number, now: 
                run_after = ${now}, updated_at = ${now}
          WHERE id = ${job.id} AND status = 'running' AND ${sameLease(job)}`,
   );
+  if (n > 0) await announce(db, CHANNELS.jobQueued, job.id);
   return n > 0;
 }
 
@@ -154,5 +159,6 @@ export async function failStalled(db: Sql, job: JobRow, stalls: number, error: s
                lease_token = NULL, finished_at = ${now}, updated_at = ${now}
          WHERE id = ${job.id} AND status = 'running' AND ${sameLease(job)}`,
   );
+  if (n > 0) await announce(db, CHANNELS.jobEnded, job.id);
   return n > 0;
 }

@@ -8,6 +8,7 @@ import type { Static, TSchema } from "@sinclair/typebox";
 import type { Clock } from "../clock.ts";
 import { type Query, type Sql, sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
+import { announce, CHANNELS } from "../events/bus.ts";
 import { newId } from "../util.ts";
 import type { JobType } from "./definition.ts";
 import { assertPayload } from "./payload.ts";
@@ -47,10 +48,6 @@ export function isRetriable(err: unknown): boolean {
 /** Marker a handler returns when it stopped early for shutdown; the job goes back to the queue. */
 export const INTERRUPTED = Symbol("interrupted");
 
-type Wake = () => void;
-/** Idle workers of this process, woken right away by an enqueue instead of at their next poll. */
-export const wakers = new Set<Wake>();
-
 /** The INSERT of a new job, checked against its type's schema (a payload that does not fit is a bug in the caller). */
 function insertJob<S extends TSchema>(clock: Clock, job: NewJob<S> & PayloadOf<S>): Query {
   const payload = job.payload ?? {};
@@ -64,20 +61,14 @@ function insertJob<S extends TSchema>(clock: Clock, job: NewJob<S> & PayloadOf<S
              RETURNING *`;
 }
 
-/** Wakes idle workers of this process right away instead of at their next poll. */
-function wakeWorkers(): void {
-  queueMicrotask(() => {
-    for (const w of wakers) w();
-  });
-}
-
 /** Queues a job, in `sql`'s transaction when it is one (the job commits with the caller's rows). */
 export async function enqueueJob<S extends TSchema>(
   { sql: db, clock }: { sql: Sql; clock: Clock },
   job: NewJob<S> & PayloadOf<S>,
 ): Promise<JobRow> {
   const row = (await db.get<JobRow>(insertJob(clock, job)))!;
-  wakeWorkers();
+  // Idle workers (of any node) claim it now instead of at their next poll.
+  await announce(db, CHANNELS.jobQueued, row.id);
   return row;
 }
 

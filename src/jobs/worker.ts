@@ -4,8 +4,9 @@
  */
 import { hostname } from "node:os";
 import { type Clock, isoAfter, isoNow } from "../clock.ts";
-import type { Sql } from "../db/sql.ts";
+import { type Sql, SqliteSql } from "../db/sql.ts";
 import { AppError, toFailureReason } from "../errors.ts";
+import { CHANNELS, type EventBus, localBus, type Unsubscribe } from "../events/bus.ts";
 import type { Logger } from "../log.ts";
 import { jobDuration } from "../metrics.ts";
 import type { RegisteredJob } from "./definition.ts";
@@ -24,7 +25,7 @@ import {
   waitingTenants,
 } from "./leases.ts";
 import { storedPayload } from "./payload.ts";
-import { INTERRUPTED, isRetriable, wakers } from "./queue.ts";
+import { INTERRUPTED, isRetriable } from "./queue.ts";
 import type { JobRow } from "./row.ts";
 
 function pidAlive(pid: number): boolean {
@@ -48,6 +49,11 @@ export interface WorkerOptions {
   tenantShare?: number;
   clock: Clock;
   pollMs?: number;
+  /**
+   * Where queued jobs are announced, so an idle worker claims at once instead of at its next poll:
+   * the server's bus (LISTEN on PostgreSQL); by default a SQLite connection's own.
+   */
+  events?: EventBus;
 }
 
 interface Run {
@@ -76,6 +82,7 @@ export class JobWorker {
   private stopped = true;
   private ticking = false;
   private readonly wake = () => this.schedule(0);
+  private unsubscribe: Unsubscribe | null = null;
   private readonly jobs: Map<string, RegisteredJob>;
   private readonly clock: Clock;
   /**
@@ -116,7 +123,9 @@ export class JobWorker {
     for (const j of orphaned) await this.recoverStalled(j);
     if (orphaned.length > 0) this.log.info("resuming interrupted jobs", { count: orphaned.length });
     this.stopped = false;
-    wakers.add(this.wake);
+    const events = this.opts.events ?? (this.db instanceof SqliteSql ? localBus(this.db.db) : null);
+    // A lost announcement is a job claimed at the next poll: a resync needs no more than a wake.
+    this.unsubscribe = (await events?.subscribe(CHANNELS.jobQueued, this.wake, this.wake)) ?? null;
     this.heartbeatTimer = setInterval(
       () => {
         this.heartbeat().catch((err) => this.log.error("job heartbeat failed", { error: String(err) }));
@@ -129,7 +138,9 @@ export class JobWorker {
   /** Stops claiming, asks running handlers to stop at their next commit point, and waits up to graceMs. */
   async stop(graceMs: number): Promise<void> {
     this.stopped = true;
-    wakers.delete(this.wake);
+    // Not awaited: a stop must not wait on a listening connection that may be down.
+    this.unsubscribe?.().catch((err) => this.log.warn("job wake-ups not unsubscribed", { error: String(err) }));
+    this.unsubscribe = null;
     if (this.timer) clearTimeout(this.timer);
     for (const r of this.running.values()) r.abort.abort();
     const all = Promise.all([...this.running.values()].map((r) => r.done));

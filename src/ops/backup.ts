@@ -2,7 +2,8 @@
  * Online backup and restore of a data directory. The database is copied with `VACUUM INTO`, which
  * reads one consistent snapshot inside a read transaction, so it is safe while the server writes
  * (WAL mode). Blobs are copied after the snapshot: they are immutable and written before the rows
- * that name them, so every blob the snapshot references is already on disk.
+ * that name them, so every blob the snapshot references is already on disk. A backup holds the
+ * blobs in its `blobs` folder wherever BLOB_DIR put them, and a restore puts them back there.
  */
 import { Database } from "bun:sqlite";
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -14,7 +15,8 @@ const DB_FILE = "courseforge.db";
 
 /** A refusal the operator can act on (printed without a stack trace). */
 export class BackupError extends Error {}
-const COPIED_DIRS = ["blobs", "secrets"] as const;
+const BLOBS = "blobs";
+const SECRETS = "secrets";
 
 function isEmptyDir(path: string): boolean {
   return !existsSync(path) || readdirSync(path).length === 0;
@@ -35,7 +37,7 @@ function countFiles(dir: string): number {
 }
 
 /** What a data directory holds: its database's migrations and courses, and its blob files. */
-function summaryOf(sqlite: Database, dir: string): BackupSummary {
+function summaryOf(sqlite: Database, dir: string, blobDir: string): BackupSummary {
   return {
     dest: dir,
     schemaVersions: sqlite
@@ -43,11 +45,16 @@ function summaryOf(sqlite: Database, dir: string): BackupSummary {
       .all()
       .map((r) => r.version),
     courses: sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM courses").get()!.n,
-    blobs: countFiles(join(dir, "blobs")),
+    blobs: countFiles(blobDir),
   };
 }
 
-export async function backup(dataDir: string, destInput: string): Promise<BackupSummary> {
+/** `blobDir` is BLOB_DIR (DATA_DIR/blobs unless set). */
+export async function backup(
+  dataDir: string,
+  destInput: string,
+  blobDir = join(dataDir, BLOBS),
+): Promise<BackupSummary> {
   const dest = resolve(destInput);
   if (!isEmptyDir(dest)) throw new BackupError(`${dest} is not empty; back up into a new or empty directory`);
   if (!existsSync(join(dataDir, DB_FILE))) throw new BackupError(`no database in ${dataDir}`);
@@ -58,11 +65,14 @@ export async function backup(dataDir: string, destInput: string): Promise<Backup
   } finally {
     sqlite.close();
   }
-  for (const dir of COPIED_DIRS) {
-    if (existsSync(join(dataDir, dir))) cpSync(join(dataDir, dir), join(dest, dir), { recursive: true });
+  for (const [from, to] of [
+    [blobDir, join(dest, BLOBS)],
+    [join(dataDir, SECRETS), join(dest, SECRETS)],
+  ] as const) {
+    if (existsSync(from)) cpSync(from, to, { recursive: true });
   }
   const copy = new Database(join(dest, DB_FILE), { readonly: true });
-  const summary = summaryOf(copy, dest);
+  const summary = summaryOf(copy, dest, join(dest, BLOBS));
   copy.close();
   writeFileSync(
     join(dest, "backup.json"),
@@ -79,8 +89,9 @@ export async function backup(dataDir: string, destInput: string): Promise<Backup
 export async function restore(
   dataDir: string,
   srcInput: string,
-  opts: { force?: boolean } = {},
+  opts: { force?: boolean; blobDir?: string } = {},
 ): Promise<BackupSummary> {
+  const blobDir = opts.blobDir ?? join(dataDir, BLOBS);
   const src = resolve(srcInput);
   const srcDb = join(src, DB_FILE);
   if (!existsSync(srcDb)) throw new BackupError(`${src} holds no ${DB_FILE}; is it a courseforge backup?`);
@@ -93,14 +104,17 @@ export async function restore(
   }
   mkdirSync(dataDir, { recursive: true });
   for (const f of [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`]) rmSync(join(dataDir, f), { force: true });
-  for (const dir of COPIED_DIRS) {
-    rmSync(join(dataDir, dir), { recursive: true, force: true });
-    if (existsSync(join(src, dir))) cpSync(join(src, dir), join(dataDir, dir), { recursive: true });
+  for (const [from, to] of [
+    [join(src, BLOBS), blobDir],
+    [join(src, SECRETS), join(dataDir, SECRETS)],
+  ] as const) {
+    rmSync(to, { recursive: true, force: true });
+    if (existsSync(from)) cpSync(from, to, { recursive: true });
   }
   cpSync(srcDb, join(dataDir, DB_FILE));
   // Applies any migration newer than the backup, so an old backup restores into a new version.
   const { sqlite } = await openDb(dataDir);
-  const summary = summaryOf(sqlite, dataDir);
+  const summary = summaryOf(sqlite, dataDir, blobDir);
   sqlite.close();
   return summary;
 }

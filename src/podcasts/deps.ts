@@ -11,6 +11,7 @@ import type { TtsEngines } from "./tts/registry.ts";
 export type PodcastConfig = Pick<
   Config,
   | "dataDir"
+  | "blobDir"
   | "baseUrl"
   | "mediaUrlTtlSeconds"
   | "modelsDir"

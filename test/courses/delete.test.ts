@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { openDb } from "../../src/db/index.ts";
 import { blobPath, putBlob } from "../../src/media/blob-store.ts";
 import { call, errorOf, type Target } from "../helpers/server.ts";
@@ -57,7 +58,9 @@ describe("deleting a course", () => {
     expect(await rows("SELECT count(*) AS n FROM retrieval_chunks WHERE course_id = ?", courseId)).toBeGreaterThan(0);
 
     // A ready episode's audio, as the podcast job leaves it.
-    const audio = await putBlob({ dataDir: env.srv.dataDir }, new Uint8Array([0xff, 0xfb, 0x90, 0x00]), { ext: "mp3" });
+    const audio = await putBlob({ blobDir: join(env.srv.dataDir, "blobs") }, new Uint8Array([0xff, 0xfb, 0x90, 0x00]), {
+      ext: "mp3",
+    });
     const { sqlite } = await openDb(env.srv.dataDir, { migrate: false });
     const now = new Date().toISOString();
     sqlite.run(
@@ -69,7 +72,7 @@ describe("deleting a course", () => {
       .query<{ document_id: string }, [string]>("SELECT document_id FROM course_documents WHERE course_id = ?")
       .all(courseId);
     sqlite.close();
-    expect(existsSync(blobPath(env.srv.dataDir, audio.key))).toBe(true);
+    expect(existsSync(blobPath(join(env.srv.dataDir, "blobs"), audio.key))).toBe(true);
 
     const r = await call(url, `/v2/courses/${courseId}`, { method: "DELETE", key, user: "pat" });
     expect(r.status).toBe(204);
@@ -82,7 +85,7 @@ describe("deleting a course", () => {
     expect(await rows("SELECT count(*) AS n FROM chapters WHERE course_id = ?", courseId)).toBe(0);
     expect(await rows("SELECT count(*) AS n FROM retrieval_chunks WHERE course_id = ?", courseId)).toBe(0);
     expect(await rows("SELECT count(*) AS n FROM podcast_episodes WHERE course_id = ?", courseId)).toBe(0);
-    expect(existsSync(blobPath(env.srv.dataDir, audio.key))).toBe(false);
+    expect(existsSync(blobPath(join(env.srv.dataDir, "blobs"), audio.key))).toBe(false);
     // The source document is still the learner's, and still answers document queries.
     const list = await call(url, "/v2/documents", { key, user: "pat" });
     expect(list.body.data.map((d: { id: string }) => d.id)).toEqual(

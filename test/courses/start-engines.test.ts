@@ -90,7 +90,7 @@ async function failedCourse(db: Sql, name: string) {
 
 /** The engine's server pieces: its Sql, and the bun:sqlite connection of the documents owner. */
 function startDeps(db: Sql, sqlite: Database, dataDir: string): StartDeps {
-  return { sql: db, sqlite, llm, clock, cfg: { ...caps, searxngUrl: "", dataDir } };
+  return { sql: db, sqlite, llm, clock, cfg: { ...caps, searxngUrl: "", dataDir, blobDir: dataDir } };
 }
 
 describe.each(ENGINES)("course creation and resume on %s", (_, open) => {
@@ -268,7 +268,7 @@ describe("course creation and resume across PostgreSQL connections", () => {
     const c = await failedCourse(e.db, "resume-delete");
     const results = await Promise.allSettled([
       resumeCourse(svc, c.owner, c.courseId, "r"),
-      deleteCourse({ db: e.db, sqlite: side.sqlite, cfg: { dataDir } }, c.owner, c.courseId, episodeBlobKeys),
+      deleteCourse({ db: e.db, sqlite: side.sqlite, cfg: { blobDir: dataDir } }, c.owner, c.courseId, episodeBlobKeys),
     ]);
     const codes = results.map((r) => (r.status === "fulfilled" ? "ok" : (r.reason as AppError).code));
     // Whichever locks the course first wins: the delete sees the resume's job, or the resume no course.

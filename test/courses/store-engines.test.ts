@@ -222,14 +222,14 @@ describe.each(ENGINES)("courses on %s", (_, open) => {
   test("a delete takes the chapters, quizzes, sources, materials and episodes; another learner's delete is refused", async () => {
     const c = await plannedCourse(e.db, "deleter", ["Nodes", "Edges"]);
     const dataDir = tempDir("cf-courses-blobs-");
-    const audio = await putBlob({ dataDir }, new Uint8Array([1, 2, 3]), { ext: "mp3" });
+    const audio = await putBlob({ blobDir: dataDir }, new Uint8Array([1, 2, 3]), { ext: "mp3" });
     const maker = { engine: "ollama", model: "m1" };
     await commitChapter(e.db, c.chapters[0]!.id, draft("nodes"), [source("Nodes.")], maker);
     await e.db.run(
       sql`INSERT INTO podcast_episodes (id, course_id, chapter_id, chapter_order, title, status, tts_provider, blob_key, created_at, updated_at)
           VALUES (${crypto.randomUUID()}, ${c.courseId}, ${c.chapters[0]!.id}, 0, 'Nodes', 'ready', 'espeak', ${audio.key}, ${clock.now().toISOString()}, ${clock.now().toISOString()})`,
     );
-    const svc = { db: e.db, sqlite: sqliteOf(), cfg: { dataDir } };
+    const svc = { db: e.db, sqlite: sqliteOf(), cfg: { blobDir: dataDir } };
     const colleague = { tenantId: c.owner.tenantId, userId: "someone-else" };
     await expect(deleteCourse(svc, colleague, c.courseId, episodeBlobKeys)).rejects.toMatchObject({ status: 403 });
 

@@ -179,7 +179,7 @@ describe.each(ENGINES)("document records on %s", (_, open) => {
   test("a delete takes the chunks, the course links and the stored original; another learner cannot delete", async () => {
     const { owner, courseId } = await seedCourse(e.db, "deleter");
     const other = (await seedCourse(e.db, "intruder")).owner;
-    const blob = await putBlob({ dataDir }, new TextEncoder().encode("original"), { ext: "md" });
+    const blob = await putBlob({ blobDir: dataDir }, new TextEncoder().encode("original"), { ext: "md" });
     const id = await createDocumentRecord(e.db, owner, { ...upload("doomed.md"), blobKey: blob.key });
     const kept = await createDocumentRecord(e.db, owner, upload("kept.md"));
     for (const doc of [id, kept]) {
@@ -187,7 +187,7 @@ describe.each(ENGINES)("document records on %s", (_, open) => {
       await addChunk(e.db, owner, doc, 1);
       await e.db.run(sql`INSERT INTO course_documents (course_id, document_id) VALUES (${courseId}, ${doc})`);
     }
-    const svc = { sql: e.db, cfg: { dataDir } };
+    const svc = { sql: e.db, cfg: { blobDir: dataDir } };
 
     await expect(deleteDocument(svc, other, id)).rejects.toMatchObject({ code: "DOCUMENT_NOT_FOUND" });
     expect(await countOf(e.db, "retrieval_chunks", id)).toBe(2);
@@ -208,7 +208,7 @@ describe.each(ENGINES)("document records on %s", (_, open) => {
     // On PostgreSQL the deletes run on two connections; the first holds its transaction open a
     // second, so the other reads the record before that delete commits (a read-then-delete passes twice).
     if (e.db.dialect === "postgres") await slowDeletes(e.db, "raced.md");
-    const svc = { sql: e.db, cfg: { dataDir } };
+    const svc = { sql: e.db, cfg: { blobDir: dataDir } };
     const outcomes = await Promise.allSettled([deleteDocument(svc, owner, id), deleteDocument(svc, owner, id)]);
     expect(outcomes.map((o) => o.status).sort()).toEqual(["fulfilled", "rejected"]);
     expect(outcomes.find((o) => o.status === "rejected")).toMatchObject({ reason: { code: "DOCUMENT_NOT_FOUND" } });

@@ -3,6 +3,7 @@ import { systemClock } from "../../src/clock.ts";
 import { loadConfig } from "../../src/config.ts";
 import { openDb } from "../../src/db/index.ts";
 import { sqliteSql } from "../../src/db/sql.ts";
+import { localBus } from "../../src/events/bus.ts";
 import { createExtractionPool } from "../../src/ingest/index.ts";
 import { createLlm } from "../../src/llm/create.ts";
 import { createLogger } from "../../src/log.ts";
@@ -29,6 +30,7 @@ export async function localServices(env: Record<string, string> = {}): Promise<S
     db,
     sqlite,
     sql: sqliteSql(sqlite),
+    events: localBus(sqlite),
     log: createLogger("error"),
     llm,
     embedder: createEmbedder(cfg),

@@ -261,7 +261,7 @@ describe("deletion and re-embedding", () => {
   test("deleteDocument removes the record, chunks, FTS rows, vectors and the stored original", async () => {
     const owner = await newOwner("delete-tenant");
     const id = await addDoc(owner, `# Doomed\n\n${"Ephemeral zebra facts. ".repeat(200)}`);
-    const blob = await putBlob({ dataDir: dir }, new TextEncoder().encode("original"), { ext: "md" });
+    const blob = await putBlob({ blobDir: dir }, new TextEncoder().encode("original"), { ext: "md" });
     deps.sqlite.run("UPDATE documents SET blob_key = ? WHERE id = ?", [blob.key, id]);
     const seqs = deps.sqlite
       .query<{ seq: number }, [string]>("SELECT seq FROM retrieval_chunks WHERE document_id = ?")
@@ -280,14 +280,14 @@ describe("deletion and re-embedding", () => {
     expect(inFts()).toBe(seqs.length);
     expect(inVec()).toBe(seqs.length);
 
-    await deleteDocument({ sql: sqliteSql(deps.sqlite), cfg: { dataDir: dir } as never }, owner, id);
+    await deleteDocument({ sql: sqliteSql(deps.sqlite), cfg: { blobDir: dir } }, owner, id);
     expect(count("SELECT count(*) AS n FROM documents WHERE id = ?", id)).toBe(0);
     expect(count("SELECT count(*) AS n FROM retrieval_chunks WHERE document_id = ?", id)).toBe(0);
     expect(inFts()).toBe(0);
     expect(inVec()).toBe(0);
     expect(existsSync(blobPath(dir, blob.key))).toBe(false);
     await expect(
-      deleteDocument({ sql: sqliteSql(deps.sqlite), cfg: { dataDir: dir } as never }, owner, id),
+      deleteDocument({ sql: sqliteSql(deps.sqlite), cfg: { blobDir: dir } }, owner, id),
     ).rejects.toMatchObject({ status: 404 });
   });
 

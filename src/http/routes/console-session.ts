@@ -44,12 +44,12 @@ export const consoleSessionRoutes = (svc: Services, limiter: RateLimiter) => {
   const authenticate: KeyAuthenticator = async (key) => {
     const auth = await checkKey(key);
     if (auth) {
-      const decision = limiter.check(auth.rateBucket, auth.rateLimit ?? svc.cfg.rateLimitPerMinute);
+      const decision = await limiter.check(auth.rateBucket, auth.rateLimit ?? svc.cfg.rateLimitPerMinute);
       if (!decision.allowed) throw rateLimited(decision, "Rate limit");
     }
     return auth;
   };
-  const limits = signInLimits(svc.cfg.signInFailuresPerMinute, svc.clock);
+  const limits = signInLimits(svc.cfg.signInFailuresPerMinute, limiter);
   return new Elysia({ name: "console-session" })
     .post(
       PATH,
@@ -70,7 +70,7 @@ export const consoleSessionRoutes = (svc: Services, limiter: RateLimiter) => {
           } catch (err) {
             if (!(err instanceof AppError && err.code === "UNAUTHORIZED")) throw err;
             const address = clientAddress(request, server?.requestIP(request)?.address, svc.cfg.trustedProxies);
-            throw limits.failed(address, body.api_key, err);
+            throw await limits.failed(address, body.api_key, err);
           }
         })();
         set.status = 201;

@@ -20,7 +20,7 @@ export const mediaRoutes = (svc: Services) =>
       if (check === "expired")
         throw new AppError("MEDIA_URL_EXPIRED", "This media link has expired; request a fresh one");
       if (check !== "ok") throw new AppError("MEDIA_URL_INVALID", "Invalid media signature");
-      const file = Bun.file(blobPath(svc.cfg.dataDir, key));
+      const file = Bun.file(blobPath(svc.cfg.blobDir, key));
       if (!(await file.exists())) throw new AppError("NOT_FOUND", "No such media");
       const audio = file.type.startsWith("audio/");
       return fileResponse(request, file, {
