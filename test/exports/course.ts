@@ -1,7 +1,7 @@
 /**
  * A real course for the export tests: generated through the API (extractive engine, no model) from
  * a markdown file and a paper of the shared corpus, with the materials a learner would have made:
- * flashcards, an exam, notes and espeak podcast episodes. Its topic is hostile, so every package shows how it escapes text.
+ * flashcards, an exam, notes and podcast episodes. Its topic is hostile, so every package shows how it escapes text.
  */
 import { cpSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
@@ -9,6 +9,7 @@ import { startApp, type TestApp } from "../helpers/app.ts";
 import { fileHash, runCached, runDir } from "../helpers/run-cache.ts";
 import { call, ROOT, tempDir } from "../helpers/server.ts";
 import { BIOLOGY } from "../materials/fixtures.ts";
+import { writeFakePiperVoice } from "../podcasts/fixtures/fake-piper-voice.ts";
 
 /** A 13-page paper: enough text for a 10-question exam beside the chapter quizzes. */
 const PAPER = join(ROOT, "../shared/corpus/pdf/dpr-paper-multi-column.pdf");
@@ -27,8 +28,16 @@ export interface ExportCourseEnv {
   stop(): Promise<void>;
 }
 
-/** The export tests' server settings: no Piper voices, so the podcasts are eSpeak's. */
-const APP_ENV = { RATE_LIMIT_PER_MINUTE: "10000", MODELS_DIR: "/nonexistent-models" };
+/**
+ * The export tests' server settings. Stand-in Piper voices speak the episodes: the packages and the
+ * feed carry whatever MP3s the course has, and eSpeak's real speech of the paper's chapters (ten
+ * minutes of audio, encoded) was most of the course's CPU and outlasted the set-up beside other
+ * work (speech has its own tests). The voices are kept in the run's directory for every server of
+ * the course's copies: the feed test speaks an episode again.
+ */
+const APP_ENV = { RATE_LIMIT_PER_MINUTE: "10000", PIPER_HOST_VOICE: "host", PIPER_GUEST_VOICE: "guest" };
+const appEnv = () => ({ ...APP_ENV, MODELS_DIR: join(runDir(), "export-voices") });
+const VOICE = { phonemeIdMap: { _: [0], "^": [1], $: [2] } };
 
 interface BuiltCourse {
   /** The stopped server's data directory, copied by every test file that exports the course. */
@@ -42,7 +51,8 @@ const USER = "learner";
 /** Generates the course with every material and its episodes, then stops its server and keeps its data. */
 async function buildCourse(): Promise<BuiltCourse> {
   const dataDir = mkdtempSync(join(runDir(), "export-course-"));
-  const srv = await startApp({ dataDir, env: APP_ENV });
+  for (const voice of ["host", "guest"]) await writeFakePiperVoice(join(appEnv().MODELS_DIR, "piper"), voice, VOICE);
+  const srv = await startApp({ dataDir, env: appEnv() });
   const key = await srv.createKey("acme", "production");
   const user = USER;
   const form = new FormData();
@@ -62,9 +72,13 @@ async function buildCourse(): Promise<BuiltCourse> {
     const m = await call(srv, `/v2/courses/${courseId}/${path}`, { key, user, json });
     if (m.status !== 200) throw new Error(`${path} failed: ${m.status} ${m.text}`);
   }
-  const g = await call(srv, `/v2/courses/${courseId}/podcasts/generate?tts_provider=espeak`, { key, user, json: {} });
+  const g = await call(srv, `/v2/courses/${courseId}/podcasts/generate?tts_provider=provider_a`, {
+    key,
+    user,
+    json: {},
+  });
   if (g.status !== 200) throw new Error(`podcasts failed: ${g.status} ${g.text}`);
-  // Speech synthesis of every chapter: seconds idle, minutes on a loaded machine.
+  // Speech of every chapter: seconds idle, a minute on a loaded machine.
   const deadline = Date.now() + 480_000;
   for (;;) {
     const l = await call(srv, `/v2/courses/${courseId}/podcasts`, { key, user });
@@ -87,14 +101,14 @@ async function buildCourse(): Promise<BuiltCourse> {
 export async function exportCourse(): Promise<ExportCourseEnv> {
   const built = await runCached(
     "export-course",
-    [fileHash(PAPER), BIOLOGY, HOSTILE_TEXT, HOSTILE_TOPIC, APP_ENV],
+    [fileHash(PAPER), BIOLOGY, HOSTILE_TEXT, HOSTILE_TOPIC, APP_ENV, VOICE],
     buildCourse,
     // Under the export files' 600 s set-up: speech of three chapters took minutes beside other work.
     580_000,
   );
   const dataDir = tempDir();
   cpSync(built.dataDir, dataDir, { recursive: true });
-  const srv = await startApp({ dataDir, listen: true, env: APP_ENV });
+  const srv = await startApp({ dataDir, listen: true, env: appEnv() });
   return { srv, key: built.key, user: USER, courseId: built.courseId, stop: () => srv.stop() };
 }
 

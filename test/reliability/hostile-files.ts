@@ -45,7 +45,8 @@ export function docxWithXml(xmlMb: number): Bytes {
   const doc = `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${paras.join("")}</w:body></w:document>`;
   return zipSync(
     { "[Content_Types].xml": strToU8(CONTENT_TYPES), "_rels/.rels": strToU8(RELS), "word/document.xml": strToU8(doc) },
-    { level: 6 },
+    // Level 1: the zip is within 3% of level 6's size, in half the CPU (120 MB of XML took ~6 s).
+    { level: 1 },
   ) as Bytes;
 }
 

@@ -90,9 +90,11 @@ test("item 1: a DOCX with 120 MB of honest XML, and one whose zip directory lies
 
 test("item 5: one tenant's exponential PDFs hold one extraction process; another tenant's upload is served before any of them ends", async () => {
   const pdf = nestedPdf(12, 4, 600);
+  // Two fill the pool's two processes (INGEST_WORKERS' default) unless per-tenant turns keep one for
+  // the other tenant; a third repeated the case for as much CPU again (each parses to its item limit).
   const hostileRun = processFiles(
     hostile,
-    [1, 2, 3].map((n) => ({ name: `nested-${n}.pdf`, type: "application/pdf", bytes: pdf })),
+    [1, 2].map((n) => ({ name: `nested-${n}.pdf`, type: "application/pdf", bytes: pdf })),
   );
   const hostileFinished = () =>
     withDb(
@@ -112,7 +114,7 @@ test("item 5: one tenant's exponential PDFs hold one extraction process; another
       srv.dataDir,
       (db) =>
         db.query<{ n: number }, []>("SELECT count(*) AS n FROM documents WHERE filename LIKE 'nested-%'").get()!.n,
-    ) < 3;
+    ) < 2;
     i++
   ) {
     await Bun.sleep(50);
