@@ -6,7 +6,9 @@
  * Also prints a digest of the course as GET /v2/courses/{id} shows it, ids and times left out: a
  * change made for speed must leave it as it was.
  *
- *   bun bench/generate/builtin-cpu.ts [--book ../shared/corpus/books/cphb-competitive-programmers-handbook.pdf] [--chapters 6]
+ *   bun bench/generate/builtin-cpu.ts [--book ../shared/corpus/books/cphb-competitive-programmers-handbook.pdf] [--chapters 6] [--save course.json]
+ *
+ * `--save` writes the course as digested, to compare two runs whose digests differ.
  */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
@@ -21,6 +23,7 @@ const { values } = parseArgs({
       default: resolve(ROOT, "../shared/corpus/books/cphb-competitive-programmers-handbook.pdf"),
     },
     chapters: { type: "string", default: "6" },
+    save: { type: "string" },
   },
 });
 const book = resolve(values.book!);
@@ -120,9 +123,9 @@ try {
   const course = await srv.fetch(`/v2/courses/${courseId}`, {
     headers: { "x-api-key": key, "x-external-user-id": "bench" },
   });
-  const digest = createHash("sha1")
-    .update(JSON.stringify(lasting(await course.json())))
-    .digest("hex");
+  const shown = JSON.stringify(lasting(await course.json()), null, 1);
+  if (values.save) await Bun.write(values.save, shown);
+  const digest = createHash("sha1").update(shown).digest("hex");
   console.log(`\ncourse digest (GET /v2/courses/{id}, ids and times left out): ${digest.slice(0, 12)}`);
 } finally {
   await srv.stop();
