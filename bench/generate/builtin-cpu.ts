@@ -36,7 +36,7 @@ const lasting = (value: unknown): unknown =>
     : value && typeof value === "object"
       ? Object.fromEntries(
           Object.entries(value)
-            .filter(([k]) => !/(^id$|_id$|_at$|^usage$)/.test(k))
+            .filter(([k]) => !/(^id$|_ids?$|_at$|^usage$)/.test(k))
             .map(([k, v]) => [k, lasting(v)]),
         )
       : value;
