@@ -3,9 +3,14 @@
  * (stream mode): the server's CPU from the source's `document` event (ingest done) to `completed`,
  * split by thread, the server's thread against the extractive engine's. CPU time, not wall time,
  * so the figure holds on a machine shared with other work. Default book: a DEV-half 300-page PDF.
+ * Also prints a digest of the course as GET /v2/courses/{id} shows it, ids and times left out: a
+ * change made for speed must leave it as it was.
  *
- *   bun bench/generate/builtin-cpu.ts [--book ../shared/corpus/books/cphb-competitive-programmers-handbook.pdf] [--chapters 6]
+ *   bun bench/generate/builtin-cpu.ts [--book ../shared/corpus/books/cphb-competitive-programmers-handbook.pdf] [--chapters 6] [--save course.json]
+ *
+ * `--save` writes the course as digested, to compare two runs whose digests differ.
  */
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -18,10 +23,23 @@ const { values } = parseArgs({
       default: resolve(ROOT, "../shared/corpus/books/cphb-competitive-programmers-handbook.pdf"),
     },
     chapters: { type: "string", default: "6" },
+    save: { type: "string" },
   },
 });
 const book = resolve(values.book!);
 const chapters = Number(values.chapters);
+
+/** `value` without what differs between two builds of the same course: ids, times, usage. */
+const lasting = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(lasting)
+    : value && typeof value === "object"
+      ? Object.fromEntries(
+          Object.entries(value)
+            .filter(([k]) => !/(^id$|_ids?$|_at$|^usage$)/.test(k))
+            .map(([k, v]) => [k, lasting(v)]),
+        )
+      : value;
 
 const TICKS = 100; // USER_HZ: /proc reports CPU in clock ticks.
 
@@ -60,6 +78,7 @@ try {
   let ingested: Map<string, { name: string; seconds: number }> | null = null;
   let ingestWall = 0;
   let done: Map<string, { name: string; seconds: number }> | null = null;
+  let courseId = "";
   let buffer = "";
   const decoder = new TextDecoder();
   for await (const chunk of res.body!) {
@@ -67,6 +86,7 @@ try {
     let end = buffer.indexOf("\n\n");
     while (end >= 0) {
       const event = /^event: (\S+)/m.exec(buffer.slice(0, end))?.[1];
+      const data = /^data: (.*)$/m.exec(buffer.slice(0, end))?.[1];
       buffer = buffer.slice(end + 2);
       end = buffer.indexOf("\n\n");
       if (event === "document" && !ingested) {
@@ -74,7 +94,10 @@ try {
         ingestWall = performance.now();
       }
       if (event === "failed") throw new Error("the course failed");
-      if (event === "completed") done = threadCpu(pid);
+      if (event === "completed") {
+        done = threadCpu(pid);
+        courseId = JSON.parse(data ?? "{}").course_id ?? "";
+      }
     }
   }
   if (!ingested || !done) throw new Error("the stream ended without a document and a completed event");
@@ -97,6 +120,13 @@ try {
   console.log(`| server's own thread | ${main.toFixed(2)} s |`);
   console.log(`| busiest other thread (${busiest?.name ?? "-"}) | ${(busiest?.seconds ?? 0).toFixed(2)} s |`);
   console.log(`| wall | ${wall.toFixed(2)} s |`);
+  const course = await srv.fetch(`/v2/courses/${courseId}`, {
+    headers: { "x-api-key": key, "x-external-user-id": "bench" },
+  });
+  const shown = JSON.stringify(lasting(await course.json()), null, 1);
+  if (values.save) await Bun.write(values.save, shown);
+  const digest = createHash("sha1").update(shown).digest("hex");
+  console.log(`\ncourse digest (GET /v2/courses/{id}, ids and times left out): ${digest.slice(0, 12)}`);
 } finally {
   await srv.stop();
 }

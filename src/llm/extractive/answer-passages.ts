@@ -36,34 +36,27 @@ function contained(small: Set<number>, large: { has(gram: number): boolean }): b
 
 /**
  * `items` in their order, each near-copy of an earlier one dropped, or put in its place when it is
- * the longer text. Each passage's trigrams are read once, and those of the passages kept are
- * counted in one table as they come and go: the union is never rebuilt per candidate.
+ * the longer text. Each passage's trigrams are read once, and those of the passages kept gathered
+ * in one set as they come: the union is read again only when a longer near-copy replaces a kept
+ * passage, which drops the shorter one's trigrams.
  */
 export function distinctPassages<T extends { text: string }>(items: T[]): T[] {
   const trigramsOf = trigramReader();
   const kept: { item: T; grams: Set<number> }[] = [];
-  const union = new Map<number, number>();
-  const count = (grams: Set<number>, by: number) => {
-    for (const g of grams) {
-      const n = (union.get(g) ?? 0) + by;
-      if (n > 0) union.set(g, n);
-      else union.delete(g);
-    }
-  };
+  let union = new Set<number>();
   for (const item of items) {
     const grams = trigramsOf(item.text);
     const twin = kept.find((k) => (grams.size <= k.grams.size ? contained(grams, k.grams) : contained(k.grams, grams)));
     if (twin) {
       if (grams.size > twin.grams.size) {
-        count(twin.grams, -1);
-        count(grams, 1);
         Object.assign(twin, { item, grams });
+        union = new Set(kept.flatMap((k) => [...k.grams]));
       }
       continue;
     }
     if (!contained(grams, union)) {
       kept.push({ item, grams });
-      count(grams, 1);
+      for (const g of grams) union.add(g);
     }
   }
   return kept.map((k) => k.item);

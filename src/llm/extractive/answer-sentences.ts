@@ -9,11 +9,11 @@
  * and the source it was condensed from, overlapping chunks) is kept once, in its first passage.
  */
 
-import { rejoiner, rejoinHyphenated } from "../../ingest/clean-text.ts";
+import { type Rejoiner, rejoiner, rejoinHyphenated } from "../../ingest/clean-text.ts";
 import type { BlockRole } from "../../ingest/document.ts";
 import { splitSentences } from "../../ingest/sentences.ts";
 import type { Passage } from "../types.ts";
-import { abbreviations, coverage, type KeyTerm, termsOf, withAbbreviations } from "./answer-terms.ts";
+import { abbreviations, coverage, type KeyTerm, readTerms, termsOf, withAbbreviations } from "./answer-terms.ts";
 import { remembered } from "./remembered.ts";
 import { plainText, wordCount } from "./text.ts";
 
@@ -23,14 +23,30 @@ export interface AnswerPassage extends Passage {
 }
 
 /** All the passages say, headings included: where the names a question asks about must appear. */
-export const passagesText = (passages: AnswerPassage[]) =>
-  passages.map((p) => [...(p.headingPath ?? []), p.heading ?? "", p.text].join("\n")).join("\n");
+export const passagesText = (passages: AnswerPassage[]) => passages.flatMap(passagePieces).join("\n");
+
+const passagePieces = (p: AnswerPassage) => [...(p.headingPath ?? []), p.heading ?? "", p.text];
+
+// A passage, a heading, comes back for question after question: each one's terms are read once.
+const pieceTerms = remembered(termsOf, 5_000);
+
+/**
+ * The terms of `passagesText`, read piece by piece: no term spans the line between two pieces, so
+ * the union of theirs is the joined text's.
+ */
+export function passagesTerms(passages: AnswerPassage[]): Set<string> {
+  const out = new Set<string>();
+  for (const piece of passages.flatMap(passagePieces)) for (const t of pieceTerms(piece)) out.add(t);
+  return out;
+}
 
 /** A sentence of a passage, quotable or not. */
 interface ReadSentence {
   text: string;
   /** Its content-word stems, numbers and code names (answer-terms.ts). */
   terms: Set<string>;
+  /** Its content-word stems in order (answer-terms.ts termStems): where the question's terms stand. */
+  stems: string[];
   /** Its terms with those of the sentences on either side and of its passage's headings: what it is read with. */
   context: Set<string>;
   /** The terms of its whole passage and headings: what must hold the question's key terms (answer.ts). */
@@ -195,26 +211,41 @@ function holdCode(text: string): { text: string; code: string[] } {
 }
 
 // A passage comes back for question after question: each sentence's terms are read once.
-const sentenceTerms = remembered(termsOf, 20_000);
+const sentenceTerms = remembered(readTerms, 20_000);
+
+// A passage comes back for question after question: its blocks and their sentences are read once.
+const passageBlocks = remembered((passage: string) => {
+  const { text, code } = holdCode(passage);
+  return { blocks: blocksOf(text), code };
+}, 5_000);
+const blockSentences = remembered(sentencesOfBlock, 20_000);
 
 /** Every sentence, whole or not, of each passage that may be quoted from. */
 function readPassages(passages: AnswerPassage[]): { passage: number; sentences: ReadSentence[] }[] {
-  const vocabulary = new Set(passages.flatMap((p) => p.text.toLowerCase().match(/\p{L}+/gu) ?? []));
-  const words = rejoiner(vocabulary);
+  // The passages' vocabulary is read only when a block has a split word to mend.
+  let vocabulary: Rejoiner | undefined;
+  const words: Rejoiner = {
+    isWord(head, tail) {
+      vocabulary ??= rejoiner(new Set(passages.flatMap((p) => p.text.toLowerCase().match(/\p{L}+/gu) ?? [])));
+      return vocabulary.isWord(head, tail);
+    },
+  };
   const known = abbreviations(passages.map((p) => p.text).join("\n"));
   return passages.flatMap((p, passage) => {
     if (p.role && NOT_QUOTED.has(p.role)) return [];
     const heading = termsOf([...(p.headingPath ?? []), p.heading ?? ""].join(" "));
     // Joined blocks leave "Sec- tion": mended like any other split word.
-    const { text, code } = holdCode(p.text);
-    const all = blocksOf(text)
-      .flatMap((block) => sentencesOfBlock(rejoinHyphenated(block, words)))
+    const { blocks, code } = passageBlocks(p.text);
+    const all = blocks
+      .flatMap((block) => blockSentences(rejoinHyphenated(block, words)))
       .map((sentence) => sentence.replace(HELD, (_m, i: string) => code[Number(i)]!));
-    const terms = all.map((s) => withAbbreviations(sentenceTerms(s), known));
+    const read = all.map(sentenceTerms);
+    const terms = read.map((r) => withAbbreviations(r.terms, known));
     const passageTerms = new Set([...terms.flatMap((t) => [...t]), ...heading]);
     const sentences = all.map((text, i) => ({
       text,
       terms: terms[i]!,
+      stems: read[i]!.stems,
       context: new Set([...(terms[i - 1] ?? []), ...terms[i]!, ...(terms[i + 1] ?? []), ...heading]),
       passageTerms,
     }));
@@ -226,14 +257,20 @@ export function answerSentences(passages: AnswerPassage[]): AnswerSentence[] {
   const seen = new Set<string>();
   const out: AnswerSentence[] = [];
   for (const { passage, sentences } of readPassages(passages)) {
+    const whole = sentences.map((s) => isWhole(s.text));
+    // Index of the next whole sentence after each one (their count when none): one pass, not a search per sentence.
+    const nextWhole: number[] = [];
+    for (let i = sentences.length - 1, next = sentences.length; i >= 0; i--) {
+      nextWhole[i] = next;
+      if (whole[i]) next = i;
+    }
     sentences.forEach((s, position) => {
+      if (!whole[position]) return;
       const k = key(s.text);
-      if (!isWhole(s.text) || seen.has(k)) return;
+      if (seen.has(k)) return;
       seen.add(k);
-      const rest = sentences.slice(position + 1);
-      const whole = rest.findIndex((x) => isWhole(x.text));
-      const following = rest
-        .slice(0, whole === -1 ? FOLLOWING : Math.min(whole, FOLLOWING))
+      const following = sentences
+        .slice(position + 1, Math.min(nextWhole[position]!, position + 1 + FOLLOWING))
         .map((x) => x.text.replace(EQUATION_NUMBER, ""));
       out.push({ ...s, passage, position, following });
     });

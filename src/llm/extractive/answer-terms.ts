@@ -161,16 +161,26 @@ export const codeKeyTerms = (question: string): KeyTerm[] =>
 /** The content-word stems of `text` in order, read as key terms are (hyphens apart, irregular verbs by infinitive): for phrases. */
 export const termStems = (text: string): string[] => contentStems(normalised(text), termBase);
 
-/** The terms a text offers to match key terms against: stems of its content words, its numbers and code names. */
-export function termsOf(text: string): Set<string> {
-  const plain = normalised(text);
-  const set = new Set(contentStems(plain, termBase));
-  for (const n of plain.match(NUMBER) ?? []) set.add(numberTerm(n));
-  for (const c of codeTerms(text)) set.add(c);
-  // "pre-training" is also "pretraining" as a question may write it.
-  for (const h of text.match(HYPHENATED) ?? []) for (const t of termStems(h.replace(/[-–]/g, ""))) set.add(t);
-  return set;
+/** A text as key terms are matched against it: its terms (termsOf) and its content-word stems in order (termStems). */
+export interface ReadTerms {
+  terms: Set<string>;
+  stems: string[];
 }
+
+/** `termsOf` and `termStems` of one text, its words stemmed once for both. */
+export function readTerms(text: string): ReadTerms {
+  const plain = normalised(text);
+  const stems = contentStems(plain, termBase);
+  const terms = new Set(stems);
+  for (const n of plain.match(NUMBER) ?? []) terms.add(numberTerm(n));
+  for (const c of codeTerms(text)) terms.add(c);
+  // "pre-training" is also "pretraining" as a question may write it.
+  for (const h of text.match(HYPHENATED) ?? []) for (const t of termStems(h.replace(/[-–]/g, ""))) terms.add(t);
+  return { terms, stems };
+}
+
+/** The terms a text offers to match key terms against: stems of its content words, its numbers and code names. */
+export const termsOf = (text: string): Set<string> => readTerms(text).terms;
 
 /** Weighted share of `terms` found in `have`, 0–1 (1 for a question without key terms: nothing to miss). */
 export function coverage(terms: KeyTerm[], have: Set<string>): number {
@@ -230,11 +240,13 @@ function namedIn(stem: string, have: Set<string>, forms: ReturnType<typeof nameF
  * questions). Requiring only a name's last word ("Bond" for "James Bond") answered 5
  * more but abstained on 7 fewer unanswerable ones: a swapped first name is how those are written.
  */
-export function meets(req: Requirements, text: string): boolean {
-  // Reading the terms of every passage is the costly part; a question naming nothing needs none.
-  const have = req.names.length > 0 ? termsOf(text) : new Set<string>();
-  const forms = nameForms(have);
-  return req.names.every((n) => namedIn(n, have, forms));
+export const meets = (req: Requirements, text: string): boolean => meetsIn(req, () => termsOf(text));
+
+/** `meets` on terms already read: `have` gives the text's terms (termsOf), read only when the question names something. */
+export function meetsIn(req: Requirements, have: () => Set<string>): boolean {
+  const terms = req.names.length > 0 ? have() : new Set<string>();
+  const forms = nameForms(terms);
+  return req.names.every((n) => namedIn(n, terms, forms));
 }
 
 // "Network Security Services (NSS)", "inverse cloze task (ICT)": an abbreviation in brackets after

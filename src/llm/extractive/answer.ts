@@ -20,14 +20,14 @@
  * the rest of the question's key terms is quoted with it: the question's focus spans the two.
  */
 import type { Answer } from "../schemas.ts";
-import { type AnswerPassage, type AnswerSentence, answerSentences, passagesText } from "./answer-sentences.ts";
+import { type AnswerPassage, type AnswerSentence, answerSentences, passagesTerms } from "./answer-sentences.ts";
 import {
   codeKeyTerms,
   coverage,
   type KeyTerm,
   keyTerms,
   MIN_SUPPORT,
-  meets,
+  meetsIn,
   NOT_ANSWERED,
   requirements,
   termStems,
@@ -111,7 +111,7 @@ export function scoredUnits(input: {
   const minSupport = input.minSupport ?? MIN_SUPPORT;
   const terms = keyTerms(input.question);
   const req = requirements(input.question);
-  if (!meets(req, passagesText(input.passages))) return null;
+  if (!meetsIn(req, () => passagesTerms(input.passages))) return null;
   const sentences = answerSentences(input.passages);
   const distinctive = distinctiveWeights([...terms, ...codeKeyTerms(input.question)], sentences);
   // A question term the passage writes as a term it keeps company with elsewhere is in the passage.
@@ -130,6 +130,8 @@ export function scoredUnits(input: {
       const words = text.split(/\s+/).length;
       const own = coverage(distinctive, u.terms);
       const read = coverage(distinctive, u.context);
+      // The unit's text as termStems reads it: its sentences' stems in a row (no stem spans two).
+      const stems = u.sentences.flatMap((s) => s.stems);
       const rank = RANK_BONUS * (1 - u.sentences[0]!.passage / n);
       const support = coverage(terms, widen(u.passageTerms));
       return {
@@ -141,7 +143,7 @@ export function scoredUnits(input: {
           OWN * own +
           (1 - OWN) * read +
           rank +
-          TOGETHER * keptTogether(asked, terms, termStems(text)) -
+          TOGETHER * keptTogether(asked, terms, stems) -
           (words > LONG_UNIT ? LONG_PENALTY : 0) -
           (u.sentences.some((s) => isCaption(s.text) || ABOUT_A_FIGURE.test(s.text)) ? FIGURE_PENALTY : 0),
       };

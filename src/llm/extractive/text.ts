@@ -246,37 +246,58 @@ const isBackMatter = (heading: string | null) => BACK_MATTER.test(sectionTitle(h
 /** Sentences of passages in reading order; markdown headings become each sentence's heading. */
 export function sentencesOf(passages: Passage[]): Sentence[] {
   const out: Sentence[] = [];
-  for (const p of passages) {
-    let heading = p.heading ?? null;
-    let follows = false;
-    const blocks = plainText(p.text).split(/\n\s*\n|\n(?=\s*(?:#|[-*+] |\d+[.)] ))/);
-    for (const block of blocks) {
-      // Blocks are split before heading lines, so a heading opens its block; its text may follow
-      // on the next lines (PDF and office extraction write it that way).
-      const h = /^\s*#{1,6}\s+(.+)$/.exec(block.trimStart().split("\n")[0] ?? "");
-      if (h?.[1]) {
-        heading = h[1].trim();
+  for (const p of passages)
+    for (const s of passageSentences(`${p.id}\u0000${p.heading ?? "\u0001"}\u0000${p.text}`))
+      out.push({
+        text: s.text,
+        index: out.length,
+        passageId: s.passageId,
+        heading: s.heading,
+        stems: s.stems,
+        follows: s.follows,
+      });
+  return out;
+}
+
+// A build reads the same passages again and again (the outline the whole source and then each
+// chapter, each chapter its sources, its material, the study guide): each passage is split once.
+// Keyed by the passage's id, heading and text, so a changed passage is split afresh.
+const passageSentences = remembered((key: string): Omit<Sentence, "index">[] => {
+  const idEnd = key.indexOf("\u0000");
+  const headingEnd = key.indexOf("\u0000", idEnd + 1);
+  const id = key.slice(0, idEnd);
+  const givenHeading = key.slice(idEnd + 1, headingEnd);
+  const text = key.slice(headingEnd + 1);
+  let heading = givenHeading === "\u0001" ? null : givenHeading;
+  const out: Omit<Sentence, "index">[] = [];
+  let follows = false;
+  const blocks = plainText(text).split(/\n\s*\n|\n(?=\s*(?:#|[-*+] |\d+[.)] ))/);
+  for (const block of blocks) {
+    // Blocks are split before heading lines, so a heading opens its block; its text may follow
+    // on the next lines (PDF and office extraction write it that way).
+    const h = /^\s*#{1,6}\s+(.+)$/.exec(block.trimStart().split("\n")[0] ?? "");
+    if (h?.[1]) {
+      heading = h[1].trim();
+      follows = false;
+      if (block.trim().split("\n").length === 1) continue;
+    }
+    const body = block
+      .replace(/^\s*#{1,6}\s+.*$/gm, " ")
+      .replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, "")
+      .replace(/\s*\n\s*/g, " ");
+    if (isBackMatter(heading)) continue;
+    for (const raw of splitSentences(body)) {
+      const text = raw.trim();
+      if (!isProse(text)) {
         follows = false;
-        if (block.trim().split("\n").length === 1) continue;
+        continue;
       }
-      const body = block
-        .replace(/^\s*#{1,6}\s+.*$/gm, " ")
-        .replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, "")
-        .replace(/\s*\n\s*/g, " ");
-      if (isBackMatter(heading)) continue;
-      for (const raw of splitSentences(body)) {
-        const text = raw.trim();
-        if (!isProse(text)) {
-          follows = false;
-          continue;
-        }
-        out.push({ text, index: out.length, passageId: p.id, heading, stems: contentStems(text), follows });
-        follows = true;
-      }
+      out.push({ text, passageId: id, heading, stems: contentStems(text), follows });
+      follows = true;
     }
   }
   return out;
-}
+}, 5_000);
 
 export const titleCase = (s: string) =>
   s
