@@ -290,18 +290,25 @@ export function clauseFragment(choice: string): boolean {
   return !finite(tail[1]!) && !(relative && (finite(`it ${tail[1]}`) || finite(`they ${tail[1]}`)));
 }
 
-/** Why a multiple-choice question's choices fail, or null. */
+/**
+ * Why choices the built-in engine cut out of the document's sentences fail, or null: the checks of
+ * every item, and no clause among them cut short of its sentence. A model writes its choices whole
+ * (its "When the water cools" answers a "when" question), so only this engine's callers ask this.
+ */
+export function cutChoicesProblem(q: McqQuestion, source: ItemSource): string | null {
+  if (q.choices.every((c) => c.split(/\s+/).length >= 4)) {
+    const cut = q.choices.find(clauseFragment);
+    if (cut !== undefined) return `offers "${cut}", a fragment of its sentence`;
+  }
+  return choicesProblem(q, source);
+}
+
+/** Why a multiple-choice question's choices fail, whoever wrote them, or null. */
 export function choicesProblem(q: McqQuestion, source?: ItemSource): string | null {
   const right = q.choices[q.answer];
   if (right === undefined) return null;
   const twin = q.choices.find((c) => c !== right && sameThing(c, right));
   if (twin !== undefined) return `offers "${twin}", another name of the answer "${right}"`;
-  // Only the built-in engine cuts its choices out of the document's sentences; a model's "When the
-  // water cools" answers a "when" question whole.
-  if (source && q.choices.every((c) => c.split(/\s+/).length >= 4)) {
-    const cut = q.choices.find(clauseFragment);
-    if (cut !== undefined) return `offers "${cut}", a fragment of its sentence`;
-  }
   const blank = BLANKED.test(q.prompt);
   if (blank && !blankIsTheFact(blankedSentence(q.prompt))) {
     const trivia = q.choices.find((c) => ["figure", "name"].includes(choiceKind(c)));
@@ -328,13 +335,19 @@ export function choicesProblem(q: McqQuestion, source?: ItemSource): string | nu
   return null;
 }
 
-/** Every problem of one quiz or exam question. */
-export function questionProblems(q: ExamQuestion, source?: ItemSource): string[] {
+/** Every problem of one quiz or exam question, whoever wrote it. */
+export const questionProblems = (q: ExamQuestion): string[] => problemsOf(q, (mcq) => choicesProblem(mcq));
+
+/** Every problem of a question the built-in engine cut out of `source`'s sentences (cutChoicesProblem). */
+export const cutQuestionProblems = (q: ExamQuestion, source: ItemSource): string[] =>
+  problemsOf(q, (mcq) => cutChoicesProblem(mcq, source));
+
+function problemsOf(q: ExamQuestion, choicesCheck: (q: McqQuestion) => string | null): string[] {
   const out: string[] = [];
   const prompt = promptProblem(q.prompt);
   if (prompt) out.push(`prompt ${prompt}`);
   if (q.type === "mcq") {
-    const choices = choicesProblem(q, source);
+    const choices = choicesCheck(q);
     if (choices) out.push(choices);
   } else if (q.type === "short_answer") {
     for (const r of q.rubric) {

@@ -14,10 +14,10 @@ import {
   BLANK,
   choiceKind,
   clauseFragment,
+  cutQuestionProblems,
   cutShort,
   ItemSource,
   instructs,
-  questionProblems,
   readsInput,
   roleProblem,
   sameWordClass,
@@ -155,7 +155,7 @@ function build(
     answer: at,
     explanation: `The source says: “${s.text}” (${m.cite(s)})`,
   };
-  if (questionProblems(question, pool.source).length > 0) return null;
+  if (cutQuestionProblems(question, pool.source).length > 0) return null;
   return {
     kind,
     sentence: s,
@@ -531,7 +531,7 @@ function codeQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
       answer,
       explanation: `The source shows \`${line.input}\` printing \`${line.output}\` (${m.cite(intro)})`,
     };
-    if (questionProblems(question, pool.source).length > 0) continue;
+    if (cutQuestionProblems(question, pool.source).length > 0) continue;
     out.push({ kind: "code", sentence: { ...intro, text: code }, fact: `code:${code}`, question });
   }
   return out;
