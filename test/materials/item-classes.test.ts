@@ -32,6 +32,7 @@ import {
 import { findDefinitions } from "../../src/llm/extractive/definitions.ts";
 import { termDistractors } from "../../src/llm/extractive/distractors.ts";
 import { causeFacts } from "../../src/llm/extractive/facts.ts";
+import { chapterMaterial } from "../../src/llm/extractive/material.ts";
 import type { Sentence } from "../../src/llm/extractive/text.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { call } from "../helpers/server.ts";
@@ -144,6 +145,41 @@ describe("2. a definition says what the term is, not what one instance is", () =
       ]),
     ).map((d) => d.term);
     expect(found).toEqual(["daemon"]);
+  });
+  test("a chapter's code names its variables: an object handed to one, or a type and its variable, is no definition", () => {
+    const content = [
+      "To create a point, you call Point as if it were a function.",
+      "",
+      ">>> blank = Point()",
+      ">>> blank.x = 3.0",
+      "",
+      "The return value is a reference to a Point object, which we assign to blank.",
+      "Point c is the middle of the segment as a consequence of the standard equations.",
+      "Figures 3 and 4 show showObj run on a PTree object called ptre, slightly rearranged.",
+      "A return value is the value that a function gives back to its caller.",
+      "",
+      "    pair c = (0, 0);",
+      "",
+      "The return value of a call, ptre and Point c are named twice here; a blank line ends a block.",
+    ].join("\n");
+    const terms = chapterMaterial({ title: "Classes and objects", content, key_concepts: [] }, 0).definitions.map(
+      (d) => `${d.term} → ${d.predicate}`,
+    );
+    expect(terms).toEqual(["return value → the value that a function gives back to its caller"]);
+  });
+  test("a label heading several lines is a form's field, and a labelled sentence defines its own term", () => {
+    const found = findDefinitions(
+      sentences([
+        "Expected Outputs: A report indicating the authorization decision for a system.",
+        "Discussion: Risk tolerance is the degree of risk that is acceptable to an organization.",
+        "Expected Outputs: A plan of action and milestones detailing the findings.",
+        "Discussion: The results of monitoring activities are reported to the authorizing official.",
+        "Risk tolerance and expected outputs are named twice here.",
+      ]),
+    ).map((d) => `${d.term} → ${d.sentence.text}`);
+    expect(found).toEqual([
+      "Risk tolerance → Risk tolerance is the degree of risk that is acceptable to an organization.",
+    ]);
   });
 });
 
