@@ -33,6 +33,8 @@ import { findDefinitions } from "../../src/llm/extractive/definitions.ts";
 import { termDistractors } from "../../src/llm/extractive/distractors.ts";
 import { causeFacts } from "../../src/llm/extractive/facts.ts";
 import { chapterMaterial } from "../../src/llm/extractive/material.ts";
+import { mcqCandidates, poolOf } from "../../src/llm/extractive/questions.ts";
+import { extractiveStudyGuide } from "../../src/llm/extractive/study-guide.ts";
 import type { Sentence } from "../../src/llm/extractive/text.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { call } from "../helpers/server.ts";
@@ -68,6 +70,7 @@ WebAssembly is a binary format that browsers run next to scripts.
 Wasm modules load quickly in every browser.
 The header of a job table lists the job number, its state and its command line.
 For one thing, this is just the mode of the job.
+Note, however, a daemon keeps running after the terminal that started it closes.
 Bash waits for the foreground job before it reads the next command.
 A daemon is a process that runs in the background without a terminal.
 A kernel sends a signal to the parent when a child process ends.
@@ -229,7 +232,39 @@ describe("4. a question names what it asks about", () => {
 describe("5. the study guide's bullets stand alone", () => {
   test("no guide bullet is cut, leans on the sentence before, or is trivia", () => {
     expect(guideFaults(sections)).toEqual([]);
-    expect(sections.flatMap((s) => s.bullets ?? []).filter((b) => /For one thing|this is just/.test(b))).toEqual([]);
+    expect(
+      sections.flatMap((s) => s.bullets ?? []).filter((b) => /For one thing|this is just|however/.test(b)),
+    ).toEqual([]);
+  });
+  test("no quiz teaches a leaning sentence as a statement or quotes one", () => {
+    const taught = mcqs().flatMap((q) => (q.prompt.includes("statement") ? q.choices : [q.explanation ?? ""]));
+    expect(taught.filter((t) => /For one thing|this is just|Note, however/.test(t))).toEqual([]);
+  });
+  test("the statement swaps and the guide take no sentence leaning on the one before, by one test of its opening", () => {
+    const leaning = [
+      "Note, however, the kernel schedules every process on the processors of the machine.",
+      "Additionally, the shell passes every signal to the foreground process of the terminal.",
+      "For one thing, the scheduler gives each process of the machine a share of the processors.",
+      "For simple shells this is just the process that the terminal started first.",
+    ];
+    const plain = [
+      "The kernel schedules every process on the processors of the machine.",
+      "The shell passes every signal to the foreground process of the terminal.",
+      "The scheduler gives each process of the machine a share of the processors.",
+      "A daemon is a process that runs in the background without a terminal.",
+    ];
+    const chapter = {
+      title: "Processes",
+      content: [...leaning, ...plain].join(" "),
+      key_concepts: ["kernel", "process", "shell", "scheduler", "terminal", "processors"],
+    };
+    const m = chapterMaterial(chapter, 0);
+    const statements = mcqCandidates(m, poolOf([m])).filter((c) => c.kind === "statement");
+    expect(statements.length).toBeGreaterThan(0);
+    expect(statements.map((c) => c.sentence.text).filter((t) => leaning.includes(t))).toEqual([]);
+    const guide = extractiveStudyGuide({ courseTitle: "Processes", chapters: [chapter] });
+    const taught = guide.sections.flatMap((s) => [...(s.bullets ?? []), ...("body" in s ? [s.body] : [])]);
+    expect(taught.filter((t) => leaning.some((l) => t.includes(l)))).toEqual([]);
   });
 });
 

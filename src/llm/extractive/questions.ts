@@ -23,6 +23,7 @@ import {
   sameWordClass,
 } from "../artefacts/item-checks.ts";
 import { type McqQuestion, QUIZ_SIZE } from "../schemas.ts";
+import { leansOnPrevious } from "./back-reference.ts";
 import type { Definition } from "./definitions.ts";
 import {
   definitionDistractors,
@@ -437,16 +438,11 @@ const overlapsPhrase = (a: string, b: string) => containsPhrase(a, b) || contain
 const MAX_STATEMENT_WORDS = 30;
 /**
  * A statement that stands alone and holds one claim: no list of items (";"), no label (":"), no
- * year or version (history, not what the chapter teaches), no opening that leans on the sentence
- * before ("As such, …", "However, …", "This …").
+ * year or version (history, not what the chapter teaches), nothing leaning on the sentence before
+ * ("As such, …", "Note, however, …", "For simple vectors this is …": back-reference.ts).
  */
 const plainStatement = (text: string) =>
-  !/[;:]/.test(text) &&
-  !/\b(1[5-9]|20)\d\d\b|\d+\.\d+/.test(text) &&
-  !pointsElsewhere(text) &&
-  !/^(as such|however|thus|therefore|so|also|then|this|these|that|those|it|they|such|in addition|moreover|finally)\b/i.test(
-    text,
-  );
+  !/[;:]/.test(text) && !/\b(1[5-9]|20)\d\d\b|\d+\.\d+/.test(text) && !pointsElsewhere(text) && !leansOnPrevious(text);
 /** A term written inside a longer name ("Senior Agency Official"): swapping it makes a name that does not exist. */
 const insideName = (text: string, span: string) =>
   new RegExp(`\\p{Lu}\\p{L}*\\s+${escapeRegExp(span)}|${escapeRegExp(span)}\\s+\\p{Lu}`, "u").test(text);
