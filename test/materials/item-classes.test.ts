@@ -30,7 +30,7 @@ import {
   clauseFragment as storedFragment,
 } from "../../src/llm/artefacts/item-checks.ts";
 import { findDefinitions } from "../../src/llm/extractive/definitions.ts";
-import { termDistractors } from "../../src/llm/extractive/distractors.ts";
+import { swapped, termDistractors } from "../../src/llm/extractive/distractors.ts";
 import { causeFacts } from "../../src/llm/extractive/facts.ts";
 import { chapterMaterial } from "../../src/llm/extractive/material.ts";
 import { mcqCandidates, poolOf } from "../../src/llm/extractive/questions.ts";
@@ -209,6 +209,14 @@ describe("3. choices are other answers of the answer's kind, whole", () => {
     const source = new ItemSource(["Open the file in the directory."]);
     expect(sameWordClass("file", "foremost", source)).toBe(false);
     expect(sameWordClass("file", "directory", source)).toBe(true);
+    // "a linear equation" writes "linear" as a modifier: it stays an adjective, no noun's swap.
+    const algebra = new ItemSource(["Solve a linear equation by differentiation; the differentiation of a sum."]);
+    expect(sameWordClass("differentiation", "linear", algebra)).toBe(false);
+    // A name is swapped only for a name of its form: an abbreviation for an abbreviation.
+    const rmf = new ItemSource(["The RMF and the SDLC apply. Risk is high."]);
+    const sentence = "While mandatory for federal use, the RMF can be applied to any organization.";
+    expect(swapped(sentence, "RMF", "Risk", rmf)).toBeNull();
+    expect(swapped(sentence, "RMF", "SDLC", rmf)).toContain("the SDLC can be applied");
   });
 });
 

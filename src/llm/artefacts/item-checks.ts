@@ -176,7 +176,7 @@ const grammarOf = (choice: string) => {
 
 /**
  * The usual word class of a choice's head word, a term WordNet lacks counting as a noun; null when
- * it may be either: the document writes it after an article ("the file"), as nouns are written.
+ * it may be either: the document writes it as a noun ("the file in …", ItemSource.writesAsNoun).
  */
 const classOf = (choice: string, source?: ItemSource) => {
   const w = choice.trim().split(/\s+/);
@@ -185,7 +185,7 @@ const classOf = (choice: string, source?: ItemSource) => {
   if (w.length > 1 || !/^\p{Ll}+$/u.test(word) || /[^s]s$/.test(word)) return "noun";
   const c = usualClass(word);
   if (!c) return zipf(word) > 0 ? null : "noun";
-  return c !== "noun" && source && ["the", "a", "an"].some((a) => source.has(`${a} ${word}`)) ? null : c;
+  return c !== "noun" && source?.writesAsNoun(word) ? null : c;
 };
 
 /**
@@ -193,10 +193,10 @@ const classOf = (choice: string, source?: ItemSource) => {
  * files"): a word read in lower case, as a name is one of everyday English too ("External").
  */
 export function sameWordClass(was: string, now: string, source?: ItemSource): boolean {
-  // A word the document writes after an article is a noun there, whatever its usual class.
+  // A word the document writes as a noun (writesAsNoun) is one there, whatever its usual class.
   const read = (t: string) => {
     const w = /\s/.test(t.trim()) ? t : t.toLowerCase();
-    return source && ["the", "a", "an"].some((a) => source.has(`${a} ${w}`)) ? "noun" : classOf(w);
+    return source?.writesAsNoun(w) ? "noun" : classOf(w);
   };
   const a = read(was);
   const b = read(now);
@@ -219,6 +219,19 @@ export class ItemSource {
   has(phrase: string): boolean {
     return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(phrase.toLowerCase().trim())}(?![\\p{L}\\p{N}])`, "u").test(
       this.text,
+    );
+  }
+  /**
+   * Whether the document writes `word` as a noun: after an article where its noun phrase ends ("the
+   * file in …", "a file."); "a linear equation" writes "linear" as a modifier, not a noun.
+   */
+  writesAsNoun(word: string): boolean {
+    const after = new RegExp(
+      `(?<![\\p{L}\\p{N}])(?:the|a|an) ${escapeRegExp(word.toLowerCase().trim())}(?:\\s*[^\\p{L}\\p{N}\\s]|\\s+(\\p{L}+)|\\s*$)`,
+      "gu",
+    );
+    return [...this.text.matchAll(after)].some(
+      (m) => m[1] === undefined || isStopword(m[1]) || /\p{Ll}(?:s|ed)$/u.test(m[1]),
     );
   }
   /** A word of everyday English, or one the document uses more than once. */

@@ -145,8 +145,9 @@ function build(
   wrong: string[],
 ): Candidate | null {
   if (wrong.length < 2 || answerLeaks(prompt, answer) || !whole(s) || !m.quotable(s)) return null;
-  // An exercise ("Write a function that …") is work to do, not a fact to test; a step of a procedure is one by nature.
-  if (kind !== "steps" && instructs(s.text)) return null;
+  // An exercise ("Write a function that …") is work to do, not a fact to test, and a sentence leaning
+  // on the one before ("Here we …", "This is …") quotes half a thought; a step of a procedure is neither.
+  if (kind !== "steps" && (instructs(s.text) || leansOnPrevious(s.text))) return null;
   const seed = hash(prompt);
   const { choices, answer: at } = shuffled(answer, wrong, seed);
   const question: McqQuestion = {
