@@ -159,11 +159,12 @@ describe("2. a definition says what the term is, not what one instance is", () =
       "The return value is a reference to a Point object, which we assign to blank.",
       "Point c is the middle of the segment as a consequence of the standard equations.",
       "Figures 3 and 4 show showObj run on a PTree object called ptre, slightly rearranged.",
+      "This chapter shows some of the abilities of a Maxima package called dimension.",
       "A return value is the value that a function gives back to its caller.",
       "",
       "    pair c = (0, 0);",
       "",
-      "The return value of a call, ptre and Point c are named twice here; a blank line ends a block.",
+      "The return value of a call, ptre, dimension and Point c are named twice here; a blank line ends a block.",
     ].join("\n");
     const terms = chapterMaterial({ title: "Classes and objects", content, key_concepts: [] }, 0).definitions.map(
       (d) => `${d.term} → ${d.predicate}`,

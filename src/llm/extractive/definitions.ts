@@ -104,7 +104,7 @@ function namesVariable(term: string, predicate: string, names: Set<string>): boo
  * lower case or is a variable of the document's code.
  */
 const namedInstance = (genus: string, term: string, names: Set<string>) =>
-  names.has(term) || (/^\p{Lu}\S*\s+\p{Ll}+$/u.test(genus.trim()) && /^\p{Ll}+$/u.test(term));
+  names.has(term) || (/(?:^|\s)\p{Lu}\S*\s+\p{Ll}+$/u.test(genus.trim()) && /^\p{Ll}+$/u.test(term));
 
 /**
  * Whether "the X is …" tells of one instance of X rather than what an X is: its predicate points
