@@ -246,12 +246,20 @@ const ORDINAL =
   /^(?:first|second|third|fourth|fifth|sixth|next|last|previous|following|current|other|same|new|final|latter|former)\b/i;
 /**
  * d: a sentence about one instance of the term rather than what the term is: the term is an
- * ordinal one ("The third subtree is …"), or its predicate points back at what the text just showed
- * ("the product of these values") or names one program or object of the text, a code word no
- * dictionary holds ("The return value is the final status of the ls process").
+ * ordinal one ("The third subtree is …") or a type and its variable ("Point c"), one object is
+ * given the term for a name ("a PTree object called ptre"), or its predicate points back at what
+ * the text just showed ("the product of these values") or names one program or object of the
+ * text, a code word no dictionary holds ("The return value is the final status of the ls process").
  */
 export function instanceDefinition(term: string, back: string): boolean {
   if (ORDINAL.test(term)) return true;
+  // A type and its variable ("Point c"), or one object given a name ("a PTree object called ptre").
+  if (/\S\s+\p{Ll}$/u.test(term)) return true;
+  if (
+    /^\p{Ll}+$/u.test(term) &&
+    new RegExp(`\\b(?:an?|the) \\p{Lu}\\S* \\p{Ll}+,? (?:called|named) ${escapeRe(term)}\\b`, "u").test(back)
+  )
+    return true;
   const subject = new RegExp(`^(?:(?:an?|the)\\s+)?${escapeRe(term)}\\S*\\s+(?:is|are)\\s+(.*)$`, "i").exec(
     back.trim(),
   );

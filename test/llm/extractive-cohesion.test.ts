@@ -23,6 +23,10 @@ test("openers that point back at the previous sentence, and openers that do not"
     "(12) For example, loop counters stay integers for all iterations.",
     "Thus, a small number of traces per loop is sufficient.",
     "It extends only if the side exit is for a control-flow branch.",
+    "Note, however, that the trace is recorded twice.",
+    "Python, moreover, checks the type of every operand.",
+    "For one thing, the recorder needs no type annotations.",
+    "If you did, the trace would be recorded again.",
   ])
     expect({ s, leans: leansOnPrevious(s) }).toEqual({ s, leans: true });
   for (const s of [

@@ -30,8 +30,11 @@ import {
   clauseFragment as storedFragment,
 } from "../../src/llm/artefacts/item-checks.ts";
 import { findDefinitions } from "../../src/llm/extractive/definitions.ts";
-import { termDistractors } from "../../src/llm/extractive/distractors.ts";
+import { swapped, termDistractors } from "../../src/llm/extractive/distractors.ts";
 import { causeFacts } from "../../src/llm/extractive/facts.ts";
+import { chapterMaterial } from "../../src/llm/extractive/material.ts";
+import { mcqCandidates, poolOf } from "../../src/llm/extractive/questions.ts";
+import { extractiveStudyGuide } from "../../src/llm/extractive/study-guide.ts";
 import type { Sentence } from "../../src/llm/extractive/text.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { call } from "../helpers/server.ts";
@@ -67,6 +70,7 @@ WebAssembly is a binary format that browsers run next to scripts.
 Wasm modules load quickly in every browser.
 The header of a job table lists the job number, its state and its command line.
 For one thing, this is just the mode of the job.
+Note, however, a daemon keeps running after the terminal that started it closes.
 Bash waits for the foreground job before it reads the next command.
 A daemon is a process that runs in the background without a terminal.
 A kernel sends a signal to the parent when a child process ends.
@@ -145,6 +149,42 @@ describe("2. a definition says what the term is, not what one instance is", () =
     ).map((d) => d.term);
     expect(found).toEqual(["daemon"]);
   });
+  test("a chapter's code names its variables: an object handed to one, or a type and its variable, is no definition", () => {
+    const content = [
+      "To create a point, you call Point as if it were a function.",
+      "",
+      ">>> blank = Point()",
+      ">>> blank.x = 3.0",
+      "",
+      "The return value is a reference to a Point object, which we assign to blank.",
+      "Point c is the middle of the segment as a consequence of the standard equations.",
+      "Figures 3 and 4 show showObj run on a PTree object called ptre, slightly rearranged.",
+      "This chapter shows some of the abilities of a Maxima package called dimension.",
+      "A return value is the value that a function gives back to its caller.",
+      "",
+      "    pair c = (0, 0);",
+      "",
+      "The return value of a call, ptre, dimension and Point c are named twice here; a blank line ends a block.",
+    ].join("\n");
+    const terms = chapterMaterial({ title: "Classes and objects", content, key_concepts: [] }, 0).definitions.map(
+      (d) => `${d.term} → ${d.predicate}`,
+    );
+    expect(terms).toEqual(["return value → the value that a function gives back to its caller"]);
+  });
+  test("a label heading several lines is a form's field, and a labelled sentence defines its own term", () => {
+    const found = findDefinitions(
+      sentences([
+        "Expected Outputs: A report indicating the authorization decision for a system.",
+        "Discussion: Risk tolerance is the degree of risk that is acceptable to an organization.",
+        "Expected Outputs: A plan of action and milestones detailing the findings.",
+        "Discussion: The results of monitoring activities are reported to the authorizing official.",
+        "Risk tolerance and expected outputs are named twice here.",
+      ]),
+    ).map((d) => `${d.term} → ${d.sentence.text}`);
+    expect(found).toEqual([
+      "Risk tolerance → Risk tolerance is the degree of risk that is acceptable to an organization.",
+    ]);
+  });
 });
 
 describe("3. choices are other answers of the answer's kind, whole", () => {
@@ -170,6 +210,14 @@ describe("3. choices are other answers of the answer's kind, whole", () => {
     const source = new ItemSource(["Open the file in the directory."]);
     expect(sameWordClass("file", "foremost", source)).toBe(false);
     expect(sameWordClass("file", "directory", source)).toBe(true);
+    // "a linear equation" writes "linear" as a modifier: it stays an adjective, no noun's swap.
+    const algebra = new ItemSource(["Solve a linear equation by differentiation; the differentiation of a sum."]);
+    expect(sameWordClass("differentiation", "linear", algebra)).toBe(false);
+    // A name is swapped only for a name of its form: an abbreviation for an abbreviation.
+    const rmf = new ItemSource(["The RMF and the SDLC apply. Risk is high."]);
+    const sentence = "While mandatory for federal use, the RMF can be applied to any organization.";
+    expect(swapped(sentence, "RMF", "Risk", rmf)).toBeNull();
+    expect(swapped(sentence, "RMF", "SDLC", rmf)).toContain("the SDLC can be applied");
   });
 });
 
@@ -193,7 +241,39 @@ describe("4. a question names what it asks about", () => {
 describe("5. the study guide's bullets stand alone", () => {
   test("no guide bullet is cut, leans on the sentence before, or is trivia", () => {
     expect(guideFaults(sections)).toEqual([]);
-    expect(sections.flatMap((s) => s.bullets ?? []).filter((b) => /For one thing|this is just/.test(b))).toEqual([]);
+    expect(
+      sections.flatMap((s) => s.bullets ?? []).filter((b) => /For one thing|this is just|however/.test(b)),
+    ).toEqual([]);
+  });
+  test("no quiz teaches a leaning sentence as a statement or quotes one", () => {
+    const taught = mcqs().flatMap((q) => (q.prompt.includes("statement") ? q.choices : [q.explanation ?? ""]));
+    expect(taught.filter((t) => /For one thing|this is just|Note, however/.test(t))).toEqual([]);
+  });
+  test("the statement swaps and the guide take no sentence leaning on the one before, by one test of its opening", () => {
+    const leaning = [
+      "Note, however, the kernel schedules every process on the processors of the machine.",
+      "Additionally, the shell passes every signal to the foreground process of the terminal.",
+      "For one thing, the scheduler gives each process of the machine a share of the processors.",
+      "For simple shells this is just the process that the terminal started first.",
+    ];
+    const plain = [
+      "The kernel schedules every process on the processors of the machine.",
+      "The shell passes every signal to the foreground process of the terminal.",
+      "The scheduler gives each process of the machine a share of the processors.",
+      "A daemon is a process that runs in the background without a terminal.",
+    ];
+    const chapter = {
+      title: "Processes",
+      content: [...leaning, ...plain].join(" "),
+      key_concepts: ["kernel", "process", "shell", "scheduler", "terminal", "processors"],
+    };
+    const m = chapterMaterial(chapter, 0);
+    const statements = mcqCandidates(m, poolOf([m])).filter((c) => c.kind === "statement");
+    expect(statements.length).toBeGreaterThan(0);
+    expect(statements.map((c) => c.sentence.text).filter((t) => leaning.includes(t))).toEqual([]);
+    const guide = extractiveStudyGuide({ courseTitle: "Processes", chapters: [chapter] });
+    const taught = guide.sections.flatMap((s) => ("bullets" in s ? s.bullets : "body" in s ? [s.body] : []));
+    expect(taught.filter((t) => leaning.some((l) => t.includes(l)))).toEqual([]);
   });
 });
 

@@ -4,9 +4,10 @@
  * concept then gets a built-in card), never stored.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { definesTerm, questionProblems } from "../../src/llm/artefacts/item-checks.ts";
+import { cutQuestionProblems, definesTerm, ItemSource, questionProblems } from "../../src/llm/artefacts/item-checks.ts";
 import { type ChapterSummary, writeExamQuestions, writeFlashcards } from "../../src/llm/artefacts.ts";
 import { createLlm } from "../../src/llm/create.ts";
+import type { McqQuestion } from "../../src/llm/schemas.ts";
 import type { Llm } from "../../src/llm/types.ts";
 import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
 import { fast, llmConfig } from "../llm/support.ts";
@@ -75,6 +76,48 @@ describe("exam questions from a model", () => {
     expect(sent[1]).toContain('rubric point "Says that if a copyright owner"');
     expect(sent[1]).toContain("blanks trivia");
   }, 60_000);
+});
+
+describe("whole-clause choices: the model's kept, the built-in engine's cut-out ones dropped", () => {
+  const whenQuestion: McqQuestion = {
+    type: "mcq",
+    prompt: "When does a lake freeze, according to the course?",
+    choices: [
+      "When the water cools below freezing",
+      "When the wind blows from the north",
+      "When the sun warms the surface",
+      "When the rain falls on the hills",
+    ],
+    answer: 0,
+    explanation: "The course says so.",
+  };
+
+  test("a model's question answered by a whole 'when' clause is stored as written, never sent back", async () => {
+    const before = fake.generations().length;
+    fake.respondWith(({ body }) =>
+      body.format?.properties?.questions ? JSON.stringify({ questions: [whenQuestion] }) : undefined,
+    );
+    const qs = await writeExamQuestions(llm, {
+      courseTitle: "Weather",
+      chapter: { ...chapter, title: "Lakes", content: "A lake freezes when the water cools below freezing." },
+      count: 1,
+      types: ["mcq"],
+    });
+    expect(qs.map((q) => (q.type === "mcq" ? q.choices : []))).toEqual([whenQuestion.choices]);
+    expect(fake.generations().length - before).toBe(1);
+  }, 60_000);
+
+  test("the built-in engine's check drops the same clauses as fragments cut from their sentences", () => {
+    const source = new ItemSource(["A lake freezes when the water cools below freezing."]);
+    expect(questionProblems(whenQuestion)).toEqual([]);
+    expect(cutQuestionProblems(whenQuestion, source).join()).toContain("a fragment of its sentence");
+    const whole = {
+      ...whenQuestion,
+      prompt: "What does a lake do as the water cools below freezing?",
+      choices: ["it freezes over", "it boils away", "it floods its banks", "it dries out"],
+    };
+    expect(cutQuestionProblems(whole, source).join()).not.toContain("fragment");
+  });
 });
 
 describe("flashcards from a model", () => {

@@ -176,7 +176,7 @@ const grammarOf = (choice: string) => {
 
 /**
  * The usual word class of a choice's head word, a term WordNet lacks counting as a noun; null when
- * it may be either: the document writes it after an article ("the file"), as nouns are written.
+ * it may be either: the document writes it as a noun ("the file in …", ItemSource.writesAsNoun).
  */
 const classOf = (choice: string, source?: ItemSource) => {
   const w = choice.trim().split(/\s+/);
@@ -185,7 +185,7 @@ const classOf = (choice: string, source?: ItemSource) => {
   if (w.length > 1 || !/^\p{Ll}+$/u.test(word) || /[^s]s$/.test(word)) return "noun";
   const c = usualClass(word);
   if (!c) return zipf(word) > 0 ? null : "noun";
-  return c !== "noun" && source && ["the", "a", "an"].some((a) => source.has(`${a} ${word}`)) ? null : c;
+  return c !== "noun" && source?.writesAsNoun(word) ? null : c;
 };
 
 /**
@@ -193,10 +193,10 @@ const classOf = (choice: string, source?: ItemSource) => {
  * files"): a word read in lower case, as a name is one of everyday English too ("External").
  */
 export function sameWordClass(was: string, now: string, source?: ItemSource): boolean {
-  // A word the document writes after an article is a noun there, whatever its usual class.
+  // A word the document writes as a noun (writesAsNoun) is one there, whatever its usual class.
   const read = (t: string) => {
     const w = /\s/.test(t.trim()) ? t : t.toLowerCase();
-    return source && ["the", "a", "an"].some((a) => source.has(`${a} ${w}`)) ? "noun" : classOf(w);
+    return source?.writesAsNoun(w) ? "noun" : classOf(w);
   };
   const a = read(was);
   const b = read(now);
@@ -219,6 +219,19 @@ export class ItemSource {
   has(phrase: string): boolean {
     return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(phrase.toLowerCase().trim())}(?![\\p{L}\\p{N}])`, "u").test(
       this.text,
+    );
+  }
+  /**
+   * Whether the document writes `word` as a noun: after an article where its noun phrase ends ("the
+   * file in …", "a file."); "a linear equation" writes "linear" as a modifier, not a noun.
+   */
+  writesAsNoun(word: string): boolean {
+    const after = new RegExp(
+      `(?<![\\p{L}\\p{N}])(?:the|a|an) ${escapeRegExp(word.toLowerCase().trim())}(?:\\s*[^\\p{L}\\p{N}\\s]|\\s+(\\p{L}+)|\\s*$)`,
+      "gu",
+    );
+    return [...this.text.matchAll(after)].some(
+      (m) => m[1] === undefined || isStopword(m[1]) || /\p{Ll}(?:s|ed)$/u.test(m[1]),
     );
   }
   /** A word of everyday English, or one the document uses more than once. */
@@ -290,18 +303,25 @@ export function clauseFragment(choice: string): boolean {
   return !finite(tail[1]!) && !(relative && (finite(`it ${tail[1]}`) || finite(`they ${tail[1]}`)));
 }
 
-/** Why a multiple-choice question's choices fail, or null. */
+/**
+ * Why choices the built-in engine cut out of the document's sentences fail, or null: the checks of
+ * every item, and no clause among them cut short of its sentence. A model writes its choices whole
+ * (its "When the water cools" answers a "when" question), so only this engine's callers ask this.
+ */
+export function cutChoicesProblem(q: McqQuestion, source: ItemSource): string | null {
+  if (q.choices.every((c) => c.split(/\s+/).length >= 4)) {
+    const cut = q.choices.find(clauseFragment);
+    if (cut !== undefined) return `offers "${cut}", a fragment of its sentence`;
+  }
+  return choicesProblem(q, source);
+}
+
+/** Why a multiple-choice question's choices fail, whoever wrote them, or null. */
 export function choicesProblem(q: McqQuestion, source?: ItemSource): string | null {
   const right = q.choices[q.answer];
   if (right === undefined) return null;
   const twin = q.choices.find((c) => c !== right && sameThing(c, right));
   if (twin !== undefined) return `offers "${twin}", another name of the answer "${right}"`;
-  // Only the built-in engine cuts its choices out of the document's sentences; a model's "When the
-  // water cools" answers a "when" question whole.
-  if (source && q.choices.every((c) => c.split(/\s+/).length >= 4)) {
-    const cut = q.choices.find(clauseFragment);
-    if (cut !== undefined) return `offers "${cut}", a fragment of its sentence`;
-  }
   const blank = BLANKED.test(q.prompt);
   if (blank && !blankIsTheFact(blankedSentence(q.prompt))) {
     const trivia = q.choices.find((c) => ["figure", "name"].includes(choiceKind(c)));
@@ -328,13 +348,19 @@ export function choicesProblem(q: McqQuestion, source?: ItemSource): string | nu
   return null;
 }
 
-/** Every problem of one quiz or exam question. */
-export function questionProblems(q: ExamQuestion, source?: ItemSource): string[] {
+/** Every problem of one quiz or exam question, whoever wrote it. */
+export const questionProblems = (q: ExamQuestion): string[] => problemsOf(q, (mcq) => choicesProblem(mcq));
+
+/** Every problem of a question the built-in engine cut out of `source`'s sentences (cutChoicesProblem). */
+export const cutQuestionProblems = (q: ExamQuestion, source: ItemSource): string[] =>
+  problemsOf(q, (mcq) => cutChoicesProblem(mcq, source));
+
+function problemsOf(q: ExamQuestion, choicesCheck: (q: McqQuestion) => string | null): string[] {
   const out: string[] = [];
   const prompt = promptProblem(q.prompt);
   if (prompt) out.push(`prompt ${prompt}`);
   if (q.type === "mcq") {
-    const choices = choicesProblem(q, source);
+    const choices = choicesCheck(q);
     if (choices) out.push(choices);
   } else if (q.type === "short_answer") {
     for (const r of q.rubric) {

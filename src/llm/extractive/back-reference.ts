@@ -3,10 +3,12 @@
  * and Hasan (Cohesion in English, 1976) that point backwards from a sentence's opening:
  *   - conjunction: a conjunctive adverbial that links to what was just said, additive ("Also",
  *     "Moreover"), adversative ("However", "Instead,"), causal ("Thus", "As a result") or sequential
- *     ("Then", "Finally"), and the exemplifying "For example";
+ *     ("Then", "Finally"), and the exemplifying "For example"; a conjunctive adverb set off after
+ *     the opening words ("Note, however, …", "Python, moreover, …") links the same way;
  *   - reference: a demonstrative ("This", "These instructions", "In this case", "At that point"), a
  *     third-person pronoun ("It", "They", "Its") or a comparative ("Another", "The other", "The
  *     latter") in the opening words;
+ *   - substitution: a bare "do" for a verb phrase said before ("If you did, …");
  *   - "this" or "these" anywhere, as a pronoun ("Arrays are worse than this:") or a determiner
  *     ("…then checks this flag"): out of their document, sentences use them for what came before.
  * Openers that point forward or at nothing are not ties: an expletive "It is hard to…", "Those who…",
@@ -15,8 +17,13 @@
  */
 
 const CONNECTIVE =
-  /^(also|moreover|furthermore|besides|additionally|likewise|similarly|again|however|nevertheless|nonetheless|conversely|still|yet|but|and|or|nor|otherwise|instead,|rather,|thus|hence|therefore|consequently|accordingly|so|then|next|finally|lastly|second(ly)?|third(ly)?|meanwhile|here|in (addition|particular|turn|contrast|short|sum|summary|other words|this|that|these|those|such)|by contrast|on the other hand|as (a result|a consequence|such|well)|that is|for (example|instance|this reason|that reason)|even so|after all)(?![\p{L}\p{N}-])/iu;
+  /^(also|moreover|furthermore|besides|additionally|likewise|similarly|again|however|nevertheless|nonetheless|conversely|still|yet|but|and|or|nor|otherwise|instead,|rather,|thus|hence|therefore|consequently|accordingly|so|then|next|finally|lastly|second(ly)?|third(ly)?|meanwhile|here|in (addition|particular|turn|contrast|short|sum|summary|other words|this|that|these|those|such)|by contrast|on the other hand|as (a result|a consequence|such|well)|that is|for (example|instance|this reason|that reason|one thing|another)|even so|after all)(?![\p{L}\p{N}-])/iu;
 
+// Conjunctive adverbs that still link back when set off after an opening word or two.
+const MEDIAL =
+  /\s(however|moreover|furthermore|additionally|likewise|similarly|nevertheless|nonetheless|therefore|thus|hence|consequently|accordingly|instead|though|too|also)\W*$/i;
+// Substitution: a bare "do" standing for a verb phrase said before ("If you did, …", "As they do, …").
+const SUBSTITUTE = /^(if|when|unless|as) \p{L}+ (do|does|did|don't|doesn't|didn't)(\s+(not|so))?\s*,/iu;
 const DEMONSTRATIVE = /\b(those|such)\b/i;
 const THIS = /\b(this|these)\b/i;
 // "Those who…", "such as", "such that" point forward, not back.
@@ -49,8 +56,8 @@ export function leansOnPrevious(sentence: string): boolean {
   const s = sentence.replace(LEADING_MARK, "").replace(/^["'“‘(\s]+/, "");
   if (THIS.test(s)) return true;
   if (NOT_TIES.test(s)) return false;
-  if (CONNECTIVE.test(s) || COMPARATIVE.test(s) || THAT.test(s)) return true;
+  if (CONNECTIVE.test(s) || COMPARATIVE.test(s) || THAT.test(s) || SUBSTITUTE.test(s)) return true;
   const open = opening(s).replace(FORWARD, "");
-  if (DEMONSTRATIVE.test(open)) return true;
+  if (DEMONSTRATIVE.test(open) || MEDIAL.test(open)) return true;
   return PERSONAL.test(open) && !EXPLETIVE_IT.test(s);
 }

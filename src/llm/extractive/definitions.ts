@@ -32,6 +32,8 @@ const CALLED =
 // "…, a shared structural description, called the object shape, that maps …": a name given in passing.
 const NAMED =
   /\b(an?|the)\s+([\p{L}][\p{L}\s-]{2,50}?),?\s+(?:called|known as|which we call|that we call|we call|termed)\s+(?:an?\s+|the\s+)?["“]?([\p{L}][\p{L}\s-]{1,40}?)["”]?(?:,\s*|\s+)?((?:that|which|whose)\s[^,;]{8,}?)?(?=[,.;:]|$)/u;
+// A line opening on a label and a colon ("Expected Outputs: …", "Comments: A comment is …").
+const LABEL = /^([\p{Lu}][^:;,.]{1,50}?):\s+(\p{Lu}.*)$/u;
 const GLOSSARY = /^([\p{Lu}][^:;,.]{1,50}?):\s+((?:an?|the)\s.{20,})$/iu;
 const ACRONYM = /\b((?:[\p{Lu}][\p{L}-]*\s+){1,5}[\p{Lu}][\p{L}-]*)\s+\(([\p{Lu}][\p{Lu}\d]{1,7}s?)\)/gu;
 
@@ -73,14 +75,47 @@ function genusOk(copula: string, predicate: string): boolean {
   return copula === "are" && /^\p{Ll}+s\b/u.test(predicate) && !/^\p{L}+(ed|ly|ing)\b/u.test(predicate);
 }
 
+// A name the document's code gives a value ("blank = Point()", "x <- c(1, 2)", "pair p = (0, 0);").
+const ASSIGNED = /(?<![\p{L}\p{N}_.$])([\p{L}_][\p{L}\p{N}_]*)\s*(?:<-|=(?!=))/gu;
+
+/** The names a document's code gives its values: a variable, one object of one program. */
+export const assignedNames = (text: string) => new Set([...text.matchAll(ASSIGNED)].map((m) => m[1]!));
+
+/**
+ * Whether a sentence names one object of the document's code as a variable: the term is a type and
+ * its variable ("Point c", "vector x"), or the predicate hands the object to a variable as a bare
+ * noun ("… which we assign to blank"; "a blank line" is the everyday word, after its article).
+ */
+function namesVariable(term: string, predicate: string, names: Set<string>): boolean {
+  const last = term.split(/\s+/);
+  if (last.length > 1 && (/^\p{Ll}$/u.test(last.at(-1)!) || names.has(last.at(-1)!))) return true;
+  const used = (predicate.match(/[\p{L}_][\p{L}\p{N}_]+/gu) ?? []).filter((w) => names.has(w) && !isStopword(w));
+  return used.some((n) =>
+    new RegExp(
+      `(?<!\\b(?:an?|the|this|that|each|every|its|their)\\s+)(?<![\\p{L}\\p{N}_$.])${escapeRegExp(n)}(?![\\p{L}\\p{N}_(\\[]|\\.\\p{L})`,
+      "u",
+    ).test(predicate),
+  );
+}
+
+/**
+ * Whether "a <Name> <noun> called x" names one object of a product or a program ("a PTree object
+ * called ptre", "a Maxima package called dimension"), not a kind: the name given is written in
+ * lower case or is a variable of the document's code.
+ */
+const namedInstance = (genus: string, term: string, names: Set<string>) =>
+  names.has(term) || (/(?:^|\s)\p{Lu}\S*\s+\p{Ll}+$/u.test(genus.trim()) && /^\p{Ll}+$/u.test(term));
+
 /**
  * Whether "the X is …" tells of one instance of X rather than what an X is: its predicate points
- * back at what the text just showed ("the product of these values"), or, the term written with
- * "the", names one program or object of the text by a code word no dictionary holds ("The return
- * value is the final status of the ls process").
+ * back at what the text just showed ("the product of these values"), names one object of the
+ * document's code by its variable (namesVariable), or, the term written with "the", names one
+ * program or object of the text by a code word no dictionary holds ("The return value is the final
+ * status of the ls process").
  */
-function instanceOnly(article: string, predicate: string): boolean {
+function instanceOnly(term: string, article: string, predicate: string, names: Set<string>): boolean {
   if (/\b(?:these|those|this|above|previous|preceding)\b/i.test(predicate)) return true;
+  if (namesVariable(term, predicate, names)) return true;
   if (article.toLowerCase() !== "the") return false;
   const named = /\b(?:of|in|for|from|by) the (\p{Ll}[\p{Ll}\d_]*)\s+\p{Ll}/u.exec(predicate)?.[1];
   // A code word is short or marked as code ("ls", "argv", "x_1"); a long word no dictionary holds is
@@ -92,7 +127,7 @@ const SINGLE_WORD_ZIPF = 3.7;
 
 const trimEnd = (s: string) => s.replace(/[\s.!]+$/, "");
 
-function definitionIn(s: Sentence): Omit<Definition, "sentence">[] {
+function definitionIn(s: Sentence, names: Set<string>): Omit<Definition, "sentence">[] {
   const text = s.text;
   const out: Omit<Definition, "sentence">[] = [];
   const called = CALLED.exec(text);
@@ -115,6 +150,7 @@ function definitionIn(s: Sentence): Omit<Definition, "sentence">[] {
     named?.[2] &&
     named[3] &&
     termOk(named[3].trim()) &&
+    !namedInstance(named[2], named[3].trim(), names) &&
     wordCount(`${named[2]} ${named[4] ?? ""}`) >= 3 &&
     !/\b(is|are|was|were)\b/.test(named[2])
   ) {
@@ -137,7 +173,7 @@ function definitionIn(s: Sentence): Omit<Definition, "sentence">[] {
       termOk(term) &&
       !NOT_A_GENUS.test(m[4]) &&
       genusOk(m[3]!, m[4]) &&
-      !instanceOnly(m[1] ?? "", m[4])
+      !instanceOnly(term, m[1] ?? "", m[4], names)
     ) {
       out.push({
         term,
@@ -237,16 +273,31 @@ const whole = (d: Omit<Definition, "sentence">) =>
   d.kind === "glossary" ||
   (!instructs(d.definition) && !cutShort(d.predicate) && definesTerm({ front: d.term, back: d.definition }));
 
-/** Definitions in reading order, one per term (the first the text gives). */
-export function findDefinitions(sentences: Sentence[]): Definition[] {
+/**
+ * Definitions in reading order, one per term (the first the text gives). `text`, the whole text the
+ * sentences come from with its code, tells the names its code gives (a sentence about one of them
+ * tells of one object, not of a kind).
+ */
+export function findDefinitions(sentences: Sentence[], text = ""): Definition[] {
+  const names = assignedNames(text);
   const seen = new Set<string>();
   const out: Definition[] = [];
   const original = sentences.map((s) => s.text).join(" ");
-  const text = original.toLowerCase();
+  const lower = original.toLowerCase();
+  const labels = new Map<string, number>();
   for (const s of sentences) {
-    for (const d of definitionIn(s)) {
+    const label = LABEL.exec(s.text)?.[1]?.toLowerCase();
+    if (label) labels.set(label, (labels.get(label) ?? 0) + 1);
+  }
+  for (const line of sentences) {
+    // "Comments: A comment is a remark …": a label heading a whole sentence; the sentence defines.
+    const rest = LABEL.exec(line.text)?.[2];
+    const s = rest && definitionIn({ ...line, text: rest }, names).length > 0 ? { ...line, text: rest } : line;
+    for (const d of definitionIn(s, names)) {
       const key = d.term.toLowerCase();
-      if (seen.has(key) || !worthTeaching(d, text, original) || !whole(d)) continue;
+      // A label heading several lines ("Expected Outputs: …" in every task) is a form's field, not a term.
+      if (d.kind === "glossary" && (labels.get(key) ?? 0) > 1) continue;
+      if (seen.has(key) || !worthTeaching(d, lower, original) || !whole(d)) continue;
       seen.add(key);
       out.push({ ...d, sentence: s });
     }

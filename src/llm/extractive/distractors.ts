@@ -5,7 +5,7 @@
  * be right too) or with another distractor (it would give the pair away), nor is one's short form.
  */
 
-import { type ItemSource, sameThing } from "../artefacts/item-checks.ts";
+import { choiceKind, type ItemSource, sameThing } from "../artefacts/item-checks.ts";
 import { nlp } from "../compromise.ts";
 import { overlaps } from "./keyphrases.ts";
 import { type TaggedTerm, taggedSentences } from "./tagging.ts";
@@ -140,7 +140,7 @@ function countable(head: string, source: ItemSource): boolean {
  * and number; where the sentence counts the span ("a raised bed") the term must be one the document
  * counts, where it writes it bare ("drags compost") one it never counts; an article before it
  * follows the term's first sound ("a compost heap", never "an compost heap"). A name takes a
- * name's place only.
+ * name's place only, and one of its form (choiceKind).
  */
 export function swapped(sentence: string, span: string, term: string, source: ItemSource): string | null {
   const was = placeIn(sentence, span);
@@ -149,6 +149,9 @@ export function swapped(sentence: string, span: string, term: string, source: It
   // A common term opening the sentence has a capital that does not make it a name ("Dictionaries have…").
   const opening = was.start === 0 && !head.tags.includes("ProperNoun");
   if ((opening ? isName(span.charAt(0).toLowerCase() + span.slice(1)) : isName(span)) !== isName(term)) return null;
+  // A name for a name of its form: an abbreviation for an abbreviation ("RMF", never "Risk"), a
+  // product's name for another ("Fortran", never the everyday "External").
+  if (isName(term) && !opening && choiceKind(span) !== choiceKind(term)) return null;
   if (!isName(term) && !head.tags.includes("Plural")) {
     const how = counting(was.terms, was.start);
     const counts = countable(term.split(/\s+/).at(-1)!, source);

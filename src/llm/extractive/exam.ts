@@ -10,6 +10,7 @@
 import type { ChapterSummary } from "../artefacts/chapter-summary.ts";
 import { instructs, questionProblems } from "../artefacts/item-checks.ts";
 import type { ExamQuestion, ExamQuestionType, ShortAnswerQuestion } from "../schemas.ts";
+import { leansOnPrevious } from "./back-reference.ts";
 import { type ChapterMaterial, chapterMaterial, materialsOf } from "./material.ts";
 import { Asked, type Candidate, inlineForm, mcqCandidates, poolOf } from "./questions.ts";
 import { openingTerm } from "./roles.ts";
@@ -52,9 +53,10 @@ function rubric(m: ChapterMaterial, first: Sentence, term: string): string[] | n
     if (!(containsPhrase(next.text, term) || /^(it|they|this|these|such)\b/i.test(next.text))) break;
     if (usable(next)) points.push(next);
   }
+  // A sentence from elsewhere in the chapter is a point only if it does not lean on the one before it.
   for (const s of m.ranked) {
     if (points.length >= MAX_POINTS) break;
-    if (about(s, term) && usable(s)) points.push(s);
+    if (about(s, term) && usable(s) && !leansOnPrevious(s.text)) points.push(s);
   }
   if (points.length < MIN_POINTS) return null;
   return points.sort((a, b) => a.index - b.index).map((s) => s.text);

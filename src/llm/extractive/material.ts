@@ -78,7 +78,7 @@ function reading(chapter: ChapterSummary, id: string): Reading {
     sentences,
     ranked: rankSentences(sentences, chapter.title),
     phrases,
-    definitions: findDefinitions(sentences),
+    definitions: findDefinitions(sentences, chapter.content),
     figures: numberFacts(sentences),
     causes: causeFacts(sentences),
     roles: roleFacts(

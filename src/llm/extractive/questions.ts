@@ -14,15 +14,16 @@ import {
   BLANK,
   choiceKind,
   clauseFragment,
+  cutQuestionProblems,
   cutShort,
   ItemSource,
   instructs,
-  questionProblems,
   readsInput,
   roleProblem,
   sameWordClass,
 } from "../artefacts/item-checks.ts";
 import { type McqQuestion, QUIZ_SIZE } from "../schemas.ts";
+import { leansOnPrevious } from "./back-reference.ts";
 import type { Definition } from "./definitions.ts";
 import {
   definitionDistractors,
@@ -144,8 +145,9 @@ function build(
   wrong: string[],
 ): Candidate | null {
   if (wrong.length < 2 || answerLeaks(prompt, answer) || !whole(s) || !m.quotable(s)) return null;
-  // An exercise ("Write a function that …") is work to do, not a fact to test; a step of a procedure is one by nature.
-  if (kind !== "steps" && instructs(s.text)) return null;
+  // An exercise ("Write a function that …") is work to do, not a fact to test, and a sentence leaning
+  // on the one before ("Here we …", "This is …") quotes half a thought; a step of a procedure is neither.
+  if (kind !== "steps" && (instructs(s.text) || leansOnPrevious(s.text))) return null;
   const seed = hash(prompt);
   const { choices, answer: at } = shuffled(answer, wrong, seed);
   const question: McqQuestion = {
@@ -155,7 +157,7 @@ function build(
     answer: at,
     explanation: `The source says: “${s.text}” (${m.cite(s)})`,
   };
-  if (questionProblems(question, pool.source).length > 0) return null;
+  if (cutQuestionProblems(question, pool.source).length > 0) return null;
   return {
     kind,
     sentence: s,
@@ -437,16 +439,11 @@ const overlapsPhrase = (a: string, b: string) => containsPhrase(a, b) || contain
 const MAX_STATEMENT_WORDS = 30;
 /**
  * A statement that stands alone and holds one claim: no list of items (";"), no label (":"), no
- * year or version (history, not what the chapter teaches), no opening that leans on the sentence
- * before ("As such, …", "However, …", "This …").
+ * year or version (history, not what the chapter teaches), nothing leaning on the sentence before
+ * ("As such, …", "Note, however, …", "For simple vectors this is …": back-reference.ts).
  */
 const plainStatement = (text: string) =>
-  !/[;:]/.test(text) &&
-  !/\b(1[5-9]|20)\d\d\b|\d+\.\d+/.test(text) &&
-  !pointsElsewhere(text) &&
-  !/^(as such|however|thus|therefore|so|also|then|this|these|that|those|it|they|such|in addition|moreover|finally)\b/i.test(
-    text,
-  );
+  !/[;:]/.test(text) && !/\b(1[5-9]|20)\d\d\b|\d+\.\d+/.test(text) && !pointsElsewhere(text) && !leansOnPrevious(text);
 /** A term written inside a longer name ("Senior Agency Official"): swapping it makes a name that does not exist. */
 const insideName = (text: string, span: string) =>
   new RegExp(`\\p{Lu}\\p{L}*\\s+${escapeRegExp(span)}|${escapeRegExp(span)}\\s+\\p{Lu}`, "u").test(text);
@@ -531,7 +528,7 @@ function codeQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
       answer,
       explanation: `The source shows \`${line.input}\` printing \`${line.output}\` (${m.cite(intro)})`,
     };
-    if (questionProblems(question, pool.source).length > 0) continue;
+    if (cutQuestionProblems(question, pool.source).length > 0) continue;
     out.push({ kind: "code", sentence: { ...intro, text: code }, fact: `code:${code}`, question });
   }
   return out;

@@ -8,6 +8,7 @@
 import type { ChapterSummary } from "../artefacts/chapter-summary.ts";
 import { cutShort, instructs, matterHeading, quotesMatter } from "../artefacts/item-checks.ts";
 import type { StudyGuide, StudyGuideSection } from "../schemas.ts";
+import { leansOnPrevious } from "./back-reference.ts";
 import { type ChapterMaterial, chapterMaterial, materialsOf } from "./material.ts";
 import { escapeRegExp, pointsElsewhere, type Sentence } from "./text.ts";
 
@@ -18,21 +19,17 @@ const OVERVIEW_SENTENCES = 3;
 // The schema allows 12 sections.
 const MAX_SECTIONS = 12;
 
-// A sentence that opens with a pronoun or a connective leans on the one before it, and a caption on
-// a picture, and one ending on a colon on what it introduces; out of place they read as riddles. An exercise
-// ("Write a function …") is work, not a point to revise.
+// A sentence that leans on the one before it (a connective or a back-reference, back-reference.ts),
+// a caption on a picture, and one ending on a colon on what it introduces: out of place they read
+// as riddles. An exercise ("Write a function …") is work, not a point to revise.
 // A sentence cut at a page or column break ends on no full stop, or on a word that leaves it open.
-// A demonstrative subject anywhere ("For simple vectors this is just the mode") points at what came before.
 const selfContained = (s: Sentence) =>
   /^["“]?[\p{Lu}\d]/u.test(s.text) &&
   /[.!?]["”’)]?$/.test(s.text) &&
   !cutShort(s.text) &&
   !instructs(s.text) &&
   !/^(table|figure|fig\.|listing)\s*\d+[.:]/i.test(s.text) &&
-  !/^(it|this|that|these|those|they|such|he|she|its|their|also|however|thus|so|but|and|then|finally|moreover|here|still|again|instead|otherwise|likewise|similarly|for one thing|for another|in this case|in that case|as a result|in other words|if you did)\b/i.test(
-    s.text,
-  ) &&
-  !/\b(?:this|these|those)\s+(?:is|are|was|were|does|do|still|also|just|means|helps?)\b/i.test(s.text);
+  !leansOnPrevious(s.text);
 
 /**
  * A figure worth revising is what its sentence states ("A byte is 8 bits", "the default is 80
