@@ -7,6 +7,7 @@
  */
 import type { Database } from "bun:sqlite";
 import type { Config } from "../config.ts";
+import type { Sql } from "../db/sql.ts";
 import { writeWhenFree } from "../db/write-when-free.ts";
 import { isStorageFull } from "../errors.ts";
 import { type ExtractionPool, extractSource, noTextFound } from "../ingest/index.ts";
@@ -29,6 +30,7 @@ import { detectedKind, failureMessage, type RequestSource, sourceName, toIngestS
 export interface IngestDeps {
   cfg: Config;
   sqlite: Database;
+  sql: Sql;
   log: Logger;
   embedder: Embedder;
   extraction: ExtractionPool;

@@ -8,7 +8,7 @@ import type { Database } from "bun:sqlite";
 import { AppError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../keyset-cursor.ts";
 import { deleteBlob } from "../media/blob-store.ts";
-import { deleteChunksOf } from "../retrieval/index.ts";
+import { deleteChunksOfSync } from "../retrieval/index.ts";
 import { newId, nowIso } from "../util.ts";
 import { type DocumentRepeats, documentDetails, type RepeatSummary } from "./repeated-sections.ts";
 
@@ -140,7 +140,7 @@ export function failInterruptedDocuments(sqlite: Database): number {
 
 export function markDocumentError(sqlite: Database, id: string, message: string, blobKey: string | null = null): void {
   // An extraction process stopped while indexing (or a server stopped mid-batch) may have written some chunks.
-  deleteChunksOf(sqlite, { documentId: id, chapterId: null });
+  deleteChunksOfSync(sqlite, { documentId: id, chapterId: null });
   sqlite.run(
     "UPDATE documents SET status = 'error', error = ?, blob_key = coalesce(?, blob_key), chunk_count = 0 WHERE id = ?",
     [message, blobKey, id],
@@ -279,7 +279,7 @@ export function recordSummaries(sqlite: Database, ids: string[]): { id: string; 
 /** A document's chunks (their triggers take the FTS rows and vectors along), course links and record, in one transaction. */
 export function removeDocumentRows(sqlite: Database, id: string): void {
   sqlite.transaction(() => {
-    deleteChunksOf(sqlite, { documentId: id, chapterId: null });
+    deleteChunksOfSync(sqlite, { documentId: id, chapterId: null });
     sqlite.run("DELETE FROM documents WHERE id = ?", [id]);
   })();
 }

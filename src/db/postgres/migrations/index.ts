@@ -5,9 +5,14 @@
  */
 import m0015 from "./0015_baseline.sql" with { type: "text" };
 import m0015Search from "./0015_retrieval_search.sql" with { type: "text" };
+import m0016Bm25 from "./0016_retrieval_bm25.sql" with { type: "text" };
 
-/** `0015_retrieval_search` has no SQLite twin: full text and vectors are each engine's own structures. */
+/**
+ * `0015_retrieval_search` and `0016_retrieval_bm25` have no SQLite twin: full text, its ranking
+ * statistics and vectors are each engine's own structures.
+ */
 export const postgresMigrations: { version: string; sql: string }[] = [
   { version: "0015_baseline", sql: m0015 },
   { version: "0015_retrieval_search", sql: m0015Search },
+  { version: "0016_retrieval_bm25", sql: m0016Bm25 },
 ];
