@@ -31,7 +31,8 @@ export interface ChunkToWrite extends Chunk {
 /** Rows per INSERT: well under SQLite's 32,766 bound parameters at 18 a row. */
 const ROWS_PER_STATEMENT = 500;
 
-const list = (parts: Query[]) => parts.reduce((a, b) => sql`${a}, ${b}`);
+/** Rows of a multi-row VALUES, or any comma-separated list of fragments. */
+export const valuesList = (parts: Query[]) => parts.reduce((a, b) => sql`${a}, ${b}`);
 
 function chunkValues(owner: ChunkOwner, embedder: string, dimension: number, createdAt: string, c: ChunkToWrite) {
   return sql`(${c.id}, ${owner.tenantId}, ${owner.userId}, ${owner.documentId}, ${owner.courseId}, ${owner.chapterId},
@@ -64,13 +65,13 @@ export async function writeChunks(
       const inserted = await tx.all<{ seq: number; id: string }>(
         sql`INSERT INTO retrieval_chunks (id, tenant_id, user_id, document_id, course_id, chapter_id, space_id, position,
               text, context, heading_path, role, page, slide, timestamp_seconds, embedder, dimension, created_at)
-            VALUES ${list(part.map((c) => chunkValues(owner, embedder, dimension, createdAt, c)))} RETURNING seq, id`,
+            VALUES ${valuesList(part.map((c) => chunkValues(owner, embedder, dimension, createdAt, c)))} RETURNING seq, id`,
       );
       const seqOf = new Map(inserted.map((r) => [r.id, r.seq]));
       if (tx.dialect === "sqlite") {
         await tx.run(
           sql`INSERT INTO retrieval_fts (rowid, heading, body, scope)
-              VALUES ${list(part.map((c) => sql`(${seqOf.get(c.id)!}, ${c.context}, ${c.text}, ${scope})`))}`,
+              VALUES ${valuesList(part.map((c) => sql`(${seqOf.get(c.id)!}, ${c.context}, ${c.text}, ${scope})`))}`,
         );
       }
       if (table) {

@@ -7,6 +7,7 @@
 import type { Database } from "bun:sqlite";
 import { raw, type Sql, SqliteSql, sql } from "../db/sql.ts";
 import { binaryCode } from "./binary-code.ts";
+import { valuesList } from "./chunk-writes.ts";
 import {
   ensurePostgresVectorTable,
   findPostgresVectorTable,
@@ -34,7 +35,7 @@ export interface VectorStore {
    * transaction that writes to it, so a rolled-back write leaves no name without its table.
    */
   ensure(space: VectorSpace): Promise<string | null>;
-  /** Writes the vectors of chunks inserted (or re-embedded) in `tx`. */
+  /** Writes the vectors of chunks inserted (or re-embedded) in `tx`, in one statement: at most a few hundred. */
   write(tx: Sql, table: string, rows: readonly StoredVector[]): Promise<void>;
 }
 
@@ -45,13 +46,15 @@ function vec0Store(sqlite: Database): VectorStore {
     find: async (space) => findVectorTable(sqlite, space),
     ensure: async (space) => ensureVectorTable(sqlite, space),
     async write(tx, table, rows) {
-      for (const r of rows) {
+      if (rows.length === 0) return;
+      const values = rows.map((r) => {
         const [user, document, course, space] = vectorKeys(r);
-        await tx.run(
-          sql`INSERT INTO ${raw(table)} (chunk_seq, tenant_id, user_key, document_key, course_key, space_key, code, embedding)
-              VALUES (${r.seq}, ${r.tenant_id}, ${user}, ${document}, ${course}, ${space}, vec_bit(${binaryCode(r.vector)}), ${vectorBytes(r.vector)})`,
-        );
-      }
+        return sql`(${r.seq}, ${r.tenant_id}, ${user}, ${document}, ${course}, ${space}, vec_bit(${binaryCode(r.vector)}), ${vectorBytes(r.vector)})`;
+      });
+      await tx.run(
+        sql`INSERT INTO ${raw(table)} (chunk_seq, tenant_id, user_key, document_key, course_key, space_key, code, embedding)
+            VALUES ${valuesList(values)}`,
+      );
     },
   };
 }
@@ -61,12 +64,12 @@ function pgvectorStore(db: Sql): VectorStore {
     find: (space) => findPostgresVectorTable(db, space),
     ensure: (space) => ensurePostgresVectorTable(db, space),
     async write(tx, table, rows) {
-      for (const r of rows) {
-        await tx.run(
-          sql`INSERT INTO ${raw(table)} (chunk_seq, embedding) VALUES (${r.seq}, ${vectorLiteral(r.vector)}::vector)
-              ON CONFLICT (chunk_seq) DO UPDATE SET embedding = excluded.embedding`,
-        );
-      }
+      if (rows.length === 0) return;
+      const values = rows.map((r) => sql`(${r.seq}, ${vectorLiteral(r.vector)}::vector)`);
+      await tx.run(
+        sql`INSERT INTO ${raw(table)} (chunk_seq, embedding) VALUES ${valuesList(values)}
+            ON CONFLICT (chunk_seq) DO UPDATE SET embedding = excluded.embedding`,
+      );
     },
   };
 }
