@@ -101,7 +101,8 @@ async function lexemesOf(db: Sql, words: string[]): Promise<QueryLexeme[]> {
  * Full-text ranking by BM25, as FTS5 ranks on SQLite: the GIN index finds the chunks holding any
  * of the question's content words (OR-ed, as SQLite's query: a question rarely has all its words
  * in one chunk; the commonest left out past the postings budget), each scored from its tsvector's
- * term frequencies and length with the IDFs and average length of the whole index.
+ * term frequencies and its stored length (words counted as FTS5 counts them) with the IDFs and
+ * average length of the whole index.
  * websearch_to_tsquery reads no operator but `or`, so nothing a user types is an error.
  */
 async function lexicalRanking(db: Sql, f: Filter, question: string, k: number): Promise<Ranked[]> {
@@ -124,11 +125,10 @@ async function lexicalRanking(db: Sql, f: Filter, question: string, k: number): 
           FROM retrieval_chunks c
           CROSS JOIN LATERAL (
             SELECT sum(q.idf * m.f * ${raw(String(K1 + 1))}
-                       / (m.f + ${raw(String(K1))} * (${raw(String(1 - B))} + ${raw(String(B))} * m.len / ${avgLength}::double precision))) AS score
+                       / (m.f + ${raw(String(K1))} * (${raw(String(1 - B))} + ${raw(String(B))} * c.search_length / ${avgLength}::double precision))) AS score
               FROM (SELECT u.lexeme,
                            ${raw(String(BODY_WEIGHT))} * cardinality(array_positions(u.weights, 'A'))
-                             + ${raw(String(HEADING_WEIGHT))} * cardinality(array_positions(u.weights, 'B')) AS f,
-                           max(u.positions[cardinality(u.positions)]) OVER () AS len
+                             + ${raw(String(HEADING_WEIGHT))} * cardinality(array_positions(u.weights, 'B')) AS f
                       FROM unnest(c.search) AS u) m
               JOIN q ON q.term = m.lexeme
           ) s

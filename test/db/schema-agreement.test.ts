@@ -139,11 +139,12 @@ const PG_TYPES: Record<string, string[]> = {
 /**
  * PostgreSQL's own search structures, which stand for SQLite's FTS5 virtual tables (left out of
  * migratedTables above) and share no SQL with them: the chunks' generated tsvector and its GIN index,
- * and the term statistics BM25 reads (FTS5 keeps its own inside the index).
+ * and the statistics BM25 reads, each chunk's length and the terms' counts (FTS5 keeps its own inside
+ * the index).
  */
 const POSTGRES_SEARCH = {
   tables: ["retrieval_terms", "retrieval_term_totals"],
-  columns: ["retrieval_chunks.search"],
+  columns: ["retrieval_chunks.search", "retrieval_chunks.search_length"],
   indexes: ["retrieval_chunks_search"],
 };
 

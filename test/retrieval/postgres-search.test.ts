@@ -230,7 +230,7 @@ async function termStatistics(e: Sql) {
     sql`SELECT CAST(chunks AS INTEGER) AS chunks, CAST(tokens AS INTEGER) AS tokens FROM retrieval_term_totals`,
   );
   const counted = await e.get<{ chunks: number; tokens: number }>(
-    sql`SELECT CAST(count(*) AS INTEGER) AS chunks, CAST(coalesce(sum(retrieval_chunk_length(search)), 0) AS INTEGER) AS tokens
+    sql`SELECT CAST(count(*) AS INTEGER) AS chunks, CAST(coalesce(sum(search_length), 0) AS INTEGER) AS tokens
           FROM retrieval_chunks`,
   );
   return { kept, recounted, totals, counted };

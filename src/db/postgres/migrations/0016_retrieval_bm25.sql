@@ -1,8 +1,14 @@
 -- PostgreSQL's own BM25 statistics, standing for what FTS5 keeps inside its index (no SQLite twin):
--- how many chunks hold each lexeme (its IDF) and the chunks' count and total length (the average
--- length BM25 normalises by). Triggers keep them in step with retrieval_chunks whatever writes or
--- deletes chunks (indexing, a document's delete, a course's or a tenant's cascade). A chunk's length
--- is its tsvector's last position: words counted with the stop words, as FTS5 counts them.
+-- each chunk's length, how many chunks hold each lexeme (its IDF), and the chunks' count and total
+-- length (the average BM25 normalises by). Triggers keep the counts in step with retrieval_chunks
+-- whatever writes or deletes chunks (indexing, a document's delete, a course's or a tenant's
+-- cascade). A chunk's length counts its runs of letters and digits, as FTS5's unicode61 tokenizer
+-- does: the parser's one lexeme for a section number such as 3.1.2.3 is four words there, and a
+-- contents page dense with them would otherwise be short enough to outrank the section it lists.
+ALTER TABLE retrieval_chunks ADD COLUMN search_length integer GENERATED ALWAYS AS (
+  regexp_count(context, '[[:alnum:]]+') + regexp_count(text, '[[:alnum:]]+')
+) STORED;
+
 CREATE TABLE retrieval_terms (
   term text PRIMARY KEY,
   chunks integer NOT NULL
@@ -13,10 +19,6 @@ CREATE TABLE retrieval_term_totals (
   chunks bigint NOT NULL,
   tokens bigint NOT NULL
 );
-
-CREATE FUNCTION retrieval_chunk_length(v tsvector) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT coalesce(max(u.positions[cardinality(u.positions)]), 0)::integer FROM unnest(v) AS u
-$$;
 
 -- One function for both triggers: the changed rows are `changed`, added on insert, taken off on
 -- delete. Chunks are written once and never edited (re-embedding changes only their embedder), so
@@ -36,7 +38,7 @@ BEGIN
   END IF;
   UPDATE retrieval_term_totals
      SET chunks = chunks + sign * (SELECT count(*) FROM changed),
-         tokens = tokens + sign * (SELECT coalesce(sum(retrieval_chunk_length(search)), 0) FROM changed);
+         tokens = tokens + sign * (SELECT coalesce(sum(search_length), 0) FROM changed);
   RETURN NULL;
 END
 $$;
@@ -50,4 +52,4 @@ CREATE TRIGGER retrieval_chunks_terms_delete AFTER DELETE ON retrieval_chunks
 INSERT INTO retrieval_terms (term, chunks)
   SELECT u.lexeme, count(*) FROM retrieval_chunks c, unnest(c.search) AS u GROUP BY u.lexeme;
 INSERT INTO retrieval_term_totals (chunks, tokens)
-  SELECT count(*), coalesce(sum(retrieval_chunk_length(search)), 0) FROM retrieval_chunks;
+  SELECT count(*), coalesce(sum(search_length), 0) FROM retrieval_chunks;
