@@ -41,7 +41,7 @@ export async function openApp(cfg: Config, log: Logger, opts: { bootstrap: boole
   const lock = lockDataDir(cfg.dataDir);
   const { db, sqlite } = await openDb(cfg.dataDir);
   await sweepUploads(cfg.dataDir);
-  const interrupted = await failInterruptedDocuments({ sql: sqliteSql(sqlite), sqlite });
+  const interrupted = await failInterruptedDocuments({ sql: sqliteSql(sqlite) });
   if (interrupted > 0) log.warn("documents interrupted by the last stop marked as errors", { count: interrupted });
 
   const svc = await composeServices(cfg, { db, sqlite }, log);
@@ -50,7 +50,7 @@ export async function openApp(cfg: Config, log: Logger, opts: { bootstrap: boole
     // Printed once, in plain text, so a new user can copy it; it is never logged again.
     process.stdout.write(`\nCreated tenant "default" with a test API key (shown only now):\n\n  ${key}\n\n`);
   }
-  const stale = staleChunkCount(svc);
+  const stale = await staleChunkCount(svc);
   if (stale > 0) {
     log.warn("indexed chunks were embedded by another embedder; run `courseforge reindex` to re-embed them", {
       chunks: stale,

@@ -53,7 +53,7 @@ try {
     tenantId,
     nowIso(),
   ]);
-  const deps = { sqlite: srv.svc.sqlite, embedder: srv.svc.embedder };
+  const deps = { sqlite: srv.svc.sqlite, sql: srv.svc.sql, embedder: srv.svc.embedder };
   for (const d of corpus) {
     const extract = resultOfMarkdown(`# ${d.title}\n\n${d.text}`, { title: d.title });
     const documentId = await createDocumentRecord(sqliteSql(deps.sqlite), owner, {

@@ -1,8 +1,9 @@
 /**
  * Retrieval benchmark on BEIR SciFact, through the server's own chunking, indexing and search.
  *
- *   bun bench/retrieval/run.ts [--corpus DIR] [--qrels PATH] [--embedders builtin,transformers,ollama]
- *                              [--queries N] [--tune] [--sizes 10000,100000] [--no-latency]
+ *   bun bench/retrieval/run.ts [--engine sqlite|postgres|both] [--corpus DIR] [--qrels PATH]
+ *                              [--embedders builtin,transformers,ollama] [--queries N] [--tune]
+ *                              [--sizes 10000,100000] [--no-latency]
  *
  * The judged queries are split in two by id parity: the fusion is tuned on the tune half (even ids)
  * and judged on the held-out half (odd ids), so a weight fitted to noise shows up as a held-out loss.
@@ -12,14 +13,20 @@
  * from shuffled corpus sentences fill the index up to that size). --tune grid-searches the fusion on
  * the tune half only and picks a setting by the one-standard-error rule (see tune()); tune only on
  * train judgments (the default), never on test. --queries N keeps the first N judged queries.
+ * --engine indexes the corpus on SQLite (FTS5, vec0), on PostgreSQL (PGlite with pgvector over its
+ * socket server, test/helpers/pglite.ts: tsvector with BM25, pgvector HNSW), or on both, each
+ * through its engine's write path, and prints their figures side by side; the fusion grid and the
+ * latency sizes run on SQLite (filling PGlite, one WebAssembly thread, to 100,000 chunks takes hours).
  */
+
+import type { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../../src/config.ts";
 import { openDb } from "../../src/db/index.ts";
-import { sqliteSql } from "../../src/db/sql.ts";
+import { postgresSql, type Sql, sql, sqliteSql } from "../../src/db/sql.ts";
 import { createDocumentRecord, markDocumentReady } from "../../src/documents/records.ts";
 import { resultOfMarkdown } from "../../src/ingest/result.ts";
 import type { ExtractResult } from "../../src/ingest/types.ts";
@@ -29,15 +36,19 @@ import { ollamaEmbedder } from "../../src/retrieval/embedders/ollama.ts";
 import { findModel, inspectModel, transformersEmbedder } from "../../src/retrieval/embedders/transformers.ts";
 import type { Embedder } from "../../src/retrieval/embedders/types.ts";
 import { DEFAULT_FUSION, type FusionParams, fuse } from "../../src/retrieval/fusion.ts";
-import { type Hit, indexDocument, type RetrievalDeps, search } from "../../src/retrieval/index.ts";
-import { type Rankings, rankings } from "../../src/retrieval/search.ts";
+import { type Hit, indexDocument, search } from "../../src/retrieval/index.ts";
+import { searchPostgres } from "../../src/retrieval/postgres-search.ts";
+import { hasPgvector } from "../../src/retrieval/postgres-vector-tables.ts";
+import { type Rankings, rankings, type SearchInput } from "../../src/retrieval/search.ts";
 import { ensureTenant } from "../../src/tenants/keys.ts";
 import { newId, nowIso } from "../../src/util.ts";
+import { startPglite } from "../../test/helpers/pglite.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const { values } = parseArgs({
   args: process.argv.slice(2),
   options: {
+    engine: { type: "string", default: "sqlite" },
     corpus: { type: "string", default: resolve(ROOT, "../shared/corpus/qa/scifact") },
     qrels: { type: "string" },
     embedders: { type: "string" },
@@ -47,6 +58,11 @@ const { values } = parseArgs({
     "no-latency": { type: "boolean", default: false },
   },
 });
+type Engine = "sqlite" | "postgres";
+const engines: Engine[] =
+  values.engine === "both" ? ["sqlite", "postgres"] : values.engine === "postgres" ? ["postgres"] : ["sqlite"];
+if (!["sqlite", "postgres", "both"].includes(values.engine!))
+  throw new Error(`--engine sqlite|postgres|both, got ${values.engine}`);
 const corpusDir = values.corpus!;
 const qrelsPath = values.qrels ?? join(corpusDir, "qrels", "train.tsv");
 
@@ -97,58 +113,72 @@ const extractOf = (d: { title: string; text: string }): ExtractResult =>
   resultOfMarkdown(`# ${d.title}\n\n${d.text}`, { title: d.title });
 
 interface Bench {
-  deps: RetrievalDeps;
+  engine: Engine;
+  sql: Sql;
+  /** SQLite's connection, for the fusion grid's rankings and the latency run. */
+  sqlite: Database | null;
+  embedder: Embedder;
+  search(input: SearchInput): Promise<Hit[]>;
   tenantId: string;
   userId: string;
-  dir: string;
   chunks: number;
-  close(): void;
+  close(): Promise<void>;
 }
 
-async function indexCorpus(embedder: Embedder): Promise<Bench> {
-  const dir = mkdtempSync(join(tmpdir(), "cf-bench-retrieval-"));
-  const { sqlite } = await openDb(dir);
-  const { id: tenantId } = await ensureTenant(sqliteSql(sqlite), "bench");
-  const userId = newId();
-  sqlite.run("INSERT INTO users (id, tenant_id, external_id, created_at) VALUES (?, ?, 'bench', ?)", [
-    userId,
-    tenantId,
-    nowIso(),
-  ]);
-  const deps = { sqlite, embedder };
-  const started = performance.now();
-  for (const d of corpus) await addDocument(deps, tenantId, userId, d._id, extractOf(d));
-  const chunks = sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM retrieval_chunks").get()!.n;
-  console.log(
-    `  indexed ${corpus.length} documents as ${chunks} chunks in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-  );
+async function openEngine(engine: Engine, embedder: Embedder): Promise<Omit<Bench, "tenantId" | "userId" | "chunks">> {
+  if (engine === "sqlite") {
+    const dir = mkdtempSync(join(tmpdir(), "cf-bench-retrieval-"));
+    const { sqlite } = await openDb(dir);
+    return {
+      engine,
+      sql: sqliteSql(sqlite),
+      sqlite,
+      embedder,
+      search: (input) => search({ sqlite, embedder }, input),
+      close: async () => {
+        sqlite.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const pg = await startPglite();
+  const db = postgresSql(pg.client);
+  const vectors = await hasPgvector(db);
   return {
-    deps,
-    tenantId,
-    userId,
-    dir,
-    chunks,
-    close: () => {
-      sqlite.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    engine,
+    sql: db,
+    sqlite: null,
+    embedder,
+    search: (input) => searchPostgres({ db, embedder, vectors }, input),
+    close: () => pg.stop(),
   };
 }
 
-async function addDocument(
-  deps: RetrievalDeps,
-  tenantId: string,
-  userId: string,
-  filename: string,
-  extract: ExtractResult,
-): Promise<number> {
-  const documentId = await createDocumentRecord(
-    sqliteSql(deps.sqlite),
-    { tenantId, userId },
-    { filename, sourceType: "file" },
+async function indexCorpus(engine: Engine, embedder: Embedder): Promise<Bench> {
+  const opened = await openEngine(engine, embedder);
+  const { id: tenantId } = await ensureTenant(opened.sql, "bench");
+  const userId = newId();
+  await opened.sql.run(
+    sql`INSERT INTO users (id, tenant_id, external_id, created_at) VALUES (${userId}, ${tenantId}, 'bench', ${nowIso()})`,
   );
-  const { chunkCount } = await indexDocument(deps, { tenantId, userId, documentId, extract, spaceId: null });
-  await markDocumentReady(sqliteSql(deps.sqlite), documentId, {
+  const b: Bench = { ...opened, tenantId, userId, chunks: 0 };
+  const started = performance.now();
+  for (const d of corpus) b.chunks += await addDocument(b, d._id, extractOf(d));
+  console.log(
+    `  ${engine}: indexed ${corpus.length} documents as ${b.chunks} chunks in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return b;
+}
+
+/** A document record and its chunks, through their owners on the bench's engine. */
+async function addDocument(b: Bench, filename: string, extract: ExtractResult): Promise<number> {
+  const owner = { tenantId: b.tenantId, userId: b.userId };
+  const documentId = await createDocumentRecord(b.sql, owner, { filename, sourceType: "file" });
+  const { chunkCount } = await indexDocument(
+    { sql: b.sql, embedder: b.embedder },
+    { ...owner, documentId, extract, spaceId: null },
+  );
+  await markDocumentReady(b.sql, documentId, {
     blobKey: null,
     mimeType: extract.mimeType,
     pages: 1,
@@ -190,7 +220,7 @@ async function evaluate(b: Bench, qs: string[], mode: "lexical" | "vector" | "hy
   let ndcg = 0;
   let recall = 0;
   for (const q of qs) {
-    const hits = await search(b.deps, {
+    const hits = await b.search({
       tenantId: b.tenantId,
       userId: b.userId,
       scope: {},
@@ -216,10 +246,10 @@ const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
  * i.e. closest to BM25, the stronger signal. Weights 0 and 1 (each signal alone) are in the grid, so
  * the pick never scores worse than the better signal on the tune half.
  */
-async function tune(b: Bench) {
+async function tune(b: Bench, sqlite: Database) {
   const depth = 4 * EVAL_CHUNKS;
   const filenameOf = new Map(
-    b.deps.sqlite
+    sqlite
       .query<{ seq: number; filename: string }, []>(
         "SELECT c.seq, d.filename FROM retrieval_chunks c JOIN documents d ON d.id = c.document_id",
       )
@@ -229,7 +259,7 @@ async function tune(b: Bench) {
   const lists: (Rankings & { q: string })[] = [];
   for (const q of tuneQueries) {
     const r = await rankings(
-      b.deps,
+      { sqlite, embedder: b.embedder },
       { tenantId: b.tenantId, userId: b.userId, scope: {}, query: queries.get(q)!, topK: depth },
       depth,
     );
@@ -294,7 +324,7 @@ function prng(seed: number): () => number {
   };
 }
 
-async function latency(b: Bench, sizes: number[]) {
+async function latency(b: Bench, sqlite: Database, sizes: number[]) {
   const rand = prng(42);
   const sentences = corpus.flatMap((d) => d.text.split(/(?<=[.!?])\s+/)).filter((s) => s.length > 20);
   const sample = shuffled(evalQueries, rand).slice(0, 300);
@@ -306,22 +336,16 @@ async function latency(b: Bench, sizes: number[]) {
       const body = shuffled(sentences, rand)
         .slice(0, 6 + Math.floor(rand() * 10))
         .join(" ");
-      chunks += await addDocument(
-        b.deps,
-        b.tenantId,
-        b.userId,
-        `synthetic-${++n}`,
-        extractOf({ title: `Synthetic ${n}`, text: body }),
-      );
+      chunks += await addDocument(b, `synthetic-${++n}`, extractOf({ title: `Synthetic ${n}`, text: body }));
     }
     if (performance.now() - started > 1000)
       console.log(`  filled to ${chunks} chunks in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-    b.deps.sqlite.run("PRAGMA optimize");
+    sqlite.run("PRAGMA optimize");
     const run = async (mode: "hybrid" | "vector" | "lexical") => {
       const times: number[] = [];
       for (const q of sample) {
         const t = performance.now();
-        await search(b.deps, {
+        await b.search({
           tenantId: b.tenantId,
           userId: b.userId,
           scope: {},
@@ -373,21 +397,25 @@ const sizes = values["no-latency"] ? [] : values.sizes!.split(",").map(Number);
 console.log(`Fusion in use: ${JSON.stringify(DEFAULT_FUSION)}`);
 for (const [i, embedder] of (await availableEmbedders()).entries()) {
   console.log(`\n== ${embedder.id}`);
-  const b = await indexCorpus(embedder);
+  const benches: Bench[] = [];
   try {
-    console.log("           tune half            held-out half");
-    console.log("  mode     nDCG@10  recall@10   nDCG@10  recall@10");
+    for (const engine of engines) benches.push(await indexCorpus(engine, embedder));
+    console.log("                    tune half            held-out half");
+    console.log("  mode     engine    nDCG@10  recall@10   nDCG@10  recall@10");
     for (const mode of ["lexical", "vector", "hybrid"] as const) {
-      const [t, h] = [await evaluate(b, tuneQueries, mode), await evaluate(b, heldOutQueries, mode)];
-      const cells = [t.ndcg, t.recall, h.ndcg, h.recall].map((x) => x.toFixed(4));
-      console.log(
-        `  ${(mode === "lexical" ? "BM25" : mode).padEnd(8)} ${cells[0]}   ${cells[1]}      ${cells[2]}   ${cells[3]}`,
-      );
+      for (const b of benches) {
+        const [t, h] = [await evaluate(b, tuneQueries, mode), await evaluate(b, heldOutQueries, mode)];
+        const cells = [t.ndcg, t.recall, h.ndcg, h.recall].map((x) => x.toFixed(4));
+        console.log(
+          `  ${(mode === "lexical" ? "BM25" : mode).padEnd(8)} ${b.engine.padEnd(9)} ${cells[0]}   ${cells[1]}      ${cells[2]}   ${cells[3]}`,
+        );
+      }
     }
-    if (values.tune) await tune(b);
+    const onSqlite = benches.find((b) => b.sqlite);
+    if (values.tune && onSqlite) await tune(onSqlite, onSqlite.sqlite!);
     // Latency with the first embedder only: filling 100k chunks through a neural model takes hours on CPU.
-    if (i === 0 && sizes.length > 0) await latency(b, sizes);
+    if (i === 0 && sizes.length > 0 && onSqlite) await latency(onSqlite, onSqlite.sqlite!, sizes);
   } finally {
-    b.close();
+    for (const b of benches) await b.close();
   }
 }

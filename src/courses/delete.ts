@@ -37,7 +37,7 @@ export async function deleteCourse(
     }
     const keys = await madeBlobKeys(tx, courseId);
     // Chunks first, by their own statement: their full-text and vector rows go with them (triggers).
-    deleteCourseChunks(svc.sqlite, courseId);
+    await deleteCourseChunks(tx, courseId);
     await tx.run(sql`DELETE FROM courses WHERE id = ${courseId}`);
     return keys;
   });

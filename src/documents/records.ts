@@ -140,10 +140,9 @@ export async function markDocumentError(
   );
 }
 
-/** What failing a document takes: the seam, and the connection retrieval's chunk delete still runs on. */
+/** What failing a document takes: the seam (its chunks and its record in one transaction). */
 export interface FailDeps {
   sql: Sql;
-  sqlite: Database;
 }
 
 /**
@@ -156,8 +155,10 @@ export async function failDocument(
   message: string,
   blobKey: string | null = null,
 ): Promise<void> {
-  deleteChunksOf(svc.sqlite, { documentId: id, chapterId: null });
-  await markDocumentError(svc.sql, id, message, blobKey);
+  await svc.sql.transaction(async (tx) => {
+    await deleteChunksOf(tx, { documentId: id, chapterId: null });
+    await markDocumentError(tx, id, message, blobKey);
+  });
 }
 
 /**

@@ -35,7 +35,14 @@ function documentFrequencies(sqlite: Database, terms: string[]): Map<string, num
 
 /** The terms to search with: all of them, or the rarest that fit the postings budget. */
 export function selectTerms(sqlite: Database, terms: string[]): string[] {
-  const df = documentFrequencies(sqlite, terms);
+  return withinPostingsBudget(terms, documentFrequencies(sqlite, terms));
+}
+
+/**
+ * All the terms, or the rarest whose postings fit the budget, by each term's document frequency
+ * (both engines: FTS5's vocabulary here, PostgreSQL's term statistics in postgres-search.ts).
+ */
+export function withinPostingsBudget(terms: string[], df: ReadonlyMap<string, number>): string[] {
   const total = terms.reduce((s, t) => s + df.get(t)!, 0);
   if (total <= POSTINGS_BUDGET) return terms;
   const byRarity = [...terms].sort((a, b) => df.get(a)! - df.get(b)!);

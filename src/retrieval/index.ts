@@ -12,12 +12,12 @@ export {
   documentChunks,
   type MatchedChunk,
 } from "./chunk-reads.ts";
+export { deleteChunksOf, deleteChunksOfSync, deleteCourseChunks } from "./chunk-writes.ts";
 export { createEmbedder } from "./embedders/create.ts";
 export type { Embedder } from "./embedders/types.ts";
 export {
-  deleteChunksOf,
-  deleteCourseChunks,
   type IndexChapterInput,
+  type IndexDeps,
   type IndexDocumentInput,
   indexChapter,
   indexDocument,

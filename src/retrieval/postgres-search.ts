@@ -1,6 +1,6 @@
 /**
  * Hybrid search on PostgreSQL, the counterpart of search.ts's FTS5 and vec0 statements: full text
- * by the chunks' generated tsvector (`websearch_to_tsquery`, ranked by `ts_rank_cd`), vectors by
+ * by the chunks' generated tsvector (`websearch_to_tsquery`, ranked by BM25 as FTS5 ranks), vectors by
  * pgvector's cosine distance when the extension is there, fused by fusion.ts as on SQLite. Tenant,
  * learner, scope, readiness and roles are conditions of both rankings, as on SQLite, so another
  * tenant's chunk can neither appear nor push one out.
@@ -9,7 +9,7 @@
 import { inJsonArray, type Query, raw, type Sql, sql } from "../db/sql.ts";
 import type { BlockRole } from "../ingest/document.ts";
 import type { Embedder } from "./embedders/types.ts";
-import { questionTerms } from "./fts-query.ts";
+import { questionTerms, withinPostingsBudget } from "./fts-query.ts";
 import { DEFAULT_FUSION, fuse, type Ranked } from "./fusion.ts";
 import { type HitRow, hitsOf } from "./hits.ts";
 import { embeddingInput } from "./index-chunks.ts";
@@ -62,32 +62,78 @@ function filterSql(f: Filter): Query {
     AND (${anyScope})${f.roles ? sql` AND ${inJsonArray("c.role", f.roles)}` : sql``}`;
 }
 
+/** FTS5's BM25 constants, so both engines weigh a term's repeats and a chunk's length alike. */
+const K1 = 1.2;
+const B = 0.75;
 /**
- * ts_rank_cd's weights for labels {D, C, B, A}: the heading context (B) counts half the text (A),
- * as SQLite's bm25 column weights have it; it repeats across every chunk of a section.
+ * Column weights as SQLite's bm25() has them: the heading context (tsvector weight B) counts half
+ * the text (weight A); it repeats across every chunk of a section.
  */
-const RANK_WEIGHTS = "{0, 0, 0.5, 1}";
-/**
- * Divides a rank by the chunk's length (BM25 normalises by length too). On the dev half's HTML
- * books (bash manual, RFC 6787; their 150 section headings as queries) it put the top hit in the
- * named section for 31% of queries, against 21% dividing by 1 + log(length) and 17% not at all
- * (FTS5's BM25: 48%; ts_rank_cd has no IDF).
- */
-const RANK_NORMALIZATION = 2;
+const HEADING_WEIGHT = 0.5;
+const BODY_WEIGHT = 1;
+
+/** FTS5's IDF: log((N - n + 0.5) / (n + 0.5)), a term in over half the chunks counting next to nothing. */
+const idfOf = (chunks: number, n: number) => {
+  const idf = Math.log((chunks - n + 0.5) / (n + 0.5));
+  return idf > 0 ? idf : 1e-6;
+};
+
+interface QueryLexeme {
+  word: string;
+  lexeme: string;
+  df: number;
+}
 
 /**
- * Full-text ranking. The question's content words are OR-ed, as SQLite's FTS5 query does (a
- * question rarely has all its words in one chunk); websearch_to_tsquery reads no operator
- * but that `or`, so nothing a user types is an error.
+ * The question's words as the index's lexemes (English-stemmed as the tsvector is), each with the
+ * number of chunks holding it, from the term statistics the triggers keep (0017_retrieval_bm25).
+ */
+async function lexemesOf(db: Sql, words: string[]): Promise<QueryLexeme[]> {
+  return db.all<QueryLexeme>(
+    sql`SELECT w.word, u.lexeme, coalesce(t.chunks, 0) AS df
+          FROM jsonb_array_elements_text(${JSON.stringify(words)}::text::jsonb) AS w(word)
+          CROSS JOIN LATERAL unnest(to_tsvector('english', w.word)) AS u
+          LEFT JOIN retrieval_terms t ON t.term = u.lexeme`,
+  );
+}
+
+/**
+ * Full-text ranking by BM25, as FTS5 ranks on SQLite: the GIN index finds the chunks holding any
+ * of the question's content words (OR-ed, as SQLite's query: a question rarely has all its words
+ * in one chunk; the commonest left out past the postings budget), each scored from its tsvector's
+ * term frequencies and its stored length (words counted as FTS5 counts them) with the IDFs and
+ * average length of the whole index.
+ * websearch_to_tsquery reads no operator but `or`, so nothing a user types is an error.
  */
 async function lexicalRanking(db: Sql, f: Filter, question: string, k: number): Promise<Ranked[]> {
-  const terms = questionTerms(question);
-  if (terms.length === 0) return [];
+  const lexemes = await lexemesOf(db, questionTerms(question));
+  if (lexemes.length === 0) return [];
+  const dfOfWord = new Map<string, number>();
+  for (const l of lexemes) dfOfWord.set(l.word, Math.max(dfOfWord.get(l.word) ?? 0, l.df));
+  const words = new Set(withinPostingsBudget([...dfOfWord.keys()], dfOfWord));
+  const totals = await db.get<{ chunks: number; tokens: number }>(
+    sql`SELECT CAST(chunks AS double precision) AS chunks, CAST(tokens AS double precision) AS tokens FROM retrieval_term_totals`,
+  );
+  const chunks = totals?.chunks ?? 0;
+  if (chunks === 0) return [];
+  const avgLength = Math.max(1, totals!.tokens / chunks);
+  const idf = new Map(lexemes.filter((l) => words.has(l.word)).map((l) => [l.lexeme, idfOf(chunks, l.df)]));
+  const weights = JSON.stringify([...idf].map(([term, w]) => ({ term, idf: w })));
   return db.all<Ranked>(
-    sql`SELECT c.seq, ts_rank_cd(${RANK_WEIGHTS}::float4[], c.search, q, ${RANK_NORMALIZATION}) AS score
-          FROM retrieval_chunks c, websearch_to_tsquery('english', ${terms.join(" or ")}) q
-         WHERE c.search @@ q AND ${filterSql(f)}
-         ORDER BY score DESC, c.seq LIMIT ${k}`,
+    sql`WITH q AS (SELECT * FROM jsonb_to_recordset(${weights}::text::jsonb) AS q(term text, idf double precision))
+        SELECT c.seq, s.score
+          FROM retrieval_chunks c
+          CROSS JOIN LATERAL (
+            SELECT sum(q.idf * m.f * ${raw(String(K1 + 1))}
+                       / (m.f + ${raw(String(K1))} * (${raw(String(1 - B))} + ${raw(String(B))} * c.search_length / ${avgLength}::double precision))) AS score
+              FROM (SELECT u.lexeme,
+                           ${raw(String(BODY_WEIGHT))} * cardinality(array_positions(u.weights, 'A'))
+                             + ${raw(String(HEADING_WEIGHT))} * cardinality(array_positions(u.weights, 'B')) AS f
+                      FROM unnest(c.search) AS u) m
+              JOIN q ON q.term = m.lexeme
+          ) s
+         WHERE c.search @@ websearch_to_tsquery('english', ${[...words].join(" or ")}) AND ${filterSql(f)}
+         ORDER BY s.score DESC, c.seq LIMIT ${k}`,
   );
 }
 

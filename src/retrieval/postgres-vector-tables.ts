@@ -77,17 +77,3 @@ export async function ensurePostgresVectorTable(db: Sql, space: VectorSpace): Pr
     return name;
   });
 }
-
-/** Writes (or replaces) the vectors of chunks already inserted. */
-export async function writePostgresVectors(
-  db: Sql,
-  table: string,
-  rows: readonly { seq: number; vector: Float32Array }[],
-): Promise<void> {
-  for (const r of rows) {
-    await db.run(
-      sql`INSERT INTO ${raw(table)} (chunk_seq, embedding) VALUES (${r.seq}, ${vectorLiteral(r.vector)}::vector)
-          ON CONFLICT (chunk_seq) DO UPDATE SET embedding = excluded.embedding`,
-    );
-  }
-}

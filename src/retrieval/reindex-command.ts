@@ -1,6 +1,7 @@
 /** `courseforge reindex [all]`: re-embeds stored chunks with the configured embedder, with a progress bar. */
 import type { Config } from "../config.ts";
 import { openDb } from "../db/index.ts";
+import { sqliteSql } from "../db/sql.ts";
 import { createEmbedder } from "./embedders/create.ts";
 import { type ReindexProgress, reindexAll } from "./reindex.ts";
 
@@ -27,7 +28,7 @@ export async function runReindexCommand(cfg: Config, mode: string | undefined): 
       `Re-embedding ${mode === "all" ? "every chunk" : "chunks made by another embedder"} with ${embedder.describe()}\n`,
     );
     const { done } = await reindexAll(
-      { sqlite, embedder },
+      { sql: sqliteSql(sqlite), embedder },
       { all: mode === "all", onProgress: progressBar(performance.now()) },
     );
     process.stderr.write(`${process.stderr.isTTY ? "\n" : ""}Re-embedded ${done} chunks\n`);

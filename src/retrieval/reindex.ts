@@ -3,9 +3,9 @@
  * (or, with `all`, every chunk) gets a new vector from the active one, batch by batch. Each batch
  * commits on its own, so an interrupted run keeps its progress and a second run finishes the rest.
  */
-import type { Database } from "bun:sqlite";
-import { embeddingInput, type RetrievalDeps } from "./index-chunks.ts";
-import { ensureVectorTable, findVectorTable, insertVectorSql, vectorKeys, vectorRow } from "./vector-tables.ts";
+import { type Query, type Sql, sql } from "../db/sql.ts";
+import { embeddingInput, type IndexDeps } from "./index-chunks.ts";
+import { removeVector, type VectorStore, vectorStoreOf } from "./vector-store.ts";
 
 export interface ReindexProgress {
   done: number;
@@ -32,63 +32,69 @@ interface StaleChunk {
   dimension: number;
 }
 
-function staleCondition(deps: RetrievalDeps, all: boolean): { where: string; params: (string | number)[] } {
-  if (all) return { where: "1 = 1", params: [] };
+function staleCondition(deps: IndexDeps, all: boolean): Query {
+  if (all) return sql`1 = 1`;
   const dim = deps.embedder.dimension;
-  return dim > 0
-    ? { where: "(embedder != ? OR dimension != ?)", params: [deps.embedder.id, dim] }
-    : { where: "embedder != ?", params: [deps.embedder.id] };
+  return dim > 0 ? sql`(embedder <> ${deps.embedder.id} OR dimension <> ${dim})` : sql`embedder <> ${deps.embedder.id}`;
 }
+
+const countWhere = async (db: Sql, where: Query) =>
+  (await db.get<{ n: number }>(sql`SELECT CAST(count(*) AS INTEGER) AS n FROM retrieval_chunks WHERE ${where}`))!.n;
 
 /** Chunks whose vectors the active embedder did not make. */
-export function staleChunkCount(deps: RetrievalDeps): number {
-  const { where, params } = staleCondition(deps, false);
-  return deps.sqlite
-    .query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM retrieval_chunks WHERE ${where}`)
-    .get(...params)!.n;
+export function staleChunkCount(deps: IndexDeps): Promise<number> {
+  return countWhere(deps.sql, staleCondition(deps, false));
 }
 
-function moveVectors(
-  sqlite: Database,
+async function moveVectors(
+  db: Sql,
+  store: VectorStore,
   active: string,
-  table: string,
+  table: string | null,
   dimension: number,
   batch: StaleChunk[],
   vectors: Float32Array[],
-): void {
-  const insert = sqlite.prepare(insertVectorSql(table));
-  const update = sqlite.prepare("UPDATE retrieval_chunks SET embedder = ?, dimension = ? WHERE seq = ?");
-  sqlite.transaction(() => {
-    batch.forEach((c, i) => {
+): Promise<void> {
+  // Found before the transaction, as the new space's table was made: no DDL inside it.
+  const old = new Map<string, string | null>();
+  for (const c of batch) {
+    const key = `${c.embedder}@${c.dimension}`;
+    if (!old.has(key)) old.set(key, await store.find({ embedder: c.embedder, dimension: c.dimension }));
+  }
+  await db.transaction(async (tx) => {
+    const moved = [];
+    for (const [i, c] of batch.entries()) {
+      const changed = await tx.run(
+        sql`UPDATE retrieval_chunks SET embedder = ${active}, dimension = ${dimension} WHERE seq = ${c.seq}`,
+      );
       // Deleted since the batch was read (its document went): nothing to move.
-      if (update.run(active, dimension, c.seq).changes === 0) return;
-      const old = findVectorTable(sqlite, { embedder: c.embedder, dimension: c.dimension });
-      if (old) sqlite.run(`DELETE FROM ${old} WHERE chunk_seq = ?`, [c.seq]);
-      insert.run(...vectorRow(c.seq, c.tenant_id, vectorKeys(c), vectors[i]!));
-    });
-  })();
+      if (changed === 0) continue;
+      const from = old.get(`${c.embedder}@${c.dimension}`);
+      if (from) await removeVector(tx, from, c.seq);
+      moved.push({ ...c, vector: vectors[i]! });
+    }
+    if (table) await store.write(tx, table, moved);
+  });
 }
 
-export async function reindexAll(deps: RetrievalDeps, opts: ReindexOptions = {}): Promise<ReindexProgress> {
+export async function reindexAll(deps: IndexDeps, opts: ReindexOptions = {}): Promise<ReindexProgress> {
   const batchSize = opts.batchSize ?? 64;
-  const { where, params } = staleCondition(deps, opts.all ?? false);
-  const total = deps.sqlite
-    .query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM retrieval_chunks WHERE ${where}`)
-    .get(...params)!.n;
-  const page = deps.sqlite.query<StaleChunk, (string | number)[]>(
-    `SELECT seq, tenant_id, user_id, document_id, course_id, space_id, text, context, embedder, dimension
-       FROM retrieval_chunks WHERE ${where} AND seq > ? ORDER BY seq LIMIT ?`,
-  );
+  const where = staleCondition(deps, opts.all ?? false);
+  const total = await countWhere(deps.sql, where);
+  const store = await vectorStoreOf(deps.sql);
   let done = 0;
   let last = 0;
   opts.onProgress?.({ done, total });
   for (;;) {
-    const batch = page.all(...params, last, batchSize);
+    const batch = await deps.sql.all<StaleChunk>(
+      sql`SELECT seq, tenant_id, user_id, document_id, course_id, space_id, text, context, embedder, dimension
+            FROM retrieval_chunks WHERE ${where} AND seq > ${last} ORDER BY seq LIMIT ${batchSize}`,
+    );
     if (batch.length === 0) break;
     const vectors = await deps.embedder.embed(batch.map((c) => embeddingInput(c.context, c.text)));
     const dimension = vectors[0]!.length;
-    const table = ensureVectorTable(deps.sqlite, { embedder: deps.embedder.id, dimension });
-    moveVectors(deps.sqlite, deps.embedder.id, table, dimension, batch, vectors);
+    const table = await store.ensure({ embedder: deps.embedder.id, dimension });
+    await moveVectors(deps.sql, store, deps.embedder.id, table, dimension, batch, vectors);
     last = batch[batch.length - 1]!.seq;
     done += batch.length;
     opts.onProgress?.({ done, total });

@@ -7,7 +7,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { getOrCreate, nowIso } from "../util.ts";
-import { binaryCode, CODE_BITS } from "./binary-code.ts";
+import { CODE_BITS } from "./binary-code.ts";
 
 export interface VectorSpace {
   embedder: string;
@@ -101,18 +101,3 @@ export function vectorKeys(c: {
 }) {
   return [keyOf(c.user_id), keyOf(c.document_id), keyOf(c.course_id), keyOf(c.space_id)] as const;
 }
-
-export const insertVectorSql = (table: string) =>
-  `INSERT INTO ${table} (chunk_seq, tenant_id, user_key, document_key, course_key, space_key, code, embedding)
-   VALUES (?, ?, ?, ?, ?, ?, vec_bit(?), ?)`;
-
-/** Parameters of insertVectorSql for one chunk. */
-export const vectorRow = (seq: number, tenantId: string, keys: readonly number[], v: Float32Array) => [
-  seq,
-  tenantId,
-  ...keys,
-  binaryCode(v),
-  vectorBytes(v),
-];
-
-const vectorBytes = (v: Float32Array) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);

@@ -8,6 +8,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { openConnection } from "../db/connection.ts";
+import { sqliteSql } from "../db/sql.ts";
 import type { ExtractResult, IndexJob } from "../ingest/types.ts";
 import { type Chunk, chunkDocument } from "./chunk.ts";
 import { createEmbedder, type EmbedderConfig } from "./embedders/create.ts";
@@ -82,11 +83,12 @@ export async function indexInWorker(job: IndexJob, result: ExtractResult): Promi
     chapterId: null,
     spaceId: job.spaceId,
   };
-  const deps = { sqlite: await connection(job.dataDir), embedder: embedderFor(job.embedder) };
-  if (holding && !holding.has(deps.sqlite)) {
-    deps.sqlite.run("BEGIN IMMEDIATE");
-    holding.add(deps.sqlite);
+  const sqlite = await connection(job.dataDir);
+  if (holding && !holding.has(sqlite)) {
+    sqlite.run("BEGIN IMMEDIATE");
+    holding.add(sqlite);
   }
+  const deps = { sql: sqliteSql(sqlite), embedder: embedderFor(job.embedder) };
   // A server that is gone has marked the document failed on restart: write nothing more for it.
   const serverAlive = () => process.ppid === server || process.exit(0);
   const chunks = chunkDocument(result);
@@ -103,5 +105,8 @@ export interface ChapterIndexJob {
 
 /** Indexes a written chapter for course Q&A, replacing its previous chunks. */
 export async function indexChapterInThread(job: ChapterIndexJob): Promise<void> {
-  await indexChapter({ sqlite: await connection(job.dataDir), embedder: embedderFor(job.embedder) }, job.chapter);
+  await indexChapter(
+    { sql: sqliteSql(await connection(job.dataDir)), embedder: embedderFor(job.embedder) },
+    job.chapter,
+  );
 }

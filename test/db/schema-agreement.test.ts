@@ -138,9 +138,15 @@ const PG_TYPES: Record<string, string[]> = {
 
 /**
  * PostgreSQL's own search structures, which stand for SQLite's FTS5 virtual tables (left out of
- * migratedTables above) and share no SQL with them: the chunks' generated tsvector and its GIN index.
+ * migratedTables above) and share no SQL with them: the chunks' generated tsvector and its GIN index,
+ * and the statistics BM25 reads, each chunk's length and the terms' counts (FTS5 keeps its own inside
+ * the index).
  */
-const POSTGRES_SEARCH = { columns: ["retrieval_chunks.search"], indexes: ["retrieval_chunks_search"] };
+const POSTGRES_SEARCH = {
+  tables: ["retrieval_terms", "retrieval_term_totals"],
+  columns: ["retrieval_chunks.search", "retrieval_chunks.search_length"],
+  indexes: ["retrieval_chunks_search"],
+};
 
 /** PostgreSQL's `rowid` stands for SQLite's implicit rowid (the baseline migration says why). */
 async function postgresColumns(table: string): Promise<Column[]> {
@@ -168,7 +174,8 @@ test("PostgreSQL's migrations declare the migrated SQLite tables", async () => {
   const rows: { name: string }[] = await pg.client.unsafe(
     "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'schema_migrations'",
   );
-  expect(rows.map((r) => r.name).sort()).toEqual([...migratedTables(), ...POSTGRES_TABLES].sort());
+  const tables = rows.map((r) => r.name).filter((name) => !POSTGRES_SEARCH.tables.includes(name));
+  expect(tables.sort()).toEqual([...migratedTables(), ...POSTGRES_TABLES].sort());
 });
 
 test.each(migratedTables())("%s on PostgreSQL: same columns, mapped types, nullability and keys", async (table) => {
@@ -214,7 +221,7 @@ test.each(migratedTables())("%s on PostgreSQL: same indexes and unique constrain
   expect(await postgresIndexes(table)).toEqual(onSqlite);
 });
 
-test("PostgreSQL's search structures left out above are there: the chunks' tsvector under a GIN index", async () => {
+test("PostgreSQL's search structures left out above are there: the chunks' tsvector under a GIN index, the term statistics", async () => {
   const column: { type: string; generated: string }[] = await pg.client.unsafe(
     `SELECT data_type AS type, is_generated AS generated FROM information_schema.columns
       WHERE table_name = 'retrieval_chunks' AND column_name = 'search'`,
@@ -224,4 +231,9 @@ test("PostgreSQL's search structures left out above are there: the chunks' tsvec
     `SELECT am.amname AS method FROM pg_class c JOIN pg_am am ON am.oid = c.relam WHERE c.relname = 'retrieval_chunks_search'`,
   );
   expect(index).toEqual([{ method: "gin" }]);
+  const statistics: { name: string }[] = await pg.client.unsafe(
+    "SELECT table_name AS name FROM information_schema.tables WHERE table_name = ANY($1) ORDER BY table_name",
+    [POSTGRES_SEARCH.tables],
+  );
+  expect(statistics.map((t) => t.name)).toEqual([...POSTGRES_SEARCH.tables].sort());
 });

@@ -1,6 +1,7 @@
 /** Completed courses with real chapter text, written straight into a server's database. */
 import { loadConfig } from "../../src/config.ts";
 import { openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { resultOfMarkdown } from "../../src/ingest/result.ts";
 import { createEmbedder, indexChapter, indexDocument } from "../../src/retrieval/index.ts";
 import { newId } from "../../src/util.ts";
@@ -132,7 +133,10 @@ export async function indexCourse(
 ): Promise<void> {
   const { sqlite } = await openDb(dataDir, { migrate: false });
   try {
-    const deps = { sqlite, embedder: createEmbedder(loadConfig({ DATA_DIR: dataDir, EMBEDDER: "builtin" })) };
+    const deps = {
+      sql: sqliteSql(sqlite),
+      embedder: createEmbedder(loadConfig({ DATA_DIR: dataDir, EMBEDDER: "builtin" })),
+    };
     const course = sqlite
       .query<{ tenant_id: string; user_id: string }, [string]>("SELECT tenant_id, user_id FROM courses WHERE id = ?")
       .get(courseId)!;

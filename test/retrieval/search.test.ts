@@ -8,6 +8,7 @@ import type { ExtractResult } from "../../src/ingest/types.ts";
 import { blobPath, putBlob } from "../../src/media/blob-store.ts";
 import { builtinEmbedder } from "../../src/retrieval/embedders/builtin.ts";
 import {
+  type IndexDeps,
   indexChapter,
   indexDocument,
   type RetrievalDeps,
@@ -22,12 +23,12 @@ import { cleanup, tempDir } from "../helpers/server.ts";
 const embedder = builtinEmbedder();
 let dir: string;
 let opened: OpenedDb;
-let deps: RetrievalDeps;
+let deps: RetrievalDeps & IndexDeps;
 
 beforeAll(async () => {
   dir = tempDir("cf-retrieval-");
   opened = await openDb(dir);
-  deps = { sqlite: opened.sqlite, embedder };
+  deps = { sqlite: opened.sqlite, sql: sqliteSql(opened.sqlite), embedder };
 });
 afterAll(() => {
   opened.sqlite.close();
@@ -294,8 +295,8 @@ describe("deletion and re-embedding", () => {
   test("after a change of embedder, search still scores by the new one, and reindex moves every vector", async () => {
     const owner = await newOwner("reindex-tenant");
     const id = await addDoc(owner, "# Tides\n\nThe moon's gravity raises ocean tides twice a day.");
-    const next: RetrievalDeps = { sqlite: deps.sqlite, embedder: builtinEmbedder(128, "test") };
-    const stale = staleChunkCount(next);
+    const next = { ...deps, embedder: builtinEmbedder(128, "test") };
+    const stale = await staleChunkCount(next);
     expect(stale).toBe(count("SELECT count(*) AS n FROM retrieval_chunks"));
 
     const before = await search(next, { ...owner, scope: { documentIds: [id] }, query: "moon tides", topK: 1 });
@@ -307,7 +308,7 @@ describe("deletion and re-embedding", () => {
     expect(done).toBe(stale);
     expect(total).toBe(stale);
     expect(progress.at(-1)).toBe(stale);
-    expect(staleChunkCount(next)).toBe(0);
+    expect(await staleChunkCount(next)).toBe(0);
     const oldTable = deps.sqlite
       .query<{ table_name: string }, []>("SELECT table_name FROM retrieval_vector_tables WHERE dimension = 384")
       .get()!.table_name;

@@ -6,13 +6,16 @@
 import m0015 from "./0015_baseline.sql" with { type: "text" };
 import m0015Search from "./0015_retrieval_search.sql" with { type: "text" };
 import m0016RateWindows from "./0016_rate_windows.sql" with { type: "text" };
+import m0017Bm25 from "./0017_retrieval_bm25.sql" with { type: "text" };
 
 /**
- * `0015_retrieval_search` has no SQLite twin: full text and vectors are each engine's own
- * structures. Nor has `0016_rate_windows`: SQLite's one process counts its rate limits in memory.
+ * `0015_retrieval_search` and `0017_retrieval_bm25` have no SQLite twin: full text, its ranking
+ * statistics and vectors are each engine's own structures. Nor has `0016_rate_windows`: SQLite's
+ * one process counts its rate limits in memory.
  */
 export const postgresMigrations: { version: string; sql: string }[] = [
   { version: "0015_baseline", sql: m0015 },
   { version: "0015_retrieval_search", sql: m0015Search },
   { version: "0016_rate_windows", sql: m0016RateWindows },
+  { version: "0017_retrieval_bm25", sql: m0017Bm25 },
 ];
