@@ -11,6 +11,7 @@ import { basename, dirname, resolve } from "node:path";
 
 export const CORPUS = resolve(import.meta.dir, "../../../shared/corpus");
 export const DEBIAN_CACHE = resolve(import.meta.dir, "../.cache/structure/pdf");
+export const DERIVED_DIR = resolve(import.meta.dir, "../.cache/structure/no-outline");
 
 export type Half = "dev" | "test";
 export type Kind = "pdf" | "docx" | "html";
@@ -25,6 +26,8 @@ export interface BenchDocument {
   /** PDF pages; null for DOCX and HTML. */
   pages: number | null;
   half: Half;
+  /** For a copy made from another document (strip-outline.ts): the document whose truth holds. */
+  truthOf?: BenchDocument;
 }
 
 /** A PDF of 100 pages or more: the books the course section builds and front matter is expected in. */
@@ -130,14 +133,32 @@ const debianDocument = ([source, file, pages]: [string, string, number]): BenchD
   half: halfOf(file),
 });
 
-export const ALL_DOCUMENTS: BenchDocument[] = [
-  ...CORPUS_FILES.map(corpusDocument),
-  ...DEBIAN_FILES.map(debianDocument),
-];
+const SOURCES: BenchDocument[] = [...CORPUS_FILES.map(corpusDocument), ...DEBIAN_FILES.map(debianDocument)];
+
+/**
+ * DEV books copied without their outline (strip-outline.ts), so that DEV holds outline-less books as
+ * TEST does: a report, a LaTeX book with a title page and contents, and a manual with an appended
+ * licence. Each copy's name (NAME-no-outline.pdf) falls in DEV by the same sha1 rule.
+ */
+const OUTLINE_STRIPPED = ["nist-sp800-37r2.pdf", "lshort.pdf", "debian-reference.en.pdf", "sbcl.pdf"];
+
+export function derivedDocuments(): { doc: BenchDocument; original: BenchDocument }[] {
+  return OUTLINE_STRIPPED.map((name) => {
+    const original = SOURCES.find((d) => d.name === name)!;
+    const copy = `${basename(name, ".pdf")}-no-outline.pdf`;
+    const doc = { ...original, name: copy, path: resolve(DERIVED_DIR, copy), half: halfOf(copy), truthOf: original };
+    return { doc, original };
+  });
+}
+
+export const ALL_DOCUMENTS: BenchDocument[] = [...SOURCES, ...derivedDocuments().map((d) => d.doc)];
 
 export const isBook = (d: BenchDocument) => (d.pages ?? 0) >= BOOK_PAGES;
 
-/** The documents of a half ("all" for both) whose name contains `only`. */
+/** The documents of a half ("all" for both) whose name contains one of `only`'s comma-separated names. */
 export function selectDocuments(half: Half | "all", only?: string): BenchDocument[] {
-  return ALL_DOCUMENTS.filter((d) => (half === "all" || d.half === half) && (!only || d.name.includes(only)));
+  const names = only?.split(",").filter(Boolean) ?? [];
+  return ALL_DOCUMENTS.filter(
+    (d) => (half === "all" || d.half === half) && (names.length === 0 || names.some((n) => d.name.includes(n))),
+  );
 }

@@ -1,11 +1,11 @@
 /**
- * Document structure on 68 real documents nobody tuned for (issue #28): headings, outlines, front
+ * Document structure on 68 real documents (and 4 outline-less copies) nobody tuned for (issue #28): headings, outlines, front
  * and back matter, and courses that follow the book.
- * Usage: sh bench/structure/fetch-debian.sh   (once: the Debian documentation PDFs, into bench/.cache)
- *        bun bench/structure/run.ts [--half dev|test|all] [--only NAME] [--courses] [--courses-only] [--shard K/N] [--no-speed]
+ * Usage: sh bench/structure/fetch-debian.sh && bun bench/structure/strip-outline.ts   (once, into bench/.cache)
+ *        bun bench/structure/run.ts [--half dev|test|all] [--only NAME,NAME] [--courses] [--courses-only] [--shard K/N] [--no-speed]
  *
- * Documents (documents.ts): the shared corpus's books/, pdf/, docx/ and html/ and 36 PDFs of
- * Debian documentation packages; each is in the DEV half (tune on it) or the TEST half (run it,
+ * Documents (documents.ts): the shared corpus's books/, pdf/, docx/ and html/, 36 PDFs of
+ * Debian documentation packages and 4 DEV books copied without their outline (strip-outline.ts); each is in the DEV half (tune on it) or the TEST half (run it,
  * never read its failures to write a rule) by parseInt(sha1(name).slice(0, 8), 16) % 2, and every
  * table is printed per half with its totals. Truth is read from the documents by other routes
  * than ingest (truth-headings.ts, page-labels.ts): outlines by poppler, contents pages and
@@ -83,7 +83,7 @@ interface DocumentFigures {
 
 async function measure(doc: BenchDocument): Promise<DocumentFigures> {
   const truth = await headingTruth(doc);
-  const labels = doc.kind === "pdf" ? await pageLabels(doc.name) : null;
+  const labels = doc.kind === "pdf" ? await pageLabels(doc.truthOf?.name ?? doc.name) : null;
   const used = await extractDocument(doc);
   const hasOutline = truth?.from === "outline";
   const withheldBlocks = hasOutline ? (await extractDocument(doc, false)).blocks : used.blocks;
@@ -233,7 +233,10 @@ function courseTable(half: Half, figures: CourseFigures[]): void {
 }
 
 const missing = ALL_DOCUMENTS.filter((d) => !existsSync(d.path)).map((d) => d.name);
-if (missing.length > 0) throw new Error(`missing ${missing.join(", ")}: run sh bench/structure/fetch-debian.sh first`);
+if (missing.length > 0)
+  throw new Error(
+    `missing ${missing.join(", ")}: run sh bench/structure/fetch-debian.sh and bun bench/structure/strip-outline.ts first`,
+  );
 
 for (const half of HALVES) {
   const docs = selectDocuments(half, values.only);
@@ -251,7 +254,7 @@ for (const half of HALVES) {
     const inputs: CourseInput[] = [];
     const [k, n] = values.shard.split("/").map(Number) as [number, number];
     for (const doc of docs.filter(isBook).filter((_, i) => i % n === k - 1)) {
-      const labels = await pageLabels(doc.name);
+      const labels = await pageLabels(doc.truthOf?.name ?? doc.name);
       const truth = await headingTruth(doc);
       if (labels) inputs.push({ doc, labels, truth: truth ? [...truth.outline, ...truth.headings] : [] });
     }

@@ -5,6 +5,7 @@
  *     cut off with "…", or a sentence of 8+ words: nist-sp800-37r2 bookmarks whole paragraphs and
  *     "Quick link to summary table …") or when their title is printed neither on their destination
  *     page nor the next (a bookmark to a figure or a page break): nothing on the page to detect.
+ *   - A DEV book copied without its outline (strip-outline.ts): the original's outline, as above.
  *   - PDF without an outline: its printed contents page, transcribed by hand into
  *     truth/contents/NAME.json (title, PDF page, level).
  *   - DOCX: paragraphs whose style (through styles.xml) is named "heading N", with text.
@@ -28,7 +29,7 @@ export interface TruthHeading {
 }
 
 export interface HeadingTruth {
-  from: "outline" | "contents page" | "styles" | "tags";
+  from: "outline" | "original's outline" | "contents page" | "styles" | "tags";
   /** The truth for heading detection: what is printed where it stands. */
   headings: TruthHeading[];
   /**
@@ -126,7 +127,9 @@ async function htmlTruth(path: string): Promise<HeadingTruth> {
 export async function headingTruth(doc: BenchDocument): Promise<HeadingTruth | null> {
   if (doc.kind === "docx") return docxTruth(doc.path);
   if (doc.kind === "html") return htmlTruth(doc.path);
-  const fromOutline = outlineTruth(doc.path);
+  const fromOutline = outlineTruth(doc.truthOf?.path ?? doc.path);
+  // A copy without its outline is read with nothing withheld; the original's outline is its truth.
+  if (fromOutline && doc.truthOf) return { ...fromOutline, from: "original's outline", outline: [] };
   if (fromOutline) return fromOutline;
   const hand = join(TRUTH_DIR, "contents", `${doc.name}.json`);
   if (!existsSync(hand)) return null;

@@ -14,6 +14,8 @@ import { type Paragraph, type Section, topDepth, topSections, wordsOf } from "./
 /** A section with the headings that make it one: its own last, outermost first. */
 export interface BookSection extends Section {
   path: string[];
+  /** Whether it has headed sections of its own (a preface most often has none where chapters do). */
+  divided?: boolean;
 }
 
 // A section under a tenth of an average chapter does not count as one of the book's divisions
@@ -38,6 +40,8 @@ function sectionsAt(paragraphs: Paragraph[], from: number, to: number, depth: nu
   const close = (end: number) => {
     if (!current) return;
     const { path } = current;
+    let divided = false;
+    for (let i = current.from; i < end && !divided; i++) divided = paragraphs[i]!.headingPath.length > path.length;
     out.push({
       documentId: paragraphs[current.from]!.documentId,
       title: path.at(-1) ?? paragraphs[current.from]!.headingPath.at(-1) ?? "Introduction",
@@ -46,6 +50,7 @@ function sectionsAt(paragraphs: Paragraph[], from: number, to: number, depth: nu
       to: end,
       depth: Math.max(0, path.length - 1),
       words: wordsOf(paragraphs, current.from, end),
+      divided,
     });
   };
   for (let i = from; i < to; i++) {
@@ -262,10 +267,21 @@ function rangeTitle(all: string[], titles: string[]): string {
 }
 
 /**
+ * How many units open a book that numbers no chapter: where most units have sections of their own,
+ * the leading ones with none (a preface, a foreword, a notice before the chapters) are no chapter.
+ */
+function openingRun(units: BookSection[]): number {
+  if (units.filter((u) => u.divided).length * 2 <= units.length) return 0;
+  const first = units.findIndex((u) => u.divided);
+  return Math.max(0, first);
+}
+
+/**
  * A group's title: its one section's heading; the heading of the one part it is exactly; the
  * parts it covers whole, where the book has parts; else the range from its first body chapter, so
  * an unnumbered opening (a preface, a notice) never names the group where the book numbers its
- * chapters. Parts are the headings at depth `top`, the document's top level.
+ * chapters, nor where it numbers none but the opening stands apart by having no sections. Parts
+ * are the headings at depth `top`, the document's top level.
  */
 export function bookGroupTitle(units: BookSection[], group: BookSection[], top = 0): string {
   if (group.length === 1) return cleanTitle(group[0]!.title);
@@ -290,9 +306,10 @@ export function bookGroupTitle(units: BookSection[], group: BookSection[], top =
     return rangeTitle([...new Set(units.map(inPart).filter((p) => p !== null))], parts);
   }
   // Where the book has parts, its chapters are the units inside them: an opening before them is none.
-  const chapters = units.some((u) => inPart(u) !== null) ? units.filter((u) => inPart(u) !== null) : units;
+  const inParts = units.some((u) => inPart(u) !== null) ? units.filter((u) => inPart(u) !== null) : units;
+  const numbered = inParts.some((u) => numberOf(u.title) !== null);
+  const chapters = numbered ? inParts : inParts.slice(openingRun(inParts));
   const titles = chapters.map((u) => u.title);
-  const numbered = titles.some((t) => numberOf(t) !== null);
   const lead = group.findIndex((u) => chapters.includes(u) && (!numbered || numberOf(u.title) !== null));
   return rangeTitle(
     titles,

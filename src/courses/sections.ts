@@ -49,7 +49,12 @@ function unsaid(said: Set<string>, text: string): string {
   for (const raw of splitSentences(text.replace(/\s*\n\s*/g, " "))) {
     const sentence = raw.trim();
     if (wordCount(sentence) < REPEAT_SENTENCE_WORDS) continue;
-    const key = sentence.toLowerCase();
+    // By its words alone: a restatement that differs only in a comma or a quote mark ("a program,
+    // devoted to" in the opening, "a program devoted to" in a release notice) is said again.
+    const key = sentence
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, " ")
+      .trim();
     if (!said.has(key)) said.add(key);
     // Its words as the paragraph has them: a line may break anywhere inside it.
     else out = out.replace(new RegExp(escapeRegExp(sentence).replace(/ +/g, "\\s+")), "");

@@ -84,3 +84,11 @@ test("a book without parts: a group opening with the preface is titled by its fi
   expect(titles[0]).toMatch(/^(Chapters 1–\d: )?Basalt\b/);
   for (const t of titles) expect(t).not.toContain("Preface");
 }, 180_000);
+
+test("a book without parts or numbers: a group opening with the preface is titled and counted from its first chapter", async () => {
+  const titles = await titlesOf(book({ parts: false, numbered: false }), 2);
+  expect(titles).toHaveLength(2);
+  // The preface has no sections where every chapter has three: it opens the book and is no chapter of it.
+  expect(titles[0]).toMatch(/^(Chapters 1–\d: )?Basalt\b/);
+  for (const t of titles) expect(t).not.toContain("Preface");
+}, 180_000);
