@@ -6,10 +6,11 @@
  * every definition lost the word it defines (a course chapter of headless definitions). Read as
  * entries, each is one paragraph, "term — definition", as an HTML definition list reads.
  *
- * Found from the page's own layout: at least three short term lines at one left edge, each with a
- * definition starting on its baseline at one indent, and definitions that run on over lines with
- * nothing beside them. Two columns of prose share baselines on every line and their left column's
- * lines are long, so they never qualify; a table's row has more than two cells.
+ * Found from the page's own layout and order: at least three short term lines at one left edge,
+ * each with a definition starting on its baseline at one indent, in alphabetical order; the
+ * definitions run on over lines with nothing beside them, and nothing stands right of them (a
+ * reference card's third column). Two columns of prose share baselines on every line and their left
+ * column's lines are long; a table's row has more than two cells; a margin note is not in order.
  */
 import { CELL_SEPARATOR, joinLine, type PdfLine } from "./pdf-layout.ts";
 
@@ -19,7 +20,7 @@ import { CELL_SEPARATOR, joinLine, type PdfLine } from "./pdf-layout.ts";
  */
 const MAX_TERM_WORDS = 6;
 const MAX_TERM_CHARS = 60;
-const TERM_RE = /^[\p{L}\p{N}"“(][^.;,:]*[^.;,:\s]$/u;
+const TERM_RE = /^[\p{L}\p{N}"“(][^.;,:=\\{}<>|$#%&]*[^.;,:=\\{}<>|$#%&\s-]$/u;
 /** A definition opens like a sentence or a quotation (a price or a count opens a table's cell). */
 const DEFINITION_START_RE = /^(\p{Lu}|["“(])/u;
 /** A definition is prose: words in lower case (a list of names or a form's capitals is not). */
@@ -33,8 +34,12 @@ export interface TermColumns {
   taken: Set<PdfLine>;
 }
 
+/** A term has words: a row's number ("24") is a table's, not a glossary's. */
 const isTerm = (text: string): boolean =>
-  text.length <= MAX_TERM_CHARS && text.split(/\s+/).length <= MAX_TERM_WORDS && TERM_RE.test(text);
+  text.length <= MAX_TERM_CHARS &&
+  text.split(/\s+/).length <= MAX_TERM_WORDS &&
+  TERM_RE.test(text) &&
+  /\p{L}{2}/u.test(text);
 
 /**
  * A line's first cell and the rest, when one wide gap splits it ("allocation | The process …"); a
@@ -60,6 +65,14 @@ function linePitch(defLines: PdfLine[]): number {
     .filter((g) => g > 0 && g < defLines[0]!.size * 2)
     .sort((a, b) => a - b);
   return gaps[Math.floor(gaps.length / 2)] ?? defLines[0]!.size * 1.2;
+}
+
+/** At most one term in five out of alphabetical order (a glossary's own order; a margin's notes have none). */
+function alphabetical(terms: string[]): boolean {
+  const keys = terms.map((t) => t.toLowerCase().replace(/[^\p{L}\p{N} ]/gu, ""));
+  let ordered = 0;
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1]!.localeCompare(keys[i]!) < 0) ordered++;
+  return ordered >= (keys.length - 1) * 0.8;
 }
 
 /** Left edges of the lines (to the nearest two points), most used first. */
@@ -111,7 +124,10 @@ function entriesAt(lines: PdfLine[], termX: number, defX: number, monospace: Rea
       if (d && DEFINITION_START_RE.test(d.text)) starts.set(l, { term, first: null });
     }
   }
-  if (starts.size < MIN_ENTRIES) return null;
+  if (starts.size < MIN_ENTRIES || !alphabetical([...starts].sort(([a], [b]) => b.y - a.y).map(([, t]) => t.term)))
+    return null;
+  // The definitions are the last column: no text starts right of them on their lines.
+  if (lines.some((l) => l.x > defX + size * 4 && defLines.some((d) => near(d.y, l.y, size * 0.3)))) return null;
   // Definitions run on: a third of the indented lines stand with nothing at the terms' edge beside them.
   const termLines = lines.filter(atTerm);
   const alone = defLines.filter((d) => !termLines.some((t) => near(t.y, d.y, t.size * 0.3))).length;
