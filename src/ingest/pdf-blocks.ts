@@ -4,6 +4,7 @@
  * A manual's table of terms (texinfo's `@table`: a term set in a fixed-pitch font at the margin,
  * its description indented below it or beside it on its line) reads "term — description", as an
  * HTML definition list does, so the description never loses the formula or name it describes.
+ * A glossary set in two columns reads the same way (pdf-term-columns).
  * A display set apart under a paragraph that ends with a colon ("… as follows:" then a formula over
  * several lines: a fraction's numerator and denominator, an aligned derivation) is one paragraph
  * with its lines, not a paragraph per line.
@@ -11,6 +12,7 @@
 import { type Block, type BlockKind, type BlockRole, block } from "./document.ts";
 import { BULLET_RE, CAPTION_RE } from "./pdf-headings.ts";
 import { CELL_SEPARATOR, joinLine, type PdfLine, paragraphBreak, rightEdges, roundSize } from "./pdf-layout.ts";
+import { termColumns } from "./pdf-term-columns.ts";
 
 /** "1.", "2)", "a)", "(iv)" before a list item's text. */
 const ORDERED_RE = /^(\d{1,2}[.)]|[a-z][.)]|\((\d{1,2}|[a-z]|[ivx]{1,4})\))\s+(?=[^\s|])/;
@@ -108,7 +110,20 @@ export function pageBlocks(
     prev.y - line.y < line.size * DISPLAY_GAP &&
     !PROSE_RUN.test(line.text);
 
+  const glossary = termColumns(lines, monospace);
   for (const line of lines) {
+    if (glossary?.taken.has(line)) {
+      // A glossary entry in two columns stands where its first line does, as one paragraph.
+      const entry = glossary.entries.get(line);
+      if (entry !== undefined) {
+        flush();
+        out.push(block("paragraph", entry, { page }));
+      }
+      prev = null;
+      listX = null;
+      displayLeft = null;
+      continue;
+    }
     const cur = open as Open | null;
     const inDisplay = displayLeft !== null && displayed(line, displayLeft);
     const opensDisplay =

@@ -12,6 +12,7 @@ import type { Block } from "./document.ts";
 import { markSubsections, placeHeadings } from "./heading-match.ts";
 import { pageBlocks } from "./pdf-blocks.ts";
 import type { PdfDocument } from "./pdf-document.ts";
+import { joinDropCaps } from "./pdf-drop-caps.ts";
 import { boldFonts } from "./pdf-fonts.ts";
 import { markFurniture } from "./pdf-furniture.ts";
 import { markHeadings } from "./pdf-headings.ts";
@@ -221,7 +222,7 @@ export async function extractPdf(
     for (let n = 1; n <= pdf.numPages; n++) {
       const page = await pdf.getPage(n);
       const content = await pageText(page, filename);
-      const lines = itemsToLines(textItems(content.items));
+      const lines = joinDropCaps(itemsToLines(textItems(content.items)));
       pages.push(lines);
       for (const [id, style] of Object.entries(content.styles)) if (style.fontFamily === "monospace") monospace.add(id);
       page.cleanup();

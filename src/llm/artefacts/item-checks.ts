@@ -397,7 +397,10 @@ export function definesTerm(card: Flashcard): boolean {
   const term = termOf(card.front);
   if (!term) return false;
   const back = card.back.trim();
-  if (cutShort(back) || instructs(back)) return false;
+  // A glossary's or definition list's entry defines its term by where it stands ("term — what it is").
+  const entry = new RegExp(`^${escapeRegExp(term)}\\s*(?:—|:)\\s+(.*)$`, "i").exec(back);
+  // An entry's term may read as an order ("access token — …"): its definition is what is judged.
+  if (cutShort(back) || instructs(entry ? entry[1]! : back)) return false;
   if (
     new RegExp(
       `\\b(called|known as|termed|we call|referred to as)\\s+(an?\\s+|the\\s+)?["“]?${escapeRegExp(term)}\\b`,
@@ -405,12 +408,11 @@ export function definesTerm(card: Flashcard): boolean {
     ).test(back)
   )
     return true;
-  const subject = new RegExp(
-    `^(?:(?:an?|the)\\s+)?${escapeRegExp(term)}(?:\\s+\\([^)]*\\))?,?\\s+(\\S+)\\s+(.*)$`,
-    "i",
-  ).exec(back);
-  if (!subject || !DEFINING.test(subject[1]!)) return false;
-  const predicate = subject[2]!.replace(/^(to|for|of|as)\s+/i, "");
+  const subject = entry
+    ? null
+    : new RegExp(`^(?:(?:an?|the)\\s+)?${escapeRegExp(term)}(?:\\s+\\([^)]*\\))?,?\\s+(\\S+)\\s+(.*)$`, "i").exec(back);
+  if (!entry && (!subject || !DEFINING.test(subject[1]!))) return false;
+  const predicate = (entry ? entry[1]! : subject![2]!).replace(/^(to|for|of|as)\s+/i, "");
   if (VAGUE.test(predicate)) return false;
   const content = words(predicate).filter((w) => !isStopword(w));
   return content.length >= 3 || (content.length >= 2 && POSTMODIFIER.test(predicate));

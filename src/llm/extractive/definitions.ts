@@ -35,6 +35,11 @@ const NAMED =
 // A line opening on a label and a colon ("Expected Outputs: …", "Comments: A comment is …").
 const LABEL = /^([\p{Lu}][^:;,.]{1,50}?):\s+(\p{Lu}.*)$/u;
 const GLOSSARY = /^([\p{Lu}][^:;,.]{1,50}?):\s+((?:an?|the)\s.{20,})$/iu;
+/**
+ * A definition list's or a glossary's entry, as ingest writes it ("adequate security — Security
+ * protections commensurate with …"); a cross-reference ("— See control baseline.") defines nothing.
+ */
+const ENTRY = /^([\p{L}\p{N}][^:;,.—]{1,50}?)\s+—\s+(?!See\b)(\p{Lu}[^—]{20,})$/u;
 const ACRONYM = /\b((?:[\p{Lu}][\p{L}-]*\s+){1,5}[\p{Lu}][\p{L}-]*)\s+\(([\p{Lu}][\p{Lu}\d]{1,7}s?)\)/gu;
 
 // A count opens a statement about some things ("Two words are a reverse pair if …"), not a term.
@@ -185,7 +190,7 @@ function definitionIn(s: Sentence, names: Set<string>): Omit<Definition, "senten
       });
     }
   }
-  const glossary = out.length === 0 ? GLOSSARY.exec(text) : null;
+  const glossary = out.length === 0 ? (GLOSSARY.exec(text) ?? ENTRY.exec(text)) : null;
   if (glossary?.[1] && glossary[2] && termOk(glossary[1])) {
     out.push({
       term: glossary[1].trim(),
@@ -237,7 +242,8 @@ function worthTeaching(d: Omit<Definition, "sentence">, text: string, original: 
   const proper =
     /\p{Lu}{2}|\p{Ll}\p{Lu}/u.test(d.term) ||
     (/^\p{Lu}/u.test(d.term) && new RegExp(`[\\p{Ll},;]\\s+${escapeRegExp(d.term)}(?![\\p{L}])`, "u").test(original));
-  // An explicit naming ("… are called free variables") is a definition whatever the word; a bare
+  // An explicit naming ("… are called free variables", a glossary's entry) is a definition whatever
+  // the word, however often the text uses it; a bare
   // "Values are …" is one only for a word everyday English does not use.
   // "A factor is a …" is the textbook form of a definition, and trusted up to fairly common words.
   const textbook = (d.article === "a" || d.article === "an") && /^an?\s/i.test(d.predicate);
@@ -246,6 +252,7 @@ function worthTeaching(d: Omit<Definition, "sentence">, text: string, original: 
     !proper &&
     d.kind !== "called" &&
     d.kind !== "named" &&
+    d.kind !== "glossary" &&
     zipf(d.term) >= (textbook ? COMMON_ZIPF : SINGLE_WORD_ZIPF)
   )
     return false;
@@ -259,7 +266,9 @@ function worthTeaching(d: Omit<Definition, "sentence">, text: string, original: 
     return false;
   if (containsPhrase(d.predicate, d.term)) return false;
   return (
-    proper || (text.match(new RegExp(`(?<![\\p{L}])${escapeRegExp(d.term.toLowerCase())}`, "gu"))?.length ?? 0) >= 2
+    proper ||
+    d.kind === "glossary" ||
+    (text.match(new RegExp(`(?<![\\p{L}])${escapeRegExp(d.term.toLowerCase())}`, "gu"))?.length ?? 0) >= 2
   );
 }
 

@@ -11,16 +11,19 @@ import type { FlashcardDeck } from "../schemas.ts";
 import { materialsOf } from "./material.ts";
 
 const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+/** The term and dash opening a glossary's or definition list's entry ("adequate security — "). */
+const ENTRY_RE = /^[^—]{1,60}?\s+—\s+/;
 
 export function extractiveFlashcards(input: { courseTitle: string; chapters: ChapterSummary[] }): FlashcardDeck {
   const cards: { front: string; back: string }[] = [];
   const fronts = new Set<string>();
   const backs = new Set<string>();
-  const add = (front: string, back: string) => {
+  /** A card, judged on the sentence that defines its front (a glossary entry's back is its definition alone). */
+  const add = (front: string, back: string, judged = back) => {
     const f = front.toLowerCase().trim();
     const b = back.toLowerCase().trim();
     // One card per term, and no two cards with one back: a learner could not tell them apart.
-    if (fronts.has(f) || backs.has(b) || !definesTerm({ front, back })) return;
+    if (fronts.has(f) || backs.has(b) || !definesTerm({ front, back: judged })) return;
     fronts.add(f);
     backs.add(b);
     cards.push({ front, back });
@@ -28,8 +31,10 @@ export function extractiveFlashcards(input: { courseTitle: string; chapters: Cha
   for (const [i, chapter] of input.chapters.entries()) {
     const materials = materialsOf(chapter, i);
     for (const d of materials.flatMap((m) => m.definitions)) {
+      const front = /^\p{Ll}/u.test(d.term) ? upperFirst(d.term) : d.term;
       if (d.kind === "acronym") add(`What does ${d.term} stand for?`, d.predicate);
-      else add(/^\p{Ll}/u.test(d.term) ? upperFirst(d.term) : d.term, d.sentence.text);
+      else if (ENTRY_RE.test(d.sentence.text)) add(front, d.sentence.text.replace(ENTRY_RE, ""), d.sentence.text);
+      else add(front, d.sentence.text);
     }
   }
   return { deck_title: `${input.courseTitle}: Flashcards`, cards, total: cards.length };
