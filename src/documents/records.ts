@@ -155,10 +155,12 @@ export async function failDocument(
   message: string,
   blobKey: string | null = null,
 ): Promise<void> {
-  await svc.sql.transaction(async (tx) => {
-    await deleteChunksOf(tx, { documentId: id, chapterId: null });
-    await markDocumentError(tx, id, message, blobKey);
-  });
+  // Two statements, not one transaction: at start a dead server's extraction process may still be
+  // writing, and a transaction that read before it writes meets SQLITE_BUSY at once where a lone
+  // statement waits the lock out (the crash suite). A stop between them leaves the record
+  // processing, failed again at the next start.
+  await deleteChunksOf(svc.sql, { documentId: id, chapterId: null });
+  await markDocumentError(svc.sql, id, message, blobKey);
 }
 
 /**

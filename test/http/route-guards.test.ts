@@ -297,5 +297,5 @@ test("every route handler that returns a promise is declared async", async () =>
   expect(failures).toEqual([]);
   // The synchronous handlers of today, so the check is not empty.
   expect(checked).toContain("GET /openapi.json");
-  expect(checked.length).toBeGreaterThan(5);
+  expect(checked.length).toBeGreaterThan(2);
 });
