@@ -414,7 +414,8 @@ function statementQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
     // Each wrong statement reads as grammatically as the true one: the swap is kept only where it fits.
     const swaps = new Map<string, string>();
     const fits = (t: string) => {
-      if (!sameWordClass(span, t, pool.source)) return false;
+      // A designator ("E-17", "800-53") names one thing, not a term of the span's kind.
+      if (/\d/.test(t) || !sameWordClass(span, t, pool.source)) return false;
       const swap = swapped(s.text, span, t, pool.source);
       if (swap) swaps.set(t, swap);
       return swap !== null;
@@ -444,9 +445,16 @@ const MAX_STATEMENT_WORDS = 30;
  */
 const plainStatement = (text: string) =>
   !/[;:]/.test(text) && !/\b(1[5-9]|20)\d\d\b|\d+\.\d+/.test(text) && !pointsElsewhere(text) && !leansOnPrevious(text);
-/** A term written inside a longer name ("Senior Agency Official"): swapping it makes a name that does not exist. */
-const insideName = (text: string, span: string) =>
-  new RegExp(`\\p{Lu}\\p{L}*\\s+${escapeRegExp(span)}|${escapeRegExp(span)}\\s+\\p{Lu}`, "u").test(text);
+/**
+ * A term bound to the words around it: written inside a longer name ("Senior Agency Official"),
+ * naming a numbered thing ("Executive Order 13556", "Special Publication 800-53", "Tables E-1"), or
+ * an abbreviation in parentheses after what it stands for ("personally identifiable information
+ * (PII)"). Swapping it makes a name that does not exist ("FIPS Publication 13556").
+ */
+const insideName = (text: string, span: string) => {
+  const s = escapeRegExp(span);
+  return /\d/.test(span) || new RegExp(`\\p{Lu}\\p{L}*\\s+${s}|${s}\\s+(\\p{Lu}|\\p{N})|\\(${s}\\)`, "u").test(text);
+};
 const grammaticalNumber = (t: string) => (/\p{Ll}{2}s$/u.test(t) && !/(ss|us|is)$/.test(t) ? "plural" : "singular");
 
 /** The step that comes after another in a procedure the chapter lists, against its other steps. */
