@@ -156,17 +156,27 @@ export class SqliteSql implements Sql {
     return turn;
   }
 
-  /** A savepoint outside any transaction is a transaction of its own (BEGIN DEFERRED). */
+  /**
+   * A savepoint inside a transaction; outside any, a transaction of its own begun IMMEDIATE. A
+   * deferred one (what a bare SAVEPOINT begins) reads from a snapshot and takes the write lock only
+   * at its first write: when an extraction process committed in between, SQLite refuses that write
+   * at once ("database is locked", no busy wait can help a stale snapshot) and the job that asked
+   * failed under load. IMMEDIATE takes the write lock first, waiting out busy_timeout.
+   */
   private async savepoint<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    const outer = !this.db.inTransaction;
     const name = `seam_${this.level}`;
-    this.db.run(`SAVEPOINT ${name}`);
+    this.db.run(outer ? "BEGIN IMMEDIATE" : `SAVEPOINT ${name}`);
     try {
       const result = await fn(new SqliteSql(this.db, this.level + 1));
-      this.db.run(`RELEASE ${name}`);
+      this.db.run(outer ? "COMMIT" : `RELEASE ${name}`);
       return result;
     } catch (err) {
-      this.db.run(`ROLLBACK TO ${name}`);
-      this.db.run(`RELEASE ${name}`);
+      if (outer) this.db.run("ROLLBACK");
+      else {
+        this.db.run(`ROLLBACK TO ${name}`);
+        this.db.run(`RELEASE ${name}`);
+      }
       throw err;
     }
   }
