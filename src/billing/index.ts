@@ -13,11 +13,11 @@ export {
 } from "./ledger.ts";
 export { type Charge, extractionCharge, OPERATIONS, PRICES_MICROS } from "./prices.ts";
 export {
-  assertWithinTestCap,
   type CappedOperation,
   type CapStatus,
   chargeWithinTestCap,
   reserveTestCap,
   type TestCaps,
   testCapStatus,
+  withTestCapCharge,
 } from "./test-caps.ts";

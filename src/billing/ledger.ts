@@ -32,6 +32,11 @@ export async function addUsage(db: Sql, event: UsageEvent): Promise<string> {
   return id;
 }
 
+/** Gives back one event: the request it was charged for failed. */
+export async function removeUsage(db: Sql, id: string): Promise<void> {
+  await db.run(sql`DELETE FROM usage_events WHERE id = ${id}`);
+}
+
 /**
  * addUsage on SQLite, synchronously, for the documents owner (extraction and document queries),
  * not behind the seam yet, so usage is written in its `sqlite.transaction` with the row it pays for.
@@ -74,7 +79,7 @@ export async function monthlyTotals(db: Sql, tenantId: string, now: Date): Promi
 }
 
 /** Events of one operation on one key environment this month (test-key caps). */
-export const monthlyCountQuery = (tenantId: string, keyEnv: KeyEnv, operation: string, now: Date): Query => {
+const monthlyCountQuery = (tenantId: string, keyEnv: KeyEnv, operation: string, now: Date): Query => {
   const { start, end } = monthBounds(now);
   return sql`SELECT count(*) AS n FROM usage_events
               WHERE tenant_id = ${tenantId} AND key_env = ${keyEnv} AND operation = ${operation}

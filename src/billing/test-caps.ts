@@ -3,11 +3,9 @@
  * TEST_KEY_QUERIES_PER_MONTH queries, counted over the tenant's test-key usage events.
  */
 import type { Config } from "../config.ts";
-import type { Db } from "../db/index.ts";
-import { type Sql, sqliteSql } from "../db/sql.ts";
+import type { Sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
-import type { AuthContext } from "../tenants/keys.ts";
-import { addUsage, monthlyCount, monthlyCountQuery, type UsageEvent } from "./ledger.ts";
+import { addUsage, monthlyCount, removeUsage, type UsageEvent } from "./ledger.ts";
 import { OPERATIONS } from "./prices.ts";
 
 export type CappedOperation = "course" | "query";
@@ -88,20 +86,22 @@ export function chargeWithinTestCap(
 }
 
 /**
- * Throws 403 TEST_USAGE_LIMIT when a test key's tenant has used this month's allowance of the
- * operation; production keys pass. Synchronous, for the documents owner's queries (not behind
- * the seam yet), which record the usage event themselves; chargeWithinTestCap is the seam's form.
+ * `work`, paid for by chargeWithinTestCap: charged before it runs (requests at the cap cannot both
+ * pass) and given back when it throws (a request that fails uses none of the allowance nor is billed).
  */
-export function assertWithinTestCap(
-  db: Db,
-  auth: Pick<AuthContext, "tenantId" | "keyEnv">,
+export async function withTestCapCharge<T>(
+  db: Sql,
   operation: CappedOperation,
   caps: TestCaps,
   now: Date,
-): void {
-  if (auth.keyEnv !== "test") return;
-  const count = monthlyCountQuery(auth.tenantId, "test", OPERATIONS[operation], now);
-  const used = Number(sqliteSql(db.$client).getSync<{ n: unknown }>(count)!.n);
-  const limit = capOf(caps, operation);
-  if (used >= limit) throw capReached(operation, used, limit, 1);
+  event: Omit<UsageEvent, "operation">,
+  work: () => Promise<T>,
+): Promise<T> {
+  const id = await chargeWithinTestCap(db, operation, caps, now, event);
+  try {
+    return await work();
+  } catch (err) {
+    await removeUsage(db, id);
+    throw err;
+  }
 }

@@ -4,9 +4,8 @@
  * passages found, citing them as [n], or one sentence saying they do not answer the question. A
  * test key may make TEST_KEY_QUERIES_PER_MONTH of these a month.
  */
-import { assertWithinTestCap, OPERATIONS, recordUsage, type TestCaps } from "../billing/index.ts";
+import { type TestCaps, withTestCapCharge } from "../billing/index.ts";
 import type { Clock } from "../clock.ts";
-import type { Db } from "../db/index.ts";
 import type { Sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { QUERY_ROLES } from "../ingest/document.ts";
@@ -27,7 +26,6 @@ export interface QueryInput {
 
 /** Querying documents: retrieval, the model, the usage ledger and its test-key cap. */
 export interface QueryDeps extends RetrievalDeps {
-  db: Db;
   sql: Sql;
   llm: Llm;
   cfg: TestCaps;
@@ -48,20 +46,37 @@ export async function queryDocuments(
   if (byIds && input.documentIds!.length === 0)
     throw new AppError("VALIDATION_ERROR", `document_ids must hold 1 to ${MAX_QUERY_DOCUMENTS} ids`);
   if (byIds) await assertOwnedDocuments(svc.sql, owner, input.documentIds!);
-  assertWithinTestCap(svc.db, auth, "query", svc.cfg, svc.clock.now());
+  const charge = { tenantId: auth.tenantId, userId: owner.userId, apiKeyId: auth.keyId, keyEnv: auth.keyEnv };
+  return withTestCapCharge(svc.sql, "query", svc.cfg, svc.clock.now(), charge, () =>
+    answerFromDocuments(
+      svc,
+      owner,
+      question,
+      byIds ? { documentIds: input.documentIds } : { spaceId: input.spaceId },
+      input.topK,
+    ),
+  );
+}
 
+async function answerFromDocuments(
+  svc: QueryDeps,
+  owner: DocumentOwner,
+  question: string,
+  scope: { documentIds?: string[]; spaceId?: string },
+  topK: number,
+) {
   // Twice as many as shown, so that top_k remain once near-copies are merged; as many candidates
   // as a search for top_k itself ranks, so the ranking is that search's.
   const found = await search(svc, {
     tenantId: owner.tenantId,
     userId: owner.userId,
-    scope: byIds ? { documentIds: input.documentIds } : { spaceId: input.spaceId },
+    scope,
     query: question,
-    topK: 2 * input.topK,
-    candidates: Math.max(4 * input.topK, 40),
+    topK: 2 * topK,
+    candidates: Math.max(4 * topK, 40),
     roles: QUERY_ROLES,
   });
-  const hits = distinctPassages(found).slice(0, input.topK);
+  const hits = distinctPassages(found).slice(0, topK);
   // Passage n is cited as [n]: the order of `sources` is the order the answer cites.
   const passages: AnswerPassage[] = hits.map((h) => ({
     id: h.chunkId,
@@ -76,13 +91,6 @@ export async function queryDocuments(
   }));
   const { answer } = await answerQuestion(svc.llm, { question, passages });
 
-  recordUsage(svc.db, {
-    tenantId: auth.tenantId,
-    userId: owner.userId,
-    apiKeyId: auth.keyId,
-    keyEnv: auth.keyEnv,
-    operation: OPERATIONS.query,
-  });
   return {
     answer,
     sources: hits.map((h) => ({

@@ -9,7 +9,7 @@
  * embedder scores passages that answer plainly 0.2-0.5, under the spec's 0.5. The question counts
  * toward a test key's monthly query cap whether or not it is answered.
  */
-import { chargeWithinTestCap, type TestCaps } from "../billing/index.ts";
+import { type TestCaps, withTestCapCharge } from "../billing/index.ts";
 import type { Clock } from "../clock.ts";
 import type { CourseHead } from "../courses/read.ts";
 import type { Sql } from "../db/sql.ts";
@@ -55,14 +55,24 @@ export async function askCourse(
 ): Promise<AskResult> {
   const question = input.question.trim();
   if (!question) throw new AppError("VALIDATION_ERROR", "question must not be blank", { field: "question" });
-  await chargeWithinTestCap(svc.sql, "query", svc.cfg, svc.clock.now(), {
+  const charge = {
     tenantId: input.auth.tenantId,
     userId: input.userId,
     apiKeyId: input.auth.keyId,
     keyEnv: input.auth.keyEnv,
     refId: course.id,
-  });
+  };
+  return withTestCapCharge(svc.sql, "query", svc.cfg, svc.clock.now(), charge, () =>
+    answerFromCourse(svc, course, question, input),
+  );
+}
 
+async function answerFromCourse(
+  svc: AskDeps,
+  course: CourseHead,
+  question: string,
+  input: { auth: AuthContext; userId: string },
+): Promise<AskResult> {
   // Twice as many as shown, so that TOP_K remain once chapter copies of source passages are merged;
   // as many candidates as a search for TOP_K itself ranks, so the ranking is that search's.
   const found = await search(svc, {

@@ -3,13 +3,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  assertWithinTestCap,
+  chargeWithinTestCap,
   extractionCharge,
   monthBounds,
   monthlyTotals,
   PRICES_MICROS,
   recordUsage,
   testCapStatus,
+  withTestCapCharge,
 } from "../../src/billing/index.ts";
 import { type OpenedDb, openDb } from "../../src/db/index.ts";
 import { sqliteSql } from "../../src/db/sql.ts";
@@ -130,28 +131,29 @@ describe("ledger and test-key caps", () => {
   });
 
   test("a test key gets 5 courses a month, then 403 TEST_USAGE_LIMIT; production keys are not capped", async () => {
-    const auth = { tenantId, keyEnv: "test" as const };
-    for (let i = 0; i < 5; i++) {
-      assertWithinTestCap(opened.db, auth, "course", caps, new Date());
-      recordUsage(opened.db, { tenantId, keyEnv: "test", operation: "course" });
-    }
-    let err: unknown;
-    try {
-      assertWithinTestCap(opened.db, auth, "course", caps, new Date());
-    } catch (e) {
-      err = e;
-    }
+    const db = sqliteSql(opened.sqlite);
+    const charge = () => chargeWithinTestCap(db, "course", caps, new Date(), { tenantId, keyEnv: "test" });
+    for (let i = 0; i < 5; i++) await charge();
+    const err = await charge().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).status).toBe(403);
     expect((err as AppError).code).toBe("TEST_USAGE_LIMIT");
     expect((err as AppError).message).toContain("5 courses");
-    expect(() =>
-      assertWithinTestCap(opened.db, { tenantId, keyEnv: "production" }, "course", caps, new Date()),
-    ).not.toThrow();
-    expect(await testCapStatus(sqliteSql(opened.sqlite), tenantId, "course", caps, new Date())).toEqual({
-      used: 5,
-      limit: 5,
+    await chargeWithinTestCap(db, "course", caps, new Date(), { tenantId, keyEnv: "production" });
+    expect(await testCapStatus(db, tenantId, "course", caps, new Date())).toEqual({ used: 5, limit: 5 });
+  });
+
+  test("work that fails gives its charge back", async () => {
+    const db = sqliteSql(opened.sqlite);
+    const fresh = (await ensureTenant(db, "refunded")).id;
+    const event = { tenantId: fresh, keyEnv: "test" as const };
+    const failing = withTestCapCharge(db, "query", caps, new Date(), event, async () => {
+      throw new Error("the model is down");
     });
+    await expect(failing).rejects.toThrow("the model is down");
+    expect(await testCapStatus(db, fresh, "query", caps, new Date())).toMatchObject({ used: 0 });
+    expect(await withTestCapCharge(db, "query", caps, new Date(), event, async () => "answered")).toBe("answered");
+    expect(await testCapStatus(db, fresh, "query", caps, new Date())).toMatchObject({ used: 1 });
   });
 
   test("production courses, last month's courses and other tenants' do not count toward the cap", async () => {
@@ -168,16 +170,16 @@ describe("ledger and test-key caps", () => {
       used: 0,
       limit: 50,
     });
-    expect(() =>
-      assertWithinTestCap(opened.db, { tenantId: fresh, keyEnv: "test" }, "query", caps, new Date()),
-    ).not.toThrow();
+    await chargeWithinTestCap(sqliteSql(opened.sqlite), "query", caps, new Date(), { tenantId: fresh, keyEnv: "test" });
   });
 
   test("the 50 query cap", async () => {
     const t = (await ensureTenant(sqliteSql(opened.sqlite), "hooli")).id;
     for (let i = 0; i < 50; i++) recordUsage(opened.db, { tenantId: t, keyEnv: "test", operation: "query" });
-    expect(() => assertWithinTestCap(opened.db, { tenantId: t, keyEnv: "test" }, "query", caps, new Date())).toThrow(
-      "50 queries",
-    );
+    const over = chargeWithinTestCap(sqliteSql(opened.sqlite), "query", caps, new Date(), {
+      tenantId: t,
+      keyEnv: "test",
+    });
+    await expect(over).rejects.toThrow("50 queries");
   });
 });
