@@ -7,12 +7,12 @@
  * generation or a podcast episode) is not deleted under that job: 409, delete once it has finished.
  */
 import type { Database } from "bun:sqlite";
-import { forUpdate, type Sql, sql } from "../db/sql.ts";
+import { type Sql, sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { activeCourseJob } from "../jobs/queue.ts";
 import { deleteBlob } from "../media/blob-store.ts";
 import { deleteCourseChunks } from "../retrieval/index.ts";
-import { type CourseOwner, loadOwnedCourse } from "./read.ts";
+import { type CourseOwner, loadOwnedCourse, lockCourse } from "./read.ts";
 
 export async function deleteCourse(
   /** `sqlite`: the retrieval index, on bun:sqlite until its chunk writes move behind the seam. */
@@ -26,7 +26,7 @@ export async function deleteCourse(
     await loadOwnedCourse(tx, owner, courseId);
     // The course row locked as resume locks it: a resume at once either commits its job before the
     // check below (and the delete is refused) or finds no course, never a job left without one.
-    await tx.get(sql`SELECT id FROM courses WHERE id = ${courseId}${forUpdate}`);
+    await lockCourse(tx, courseId);
     const job = await activeCourseJob(tx, courseId);
     if (job) {
       throw new AppError("COURSE_BUSY", "The course has a job in progress; delete it once the job has finished", {

@@ -1,5 +1,5 @@
 /** Course reads: the list (keyset-paginated, newest first) and the full course with its chapters. */
-import { inJsonArray, raw, type Sql, sql } from "../db/sql.ts";
+import { forUpdate, inJsonArray, raw, type Sql, sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../keyset-cursor.ts";
 import { QUIZ_KINDS, quizKinds } from "../llm/extractive/prompt-kinds.ts";
@@ -78,6 +78,16 @@ export async function loadCourseOf(db: Sql, owner: CourseOwner, courseId: string
   );
   if (!row) throw new AppError("NOT_FOUND", "Course not found");
   return row;
+}
+
+/**
+ * Inside `tx`, holds the course's row until `tx` ends (on PostgreSQL; SQLite's seam transactions
+ * run one at a time): work that adds rows under a course and its delete wait for each other, so
+ * the work finds the course gone (404) rather than failing on its foreign key.
+ */
+export async function lockCourse(tx: Sql, courseId: string): Promise<void> {
+  const row = await tx.get(sql`SELECT id FROM courses WHERE id = ${courseId}${forUpdate}`);
+  if (!row) throw new AppError("NOT_FOUND", "Course not found");
 }
 
 /** A course by id alone, for work that runs on the course's behalf (jobs, the CLI); 404 when it is gone. */

@@ -6,7 +6,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { type WrittenChapter, writtenChapters } from "../courses/chapters.ts";
-import { type CourseOwner, loadCourseOf } from "../courses/read.ts";
+import { type CourseOwner, loadCourseOf, lockCourse } from "../courses/read.ts";
 import { type Sql, sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { jobType } from "../jobs/definition.ts";
@@ -60,7 +60,8 @@ export interface ClaimedEpisodes {
  * Marks each chapter without a ready episode as generating and queues (`enqueue`, in the same
  * transaction, answering the job id) each episode that is not generating already: a new one, or a failed one again. The
  * course's lock is taken before its episodes are read, so of two requests at once the second
- * finds the first's episodes generating and queues none of them again.
+ * finds the first's episodes generating and queues none of them again; its row is held too, so a
+ * delete at once either finds the jobs queued (COURSE_BUSY) or leaves this a 404.
  */
 export function claimEpisodes(
   db: Sql,
@@ -71,6 +72,7 @@ export function claimEpisodes(
 ): Promise<ClaimedEpisodes> {
   return db.transaction(async (tx) => {
     await tx.lock(`podcast-episodes:${courseId}`);
+    await lockCourse(tx, courseId);
     const existing = new Map((await courseEpisodes(tx, courseId)).map((e) => [e.chapter_id, e]));
     const claimed = { ready: 0, failed: 0, queued: 0 };
     const now = nowIso();

@@ -5,6 +5,7 @@
  * once. On PostgreSQL across connections that single flight is held by the seam's lock.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { lockCourse } from "../../src/courses/read.ts";
 import { type Sql, sql } from "../../src/db/sql.ts";
 import { courseEpisodes, getEpisode } from "../../src/podcasts/episodes.ts";
 import { claimEpisodes } from "../../src/podcasts/generate.ts";
@@ -73,6 +74,28 @@ describe.each(ENGINES)("podcast episodes on %s", (_, open) => {
     });
     expect(await getEpisode(e.db, done!.id)).toMatchObject({ status: "ready", tts_provider: "espeak" });
     expect(await getEpisode(e.db, "no-such-episode")).toBeNull();
+  });
+
+  test("a claim beside the course's delete finds the course gone (404), never a foreign-key error", async () => {
+    const c = await seedCourse(e.db, "deleted", 2);
+    let deleted!: () => void;
+    let release!: () => void;
+    const rowDeleted = new Promise<void>((r) => (deleted = r));
+    const committing = new Promise<void>((r) => (release = r));
+    // The delete holds its transaction open after removing the row, as a delete of many chunks does.
+    const deleting = e.db.transaction(async (tx) => {
+      await lockCourse(tx, c.courseId);
+      await tx.run(sql`DELETE FROM courses WHERE id = ${c.courseId}`);
+      deleted();
+      await committing;
+    });
+    await rowDeleted;
+    const claiming = claimEpisodes(e.db, c.courseId, c.chapters, "espeak", jobQueue().enqueue).catch((err) => err);
+    await Bun.sleep(50);
+    release();
+    await deleting;
+    expect(await claiming).toMatchObject({ code: "NOT_FOUND", status: 404 });
+    expect(await courseEpisodes(e.db, c.courseId)).toEqual([]);
   });
 });
 
