@@ -261,4 +261,8 @@ test("plain text keeps operators and identifiers: emphasis is removed only at to
   expect(plainText("snake_case_name and a*b*c stay; *this* and __that__ lose their marks.")).toBe(
     "snake_case_name and a*b*c stay; this and that lose their marks.",
   );
+  // Markdown escapes the angle brackets of names a text writes in them (HTML's &lt;artwork&gt;).
+  expect(plainText("When multiple \\<artwork\\> elements share one <b>type</b> value, the first wins.")).toBe(
+    "When multiple <artwork> elements share one type value, the first wins.",
+  );
 });

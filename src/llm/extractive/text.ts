@@ -172,7 +172,9 @@ export function plainText(markdown: string): string {
   return (
     markdown
       .replace(/```[\s\S]*?```/g, " ")
-      .replace(/<[^>]+>/g, " ")
+      // A tag, not a name written in angle brackets (`\<artwork\>` in a markup manual), which the
+      // escapes below give back as text.
+      .replace(/(?<!\\)<[^>]+>/g, " ")
       .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
       .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
       .replace(/`([^`]+)`/g, "$1")
