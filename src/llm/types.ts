@@ -3,7 +3,6 @@
  * code against these, so names and shapes only ever grow.
  */
 import type { Static, TSchema } from "@sinclair/typebox";
-import type { UsageMeter } from "./usage.ts";
 
 /** A retrieved source passage handed to a generator; `id` is what citations refer to. */
 export interface Passage {
@@ -51,7 +50,8 @@ export interface CallOptions {
   temperature?: number;
   /** Upper bound of generated tokens. */
   maxTokens?: number;
-  meter?: UsageMeter;
+  /** Counts the call's cost (a UsageMeter sums a course's or a material's calls). */
+  meter?: { add(usage: CallUsage): void };
   signal?: AbortSignal;
 }
 
