@@ -153,8 +153,8 @@ export const settings = {
   requestBodyTimeoutSeconds: setting(
     "REQUEST_BODY_TIMEOUT_SECONDS",
     "30",
-    "A request body that sends nothing for this long is answered 408 REQUEST_TIMEOUT (a slow but moving upload is never cut off); connections idle 8 s longer are closed",
-    int(1, 3600),
+    "A request body that sends nothing for this long is answered 408 REQUEST_TIMEOUT (a slow but moving upload is never cut off); connections idle 8 s longer are closed (at most 247: Bun closes idle connections after 255 s at most)",
+    int(1, 247),
   ),
   llmProvider: setting(
     "LLM_PROVIDER",
