@@ -1,6 +1,7 @@
 /** SIGKILL mid-generation, restart on the same data: the job resumes on its own and completes. */
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { openDb } from "../../src/db/index.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
 import { type FakeModel, startFakeModel } from "../helpers/fake-model.ts";
 import { call, startServer, type TestServer } from "../helpers/server.ts";
 import { chapterCalls, settle, waitFor } from "./helpers.ts";
@@ -10,8 +11,10 @@ setDefaultTimeout(300_000);
 
 let model: FakeModel;
 let srv: TestServer | null = null;
+let restarted: TestApp | null = null;
 
 afterAll(async () => {
+  await restarted?.stop();
   await srv?.stop();
   await model?.stop();
 });
@@ -54,19 +57,21 @@ test("a course killed mid-generation resumes after restart, with no chapter writ
   // In-flight replies of the killed process may still arrive at the fake; count from the restart.
   await Bun.sleep(350);
   const callsBefore = chapterCalls(fake).length;
-  srv = await startServer({ env, dataDir: srv.dataDir });
-  const done = await settle(srv.url, key, "kim", courseId);
+  // The restart needs no process of its own: the server in this process resumes the job.
+  const again = await startApp({ env, dataDir: srv.dataDir });
+  restarted = again;
+  const done = await settle(again, key, "kim", courseId);
   expect(done.course_status).toBe("completed");
   expect(done.progress_pct).toBe(100);
   expect(done.job_id).toBe(r.body.id);
   expect(done.chapters.map((c: any) => c.order)).toEqual([0, 1, 2, 3, 4, 5]);
   for (const c of committed) expect(done.chapters[c.order_index].completed_at).toBe(c.completed_at);
   expect(chapterCalls(fake).length - callsBefore).toBe(6 - committed.length);
-  expect(srv.output()).toContain("resuming interrupted jobs");
+  expect(again.output()).toContain("resuming interrupted jobs");
 
-  const job = await call(srv.url, `/v2/jobs/${r.body.id}`, { key, user: "kim" });
+  const job = await call(again, `/v2/jobs/${r.body.id}`, { key, user: "kim" });
   expect(job.body.status).toBe("completed");
-  const course = await call(srv.url, `/v2/courses/${courseId}`, { key, user: "kim" });
+  const course = await call(again, `/v2/courses/${courseId}`, { key, user: "kim" });
   expect(course.body.chapters).toHaveLength(6);
   for (const ch of course.body.chapters) expect(ch.quiz.questions.length).toBeLessThanOrEqual(5);
 });

@@ -2,13 +2,13 @@
  * The console's note on a chapter the built-in engine wrote in the model's place (#30,
  * LLM_FALLBACK=extractive), in a real browser against a real server: the model fails chapter 2
  * after its re-asks, the course completes, and that chapter's page says so while the model's
- * chapters carry no such note.
+ * chapters carry no such note. The server runs in this process, listening for the browser.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { type Browser, launchBrowser } from "../helpers/browser.ts";
-import { type FakeModel, startFakeModel } from "../helpers/fake-model.ts";
-import { call, startServer, type TestServer } from "../helpers/server.ts";
+import { type ModelServer, startModelServer } from "../helpers/fake-model.ts";
+import { call } from "../helpers/server.ts";
 import { filesForm, settle } from "./helpers.ts";
 
 setDefaultTimeout(300_000);
@@ -31,14 +31,15 @@ const NOTES = [
 const LEARNER = "fallback-reader";
 const NOTE = "The model failed this chapter, so it was built from the sources by the built-in extractive engine.";
 
-let model: FakeModel;
-let srv: TestServer;
+let model: ModelServer;
 let browser: Browser;
 let page: Page;
-let key: string;
 
 beforeAll(async () => {
-  model = startFakeModel({ env: { LLM_FALLBACK: "extractive", CHAPTER_CONCURRENCY: "3" } });
+  model = await startModelServer({
+    env: { LLM_FALLBACK: "extractive", CHAPTER_CONCURRENCY: "3" },
+    server: { listen: true },
+  });
   // Chapter 2 is answered with prose on every attempt: the model fails it after its re-asks.
   model.fake.respondWith(({ body }) =>
     JSON.stringify(body.format ?? "").includes("key_concepts") &&
@@ -46,18 +47,16 @@ beforeAll(async () => {
       ? "Here is a chapter about rip currents, written as prose."
       : undefined,
   );
-  srv = await startServer({ env: model.env });
-  key = await srv.createKey("fallback-tenant", "production");
   browser = await launchBrowser();
   page = browser.context.pages()[0] ?? (await browser.context.newPage());
 });
 afterAll(async () => {
   await browser?.close();
-  await srv?.stop();
   await model?.stop();
 });
 
 test("a fallen-back chapter carries the console's note; the model's chapters do not", async () => {
+  const { srv, key } = model;
   const made = await call(srv, "/v2/courses/generate-from-files", {
     key,
     user: LEARNER,

@@ -157,8 +157,10 @@ describe("with the built-in engine", () => {
 
   test("course ask reads each passage with its section headings, as document query does", async () => {
     // The answering sentence ("Just 4 lines!") names nothing the question asks about; its section and heading do.
+    // One chapter: course ask reads the source document too, so the passage is found however few chapters teach it.
     const form = new FormData();
     form.append("files", new File([Bun.file(join(CORPUS, "html/readability-v8-blog/source.html"))], "v8.html"));
+    form.append("num_chapters", "1");
     const built = await call(srv, "/v2/courses/generate-from-files?mode=sync", { key, user: "reader", body: form });
     expect(built.status).toBe(200);
     const question = "How many lines is the custom JavaScript loader for add.wasm?";

@@ -2,6 +2,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { openDb } from "../../src/db/index.ts";
 import { settle, waitFor } from "../courses/helpers.ts";
+import { startApp } from "../helpers/app.ts";
 import { startFakeModel } from "../helpers/fake-model.ts";
 import { call, startServer } from "../helpers/server.ts";
 
@@ -45,12 +46,13 @@ test("SIGTERM mid-generation hands the job back; the next start completes it wit
   // Not left running under a dead process's lease: back in the queue.
   expect(await jobRow(srv.dataDir, started.body.id)).toEqual({ status: "queued", lease_owner: null });
 
-  const again = await startServer({ env, dataDir: srv.dataDir });
+  // The next start needs no process of its own: the server in this process finishes the job.
+  const again = await startApp({ env, dataDir: srv.dataDir });
   try {
-    const done = await settle(again.url, key, "u1", courseId);
+    const done = await settle(again, key, "u1", courseId);
     expect(done.course_status).toBe("completed");
     expect(done.progress_pct).toBe(100);
-    const course = await call(again.url, `/v2/courses/${courseId}`, { key, user: "u1" });
+    const course = await call(again, `/v2/courses/${courseId}`, { key, user: "u1" });
     expect(course.body.chapters.map((c: { order_index: number }) => c.order_index)).toEqual([0, 1, 2, 3]);
     const { sqlite } = await openDb(again.dataDir, { migrate: false });
     const n = sqlite

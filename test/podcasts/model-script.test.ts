@@ -4,11 +4,13 @@
  * model never gets it right; a good script whose speakers' lines come split is joined, not lost.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import type { TestApp } from "../helpers/app.ts";
 import { type ModelServer, startModelServer } from "../helpers/fake-model.ts";
 import type { FakeOllama, RecordedCall } from "../helpers/fake-ollama.ts";
 import { insertCourse } from "../helpers/fixtures.ts";
-import { call } from "../helpers/server.ts";
+import { call, cleanup, tempDir } from "../helpers/server.ts";
+import { writeFakePiperVoice } from "./fixtures/fake-piper-voice.ts";
 
 let model: ModelServer;
 let fake: FakeOllama;
@@ -16,11 +18,23 @@ let srv: TestApp;
 let key: string;
 const user = "listener";
 
+/**
+ * Stand-in Piper voices speak the episodes: the script is what is checked, and eSpeak's speech of
+ * a 440-word script, encoded to MP3, was most of the file's CPU (speech has its own tests).
+ */
+const modelsDir = tempDir("cf-script-voices-");
 beforeAll(async () => {
-  model = await startModelServer({ env: { TTS_PROVIDER: "espeak" } });
+  for (const voice of ["host", "guest"])
+    await writeFakePiperVoice(join(modelsDir, "piper"), voice, { phonemeIdMap: { _: [0], "^": [1], $: [2] } });
+  model = await startModelServer({
+    env: { TTS_PROVIDER: "piper", MODELS_DIR: modelsDir, PIPER_HOST_VOICE: "host", PIPER_GUEST_VOICE: "guest" },
+  });
   ({ fake, srv, key } = model);
 });
-afterAll(() => model.stop());
+afterAll(async () => {
+  await model.stop();
+  cleanup(modelsDir);
+});
 
 type Speaker = "host" | "guest";
 /** About 22 words a line, so twenty lines pass the script's 400-word minimum. */
@@ -87,7 +101,7 @@ describe("a model's podcast script", () => {
     const calls = podcastCalls().slice(before);
     expect(calls).toHaveLength(2);
     expect(calls[1]!.body!.messages.at(-1).content).toContain("alternate host and guest for at least 8 turns");
-    expect(episode).toMatchObject({ status: "ready", tts_provider: "espeak" });
+    expect(episode).toMatchObject({ status: "ready", tts_provider: "piper" });
     const turns: { speaker: Speaker; text: string }[] = episode.script.turns;
     expect(turns).toHaveLength(10);
     turns.forEach((t, i) => {

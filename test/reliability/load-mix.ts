@@ -20,6 +20,12 @@ export interface LoadOptions {
   /** The limited tenant's requests per minute. */
   limit: number;
   durationMs: number;
+  /**
+   * Past `durationMs`, the load goes on until this says it has shown what the caller checks (each
+   * operation answered, the limit reached), however slow the machine, for at most `maxDurationMs`.
+   */
+  until?: (sofar: Pick<LoadResult, "rec" | "windows" | "generated">) => boolean;
+  maxDurationMs?: number;
   tenants?: number;
   usersPerTenant?: number;
 }
@@ -144,7 +150,13 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const unexpected: LoadResult["unexpected"] = [];
   let unexpected429 = 0;
   let generated = 0;
-  const end = Date.now() + opts.durationMs;
+  const started = Date.now();
+  const going = () => {
+    const elapsed = Date.now() - started;
+    if (elapsed < opts.durationMs) return true;
+    if (!opts.until || elapsed >= (opts.maxDurationMs ?? opts.durationMs)) return false;
+    return !opts.until({ rec, windows: [...windows.values()], generated });
+  };
   const note = (op: string, r: { status: number; body: unknown }, ok: number[]) => {
     if (r.status === 429) unexpected429++;
     else if (!ok.includes(r.status)) unexpected.push({ op, status: r.status, body: r.body });
@@ -259,7 +271,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     const tenant = tenants[c % tenants.length]!;
     loops.push(
       (async () => {
-        while (Date.now() < end) await one(tenant);
+        while (going()) await one(tenant);
       })(),
     );
   }
@@ -268,7 +280,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     loops.push(
       (async () => {
         // Paced, so that the limited tenant's traffic does not crowd out the rest of the mix.
-        while (Date.now() < end) {
+        while (going()) {
           await limitedOne(key);
           await Bun.sleep(20);
         }

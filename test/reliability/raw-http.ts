@@ -40,14 +40,15 @@ function parse(raw: Buffer): RawResponse {
 
 /**
  * Sends `head` (request line and headers, without the blank line) and `body` as they are, then,
- * if `halfClose`, ends the sending side as a client that gave up would. Resolves with the first
- * response, or when the server closes, or after `timeoutMs`.
+ * if `halfClose`, ends the sending side as a client that gave up would; `rest`, once it resolves,
+ * is sent after the body, as a stalled client's that resumes. Resolves with the first response,
+ * or when the server closes, or after `timeoutMs`.
  */
 export async function rawRequest(
   url: string,
   head: string,
   body: Uint8Array | string = "",
-  opts: { halfClose?: boolean; timeoutMs?: number } = {},
+  opts: { halfClose?: boolean; timeoutMs?: number; rest?: Promise<Uint8Array | string> } = {},
 ): Promise<RawResponse> {
   const { hostname, port } = new URL(url);
   const chunks: Buffer[] = [];
@@ -77,6 +78,10 @@ export async function rawRequest(
   if (body.length > 0) socket.write(body);
   socket.flush();
   if (opts.halfClose) socket.shutdown(true);
+  void opts.rest?.then((rest) => {
+    socket.write(rest);
+    socket.flush();
+  });
   await Promise.race([finished, Bun.sleep(opts.timeoutMs ?? 10_000)]);
   socket.end();
   return parse(Buffer.concat(chunks));
