@@ -99,18 +99,31 @@ interface Figures {
   wrongly: number;
   answerable: number;
   unanswerable: number;
+  /** Mean words of the answers given (abstentions aside), the passage marker left out. */
+  words: number;
 }
 
 function figures(rows: { answers: string[]; answer: string }[]): Figures {
   const answerable = rows.filter((r) => r.answers.length > 0);
   const unanswerable = rows.filter((r) => r.answers.length === 0);
   const abstained = (r: { answer: string }) => r.answer === NOT_ANSWERED;
+  const given = rows.filter((r) => !abstained(r));
+  const words = given.reduce(
+    (n, r) =>
+      n +
+      r.answer
+        .replace(/\[\d+\]/g, "")
+        .split(/\s+/)
+        .filter(Boolean).length,
+    0,
+  );
   return {
     gold: answerable.filter((r) => !abstained(r) && holdsGold(r.answer, r.answers)).length / answerable.length,
     abstains: unanswerable.filter(abstained).length / Math.max(1, unanswerable.length),
     wrongly: answerable.filter(abstained).length / answerable.length,
     answerable: answerable.length,
     unanswerable: unanswerable.length,
+    words: given.length === 0 ? 0 : words / given.length,
   };
 }
 
@@ -172,11 +185,11 @@ export function printSquad(outcomes: Outcome[], curve: boolean) {
   console.log(
     "\nSQuAD 2.0 train subset, POST /v2/documents/query (goals: gold ≥ 80%, abstains ≥ 60%, wrongly abstains ≤ 15%)",
   );
-  console.log("half  questions  answerable  gold    abstains (unanswerable)  wrongly abstains");
+  console.log("half  questions  answerable  gold    abstains (unanswerable)  wrongly abstains  words/answer");
   for (const half of ["dev", "test"] as const) {
     const f = figures(outcomes.filter((o) => o.half === half));
     console.log(
-      `${half.toUpperCase().padEnd(4)}  ${String(f.answerable + f.unanswerable).padEnd(9)}  ${String(f.answerable).padEnd(10)}  ${pct(f.gold).padEnd(6)}  ${pct(f.abstains).padEnd(23)}  ${pct(f.wrongly)}`,
+      `${half.toUpperCase().padEnd(4)}  ${String(f.answerable + f.unanswerable).padEnd(9)}  ${String(f.answerable).padEnd(10)}  ${pct(f.gold).padEnd(6)}  ${pct(f.abstains).padEnd(23)}  ${pct(f.wrongly).padEnd(16)}  ${f.words.toFixed(1)}`,
     );
   }
   printMisses(outcomes);
