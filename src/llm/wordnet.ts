@@ -312,21 +312,3 @@ export function usualClass(word: string): WordClass | null {
   if (ranked[0]![1] > 0) return ranked[0]![0];
   return ranked.length === 1 ? ranked[0]![0] : null;
 }
-
-/** WordNet's lexicographer files for nouns that name a kind of answer (lexnames: 15, 18, 23, 28). */
-export type NounKind = "location" | "person" | "quantity" | "time";
-const NOUN_FILES: Record<string, NounKind> = { "15": "location", "18": "person", "23": "quantity", "28": "time" };
-
-/**
- * What kind of thing a noun (any inflection, lower case) names, by the lexicographer file of its
- * most frequent sense: "actor" a person, "country" a location, "decade" a time; null for any other
- * kind ("film", "job") or a word WordNet lacks as a noun.
- */
-export function nounKind(word: string): NounKind | null {
-  files ??= load();
-  const [first] = lemmasOf(word, "n");
-  const offset = first?.senses[0];
-  if (!offset) return null;
-  const file = lineAt(files.data.n, Number(offset)).text.split(" ", 2)[1]!;
-  return NOUN_FILES[file] ?? null;
-}

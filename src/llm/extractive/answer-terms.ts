@@ -7,7 +7,7 @@
  */
 import { zipf } from "./background.ts";
 import { adverbBase, baseForm } from "./base-form.ts";
-import { ASKS_FOR_A_NAME, askedType, questionShape } from "./question-type.ts";
+import { ASKS_FOR_A_NAME, questionShape } from "./question-type.ts";
 import { FRAMING as FRAMING_WORDS, LIGHT as LIGHT_WORDS } from "./question-words.ts";
 import { contentStems, expandContractions, stem, words } from "./text.ts";
 
@@ -120,14 +120,26 @@ const normalised = (text: string) =>
 const ABOUT_THE_DOCUMENT =
   /\b(?:the|this)\s+(?:authors?|paper|article|blog\s+post|post|document|writer)(?:[’']s|s[’'])?(?=\s|[?,.]|$)(?!\s+of\b)/giu;
 
+const AUXILIARY = "is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|may|might|must";
+// The head noun of the question word's phrase ("In which language is Rhino developed?", "Which
+// standalone runtimes can…", "What actor portrayed…", "Which two films…"): the kind of thing asked
+// for, which the answer names ("…in Java.") rather than repeats; it counts as little as a light
+// verb. The phrase's last word before an auxiliary, else the word right after the question word;
+// not for a list question ("Which runtimes can…"), answered by a sentence naming the kind with its
+// members ("runtimes like wasmer, wasmtime, or WAVM").
+const COUNT = String.raw`(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s+)?`;
+const TYPE_PHRASE = new RegExp(
+  String.raw`\b(?:which|what)\s+${COUNT}(?:[\p{L}-]+\s+){0,2}?([\p{L}-]+)\s+(?:${AUXILIARY})\b`,
+  "iu",
+);
+const TYPE_WORD = new RegExp(String.raw`\b(?:which|what)\s+${COUNT}((?!(?:${AUXILIARY})\b)[\p{L}-]+)`, "iu");
+const answerType = (text: string) => (TYPE_PHRASE.exec(text) ?? TYPE_WORD.exec(text))?.[1];
+
 export function keyTerms(question: string): KeyTerm[] {
   const byTerm = new Map<string, number>();
   // "What are mode and length also called?" asks for the name, which the text need not repeat.
   const text = normalised(question).replace(ABOUT_THE_DOCUMENT, " ").replace(ASKS_FOR_A_NAME, " ");
-  // The head noun (question-type.ts askedType) is named by the answer rather than repeated: it
-  // counts as little as a light verb; not for a list question ("Which runtimes can…"), answered by
-  // a sentence naming the kind with its members ("runtimes like wasmer, wasmtime, or WAVM").
-  const type = questionShape(question).kind === "list" ? undefined : askedType(text);
+  const type = questionShape(question).kind === "list" ? undefined : answerType(text);
   const light = new Set([...LIGHT, ...(type ? contentStems(type, termBase) : [])]);
   for (const w of words(text.replace(NUMBER, " "))) {
     const [s] = contentStems(w, termBase);

@@ -8,7 +8,6 @@
  * tagger (already the engine's part-of-speech model), with capitalised names after "by" as a
  * fallback for what it misses.
  */
-import { type NounKind, nounKind } from "../wordnet.ts";
 import { taggedDoc } from "./tagging.ts";
 import { expandContractions, isStopword, stem, words } from "./text.ts";
 
@@ -111,27 +110,6 @@ function countedOf(question: string): string[] {
 const SCENE = /^[^,?]{3,100},\s*(?=(?:what|which|who|whom|whose|where|when|why|how|is|are|does|do|did|can)\b)/i;
 const OCCASION = /^\s*when\s+(?:is|are|does|do|can|should|will|must|would|may)\b/i;
 
-const AUXILIARY = "is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|may|might|must";
-// The head noun of the question word's phrase ("In which language is Rhino developed?", "Which
-// standalone runtimes can…", "What actor portrayed…", "Which two films…"): the kind of thing asked
-// for, which the answer names ("…in Java.") rather than repeats. The phrase's last word before an
-// auxiliary, else the word right after the question word.
-const COUNT = String.raw`(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s+)?`;
-const TYPE_PHRASE = new RegExp(
-  String.raw`\b(?:which|what)\s+${COUNT}(?:[\p{L}-]+\s+){0,2}?([\p{L}-]+)\s+(?:${AUXILIARY})\b`,
-  "iu",
-);
-const TYPE_WORD = new RegExp(String.raw`\b(?:which|what)\s+${COUNT}((?!(?:${AUXILIARY})\b)[\p{L}-]+)`, "iu");
-/** The head noun of a "which/what X" question: the kind of thing it asks for. */
-export const askedType = (question: string): string | undefined =>
-  (TYPE_PHRASE.exec(question) ?? TYPE_WORD.exec(question))?.[1];
-
-// A head noun WordNet files as a person ("What actor…", "Which emperor…") or a place ("Which town…")
-// asks for that kind of answer, as "who" and "where" do (SQuAD DEV: +1 gold answer). Not as a time
-// or a quantity: those kinds refuse a sentence without one (answer.ts), and "which period", "what
-// amount" cost 2 gold answers and 2 wrong abstentions on DEV.
-const HEAD_KINDS: Partial<Record<NounKind, AnswerKind>> = { person: "agent", location: "place" };
-
 export function questionShape(asked: string): QuestionShape {
   const question = expandContractions(asked).replace(SCENE, "");
   for (const [kind, re] of PATTERNS) {
@@ -140,10 +118,6 @@ export function questionShape(asked: string): QuestionShape {
     if (counted.length > 0) return { kind, counted };
     return kind === "time" && OCCASION.test(question) ? { kind, occasion: true } : { kind };
   }
-  const head = askedType(question);
-  const noun = head ? nounKind(head.toLowerCase()) : null;
-  const byHead = noun ? HEAD_KINDS[noun] : undefined;
-  if (byHead) return { kind: byHead };
   const def = DEFINITION.exec(question) ?? MEANING.exec(question);
   if (def?.[1] && words(def[1]).length <= 5) return { kind: "definition", term: def[1] };
   if (MEANS.test(question)) return { kind: "means" };
