@@ -7,8 +7,9 @@
  * sums is shown (a lower bound either way: a process shorter than a sample may be missed). Each
  * file's output, with its tests' own durations, is kept in a temporary directory named at the end.
  * Below the table, each file's sampled CPU by kind of process (the test process, with any server it
- * runs in process; server processes and how many were started; extraction processes; the browser;
- * the executable's build; eSpeak; PostgreSQL). CPU is the figure that holds on a machine shared with other work; wall is what a
+ * runs in process; server processes and how many were started; extraction processes; the
+ * executable's build; eSpeak; PostgreSQL). Chromium, which playwright starts in a session of its
+ * own, is in neither figure. CPU is the figure that holds on a machine shared with other work; wall is what a
  * worker of the parallel run is busy for. With `--timings <file>` (a run's `--update-timings`
  * output) it prints that run's per-file wall times instead, slowest first, with each file's share
  * of the whole: the files at the top are the serial tail a two-worker run ends on.
@@ -42,7 +43,6 @@ function kindOf(pid: number, sid: number): string {
   const kinds: [RegExp, string][] = [
     [/ serve( |$)/, "servers"],
     [/extract-worker|ocr-worker/, "extraction"],
-    [/chrom/, "browser"],
     [/build\.ts/, "build"],
     [/espeak/, "eSpeak"],
     [/postgres|initdb/, "PostgreSQL"],
