@@ -5,7 +5,11 @@
  * child's time counts in its parent's, but a process killed at the end is often never reaped: so the
  * file runs in its own session, whose processes are sampled every 100 ms, and the larger of the two
  * sums is shown (a lower bound either way: a process shorter than a sample may be missed). Each
- * file's output, with its tests' own durations, is kept in a temporary directory named at the end. CPU is the figure that holds on a machine shared with other work; wall is what a
+ * file's output, with its tests' own durations, is kept in a temporary directory named at the end.
+ * Below the table, each file's sampled CPU by kind of process (the test process, with any server it
+ * runs in process; server processes and how many were started; extraction processes; the
+ * executable's build; eSpeak; PostgreSQL). Chromium, which playwright starts in a session of its
+ * own, is in neither figure. CPU is the figure that holds on a machine shared with other work; wall is what a
  * worker of the parallel run is busy for. With `--timings <file>` (a run's `--update-timings`
  * output) it prints that run's per-file wall times instead, slowest first, with each file's share
  * of the whole: the files at the top are the serial tail a two-worker run ends on.
@@ -21,8 +25,33 @@ const seconds = (us: bigint | number) => (Number(us) / 1e6).toFixed(1);
 /** Clock ticks per second, the unit of /proc/<pid>/stat's times. */
 const TICKS = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
 
+interface Sampled {
+  user: number;
+  system: number;
+  kind: string;
+}
+
+/** What a process of a test file's session is, by its command line. */
+function kindOf(pid: number, sid: number): string {
+  if (pid === sid) return "test process";
+  let cmd: string;
+  try {
+    cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+  } catch {
+    return "other";
+  }
+  const kinds: [RegExp, string][] = [
+    [/ serve( |$)/, "servers"],
+    [/extract-worker|ocr-worker/, "extraction"],
+    [/build\.ts/, "build"],
+    [/espeak/, "eSpeak"],
+    [/postgres|initdb/, "PostgreSQL"],
+  ];
+  return kinds.find(([re]) => re.test(cmd))?.[1] ?? (basename(cmd.split(" ")[0] ?? "") || "other");
+}
+
 /** Each process of a session with its own user and system time so far, in microseconds. */
-function sessionTimes(sid: number, into: Map<number, [number, number]>): void {
+function sessionTimes(sid: number, into: Map<number, Sampled>): void {
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     let stat: string;
@@ -33,15 +62,31 @@ function sessionTimes(sid: number, into: Map<number, [number, number]>): void {
     }
     // Fields after the command's closing parenthesis: state, ppid, pgrp, session, … utime (11), stime (12).
     const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(f[3]) === sid) into.set(Number(name), [(Number(f[11]) * 1e6) / TICKS, (Number(f[12]) * 1e6) / TICKS]);
+    if (Number(f[3]) !== sid) continue;
+    const pid = Number(name);
+    const kind = into.get(pid)?.kind ?? kindOf(pid, sid);
+    into.set(pid, { user: (Number(f[11]) * 1e6) / TICKS, system: (Number(f[12]) * 1e6) / TICKS, kind });
   }
 }
 
-async function measure(file: string, logs: string): Promise<string> {
+/** The sampled CPU by kind of process, largest first; servers with how many were started. */
+function byKind(sampled: Map<number, Sampled>): string {
+  const kinds = new Map<string, { us: number; n: number }>();
+  for (const p of sampled.values()) {
+    const k = kinds.get(p.kind) ?? { us: 0, n: 0 };
+    kinds.set(p.kind, { us: k.us + p.user + p.system, n: k.n + 1 });
+  }
+  return [...kinds.entries()]
+    .sort((a, b) => b[1].us - a[1].us)
+    .map(([kind, { us, n }]) => `${kind} ${seconds(us)} s${kind === "servers" ? ` (${n} started)` : ""}`)
+    .join(", ");
+}
+
+async function measure(file: string, logs: string): Promise<[row: string, kinds: string]> {
   const started = performance.now();
   // setsid: the file's processes, and only they, share a session named by the test process's pid.
   const proc = Bun.spawn(["setsid", "bun", "test", "--timeout", "300000", file], { stdout: "pipe", stderr: "pipe" });
-  const sampled = new Map<number, [number, number]>();
+  const sampled = new Map<number, Sampled>();
   const sampler = setInterval(() => sessionTimes(proc.pid, sampled), 100);
   const [, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   const code = await proc.exited;
@@ -50,13 +95,13 @@ async function measure(file: string, logs: string): Promise<string> {
   const wall = ((performance.now() - started) / 1000).toFixed(1);
   const usage = proc.resourceUsage();
   let [user, system] = usage ? [Number(usage.cpuTime.user), Number(usage.cpuTime.system)] : [0, 0];
-  const [su, ss] = [...sampled.values()].reduce(([u, s], [pu, ps]) => [u + pu, s + ps], [0, 0]);
+  const [su, ss] = [...sampled.values()].reduce(([u, s], p) => [u + p.user, s + p.system], [0, 0]);
   if (su + ss > user + system) [user, system] = [su, ss];
   const cpu = `${seconds(user + system)} s`;
   const split = `${seconds(user)} + ${seconds(system)}`;
   const counts = err.match(/^\s*\d+ (pass|fail)$/gm)?.map((l) => l.trim()) ?? [];
   const status = code === 0 ? counts.join(", ") : `FAILED (${counts.join(", ") || `exit ${code}`})`;
-  return `| ${file} | ${cpu} | ${split} | ${wall} s | ${status} |`;
+  return [`| ${file} | ${cpu} | ${split} | ${wall} s | ${status} |`, `${file}: ${byKind(sampled)}`];
 }
 
 function fromTimings(path: string, count: number): void {
@@ -73,6 +118,11 @@ if (args[0] === "--timings") fromTimings(resolve(args[1] ?? "test/timings.json")
 else {
   console.log("| File | CPU | user + system | Wall | Tests |\n|---|---|---|---|---|");
   const logs = mkdtempSync(join(tmpdir(), "test-cpu-"));
-  for (const file of args) console.log(await measure(file, logs));
-  console.log(`\nEach file's output: ${logs}`);
+  const kinds: string[] = [];
+  for (const file of args) {
+    const [row, byKinds] = await measure(file, logs);
+    console.log(row);
+    kinds.push(byKinds);
+  }
+  console.log(`\nSampled CPU by kind of process:\n${kinds.join("\n")}\n\nEach file's output: ${logs}`);
 }

@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { call, errorOf } from "../helpers/server.ts";
-import { multipartBytes, type RawResponse, rawRequest, stalledRequest } from "./raw-http.ts";
+import { multipartBytes, type RawResponse, rawRequest, type StalledResult, stalledRequest } from "./raw-http.ts";
 
 const MB50 = 52_428_800;
 const MIB = 1_048_576;
@@ -180,8 +180,12 @@ describe("bodies that stop arriving", () => {
     },
   ]);
 
-  test("stalled JSON and upload bodies get 408 REQUEST_TIMEOUT and their connections are closed; nothing is left in tmp/", async () => {
-    const stalled = await Promise.all([
+  // Each connection is held until the server's idle timeout closes it: the two groups are sent
+  // together, so the file waits out that timeout once, not once per test.
+  let stalled: Promise<StalledResult[]>;
+  let refused: Promise<StalledResult[]>;
+  beforeAll(() => {
+    stalled = Promise.all([
       ...Array.from({ length: 10 }, () =>
         stalledRequest(srv.url, head("/v2/documents/query", "application/json", 400), '{"question": "What cau', waitMs),
       ),
@@ -194,16 +198,7 @@ describe("bodies that stop arriving", () => {
         ),
       ),
     ]);
-    for (const s of stalled) {
-      expectOurError(s.response, 408, "REQUEST_TIMEOUT");
-      expect(s.closedByServer).toBe(true);
-    }
-    const tmp = join(srv.dataDir, "tmp");
-    expect(existsSync(tmp) ? readdirSync(tmp) : []).toEqual([]);
-  }, 300_000);
-
-  test("a body refused before it was read, then never finished, does not keep its connection open", async () => {
-    const stalled = await Promise.all([
+    refused = Promise.all([
       // Refused on its declared size, its type, its key, or its route.
       stalledRequest(srv.url, head("/v2/documents/query", "application/json", 2 * MIB), "{", waitMs),
       stalledRequest(srv.url, head("/v2/documents/query", "text/plain", 400), "{", waitMs),
@@ -227,7 +222,19 @@ describe("bodies that stop arriving", () => {
         waitMs,
       ),
     ]);
-    for (const s of stalled) {
+  });
+
+  test("stalled JSON and upload bodies get 408 REQUEST_TIMEOUT and their connections are closed; nothing is left in tmp/", async () => {
+    for (const s of await stalled) {
+      expectOurError(s.response, 408, "REQUEST_TIMEOUT");
+      expect(s.closedByServer).toBe(true);
+    }
+    const tmp = join(srv.dataDir, "tmp");
+    expect(existsSync(tmp) ? readdirSync(tmp) : []).toEqual([]);
+  }, 300_000);
+
+  test("a body refused before it was read, then never finished, does not keep its connection open", async () => {
+    for (const s of await refused) {
       expect(s.response.status).toBeGreaterThanOrEqual(400);
       expect(JSON.parse(s.response.body).error.request_id).toBe(s.response.headers["x-request-id"]);
       expect(s.closedByServer).toBe(true);
