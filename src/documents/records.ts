@@ -156,9 +156,10 @@ export async function failDocument(
   blobKey: string | null = null,
 ): Promise<void> {
   // Two statements, not one transaction: at start a dead server's extraction process may still be
-  // writing, and a transaction that read before it writes meets SQLITE_BUSY at once where a lone
-  // statement waits the lock out (the crash suite). A stop between them leaves the record
-  // processing, failed again at the next start.
+  // writing, and the crash suite once saw a seam transaction here meet SQLITE_BUSY at once (it began
+  // deferred; it now begins IMMEDIATE and waits the lock out, write-lock.ts). One transaction has not
+  // yet passed that suite. A stop between them leaves the record processing, failed again at the
+  // next start.
   await deleteChunksOf(svc.sql, { documentId: id, chapterId: null });
   await markDocumentError(svc.sql, id, message, blobKey);
 }
