@@ -282,16 +282,12 @@ export async function deleteDocument(
   if (doc.blob_key) await deleteBlob(svc.cfg, doc.blob_key);
 }
 
-/**
- * The records of `ids`, oldest first (a course's sources, in the order they were stored).
- * Synchronous: the courses owner's source lists read it.
- */
-export function recordsOldestFirst(sqlite: Database, ids: readonly string[]): DocumentRow[] {
-  return sqliteSql(sqlite)
-    .allSync<DocumentRow>(
-      sql`SELECT ${COLUMNS} FROM documents WHERE ${inJsonArray("id", ids)} ORDER BY created_at, rowid`,
-    )
-    .map(toRow);
+/** The records of `ids`, oldest first (a course's sources, in the order they were stored). */
+export async function recordsOldestFirst(db: Sql, ids: readonly string[]): Promise<DocumentRow[]> {
+  const rows = await db.all<DocumentRow>(
+    sql`SELECT ${COLUMNS} FROM documents WHERE ${inJsonArray("id", ids)} ORDER BY created_at, rowid`,
+  );
+  return rows.map(toRow);
 }
 
 /** Id, name and status of records, in the order of `ids` (what a stopped request had stored). */
