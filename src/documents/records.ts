@@ -147,7 +147,9 @@ export interface FailDeps {
 
 /**
  * A source that failed: an extraction process stopped while indexing (or a server stopped
- * mid-batch) may have written some chunks, so they go first, then the record ends in error.
+ * mid-batch) may have written some chunks; they go and the record ends in error in one
+ * transaction. At start a dead server's extraction process may still be writing: the seam's
+ * transaction begins IMMEDIATE and waits the lock out (the crash suite kills beside it).
  */
 export async function failDocument(
   svc: FailDeps,
@@ -155,13 +157,10 @@ export async function failDocument(
   message: string,
   blobKey: string | null = null,
 ): Promise<void> {
-  // Two statements, not one transaction: at start a dead server's extraction process may still be
-  // writing, and the crash suite once saw a seam transaction here meet SQLITE_BUSY at once (it began
-  // deferred; it now begins IMMEDIATE and waits the lock out, write-lock.ts). One transaction has not
-  // yet passed that suite. A stop between them leaves the record processing, failed again at the
-  // next start.
-  await deleteChunksOf(svc.sql, { documentId: id, chapterId: null });
-  await markDocumentError(svc.sql, id, message, blobKey);
+  await svc.sql.transaction(async (tx) => {
+    await deleteChunksOf(tx, { documentId: id, chapterId: null });
+    await markDocumentError(tx, id, message, blobKey);
+  });
 }
 
 /**
