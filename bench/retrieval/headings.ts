@@ -97,7 +97,7 @@ try {
     for (const b of mine) {
       for (const heading of b.headings) {
         const input = { ...b.owner, scope: {}, query: heading, topK: 1, mode: "lexical" as const };
-        const [a] = await search({ sqlite, embedder }, input);
+        const [a] = await search({ sql: lite, embedder }, input);
         const [p] = await searchPostgres({ db, embedder, vectors: false }, input);
         n++;
         if (inSection(a, heading)) onSqlite++;

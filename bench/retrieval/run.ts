@@ -134,7 +134,7 @@ async function openEngine(engine: Engine, embedder: Embedder): Promise<Omit<Benc
       sql: sqliteSql(sqlite),
       sqlite,
       embedder,
-      search: (input) => search({ sqlite, embedder }, input),
+      search: (input) => search({ sql: sqliteSql(sqlite), embedder }, input),
       close: async () => {
         sqlite.close();
         rmSync(dir, { recursive: true, force: true });

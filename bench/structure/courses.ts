@@ -27,6 +27,7 @@ import { join } from "node:path";
 import sbd from "sbd";
 import { paragraphsOf } from "../../src/courses/section-reads.ts";
 import type { ChapterPart } from "../../src/courses/store.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { markdownToBlocks } from "../../src/ingest/document.ts";
 import { writePodcastScript } from "../../src/llm/artefacts.ts";
 import { ExtractiveLlm } from "../../src/llm/providers/extractive.ts";
@@ -228,12 +229,12 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
       const planned = (course.body.outline?.chapters ?? []) as { parts?: ChapterPart[] }[];
       let placed = 0;
       let onChapter = 0;
-      planned.slice(1).forEach((c, k) => {
+      for (const [k, c] of planned.slice(1).entries()) {
         const part = c.parts?.[0];
-        if (!part || chapterPages.length === 0) return;
-        const read = paragraphsOf(db, part.document_id).slice(part.from, part.to);
+        if (!part || chapterPages.length === 0) continue;
+        const read = (await paragraphsOf(sqliteSql(db), part.document_id)).slice(part.from, part.to);
         const page = read.find((p) => p.page !== null)?.page;
-        if (page == null) return;
+        if (page == null) continue;
         placed++;
         // A part's title page before the chapter's first page ("Section Three", a blank page, then
         // chapter 17) opens it too: what the chapter reads before the book's chapter is a title.
@@ -243,7 +244,7 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
           .reduce((n, p) => n + words(p.text).length, 0);
         if (chapterPages.some((p) => Math.abs(p - page) <= 1) || before < TITLE_WORDS) onChapter++;
         else notes.push(`boundary off: chapter ${k + 2} (${chapters[k + 1]?.title}) opens on page ${page}`);
-      });
+      }
       await Bun.write(join(outDir, `${doc.name}.md`), chapters.map((c) => `# ${c.title}\n\n${c.content}`).join("\n\n"));
       const seconds = (performance.now() - t0) / 1000;
       figures.push({

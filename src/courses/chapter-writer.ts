@@ -64,7 +64,8 @@ async function documentPassages(
   const ownSection = (h: (typeof hits)[number]) => sectionTitle(h.headingPath)?.toLowerCase() === title;
   const ordered = [...hits.filter(ownSection), ...hits.filter((h) => !ownSection(h))];
   // Text a source repeats of itself is read where it first occurs, as in planned chapters.
-  const repeated = new Set(scope.documentIds.flatMap((id) => [...repeatedChunkIds(svc.sqlite, id)]));
+  const repeated = new Set<string>();
+  for (const id of scope.documentIds) for (const chunkId of await repeatedChunkIds(svc.sql, id)) repeated.add(chunkId);
   return ordered
     .filter((h) => h.score >= scope.minScore && !repeated.has(h.chunkId))
     .slice(0, PASSAGES_PER_CHAPTER)

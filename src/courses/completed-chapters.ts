@@ -1,5 +1,4 @@
 /** A course's finished chapters as the study-material generators read them. */
-import type { Database } from "bun:sqlite";
 import { type Sql, sql } from "../db/sql.ts";
 import type { ChapterSummary } from "../llm/artefacts.ts";
 import { chunkTexts } from "../retrieval/index.ts";
@@ -8,10 +7,7 @@ import { chunkTexts } from "../retrieval/index.ts";
  * Completed chapters in order, with the passages they cite (so a question can give the page of its
  * sentence) and their quizzes (so an exam does not repeat them).
  */
-export async function completedChapters(
-  stores: { db: Sql; sqlite: Database },
-  courseId: string,
-): Promise<ChapterSummary[]> {
+export async function completedChapters(stores: { db: Sql }, courseId: string): Promise<ChapterSummary[]> {
   const { db } = stores;
   const chapters = await db.all<{ id: string; title: string; content: string | null; key_concepts: string }>(
     sql`SELECT id, title, content, key_concepts FROM chapters
@@ -31,7 +27,7 @@ export async function completedChapters(
       title: c.title,
       content: c.content ?? "",
       key_concepts: JSON.parse(c.key_concepts) as string[],
-      sources: citedPassages(stores.sqlite, sources),
+      sources: await citedPassages(db, sources),
       quiz: quiz.map((q) => ({
         type: "mcq" as const,
         prompt: q.prompt,
@@ -44,10 +40,10 @@ export async function completedChapters(
   return summaries;
 }
 
-/** The cited chunks' text (the retrieval index, on bun:sqlite until it moves); a source whose chunk was re-indexed away is left out. */
-function citedPassages(sqlite: Database, rows: { chunk_id: string; filename: string | null; page: number | null }[]) {
-  const texts = chunkTexts(
-    sqlite,
+/** The cited chunks' text; a source whose chunk was re-indexed away is left out. */
+async function citedPassages(db: Sql, rows: { chunk_id: string; filename: string | null; page: number | null }[]) {
+  const texts = await chunkTexts(
+    db,
     rows.map((r) => r.chunk_id),
   );
   return rows.flatMap((r) => {

@@ -24,7 +24,7 @@ import { type CourseDocumentsDeps, courseDocuments, documentEvent } from "./inge
 import { loadCourse } from "./store.ts";
 
 /**
- * Following a job: its rows, its sources' records (`sqlite`: the documents owner's), the clock for
+ * Following a job: its rows, its sources' records (the documents owner's), the clock for
  * this month's usage and a course still running, and the bus its end is announced on.
  */
 export interface FollowDeps extends CourseDocumentsDeps {

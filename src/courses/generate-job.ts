@@ -136,8 +136,8 @@ async function ensureOutline(
     plan = await planTopicCourse({ svc, course, meter }, match.passages);
   } else {
     const docs = (await courseDocuments(svc, course.id)).filter((d) => readyDocs.includes(d.id));
-    refuseOversizedSources(
-      svc.sqlite,
+    await refuseOversizedSources(
+      svc.sql,
       docs.map((d) => d.id),
       svc.cfg.courseMaxSourceWords,
     );

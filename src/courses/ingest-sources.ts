@@ -4,7 +4,6 @@
  * the reason), so a slow PDF never blocks the request that uploaded it, a failing source leaves
  * the others untouched, and a restart only redoes the sources not committed yet.
  */
-import type { Database } from "bun:sqlite";
 import pLimit from "p-limit";
 import type { Sql } from "../db/sql.ts";
 import { type IngestDeps, ingestDocument } from "../documents/ingest.ts";
@@ -21,12 +20,12 @@ export type CourseDocument = Pick<
   "id" | "filename" | "source_type" | "source_url" | "blob_key" | "status" | "chunk_count" | "error"
 >;
 
-/** What reads a course's sources: its links through the seam, the documents' records on bun:sqlite (their owner's). */
-export type CourseDocumentsDeps = { sql: Sql; sqlite: Database };
+/** What reads a course's sources: its links and the documents' records, through the seam. */
+export type CourseDocumentsDeps = { sql: Sql };
 
 /** The course's sources, oldest first. */
 export async function courseDocuments(svc: CourseDocumentsDeps, courseId: string): Promise<CourseDocument[]> {
-  return recordsOldestFirst(svc.sqlite, await courseDocumentIds(svc.sql, courseId));
+  return recordsOldestFirst(svc.sql, await courseDocumentIds(svc.sql, courseId));
 }
 
 /** A source's outcome as the `document` event of its course's job. */

@@ -8,7 +8,7 @@
  * - `auto`: thematic_bridge when the sources are about one subject, sequential_sections otherwise;
  * - `separate_courses`: each course has one source, planned like sequential_sections.
  */
-import type { Database } from "bun:sqlite";
+import type { Sql } from "../db/sql.ts";
 import { documentRepeats } from "../documents/lookups.ts";
 import { documentDetails } from "../documents/repeated-sections.ts";
 import {
@@ -103,7 +103,7 @@ export async function planSourceCourse(ctx: PlanContext, sources: ReadySource[])
   const described = {
     organization: prepared.organization,
     ...(prepared.relatedness === undefined ? {} : { relatedness: prepared.relatedness }),
-    sources: sources.map((s) => describeSource(ctx.svc.sqlite, s)),
+    sources: await Promise.all(sources.map((s) => describeSource(ctx.svc.sql, s))),
   };
   if (prepared.kind === "thematic") {
     return {
@@ -133,8 +133,8 @@ export async function planSourceCourse(ctx: PlanContext, sources: ReadySource[])
 }
 
 /** A source as the course read it: the text it repeats of itself was taught once, where first seen. */
-function describeSource(sqlite: Database, source: ReadySource): PlannedSource {
-  const repeats = documentRepeats(sqlite, source.id);
+async function describeSource(db: Sql, source: ReadySource): Promise<PlannedSource> {
+  const repeats = await documentRepeats(db, source.id);
   return {
     document_id: source.id,
     filename: source.filename,

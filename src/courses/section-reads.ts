@@ -6,7 +6,7 @@
  * chapters read a long source once; kept by the document's chunks as they stand (a reindex
  * replaces them), so a document indexed again is read again.
  */
-import type { Database } from "bun:sqlite";
+import type { Sql } from "../db/sql.ts";
 import { documentChunkState } from "../retrieval/index.ts";
 import { documentParagraphs, type Paragraph } from "./sections.ts";
 import { type ChunkPassage, paragraphPassages } from "./source-passages.ts";
@@ -17,21 +17,26 @@ const KEPT = 2;
 const kept = new Map<string, Paragraph[]>();
 
 /** The document's paragraphs (sections.ts), kept for the next read. */
-export function paragraphsOf(sqlite: Database, documentId: string): Paragraph[] {
-  const state = documentChunkState(sqlite, documentId);
-  const key = `${sqlite.filename}\u0000${documentId}\u0000${state?.n}\u0000${state?.last}`;
+export async function paragraphsOf(db: Sql, documentId: string): Promise<Paragraph[]> {
+  const state = await documentChunkState(db, documentId);
+  // Document ids are random and never reused, so the key needs no database's name.
+  const key = `${documentId}\u0000${state?.n}\u0000${state?.last}`;
   const held = kept.get(key);
   if (held) {
     kept.delete(key);
     kept.set(key, held);
     return held;
   }
-  const read = documentParagraphs(sqlite, documentId);
+  const read = await documentParagraphs(db, documentId);
   kept.set(key, read);
   if (kept.size > KEPT) kept.delete(kept.keys().next().value!);
   return read;
 }
 
 /** The chapter's own sections, in reading order, as passages cited by their chunks. */
-export const sectionPassages = (sqlite: Database, parts: ChapterPart[]): ChunkPassage[] =>
-  parts.flatMap((part) => paragraphPassages(paragraphsOf(sqlite, part.document_id).slice(part.from, part.to)));
+export async function sectionPassages(db: Sql, parts: ChapterPart[]): Promise<ChunkPassage[]> {
+  const out: ChunkPassage[] = [];
+  for (const part of parts)
+    out.push(...paragraphPassages((await paragraphsOf(db, part.document_id)).slice(part.from, part.to)));
+  return out;
+}

@@ -4,7 +4,7 @@
  * grouped under the document's top-level headings. A source without headings is cut where its
  * vocabulary shifts, each part titled by its key phrase.
  */
-import type { Database } from "bun:sqlite";
+import type { Sql } from "../db/sql.ts";
 import { withoutOverlap } from "../documents/chunk-overlap.ts";
 import { repeatedChunkIds } from "../documents/lookups.ts";
 import { type BlockRole, TEACHING_ROLE_LIST } from "../ingest/document.ts";
@@ -63,10 +63,10 @@ function unsaid(said: Set<string>, text: string): string {
 }
 
 /** The document's teaching paragraphs in reading order, each tied to the chunk it was indexed in. */
-export function documentParagraphs(sqlite: Database, documentId: string): Paragraph[] {
+export async function documentParagraphs(db: Sql, documentId: string): Promise<Paragraph[]> {
   // Text the document repeats of itself is taught once, where it first occurs.
-  const repeated = repeatedChunkIds(sqlite, documentId);
-  const rows = documentChunks(sqlite, documentId, TEACHING_ROLE_LIST).filter((r) => !repeated.has(r.id));
+  const repeated = await repeatedChunkIds(db, documentId);
+  const rows = (await documentChunks(db, documentId, TEACHING_ROLE_LIST)).filter((r) => !repeated.has(r.id));
   const out: Paragraph[] = [];
   const said = new Set<string>();
   let prev: { path: string; text: string } | null = null;

@@ -5,7 +5,7 @@
  * read-only connection: for a long book it takes seconds of CPU, which on the server's thread
  * stalled every other tenant's requests. plan.ts writes the outline and finishes the plan.
  */
-import type { Database } from "bun:sqlite";
+import type { Sql } from "../db/sql.ts";
 import { documentTitle } from "../documents/lookups.ts";
 import type { OutlineInput, Passage } from "../llm/artefacts.ts";
 import { bookChapters } from "./book-chapters.ts";
@@ -202,14 +202,15 @@ function joinTitles(titles: string[]): string {
   return text.slice(0, 200);
 }
 
-function prepareSequential(
-  sqlite: Database,
+async function prepareSequential(
+  db: Sql,
   input: SourcePlanInput,
   read: ReadSources,
   organization: Organization,
-): PreparedSourcePlan {
+): Promise<PreparedSourcePlan> {
   const { sources, paragraphs, profiles } = read;
-  const titles = sources.map((s) => documentTitle(sqlite, s.id));
+  const titles: (string | null)[] = [];
+  for (const s of sources) titles.push(await documentTitle(db, s.id));
   const sizes = paragraphs.map((ps) => ps.reduce((a, p) => a + p.text.length, 0));
   const planned = sequentialGroups(sizes, input.numChapters).flatMap((g) =>
     g.sources.length > 1
@@ -249,8 +250,9 @@ function prepareSequential(
 }
 
 /** Reads the sources and plans their chapters up to the outline (in the engine's thread). */
-export function prepareSourcePlan(sqlite: Database, input: SourcePlanInput): PreparedSourcePlan {
-  const paragraphs = input.sources.map((s) => paragraphsOf(sqlite, s.id));
+export async function prepareSourcePlan(db: Sql, input: SourcePlanInput): Promise<PreparedSourcePlan> {
+  const paragraphs: Paragraph[][] = [];
+  for (const s of input.sources) paragraphs.push(await paragraphsOf(db, s.id));
   const profiles = paragraphs.map((ps) =>
     termProfile(ps.map((p) => [...p.headingPath.slice(-1), p.text].join("\n")).join("\n")),
   );
@@ -259,6 +261,6 @@ export function prepareSourcePlan(sqlite: Database, input: SourcePlanInput): Pre
   const prepared =
     organization === "thematic_bridge"
       ? prepareThematic(input, read)
-      : prepareSequential(sqlite, input, read, organization);
+      : await prepareSequential(db, input, read, organization);
   return r === undefined ? prepared : { ...prepared, relatedness: r };
 }

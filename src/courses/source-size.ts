@@ -5,12 +5,13 @@
  * ingest with its repeats). Past it the course is refused before anything is planned; its sources
  * stay indexed as the learner's documents.
  */
-import type { Database } from "bun:sqlite";
+import type { Sql } from "../db/sql.ts";
 import { documentRepeats } from "../documents/lookups.ts";
 import { AppError } from "../errors.ts";
 
-export function refuseOversizedSources(sqlite: Database, documentIds: string[], maxWords: number): void {
-  const words = documentIds.map((id) => ({ id, words: documentRepeats(sqlite, id)?.words ?? 0 }));
+export async function refuseOversizedSources(db: Sql, documentIds: string[], maxWords: number): Promise<void> {
+  const words: { id: string; words: number }[] = [];
+  for (const id of documentIds) words.push({ id, words: (await documentRepeats(db, id))?.words ?? 0 });
   const total = words.reduce((n, d) => n + d.words, 0);
   if (total <= maxWords) return;
   // Another run would read the same sources: the job fails at once.

@@ -4,6 +4,7 @@
  * they are the only possible material, so a topic they do not cover is refused.
  */
 import type { Database } from "bun:sqlite";
+import type { Sql } from "../db/sql.ts";
 import { readyIndexCount } from "../documents/lookups.ts";
 import { AppError } from "../errors.ts";
 import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
@@ -48,11 +49,11 @@ export const matchTopic = (
 
 /** What matchTopic finds, read on the connection given (the thread's). */
 export async function readTopicMatch(
-  sqlite: Database,
+  db: Sql,
   owner: { tenantId: string; userId: string },
   topic: string,
 ): Promise<TopicMatch> {
-  const searched = readyIndexCount(sqlite, owner.tenantId, owner.userId);
+  const searched = await readyIndexCount(db, owner.tenantId, owner.userId);
   const terms = await topicTerms(topic);
   const none = {
     documentIds: [],
@@ -64,8 +65,8 @@ export async function readTopicMatch(
   };
   if (searched === 0 || terms.length === 0) return none;
 
-  const rows = chunksWithAnyWord(
-    sqlite,
+  const rows = await chunksWithAnyWord(
+    db,
     owner,
     terms.map((t) => t.word),
     TEACHING_ROLE_LIST,

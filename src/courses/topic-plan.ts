@@ -3,7 +3,7 @@
  * passages lie in. It reads whole documents, so it runs in the extractive engine's thread
  * (plan.ts asks it there), off the server's.
  */
-import type { Database } from "bun:sqlite";
+import type { Sql } from "../db/sql.ts";
 import type { Passage } from "../llm/artefacts.ts";
 import { cleanTitle, groupTitle, partition, splitToCount } from "./chapter-groups.ts";
 import { documentParagraphs, type Paragraph, type Section, wordsOf } from "./sections.ts";
@@ -14,13 +14,14 @@ import type { SectionChapter } from "./source-plan.ts";
  * The runs of the learner's paragraphs that lie in the chunks matched to a topic, as sections in
  * document order, with each document's paragraphs to read them from.
  */
-function matchedSections(
-  sqlite: Database,
+async function matchedSections(
+  db: Sql,
   passages: Passage[],
-): { sections: Section[]; paragraphs: Map<string, Paragraph[]> } {
+): Promise<{ sections: Section[]; paragraphs: Map<string, Paragraph[]> }> {
   const chunkIds = new Set(passages.map((p) => p.id));
   const documentIds = [...new Set(passages.map((p) => p.documentId).filter((id): id is string => !!id))];
-  const paragraphs = new Map(documentIds.map((id) => [id, documentParagraphs(sqlite, id)] as const));
+  const paragraphs = new Map<string, Paragraph[]>();
+  for (const id of documentIds) paragraphs.set(id, await documentParagraphs(db, id));
   const sections: Section[] = [];
   for (const [documentId, ps] of paragraphs) {
     let from = -1;
@@ -51,8 +52,8 @@ function matchedSections(
  * A topic course with no model: chapters are contiguous runs of the sections that cover the
  * topic (nothing else of the documents is taught), titled by their headings.
  */
-export function topicChapters(sqlite: Database, passages: Passage[], count: number): SectionChapter[] {
-  const { sections, paragraphs } = matchedSections(sqlite, passages);
+export async function topicChapters(db: Sql, passages: Passage[], count: number): Promise<SectionChapter[]> {
+  const { sections, paragraphs } = await matchedSections(db, passages);
   // Sections split within their own document; groups may run across documents.
   const split = [...paragraphs].flatMap(([id, ps]) =>
     splitToCount(

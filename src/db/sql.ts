@@ -7,6 +7,7 @@
  */
 import type { Database } from "bun:sqlite";
 import type { SQL, TransactionSQL } from "bun";
+import { withWriteLock } from "./write-lock.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -183,31 +184,14 @@ export class SqliteSql implements Sql {
   }
 }
 
-/**
- * BEGIN IMMEDIATE without sleeping the server's thread: SQLite's busy handler sleeps in the calling
- * thread while another connection (an extraction process, the engine's thread) holds the write
- * lock, and every request would wait with it. The lock is asked for without waiting, again after
- * 2 ms, doubling to 32 ms, while the event loop runs other work; past `LOCK_PATIENCE_MS` the
- * connection's busy_timeout waits, as a lone statement would (write-when-free.ts does the same).
- */
-async function beginImmediate(db: Database): Promise<void> {
+/** BEGIN IMMEDIATE, waiting for the write lock without sleeping the server's thread (write-lock.ts). */
+function beginImmediate(db: Database): Promise<void> {
   const deadline = performance.now() + LOCK_PATIENCE_MS;
-  let retryMs = 2;
-  while (performance.now() < deadline) {
-    const { timeout } = db.query<{ timeout: number }, []>("PRAGMA busy_timeout").get()!;
-    db.run("PRAGMA busy_timeout = 0");
-    try {
-      db.run("BEGIN IMMEDIATE");
-      return;
-    } catch (err) {
-      if ((err as { code?: unknown }).code !== "SQLITE_BUSY") throw err;
-    } finally {
-      db.run(`PRAGMA busy_timeout = ${timeout}`);
-    }
-    await Bun.sleep(retryMs);
-    retryMs = Math.min(retryMs * 2, 32);
-  }
-  db.run("BEGIN IMMEDIATE");
+  return withWriteLock(
+    db,
+    () => void db.run("BEGIN IMMEDIATE"),
+    () => deadline,
+  );
 }
 const LOCK_PATIENCE_MS = 5_000;
 

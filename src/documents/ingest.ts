@@ -97,7 +97,7 @@ export async function ingestDocument(
       ? null
       : (result.repeats ??
         (chunkCount <= REPEATS_NEARBY_CHUNKS
-          ? detectRepeats(svc.sqlite, target.id)
+          ? await detectRepeats(svc.sql, target.id)
           : await readInThread("documentRepeats", { database: svc.sqlite.filename, documentId: target.id })));
     // Extraction processes write beside the server: waiting for the lock must not hold its thread.
     await writeWhenFree(svc.sqlite, () => {

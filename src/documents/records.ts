@@ -147,7 +147,9 @@ export interface FailDeps {
 
 /**
  * A source that failed: an extraction process stopped while indexing (or a server stopped
- * mid-batch) may have written some chunks, so they go first, then the record ends in error.
+ * mid-batch) may have written some chunks; they go and the record ends in error in one
+ * transaction. At start a dead server's extraction process may still be writing: the seam's
+ * transaction begins IMMEDIATE and waits the lock out (the crash suite kills beside it).
  */
 export async function failDocument(
   svc: FailDeps,
@@ -155,12 +157,10 @@ export async function failDocument(
   message: string,
   blobKey: string | null = null,
 ): Promise<void> {
-  // Two statements, not one transaction: at start a dead server's extraction process may still be
-  // writing, and a transaction that read before it writes meets SQLITE_BUSY at once where a lone
-  // statement waits the lock out (the crash suite). A stop between them leaves the record
-  // processing, failed again at the next start.
-  await deleteChunksOf(svc.sql, { documentId: id, chapterId: null });
-  await markDocumentError(svc.sql, id, message, blobKey);
+  await svc.sql.transaction(async (tx) => {
+    await deleteChunksOf(tx, { documentId: id, chapterId: null });
+    await markDocumentError(tx, id, message, blobKey);
+  });
 }
 
 /**
@@ -281,16 +281,12 @@ export async function deleteDocument(
   if (doc.blob_key) await deleteBlob(svc.cfg, doc.blob_key);
 }
 
-/**
- * The records of `ids`, oldest first (a course's sources, in the order they were stored).
- * Synchronous: the courses owner's source lists read it.
- */
-export function recordsOldestFirst(sqlite: Database, ids: readonly string[]): DocumentRow[] {
-  return sqliteSql(sqlite)
-    .allSync<DocumentRow>(
-      sql`SELECT ${COLUMNS} FROM documents WHERE ${inJsonArray("id", ids)} ORDER BY created_at, rowid`,
-    )
-    .map(toRow);
+/** The records of `ids`, oldest first (a course's sources, in the order they were stored). */
+export async function recordsOldestFirst(db: Sql, ids: readonly string[]): Promise<DocumentRow[]> {
+  const rows = await db.all<DocumentRow>(
+    sql`SELECT ${COLUMNS} FROM documents WHERE ${inJsonArray("id", ids)} ORDER BY created_at, rowid`,
+  );
+  return rows.map(toRow);
 }
 
 /** Id, name and status of records, in the order of `ids` (what a stopped request had stored). */

@@ -6,7 +6,7 @@
  * at ingest and stored with the document: courses plan without the repeats, and the document's
  * details name them.
  */
-import type { Database } from "bun:sqlite";
+import type { Sql } from "../db/sql.ts";
 import { type BlockRole, TEACHING_ROLE_LIST, TEACHING_ROLES } from "../ingest/document.ts";
 import { documentChunks } from "../retrieval/chunk-reads.ts";
 import { withoutOverlap } from "./chunk-overlap.ts";
@@ -143,8 +143,8 @@ export function repeatsOfChunks(chunks: Iterable<StoredChunk>): DocumentRepeats 
 }
 
 /** The repeats of an indexed document, read from its stored teaching chunks. */
-export function detectRepeats(sqlite: Database, documentId: string): DocumentRepeats {
-  return repeatsOfChunks(documentChunks(sqlite, documentId, TEACHING_ROLE_LIST));
+export async function detectRepeats(db: Sql, documentId: string): Promise<DocumentRepeats> {
+  return repeatsOfChunks(await documentChunks(db, documentId, TEACHING_ROLE_LIST));
 }
 
 /** What is stored for the document's details: everything but the chunk ids. */

@@ -20,6 +20,6 @@ export async function materialSource(
   model: string | null | undefined,
 ): Promise<{ maker: Maker; source: MaterialSource }> {
   const maker = makerOf(svc.llm, model);
-  const chapters = await completedChapters({ db, sqlite: svc.sqlite }, course.id);
+  const chapters = await completedChapters({ db }, course.id);
   return { maker, source: { courseTitle: course.title, chapters, model: maker.model } };
 }

@@ -1,30 +1,28 @@
 /**
- * Stored chunks read back for course building: a cited chunk's text, a document's teaching chunks in
- * reading order, and the learner's ready teaching chunks holding any of a topic's words.
+ * Stored chunks read back for course building, on either engine's seam: a cited chunk's text, a
+ * document's teaching chunks in reading order, and the learner's ready teaching chunks holding any
+ * of a topic's words.
  */
-import type { Database } from "bun:sqlite";
+import { byDialect, inJsonArray, type Sql, type SqliteSql, sql } from "../db/sql.ts";
 import type { BlockRole } from "../ingest/document.ts";
 import { anyOf } from "./fts-query.ts";
+import { chunkSeqsWithAnyWord } from "./postgres-search.ts";
 import { scopeExpression } from "./scope-tokens.ts";
 
 /** Chunk id → text; ids whose chunk is gone are absent. */
-export function chunkTexts(sqlite: Database, chunkIds: readonly string[]): Map<string, string> {
+export async function chunkTexts(db: Sql, chunkIds: readonly string[]): Promise<Map<string, string>> {
   if (chunkIds.length === 0) return new Map();
-  const rows = sqlite
-    .query<{ id: string; text: string }, [string]>(
-      "SELECT id, text FROM retrieval_chunks WHERE id IN (SELECT value FROM json_each(?))",
-    )
-    .all(JSON.stringify(chunkIds));
+  const rows = await db.all<{ id: string; text: string }>(
+    sql`SELECT id, text FROM retrieval_chunks WHERE ${inJsonArray("id", chunkIds)}`,
+  );
   return new Map(rows.map((r) => [r.id, r.text]));
 }
 
 /** How many chunks a document has now and its newest chunk's row: a reindex changes one or both. */
-export const documentChunkState = (sqlite: Database, documentId: string) =>
-  sqlite
-    .query<{ n: number; last: number | null }, [string]>(
-      "SELECT count(*) AS n, max(rowid) AS last FROM retrieval_chunks WHERE document_id = ?",
-    )
-    .get(documentId);
+export const documentChunkState = (db: Sql, documentId: string) =>
+  db.get<{ n: number; last: number | null }>(
+    sql`SELECT CAST(count(*) AS INTEGER) AS n, CAST(max(seq) AS INTEGER) AS last FROM retrieval_chunks WHERE document_id = ${documentId}`,
+  );
 
 export interface DocumentChunk {
   id: string;
@@ -38,14 +36,12 @@ export interface DocumentChunk {
 }
 
 /** A document's chunks of the given roles in reading order. */
-export function documentChunks(sqlite: Database, documentId: string, roles: readonly BlockRole[]): DocumentChunk[] {
-  return sqlite
-    .query<DocumentChunk, [string, string]>(
-      `SELECT c.id, c.text, c.heading_path, c.page, c.slide, c.timestamp_seconds, c.role, d.filename
-         FROM retrieval_chunks c JOIN documents d ON d.id = c.document_id
-        WHERE c.document_id = ? AND c.role IN (SELECT value FROM json_each(?)) ORDER BY c.position`,
-    )
-    .all(documentId, JSON.stringify(roles));
+export function documentChunks(db: Sql, documentId: string, roles: readonly BlockRole[]): Promise<DocumentChunk[]> {
+  return db.all<DocumentChunk>(
+    sql`SELECT c.id, c.text, c.heading_path, c.page, c.slide, c.timestamp_seconds, c.role, d.filename
+          FROM retrieval_chunks c JOIN documents d ON d.id = c.document_id
+         WHERE c.document_id = ${documentId} AND ${inJsonArray("c.role", roles)} ORDER BY c.position`,
+  );
 }
 
 export interface MatchedChunk {
@@ -61,17 +57,20 @@ export interface MatchedChunk {
   filename: string;
 }
 
-/**
- * The learner's chunks of ready indexed documents, of the given roles, holding any of `words`: at
- * most `limit`, best BM25 first.
- */
-export function chunksWithAnyWord(
-  sqlite: Database,
+/** `c.seq IN (seqs)`, by the key's own index on both engines. */
+const seqIn = (seqs: number[]) =>
+  byDialect({
+    sqlite: sql`c.seq IN (SELECT value FROM json_each(${JSON.stringify(seqs)}))`,
+    postgres: sql`c.seq IN (SELECT jsonb_array_elements_text(${JSON.stringify(seqs)}::text::jsonb)::integer)`,
+  });
+
+/** The seqs of FTS5's best `limit` chunks of the learner holding any of `words`. */
+function ftsSeqsWithAnyWord(
+  db: SqliteSql,
   owner: { tenantId: string; userId: string },
   words: string[],
-  roles: readonly BlockRole[],
   limit: number,
-): MatchedChunk[] {
+) {
   const scope = scopeExpression({
     tenantId: owner.tenantId,
     userId: owner.userId,
@@ -80,19 +79,35 @@ export function chunksWithAnyWord(
     courseId: null,
     allDocuments: true,
   });
-  const seqs = sqlite
+  return db.db
     .query<{ seq: number }, [string, number]>(
       "SELECT rowid AS seq FROM retrieval_fts WHERE retrieval_fts MATCH ? ORDER BY rank LIMIT ?",
     )
     .all(`(${anyOf(words)}) AND ${scope}`, limit)
     .map((r) => r.seq);
+}
+
+/**
+ * The learner's chunks of ready indexed documents, of the given roles, holding any of `words`: at
+ * most `limit`, best BM25 first (FTS5 on SQLite, the tsvector's BM25 on PostgreSQL).
+ */
+export async function chunksWithAnyWord(
+  db: Sql,
+  owner: { tenantId: string; userId: string },
+  words: string[],
+  roles: readonly BlockRole[],
+  limit: number,
+): Promise<MatchedChunk[]> {
+  const seqs =
+    db.dialect === "postgres"
+      ? await chunkSeqsWithAnyWord(db, owner, words, roles, limit)
+      : ftsSeqsWithAnyWord(db as SqliteSql, owner, words, limit);
+  if (seqs.length === 0) return [];
   // The FTS5 scope keys are hashes: the rows themselves are checked.
-  return sqlite
-    .query<MatchedChunk, [string, string, string, string]>(
-      `SELECT c.seq, c.id, c.document_id, c.position, c.context, c.text, c.heading_path, c.page, c.slide, d.filename
-         FROM retrieval_chunks c JOIN documents d ON d.id = c.document_id
-        WHERE c.seq IN (SELECT value FROM json_each(?)) AND c.tenant_id = ? AND c.user_id = ?
-          AND d.kind = 'index' AND d.status = 'ready' AND c.role IN (SELECT value FROM json_each(?))`,
-    )
-    .all(JSON.stringify(seqs), owner.tenantId, owner.userId, JSON.stringify(roles));
+  return db.all<MatchedChunk>(
+    sql`SELECT c.seq, c.id, c.document_id, c.position, c.context, c.text, c.heading_path, c.page, c.slide, d.filename
+          FROM retrieval_chunks c JOIN documents d ON d.id = c.document_id
+         WHERE ${seqIn(seqs)} AND c.tenant_id = ${owner.tenantId}
+           AND c.user_id = ${owner.userId} AND d.kind = 'index' AND d.status = 'ready' AND ${inJsonArray("c.role", roles)}`,
+  );
 }

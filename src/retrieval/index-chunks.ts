@@ -6,7 +6,6 @@
  * course's chapters in the extractive engine's thread (worker-index.ts), and any document is embedded and written in small batches that give the
  * event loop back between them; search leaves out the chunks of a document still 'processing'.
  */
-import type { Database } from "bun:sqlite";
 import { type Sql, sql } from "../db/sql.ts";
 import type { ExtractResult } from "../ingest/types.ts";
 import { newId } from "../util.ts";
@@ -16,8 +15,9 @@ import type { Embedder } from "./embedders/types.ts";
 import { vectorStoreOf } from "./vector-store.ts";
 
 /** What search reads from (SQLite's; PostgreSQL's search takes postgres-search.ts's deps). */
+/** What search reads through: either engine's seam. */
 export interface RetrievalDeps {
-  sqlite: Database;
+  sql: Sql;
   /** The embedder chosen at start: every new chunk vector is made by it. */
   embedder: Embedder;
 }

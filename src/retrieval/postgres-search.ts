@@ -107,18 +107,29 @@ async function lexemesOf(db: Sql, words: string[]): Promise<QueryLexeme[]> {
  */
 async function lexicalRanking(db: Sql, f: Filter, question: string, k: number): Promise<Ranked[]> {
   const lexemes = await lexemesOf(db, questionTerms(question));
-  if (lexemes.length === 0) return [];
   const dfOfWord = new Map<string, number>();
   for (const l of lexemes) dfOfWord.set(l.word, Math.max(dfOfWord.get(l.word) ?? 0, l.df));
   const words = new Set(withinPostingsBudget([...dfOfWord.keys()], dfOfWord));
+  return bm25Ranking(
+    db,
+    f,
+    lexemes.filter((l) => words.has(l.word)),
+    k,
+  );
+}
+
+/** The chunks holding any of the lexemes' words, scored by BM25, best first. */
+async function bm25Ranking(db: Sql, f: Filter, lexemes: QueryLexeme[], k: number): Promise<Ranked[]> {
+  if (lexemes.length === 0) return [];
   const totals = await db.get<{ chunks: number; tokens: number }>(
     sql`SELECT CAST(chunks AS double precision) AS chunks, CAST(tokens AS double precision) AS tokens FROM retrieval_term_totals`,
   );
   const chunks = totals?.chunks ?? 0;
   if (chunks === 0) return [];
   const avgLength = Math.max(1, totals!.tokens / chunks);
-  const idf = new Map(lexemes.filter((l) => words.has(l.word)).map((l) => [l.lexeme, idfOf(chunks, l.df)]));
+  const idf = new Map(lexemes.map((l) => [l.lexeme, idfOf(chunks, l.df)]));
   const weights = JSON.stringify([...idf].map(([term, w]) => ({ term, idf: w })));
+  const words = [...new Set(lexemes.map((l) => l.word))];
   return db.all<Ranked>(
     sql`WITH q AS (SELECT * FROM jsonb_to_recordset(${weights}::text::jsonb) AS q(term text, idf double precision))
         SELECT c.seq, s.score
@@ -132,9 +143,33 @@ async function lexicalRanking(db: Sql, f: Filter, question: string, k: number): 
                       FROM unnest(c.search) AS u) m
               JOIN q ON q.term = m.lexeme
           ) s
-         WHERE c.search @@ websearch_to_tsquery('english', ${[...words].join(" or ")}) AND ${filterSql(f)}
+         WHERE c.search @@ websearch_to_tsquery('english', ${words.join(" or ")}) AND ${filterSql(f)}
          ORDER BY s.score DESC, c.seq LIMIT ${k}`,
   );
+}
+
+/**
+ * The learner's chunks of the given roles holding any of `words` (all of them, no postings budget:
+ * topic match weighs every chunk that names a topic term), at most `k`, best BM25 first: SQLite's
+ * FTS5 query in chunk-reads.ts, on PostgreSQL.
+ */
+export async function chunkSeqsWithAnyWord(
+  db: Sql,
+  owner: { tenantId: string; userId: string },
+  words: string[],
+  roles: readonly BlockRole[],
+  k: number,
+): Promise<number[]> {
+  const f: Filter = {
+    tenantId: owner.tenantId,
+    userId: owner.userId,
+    documentIds: [],
+    spaceId: null,
+    courseId: null,
+    allDocuments: true,
+    roles,
+  };
+  return (await bm25Ranking(db, f, await lexemesOf(db, words), k)).map((r) => r.seq);
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { type Query, type Sql, sql } from "../db/sql.ts";
 import { embeddingInput, type IndexDeps } from "./index-chunks.ts";
-import { removeVector, type VectorStore, vectorStoreOf } from "./vector-store.ts";
+import { type ChunkKeys, removeVector, type VectorStore, vectorStoreOf } from "./vector-store.ts";
 
 export interface ReindexProgress {
   done: number;
@@ -19,13 +19,8 @@ export interface ReindexOptions {
   onProgress?: (p: ReindexProgress) => void;
 }
 
-interface StaleChunk {
-  seq: number;
-  tenant_id: string;
-  user_id: string | null;
-  document_id: string | null;
-  course_id: string | null;
-  space_id: string | null;
+/** A chunk to re-embed: its keys (as its vector is stored) and what its vector is made from. */
+interface StaleChunk extends ChunkKeys {
   text: string;
   context: string;
   embedder: string;

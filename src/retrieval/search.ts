@@ -1,15 +1,19 @@
 /**
  * Hybrid search: vector KNN (vec0) and BM25 (FTS5) over the chunks the caller may see, fused.
  * Tenant, learner and scope are conditions of both searches themselves, so ranking only ever
- * sees the caller's own chunks: another tenant's chunk cannot appear, nor push one out.
+ * sees the caller's own chunks: another tenant's chunk cannot appear, nor push one out. On
+ * PostgreSQL `search` hands the same input to postgres-search.ts.
  */
 import type { Database } from "bun:sqlite";
+import type { SqliteSql } from "../db/sql.ts";
 import type { BlockRole } from "../ingest/document.ts";
 import { binaryCode } from "./binary-code.ts";
 import { anyOf, questionTerms, selectTerms } from "./fts-query.ts";
 import { DEFAULT_FUSION, type FusionParams, fuse, type Ranked } from "./fusion.ts";
 import { type HitRow, hitsOf } from "./hits.ts";
 import { embeddingInput, type RetrievalDeps } from "./index-chunks.ts";
+import { searchPostgres } from "./postgres-search.ts";
+import { hasPgvector } from "./postgres-vector-tables.ts";
 import { type ScopeFilter, scopeExpression } from "./scope-tokens.ts";
 import { findVectorTable, keyOf } from "./vector-tables.ts";
 
@@ -211,7 +215,7 @@ function loadChunks(sqlite: Database, seqs: number[]): Map<number, ChunkRow> {
  * vector table, or embedded now for chunks not yet re-embedded with the active embedder.
  */
 async function similarities(
-  deps: RetrievalDeps,
+  deps: SqliteSearchDeps,
   table: string | null,
   query: Float32Array,
   rows: ChunkRow[],
@@ -243,8 +247,14 @@ export interface Rankings {
   table: string | null;
 }
 
-/** The vector and BM25 candidate lists of a search, before fusion (the benchmark tunes fusion on these). */
-export async function rankings(deps: RetrievalDeps, input: SearchInput, depth: number): Promise<Rankings> {
+/** SQLite's search reads its own connection directly (FTS5, vec0). */
+export interface SqliteSearchDeps {
+  sqlite: Database;
+  embedder: RetrievalDeps["embedder"];
+}
+
+/** SQLite's vector and BM25 candidate lists of a search, before fusion (the benchmark tunes fusion on these). */
+export async function rankings(deps: SqliteSearchDeps, input: SearchInput, depth: number): Promise<Rankings> {
   const mode = input.mode ?? "hybrid";
   const f = filterOf(deps.sqlite, input);
   const [query] = await deps.embedder.embed([input.query]);
@@ -258,6 +268,13 @@ export async function rankings(deps: RetrievalDeps, input: SearchInput, depth: n
 }
 
 export async function search(deps: RetrievalDeps, input: SearchInput): Promise<Hit[]> {
+  if (deps.sql.dialect === "postgres") {
+    return searchPostgres({ db: deps.sql, embedder: deps.embedder, vectors: await hasPgvector(deps.sql) }, input);
+  }
+  return searchSqlite({ sqlite: (deps.sql as SqliteSql).db, embedder: deps.embedder }, input);
+}
+
+async function searchSqlite(deps: SqliteSearchDeps, input: SearchInput): Promise<Hit[]> {
   const mode = input.mode ?? "hybrid";
   const topK = Math.max(1, Math.floor(input.topK));
   const { vector, lexical, query, table } = await rankings(deps, input, input.candidates ?? Math.max(4 * topK, 40));

@@ -16,16 +16,18 @@ import {
 } from "./postgres-vector-tables.ts";
 import { ensureVectorTable, findVectorTable, type VectorSpace, vectorKeys } from "./vector-tables.ts";
 
-/** A chunk's vector with the owner columns vec0 filters by. */
-export interface StoredVector {
+/** A chunk's row as the vector writers read it: its seq and the owner columns vec0 filters by. */
+export interface ChunkKeys {
   seq: number;
   tenant_id: string;
   user_id: string | null;
   document_id: string | null;
   course_id: string | null;
   space_id: string | null;
-  vector: Float32Array;
 }
+
+/** A chunk's vector with its keys. */
+export type StoredVector = ChunkKeys & { vector: Float32Array };
 
 export interface VectorStore {
   /** The table of a space, or null when nothing was ever embedded in it (or the engine keeps no vectors). */

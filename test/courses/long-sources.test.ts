@@ -75,13 +75,13 @@ test("a 300-page book: every chapter's own sections reach its prompt whole or co
     return found;
   };
 
-  const sqlite = env.srv.svc.sqlite;
+  const db = env.srv.svc.sql;
   const planned = course.outline.chapters as {
     title: string;
     parts: { document_id: string; from: number; to: number }[];
   }[];
   expect(planned).toHaveLength(course.chapters.length);
-  const paragraphs = documentParagraphs(sqlite, planned[0]!.parts[0]!.document_id);
+  const paragraphs = await documentParagraphs(db, planned[0]!.parts[0]!.document_id);
   const firstPrompts = chapterCalls(env.fake!)
     .filter((c) => calls.includes(c) && c.body!.messages.length === 2)
     .map(promptOf);

@@ -22,6 +22,7 @@ import {
   markDocumentReady,
   type RecordOwner,
   recordSummaries,
+  recordsOldestFirst,
   toDocumentResource,
 } from "../../src/documents/records.ts";
 import { blobPath, putBlob } from "../../src/media/blob-store.ts";
@@ -96,6 +97,17 @@ describe.each(ENGINES)("document records on %s", (_, open) => {
     await expect(assertOwnedDocuments(e.db, other, [id, missing])).rejects.toThrow(
       `Documents not found: ${id}, ${missing}`,
     );
+  });
+
+  test("records asked for in any order come back oldest first, as a course reads its sources", async () => {
+    const { owner } = await seedCourse(e.db, "sources");
+    const ids: string[] = [];
+    for (const name of ["first.md", "second.md", "third.md"])
+      ids.push(await createDocumentRecord(e.db, owner, upload(name)));
+    const read = await recordsOldestFirst(e.db, [...ids].reverse());
+    expect(read.map((r) => r.id)).toEqual(ids);
+    expect(read.map((r) => r.filename)).toEqual(["first.md", "second.md", "third.md"]);
+    expect(await recordsOldestFirst(e.db, [newId()])).toEqual([]);
   });
 
   test("an extract record is no learner's indexed document, and may have no learner at all", async () => {

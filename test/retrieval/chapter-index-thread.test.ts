@@ -95,7 +95,7 @@ test("a long chapter is indexed off the calling thread, which keeps running, and
   expect(took).toBeGreaterThan(200);
   expect(latest).toBeLessThan(took * 0.1);
   const hits = await search(
-    { sqlite: opened.sqlite, embedder: builtinEmbedder() },
+    { sql: sqliteSql(opened.sqlite), embedder: builtinEmbedder() },
     { tenantId, userId, scope: { courseId }, query: "soundings of the estuary channel", topK: 3 },
   );
   expect(hits[0]?.text).toContain("Soundings of the estuary channel");

@@ -15,7 +15,6 @@ import type { Logger } from "../../src/log.ts";
 import { deleteChunksOf } from "../../src/retrieval/chunk-writes.ts";
 import { builtinEmbedder } from "../../src/retrieval/embedders/builtin.ts";
 import { type Hit, indexDocument, search } from "../../src/retrieval/index.ts";
-import { searchPostgres } from "../../src/retrieval/postgres-search.ts";
 import { announceVectorSupport, hasPgvector } from "../../src/retrieval/postgres-vector-tables.ts";
 import { reindexAll, staleChunkCount } from "../../src/retrieval/reindex.ts";
 import type { SearchInput } from "../../src/retrieval/search.ts";
@@ -138,8 +137,9 @@ const ask = (owner: Owner, query: string, extra: Partial<SearchInput> = {}): Sea
   ...extra,
 });
 
-const onSqlite = (input: SearchInput) => search({ sqlite: opened.sqlite, embedder }, input);
-const onPostgres = (input: SearchInput) => searchPostgres({ db, embedder, vectors }, input);
+const onSqlite = (input: SearchInput) => search({ sql: lite, embedder }, input);
+/** Through retrieval's one entry, which hands a PostgreSQL seam's search to postgres-search.ts. */
+const onPostgres = (input: SearchInput) => search({ sql: db, embedder }, input);
 /** A hit but for its chunk id, which each engine's index made for itself. */
 const sameChunk = ({ chunkId: _, ...hit }: Hit) => hit;
 
@@ -288,7 +288,7 @@ describe("without pgvector", () => {
  */
 describe("with pgvector (PGlite)", () => {
   let vdb: Sql;
-  const withPgvector = (input: SearchInput) => searchPostgres({ db: vdb, embedder, vectors: true }, input);
+  const withPgvector = (input: SearchInput) => search({ sql: vdb, embedder }, input);
   const count = async (q: ReturnType<typeof sql>) => (await vdb.get<{ n: number }>(q))!.n;
 
   beforeAll(async () => {

@@ -23,7 +23,7 @@ import { cleanup, tempDir } from "../helpers/server.ts";
 const embedder = builtinEmbedder();
 let dir: string;
 let opened: OpenedDb;
-let deps: RetrievalDeps & IndexDeps;
+let deps: RetrievalDeps & IndexDeps & { sqlite: OpenedDb["sqlite"] };
 
 beforeAll(async () => {
   dir = tempDir("cf-retrieval-");

@@ -13,7 +13,7 @@ import { prepareSourcePlan, type SourcePlanInput } from "../../courses/source-pl
 import type { ChapterPart } from "../../courses/store.ts";
 import { readTopicMatch } from "../../courses/topic-match.ts";
 import { topicChapters } from "../../courses/topic-plan.ts";
-import { readOnlyDb } from "../../db/read-only.ts";
+import { readOnlySql } from "../../db/read-only.ts";
 import { detectRepeats } from "../../documents/repeated-sections.ts";
 import { type ChapterIndexJob, indexChapterInThread } from "../../retrieval/worker-index.ts";
 import type { Passage } from "../artefacts.ts";
@@ -46,17 +46,17 @@ const BUILDERS = {
 };
 export type Builders = typeof BUILDERS;
 
-/** Reads of a whole source, on this thread's read-only connection to the database. */
+/** Reads of a whole source, on this thread's own connection to the database (read-only on SQLite). */
 const SOURCE_READS = {
   documentRepeats: (input: { database: string; documentId: string }) =>
-    detectRepeats(readOnlyDb(input.database), input.documentId),
-  prepareSourcePlan: (input: SourcePlanInput) => prepareSourcePlan(readOnlyDb(input.database), input),
+    detectRepeats(readOnlySql(input.database), input.documentId),
+  prepareSourcePlan: (input: SourcePlanInput) => prepareSourcePlan(readOnlySql(input.database), input),
   sectionPassages: (input: { database: string; parts: ChapterPart[] }) =>
-    sectionPassages(readOnlyDb(input.database), input.parts),
+    sectionPassages(readOnlySql(input.database), input.parts),
   matchTopic: (input: { database: string; owner: { tenantId: string; userId: string }; topic: string }) =>
-    readTopicMatch(readOnlyDb(input.database), input.owner, input.topic),
+    readTopicMatch(readOnlySql(input.database), input.owner, input.topic),
   topicChapters: (input: { database: string; passages: Passage[]; count: number }) =>
-    topicChapters(readOnlyDb(input.database), input.passages, input.count),
+    topicChapters(readOnlySql(input.database), input.passages, input.count),
   groundParagraphs: (input: { content: string; passages: { id: string; text: string }[] }) =>
     groundParagraphs(input.content, input.passages),
   // Not a read: a written chapter's chunks embedded and stored, on the thread's own writing connection.
