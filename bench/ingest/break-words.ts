@@ -10,8 +10,8 @@
  * Usage: bun bench/ingest/break-words.ts [--half dev|test|all] [--only NAME] [--debian]
  */
 import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
+import { isEnglishWord } from "../../src/ingest/english-words.ts";
 import { extractPdf } from "../../src/ingest/pdf.ts";
 import { type Half, selectDocuments } from "../structure/documents.ts";
 
@@ -20,7 +20,6 @@ const { values } = parseArgs({
   options: { half: { type: "string", default: "all" }, only: { type: "string" }, debian: { type: "boolean" } },
 });
 const LIMITS = { maxPdfPages: 100_000, maxOcrPages: 50, maxImagePixels: 40_000_000, maxXmlBytes: 10 * 1024 * 1024 };
-const english = new Set(createRequire(import.meta.url)("an-array-of-english-words") as string[]);
 /** Markdown paragraphs a break puts between a word's halves: captions, footnotes, headings. */
 const BETWEEN = /^(\*|\[\d+\]|#)/;
 
@@ -37,7 +36,7 @@ function splitsLeft(markdown: string): string[] {
     const tail = /^\p{Ll}+/u.exec(paragraphs[j] ?? "")?.[0];
     if (!tail) continue;
     const joined = (head + tail).toLowerCase();
-    if (vocab.has(joined) || english.has(joined)) left.push(`${head}- | ${tail}`);
+    if (vocab.has(joined) || isEnglishWord(joined)) left.push(`${head}- | ${tail}`);
   }
   return left;
 }

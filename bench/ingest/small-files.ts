@@ -2,19 +2,22 @@
  * Many small files: the SciFact abstracts (../shared/corpus/qa/scifact/corpus.jsonl), each written
  * to a .txt file, uploaded through POST /v2/documents/process ten to a request (the most one
  * request takes), `--clients` requests at a time, into a fresh server. Prints, as a table, the wall
- * time, the CPU time of the server and its extraction processes per abstract, and the ratio to
- * FTS5 indexing the same texts alone (one in-memory table, one transaction), which is the floor.
+ * time, the CPU time of the server and its extraction processes per abstract, the extraction
+ * processes started and the largest resident memory one reached (read every 100 ms), and the ratio
+ * to FTS5 indexing the same texts alone (one in-memory table, one transaction), which is the floor.
  *
  * `--profile DIR` writes CPU profiles (markdown) of the server and of each extraction process there.
+ * `--server-root DIR` runs the server of another checkout (the code before a change, run beside
+ * this one: on a shared machine only figures taken at the same time compare).
  *
- * Usage: bun bench/ingest/small-files.ts [--limit 5183] [--clients 4] [--profile DIR]
+ * Usage: bun bench/ingest/small-files.ts [--limit 5183] [--clients 4] [--profile DIR] [--server-root DIR]
  */
 import { Database } from "bun:sqlite";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { startServer } from "../../test/helpers/server.ts";
+import { BUN, startServer } from "../../test/helpers/server.ts";
 import { headersFor } from "../../test/reliability/harness.ts";
 
 const { values } = parseArgs({
@@ -23,6 +26,7 @@ const { values } = parseArgs({
     limit: { type: "string", default: "0" },
     clients: { type: "string", default: "4" },
     profile: { type: "string" },
+    "server-root": { type: "string" },
   },
 });
 const CORPUS = resolve(import.meta.dir, "../../../shared/corpus/qa/scifact/corpus.jsonl");
@@ -64,20 +68,40 @@ function cpuOf(pid: number): [number, number] {
   return [(Number(f[11]) + Number(f[12])) / 100, (Number(f[13]) + Number(f[14])) / 100];
 }
 
+const childrenOf = (pid: number) =>
+  readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+
 /** CPU seconds of the server, and of its extraction processes (and prlimit runs), ended or live. */
 function serverCpu(pid: number): { server: number; children: number } {
   const [server, waited] = cpuOf(pid);
   let children = waited;
-  for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/)) {
-    if (!child) continue;
+  for (const child of childrenOf(pid)) {
     try {
-      const [own, theirs] = cpuOf(Number(child));
+      const [own, theirs] = cpuOf(child);
       children += own + theirs;
     } catch {
       // Ended between the listing and the read: its time is in the server's cutime by now.
     }
   }
   return { server, children };
+}
+
+/** Extraction processes seen (by pid) and the largest resident memory one had, in MB. */
+function watchExtraction(pid: number): { seen: Set<number>; peakMb: number; stop: () => void } {
+  const watch = { seen: new Set<number>(), peakMb: 0, stop: () => clearInterval(timer) };
+  const timer = setInterval(() => {
+    for (const child of childrenOf(pid)) {
+      try {
+        if (!readFileSync(`/proc/${child}/cmdline`, "utf8").includes("extract-worker")) continue;
+        watch.seen.add(child);
+        const pages = Number(readFileSync(`/proc/${child}/statm`, "utf8").split(" ")[1]);
+        watch.peakMb = Math.max(watch.peakMb, (pages * 4096) / (1024 * 1024));
+      } catch {
+        // Ended between the listing and the read.
+      }
+    }
+  }, 100);
+  return watch;
 }
 
 const dir = mkdtempSync(join(tmpdir(), "cf-small-files-"));
@@ -88,7 +112,11 @@ await Promise.all(paths.map((path, i) => Bun.write(path, texts[i]!)));
 const profile: Record<string, string> = values.profile
   ? { BUN_OPTIONS: `--cpu-prof --cpu-prof-md --cpu-prof-dir=${resolve(values.profile)}` }
   : {};
-const srv = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "1000000", ...profile } });
+const root = values["server-root"] && resolve(values["server-root"]);
+const srv = await startServer({
+  env: { RATE_LIMIT_PER_MINUTE: "1000000", ...profile },
+  ...(root ? { command: [BUN, join(root, "src/main.ts")], cwd: root } : {}),
+});
 let failed = 0;
 let ready = 0;
 const reasons = new Set<string>();
@@ -97,6 +125,7 @@ try {
   const batches: string[][] = [];
   for (let i = 0; i < paths.length; i += PER_REQUEST) batches.push(paths.slice(i, i + PER_REQUEST));
   const before = serverCpu(srv.proc.pid);
+  const extraction = watchExtraction(srv.proc.pid);
   const started = performance.now();
   let next = 0;
   const client = async () => {
@@ -127,15 +156,16 @@ try {
   await Promise.all(Array.from({ length: clients }, client));
   const seconds = (performance.now() - started) / 1000;
   const after = serverCpu(srv.proc.pid);
+  extraction.stop();
   const perAbstract = (seconds: number) => ((seconds * 1000) / abstracts.length).toFixed(1);
   const fts = fts5Seconds();
   console.log(
-    `\n| abstracts | requests at a time | ready | failed | seconds | CPU ms per abstract: server | extraction processes | FTS5 alone s | ratio to FTS5 | goal |`,
+    `\n| abstracts | requests at a time | ready | failed | seconds | CPU ms per abstract: server | extraction processes | processes started | largest process MB | FTS5 alone s | ratio to FTS5 | goal |`,
   );
-  console.log("|---|---|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
   const goal = (GOAL_SECONDS * abstracts.length) / all.length;
   console.log(
-    `| ${abstracts.length} | ${clients} | ${ready} | ${failed} | ${seconds.toFixed(1)} | ${perAbstract(after.server - before.server)} | ${perAbstract(after.children - before.children)} | ${fts.toFixed(3)} | ${Math.round(seconds / fts)} | ≤ ${goal.toFixed(1)} s: ${seconds <= goal ? "met" : "NOT met"} |`,
+    `| ${abstracts.length} | ${clients} | ${ready} | ${failed} | ${seconds.toFixed(1)} | ${perAbstract(after.server - before.server)} | ${perAbstract(after.children - before.children)} | ${extraction.seen.size} | ${Math.round(extraction.peakMb)} | ${fts.toFixed(3)} | ${Math.round(seconds / fts)} | ≤ ${goal.toFixed(1)} s: ${seconds <= goal ? "met" : "NOT met"} |`,
   );
   for (const reason of reasons) console.log(`failed: ${reason}`);
   // An internal error's cause is in the server's log only.

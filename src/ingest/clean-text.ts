@@ -7,18 +7,10 @@
  * here, with the whole document's vocabulary, can "exam|ple" (→ example) be told from "well|known"
  * (→ well-known).
  */
-import { createRequire } from "node:module";
 import type { Block } from "./document.ts";
+import { isEnglishWord } from "./english-words.ts";
 
 const SOFT_HYPHEN = "\u00ad";
-
-let dictionary: Set<string> | null = null;
-
-/** ~275,000 English words (an-array-of-english-words), loaded on the first hyphenated word only. */
-function englishWords(): Set<string> {
-  dictionary ??= new Set(createRequire(import.meta.url)("an-array-of-english-words") as string[]);
-  return dictionary;
-}
 
 /** Lowercased words the document writes whole (not split at a line end). */
 function vocabularyOf(blocks: Block[]): Set<string> {
@@ -49,7 +41,7 @@ export function rejoiner(vocab: Set<string>): Rejoiner {
       const joined = (head + tail).toLowerCase();
       if (vocab.has(joined)) return true;
       // A dictionary word only when the tail is lowercase: "Sun- Spider" joins by the document's own use alone.
-      return /^\p{Ll}/u.test(tail) && englishWords().has(joined);
+      return /^\p{Ll}/u.test(tail) && isEnglishWord(joined);
     },
   };
 }

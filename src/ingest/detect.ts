@@ -9,7 +9,7 @@
  * which an abstract beginning "BMAL1…" or "The widespread…" matches by chance. Real binary files
  * are never clean UTF-8, so a DOCX or PDF renamed `.txt` is still found by its signature.
  */
-import { open, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { extname } from "node:path";
 import { AppError } from "../errors.ts";
 import type { DetectedKind, FileKind } from "./types.ts";
@@ -91,16 +91,8 @@ export function assertExtractable(kind: FileKind, filename: string): void {
   if (kind === "ppt") throw legacyPowerPoint(filename);
 }
 
-async function readHead(path: string, bytes: number): Promise<Uint8Array> {
-  const handle = await open(path, "r");
-  try {
-    const buf = new Uint8Array(bytes);
-    const { bytesRead } = await handle.read(buf, 0, bytes, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
+// Bun's own read: node's open, read and close took 2-4 times its CPU for a small file's head.
+const readHead = (path: string, bytes: number): Promise<Uint8Array> => Bun.file(path).slice(0, bytes).bytes();
 
 const hasUtf16Bom = (head: Uint8Array) =>
   (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);

@@ -18,6 +18,8 @@ const MB = 1024 * 1024;
  */
 const COLLECT_ABOVE_MB = 32;
 
+const heapMb = () => process.memoryUsage().heapTotal / MB;
+
 function toWire(err: unknown, filename: string): WireError {
   if (err instanceof AppError) return { code: err.code, message: err.message };
   const message = err instanceof Error ? err.message : String(err);
@@ -25,13 +27,10 @@ function toWire(err: unknown, filename: string): WireError {
 }
 
 async function reply(id: number, job: FileJob): Promise<WorkerReply> {
-  // The heap as the job left it, before any collection: how much memory the job took.
-  const usage = () => ({ heapMb: process.memoryUsage().heapTotal / MB });
   try {
-    const result = await runFileJob(job);
-    return { id, ok: true, result, ...usage() };
+    return { id, ok: true, result: await runFileJob(job) };
   } catch (err) {
-    return { id, ok: false, error: toWire(err, job.filename), ...usage() };
+    return { id, ok: false, error: toWire(err, job.filename) };
   }
 }
 
@@ -65,7 +64,6 @@ async function commitHeld(): Promise<void> {
 // (once per HOLD_MS at least): a commit per abstract cost more than its parse. Their answers say
 // `held`, and the commit's message settles them.
 process.on("message", async ({ turn }: TurnMessage) => {
-  let heapMb = 0;
   let heldSince: number | null = null;
   for (const [i, { id, job }] of turn.entries()) {
     const holds = turn.length > 1 && job.index !== undefined;
@@ -74,7 +72,8 @@ process.on("message", async ({ turn }: TurnMessage) => {
       heldSince = performance.now();
     }
     const message = await reply(id, job);
-    heapMb = Math.max(heapMb, message.heapMb);
+    // The heap as the turn left it, before any collection: how much memory its jobs took.
+    if (i === turn.length - 1) message.heapMb = heapMb();
     if (!message.ok) {
       if (heldSince !== null) await commitHeld();
       process.send!(message);
@@ -86,7 +85,7 @@ process.on("message", async ({ turn }: TurnMessage) => {
       heldSince = null;
     }
   }
-  if (heapMb > COLLECT_ABOVE_MB) Bun.gc(true);
+  if (heapMb() > COLLECT_ABOVE_MB) Bun.gc(true);
 });
 // The server is gone (stopped, or killed without a word): nothing will ask for work again.
 const server = process.ppid;

@@ -7,3 +7,7 @@ declare module "*.wasm" {
   const path: string;
   export default path;
 }
+declare module "an-array-of-english-words/index.json" {
+  const path: string;
+  export default path;
+}

@@ -4,7 +4,7 @@
  * server's memory or event loop with it: a process whose resident memory passes
  * INGEST_WORKER_MEMORY_MB is killed, as is one that runs past INGEST_TIMEOUT_MS (which stops even
  * a parser stuck in a loop), and the next job gets a fresh one. A process is also replaced after
- * a crash, and recycled after a large job or a number of turns, so memory a parser took or leaked
+ * a crash, and recycled after a large job or a number of jobs, so memory a parser took or leaked
  * is given back.
  *
  * A process whose job failed is replaced too: a parser given up on may still be running in it.
@@ -15,8 +15,8 @@
  *
  * A turn is one job, or a batch of a tenant's small text-like files queued together: sent in one
  * message and run one after another by the process, each answered as it ends, under the CPU
- * ceiling of one file, set once (a `prlimit` spawn and a message per file cost the server more
- * than the process spends parsing an abstract). Each file of a batch keeps its own time limit;
+ * ceiling of one file, set once (a message per file cost the server more than the process spends
+ * parsing an abstract). Each file of a batch keeps its own time limit;
  * the memory limit, a crash or a failed file fails only the file running then, and the files not
  * yet started go back to the front of the queue, for a fresh process. The files of a turn that are
  * indexed have their chunks committed together (extract-worker.ts): each is answered `held`, and
@@ -26,6 +26,7 @@ import { readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Subprocess } from "bun";
 import { AppError, type ErrorCode } from "../errors.ts";
+import { limitCpu } from "./cpu-limit.ts";
 import type { ExtractResult, FileJob, FileJobRunner, FileKind, IngestConfig } from "./types.ts";
 
 export interface WireError {
@@ -40,8 +41,11 @@ export interface TurnMessage {
 
 export type WorkerReply = ({ ok: true; result: ExtractResult } | { ok: false; error: WireError }) & {
   id: number;
-  /** The process's JS heap when the job ended, before it collected garbage. */
-  heapMb: number;
+  /**
+   * The process's JS heap when the turn's last job ended, before it collected garbage; measured
+   * once a turn (a tenth of an abstract's work), as a turn of small files does not grow it.
+   */
+  heapMb?: number;
   /** Its chunks are written but not yet committed: it is settled by the next CommitMessage. */
   held?: boolean;
 };
@@ -54,8 +58,13 @@ export interface PhaseMessage {
   phase: "indexing";
 }
 
-/** Turns a process runs before it is replaced. */
+/**
+ * Jobs a process runs before it is replaced; a small file that shares a turn counts as
+ * 1/SMALL_FILES_PER_JOB of one. A process start costs ~0.15 s of CPU: counted by turns, a
+ * process ran 500-1,600 abstracts; counted so, 2,000.
+ */
 const RECYCLE_AFTER = 50;
+const SMALL_FILES_PER_JOB = 40;
 /**
  * Files batched into one turn: kinds whose parser is quick on a small file (no OCR, no page
  * loop), at most this size. 32 abstracts take ~0.3 s of a process, so another tenant waits little.
@@ -81,6 +90,14 @@ const MB = 1024 * 1024;
 const WORKER_URL = new URL("./extract-worker.ts", import.meta.url);
 
 /**
+ * The allocator (mimalloc) keeps freed memory a second before giving it back, not 10 ms: a
+ * process that parses and indexes file after file otherwise returned and faulted in the same pages
+ * for each, its scavenger thread alone ~1 ms of CPU per abstract (0.3 ms so). A 339-page PDF
+ * peaked 5% higher (219 MB against 209). An operator's own setting is kept.
+ */
+const WORKER_ENV = { MIMALLOC_PURGE_DELAY: "1000" };
+
+/**
  * The command that starts one extraction process: the worker script under Bun, or the executable
  * itself with its hidden `extract-worker` command once everything is one file.
  */
@@ -99,35 +116,6 @@ function residentMb(pid: number): number | null {
   }
 }
 
-/** CPU seconds a process has used, its threads included (Linux; null elsewhere). */
-function cpuSeconds(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // utime and stime, fields 14 and 15, in clock ticks of 1/100 s; the name before ")" may hold spaces.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The kernel's own CPU budget for a turn: the soft RLIMIT_CPU set to what the process has used plus
- * the turn's time limits, so that even a parser that never yields, in a process whose server was
- * killed, ends (SIGXCPU). Without prlimit (util-linux) the pool's own timer still applies.
- */
-function limitCpu(pid: number, seconds: number): void {
-  const used = cpuSeconds(pid);
-  if (used === null) return;
-  try {
-    Bun.spawn(["prlimit", `--pid=${pid}`, `--cpu=${Math.ceil(used + seconds)}:`], {
-      stdio: ["ignore", "ignore", "ignore"],
-    });
-  } catch {
-    // No prlimit on this machine.
-  }
-}
-
 /** A file small enough, of a kind quick enough to parse, to share a turn with others. */
 export function sharesTurns(kind: FileKind, path: string): boolean {
   if (!BATCH_KINDS.has(kind)) return false;
@@ -141,7 +129,8 @@ export function sharesTurns(kind: FileKind, path: string): boolean {
 interface Slot {
   proc: Subprocess<"ignore", "inherit", "inherit">;
   busy: boolean;
-  turns: number;
+  /** Jobs run, small files counted as parts of one (RECYCLE_AFTER). */
+  jobs: number;
   idleTimer: ReturnType<typeof setTimeout> | null;
   tenant: string | null;
   /** Receives the messages of the turn running now. */
@@ -177,6 +166,8 @@ export interface PoolStats {
 
 export interface PoolOptions {
   recycleHeapMb?: number;
+  /** Jobs a process runs before it is replaced (small files of shared turns counting as parts of one). */
+  recycleAfter?: number;
   /** Resident memory (MB) past which a process is killed; 0 for no limit. */
   memoryMb?: number;
   /** Processes one tenant may hold at once; 0 for size - 1 (at least 1). */
@@ -268,8 +259,9 @@ export class ExtractionPool implements FileJobRunner {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { busy: false, turns: 0, idleTimer: null, tenant: null, onReply: null, onExit: null } as Slot;
+    const slot: Slot = { busy: false, jobs: 0, idleTimer: null, tenant: null, onReply: null, onExit: null } as Slot;
     slot.proc = Bun.spawn(workerCommand(), {
+      env: { ...WORKER_ENV, ...process.env },
       stdio: ["ignore", "inherit", "inherit"],
       serialization: "advanced",
       ipc: (message: WorkerReply | PhaseMessage | CommitMessage) => slot.onReply?.(message),
@@ -316,8 +308,8 @@ export class ExtractionPool implements FileJobRunner {
       slot.onExit = null;
       slot.busy = false;
       slot.tenant = null;
-      slot.turns++;
-      if (retire || slot.turns >= RECYCLE_AFTER) this.stop(slot);
+      slot.jobs += tasks[0]!.shares ? tasks.length / SMALL_FILES_PER_JOB : 1;
+      if (retire || slot.jobs >= (this.opts.recycleAfter ?? RECYCLE_AFTER)) this.stop(slot);
       else this.park(slot);
       // Held files whose commit never came are not saved: they go again, before those not started.
       this.requeue(tenant, [...held.splice(0).map((h) => h.task), ...entries.slice(current).map((e) => e.task)]);
@@ -366,7 +358,7 @@ export class ExtractionPool implements FileJobRunner {
         return;
       }
       if (reply.id !== entries[current]?.id) return;
-      const large = reply.heapMb >= (this.opts.recycleHeapMb ?? RECYCLE_HEAP_MB);
+      const large = (reply.heapMb ?? 0) >= (this.opts.recycleHeapMb ?? RECYCLE_HEAP_MB);
       if (large) this.recycledLarge++;
       // A large heap is given back after the turn; a failed file's parser may still run, so its process goes now.
       retire ||= large;

@@ -62,6 +62,10 @@ describe("extraction pool memory", () => {
   test("a process past its memory limit is killed, the file fails with a clear error, and the next job gets a fresh process", async () => {
     const pool = new ExtractionPool(1, { memoryMb: 256 });
     try {
+      // The limit holds for a process that has run other turns before.
+      await pool.run(job(small, "txt"), JOB_MS);
+      await pool.run(job(small, "txt"), JOB_MS);
+      expect(pool.stats()).toMatchObject({ processes: 1, started: 1 });
       const err = await pool.run(job(heavyDocx, "docx"), JOB_MS).then(
         () => null,
         (e: unknown) => e as { code: string; message: string },

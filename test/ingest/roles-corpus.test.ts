@@ -4,8 +4,8 @@
  * and no word is left split at a line-end hyphen when the joined word exists.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { createRequire } from "node:module";
 import type { Block } from "../../src/ingest/document.ts";
+import { isEnglishWord } from "../../src/ingest/english-words.ts";
 import { fileLimits } from "../../src/ingest/run-extraction.ts";
 import { sharedExtraction } from "../helpers/shared-extraction.ts";
 import { corpus, ingestConfig } from "./support.ts";
@@ -120,8 +120,6 @@ describe("back matter of real papers", () => {
 });
 
 describe("clean text of real documents", () => {
-  const words = new Set(createRequire(import.meta.url)("an-array-of-english-words") as string[]);
-
   test.each(["tracemonkey.pdf", "dpr-paper-multi-column.pdf", "R-intro.pdf", "redp5110_sampled.pdf"])(
     "%s: no 'xxx- yyy' split where the joined word is a word of the text or of English",
     (name) => {
@@ -132,7 +130,7 @@ describe("clean text of real documents", () => {
         for (const m of b.text.matchAll(/(\p{L}+)- (\p{L}+)/gu)) {
           const joined = (m[1]! + m[2]!).toLowerCase();
           if (/^(and|or|to|nor|as)$/i.test(m[2]!)) continue;
-          if (vocabulary.has(joined) || (/^\p{Ll}/u.test(m[2]!) && words.has(joined))) split.push(m[0]);
+          if (vocabulary.has(joined) || (/^\p{Ll}/u.test(m[2]!) && isEnglishWord(joined))) split.push(m[0]);
         }
       }
       expect(split).toEqual([]);
