@@ -62,9 +62,14 @@ import {
   wordClassMismatch,
 } from "./item-checks.ts";
 
-/** A study guide's key term as a card: an abbreviation is asked for what it stands for, as its card is. */
+/**
+ * A study guide's key term as a card: an abbreviation given with its expansion is asked for what it
+ * stands for, as its card is; a name in capitals given with a sentence about it ("LCONS is a variant
+ * that …") is asked what it is.
+ */
 const asCard = (k: { term: string; definition: string }) => ({
-  front: /^\p{Lu}[\p{Lu}\d]+s?$/u.test(k.term) ? `What does ${k.term} stand for?` : k.term,
+  front:
+    /^\p{Lu}[\p{Lu}\d]+s?$/u.test(k.term) && !k.definition.includes(k.term) ? `What does ${k.term} stand for?` : k.term,
   back: k.definition,
 });
 
