@@ -105,8 +105,11 @@ const [shard, shards] = (values.shard ?? "1/1").split("/").map(Number) as [numbe
 interface Course {
   doc: BenchDocument;
   chapters?: string;
-  /** Whether a sentence was taught from the document's front or back matter. */
-  frontBack: (sentence: string) => boolean;
+  /**
+   * Reads the document's front and back matter (pdftotext of every page: seconds a book on a loaded
+   * machine), then tells whether a sentence was taught from it; made only for the courses measured.
+   */
+  frontBack: () => Promise<(sentence: string) => boolean>;
 }
 
 const sentences = (text: string) =>
@@ -115,31 +118,36 @@ const sentences = (text: string) =>
     .map((s) => s.trim())
     .filter((s) => s.split(/\s+/).length >= 6);
 
-async function coursesOf(half: Half): Promise<Course[]> {
-  const out: Course[] = [];
-  for (const doc of selectDocuments(half, values.only).filter(isBook)) {
-    // An outline-less copy has its original's pages, so its original's hand labels.
-    const labels = await pageLabels(doc.truthOf?.name ?? doc.name);
-    if (!labels) {
-      const region = await frontBackOf(doc.path);
-      out.push({ doc, frontBack: (s) => fromFrontBack(s, region) });
-      continue;
-    }
-    const units = frontBackUnits(doc.path, labels);
-    // As the structure benchmark reads them: a sentence the body pages print too (a heading the contents page lists) is taught from the body.
-    const body = bodyUnits(doc.path, labels);
-    out.push({ doc, frontBack: (s) => fromLabelledPages(s, units) && !fromLabelledPages(s, body) });
-  }
+/** Front/back matter as the file itself shows it (bench/quality's reading), for documents without hand labels. */
+const ofFile = (path: string) => async () => {
+  const region = await frontBackOf(path);
+  return (s: string) => fromFrontBack(s, region);
+};
+
+function coursesOf(half: Half): Course[] {
+  const out: Course[] = selectDocuments(half, values.only)
+    .filter(isBook)
+    .map((doc) => ({
+      doc,
+      frontBack: async () => {
+        // An outline-less copy has its original's pages, so its original's hand labels.
+        const labels = await pageLabels(doc.truthOf?.name ?? doc.name);
+        if (!labels) return ofFile(doc.path)();
+        const units = frontBackUnits(doc.path, labels);
+        // As the structure benchmark reads them: a sentence the body pages print too (a heading the contents page lists) is taught from the body.
+        const body = bodyUnits(doc.path, labels);
+        return (s: string) => fromLabelledPages(s, units) && !fromLabelledPages(s, body);
+      },
+    }));
   for (const rel of documents(values.only)) {
     const parts = rel.split("/");
     const name = parts.at(-1) === "source.html" ? parts.at(-2)! : parts.at(-1)!;
     if (halfOf(name) !== half || out.some((c) => c.doc.name === name)) continue;
     const path = join(CORPUS, rel);
-    const region = await frontBackOf(path);
     out.push({
       doc: { name, path, source: "corpus", kind: "pdf", pages: null, half },
       chapters: "4",
-      frontBack: (s) => fromFrontBack(s, region),
+      frontBack: ofFile(path),
     });
   }
   // Shortest first (a corpus document, then books by pages), so a run cut short has measured the most courses.
@@ -147,8 +155,8 @@ async function coursesOf(half: Half): Promise<Course[]> {
 }
 
 /** The halves' courses taken in turn, so every shard's run holds courses of each half. */
-async function allCourses(): Promise<Course[]> {
-  const lists = await Promise.all(halves.map(coursesOf));
+function allCourses(): Course[] {
+  const lists = halves.map(coursesOf);
   const out: Course[] = [];
   for (let i = 0; lists.some((l) => i < l.length); i++) for (const l of lists) if (l[i]) out.push(l[i]!);
   return out;
@@ -237,7 +245,8 @@ async function measure(srv: TestServer, key: string, c: Course): Promise<Row> {
   ].filter((x): x is string => typeof x === "string" && x.length > 0);
   const mcqs = items.filter((q): q is Mcq => q.type === "mcq");
   const trivia = mcqs.filter(triviaBlank);
-  const taught = (v: unknown) => strings(v).some((t) => sentences(t).some(c.frontBack));
+  const fromFrontBackPage = await c.frontBack();
+  const taught = (v: unknown) => strings(v).some((t) => sentences(t).some(fromFrontBackPage));
   // A guide heading naming a course chapter ("Chapter 2: CHAPTER THREE THE PROCESS") is its title, made
   // of the book's own headings, which the contents page lists too: a title, not a taught sentence.
   const guideLines = sections.flatMap((s) => strings(s)).filter((t) => !/^Chapter \d+: /.test(t));
@@ -351,7 +360,7 @@ async function run(): Promise<Row[]> {
   const rows: Row[] = [];
   try {
     const key = await srv.createKey("items", "production");
-    for (const c of (await allCourses()).filter((_, i) => i % shards === shard - 1)) {
+    for (const c of allCourses().filter((_, i) => i % shards === shard - 1)) {
       const t0 = performance.now();
       const row = await measure(srv, key, c).catch((err: unknown) =>
         emptyRow(c.doc.name, c.doc.half, String(err).slice(0, 60)),
