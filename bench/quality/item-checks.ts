@@ -146,6 +146,18 @@ export function definesCard(card: { front: string; back: string }): boolean {
     const content = subject[2]!.split(/\s+/).filter((w) => w.length > 3);
     return !ANAPHORIC.test(rest) && content.length >= 2;
   }
+  // A glossary's or definition list's entry ("adequate security — Security protections commensurate
+  // with …", "Stream: a sequence of characters …", or the definition alone on a card's back) defines
+  // its term by where it stands, when it is a noun phrase: not a run-in heading's clause ("Arrays:
+  // the predicates … can be used to …"), read by a finite verb before any relative clause.
+  const back = card.back.trim();
+  const entry =
+    new RegExp(`^${term}\\s*(?:—|:)\\s+(.*)$`, "i").exec(back)?.[1] ??
+    (new RegExp(`\\b${term}`, "i").test(back) ? null : back);
+  if (entry !== null) {
+    const head = entry.split(/\b(?:that|which|who|whom|whose|where|when|while)\b|;/)[0]!;
+    return !finite(head) && entry.split(/\s+/).filter((w) => w.length > 3).length >= 2;
+  }
   return new RegExp(`\\b(?:called|known as|termed|we call)\\s+(?:an?\\s+|the\\s+)?["“]?${term}\\b`, "i").test(
     card.back,
   );

@@ -7,6 +7,7 @@
 import { cutShort, definesTerm, instructs } from "../artefacts/item-checks.ts";
 import { usualClass } from "../wordnet.ts";
 import { COMMON_ZIPF, zipf } from "./background.ts";
+import { taggedSentences } from "./tagging.ts";
 import { containsPhrase, escapeRegExp, isStopword, type Sentence, wordCount } from "./text.ts";
 
 export interface Definition {
@@ -130,6 +131,27 @@ function instanceOnly(term: string, article: string, predicate: string, names: S
 
 const SINGLE_WORD_ZIPF = 3.7;
 
+const AUXILIARY = /^(?:has|have|had|does|do|did)$/i;
+
+/**
+ * Whether a glossary line's text after its label is a clause of its own, a run-in heading and its
+ * prose ("Byte-code compilation: the same compiler can be used to …", "Beware: an assignment … is
+ * not undone …"), rather than what the label is, a noun phrase ("a sequence of statements that …").
+ * Read by the tags of its head, the words before any relative clause or aside: a copula, a modal or
+ * an auxiliary there is the clause's own verb.
+ */
+function clauseAfterLabel(description: string): boolean {
+  const head = description.split(/\b(?:that|which|who|whom|whose|where|when|while)\b|[,;(]/)[0]!;
+  return taggedSentences(head).some((s) =>
+    s.terms.some(
+      (t) =>
+        t.tags.includes("Copula") ||
+        t.tags.includes("Modal") ||
+        (t.tags.includes("Auxiliary") && AUXILIARY.test(t.text)),
+    ),
+  );
+}
+
 const trimEnd = (s: string) => s.replace(/[\s.!]+$/, "");
 
 function definitionIn(s: Sentence, names: Set<string>): Omit<Definition, "sentence">[] {
@@ -190,7 +212,9 @@ function definitionIn(s: Sentence, names: Set<string>): Omit<Definition, "senten
       });
     }
   }
-  const glossary = out.length === 0 ? (GLOSSARY.exec(text) ?? ENTRY.exec(text)) : null;
+  const labelled = out.length === 0 ? GLOSSARY.exec(text) : null;
+  const glossary =
+    out.length === 0 ? (labelled && !clauseAfterLabel(labelled[2]!) ? labelled : ENTRY.exec(text)) : null;
   if (glossary?.[1] && glossary[2] && termOk(glossary[1])) {
     out.push({
       term: glossary[1].trim(),

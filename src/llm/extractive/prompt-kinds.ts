@@ -6,7 +6,8 @@
 const FRAMES: [kind: string, frame: RegExp][] = [
   ["acronym", /^What does \S+ stand for\?$/],
   ["term", /^Which term does the course describe as /],
-  ["agent", /^Which term does the course say /],
+  // Both ask for a term, whether by its description or by what it does: one kind to the learner.
+  ["term", /^Which term does the course say /],
   ["statement", /^Which of these statements about .+ does the course make\?$/],
   ["steps", /^In “.+”, which step comes right after /],
   ["code", /^What does the code `.+` display\?$/],

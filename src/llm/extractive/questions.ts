@@ -57,6 +57,12 @@ export type QuestionKind =
   | "cloze";
 /** Kinds that blank a sentence: at most this share of a quiz. */
 const BLANK_KINDS = new Set<QuestionKind>(["figure", "cloze"]);
+/**
+ * The kind a learner sees: a blanked figure and a blanked term are both fill-in-the-blank, and both
+ * "Which term does the course …" prompts ask for a term. A quiz mixes kinds as the learner reads
+ * them, so a chapter giving only statements, figures and blanks counts two kinds, not three.
+ */
+const shownKind = (kind: QuestionKind): string => (BLANK_KINDS.has(kind) ? "blank" : kind === "agent" ? "term" : kind);
 const MAX_BLANK_SHARE = 0.4;
 // A course may drop a chapter's question that repeats another chapter's, down to three (courses/store.ts):
 // blanks are counted against that, so the share holds whichever questions go.
@@ -659,7 +665,7 @@ function pickQuestions(candidates: Candidate[], count: number, asked: Asked): Ca
   for (const newKindsOnly of [true, false]) {
     for (const c of candidates) {
       if (out.length >= count) break;
-      if (out.includes(c) || (newKindsOnly && out.some((o) => o.kind === c.kind))) continue;
+      if (out.includes(c) || (newKindsOnly && out.some((o) => shownKind(o.kind) === shownKind(c.kind)))) continue;
       if (BLANK_KINDS.has(c.kind) && out.filter((o) => BLANK_KINDS.has(o.kind)).length >= maxBlanks) continue;
       if (!asked.allows(c.sentence.text, c.fact, c.question.prompt)) continue;
       asked.add(c.sentence.text, c.fact, c.question.prompt);
@@ -685,7 +691,7 @@ export function quizOf(
 ): McqQuestion[] {
   const own = mcqCandidates(m, pool);
   let picked = pickQuestions(own, count, new Asked());
-  if (new Set(picked.map((c) => c.kind)).size < QUIZ_KINDS && more.length > 0)
+  if (new Set(picked.map((c) => shownKind(c.kind))).size < QUIZ_KINDS && more.length > 0)
     picked = pickQuestions([...own, ...more.flatMap((x) => mcqCandidates(x, pool))], count, new Asked());
   return picked.map((c) => c.question);
 }
