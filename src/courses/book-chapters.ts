@@ -23,6 +23,8 @@ export interface BookSection extends Section {
 // A section under a tenth of an average chapter does not count as one of the book's divisions
 // (a preface before three parts); it still joins the chapter beside it.
 const SUBSTANTIAL_SHARE = 0.1;
+// Appendices shorter than this share of an average chapter are planned with the body.
+const TAIL_SHARE = 0.5;
 // No chapter over this many times the average one, unless a single section without subsections is.
 const MAX_OVER_AVERAGE = 2;
 
@@ -330,8 +332,9 @@ type BookChapter = { title: string; sections: BookSection[] };
 /**
  * A source's chapters as groups of its sections, each with its title. A document whose numbered
  * chapters are followed by appendices (appendix-tail.ts) gives its body the chapters first: the
- * appendices get as few chapters as keep each within twice the average, after the body's, and
- * appendices too short to be a chapter join the body's last.
+ * appendices get as few chapters as keep each within twice the average, after the body's.
+ * Appendices under half an average chapter (a few pages of installation notes) are no chapter of
+ * their own beside the others: they are planned with the body.
  */
 export function bookChapters(paragraphs: Paragraph[], count: number): BookChapter[] {
   const top = topDepth(paragraphs);
@@ -339,7 +342,7 @@ export function bookChapters(paragraphs: Paragraph[], count: number): BookChapte
   const tail = count >= 2 ? appendixStart(tree) : null;
   const total = wordsOf(tree, 0, tree.length);
   const average = total / Math.max(1, count);
-  if (tail === null || wordsOf(tree, tail, tree.length) < average * SUBSTANTIAL_SHARE) return chaptersOf(tree, count);
+  if (tail === null || wordsOf(tree, tail, tree.length) < average * TAIL_SHARE) return chaptersOf(tree, count);
   const appendices = tree.slice(tail);
   let planned = chaptersOf(appendices, 1);
   for (let k = 2; k < count && largestChapter(planned) > MAX_OVER_AVERAGE * average; k++) {
