@@ -18,7 +18,9 @@
  *     gives it (read from the server's database as the planner reads it), not where its first
  *     selected sentence happens to stand, which may be pages into the book's chapter; a chapter that
  *     reads under 30 words before the next part or chapter (a part's title page) opens on it. Books with no
- *     heading truth (no outline, no transcribed contents page) place no boundary.
+ *     heading truth (no outline, no transcribed contents page) place no boundary;
+ *   - spans: the longest chapter's span of the book over the average chapter's, and how many
+ *     chapters are made of the book's appendices and how many of its body (course-spans.ts).
  */
 import { Database } from "bun:sqlite";
 import { mkdtempSync } from "node:fs";
@@ -26,12 +28,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sbd from "sbd";
 import { paragraphsOf } from "../../src/courses/section-reads.ts";
+import type { Paragraph } from "../../src/courses/sections.ts";
 import type { ChapterPart } from "../../src/courses/store.ts";
 import { sqliteSql } from "../../src/db/sql.ts";
 import { markdownToBlocks } from "../../src/ingest/document.ts";
 import { writePodcastScript } from "../../src/llm/artefacts.ts";
 import { ExtractiveLlm } from "../../src/llm/providers/extractive.ts";
 import { call, startServer, tempDir } from "../../test/helpers/server.ts";
+import { appendixPages, spanFigures } from "./course-spans.ts";
 import type { BenchDocument } from "./documents.ts";
 import { type PageLabels, truthClass } from "./page-labels.ts";
 import { normText } from "./titles.ts";
@@ -113,6 +117,8 @@ export interface CourseFigures {
   shared: number;
   /** Chapter boundaries (after the first chapter) on a part or chapter of the truth, of those placed. */
   boundaries: [number, number];
+  /** The longest chapter's span over the average one (course-spans.ts), and chapters of appendices and of body. */
+  spans: { longest: number; appendix: number; body: number };
   seconds: number;
 }
 
@@ -163,7 +169,12 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
       const made = await call(srv.url, "/v2/courses/generate-from-files", { key, user: "reader", body: form });
       const id = made.body?.course_id as string | undefined;
       const status = id ? await finished(srv.url, key, id) : `HTTP ${made.status}`;
-      const empty = { chapters: 0, shared: 0, boundaries: [0, 0] as [number, number] };
+      const empty = {
+        chapters: 0,
+        shared: 0,
+        boundaries: [0, 0] as [number, number],
+        spans: { longest: 0, appendix: 0, body: 0 },
+      };
       if (status !== "completed") {
         figures.push({
           name: doc.name,
@@ -245,6 +256,18 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
         if (chapterPages.some((p) => Math.abs(p - page) <= 1) || before < TITLE_WORDS) onChapter++;
         else notes.push(`boundary off: chapter ${k + 2} (${chapters[k + 1]?.title}) opens on page ${page}`);
       }
+      const inAppendix = appendixPages(doc.path, truth);
+      const spans: { words: number; appendixWords: number }[] = [];
+      for (const c of planned) {
+        const read: Paragraph[] = [];
+        for (const part of c.parts ?? [])
+          read.push(...(await paragraphsOf(sqliteSql(db), part.document_id)).slice(part.from, part.to));
+        const counted = read.map((p) => ({ n: words(p.text).length, appendix: p.page !== null && inAppendix(p.page) }));
+        spans.push({
+          words: counted.reduce((a, p) => a + p.n, 0),
+          appendixWords: counted.reduce((a, p) => a + (p.appendix ? p.n : 0), 0),
+        });
+      }
       await Bun.write(join(outDir, `${doc.name}.md`), chapters.map((c) => `# ${c.title}\n\n${c.content}`).join("\n\n"));
       const seconds = (performance.now() - t0) / 1000;
       figures.push({
@@ -260,10 +283,14 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
         },
         shared: [...seen.values()].filter((c) => c.size > 1).length,
         boundaries: [onChapter, placed],
+        spans: spanFigures(spans),
         seconds,
       });
       const f = figures.at(-1)!;
-      log(`${doc.name}: ${JSON.stringify({ ...f.frontBack, shared: f.shared, boundaries: f.boundaries, seconds })}`);
+      log(
+        `${doc.name}: ${JSON.stringify({ ...f.frontBack, shared: f.shared, boundaries: f.boundaries, spans: f.spans, seconds })}`,
+      );
+      log(`  chapters: ${chapters.map((c, i) => `${c.title} (${spans[i]?.words ?? "?"} words)`).join(" | ")}`);
       for (const note of new Set(notes)) log(`  ${note}`);
     }
   } finally {

@@ -215,20 +215,37 @@ function courseTable(half: Half, figures: CourseFigures[]): void {
       ...kinds.map((k) => `${f.frontBack[k][0]}/${f.frontBack[k][1]}`),
       String(f.shared),
       `${f.boundaries[0]}/${f.boundaries[1]}`,
+      f.spans.longest.toFixed(2),
+      `${f.spans.appendix}/${f.spans.body}`,
       f.seconds.toFixed(0),
     ];
   });
+  const built = figures.filter((f) => !f.error);
   rows.push([
     "TOTAL",
     "",
     ...kinds.map((k) => `${total[k]![0]}/${total[k]![1]}`),
     String(shared),
-    `${onBooks}/${figures.filter((f) => !f.error).length} books`,
+    `${onBooks}/${built.length} books`,
+    `${built.filter((f) => f.spans.longest <= 2).length}/${built.length} ≤ 2`,
+    `${built.reduce((a, f) => a + f.spans.appendix, 0)}/${built.reduce((a, f) => a + f.spans.body, 0)}`,
     "",
   ]);
-  table(["document", "chapters", ...kinds.map((k) => `f/b ${k}`), "shared", "on chapters", "s"], rows);
+  table(
+    [
+      "document",
+      "chapters",
+      ...kinds.map((k) => `f/b ${k}`),
+      "shared",
+      "on chapters",
+      "longest/avg",
+      "appendix/body",
+      "s",
+    ],
+    rows,
+  );
   console.log(
-    "goals: 0 front/back items of every kind, 0 shared sentences, every boundary on a part or chapter in every book",
+    "goals: 0 front/back items of every kind, 0 shared sentences, every boundary on a part or chapter in every book, no chapter over twice the average (words of the book it spans)",
   );
 }
 

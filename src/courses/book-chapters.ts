@@ -8,7 +8,9 @@
  * - more chapters than units: the largest are split (chapter-groups.ts), at a subsection if they have one.
  * Every unit is in exactly one chapter, in document order.
  */
+import { appendixStart } from "./appendix-tail.ts";
 import { cleanTitle, groupTitle, splitToCount, tooThin } from "./chapter-groups.ts";
+import { nestUnderNumbered } from "./numbered-sections.ts";
 import { type Paragraph, type Section, topDepth, topSections, wordsOf } from "./sections.ts";
 
 /** A section with the headings that make it one: its own last, outermost first. */
@@ -21,6 +23,8 @@ export interface BookSection extends Section {
 // A section under a tenth of an average chapter does not count as one of the book's divisions
 // (a preface before three parts); it still joins the chapter beside it.
 const SUBSTANTIAL_SHARE = 0.1;
+// Appendices shorter than this share of an average chapter are planned with the body.
+const TAIL_SHARE = 0.5;
 // No chapter over this many times the average one, unless a single section without subsections is.
 const MAX_OVER_AVERAGE = 2;
 
@@ -212,6 +216,8 @@ function leastLargest(units: BookSection[], k: number): number {
   return lo;
 }
 
+/** A section's dotted number: "3.1" of "3.1 Prepare", "A.2" of "A.2 Terms". */
+const SECTION_RE = /^\s*((?:\d+|[A-Z])(?:\.\d+)+)\.?\s/;
 // Longer than this, headings joined read as a list rather than a title.
 const MAX_JOINED_CHARS = 60;
 const WORD_NUMBERS =
@@ -254,10 +260,14 @@ const kindOf = (title: string) => {
 function rangeTitle(all: string[], titles: string[]): string {
   if (titles.length === 1) return cleanTitle(titles[0]!);
   const joined = groupTitle(titles.map(bareTitle));
-  // groupTitle already gives "A through D" for a list too long for its own bound.
-  if (joined.length <= MAX_JOINED_CHARS && !joined.includes(" through ")) return joined;
+  const short = joined.length <= MAX_JOINED_CHARS && !joined.includes(" through ");
   const first = titles[0]!;
   const last = titles.at(-1)!;
+  // Sections of one chapter, numbered as the book numbers them: "3.1–3.3: Prepare, Categorize and Select".
+  const [x, y] = [SECTION_RE.exec(first)?.[1], SECTION_RE.exec(last)?.[1]];
+  if (x && y && x !== y) return `${x}–${y}: ${short ? joined : `${bareTitle(first)} through ${bareTitle(last)}`}`;
+  // groupTitle already gives "A through D" for a list too long for its own bound.
+  if (short) return joined;
   const numbered = all.some((t) => numberOf(t) !== null);
   const [a, b] = numbered
     ? [numberOf(first), numberOf(last)]
@@ -317,8 +327,53 @@ export function bookGroupTitle(units: BookSection[], group: BookSection[], top =
   );
 }
 
-/** A source's chapters as groups of its sections, each with its title. */
-export function bookChapters(paragraphs: Paragraph[], count: number): { title: string; sections: BookSection[] }[] {
+type BookChapter = { title: string; sections: BookSection[] };
+
+/**
+ * A source's chapters as groups of its sections, each with its title. A document whose numbered
+ * chapters are followed by appendices (appendix-tail.ts) gives its body the chapters first: the
+ * appendices get as few chapters as keep each within twice the average, after the body's.
+ * Appendices under half an average chapter (a few pages of installation notes) are no chapter of
+ * their own beside the others: they are planned with the body.
+ */
+export function bookChapters(paragraphs: Paragraph[], count: number): BookChapter[] {
+  const top = topDepth(paragraphs);
+  const tree = top === null ? paragraphs : nestUnderNumbered(paragraphs, top);
+  const tail = count >= 2 ? appendixStart(tree) : null;
+  const total = wordsOf(tree, 0, tree.length);
+  const average = total / Math.max(1, count);
+  if (tail === null || wordsOf(tree, tail, tree.length) < average * TAIL_SHARE) return chaptersOf(tree, count);
+  const appendices = tree.slice(tail);
+  let planned = chaptersOf(appendices, 1);
+  for (let k = 2; k < count && largestChapter(planned) > MAX_OVER_AVERAGE * average; k++) {
+    planned = chaptersOf(appendices, k);
+  }
+  const tailTop = topDepth(appendices) ?? 0;
+  const shifted = planned.map((c) => ({
+    title: appendicesTitle(c, tailTop),
+    sections: c.sections.map((s) => ({ ...s, from: s.from + tail, to: s.to + tail })),
+  }));
+  return [...chaptersOf(tree.slice(0, tail), count - planned.length), ...shifted];
+}
+
+/** A chapter of several appendices is titled as one: "Appendices: Glossary, Acronyms and Roles". */
+function appendicesTitle(chapter: BookChapter, top: number): string {
+  const appendices = [...new Set(chapter.sections.map((s) => s.path[top] ?? s.title))];
+  return appendices.length > 1 ? `Appendices: ${groupTitle(appendices)}` : chapter.title;
+}
+
+const largestChapter = (chapters: BookChapter[]) =>
+  chapters.reduce(
+    (m, c) =>
+      Math.max(
+        m,
+        c.sections.reduce((n, s) => n + s.words, 0),
+      ),
+    0,
+  );
+
+/** A source's chapters by its heading tree alone. */
+function chaptersOf(paragraphs: Paragraph[], count: number): BookChapter[] {
   const units = bookUnits(paragraphs, count);
   const top = topDepth(paragraphs) ?? 0;
   const grouped = (pieces: BookSection[]) =>
