@@ -10,7 +10,7 @@ import { AppError } from "../errors.ts";
 import { carryBrokenWords } from "./break-hyphens.ts";
 import type { Block } from "./document.ts";
 import { markSubsections, placeHeadings } from "./heading-match.ts";
-import { pageBlocks } from "./pdf-blocks.ts";
+import { type GlossaryCarry, pageBlocks } from "./pdf-blocks.ts";
 import type { PdfDocument } from "./pdf-document.ts";
 import { joinDropCaps } from "./pdf-drop-caps.ts";
 import { boldFonts } from "./pdf-fonts.ts";
@@ -238,9 +238,13 @@ export async function extractPdf(
     markFurniture(pages, body);
     await markAllHeadings(pdf, pages, body, monospace, opts.outline ?? true);
     const blocks: Block[] = [];
+    const carry: GlossaryCarry = { entry: null };
     for (let i = 0; i < pages.length; i++) {
       const page = i + 1;
-      blocks.push(...(scanned.includes(page) ? await ocr.blocks(page) : pageBlocks(pages[i]!, page, body, monospace)));
+      if (scanned.includes(page)) {
+        carry.entry = null;
+        blocks.push(...(await ocr.blocks(page)));
+      } else blocks.push(...pageBlocks(pages[i]!, page, body, monospace, carry));
     }
     const { info } = await pdf.getMetadata().catch(() => ({ info: {} }));
     const title = usableTitle(info as Record<string, unknown>) ?? largestText(pages, body);
