@@ -174,16 +174,17 @@ function entriesAt(lines: PdfLine[], termX: number, defX: number, monospace: Rea
    * source note with a definition beside it gives the term above a further definition, from that
    * source (a term defined by two standards); its term is the one above (null here).
    */
-  const starts = new Map<PdfLine, { term: string | null; first: string | null }>();
+  const starts = new Map<PdfLine, { term: string | null; first: string | null; note?: string }>();
   for (const l of lines.filter(atTerm)) {
     const cellSplit = cells(l);
     if (!cellSplit) continue;
     const split = cellSplit[1] === null && l.endX > defX + size ? (splitAtEdge(l, defX) ?? cellSplit) : cellSplit;
     const [left, right] = split;
     const term = left.trim();
-    if (right === null && NOTE_RE.test(term)) {
-      const d = beside(l);
-      if (d && opens(d) && DEFINITION_START_RE.test(d.text)) starts.set(l, { term: null, first: null });
+    if (NOTE_RE.test(term)) {
+      const first = right?.trim() ?? null;
+      const d = first === null ? beside(l) : l;
+      if (d && opens(d) && DEFINITION_START_RE.test(first ?? d.text)) starts.set(l, { term: null, first, note: term });
       continue;
     }
     if (!isTerm(term)) continue;
@@ -263,7 +264,7 @@ function entriesAt(lines: PdfLine[], termX: number, defX: number, monospace: Rea
         lastTerm: l,
         lastDef: start.first ? l : null,
         text: start.first ?? "",
-        notes: start.term === null ? [l.text] : [],
+        notes: start.note ? [start.note] : [],
       };
     } else if (e && atDef(l) && !(e.lastDef && e.lastDef.y - l.y >= runOn)) {
       // The definition's lines, with its further paragraphs ("See …", a note): a gap as wide as
