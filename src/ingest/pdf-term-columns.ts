@@ -11,6 +11,10 @@
  * definitions run on over lines with nothing beside them, and nothing stands right of them (a
  * reference card's third column). Two columns of prose share baselines on every line and their left
  * column's lines are long; a table's row has more than two cells; a margin note is not in order.
+ * Entries as real glossaries set them (NIST SP 800-37r2's 190): a term over several lines, its
+ * definition beside its first or its second line; a term run into its definition with no wide gap;
+ * a second definition under a second source's note; a definition run on over a page break, joined
+ * to its term by the page reader (pdf-blocks).
  */
 import { CELL_SEPARATOR, joinLine, type PdfLine } from "./pdf-layout.ts";
 

@@ -2,7 +2,8 @@
  * PDF to blocks, one segment per page (page numbers kept for citations). Text pages go through
  * lines (pdf-layout), page furniture (pdf-furniture), headings (from the outline, else the printed
  * contents page, else numbering and typography: pdf-outline, pdf-toc, heading-match, pdf-headings)
- * and blocks (pdf-blocks), with words split across page breaks joined (break-hyphens); pages
+ * and blocks (pdf-blocks), with words split across page breaks joined (break-hyphens) and glossary
+ * entries run on over them carried to their terms (pdf-blocks); pages
  * without a text layer (scans) are OCR'd from their embedded images while the text pages are read.
  */
 import { getDocumentProxy } from "unpdf";
