@@ -108,7 +108,8 @@ function linePitch(defLines: PdfLine[]): number {
     .map((y, i) => ys[i]! - y)
     .filter((g) => g > 0 && g < defLines[0]!.size * 2)
     .sort((a, b) => a - b);
-  return gaps[Math.floor(gaps.length / 2)] ?? defLines[0]!.size * 1.2;
+  // The lower quartile: a paragraph's wider gaps among few run-on lines must not set the pitch.
+  return gaps[Math.floor(gaps.length / 4)] ?? defLines[0]!.size * 1.2;
 }
 
 /**

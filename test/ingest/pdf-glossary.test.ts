@@ -228,6 +228,13 @@ async function longGlossaryPdf(): Promise<Uint8Array> {
   first.drawText("chief information", { x: TERM_X, y, size: SIZE, font: bold });
   first.drawText("security officer", { x: TERM_X, y: y - 12.5, size: SIZE, font: bold });
   y = drawLines(first, regular, DEFINITION_X, y - 12.5, ["See Senior Agency Information Security Officer."]);
+  // A term run into its definition: the gap between them too narrow to part two cells.
+  y -= 8;
+  first.drawText("configuration management", { x: TERM_X, y, size: SIZE, font: bold });
+  y = drawLines(first, regular, DEFINITION_X, y, [
+    "A collection of activities focused on establishing and maintaining",
+    "the integrity of products and systems through their life cycle.",
+  ]);
   // A term defined by two sources: the second source's note starts its second definition.
   y -= 8;
   first.drawText("security architecture", { x: TERM_X, y, size: SIZE, font: bold });
@@ -289,6 +296,9 @@ test("a glossary's entries stay whole over a page break, over a two-line term, a
   );
   expect(markdown).toContain(
     "\nchief information security officer — See Senior Agency Information Security Officer.\n",
+  );
+  expect(markdown).toContain(
+    "\nconfiguration management — A collection of activities focused on establishing and maintaining the integrity of products and systems through their life cycle.\n",
   );
   expect(markdown).toContain(
     "\nsecurity architecture — An embedded, integral part of the enterprise architecture that describes the structure and behavior of its security processes. \\[SP 800-39\\]\n",
