@@ -26,7 +26,8 @@
  *     sentences in two chapters, chapter boundaries on the book's parts and chapters.
  *     --courses-only builds the courses without tables 1 and 2 (extracting every document twice
  *     takes longer than the courses on a loaded machine); --shard K/N builds every Nth book from
- *     the Kth (1-based), so that several processes share a half.
+ *     the Kth (1-based), so that several processes share a half; it shares tables 1 and 2 the same
+ *     way (every Nth document), each document's counts logged as it finishes.
  * Goals are printed beside the figures.
  */
 
@@ -255,22 +256,27 @@ if (missing.length > 0)
     `missing ${missing.join(", ")}: run sh bench/structure/fetch-debian.sh and bun bench/structure/strip-outline.ts first`,
   );
 
+const [shardK, shardN] = values.shard.split("/").map(Number) as [number, number];
+const inShard = (_: unknown, i: number) => i % shardN === shardK - 1;
+
 for (const half of HALVES) {
   const docs = selectDocuments(half, values.only);
   if (!values["courses-only"]) {
     const figures: DocumentFigures[] = [];
-    for (const doc of docs) {
+    for (const doc of docs.filter(inShard)) {
       const t0 = performance.now();
-      figures.push(await measure(doc));
-      log(`${half} ${doc.name}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      const f = await measure(doc);
+      figures.push(f);
+      // Each document's counts as it finishes: shards' totals add up from these.
+      const counts = { withheld: f.withheld, used: f.used, labels: f.labels && [f.labels.agree, f.labels.scored] };
+      log(`${half} ${doc.name}: ${((performance.now() - t0) / 1000).toFixed(1)} s ${JSON.stringify(counts)}`);
     }
     headingTable(half, figures);
     labelTable(half, figures);
   }
   if (values.courses || values["courses-only"]) {
     const inputs: CourseInput[] = [];
-    const [k, n] = values.shard.split("/").map(Number) as [number, number];
-    for (const doc of docs.filter(isBook).filter((_, i) => i % n === k - 1)) {
+    for (const doc of docs.filter(isBook).filter(inShard)) {
       const labels = await pageLabels(doc.truthOf?.name ?? doc.name);
       const truth = await headingTruth(doc);
       if (labels) inputs.push({ doc, labels, truth: truth ? [...truth.outline, ...truth.headings] : [] });

@@ -12,7 +12,15 @@
 import { type Block, type BlockKind, type BlockRole, block } from "./document.ts";
 import { BULLET_RE, CAPTION_RE } from "./pdf-headings.ts";
 import { CELL_SEPARATOR, joinLine, type PdfLine, paragraphBreak, rightEdges, roundSize } from "./pdf-layout.ts";
-import { termColumns } from "./pdf-term-columns.ts";
+import { entryText, type GlossaryEntry, termColumns } from "./pdf-term-columns.ts";
+
+/**
+ * The glossary entry a page ended on, carried to the next page: a definition that runs on over the
+ * page break is joined to its term there.
+ */
+export interface GlossaryCarry {
+  entry: { block: Block; parts: GlossaryEntry } | null;
+}
 
 /** "1.", "2)", "a)", "(iv)" before a list item's text. */
 const ORDERED_RE = /^(\d{1,2}[.)]|[a-z][.)]|\((\d{1,2}|[a-z]|[ivx]{1,4})\))\s+(?=[^\s|])/;
@@ -69,6 +77,7 @@ export function pageBlocks(
   page: number,
   body: number,
   monospace: ReadonlySet<string> = new Set(),
+  carry: GlossaryCarry = { entry: null },
 ): Block[] {
   const lines = all.filter((l) => !l.role);
   const edge = rightEdges(lines);
@@ -111,19 +120,34 @@ export function pageBlocks(
     !PROSE_RUN.test(line.text);
 
   const glossary = termColumns(lines, monospace);
+  const runOn = glossary?.continued.map((l) => l.text) ?? [];
+  const carried = runOn.length > 0 ? carry.entry : null;
+  if (carried) {
+    carried.parts.definition = runOn.reduce(joinLine, carried.parts.definition);
+    carried.block.text = entryText(carried.parts);
+  }
+  carry.entry = null;
   for (const line of lines) {
     if (glossary?.taken.has(line)) {
       // A glossary entry in two columns stands where its first line does, as one paragraph.
       const entry = glossary.entries.get(line);
       if (entry !== undefined) {
         flush();
-        out.push(block("paragraph", entry, { page }));
+        const b = block("paragraph", entryText(entry), { page });
+        out.push(b);
+        carry.entry = { block: b, parts: entry };
+      } else if (!carried && glossary.continued[0] === line) {
+        // No entry of the page before to join: the run-on text reads on its own.
+        flush();
+        out.push(block("paragraph", runOn.reduce(joinLine), { page }));
       }
       prev = null;
       listX = null;
       displayLeft = null;
       continue;
     }
+    // Text after the page's last entry: the entry did not run on to the next page.
+    carry.entry = null;
     const cur = open as Open | null;
     const inDisplay = displayLeft !== null && displayed(line, displayLeft);
     const opensDisplay =

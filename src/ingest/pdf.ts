@@ -2,7 +2,8 @@
  * PDF to blocks, one segment per page (page numbers kept for citations). Text pages go through
  * lines (pdf-layout), page furniture (pdf-furniture), headings (from the outline, else the printed
  * contents page, else numbering and typography: pdf-outline, pdf-toc, heading-match, pdf-headings)
- * and blocks (pdf-blocks), with words split across page breaks joined (break-hyphens); pages
+ * and blocks (pdf-blocks), with words split across page breaks joined (break-hyphens) and glossary
+ * entries run on over them carried to their terms (pdf-blocks); pages
  * without a text layer (scans) are OCR'd from their embedded images while the text pages are read.
  */
 import { getDocumentProxy } from "unpdf";
@@ -10,7 +11,7 @@ import { AppError } from "../errors.ts";
 import { carryBrokenWords } from "./break-hyphens.ts";
 import type { Block } from "./document.ts";
 import { markSubsections, placeHeadings } from "./heading-match.ts";
-import { pageBlocks } from "./pdf-blocks.ts";
+import { type GlossaryCarry, pageBlocks } from "./pdf-blocks.ts";
 import type { PdfDocument } from "./pdf-document.ts";
 import { joinDropCaps } from "./pdf-drop-caps.ts";
 import { boldFonts } from "./pdf-fonts.ts";
@@ -238,9 +239,13 @@ export async function extractPdf(
     markFurniture(pages, body);
     await markAllHeadings(pdf, pages, body, monospace, opts.outline ?? true);
     const blocks: Block[] = [];
+    const carry: GlossaryCarry = { entry: null };
     for (let i = 0; i < pages.length; i++) {
       const page = i + 1;
-      blocks.push(...(scanned.includes(page) ? await ocr.blocks(page) : pageBlocks(pages[i]!, page, body, monospace)));
+      if (scanned.includes(page)) {
+        carry.entry = null;
+        blocks.push(...(await ocr.blocks(page)));
+      } else blocks.push(...pageBlocks(pages[i]!, page, body, monospace, carry));
     }
     const { info } = await pdf.getMetadata().catch(() => ({ info: {} }));
     const title = usableTitle(info as Record<string, unknown>) ?? largestText(pages, body);

@@ -313,6 +313,31 @@ function indexingLines(blocks: Block[], roles: (BlockRole | null)[]): void {
   blocks.forEach((b, i) => {
     if (roles[i] === "abstract" && INDEXING_TERMS_RE.test(b.text)) roles[i] = "title_page";
   });
+  keywordLists(blocks, roles);
+}
+
+/** "Keywords: architecture, authentication, …": the label, then a list of terms. */
+const KEYWORD_LIST_RE = /^(keywords|key words|index terms)\s*[:—–-]\s*(.+)$/is;
+/** A list, not a sentence: at least three items of a few words each. */
+const MIN_KEYWORDS = 3;
+const MAX_KEYWORD_WORDS = 6;
+
+const isKeywordList = (text: string): boolean => {
+  const items = KEYWORD_LIST_RE.exec(text.trim())?.[2]?.split(/[,;]/) ?? [];
+  return items.length >= MIN_KEYWORDS && items.every((t) => t.trim().split(/\s+/).length <= MAX_KEYWORD_WORDS);
+};
+
+/**
+ * A report's keyword list with no heading of its own ("Keywords: …" after its abstract, alone on a
+ * page in a NIST standard): indexing metadata of its opening, found before the document's contents
+ * page or, with none, before its first heading. Later in a document, such a line is text (a
+ * language's keywords).
+ */
+function keywordLists(blocks: Block[], roles: (BlockRole | null)[]): void {
+  const contents = roles.indexOf("toc");
+  const opening = contents >= 0 ? contents : blocks.findIndex((b) => b.kind === "heading");
+  for (let i = 0; i < opening; i++)
+    if (!roles[i] && blocks[i]!.kind === "paragraph" && isKeywordList(blocks[i]!.text)) roles[i] = "title_page";
 }
 
 /** Where a block of a bracket-numbered reference list holds the next entries too ("… 2008. [6] A. Author …"). */

@@ -32,6 +32,7 @@ const BASH = "gnu-bash-reference-manual.html";
 const DOCX4J = "docx4j-getting-started.docx";
 const RFC = "rfc6787-mrcpv2-xml2rfc.html";
 const SP800_37 = "nist-sp800-37r2.pdf";
+const FIPS201 = "nist-fips201-2.pdf";
 
 const roleOf = (blocks: Block[], start: string) => blocks.find((b) => b.text.startsWith(start))?.role;
 
@@ -66,6 +67,12 @@ describe("front and back matter", () => {
     expect(roleOf(blocks, "This publication describes the Risk Management Framework")).toBe("abstract");
   });
 
+  test("FIPS 201-2: the keyword list alone on page iv, with no heading, is title matter; the abstract is not", async () => {
+    const { blocks } = await book(FIPS201);
+    expect(roleOf(blocks, "Keywords: architecture, authentication")).toBe("title_page");
+    expect(roleOf(blocks, "This Standard specifies the architecture")).not.toBe("title_page");
+  });
+
   test("bash manual: the GFDL appendix is boilerplate, the indexes are indexes, the other appendices taught", async () => {
     const { blocks } = await book(BASH);
     const sectionOf = (heading: string) => {
@@ -96,6 +103,29 @@ describe("what carries meaning is kept", () => {
     expect(
       code.some((c) => c.includes("WordprocessingMLPackage wordMLPackage = WordprocessingMLPackage.createPackage();")),
     ).toBe(true);
+  });
+
+  test("SP 800-37: every glossary entry reads term — definition, over two-line terms, second sources and narrow gaps", async () => {
+    const { blocks } = await book(SP800_37);
+    for (const entry of [
+      "chief information security officer — See Senior Agency Information Security Officer.",
+      "common control provider — An organizational official responsible for the development",
+      "cybersecurity framework category — The subdivision of a Function",
+      "senior agency information security officer — Official responsible for carrying out",
+      "security architecture — A set of physical and logical security-relevant representations",
+      "selection statement — A control parameter that allows an organization to select a value from a list of pre-defined values provided as part of the control or control enhancement (e.g., selecting to either restrict an action or prohibit an action). See assignment statement",
+    ])
+      expect(blocks.some((b) => b.text.startsWith(entry))).toBe(true);
+    // Past the glossary's opening, no body text on its pages stands outside an entry.
+    const loose = blocks.filter(
+      (b) =>
+        b.page! >= 110 &&
+        b.page! <= 130 &&
+        (b.role === "body" || b.role === "appendix") &&
+        /\p{Ll}{3}/u.test(b.text) &&
+        !b.text.includes(" — "),
+    );
+    expect(loose.map((b) => b.text)).toEqual([]);
   });
 
   test("the bash manual and RFC 6787 keep their definition lists' terms", async () => {

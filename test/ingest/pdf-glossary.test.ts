@@ -195,3 +195,179 @@ test("a course teaches the glossary's definitions with their terms, and its flas
     expect(card?.back).not.toMatch(/^—/);
   }
 }, 300_000);
+
+/** Lines drawn at an edge, one under another at the definitions' pitch, from `y` down. */
+function drawLines(page: PDFPage, font: PDFFont, x: number, y: number, lines: string[]): number {
+  for (const line of lines) {
+    page.drawText(line, { x, y, size: SIZE, font });
+    y -= 12.5;
+  }
+  return y;
+}
+
+/** The page before's last definition runs on here: its last lines open the page, with no term. */
+const RUN_ON = [
+  "and for the protection of the information it processes, stores,",
+  "or transmits over its whole life cycle.",
+];
+
+async function longGlossaryPdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const regular = await doc.embedFont(StandardFonts.TimesRoman);
+  const bold = await doc.embedFont(StandardFonts.TimesRomanBold);
+  const first = doc.addPage([595, 842]);
+  first.drawText("Glossary", { x: TERM_X, y: 780, size: 18, font: bold });
+  let y = 740;
+  first.drawText("access control", { x: TERM_X, y, size: SIZE, font: bold });
+  y = drawLines(first, regular, DEFINITION_X, y, [
+    "The process of granting or denying specific requests to obtain",
+    "and use information and related processing services.",
+  ]);
+  // A term over two lines with its definition beside the second.
+  y -= 8;
+  first.drawText("chief information", { x: TERM_X, y, size: SIZE, font: bold });
+  first.drawText("security officer", { x: TERM_X, y: y - 12.5, size: SIZE, font: bold });
+  y = drawLines(first, regular, DEFINITION_X, y - 12.5, ["See Senior Agency Information Security Officer."]);
+  // A term run into its definition: the gap between them too narrow to part two cells.
+  y -= 8;
+  first.drawText("configuration management", { x: TERM_X, y, size: SIZE, font: bold });
+  y = drawLines(first, regular, DEFINITION_X, y, [
+    "A collection of activities focused on establishing and maintaining",
+    "the integrity of products and systems through their life cycle.",
+  ]);
+  // A term defined by two sources: the second source's note starts its second definition.
+  y -= 8;
+  first.drawText("security architecture", { x: TERM_X, y, size: SIZE, font: bold });
+  first.drawText("[SP 800-39]", { x: TERM_X, y: y - 12.5, size: SIZE - 1, font: regular });
+  y = drawLines(first, regular, DEFINITION_X, y, [
+    "An embedded, integral part of the enterprise architecture that",
+    "describes the structure and behavior of its security processes.",
+  ]);
+  y -= 8;
+  first.drawText("[SP 800-160 v1]", { x: TERM_X, y, size: SIZE - 1, font: regular });
+  y = drawLines(first, regular, DEFINITION_X, y, [
+    "A set of physical and logical representations of system architecture",
+    "that conveys how the system is partitioned into security domains.",
+  ]);
+  // The page's last entry runs on over the page break.
+  y -= 8;
+  first.drawText("system owner", { x: TERM_X, y, size: SIZE, font: bold });
+  drawLines(first, regular, DEFINITION_X, y, [
+    "An official responsible for the procurement, development, integration,",
+    "modification, operation, and maintenance of an information system",
+  ]);
+  const second = doc.addPage([595, 842]);
+  y = drawLines(second, regular, DEFINITION_X, 780, RUN_ON) - 8;
+  for (const [term, lines] of [
+    [
+      "threat",
+      ["Any circumstance or event with the potential to adversely", "impact organizational operations or assets."],
+    ],
+    [
+      "trust anchor",
+      [
+        "A public key and the name of a certification authority that",
+        "is used to validate the first certificate in a path.",
+      ],
+    ],
+    [
+      "vulnerability",
+      ["A weakness in a system, its security procedures or internal", "controls that a threat source could exploit."],
+    ],
+  ] as const) {
+    second.drawText(term, { x: TERM_X, y, size: SIZE, font: bold });
+    y = drawLines(second, regular, DEFINITION_X, y, [...lines]) - 8;
+  }
+  return doc.save();
+}
+
+async function markdownOf(bytes: Uint8Array, name: string): Promise<string> {
+  const form = new FormData();
+  form.append("files", new File([bytes.slice()], name, { type: "application/pdf" }));
+  const res = await call(env.srv, "/v2/documents/extract", { method: "POST", key: env.key, body: form });
+  expect(res.status).toBe(200);
+  return res.body.documents[0].markdown;
+}
+
+test("a glossary's entries stay whole over a page break, over a two-line term, and under a second source", async () => {
+  const markdown = `${await markdownOf(await longGlossaryPdf(), "long-glossary.pdf")}\n`;
+  expect(markdown).toContain(
+    "\naccess control — The process of granting or denying specific requests to obtain and use information and related processing services.\n",
+  );
+  expect(markdown).toContain(
+    "\nchief information security officer — See Senior Agency Information Security Officer.\n",
+  );
+  expect(markdown).toContain(
+    "\nconfiguration management — A collection of activities focused on establishing and maintaining the integrity of products and systems through their life cycle.\n",
+  );
+  expect(markdown).toContain(
+    "\nsecurity architecture — An embedded, integral part of the enterprise architecture that describes the structure and behavior of its security processes. \\[SP 800-39\\]\n",
+  );
+  expect(markdown).toContain(
+    "\nsecurity architecture — A set of physical and logical representations of system architecture that conveys how the system is partitioned into security domains. \\[SP 800-160 v1\\]\n",
+  );
+  // The definition run on over the page break ends its entry, and opens no paragraph of its own.
+  expect(markdown).toContain(
+    `\nsystem owner — An official responsible for the procurement, development, integration, modification, operation, and maintenance of an information system ${RUN_ON.join(" ")}\n`,
+  );
+  expect(markdown).not.toMatch(/(^|\n)and for the protection/);
+  expect(markdown).toContain("\nthreat — Any circumstance or event");
+  expect(markdown).not.toMatch(/(^|\n)(chief information|security officer|\\\[SP 800-160 v1\\\])\n/);
+}, 120_000);
+
+/** Entries shaped like a glossary's, drawn on a page of their own under a heading. */
+async function entriesPdf(entries: [string, string[]][]): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const regular = await doc.embedFont(StandardFonts.TimesRoman);
+  const bold = await doc.embedFont(StandardFonts.TimesRomanBold);
+  const page = doc.addPage([595, 842]);
+  page.drawText("3 Materials", { x: TERM_X, y: 780, size: 18, font: bold });
+  let y = 740;
+  for (const [term, lines] of entries) {
+    page.drawText(term, { x: TERM_X, y, size: SIZE, font: bold });
+    y = drawLines(page, regular, DEFINITION_X, y, lines) - 8;
+  }
+  return doc.save();
+}
+
+const PROSE = [
+  "Each of these is described in the chapter that follows, with the",
+  "reasons it was chosen and the tests it passed before it was used.",
+];
+
+test("the glossary's guards: terms in no alphabetical order, or numbers alone, are not a glossary", async () => {
+  // A glossary's own order: notes set beside a text in no order stay text.
+  const unordered = await markdownOf(
+    await entriesPdf([
+      ["zinc plating", PROSE],
+      ["copper wire", PROSE],
+      ["tin solder", PROSE],
+      ["alloy steel", PROSE],
+    ]),
+    "unordered.pdf",
+  );
+  expect(unordered).not.toContain(" — ");
+  expect(unordered).toContain("zinc plating");
+  // A row's number is a table's, not a term: numbered rows with prose beside them stay text.
+  const numbered = await markdownOf(
+    await entriesPdf([
+      ["24", PROSE],
+      ["25", PROSE],
+      ["26", PROSE],
+      ["27", PROSE],
+    ]),
+    "numbered.pdf",
+  );
+  expect(numbered).not.toContain(" — ");
+  // The same page with words for terms, in order, is a glossary: the guards above are what held.
+  const ordered = await markdownOf(
+    await entriesPdf([
+      ["alloy steel", PROSE],
+      ["copper wire", PROSE],
+      ["tin solder", PROSE],
+      ["zinc plating", PROSE],
+    ]),
+    "ordered.pdf",
+  );
+  expect(ordered).toContain(`\nalloy steel — ${PROSE.join(" ")}`);
+}, 120_000);
