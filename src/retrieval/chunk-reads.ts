@@ -7,7 +7,7 @@ import { byDialect, inJsonArray, type Sql, type SqliteSql, sql } from "../db/sql
 import type { BlockRole } from "../ingest/document.ts";
 import { anyOf } from "./fts-query.ts";
 import { chunkSeqsWithAnyWord } from "./postgres-search.ts";
-import { scopeExpression } from "./scope-tokens.ts";
+import { everyDocumentOf, scopeExpression } from "./scope-tokens.ts";
 
 /** Chunk id → text; ids whose chunk is gone are absent. */
 export async function chunkTexts(db: Sql, chunkIds: readonly string[]): Promise<Map<string, string>> {
@@ -71,14 +71,7 @@ function ftsSeqsWithAnyWord(
   words: string[],
   limit: number,
 ) {
-  const scope = scopeExpression({
-    tenantId: owner.tenantId,
-    userId: owner.userId,
-    documentIds: [],
-    spaceId: null,
-    courseId: null,
-    allDocuments: true,
-  });
+  const scope = scopeExpression(everyDocumentOf(owner));
   return db.db
     .query<{ seq: number }, [string, number]>(
       "SELECT rowid AS seq FROM retrieval_fts WHERE retrieval_fts MATCH ? ORDER BY rank LIMIT ?",

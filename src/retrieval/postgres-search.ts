@@ -14,7 +14,7 @@ import { DEFAULT_FUSION, fuse, type Ranked } from "./fusion.ts";
 import { type HitRow, hitsOf } from "./hits.ts";
 import { embeddingInput } from "./index-chunks.ts";
 import { findPostgresVectorTable, vectorLiteral } from "./postgres-vector-tables.ts";
-import type { ScopeFilter } from "./scope-tokens.ts";
+import { everyDocumentOf, type ScopeFilter } from "./scope-tokens.ts";
 import type { Hit, SearchInput } from "./search.ts";
 
 export interface PostgresSearchDeps {
@@ -160,15 +160,7 @@ export async function chunkSeqsWithAnyWord(
   roles: readonly BlockRole[],
   k: number,
 ): Promise<number[]> {
-  const f: Filter = {
-    tenantId: owner.tenantId,
-    userId: owner.userId,
-    documentIds: [],
-    spaceId: null,
-    courseId: null,
-    allDocuments: true,
-    roles,
-  };
+  const f: Filter = { ...everyDocumentOf(owner), roles };
   return (await bm25Ranking(db, f, await lexemesOf(db, words), k)).map((r) => r.seq);
 }
 

@@ -38,6 +38,16 @@ export interface ScopeFilter {
   allDocuments: boolean;
 }
 
+/** Every document chunk of one learner: topic matching reads the whole library. */
+export const everyDocumentOf = (owner: { tenantId: string; userId: string }): ScopeFilter => ({
+  tenantId: owner.tenantId,
+  userId: owner.userId,
+  documentIds: [],
+  spaceId: null,
+  courseId: null,
+  allDocuments: true,
+});
+
 /** The FTS5 expression restricting a search to the filter, owner included in every alternative. */
 export function scopeExpression(f: ScopeFilter): string {
   const u = f.userId;
