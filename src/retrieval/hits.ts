@@ -1,7 +1,23 @@
 /** A search's hits from its chunk rows, the same on both engines (SQLite's search.ts, PostgreSQL's postgres-search.ts). */
 import type { BlockRole } from "../ingest/document.ts";
 import type { Ranked } from "./fusion.ts";
-import type { Hit } from "./search.ts";
+
+export interface Hit {
+  chunkId: string;
+  documentId: string | null;
+  chapterId: string | null;
+  courseId: string | null;
+  filename: string | null;
+  text: string;
+  /** Cosine similarity of query and chunk under the active embedder. */
+  score: number;
+  page: number | null;
+  slide: number | null;
+  timestamp: number | null;
+  headingPath: string[];
+  role: BlockRole;
+  position: number;
+}
 
 /** The columns of a chunk (and its document's filename) that a hit shows. */
 export interface HitRow {

@@ -15,6 +15,7 @@ export {
 export { deleteChunksOf, deleteChunksOfSync, deleteCourseChunks } from "./chunk-writes.ts";
 export { createEmbedder } from "./embedders/create.ts";
 export type { Embedder } from "./embedders/types.ts";
+export type { Hit } from "./hits.ts";
 export {
   type IndexChapterInput,
   type IndexDeps,
@@ -25,4 +26,4 @@ export {
 } from "./index-chunks.ts";
 export { chapterIndexJob, type IndexSettings, indexJob } from "./index-job.ts";
 export { type ReindexProgress, reindexAll } from "./reindex.ts";
-export { type Hit, type SearchInput, type SearchScope, search } from "./search.ts";
+export { type SearchInput, type SearchScope, search } from "./search.ts";

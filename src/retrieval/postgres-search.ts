@@ -11,11 +11,11 @@ import type { BlockRole } from "../ingest/document.ts";
 import type { Embedder } from "./embedders/types.ts";
 import { questionTerms, withinPostingsBudget } from "./fts-query.ts";
 import { DEFAULT_FUSION, fuse, type Ranked } from "./fusion.ts";
-import { type HitRow, hitsOf } from "./hits.ts";
+import { type Hit, type HitRow, hitsOf } from "./hits.ts";
 import { embeddingInput } from "./index-chunks.ts";
 import { findPostgresVectorTable, vectorLiteral } from "./postgres-vector-tables.ts";
 import { everyDocumentOf, type ScopeFilter } from "./scope-tokens.ts";
-import type { Hit, SearchInput } from "./search.ts";
+import type { SearchInput } from "./search.ts";
 
 export interface PostgresSearchDeps {
   db: Sql;

@@ -10,7 +10,7 @@ import type { BlockRole } from "../ingest/document.ts";
 import { binaryCode } from "./binary-code.ts";
 import { anyOf, questionTerms, selectTerms } from "./fts-query.ts";
 import { DEFAULT_FUSION, type FusionParams, fuse, type Ranked } from "./fusion.ts";
-import { type HitRow, hitsOf } from "./hits.ts";
+import { type Hit, type HitRow, hitsOf } from "./hits.ts";
 import { embeddingInput, type RetrievalDeps } from "./index-chunks.ts";
 import { searchPostgres } from "./postgres-search.ts";
 import { hasPgvector } from "./postgres-vector-tables.ts";
@@ -39,23 +39,6 @@ export interface SearchInput {
   candidates?: number;
   /** Only chunks of these roles (e.g. body text without references); every role when omitted. */
   roles?: readonly BlockRole[];
-}
-
-export interface Hit {
-  chunkId: string;
-  documentId: string | null;
-  chapterId: string | null;
-  courseId: string | null;
-  filename: string | null;
-  text: string;
-  /** Cosine similarity of query and chunk under the active embedder. */
-  score: number;
-  page: number | null;
-  slide: number | null;
-  timestamp: number | null;
-  headingPath: string[];
-  role: BlockRole;
-  position: number;
 }
 
 /** The scope (an empty one: every document chunk of the owner) and the block roles asked for. */
