@@ -5,15 +5,12 @@
  * An unnumbered entry between the last numbered chapter and the first appendix (a glossary whose
  * "Appendix B" label the outline left out) belongs to the appendices too.
  */
+import { divisionNumberOf } from "./heading-numbers.ts";
 import { type Paragraph, type Section, topSections } from "./sections.ts";
 
 const APPENDIX_TITLE_RE = /^\s*(appendix|appendices|annex|annexes)\b/i;
 /** "A Distant Supervision", "B. Proofs": a letter as a label (only in a run of two or more). */
 const LETTER_RE = /^\s*([A-Z])(?:[.:)]\s*|\s+)(?=\p{L})/u;
-// A top-level heading's own number: "3 Sorting", "Chapter 3", "CHAPTER THREE", "Part II".
-const CHAPTER_NUMBER_RE =
-  /^\s*(?:(?:chapter|part|section)\s+(?:\d+|[IVXLC]+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty)\b|\d+(?=[\s:]|\.(?!\d)))/i;
-
 const letterOf = (title: string) => LETTER_RE.exec(title)?.[1] ?? null;
 const nextLetter = (a: string | null, b: string | null) =>
   a !== null && b !== null && b.charCodeAt(0) === a.charCodeAt(0) + 1;
@@ -33,7 +30,7 @@ export function appendixStart(paragraphs: Paragraph[]): number | null {
     nextLetter(letters[i - 1] ?? null, letters[i]!);
   const first = sections.findIndex(isAppendix);
   if (first <= 0) return null;
-  const numbered = titles.slice(0, first).flatMap((t, i) => (CHAPTER_NUMBER_RE.test(t) ? [i] : []));
+  const numbered = titles.slice(0, first).flatMap((t, i) => (divisionNumberOf(t) !== null ? [i] : []));
   const start = numbered.length >= 2 ? numbered.at(-1)! + 1 : first;
   return sections[start]!.from;
 }

@@ -10,6 +10,7 @@
  */
 import { appendixStart } from "./appendix-tail.ts";
 import { cleanTitle, groupTitle, splitToCount, tooThin } from "./chapter-groups.ts";
+import { DIVISION_NUMBER_RE, divisionNumberOf, sectionNumberOf } from "./heading-numbers.ts";
 import { nestUnderNumbered } from "./numbered-sections.ts";
 import { type Paragraph, type Section, topDepth, topSections, wordsOf } from "./sections.ts";
 
@@ -216,39 +217,21 @@ function leastLargest(units: BookSection[], k: number): number {
   return lo;
 }
 
-/** A section's dotted number: "3.1" of "3.1 Prepare", "A.2" of "A.2 Terms". */
-const SECTION_RE = /^\s*((?:\d+|[A-Z])(?:\.\d+)+)\.?\s/;
 // Longer than this, headings joined read as a list rather than a title.
 const MAX_JOINED_CHARS = 60;
-const WORD_NUMBERS =
-  "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty".split(
-    " ",
-  );
-// A heading's own number: "3 Sorting", "Chapter 3", "CHAPTER IV", "CHAPTER ONE", "Part II" (a
-// Roman numeral or a spelled number only after its word, or "Civil" would be one).
-const NUMBER_RE = new RegExp(
-  `^\\s*(?:(chapter|part|section)\\s+(\\d+|[IVXLC]+|${WORD_NUMBERS.join("|")})\\b[.:]?|(\\d+)(?=[\\s:]|\\.(?!\\d)))`,
-  "i",
-);
-const numberOf = (title: string) => {
-  const m = title.match(NUMBER_RE);
-  if (!m) return null;
-  const spelled = WORD_NUMBERS.indexOf((m[2] ?? "").toLowerCase());
-  return spelled >= 0 ? String(spelled + 1) : (m[2] ?? m[3]!);
-};
 /** A heading's words without its number: "CHAPTER ONE INTRODUCTION" is "INTRODUCTION", "1. Introduction" is "Introduction". */
 const bareTitle = (title: string) => {
   const clean = cleanTitle(title);
   return (
     clean
-      .replace(NUMBER_RE, "")
+      .replace(DIVISION_NUMBER_RE, "")
       .replace(/^[\s.:]+/, "")
       .trim() || clean
   );
 };
 /** "Parts", "Sections" or "Chapters", as the book names the divisions a range counts. */
 const kindOf = (title: string) => {
-  const word = NUMBER_RE.exec(title)?.[1]?.toLowerCase();
+  const word = DIVISION_NUMBER_RE.exec(title)?.[1]?.toLowerCase();
   return word === "part" ? "Parts" : word === "section" ? "Sections" : "Chapters";
 };
 
@@ -264,13 +247,13 @@ function rangeTitle(all: string[], titles: string[]): string {
   const first = titles[0]!;
   const last = titles.at(-1)!;
   // Sections of one chapter, numbered as the book numbers them: "3.1–3.3: Prepare, Categorize and Select".
-  const [x, y] = [SECTION_RE.exec(first)?.[1], SECTION_RE.exec(last)?.[1]];
+  const [x, y] = [sectionNumberOf(first), sectionNumberOf(last)];
   if (x && y && x !== y) return `${x}–${y}: ${short ? joined : `${bareTitle(first)} through ${bareTitle(last)}`}`;
   // groupTitle already gives "A through D" for a list too long for its own bound.
   if (short) return joined;
-  const numbered = all.some((t) => numberOf(t) !== null);
+  const numbered = all.some((t) => divisionNumberOf(t) !== null);
   const [a, b] = numbered
-    ? [numberOf(first), numberOf(last)]
+    ? [divisionNumberOf(first), divisionNumberOf(last)]
     : [String(all.indexOf(first) + 1), String(all.lastIndexOf(last) + 1)];
   if (!a || !b || a === b) return joined;
   return `${kindOf(first)} ${a}–${b}: ${bareTitle(first)}`;
@@ -317,10 +300,10 @@ export function bookGroupTitle(units: BookSection[], group: BookSection[], top =
   }
   // Where the book has parts, its chapters are the units inside them: an opening before them is none.
   const inParts = units.some((u) => inPart(u) !== null) ? units.filter((u) => inPart(u) !== null) : units;
-  const numbered = inParts.some((u) => numberOf(u.title) !== null);
+  const numbered = inParts.some((u) => divisionNumberOf(u.title) !== null);
   const chapters = numbered ? inParts : inParts.slice(openingRun(inParts));
   const titles = chapters.map((u) => u.title);
-  const lead = group.findIndex((u) => chapters.includes(u) && (!numbered || numberOf(u.title) !== null));
+  const lead = group.findIndex((u) => chapters.includes(u) && (!numbered || divisionNumberOf(u.title) !== null));
   return rangeTitle(
     titles,
     group.slice(Math.max(0, lead)).map((u) => u.title),

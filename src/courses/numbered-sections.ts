@@ -6,16 +6,11 @@
  * and a book closes a section with unnumbered "Exercises". Planning splits a chapter at its
  * numbered sections, so such entries are nested under the one before them.
  */
+import { sectionNumberOf } from "./heading-numbers.ts";
 import type { Paragraph } from "./sections.ts";
 
-/** "3.1 Prepare", "12.4.2 Scope", "A.2 Terms": a section number and words. */
-const SECTION_NUMBER_RE = /^\s*(?:\d+|[A-Z])((?:\.\d+)+)\.?\s+\S/u;
-
 /** How many levels a heading's number has ("3.1" has 2), 0 when it has none. */
-const numberDepth = (heading: string) => {
-  const m = SECTION_NUMBER_RE.exec(heading);
-  return m ? m[1]!.split(".").length : 0;
-};
+const numberDepth = (heading: string) => sectionNumberOf(heading)?.split(".").length ?? 0;
 
 const SEP = "\u0000";
 
