@@ -182,11 +182,24 @@ export function readTerms(text: string): ReadTerms {
 /** The terms a text offers to match key terms against: stems of its content words, its numbers and code names. */
 export const termsOf = (text: string): Set<string> => readTerms(text).terms;
 
-/** Weighted share of `terms` found in `have`, 0–1 (1 for a question without key terms: nothing to miss). */
-export function coverage(terms: KeyTerm[], have: Set<string>): number {
+/**
+ * Weighted share of `terms` found in `have`, 0–1 (1 for a question without key terms: nothing to
+ * miss); with `related`, a term held only in a word related to it counts `share` of its weight.
+ */
+export function coverage(
+  terms: KeyTerm[],
+  have: Set<string>,
+  related?: { stems: Map<string, Set<string>>; share: number },
+): number {
   const total = terms.reduce((sum, t) => sum + t.weight, 0);
   if (total === 0) return 1;
-  return terms.reduce((sum, t) => sum + (have.has(t.term) ? t.weight : 0), 0) / total;
+  const held = (t: KeyTerm) =>
+    have.has(t.term)
+      ? t.weight
+      : related && [...(related.stems.get(t.term) ?? [])].some((r) => have.has(r))
+        ? related.share * t.weight
+        : 0;
+  return terms.reduce((sum, t) => sum + held(t), 0) / total;
 }
 
 /**

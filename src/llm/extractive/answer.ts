@@ -134,7 +134,7 @@ export function scoredUnits(input: {
     .map((u) => {
       const text = u.sentences.map((s) => s.text).join(" ");
       const words = text.split(/\s+/).length;
-      const own = relatedCoverage(distinctive, u.terms, related);
+      const own = coverage(distinctive, u.terms, { stems: related, share: RELATED });
       const read = coverage(distinctive, u.context);
       // The unit's text as termStems reads it: its sentences' stems in a row (no stem spans two).
       const stems = u.sentences.flatMap((s) => s.stems);
@@ -248,18 +248,6 @@ function relatedStems(question: string): Map<string, Set<string>> {
     if (s) out.set(s, new Set([...(out.get(s) ?? []), ...relationsOf(w.toLowerCase()).same]));
   }
   return out;
-}
-
-/** `coverage` with a key term the sentence holds only in a related word counted at RELATED of its weight. */
-function relatedCoverage(terms: KeyTerm[], have: Set<string>, related: Map<string, Set<string>>): number {
-  const total = terms.reduce((n, t) => n + t.weight, 0);
-  if (total === 0) return 1;
-  let got = 0;
-  for (const t of terms) {
-    if (have.has(t.term)) got += t.weight;
-    else if ([...(related.get(t.term) ?? [])].some((r) => have.has(r))) got += RELATED * t.weight;
-  }
-  return got / total;
 }
 
 /** Each sentence alone, except one that refers back to the sentence before it, which goes with it. */
