@@ -263,6 +263,15 @@ export function shortFormOf(short: string, long: string): boolean {
   }
   return true;
 }
+/** Whether two choices read the same once case, spacing and punctuation are set aside. */
+const sameWording = (a: string, b: string) => {
+  const plain = (t: string) =>
+    t
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, " ")
+      .trim();
+  return plain(a) === plain(b);
+};
 /** Whether two choices name one thing, one the other's short form. */
 export const sameThing = (a: string, b: string) => shortFormOf(a, b) || shortFormOf(b, a);
 
@@ -322,6 +331,8 @@ export function choicesProblem(q: McqQuestion, source?: ItemSource): string | nu
   if (right === undefined) return null;
   const twin = q.choices.find((c) => c !== right && sameThing(c, right));
   if (twin !== undefined) return `offers "${twin}", another name of the answer "${right}"`;
+  const repeated = q.choices.find((c, i) => q.choices.findIndex((o) => sameWording(o, c)) !== i);
+  if (repeated !== undefined) return `offers "${repeated}" twice`;
   const blank = BLANKED.test(q.prompt);
   if (blank && !blankIsTheFact(blankedSentence(q.prompt))) {
     const trivia = q.choices.find((c) => ["figure", "name"].includes(choiceKind(c)));

@@ -108,7 +108,8 @@ export function poolOf(materials: ChapterMaterial[]): CoursePool {
       ),
     ],
     predicates: whole(defs.filter((d) => d.kind !== "acronym").map((d) => choiceText(d.predicate))),
-    expansions: defs.filter((d) => d.kind === "acronym").map((d) => d.predicate),
+    // A glossary that spells an abbreviation out twice offers it once among the choices.
+    expansions: [...new Set(defs.filter((d) => d.kind === "acronym").map((d) => d.predicate))],
     causes: whole(materials.flatMap((m) => m.causes.map((c) => choiceText(c.cause)))),
     effects: whole(materials.flatMap((m) => m.causes.map((c) => choiceText(c.effect)))),
     roles: whole(materials.flatMap((m) => m.roles.map((r) => choiceText(r.object)))),
