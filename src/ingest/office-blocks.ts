@@ -246,6 +246,24 @@ function tableBlocks(table: OfficeContentNode, ctx: BlockContext): Block[] {
   return [tableBlock, ...after, ...noteList];
 }
 
+/** What a table's cells hold, row by row and cell by cell. */
+const cellContents = (table: OfficeContentNode): OfficeContentNode[] =>
+  (table.children ?? []).flatMap((row) =>
+    row.type === "row"
+      ? (row.children ?? []).flatMap((cell) => (cell.type === "cell" ? (cell.children ?? []) : []))
+      : [],
+  );
+
+/**
+ * Whether a table lays out part of the document's outline: a cell holds a paragraph whose style makes
+ * it a heading (a banner table with a chapter's title beside its decoration). The author put that
+ * heading in the outline, so it is read as the document's text, not as a cell of a data table.
+ */
+const holdsHeading = (table: OfficeContentNode, ctx: BlockContext): boolean =>
+  cellContents(table).some(
+    (c) => (c.type === "paragraph" || c.type === "heading") && c.text?.trim() && ctx.classify(c).kind === "heading",
+  );
+
 /** Consecutive code lines (one paragraph each in the document) as one listing, blank lines between them kept. */
 function joinCodeLines(blocks: Block[]): Block[] {
   const out: Block[] = [];
@@ -276,7 +294,7 @@ function nodeBlocksOf(nodes: OfficeContentNode[], ctx: BlockContext): Block[] {
         out.push(...textBlock(node, ctx));
         break;
       case "table":
-        out.push(...tableBlocks(node, ctx));
+        out.push(...(holdsHeading(node, ctx) ? nodeBlocksOf(cellContents(node), ctx) : tableBlocks(node, ctx)));
         break;
       case "code":
         if (node.text?.trim())

@@ -4,8 +4,8 @@
  * a preface, three chapters, and an index at the back. The front and back pages use words the
  * chapters never use, so a test can tell whether anything of them was taught.
  */
-import { strToU8, zipSync } from "fflate";
 import { PDFDocument, StandardFonts } from "pdf-lib";
+import { docxWithStyles } from "../ingest/build-fixtures.ts";
 
 export const BOOK_TITLE = "The Tides of Lake Morrow";
 
@@ -164,23 +164,5 @@ ${para("Preface", "Heading1")}
 ${para(PREFACE)}
 ${CHAPTERS.map((c) => para(c.title, "Heading1") + para(c.text)).join("\n")}
 </w:body></w:document>`;
-  return zipSync({
-    "[Content_Types].xml": strToU8(`<?xml version="1.0" encoding="UTF-8"?>
-<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">
-<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>
-<Default Extension="xml" ContentType="application/xml"/>
-<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>
-<Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/>
-</Types>`),
-    "_rels/.rels": strToU8(`<?xml version="1.0" encoding="UTF-8"?>
-<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">
-<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>
-</Relationships>`),
-    "word/_rels/document.xml.rels": strToU8(`<?xml version="1.0" encoding="UTF-8"?>
-<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">
-<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>
-</Relationships>`),
-    "word/document.xml": strToU8(document),
-    "word/styles.xml": strToU8(STYLES),
-  });
+  return docxWithStyles(document, STYLES);
 }

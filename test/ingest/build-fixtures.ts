@@ -117,6 +117,26 @@ export function zipBombDocx(inflatedMb: number): Uint8Array {
   return zipSync(files);
 }
 
+const CONTENT_TYPES_STYLED_DOCX = CONTENT_TYPES_DOCX.replace(
+  "</Types>",
+  `<Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/>
+</Types>`,
+);
+
+/** The smallest DOCX package around a document part and its style sheet (both whole XML documents). */
+export function docxWithStyles(document: string, styles: string): Uint8Array {
+  return zipSync({
+    "[Content_Types].xml": strToU8(CONTENT_TYPES_STYLED_DOCX),
+    "_rels/.rels": strToU8(RELS),
+    "word/_rels/document.xml.rels": strToU8(`<?xml version="1.0" encoding="UTF-8"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">
+<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>
+</Relationships>`),
+    "word/document.xml": strToU8(document),
+    "word/styles.xml": strToU8(styles),
+  });
+}
+
 const ODF_NS =
   'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" ' +
   'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" ' +

@@ -3,11 +3,11 @@
  * and citations, for DOCX, PPTX and HTML, measured against docling's ground truth where there is one.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { strToU8, zipSync } from "fflate";
 import type { Block } from "../../src/ingest/document.ts";
 import { extractHtml } from "../../src/ingest/html.ts";
 import { extractFile, stopExtractionWorkers } from "../../src/ingest/index.ts";
 import { extractOffice } from "../../src/ingest/office.ts";
+import { docxWithStyles } from "./build-fixtures.ts";
 import { corpus, ingestConfig, scratch } from "./support.ts";
 
 const tmp = scratch();
@@ -144,6 +144,31 @@ describe("DOCX", () => {
   });
 });
 
+describe("DOCX layout tables", () => {
+  test("a heading-styled paragraph in a banner table is a heading; a data table stays a table", async () => {
+    const path = await tmp.write("banners.docx", bannerDocx());
+    const r = await extractOffice(path, "banners.docx", "docx", {
+      maxPdfPages: 1000,
+      maxOcrPages: 50,
+      maxImagePixels: 40_000_000,
+      maxXmlBytes: 10 * 1024 * 1024,
+    });
+    expect(headings(r.blocks)).toEqual([
+      [1, "Introduction"],
+      [2, "Levels of verification"],
+      [1, "Requirements"],
+    ]);
+    expect(r.segments.map((s) => s.heading)).toEqual(["Introduction", "Levels of verification", "Requirements"]);
+    const tables = r.blocks.filter((b) => b.kind === "table");
+    expect(tables.map((t) => t.cells)).toEqual([
+      [
+        ["Requirement", "Level"],
+        ["Passwords are at least twelve characters long.", "1"],
+      ],
+    ]);
+  });
+});
+
 describe("PPTX", () => {
   test("powerpoint_sample: slide titles are headings (recall against docling), tables, notes, shapes", async () => {
     const r = await extractFile(corpus("pptx/docling-powerpoint_sample.pptx"), "sample.pptx", cfg);
@@ -266,23 +291,33 @@ ${p("A direct outline level", '<w:outlineLvl w:val="1"/>')}
 ${p("Looks like a heading, says body text", '<w:pStyle w:val="Heading1"/><w:outlineLvl w:val="9"/>')}
 ${p("Closing paragraph.")}
 </w:body></w:document>`;
-  return zipSync({
-    "[Content_Types].xml": strToU8(`<?xml version="1.0" encoding="UTF-8"?>
-<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">
-<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>
-<Default Extension="xml" ContentType="application/xml"/>
-<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>
-<Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/>
-</Types>`),
-    "_rels/.rels": strToU8(`<?xml version="1.0" encoding="UTF-8"?>
-<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">
-<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>
-</Relationships>`),
-    "word/_rels/document.xml.rels": strToU8(`<?xml version="1.0" encoding="UTF-8"?>
-<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">
-<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>
-</Relationships>`),
-    "word/document.xml": strToU8(document),
-    "word/styles.xml": strToU8(styles),
-  });
+  return docxWithStyles(document, styles);
+}
+
+/**
+ * A DOCX that sets its chapter titles in one-row banner tables (an empty decoration cell beside the
+ * heading-styled title, as OWASP's ASVS 2.0 does), then a data table whose header row is bold body text.
+ */
+function bannerDocx(): Uint8Array {
+  const ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+  const styles = `<?xml version="1.0" encoding="UTF-8"?><w:styles ${ns}>
+<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style>
+<w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/><w:basedOn w:val="Normal"/><w:pPr><w:outlineLvl w:val="0"/></w:pPr></w:style>
+<w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/><w:basedOn w:val="Normal"/><w:pPr><w:outlineLvl w:val="1"/></w:pPr></w:style>
+</w:styles>`;
+  const p = (text: string, style = "", bold = false) =>
+    `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ""}<w:r>${bold ? "<w:rPr><w:b/></w:rPr>" : ""}<w:t>${text}</w:t></w:r></w:p>`;
+  const cell = (inner: string) => `<w:tc>${inner || "<w:p/>"}</w:tc>`;
+  const row = (...cells: string[]) => `<w:tr>${cells.map(cell).join("")}</w:tr>`;
+  const banner = (title: string, style: string) => `<w:tbl>${row("", "", p(title, style))}</w:tbl>`;
+  const document = `<?xml version="1.0" encoding="UTF-8"?><w:document ${ns}><w:body>
+${banner("Introduction", "Heading1")}
+${p("The standard lists the checks a team runs before it ships an application.")}
+${banner("Levels of verification", "Heading2")}
+${p("Each level asks for deeper testing than the one before it.")}
+${banner("Requirements", "Heading1")}
+<w:tbl>${row(p("Requirement", "", true), p("Level", "", true))}${row(p("Passwords are at least twelve characters long."), p("1"))}</w:tbl>
+${p("The table lists each requirement with the first level that asks for it.")}
+</w:body></w:document>`;
+  return docxWithStyles(document, styles);
 }

@@ -79,6 +79,7 @@ test("the storing check refuses a question whose choices repeat one another", ()
       "Cascading  Style Sheets",
     ],
     answer: 1,
+    explanation: "The standard's own name.",
   };
   expect(choicesProblem(q)).toContain("twice");
   expect(choicesProblem({ ...q, choices: [...q.choices.slice(0, 3), "Document Object Model"] })).toBeNull();
