@@ -5,6 +5,8 @@
  * trusting no CA or another one (TLS verification).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { join } from "node:path";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { call, cleanup, errorOf, tempDir } from "../helpers/server.ts";
 import { emit } from "./emit.ts";
@@ -147,10 +149,11 @@ describe("TLS verification", () => {
 
   test("a WEBHOOK_CA_FILE that cannot be read, or holds no certificate, stops the start with its name", async () => {
     // Data directories of their own, under one removed with the rest: a start that fails leaves its lock.
-    const start = (file: string) => startApp({ dataDir: tempDir(`${otherDir}/data-`), env: { WEBHOOK_CA_FILE: file } });
-    const missing = `${otherDir}/missing.pem`;
+    const start = (file: string) =>
+      startApp({ dataDir: mkdtempSync(join(otherDir, "data-")), env: { WEBHOOK_CA_FILE: file } });
+    const missing = join(otherDir, "missing.pem");
     await expect(start(missing)).rejects.toThrow(`WEBHOOK_CA_FILE ${missing} cannot be read`);
-    const notPem = `${otherDir}/not.pem`;
+    const notPem = join(otherDir, "not.pem");
     await Bun.write(notPem, "not a certificate\n");
     await expect(start(notPem)).rejects.toThrow(`WEBHOOK_CA_FILE ${notPem} holds no PEM certificate`);
   });
