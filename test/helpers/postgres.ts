@@ -1,7 +1,8 @@
 /**
- * A throwaway PostgreSQL cluster for the tests that run on both engines: initdb in a temporary
- * directory, the server on a free port of 127.0.0.1 (no Unix socket, no other listener), one
- * database, all removed by `stop`. The binaries are Debian's (`scripts/test-deps.sh` installs
+ * Throwaway PostgreSQL databases for the tests that run on both engines: one cluster per test
+ * process (initdb in a temporary directory, the server on a free port of 127.0.0.1, no Unix socket,
+ * no other listener), stopped and removed when the process exits, and a database of its own for
+ * each caller, dropped by `stop`. The binaries are Debian's (`scripts/test-deps.sh` installs
  * them when missing). initdb refuses to run as root, so as root the cluster runs as the
  * `postgres` user the Debian package creates. Nothing here skips: a cluster that cannot start
  * throws with initdb's or the server's own output, and the tests that asked for it fail.
@@ -59,7 +60,17 @@ function run(bin: string, tool: string, args: string[]): void {
   }
 }
 
-export async function startPostgres(): Promise<TestPostgres> {
+interface Cluster {
+  port: number;
+  /** A client of the cluster's `postgres` database, which creates and drops the tests' databases. */
+  admin: SQL;
+}
+
+/** The cluster of this test process, started by its first caller. */
+let cluster: Promise<Cluster> | null = null;
+let databases = 0;
+
+async function startCluster(): Promise<Cluster> {
   const bin = binDir();
   const dir = mkdtempSync(join(tmpdir(), "cf-pg-"));
   const data = join(dir, "data");
@@ -79,18 +90,35 @@ export async function startPostgres(): Promise<TestPostgres> {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`the test PostgreSQL cluster did not start: ${(err as Error).message}\n${log}`.trim());
   }
-  const admin = new SQL({ url: `postgres://postgres@127.0.0.1:${port}/postgres`, max: 1 });
-  await admin.unsafe("CREATE DATABASE courseforge");
-  await admin.close();
-  const url = `postgres://postgres@127.0.0.1:${port}/courseforge`;
+  // Stopped when the test process has ended, however it ended (bun test runs no exit handlers): a
+  // watcher in a session of its own, checking once a second that the process is still there.
+  const stop = [join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop"];
+  const watcher = `while [ -d /proc/${process.pid} ]; do sleep 1; done; ${(asRoot ? ["runuser", "-u", "postgres", "--", ...stop] : stop).join(" ")} >/dev/null 2>&1; rm -rf ${dir}`;
+  Bun.spawn(["setsid", "sh", "-c", watcher], { stdin: "ignore", stdout: "ignore", stderr: "ignore" }).unref();
+  return { port, admin: new SQL({ url: `postgres://postgres@127.0.0.1:${port}/postgres`, max: 1 }) };
+}
+
+/**
+ * A fresh, empty database on the test process's cluster: initdb and the server's
+ * start (seconds of CPU, and far longer beside other work) are paid once per process, not once per
+ * engine a test file opens; `stop` drops the database and ends its connections.
+ */
+export async function startPostgres(): Promise<TestPostgres> {
+  cluster ??= startCluster().catch((err) => {
+    cluster = null;
+    throw err;
+  });
+  const { port, admin } = await cluster;
+  const name = `courseforge_${process.pid}_${++databases}`;
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const url = `postgres://postgres@127.0.0.1:${port}/${name}`;
   const client = new SQL({ url, max: 4 });
   return {
     url,
     client,
     async stop() {
       await client.close();
-      run(bin, "pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
-      rmSync(dir, { recursive: true, force: true });
+      await admin.unsafe(`DROP DATABASE ${name} WITH (FORCE)`);
     },
   };
 }
