@@ -1,7 +1,7 @@
 /**
  * The composition root: every provider and shared piece is built here once, at start, and handed
  * down explicitly: the database seam and its event bus, the model, the embedder, the extraction pool, the speech engines, the signers (media URLs, podcast
- * feed tokens) and the clock. Domain functions take only the pieces they use; src/http and the job
+ * feed tokens), the webhook sender's options and the clock. Domain functions take only the pieces they use; src/http and the job
  * registration (src/job-handlers.ts) see the whole.
  */
 import type { Database } from "bun:sqlite";
@@ -19,6 +19,7 @@ import { createSigner } from "./media/signer.ts";
 import { chooseTtsEngine, createTtsEngines, type TtsEngines } from "./podcasts/tts/registry.ts";
 import { createEmbedder } from "./retrieval/embedders/create.ts";
 import type { Services } from "./services.ts";
+import { webhookSendOptions } from "./webhooks/send.ts";
 
 export interface AppServices extends Services {
   /** Piper and eSpeak NG, each built once, so loaded voices stay loaded for routes and jobs. */
@@ -31,6 +32,8 @@ export async function composeServices(
   log: Logger,
   clock: Clock = systemClock,
 ): Promise<AppServices> {
+  // First: a WEBHOOK_CA_FILE that cannot be read stops the start before the engines are built.
+  const webhookSend = webhookSendOptions(cfg, clock);
   const llm = await createLlm(cfg, { clock });
   const embedder = createEmbedder(cfg);
   const tts = createTtsEngines(cfg);
@@ -47,6 +50,7 @@ export async function composeServices(
     extraction: createExtractionPool(cfg),
     tts,
     clock,
+    webhookSend,
     media: createMediaUrls(createSigner(mediaSecret), clock),
     feedSigner: createSigner(loadOrCreateSecret(cfg.dataDir, "podcast-feed.key")),
     engines: { tts: speaker.name, embedder: embedder.describe() },

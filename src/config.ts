@@ -383,6 +383,12 @@ export const settings = {
     "Timeout of one webhook delivery attempt, connect to response included",
     int(100, 60000),
   ),
+  webhookCaFile: setting(
+    "WEBHOOK_CA_FILE",
+    "",
+    "PEM file of CA certificates trusted for webhook deliveries only, beside the standard public roots (a receiver behind an internal CA); read at start",
+    optStr,
+  ),
   metricsToken: setting("METRICS_TOKEN", "", "Bearer token for GET /metrics; empty disables the endpoint", optStr),
   shutdownGraceMs: setting("SHUTDOWN_GRACE_MS", "10000", "How long shutdown waits for in-flight requests", int(0)),
   bootstrap: setting(

@@ -15,6 +15,7 @@ import type { Logger } from "./log.ts";
 import type { MediaUrls } from "./media/signed-url.ts";
 import type { Signer } from "./media/signer.ts";
 import type { Embedder } from "./retrieval/embedders/types.ts";
+import type { SendOptions } from "./webhooks/send.ts";
 
 export interface Services {
   cfg: Config;
@@ -39,6 +40,8 @@ export interface Services {
   /** Signs podcast feed tokens (the data directory's podcast-feed.key). */
   feedSigner: Signer;
   clock: Clock;
+  /** How webhook deliveries are sent (timeout, allow-list, WEBHOOK_CA_FILE's roots), read once at start. */
+  webhookSend: SendOptions;
   /** What each pluggable engine resolved to at start (embedder, speech), for logs and health details. */
   engines: Record<string, unknown>;
 }

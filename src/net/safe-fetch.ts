@@ -33,6 +33,8 @@ export interface SafeFetchOptions {
   maxRedirects?: number;
   /** Hosts or CIDRs reachable although internal: pass `cfg.outboundAllow`. */
   allow?: readonly string[];
+  /** Trusted roots for TLS in place of the default ones (a caller adds its private CAs to `tls.rootCertificates`). */
+  ca?: string[];
   resolve?: Resolver;
   signal?: AbortSignal;
 }
@@ -95,7 +97,13 @@ const tooLarge = (origin: string, maxBytes: number) =>
 
 function requestOnce(
   target: CheckedUrl,
-  opts: { method: string; headers: Record<string, string>; body?: string | Uint8Array; maxBytes: number },
+  opts: {
+    method: string;
+    headers: Record<string, string>;
+    body?: string | Uint8Array;
+    maxBytes: number;
+    ca?: string[];
+  },
   signal: AbortSignal,
 ): Promise<Hop> {
   const { url } = target;
@@ -111,6 +119,7 @@ function requestOnce(
         headers: opts.headers,
         lookup: pinnedLookup(target),
         agent: false,
+        ca: opts.ca,
         signal,
       },
       (res) => {
@@ -180,7 +189,7 @@ export async function safeFetch(url: string | URL, opts: SafeFetchOptions = {}):
     try {
       hop = await requestOnce(
         target,
-        { method, headers: { "accept-encoding": "gzip, deflate, br", ...opts.headers }, body, maxBytes },
+        { method, headers: { "accept-encoding": "gzip, deflate, br", ...opts.headers }, body, maxBytes, ca: opts.ca },
         signal,
       );
     } catch (err) {

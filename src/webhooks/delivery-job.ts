@@ -11,7 +11,7 @@ import type { Logger } from "../log.ts";
 import { endDelivery, pendingDeliveryForJob, recordAttempt } from "./attempts.ts";
 import { jobDeliveryQueue } from "./delivery-queue.ts";
 import { DELIVERY_JOB } from "./events.ts";
-import { sendDelivery } from "./send.ts";
+import { type SendOptions, sendDelivery } from "./send.ts";
 
 /** Deliveries in flight at once; they mostly wait on the network, and are kept apart from generation jobs. */
 const DELIVERY_CONCURRENCY = 16;
@@ -23,12 +23,13 @@ export const DELIVERIES_PER_TENANT = 4;
 
 export interface DeliveryDeps {
   sql: Sql;
-  cfg: Pick<Config, "webhookTimeoutMs" | "outboundAllow" | "webhookRetrySchedule">;
+  cfg: Pick<Config, "webhookRetrySchedule">;
+  webhookSend: SendOptions;
   log: Logger;
   clock: Clock;
 }
 
-export const deliveryJob = defineJob(DELIVERY_JOB, ({ sql: db, cfg, log, clock }: DeliveryDeps) => {
+export const deliveryJob = defineJob(DELIVERY_JOB, ({ sql: db, cfg, webhookSend, log, clock }: DeliveryDeps) => {
   const queue = jobDeliveryQueue(clock);
   return {
     concurrency: DELIVERY_CONCURRENCY,
@@ -40,10 +41,13 @@ export const deliveryJob = defineJob(DELIVERY_JOB, ({ sql: db, cfg, log, clock }
         await endDelivery(db, clock, d.id, "canceled");
         return { canceled: true };
       }
-      const result = await sendDelivery(
-        { timeoutMs: cfg.webhookTimeoutMs, allow: cfg.outboundAllow, clock },
-        { url: d.url, secret: d.secret, deliveryId: d.id, event: d.event, body: d.body },
-      );
+      const result = await sendDelivery(webhookSend, {
+        url: d.url,
+        secret: d.secret,
+        deliveryId: d.id,
+        event: d.event,
+        body: d.body,
+      });
       const outcome = await recordAttempt({ db, queue, clock }, d, result, cfg.webhookRetrySchedule);
       const attempt = d.attempts + 1;
       const fields = {

@@ -1,10 +1,13 @@
 /**
  * One signed POST of a delivery's stored body, through the SSRF guard: the target's resolved
  * address is checked now (not only at registration), redirects are not followed (a 3xx is a
- * failed delivery), TLS is verified (NODE_EXTRA_CA_CERTS adds private CAs). Never throws: every
- * outcome becomes an AttemptResult for the delivery log.
+ * failed delivery), TLS is verified (WEBHOOK_CA_FILE adds private CAs for webhooks alone). Never
+ * throws: every outcome becomes an AttemptResult for the delivery log.
  */
+import { readFileSync } from "node:fs";
+import { rootCertificates } from "node:tls";
 import { type Clock, isoNow } from "../clock.ts";
+import type { Config } from "../config.ts";
 import { safeFetch } from "../net/safe-fetch.ts";
 import type { AttemptResult } from "./attempts.ts";
 import { signBody, standardWebhookHeaders } from "./signing.ts";
@@ -18,6 +21,29 @@ export interface SendOptions {
   allow: string[];
   /** Stamps each attempt's start. */
   clock: Clock;
+  /** Trusted TLS roots when WEBHOOK_CA_FILE is set: the standard ones and its certificates. */
+  ca?: string[];
+}
+
+/**
+ * The options every delivery is sent with, built once at start. WEBHOOK_CA_FILE is read here, so a
+ * missing or empty file stops the start rather than failing every delivery later.
+ */
+export function webhookSendOptions(
+  cfg: Pick<Config, "webhookTimeoutMs" | "outboundAllow" | "webhookCaFile">,
+  clock: Clock,
+): SendOptions {
+  const opts: SendOptions = { timeoutMs: cfg.webhookTimeoutMs, allow: cfg.outboundAllow, clock };
+  if (!cfg.webhookCaFile) return opts;
+  let pem: string;
+  try {
+    pem = readFileSync(cfg.webhookCaFile, "utf8");
+  } catch (err) {
+    throw new Error(`WEBHOOK_CA_FILE ${cfg.webhookCaFile} cannot be read: ${(err as Error).message}`);
+  }
+  if (!pem.includes("-----BEGIN CERTIFICATE-----"))
+    throw new Error(`WEBHOOK_CA_FILE ${cfg.webhookCaFile} holds no PEM certificate`);
+  return { ...opts, ca: [...rootCertificates, pem] };
 }
 
 export interface OutgoingDelivery {
@@ -55,6 +81,7 @@ export async function sendDelivery(opts: SendOptions, d: OutgoingDelivery): Prom
       maxRedirects: 0,
       maxBytes: MAX_RESPONSE_BYTES,
       allow: opts.allow,
+      ca: opts.ca,
     });
     if (res.ok) return done(res.status, null);
     if (res.status >= 300 && res.status < 400) {

@@ -1,7 +1,8 @@
 /**
- * A throwaway PostgreSQL cluster for the tests that run on both engines: initdb in a temporary
- * directory, the server on a free port of 127.0.0.1 (no Unix socket, no other listener), one
- * database, all removed by `stop`. The binaries are Debian's (`scripts/test-deps.sh` installs
+ * Throwaway PostgreSQL databases for the tests that run on both engines: one cluster per test run
+ * (initdb in a temporary directory, the server on a free port of 127.0.0.1, no Unix socket, no
+ * other listener), stopped and removed once the run has ended, and a database of its own for each
+ * caller, dropped by `stop`. The binaries are Debian's (`scripts/test-deps.sh` installs
  * them when missing). initdb refuses to run as root, so as root the cluster runs as the
  * `postgres` user the Debian package creates. Nothing here skips: a cluster that cannot start
  * throws with initdb's or the server's own output, and the tests that asked for it fail.
@@ -11,6 +12,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SQL, spawnSync } from "bun";
+import { runCached, runPid } from "./run-cache.ts";
 
 export interface TestPostgres {
   url: string;
@@ -59,7 +61,17 @@ function run(bin: string, tool: string, args: string[]): void {
   }
 }
 
-export async function startPostgres(): Promise<TestPostgres> {
+/** The run's cluster, as every test process of the run finds it (helpers/run-cache.ts). */
+interface Cluster {
+  port: number;
+}
+
+/**
+ * Starts the run's cluster. It is stopped and removed once the run has ended, however it ended
+ * (bun test runs no exit handlers): by a watcher in a session of its own that checks once a second
+ * that the run's process is still there.
+ */
+async function startCluster(): Promise<Cluster> {
   const bin = binDir();
   const dir = mkdtempSync(join(tmpdir(), "cf-pg-"));
   const data = join(dir, "data");
@@ -79,18 +91,39 @@ export async function startPostgres(): Promise<TestPostgres> {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`the test PostgreSQL cluster did not start: ${(err as Error).message}\n${log}`.trim());
   }
+  const stop = [join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop"];
+  const watcher = `while [ -d /proc/${runPid()} ]; do sleep 1; done; ${(asRoot ? ["runuser", "-u", "postgres", "--", ...stop] : stop).join(" ")} >/dev/null 2>&1; rm -rf ${dir}`;
+  Bun.spawn(["setsid", "-f", "sh", "-c", watcher], { stdin: "ignore", stdout: "ignore", stderr: "ignore" }).unref();
+  return { port };
+}
+
+/** One statement on the cluster's `postgres` database, which creates and drops the tests' databases. */
+async function onCluster(port: number, statement: string): Promise<void> {
   const admin = new SQL({ url: `postgres://postgres@127.0.0.1:${port}/postgres`, max: 1 });
-  await admin.unsafe("CREATE DATABASE courseforge");
-  await admin.close();
-  const url = `postgres://postgres@127.0.0.1:${port}/courseforge`;
+  try {
+    await admin.unsafe(statement);
+  } finally {
+    await admin.close();
+  }
+}
+
+/**
+ * A fresh, empty database on the run's cluster: initdb and the server's start (seconds of CPU, and
+ * far longer beside other work) are paid once per test run, not once per engine a test file opens;
+ * `stop` drops the database and ends its connections.
+ */
+export async function startPostgres(): Promise<TestPostgres> {
+  const { port } = await runCached("postgres-cluster", [binDir()], startCluster);
+  const name = `courseforge_${crypto.randomUUID().replaceAll("-", "")}`;
+  await onCluster(port, `CREATE DATABASE ${name}`);
+  const url = `postgres://postgres@127.0.0.1:${port}/${name}`;
   const client = new SQL({ url, max: 4 });
   return {
     url,
     client,
     async stop() {
       await client.close();
-      run(bin, "pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
-      rmSync(dir, { recursive: true, force: true });
+      await onCluster(port, `DROP DATABASE ${name} WITH (FORCE)`);
     },
   };
 }

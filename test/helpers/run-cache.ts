@@ -22,7 +22,7 @@ import { join } from "node:path";
 const PREFIX = "cf-test-run-";
 
 /** The process that runs the whole run: the coordinator of `--parallel` workers, else this one. */
-function runPid(): number {
+export function runPid(): number {
   const cmdline = readFileSync(`/proc/${process.pid}/cmdline`, "utf8").split("\0");
   return cmdline.includes("--test-worker") ? process.ppid : process.pid;
 }

@@ -11,6 +11,7 @@ import { createMediaUrls } from "../../src/media/signed-url.ts";
 import { createSigner } from "../../src/media/signer.ts";
 import { createEmbedder } from "../../src/retrieval/index.ts";
 import type { Services } from "../../src/services.ts";
+import { webhookSendOptions } from "../../src/webhooks/send.ts";
 import { tempDir } from "../helpers/server.ts";
 
 export async function localServices(env: Record<string, string> = {}): Promise<Services & { dataDir: string }> {
@@ -38,6 +39,7 @@ export async function localServices(env: Record<string, string> = {}): Promise<S
     media: createMediaUrls(signer, systemClock),
     feedSigner: signer,
     clock: systemClock,
+    webhookSend: webhookSendOptions(cfg, systemClock),
     engines: {},
     dataDir,
   };

@@ -6,22 +6,23 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { DELIVERIES_PER_TENANT } from "../../src/webhooks/delivery-job.ts";
 import { MAX_WEBHOOKS_PER_TENANT } from "../../src/webhooks/registration.ts";
-import { call, cleanup, errorOf, startServer, type TestServer, tempDir } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { call, cleanup, errorOf, tempDir } from "../helpers/server.ts";
 import { emit } from "../webhooks/emit.ts";
 import { type Receiver, startReceiver } from "../webhooks/receiver.ts";
 import { waitUntil, withDb } from "./harness.ts";
 
 const dir = tempDir("cf-fair-");
 let rx: Receiver;
-let srv: TestServer;
+let srv: TestApp;
 let noisy: string;
 let quiet: string;
 
 beforeAll(async () => {
   rx = startReceiver(dir);
-  srv = await startServer({
+  srv = await startApp({
     env: {
-      NODE_EXTRA_CA_CERTS: rx.certFile,
+      WEBHOOK_CA_FILE: rx.certFile,
       OUTBOUND_ALLOW: "127.0.0.1",
       // Long enough that the noisy tenant's attempts are all still hanging when the quiet tenant's event is sent.
       WEBHOOK_TIMEOUT_MS: "60000",
@@ -39,7 +40,7 @@ afterAll(async () => {
 });
 
 const register = (key: string, path: string) =>
-  call(srv.url, "/v2/webhooks", { key, json: { url: `${rx.url}${path}`, events: ["course.completed"] } });
+  call(srv, "/v2/webhooks", { key, json: { url: `${rx.url}${path}`, events: ["course.completed"] } });
 const completed = { job_id: "job-1", course_id: "course-1", title: "Tides", chapters_count: 3, source_type: "topic" };
 
 test(`a tenant may register ${MAX_WEBHOOKS_PER_TENANT} webhooks; one more is 422 WEBHOOK_LIMIT, re-registering one is still fine`, async () => {
@@ -51,7 +52,7 @@ test(`a tenant may register ${MAX_WEBHOOKS_PER_TENANT} webhooks; one more is 422
   expect(over.status).toBe(422);
   expect(errorOf(over).code).toBe("WEBHOOK_LIMIT");
   expect((await register(noisy, "/hang-0")).status).toBe(200);
-  expect((await call(srv.url, "/v2/webhooks", { key: noisy })).body.data).toHaveLength(MAX_WEBHOOKS_PER_TENANT);
+  expect((await call(srv, "/v2/webhooks", { key: noisy })).body.data).toHaveLength(MAX_WEBHOOKS_PER_TENANT);
   // Another tenant is not affected by the first one's count.
   expect((await register(quiet, "/quiet")).status).toBe(201);
 });

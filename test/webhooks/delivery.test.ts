@@ -1,8 +1,9 @@
 /**
- * Webhooks end to end against the real server process and a real HTTPS receiver on 127.0.0.1
- * (self-signed certificate trusted through NODE_EXTRA_CA_CERTS, allowed through OUTBOUND_ALLOW),
- * with the retry schedule shortened to 1 s; and the retry schedule itself in process, with the
- * delivery job run by a worker on a manual clock, so its delays pass without waiting.
+ * Webhooks end to end against the server in this process and a real HTTPS receiver on 127.0.0.1
+ * (its self-signed certificate trusted through WEBHOOK_CA_FILE, allowed through OUTBOUND_ALLOW),
+ * with the retry schedule shortened to 1 s; the retry schedule itself with the delivery job run by
+ * a worker on a manual clock, so its delays pass without waiting; and deliveries surviving a
+ * SIGKILL, the one case that needs a server process (the restart after it runs in this one).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type OpenedDb, openDb } from "../../src/db/index.ts";
@@ -17,20 +18,22 @@ import { jobDeliveryQueue } from "../../src/webhooks/delivery-queue.ts";
 import type { EmittedEvent, SubscribableEvent } from "../../src/webhooks/events.ts";
 import { queueEvent } from "../../src/webhooks/outbox.ts";
 import { listWebhooks, saveWebhook } from "../../src/webhooks/registration.ts";
+import { webhookSendOptions } from "../../src/webhooks/send.ts";
 import { waitFor } from "../courses/helpers.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
 import { type ManualClock, manualClock } from "../helpers/manual-clock.ts";
-import { call, cleanup, errorOf, startServer, type TestServer, tempDir } from "../helpers/server.ts";
+import { call, cleanup, errorOf, startServer, tempDir } from "../helpers/server.ts";
 import { emit } from "./emit.ts";
 import { type Receiver, startReceiver, verifySignature } from "./receiver.ts";
 
 const dir = tempDir("cf-webhooks-");
 let rx: Receiver;
-let srv: TestServer;
+let srv: TestApp;
 let key: string;
 let otherKey: string;
 
 const env = () => ({
-  NODE_EXTRA_CA_CERTS: rx.certFile,
+  WEBHOOK_CA_FILE: rx.certFile,
   OUTBOUND_ALLOW: "127.0.0.1",
   WEBHOOK_RETRY_SCHEDULE: "1,1,1,1,1",
   WEBHOOK_TIMEOUT_MS: "3000",
@@ -38,7 +41,7 @@ const env = () => ({
 });
 
 async function register(k: string, path: string, events?: string[]) {
-  const r = await call(srv.url, "/v2/webhooks", {
+  const r = await call(srv, "/v2/webhooks", {
     key: k,
     json: { url: rx.url + path, ...(events ? { events } : {}) },
   });
@@ -47,7 +50,7 @@ async function register(k: string, path: string, events?: string[]) {
 }
 
 const deliveries = async (k: string, id: string) =>
-  (await call(srv.url, `/v2/webhooks/${id}/deliveries`, { key: k })).body.data as any[];
+  (await call(srv, `/v2/webhooks/${id}/deliveries`, { key: k })).body.data as any[];
 const completed = (n: number) => ({
   job_id: `job-${n}`,
   course_id: `course-${n}`,
@@ -58,7 +61,7 @@ const completed = (n: number) => ({
 
 beforeAll(async () => {
   rx = startReceiver(dir);
-  srv = await startServer({ env: env() });
+  srv = await startApp({ env: env() });
   key = await srv.createKey("acme", "test");
   otherKey = await srv.createKey("globex", "production");
 });
@@ -70,7 +73,7 @@ afterAll(async () => {
 
 describe("registration", () => {
   test("registers with the default events and shows the secret only once", async () => {
-    const r = await call(srv.url, "/v2/webhooks", { key, json: { url: `${rx.url}/reg` } });
+    const r = await call(srv, "/v2/webhooks", { key, json: { url: `${rx.url}/reg` } });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({
       url: `${rx.url}/reg`,
@@ -81,7 +84,7 @@ describe("registration", () => {
     expect(r.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Date.parse(r.body.created_at)).toBeGreaterThan(Date.now() - 60_000);
 
-    const list = await call(srv.url, "/v2/webhooks", { key });
+    const list = await call(srv, "/v2/webhooks", { key });
     expect(list.status).toBe(200);
     const listed = list.body.data.find((w: any) => w.id === r.body.id);
     expect(listed).toEqual({
@@ -94,7 +97,7 @@ describe("registration", () => {
     expect(list.text).not.toContain("whsec_");
     expect(srv.output()).not.toContain(r.body.secret);
 
-    const again = await call(srv.url, "/v2/webhooks", {
+    const again = await call(srv, "/v2/webhooks", {
       key,
       json: { url: `${rx.url}/reg`, events: ["course.failed"] },
     });
@@ -105,7 +108,7 @@ describe("registration", () => {
   });
 
   test("invalid registrations are 422 with the error body and store nothing", async () => {
-    const before = (await call(srv.url, "/v2/webhooks", { key })).body.data.length;
+    const before = (await call(srv, "/v2/webhooks", { key })).body.data.length;
     const long = `${rx.url}/${"a".repeat(2049 - rx.url.length - 1)}`;
     expect(long.length).toBe(2049);
     const cases: unknown[] = [
@@ -118,48 +121,46 @@ describe("registration", () => {
       { events: ["course.failed"] },
     ];
     for (const json of cases) {
-      const r = await call(srv.url, "/v2/webhooks", { key, json });
+      const r = await call(srv, "/v2/webhooks", { key, json });
       expect({ json, status: r.status }).toEqual({ json, status: 422 });
       expect(errorOf(r).code).toBe("VALIDATION_ERROR");
     }
-    const unknown = await call(srv.url, "/v2/webhooks", {
+    const unknown = await call(srv, "/v2/webhooks", {
       key,
       json: { url: `${rx.url}/x`, events: ["course.completed", "podcast.episode_ready"] },
     });
     expect(errorOf(unknown).message).toContain('"podcast.episode_ready"');
     const exact = `${rx.url}/${"b".repeat(2048 - rx.url.length - 1)}`;
-    expect((await call(srv.url, "/v2/webhooks", { key, json: { url: exact } })).status).toBe(201);
-    expect((await call(srv.url, "/v2/webhooks", { key })).body.data.length).toBe(before + 1);
+    expect((await call(srv, "/v2/webhooks", { key, json: { url: exact } })).status).toBe(201);
+    expect((await call(srv, "/v2/webhooks", { key })).body.data.length).toBe(before + 1);
   });
 
   test("webhooks need only the API key, and another tenant's are 404", async () => {
-    expect((await call(srv.url, "/v2/webhooks", { key: null, json: { url: `${rx.url}/nokey` } })).status).toBe(401);
+    expect((await call(srv, "/v2/webhooks", { key: null, json: { url: `${rx.url}/nokey` } })).status).toBe(401);
     const w = await register(key, "/owned");
     for (const [method, path] of [
       ["DELETE", `/v2/webhooks/${w.id}`],
       ["POST", `/v2/webhooks/${w.id}/test`],
       ["GET", `/v2/webhooks/${w.id}/deliveries`],
     ] as const) {
-      const r = await call(srv.url, path, { key: otherKey, method });
+      const r = await call(srv, path, { key: otherKey, method });
       expect(r.status).toBe(404);
       expect(errorOf(r).code).toBe("WEBHOOK_NOT_FOUND");
     }
-    expect((await call(srv.url, "/v2/webhooks", { key: otherKey })).body.data.map((x: any) => x.id)).not.toContain(
-      w.id,
-    );
+    expect((await call(srv, "/v2/webhooks", { key: otherKey })).body.data.map((x: any) => x.id)).not.toContain(w.id);
     expect(rx.to("/owned")).toHaveLength(0);
-    const del = await call(srv.url, `/v2/webhooks/${w.id}`, { key, method: "DELETE" });
+    const del = await call(srv, `/v2/webhooks/${w.id}`, { key, method: "DELETE" });
     expect(del.status).toBe(204);
     expect(del.text).toBe("");
-    expect((await call(srv.url, `/v2/webhooks/${w.id}`, { key, method: "DELETE" })).status).toBe(404);
-    expect((await call(srv.url, "/v2/webhooks", { key })).body.data.map((x: any) => x.id)).not.toContain(w.id);
+    expect((await call(srv, `/v2/webhooks/${w.id}`, { key, method: "DELETE" })).status).toBe(404);
+    expect((await call(srv, "/v2/webhooks", { key })).body.data.map((x: any) => x.id)).not.toContain(w.id);
   });
 });
 
 describe("test endpoint", () => {
   test("delivers a signed test event at once and reports the result", async () => {
     const w = await register(key, "/test-ok");
-    const r = await call(srv.url, `/v2/webhooks/${w.id}/test`, { key, method: "POST" });
+    const r = await call(srv, `/v2/webhooks/${w.id}/test`, { key, method: "POST" });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ delivered: true, status_code: 200, error: null });
     expect(r.body.duration_ms).toBeGreaterThanOrEqual(0);
@@ -185,24 +186,24 @@ describe("test endpoint", () => {
     const w = await register(key, "/paged");
     const ids: string[] = [];
     for (let i = 0; i < 3; i++)
-      ids.push((await call(srv.url, `/v2/webhooks/${w.id}/test`, { key, method: "POST" })).body.delivery_id);
-    const first = await call(srv.url, `/v2/webhooks/${w.id}/deliveries?limit=2`, { key });
+      ids.push((await call(srv, `/v2/webhooks/${w.id}/test`, { key, method: "POST" })).body.delivery_id);
+    const first = await call(srv, `/v2/webhooks/${w.id}/deliveries?limit=2`, { key });
     expect(first.body.pagination).toMatchObject({ limit: 2, has_more: true });
     const second = await call(
-      srv.url,
+      srv,
       `/v2/webhooks/${w.id}/deliveries?limit=2&cursor=${first.body.pagination.next_cursor}`,
       { key },
     );
     expect(second.body.pagination).toEqual({ limit: 2, has_more: false, next_cursor: null });
     expect([...first.body.data, ...second.body.data].map((d: any) => d.id)).toEqual(ids.reverse());
-    const bad = await call(srv.url, `/v2/webhooks/${w.id}/deliveries?cursor=nonsense`, { key });
+    const bad = await call(srv, `/v2/webhooks/${w.id}/deliveries?cursor=nonsense`, { key });
     expect(bad.status).toBe(422);
   });
 
   test("a failing receiver is reported, logged and not retried", async () => {
     rx.reply("/test-500", 500);
     const w = await register(key, "/test-500");
-    const r = await call(srv.url, `/v2/webhooks/${w.id}/test`, { key, method: "POST" });
+    const r = await call(srv, `/v2/webhooks/${w.id}/test`, { key, method: "POST" });
     expect(r.body).toMatchObject({ delivered: false, status_code: 500 });
     expect(r.body.error).toContain("500");
     expect(rx.to("/test-500")).toHaveLength(1);
@@ -210,14 +211,14 @@ describe("test endpoint", () => {
     const [entry] = await deliveries(key, w.id);
     expect(entry).toMatchObject({ status: "failed", attempt_count: 1, next_attempt_at: null });
     expect(entry.attempts[0]).toMatchObject({ status_code: 500, ok: false });
-    expect((await call(srv.url, "/v2/webhooks", { key })).body.data.find((x: any) => x.id === w.id).active).toBe(true);
+    expect((await call(srv, "/v2/webhooks", { key })).body.data.find((x: any) => x.id === w.id).active).toBe(true);
   });
 
   test("a receiver that does not answer within WEBHOOK_TIMEOUT_MS fails the attempt", async () => {
     rx.reply("/slow", "hang");
     const w = await register(key, "/slow");
     const started = Date.now();
-    const r = await call(srv.url, `/v2/webhooks/${w.id}/test`, { key, method: "POST" });
+    const r = await call(srv, `/v2/webhooks/${w.id}/test`, { key, method: "POST" });
     expect(r.body).toMatchObject({ delivered: false, status_code: null });
     expect(r.body.error).toContain("did not answer within 3 s");
     // The receiver never answers: only the 3 s timeout ends the attempt, and never before it is due.
@@ -227,7 +228,7 @@ describe("test endpoint", () => {
   test("a redirect is not followed and fails the delivery", async () => {
     rx.reply("/redirect", { status: 302, headers: { location: `https://localhost:${rx.port}/sink` } });
     const w = await register(key, "/redirect");
-    const r = await call(srv.url, `/v2/webhooks/${w.id}/test`, { key, method: "POST" });
+    const r = await call(srv, `/v2/webhooks/${w.id}/test`, { key, method: "POST" });
     expect(r.body).toMatchObject({ delivered: false, status_code: 302 });
     expect(r.body.error).toContain("not followed");
     await Bun.sleep(300);
@@ -288,10 +289,11 @@ describe("retries, in process with the time moved by a manual clock", () => {
     tenantId = (await ensureTenant(sqliteSql(o.sqlite), "acme")).id;
     clock = manualClock();
     const cfg = { webhookTimeoutMs: 3000, outboundAllow: ["127.0.0.1"], webhookRetrySchedule: SCHEDULE };
+    const webhookSend = webhookSendOptions({ ...cfg, webhookCaFile: null }, clock);
     worker = new JobWorker(
       sqliteSql(o.sqlite),
       silent,
-      [registerJob(deliveryJob, { sql: sqliteSql(o.sqlite), cfg, log: silent, clock })],
+      [registerJob(deliveryJob, { sql: sqliteSql(o.sqlite), cfg, webhookSend, log: silent, clock })],
       {
         concurrency: 2,
         leaseSeconds: 30,
@@ -399,31 +401,44 @@ describe("retries, in process with the time moved by a manual clock", () => {
   });
 });
 
-describe("persistence", () => {
+describe("persistence: a SIGKILL needs a server process", () => {
   test("deliveries pending when the server is SIGKILLed are made after the restart", async () => {
-    rx.reply("/restart", "hang", 200);
-    const w = await register(key, "/restart", ["course.completed"]);
-    await emit(srv.dataDir, key, "course.completed", completed(7));
-    const [inFlight] = await rx.waitFor("/restart", 1);
-    await srv.kill();
-    // One event recorded while the server is down: only the outbox has it.
-    await emit(srv.dataDir, key, "course.completed", completed(8));
-    srv = await startServer({ dataDir: srv.dataDir, env: env() });
-    const got = await rx.waitFor("/restart", 3);
-    const byCourse = new Map<string, string[]>();
-    for (const g of got) {
-      const id = JSON.parse(g.raw).data.course_id as string;
-      byCourse.set(id, [...(byCourse.get(id) ?? []), g.headers["x-service-delivery"]!]);
+    const proc = await startServer({ env: env() });
+    // The next start needs no process of its own: the server in this process makes the deliveries.
+    let restarted: TestApp | null = null;
+    try {
+      const k = await proc.createKey("acme", "test");
+      rx.reply("/restart", "hang", 200);
+      const r = await call(proc.url, "/v2/webhooks", {
+        key: k,
+        json: { url: `${rx.url}/restart`, events: ["course.completed"] },
+      });
+      expect(r.status).toBe(201);
+      await emit(proc.dataDir, k, "course.completed", completed(7));
+      const [inFlight] = await rx.waitFor("/restart", 1);
+      await proc.kill();
+      // One event recorded while the server is down: only the outbox has it.
+      await emit(proc.dataDir, k, "course.completed", completed(8));
+      restarted = await startApp({ dataDir: proc.dataDir, env: env() });
+      const got = await rx.waitFor("/restart", 3);
+      const byCourse = new Map<string, string[]>();
+      for (const g of got) {
+        const id = JSON.parse(g.raw).data.course_id as string;
+        byCourse.set(id, [...(byCourse.get(id) ?? []), g.headers["x-service-delivery"]!]);
+      }
+      // The attempt cut off by the kill is made again with the same delivery id, so receivers can de-duplicate.
+      expect(byCourse.get("course-7")).toEqual([
+        inFlight!.headers["x-service-delivery"]!,
+        inFlight!.headers["x-service-delivery"]!,
+      ]);
+      expect(byCourse.get("course-8")).toHaveLength(1);
+      await Bun.sleep(1_200);
+      expect(rx.to("/restart")).toHaveLength(3);
+      const log = (await call(restarted, `/v2/webhooks/${r.body.id}/deliveries`, { key: k })).body.data as any[];
+      expect(log.map((d) => d.status)).toEqual(["delivered", "delivered"]);
+    } finally {
+      if (restarted) await restarted.stop();
+      else await proc.stop();
     }
-    // The attempt cut off by the kill is made again with the same delivery id, so receivers can de-duplicate.
-    expect(byCourse.get("course-7")).toEqual([
-      inFlight!.headers["x-service-delivery"]!,
-      inFlight!.headers["x-service-delivery"]!,
-    ]);
-    expect(byCourse.get("course-8")).toHaveLength(1);
-    await Bun.sleep(1_200);
-    expect(rx.to("/restart")).toHaveLength(3);
-    const log = await deliveries(key, w.id);
-    expect(log.map((d) => d.status)).toEqual(["delivered", "delivered"]);
   }, 300_000);
 });

@@ -1,34 +1,25 @@
 /** course.completed and course.failed as real generation runs emit them, received over HTTPS. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { type FakeModel, startFakeModel } from "../helpers/fake-model.ts";
-import type { FakeOllama } from "../helpers/fake-ollama.ts";
-import { call, cleanup, startServer, type TestServer, tempDir } from "../helpers/server.ts";
+import { type ModelServer, startModelServer } from "../helpers/fake-model.ts";
+import { call, cleanup, tempDir } from "../helpers/server.ts";
 import { type Receiver, startReceiver, verifySignature } from "./receiver.ts";
 
 const dir = tempDir("cf-webhooks-gen-");
 let rx: Receiver;
-let model: FakeModel;
-let ollama: FakeOllama;
-let srv: TestServer;
-let key: string;
+let server: ModelServer;
 let secret: string;
 
 beforeAll(async () => {
   rx = startReceiver(dir);
-  model = startFakeModel({
-    env: { NODE_EXTRA_CA_CERTS: rx.certFile, OUTBOUND_ALLOW: "127.0.0.1", LLM_MAX_RETRIES: "0" },
+  server = await startModelServer({
+    env: { WEBHOOK_CA_FILE: rx.certFile, OUTBOUND_ALLOW: "127.0.0.1", LLM_MAX_RETRIES: "0" },
   });
-  ollama = model.fake;
-  // A server process: the receiver's certificate is trusted through NODE_EXTRA_CA_CERTS, read at start.
-  srv = await startServer({ env: model.env });
-  key = await srv.createKey("acme", "production");
-  const r = await call(srv.url, "/v2/webhooks", { key, json: { url: `${rx.url}/courses` } });
+  const r = await call(server.srv, "/v2/webhooks", { key: server.key, json: { url: `${rx.url}/courses` } });
   expect(r.status).toBe(201);
   secret = r.body.secret;
 });
 afterAll(async () => {
-  await srv.stop();
-  await model.stop();
+  await server.stop();
   rx.stop();
   cleanup(dir);
 });
@@ -54,8 +45,8 @@ async function waitForEvent(name: string, count: number) {
 }
 
 test("a finished topic course sends course.completed with the spec's fields", async () => {
-  const job = await call(srv.url, "/v2/courses/generate", {
-    key,
+  const job = await call(server.srv, "/v2/courses/generate", {
+    key: server.key,
     user: "learner-1",
     json: { topic: "Ocean tides and the moon", num_chapters: 2 },
   });
@@ -65,7 +56,7 @@ test("a finished topic course sends course.completed with the spec's fields", as
   const body = JSON.parse(got!.raw);
   expect(Object.keys(body).sort()).toEqual(["data", "event"]);
   expect(body.event).toBe("course.completed");
-  const course = await call(srv.url, `/v2/courses/${body.data.course_id}`, { key, user: "learner-1" });
+  const course = await call(server.srv, `/v2/courses/${body.data.course_id}`, { key: server.key, user: "learner-1" });
   expect(course.status).toBe(200);
   expect(course.body.status).toBe("completed");
   expect(body.data).toEqual({
@@ -79,10 +70,10 @@ test("a finished topic course sends course.completed with the spec's fields", as
 }, 300_000);
 
 test("a generation the model refuses sends course.failed with the structured error", async () => {
-  ollama.behave("refuse");
+  server.fake.behave("refuse");
   try {
-    const job = await call(srv.url, "/v2/courses/generate", {
-      key,
+    const job = await call(server.srv, "/v2/courses/generate", {
+      key: server.key,
       user: "learner-2",
       json: { topic: "Refused topic here", num_chapters: 1 },
     });
@@ -101,6 +92,6 @@ test("a generation the model refuses sends course.failed with the structured err
     });
     expect(eventsOf("course.completed")).toHaveLength(1);
   } finally {
-    ollama.behave("ok");
+    server.fake.behave("ok");
   }
 }, 300_000);

@@ -1,8 +1,8 @@
 /**
- * A real HTTPS webhook receiver on 127.0.0.1 for the tests: a self-signed certificate made with
- * openssl (the server under test trusts it through NODE_EXTRA_CA_CERTS), every request recorded
- * with its raw body, and a per-path answer the test chooses. Plain HTTP for a test that delivers
- * from its own process, which cannot trust a certificate made after it started.
+ * A real HTTPS webhook receiver on 127.0.0.1 for the tests: a self-signed CA certificate made with
+ * openssl (the server under test trusts it through WEBHOOK_CA_FILE), every request recorded with
+ * its raw body, and a per-path answer the test chooses. Plain HTTP for a test that runs the
+ * delivery job alone, without the composed sender.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { join } from "node:path";

@@ -6,19 +6,20 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Webhook } from "standardwebhooks";
-import { call, cleanup, startServer, type TestServer, tempDir } from "../helpers/server.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { call, cleanup, tempDir } from "../helpers/server.ts";
 import { emit } from "./emit.ts";
 import { type Receiver, startReceiver } from "./receiver.ts";
 
 const dir = tempDir("cf-stdwh-");
 let rx: Receiver;
-let srv: TestServer;
+let srv: TestApp;
 let key: string;
 
 beforeAll(async () => {
   rx = startReceiver(dir);
-  srv = await startServer({
-    env: { NODE_EXTRA_CA_CERTS: rx.certFile, OUTBOUND_ALLOW: "127.0.0.1", RATE_LIMIT_PER_MINUTE: "10000" },
+  srv = await startApp({
+    env: { WEBHOOK_CA_FILE: rx.certFile, OUTBOUND_ALLOW: "127.0.0.1", RATE_LIMIT_PER_MINUTE: "10000" },
   });
   key = await srv.createKey("acme", "production");
 });
@@ -29,7 +30,7 @@ afterAll(async () => {
 });
 
 test("a delivery verifies with the standardwebhooks package; a replay or a tampered body does not", async () => {
-  const reg = await call(srv.url, "/v2/webhooks", { key, json: { url: `${rx.url}/std` } });
+  const reg = await call(srv, "/v2/webhooks", { key, json: { url: `${rx.url}/std` } });
   expect(reg.status).toBe(201);
   const data = { job_id: "job-1", course_id: "course-1", title: "Tides", chapters_count: 3, source_type: "topic" };
   await emit(srv.dataDir, key, "course.completed", data);

@@ -65,7 +65,6 @@ const Delivery = t.Object({
 });
 
 export const webhookRoutes = (svc: Services) => {
-  const send = { timeoutMs: svc.cfg.webhookTimeoutMs, allow: svc.cfg.outboundAllow, clock: svc.clock };
   const db = svc.sql;
   return new Elysia({ name: "webhooks" })
     .post(
@@ -118,7 +117,7 @@ export const webhookRoutes = (svc: Services) => {
     .post(
       "/v2/webhooks/:webhook_id/test",
       async ({ request, params }) =>
-        sendTestEvent(db, send, await ownedWebhook(db, authOf(request).tenantId, params.webhook_id)),
+        sendTestEvent(db, svc.webhookSend, await ownedWebhook(db, authOf(request).tenantId, params.webhook_id)),
       {
         params: WebhookIdParams,
         response: { 200: TestResult, ...errors("WEBHOOK_NOT_FOUND") },
