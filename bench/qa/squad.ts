@@ -2,8 +2,9 @@
  * The SQuAD 2.0 part of bench/qa: crowd-written questions over encyclopedia articles nobody tuned
  * the engine on, about 30% of them unanswerable from the article (bench/qa/squad-ids.json). Each
  * paragraph range is indexed as a document through the API and its questions are asked through
- * POST /v2/documents/query over it. Figures per half (DEV, TEST, split by article title): answer
- * contains a gold span (answerable), abstains (unanswerable), wrongly abstains (answerable).
+ * POST /v2/documents/query over it. Figures per half (DEV, TEST, split by article title) and per
+ * article: answer contains a gold span (answerable), abstains (unanswerable), wrongly abstains
+ * (answerable).
  *
  * The abstention curve: the DEV half's figures were the engine's least key-term support
  * (answer-terms.ts MIN_SUPPORT) another value, computed in process on the passages the API
@@ -27,6 +28,8 @@ interface Source {
 }
 interface Outcome {
   half: "dev" | "test";
+  /** The document's article: its name less the part number. */
+  article: string;
   answers: string[];
   question: string;
   answer: string;
@@ -84,6 +87,7 @@ export async function askSquad(
     if (res.status !== 200) throw new Error(`query ${q.id}: HTTP ${res.status} ${res.text.slice(0, 200)}`);
     out.push({
       half: half.get(q.doc)!,
+      article: q.doc.replace(/^squad-|-+\d+\.md$/g, ""),
       answers: q.answers,
       question: q.question,
       answer: res.body.answer,
@@ -181,6 +185,21 @@ function printMisses(outcomes: Outcome[]) {
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
+/**
+ * The figures per article: SQuAD 2.0 train has unanswerable questions only in some articles, so a
+ * half's abstention figure may be one article's, written by one group of crowd workers.
+ */
+function printArticles(outcomes: Outcome[]) {
+  console.log("\nPer article: half, answerable, gold, unanswerable, abstains, wrongly abstains");
+  for (const article of [...new Set(outcomes.map((o) => o.article))]) {
+    const rows = outcomes.filter((o) => o.article === article);
+    const f = figures(rows);
+    console.log(
+      `${rows[0]!.half.toUpperCase().padEnd(4)}  ${article.slice(0, 40).padEnd(40)}  ${String(f.answerable).padStart(4)}  ${pct(f.gold).padStart(6)}  ${String(f.unanswerable).padStart(4)}  ${f.unanswerable ? pct(f.abstains).padStart(6) : "     -"}  ${pct(f.wrongly).padStart(6)}`,
+    );
+  }
+}
+
 export function printSquad(outcomes: Outcome[], curve: boolean) {
   console.log(
     "\nSQuAD 2.0 train subset, POST /v2/documents/query (goals: gold ≥ 80%, abstains ≥ 60%, wrongly abstains ≤ 15%)",
@@ -192,6 +211,7 @@ export function printSquad(outcomes: Outcome[], curve: boolean) {
       `${half.toUpperCase().padEnd(4)}  ${String(f.answerable + f.unanswerable).padEnd(9)}  ${String(f.answerable).padEnd(10)}  ${pct(f.gold).padEnd(6)}  ${pct(f.abstains).padEnd(23)}  ${pct(f.wrongly).padEnd(16)}  ${f.words.toFixed(1)}`,
     );
   }
+  printArticles(outcomes);
   printMisses(outcomes);
   if (!curve) return;
   console.log(`\nAbstention curve, DEV half (least key-term support; the engine's is ${MIN_SUPPORT})`);

@@ -176,6 +176,27 @@ describe("answer kinds", () => {
       "Emscripten uses WASI APIs as much as possible, so standalone programs like this can run in WASI-supporting runtimes. Another nice thing about standalone Wasm files is that you can run them in runtimes like wasmer, wasmtime, or WAVM.";
     expect(answer("Which standalone runtimes can run the program?", text)).toContain("wasmer, wasmtime, or WAVM");
   });
+
+  test("'how many' is answered by a count in words or a place in a series, or under a kind of what it counts", () => {
+    const tibet =
+      "Kublai made Phagpa the ruling priest-king of Tibet. Tibet then comprised thirteen different states ruled by myriarchies.";
+    expect(answer("How many states were ruled by myriarchies?", tibet)).toContain("thirteen different states");
+    const bond =
+      "Spectre (2015) is the twenty-fourth James Bond film produced by Eon Productions. Its score was written by Thomas Newman.";
+    expect(answer("How many James Bond films has Eon Productions produced?", bond)).toContain("twenty-fourth");
+    const song = "Smith said the song came together in one session, before recording a demo with Napes.";
+    expect(answer("How many recording sessions did it take to complete the song?", song)).toContain("one session");
+    // WordNet files an extra as a kind of actor.
+    const shoot =
+      "The shoot in Mexico City closed the square for the opening sequence. It took 1,500 extras and 12 cameras.";
+    expect(answer("How many actors did the opening sequence in Mexico City take?", shoot)).toContain("1,500 extras");
+  });
+
+  test("'how many' is not answered by a date's numbers or a count of something else", () => {
+    const eich =
+      "Mozilla Corporation promoted Brendan Eich to CEO. Due to the controversy, Eich voluntarily stepped down on April 3, 2014. Mozilla Corporation hosts 2,000 servers.";
+    expect(answer("How many employees did Mozilla Corporation have?", eich)).toBe(NOT_ANSWERED);
+  });
 });
 
 describe("abstention", () => {
