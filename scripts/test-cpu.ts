@@ -96,7 +96,9 @@ function byKind(sampled: Map<number, Sampled>): string {
     const k = kinds.get(p.kind) ?? { us: 0, n: 0 };
     kinds.set(p.kind, { us: k.us + p.user + p.system, n: k.n + 1 });
   }
+  // Short-lived helpers (a shell, mount, ls) under a twentieth of a second are left out.
   return [...kinds.entries()]
+    .filter(([, k]) => k.us >= 50_000)
     .sort((a, b) => b[1].us - a[1].us)
     .map(([kind, { us, n }]) => `${kind} ${seconds(us)} s${kind === "servers" ? ` (${n} started)` : ""}`)
     .join(", ");
