@@ -73,7 +73,9 @@ function sessionTimes(sid: number, into: Map<number, Sampled>): void {
     const pid = Number(name);
     const times = { ppid: Number(f[1]), user: (Number(f[11]) * 1e6) / TICKS, system: (Number(f[12]) * 1e6) / TICKS };
     if (Number(f[3]) === sid || into.has(pid)) {
-      const kind = into.get(pid)?.kind ?? kindOf(pid, sid);
+      // A renderer is forked from Chromium's zygote and renames itself after: asked again until then.
+      const known = into.get(pid)?.kind;
+      const kind = known && known !== "Chromium zygote" ? known : kindOf(pid, sid);
       into.set(pid, { user: times.user, system: times.system, kind });
     } else others.set(pid, times);
   }
