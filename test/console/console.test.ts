@@ -118,8 +118,8 @@ afterAll(async () => {
 });
 
 /**
- * A whole page's screenshot rasterizes all of it: a second or two of Chromium's CPU each, most of
- * the walk's, for a picture no assertion reads. The first screen is what a person arriving sees.
+ * A whole page's screenshot rasterizes all of it, a second or two of Chromium's CPU for a long page,
+ * for a picture no assertion reads. The first screen is what a person arriving sees.
  */
 const FULL_PAGES = process.env.CONSOLE_FULL_PAGES === "1";
 
