@@ -8,8 +8,8 @@
  * file's output, with its tests' own durations, is kept in a temporary directory named at the end.
  * Below the table, each file's sampled CPU by kind of process (the test process, with any server it
  * runs in process; server processes and how many were started; extraction processes; the
- * executable's build; eSpeak; PostgreSQL). Chromium, which playwright starts in a session of its
- * own, is in neither figure. CPU is the figure that holds on a machine shared with other work; wall is what a
+ * executable's build; eSpeak; PostgreSQL; Chromium, which playwright starts in a session of its
+ * own and which is found as the test process's descendant). CPU is the figure that holds on a machine shared with other work; wall is what a
  * worker of the parallel run is busy for. With `--timings <file>` (a run's `--update-timings`
  * output) it prints that run's per-file wall times instead, slowest first, with each file's share
  * of the whole: the files at the top are the serial tail a two-worker run ends on.
@@ -46,12 +46,20 @@ function kindOf(pid: number, sid: number): string {
     [/build\.ts/, "build"],
     [/espeak/, "eSpeak"],
     [/postgres|initdb/, "PostgreSQL"],
+    [/chromium/, "Chromium"],
   ];
-  return kinds.find(([re]) => re.test(cmd))?.[1] ?? (basename(cmd.split(" ")[0] ?? "") || "other");
+  const kind = kinds.find(([re]) => re.test(cmd))?.[1] ?? (basename(cmd.split(" ")[0] ?? "") || "other");
+  // Chromium's own processes by their part: the browser, a page's renderer, the GPU process (which
+  // paints in software with --disable-gpu), the network service.
+  return kind === "Chromium" ? `Chromium ${/--type=(\S+)/.exec(cmd)?.[1] ?? "browser"}` : kind;
 }
 
-/** Each process of a session with its own user and system time so far, in microseconds. */
+/**
+ * Each process of a session, and each descendant that left it (Chromium, which playwright starts in
+ * a session of its own), with its own user and system time so far, in microseconds.
+ */
 function sessionTimes(sid: number, into: Map<number, Sampled>): void {
+  const others = new Map<number, { ppid: number; user: number; system: number }>();
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     let stat: string;
@@ -62,10 +70,24 @@ function sessionTimes(sid: number, into: Map<number, Sampled>): void {
     }
     // Fields after the command's closing parenthesis: state, ppid, pgrp, session, … utime (11), stime (12).
     const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(f[3]) !== sid) continue;
     const pid = Number(name);
-    const kind = into.get(pid)?.kind ?? kindOf(pid, sid);
-    into.set(pid, { user: (Number(f[11]) * 1e6) / TICKS, system: (Number(f[12]) * 1e6) / TICKS, kind });
+    const times = { ppid: Number(f[1]), user: (Number(f[11]) * 1e6) / TICKS, system: (Number(f[12]) * 1e6) / TICKS };
+    if (Number(f[3]) === sid || into.has(pid)) {
+      // A renderer is forked from Chromium's zygote and renames itself after: asked again until then.
+      const known = into.get(pid)?.kind;
+      const kind = known && known !== "Chromium zygote" ? known : kindOf(pid, sid);
+      into.set(pid, { user: times.user, system: times.system, kind });
+    } else others.set(pid, times);
+  }
+  // A child of a counted process is counted, whatever its session; until no more are found.
+  for (let found = true; found; ) {
+    found = false;
+    for (const [pid, p] of others)
+      if (into.has(p.ppid)) {
+        into.set(pid, { user: p.user, system: p.system, kind: kindOf(pid, sid) });
+        others.delete(pid);
+        found = true;
+      }
   }
 }
 
@@ -76,7 +98,9 @@ function byKind(sampled: Map<number, Sampled>): string {
     const k = kinds.get(p.kind) ?? { us: 0, n: 0 };
     kinds.set(p.kind, { us: k.us + p.user + p.system, n: k.n + 1 });
   }
+  // Short-lived helpers (a shell, mount, ls) under a twentieth of a second are left out.
   return [...kinds.entries()]
+    .filter(([, k]) => k.us >= 50_000)
     .sort((a, b) => b[1].us - a[1].us)
     .map(([kind, { us, n }]) => `${kind} ${seconds(us)} s${kind === "servers" ? ` (${n} started)` : ""}`)
     .join(", ");
