@@ -1,9 +1,9 @@
 /**
  * The server's memory while one large text is indexed (#32). The text is chunked, embedded and
  * written by an extraction process; what it repeats of itself is found in the server's own process
- * (the extractive engine's thread), which read every chunk at once and kept a JS Map entry and a
- * string per shingle: a 50 MB text took the server to 1.5 GB. Here a text that repeats its first quarter
- * at its end is processed through HTTP; its repeats must be found, and the server's peak resident
+ * (the extractive engine's thread). Read whole, with a JS Map entry and a string per shingle, a
+ * 50 MB text took the server to 1.5 GB there. Here a text that repeats its first quarter at its end
+ * is processed through HTTP; its repeats must be found, and the server's peak resident
  * memory (VmHWM, reset before the upload) may grow by a bounded amount, memory not time.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
@@ -12,14 +12,14 @@ import { call, startServer, type TestServer } from "../helpers/server.ts";
 import { bigText } from "./hostile-files.ts";
 
 const MB = 1024 * 1024;
-/** The text's own part; its first quarter follows it again: ~3,000 chunks, a fifth of them repeats. */
-const TEXT_MB = Number(process.env.CF_TEXT_MB ?? 3);
+/** The text's own part; its first quarter follows it again: 4.9 MB, 3,209 chunks, a fifth of them repeats. */
+const TEXT_MB = 4;
 /**
- * Growth of the server's peak over its resident memory before the upload. Measured on a loaded
- * machine: ~25 MB with the bounded detector; ~90 MB when it read the whole document at once into
- * a Map (the 50 MB text's 1.5 GB, scaled).
+ * Growth of the server's peak over its resident memory before the upload, measured at load 90 on
+ * 2 cores: +64 MB with the detector reading a batch at a time, +175 MB when it read the whole
+ * document into a Map (the 50 MB text's 1.5 GB, scaled).
  */
-const GROWTH_BOUND_MB = 55;
+const GROWTH_BOUND_MB = 110;
 
 let srv: TestServer;
 let key: string;
@@ -63,4 +63,4 @@ test("a large text's repeats are found without the server's memory growing with 
     `${(bytes.length / MB).toFixed(1)} MB text, ${doc.chunk_count} chunks: server peak +${growth.toFixed(0)} MB`,
   );
   expect(growth).toBeLessThan(GROWTH_BOUND_MB);
-}, 600_000);
+}, 300_000);
