@@ -27,7 +27,7 @@ let key: string;
 const status = (field: string) =>
   Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${srv.proc.pid}/status`, "utf8"))![1]) / 1024;
 
-async function processText(name: string, bytes: Uint8Array) {
+async function processText(name: string, bytes: Uint8Array<ArrayBuffer>) {
   const form = new FormData();
   form.append("files", new Blob([bytes], { type: "text/plain" }), name);
   const res = await call(srv.url, "/v2/documents/process", { key, user: "reader", body: form });
