@@ -8,7 +8,9 @@
  * scenarios of #32 on the same server (heavy-scenarios.ts): a 20-chapter course from a 3.8 MB book
  * while others read, and another tenant's first course behind a 12-course backlog.
  *
- * Usage: bun bench/load/hostile.ts [--clients 6] [--text-mb 50] [--book-mb 3.8] [--backlog 12]
+ * Usage: bun bench/load/hostile.ts [--clients 6] [--text-mb 50] [--book-mb 3.8] [--backlog 12] [--timeout-s 280]
+ * (--timeout-s is the server's INGEST_TIMEOUT_MS: on a loaded machine the 50 MB text needs longer
+ * than the tests' 280 s to be indexed, and its peak memory comes after that)
  */
 import { parseArgs } from "node:util";
 import { call, startServer } from "../../test/helpers/server.ts";
@@ -23,6 +25,7 @@ const { values } = parseArgs({
     "text-mb": { type: "string", default: "50" },
     "book-mb": { type: "string", default: "3.8" },
     backlog: { type: "string", default: "12" },
+    "timeout-s": { type: "string", default: "280" },
   },
 });
 const clients = Number(values.clients);
@@ -48,7 +51,13 @@ const hostileRequests = [
 ];
 
 const CONCURRENCY = 2;
-const srv = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "1000000", JOB_CONCURRENCY: String(CONCURRENCY) } });
+const srv = await startServer({
+  env: {
+    RATE_LIMIT_PER_MINUTE: "1000000",
+    JOB_CONCURRENCY: String(CONCURRENCY),
+    INGEST_TIMEOUT_MS: String(Number(values["timeout-s"]) * 1000),
+  },
+});
 try {
   const hostileKey = await srv.createKey("hostile", "production");
   const others = await Promise.all(["tenant-b", "tenant-c", "tenant-d"].map((t) => srv.createKey(t, "production")));

@@ -8,8 +8,9 @@
  */
 import type { Sql } from "../db/sql.ts";
 import { type BlockRole, TEACHING_ROLE_LIST, TEACHING_ROLES } from "../ingest/document.ts";
-import { documentChunks } from "../retrieval/chunk-reads.ts";
+import { documentChunkBatches } from "../retrieval/chunk-reads.ts";
 import { withoutOverlap } from "./chunk-overlap.ts";
+import { ShingleIndex } from "./shingle-index.ts";
 
 // Five words in a row are rarely shared by chance, yet a copy with a reworded sentence still
 // shares most of them.
@@ -45,13 +46,28 @@ export interface DocumentRepeats {
 
 const wordsIn = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
-/** The hashed shingles of a text; a text shorter than one shingle is one shingle of its own. */
+/** Murmur3's finaliser: every bit of the result depends on every bit of `h`. */
+function mix(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/**
+ * The hashed shingles of a text; a text shorter than one shingle is one shingle of its own. Each
+ * word is hashed once and a shingle's hash combined from its words' (no string per shingle: those
+ * were most of the garbage a 50 MB text made, ~50 bytes for each of its 8 M words).
+ */
 function shingles(words: string[]): number[] {
   if (words.length === 0) return [];
-  if (words.length < SHINGLE_WORDS) return [Bun.hash.xxHash32(words.join(" "))];
+  const hashes = words.map((w) => Bun.hash.xxHash32(w));
   const out: number[] = [];
-  for (let i = 0; i + SHINGLE_WORDS <= words.length; i++)
-    out.push(Bun.hash.xxHash32(words.slice(i, i + SHINGLE_WORDS).join(" ")));
+  for (let i = 0; i === 0 || i + SHINGLE_WORDS <= words.length; i++) {
+    let h = SHINGLE_WORDS;
+    for (let j = i; j < Math.min(i + SHINGLE_WORDS, words.length); j++)
+      h = Math.imul(h ^ hashes[j]!, 0x9e3779b1) ^ (h >>> 15);
+    out.push(mix(h));
+  }
   return out;
 }
 
@@ -63,41 +79,40 @@ function mode(values: number[]): number {
 }
 
 /**
- * The repeats among `units` (a document's teaching chunks in reading order). A run of repeated
+ * Reads a document's teaching units one at a time, in reading order, and keeps only what a repeat
+ * found later must name (each unit's heading path and page), not their text. A run of repeated
  * chunks goes on while the text it repeats goes forward: a third copy after a second is a run of its own.
  */
-export function findRepeats(units: RepeatUnit[]): DocumentRepeats {
-  const result: DocumentRepeats = { words: 0, repeated_words: 0, runs: [], chunk_ids: [] };
-  // A first chunk repeats nothing: one alone (a short document) needs only its words counted.
-  if (units.length === 1) {
-    result.words = wordsIn(units[0]!.text).length;
-    return result;
-  }
-  // Shingle → the unit it first occurred in.
-  const firstIn = new Map<number, number>();
-  let run: { shown: RepeatedRun; source: number } | null = null;
-  units.forEach((u, i) => {
+class RepeatFinder {
+  readonly result: DocumentRepeats = { words: 0, repeated_words: 0, runs: [], chunk_ids: [] };
+  private readonly firstIn = new ShingleIndex();
+  private readonly places: Pick<RepeatUnit, "headingPath" | "page">[] = [];
+  private run: { shown: RepeatedRun; source: number } | null = null;
+
+  add(u: RepeatUnit): void {
+    const i = this.places.length;
+    this.places.push({ headingPath: u.headingPath, page: u.page });
     const words = wordsIn(u.text);
     const own = shingles(words);
-    result.words += words.length;
-    const earlier = own.map((h) => firstIn.get(h)).filter((at): at is number => at !== undefined);
+    this.result.words += words.length;
+    const earlier = own.map((h) => this.firstIn.get(h)).filter((at): at is number => at !== undefined);
     const repeated = own.length > 0 && earlier.length / own.length > REPEAT_SHARE;
-    for (const h of own) if (!firstIn.has(h)) firstIn.set(h, i);
+    for (const h of own) this.firstIn.add(h, i);
     if (!repeated) {
-      if (words.length > 0) run = null;
+      if (words.length > 0) this.run = null;
       return;
     }
-    result.chunk_ids.push(u.id);
-    result.repeated_words += words.length;
+    this.result.chunk_ids.push(u.id);
+    this.result.repeated_words += words.length;
     const source = mode(earlier);
-    if (run && source >= run.source) {
-      run.shown.words += words.length;
-      run.shown.last_page = u.page ?? run.shown.last_page;
-      run.source = source;
+    if (this.run && source >= this.run.source) {
+      this.run.shown.words += words.length;
+      this.run.shown.last_page = u.page ?? this.run.shown.last_page;
+      this.run.source = source;
       return;
     }
-    const first = units[source]!;
-    run = {
+    const first = this.places[source]!;
+    this.run = {
       source,
       shown: {
         heading_path: u.headingPath,
@@ -107,9 +122,17 @@ export function findRepeats(units: RepeatUnit[]): DocumentRepeats {
         first_seen: { heading_path: first.headingPath, page: first.page },
       },
     };
-    result.runs.push(run.shown);
-  });
-  return result;
+    this.result.runs.push(this.run.shown);
+  }
+}
+
+/** The repeats among `units` (a document's teaching chunks in reading order). */
+export function findRepeats(units: RepeatUnit[]): DocumentRepeats {
+  // A first chunk repeats nothing: one alone (a short document) needs only its words counted.
+  if (units.length === 1) return { words: wordsIn(units[0]!.text).length, repeated_words: 0, runs: [], chunk_ids: [] };
+  const finder = new RepeatFinder();
+  for (const u of units) finder.add(u);
+  return finder.result;
 }
 
 /** A document's chunk as stored (its heading path as JSON), or as just written. */
@@ -129,22 +152,59 @@ export interface StoredChunk {
  */
 export const REPEATS_NEARBY_CHUNKS = 8;
 
+/**
+ * Turns stored chunks, given in reading order, into units: teaching roles only, each overlap with
+ * the chunk before read once, consecutive chunks of one section sharing one parsed heading path.
+ */
+function unitsOf(): (c: StoredChunk) => RepeatUnit | null {
+  let prev: { path: string; text: string; headingPath: string[] } | null = null;
+  return (c) => {
+    if (!TEACHING_ROLES.has(c.role)) return null;
+    const sameSection = prev?.path === c.heading_path;
+    const text = withoutOverlap(sameSection ? prev!.text : null, c.text);
+    const headingPath = sameSection ? prev!.headingPath : (JSON.parse(c.heading_path) as string[]);
+    prev = { path: c.heading_path, text: c.text, headingPath };
+    return { id: c.id, text, headingPath, page: c.page ?? c.slide };
+  };
+}
+
 /** The repeats among a document's chunks in reading order; only those of teaching roles are read. */
 export function repeatsOfChunks(chunks: Iterable<StoredChunk>): DocumentRepeats {
-  let prev: { path: string; text: string } | null = null;
+  const toUnit = unitsOf();
   const units: RepeatUnit[] = [];
   for (const c of chunks) {
-    if (!TEACHING_ROLES.has(c.role)) continue;
-    const text = withoutOverlap(prev?.path === c.heading_path ? prev.text : null, c.text);
-    prev = { path: c.heading_path, text: c.text };
-    units.push({ id: c.id, text, headingPath: JSON.parse(c.heading_path) as string[], page: c.page ?? c.slide });
+    const unit = toUnit(c);
+    if (unit) units.push(unit);
   }
   return findRepeats(units);
 }
 
-/** The repeats of an indexed document, read from its stored teaching chunks. */
+/** Chunks read from the database at a time: a few hundred KB of text, however long the document. */
+const READ_BATCH = 256;
+/**
+ * Text read between two garbage collections. Each chunk's words are short-lived strings, yet JSC
+ * let them pile up: a 50 MB text took the detector's thread (in the server's process) ~520 MB
+ * past what it holds (the shingle index, ~130 MB), ~90 MB with a collection every 4 MB read.
+ */
+const COLLECT_EVERY_CHARS = 4 * 1024 * 1024;
+
+/** The repeats of an indexed document, read from its stored teaching chunks a batch at a time. */
 export async function detectRepeats(db: Sql, documentId: string): Promise<DocumentRepeats> {
-  return repeatsOfChunks(await documentChunks(db, documentId, TEACHING_ROLE_LIST));
+  const toUnit = unitsOf();
+  const finder = new RepeatFinder();
+  let chars = 0;
+  for await (const batch of documentChunkBatches(db, documentId, TEACHING_ROLE_LIST, READ_BATCH)) {
+    for (const c of batch) {
+      const unit = toUnit(c);
+      if (unit) finder.add(unit);
+      chars += c.text.length;
+    }
+    if (chars >= COLLECT_EVERY_CHARS) {
+      Bun.gc(true);
+      chars = 0;
+    }
+  }
+  return finder.result;
 }
 
 /** What is stored for the document's details: everything but the chunk ids. */

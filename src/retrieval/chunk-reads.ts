@@ -44,6 +44,39 @@ export function documentChunks(db: Sql, documentId: string, roles: readonly Bloc
   );
 }
 
+/** A document's chunks as its repeat detector reads them, with their place in reading order. */
+export interface ChunkInOrder {
+  id: string;
+  position: number;
+  text: string;
+  heading_path: string;
+  page: number | null;
+  slide: number | null;
+  role: BlockRole;
+}
+
+/**
+ * A document's chunks of the given roles in reading order, `size` at a time: a whole 50 MB text read
+ * at once held hundreds of MB of rows in the reader's memory.
+ */
+export async function* documentChunkBatches(
+  db: Sql,
+  documentId: string,
+  roles: readonly BlockRole[],
+  size: number,
+): AsyncGenerator<ChunkInOrder[]> {
+  for (let after = -1; ; ) {
+    const batch = await db.all<ChunkInOrder>(
+      sql`SELECT id, position, text, heading_path, page, slide, role FROM retrieval_chunks
+           WHERE document_id = ${documentId} AND position > ${after} AND ${inJsonArray("role", roles)}
+           ORDER BY position LIMIT ${size}`,
+    );
+    if (batch.length > 0) yield batch;
+    if (batch.length < size) return;
+    after = batch.at(-1)!.position;
+  }
+}
+
 export interface MatchedChunk {
   seq: number;
   id: string;
