@@ -12,7 +12,7 @@ import { documentChunkBatches } from "../retrieval/chunk-reads.ts";
 import { withoutOverlap } from "./chunk-overlap.ts";
 import { ShingleIndex } from "./shingle-index.ts";
 
-// Five words in a row are rarely shared by chance, yet a copy with a reworded sentence still
+// Eight words in a row are rarely shared by chance, yet a copy with a reworded sentence still
 // shares most of them.
 const SHINGLE_WORDS = 8;
 // "Most": a chunk that merely quotes a sentence or shares a table header is not a repeat.
