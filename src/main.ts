@@ -4,8 +4,7 @@ import { parseArgs } from "node:util";
 import pkg from "../package.json" with { type: "json" };
 import { loadConfig, settingsTable } from "./config.ts";
 import { DataDirInUse } from "./db/data-dir-lock.ts";
-import { openDb } from "./db/index.ts";
-import { sqliteSql } from "./db/sql.ts";
+import { openStore } from "./db/open.ts";
 import { AppError } from "./errors.ts";
 import { BackupError, backup, restore } from "./ops/backup.ts";
 import { runReindexCommand } from "./retrieval/reindex-command.ts";
@@ -99,43 +98,53 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case "keys": {
-      const db = sqliteSql((await openDb(cfg.dataDir)).sqlite);
-      if (sub === "create") {
-        if (!values.tenant) fail("keys create needs --tenant NAME");
-        if (values.env !== "test" && values.env !== "production") fail("keys create needs --env test|production");
-        const made = await createKey(db, {
-          tenant: values.tenant,
-          env: values.env as KeyEnv,
-          rateLimit: positiveInt(values["rate-limit"], "--rate-limit") ?? null,
-        });
-        process.stdout.write(
-          `Created ${values.env} key for tenant "${values.tenant}" (prefix ${made.prefix}):\n${made.key}\n`,
-        );
-      } else if (sub === "list") {
-        const rows = await listKeys(db);
-        process.stdout.write("PREFIX\tTENANT\tENV\tRATE_LIMIT\tCREATED\tREVOKED\n");
-        for (const k of rows) {
+      const store = await openStore(cfg);
+      const db = store.sql;
+      try {
+        if (sub === "create") {
+          if (!values.tenant) fail("keys create needs --tenant NAME");
+          if (values.env !== "test" && values.env !== "production") fail("keys create needs --env test|production");
+          const made = await createKey(db, {
+            tenant: values.tenant,
+            env: values.env as KeyEnv,
+            rateLimit: positiveInt(values["rate-limit"], "--rate-limit") ?? null,
+          });
           process.stdout.write(
-            `${k.prefix}\t${k.tenant}\t${k.env}\t${k.rateLimit ?? "-"}\t${k.createdAt}\t${k.revokedAt ?? "-"}\n`,
+            `Created ${values.env} key for tenant "${values.tenant}" (prefix ${made.prefix}):\n${made.key}\n`,
           );
-        }
-      } else if (sub === "revoke") {
-        if (!arg) fail("keys revoke needs KEY_PREFIX");
-        process.stdout.write(`Revoked ${(await revokeKey(db, arg)).prefix}\n`);
-      } else fail("keys needs create, list or revoke");
+        } else if (sub === "list") {
+          const rows = await listKeys(db);
+          process.stdout.write("PREFIX\tTENANT\tENV\tRATE_LIMIT\tCREATED\tREVOKED\n");
+          for (const k of rows) {
+            process.stdout.write(
+              `${k.prefix}\t${k.tenant}\t${k.env}\t${k.rateLimit ?? "-"}\t${k.createdAt}\t${k.revokedAt ?? "-"}\n`,
+            );
+          }
+        } else if (sub === "revoke") {
+          if (!arg) fail("keys revoke needs KEY_PREFIX");
+          process.stdout.write(`Revoked ${(await revokeKey(db, arg)).prefix}\n`);
+        } else fail("keys needs create, list or revoke");
+      } finally {
+        await store.close();
+      }
       return;
     }
     case "tenants": {
       if (sub !== "set" || !values.tenant)
         fail("usage: tenants set --tenant NAME [--rate-limit N] [--tts-provider piper|espeak|default]");
-      const db = sqliteSql((await openDb(cfg.dataDir)).sqlite);
-      await ensureTenant(db, values.tenant, positiveInt(values["rate-limit"], "--rate-limit"));
-      const tts = values["tts-provider"];
-      if (tts !== undefined) {
-        if (!["piper", "espeak", "default"].includes(tts)) fail("--tts-provider must be piper, espeak or default");
-        await setTenantTtsProvider(db, values.tenant, tts === "default" ? null : tts);
+      const store = await openStore(cfg);
+      const db = store.sql;
+      try {
+        await ensureTenant(db, values.tenant, positiveInt(values["rate-limit"], "--rate-limit"));
+        const tts = values["tts-provider"];
+        if (tts !== undefined) {
+          if (!["piper", "espeak", "default"].includes(tts)) fail("--tts-provider must be piper, espeak or default");
+          await setTenantTtsProvider(db, values.tenant, tts === "default" ? null : tts);
+        }
+        process.stdout.write(`Updated tenant "${values.tenant}"\n`);
+      } finally {
+        await store.close();
       }
-      process.stdout.write(`Updated tenant "${values.tenant}"\n`);
       return;
     }
     case "backup": {

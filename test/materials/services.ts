@@ -1,4 +1,5 @@
 /** In-process Services over a fresh data directory, for domain functions called without HTTP. */
+import type { Database } from "bun:sqlite";
 import { systemClock } from "../../src/clock.ts";
 import { loadConfig } from "../../src/config.ts";
 import { openDb } from "../../src/db/index.ts";
@@ -13,7 +14,9 @@ import { createEmbedder } from "../../src/retrieval/index.ts";
 import type { Services } from "../../src/services.ts";
 import { tempDir } from "../helpers/server.ts";
 
-export async function localServices(env: Record<string, string> = {}): Promise<Services & { dataDir: string }> {
+export async function localServices(
+  env: Record<string, string> = {},
+): Promise<Services & { dataDir: string; sqlite: Database }> {
   const dataDir = tempDir("cf-materials-");
   const cfg = loadConfig({
     DATA_DIR: dataDir,
@@ -22,14 +25,14 @@ export async function localServices(env: Record<string, string> = {}): Promise<S
     LLM_MAX_RETRIES: "0",
     ...env,
   });
-  const { db, sqlite } = await openDb(dataDir);
+  const { sqlite } = await openDb(dataDir);
   const llm = await createLlm(cfg, { retryDelayMs: 1 });
   const signer = createSigner("local-services");
   return {
     cfg,
-    db,
     sqlite,
     sql: sqliteSql(sqlite),
+    databaseAddress: sqlite.filename,
     events: localBus(sqlite),
     log: createLogger("error"),
     llm,
