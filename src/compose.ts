@@ -24,7 +24,7 @@ export interface AppServices extends Services {
 
 export async function composeServices(
   cfg: Config,
-  store: Pick<Store, "sql" | "events" | "address">,
+  store: Pick<Store, "sql" | "events" | "address"> & { node: string },
   log: Logger,
   clock: Clock = systemClock,
 ): Promise<AppServices> {
@@ -38,6 +38,7 @@ export async function composeServices(
     sql: store.sql,
     events: store.events,
     databaseAddress: store.address,
+    node: store.node,
     log,
     llm,
     embedder,

@@ -41,10 +41,10 @@ export async function openApp(cfg: Config, log: Logger, opts: { bootstrap: boole
   const lock = lockDataDir(cfg.dataDir);
   const store = await openStore(cfg);
   await sweepUploads(cfg.dataDir);
-  const interrupted = await failInterruptedDocuments({ sql: store.sql });
+  const interrupted = await failInterruptedDocuments({ sql: store.sql }, lock.node);
   if (interrupted > 0) log.warn("documents interrupted by the last stop marked as errors", { count: interrupted });
 
-  const svc = await composeServices(cfg, store, log);
+  const svc = await composeServices(cfg, { ...store, node: lock.node }, log);
   if (svc.sql.dialect === "postgres") await announceVectorSupport(svc.sql, log);
   if (opts.bootstrap && !(await hasAnyKey(svc.sql))) {
     const { key } = await createKey(svc.sql, { tenant: "default", env: "test" });

@@ -23,6 +23,8 @@ export interface Services {
   sql: Sql;
   /** The database's address (the SQLite file or the PostgreSQL URL) for worker threads and extraction processes. */
   databaseAddress: string;
+  /** This node's id, kept by the data-directory lock (src/db/data-dir-lock.ts): one per DATA_DIR. */
+  node: string;
   /** Announcements of queued and ended jobs (ids only), heard by the worker and by followers: in process on SQLite, LISTEN/NOTIFY on PostgreSQL. */
   events: EventBus;
   log: Logger;

@@ -56,7 +56,7 @@ for (const concurrency of levels) {
     EMBEDDER: "builtin",
   });
   const store = await openStore(cfg);
-  const svc = await composeServices(cfg, store, createLogger("error"));
+  const svc = await composeServices(cfg, { ...store, node: "bench" }, createLogger("error"));
   const apiKey = (await createKey(svc.sql, { tenant: "bench", env: "production" })).key;
   const courseId = await insertRichCourse(
     dataDir,

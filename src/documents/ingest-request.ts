@@ -37,6 +37,7 @@ export async function ingestUploads(
           sourceUrl: s.type === "file" ? null : s.url,
           spaceId: input.spaceId,
           mimeType: detectedKind(s)?.mimeType ?? null,
+          ingestNode: svc.node,
         }),
       );
     return made;

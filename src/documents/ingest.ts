@@ -22,6 +22,8 @@ export interface IngestDeps {
   sql: Sql;
   /** The database's address (the SQLite file or a PostgreSQL URL), for reads in the engine's thread. */
   databaseAddress: string;
+  /** This node's id (the data-directory lock's), written on the records its requests ingest. */
+  node: string;
   log: Logger;
   embedder: Embedder;
   extraction: ExtractionPool;

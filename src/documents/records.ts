@@ -5,7 +5,7 @@
  * else it does not exist (404), so ids cannot be probed across learners or tenants. Its statements
  * run on either engine through the seam (src/db/sql.ts).
  */
-import { inJsonArray, type Query, type Sql, sql } from "../db/sql.ts";
+import { byDialect, inJsonArray, type Query, type Sql, sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../keyset-cursor.ts";
 import { deleteBlob } from "../media/blob-store.ts";
@@ -57,12 +57,15 @@ interface NewRecord {
   kind?: "index" | "extract";
   blobKey?: string | null;
   mimeType?: string | null;
+  /** The node whose request ingests it (an upload's); see failInterruptedDocuments. */
+  ingestNode?: string | null;
 }
 
 const insertRecord = (id: string, owner: RecordOwner, d: NewRecord): Query =>
-  sql`INSERT INTO documents (id, tenant_id, user_id, space_id, kind, filename, source_type, source_url, blob_key, mime_type, status, created_at)
+  sql`INSERT INTO documents (id, tenant_id, user_id, space_id, kind, filename, source_type, source_url, blob_key, mime_type, ingest_node, status, created_at)
       VALUES (${id}, ${owner.tenantId}, ${owner.userId}, ${d.spaceId ?? null}, ${d.kind ?? "index"}, ${d.filename},
-              ${d.sourceType}, ${d.sourceUrl ?? null}, ${d.blobKey ?? null}, ${d.mimeType ?? null}, 'processing', ${nowIso()})`;
+              ${d.sourceType}, ${d.sourceUrl ?? null}, ${d.blobKey ?? null}, ${d.mimeType ?? null}, ${d.ingestNode ?? null},
+              'processing', ${nowIso()})`;
 
 /** A new record, `processing` until its source is ingested. */
 export async function createDocumentRecord(db: Sql, owner: RecordOwner, d: NewRecord): Promise<string> {
@@ -147,9 +150,13 @@ export async function failDocument(
  * the source again. A course's documents are left alone: its resumed job ingests them. Call once at
  * start, before serving (one server per data directory, so nothing else is processing then).
  */
-export async function failInterruptedDocuments(svc: FailDeps): Promise<number> {
+export async function failInterruptedDocuments(svc: FailDeps, node: string): Promise<number> {
+  // SQLite's data directory has one server, so every upload still processing was its own (rows
+  // from before ingest_node too); on PostgreSQL other nodes' uploads are in flight: only this
+  // node's, and those no node claimed (copied from SQLite), were interrupted.
+  const mine = byDialect({ sqlite: sql``, postgres: sql` AND (ingest_node = ${node} OR ingest_node IS NULL)` });
   const rows = await svc.sql.all<{ id: string }>(
-    sql`SELECT id FROM documents WHERE status = 'processing' AND id NOT IN (SELECT document_id FROM course_documents)`,
+    sql`SELECT id FROM documents WHERE status = 'processing' AND id NOT IN (SELECT document_id FROM course_documents)${mine}`,
   );
   for (const { id } of rows)
     await failDocument(svc, id, "Processing was interrupted by a server restart; send the source again");

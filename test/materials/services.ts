@@ -33,6 +33,7 @@ export async function localServices(
     sqlite,
     sql: sqliteSql(sqlite),
     databaseAddress: sqlite.filename,
+    node: "local-services",
     events: localBus(sqlite),
     log: createLogger("error"),
     llm,
