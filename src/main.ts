@@ -3,7 +3,9 @@
 import { parseArgs } from "node:util";
 import pkg from "../package.json" with { type: "json" };
 import { loadConfig, settingsTable } from "./config.ts";
+import { NotEmpty } from "./db/copy-to-postgres.ts";
 import { DataDirInUse } from "./db/data-dir-lock.ts";
+import { migrateToPostgres } from "./db/migrate-to-postgres-command.ts";
 import { openStore } from "./db/open.ts";
 import { AppError } from "./errors.ts";
 import { BackupError, backup, restore } from "./ops/backup.ts";
@@ -26,6 +28,7 @@ Commands:
   backup DEST                     Consistent online copy of the database, blobs and secrets into DEST
   restore SRC [--force]           Restore a backup into DATA_DIR (server stopped; --force replaces data)
   reindex [all]                   Re-embed chunks made by another embedder (all: every chunk) with EMBEDDER
+  migrate-to-postgres             Copy DATA_DIR's SQLite database into the empty PostgreSQL of DATABASE_URL
   config [--markdown]             Print every setting with its default
   version                         Print the version
 
@@ -159,6 +162,15 @@ async function main(argv: string[]): Promise<void> {
       process.stdout.write(`Restored ${r.courses} courses and ${r.blobs} blobs into ${r.dest}\n`);
       return;
     }
+    case "migrate-to-postgres": {
+      if (!cfg.databaseUrl) fail("migrate-to-postgres needs DATABASE_URL (the empty PostgreSQL database to copy into)");
+      const copied = await migrateToPostgres(cfg.dataDir, cfg.databaseUrl);
+      for (const t of copied) process.stdout.write(`${t.table}\t${t.rows}\n`);
+      process.stdout.write(
+        "Copied; start the server with DATABASE_URL set and run `courseforge reindex all` for vectors\n",
+      );
+      return;
+    }
     case "reindex":
       await runReindexCommand(cfg, sub);
       return;
@@ -171,7 +183,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof AppError || err instanceof BackupError || err instanceof DataDirInUse) fail(err.message);
+  if (err instanceof AppError || err instanceof BackupError || err instanceof DataDirInUse || err instanceof NotEmpty)
+    fail(err.message);
   if ((err as { code?: string })?.code === "EADDRINUSE")
     fail(`${(err as Error).message}: another server already listens there`);
   process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
