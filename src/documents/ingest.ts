@@ -1,3 +1,10 @@
+/**
+ * The one ingestion of a document, whichever endpoint made its record (process, extract, a course
+ * from files or URLs): keep the uploaded original → extract in the extraction pool → index (unless
+ * only markdown was asked for) → the record ends `ready`, or `error` with the reason. Every failure
+ * of the source becomes that record's error; only a full disk is handed back to the caller, which
+ * decides what a stopped request keeps.
+ */
 import type { Config } from "../config.ts";
 import type { Sql } from "../db/sql.ts";
 import { writeWhenFree } from "../db/write-when-free.ts";

@@ -1,3 +1,10 @@
+/**
+ * The index's writes on either engine, through the seam: a batch of chunks with their full-text
+ * rows and vectors, and the deletes. SQLite gives each chunk an FTS5 row (with its scope tokens)
+ * and a vec0 row; PostgreSQL generates the chunk's tsvector with the row, and its triggers keep the
+ * term statistics BM25 reads (migration 0017_retrieval_bm25). A deleted chunk takes its full-text
+ * row, its vector and its terms' counts along on both (triggers and foreign keys), however it goes.
+ */
 import { type Query, type Sql, sql } from "../db/sql.ts";
 import { nowIso } from "../util.ts";
 import type { Chunk } from "./chunk.ts";

@@ -1,3 +1,11 @@
+/**
+ * Course creation and resume on both engines: SQLite (the server's) and PostgreSQL (a throwaway
+ * cluster). A course, its usage event and its job commit in one transaction; the test-key cap is
+ * reserved under its lock, so requests at the cap cannot both pass; a course has one generation
+ * run at a time, and a failed run fails its course with its event in the job's last transaction.
+ * The documents owner (a course's source records) is still bun:sqlite's: on PostgreSQL an empty
+ * SQLite data directory stands in for it, and the courses here are topics.
+ */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { deleteCourse } from "../../src/courses/delete.ts";
 import { courseGenerationJob } from "../../src/courses/generate-job.ts";
