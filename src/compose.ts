@@ -4,12 +4,9 @@
  * feed tokens), the webhook sender's options and the clock. Domain functions take only the pieces they use; src/http and the job
  * registration (src/job-handlers.ts) see the whole.
  */
-import type { Database } from "bun:sqlite";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
-import type { Db } from "./db/index.ts";
-import { sqliteSql } from "./db/sql.ts";
-import { localBus } from "./events/bus.ts";
+import type { Store } from "./db/open.ts";
 import { createExtractionPool } from "./ingest/index.ts";
 import { createLlm } from "./llm/create.ts";
 import type { Logger } from "./log.ts";
@@ -28,7 +25,7 @@ export interface AppServices extends Services {
 
 export async function composeServices(
   cfg: Config,
-  store: { db: Db; sqlite: Database },
+  store: Pick<Store, "sql" | "events" | "address"> & { node: string },
   log: Logger,
   clock: Clock = systemClock,
 ): Promise<AppServices> {
@@ -41,9 +38,10 @@ export async function composeServices(
   const mediaSecret = cfg.mediaSigningSecret ?? loadOrCreateSecret(cfg.dataDir, "media-signing.key");
   return {
     cfg,
-    ...store,
-    sql: sqliteSql(store.sqlite),
-    events: localBus(store.sqlite),
+    sql: store.sql,
+    events: store.events,
+    databaseAddress: store.address,
+    node: store.node,
     log,
     llm,
     embedder,

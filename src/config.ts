@@ -30,6 +30,13 @@ const optUrl: Parser<string | null> = (v, name) => {
   }
   return v;
 };
+/** A postgres:// or postgresql:// URL, or unset (SQLite in DATA_DIR). */
+const optPostgresUrl: Parser<string | null> = (v, name) => {
+  if (v === "") return null;
+  if (!/^postgres(ql)?:\/\/./.test(v))
+    throw new Error(`${name} must be a postgres:// URL, got "${v.split("@").pop()}"`);
+  return v;
+};
 /** Addresses and CIDR ranges ("10.0.0.1, 192.168.0.0/16, ::1"); a malformed entry stops the start. */
 const cidrList: Parser<[ipaddr.IPv4 | ipaddr.IPv6, number][]> = (v, name) =>
   v
@@ -80,6 +87,12 @@ export const settings = {
     "./data",
     "Directory for the SQLite database, its secrets, and blobs unless BLOB_DIR is set",
     str,
+  ),
+  databaseUrl: setting(
+    "DATABASE_URL",
+    "",
+    "PostgreSQL (15 or later) to keep the data in, as postgres://user:password@host:port/database; several nodes share one. Unset: SQLite in DATA_DIR",
+    optPostgresUrl,
   ),
   blobDir: setting(
     "BLOB_DIR",

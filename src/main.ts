@@ -3,9 +3,10 @@
 import { parseArgs } from "node:util";
 import pkg from "../package.json" with { type: "json" };
 import { loadConfig, settingsTable } from "./config.ts";
+import { NotEmpty } from "./db/copy-to-postgres.ts";
 import { DataDirInUse } from "./db/data-dir-lock.ts";
-import { openDb } from "./db/index.ts";
-import { sqliteSql } from "./db/sql.ts";
+import { migrateToPostgres } from "./db/migrate-to-postgres-command.ts";
+import { openStore } from "./db/open.ts";
 import { AppError } from "./errors.ts";
 import { BackupError, backup, restore } from "./ops/backup.ts";
 import { runReindexCommand } from "./retrieval/reindex-command.ts";
@@ -27,6 +28,7 @@ Commands:
   backup DEST                     Consistent online copy of the database, blobs and secrets into DEST
   restore SRC [--force]           Restore a backup into DATA_DIR (server stopped; --force replaces data)
   reindex [all]                   Re-embed chunks made by another embedder (all: every chunk) with EMBEDDER
+  migrate-to-postgres             Copy DATA_DIR's SQLite database into the empty PostgreSQL of DATABASE_URL
   config [--markdown]             Print every setting with its default
   version                         Print the version
 
@@ -99,43 +101,53 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case "keys": {
-      const db = sqliteSql((await openDb(cfg.dataDir)).sqlite);
-      if (sub === "create") {
-        if (!values.tenant) fail("keys create needs --tenant NAME");
-        if (values.env !== "test" && values.env !== "production") fail("keys create needs --env test|production");
-        const made = await createKey(db, {
-          tenant: values.tenant,
-          env: values.env as KeyEnv,
-          rateLimit: positiveInt(values["rate-limit"], "--rate-limit") ?? null,
-        });
-        process.stdout.write(
-          `Created ${values.env} key for tenant "${values.tenant}" (prefix ${made.prefix}):\n${made.key}\n`,
-        );
-      } else if (sub === "list") {
-        const rows = await listKeys(db);
-        process.stdout.write("PREFIX\tTENANT\tENV\tRATE_LIMIT\tCREATED\tREVOKED\n");
-        for (const k of rows) {
+      const store = await openStore(cfg);
+      const db = store.sql;
+      try {
+        if (sub === "create") {
+          if (!values.tenant) fail("keys create needs --tenant NAME");
+          if (values.env !== "test" && values.env !== "production") fail("keys create needs --env test|production");
+          const made = await createKey(db, {
+            tenant: values.tenant,
+            env: values.env as KeyEnv,
+            rateLimit: positiveInt(values["rate-limit"], "--rate-limit") ?? null,
+          });
           process.stdout.write(
-            `${k.prefix}\t${k.tenant}\t${k.env}\t${k.rateLimit ?? "-"}\t${k.createdAt}\t${k.revokedAt ?? "-"}\n`,
+            `Created ${values.env} key for tenant "${values.tenant}" (prefix ${made.prefix}):\n${made.key}\n`,
           );
-        }
-      } else if (sub === "revoke") {
-        if (!arg) fail("keys revoke needs KEY_PREFIX");
-        process.stdout.write(`Revoked ${(await revokeKey(db, arg)).prefix}\n`);
-      } else fail("keys needs create, list or revoke");
+        } else if (sub === "list") {
+          const rows = await listKeys(db);
+          process.stdout.write("PREFIX\tTENANT\tENV\tRATE_LIMIT\tCREATED\tREVOKED\n");
+          for (const k of rows) {
+            process.stdout.write(
+              `${k.prefix}\t${k.tenant}\t${k.env}\t${k.rateLimit ?? "-"}\t${k.createdAt}\t${k.revokedAt ?? "-"}\n`,
+            );
+          }
+        } else if (sub === "revoke") {
+          if (!arg) fail("keys revoke needs KEY_PREFIX");
+          process.stdout.write(`Revoked ${(await revokeKey(db, arg)).prefix}\n`);
+        } else fail("keys needs create, list or revoke");
+      } finally {
+        await store.close();
+      }
       return;
     }
     case "tenants": {
       if (sub !== "set" || !values.tenant)
         fail("usage: tenants set --tenant NAME [--rate-limit N] [--tts-provider piper|espeak|default]");
-      const db = sqliteSql((await openDb(cfg.dataDir)).sqlite);
-      await ensureTenant(db, values.tenant, positiveInt(values["rate-limit"], "--rate-limit"));
-      const tts = values["tts-provider"];
-      if (tts !== undefined) {
-        if (!["piper", "espeak", "default"].includes(tts)) fail("--tts-provider must be piper, espeak or default");
-        await setTenantTtsProvider(db, values.tenant, tts === "default" ? null : tts);
+      const store = await openStore(cfg);
+      const db = store.sql;
+      try {
+        await ensureTenant(db, values.tenant, positiveInt(values["rate-limit"], "--rate-limit"));
+        const tts = values["tts-provider"];
+        if (tts !== undefined) {
+          if (!["piper", "espeak", "default"].includes(tts)) fail("--tts-provider must be piper, espeak or default");
+          await setTenantTtsProvider(db, values.tenant, tts === "default" ? null : tts);
+        }
+        process.stdout.write(`Updated tenant "${values.tenant}"\n`);
+      } finally {
+        await store.close();
       }
-      process.stdout.write(`Updated tenant "${values.tenant}"\n`);
       return;
     }
     case "backup": {
@@ -150,6 +162,15 @@ async function main(argv: string[]): Promise<void> {
       process.stdout.write(`Restored ${r.courses} courses and ${r.blobs} blobs into ${r.dest}\n`);
       return;
     }
+    case "migrate-to-postgres": {
+      if (!cfg.databaseUrl) fail("migrate-to-postgres needs DATABASE_URL (the empty PostgreSQL database to copy into)");
+      const copied = await migrateToPostgres(cfg.dataDir, cfg.databaseUrl);
+      for (const t of copied) process.stdout.write(`${t.table}\t${t.rows}\n`);
+      process.stdout.write(
+        "Copied; start the server with DATABASE_URL set and run `courseforge reindex all` for vectors\n",
+      );
+      return;
+    }
     case "reindex":
       await runReindexCommand(cfg, sub);
       return;
@@ -162,7 +183,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof AppError || err instanceof BackupError || err instanceof DataDirInUse) fail(err.message);
+  if (err instanceof AppError || err instanceof BackupError || err instanceof DataDirInUse || err instanceof NotEmpty)
+    fail(err.message);
   if ((err as { code?: string })?.code === "EADDRINUSE")
     fail(`${(err as Error).message}: another server already listens there`);
   process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

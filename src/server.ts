@@ -3,8 +3,7 @@ import type { AnyElysia } from "elysia";
 import { type AppServices, composeServices } from "./compose.ts";
 import type { Config } from "./config.ts";
 import { lockDataDir } from "./db/data-dir-lock.ts";
-import { openDb } from "./db/index.ts";
-import { sqliteSql } from "./db/sql.ts";
+import { openStore } from "./db/open.ts";
 import { failInterruptedDocuments } from "./documents/records.ts";
 import { createApp } from "./http/app.ts";
 import { sweepUploads } from "./http/multipart.ts";
@@ -13,6 +12,7 @@ import { queueDepth } from "./jobs/queue.ts";
 import { JobWorker } from "./jobs/worker.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { registerQueueDepth } from "./metrics.ts";
+import { announceVectorSupport } from "./retrieval/postgres-vector-tables.ts";
 import { staleChunkCount } from "./retrieval/reindex.ts";
 import { createKey, hasAnyKey } from "./tenants/keys.ts";
 
@@ -39,12 +39,13 @@ export async function openApp(cfg: Config, log: Logger, opts: { bootstrap: boole
   // Before anything that assumes this is the only server: the sweep of uploads and the
   // interrupted-documents pass below would break a running server's requests.
   const lock = lockDataDir(cfg.dataDir);
-  const { db, sqlite } = await openDb(cfg.dataDir);
+  const store = await openStore(cfg);
   await sweepUploads(cfg.dataDir);
-  const interrupted = await failInterruptedDocuments({ sql: sqliteSql(sqlite) });
+  const interrupted = await failInterruptedDocuments({ sql: store.sql }, lock.node);
   if (interrupted > 0) log.warn("documents interrupted by the last stop marked as errors", { count: interrupted });
 
-  const svc = await composeServices(cfg, { db, sqlite }, log);
+  const svc = await composeServices(cfg, { ...store, node: lock.node }, log);
+  if (svc.sql.dialect === "postgres") await announceVectorSupport(svc.sql, log);
   if (opts.bootstrap && !(await hasAnyKey(svc.sql))) {
     const { key } = await createKey(svc.sql, { tenant: "default", env: "test" });
     // Printed once, in plain text, so a new user can copy it; it is never logged again.
@@ -77,7 +78,7 @@ export async function openApp(cfg: Config, log: Logger, opts: { bootstrap: boole
       await draining;
       await checkpoint;
       svc.extraction.close();
-      sqlite.close();
+      await store.close();
       lock.release();
     },
   };
@@ -117,6 +118,7 @@ export async function startServer(cfg: Config, opts: { bootstrap: boolean }): Pr
     address: url,
     public_base_url: cfg.baseUrl,
     data_dir: cfg.dataDir,
+    database: svc.sql.dialect,
     llm: svc.llm.describe(),
     ...svc.engines,
   });

@@ -3,10 +3,8 @@
  * explicitly. Domain modules take the pieces they need as arguments; only src/http and the job
  * registration see the whole.
  */
-import type { Database } from "bun:sqlite";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
-import type { Db } from "./db/index.ts";
 import type { Sql } from "./db/sql.ts";
 import type { EventBus } from "./events/bus.ts";
 import type { ExtractionPool } from "./ingest/index.ts";
@@ -19,13 +17,15 @@ import type { SendOptions } from "./webhooks/send.ts";
 
 export interface Services {
   cfg: Config;
-  db: Db;
-  sqlite: Database;
   /**
-   * The two-engine seam (src/db/sql.ts) every owner behind it is handed: built once by the
-   * composition root, today SQLite's adapter over `sqlite`, the server's connection.
+   * The two-engine seam (src/db/sql.ts) every owner is handed: built once at start (src/db/open.ts),
+   * PostgreSQL's when DATABASE_URL is set, else SQLite's over the server's one connection.
    */
   sql: Sql;
+  /** The database's address (the SQLite file or the PostgreSQL URL) for worker threads and extraction processes. */
+  databaseAddress: string;
+  /** This node's id, kept by the data-directory lock (src/db/data-dir-lock.ts): one per DATA_DIR. */
+  node: string;
   /** Announcements of queued and ended jobs (ids only), heard by the worker and by followers: in process on SQLite, LISTEN/NOTIFY on PostgreSQL. */
   events: EventBus;
   log: Logger;

@@ -8,8 +8,7 @@ import { rmSync } from "node:fs";
 import { composeServices } from "../../src/compose.ts";
 import { loadConfig } from "../../src/config.ts";
 import { courseHead } from "../../src/courses/read.ts";
-import { openDb } from "../../src/db/index.ts";
-import { sqliteSql } from "../../src/db/sql.ts";
+import { openStore } from "../../src/db/open.ts";
 import { createLogger } from "../../src/log.ts";
 import { generateExam } from "../../src/materials/exam.ts";
 import { createKey } from "../../src/tenants/keys.ts";
@@ -56,9 +55,9 @@ for (const concurrency of levels) {
     EXAM_CONCURRENCY: String(concurrency),
     EMBEDDER: "builtin",
   });
-  const { db, sqlite } = await openDb(dataDir);
-  const svc = await composeServices(cfg, { db, sqlite }, createLogger("error"));
-  const apiKey = (await createKey(sqliteSql(sqlite), { tenant: "bench", env: "production" })).key;
+  const store = await openStore(cfg);
+  const svc = await composeServices(cfg, { ...store, node: "bench" }, createLogger("error"));
+  const apiKey = (await createKey(svc.sql, { tenant: "bench", env: "production" })).key;
   const courseId = await insertRichCourse(
     dataDir,
     { apiKey, externalUserId: "bench" },
@@ -66,7 +65,7 @@ for (const concurrency of levels) {
   );
   const before = fake.generations().length;
   const started = performance.now();
-  const { exam } = await generateExam(svc, await courseHead(sqliteSql(sqlite), courseId), { examSize: size });
+  const { exam } = await generateExam(svc, await courseHead(svc.sql, courseId), { examSize: size });
   const ms = performance.now() - started;
   const calls = fake.generations().slice(before);
   const sequential = calls.length * latencyMs;
@@ -79,7 +78,7 @@ for (const concurrency of levels) {
     (sequential / 1000).toFixed(2),
     `${(sequential / ms).toFixed(1)}x`,
   ]);
-  sqlite.close();
+  await store.close();
   rmSync(dataDir, { recursive: true, force: true });
 }
 await fake.close();

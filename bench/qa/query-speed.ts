@@ -12,7 +12,7 @@
 import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { sqliteSql } from "../../src/db/sql.ts";
+import type { SqliteSql } from "../../src/db/sql.ts";
 import { createDocumentRecord, markDocumentReady } from "../../src/documents/records.ts";
 import { resultOfMarkdown } from "../../src/ingest/result.ts";
 import { indexDocument } from "../../src/retrieval/index.ts";
@@ -46,23 +46,24 @@ const srv = await startApp({ env: { RATE_LIMIT_PER_MINUTE: "1000000" } });
 try {
   const key = await srv.createKey("speed", "production");
   // The documents belong to the caller the queries name (X-User-Id "reader").
-  const tenantId = srv.svc.sqlite.query<{ id: string }, []>("SELECT id FROM tenants WHERE name = 'speed'").get()!.id;
+  const sqlite = (srv.svc.sql as SqliteSql).db;
+  const tenantId = sqlite.query<{ id: string }, []>("SELECT id FROM tenants WHERE name = 'speed'").get()!.id;
   const owner = { tenantId, userId: newId() };
-  srv.svc.sqlite.run("INSERT INTO users (id, tenant_id, external_id, created_at) VALUES (?, ?, 'reader', ?)", [
+  sqlite.run("INSERT INTO users (id, tenant_id, external_id, created_at) VALUES (?, ?, 'reader', ?)", [
     owner.userId,
     tenantId,
     nowIso(),
   ]);
-  const deps = { sqlite: srv.svc.sqlite, sql: srv.svc.sql, embedder: srv.svc.embedder };
+  const deps = { sqlite, sql: srv.svc.sql, embedder: srv.svc.embedder };
   for (const d of corpus) {
     const extract = resultOfMarkdown(`# ${d.title}\n\n${d.text}`, { title: d.title });
-    const documentId = await createDocumentRecord(sqliteSql(deps.sqlite), owner, {
+    const documentId = await createDocumentRecord(deps.sql, owner, {
       filename: `${d._id}.md`,
       sourceType: "file",
       spaceId: SPACE,
     });
     const { chunkCount } = await indexDocument(deps, { ...owner, documentId, extract, spaceId: SPACE });
-    await markDocumentReady(sqliteSql(deps.sqlite), documentId, {
+    await markDocumentReady(deps.sql, documentId, {
       blobKey: null,
       mimeType: extract.mimeType,
       pages: 1,

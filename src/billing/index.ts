@@ -8,7 +8,6 @@ export {
   monthlyCount,
   monthlyTotals,
   type OperationTotal,
-  recordUsage,
   type UsageEvent,
 } from "./ledger.ts";
 export { type Charge, extractionCharge, OPERATIONS, PRICES_MICROS } from "./prices.ts";

@@ -3,8 +3,7 @@
  * amount_micros is bigint on PostgreSQL, which Bun hands back as a string, and counts there are
  * bigint too: every figure read here goes through Number (sums stay far below 2^53 micros).
  */
-import type { Db } from "../db/index.ts";
-import { inJsonArray, type Query, type Sql, sql, sqliteSql } from "../db/sql.ts";
+import { inJsonArray, type Query, type Sql, sql } from "../db/sql.ts";
 import type { KeyEnv } from "../tenants/keys.ts";
 import { newId, nowIso } from "../util.ts";
 
@@ -35,16 +34,6 @@ export async function addUsage(db: Sql, event: UsageEvent): Promise<string> {
 /** Gives back one event: the request it was charged for failed. */
 export async function removeUsage(db: Sql, id: string): Promise<void> {
   await db.run(sql`DELETE FROM usage_events WHERE id = ${id}`);
-}
-
-/**
- * addUsage on SQLite, synchronously, for the documents owner (extraction and document queries),
- * not behind the seam yet, so usage is written in its `sqlite.transaction` with the row it pays for.
- */
-export function recordUsage(db: Db, event: UsageEvent): string {
-  const id = newId();
-  sqliteSql(db.$client).runSync(insertUsage(id, event));
-  return id;
 }
 
 /** The current calendar month in UTC, as ISO bounds [start, end). */

@@ -132,7 +132,7 @@ export async function writeCourseChapter(
   const own = chapter.parts && chapter.parts.length > 0 ? chapter.parts : null;
   // The chapter's own sections are read in the engine's thread (section-reads.ts): the whole source is read for them.
   const passages: SourcedPassage[] = own
-    ? await readInThread("sectionPassages", { database: svc.sqlite.filename, parts: own })
+    ? await readInThread("sectionPassages", { database: svc.databaseAddress, parts: own })
     : await documentPassages(svc, course, chapter, scope);
   if (course.search_enabled && svc.cfg.searxngUrl) {
     const results = await webSearch(svc, `${course.title}: ${chapter.title}`, WEB_RESULTS_PER_CHAPTER);

@@ -6,7 +6,6 @@
  * documents and answer document queries of their own. A course with a queued or running job (its
  * generation or a podcast episode) is not deleted under that job: 409, delete once it has finished.
  */
-import type { Database } from "bun:sqlite";
 import { type Sql, sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { activeCourseJob } from "../jobs/queue.ts";
@@ -15,8 +14,7 @@ import { deleteCourseChunks } from "../retrieval/index.ts";
 import { type CourseOwner, loadOwnedCourse, lockCourse } from "./read.ts";
 
 export async function deleteCourse(
-  /** `sqlite`: the retrieval index, on bun:sqlite until its chunk writes move behind the seam. */
-  svc: { db: Sql; sqlite: Database; cfg: { blobDir: string } },
+  svc: { db: Sql; cfg: { blobDir: string } },
   owner: CourseOwner,
   courseId: string,
   /** The blobs of what was made from the course (podcast audio): podcasts sit above courses and own them. */

@@ -1,5 +1,4 @@
 /** What course generation needs from the server, by step: each function takes only its part. */
-import type { Database } from "bun:sqlite";
 import type { Config } from "../config.ts";
 import type { Llm } from "../llm/types.ts";
 import type { Logger } from "../log.ts";
@@ -19,7 +18,8 @@ export interface WebSearchDeps {
 
 /** Planning and writing: the model, retries, the learner's indexed sources and the web. */
 export interface WritingDeps extends RetrievalDeps {
-  sqlite: Database;
+  /** The database's address, for the planning reads in the extractive engine's thread. */
+  databaseAddress: string;
   llm: Llm;
   log: Logger;
   cfg: RetryDeps["cfg"] & WebSearchDeps["cfg"] & Pick<Config, "llmFallback">;

@@ -48,7 +48,7 @@ export async function planTopicCourse(ctx: PlanContext, passages: Passage[]): Pr
   const planned =
     usesExtractive(ctx.svc.llm, modelOf(course)) && passages.length > 0
       ? await readInThread("topicChapters", {
-          database: ctx.svc.sqlite.filename,
+          database: ctx.svc.databaseAddress,
           passages,
           count: course.num_chapters,
         })
@@ -88,7 +88,7 @@ export async function planTopicCourse(ctx: PlanContext, passages: Passage[]): Pr
 export async function planSourceCourse(ctx: PlanContext, sources: ReadySource[]): Promise<CoursePlan> {
   const { course } = ctx;
   const prepared = await readInThread("prepareSourcePlan", {
-    database: ctx.svc.sqlite.filename,
+    database: ctx.svc.databaseAddress,
     sources,
     organization: course.organization ?? "auto",
     numChapters: course.num_chapters,

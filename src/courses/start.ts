@@ -3,7 +3,6 @@
  * a topic the extractive engine cannot serve), stores the uploads, and commits the course, its
  * source documents and its job in one transaction. The job does the slow work.
  */
-import type { Database } from "bun:sqlite";
 import { extname } from "node:path";
 import { addUsage, OPERATIONS, reserveTestCap, type TestCaps } from "../billing/index.ts";
 import type { Clock } from "../clock.ts";
@@ -26,12 +25,12 @@ import { matchTopic, refuseTopic } from "./topic-match.ts";
 import { SEARCH_UNAVAILABLE_NOTE } from "./web-search.ts";
 
 /**
- * Starting a course: the database (`sqlite`: the retrieval index a topic is matched against, not
- * behind the seam yet), the model that will write it, and the blob store for uploads.
+ * Starting a course: the database (and its address, for matching a topic in the engine's thread),
+ * the model that will write it, and the blob store for uploads.
  */
 export interface StartDeps {
   sql: Sql;
-  sqlite: Database;
+  databaseAddress: string;
   llm: Llm;
   clock: Clock;
   cfg: TestCaps & Pick<Config, "searxngUrl" | "dataDir" | "blobDir">;

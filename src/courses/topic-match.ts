@@ -3,7 +3,6 @@
  * topic-coverage.ts): the course is grounded in the sections that do. With no model configured,
  * they are the only possible material, so a topic they do not cover is refused.
  */
-import type { Database } from "bun:sqlite";
 import type { Sql } from "../db/sql.ts";
 import { readyIndexCount } from "../documents/lookups.ts";
 import { AppError } from "../errors.ts";
@@ -42,10 +41,10 @@ export interface TopicMatch {
  * term (up to CANDIDATES), so it runs in the extractive engine's thread, off the server's.
  */
 export const matchTopic = (
-  svc: { sqlite: Database },
+  svc: { databaseAddress: string },
   owner: { tenantId: string; userId: string },
   topic: string,
-): Promise<TopicMatch> => readInThread("matchTopic", { database: svc.sqlite.filename, owner, topic });
+): Promise<TopicMatch> => readInThread("matchTopic", { database: svc.databaseAddress, owner, topic });
 
 /** What matchTopic finds, read on the connection given (the thread's). */
 export async function readTopicMatch(

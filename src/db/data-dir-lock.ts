@@ -3,13 +3,20 @@
  * in-flight documents for crashed ones, sweep its uploads, and double every rate limit. The lock
  * is SQLite's own exclusive lock (an fcntl lock) on DATA_DIR/server.lock, held by a connection
  * kept open for the server's life: the kernel drops it when the process ends, even by kill -9,
- * so there is no stale lock to clean up. The file's content does not matter.
+ * so there is no stale lock to clean up.
+ *
+ * The lock is also the node's identity: a random id kept in the same file, made at the first start
+ * and the same at every restart on this data directory. Several nodes on one PostgreSQL each have
+ * their own data directory, so a node restarting after a crash recognises the work it left (the
+ * documents it was ingesting) and leaves the other nodes' alone.
  */
 import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 
 export interface DataDirLock {
+  /** This data directory's node id. */
+  node: string;
   release(): void;
 }
 
@@ -19,6 +26,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, "server.lock");
   const db = new Database(path, { create: true });
+  let node: string;
   try {
     db.run("PRAGMA busy_timeout = 0");
     // In exclusive locking mode the lock taken by the first write is never given back until close.
@@ -27,6 +35,9 @@ export function lockDataDir(dataDir: string): DataDirLock {
     db.run("CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL)");
     db.run("DELETE FROM holder");
     db.run("INSERT INTO holder (pid) VALUES (?)", [process.pid]);
+    db.run("CREATE TABLE IF NOT EXISTS node (id TEXT NOT NULL)");
+    db.run("INSERT INTO node (id) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM node)", [crypto.randomUUID()]);
+    node = db.query<{ id: string }, []>("SELECT id FROM node").get()!.id;
     db.run("COMMIT");
   } catch (err) {
     db.close();
@@ -37,5 +48,5 @@ export function lockDataDir(dataDir: string): DataDirLock {
     }
     throw err;
   }
-  return { release: () => db.close() };
+  return { node, release: () => db.close() };
 }

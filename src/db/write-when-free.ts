@@ -1,65 +1,66 @@
 /**
- * A write transaction on the server's connection that waits for the database's write lock without
- * holding the event loop. Extraction processes and the extractive engine's thread write chunks over
- * connections of their own; with busy_timeout alone, a commit of the server's waited for them in
- * SQLite's busy handler, which sleeps in the calling thread (1 ms to 100 ms at a time), and every
- * request waited with it. Here the lock is waited for as `withWriteLock` does (write-lock.ts, shared
- * with the seam's transactions); past `patienceMs` the write falls back to the connection's
- * busy_timeout, as before.
+ * A write transaction through the seam that, on SQLite, waits for the database's write lock without
+ * holding the event loop and shares its commit with the writes that waited beside it. Extraction
+ * processes and the extractive engine's thread write chunks over connections of their own; the
+ * seam's transaction waits for the lock as `withWriteLock` does (write-lock.ts) rather than in
+ * SQLite's busy handler, which sleeps the server's thread.
  *
  * Writes asked for while others wait for the lock are committed with them, in one transaction:
  * documents of a batch end one after another while an extraction process writes, and one commit
  * (and one caller asking for the lock) costs less than one each. Each write runs in a savepoint of
  * its own, so one that throws is undone and rejected alone; a commit that fails rejects them all.
+ * PostgreSQL locks rows, not the database: there each write is a transaction of its own.
  */
-import type { Database } from "bun:sqlite";
-import { isBusy, withWriteLock } from "./write-lock.ts";
+import type { Sql } from "./sql.ts";
+
+type Write = (tx: Sql) => Promise<unknown>;
 
 interface Pending {
-  write: () => unknown;
-  deadline: number;
+  write: Write;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
 
-/** The writes waiting for each connection's lock; a connection is present while one caller asks for it. */
-const waiting = new Map<Database, Pending[]>();
+/** The writes waiting for each SQLite seam's lock; a seam is present while one commit is asked for. */
+const waiting = new Map<Sql, Pending[]>();
 
-export function writeWhenFree<T>(sqlite: Database, write: () => T, patienceMs = 5_000): Promise<T> {
+export function writeWhenFree<T>(db: Sql, write: (tx: Sql) => Promise<T>): Promise<T> {
+  if (db.dialect === "postgres") return db.transaction(write);
   return new Promise<T>((resolve, reject) => {
-    const pending = {
-      write,
-      deadline: performance.now() + patienceMs,
-      resolve: resolve as (value: unknown) => void,
-      reject,
-    };
-    const queue = waiting.get(sqlite);
+    const pending = { write, resolve: resolve as (value: unknown) => void, reject };
+    const queue = waiting.get(db);
     if (queue) queue.push(pending);
     else {
-      waiting.set(sqlite, [pending]);
-      void commitWaiting(sqlite);
+      waiting.set(db, [pending]);
+      void commitWaiting(db);
     }
   });
 }
 
-/** Commits the connection's waiting writes, those that arrive meanwhile included, until none is left. */
-async function commitWaiting(sqlite: Database): Promise<void> {
-  const queue = waiting.get(sqlite)!;
+/** Commits the seam's waiting writes, those that arrive meanwhile included, until none is left. */
+async function commitWaiting(db: Sql): Promise<void> {
+  const queue = waiting.get(db)!;
   while (queue.length > 0) {
     let batch: Pending[] = [];
     let outcomes: Outcome[];
     try {
-      outcomes = await withWriteLock(
-        sqlite,
-        () => {
-          batch = [...queue];
-          return commitBatch(sqlite, batch);
-        },
-        () => Math.min(...queue.map((p) => p.deadline)),
-      );
+      // The transaction's callback runs once the lock is had: the batch is every write asked for by then.
+      outcomes = await db.transaction(async (tx) => {
+        batch = [...queue];
+        const done: Outcome[] = [];
+        for (const p of batch) {
+          try {
+            done.push({ ok: true, value: await tx.transaction(p.write) });
+          } catch (err) {
+            done.push({ ok: false, err });
+          }
+        }
+        return done;
+      });
     } catch (err) {
+      if (batch.length === 0) batch = [...queue];
       outcomes = batch.map(() => ({ ok: false, err }));
     }
     queue.splice(0, batch.length);
@@ -69,27 +70,5 @@ async function commitWaiting(sqlite: Database): Promise<void> {
       else p.reject(outcome.err);
     });
   }
-  waiting.delete(sqlite);
-}
-
-/** One IMMEDIATE transaction of the batch's writes, each in a savepoint; throws SQLITE_BUSY only before any ran. */
-function commitBatch(sqlite: Database, batch: readonly Pending[]): Outcome[] {
-  const outcomes: Outcome[] = [];
-  try {
-    sqlite
-      .transaction(() => {
-        for (const p of batch) {
-          try {
-            outcomes.push({ ok: true, value: sqlite.transaction(p.write)() });
-          } catch (err) {
-            outcomes.push({ ok: false, err });
-          }
-        }
-      })
-      .immediate();
-  } catch (err) {
-    if (isBusy(err) && outcomes.length === 0) throw err;
-    return batch.map(() => ({ ok: false, err }));
-  }
-  return outcomes;
+  waiting.delete(db);
 }

@@ -4,8 +4,7 @@
  * usage ledger in the transaction that records it. A failing source becomes that document's
  * error; only an unsupported file type (415) fails the whole request, before any work is done.
  */
-import { extractionCharge, recordUsage } from "../billing/index.ts";
-import type { Db } from "../db/index.ts";
+import { addUsage, extractionCharge } from "../billing/index.ts";
 import { type Sql, sql } from "../db/sql.ts";
 import type { MediaUrls } from "../media/signed-url.ts";
 import type { KeyEnv } from "../tenants/keys.ts";
@@ -14,7 +13,7 @@ import { ingestUploads, type UploadInput } from "./ingest-request.ts";
 import { loadDocument, type SourceType, setBilledMicros } from "./records.ts";
 
 /** Extracting: ingestion, and the ledger and media URLs for what it returns. */
-export type ExtractDeps = IngestDeps & { db: Db; media: MediaUrls };
+export type ExtractDeps = IngestDeps & { media: MediaUrls };
 
 export interface ExtractRequester {
   tenantId: string;
@@ -63,11 +62,11 @@ export async function extractSources(
   const ids = await ingestUploads(svc, who, input, {
     kind: "extract",
     index: false,
-    onReady: (id, ready) => {
+    onReady: async (tx, id, ready) => {
       const charge = extractionCharge({ ...ready, ok: true });
       if (!charge) return;
-      setBilledMicros(svc.sqlite, id, charge.amountMicros);
-      recordUsage(svc.db, {
+      await setBilledMicros(tx, id, charge.amountMicros);
+      await addUsage(tx, {
         tenantId: who.tenantId,
         userId: who.userId,
         apiKeyId: who.apiKeyId,

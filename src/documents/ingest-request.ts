@@ -10,7 +10,7 @@ import { isStorageFull, storageFull } from "../errors.ts";
 import { sharesTurns } from "../ingest/index.ts";
 import { deleteBlob } from "../media/blob-store.ts";
 import { type IngestDeps, type IngestOptions, ingestDocument } from "./ingest.ts";
-import { createDocumentRecordSync, type RecordOwner, recordSummaries, removeDocumentRows } from "./records.ts";
+import { createDocumentRecord, type RecordOwner, recordSummaries, removeDocumentRows } from "./records.ts";
 import { detectedKind, type RequestSource, type RequestSourcesInput, requestSources, sourceName } from "./sources.ts";
 
 export interface UploadInput extends RequestSourcesInput {
@@ -26,18 +26,22 @@ export async function ingestUploads(
 ): Promise<string[]> {
   const sources = await requestSources(input);
   // One commit for the request's records, not one per file (a batch of abstracts is ten).
-  const ids = await writeWhenFree(svc.sqlite, () =>
-    sources.map((s) =>
-      createDocumentRecordSync(svc.sqlite, owner, {
-        kind: opts.kind,
-        filename: sourceName(s),
-        sourceType: s.type,
-        sourceUrl: s.type === "file" ? null : s.url,
-        spaceId: input.spaceId,
-        mimeType: detectedKind(s)?.mimeType ?? null,
-      }),
-    ),
-  );
+  const ids = await writeWhenFree(svc.sql, async (tx) => {
+    const made: string[] = [];
+    for (const s of sources)
+      made.push(
+        await createDocumentRecord(tx, owner, {
+          kind: opts.kind,
+          filename: sourceName(s),
+          sourceType: s.type,
+          sourceUrl: s.type === "file" ? null : s.url,
+          spaceId: input.spaceId,
+          mimeType: detectedKind(s)?.mimeType ?? null,
+          ingestNode: svc.node,
+        }),
+      );
+    return made;
+  });
   const limit = pLimit(svc.cfg.ingestConcurrency);
   const ingest = (s: RequestSource, i: number) => ingestDocument(svc, { id: ids[i]!, owner }, s, opts);
   // Small text files reach the extraction pool together, which runs them in shared turns; the

@@ -5,7 +5,6 @@
  * of the source becomes that record's error; only a full disk is handed back to the caller, which
  * decides what a stopped request keeps.
  */
-import type { Database } from "bun:sqlite";
 import type { Config } from "../config.ts";
 import type { Sql } from "../db/sql.ts";
 import { writeWhenFree } from "../db/write-when-free.ts";
@@ -16,25 +15,22 @@ import { readInThread } from "../llm/extractive/thread.ts";
 import type { Logger } from "../log.ts";
 import { putBlob } from "../media/blob-store.ts";
 import { type Embedder, indexDocument, indexJob } from "../retrieval/index.ts";
-import {
-  failDocument,
-  markDocumentReadySync,
-  type RecordOwner,
-  type SourceType,
-  setDocumentRepeats,
-} from "./records.ts";
+import { failDocument, markDocumentReady, type RecordOwner, type SourceType, setDocumentRepeats } from "./records.ts";
 import { detectRepeats, REPEATS_NEARBY_CHUNKS } from "./repeated-sections.ts";
 import { detectedKind, failureMessage, type RequestSource, sourceName, toIngestSource } from "./sources.ts";
 
 /**
  * Ingesting a document: the extraction pool, the index (database and embedder), the blob store and
- * the log. The record's commit stays on the bun:sqlite connection (`writeWhenFree`), where the
- * extraction processes write the chunks beside it; its other statements take the seam.
+ * the log. The record's commit waits for SQLite's lock without holding the event loop
+ * (`writeWhenFree`), where the extraction processes write the chunks beside it.
  */
 export interface IngestDeps {
   cfg: Config;
-  sqlite: Database;
   sql: Sql;
+  /** The database's address (the SQLite file or a PostgreSQL URL), for reads in the engine's thread. */
+  databaseAddress: string;
+  /** This node's id (the data-directory lock's), written on the records its requests ingest. */
+  node: string;
   log: Logger;
   embedder: Embedder;
   extraction: ExtractionPool;
@@ -52,7 +48,11 @@ export interface IngestOptions {
   /** Chunk and index the text for query and courses; otherwise only the markdown is kept (extract). */
   index: boolean;
   /** Runs in the transaction that marks the record ready (extract bills the source there). */
-  onReady?: (id: string, ready: { sourceType: SourceType; mimeType: string; pages: number | null }) => void;
+  onReady?: (
+    tx: Sql,
+    id: string,
+    ready: { sourceType: SourceType; mimeType: string; pages: number | null },
+  ) => Promise<void>;
 }
 
 export type IngestOutcome =
@@ -77,7 +77,7 @@ export async function ingestDocument(
     const result = await extractSource(toIngestSource(source), svc.cfg, {
       tenant: target.owner.tenantId,
       pool: svc.extraction,
-      ...(opts.index ? { index: indexJob(svc, owner) } : { markdownOnly: true }),
+      ...(opts.index ? { index: await indexJob(svc, owner) } : { markdownOnly: true }),
     });
     if (!result.markdown.trim()) throw noTextFound(name);
     // Files and web pages were indexed in their extraction process; video transcripts are indexed here.
@@ -98,18 +98,18 @@ export async function ingestDocument(
       : (result.repeats ??
         (chunkCount <= REPEATS_NEARBY_CHUNKS
           ? await detectRepeats(svc.sql, target.id)
-          : await readInThread("documentRepeats", { database: svc.sqlite.filename, documentId: target.id })));
+          : await readInThread("documentRepeats", { database: svc.databaseAddress, documentId: target.id })));
     // Extraction processes write beside the server: waiting for the lock must not hold its thread.
-    await writeWhenFree(svc.sqlite, () => {
-      if (repeats) setDocumentRepeats(svc.sqlite, target.id, repeats);
-      markDocumentReadySync(svc.sqlite, target.id, {
+    await writeWhenFree(svc.sql, async (tx) => {
+      if (repeats) await setDocumentRepeats(tx, target.id, repeats);
+      await markDocumentReady(tx, target.id, {
         ...ready,
         blobKey,
         markdown: result.markdown,
         title: result.title,
         chunkCount,
       });
-      opts.onReady?.(target.id, ready);
+      await opts.onReady?.(tx, target.id, ready);
     });
     collectAfterLargeText(result.markdown.length);
     return { status: "ready", blobKey };

@@ -3,12 +3,9 @@
  * generation create (documents/ingest.ts fills them in), and for indexed documents (kind 'index')
  * their list, ownership checks and deletion. A document belongs to one learner of one tenant; to anyone
  * else it does not exist (404), so ids cannot be probed across learners or tenants. Its statements
- * run on either engine through the seam (src/db/sql.ts); the `*Sync` entries and the functions
- * taking a bun:sqlite `Database` serve callers still inside a synchronous bun:sqlite transaction
- * (the ingest commit's `writeWhenFree`, course start) with the same statements.
+ * run on either engine through the seam (src/db/sql.ts).
  */
-import type { Database } from "bun:sqlite";
-import { inJsonArray, type Query, type Sql, sql, sqliteSql } from "../db/sql.ts";
+import { byDialect, inJsonArray, type Query, type Sql, sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../keyset-cursor.ts";
 import { deleteBlob } from "../media/blob-store.ts";
@@ -60,24 +57,20 @@ interface NewRecord {
   kind?: "index" | "extract";
   blobKey?: string | null;
   mimeType?: string | null;
+  /** The node whose request ingests it (an upload's); see failInterruptedDocuments. */
+  ingestNode?: string | null;
 }
 
 const insertRecord = (id: string, owner: RecordOwner, d: NewRecord): Query =>
-  sql`INSERT INTO documents (id, tenant_id, user_id, space_id, kind, filename, source_type, source_url, blob_key, mime_type, status, created_at)
+  sql`INSERT INTO documents (id, tenant_id, user_id, space_id, kind, filename, source_type, source_url, blob_key, mime_type, ingest_node, status, created_at)
       VALUES (${id}, ${owner.tenantId}, ${owner.userId}, ${d.spaceId ?? null}, ${d.kind ?? "index"}, ${d.filename},
-              ${d.sourceType}, ${d.sourceUrl ?? null}, ${d.blobKey ?? null}, ${d.mimeType ?? null}, 'processing', ${nowIso()})`;
+              ${d.sourceType}, ${d.sourceUrl ?? null}, ${d.blobKey ?? null}, ${d.mimeType ?? null}, ${d.ingestNode ?? null},
+              'processing', ${nowIso()})`;
 
 /** A new record, `processing` until its source is ingested. */
 export async function createDocumentRecord(db: Sql, owner: RecordOwner, d: NewRecord): Promise<string> {
   const id = newId();
   await db.run(insertRecord(id, owner, d));
-  return id;
-}
-
-/** As createDocumentRecord, inside a synchronous bun:sqlite transaction (the upload's commit, course start). */
-export function createDocumentRecordSync(sqlite: Database, owner: RecordOwner, d: NewRecord): string {
-  const id = newId();
-  sqliteSql(sqlite).runSync(insertRecord(id, owner, d));
   return id;
 }
 
@@ -92,39 +85,27 @@ export interface ReadyRecord {
   chunkCount: number;
 }
 
-const readyStatement = (id: string, r: ReadyRecord): Query =>
-  sql`UPDATE documents SET status = 'ready', error = NULL, blob_key = coalesce(${r.blobKey}, blob_key),
+export async function markDocumentReady(db: Sql, id: string, r: ReadyRecord): Promise<void> {
+  await db.run(
+    sql`UPDATE documents SET status = 'ready', error = NULL, blob_key = coalesce(${r.blobKey}, blob_key),
              source_type = coalesce(${r.sourceType ?? null}, source_type), mime_type = ${r.mimeType}, pages = ${r.pages},
              char_count = ${r.markdown.length}, markdown = ${r.markdown}, title = ${r.title}, chunk_count = ${r.chunkCount}
-       WHERE id = ${id}`;
-
-export async function markDocumentReady(db: Sql, id: string, r: ReadyRecord): Promise<void> {
-  await db.run(readyStatement(id, r));
+       WHERE id = ${id}`,
+  );
 }
 
-/** As markDocumentReady, inside the ingest commit (`writeWhenFree`'s synchronous transaction). */
-export function markDocumentReadySync(sqlite: Database, id: string, r: ReadyRecord): void {
-  sqliteSql(sqlite).runSync(readyStatement(id, r));
-}
-
-/**
- * What the document repeats of itself: its summary for the details, and the chunks courses leave
- * out. Synchronous: written in the ingest commit.
- */
-export function setDocumentRepeats(sqlite: Database, id: string, repeats: DocumentRepeats): void {
+/** What the document repeats of itself: its summary for the details, and the chunks courses leave out. */
+export async function setDocumentRepeats(db: Sql, id: string, repeats: DocumentRepeats): Promise<void> {
   const { chunk_ids, ...summary } = repeats;
-  sqliteSql(sqlite).runSync(
+  await db.run(
     sql`UPDATE documents SET repeats = ${JSON.stringify(summary)}, repeated_chunks = ${JSON.stringify(chunk_ids)}
          WHERE id = ${id}`,
   );
 }
 
-/**
- * What an extract record was billed. Synchronous: written in the ingest commit, with its usage
- * event (src/billing's synchronous recordUsage).
- */
-export function setBilledMicros(sqlite: Database, id: string, micros: number): void {
-  sqliteSql(sqlite).runSync(sql`UPDATE documents SET billed_micros = ${micros} WHERE id = ${id}`);
+/** What an extract record was billed: written in the ingest commit, with its usage event. */
+export async function setBilledMicros(db: Sql, id: string, micros: number): Promise<void> {
+  await db.run(sql`UPDATE documents SET billed_micros = ${micros} WHERE id = ${id}`);
 }
 
 /** The record ends in error (its original kept when `blobKey` is given); its chunks are failDocument's. */
@@ -169,9 +150,13 @@ export async function failDocument(
  * the source again. A course's documents are left alone: its resumed job ingests them. Call once at
  * start, before serving (one server per data directory, so nothing else is processing then).
  */
-export async function failInterruptedDocuments(svc: FailDeps): Promise<number> {
+export async function failInterruptedDocuments(svc: FailDeps, node: string): Promise<number> {
+  // SQLite's data directory has one server, so every upload still processing was its own (rows
+  // from before ingest_node too); on PostgreSQL other nodes' uploads are in flight: only this
+  // node's, and those no node claimed (copied from SQLite), were interrupted.
+  const mine = byDialect({ sqlite: sql``, postgres: sql` AND (ingest_node = ${node} OR ingest_node IS NULL)` });
   const rows = await svc.sql.all<{ id: string }>(
-    sql`SELECT id FROM documents WHERE status = 'processing' AND id NOT IN (SELECT document_id FROM course_documents)`,
+    sql`SELECT id FROM documents WHERE status = 'processing' AND id NOT IN (SELECT document_id FROM course_documents)${mine}`,
   );
   for (const { id } of rows)
     await failDocument(svc, id, "Processing was interrupted by a server restart; send the source again");

@@ -2,7 +2,6 @@
  * A course's podcast feed as the API and podcast apps reach it: the owner opens or revokes it;
  * its token then opens the RSS document and the ready episodes' audio, at URLs under /feeds/.
  */
-import type { Database } from "bun:sqlite";
 import type { Clock } from "../clock.ts";
 import { type CourseOwner, loadCourseOf } from "../courses/read.ts";
 import { loadCourse } from "../courses/store.ts";
@@ -16,10 +15,8 @@ import { feedOfToken, feedToken, openFeed, revokeFeed } from "./feed-tokens.ts";
 import { feedXml } from "./podcast-rss.ts";
 
 export interface FeedDeps {
-  /** The feeds and episodes, behind the two-engine seam. */
+  /** The course, its feeds and episodes, behind the two-engine seam. */
   db: Sql;
-  /** The course, whose owner is not behind it yet. */
-  sqlite: Database;
   cfg: { baseUrl: string; blobDir: string };
   feedSigner: Signer;
   clock: Clock;

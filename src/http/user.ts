@@ -1,6 +1,6 @@
 import { AppError } from "../errors.ts";
 import type { Services } from "../services.ts";
-import { discardUnreferencedUser, resolveUserSync, type User } from "../tenants/users.ts";
+import { discardUnreferencedUser, resolveUser, type User } from "../tenants/users.ts";
 import { authOf, stateOf } from "./context.ts";
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
@@ -28,19 +28,19 @@ export function headerText(request: Request, name: string): string | null {
  * created here is removed again when the request fails (discardNewUser), so a refused first write
  * leaves no learner behind.
  */
-export function userOf(svc: Services, request: Request, opts: { create: boolean }): User {
+export async function userOf(svc: Services, request: Request, opts: { create: boolean }): Promise<User> {
   const auth = authOf(request);
   const sessionUserId = stateOf(request)?.session?.userId;
   const headers = sessionUserId
     ? { externalId: null, userId: sessionUserId }
     : { externalId: headerText(request, "X-External-User-Id"), userId: headerText(request, "X-User-Id") };
   try {
-    return resolveUserSync(svc.sqlite, auth.tenantId, headers, { create: false });
+    return await resolveUser(svc.sql, auth.tenantId, headers, { create: false });
   } catch (err) {
     if (!opts.create || headers.userId !== null || !(err instanceof AppError && err.code === "USER_NOT_FOUND"))
       throw err;
   }
-  const user = resolveUserSync(svc.sqlite, auth.tenantId, headers, { create: true });
+  const user = await resolveUser(svc.sql, auth.tenantId, headers, { create: true });
   const state = stateOf(request);
   if (state) state.newUserId = user.id;
   return user;
@@ -58,7 +58,7 @@ export async function discardNewUser(svc: Services, request: Request): Promise<v
 }
 
 /** Owner of course-scoped reads and writes. */
-export function ownerOf(svc: Services, request: Request, opts: { create: boolean } = { create: false }) {
-  const user = userOf(svc, request, opts);
+export async function ownerOf(svc: Services, request: Request, opts: { create: boolean } = { create: false }) {
+  const user = await userOf(svc, request, opts);
   return { tenantId: user.tenantId, userId: user.id, user };
 }

@@ -77,6 +77,8 @@ export interface FileJobRunner {
 /** What an extraction process needs to index a document itself (src/retrieval/worker-index.ts). */
 export interface IndexJob {
   dataDir: string;
+  /** DATABASE_URL: the chunks are written to PostgreSQL; null, to the SQLite database in `dataDir`. */
+  databaseUrl: string | null;
   /** The server's embedder settings: the process makes the same embedder. */
   embedder: EmbedderConfig;
   tenantId: string;

@@ -1,5 +1,4 @@
 /** Which engine and model made a material, and model unavailability as the spec's 503. */
-import type { Database } from "bun:sqlite";
 import type { Sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { EXTRACTIVE_MODEL } from "../llm/artefacts.ts";
@@ -9,7 +8,6 @@ import type { Engine, Llm } from "../llm/types.ts";
 
 /** What building a material needs: the database and the model. */
 export interface MaterialDeps {
-  sqlite: Database;
   sql: Sql;
   llm: Llm;
 }

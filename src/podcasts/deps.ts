@@ -1,5 +1,4 @@
 /** What the podcast domain needs from the server, its speech engines included (built once at start). */
-import type { Database } from "bun:sqlite";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Sql } from "../db/sql.ts";
@@ -24,7 +23,6 @@ export type PodcastConfig = Pick<
 
 export interface PodcastDeps {
   cfg: PodcastConfig;
-  sqlite: Database;
   sql: Sql;
   llm: Llm;
   log: Logger;

@@ -5,8 +5,7 @@
  * term statistics BM25 reads (migration 0017_retrieval_bm25). A deleted chunk takes its full-text
  * row, its vector and its terms' counts along on both (triggers and foreign keys), however it goes.
  */
-import type { Database } from "bun:sqlite";
-import { type Query, type Sql, sql, sqliteSql } from "../db/sql.ts";
+import { type Query, type Sql, sql } from "../db/sql.ts";
 import { nowIso } from "../util.ts";
 import type { Chunk } from "./chunk.ts";
 import { scopeTokens } from "./scope-tokens.ts";
@@ -100,15 +99,6 @@ function deleteOwnerQuery(owner: Pick<ChunkOwner, "documentId" | "chapterId">): 
 export async function deleteChunksOf(db: Sql, owner: Pick<ChunkOwner, "documentId" | "chapterId">): Promise<number> {
   const q = deleteOwnerQuery(owner);
   return q ? db.run(q) : 0;
-}
-
-/**
- * deleteChunksOf for a caller inside a synchronous bun:sqlite transaction (the documents owner's
- * record changes), by the same statement.
- */
-export function deleteChunksOfSync(sqlite: Database, owner: Pick<ChunkOwner, "documentId" | "chapterId">): number {
-  const q = deleteOwnerQuery(owner);
-  return q ? sqliteSql(sqlite).runSync(q) : 0;
 }
 
 /** Removes every chunk of a course's chapters, as the course is deleted. */

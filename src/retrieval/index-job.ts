@@ -1,13 +1,20 @@
 /** The settings indexing off the server's thread needs (worker-index.ts): a document's, or a chapter's. */
-import type { Database } from "bun:sqlite";
 import type { Config } from "../config.ts";
+import { type Sql, sql } from "../db/sql.ts";
 import type { IndexJob } from "../ingest/types.ts";
 import type { IndexChapterInput } from "./index-chunks.ts";
 import type { ChapterIndexJob } from "./worker-index.ts";
 
 export type IndexSettings = Pick<
   Config,
-  "dataDir" | "embedder" | "embeddingModel" | "modelsDir" | "ollamaHost" | "llmTimeoutMs" | "llmKeepAlive"
+  | "dataDir"
+  | "databaseUrl"
+  | "embedder"
+  | "embeddingModel"
+  | "modelsDir"
+  | "ollamaHost"
+  | "llmTimeoutMs"
+  | "llmKeepAlive"
 >;
 
 const embedderSettings = ({
@@ -26,18 +33,19 @@ const embedderSettings = ({
   llmKeepAlive,
 });
 
-export function indexJob(
-  svc: { sqlite: Database; cfg: IndexSettings },
+export async function indexJob(
+  svc: { sql: Sql; cfg: IndexSettings },
   doc: Pick<IndexJob, "tenantId" | "userId" | "documentId">,
-): IndexJob {
+): Promise<IndexJob> {
   const spaceId =
-    svc.sqlite
-      .query<{ space_id: string | null }, [string]>("SELECT space_id FROM documents WHERE id = ?")
-      .get(doc.documentId)?.space_id ?? null;
-  return { dataDir: svc.cfg.dataDir, embedder: embedderSettings(svc.cfg), spaceId, ...doc };
+    (await svc.sql.get<{ space_id: string | null }>(sql`SELECT space_id FROM documents WHERE id = ${doc.documentId}`))
+      ?.space_id ?? null;
+  const { dataDir, databaseUrl } = svc.cfg;
+  return { dataDir, databaseUrl, embedder: embedderSettings(svc.cfg), spaceId, ...doc };
 }
 
 /** A written chapter, indexed in the extractive engine's thread (its `indexChapter` work). */
 export function chapterIndexJob(svc: { cfg: IndexSettings }, chapter: IndexChapterInput): ChapterIndexJob {
-  return { dataDir: svc.cfg.dataDir, embedder: embedderSettings(svc.cfg), chapter };
+  const { dataDir, databaseUrl } = svc.cfg;
+  return { dataDir, databaseUrl, embedder: embedderSettings(svc.cfg), chapter };
 }

@@ -12,7 +12,7 @@ export {
   documentChunks,
   type MatchedChunk,
 } from "./chunk-reads.ts";
-export { deleteChunksOf, deleteChunksOfSync, deleteCourseChunks } from "./chunk-writes.ts";
+export { deleteChunksOf, deleteCourseChunks } from "./chunk-writes.ts";
 export { createEmbedder } from "./embedders/create.ts";
 export type { Embedder } from "./embedders/types.ts";
 export type { Hit } from "./hits.ts";

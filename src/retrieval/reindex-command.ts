@@ -1,7 +1,6 @@
 /** `courseforge reindex [all]`: re-embeds stored chunks with the configured embedder, with a progress bar. */
 import type { Config } from "../config.ts";
-import { openDb } from "../db/index.ts";
-import { sqliteSql } from "../db/sql.ts";
+import { openStore } from "../db/open.ts";
 import { createEmbedder } from "./embedders/create.ts";
 import { type ReindexProgress, reindexAll } from "./reindex.ts";
 
@@ -21,18 +20,18 @@ function progressBar(startedAt: number) {
 
 export async function runReindexCommand(cfg: Config, mode: string | undefined): Promise<void> {
   if (mode !== undefined && mode !== "all") throw new Error(`reindex takes no argument or "all", got "${mode}"`);
-  const { sqlite } = await openDb(cfg.dataDir);
+  const store = await openStore(cfg);
   try {
     const embedder = createEmbedder(cfg);
     process.stderr.write(
       `Re-embedding ${mode === "all" ? "every chunk" : "chunks made by another embedder"} with ${embedder.describe()}\n`,
     );
     const { done } = await reindexAll(
-      { sql: sqliteSql(sqlite), embedder },
+      { sql: store.sql, embedder },
       { all: mode === "all", onProgress: progressBar(performance.now()) },
     );
     process.stderr.write(`${process.stderr.isTTY ? "\n" : ""}Re-embedded ${done} chunks\n`);
   } finally {
-    sqlite.close();
+    await store.close();
   }
 }

@@ -1,7 +1,6 @@
 /** Learners inside a tenant, addressed by the caller's external id or by our user UUID. */
-import type { Database } from "bun:sqlite";
 import type { users } from "../db/schema/index.ts";
-import { type Query, raw, type Sql, sql, sqliteSql } from "../db/sql.ts";
+import { type Query, raw, type Sql, sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { isUuid, newId, nowIso } from "../util.ts";
 
@@ -64,22 +63,6 @@ export async function resolveUser(db: Sql, tenantId: string, h: UserHeaders, opt
   if (found) return found;
   if (!opts.create) throw new AppError("USER_NOT_FOUND", "Unknown external user");
   return insertUser(db, tenantId, { externalId });
-}
-
-/**
- * resolveUser on the SQLite server's connection, for the request path that is still synchronous
- * (http/user.ts userOf, whose callers are the routes of other owners): the same statements.
- */
-export function resolveUserSync(sqlite: Database, tenantId: string, h: UserHeaders, opts: { create: boolean }): User {
-  const db = sqliteSql(sqlite);
-  if (h.userId != null) return knownUser(db.getSync<User>(userById(tenantId, userIdOf(h.userId))));
-  const externalId = requiredExternalId(h);
-  const found = db.getSync<User>(userByExternalId(tenantId, externalId));
-  if (found) return found;
-  if (!opts.create) throw new AppError("USER_NOT_FOUND", "Unknown external user");
-  const row = newUserRow(tenantId, { externalId });
-  db.runSync(insertUserRow(row));
-  return db.getSync<User>(userByExternalId(tenantId, externalId))!;
 }
 
 function userIdOf(userId: string): string {

@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  addUsage,
   chargeWithinTestCap,
   extractionCharge,
   monthBounds,
   monthlyTotals,
   PRICES_MICROS,
-  recordUsage,
   testCapStatus,
   withTestCapCharge,
 } from "../../src/billing/index.ts";
@@ -95,23 +95,39 @@ describe("ledger and test-key caps", () => {
   };
 
   test("monthly totals per operation, this month only, this tenant only", async () => {
-    recordUsage(opened.db, {
+    await addUsage(sqliteSql(opened.sqlite), {
       tenantId,
       keyEnv: "production",
       operation: "extract.pages",
       quantity: 13,
       amountMicros: 26_000,
     });
-    recordUsage(opened.db, { tenantId, keyEnv: "test", operation: "extract.pages", quantity: 3, amountMicros: 6_000 });
-    recordUsage(opened.db, {
+    await addUsage(sqliteSql(opened.sqlite), {
+      tenantId,
+      keyEnv: "test",
+      operation: "extract.pages",
+      quantity: 3,
+      amountMicros: 6_000,
+    });
+    await addUsage(sqliteSql(opened.sqlite), {
       tenantId,
       keyEnv: "production",
       operation: "extract.documents",
       quantity: 1,
       amountMicros: 1_000,
     });
-    recordUsage(opened.db, { tenantId, keyEnv: "production", operation: "notes", amountMicros: 50_000 });
-    recordUsage(opened.db, { tenantId: otherTenant, keyEnv: "production", operation: "notes", amountMicros: 50_000 });
+    await addUsage(sqliteSql(opened.sqlite), {
+      tenantId,
+      keyEnv: "production",
+      operation: "notes",
+      amountMicros: 50_000,
+    });
+    await addUsage(sqliteSql(opened.sqlite), {
+      tenantId: otherTenant,
+      keyEnv: "production",
+      operation: "notes",
+      amountMicros: 50_000,
+    });
     opened.sqlite.run(
       "INSERT INTO usage_events (id, tenant_id, key_env, operation, quantity, amount_micros, created_at) VALUES (?, ?, 'production', 'notes', 1, 50000, ?)",
       [newId(), tenantId, lastMonth()],
@@ -158,8 +174,8 @@ describe("ledger and test-key caps", () => {
 
   test("production courses, last month's courses and other tenants' do not count toward the cap", async () => {
     const fresh = (await ensureTenant(sqliteSql(opened.sqlite), "initech")).id;
-    recordUsage(opened.db, { tenantId: fresh, keyEnv: "production", operation: "query" });
-    recordUsage(opened.db, { tenantId, keyEnv: "test", operation: "query" });
+    await addUsage(sqliteSql(opened.sqlite), { tenantId: fresh, keyEnv: "production", operation: "query" });
+    await addUsage(sqliteSql(opened.sqlite), { tenantId, keyEnv: "test", operation: "query" });
     for (let i = 0; i < 60; i++) {
       opened.sqlite.run(
         "INSERT INTO usage_events (id, tenant_id, key_env, operation, quantity, amount_micros, created_at) VALUES (?, ?, 'test', 'query', 1, 0, ?)",
@@ -175,7 +191,8 @@ describe("ledger and test-key caps", () => {
 
   test("the 50 query cap", async () => {
     const t = (await ensureTenant(sqliteSql(opened.sqlite), "hooli")).id;
-    for (let i = 0; i < 50; i++) recordUsage(opened.db, { tenantId: t, keyEnv: "test", operation: "query" });
+    for (let i = 0; i < 50; i++)
+      await addUsage(sqliteSql(opened.sqlite), { tenantId: t, keyEnv: "test", operation: "query" });
     const over = chargeWithinTestCap(sqliteSql(opened.sqlite), "query", caps, new Date(), {
       tenantId: t,
       keyEnv: "test",

@@ -6,15 +6,13 @@
  * The documents owner (a course's source records) is still bun:sqlite's: on PostgreSQL an empty
  * SQLite data directory stands in for it, and the courses here are topics.
  */
-import type { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { deleteCourse } from "../../src/courses/delete.ts";
 import { courseGenerationJob } from "../../src/courses/generate-job.ts";
 import { COURSE_JOB } from "../../src/courses/progress.ts";
 import { resumeCourse } from "../../src/courses/resume.ts";
 import { type Requester, type StartDeps, startTopicCourse } from "../../src/courses/start.ts";
-import { openDb } from "../../src/db/index.ts";
-import { raw, type Sql, SqliteSql, sql } from "../../src/db/sql.ts";
+import { raw, type Sql, sql } from "../../src/db/sql.ts";
 import type { AppError, FailureReason } from "../../src/errors.ts";
 import { enqueueJob } from "../../src/jobs/queue.ts";
 import type { Llm } from "../../src/llm/types.ts";
@@ -88,32 +86,28 @@ async function failedCourse(db: Sql, name: string) {
   return seeded;
 }
 
-/** The engine's server pieces: its Sql, and the bun:sqlite connection of the documents owner. */
-function startDeps(db: Sql, sqlite: Database, dataDir: string): StartDeps {
-  return { sql: db, sqlite, llm, clock, cfg: { ...caps, searxngUrl: "", dataDir, blobDir: dataDir } };
+/** The engine's server pieces: its Sql and its address. */
+function startDeps(e: Engine, dataDir: string): StartDeps {
+  return {
+    sql: e.db,
+    databaseAddress: e.address,
+    llm,
+    clock,
+    cfg: { ...caps, searxngUrl: "", dataDir, blobDir: dataDir },
+  };
 }
 
 describe.each(ENGINES)("course creation and resume on %s", (_, open) => {
   let e: Engine;
-  let side: { sqlite: Database; dir: string } | null = null;
   let svc: StartDeps;
   const dataDir = tempDir("cf-start-blobs-");
 
   // initdb on a loaded machine takes longer than a hook's default 5 s.
   beforeAll(async () => {
     e = await open();
-    let sqlite: Database;
-    if (e.db instanceof SqliteSql) sqlite = e.db.db;
-    else {
-      const dir = tempDir("cf-start-side-");
-      side = { sqlite: (await openDb(dir)).sqlite, dir };
-      sqlite = side.sqlite;
-    }
-    svc = startDeps(e.db, sqlite, dataDir);
+    svc = startDeps(e, dataDir);
   }, 120_000);
   afterAll(async () => {
-    side?.sqlite.close();
-    if (side) cleanup(side.dir);
     cleanup(dataDir);
     await e?.close();
   });
@@ -229,15 +223,12 @@ describe.each(ENGINES)("course creation and resume on %s", (_, open) => {
 
 describe("course creation and resume across PostgreSQL connections", () => {
   let e: Engine;
-  let side: { sqlite: Database; dir: string };
   let svc: StartDeps;
   const dataDir = tempDir("cf-start-blobs-");
 
   beforeAll(async () => {
     e = await postgresEngine();
-    const dir = tempDir("cf-start-side-");
-    side = { sqlite: (await openDb(dir)).sqlite, dir };
-    svc = startDeps(e.db, side.sqlite, dataDir);
+    svc = startDeps(e, dataDir);
     // A slow tenant's usage event and a resume's job hold their transaction open a while, so a
     // second request reads the cap or the course's jobs while the first has not committed: only
     // the lock keeps it from passing too.
@@ -245,8 +236,6 @@ describe("course creation and resume across PostgreSQL connections", () => {
     await slowWrites(e.db, { table: "jobs", on: "INSERT", seconds: 0.5, when: `NEW.payload LIKE '%"resume":true%'` });
   }, 120_000);
   afterAll(async () => {
-    side?.sqlite.close();
-    if (side) cleanup(side.dir);
     cleanup(dataDir);
     await e?.close();
   });
@@ -268,7 +257,7 @@ describe("course creation and resume across PostgreSQL connections", () => {
     const c = await failedCourse(e.db, "resume-delete");
     const results = await Promise.allSettled([
       resumeCourse(svc, c.owner, c.courseId, "r"),
-      deleteCourse({ db: e.db, sqlite: side.sqlite, cfg: { blobDir: dataDir } }, c.owner, c.courseId, episodeBlobKeys),
+      deleteCourse({ db: e.db, cfg: { blobDir: dataDir } }, c.owner, c.courseId, episodeBlobKeys),
     ]);
     const codes = results.map((r) => (r.status === "fulfilled" ? "ok" : (r.reason as AppError).code));
     // Whichever locks the course first wins: the delete sees the resume's job, or the resume no course.

@@ -9,6 +9,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { type OpenedDb, openDb } from "../../src/db/index.ts";
+import { sqliteSql } from "../../src/db/sql.ts";
 import { writeWhenFree } from "../../src/db/write-when-free.ts";
 import { cleanup, tempDir } from "../helpers/server.ts";
 
@@ -33,7 +34,7 @@ test("a write waits for another connection's lock while the event loop runs", as
   const ticker = setInterval(() => ticks++, 5);
   const release = setTimeout(() => other.run("COMMIT"), 200);
   const started = performance.now();
-  const n = await writeWhenFree(opened.sqlite, () => {
+  const n = await writeWhenFree(sqliteSql(opened.sqlite), async () => {
     opened.sqlite.run("INSERT INTO notes (body) VALUES ('ours')");
     return opened.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM notes").get()!.n;
   });
@@ -50,7 +51,7 @@ test("a write waits for another connection's lock while the event loop runs", as
 
 test("an error of the write itself is thrown at once and rolls the transaction back", async () => {
   await expect(
-    writeWhenFree(opened.sqlite, () => {
+    writeWhenFree(sqliteSql(opened.sqlite), async () => {
       opened.sqlite.run("INSERT INTO notes (body) VALUES ('half')");
       throw new Error("refused");
     }),
@@ -68,13 +69,13 @@ test("writes that wait for the lock together commit together, and one that throw
   const visibleElsewhere = (body: string) =>
     other.query<{ n: number }, [string]>("SELECT count(*) AS n FROM notes WHERE body = ?").get(body)!.n;
   const settled = await Promise.allSettled([
-    writeWhenFree(opened.sqlite, () => insert("first")),
-    writeWhenFree(opened.sqlite, () => {
+    writeWhenFree(sqliteSql(opened.sqlite), async () => insert("first")),
+    writeWhenFree(sqliteSql(opened.sqlite), async () => {
       insert("refused");
       throw new Error("refused");
     }),
     // Run in the same transaction as the first: another connection does not see the first yet.
-    writeWhenFree(opened.sqlite, () => {
+    writeWhenFree(sqliteSql(opened.sqlite), async () => {
       insert("third");
       return visibleElsewhere("first");
     }),

@@ -15,6 +15,7 @@ import {
   createDocumentRecord,
   type DocumentOwner,
   deleteDocument,
+  failInterruptedDocuments,
   listDocuments,
   loadDocument,
   loadOwnedDocument,
@@ -96,6 +97,19 @@ describe.each(ENGINES)("document records on %s", (_, open) => {
     const missing = newId();
     await expect(assertOwnedDocuments(e.db, other, [id, missing])).rejects.toThrow(
       `Documents not found: ${id}, ${missing}`,
+    );
+  });
+
+  test("at start a node marks interrupted its own uploads still processing; on PostgreSQL never another node's", async () => {
+    const { owner } = await seedCourse(e.db, "restarts");
+    const mine = await createDocumentRecord(e.db, owner, { ...upload("mine.md"), ingestNode: "node-a" });
+    const theirs = await createDocumentRecord(e.db, owner, { ...upload("theirs.md"), ingestNode: "node-b" });
+    const unclaimed = await createDocumentRecord(e.db, owner, upload("copied.md"));
+    await failInterruptedDocuments({ sql: e.db }, "node-a");
+    const status = async (id: string) => (await loadDocument(e.db, id)).status;
+    expect([await status(mine), await status(theirs), await status(unclaimed)]).toEqual(
+      // SQLite's data directory has one server: every upload still processing was its own.
+      e.db.dialect === "postgres" ? ["error", "processing", "error"] : ["error", "error", "error"],
     );
   });
 

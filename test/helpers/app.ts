@@ -5,7 +5,6 @@
  * starts in milliseconds rather than a process's second, and it does not compete for the CPU.
  */
 import { loadConfig } from "../../src/config.ts";
-import { sqliteSql } from "../../src/db/sql.ts";
 import type { Logger } from "../../src/log.ts";
 import { listen, openApp } from "../../src/server.ts";
 import { createKey, type KeyEnv } from "../../src/tenants/keys.ts";
@@ -74,7 +73,7 @@ export async function startApp(opts: AppOptions = {}): Promise<TestApp> {
       return app.handle(new Request(resolveUrl(input), init));
     },
     async createKey(tenant: string, env: KeyEnv = "test", rateLimit?: number) {
-      return (await createKey(sqliteSql(svc.sqlite), { tenant, env, rateLimit: rateLimit ?? null })).key;
+      return (await createKey(svc.sql, { tenant, env, rateLimit: rateLimit ?? null })).key;
     },
     async stop(stopOpts) {
       // A test may stop it before its shared teardown does.

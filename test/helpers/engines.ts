@@ -11,6 +11,8 @@ import { cleanup, tempDir } from "./server.ts";
 
 export interface Engine {
   db: Sql;
+  /** What a worker thread opens the same database by: the SQLite file, or the PostgreSQL URL. */
+  address: string;
   close(): Promise<void>;
 }
 
@@ -19,6 +21,7 @@ export async function sqliteEngine(): Promise<Engine> {
   const o = await openDb(dir);
   return {
     db: sqliteSql(o.sqlite),
+    address: o.sqlite.filename,
     async close() {
       o.sqlite.close();
       cleanup(dir);
@@ -29,7 +32,7 @@ export async function sqliteEngine(): Promise<Engine> {
 export async function postgresEngine(): Promise<Engine> {
   const pg = await startPostgres();
   await migratePostgres(pg.client);
-  return { db: postgresSql(pg.client), close: () => pg.stop() };
+  return { db: postgresSql(pg.client), address: pg.url, close: () => pg.stop() };
 }
 
 export const ENGINES: [string, () => Promise<Engine>][] = [

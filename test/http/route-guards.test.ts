@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { systemClock } from "../../src/clock.ts";
+import type { SqliteSql } from "../../src/db/sql.ts";
 import { enqueueJob } from "../../src/jobs/queue.ts";
 import { EPISODE_JOB } from "../../src/podcasts/generate.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
@@ -108,7 +109,7 @@ const routes = (): Record<string, Line> => {
 
 /** The owner's learner id in the database, for the rows written straight into it. */
 function ownerRow(courseId: string): { tenantId: string; userId: string } {
-  const row = srv.svc.sqlite
+  const row = (srv.svc.sql as SqliteSql).db
     .query<{ tenant_id: string; user_id: string }, [string]>("SELECT tenant_id, user_id FROM courses WHERE id = ?")
     .get(courseId)!;
   return { tenantId: row.tenant_id, userId: row.user_id };
@@ -231,7 +232,7 @@ test("every route handler that returns a promise is declared async", async () =>
   );
   expect(signIn.status).toBe(201);
   // The notes' reader reads notes once written (a row, not a generation: only the read is checked).
-  srv.svc.sqlite.run(
+  (srv.svc.sql as SqliteSql).db.run(
     `INSERT INTO course_notes (id, course_id, model, learning_goal, learning_style, tutor_tone, notes, engine, created_at)
      VALUES ('notes', ?, 'extractive', 'exams', 'concise', 'mentor', '# Notes', 'extractive', ?)`,
     [ids.course, new Date().toISOString()],

@@ -73,7 +73,15 @@ test("an extraction process killed while it holds a turn's commit settles none o
       filename: `note-${i}.txt`,
       kind: "txt" as const,
       limits: fileLimits(cfg),
-      index: { dataDir, embedder: embedderSettings, tenantId: "t", userId: null, documentId: id, spaceId: null },
+      index: {
+        dataDir,
+        databaseUrl: null,
+        embedder: embedderSettings,
+        tenantId: "t",
+        userId: null,
+        documentId: id,
+        spaceId: null,
+      },
     });
   }
   sqlite.close();

@@ -1,4 +1,5 @@
 /** In-process Services over a fresh data directory, for domain functions called without HTTP. */
+import type { Database } from "bun:sqlite";
 import { systemClock } from "../../src/clock.ts";
 import { loadConfig } from "../../src/config.ts";
 import { openDb } from "../../src/db/index.ts";
@@ -14,7 +15,9 @@ import type { Services } from "../../src/services.ts";
 import { webhookSendOptions } from "../../src/webhooks/send.ts";
 import { tempDir } from "../helpers/server.ts";
 
-export async function localServices(env: Record<string, string> = {}): Promise<Services & { dataDir: string }> {
+export async function localServices(
+  env: Record<string, string> = {},
+): Promise<Services & { dataDir: string; sqlite: Database }> {
   const dataDir = tempDir("cf-materials-");
   const cfg = loadConfig({
     DATA_DIR: dataDir,
@@ -23,14 +26,15 @@ export async function localServices(env: Record<string, string> = {}): Promise<S
     LLM_MAX_RETRIES: "0",
     ...env,
   });
-  const { db, sqlite } = await openDb(dataDir);
+  const { sqlite } = await openDb(dataDir);
   const llm = await createLlm(cfg, { retryDelayMs: 1 });
   const signer = createSigner("local-services");
   return {
     cfg,
-    db,
     sqlite,
     sql: sqliteSql(sqlite),
+    databaseAddress: sqlite.filename,
+    node: "local-services",
     events: localBus(sqlite),
     log: createLogger("error"),
     llm,

@@ -64,6 +64,7 @@ test("a long chapter is indexed off the calling thread, which keeps running, and
   );
   const cfg = {
     dataDir: dir,
+    databaseUrl: null,
     embedder: "builtin" as const,
     embeddingModel: null,
     modelsDir: dir,

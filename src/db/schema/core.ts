@@ -147,6 +147,7 @@ export const documents = sqliteTable(
     title: text("title"),
     repeats: text("repeats"),
     repeatedChunks: text("repeated_chunks"),
+    ingestNode: text("ingest_node"),
     status: text("status", { enum: ["processing", "ready", "error"] }).notNull(),
     error: text("error"),
     chunkCount: integer("chunk_count").notNull().default(0),

@@ -104,12 +104,12 @@ export const consoleSessionRoutes = (svc: Services, limiter: RateLimiter) => {
     )
     .get(
       PATH,
-      ({ request, set }) => {
+      async ({ request, set }) => {
         // app.ts looked the session up when it authenticated the request.
         const session = stateOf(request)?.session;
         if (!session) throw unauthorized("No console session; sign in with POST /v2/console/session");
         set.headers["cache-control"] = "no-store";
-        return sessionView(session.auth, userOf(svc, request, { create: false }), session.expiresAt);
+        return sessionView(session.auth, await userOf(svc, request, { create: false }), session.expiresAt);
       },
       {
         response: { 200: Session, ...errors("USER_NOT_FOUND") },

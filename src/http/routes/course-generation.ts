@@ -30,8 +30,8 @@ import {
 } from "./course-schemas.ts";
 import { keepOpen, sseResponse } from "./course-sse.ts";
 
-function requester(svc: Services, request: Request): Requester {
-  return { auth: authOf(request), user: userOf(svc, request, { create: true }), requestId: requestIdOf(request) };
+async function requester(svc: Services, request: Request): Promise<Requester> {
+  return { auth: authOf(request), user: await userOf(svc, request, { create: true }), requestId: requestIdOf(request) };
 }
 
 interface Reply {
@@ -84,7 +84,7 @@ export const courseGenerationRoutes = (svc: Services) =>
       "/v2/courses/generate",
       async ({ request, query, body, set, server }) => {
         const startedAt = performance.now();
-        const who = requester(svc, request);
+        const who = await requester(svc, request);
         const job = await startTopicCourse(svc, who, {
           topic: body.topic,
           numChapters: body.num_chapters ?? 4,
@@ -148,7 +148,7 @@ export const courseGenerationRoutes = (svc: Services) =>
         let many: boolean;
         try {
           const form = parseFilesForm(uploads.fields);
-          who = requester(svc, request);
+          who = await requester(svc, request);
           many = form.organization === "separate_courses";
           jobs = await startSourceCourses(svc, who, {
             topic: form.topic ?? null,
@@ -208,7 +208,7 @@ export const courseGenerationRoutes = (svc: Services) =>
     )
     .get(
       "/v2/courses/:course_id/progress",
-      async ({ request, params }) => courseProgress(svc.sql, ownerOf(svc, request), params.course_id),
+      async ({ request, params }) => courseProgress(svc.sql, await ownerOf(svc, request), params.course_id),
       {
         headers: UserHeaders,
         params: CourseIdParams,
@@ -223,7 +223,8 @@ export const courseGenerationRoutes = (svc: Services) =>
     )
     .post(
       "/v2/courses/:course_id/resume",
-      async ({ request, params }) => resumeCourse(svc, ownerOf(svc, request), params.course_id, requestIdOf(request)),
+      async ({ request, params }) =>
+        resumeCourse(svc, await ownerOf(svc, request), params.course_id, requestIdOf(request)),
       {
         headers: UserHeaders,
         params: CourseIdParams,
@@ -240,7 +241,7 @@ export const courseGenerationRoutes = (svc: Services) =>
 
 /** A job is its learner's, like the course it builds: the user header is required (422 USER_REQUIRED). */
 async function jobOf(svc: Services, request: Request, jobId: string) {
-  return jobResource(svc.sql, await ownedJob(svc.sql, ownerOf(svc, request), jobId));
+  return jobResource(svc.sql, await ownedJob(svc.sql, await ownerOf(svc, request), jobId));
 }
 
 /** GET /v2/jobs/{id} and its unversioned alias: the same route but for the summary. */

@@ -93,9 +93,12 @@ export const courseReadRoutes = (svc: Services) => {
       // The hottest authenticated read: serialised here rather than re-encoded against the response
       // schema on every call (that was a sixth of its time); the schema still documents it.
       async ({ request, query }) =>
-        new Response(JSON.stringify(await listCourses(db, ownerOf(svc, request), query.limit ?? 20, query.cursor)), {
-          headers: { "content-type": "application/json" },
-        }),
+        new Response(
+          JSON.stringify(await listCourses(db, await ownerOf(svc, request), query.limit ?? 20, query.cursor)),
+          {
+            headers: { "content-type": "application/json" },
+          },
+        ),
       {
         headers: UserHeaders,
         query: t.Object(PAGE_QUERY),
@@ -107,7 +110,7 @@ export const courseReadRoutes = (svc: Services) => {
     )
     .get(
       "/v2/courses/:course_id",
-      async ({ request, params }) => readCourse(db, ownerOf(svc, request), params.course_id),
+      async ({ request, params }) => readCourse(db, await ownerOf(svc, request), params.course_id),
       {
         headers: UserHeaders,
         params: CourseIdParams,
@@ -122,7 +125,7 @@ export const courseReadRoutes = (svc: Services) => {
     .delete(
       "/v2/courses/:course_id",
       async ({ request, params, set }) => {
-        await deleteCourse({ ...svc, db }, ownerOf(svc, request), params.course_id, episodeBlobKeys);
+        await deleteCourse({ ...svc, db }, await ownerOf(svc, request), params.course_id, episodeBlobKeys);
         set.status = 204;
       },
       {

@@ -91,7 +91,7 @@ export const documentExtractRoutes = (svc: Services) =>
         const hasUser = request.headers.has("x-user-id") || request.headers.has("x-external-user-id");
         const requester = {
           tenantId: auth.tenantId,
-          userId: hasUser ? userOf(svc, request, { create: true }).id : null,
+          userId: hasUser ? (await userOf(svc, request, { create: true })).id : null,
           apiKeyId: auth.keyId,
           keyEnv: auth.keyEnv,
         };

@@ -87,8 +87,8 @@ export const documentRoutes = (svc: Services) =>
     .post(
       "/v2/documents/process",
       async ({ request }) =>
-        withSourceUploads(request, svc.cfg, (sources) =>
-          processDocuments(svc, ownerOf(svc, request, { create: true }), sources),
+        withSourceUploads(request, svc.cfg, async (sources) =>
+          processDocuments(svc, await ownerOf(svc, request, { create: true }), sources),
         ),
       {
         parse: bodyReadByRoute,
@@ -114,7 +114,7 @@ export const documentRoutes = (svc: Services) =>
     .post(
       "/v2/documents/query",
       async ({ request, body }) =>
-        queryDocuments(svc, authOf(request), ownerOf(svc, request), {
+        queryDocuments(svc, authOf(request), await ownerOf(svc, request), {
           question: body.question,
           documentIds: body.document_ids,
           spaceId: body.space_id,
@@ -149,7 +149,7 @@ export const documentRoutes = (svc: Services) =>
     .get(
       "/v2/documents",
       async ({ request, query }) =>
-        listDocuments(svc.sql, ownerOf(svc, request), {
+        listDocuments(svc.sql, await ownerOf(svc, request), {
           limit: query.limit ?? 20,
           cursor: query.cursor,
           spaceId: query.space_id,
@@ -166,7 +166,7 @@ export const documentRoutes = (svc: Services) =>
     .get(
       "/v2/documents/:document_id",
       async ({ request, params }) =>
-        toDocumentResource(await loadOwnedDocument(svc.sql, ownerOf(svc, request), params.document_id)),
+        toDocumentResource(await loadOwnedDocument(svc.sql, await ownerOf(svc, request), params.document_id)),
       {
         headers: UserHeaders,
         params: t.Object({ document_id: t.String({ description: "Document id" }) }),
@@ -182,7 +182,7 @@ export const documentRoutes = (svc: Services) =>
     .delete(
       "/v2/documents/:document_id",
       async ({ request, params, set }) => {
-        await deleteDocument(svc, ownerOf(svc, request), params.document_id);
+        await deleteDocument(svc, await ownerOf(svc, request), params.document_id);
         set.status = 204;
       },
       {

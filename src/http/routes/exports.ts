@@ -24,7 +24,7 @@ export const exportRoutes = (svc: Services) => {
     .get(
       "/v2/courses/:course_id/export",
       async ({ request, params, query }) => {
-        const pkg = await exportPackage(svc, ownerOf(svc, request), params.course_id, query.format);
+        const pkg = await exportPackage(svc, await ownerOf(svc, request), params.course_id, query.format);
         return new Response(pkg.body, {
           headers: {
             "content-type": pkg.contentType,
@@ -74,7 +74,7 @@ export const exportRoutes = (svc: Services) => {
     .post(
       "/v2/courses/:course_id/podcasts/feed",
       async ({ request, params, set }) => {
-        const { created, view } = await courseFeed(feeds, ownerOf(svc, request), params.course_id);
+        const { created, view } = await courseFeed(feeds, await ownerOf(svc, request), params.course_id);
         set.status = created ? 201 : 200;
         // The URL is a credential for the feed: not to be kept by caches.
         set.headers["cache-control"] = "private, no-store";
@@ -95,7 +95,7 @@ export const exportRoutes = (svc: Services) => {
     .delete(
       "/v2/courses/:course_id/podcasts/feed",
       async ({ request, params, set }) => {
-        await revokeCourseFeed(feeds, ownerOf(svc, request), params.course_id);
+        await revokeCourseFeed(feeds, await ownerOf(svc, request), params.course_id);
         set.status = 204;
         return "";
       },

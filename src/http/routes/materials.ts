@@ -67,7 +67,7 @@ const NEEDS_COMPLETED = "409 (COURSE_GENERATING / COURSE_NOT_COMPLETED) while th
 
 export const materialRoutes = (svc: Services) => {
   const db = svc.sql;
-  const course = (request: Request, id: string) => loadCourseOf(db, ownerOf(svc, request), id);
+  const course = async (request: Request, id: string) => loadCourseOf(db, await ownerOf(svc, request), id);
 
   return new Elysia({ name: "materials" })
     .get(
@@ -104,7 +104,7 @@ export const materialRoutes = (svc: Services) => {
     .post(
       "/v2/courses/:course_id/generate-notes",
       async ({ request, params, body }) => {
-        const owner = ownerOf(svc, request);
+        const owner = await ownerOf(svc, request);
         const { notes, cached } = await generateNotes(svc, await loadCourseOf(db, owner, params.course_id), {
           modelKey: body?.model_key,
           learning_goal: body?.learning_goal ?? "exams",
@@ -243,7 +243,7 @@ export const materialRoutes = (svc: Services) => {
     .post(
       "/v2/courses/:course_id/ask",
       async ({ request, params, body }) => {
-        const owner = ownerOf(svc, request);
+        const owner = await ownerOf(svc, request);
         return askCourse(svc, await loadCourseOf(db, owner, params.course_id), {
           question: body.question,
           auth: authOf(request),

@@ -41,7 +41,7 @@ export const podcastRoutes = (svc: AppServices) =>
       // and the executable's minified text of a handler returning a promise may not show it
       // (test/http/route-guards.test.ts holds every route to this).
       async ({ request, params, query }) => {
-        const owner = ownerOf(svc, request);
+        const owner = await ownerOf(svc, request);
         return generatePodcasts(svc, {
           owner,
           courseId: params.course_id,
@@ -77,7 +77,7 @@ export const podcastRoutes = (svc: AppServices) =>
       async ({ request, params, set }) => {
         // Audio URLs inside are signed and expire: the listing must not be cached.
         set.headers["cache-control"] = "private, no-store";
-        return listPodcasts(svc, ownerOf(svc, request), params.course_id);
+        return listPodcasts(svc, await ownerOf(svc, request), params.course_id);
       },
       {
         headers: UserHeaders,

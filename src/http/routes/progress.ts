@@ -26,7 +26,7 @@ const LEARNER = "Per learner: another learner's or tenant's course is 404, and p
 export const progressRoutes = (svc: Services) => {
   const stores = { db: svc.sql };
   const access = async (request: Request, courseId: string) => {
-    const owner = ownerOf(svc, request);
+    const owner = await ownerOf(svc, request);
     return { owner, course: await loadCourseOf(stores.db, owner, courseId) };
   };
 

@@ -48,7 +48,7 @@ export const userRoutes = (svc: Services) => {
   return new Elysia({ name: "users" })
     .post("/v2/users", register, registerDoc)
     .post("/users", register, { ...registerDoc, detail: { ...registerDoc.detail, summary: "Alias of POST /v2/users" } })
-    .get("/v2/users/me", ({ request }) => toUserResource(userOf(svc, request, { create: false })), {
+    .get("/v2/users/me", async ({ request }) => toUserResource(await userOf(svc, request, { create: false })), {
       headers: UserHeaders,
       response: { 200: UserResource },
       detail: { summary: "The calling learner", tags: ["users"] },
@@ -56,7 +56,7 @@ export const userRoutes = (svc: Services) => {
     .patch(
       "/v2/users/me",
       async ({ request, body }) =>
-        toUserResource(await updateUserProfile(svc.sql, userOf(svc, request, { create: true }), body)),
+        toUserResource(await updateUserProfile(svc.sql, await userOf(svc, request, { create: true }), body)),
       {
         headers: UserHeaders,
         body: t.Object({
