@@ -85,7 +85,7 @@ export const settings = {
   dataDir: setting(
     "DATA_DIR",
     "./data",
-    "Directory for the SQLite database, its secrets, and blobs unless BLOB_DIR is set",
+    "Directory for the SQLite database (unless DATABASE_URL is set), the node's identity and secrets, and blobs unless BLOB_DIR is set",
     str,
   ),
   databaseUrl: setting(
