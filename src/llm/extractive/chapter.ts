@@ -8,9 +8,11 @@ import type { ChapterDraft } from "../schemas.ts";
 import type { Passage } from "../types.ts";
 import { leansOnPrevious } from "./back-reference.ts";
 import { keyConcepts } from "./concepts.ts";
+import { subjectless, withEntryTerm } from "./entry-descriptions.ts";
 import { exhibitMarkdown, exhibitOf, introduces, needsExhibit } from "./exhibits.ts";
 import { quizFor } from "./quiz.ts";
 import { topSentences } from "./rank.ts";
+import { headingPaths, taskSentences } from "./tasks.ts";
 import { containsPhrase, pointsElsewhere, type Sentence, sentencesOf } from "./text.ts";
 
 const BODY_SENTENCES = 14;
@@ -95,12 +97,33 @@ function compose(title: string, chosen: Sentence[], exhibits: Map<Sentence, stri
   return parts.join("\n\n");
 }
 
+/**
+ * The sentences as statements: a section's first sentence that describes its heading's term
+ * without naming it is paired with the term ("PATH — A colon-separated list …"), and any other
+ * description without a subject is left out (entry-descriptions.ts).
+ */
+function asEntries(sentences: Sentence[]): Sentence[] {
+  const opened = new Set<string>();
+  const out: Sentence[] = [];
+  for (const s of sentences) {
+    const key = `${s.passageId}\u0000${s.heading ?? ""}`;
+    const first = !opened.has(key) && !s.follows;
+    opened.add(key);
+    const text = first ? withEntryTerm(s.text, s.heading) : subjectless(s.text) ? null : s.text;
+    if (text) out.push(text === s.text ? s : { ...s, text });
+  }
+  return out;
+}
+
 export function extractiveChapter(input: {
   chapterTitle: string;
   objectives: string[];
   passages: Passage[];
 }): ChapterDraft {
-  const sentences = sentencesOf(input.passages);
+  // The reader's exercises are tasks, not what the chapter teaches (tasks.ts).
+  const all = sentencesOf(input.passages);
+  const tasks = taskSentences(all, headingPaths(input.passages));
+  const sentences = asEntries(all.filter((s) => !tasks.has(s)));
   const exhibits = introducedExhibits(input.passages, sentences);
   const query = [input.chapterTitle, ...input.objectives].join(". ");
   // A line without a stop (a title: "The DNA Methylome of Human …") would run into the next sentence
