@@ -28,8 +28,8 @@ export const exerciseHeading = (heading: string | readonly string[] | null | und
       : heading.some((h) => EXERCISE_HEADING.test(h.trim()));
 
 // Words that open a phrase set before a sentence's main clause: a preposition, a conjunction, an
-// adverb, a participle ("Using …", "Given …") or "To …".
-const OPENING_TAGS = ["Preposition", "Conjunction", "Adverb", "Gerund", "Participle", "PastTense"];
+// adverb (the tagger reads "Next" as an adjective), a participle ("Using …", "Given …") or "To …".
+const OPENING_TAGS = ["Preposition", "Conjunction", "Adverb", "Adjective", "Gerund", "Participle", "PastTense"];
 const MAX_OPENING_WORDS = 14;
 
 /**
@@ -41,13 +41,16 @@ function ordersAfterOpening(sentence: string): boolean {
   const comma = sentence.indexOf(", ");
   // An entry or an aside before the comma ("term — A senior official (i.e., assume …") is no opening phrase.
   if (comma < 0 || /[—()[\]:;]/.test(sentence.slice(0, comma))) return false;
-  const opening = taggedSentences(sentence.slice(0, comma))[0]?.terms ?? [];
-  if (opening.length === 0 || opening.length > MAX_OPENING_WORDS) return false;
-  const first = opening[0]!;
+  // The sentence's own tags, which instructs() has read already: the opening ends on the first comma.
+  const terms = taggedSentences(sentence)[0]?.terms ?? [];
+  const end = terms.findIndex((t) => t.post.includes(","));
+  if (end < 0 || end + 1 > MAX_OPENING_WORDS) return false;
+  const first = terms[0]!;
   if (!OPENING_TAGS.some((t) => first.tags.includes(t)) && !/^to$/i.test(first.text)) return false;
-  const main = taggedSentences(sentence.slice(comma + 2))[0]?.terms ?? [];
-  // Both tags: a bare "print" the tagger calls imperative before a verb ("print displays …") is a noun there.
-  return main.length >= 3 && main[0]!.tags.includes("Imperative") && main[0]!.tags.includes("Infinitive");
+  const main = terms.slice(end + 1);
+  // A verb's base form: a bare "print" the tagger reads as a verb before another ("print displays …") is a noun there.
+  const verb = main[0]?.tags ?? [];
+  return main.length >= 3 && verb.includes("Verb") && verb.includes("Infinitive") && !verb.includes("Gerund");
 }
 
 // An entry's term ("SAMPLE_RATE — The number …", "access token — …") may read as an order; its description is judged.
