@@ -63,11 +63,12 @@ export function setsTask(sentence: string): boolean {
 }
 
 /**
- * The sentences that belong to the reader's tasks: every sentence of an exercise section, each
- * task sentence, and, after a numbered "Exercise N" label, the rest of its passage under that
- * heading (the exercise's own setting: "A palindrome is … Write a function …").
+ * The sentences of the document's own exercises: every sentence of an exercise section and, after a
+ * numbered "Exercise N" label, the rest of its passage under that heading (the exercise's own
+ * setting: "A palindrome is … Write a function …"). Read off headings and labels, no tagger: a task
+ * sentence elsewhere is told by setsTask, for the sentences a builder considers.
  */
-export function taskSentences(
+export function exerciseSentences(
   sentences: Sentence[],
   headingPathOf?: (s: Sentence) => readonly string[],
 ): Set<Sentence> {
@@ -76,7 +77,7 @@ export function taskSentences(
   for (const s of sentences) {
     if (run && (run.passageId !== s.passageId || run.heading !== s.heading)) run = null;
     if (opensExercise(s.text)) run = { passageId: s.passageId, heading: s.heading };
-    if (run || exerciseHeading(s.heading) || exerciseHeading(headingPathOf?.(s)) || setsTask(s.text)) out.add(s);
+    if (run || exerciseHeading(s.heading) || exerciseHeading(headingPathOf?.(s))) out.add(s);
   }
   return out;
 }
