@@ -36,26 +36,44 @@ export function subjectless(sentence: string): boolean {
   const terms = taggedSentences(sentence)[0]?.terms ?? [];
   if (terms.length < 3) return false;
   const first = terms[0]!;
-  if (finiteVerb(first, undefined) && !first.tags.includes("Infinitive"))
-    return /^\p{Lu}\p{Ll}+s$/u.test(first.text) && !first.tags.includes("Copula");
-  if (!["Determiner", "Adjective", "Noun"].some((t) => first.tags.includes(t)) || first.tags.includes("Pronoun"))
+  // "Specifies …", "Returns T if …": a verb in the third person with nothing before it.
+  const opensOnVerb =
+    finiteVerb(first, undefined) &&
+    !first.tags.includes("Infinitive") &&
+    !first.tags.includes("Copula") &&
+    /^\p{Lu}\p{Ll}+s$/u.test(first.text);
+  if (
+    !opensOnVerb &&
+    (!["Determiner", "Adjective", "Noun"].some((t) => first.tags.includes(t)) || first.tags.includes("Pronoun"))
+  )
     return false;
   // A verb group ("was started", "has to be written") is one verb.
   const inGroup = (t: TaggedTerm | undefined) =>
     t !== undefined && ["Verb", "Auxiliary", "Copula", "Modal", "Negative"].some((x) => t.tags.includes(x));
   // A participle between a determiner and its noun is an adjective ("every stored height").
   const modifier = (i: number) =>
-    ["Determiner", "Adjective"].some((x) => terms[i - 1]?.tags.includes(x)) && terms[i + 1]?.tags.includes("Noun");
+    (terms[i]!.tags.includes("PastTense") || terms[i]!.tags.includes("Participle")) &&
+    ["Determiner", "Adjective"].some((x) => terms[i - 1]?.tags.includes(x)) &&
+    !CLAUSE_START.test(terms[i - 1]?.text ?? "") &&
+    terms[i + 1]?.tags.includes("Noun") === true &&
+    !terms[i + 1]!.tags.includes("Pronoun");
   const verbs = terms.filter((t, i) => finiteVerb(t, terms[i - 1]) && !inGroup(terms[i - 1]) && !modifier(i)).length;
   // A relative clause may open without its pronoun, on its own subject right after a noun ("the
-  // readings the logger averages").
+  // readings the logger averages"); an appositive after a comma ("dh_make, a program that …") is
+  // none, nor a relative word counted already.
   const reduced = (t: TaggedTerm, i: number) =>
-    i > 0 && (t.tags.includes("Determiner") || t.tags.includes("Pronoun")) && terms[i - 1]!.tags.includes("Noun");
+    i > 0 &&
+    !CLAUSE_START.test(t.text) &&
+    (t.tags.includes("Determiner") || t.tags.includes("Pronoun")) &&
+    terms[i - 1]!.tags.includes("Noun") &&
+    !/[,;:(]/.test(terms[i - 1]!.post);
   // "that" or "which" before a noun is its determiner ("that option"), not a clause.
   const opens = (t: TaggedTerm, i: number) =>
     CLAUSE_START.test(t.text) && !["Noun", "Adjective"].some((x) => terms[i + 1]?.tags.includes(x));
   const clauses = terms.filter((t, i) => opens(t, i) || reduced(t, i)).length;
-  return verbs <= clauses;
+  // Every verb belongs to a clause inside the sentence, besides the opening verb that has no subject;
+  // a verb more is a main clause with a subject of its own ("Thanks to APT, the maintainer can …").
+  return verbs <= clauses + (opensOnVerb ? 1 : 0);
 }
 
 // A numbered heading's number ("6.2.1.", "B.3", "IV."), then the term it names.
