@@ -44,6 +44,9 @@ test('", called Y" names the noun phrase right before it, never the clause befor
     "string buffer",
     "a sequence of characters that it reads line by line",
   ]);
+  const memo =
+    "Dynamic programming makes the function efficient using a technique called memoization, which stores each result. Memoization trades memory for time. With memoization, each value is computed once.";
+  expect(definitionsOf(memo)).toContainEqual(["memoization", "a technique which stores each result"]);
   const mean =
     "The estimate is the mean of a sample of values, known as the sample mean, which estimates the population mean. The sample mean varies from sample to sample.";
   expect(definitionsOf(mean)).toContainEqual([

@@ -158,7 +158,7 @@ const trimEnd = (s: string) => s.replace(/[\s.!]+$/, "");
 // A preposition opening a noun phrase of its own inside a longer one ("the relationship between one
 // set of variables"); "a sequence of characters" goes on the same phrase, with no determiner.
 const INNER_PHRASE =
-  /^(.*?)\s+(?:of|between|among|in|on|for|with|from|to|by|into|over|under|at|about|across|within|without|through)\s+((an?|the|one|two|three|some|each|every|another|any|this|these|that|those|its|their|our|his|her|several|many|all|both)\s+[\p{L}][\p{L}\s-]*)$/iu;
+  /^(.*?)\s+(of|between|among|in|on|for|with|from|to|by|into|over|under|at|about|across|within|without|through|using|via)\s+((an?|the|one|two|three|some|each|every|another|any|this|these|that|those|its|their|our|his|her|several|many|all|both)\s+[\p{L}][\p{L}\s-]*)$/iu;
 
 /** Whether the tagger reads the last word of a phrase as a plural noun. */
 const pluralHead = (phrase: string) => taggedSentences(phrase).at(-1)?.terms.at(-1)?.tags.includes("Plural") ?? false;
@@ -174,8 +174,10 @@ const pluralHead = (phrase: string) => taggedSentences(phrase).at(-1)?.terms.at(
 function namedPhrase(article: string, genus: string, term: string): string | null {
   const whole = `${article.toLowerCase()} ${genus.trim()}`;
   const inner = INNER_PHRASE.exec(genus.trim());
-  if (!inner || pluralHead(inner[1]!) === pluralHead(term)) return whole;
-  return /^(?:an?|the)$/i.test(inner[3]!) ? inner[2]!.trim() : null;
+  // After a verb's participle ("makes the function efficient using a technique, called memoization")
+  // the phrase is that verb's object, and the name is its own.
+  if (!inner || (inner[2] !== "using" && pluralHead(inner[1]!) === pluralHead(term))) return whole;
+  return /^(?:an?|the)$/i.test(inner[4]!) ? inner[3]!.trim() : null;
 }
 
 function definitionIn(s: Sentence, names: Set<string>): Omit<Definition, "sentence">[] {
@@ -205,7 +207,7 @@ function definitionIn(s: Sentence, names: Set<string>): Omit<Definition, "senten
     termOk(named[3].trim()) &&
     !namedInstance(named[2], named[3].trim(), names) &&
     wordCount(`${genus} ${named[4] ?? ""}`) >= 4 &&
-    !/\b(is|are|was|were)\b/.test(named[2])
+    !/\b(is|are|was|were|be|been|can|could|will|would|may|might|must|should)\b/.test(named[2])
   ) {
     const predicate = `${genus}${named[4] ? ` ${named[4].trim()}` : ""}`;
     out.push({
