@@ -8,9 +8,11 @@ import type { ChapterDraft } from "../schemas.ts";
 import type { Passage } from "../types.ts";
 import { leansOnPrevious } from "./back-reference.ts";
 import { keyConcepts } from "./concepts.ts";
+import { subjectless, withEntryTerm } from "./entry-descriptions.ts";
 import { exhibitMarkdown, exhibitOf, introduces, needsExhibit } from "./exhibits.ts";
 import { quizFor } from "./quiz.ts";
 import { topSentences } from "./rank.ts";
+import { exerciseSentences, headingPaths, setsTask } from "./tasks.ts";
 import { containsPhrase, pointsElsewhere, type Sentence, sentencesOf } from "./text.ts";
 
 const BODY_SENTENCES = 14;
@@ -95,12 +97,60 @@ function compose(title: string, chosen: Sentence[], exhibits: Map<Sentence, stri
   return parts.join("\n\n");
 }
 
+/**
+ * The sentences as statements, read by the tagger only for those a chapter considers: a task set
+ * to the reader is none (tasks.ts); a section's first sentence that describes its heading's term
+ * without naming it is paired with the term ("PATH — A colon-separated list …"), and any other
+ * description without a subject is none (entry-descriptions.ts).
+ */
+function statements(pool: Sentence[]): (s: Sentence) => Sentence | null {
+  const opened = new Set<string>();
+  const first = new Set<Sentence>();
+  for (const s of pool) {
+    const key = `${s.passageId}\u0000${s.heading ?? ""}`;
+    if (!opened.has(key) && !s.follows) first.add(s);
+    opened.add(key);
+  }
+  const read = new Map<Sentence, Sentence | null>();
+  return (s) => {
+    const known = read.get(s);
+    if (known !== undefined) return known;
+    const text = setsTask(s.text)
+      ? null
+      : first.has(s)
+        ? withEntryTerm(s.text, s.heading)
+        : subjectless(s.text)
+          ? null
+          : s.text;
+    const out = text === null ? null : text === s.text ? s : { ...s, text };
+    read.set(s, out);
+    return out;
+  };
+}
+
+/** The statements among `chosen`, leaving out a sentence whose antecedent was no statement. */
+function keptStatements(chosen: Sentence[], statement: (s: Sentence) => Sentence | null): Sentence[] {
+  const out: Sentence[] = [];
+  const kept = new Set<number>();
+  for (const s of chosen) {
+    const read = statement(s);
+    if (!read || (leansOnPrevious(s.text) && !kept.has(s.index - 1))) continue;
+    kept.add(s.index);
+    out.push(read);
+  }
+  return out;
+}
+
 export function extractiveChapter(input: {
   chapterTitle: string;
   objectives: string[];
   passages: Passage[];
 }): ChapterDraft {
-  const sentences = sentencesOf(input.passages);
+  // The reader's exercises are tasks, not what the chapter teaches (tasks.ts).
+  const all = sentencesOf(input.passages);
+  const exercises = exerciseSentences(all, headingPaths(input.passages));
+  const sentences = all.filter((s) => !exercises.has(s));
+  const statement = statements(sentences);
   const exhibits = introducedExhibits(input.passages, sentences);
   const query = [input.chapterTitle, ...input.objectives].join(". ");
   // A line without a stop (a title: "The DNA Methylome of Human …") would run into the next sentence
@@ -109,10 +159,13 @@ export function extractiveChapter(input: {
   const whole = sentences.filter(
     (s) => (exhibits.has(s) || (/[.!?]["'”’)\]]?$/.test(s.text) && !needsExhibit(s.text))) && !pointsElsewhere(s.text),
   );
-  let chosen = withAntecedents(topSentences(whole.length > 0 ? whole : sentences, BODY_SENTENCES, { query }), whole);
+  const pool = whole.length > 0 ? whole : sentences;
+  // Twice as many as a chapter keeps, so that the statements among them still fill it.
+  const considered = topSentences(pool, BODY_SENTENCES * 2, { query }).filter((s) => statement(s) !== null);
+  let chosen = keptStatements(withAntecedents(topSentences(considered, BODY_SENTENCES, { query }), whole), statement);
   let content = compose(input.chapterTitle, chosen, exhibits);
   if (content.length < MIN_CONTENT_CHARS) {
-    chosen = sentences;
+    chosen = keptStatements(sentences, statement);
     content = compose(input.chapterTitle, chosen);
   }
   if (content.length < MIN_CONTENT_CHARS) {

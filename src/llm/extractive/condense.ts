@@ -14,6 +14,7 @@ import type { ChapterDraft } from "../schemas.ts";
 import type { Passage } from "../types.ts";
 import { leansOnPrevious } from "./back-reference.ts";
 import { keyConcepts } from "./concepts.ts";
+import { subjectless, withEntryTerm } from "./entry-descriptions.ts";
 import {
   announces,
   type ExhibitKind,
@@ -24,6 +25,7 @@ import {
   runsOn,
 } from "./exhibits.ts";
 import { quizFor } from "./quiz.ts";
+import { exerciseHeading, opensExercise, setsTask } from "./tasks.ts";
 import { contentStems, isProse, pointsElsewhere, sentencesOf, wordCount } from "./text.ts";
 
 /** Share of the sections' words a chapter keeps, and the bounds on its length. */
@@ -69,8 +71,12 @@ function unitsOf(passages: Passage[]): Unit[] {
   let openCode: Unit | null = null;
   for (const p of passages) {
     const headingPath = p.headingPath ?? [];
+    // The reader's exercises are tasks, not text to condense (tasks.ts): an exercise section, or
+    // from a numbered "Exercise N" paragraph to the end of its passage.
+    if (exerciseHeading(headingPath) || exerciseHeading(p.heading)) continue;
     const blocks = textParagraphs(p.text);
     for (let i = 0; i < blocks.length; i++) {
+      if (opensExercise(blocks[i]!)) break;
       const exhibit = exhibitOf(blocks[i]!);
       const cut = openCode && i === 0 && exhibit?.kind === "code" && samePath(openCode.headingPath, headingPath);
       const prev = out.at(-1);
@@ -93,8 +99,16 @@ function unitsOf(passages: Passage[]): Unit[] {
       // A caption's every sentence describes a picture or a table the learner does not see, not
       // only its first ("Table 1: … The two columns of Train denote …").
       if (lines.length === 0 || CAPTION.test(lines[0]!)) continue;
-      const sentences = splitSentences(lines.join(" "));
-      out.push({ passageId: p.id, headingPath, kind: "prose", parts: withMarksBack(sentences) });
+      const sentences = withMarksBack(splitSentences(lines.join(" ")));
+      // A section that opens on a description of its heading's term reads as that term's entry.
+      const opening = out.at(-1)?.passageId !== p.id || !samePath(out.at(-1)!.headingPath, headingPath);
+      const first =
+        opening && sentences[0] ? withEntryTerm(sentences[0], headingPath.at(-1) ?? p.heading ?? null) : null;
+      if (opening && sentences[0] && first !== sentences[0]) {
+        if (first) sentences[0] = first;
+        else sentences.shift();
+      }
+      if (sentences.length > 0) out.push({ passageId: p.id, headingPath, kind: "prose", parts: sentences });
     }
   }
   return out;
@@ -325,6 +339,18 @@ const exhibitWords = (u: Unit) => u.parts.reduce((n, p) => n + wordCount(p), 0);
  */
 function select(units: Unit[], score: (s: string, first: boolean) => number, target: number): Map<Unit, string[]> {
   const byParagraph = candidatesOf(units, score);
+  // A task set to the reader or a description without its subject is no statement to keep; read
+  // by the tagger, so only for the sentences the selection reaches.
+  const statements = new Map<Candidate, boolean>();
+  const statement = (c: Candidate) => {
+    // A direction that brings in an example ("As an example, consider …") comes with the example.
+    if (c.unit.kind !== "prose" || c.exhibit) return true;
+    const known = statements.get(c);
+    if (known !== undefined) return known;
+    const ok = !setsTask(c.text) && !subjectless(c.text);
+    statements.set(c, ok);
+    return ok;
+  };
   const chosen = new Set<Candidate>();
   const exhibits = new Set<Unit>();
   const texts = new Set<string>();
@@ -336,7 +362,7 @@ function select(units: Unit[], score: (s: string, first: boolean) => number, tar
       const back = withAntecedents(c, chosen);
       if (!back) continue;
       const group = [...back, ...c.along.filter((a) => !chosen.has(a))];
-      if (group.some((g) => texts.has(g.text))) continue;
+      if (group.some((g) => texts.has(g.text) || !statement(g))) continue;
       const exhibit = c.exhibit && !exhibits.has(c.exhibit) ? c.exhibit : null;
       const added = group.reduce((n, g) => n + g.words, 0) + (exhibit ? exhibitWords(exhibit) : 0);
       if (words + added > target * 1.1) continue;

@@ -4,10 +4,11 @@
  * the whole sentence (what a learner reads) and the defining part on its own (what a question asks
  * for or offers as a choice).
  */
-import { cutShort, definesTerm, instructs } from "../artefacts/item-checks.ts";
+import { cutShort, definesTerm } from "../artefacts/item-checks.ts";
 import { usualClass } from "../wordnet.ts";
 import { COMMON_ZIPF, zipf } from "./background.ts";
 import { taggedSentences } from "./tagging.ts";
+import { setsTask } from "./tasks.ts";
 import { containsPhrase, escapeRegExp, isStopword, type Sentence, wordCount } from "./text.ts";
 
 export interface Definition {
@@ -154,11 +155,37 @@ function clauseAfterLabel(description: string): boolean {
 
 const trimEnd = (s: string) => s.replace(/[\s.!]+$/, "");
 
+// A preposition opening a noun phrase of its own inside a longer one ("the relationship between one
+// set of variables"); "a sequence of characters" goes on the same phrase, with no determiner.
+const INNER_PHRASE =
+  /^(.*?)\s+(of|between|among|in|on|for|with|from|to|by|into|over|under|at|about|across|within|without|through|using|via)\s+((an?|the|one|two|three|some|each|every|another|any|this|these|that|those|its|their|our|his|her|several|many|all|both)\s+[\p{L}][\p{L}\s-]*)$/iu;
+
+/** Whether the tagger reads the last word of a phrase as a plural noun. */
+const pluralHead = (phrase: string) => taggedSentences(phrase).at(-1)?.terms.at(-1)?.tags.includes("Plural") ?? false;
+
+/**
+ * What ", called Y" names: the noun phrase right before it, which agrees with Y in number. When the
+ * phrase before holds another noun phrase with its own determiner after a preposition, and the
+ * outer phrase's head does not agree with Y ("the relationship between one set of variables,
+ * called the dependent variables"), the name goes to the inner phrase, not to the whole: it is the
+ * definition only when it says what a Y is ("a …", "the …"); a count ("one set of variables") says
+ * which, not what, and defines nothing. Returns the genus with its article, or null.
+ */
+function namedPhrase(article: string, genus: string, term: string): string | null {
+  const whole = `${article.toLowerCase()} ${genus.trim()}`;
+  const inner = INNER_PHRASE.exec(genus.trim());
+  // After a verb's participle ("makes the function efficient using a technique, called memoization")
+  // the phrase is that verb's object, and the name is its own.
+  if (!inner || (inner[2] !== "using" && pluralHead(inner[1]!) === pluralHead(term))) return whole;
+  return /^(?:an?|the)$/i.test(inner[4]!) ? inner[3]!.trim() : null;
+}
+
 function definitionIn(s: Sentence, names: Set<string>): Omit<Definition, "sentence">[] {
   const text = s.text;
   const out: Omit<Definition, "sentence">[] = [];
   const called = CALLED.exec(text);
   const named = called ? null : NAMED.exec(text);
+  const genus = named?.[2] && named[3] ? namedPhrase(named[1]!, named[2], named[3]) : null;
   if (called?.[2] && called[4] && termOk(called[4]) && !/[()]|\b(can|be|used)\b/.test(called[2])) {
     const article = called[1] ? called[1].toLowerCase() : "";
     out.push({
@@ -176,12 +203,13 @@ function definitionIn(s: Sentence, names: Set<string>): Omit<Definition, "senten
   } else if (
     named?.[2] &&
     named[3] &&
+    genus &&
     termOk(named[3].trim()) &&
     !namedInstance(named[2], named[3].trim(), names) &&
-    wordCount(`${named[2]} ${named[4] ?? ""}`) >= 3 &&
-    !/\b(is|are|was|were)\b/.test(named[2])
+    wordCount(`${genus} ${named[4] ?? ""}`) >= 4 &&
+    !/\b(is|are|was|were|be|been|can|could|will|would|may|might|must|should)\b/.test(named[2])
   ) {
-    const predicate = `${named[1]!.toLowerCase()} ${named[2].trim()}${named[4] ? ` ${named[4].trim()}` : ""}`;
+    const predicate = `${genus}${named[4] ? ` ${named[4].trim()}` : ""}`;
     out.push({
       term: named[3].trim(),
       definition: text,
@@ -304,7 +332,7 @@ function worthTeaching(d: Omit<Definition, "sentence">, text: string, original: 
 const whole = (d: Omit<Definition, "sentence">) =>
   d.kind === "acronym" ||
   d.kind === "glossary" ||
-  (!instructs(d.definition) && !cutShort(d.predicate) && definesTerm({ front: d.term, back: d.definition }));
+  (!setsTask(d.definition) && !cutShort(d.predicate) && definesTerm({ front: d.term, back: d.definition }));
 
 /**
  * Definitions in reading order, one per term (the first the text gives). `text`, the whole text the

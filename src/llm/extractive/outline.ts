@@ -3,6 +3,7 @@
 import { sectionTitle } from "../../util.ts";
 import type { Outline } from "../schemas.ts";
 import type { Passage } from "../types.ts";
+import { aboutSentences } from "./about.ts";
 import { bodyText } from "./concepts.ts";
 import { phraseRuns, rankRuns, taggedPieces, textSample } from "./keyphrases.ts";
 import { topSentences } from "./rank.ts";
@@ -15,6 +16,8 @@ const NOT_A_TITLE = /^(abstract|summary|contents|table of contents|keywords|inde
 const isTitle = (t: string) => wordCount(t) <= 10 && !NOT_A_TITLE.test(t) && (t.match(/,/g)?.length ?? 0) < 2;
 // TextRank over a whole book is quadratic-ish; an even sample of sentences finds the same centre.
 const SAMPLE = 400;
+// The central sentences the description's two are chosen from.
+const CENTRE_CANDIDATES = 8;
 
 /** Splits sentences into `n` contiguous groups of similar word count. */
 function partition(sentences: Sentence[], n: number): Sentence[][] {
@@ -66,8 +69,12 @@ export function extractiveOutline(input: {
   const title = input.topic?.trim()
     ? titleCase(input.topic.trim())
     : (documentTitle(input.passages) ?? (theme ? `Introduction to ${titleCase(theme)}` : "Course"));
-  const centre = topSentences(sample(sentences, SAMPLE), 2).map((s) => s.text);
   const covered = themes.slice(0, 3).map((t) => t.phrase);
+  // The description states what the sources are about (about.ts), never a pointer or a note on using them.
+  const centre = aboutSentences(
+    topSentences(sample(sentences, SAMPLE), CENTRE_CANDIDATES).map((s) => s.text),
+    [title, ...covered],
+  ).slice(0, 2);
   const description = [
     covered.length > 0
       ? `A course built from the source material, covering ${covered.join(", ")}.`
