@@ -248,10 +248,14 @@ export function rightEdges(lines: PdfLine[]): (l: PdfLine) => number {
   return (l) => edges.get(Math.round(l.x / 10)) ?? l.endX;
 }
 
+/** A line cut inside a word ("measure-" then "ment over …"): the paragraph goes on, however short the line. */
+const splitsWord = (prev: PdfLine, line: PdfLine) => /\p{L}-$/u.test(prev.text) && /^\p{Ll}/u.test(line.text);
+
 /**
  * Whether a new paragraph starts between two consecutive lines: the text moved up (the next
  * column) or beside, a wider gap than line spacing, another font size, or the first line ended
- * well short of its text block's right edge.
+ * well short of its text block's right edge, unless it ends inside a word the next line finishes
+ * (ragged-right text hyphenates short lines too).
  */
 export function paragraphBreak(prev: PdfLine, line: PdfLine, rightEdge: (l: PdfLine) => number): boolean {
   const size = Math.max(prev.size, line.size);
@@ -262,6 +266,6 @@ export function paragraphBreak(prev: PdfLine, line: PdfLine, rightEdge: (l: PdfL
     line.x > prev.endX + size ||
     Math.abs(roundSize(prev.size) - roundSize(line.size)) >= 1 ||
     TOC_ENTRY_RE.test(prev.text) ||
-    prev.endX < rightEdge(prev) - prev.size * 4
+    (prev.endX < rightEdge(prev) - prev.size * 4 && !splitsWord(prev, line))
   );
 }
