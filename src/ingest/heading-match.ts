@@ -88,6 +88,13 @@ const usable = (l: PdfLine): boolean => !l.role && l.heading === undefined && l.
 /** The next line of one heading: right below, closer than two lines (as blocks join heading lines). */
 const wrapped = (above: PdfLine, l: PdfLine): boolean => above.y - l.y > 0 && above.y - l.y < l.size * 2;
 
+/**
+ * A title that is the lines' text and the footnote mark they end in, which the page sets small and
+ * raised and the text leaves out ("3.1 PREPARE 51F": a word processor's bookmark keeps the mark).
+ */
+const markedTail = (l: PdfLine, title: string, text: string): boolean =>
+  !!l.endsInMark && text.length > 0 && title.startsWith(text) && /^\d{1,3}[a-z]?$/.test(title.slice(text.length));
+
 /** The lines starting at `i` that carry one of the title's forms, if they do. */
 function matchAt(lines: PdfLine[], i: number, titles: string[]): Match | null {
   let raw = "";
@@ -98,7 +105,8 @@ function matchAt(lines: PdfLine[], i: number, titles: string[]): Match | null {
     const text = fold(raw);
     const bare = core(raw);
     for (const t of titles) {
-      if (text === t || bare === t) return { index: i, span: k - i + 1, exact: true };
+      if (text === t || bare === t || markedTail(l, t, text) || markedTail(l, t, bare))
+        return { index: i, span: k - i + 1, exact: true };
       if (
         k === i &&
         t.length >= 4 &&

@@ -41,6 +41,8 @@ export interface PdfLine {
    */
   runIn?: { text: string; font: string; bold?: boolean };
   upright: boolean;
+  /** The line ended in a footnote mark, dropped from its text: an outline may still carry it ("PREPARE 51F"). */
+  endsInMark?: boolean;
   /** Page furniture or margin text, found across pages before blocks are built. */
   role?: BlockRole;
   /** Heading level, from the outline or from numbering and typography. */
@@ -128,6 +130,7 @@ export function itemsToLines(items: PdfTextItem[]): PdfLine[] {
       lead: l.lead,
       ...(runIn ? { runIn } : {}),
       upright: l.upright,
+      ...(l.endsInMark ? { endsInMark: true } : {}),
     });
   };
   // pdf.js ends a line (hasEOL) before a sub- or superscript set below or above it; a script
@@ -178,10 +181,12 @@ export function itemsToLines(items: PdfTextItem[]): PdfLine[] {
         line.inkEnd = item.x + item.width;
         line.endX = Math.max(line.endX, line.inkEnd);
         line.lastSize = size;
+        line.endsInMark = true;
         if (item.hasEOL) eol = true;
         continue;
       }
       if (visible) {
+        line.endsInMark = false;
         const gap = item.x - line.inkEnd;
         if (line.text.trim() && line.upright && gap > size * CELL_GAP_EMS)
           line.text = `${line.text.trimEnd()}${CELL_SEPARATOR}`;

@@ -105,6 +105,35 @@ describe("a noisy outline", () => {
   });
 });
 
+describe("an outline whose titles keep the footnote marks of their headings", () => {
+  test("the heading is the printed line, without the small raised mark, at its place on the page", async () => {
+    // A word processor bookmarks "3.1 Prepare" with its footnote reference's field text: "51F".
+    const path = await tmp.write(
+      "marks.pdf",
+      await linesPdf(
+        [
+          { lines: [{ text: "3 The Process", size: 18, bold: true }, ...prose(12, "process")] },
+          {
+            lines: [
+              ...prose(3, "lead"),
+              { text: "3.1 Prepare", size: 16, bold: true, gap: 12, mark: "52" },
+              ...prose(10, "prepare"),
+            ],
+          },
+        ],
+        [{ title: "3 The Process", page: 1, children: [{ title: "3.1   Prepare 51F", page: 2 }] }],
+      ),
+    );
+    const r = await extractPdf(path, "marks.pdf", LIMITS);
+    expect(headings(r.blocks)).toEqual([
+      { text: "3 The Process", level: 1, page: 1 },
+      { text: "3.1 Prepare", level: 2, page: 2 },
+    ]);
+    const texts = r.blocks.map((b) => b.text);
+    expect(texts.indexOf("3.1 Prepare")).toBe(texts.findIndex((t) => t.startsWith("The prepare line 1 ")) - 1);
+  });
+});
+
 /** The outline as poppler reads it: the truth the headings are checked against. */
 function popplerOutline(path: string): { title: string; page: number }[] {
   const xml = Bun.spawnSync(["pdftohtml", "-xml", "-i", "-q", "-stdout", "-f", "1", "-l", "1", path]).stdout.toString();
