@@ -45,8 +45,14 @@ const LABELLED_RE = new RegExp(
  * follows, so "Mix" keeps its M).
  */
 const NUMBERED_RE = /^\s*(?:(?:\d+(?:\.\d+)*|[IVXLCDM]+|[A-Z])(?=[\s:.)\-–—])[.:)\-–—]?|[ivxlc]{1,6}[.)])\s+/;
-/** A line holding only a label and number ("CHAPTER 3", "Part Two", "7"): the first line of a heading. */
-const LABEL_ONLY_RE = new RegExp(`^\\s*(?:(?:${LABEL})\\s+)?(?:\\d+|[IVXLCDM]+|${NUMBER_WORDS})\\s*[:.]?\\s*$`, "i");
+/**
+ * A line holding only a label and number ("CHAPTER 3", "Part Two", "7", "APPENDIX B"): the first
+ * line of a heading. A letter numbers only after a label word.
+ */
+const LABEL_ONLY_RE = new RegExp(
+  `^\\s*(?:(?:(?:${LABEL})\\s+)?(?:\\d+|[IVXLCDM]+|${NUMBER_WORDS})|(?:${LABEL})\\s+[a-z])\\s*[:.]?\\s*$`,
+  "i",
+);
 
 /** A title without its label and number: what "Chapter 1: Tides", "1 TIDES" and "CHAPTER ONE Tides" share. */
 const core = (title: string): string => fold(title.replace(LABELLED_RE, "").replace(NUMBERED_RE, ""));

@@ -22,7 +22,7 @@ test("a short line ending inside a word runs on into the line that finishes it: 
   expect(found).toEqual([
     "Glaciers move slowly downhill under their own weight, year after year. Their speed is found by careful measurement over many years of patient study in the field.",
   ]);
-});
+}, 60_000);
 
 test("a short line ending a sentence still ends its paragraph", async () => {
   const found = await paragraphs("rivers.pdf", [
@@ -34,4 +34,4 @@ test("a short line ending a sentence still ends its paragraph", async () => {
     "Rivers carry the melt water of the glaciers down to the sea, season after season. Their flow is highest in summer.",
     "Winter brings the lowest water of the year to every valley along the range.",
   ]);
-});
+}, 60_000);

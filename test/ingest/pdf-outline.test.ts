@@ -131,7 +131,44 @@ describe("an outline whose titles keep the footnote marks of their headings", ()
     ]);
     const texts = r.blocks.map((b) => b.text);
     expect(texts.indexOf("3.1 Prepare")).toBe(texts.findIndex((t) => t.startsWith("The prepare line 1 ")) - 1);
-  });
+  }, 60_000);
+});
+
+describe("appendices titled under a label line of their own", () => {
+  test("each heading holds its label, so every appendix has the appendix role, a bibliography its own", async () => {
+    // The title set larger than its label; "C" and "D" read as roman numerals, "A" and "B" do not.
+    const appendix = (letter: string, title: string, topic: string) => ({
+      lines: [
+        { text: `APPENDIX ${letter}`, size: 14, bold: true },
+        { text: title, size: 18, bold: true },
+        ...prose(12, topic),
+      ],
+    });
+    const path = await tmp.write(
+      "appendices.pdf",
+      await linesPdf(
+        [
+          { lines: [{ text: "1 Introduction", size: 18, bold: true }, ...prose(14, "intro")] },
+          appendix("A", "REFERENCES", "source"),
+          appendix("B", "GLOSSARY", "term"),
+          appendix("C", "ACRONYMS", "acronym"),
+        ],
+        [
+          { title: "1 Introduction", page: 1 },
+          { title: "REFERENCES", page: 2 },
+          { title: "GLOSSARY", page: 3 },
+          { title: "ACRONYMS", page: 4 },
+        ],
+      ),
+    );
+    const r = await extractPdf(path, "appendices.pdf", LIMITS);
+    expect(r.blocks.filter((b) => b.kind === "heading").map((b) => [b.text, b.role])).toEqual([
+      ["1 Introduction", "body"],
+      ["APPENDIX A REFERENCES", "references"],
+      ["APPENDIX B GLOSSARY", "appendix"],
+      ["APPENDIX C ACRONYMS", "appendix"],
+    ]);
+  }, 60_000);
 });
 
 /** The outline as poppler reads it: the truth the headings are checked against. */
