@@ -10,7 +10,7 @@ import { getDocumentProxy } from "unpdf";
 import { AppError } from "../errors.ts";
 import { carryBrokenWords } from "./break-hyphens.ts";
 import type { Block } from "./document.ts";
-import { markSubsections, placeHeadings } from "./heading-match.ts";
+import { markSubsections, opensBody, placeHeadings } from "./heading-match.ts";
 import { type GlossaryCarry, pageBlocks } from "./pdf-blocks.ts";
 import type { PdfDocument } from "./pdf-document.ts";
 import { joinDropCaps } from "./pdf-drop-caps.ts";
@@ -122,8 +122,8 @@ const MIN_CONTENTS_FOUND = 0.5;
 /**
  * Headings from the outline whenever the PDF has one (every entry a heading, found on its page or
  * set there); else from the printed contents when most of its entries are found in the body;
- * else from numbering and typography. Bold needs font names, which cost a page's operator list:
- * a first pass asks which fonts would make a heading if bold, and only those are looked up.
+ * else from numbering and typography. Either list may leave out the front matter's own sections
+ * (an executive summary, a foreword): those are read from the typography of their pages.
  */
 async function markAllHeadings(
   pdf: PdfDocument,
@@ -135,25 +135,36 @@ async function markAllHeadings(
   const outline = useOutline ? await readOutline(pdf) : [];
   if (outline.length > 0) {
     placeHeadings(outline, pages, { synthesize: true, body });
+    await markFrontHeadings(pdf, pages, body, monospace);
     return;
   }
-  const clear = () => {
-    for (const lines of pages)
-      for (const l of lines) {
-        delete l.heading;
-        delete l.headingStart;
-      }
-  };
   const contents = readContents(pages);
   if (contents.length > 0) {
     if (placeHeadings(contents, pages, { synthesize: false, body }) >= contents.length * MIN_CONTENTS_FOUND) {
-      clear();
+      clearHeadings(pages);
       placeHeadings(contents, pages, { synthesize: true, body });
       markSubsections(pages);
+      await markFrontHeadings(pdf, pages, body, monospace);
       return;
     }
-    clear();
+    clearHeadings(pages);
   }
+  await markLayoutHeadings(pdf, pages, body, monospace);
+}
+
+function clearHeadings(pages: PdfLine[][]): void {
+  for (const lines of pages)
+    for (const l of lines) {
+      delete l.heading;
+      delete l.headingStart;
+    }
+}
+
+/**
+ * Headings from numbering and typography. Bold needs font names, which cost a page's operator
+ * list: a first pass asks which fonts would make a heading if bold, and only those are looked up.
+ */
+async function markLayoutHeadings(pdf: PdfDocument, pages: PdfLine[][], body: number, monospace: Set<string>) {
   const regular = bodyFont(pages);
   const wanted = new Map<string, number>();
   markHeadings(
@@ -166,8 +177,39 @@ async function markAllHeadings(
     monospace,
   );
   const bold = await boldFonts(pdf, wanted);
-  clear();
+  clearHeadings(pages);
   markHeadings(pages, body, (font) => bold.has(font), monospace);
+}
+
+/** Body-size words on a page from which it holds running text, not a title page's few lines. */
+const PROSE_PAGE_WORDS = 60;
+
+/**
+ * Headings of the front matter that the outline or contents leave out ("Executive Summary",
+ * "Foreword", the boxed notes of a standard before its contents page): on the pages before the
+ * first numbered or labelled heading placed ("CHAPTER ONE", "1 Introduction"), those holding no
+ * placed heading and running text, headings are read from the typography of those pages alone.
+ */
+async function markFrontHeadings(pdf: PdfDocument, pages: PdfLine[][], body: number, monospace: Set<string>) {
+  const first = pages.findIndex((lines) => lines.some((l) => l.heading !== undefined && opensBody(l.text)));
+  if (first <= 0) return;
+  // A contents page's entries are not running text.
+  const running = (l: PdfLine) => !l.role && roundSize(l.size) === body && !/(\.\s?){3,}\s*\S+$/.test(l.text);
+  const prose = (lines: PdfLine[]) => lines.reduce((n, l) => n + (running(l) ? l.text.split(" ").length : 0), 0);
+  const front = pages.map((lines, i) =>
+    i < first && !lines.some((l) => l.heading !== undefined) && prose(lines) >= PROSE_PAGE_WORDS
+      ? lines.map((l) => ({ ...l }))
+      : [],
+  );
+  if (front.every((lines) => lines.length === 0)) return;
+  await markLayoutHeadings(pdf, front, body, monospace);
+  for (const [p, copies] of front.entries())
+    for (const [i, copy] of copies.entries()) {
+      if (copy.heading === undefined) continue;
+      const line = pages[p]![i]!;
+      line.heading = copy.heading;
+      line.headingStart = copies[i - 1]?.heading === undefined;
+    }
 }
 
 type PdfPage = Awaited<ReturnType<PdfDocument["getPage"]>>;

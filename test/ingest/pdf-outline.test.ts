@@ -171,6 +171,39 @@ describe("appendices titled under a label line of their own", () => {
   }, 60_000);
 });
 
+describe("an outline that starts at chapter one", () => {
+  test("the front matter's sections before it are headings from their typography; its title page is not", async () => {
+    const path = await tmp.write(
+      "front.pdf",
+      await linesPdf(
+        [
+          {
+            lines: [
+              { text: "Risk Management", size: 30, bold: true },
+              { text: "A Guide", size: 20 },
+            ],
+          },
+          { lines: [{ text: "Executive Summary", size: 18, bold: true }, ...prose(12, "summary")] },
+          { lines: [{ text: "Foreword", size: 18, bold: true }, ...prose(12, "foreword")] },
+          { lines: [{ text: "1 Introduction", size: 18, bold: true }, ...prose(14, "intro")] },
+          { lines: [{ text: "2 Methods", size: 18, bold: true }, ...prose(14, "method")] },
+        ],
+        [
+          { title: "1 Introduction", page: 4 },
+          { title: "2 Methods", page: 5 },
+        ],
+      ),
+    );
+    const r = await extractPdf(path, "front.pdf", LIMITS);
+    expect(headings(r.blocks)).toEqual([
+      { text: "Executive Summary", level: 1, page: 2 },
+      { text: "Foreword", level: 1, page: 3 },
+      { text: "1 Introduction", level: 1, page: 4 },
+      { text: "2 Methods", level: 1, page: 5 },
+    ]);
+  }, 60_000);
+});
+
 /** The outline as poppler reads it: the truth the headings are checked against. */
 function popplerOutline(path: string): { title: string; page: number }[] {
   const xml = Bun.spawnSync(["pdftohtml", "-xml", "-i", "-q", "-stdout", "-f", "1", "-l", "1", path]).stdout.toString();
