@@ -73,13 +73,24 @@ const MAX_TITLE_WORDS = 20;
 const MIN_SENTENCE_WORDS = 8;
 
 /**
+ * A paragraph opening with a run-in label, however short: "Primary Responsibility: Control
+ * Assessor." (a footnote mark after its stop aside).
+ */
+const RUN_IN_SENTENCE_RE = /^[^:.]{2,40}:\s+\S.*[.!](\d{1,3}[a-z]?)?$/i;
+
+/**
  * An outline entry made from a paragraph (a converter bookmarking styled paragraphs): its text cut
- * short ("..."), long, or a sentence ("Quick link to summary table for RMF tasks, responsibilities,
- * and supporting roles."). Not a heading.
+ * short ("..."), long, a sentence ("Quick link to summary table for RMF tasks, responsibilities,
+ * and supporting roles."), or a labelled sentence. Not a heading.
  */
 function isParagraph(title: string): boolean {
   const words = title.split(/\s+/).length;
-  return /(\.\.\.|…)$/.test(title) || words > MAX_TITLE_WORDS || (words >= MIN_SENTENCE_WORDS && /[.!]$/.test(title));
+  return (
+    /(\.\.\.|…)$/.test(title) ||
+    words > MAX_TITLE_WORDS ||
+    (words >= MIN_SENTENCE_WORDS && /[.!]$/.test(title)) ||
+    RUN_IN_SENTENCE_RE.test(title)
+  );
 }
 
 /** A line may carry a little more than the title: a trailing page number, a running mark. */
