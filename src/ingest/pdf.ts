@@ -203,12 +203,22 @@ async function markFrontHeadings(pdf: PdfDocument, pages: PdfLine[][], body: num
   );
   if (front.every((lines) => lines.length === 0)) return;
   await markLayoutHeadings(pdf, front, body, monospace);
-  for (const [p, copies] of front.entries())
-    for (const [i, copy] of copies.entries()) {
-      if (copy.heading === undefined) continue;
-      const line = pages[p]![i]!;
-      line.heading = copy.heading;
-      line.headingStart = copies[i - 1]?.heading === undefined;
+  // Each takes the level of the heading before it, one deeper when set smaller ("Topic Guide"'s topics).
+  let before: PdfLine | null = null;
+  for (const [p, lines] of pages.entries())
+    for (const [i, line] of lines.entries()) {
+      if (front[p]![i]?.heading === undefined || line.heading !== undefined) {
+        if (line.heading !== undefined) before = line;
+        continue;
+      }
+      if (front[p]![i - 1]?.heading !== undefined) {
+        line.heading = lines[i - 1]!.heading;
+        continue;
+      }
+      const deeper = before && roundSize(line.size) < roundSize(before.size) ? 1 : 0;
+      line.heading = before ? Math.min(before.heading! + deeper, 6) : 1;
+      line.headingStart = true;
+      before = line;
     }
 }
 

@@ -205,6 +205,39 @@ describe("an outline that starts at chapter one", () => {
   }, 60_000);
 });
 
+describe("an outline that lists a front section but not the topics on its next page", () => {
+  test("the topics, set smaller than the section before them, are a level below it", async () => {
+    const path = await tmp.write(
+      "topics.pdf",
+      await linesPdf(
+        [
+          { lines: [{ text: "Topic Guide", size: 18, bold: true }, ...prose(12, "guide")] },
+          {
+            lines: [
+              { text: "Source Code", size: 12, bold: true },
+              ...prose(6, "source"),
+              { text: "Patents", size: 12, bold: true, gap: 8 },
+              ...prose(6, "patent"),
+            ],
+          },
+          { lines: [{ text: "1 Introduction", size: 18, bold: true }, ...prose(14, "intro")] },
+        ],
+        [
+          { title: "Topic Guide", page: 1 },
+          { title: "1 Introduction", page: 3 },
+        ],
+      ),
+    );
+    const r = await extractPdf(path, "topics.pdf", LIMITS);
+    expect(headings(r.blocks)).toEqual([
+      { text: "Topic Guide", level: 1, page: 1 },
+      { text: "Source Code", level: 2, page: 2 },
+      { text: "Patents", level: 2, page: 2 },
+      { text: "1 Introduction", level: 1, page: 3 },
+    ]);
+  }, 60_000);
+});
+
 /** The outline as poppler reads it: the truth the headings are checked against. */
 function popplerOutline(path: string): { title: string; page: number }[] {
   const xml = Bun.spawnSync(["pdftohtml", "-xml", "-i", "-q", "-stdout", "-f", "1", "-l", "1", path]).stdout.toString();
