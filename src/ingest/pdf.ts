@@ -203,22 +203,30 @@ async function markFrontHeadings(pdf: PdfDocument, pages: PdfLine[][], body: num
   );
   if (front.every((lines) => lines.length === 0)) return;
   await markLayoutHeadings(pdf, front, body, monospace);
-  // Each takes the level of the heading before it, one deeper when set smaller ("Topic Guide"'s topics).
-  let before: PdfLine | null = null;
+  // Each takes the level of the last heading before it set the same size, else one below the last
+  // set larger ("Topic Guide"'s topics), else 1: `above` holds the headings so far, largest first.
+  const above: PdfLine[] = [];
+  const size = (l: PdfLine) => roundSize(l.size);
   for (const [p, lines] of pages.entries())
     for (const [i, line] of lines.entries()) {
-      if (front[p]![i]?.heading === undefined || line.heading !== undefined) {
-        if (line.heading !== undefined) before = line;
+      const found = front[p]![i]?.heading !== undefined && line.heading === undefined;
+      if (found && front[p]![i - 1]?.heading !== undefined) line.heading = lines[i - 1]!.heading;
+      if (line.heading !== undefined && !found) {
+        if (line.headingStart || lines[i - 1]?.heading === undefined) {
+          while (above.length > 0 && size(above.at(-1)!) <= size(line)) above.pop();
+          above.push(line);
+        }
         continue;
       }
-      if (front[p]![i - 1]?.heading !== undefined) {
-        line.heading = lines[i - 1]!.heading;
-        continue;
+      if (!found || line.heading !== undefined) continue;
+      let level = 0;
+      while (above.length > 0 && size(above.at(-1)!) <= size(line)) {
+        const same = above.pop()!;
+        if (size(same) === size(line)) level = same.heading!;
       }
-      const deeper = before && roundSize(line.size) < roundSize(before.size) ? 1 : 0;
-      line.heading = before ? Math.min(before.heading! + deeper, 6) : 1;
+      line.heading = Math.min(level || (above.length > 0 ? above.at(-1)!.heading! + 1 : 1), 6);
       line.headingStart = true;
-      before = line;
+      above.push(line);
     }
 }
 
