@@ -22,6 +22,7 @@ import { readOutline } from "./pdf-outline.ts";
 import { OcrQueue, ocrPage } from "./pdf-scan.ts";
 import { readContents } from "./pdf-toc.ts";
 import { resultOf } from "./result.ts";
+import { headingRole } from "./roles.ts";
 import type { ExtractResult, FileLimits } from "./types.ts";
 
 /**
@@ -209,7 +210,8 @@ async function markFrontHeadings(pdf: PdfDocument, pages: PdfLine[][], body: num
   const size = (l: PdfLine) => roundSize(l.size);
   for (const [p, lines] of pages.entries())
     for (const [i, line] of lines.entries()) {
-      const found = front[p]![i]?.heading !== undefined && line.heading === undefined;
+      // A heading naming a front role ("Declaration") is left to the page roles, which read each page.
+      const found = front[p]![i]?.heading !== undefined && line.heading === undefined && !headingRole(line.text);
       if (found && front[p]![i - 1]?.heading !== undefined) line.heading = lines[i - 1]!.heading;
       if (line.heading !== undefined && !found) {
         if (line.headingStart || lines[i - 1]?.heading === undefined) {
