@@ -54,10 +54,6 @@ const LABEL_ONLY_RE = new RegExp(
   "i",
 );
 
-/** A heading that opens the body: labelled ("CHAPTER ONE", "Part I") or numbered ("1 Introduction", "2.3 Tides"). */
-export const opensBody = (text: string): boolean =>
-  LABELLED_RE.test(text) || /^\s*\d{1,2}(\.\d{1,2})*\.?\s+\p{L}/u.test(text);
-
 /** A title without its label and number: what "Chapter 1: Tides", "1 TIDES" and "CHAPTER ONE Tides" share. */
 const core = (title: string): string => fold(title.replace(LABELLED_RE, "").replace(NUMBERED_RE, ""));
 

@@ -10,7 +10,7 @@ import { getDocumentProxy } from "unpdf";
 import { AppError } from "../errors.ts";
 import { carryBrokenWords } from "./break-hyphens.ts";
 import type { Block } from "./document.ts";
-import { markSubsections, opensBody, placeHeadings } from "./heading-match.ts";
+import { markSubsections, placeHeadings } from "./heading-match.ts";
 import { type GlossaryCarry, pageBlocks } from "./pdf-blocks.ts";
 import type { PdfDocument } from "./pdf-document.ts";
 import { joinDropCaps } from "./pdf-drop-caps.ts";
@@ -22,7 +22,6 @@ import { readOutline } from "./pdf-outline.ts";
 import { OcrQueue, ocrPage } from "./pdf-scan.ts";
 import { readContents } from "./pdf-toc.ts";
 import { resultOf } from "./result.ts";
-import { headingRole } from "./roles.ts";
 import type { ExtractResult, FileLimits } from "./types.ts";
 
 /**
@@ -123,8 +122,8 @@ const MIN_CONTENTS_FOUND = 0.5;
 /**
  * Headings from the outline whenever the PDF has one (every entry a heading, found on its page or
  * set there); else from the printed contents when most of its entries are found in the body;
- * else from numbering and typography. Either list may leave out the front matter's own sections
- * (an executive summary, a foreword): those are read from the typography of their pages.
+ * else from numbering and typography. Bold needs font names, which cost a page's operator list:
+ * a first pass asks which fonts would make a heading if bold, and only those are looked up.
  */
 async function markAllHeadings(
   pdf: PdfDocument,
@@ -136,36 +135,25 @@ async function markAllHeadings(
   const outline = useOutline ? await readOutline(pdf) : [];
   if (outline.length > 0) {
     placeHeadings(outline, pages, { synthesize: true, body });
-    await markFrontHeadings(pdf, pages, body, monospace);
     return;
   }
+  const clear = () => {
+    for (const lines of pages)
+      for (const l of lines) {
+        delete l.heading;
+        delete l.headingStart;
+      }
+  };
   const contents = readContents(pages);
   if (contents.length > 0) {
     if (placeHeadings(contents, pages, { synthesize: false, body }) >= contents.length * MIN_CONTENTS_FOUND) {
-      clearHeadings(pages);
+      clear();
       placeHeadings(contents, pages, { synthesize: true, body });
       markSubsections(pages);
-      await markFrontHeadings(pdf, pages, body, monospace);
       return;
     }
-    clearHeadings(pages);
+    clear();
   }
-  await markLayoutHeadings(pdf, pages, body, monospace);
-}
-
-function clearHeadings(pages: PdfLine[][]): void {
-  for (const lines of pages)
-    for (const l of lines) {
-      delete l.heading;
-      delete l.headingStart;
-    }
-}
-
-/**
- * Headings from numbering and typography. Bold needs font names, which cost a page's operator
- * list: a first pass asks which fonts would make a heading if bold, and only those are looked up.
- */
-async function markLayoutHeadings(pdf: PdfDocument, pages: PdfLine[][], body: number, monospace: Set<string>) {
   const regular = bodyFont(pages);
   const wanted = new Map<string, number>();
   markHeadings(
@@ -178,58 +166,8 @@ async function markLayoutHeadings(pdf: PdfDocument, pages: PdfLine[][], body: nu
     monospace,
   );
   const bold = await boldFonts(pdf, wanted);
-  clearHeadings(pages);
+  clear();
   markHeadings(pages, body, (font) => bold.has(font), monospace);
-}
-
-/** Body-size words on a page from which it holds running text, not a title page's few lines. */
-const PROSE_PAGE_WORDS = 60;
-
-/**
- * Headings of the front matter that the outline or contents leave out ("Executive Summary",
- * "Foreword", the boxed notes of a standard before its contents page): on the pages before the
- * first numbered or labelled heading placed ("CHAPTER ONE", "1 Introduction"), those holding no
- * placed heading and running text, headings are read from the typography of those pages alone.
- */
-async function markFrontHeadings(pdf: PdfDocument, pages: PdfLine[][], body: number, monospace: Set<string>) {
-  const first = pages.findIndex((lines) => lines.some((l) => l.heading !== undefined && opensBody(l.text)));
-  if (first <= 0) return;
-  // A contents page's entries are not running text.
-  const running = (l: PdfLine) => !l.role && roundSize(l.size) === body && !/(\.\s?){3,}\s*\S+$/.test(l.text);
-  const prose = (lines: PdfLine[]) => lines.reduce((n, l) => n + (running(l) ? l.text.split(" ").length : 0), 0);
-  const front = pages.map((lines, i) =>
-    i < first && !lines.some((l) => l.heading !== undefined) && prose(lines) >= PROSE_PAGE_WORDS
-      ? lines.map((l) => ({ ...l }))
-      : [],
-  );
-  if (front.every((lines) => lines.length === 0)) return;
-  await markLayoutHeadings(pdf, front, body, monospace);
-  // Each takes the level of the last heading before it set the same size, else one below the last
-  // set larger ("Topic Guide"'s topics), else 1: `above` holds the headings so far, largest first.
-  const above: PdfLine[] = [];
-  const size = (l: PdfLine) => roundSize(l.size);
-  for (const [p, lines] of pages.entries())
-    for (const [i, line] of lines.entries()) {
-      // A heading naming a front role ("Declaration") is left to the page roles, which read each page.
-      const found = front[p]![i]?.heading !== undefined && line.heading === undefined && !headingRole(line.text);
-      if (found && front[p]![i - 1]?.heading !== undefined) line.heading = lines[i - 1]!.heading;
-      if (line.heading !== undefined && !found) {
-        if (line.headingStart || lines[i - 1]?.heading === undefined) {
-          while (above.length > 0 && size(above.at(-1)!) <= size(line)) above.pop();
-          above.push(line);
-        }
-        continue;
-      }
-      if (!found || line.heading !== undefined) continue;
-      let level = 0;
-      while (above.length > 0 && size(above.at(-1)!) <= size(line)) {
-        const same = above.pop()!;
-        if (size(same) === size(line)) level = same.heading!;
-      }
-      line.heading = Math.min(level || (above.length > 0 ? above.at(-1)!.heading! + 1 : 1), 6);
-      line.headingStart = true;
-      above.push(line);
-    }
 }
 
 type PdfPage = Awaited<ReturnType<PdfDocument["getPage"]>>;
