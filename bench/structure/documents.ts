@@ -155,10 +155,13 @@ export const ALL_DOCUMENTS: BenchDocument[] = [...SOURCES, ...derivedDocuments()
 
 export const isBook = (d: BenchDocument) => (d.pages ?? 0) >= BOOK_PAGES;
 
-/** The documents of a half ("all" for both) whose name contains one of `only`'s comma-separated names. */
+/**
+ * The documents of a half ("all" for both) named by one of `only`'s comma-separated names: the
+ * document of that exact name, else those whose name contains it ("manual.pdf" is not momanual.pdf).
+ */
 export function selectDocuments(half: Half | "all", only?: string): BenchDocument[] {
   const names = only?.split(",").filter(Boolean) ?? [];
-  return ALL_DOCUMENTS.filter(
-    (d) => (half === "all" || d.half === half) && (names.length === 0 || names.some((n) => d.name.includes(n))),
-  );
+  const exact = new Set(ALL_DOCUMENTS.map((d) => d.name));
+  const named = (d: BenchDocument) => names.some((n) => (exact.has(n) ? d.name === n : d.name.includes(n)));
+  return ALL_DOCUMENTS.filter((d) => (half === "all" || d.half === half) && (names.length === 0 || named(d)));
 }

@@ -50,9 +50,13 @@ export function sameTitle(a: string, b: string): boolean {
   return long.startsWith(short) && short.length * 2 >= long.length;
 }
 
-/** Looks like a heading rather than a bookmarked paragraph: short, not cut off, not a long sentence. */
+/**
+ * Looks like a heading rather than a bookmarked paragraph: short, not cut off, not a long sentence,
+ * not a sentence under a run-in label ("Primary Responsibility: Control Assessor.").
+ */
 export function headingLike(title: string): boolean {
-  const words = title.trim().split(/\s+/).length;
-  if (words > 15 || /(\.\.\.|…)$/.test(title.trim())) return false;
-  return !(words >= 8 && /[.!]$/.test(title.trim()));
+  const t = title.trim();
+  const words = t.split(/\s+/).length;
+  if (words > 15 || /(\.\.\.|…)$/.test(t) || /^[^:.]{2,40}:\s+\S.*[.!](\d{1,3}[a-z]?)?$/i.test(t)) return false;
+  return !(words >= 8 && /[.!]$/.test(t));
 }

@@ -45,8 +45,14 @@ const LABELLED_RE = new RegExp(
  * follows, so "Mix" keeps its M).
  */
 const NUMBERED_RE = /^\s*(?:(?:\d+(?:\.\d+)*|[IVXLCDM]+|[A-Z])(?=[\s:.)\-–—])[.:)\-–—]?|[ivxlc]{1,6}[.)])\s+/;
-/** A line holding only a label and number ("CHAPTER 3", "Part Two", "7"): the first line of a heading. */
-const LABEL_ONLY_RE = new RegExp(`^\\s*(?:(?:${LABEL})\\s+)?(?:\\d+|[IVXLCDM]+|${NUMBER_WORDS})\\s*[:.]?\\s*$`, "i");
+/**
+ * A line holding only a label and number ("CHAPTER 3", "Part Two", "7", "APPENDIX B"): the first
+ * line of a heading. A letter numbers only after a label word.
+ */
+const LABEL_ONLY_RE = new RegExp(
+  `^\\s*(?:(?:(?:${LABEL})\\s+)?(?:\\d+|[IVXLCDM]+|${NUMBER_WORDS})|(?:${LABEL})\\s+[a-z])\\s*[:.]?\\s*$`,
+  "i",
+);
 
 /** A title without its label and number: what "Chapter 1: Tides", "1 TIDES" and "CHAPTER ONE Tides" share. */
 const core = (title: string): string => fold(title.replace(LABELLED_RE, "").replace(NUMBERED_RE, ""));
@@ -63,13 +69,24 @@ const MAX_TITLE_WORDS = 20;
 const MIN_SENTENCE_WORDS = 8;
 
 /**
+ * A paragraph opening with a run-in label, however short: "Primary Responsibility: Control
+ * Assessor." (a footnote mark after its stop aside).
+ */
+const RUN_IN_SENTENCE_RE = /^[^:.]{2,40}:\s+\S.*[.!](\d{1,3}[a-z]?)?$/i;
+
+/**
  * An outline entry made from a paragraph (a converter bookmarking styled paragraphs): its text cut
- * short ("..."), long, or a sentence ("Quick link to summary table for RMF tasks, responsibilities,
- * and supporting roles."). Not a heading.
+ * short ("..."), long, a sentence ("Quick link to summary table for RMF tasks, responsibilities,
+ * and supporting roles."), or a labelled sentence. Not a heading.
  */
 function isParagraph(title: string): boolean {
   const words = title.split(/\s+/).length;
-  return /(\.\.\.|…)$/.test(title) || words > MAX_TITLE_WORDS || (words >= MIN_SENTENCE_WORDS && /[.!]$/.test(title));
+  return (
+    /(\.\.\.|…)$/.test(title) ||
+    words > MAX_TITLE_WORDS ||
+    (words >= MIN_SENTENCE_WORDS && /[.!]$/.test(title)) ||
+    RUN_IN_SENTENCE_RE.test(title)
+  );
 }
 
 /** A line may carry a little more than the title: a trailing page number, a running mark. */
@@ -88,6 +105,13 @@ const usable = (l: PdfLine): boolean => !l.role && l.heading === undefined && l.
 /** The next line of one heading: right below, closer than two lines (as blocks join heading lines). */
 const wrapped = (above: PdfLine, l: PdfLine): boolean => above.y - l.y > 0 && above.y - l.y < l.size * 2;
 
+/**
+ * A title that is the lines' text and the footnote mark they end in, which the page sets small and
+ * raised and the text leaves out ("3.1 PREPARE 51F": a word processor's bookmark keeps the mark).
+ */
+const markedTail = (l: PdfLine, title: string, text: string): boolean =>
+  !!l.endsInMark && text.length > 0 && title.startsWith(text) && /^\d{1,3}[a-z]?$/.test(title.slice(text.length));
+
 /** The lines starting at `i` that carry one of the title's forms, if they do. */
 function matchAt(lines: PdfLine[], i: number, titles: string[]): Match | null {
   let raw = "";
@@ -98,7 +122,8 @@ function matchAt(lines: PdfLine[], i: number, titles: string[]): Match | null {
     const text = fold(raw);
     const bare = core(raw);
     for (const t of titles) {
-      if (text === t || bare === t) return { index: i, span: k - i + 1, exact: true };
+      if (text === t || bare === t || markedTail(l, t, text) || markedTail(l, t, bare))
+        return { index: i, span: k - i + 1, exact: true };
       if (
         k === i &&
         t.length >= 4 &&

@@ -41,6 +41,8 @@ export interface PdfLine {
    */
   runIn?: { text: string; font: string; bold?: boolean };
   upright: boolean;
+  /** The line ended in a footnote mark, dropped from its text: an outline may still carry it ("PREPARE 51F"). */
+  endsInMark?: boolean;
   /** Page furniture or margin text, found across pages before blocks are built. */
   role?: BlockRole;
   /** Heading level, from the outline or from numbering and typography. */
@@ -128,6 +130,7 @@ export function itemsToLines(items: PdfTextItem[]): PdfLine[] {
       lead: l.lead,
       ...(runIn ? { runIn } : {}),
       upright: l.upright,
+      ...(l.endsInMark ? { endsInMark: true } : {}),
     });
   };
   // pdf.js ends a line (hasEOL) before a sub- or superscript set below or above it; a script
@@ -178,10 +181,12 @@ export function itemsToLines(items: PdfTextItem[]): PdfLine[] {
         line.inkEnd = item.x + item.width;
         line.endX = Math.max(line.endX, line.inkEnd);
         line.lastSize = size;
+        line.endsInMark = true;
         if (item.hasEOL) eol = true;
         continue;
       }
       if (visible) {
+        line.endsInMark = false;
         const gap = item.x - line.inkEnd;
         if (line.text.trim() && line.upright && gap > size * CELL_GAP_EMS)
           line.text = `${line.text.trimEnd()}${CELL_SEPARATOR}`;
@@ -248,10 +253,14 @@ export function rightEdges(lines: PdfLine[]): (l: PdfLine) => number {
   return (l) => edges.get(Math.round(l.x / 10)) ?? l.endX;
 }
 
+/** A line cut inside a word ("measure-" then "ment over …"): the paragraph goes on, however short the line. */
+const splitsWord = (prev: PdfLine, line: PdfLine) => /\p{L}-$/u.test(prev.text) && /^\p{Ll}/u.test(line.text);
+
 /**
  * Whether a new paragraph starts between two consecutive lines: the text moved up (the next
  * column) or beside, a wider gap than line spacing, another font size, or the first line ended
- * well short of its text block's right edge.
+ * well short of its text block's right edge, unless it ends inside a word the next line finishes
+ * (ragged-right text hyphenates short lines too).
  */
 export function paragraphBreak(prev: PdfLine, line: PdfLine, rightEdge: (l: PdfLine) => number): boolean {
   const size = Math.max(prev.size, line.size);
@@ -262,6 +271,6 @@ export function paragraphBreak(prev: PdfLine, line: PdfLine, rightEdge: (l: PdfL
     line.x > prev.endX + size ||
     Math.abs(roundSize(prev.size) - roundSize(line.size)) >= 1 ||
     TOC_ENTRY_RE.test(prev.text) ||
-    prev.endX < rightEdge(prev) - prev.size * 4
+    (prev.endX < rightEdge(prev) - prev.size * 4 && !splitsWord(prev, line))
   );
 }

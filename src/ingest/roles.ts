@@ -120,7 +120,8 @@ function rolesFromHeadings(blocks: Block[], roles: (BlockRole | null)[]): void {
       }
       numbered ||= numberedHere;
     }
-    if (open) roles[i] = open.role;
+    // A margin stamp the extractor marked keeps its role inside an appendix or a bibliography.
+    if (open && roles[i] !== "boilerplate") roles[i] = open.role;
   });
 }
 

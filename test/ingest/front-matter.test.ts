@@ -48,6 +48,24 @@ describe("headings that name their role", () => {
 });
 
 describe("pages built to show one mechanism", () => {
+  test("a margin stamp inside an appendix keeps its boilerplate role; the appendix's text is appendix", () => {
+    const stamp = {
+      ...p("This publication is available free of charge from: https://doi.org/10.6028/x", 9),
+      role: "boilerplate" as const,
+    };
+    const blocks = paged([
+      h("1 Introduction", 1),
+      prosePage("introduction", 1),
+      h("APPENDIX B GLOSSARY", 9),
+      prosePage("glossary", 9),
+      stamp,
+      prosePage("term", 10),
+    ]);
+    expect(roleOf(blocks, "The glossary is")).toBe("appendix");
+    expect(roleOf(blocks, "The term is")).toBe("appendix");
+    expect(roleOf(blocks, "This publication is available")).toBe("boilerplate");
+  });
+
   test("an index with no heading is the index: alphabetised short entries with page numbers", () => {
     const entries = ["algorithm, 3, 7", "binary search, 4", "graph, 5–6", "heap, 2", "queue, 8, 9", "recursion, 3"];
     const more = ["set, 4", "sorting, 2, 6", "stack, 8", "tree, 5, 7", "union-find, 9", "vertex, 5"];

@@ -83,7 +83,7 @@ describe("a book whose outline titles differ from its printed headings", () => {
 });
 
 describe("a noisy outline", () => {
-  test("empty titles, repeated entries and bookmarked paragraphs add no headings", async () => {
+  test("empty titles, repeated entries and bookmarked paragraphs (a labelled sentence however short) add no headings", async () => {
     const path = await tmp.write(
       "noisy.pdf",
       await linesPdf(
@@ -96,13 +96,80 @@ describe("a noisy outline", () => {
           { title: "Overview", page: 1 },
           { title: "   ", page: 1 },
           { title: "Expected Outputs: Set of assets to be protected.", page: 2 },
+          { title: "Primary Responsibility: Control Assessor.", page: 2 },
           { title: "The more line 1 tells how water moves along the shore and why it...", page: 2 },
         ],
       ),
     );
     const r = await extractPdf(path, "noisy.pdf", LIMITS);
     expect(headings(r.blocks)).toEqual([{ text: "Overview", level: 1, page: 1 }]);
-  });
+  }, 60_000);
+});
+
+describe("an outline whose titles keep the footnote marks of their headings", () => {
+  test("the heading is the printed line, without the small raised mark, at its place on the page", async () => {
+    // A word processor bookmarks "3.1 Prepare" with its footnote reference's field text: "51F".
+    const path = await tmp.write(
+      "marks.pdf",
+      await linesPdf(
+        [
+          { lines: [{ text: "3 The Process", size: 18, bold: true }, ...prose(12, "process")] },
+          {
+            lines: [
+              ...prose(3, "lead"),
+              { text: "3.1 Prepare", size: 16, bold: true, gap: 12, mark: "52" },
+              ...prose(10, "prepare"),
+            ],
+          },
+        ],
+        [{ title: "3 The Process", page: 1, children: [{ title: "3.1   Prepare 51F", page: 2 }] }],
+      ),
+    );
+    const r = await extractPdf(path, "marks.pdf", LIMITS);
+    expect(headings(r.blocks)).toEqual([
+      { text: "3 The Process", level: 1, page: 1 },
+      { text: "3.1 Prepare", level: 2, page: 2 },
+    ]);
+    const texts = r.blocks.map((b) => b.text);
+    expect(texts.indexOf("3.1 Prepare")).toBe(texts.findIndex((t) => t.startsWith("The prepare line 1 ")) - 1);
+  }, 60_000);
+});
+
+describe("appendices titled under a label line of their own", () => {
+  test("each heading holds its label, so every appendix has the appendix role, a bibliography its own", async () => {
+    // The title set larger than its label; "C" and "D" read as roman numerals, "A" and "B" do not.
+    const appendix = (letter: string, title: string, topic: string) => ({
+      lines: [
+        { text: `APPENDIX ${letter}`, size: 14, bold: true },
+        { text: title, size: 18, bold: true },
+        ...prose(12, topic),
+      ],
+    });
+    const path = await tmp.write(
+      "appendices.pdf",
+      await linesPdf(
+        [
+          { lines: [{ text: "1 Introduction", size: 18, bold: true }, ...prose(14, "intro")] },
+          appendix("A", "REFERENCES", "source"),
+          appendix("B", "GLOSSARY", "term"),
+          appendix("C", "ACRONYMS", "acronym"),
+        ],
+        [
+          { title: "1 Introduction", page: 1 },
+          { title: "REFERENCES", page: 2 },
+          { title: "GLOSSARY", page: 3 },
+          { title: "ACRONYMS", page: 4 },
+        ],
+      ),
+    );
+    const r = await extractPdf(path, "appendices.pdf", LIMITS);
+    expect(r.blocks.filter((b) => b.kind === "heading").map((b) => [b.text, b.role])).toEqual([
+      ["1 Introduction", "body"],
+      ["APPENDIX A REFERENCES", "references"],
+      ["APPENDIX B GLOSSARY", "appendix"],
+      ["APPENDIX C ACRONYMS", "appendix"],
+    ]);
+  }, 60_000);
 });
 
 /** The outline as poppler reads it: the truth the headings are checked against. */
