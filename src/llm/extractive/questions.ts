@@ -18,6 +18,7 @@ import {
   cutShort,
   ItemSource,
   instructs,
+  nounPhrase,
   readsInput,
   roleProblem,
   sameWordClass,
@@ -199,7 +200,7 @@ function definitionQuestions(m: ChapterMaterial, pool: CoursePool, d: Definition
       d.term,
       `What ${verb}?`,
       predicate,
-      definitionDistractors(predicate, d.term, [...pool.predicates, ...pool.roles], seed),
+      definitionDistractors(predicate, d.term, pool.predicates, seed),
     ),
   );
   out.push(
@@ -309,8 +310,11 @@ function roleQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
         ? r.subject.replace(/^\S+/, (a) => a.toLowerCase())
         : inlineForm(r.subject);
       if (roleProblem(subject, answer)) return null;
+      // Other objects of the answer's form: noun phrases beside a noun phrase, never a clause's tail.
+      const form = nounPhrase(answer);
       const wrong = pool.roles.filter(
-        (o) => o !== answer && !containsPhrase(o, r.term) && !containsPhrase(r.sentence.text, o),
+        (o) =>
+          o !== answer && !containsPhrase(o, r.term) && !containsPhrase(r.sentence.text, o) && nounPhrase(o) === form,
       );
       return build(
         m,
