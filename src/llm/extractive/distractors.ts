@@ -1,7 +1,8 @@
 /**
  * Wrong choices of the same kind as the right one: other domain terms of the course for a term
  * (names for a name, plurals for a plural), figures of the same form and magnitude for a figure,
- * other definitions for a definition. A distractor never shares a stem with the answer (it could
+ * other definitions, and what the course's terms act on, of its form for a definition (noun phrases
+ * for a noun phrase). A distractor never shares a stem with the answer (it could
  * be right too) or with another distractor (it would give the pair away), nor is one's short form.
  */
 

@@ -200,7 +200,7 @@ function definitionQuestions(m: ChapterMaterial, pool: CoursePool, d: Definition
       d.term,
       `What ${verb}?`,
       predicate,
-      definitionDistractors(predicate, d.term, pool.predicates, seed),
+      definitionDistractors(predicate, d.term, [...pool.predicates, ...pool.roles], seed),
     ),
   );
   out.push(
