@@ -101,6 +101,73 @@ export function triviaBlank(q: Mcq): boolean {
   return q.choices.some((c) => /\d/.test(c) || isName(c, false));
 }
 
+const WH = /^(?:that|which|who|whom|whose|where|when|how|what|whether|why|to)$/i;
+/**
+ * Whether a choice is a noun phrase, read with compromise: it opens on no preposition, conjunction,
+ * adverb or pronoun (nor on a bracket), and no copula, modal or present-tense verb (other than an
+ * -ing form, or a word right after an article, preposition or adjective the tagger misreads) comes
+ * before its first relative word or "to".
+ */
+export function isNounPhrase(text: string): boolean {
+  const t = text.trim().replace(/[.…]+$/, "");
+  if (!/^[\p{L}\p{N}]/u.test(t)) return false;
+  const terms = (nlp(t).json() as { terms: { text: string; tags: string[] }[] }[]).flatMap((s) => s.terms);
+  const is = (k: number, ...tags: string[]) => tags.some((x) => terms[k]?.tags.includes(x) ?? false);
+  if (terms.length === 0 || is(0, "Preposition", "Conjunction", "Adverb", "Pronoun")) return false;
+  for (let k = 0; k < terms.length; k++) {
+    if (k > 0 && WH.test(terms[k]!.text)) return true;
+    if (!is(k, "Verb") || /ing$/i.test(terms[k]!.text)) continue;
+    if (is(k, "Copula", "Modal", "Auxiliary")) return false;
+    // Before a relative word a word read as a verb is the noun it qualifies ("parameter names that …", "Risk that …").
+    if (WH.test(terms[k + 1]?.text ?? "")) continue;
+    if (is(k, "PresentTense", "Imperative", "Infinitive") && !is(k - 1, "Determiner", "Preposition", "Adjective"))
+      return false;
+    // A past form qualifies its noun when a preposition follows ("not controlled by"); else it is a clause's verb.
+    const last = k === terms.length - 1 || is(k + 1, "Determiner", "Adverb", "Particle");
+    if (is(k, "PastTense") && (k === 0 || is(k - 1, "Pronoun") || (last && !is(k - 1, "Determiner", "Adjective"))))
+      return false;
+  }
+  return true;
+}
+
+/**
+ * Whether an entry says what its term does, opening on a verb of the third person ("Contains …",
+ * "Holds the …") or a participle before its preposition ("Used to substitute …").
+ */
+const saysWhatItDoes = (text: string): boolean => {
+  const terms = (nlp(text).json() as { terms: { text: string; tags: string[] }[] }[]).flatMap((s) => s.terms);
+  const [first, next] = [terms[0], terms[1]];
+  // A passive participle before its preposition says it too ("Used to substitute another function").
+  if (first?.tags.includes("PastTense") && (next?.tags.includes("Preposition") || next?.text === "to")) return true;
+  if (!first || !/^\p{L}+s$/u.test(first.text) || first.tags.includes("Copula")) return false;
+  return (
+    first.tags.includes("PresentTense") ||
+    (first.tags.includes("Plural") && (next?.tags.includes("Determiner") ?? false))
+  );
+};
+
+/**
+ * A fragment among choices: a choice that is no noun phrase beside an answer of several words that
+ * is one ("the website only uses chapters", "into account the sampling weights" beside "a version
+ * control system that tracks …"), or that opens on an article beside a term that does not ("The
+ * ASCII" beside "Latin script").
+ */
+export function fragmentChoice(q: Mcq): string | null {
+  const right = q.choices[q.answer] ?? "";
+  // A list's steps are the document's own lines, whatever their form.
+  const phrases = ["term → definition", "what it does"].includes(kindOf(q));
+  if (phrases && right.split(/\s+/).length >= 4 && isNounPhrase(right)) {
+    const odd = q.choices.find((c) => !isNounPhrase(c));
+    if (odd !== undefined) return odd;
+  }
+  const article = (c: string) => /^(?:the|a|an)\s/i.test(c);
+  if (right.split(/\s+/).length <= 3 && !article(right)) {
+    const odd = q.choices.find((c) => c.split(/\s+/).length <= 3 && article(c));
+    if (odd !== undefined) return odd;
+  }
+  return null;
+}
+
 /** The kind of a multiple-choice question, by its prompt's form. */
 export function kindOf(q: Mcq): string {
   const p = q.prompt;
@@ -148,15 +215,20 @@ export function definesCard(card: { front: string; back: string }): boolean {
   }
   // A glossary's or definition list's entry ("adequate security — Security protections commensurate
   // with …", "Stream: a sequence of characters …", or the definition alone on a card's back) defines
-  // its term by where it stands, when it is a noun phrase: not a run-in heading's clause ("Arrays:
-  // the predicates … can be used to …"), read by a finite verb before any relative clause.
+  // its term by where it stands, when it is a noun phrase ("A network not controlled by the
+  // organization": a participle qualifies, an infinitive is no clause's verb) or says what the term
+  // does, as a reference manual's entry does ("Contains the available stylesheets"); not a run-in
+  // heading's clause ("Arrays: the predicates … can be used to …"). A package label before the
+  // entry ("Package:LISP The exclusive upper bound …") is read past.
   const back = card.back.trim();
   const entry =
     new RegExp(`^${term}\\s*(?:—|:)\\s+(.*)$`, "i").exec(back)?.[1] ??
     (new RegExp(`\\b${term}`, "i").test(back) ? null : back);
   if (entry !== null) {
-    const head = entry.split(/\b(?:that|which|who|whom|whose|where|when|while)\b|;/)[0]!;
-    return !finite(head) && entry.split(/\s+/).filter((w) => w.length > 3).length >= 2;
+    const text = entry.replace(/^(?:\S+:\S*\s+)+/, "");
+    // A noun clause ("Whether the printer should print array elements") names what a setting holds.
+    const nominal = isNounPhrase(text) || /^(?:whether|how|what)\s/i.test(text);
+    return (nominal || saysWhatItDoes(text)) && text.split(/\s+/).filter((w) => w.length > 3).length >= 2;
   }
   return new RegExp(`\\b(?:called|known as|termed|we call)\\s+(?:an?\\s+|the\\s+)?["“]?${term}\\b`, "i").test(
     card.back,
@@ -280,7 +352,9 @@ export function instanceDefinition(term: string, back: string): boolean {
   if (/\b(?:these|those|this|above|previous|preceding)\b/i.test(predicate)) return true;
   if (!/^the\s/i.test(back.trim())) return false;
   const named = /\b(?:of|in|for|from|by) the (\p{Ll}[\p{Ll}\d_]*)\s+\p{Ll}/u.exec(predicate)?.[1];
-  return named !== undefined && !semcor().has(named);
+  // A word of everyday English in another form ("the authorizing official") names no object of the code.
+  const forms = (w: string) => [w, w.replace(/(?:ing|ed|s)$/, ""), w.replace(/(?:ing|ed)$/, "e")];
+  return named !== undefined && !forms(named).some((w) => semcor().has(w));
 }
 
 /** d: whether a term → definition item rests on a sentence that merely uses the term, or tells of one instance. */

@@ -14,7 +14,8 @@
  * each other corpus document of bench/quality (documents.ts); each with an exam of 30 (or as many as
  * the course can supply), its flashcards and its study guide. Halves are the fixed ones (the file's
  * base name's sha1); the test half is run, never read to write a rule. Per course:
- *   - fragments: prompts and rubric points that are not whole questions or statements; goal 0
+ *   - fragments: prompts and rubric points that are not whole questions or statements, and choices
+ *     not of their answer's form (a clause beside a noun phrase, "The ASCII" beside a term); goal 0
  *   - trivia: blanks on a figure or a name in a sentence not about it; goal 0
  *   - front/back: items holding a sentence from a front/back page (hand labels for the books, the
  *     file itself for the corpus, as bench/structure and bench/quality read them), and whether the
@@ -46,6 +47,7 @@ import {
   contextDefinition,
   cutDefinition,
   definesCard,
+  fragmentChoice,
   fragmentPrompt,
   fragmentStatement,
   guideFaults,
@@ -241,6 +243,9 @@ async function measure(srv: TestServer, key: string, c: Course): Promise<Row> {
       q.type === "short_answer"
         ? q.rubric.map((r) => fragmentStatement(r) && `rubric (${fragmentStatement(r)}): ${r}`)
         : [],
+    ),
+    ...items.map(
+      (q) => q.type === "mcq" && fragmentChoice(q) && `choice (no answer's form): ${fragmentChoice(q)} | ${q.prompt}`,
     ),
   ].filter((x): x is string => typeof x === "string" && x.length > 0);
   const mcqs = items.filter((q): q is Mcq => q.type === "mcq");

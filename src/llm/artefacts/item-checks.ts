@@ -23,7 +23,7 @@
  */
 import { nlp } from "../compromise.ts";
 import { zipf } from "../extractive/background.ts";
-import { hasTag, opensWithTag } from "../extractive/tagging.ts";
+import { hasTag, opensWithTag, taggedSentences } from "../extractive/tagging.ts";
 import { escapeRegExp, isStopword, words } from "../extractive/text.ts";
 import type { ExamQuestion, Flashcard, McqQuestion, StudyGuide } from "../schemas.ts";
 import { usualClass } from "../wordnet.ts";
@@ -312,6 +312,68 @@ export function clauseFragment(choice: string): boolean {
   return !finite(tail[1]!) && !(relative && (finite(`it ${tail[1]}`) || finite(`they ${tail[1]}`)));
 }
 
+// Where a noun phrase's own words end: a relative or wh- word, or "to", opens what qualifies it.
+const QUALIFIER = /^(?:that|which|who|whom|whose|where|when|whereby|how|what|whether|why|to)$/i;
+const has = (t: { tags: string[] } | undefined, ...tags: string[]) =>
+  t !== undefined && tags.some((x) => t.tags.includes(x));
+
+/**
+ * Whether a choice reads as a noun phrase, as a definition's genus does ("a version control system
+ * that tracks …", "routines written in C++"), by the tagger: it opens on a word or figure that is
+ * no preposition, conjunction, adverb or pronoun, and before its first relative word no verb is
+ * finite (a copula, a modal, a present tense not after a preposition or article, a past tense
+ * after a pronoun), nor is a plural before an article a verb ("Places the numbering"). A clause
+ * ("the website only uses chapters"), a predicate ("allows you to tune …") or a verb's object with
+ * its complement ("into account the sampling weights") is not one.
+ */
+export function nounPhrase(text: string): boolean {
+  const t = text.trim();
+  if (!/^[\p{L}\p{N}]/u.test(t)) return false;
+  const terms = taggedSentences(t).flatMap((s) => s.terms);
+  if (terms.length === 0 || has(terms[0], "Preposition", "Conjunction", "Adverb", "Pronoun")) return false;
+  for (const [i, w] of terms.entries()) {
+    if (i > 0 && QUALIFIER.test(w.text)) return true;
+    const [prev, next] = [terms[i - 1], terms[i + 1]];
+    if (
+      has(w, "Plural") &&
+      has(next, "Determiner", "Possessive") &&
+      !QUALIFIER.test(next!.text) &&
+      !has(prev, "Determiner")
+    )
+      return false;
+    if (!has(w, "Verb") || /ing$/i.test(w.text)) continue;
+    if (has(w, "Copula", "Modal", "Auxiliary")) return false;
+    // Before a relative word a word read as a verb is the noun it qualifies ("parameter names that …", "Risk that …").
+    if (QUALIFIER.test(next?.text ?? "")) continue;
+    if (has(w, "PresentTense", "Imperative", "Infinitive") && !has(prev, "Preposition", "Determiner", "Adjective"))
+      return false;
+    // A participle qualifies the noun before it when a preposition follows ("not controlled by");
+    // before an article, an adverb, a particle or the end it is a clause's past ("the end hung up").
+    const past =
+      !has(prev, "Determiner", "Adjective") && (next === undefined || has(next, "Determiner", "Adverb", "Particle"));
+    if (has(w, "PastTense") && (i === 0 || has(prev, "Pronoun") || past)) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether an entry says what its term does, as a reference manual's does ("Rotates an imagedata
+ * image", "Contains the available stylesheets"): it opens on a verb in the third person, which the
+ * tagger may read as a plural before an article ("Holds the output stream"), or on a participle
+ * before its preposition ("Used to substitute …").
+ */
+export function doesPhrase(text: string): boolean {
+  const terms = taggedSentences(text.trim()).flatMap((s) => s.terms);
+  const [first, next] = [terms[0], terms[1]];
+  // A passive participle before its preposition says it too ("Used to substitute another function").
+  if (has(first, "PastTense") && (has(next, "Preposition") || next?.text === "to")) return true;
+  if (!first || !/^\p{L}+s$/u.test(first.text)) return false;
+  return (
+    (has(first, "PresentTense") && !has(first, "Copula", "Auxiliary")) ||
+    (has(first, "Plural") && has(next, "Determiner", "Possessive"))
+  );
+}
+
 /**
  * Why choices the built-in engine cut out of the document's sentences fail, or null: the checks of
  * every item, and no clause among them cut short of its sentence. A model writes its choices whole
@@ -423,6 +485,12 @@ export function definesTerm(card: Flashcard): boolean {
     ? null
     : new RegExp(`^(?:(?:an?|the)\\s+)?${escapeRegExp(term)}(?:\\s+\\([^)]*\\))?,?\\s+(\\S+)\\s+(.*)$`, "i").exec(back);
   if (!entry && (!subject || !DEFINING.test(subject[1]!))) return false;
+  // An entry says what its term is (a noun phrase) or does ("Contains …"), not a clause of its own
+  // ("fatal: The remote end hung up unexpectedly", "Dst — When the conditions are met …").
+  // A noun clause ("Whether the printer should print array elements") names what a setting holds.
+  const said = entry?.[1]?.replace(/^(?:\S+:\S*\s+)+/, "");
+  if (said !== undefined && !nounPhrase(said) && !doesPhrase(said) && !/^(?:whether|how|what)\s/i.test(said))
+    return false;
   const predicate = (entry ? entry[1]! : subject![2]!).replace(/^(to|for|of|as)\s+/i, "");
   if (VAGUE.test(predicate)) return false;
   const content = words(predicate).filter((w) => !isStopword(w));

@@ -1,14 +1,15 @@
 /**
  * Wrong choices of the same kind as the right one: other domain terms of the course for a term
  * (names for a name, plurals for a plural), figures of the same form and magnitude for a figure,
- * other definitions for a definition. A distractor never shares a stem with the answer (it could
+ * other definitions, and what the course's terms act on, of its form for a definition (noun phrases
+ * for a noun phrase). A distractor never shares a stem with the answer (it could
  * be right too) or with another distractor (it would give the pair away), nor is one's short form.
  */
 
-import { choiceKind, type ItemSource, sameThing } from "../artefacts/item-checks.ts";
+import { choiceKind, type ItemSource, nounPhrase, sameThing } from "../artefacts/item-checks.ts";
 import { nlp } from "../compromise.ts";
 import { overlaps } from "./keyphrases.ts";
-import { type TaggedTerm, taggedSentences } from "./tagging.ts";
+import { opensWithTag, type TaggedTerm, taggedSentences } from "./tagging.ts";
 import { containsPhrase, escapeRegExp, hash, isStopword, wordCount } from "./text.ts";
 
 const WRONG = 3;
@@ -49,10 +50,13 @@ export function termDistractors(
   fits?: (term: string) => boolean,
 ): string[] {
   const words = wordCount(answer);
-  // A short form of the answer ("Wasm" beside "WebAssembly") would be right too.
+  const article = opensWithTag(answer, "Determiner");
+  // A short form of the answer ("Wasm" beside "WebAssembly") would be right too; a phrase opening on
+  // an article ("The ASCII" beside "Latin script") is a sentence's words, not a term like the answer.
   const pool = [...new Set(terms)].filter(
     (t) =>
       t.toLowerCase() !== answer.toLowerCase() &&
+      opensWithTag(t, "Determiner") === article &&
       !overlaps(t, answer) &&
       !sameThing(t, answer) &&
       !containsPhrase(context, t),
@@ -176,10 +180,16 @@ export function swapped(sentence: string, span: string, term: string, source: It
   return role(head.tags) === role(tags) && number(head.tags) === number(tags) ? out : null;
 }
 
-/** Other definitions, closest in length first, none mentioning the term asked about. */
+/**
+ * Other definitions of the answer's form (noun phrases for a noun phrase), closest in length first,
+ * none mentioning the term asked about.
+ */
 export function definitionDistractors(answer: string, term: string, definitions: string[], seed: number): string[] {
   const length = wordCount(answer);
-  const pool = [...new Set(definitions)].filter((d) => d !== answer && !containsPhrase(d, term));
+  const form = nounPhrase(answer);
+  const pool = [...new Set(definitions)].filter(
+    (d) => d !== answer && !containsPhrase(d, term) && nounPhrase(d) === form,
+  );
   return pick(
     pool,
     WRONG,

@@ -18,6 +18,7 @@ import {
   cutShort,
   ItemSource,
   instructs,
+  nounPhrase,
   readsInput,
   roleProblem,
   sameWordClass,
@@ -310,8 +311,11 @@ function roleQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
         ? r.subject.replace(/^\S+/, (a) => a.toLowerCase())
         : inlineForm(r.subject);
       if (roleProblem(subject, answer)) return null;
+      // Other objects of the answer's form: noun phrases beside a noun phrase, never a clause's tail.
+      const form = nounPhrase(answer);
       const wrong = pool.roles.filter(
-        (o) => o !== answer && !containsPhrase(o, r.term) && !containsPhrase(r.sentence.text, o),
+        (o) =>
+          o !== answer && !containsPhrase(o, r.term) && !containsPhrase(r.sentence.text, o) && nounPhrase(o) === form,
       );
       return build(
         m,

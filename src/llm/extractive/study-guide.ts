@@ -6,7 +6,7 @@
  */
 
 import type { ChapterSummary } from "../artefacts/chapter-summary.ts";
-import { cutShort, instructs, matterHeading, quotesMatter } from "../artefacts/item-checks.ts";
+import { cutShort, definesTerm, instructs, matterHeading, quotesMatter } from "../artefacts/item-checks.ts";
 import type { StudyGuide, StudyGuideSection } from "../schemas.ts";
 import { leansOnPrevious } from "./back-reference.ts";
 import { type ChapterMaterial, chapterMaterial, materialsOf } from "./material.ts";
@@ -70,8 +70,12 @@ export function extractiveStudyGuide(input: { courseTitle: string; chapters: Cha
   for (const d of definitions) {
     const key = d.term.toLowerCase();
     if (seen.has(key) || items.length >= MAX_TERMS) continue;
+    const definition = d.kind === "acronym" ? d.predicate : d.sentence.text;
+    // A key term is judged as its flashcard is: its line must say what the term is or does.
+    const front = d.kind === "acronym" ? `What does ${d.term} stand for?` : d.term;
+    if (!definesTerm({ front, back: definition })) continue;
     seen.add(key);
-    items.push({ term: d.term, definition: d.kind === "acronym" ? d.predicate : d.sentence.text });
+    items.push({ term: d.term, definition });
   }
   const facts = [
     ...new Set(

@@ -1,0 +1,159 @@
+/**
+ * Choices and cards of the answer's form (#29, session 8), through the real API with the built-in
+ * engine, read with the item-checks report's checks (bench/quality/item-checks.ts):
+ *   1. a "What is X?" or "what does X do?" question whose answer is a noun phrase offers no clause,
+ *      predicate or verb's object with its complement as a wrong choice ("into account the sampling
+ *      weights, unlike …", "the website only uses chapters"), and no term opening on an article;
+ *   2. a glossary or reference entry is a card when it says what its term is (a noun phrase, a
+ *      participle qualifying it: "A network not controlled by the organization") or does ("Rotates
+ *      an imagedata image"); an entry that is a clause of its own ("fatal: The remote end hung up
+ *      unexpectedly", "When the conditions are met …") is no card and no key term.
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { definesCard, fragmentChoice, isNounPhrase, kindOf, type Mcq } from "../../bench/quality/item-checks.ts";
+import { definesTerm, doesPhrase, nounPhrase } from "../../src/llm/artefacts/item-checks.ts";
+import { definitionDistractors, termDistractors } from "../../src/llm/extractive/distractors.ts";
+import { chapterMaterial } from "../../src/llm/extractive/material.ts";
+import { mcqCandidates, poolOf } from "../../src/llm/extractive/questions.ts";
+import { startApp, type TestApp } from "../helpers/app.ts";
+import { call } from "../helpers/server.ts";
+
+const TEXT = `# Curves and glossary
+
+## Weighted curves
+
+A survival curve is a function that maps from a time to the probability of surviving past it.
+A box plot is a chart that shows the median and the quartiles of a sample.
+A percentile rank is the fraction of values in a sample that are less than or equal to a given value.
+A quantile is a value that divides a sorted sample into parts of equal size.
+A weighted curve is a curve that gives each respondent the weight of the group it represents.
+The weighted curve takes into account the sampling weights, unlike the estimated curve.
+The smoothing step removes the residual values, not including days when no data was collected.
+The website only uses chapters and sections; no subsections or subsubsections.
+A kernel density estimate is a smooth curve that estimates the density from a sample.
+A cumulative distribution function is a function that maps from a value to its percentile rank.
+The estimator computes the median of the residuals for every window of days.
+The plot shows the survival curve for each group of respondents.
+
+## Glossary
+
+external network — A network not controlled by the organization.
+angle — Rotates an imagedata image by the given number of degrees.
+fatal — The remote end hung up unexpectedly.
+dst — When the conditions are met the image shall be converted to this format.
+security control — The safeguards or countermeasures prescribed for an information system to protect its confidentiality.
+`;
+
+// Each item is tagged by the checks: on a loaded machine that takes seconds, not a fault.
+setDefaultTimeout(60_000);
+
+let srv: TestApp;
+let key: string;
+let questions: Mcq[] = [];
+let cards: { front: string; back: string }[] = [];
+let keyTerms: { term: string; definition: string }[] = [];
+const as = (json?: unknown) => ({ key, user: "learner", json });
+
+beforeAll(async () => {
+  srv = await startApp({ env: { RATE_LIMIT_PER_MINUTE: "10000" } });
+  key = await srv.createKey("acme", "production");
+  const form = new FormData();
+  form.append("files", new File([TEXT], "curves.md", { type: "text/markdown" }));
+  form.append("num_chapters", "2");
+  const made = await call(srv, "/v2/courses/generate-from-files?mode=sync", { key, user: "learner", body: form });
+  if (made.status !== 200) throw new Error(`course generation failed: ${made.status} ${made.text}`);
+  const id = made.body.course.id;
+  const course = await call(srv, `/v2/courses/${id}`, as());
+  let exam = await call(srv, `/v2/courses/${id}/generate-exam`, as({ exam_size: 20 }));
+  // A short text supplies fewer items than asked: take as many as it has.
+  const available = exam.body.error?.details?.available;
+  if (exam.status === 422 && available >= 1)
+    exam = await call(srv, `/v2/courses/${id}/generate-exam`, as({ exam_size: available }));
+  questions = [
+    ...(course.body.chapters as { quiz: { questions: Mcq[] } }[]).flatMap((c) => c.quiz.questions),
+    ...((exam.body.exam?.questions ?? []) as Mcq[]).filter((q) => q.type === "mcq"),
+  ];
+  cards = (await call(srv, `/v2/courses/${id}/generate-flashcards`, as({}))).body.flashcards.cards;
+  const sections = (await call(srv, `/v2/courses/${id}/study-guide`, as())).body.study_guide.sections as {
+    items?: { term: string; definition: string }[];
+  }[];
+  keyTerms = sections.flatMap((s) => s.items ?? []);
+}, 600_000);
+afterAll(() => srv.stop());
+
+describe("1. choices are of the answer's form", () => {
+  test("no question offers a fragment beside a noun phrase answer", () => {
+    expect(questions.length).toBeGreaterThan(0);
+    expect(questions.flatMap((q) => fragmentChoice(q) ?? [])).toEqual([]);
+  });
+  test("the chapter's 'What is' and 'what does it do' candidates offer other definitions and objects, whole", () => {
+    const content = TEXT.split("## Glossary")[0]!;
+    const m = chapterMaterial({ title: "Weighted curves", content, key_concepts: [] }, 0);
+    const asked = mcqCandidates(m, poolOf([m]))
+      .map((c) => c.question)
+      .filter((q) => ["term → definition", "what it does"].includes(kindOf(q)));
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.flatMap((q) => fragmentChoice(q) ?? [])).toEqual([]);
+    const offered = asked.flatMap((q) => q.choices);
+    expect(offered.filter((c) => /^(?:into account|the website only)/i.test(c))).toEqual([]);
+  });
+  test("the builders' and checks' readings of the forms", () => {
+    const phrases = [
+      "a function that maps from a time to the probability of surviving past it",
+      "routines written in C++ that process music expressions",
+      "A network not controlled by the organization",
+      "the supported interface for calling out to the operating system",
+    ];
+    const fragments = [
+      "into account the sampling weights, unlike the estimated curve",
+      "the website only uses chapters and sections; no subsections",
+      "a purely administrative one and no programming skill or judgement is assumed or required",
+      "allows you to tune the system simplifier to your application",
+      "(“regtests”) are available in precompiled form",
+      "The remote end hung up unexpectedly",
+    ];
+    for (const read of [nounPhrase, isNounPhrase]) {
+      expect(phrases.filter((p) => !read(p))).toEqual([]);
+      expect(fragments.filter(read)).toEqual([]);
+    }
+    const wrong = definitionDistractors(phrases[0]!, "survival curve", [...phrases.slice(1), ...fragments], 7);
+    expect(wrong.filter((w) => fragments.includes(w))).toEqual([]);
+    expect(wrong.length).toBeGreaterThan(0);
+    expect(
+      termDistractors("Latin script", ["The ASCII", "Unicode", "Greek alphabet", "Cyrillic"], "", 3),
+    ).not.toContain("The ASCII");
+    expect(
+      fragmentChoice({
+        type: "mcq",
+        prompt: "Which term does the course describe as “the script most European languages are written in”?",
+        choices: ["Latin script", "The ASCII", "Cyrillic", "Greek alphabet"],
+        answer: 0,
+      }),
+    ).toBe("The ASCII");
+  });
+});
+
+describe("2. an entry defines when it says what its term is or does", () => {
+  test("no card or key term is a clause of its own; entries that are noun phrases or say what it does are kept", () => {
+    const fronts = cards.map((k) => k.front.toLowerCase());
+    expect(fronts).toEqual(expect.arrayContaining(["external network", "angle", "security control"]));
+    expect(fronts.filter((f) => f === "fatal" || f === "dst")).toEqual([]);
+    expect(keyTerms.filter((k) => /^(?:fatal|dst)$/i.test(k.term))).toEqual([]);
+    expect(cards.filter((k) => !definesCard(k))).toEqual([]);
+  });
+  test("the storing check and the report's check agree on entries", () => {
+    const defining = [
+      { front: "External network", back: "external network — A network not controlled by the organization." },
+      { front: "Angle", back: "angle — Rotates an imagedata image by the given number of degrees." },
+      { front: "PRINT-ARRAY", back: "PRINT-ARRAY — Package:LISP Whether the GCL printer should print array elements." },
+    ];
+    const clauses = [
+      { front: "Fatal", back: "fatal: The remote end hung up unexpectedly." },
+      { front: "Dst", back: "dst — When the conditions are met the image shall be converted to this format." },
+    ];
+    expect(defining.filter((c) => !definesTerm(c) || !definesCard(c)).map((c) => c.front)).toEqual([]);
+    expect(clauses.filter((c) => definesTerm(c) || definesCard(c)).map((c) => c.front)).toEqual([]);
+    expect(doesPhrase("Holds the output stream for error messages")).toBe(true);
+    expect(doesPhrase("The remote end hung up unexpectedly")).toBe(false);
+  });
+});
