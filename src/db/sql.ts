@@ -174,10 +174,14 @@ export class SqliteSql implements Sql {
       this.db.run(outer ? "COMMIT" : `RELEASE ${name}`);
       return result;
     } catch (err) {
-      if (outer) this.db.run("ROLLBACK");
-      else {
-        this.db.run(`ROLLBACK TO ${name}`);
-        this.db.run(`RELEASE ${name}`);
+      // SQLite rolls the whole transaction back itself on some errors (a full disk, out of memory):
+      // rolling back again would fail and hide the error that says what happened.
+      if (this.db.inTransaction) {
+        if (outer) this.db.run("ROLLBACK");
+        else {
+          this.db.run(`ROLLBACK TO ${name}`);
+          this.db.run(`RELEASE ${name}`);
+        }
       }
       throw err;
     }
