@@ -23,6 +23,7 @@
  */
 import { nlp } from "../compromise.ts";
 import { zipf } from "../extractive/background.ts";
+import { subjectless } from "../extractive/entry-descriptions.ts";
 import { hasTag, opensWithTag, taggedSentences } from "../extractive/tagging.ts";
 import { escapeRegExp, isStopword, words } from "../extractive/text.ts";
 import type { ExamQuestion, Flashcard, McqQuestion, StudyGuide } from "../schemas.ts";
@@ -489,7 +490,15 @@ export function definesTerm(card: Flashcard): boolean {
   // ("fatal: The remote end hung up unexpectedly", "Dst — When the conditions are met …").
   // A noun clause ("Whether the printer should print array elements") names what a setting holds.
   const said = entry?.[1]?.replace(/^(?:\S+:\S*\s+)+/, "");
-  if (said !== undefined && !nounPhrase(said) && !doesPhrase(said) && !/^(?:whether|how|what)\s/i.test(said))
+  // A reference entry's description reads as one too, its verbs all inside clauses of its own
+  // ("The number of readings the logger averages into one height", entry-descriptions.ts).
+  if (
+    said !== undefined &&
+    !nounPhrase(said) &&
+    !doesPhrase(said) &&
+    !subjectless(said) &&
+    !/^(?:whether|how|what)\s/i.test(said)
+  )
     return false;
   const predicate = (entry ? entry[1]! : subject![2]!).replace(/^(to|for|of|as)\s+/i, "");
   if (VAGUE.test(predicate)) return false;
