@@ -237,10 +237,10 @@ const kindOf = (title: string) => {
 
 /**
  * A title for consecutive divisions: their titles joined while short ("A, B and C"); else
- * "Chapters 3–5: First" ("Parts II–III: …"), numbered as the book numbers them (by their places
- * among `all` where it numbers nothing), or "First through Last".
+ * "Chapters 3–5: First" ("Parts II–III: …"), numbered as the book numbers them, or "First through
+ * Last" where it numbers them not.
  */
-function rangeTitle(all: string[], titles: string[]): string {
+function rangeTitle(titles: string[]): string {
   if (titles.length === 1) return cleanTitle(titles[0]!);
   const joined = groupTitle(titles.map(bareTitle));
   const short = joined.length <= MAX_JOINED_CHARS && !joined.includes(" through ");
@@ -251,12 +251,10 @@ function rangeTitle(all: string[], titles: string[]): string {
   if (x && y && x !== y) return `${x}–${y}: ${short ? joined : `${bareTitle(first)} through ${bareTitle(last)}`}`;
   // groupTitle already gives "A through D" for a list too long for its own bound.
   if (short) return joined;
-  const numbered = all.some((t) => divisionNumberOf(t) !== null);
-  const [a, b] = numbered
-    ? [divisionNumberOf(first), divisionNumberOf(last)]
-    : [String(all.indexOf(first) + 1), String(all.lastIndexOf(last) + 1)];
-  if (!a || !b || a === b) return joined;
-  return `${kindOf(first)} ${a}–${b}: ${bareTitle(first)}`;
+  // Numbers the book does not print would contradict the ones it does ("Chapters 1–7: V2: …"
+  // for its sections V2 to V8): a book that numbers no division gets its own first and last titles.
+  const [a, b] = [divisionNumberOf(first), divisionNumberOf(last)];
+  return a && b && a !== b ? `${kindOf(first)} ${a}–${b}: ${bareTitle(first)}` : joined;
 }
 
 /**
@@ -296,18 +294,14 @@ export function bookGroupTitle(units: BookSection[], group: BookSection[], top =
   const b = units.indexOf(inside.at(-1)!);
   if (inside.length > 0 && inPart(units[a - 1]) !== inPart(units[a]) && inPart(units[b + 1]) !== inPart(units[b])) {
     const parts = [...new Set(inside.map(inPart) as string[])];
-    return rangeTitle([...new Set(units.map(inPart).filter((p) => p !== null))], parts);
+    return rangeTitle(parts);
   }
   // Where the book has parts, its chapters are the units inside them: an opening before them is none.
   const inParts = units.some((u) => inPart(u) !== null) ? units.filter((u) => inPart(u) !== null) : units;
   const numbered = inParts.some((u) => divisionNumberOf(u.title) !== null);
   const chapters = numbered ? inParts : inParts.slice(openingRun(inParts));
-  const titles = chapters.map((u) => u.title);
   const lead = group.findIndex((u) => chapters.includes(u) && (!numbered || divisionNumberOf(u.title) !== null));
-  return rangeTitle(
-    titles,
-    group.slice(Math.max(0, lead)).map((u) => u.title),
-  );
+  return rangeTitle(group.slice(Math.max(0, lead)).map((u) => u.title));
 }
 
 type BookChapter = { title: string; sections: BookSection[] };
