@@ -155,5 +155,8 @@ describe("2. an entry defines when it says what its term is or does", () => {
     expect(clauses.filter((c) => definesTerm(c) || definesCard(c)).map((c) => c.front)).toEqual([]);
     expect(doesPhrase("Holds the output stream for error messages")).toBe(true);
     expect(doesPhrase("The remote end hung up unexpectedly")).toBe(false);
+    // Participles joined to one that qualifies the noun qualify it too; a clause's own past does not.
+    expect(nounPhrase("A key used for one communication session only, then discarded.")).toBe(true);
+    expect(nounPhrase("The remote end hung up unexpectedly.")).toBe(false);
   });
 });

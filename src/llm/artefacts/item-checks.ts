@@ -332,6 +332,7 @@ export function nounPhrase(text: string): boolean {
   if (!/^[\p{L}\p{N}]/u.test(t)) return false;
   const terms = taggedSentences(t).flatMap((s) => s.terms);
   if (terms.length === 0 || has(terms[0], "Preposition", "Conjunction", "Adverb", "Pronoun")) return false;
+  let qualified = false;
   for (const [i, w] of terms.entries()) {
     if (i > 0 && QUALIFIER.test(w.text)) return true;
     const [prev, next] = [terms[i - 1], terms[i + 1]];
@@ -348,10 +349,14 @@ export function nounPhrase(text: string): boolean {
     if (QUALIFIER.test(next?.text ?? "")) continue;
     if (has(w, "PresentTense", "Imperative", "Infinitive") && !has(prev, "Preposition", "Determiner", "Adjective"))
       return false;
-    // A participle qualifies the noun before it when a preposition follows ("not controlled by");
+    // A participle qualifies the noun before it when a preposition follows ("not controlled by"),
+    // and so do the participles joined to it ("used for one session only, then discarded");
     // before an article, an adverb, a particle or the end it is a clause's past ("the end hung up").
+    if (has(w, "PastTense") && has(next, "Preposition")) qualified = true;
     const past =
-      !has(prev, "Determiner", "Adjective") && (next === undefined || has(next, "Determiner", "Adverb", "Particle"));
+      !qualified &&
+      !has(prev, "Determiner", "Adjective") &&
+      (next === undefined || has(next, "Determiner", "Adverb", "Particle"));
     if (has(w, "PastTense") && (i === 0 || has(prev, "Pronoun") || past)) return false;
   }
   return true;
