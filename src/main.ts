@@ -35,6 +35,9 @@ Commands:
 Settings (environment variables):
 `;
 
+const ON_POSTGRES =
+  "DATABASE_URL is set: the data is in PostgreSQL. Back it up with pg_dump (restore with pg_restore), and the blobs (BLOB_DIR) and DATA_DIR/secrets with your file backup; see README, Backup and restore";
+
 function fail(message: string): never {
   process.stderr.write(`courseforge: ${message}\n`);
   process.exit(2);
@@ -152,12 +155,16 @@ async function main(argv: string[]): Promise<void> {
     }
     case "backup": {
       if (!sub) fail("usage: backup DEST");
+      // DATA_DIR may still hold the SQLite database a migration copied from: backing it up would
+      // look like success and save stale data.
+      if (cfg.databaseUrl) fail(ON_POSTGRES);
       const r = await backup(cfg.dataDir, sub, cfg.blobDir);
       process.stdout.write(`Backed up ${r.courses} courses and ${r.blobs} blobs to ${r.dest}\n`);
       return;
     }
     case "restore": {
       if (!sub) fail("usage: restore SRC [--force]");
+      if (cfg.databaseUrl) fail(ON_POSTGRES);
       const r = await restore(cfg.dataDir, sub, { force: values.force, blobDir: cfg.blobDir });
       process.stdout.write(`Restored ${r.courses} courses and ${r.blobs} blobs into ${r.dest}\n`);
       return;

@@ -98,3 +98,29 @@ test("backup refuses a non-empty destination and restore refuses to overwrite da
   expect(again.err).toContain("--force");
   expect((await cli(srv.dataDir, "restore", snapshot, "--force")).code).toBe(0);
 });
+
+test("with DATABASE_URL set, backup and restore refuse and point to pg_dump, never copying DATA_DIR's old SQLite database", async () => {
+  // A data directory that still holds a SQLite database, as one does after migrate-to-postgres.
+  const srv = await startApp();
+  dirs.push(srv.dataDir);
+  await srv.stop({ keepData: true });
+  const dest = join(tempDir("cf-pg-backup-"), "s");
+  dirs.push(dest);
+  const onPostgres = (...args: string[]) =>
+    Bun.spawn([BUN, "src/main.ts", ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: srv.dataDir, DATABASE_URL: "postgres://courseforge@127.0.0.1:9/courseforge" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+  for (const args of [
+    ["backup", dest],
+    ["restore", dest],
+  ]) {
+    const p = onPostgres(...args);
+    const [code, err] = await Promise.all([p.exited, new Response(p.stderr).text()]);
+    expect(code).toBe(2);
+    expect(err).toContain("pg_dump");
+  }
+  expect(existsSync(dest)).toBe(false);
+});
