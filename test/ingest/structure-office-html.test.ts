@@ -12,6 +12,13 @@ import { corpus, ingestConfig, scratch } from "./support.ts";
 
 const tmp = scratch();
 const cfg = ingestConfig(tmp.dir);
+/** The server's budgets, for the small DOCX files these tests build and read without the pool. */
+const BUILT_DOCX_LIMITS = {
+  maxPdfPages: 1000,
+  maxOcrPages: 50,
+  maxImagePixels: 40_000_000,
+  maxXmlBytes: 10 * 1024 * 1024,
+};
 afterAll(() => {
   stopExtractionWorkers();
   tmp.remove();
@@ -128,12 +135,7 @@ describe("DOCX", () => {
 
   test("an outline level makes a heading of any style, in the paragraph or in its style", async () => {
     const path = await tmp.write("outline.docx", outlineDocx());
-    const r = await extractOffice(path, "outline.docx", "docx", {
-      maxPdfPages: 1000,
-      maxOcrPages: 50,
-      maxImagePixels: 40_000_000,
-      maxXmlBytes: 10 * 1024 * 1024,
-    });
+    const r = await extractOffice(path, "outline.docx", "docx", BUILT_DOCX_LIMITS);
     expect(headings(r.blocks)).toEqual([
       [1, "Chapter One"],
       [2, "A direct outline level"],
@@ -147,12 +149,7 @@ describe("DOCX", () => {
 describe("DOCX layout tables", () => {
   test("a heading-styled paragraph in a banner table is a heading; a data table stays a table", async () => {
     const path = await tmp.write("banners.docx", bannerDocx());
-    const r = await extractOffice(path, "banners.docx", "docx", {
-      maxPdfPages: 1000,
-      maxOcrPages: 50,
-      maxImagePixels: 40_000_000,
-      maxXmlBytes: 10 * 1024 * 1024,
-    });
+    const r = await extractOffice(path, "banners.docx", "docx", BUILT_DOCX_LIMITS);
     expect(headings(r.blocks)).toEqual([
       [1, "Introduction"],
       [2, "Levels of verification"],
