@@ -8,10 +8,11 @@
  * Writes asked for while others wait for the lock are committed with them, in one transaction:
  * documents of a batch end one after another while an extraction process writes, and one commit
  * (and one caller asking for the lock) costs less than one each. Each write runs in a savepoint of
- * its own, so one that throws is undone and rejected alone; a commit that fails rejects them all.
+ * its own, so one that throws is undone and rejected alone; a commit that fails rejects them all,
+ * and an error that ends the transaction (SQLite's full disk) rejects the writes it undid.
  * PostgreSQL locks rows, not the database: there each write is a transaction of its own.
  */
-import type { Sql } from "./sql.ts";
+import { type Sql, SqliteSql } from "./sql.ts";
 
 type Write = (tx: Sql) => Promise<unknown>;
 
@@ -54,6 +55,14 @@ async function commitWaiting(db: Sql): Promise<void> {
           try {
             done.push({ ok: true, value: await tx.transaction(p.write) });
           } catch (err) {
+            // SQLite ended the whole transaction itself (a full disk, out of memory): the writes
+            // before this one went with it, and those after must not run outside it, where each
+            // would commit alone while its caller is told of the batch's failure. They wait for
+            // the next round.
+            if (!inTransaction(db)) {
+              batch = batch.slice(0, done.length + 1);
+              throw err;
+            }
             done.push({ ok: false, err });
           }
         }
@@ -71,4 +80,8 @@ async function commitWaiting(db: Sql): Promise<void> {
     });
   }
   waiting.delete(db);
+}
+
+function inTransaction(db: Sql): boolean {
+  return !(db instanceof SqliteSql) || db.db.inTransaction;
 }
