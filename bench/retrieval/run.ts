@@ -39,7 +39,8 @@ import { DEFAULT_FUSION, type FusionParams, fuse } from "../../src/retrieval/fus
 import { type Hit, indexDocument, search } from "../../src/retrieval/index.ts";
 import { searchPostgres } from "../../src/retrieval/postgres-search.ts";
 import { hasPgvector } from "../../src/retrieval/postgres-vector-tables.ts";
-import { type Rankings, rankings, type SearchInput } from "../../src/retrieval/search.ts";
+import { type Rankings, rankings } from "../../src/retrieval/search.ts";
+import type { SearchInput } from "../../src/retrieval/search-input.ts";
 import { ensureTenant } from "../../src/tenants/keys.ts";
 import { newId, nowIso } from "../../src/util.ts";
 import { startPglite } from "../../test/helpers/pglite.ts";

@@ -48,6 +48,9 @@ export function sql(strings: TemplateStringsArray, ...values: unknown[]): Query 
 /** Trusted SQL text (an identifier or a keyword chosen by the code, never a caller's value). */
 export const raw = (text: string): Query => new Query([text]);
 
+/** Rows of a multi-row VALUES, or any comma-separated list of fragments (at least one). */
+export const valuesList = (parts: Query[]): Query => parts.reduce((a, b) => sql`${a}, ${b}`);
+
 /** One fragment per engine, for the SQL the two do not share. */
 export const byDialect = (choice: Record<Dialect, Query>): Query => new Query([{ choice }]);
 

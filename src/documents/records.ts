@@ -7,11 +7,12 @@
  */
 import { byDialect, inJsonArray, type Query, type Sql, sql } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
+import type { DocumentRepeats } from "../ingest/types.ts";
 import { decodeCursor, encodeCursor } from "../keyset-cursor.ts";
 import { deleteBlob } from "../media/blob-store.ts";
 import { deleteChunksOf } from "../retrieval/index.ts";
 import { newId, nowIso } from "../util.ts";
-import { type DocumentRepeats, documentDetails, type RepeatSummary } from "./repeated-sections.ts";
+import { documentDetails, type RepeatSummary } from "./repeated-sections.ts";
 
 export interface DocumentOwner {
   tenantId: string;

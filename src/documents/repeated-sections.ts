@@ -8,6 +8,7 @@
  */
 import type { Sql } from "../db/sql.ts";
 import { type BlockRole, TEACHING_ROLE_LIST, TEACHING_ROLES } from "../ingest/document.ts";
+import type { DocumentRepeats, RepeatedRun } from "../ingest/types.ts";
 import { documentChunkBatches } from "../retrieval/chunk-reads.ts";
 import { withoutOverlap } from "./chunk-overlap.ts";
 import { ShingleIndex } from "./shingle-index.ts";
@@ -24,24 +25,6 @@ export interface RepeatUnit {
   text: string;
   headingPath: string[];
   page: number | null;
-}
-
-/** A run of consecutive repeated chunks, and where its text first occurred. */
-export interface RepeatedRun {
-  heading_path: string[];
-  page: number | null;
-  last_page: number | null;
-  words: number;
-  first_seen: { heading_path: string[]; page: number | null };
-}
-
-export interface DocumentRepeats {
-  /** Words of teaching text, repeats included. */
-  words: number;
-  repeated_words: number;
-  runs: RepeatedRun[];
-  /** The repeated chunks, left out of planning. */
-  chunk_ids: string[];
 }
 
 const wordsIn = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];

@@ -1,6 +1,5 @@
 /** The shapes every extractor returns, and the settings extraction reads. */
 import type { Config } from "../config.ts";
-import type { DocumentRepeats } from "../documents/repeated-sections.ts";
 import type { EmbedderConfig } from "../retrieval/embedders/create.ts";
 import type { Block, BlockRole } from "./document.ts";
 
@@ -19,6 +18,27 @@ export interface Segment {
   /** Enclosing headings of the segment's start, outermost first. */
   headingPath?: string[];
   role?: BlockRole;
+}
+
+/**
+ * Text the document repeats of itself (found by documents/repeated-sections.ts): a run of
+ * consecutive repeated chunks, and where its text first occurred.
+ */
+export interface RepeatedRun {
+  heading_path: string[];
+  page: number | null;
+  last_page: number | null;
+  words: number;
+  first_seen: { heading_path: string[]; page: number | null };
+}
+
+export interface DocumentRepeats {
+  /** Words of teaching text, repeats included. */
+  words: number;
+  repeated_words: number;
+  runs: RepeatedRun[];
+  /** The repeated chunks, left out of planning. */
+  chunk_ids: string[];
 }
 
 export interface ExtractResult {

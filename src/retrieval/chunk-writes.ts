@@ -5,7 +5,7 @@
  * term statistics BM25 reads (migration 0017_retrieval_bm25). A deleted chunk takes its full-text
  * row, its vector and its terms' counts along on both (triggers and foreign keys), however it goes.
  */
-import { type Query, type Sql, sql } from "../db/sql.ts";
+import { type Query, type Sql, sql, valuesList } from "../db/sql.ts";
 import { nowIso } from "../util.ts";
 import type { Chunk } from "./chunk.ts";
 import { scopeTokens } from "./scope-tokens.ts";
@@ -29,9 +29,6 @@ export interface ChunkToWrite extends Chunk {
 
 /** Rows per INSERT: well under SQLite's 32,766 bound parameters at 18 a row. */
 const ROWS_PER_STATEMENT = 500;
-
-/** Rows of a multi-row VALUES, or any comma-separated list of fragments. */
-export const valuesList = (parts: Query[]) => parts.reduce((a, b) => sql`${a}, ${b}`);
 
 function chunkValues(owner: ChunkOwner, embedder: string, dimension: number, createdAt: string, c: ChunkToWrite) {
   return sql`(${c.id}, ${owner.tenantId}, ${owner.userId}, ${owner.documentId}, ${owner.courseId}, ${owner.chapterId},

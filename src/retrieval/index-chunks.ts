@@ -14,7 +14,6 @@ import { type ChunkOwner, type ChunkToWrite, deleteChunksOf, writeChunks } from 
 import type { Embedder } from "./embedders/types.ts";
 import { vectorStoreOf } from "./vector-store.ts";
 
-/** What search reads from (SQLite's; PostgreSQL's search takes postgres-search.ts's deps). */
 /** What search reads through: either engine's seam. */
 export interface RetrievalDeps {
   sql: Sql;

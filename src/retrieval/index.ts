@@ -26,4 +26,5 @@ export {
 } from "./index-chunks.ts";
 export { chapterIndexJob, type IndexSettings, indexJob } from "./index-job.ts";
 export { type ReindexProgress, reindexAll } from "./reindex.ts";
-export { type SearchInput, type SearchScope, search } from "./search.ts";
+export { search } from "./search.ts";
+export type { SearchInput, SearchScope } from "./search-input.ts";

@@ -15,7 +15,7 @@ import { type Hit, type HitRow, hitsOf } from "./hits.ts";
 import { embeddingInput } from "./index-chunks.ts";
 import { findPostgresVectorTable, vectorLiteral } from "./postgres-vector-tables.ts";
 import { everyDocumentOf, type ScopeFilter } from "./scope-tokens.ts";
-import type { SearchInput } from "./search.ts";
+import type { SearchInput } from "./search-input.ts";
 
 export interface PostgresSearchDeps {
   db: Sql;

@@ -9,37 +9,14 @@ import type { SqliteSql } from "../db/sql.ts";
 import type { BlockRole } from "../ingest/document.ts";
 import { binaryCode } from "./binary-code.ts";
 import { anyOf, questionTerms, selectTerms } from "./fts-query.ts";
-import { DEFAULT_FUSION, type FusionParams, fuse, type Ranked } from "./fusion.ts";
+import { DEFAULT_FUSION, fuse, type Ranked } from "./fusion.ts";
 import { type Hit, type HitRow, hitsOf } from "./hits.ts";
 import { embeddingInput, type RetrievalDeps } from "./index-chunks.ts";
 import { searchPostgres } from "./postgres-search.ts";
 import { hasPgvector } from "./postgres-vector-tables.ts";
 import { type ScopeFilter, scopeExpression } from "./scope-tokens.ts";
+import type { SearchInput } from "./search-input.ts";
 import { findVectorTable, keyOf } from "./vector-tables.ts";
-
-export interface SearchScope {
-  documentIds?: string[];
-  spaceId?: string;
-  /** The course's chapters and the documents linked to it in course_documents. */
-  courseId?: string;
-}
-
-export interface SearchInput {
-  tenantId: string;
-  /** When given, only this learner's chunks. */
-  userId?: string | null;
-  /** The parts are alternatives (a chunk in any of them is searched); an empty scope means every document of the owner. */
-  scope: SearchScope;
-  query: string;
-  topK: number;
-  /** Both rankings fused (default), or one alone (the benchmark compares them). */
-  mode?: "hybrid" | "vector" | "lexical";
-  fusion?: FusionParams;
-  /** Candidates taken from each ranking before fusion; default max(4 × topK, 40). */
-  candidates?: number;
-  /** Only chunks of these roles (e.g. body text without references); every role when omitted. */
-  roles?: readonly BlockRole[];
-}
 
 /** The scope (an empty one: every document chunk of the owner) and the block roles asked for. */
 interface Filter extends ScopeFilter {

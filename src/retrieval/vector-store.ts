@@ -5,9 +5,8 @@
  * PostgreSQL server without pgvector keeps none, and search ranks by full text alone.
  */
 import type { Database } from "bun:sqlite";
-import { raw, type Sql, SqliteSql, sql } from "../db/sql.ts";
+import { raw, type Sql, SqliteSql, sql, valuesList } from "../db/sql.ts";
 import { binaryCode } from "./binary-code.ts";
-import { valuesList } from "./chunk-writes.ts";
 import {
   ensurePostgresVectorTable,
   findPostgresVectorTable,

@@ -17,7 +17,7 @@ import { builtinEmbedder } from "../../src/retrieval/embedders/builtin.ts";
 import { type Hit, indexDocument, search } from "../../src/retrieval/index.ts";
 import { announceVectorSupport, hasPgvector } from "../../src/retrieval/postgres-vector-tables.ts";
 import { reindexAll, staleChunkCount } from "../../src/retrieval/reindex.ts";
-import type { SearchInput } from "../../src/retrieval/search.ts";
+import type { SearchInput } from "../../src/retrieval/search-input.ts";
 import { newId, nowIso } from "../../src/util.ts";
 import { startPglite } from "../helpers/pglite.ts";
 import { startPostgres, type TestPostgres } from "../helpers/postgres.ts";
