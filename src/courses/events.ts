@@ -83,20 +83,31 @@ type Listener = (event: GenerationEvent) => void;
 
 const listeners = new Map<string, Set<Listener>>();
 
-const relays = new Set<(event: GenerationEvent) => void>();
+const relays = new Set<(event: GenerationEvent) => Promise<void>>();
+let relayed: Promise<void> = Promise.resolve();
 
 /**
- * Sends every event this process publishes to `relay` as well (src/events/course-relay.ts: to the
- * followers on other nodes of one PostgreSQL); returns the function that stops it.
+ * Sends every event this process publishes to `relay` as well, one after another in the order
+ * published (src/events/course-relay.ts: to the followers on other nodes of one PostgreSQL);
+ * returns the function that stops it. `relay` handles its own failures.
  */
-export function relayPublished(relay: (event: GenerationEvent) => void): () => void {
+export function relayPublished(relay: (event: GenerationEvent) => Promise<void>): () => void {
   relays.add(relay);
   return () => relays.delete(relay);
 }
 
 export function publish(event: GenerationEvent): void {
   deliver(event);
-  for (const relay of relays) relay(event);
+  for (const relay of relays) relayed = relayed.then(() => relay(event));
+}
+
+/**
+ * Resolves once every event published so far has been relayed. A job awaits it before it commits
+ * the course's end: NOTIFY delivers in commit order, so another node's followers hear the
+ * chapters before the end they then read from the rows.
+ */
+export function relayedSoFar(): Promise<void> {
+  return relayed;
 }
 
 /** An event to this process's followers only: one published here, or relayed from another node. */

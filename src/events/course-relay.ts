@@ -4,11 +4,11 @@
  * request on another node follows the same job. On PostgreSQL each node sends the events it
  * publishes as a NOTIFY on one channel and delivers those it hears from other processes to its own
  * followers. These events carry what the rows do not hold between commits (a chapter running, the
- * progress), so the channel carries the event itself. Sends are chained so they arrive in the order
- * published. An event over NOTIFY's payload limit (8000 bytes: an outline of very many chapters) is
+ * progress), so the channel carries the event itself. Sends go one after another, in the order
+ * published (courses/events.ts), and a job awaits them before it commits the course's end. An event over NOTIFY's payload limit (8000 bytes: an outline of very many chapters) is
  * not relayed; its followers still read the course's end from the rows (courses/follow.ts).
  */
-import { deliver, type GenerationEvent, relayPublished } from "../courses/events.ts";
+import { deliver, type GenerationEvent, relayedSoFar, relayPublished } from "../courses/events.ts";
 import { type Sql, sql } from "../db/sql.ts";
 import type { Logger } from "../log.ts";
 import { CHANNELS, type EventBus } from "./bus.ts";
@@ -35,24 +35,21 @@ export async function relayCourseEvents(svc: CourseRelayDeps): Promise<() => Pro
     const relayed = JSON.parse(payload) as Relayed;
     if (relayed.from !== PROCESS) deliver(relayed.event);
   });
-  let sent = Promise.resolve();
-  const stopRelaying = relayPublished((event) => {
+  const stopRelaying = relayPublished(async (event) => {
     const payload = JSON.stringify({ from: PROCESS, event } satisfies Relayed);
     if (Buffer.byteLength(payload) > PAYLOAD_LIMIT) return;
-    sent = sent.then(() =>
-      svc.sql.run(sql`SELECT pg_notify(${CHANNELS.courseEvent}, ${payload})`).then(
-        () => undefined,
-        (err) =>
-          svc.log.warn("a course event could not be relayed to other nodes", {
-            job_id: event.job_id,
-            error: err instanceof Error ? err.message : String(err),
-          }),
-      ),
-    );
+    try {
+      await svc.sql.run(sql`SELECT pg_notify(${CHANNELS.courseEvent}, ${payload})`);
+    } catch (err) {
+      svc.log.warn("a course event could not be relayed to other nodes", {
+        job_id: event.job_id,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
   });
   return async () => {
     stopRelaying();
-    await sent;
+    await relayedSoFar();
     await unlisten();
   };
 }
