@@ -50,7 +50,7 @@ export async function composeServices(
     clock,
     webhookSend,
     media: createMediaUrls(createSigner(mediaSecret), clock),
-    feedSigner: createSigner(loadOrCreateSecret(cfg.dataDir, "podcast-feed.key")),
+    feedSigner: createSigner(cfg.podcastFeedSecret ?? loadOrCreateSecret(cfg.dataDir, "podcast-feed.key")),
     engines: { tts: speaker.name, embedder: embedder.describe() },
   };
 }

@@ -151,6 +151,12 @@ export const settings = {
     "Secret for signing /media URLs; generated and kept in DATA_DIR when empty",
     optStr,
   ),
+  podcastFeedSecret: setting(
+    "PODCAST_FEED_SECRET",
+    "",
+    "Secret for podcast feed tokens; generated and kept in DATA_DIR when empty (several nodes share one)",
+    optStr,
+  ),
   maxUploadFileBytes: setting(
     "MAX_UPLOAD_FILE_BYTES",
     String(50 * 1024 * 1024),

@@ -4,7 +4,9 @@ import { type AppServices, composeServices } from "./compose.ts";
 import type { Config } from "./config.ts";
 import { lockDataDir } from "./db/data-dir-lock.ts";
 import { openStore } from "./db/open.ts";
+import { keepIngestLeases } from "./documents/ingest-leases.ts";
 import { failInterruptedDocuments } from "./documents/records.ts";
+import { relayCourseEvents } from "./events/course-relay.ts";
 import { createApp } from "./http/app.ts";
 import { sweepUploads } from "./http/multipart.ts";
 import { registeredJobs } from "./job-handlers.ts";
@@ -66,17 +68,24 @@ export async function openApp(cfg: Config, log: Logger, opts: { bootstrap: boole
     clock: svc.clock,
     events: svc.events,
   });
+  let stopIngestLeases = () => {};
+  // A course's job runs on whichever node claims it; its followers may be on any other.
+  const stopRelay = svc.sql.dialect === "postgres" ? await relayCourseEvents(svc) : null;
   return {
     app: createApp(svc),
     svc,
     async startWorker() {
       await worker.start();
+      // Nodes sharing PostgreSQL end each other's abandoned uploads; SQLite's start ends its own.
+      if (svc.sql.dialect === "postgres") stopIngestLeases = keepIngestLeases(svc, cfg.jobLeaseSeconds);
       registerQueueDepth(() => queueDepth(svc.sql));
     },
     async close(graceMs, draining) {
       const checkpoint = worker.stop(graceMs);
       await draining;
+      stopIngestLeases();
       await checkpoint;
+      await stopRelay?.();
       svc.extraction.close();
       await store.close();
       lock.release();

@@ -1,6 +1,6 @@
 /**
  * In-process bus of generation events, keyed by job id. The worker publishes as a course is built;
- * sync requests and SSE streams of the same process follow it. Nothing here is persisted: the
+ * sync requests and SSE streams of the same process follow it, and of other nodes through a relay. Nothing here is persisted: the
  * database is the record, and a follower that misses an event reads the state from there.
  */
 import type { FailureReason } from "../errors.ts";
@@ -83,7 +83,35 @@ type Listener = (event: GenerationEvent) => void;
 
 const listeners = new Map<string, Set<Listener>>();
 
+const relays = new Set<(event: GenerationEvent) => Promise<void>>();
+let relayed: Promise<void> = Promise.resolve();
+
+/**
+ * Sends every event this process publishes to `relay` as well, one after another in the order
+ * published (src/events/course-relay.ts: to the followers on other nodes of one PostgreSQL);
+ * returns the function that stops it. `relay` handles its own failures.
+ */
+export function relayPublished(relay: (event: GenerationEvent) => Promise<void>): () => void {
+  relays.add(relay);
+  return () => relays.delete(relay);
+}
+
 export function publish(event: GenerationEvent): void {
+  deliver(event);
+  for (const relay of relays) relayed = relayed.then(() => relay(event));
+}
+
+/**
+ * Resolves once every event published so far has been relayed. A job awaits it before it commits
+ * the course's end: NOTIFY delivers in commit order, so another node's followers hear the
+ * chapters before the end they then read from the rows.
+ */
+export function relayedSoFar(): Promise<void> {
+  return relayed;
+}
+
+/** An event to this process's followers only: one published here, or relayed from another node. */
+export function deliver(event: GenerationEvent): void {
   for (const listener of listeners.get(event.job_id) ?? []) {
     // A follower's failure (a closed stream) must never break the job that publishes.
     try {

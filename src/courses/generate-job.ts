@@ -13,7 +13,7 @@ import { jobDeliveryQueue } from "../webhooks/delivery-queue.ts";
 import { type ChapterScope, writeCourseChapter } from "./chapter-writer.ts";
 import { linkCourseDocuments } from "./course-documents.ts";
 import type { WritingDeps } from "./deps.ts";
-import { type ChapterRef, type CourseUsage, publish } from "./events.ts";
+import { type ChapterRef, type CourseUsage, publish, relayedSoFar } from "./events.ts";
 import { type CourseDocumentsDeps, courseDocuments, documentEvent, ingestCourseSources } from "./ingest-sources.ts";
 import { withModelRetries } from "./model-retry.ts";
 import { planSourceCourse, planTopicCourse } from "./plan.ts";
@@ -293,6 +293,8 @@ async function generateCourse(
     if (ctx.signal.aborted) return INTERRUPTED;
     throw err;
   }
+  // Followers on other nodes hear the chapters before the completion they read from the rows.
+  await relayedSoFar();
   const done = await completeCourse(db, { queue: jobDeliveryQueue(svc.clock), clock: svc.clock }, planned, job.id);
   const usage = usageOf(meter);
   publish({

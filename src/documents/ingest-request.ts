@@ -5,6 +5,7 @@
  * what was stored; what it stopped is removed rather than left half done.
  */
 import pLimit from "p-limit";
+import { isoAfter, systemClock } from "../clock.ts";
 import { writeWhenFree } from "../db/write-when-free.ts";
 import { isStorageFull, storageFull } from "../errors.ts";
 import { sharesTurns } from "../ingest/index.ts";
@@ -38,6 +39,7 @@ export async function ingestUploads(
           spaceId: input.spaceId,
           mimeType: detectedKind(s)?.mimeType ?? null,
           ingestNode: svc.node,
+          ingestLeaseUntil: isoAfter(systemClock, svc.cfg.jobLeaseSeconds),
         }),
       );
     return made;

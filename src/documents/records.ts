@@ -60,13 +60,15 @@ interface NewRecord {
   mimeType?: string | null;
   /** The node whose request ingests it (an upload's); see failInterruptedDocuments. */
   ingestNode?: string | null;
+  /** Until when that node holds the upload's ingestion (ingest-leases.ts renews it). */
+  ingestLeaseUntil?: string | null;
 }
 
 const insertRecord = (id: string, owner: RecordOwner, d: NewRecord): Query =>
-  sql`INSERT INTO documents (id, tenant_id, user_id, space_id, kind, filename, source_type, source_url, blob_key, mime_type, ingest_node, status, created_at)
+  sql`INSERT INTO documents (id, tenant_id, user_id, space_id, kind, filename, source_type, source_url, blob_key, mime_type, ingest_node, ingest_lease_until, status, created_at)
       VALUES (${id}, ${owner.tenantId}, ${owner.userId}, ${d.spaceId ?? null}, ${d.kind ?? "index"}, ${d.filename},
               ${d.sourceType}, ${d.sourceUrl ?? null}, ${d.blobKey ?? null}, ${d.mimeType ?? null}, ${d.ingestNode ?? null},
-              'processing', ${nowIso()})`;
+              ${d.ingestLeaseUntil ?? null}, 'processing', ${nowIso()})`;
 
 /** A new record, `processing` until its source is ingested. */
 export async function createDocumentRecord(db: Sql, owner: RecordOwner, d: NewRecord): Promise<string> {
@@ -162,6 +164,19 @@ export async function failInterruptedDocuments(svc: FailDeps, node: string): Pro
   for (const { id } of rows)
     await failDocument(svc, id, "Processing was interrupted by a server restart; send the source again");
   return rows.length;
+}
+
+/**
+ * Other nodes' uploads still processing whose ingestion lease ran out before `now` (ingest-leases.ts);
+ * a course's sources are left to its resumed job, as at start.
+ */
+export async function abandonedUploads(db: Sql, node: string, now: string): Promise<string[]> {
+  const rows = await db.all<{ id: string }>(
+    sql`SELECT id FROM documents
+         WHERE status = 'processing' AND ingest_node IS NOT NULL AND ingest_node <> ${node}
+           AND ingest_lease_until < ${now} AND id NOT IN (SELECT document_id FROM course_documents)`,
+  );
+  return rows.map((r) => r.id);
 }
 
 const COLUMNS = sql`id, tenant_id, user_id, space_id, filename, source_type, source_url, blob_key, mime_type, pages,

@@ -16,6 +16,8 @@ export const CHANNELS = {
   jobQueued: "courseforge_job_queued",
   /** A job ended (completed or failed): its followers re-read it. */
   jobEnded: "courseforge_job_ended",
+  /** A course generation event (course-relay.ts): the one channel that carries a payload, not an id. */
+  courseEvent: "courseforge_course_event",
 } as const;
 
 export type Channel = (typeof CHANNELS)[keyof typeof CHANNELS];

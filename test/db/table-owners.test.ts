@@ -56,7 +56,7 @@ const EXCEPTIONS: Record<string, { tables: string[]; reason: string }> = {
   "documents/records.ts": {
     tables: ["course_documents"],
     reason:
-      "documents sit below courses: at start-up, records left processing are failed except a course's sources (its resumed job ingests them), picked in one query",
+      "documents sit below courses: records left processing at start-up, or by a node whose ingestion lease ran out, are failed except a course's sources (its resumed job ingests them), picked in one query",
   },
 };
 

@@ -16,6 +16,7 @@ import m0013 from "./0013_key_environments.sql" with { type: "text" };
 import m0014 from "./0014_job_leases.sql" with { type: "text" };
 import m0015 from "./0015_document_repeats.sql" with { type: "text" };
 import m0018 from "./0018_document_ingest_node.sql" with { type: "text" };
+import m0019 from "./0019_document_ingest_lease.sql" with { type: "text" };
 
 export const migrations: { version: string; sql: string }[] = [
   { version: "0001_core", sql: m0001 },
@@ -32,4 +33,5 @@ export const migrations: { version: string; sql: string }[] = [
   { version: "0014_job_leases", sql: m0014 },
   { version: "0015_document_repeats", sql: m0015 },
   { version: "0018_document_ingest_node", sql: m0018 },
+  { version: "0019_document_ingest_lease", sql: m0019 },
 ];

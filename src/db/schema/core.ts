@@ -1,4 +1,5 @@
 /** Drizzle view of migration 0001 (src/db/migrations/0001_core.sql); test/db checks they agree. */
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, unique, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, id, updatedAt } from "./columns.ts";
 
@@ -148,6 +149,7 @@ export const documents = sqliteTable(
     repeats: text("repeats"),
     repeatedChunks: text("repeated_chunks"),
     ingestNode: text("ingest_node"),
+    ingestLeaseUntil: text("ingest_lease_until"),
     status: text("status", { enum: ["processing", "ready", "error"] }).notNull(),
     error: text("error"),
     chunkCount: integer("chunk_count").notNull().default(0),
@@ -157,6 +159,7 @@ export const documents = sqliteTable(
   (t) => [
     index("documents_owner").on(t.tenantId, t.userId, t.createdAt, t.id),
     index("documents_space").on(t.tenantId, t.spaceId),
+    index("documents_ingesting").on(t.ingestNode).where(sql`status = 'processing'`),
   ],
 );
 

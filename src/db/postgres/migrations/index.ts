@@ -8,6 +8,7 @@ import m0015Search from "./0015_retrieval_search.sql" with { type: "text" };
 import m0016RateWindows from "./0016_rate_windows.sql" with { type: "text" };
 import m0017Bm25 from "./0017_retrieval_bm25.sql" with { type: "text" };
 import m0018 from "./0018_document_ingest_node.sql" with { type: "text" };
+import m0019 from "./0019_document_ingest_lease.sql" with { type: "text" };
 
 /**
  * `0015_retrieval_search` and `0017_retrieval_bm25` have no SQLite twin: full text, its ranking
@@ -20,4 +21,5 @@ export const postgresMigrations: { version: string; sql: string }[] = [
   { version: "0016_rate_windows", sql: m0016RateWindows },
   { version: "0017_retrieval_bm25", sql: m0017Bm25 },
   { version: "0018_document_ingest_node", sql: m0018 },
+  { version: "0019_document_ingest_lease", sql: m0019 },
 ];
