@@ -42,11 +42,27 @@ const cases: [string, PhraseForm][] = [
   ["The shell reads its input from a file or from the terminal.", "clause"],
   ["TEX as we use it today was released in 1982.", "clause"],
   ["The file that you edit is read by the shell.", "clause"],
+  [
+    "The fancyhdr package, written by Piet van Oostrum, provides a few simple commands that allow you to customize the header.",
+    "clause",
+  ],
   ["The program needs to run", "clause"],
   ["into account the sampling weights, unlike the estimated curve", "clause"],
   ["the website only uses chapters and sections; no subsections", "clause"],
   ["a purely administrative one and no programming skill or judgement is assumed or required", "clause"],
   ["(“regtests”) are available in precompiled form", "clause"],
+  // A subordinate clause with no verb of its own to attach to, and one opening on a gerund (no clause).
+  [
+    "the current chapter heading and the page number in the header on each page, while the footer remains empty",
+    "clause",
+  ],
+  ["the text better if these ideas are well-structured", "clause"],
+  ["The number of seconds to wait if the server is busy.", "noun phrase"],
+  ["Expands to the name of the shell if it is set.", "does"],
+  [
+    "The first information LaTeX needs to know when processing an input file is the type of document the author wants to create.",
+    "clause",
+  ],
   // An object with the purpose its verb gives it, after the phrase's comma.
   ["these integers, called hash values, to store and look up key-value pairs", "clause"],
 ];

@@ -14,6 +14,8 @@ export type PhraseForm = "noun phrase" | "does" | "clause";
 // Words opening a clause inside a phrase, which takes a verb of its own ("in which the shell looks …").
 const CLAUSE_START =
   /^(?:that|which|who|whom|whose|where|when|whereby|how|what|whether|why|while|since|because|if|unless|although|though)$/i;
+// Subordinators that attach their clause to a verb, never to a noun ("… if the server is busy").
+const ADVERBIAL = /^(?:while|since|because|if|unless|although|though)$/i;
 const has = (t: TaggedTerm | undefined, ...tags: string[]) => t !== undefined && tags.some((x) => t.tags.includes(x));
 const VERB_GROUP = ["Verb", "Auxiliary", "Copula", "Modal", "Negative"];
 // Joined to the verb before it: one clause's second verb ("that tracks changes and lets …").
@@ -49,12 +51,19 @@ export function phraseForm(text: string): PhraseForm {
   let qualified = false;
   // After "to", a verb is an infinitive, and so are those joined to it ("a right to copy and distribute").
   let infinitive = false;
+  // A verb an adverbial clause can attach to: the opening one, an infinitive, a participle or a clause's.
+  let host = doing;
   for (const [i, w] of terms.entries()) {
     const [prev, next] = [terms[i - 1], terms[i + 1]];
     if (i > 0 && opensClause(terms, i)) {
+      // With no verb before it, an adverbial clause attaches to one outside: the phrase was cut from
+      // its sentence ("the page number in the header, while the footer remains empty").
+      if (ADVERBIAL.test(w.text) && !host) return "clause";
       clauses++;
+      host = true;
       continue;
     }
+    if (has(w, "Verb") && !has(w, "Gerund")) host = true;
     if (i === 0 && doing) continue;
     // "to" and a verb after a comma set off what the phrase names ("these integers, called hash values,
     // to store …"): it is a purpose or a complement of a verb outside the phrase, which is cut from it.
@@ -74,13 +83,18 @@ export function phraseForm(text: string): PhraseForm {
 
 /**
  * Whether the word at `i` opens a clause inside the phrase: a relative or subordinating word, not
- * as a determiner ("that option"); or, with no word at all, a subject right after a noun ("the
+ * as a determiner ("that option") nor before a gerund; or, with no word at all, a subject right after a noun ("the
  * readings the logger averages"), which an appositive after a comma ("dh_make, a program …") is not.
  */
 function opensClause(terms: TaggedTerm[], i: number): boolean {
   const [w, prev, next] = [terms[i]!, terms[i - 1], terms[i + 1]];
+  // A subordinator before a gerund or "to" opens no clause with a verb of its own ("when processing a file").
   if (CLAUSE_START.test(w.text))
-    return !(/^that$/i.test(w.text) && has(next, "Noun", "Adjective") && !has(next, "Verb"));
+    return (
+      !(/^that$/i.test(w.text) && has(next, "Noun", "Adjective") && !has(next, "Verb")) &&
+      !has(next, "Gerund") &&
+      next?.text.toLowerCase() !== "to"
+    );
   return (
     has(w, "Determiner", "Pronoun") &&
     !has(w, "Possessive") &&
@@ -106,7 +120,14 @@ const thirdPerson = (terms: TaggedTerm[], i: number) =>
  */
 function inObject(terms: TaggedTerm[], i: number): boolean {
   let k = i - 1;
-  while (k >= 0 && has(terms[k], "Noun", "Adjective") && !has(terms[k], "Pronoun", "Determiner")) k--;
+  // A comma closes the object ("written by Piet van Oostrum, provides …").
+  while (
+    k >= 0 &&
+    has(terms[k], "Noun", "Adjective") &&
+    !has(terms[k], "Pronoun", "Determiner") &&
+    !/,/.test(terms[k]!.post)
+  )
+    k--;
   return k < i - 1 && has(terms[k], "Preposition");
 }
 
@@ -131,8 +152,14 @@ function mainVerb(terms: TaggedTerm[], i: number, qualified: boolean): boolean {
   // Before a relative word a word read as a verb is the noun it qualifies ("parameter names that …", "Risk that …").
   if (CLAUSE_START.test(next?.text ?? "")) return false;
   if (/^to$/i.test(prev?.text ?? "")) return false;
+  // A bare infinitive after a verb's object is that verb's complement ("lets users revert them").
+  if (has(w, "Infinitive") && has(prev, "Noun") && has(terms[i - 2], "Verb")) return false;
   if (has(w, "PresentTense", "Imperative", "Infinitive"))
-    return !has(w, "PastTense") && !has(prev, "Preposition", "Determiner", "Adjective") && !inObject(terms, i);
+    return (
+      !has(w, "PastTense") &&
+      (CLAUSE_START.test(prev?.text ?? "") || !has(prev, "Preposition", "Determiner", "Adjective")) &&
+      !inObject(terms, i)
+    );
   if (!has(w, "PastTense")) return false;
   // A past form is a clause's verb at the start, after a pronoun, or before an article, an adverb, a
   // particle or the end ("the end hung up"); elsewhere it is a participle qualifying the noun before it.
