@@ -42,6 +42,9 @@ const cases: [string, PhraseForm][] = [
   ["The shell reads its input from a file or from the terminal.", "clause"],
   ["TEX as we use it today was released in 1982.", "clause"],
   ["The file that you edit is read by the shell.", "clause"],
+  ["A for loop reads a file line by line, because a file handle is a sequence of lines.", "clause"],
+  ["A file is a named location on a disk that keeps data between two runs of a program.", "clause"],
+  ["The mode is a string that tells the program whether to read the file or to write the file.", "clause"],
   [
     "The fancyhdr package, written by Piet van Oostrum, provides a few simple commands that allow you to customize the header.",
     "clause",

@@ -128,7 +128,8 @@ function inObject(terms: TaggedTerm[], i: number): boolean {
     !/,/.test(terms[k]!.post)
   )
     k--;
-  return k < i - 1 && has(terms[k], "Preposition");
+  // A "preposition" right after an article is a noun's modifier ("A for loop reads …").
+  return k < i - 1 && has(terms[k], "Preposition") && !has(terms[k - 1], "Determiner");
 }
 
 /**
