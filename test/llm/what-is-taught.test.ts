@@ -81,3 +81,12 @@ test("a course's description is a sentence about its subject, never a pointer or
   ];
   expect(aboutSentences(candidates, ["Media Resource Control Protocol"])).toEqual([candidates[3]!]);
 }, 60_000);
+
+test('"… is called Y" names the noun phrase before it, never a clause with a naming of its own', () => {
+  const bugs =
+    "For whimsical reasons, programming errors are called bugs and the process of tracking them down is called debugging. In debugging you read the code. Good debugging is like detective work.";
+  expect(definitionsOf(bugs).filter(([term]) => term === "debugging")).toEqual([]);
+  const recursion =
+    "In Python, a function that calls itself is called a recursive function. A recursive function needs a base case. Each recursive function returns.";
+  expect(definitionsOf(recursion)).toContainEqual(["recursive function", "a function that calls itself"]);
+}, 60_000);

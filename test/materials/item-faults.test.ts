@@ -29,12 +29,12 @@ import {
   cutShort,
   definesTerm,
   ItemSource,
-  instructs,
   promptProblem,
   statementProblem,
 } from "../../src/llm/artefacts/item-checks.ts";
 import { findDefinitions } from "../../src/llm/extractive/definitions.ts";
 import { causeFacts } from "../../src/llm/extractive/facts.ts";
+import { setsTask } from "../../src/llm/extractive/tasks.ts";
 import type { Sentence } from "../../src/llm/extractive/text.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { call } from "../helpers/server.ts";
@@ -237,9 +237,9 @@ describe("e. exercises and instructions are not taught as facts", () => {
     );
   });
   test("the storing checks know an exercise", () => {
-    expect(instructs("Write a function called count_lines that takes the name of a file.")).toBe(true);
-    expect(instructs("Exercise 4.2 asks for a function that copies a file.")).toBe(true);
-    expect(instructs("A loop is a statement that runs a block of code.")).toBe(false);
+    expect(setsTask("Write a function called count_lines that takes the name of a file.")).toBe(true);
+    expect(setsTask("Exercise 4.2 asks for a function that copies a file.")).toBe(true);
+    expect(setsTask("A loop is a statement that runs a block of code.")).toBe(false);
     expect(statementProblem("Modify the function so that it skips the lines that start with a hash.")).not.toBeNull();
     expect(definesTerm({ front: "Count lines", back: "Write a function called count lines that counts lines." })).toBe(
       false,

@@ -7,13 +7,17 @@
  *   2. a glossary or reference entry is a card when it says what its term is (a noun phrase, a
  *      participle qualifying it: "A network not controlled by the organization") or does ("Rotates
  *      an imagedata image"); an entry that is a clause of its own ("fatal: The remote end hung up
- *      unexpectedly", "When the conditions are met …") is no card and no key term.
+ *      unexpectedly", "When the conditions are met …") is no card and no key term;
+ *   3. what a verb acts on, offered as an answer or beside one, is whole: not an object pointing back
+ *      to the sentence before ("this to an agency …", "us, by calling …") nor one with the purpose its
+ *      verb gives it ("these integers, called hash values, to store …").
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { definesCard, fragmentChoice, isNounPhrase, kindOf, type Mcq } from "../../bench/quality/item-checks.ts";
-import { definesTerm, doesPhrase, nounPhrase } from "../../src/llm/artefacts/item-checks.ts";
+import { definesTerm, objectProblem, roleProblem } from "../../src/llm/artefacts/item-checks.ts";
 import { definitionDistractors, termDistractors } from "../../src/llm/extractive/distractors.ts";
 import { chapterMaterial } from "../../src/llm/extractive/material.ts";
+import { nounPhrase, phraseForm } from "../../src/llm/extractive/phrase-forms.ts";
 import { mcqCandidates, poolOf } from "../../src/llm/extractive/questions.ts";
 import { startApp, type TestApp } from "../helpers/app.ts";
 import { call } from "../helpers/server.ts";
@@ -153,10 +157,23 @@ describe("2. an entry defines when it says what its term is or does", () => {
     ];
     expect(defining.filter((c) => !definesTerm(c) || !definesCard(c)).map((c) => c.front)).toEqual([]);
     expect(clauses.filter((c) => definesTerm(c) || definesCard(c)).map((c) => c.front)).toEqual([]);
-    expect(doesPhrase("Holds the output stream for error messages")).toBe(true);
-    expect(doesPhrase("The remote end hung up unexpectedly")).toBe(false);
+    expect(phraseForm("Holds the output stream for error messages")).toBe("does");
+    expect(phraseForm("The remote end hung up unexpectedly")).toBe("clause");
     // Participles joined to one that qualifies the noun qualify it too; a clause's own past does not.
     expect(nounPhrase("A key used for one communication session only, then discarded.")).toBe(true);
     expect(nounPhrase("The remote end hung up unexpectedly.")).toBe(false);
+  });
+});
+
+describe("3. what a verb acts on stands alone", () => {
+  test("an object pointing back or carrying its verb's purpose is no answer and no choice", () => {
+    expect(
+      roleProblem("a hash table", "these integers, called hash values, to store and look up pairs"),
+    ).not.toBeNull();
+    expect(objectProblem("this to an agency like the NSF to spend on software development")).not.toBeNull();
+    expect(objectProblem("us, by calling the operating system GNU/Linux")).not.toBeNull();
+    expect(objectProblem("programs that were developed by other people for their own purposes")).toBeNull();
+    expect(nounPhrase("the use of automation, wherever possible, to increase the speed of the process")).toBe(false);
+    expect(nounPhrase("the scope of authorizations for information systems and common controls")).toBe(true);
   });
 });

@@ -23,8 +23,9 @@
  */
 import { nlp } from "../compromise.ts";
 import { zipf } from "../extractive/background.ts";
-import { subjectless } from "../extractive/entry-descriptions.ts";
-import { hasTag, opensWithTag, taggedSentences } from "../extractive/tagging.ts";
+import { phraseForm } from "../extractive/phrase-forms.ts";
+import { hasTag } from "../extractive/tagging.ts";
+import { setsTask } from "../extractive/tasks.ts";
 import { escapeRegExp, isStopword, words } from "../extractive/text.ts";
 import type { ExamQuestion, Flashcard, McqQuestion, StudyGuide } from "../schemas.ts";
 import { usualClass } from "../wordnet.ts";
@@ -97,16 +98,8 @@ export function statementProblem(text: string): string | null {
   if (!wholeSentence(t)) return "is not a whole sentence";
   if (DANGLING_START.test(t) || DANGLING_END.test(t.replace(/[.!?]+["”’)]?$/, ""))) return "is cut short";
   if (!hasTag(t, "Verb")) return "has no verb";
-  if (instructs(t)) return "is an instruction, not a statement";
+  if (setsTask(t)) return "is an instruction, not a statement";
   return null;
-}
-
-/** Whether a sentence is an exercise or an instruction to the reader ("Write a function …", "Exercise 3.2"), not a statement. */
-export function instructs(sentence: string): boolean {
-  const t = sentence.trim().replace(/^["“‘(]+/, "");
-  if (/^(?:exercises?|problems?)\s+\d/i.test(t) || /\bas an exercise\b/i.test(t)) return true;
-  // The builders check the same sentences again and again: their tags are kept (tagging.ts).
-  return opensWithTag(t, "Imperative");
 }
 
 // Reading a file, the keyboard or the network: "fin.readline()", "input()", "read.table(…)", "open(…)".
@@ -283,14 +276,26 @@ const SUBORDINATE_TAIL = /\b(?:that|which|who|because|if|when|where|whether)\s+(
 /**
  * Why "what does X do?" asks about nothing in particular, or null: X is one thing of its context
  * the question cannot show ("the function", "these routines"), or a lone word that is no noun
- * ("multiple"); or what X does is no object of its verb ("with parallel regions": the verb takes none).
+ * ("multiple"); or what X does is no whole object (objectProblem).
  */
 export function roleProblem(subject: string, object: string): string | null {
   if (/^(?:the|these|those|this|that|each|its|their)\s+\p{Ll}+$/iu.test(subject.trim()))
     return `names "${subject}" without saying which`;
   if (/^\p{Ll}+$/u.test(subject.trim()) && ["adjective", "adverb", "verb"].includes(usualClass(subject.trim()) ?? ""))
     return `asks about "${subject}", which is no thing`;
-  if (LINK_START.test(object.trim())) return `answers with "${object}", which is no object of the verb`;
+  return objectProblem(object);
+}
+
+/**
+ * Why what a verb acts on, offered as an answer or beside one, is no whole object, or null: it opens
+ * on a preposition or a linking word ("with parallel regions": the verb takes none), or it points
+ * back to a sentence the question cannot show ("these integers, …", "this to an agency …", "us, by …").
+ */
+export function objectProblem(object: string): string | null {
+  const o = object.trim();
+  if (LINK_START.test(o)) return `answers with "${object}", which is no object of the verb`;
+  if (/^(?:(?:these|those|this|that)\s+\p{L}|(?:it|them|us|him|her|me|you)\b)/iu.test(o))
+    return `answers with "${object}", which points back to a sentence before`;
   return null;
 }
 
@@ -311,73 +316,6 @@ export function clauseFragment(choice: string): boolean {
   // A relative pronoun may be its clause's subject ("a path that visits …"): read it with one.
   const relative = /^(?:that|which|who)$/i.test(tail[0].split(/\s+/)[0]!);
   return !finite(tail[1]!) && !(relative && (finite(`it ${tail[1]}`) || finite(`they ${tail[1]}`)));
-}
-
-// Where a noun phrase's own words end: a relative or wh- word, or "to", opens what qualifies it.
-const QUALIFIER = /^(?:that|which|who|whom|whose|where|when|whereby|how|what|whether|why|to)$/i;
-const has = (t: { tags: string[] } | undefined, ...tags: string[]) =>
-  t !== undefined && tags.some((x) => t.tags.includes(x));
-
-/**
- * Whether a choice reads as a noun phrase, as a definition's genus does ("a version control system
- * that tracks …", "routines written in C++"), by the tagger: it opens on a word or figure that is
- * no preposition, conjunction, adverb or pronoun, and before its first relative word no verb is
- * finite (a copula, a modal, a present tense not after a preposition or article, a past tense
- * after a pronoun), nor is a plural before an article a verb ("Places the numbering"). A clause
- * ("the website only uses chapters"), a predicate ("allows you to tune …") or a verb's object with
- * its complement ("into account the sampling weights") is not one.
- */
-export function nounPhrase(text: string): boolean {
-  const t = text.trim();
-  if (!/^[\p{L}\p{N}]/u.test(t)) return false;
-  const terms = taggedSentences(t).flatMap((s) => s.terms);
-  if (terms.length === 0 || has(terms[0], "Preposition", "Conjunction", "Adverb", "Pronoun")) return false;
-  let qualified = false;
-  for (const [i, w] of terms.entries()) {
-    if (i > 0 && QUALIFIER.test(w.text)) return true;
-    const [prev, next] = [terms[i - 1], terms[i + 1]];
-    if (
-      has(w, "Plural") &&
-      has(next, "Determiner", "Possessive") &&
-      !QUALIFIER.test(next!.text) &&
-      !has(prev, "Determiner")
-    )
-      return false;
-    if (!has(w, "Verb") || /ing$/i.test(w.text)) continue;
-    if (has(w, "Copula", "Modal", "Auxiliary")) return false;
-    // Before a relative word a word read as a verb is the noun it qualifies ("parameter names that …", "Risk that …").
-    if (QUALIFIER.test(next?.text ?? "")) continue;
-    if (has(w, "PresentTense", "Imperative", "Infinitive") && !has(prev, "Preposition", "Determiner", "Adjective"))
-      return false;
-    // A participle qualifies the noun before it when a preposition follows ("not controlled by"),
-    // and so do the participles joined to it ("used for one session only, then discarded");
-    // before an article, an adverb, a particle or the end it is a clause's past ("the end hung up").
-    if (has(w, "PastTense") && has(next, "Preposition")) qualified = true;
-    const past =
-      !qualified &&
-      !has(prev, "Determiner", "Adjective") &&
-      (next === undefined || has(next, "Determiner", "Adverb", "Particle"));
-    if (has(w, "PastTense") && (i === 0 || has(prev, "Pronoun") || past)) return false;
-  }
-  return true;
-}
-
-/**
- * Whether an entry says what its term does, as a reference manual's does ("Rotates an imagedata
- * image", "Contains the available stylesheets"): it opens on a verb in the third person, which the
- * tagger may read as a plural before an article ("Holds the output stream"), or on a participle
- * before its preposition ("Used to substitute …").
- */
-export function doesPhrase(text: string): boolean {
-  const terms = taggedSentences(text.trim()).flatMap((s) => s.terms);
-  const [first, next] = [terms[0], terms[1]];
-  // A passive participle before its preposition says it too ("Used to substitute another function").
-  if (has(first, "PastTense") && (has(next, "Preposition") || next?.text === "to")) return true;
-  if (!first || !/^\p{L}+s$/u.test(first.text)) return false;
-  return (
-    (has(first, "PresentTense") && !has(first, "Copula", "Auxiliary")) ||
-    (has(first, "Plural") && has(next, "Determiner", "Possessive"))
-  );
 }
 
 /**
@@ -479,7 +417,7 @@ export function definesTerm(card: Flashcard): boolean {
   // A glossary's or definition list's entry defines its term by where it stands ("term — what it is").
   const entry = new RegExp(`^${escapeRegExp(term)}\\s*(?:—|:)\\s+(.*)$`, "i").exec(back);
   // An entry's term may read as an order ("access token — …"): its definition is what is judged.
-  if (cutShort(back) || instructs(entry ? entry[1]! : back)) return false;
+  if (cutShort(back) || setsTask(entry ? entry[1]! : back)) return false;
   if (
     new RegExp(
       `\\b(called|known as|termed|we call|referred to as)\\s+(an?\\s+|the\\s+)?["“]?${escapeRegExp(term)}\\b`,
@@ -495,16 +433,8 @@ export function definesTerm(card: Flashcard): boolean {
   // ("fatal: The remote end hung up unexpectedly", "Dst — When the conditions are met …").
   // A noun clause ("Whether the printer should print array elements") names what a setting holds.
   const said = entry?.[1]?.replace(/^(?:\S+:\S*\s+)+/, "");
-  // A reference entry's description reads as one too, its verbs all inside clauses of its own
-  // ("The number of readings the logger averages into one height", entry-descriptions.ts).
-  if (
-    said !== undefined &&
-    !nounPhrase(said) &&
-    !doesPhrase(said) &&
-    !subjectless(said) &&
-    !/^(?:whether|how|what)\s/i.test(said)
-  )
-    return false;
+  // Its verbs all inside clauses of its own ("The number of readings the logger averages …", phrase-forms.ts).
+  if (said !== undefined && phraseForm(said) === "clause" && !/^(?:whether|how|what)\s/i.test(said)) return false;
   const predicate = (entry ? entry[1]! : subject![2]!).replace(/^(to|for|of|as)\s+/i, "");
   if (VAGUE.test(predicate)) return false;
   const content = words(predicate).filter((w) => !isStopword(w));

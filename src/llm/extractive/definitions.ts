@@ -7,6 +7,7 @@
 import { cutShort, definesTerm } from "../artefacts/item-checks.ts";
 import { usualClass } from "../wordnet.ts";
 import { COMMON_ZIPF, zipf } from "./background.ts";
+import { nounPhrase } from "./phrase-forms.ts";
 import { taggedSentences } from "./tagging.ts";
 import { setsTask } from "./tasks.ts";
 import { containsPhrase, escapeRegExp, isStopword, type Sentence, wordCount } from "./text.ts";
@@ -180,22 +181,32 @@ function namedPhrase(article: string, genus: string, term: string): string | nul
   return /^(?:an?|the)$/i.test(inner[4]!) ? inner[3]!.trim() : null;
 }
 
+/**
+ * What "… is called Y" names: the noun phrase before it, after the clause before a ";" ("A function
+ * that calls itself is recursive; the process of executing it is called recursion") or an opening
+ * phrase and its comma ("In Python, a function that …"). Null when that is a clause of its own
+ * ("For whimsical reasons, programming errors are called bugs and the process of tracking them
+ * down is called debugging": the whole is no name of the last conjunct).
+ */
+function calledPhrase(article: string, before: string): string | null {
+  const phrase = before.includes(";")
+    ? before.split(/;\s*/).at(-1)!
+    : `${article ? `${article.toLowerCase()} ` : ""}${before}`;
+  return [phrase, phrase.replace(/^[^,]{2,40},\s+/, "")].find(nounPhrase) ?? null;
+}
+
 function definitionIn(s: Sentence, names: Set<string>): Omit<Definition, "sentence">[] {
   const text = s.text;
   const out: Omit<Definition, "sentence">[] = [];
   const called = CALLED.exec(text);
   const named = called ? null : NAMED.exec(text);
   const genus = named?.[2] && named[3] ? namedPhrase(named[1]!, named[2], named[3]) : null;
-  if (called?.[2] && called[4] && termOk(called[4]) && !/[()]|\b(can|be|used)\b/.test(called[2])) {
-    const article = called[1] ? called[1].toLowerCase() : "";
+  const calledWhat = called?.[2] ? calledPhrase(called[1] ?? "", called[2]) : null;
+  if (calledWhat && called?.[4] && termOk(called[4]) && !/[()]|\b(can|be|used)\b/.test(called[2]!)) {
     out.push({
       term: called[4].trim(),
       definition: text,
-      // "A function that calls itself is recursive; the process of executing it is called recursion": what
-      // is called the term is the clause after the last ";".
-      predicate: trimEnd(
-        called[2].includes(";") ? called[2].split(/;\s*/).at(-1)! : `${article ? `${article} ` : ""}${called[2]}`,
-      ),
+      predicate: trimEnd(calledWhat),
       copula: called[3]!,
       article: "",
       kind: "called",

@@ -6,9 +6,10 @@
  * be right too) or with another distractor (it would give the pair away), nor is one's short form.
  */
 
-import { choiceKind, type ItemSource, nounPhrase, sameThing } from "../artefacts/item-checks.ts";
+import { choiceKind, type ItemSource, sameThing } from "../artefacts/item-checks.ts";
 import { nlp } from "../compromise.ts";
 import { overlaps } from "./keyphrases.ts";
+import { nounPhrase } from "./phrase-forms.ts";
 import { opensWithTag, type TaggedTerm, taggedSentences } from "./tagging.ts";
 import { containsPhrase, escapeRegExp, hash, isStopword, wordCount } from "./text.ts";
 

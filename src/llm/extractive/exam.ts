@@ -8,13 +8,14 @@
  */
 
 import type { ChapterSummary } from "../artefacts/chapter-summary.ts";
-import { instructs, questionProblems } from "../artefacts/item-checks.ts";
+import { questionProblems } from "../artefacts/item-checks.ts";
 import type { ExamQuestion, ExamQuestionType, ShortAnswerQuestion } from "../schemas.ts";
 import { leansOnPrevious } from "./back-reference.ts";
 import { type ChapterMaterial, chapterMaterial, materialsOf } from "./material.ts";
 import { Asked, type Candidate, inlineForm, mcqCandidates, poolOf } from "./questions.ts";
 import { openingTerm } from "./roles.ts";
 import { procedures } from "./steps.ts";
+import { setsTask } from "./tasks.ts";
 import { containsPhrase, pointsElsewhere, type Sentence } from "./text.ts";
 
 interface ShortCandidate {
@@ -46,7 +47,7 @@ function rubric(m: ChapterMaterial, first: Sentence, term: string): string[] | n
   const points = [first];
   // A point says something new (a document may print one sentence twice) and is no exercise set to the reader.
   const usable = (s: Sentence) =>
-    !points.some((p) => p === s || p.text === s.text) && !pointsElsewhere(s.text) && !instructs(s.text);
+    !points.some((p) => p === s || p.text === s.text) && !pointsElsewhere(s.text) && !setsTask(s.text);
   for (let i = first.index + 1; i < m.sentences.length && points.length < MAX_POINTS; i++) {
     const next = m.sentences[i]!;
     if (!next.follows || next.heading !== first.heading) break;

@@ -17,8 +17,7 @@ import {
   cutQuestionProblems,
   cutShort,
   ItemSource,
-  instructs,
-  nounPhrase,
+  objectProblem,
   readsInput,
   roleProblem,
   sameWordClass,
@@ -36,10 +35,12 @@ import {
 } from "./distractors.ts";
 import { phraseRuns } from "./keyphrases.ts";
 import type { ChapterMaterial } from "./material.ts";
+import { nounPhrase } from "./phrase-forms.ts";
 import { QUIZ_KINDS } from "./prompt-kinds.ts";
 import { type RoleFact, roleFacts } from "./roles.ts";
 import { sessionLines } from "./sessions.ts";
 import { procedures } from "./steps.ts";
+import { setsTask } from "./tasks.ts";
 import { containsPhrase, escapeRegExp, hash, pointsElsewhere, type Sentence, wordCount } from "./text.ts";
 
 export { BLANK };
@@ -155,7 +156,7 @@ function build(
   if (wrong.length < 2 || answerLeaks(prompt, answer) || !whole(s) || !m.quotable(s)) return null;
   // An exercise ("Write a function that …") is work to do, not a fact to test, and a sentence leaning
   // on the one before ("Here we …", "This is …") quotes half a thought; a step of a procedure is neither.
-  if (kind !== "steps" && (instructs(s.text) || leansOnPrevious(s.text))) return null;
+  if (kind !== "steps" && (setsTask(s.text) || leansOnPrevious(s.text))) return null;
   const seed = hash(prompt);
   const { choices, answer: at } = shuffled(answer, wrong, seed);
   const question: McqQuestion = {
@@ -315,7 +316,11 @@ function roleQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
       const form = nounPhrase(answer);
       const wrong = pool.roles.filter(
         (o) =>
-          o !== answer && !containsPhrase(o, r.term) && !containsPhrase(r.sentence.text, o) && nounPhrase(o) === form,
+          o !== answer &&
+          !containsPhrase(o, r.term) &&
+          !containsPhrase(r.sentence.text, o) &&
+          nounPhrase(o) === form &&
+          objectProblem(o) === null,
       );
       return build(
         m,

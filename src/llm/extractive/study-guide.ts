@@ -6,10 +6,11 @@
  */
 
 import type { ChapterSummary } from "../artefacts/chapter-summary.ts";
-import { cutShort, definesTerm, instructs, matterHeading, quotesMatter } from "../artefacts/item-checks.ts";
+import { cutShort, definesTerm, matterHeading, quotesMatter } from "../artefacts/item-checks.ts";
 import type { StudyGuide, StudyGuideSection } from "../schemas.ts";
 import { leansOnPrevious } from "./back-reference.ts";
 import { type ChapterMaterial, chapterMaterial, materialsOf } from "./material.ts";
+import { setsTask } from "./tasks.ts";
 import { escapeRegExp, pointsElsewhere, type Sentence } from "./text.ts";
 
 const MAX_TERMS = 24;
@@ -27,7 +28,7 @@ const selfContained = (s: Sentence) =>
   /^["“]?[\p{Lu}\d]/u.test(s.text) &&
   /[.!?]["”’)]?$/.test(s.text) &&
   !cutShort(s.text) &&
-  !instructs(s.text) &&
+  !setsTask(s.text) &&
   !/^(table|figure|fig\.|listing)\s*\d+[.:]/i.test(s.text) &&
   !leansOnPrevious(s.text);
 

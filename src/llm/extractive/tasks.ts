@@ -5,16 +5,15 @@
  * to the reader as orders, whole ("Write a function …") or after an opening phrase ("Using the data
  * from …, compute …", "As a more challenging exercise, write …").
  */
-import { instructs } from "../artefacts/item-checks.ts";
 import type { Passage } from "../types.ts";
-import { taggedSentences } from "./tagging.ts";
+import { opensWithTag, taggedSentences } from "./tagging.ts";
 import type { Sentence } from "./text.ts";
 
 // A heading naming a set of tasks, numbered or not ("3.14 Exercises", "Problems", "Exercise 4.2", "Review questions").
 const EXERCISE_HEADING =
   /^(?:[\dIVXivx]+(?:\.\d+)*\.?\s+)?(?:exercises?|problems?|practice problems|review questions|self-test|homework)\b(?:\s+[\d.]+\.?)?(?!\s+\p{Ll}{4,})/iu;
-// A paragraph labelled as one task of a numbered run ("Exercise 3.1.", "Problem 2:").
-const EXERCISE_LABEL = /^(?:exercise|problem)\s+\d+(?:\.\d+)*\b/i;
+// A paragraph or a sentence labelled as one task of a numbered run ("Exercise 3.1.", "Problem 2:", "Exercises 4.2 asks …").
+const EXERCISE_LABEL = /^["“‘(]*(?:exercises?|problems?)\s+\d+(?:\.\d+)*\b/i;
 
 /** Whether a paragraph opens as one task of a numbered run ("Exercise 3.1. Write …"). */
 export const opensExercise = (text: string) => EXERCISE_LABEL.test(text.trim());
@@ -41,7 +40,7 @@ function ordersAfterOpening(sentence: string): boolean {
   const comma = sentence.indexOf(", ");
   // An entry or an aside before the comma ("term — A senior official (i.e., assume …") is no opening phrase.
   if (comma < 0 || /[—()[\]:;]/.test(sentence.slice(0, comma))) return false;
-  // The sentence's own tags, which instructs() has read already: the opening ends on the first comma.
+  // The sentence's own tags, which setsTask has read already: the opening ends on the first comma.
   const terms = taggedSentences(sentence)[0]?.terms ?? [];
   const end = terms.findIndex((t) => t.post.includes(","));
   if (end < 0 || end + 1 > MAX_OPENING_WORDS) return false;
@@ -56,10 +55,19 @@ function ordersAfterOpening(sentence: string): boolean {
 // An entry's term ("SAMPLE_RATE — The number …", "access token — …") may read as an order; its description is judged.
 const ENTRY_TERM = /^[^—]{1,60}\s—\s/;
 
-/** Whether a sentence sets the reader a task rather than stating something. */
+/**
+ * Whether a sentence sets the reader a task rather than stating something: it is labelled as an
+ * exercise ("Exercise 4.2 asks …", "… as an exercise"), or it is an order, whole ("Write a function
+ * …") or after an opening phrase. The one reader of tasks, for the builders and the storing checks.
+ */
 export function setsTask(sentence: string): boolean {
-  const said = sentence.replace(ENTRY_TERM, "");
-  return instructs(said) || ordersAfterOpening(said);
+  const said = sentence
+    .trim()
+    .replace(ENTRY_TERM, "")
+    .replace(/^["“‘(]+/, "");
+  if (opensExercise(said) || /\bas an exercise\b/i.test(said)) return true;
+  // The builders check the same sentences again and again: their tags are kept (tagging.ts).
+  return opensWithTag(said, "Imperative") || ordersAfterOpening(said);
 }
 
 /**
