@@ -304,8 +304,11 @@ export function markSubsections(pages: PdfLine[][]): void {
 
 /** Most words a heading of the opening pages holds ("Reports on Computer Systems Technology"). */
 const MAX_FRONT_HEADING_WORDS = 8;
-/** Fewest words a heading of the opening pages heads: a cover's lines in a heading's style head none. */
-const MIN_HEADED_WORDS = 12;
+/**
+ * Fewest words a heading of the opening pages heads: a title page's lines in a heading's style (an
+ * author's name over an affiliation and a degree line) head fewer.
+ */
+const MIN_HEADED_WORDS = 25;
 
 /**
  * Headings of the opening pages, which a printed contents page seldom lists ("Authority",

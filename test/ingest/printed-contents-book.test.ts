@@ -107,6 +107,10 @@ async function reportWithFrontMatter(): Promise<Uint8Array> {
     {
       lines: [
         { text: "The Tides of Lake Morrow", size: 26, bold: true },
+        // The author's name in the chapters' heading style, over an affiliation and a degree line.
+        { ...heading("Mara Ellison"), gap: 40 },
+        { text: "Department of Limnology, University of Lake Morrow" },
+        { text: "A report submitted to the Trust for its annual review of the shore" },
         { text: "Prepared for the Lake Morrow Trust", size: 12, bold: true, gap: 40 },
         { text: "Version 2, May 2024", gap: 40 },
       ],
@@ -116,9 +120,8 @@ async function reportWithFrontMatter(): Promise<Uint8Array> {
         heading("Abstract"),
         ...prose(6, "abstract"),
         { ...heading("Keywords"), gap: 20 },
-        {
-          text: "tides; spring tides; neap tides; currents; rip currents; shores; sand; gravel; cliffs; storms; storm surge",
-        },
+        { text: "tides; spring tides; neap tides; tidal range; currents; rip currents; longshore drift; shores;" },
+        { text: "sand and gravel beaches; cliffs; erosion; storms; storm surge; seiches; wind setup; lake levels" },
       ],
     },
     { lines: [heading("FOREWORD"), ...prose(12, "foreword")] },
