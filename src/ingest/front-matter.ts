@@ -29,7 +29,7 @@ const IMPRINT_EVIDENCE: RegExp[] = [
 ];
 
 /** How many kinds of imprint evidence a text holds. */
-function imprintEvidence(text: string): number {
+export function imprintEvidence(text: string): number {
   return IMPRINT_EVIDENCE.reduce((n, re) => n + (re.test(text) ? 1 : 0), 0);
 }
 

@@ -5,7 +5,7 @@
  * "CHAPTER ONE" above "Tides", a title wrapped over lines), and those lines become headings of the
  * entry's level. An entry whose text is not there can still give a heading of its own.
  */
-import { type PdfLine, paragraphBreak, rightEdges } from "./pdf-layout.ts";
+import { type PdfLine, paragraphBreak, rightEdges, roundSize } from "./pdf-layout.ts";
 
 export interface HeadingEntry {
   title: string;
@@ -298,6 +298,47 @@ export function markSubsections(pages: PdfLine[][]): void {
       if ((prev && !paragraphBreak(prev, l, edge)) || (next && !paragraphBreak(l, next, edge))) continue;
       l.heading = Math.min(parent + 1, 6);
       levels.set(m[1]!, l.heading);
+    }
+  }
+}
+
+/** Most words a heading of the opening pages holds ("Reports on Computer Systems Technology"). */
+const MAX_FRONT_HEADING_WORDS = 8;
+/**
+ * Fewest words a heading of the opening pages heads: a title page's lines in a heading's style (an
+ * author's name over an affiliation and a degree line) head fewer.
+ */
+const MIN_HEADED_WORDS = 25;
+
+/**
+ * Headings of the opening pages, which a printed contents page seldom lists ("Authority",
+ * "Abstract", "Keywords", "Executive Summary"): before the first heading the contents placed, a
+ * short line standing alone in a style (size and font) the placed headings use, other than the
+ * body's, over text of its own. The document's own heading style says they are headings; as front
+ * sections they stand at the top of the tree.
+ */
+export function markFrontHeadings(pages: PdfLine[][], body: { size: number; font: string }): void {
+  const first = pages.findIndex((lines) => lines.some((l) => l.heading !== undefined));
+  if (first <= 0) return;
+  const style = (l: PdfLine) => `${roundSize(l.size)}|${l.font}`;
+  const styles = new Set(
+    pages.slice(first).flatMap((lines) => lines.filter((l) => l.heading !== undefined && !l.role).map(style)),
+  );
+  styles.delete(`${roundSize(body.size)}|${body.font}`);
+  for (const all of pages.slice(0, first)) {
+    const lines = all.filter((l) => !l.role);
+    const edge = rightEdges(lines);
+    for (const [i, l] of lines.entries()) {
+      if (!styles.has(style(l)) || !usable(l) || !/\p{L}{2}/u.test(l.text) || /[.,;:]$/.test(l.text)) continue;
+      if (l.text.split(" ").length > MAX_FRONT_HEADING_WORDS) continue;
+      const prev = lines[i - 1];
+      const next = lines[i + 1];
+      if ((prev && !paragraphBreak(prev, l, edge)) || (next && !paragraphBreak(l, next, edge))) continue;
+      const end = lines.findIndex((o, k) => k > i && styles.has(style(o)));
+      const headed = lines.slice(i + 1, end < 0 ? lines.length : end).reduce((n, o) => n + o.text.split(" ").length, 0);
+      if (headed < MIN_HEADED_WORDS) continue;
+      l.heading = 1;
+      l.headingStart = true;
     }
   }
 }

@@ -59,3 +59,16 @@ export function leadingNames(text: string): string[] {
   const parts = items(lead).filter((p) => !/^(\p{Lu}\.){2,}$/u.test(p));
   return parts.length > 0 && parts.every((p) => NAME_RE.test(p)) ? parts : [];
 }
+
+/**
+ * Whether a table lists people: at least three filled cells, four in five of them one person's
+ * name (a contributors grid; a handle such as "lyz-code" may stand among them).
+ */
+export function isNameTable(cells: string[][]): boolean {
+  const filled = cells
+    .flat()
+    .map((c) => c.replace(MARKS_RE, " ").trim())
+    .filter(Boolean);
+  const names = filled.filter((c) => NAME_RE.test(c)).length;
+  return filled.length >= 3 && names >= 0.8 * filled.length;
+}

@@ -10,7 +10,7 @@ import { getDocumentProxy } from "unpdf";
 import { AppError } from "../errors.ts";
 import { carryBrokenWords } from "./break-hyphens.ts";
 import type { Block } from "./document.ts";
-import { markSubsections, placeHeadings } from "./heading-match.ts";
+import { markFrontHeadings, markSubsections, placeHeadings } from "./heading-match.ts";
 import { type GlossaryCarry, pageBlocks } from "./pdf-blocks.ts";
 import type { PdfDocument } from "./pdf-document.ts";
 import { joinDropCaps } from "./pdf-drop-caps.ts";
@@ -150,6 +150,7 @@ async function markAllHeadings(
       clear();
       placeHeadings(contents, pages, { synthesize: true, body });
       markSubsections(pages);
+      markFrontHeadings(pages, { size: body, font: bodyFont(pages) });
       return;
     }
     clear();

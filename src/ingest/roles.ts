@@ -9,6 +9,7 @@
 import { linkCitations } from "./citations.ts";
 import type { Block, BlockRole } from "./document.ts";
 import { openingLines, pageRoles, sectionLicences, trailingLicences } from "./front-matter.ts";
+import { frontSections } from "./front-sections.ts";
 import { isNameList, leadingNames } from "./name-list.ts";
 
 const INDEXING_HEADING_RE = /^(keywords|key words|index terms)$/;
@@ -381,6 +382,7 @@ export function assignRoles(blocks: Block[]): Block[] {
   openingLines(blocks, roles);
   authorLines(blocks, roles);
   creditRuns(blocks, roles);
+  frontSections(blocks, roles);
   indexingLines(blocks, roles);
   const withRoles = blocks.map((b, i) => (roles[i] && roles[i] !== b.role ? { ...b, role: roles[i]! } : b));
   return linkCitations(asReferenceEntries(withRoles));

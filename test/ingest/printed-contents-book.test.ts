@@ -88,3 +88,67 @@ describe("a book whose printed contents give its chapters", () => {
     expect(headings(r.blocks).filter((h) => h.page! > OFFSET)).toEqual(expected);
   });
 });
+
+/**
+ * A report whose printed contents list only its chapters (#28, as NIST SP 800-37 does): its
+ * opening pages head "Abstract", "FOREWORD" and "Executive Summary" in the style its chapter
+ * headings use, and the contents say nothing of them.
+ */
+async function reportWithFrontMatter(): Promise<Uint8Array> {
+  const heading = (text: string, size = 14): LineSpec => ({ text, size, bold: true });
+  const body = Array.from({ length: LAST_PRINTED }, (_, i) => {
+    const chapter = BOOK.findIndex((c) => c.page === i + 1);
+    const section = BOOK.flatMap((c) => c.sections).find(([, p]) => p === i + 1);
+    const title =
+      chapter >= 0 ? heading(`${chapter + 1} ${BOOK[chapter]!.chapter}`) : section && heading(section[0], 12);
+    return { lines: [...(title ? [title] : []), ...prose(14, `p${i}`)] };
+  });
+  const pages = [
+    {
+      lines: [
+        { text: "The Tides of Lake Morrow", size: 26, bold: true },
+        // The author's name in the chapters' heading style, over an affiliation and a degree line.
+        { ...heading("Mara Ellison"), gap: 40 },
+        { text: "Department of Limnology, University of Lake Morrow" },
+        { text: "A report submitted to the Trust for its annual review of the shore" },
+        { text: "Prepared for the Lake Morrow Trust", size: 12, bold: true, gap: 40 },
+        { text: "Version 2, May 2024", gap: 40 },
+      ],
+    },
+    {
+      lines: [
+        heading("Abstract"),
+        ...prose(6, "abstract"),
+        { ...heading("Keywords"), gap: 20 },
+        { text: "tides; spring tides; neap tides; tidal range; currents; rip currents; longshore drift; shores;" },
+        { text: "sand and gravel beaches; cliffs; erosion; storms; storm surge; seiches; wind setup; lake levels" },
+      ],
+    },
+    { lines: [heading("FOREWORD"), ...prose(12, "foreword")] },
+    { lines: [heading("Executive Summary"), ...prose(12, "summary")] },
+    {
+      lines: [{ text: "Contents", size: 18, bold: true }, { text: "", gap: 24 }, ...entries(BOOK, 70)],
+    },
+    ...body,
+  ];
+  return linesPdf(pages.map((p, i) => ({ ...p, folio: i < 5 ? undefined : String(i - 4) })));
+}
+
+describe("a report whose contents list only its chapters", () => {
+  test("its opening pages' headings are found in the chapters' heading style; title lines and body lines are not headings", async () => {
+    const path = await tmp.write("report.pdf", await reportWithFrontMatter());
+    const r = await extractPdf(path, "report.pdf", LIMITS, { outline: false });
+    expect(headings(r.blocks).filter((h) => h.page! < 5)).toEqual([
+      { text: "Abstract", level: 1, page: 2 },
+      { text: "Keywords", level: 1, page: 2 },
+      { text: "FOREWORD", level: 1, page: 3 },
+      { text: "Executive Summary", level: 1, page: 4 },
+    ]);
+    expect(headings(r.blocks).filter((h) => h.page! > 5)).toEqual(
+      BOOK.flatMap(({ chapter, page, sections }, i) => [
+        { text: `${i + 1} ${chapter}`, level: 1, page: page + 5 },
+        ...sections.map(([title, p]) => ({ text: title, level: 2, page: p + 5 })),
+      ]),
+    );
+  });
+});
