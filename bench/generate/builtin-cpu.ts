@@ -1,7 +1,8 @@
 /**
  * CPU time of a course built by the built-in engine from a long book, through the real server
  * (stream mode): the server's CPU from the source's `document` event (ingest done) to `completed`,
- * split by thread, the server's thread against the extractive engine's. CPU time, not wall time,
+ * split by thread, the server's thread against the extractive engine's, and by stage (planning to
+ * the outline, the chapters, the rest: the study guide and the course's completion). CPU time, not wall time,
  * so the figure holds on a machine shared with other work. Default book: a DEV-half 300-page PDF.
  * Also prints a digest of the course as GET /v2/courses/{id} shows it, ids and times left out: a
  * change made for speed must leave it as it was.
@@ -61,6 +62,13 @@ function threadCpu(pid: number): Map<string, { name: string; seconds: number }> 
   return out;
 }
 
+/** CPU of the threads besides the server's and the engine's, summed by thread name, busiest first. */
+function otherThreads(spent: { tid: string; name: string; seconds: number }[], skip: string[]): [string, number][] {
+  const byName = new Map<string, number>();
+  for (const t of spent.filter((t) => !skip.includes(t.tid))) byName.set(t.name, (byName.get(t.name) ?? 0) + t.seconds);
+  return [...byName].filter(([, s]) => s >= 0.05).sort((a, b) => b[1] - a[1]);
+}
+
 const srv = await startServer({ env: { LLM_PROVIDER: "extractive", RATE_LIMIT_PER_MINUTE: "100000" } });
 const pid = srv.proc.pid;
 try {
@@ -78,6 +86,8 @@ try {
   let ingested: Map<string, { name: string; seconds: number }> | null = null;
   let ingestWall = 0;
   let done: Map<string, { name: string; seconds: number }> | null = null;
+  let outlined: Map<string, { name: string; seconds: number }> | null = null;
+  let written: Map<string, { name: string; seconds: number }> | null = null;
   let courseId = "";
   let buffer = "";
   const decoder = new TextDecoder();
@@ -93,6 +103,9 @@ try {
         ingested = threadCpu(pid);
         ingestWall = performance.now();
       }
+      if (event === "outline") outlined = threadCpu(pid);
+      // The last chapter's completion ends the chapters' stage; the study guide follows.
+      if (event === "chapter" && data?.includes('"status":"completed"')) written = threadCpu(pid);
       if (event === "failed") throw new Error("the course failed");
       if (event === "completed") {
         done = threadCpu(pid);
@@ -100,7 +113,8 @@ try {
       }
     }
   }
-  if (!ingested || !done) throw new Error("the stream ended without a document and a completed event");
+  if (!ingested || !done || !outlined || !written)
+    throw new Error("the stream ended without a document, an outline, a chapter and a completed event");
   const wall = (performance.now() - ingestWall) / 1000;
   const before = ingested;
   // The server's thread is the one whose id is the process id; the engine's is its one busy worker.
@@ -119,7 +133,27 @@ try {
   console.log(`| server CPU, all threads | ${total.toFixed(2)} s |`);
   console.log(`| server's own thread | ${main.toFixed(2)} s |`);
   console.log(`| busiest other thread (${busiest?.name ?? "-"}) | ${(busiest?.seconds ?? 0).toFixed(2)} s |`);
+  for (const [name, seconds] of otherThreads(spent, [String(pid), busiest?.tid ?? ""]))
+    console.log(`| of which ${name} threads | ${seconds.toFixed(2)} s |`);
   console.log(`| wall | ${wall.toFixed(2)} s |`);
+  console.log("\n| stage | server CPU | engine's thread |\n|---|---|---|");
+  const stages: [
+    string,
+    Map<string, { name: string; seconds: number }>,
+    Map<string, { name: string; seconds: number }>,
+  ][] = [
+    ["plan and outline", before, outlined],
+    ["chapters", outlined, written],
+    ["study guide and completion", written, done],
+  ];
+  const engine = busiest?.tid ?? "";
+  for (const [stage, from, to] of stages) {
+    const cpu = (tid?: string) =>
+      [...to]
+        .filter(([t]) => tid === undefined || t === tid)
+        .reduce((a, [t, v]) => a + v.seconds - (from.get(t)?.seconds ?? 0), 0);
+    console.log(`| ${stage} | ${cpu().toFixed(2)} s | ${cpu(engine).toFixed(2)} s |`);
+  }
   const course = await srv.fetch(`/v2/courses/${courseId}`, {
     headers: { "x-api-key": key, "x-external-user-id": "bench" },
   });

@@ -2,11 +2,12 @@
  * The builders' kept tags (#29): a text tagged once is read from the cache while it is held, a text
  * that differs by a word is tagged afresh, the cache holds at most its bound of text (least recently
  * used out first), a text over the bound is never kept, and a thread that keeps none (the server's)
- * tags every time. The item checks' tag tests read as compromise's own matches do.
+ * tags every time. Texts tagged together, one a line, read as each tagged alone. The item checks'
+ * tag tests read as compromise's own matches do.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import nlp from "compromise";
-import { hasTag, keepTags, opensWithTag, taggedSentences } from "../../src/llm/extractive/tagging.ts";
+import { hasTag, keepTags, opensWithTag, taggedSentences, taggedTexts } from "../../src/llm/extractive/tagging.ts";
 import { sentencesOf } from "../../src/llm/extractive/text.ts";
 import { corpusDocs } from "./corpus.ts";
 
@@ -78,4 +79,37 @@ test("the item checks' tag tests read as compromise's own matches", () => {
   }
   expect(opensWithTag("Write a function that sorts the list.", "Imperative")).toBe(true);
   expect(hasTag("Graphs and their edges.", "Verb")).toBe(false);
+}, 60_000);
+
+describe("texts tagged together", () => {
+  afterAll(() => keepTags(0));
+
+  test("each text reads word for word and tag for tag as it does tagged alone", () => {
+    keepTags(0);
+    const sentences = sentencesOf(corpusDocs.v8blog()).map((s) => s.text);
+    const texts = [
+      ...sentences.slice(0, 120),
+      // A last word of symbols takes the line's break into its text; a trailing space leaves an empty word.
+      "If a number n is not prime, it can be represented as a product a · b, where a ≤",
+      "In the above scenario, the matrix is ",
+      "The expression becomes )((()(.",
+      // Two sentences in one text, and a text a line cannot hold.
+      "Heaps serve priority queues well. Tries store strings by prefix.",
+      "A list:\nfirst item",
+      "Graphs hold vertices and edges.",
+    ];
+    const together = taggedTexts(texts);
+    texts.forEach((text, i) => {
+      expect([text, together[i]]).toEqual([text, taggedSentences(text)]);
+    });
+    expect(together.length).toBe(texts.length);
+  }, 60_000);
+
+  test("a text tagged together is kept, and a kept text is not tagged again", () => {
+    keepTags(10_000);
+    const kept = taggedSentences("The scheduler runs every job in turn.");
+    const [again, fresh] = taggedTexts(["The scheduler runs every job in turn.", "The loader maps each page."]);
+    expect(again).toBe(kept);
+    expect(taggedSentences("The loader maps each page.")).toBe(fresh!);
+  });
 });

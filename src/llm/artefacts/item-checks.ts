@@ -205,6 +205,7 @@ const blankIsTheFact = (sentence: string) =>
 export class ItemSource {
   readonly text: string;
   private counts = new Map<string, number>();
+  private nouns = new Map<string, boolean>();
   constructor(texts: string[]) {
     this.text = ` ${texts.join(" \n ").toLowerCase()} `;
     for (const w of words(this.text)) this.counts.set(w, (this.counts.get(w) ?? 0) + 1);
@@ -220,13 +221,18 @@ export class ItemSource {
    * file in …", "a file."); "a linear equation" writes "linear" as a modifier, not a noun.
    */
   writesAsNoun(word: string): boolean {
+    // Asked again for each choice of each item, and a scan of the whole document each time.
+    const known = this.nouns.get(word);
+    if (known !== undefined) return known;
     const after = new RegExp(
       `(?<![\\p{L}\\p{N}])(?:the|a|an) ${escapeRegExp(word.toLowerCase().trim())}(?:\\s*[^\\p{L}\\p{N}\\s]|\\s+(\\p{L}+)|\\s*$)`,
       "gu",
     );
-    return [...this.text.matchAll(after)].some(
+    const noun = [...this.text.matchAll(after)].some(
       (m) => m[1] === undefined || isStopword(m[1]) || /\p{Ll}(?:s|ed)$/u.test(m[1]),
     );
+    this.nouns.set(word, noun);
+    return noun;
   }
   /** A word of everyday English, or one the document uses more than once. */
   realWord(word: string): boolean {

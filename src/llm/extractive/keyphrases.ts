@@ -7,7 +7,7 @@
  */
 import { lexicon } from "../compromise.ts";
 import { zipf } from "./background.ts";
-import { taggedSentences } from "./tagging.ts";
+import { type TaggedTerm, taggedTexts } from "./tagging.ts";
 import { escapeRegExp, hash, isStopword, plainText, stem } from "./text.ts";
 
 export interface KeyPhrase {
@@ -163,10 +163,9 @@ function phraseWords(terms: Term[]): PhraseWord[] {
   return words;
 }
 
-/** Noun-phrase runs of one piece of text (a sentence or a few). */
-function runsOf(text: string): string[][] {
+/** Noun-phrase runs of one piece of text (a sentence or a few), from its tagged sentences. */
+function runsOf(sentences: { terms: TaggedTerm[] }[]): string[][] {
   const out: string[][] = [];
-  const sentences = taggedSentences(plainText(text));
   for (const s of sentences) {
     let run: string[] = [];
     let nouns = 0;
@@ -222,7 +221,7 @@ export function textSample<T>(items: T[], text: (t: T) => string, maxChars = MAX
 }
 
 /** Noun-phrase runs per text, for callers that rank several groupings of the same sentences. */
-export const phraseRuns = (texts: string[]): string[][][] => texts.map(runsOf);
+export const phraseRuns = (texts: string[]): string[][][] => taggedTexts(texts.map(plainText)).map(runsOf);
 
 const piecesOf = (text: string) => text.split(/(?<=[.!?])\s+/);
 
