@@ -34,7 +34,7 @@ const THINGS = [
   "3. A debugger for stepping through the program while it runs.",
 ].join("\n");
 const PROCEDURE = [
-  "To build the package from its sources:",
+  "The package is built from its sources in four steps:",
   "",
   "1. Download the tarball from the project's release page.",
   "2. Unpack the tarball into a new directory.",
@@ -144,7 +144,11 @@ beforeAll(async () => {
   if (made.status !== 200) throw new Error(`course generation failed: ${made.status} ${made.text}`);
   const id = made.body.course.id;
   const course = await call(srv, `/v2/courses/${id}`, as());
-  const exam = await call(srv, `/v2/courses/${id}/generate-exam`, as({ exam_size: 12 }));
+  let exam = await call(srv, `/v2/courses/${id}/generate-exam`, as({ exam_size: 12 }));
+  // A course too thin for twelve says how many it supports: that many are asked for.
+  const available = exam.body.error?.details?.available;
+  if (exam.status === 422 && available >= 1)
+    exam = await call(srv, `/v2/courses/${id}/generate-exam`, as({ exam_size: available }));
   items = [
     ...(course.body.chapters as { quiz: { questions: Item[] } }[]).flatMap((c) => c.quiz.questions),
     ...((exam.body.exam?.questions ?? []) as Item[]),
@@ -163,7 +167,9 @@ describe("1. no item asks what run-dependent code printed", () => {
   test("the course asks what 40 + 2 displays, never what random.randint or time.time displayed", () => {
     const code = items.filter((q) => /^What does the code/.test(q.prompt)).map((q) => q.prompt);
     expect(code.some((p) => p.includes("40 + 2"))).toBe(true);
-    expect(items.filter((q) => /randint|time\.time|1700000000/.test(everyText(q))).map((q) => q.prompt)).toEqual([]);
+    // What is asked and its answer: the random and clock calls' names may still be other items' distractors.
+    const asked = (q: Item) => `${q.prompt} ${typeof q.answer === "number" ? q.choices?.[q.answer] : q.answer}`;
+    expect(items.filter((q) => /randint\(|time\.time\(|1700000000/.test(asked(q))).map((q) => q.prompt)).toEqual([]);
   });
   test("the session reader keeps the predictable line and leaves the random and clock lines out", () => {
     expect(
@@ -191,7 +197,13 @@ describe("2. an order of steps only where the source shows a procedure", () => {
   });
   test("the list reader keeps the procedure and leaves the questions and the things out", () => {
     expect(procedures(`${THINGS}\n\n${PROCEDURE}\n\n${EXERCISES}\n`).map((p) => p.title)).toEqual([
-      "To build the package from its sources",
+      "The package is built from its sources in four steps",
+    ]);
+    // Two lists run together, as a chapter may join them: numbering that starts again at 1 parts them.
+    const items = (text: string) => text.split("\n").filter((l) => /^\d\./.test(l));
+    const joined = ["## Building the package", "", ...items(THINGS), ...items(PROCEDURE)].join("\n");
+    expect(procedures(joined)).toEqual([
+      { title: "Building the package", steps: items(PROCEDURE).map((l) => l.replace(/^\d\.\s+/, "")) },
     ]);
   });
 });

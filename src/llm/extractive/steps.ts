@@ -22,7 +22,7 @@ export interface NumberedList extends Procedure {
   leadIn: string;
 }
 
-const ITEM = /^\s*\d{1,2}[.)]\s+(.+)$/;
+const ITEM = /^\s*(\d{1,2})[.)]\s+(.+)$/;
 const HEADING = /^\s*#{1,6}\s+(.+)$/;
 const MIN_STEPS = 3;
 const MAX_STEPS = 12;
@@ -67,7 +67,9 @@ export function numberedLists(markdown: string): NumberedList[] {
   for (const line of plainText(markdown).split("\n")) {
     const item = ITEM.exec(line);
     if (item) {
-      run.push(item[1]!.trim());
+      // Numbering that starts again at 1 starts another list (one the text ran on into the last).
+      if (item[1] === "1" && run.length > 0) close();
+      run.push(item[2]!.trim());
       continue;
     }
     if (run.length > 0 && /^\s{2,}\S/.test(line)) {
