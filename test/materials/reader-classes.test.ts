@@ -180,6 +180,7 @@ describe("1. no item asks what run-dependent code printed", () => {
     expect(variesByRun("sorted([3, 1, 2])")).toBe(false);
     expect(quotesRunDependentCode("For example, random.randint(5, 10) returned 9 on one run.")).toBe(true);
     expect(quotesRunDependentCode("Merge sort needs 24 comparisons for 8 items.")).toBe(false);
+    expect(quotesRunDependentCode("It can be reset any time (but not within a picture) with 2 commands.")).toBe(false);
   });
 });
 
@@ -199,6 +200,15 @@ describe("2. an order of steps only where the source shows a procedure", () => {
     expect(procedures(`${THINGS}\n\n${PROCEDURE}\n\n${EXERCISES}\n`).map((p) => p.title)).toEqual([
       "The package is built from its sources in four steps",
     ]);
+    // What a program does in turn, in the third person, is a procedure too.
+    const operation = [
+      "The shell does the following:",
+      "",
+      "1. Reads its input from a file.",
+      "2. Breaks the input into words and operators.",
+      "3. Parses the tokens into simple and compound commands.",
+    ].join("\n");
+    expect(procedures(operation).map((p) => p.title)).toEqual(["The shell does the following"]);
     // Two lists run together, as a chapter may join them: numbering that starts again at 1 parts them.
     const items = (text: string) => text.split("\n").filter((l) => /^\d\./.test(l));
     const joined = ["## Building the package", "", ...items(THINGS), ...items(PROCEDURE)].join("\n");

@@ -21,7 +21,8 @@ const RUN_DEPENDENT = new RegExp(
 export const variesByRun = (code: string): boolean => RUN_DEPENDENT.test(code);
 
 /** Calls a sentence quotes ("random.randint(5, 10)", "Sys.time()") and shell variables ("$RANDOM"). */
-const QUOTED_CODE = /[\p{L}_][\p{L}\p{N}_.]*\s?\([^()]*\)|\$\w+/gu;
+// A call is written with its parenthesis right after the name: "any time (but not …)" is prose.
+const QUOTED_CODE = /[\p{L}_][\p{L}\p{N}_.]*\([^()]*\)|\$\w+/gu;
 
 /** Whether a sentence quotes code whose output depends on the run: a figure it gives is one run's. */
 export const quotesRunDependentCode = (sentence: string): boolean =>

@@ -30,12 +30,16 @@ const MAX_STEPS = 12;
 const prose = (s: string) => wordCount(s) >= 2 && wordCount(s) <= 40 && /\p{Ll}{2}/u.test(s) && !/[{};=<>|]/.test(s);
 
 /**
- * A step that says what to do: it opens with a verb ("Install LaTeX.", "Using the GUI, …"), as the
- * tagger reads it or, where the tagger reads a capitalised verb as a name or an adjective ("Select
- * Official Repositories", "Run configure"), as WordNet mostly uses the word.
+ * A step that says what to do or what a program does next: it opens with a verb ("Install LaTeX.",
+ * "Using the GUI, …", "Reads its input …"), as the tagger reads it or, where the tagger reads a
+ * capitalised verb as a name or an adjective ("Select Official Repositories", "Run configure"), as
+ * WordNet mostly uses the word.
  */
-const action = (step: string) =>
-  opensWithTag(step, "Verb") || usualClass(/^\p{L}+/u.exec(step)?.[0]?.toLowerCase() ?? "") === "verb";
+const action = (step: string) => {
+  const first = /^\p{L}+/u.exec(step)?.[0]?.toLowerCase() ?? "";
+  // A third person present ("Reads its input …", "Parses the tokens …") says what a program does in turn.
+  return opensWithTag(step, "Verb") || [first, first.replace(/e?s$/, "")].some((w) => usualClass(w) === "verb");
+};
 /** A lead-in that announces an order: steps, stages, a procedure or what follows in turn. */
 const ANNOUNCES_ORDER = /\b(steps?|stages?|phases?|procedure|as follows|in (?:this|the following) order|in turn)\b/i;
 /** A list set to the reader rather than carried out: exercises, questions, a quiz. */
