@@ -9,7 +9,8 @@
  *      questions set to the reader is asked neither as an order nor as a worked problem
  *   4. definitions (definitions.ts) and those telling of the one value shown just before them (instances.ts)
  * Usage: bun bench/quality/item-classes.ts [--half dev|test] [--only NAME] [--show FILE]
- * (--show writes each list, line and definition a rule leaves out to FILE, for reading: dev half only.)
+ * (--show writes each list, line and definition a rule leaves out to FILE, for reading: dev half only.
+ * A book takes minutes to extract on a loaded machine: raise INGEST_TIMEOUT_MS, as the items bench does.)
  */
 import { parseArgs } from "node:util";
 import { loadConfig } from "../../src/config.ts";
