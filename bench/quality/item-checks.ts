@@ -246,8 +246,15 @@ export function definesCard(card: { front: string; back: string }): boolean {
  *   f. wordClassMismatch: a blank whose choices are of another word class than the answer (verbs among nouns);
  *   g. agreement: "does" with a plural subject, "do" with a singular one, "a" before a vowel, "an" before a consonant;
  *   h. padded: exam items repeating another's source sentence, or a rubric repeating one point.
+ * Session 9's reader's check added (the checks at the end of this file):
+ *   l. runDependentCode: what code printed once, where it draws random numbers or reads the clock or the machine;
+ *   m. notProcedure: an order of steps or a worked problem on a list of questions or of things;
+ *   n. unlikeSwap: a wrong statement with a label or a heading put in a subject's place.
  */
 import { readFileSync } from "node:fs";
+import { variesByRun } from "../../src/llm/extractive/run-dependent.ts";
+import { isProcedure } from "../../src/llm/extractive/steps.ts";
+import { likeSwap } from "../../src/llm/extractive/subject-role.ts";
 
 const stripEnd = (t: string) => t.trim().replace(/[.!?]+["”’)]?$/, "");
 /** A clause with a finite verb: a tense or a copula, not only a gerund or an infinitive ("the process of executing it"). */
@@ -600,4 +607,30 @@ export function guideFaults(sections: { heading: string; bullets?: string[] }[])
     }
   }
   return out;
+}
+
+/** l: a "what does the code display" item whose code draws random numbers or reads the clock or the machine. */
+export const runDependentCode = (q: Mcq) => kindOf(q) === "code" && variesByRun(/`(.+)`/.exec(q.prompt)?.[1] ?? "");
+
+/**
+ * m: an order of steps or a worked problem on a numbered list that is no procedure: questions set to
+ * the reader, or things ("A text editor …") rather than what to do (steps.ts reads the list whole;
+ * here the steps the item shows, under the title it names).
+ */
+export function notProcedure(q: Item): boolean {
+  if (q.type === "worked_problem") {
+    const title = /“(.+)”/.exec(q.prompt)?.[1] ?? "";
+    return !isProcedure({ title, heading: title, leadIn: "", steps: q.steps });
+  }
+  if (q.type !== "mcq" || kindOf(q) !== "steps") return false;
+  const m = /^In “(.+)”, which step comes right after “(.+)”\?$/.exec(q.prompt);
+  if (!m) return false;
+  return !isProcedure({ title: m[1]!, heading: m[1]!, leadIn: "", steps: [m[2]!, ...q.choices] });
+}
+
+/** n: a "which statement" item with a wrong statement putting a term the document never has doing things in a subject's place. */
+export function unlikeSwap(q: Mcq, documentText: string): string | null {
+  if (kindOf(q) !== "true statement") return null;
+  const truth = q.choices[q.answer] ?? "";
+  return q.choices.find((c) => !likeSwap(truth, c, documentText)) ?? null;
 }

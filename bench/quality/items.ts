@@ -25,7 +25,7 @@
  *   - blanks: the share of fill-in-the-blank questions over the quizzes, and the most in one; goal ≤ 40%
  *   - exam blanks: their share of the exam (a teacher would not set an exam of mostly blanks either)
  *   - defines: flashcards whose back says what the front is or does; goal ≥ 90%
- *   - faults a-k: the reader's fault classes, each counted by its check in item-checks.ts
+ *   - faults a-n: the reader's fault classes, each counted by its check in item-checks.ts
  * Every item is written to a markdown file per course for reading (dev half only when reading for rules).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
@@ -56,10 +56,13 @@ import {
   kindOf,
   type Mcq,
   noReason,
+  notProcedure,
   padded,
   readsInput,
+  runDependentCode,
   taughtSentences,
   triviaBlank,
+  unlikeSwap,
   vagueRole,
   wordClassMismatch,
 } from "./item-checks.ts";
@@ -75,7 +78,7 @@ const asCard = (k: { term: string; definition: string }) => ({
   back: k.definition,
 });
 
-/** The reader's fault classes a-k (item-checks.ts), counted per course. */
+/** The reader's fault classes a-n (item-checks.ts), counted per course. */
 const FAULTS = [
   "cut",
   "noReason",
@@ -88,6 +91,9 @@ const FAULTS = [
   "choices",
   "vague",
   "guide",
+  "runDependent",
+  "notSteps",
+  "unlikeSwap",
 ] as const;
 type Fault = (typeof FAULTS)[number];
 
@@ -220,7 +226,13 @@ async function measure(srv: TestServer, key: string, c: Course): Promise<Row> {
     await Bun.sleep(2000);
   }
   const course = await call(srv.url, `/v2/courses/${id}`, { key, user: "reader" });
-  const shown = course.body.chapters as { quiz: { questions: Mcq[]; note?: string } }[];
+  const shown = course.body.chapters as {
+    content: string;
+    sources?: { text: string }[];
+    quiz: { questions: Mcq[]; note?: string };
+  }[];
+  // What the items were drawn from: the chapters and the passages they were written from.
+  const courseText = shown.flatMap((ch) => [ch.content, ...(ch.sources ?? []).map((s) => s.text)]).join("\n");
   const quizzes = shown.map((ch) => ch.quiz.questions);
   let exam = await call(srv.url, `/v2/courses/${id}/generate-exam`, { key, user: "reader", json: { exam_size: 30 } });
   const available = exam.body.error?.details?.available;
@@ -297,6 +309,12 @@ async function measure(srv: TestServer, key: string, c: Course): Promise<Row> {
     choices: mcqs.flatMap((q) => choiceFault(q) ?? []).map((f, i) => `${f} (${i + 1})`),
     vague: mcqs.flatMap((q) => (vagueRole(q) ? [`${vagueRole(q)}: ${q.prompt}`] : [])),
     guide: guideFaults(sections as { heading: string; bullets?: string[] }[]),
+    runDependent: mcqs.filter(runDependentCode).map((q) => q.prompt),
+    notSteps: items.filter(notProcedure).map((q) => q.prompt),
+    unlikeSwap: mcqs.flatMap((q) => {
+      const swap = unlikeSwap(q, courseText);
+      return swap ? [`${q.prompt} [${swap}]`] : [];
+    }),
   };
   await Bun.write(
     join(outDir, `${c.doc.half}-${c.doc.name}.json`),
@@ -452,13 +470,14 @@ for (const half of halves) {
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => (r[i] ?? "").length)));
   const line = (r: string[]) => r.map((x, i) => (x ?? "").padEnd(widths[i]!)).join("  ");
-  const faultTotals = FAULTS.map((f) => `${f} ${sum((r) => r.faults[f])}`).join(", ");
+  // Rows measured before a class had its check count it as not measured.
+  const faultTotals = FAULTS.map((f) => `${f} ${sum((r) => r.faults[f] ?? 0)}`).join(", ");
   console.log(
     `\n== ${half.toUpperCase()}: item checks, built-in engine (quizzes, exam, flashcards, study guide), ${ok.length} courses measured, ${rows.length - ok.length} failed`,
   );
   console.log(line(header));
   for (const r of table) console.log(line(r));
-  console.log(`reader's fault classes (a-k): ${faultTotals}`);
+  console.log(`reader's fault classes (a-n): ${faultTotals}`);
 }
 console.log(
   "goals: fragments 0, trivia 0, front/back 0, kinds min ≥ 3 (a quiz under three says so), blanks ≤ 40% in every quiz, defines ≥ 90%",

@@ -15,6 +15,7 @@ import { type ChapterMaterial, chapterMaterial, materialsOf } from "./material.t
 import { Asked, type Candidate, inlineForm, mcqCandidates, poolOf } from "./questions.ts";
 import { openingTerm } from "./roles.ts";
 import { procedures } from "./steps.ts";
+import { withLikeSwaps } from "./subject-role.ts";
 import { setsTask } from "./tasks.ts";
 import { containsPhrase, pointsElsewhere, type Sentence } from "./text.ts";
 
@@ -124,7 +125,14 @@ function examPlan(own: ChapterMaterial[], course: ChapterMaterial[]): Record<Exa
   const m = own[0]!;
   const asked = Asked.from(m.chapter.quiz ?? []);
   const pool = poolOf(course);
-  const mcq = own.flatMap((x) => mcqCandidates(x, pool));
+  // Wrong statements swap like for like into a subject (subject-role.ts): checked against the course's text.
+  const text = course.flatMap((x) => [x.chapter.content, ...(x.chapter.sources ?? []).map((s) => s.text)]).join("\n");
+  const mcq = own.flatMap((x) =>
+    mcqCandidates(x, pool).flatMap((c) => {
+      const question = withLikeSwaps(c.question, text);
+      return question ? [{ ...c, question }] : [];
+    }),
+  );
   const short = own.flatMap(shortAnswers);
   const plan: Record<ExamQuestionType, ExamQuestion[]> = {
     mcq: [],

@@ -3,6 +3,7 @@
  * causes the text states outright ("X leads to Y", "Y because X"). Only explicit wording counts;
  * a guessed relation would make a question whose "right" answer the text does not give.
  */
+import { quotesRunDependentCode } from "./run-dependent.ts";
 import { taggedDoc, taggedSentences } from "./tagging.ts";
 import { pointsElsewhere, type Sentence, wordCount } from "./text.ts";
 
@@ -43,11 +44,19 @@ function formOf(
 // A sentence full of figures ("65.2% vs. 42.9% … 41.5%") makes a blank any of them could fill.
 const MAX_FIGURES = 3;
 
-/** Figures worth asking about, at most one per sentence (the first), never a section or figure number. */
+/**
+ * Figures worth asking about, at most one per sentence (the first), never a section or figure
+ * number, nor one run's output of code that draws random numbers or reads the clock or the machine.
+ */
 export function numberFacts(sentences: Sentence[]): NumberFact[] {
   const out: NumberFact[] = [];
   for (const s of sentences) {
-    if (pointsElsewhere(s.text) || (s.text.match(/\d+(?:\.\d+)?/g)?.length ?? 0) > MAX_FIGURES) continue;
+    if (
+      pointsElsewhere(s.text) ||
+      (s.text.match(/\d+(?:\.\d+)?/g)?.length ?? 0) > MAX_FIGURES ||
+      quotesRunDependentCode(s.text)
+    )
+      continue;
     for (const m of s.text.matchAll(FIGURE)) {
       const before = s.text.slice(0, m.index);
       // "Section 4", "Figure 3", "[12]", "version 2", "Python 3": labels, not quantities.

@@ -2,6 +2,7 @@
 import type { ChapterSummary } from "../artefacts/chapter-summary.ts";
 import { type Definition, findDefinitions } from "./definitions.ts";
 import { type CauseFact, causeFacts, type NumberFact, numberFacts } from "./facts.ts";
+import { tellsOfOneInstance } from "./instances.ts";
 import { type KeyPhrase, keyPhrases } from "./keyphrases.ts";
 import { rankSentences } from "./rank.ts";
 import { type RoleFact, roleFacts } from "./roles.ts";
@@ -55,6 +56,22 @@ function locator(chapter: ChapterSummary, index: number): Pick<ChapterMaterial, 
   return { cite, quotable };
 }
 
+/**
+ * The chapter's definitions, less those telling of one instance ("The return value is …" right after
+ * the code whose value it is: instances.ts); read again without those sentences, so the term's own
+ * definition later in the chapter is found.
+ */
+function generalDefinitions(sentences: Sentence[], text: string) {
+  const found = findDefinitions(sentences, text);
+  const instances = new Set(found.filter((d) => tellsOfOneInstance(d, text)).map((d) => d.sentence.index));
+  return instances.size === 0
+    ? found
+    : findDefinitions(
+        sentences.filter((s) => !instances.has(s.index)),
+        text,
+      );
+}
+
 type Reading = Omit<ChapterMaterial, "chapter" | "index" | "cite" | "quotable">;
 
 // Tagging a chapter takes a few hundred milliseconds, and a chapter is read again by its quiz, the
@@ -78,7 +95,7 @@ function reading(chapter: ChapterSummary, id: string): Reading {
     sentences,
     ranked: rankSentences(sentences, chapter.title),
     phrases,
-    definitions: findDefinitions(sentences, chapter.content),
+    definitions: generalDefinitions(sentences, chapter.content),
     figures: numberFacts(sentences),
     causes: causeFacts(sentences),
     roles: roleFacts(

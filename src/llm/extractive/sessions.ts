@@ -2,8 +2,10 @@
  * Interactive sessions a text shows in its code blocks: a line typed at an interpreter's prompt
  * (">>> 40 + 2" in Python, "> sum(x)" in R) and the one line it printed. Only where the source shows
  * both is "what does this code display" asked; the lines typed before it in the block come with it,
- * since the output may depend on them.
+ * since the output may depend on them. A line whose output depends on the run (chance, the clock,
+ * the machine: run-dependent.ts) is left out, the lines before it included.
  */
+import { variesByRun } from "./run-dependent.ts";
 
 export interface SessionLine {
   /** What was typed before, in the same block: assignments and definitions the line may read. */
@@ -35,7 +37,8 @@ function balanced(line: string): boolean {
   return depth === 0 && !/[,+\-*/=<|&]\s*$/.test(bare);
 }
 
-export function sessionLines(markdown: string): SessionLine[] {
+/** Every line typed at a prompt with the one line it printed, whatever the output depends on. */
+export function typedLines(markdown: string): SessionLine[] {
   const out: SessionLine[] = [];
   for (const block of markdown.matchAll(FENCE)) {
     const lines = block[1]!.split("\n").map((l) => l.trimEnd());
@@ -55,3 +58,7 @@ export function sessionLines(markdown: string): SessionLine[] {
   }
   return out;
 }
+
+/** The typed lines whose output a learner can work out: the same on every run. */
+export const sessionLines = (markdown: string): SessionLine[] =>
+  typedLines(markdown).filter((l) => !variesByRun([...l.setup, l.input].join("\n")));
