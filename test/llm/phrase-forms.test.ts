@@ -20,6 +20,10 @@ const cases: [string, PhraseForm][] = [
     "The safeguards or countermeasures prescribed for an information system to protect its confidentiality.",
     "noun phrase",
   ],
+  // "as" with a verb of its own opens a clause qualifying the phrase; "such as", "as well as" do not.
+  ["a movable pointer to a commit that grows as new commits are added to it", "noun phrase"],
+  ["a fixed name for one commit, such as the commit that a release was built from", "noun phrase"],
+  ["a list of values as well as their names", "noun phrase"],
   // Participles joined to one that qualifies the noun qualify it too.
   ["A key used for one communication session only, then discarded.", "noun phrase"],
   // Reference entries' descriptions, a relative clause opening on its own subject ("contact relative").
@@ -38,6 +42,9 @@ const cases: [string, PhraseForm][] = [
   ["allows you to tune the system simplifier to your application", "does"],
   // Clauses of their own, and fragments cut from one.
   ["The remote end hung up unexpectedly.", "clause"],
+  // A verb before any qualifying clause is the sentence's own, whatever clauses follow it.
+  ["A security policy is what defines whether the system and its settings are secure (or not).", "clause"],
+  ["the page number in the header, as the footer remains empty", "clause"],
   ["When the conditions are met the image shall be converted to this format.", "clause"],
   ["The shell reads its input from a file or from the terminal.", "clause"],
   ["TEX as we use it today was released in 1982.", "clause"],

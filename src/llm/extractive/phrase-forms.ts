@@ -13,9 +13,9 @@ export type PhraseForm = "noun phrase" | "does" | "clause";
 
 // Words opening a clause inside a phrase, which takes a verb of its own ("in which the shell looks …").
 const CLAUSE_START =
-  /^(?:that|which|who|whom|whose|where|when|whereby|how|what|whether|why|while|since|because|if|unless|although|though)$/i;
+  /^(?:that|which|who|whom|whose|where|when|whereby|how|what|whether|why|while|since|because|if|unless|although|though|as)$/i;
 // Subordinators that attach their clause to a verb, never to a noun ("… if the server is busy").
-const ADVERBIAL = /^(?:while|since|because|if|unless|although|though)$/i;
+const ADVERBIAL = /^(?:while|since|because|if|unless|although|though|as)$/i;
 const has = (t: TaggedTerm | undefined, ...tags: string[]) => t !== undefined && tags.some((x) => t.tags.includes(x));
 const VERB_GROUP = ["Verb", "Auxiliary", "Copula", "Modal", "Negative"];
 // Joined to the verb before it: one clause's second verb ("that tracks changes and lets …").
@@ -73,6 +73,9 @@ export function phraseForm(text: string): PhraseForm {
       const joined =
         JOINING.test(prev?.text ?? "") && (clauses > 0 || infinitive) && !/[,;:]/.test(terms[i - 2]?.post ?? "");
       if (!has(prev, ...VERB_GROUP) && !joined) verbs++;
+      // A noun phrase's verbs stand in the clauses that qualify it: a verb before any of them is the
+      // main verb of a sentence ("A security policy is what defines whether …"), whatever follows.
+      if (clauses === 0 && !doing && !infinitive && !qualified) return "clause";
     }
     if (has(w, "PastTense") && has(next, "Preposition")) qualified = true;
     if (/^to$/i.test(w.text)) infinitive = true;
@@ -89,6 +92,13 @@ export function phraseForm(text: string): PhraseForm {
 function opensClause(terms: TaggedTerm[], i: number): boolean {
   const [w, prev, next] = [terms[i]!, terms[i - 1], terms[i + 1]];
   // A subordinator before a gerund or "to" opens no clause with a verb of its own ("when processing a file").
+  // "as" opens a clause only with a verb of its own close after it ("as new commits are added"), not
+  // in "such as the commit", "as well as", "as a result".
+  if (/^as$/i.test(w.text))
+    return (
+      !/^(?:such|as|so)$/i.test(prev?.text ?? "") &&
+      terms.slice(i + 1, i + 5).some((x) => has(x, "PresentTense", "PastTense", "Copula", "Modal") && !has(x, "Gerund"))
+    );
   if (CLAUSE_START.test(w.text))
     return (
       !(/^that$/i.test(w.text) && has(next, "Noun", "Adjective") && !has(next, "Verb")) &&
