@@ -143,13 +143,16 @@ async function startWithRetries(dataDir: string, tries = 3): ReturnType<typeof s
 
 /**
  * The course's final status, polled: a sync request's client gives up after five minutes, which a
- * 200-page book's course can take on a loaded machine.
+ * 200-page book's course can take on a loaded machine. Polled on its progress, not the course: the
+ * course's every chapter, serialized and checked against its schema at each poll, cost the server
+ * more CPU over a book's build than the build's own planning on a loaded machine.
  */
 async function finished(url: string, key: string, id: string): Promise<string> {
   for (;;) {
-    const status = (await call(url, `/v2/courses/${id}`, { key, user: "reader" })).body?.status as string;
+    const status = (await call(url, `/v2/courses/${id}/progress`, { key, user: "reader" })).body
+      ?.course_status as string;
     if (status !== "generating") return status;
-    await Bun.sleep(2000);
+    await Bun.sleep(5000);
   }
 }
 
