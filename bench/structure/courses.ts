@@ -36,6 +36,7 @@ import { writePodcastScript } from "../../src/llm/artefacts.ts";
 import { ExtractiveLlm } from "../../src/llm/providers/extractive.ts";
 import { call, startServer, tempDir } from "../../test/helpers/server.ts";
 import { appendixPages, spanFigures } from "./course-spans.ts";
+import { cpuSeconds, ownCpuSeconds } from "./cpu-seconds.ts";
 import type { BenchDocument } from "./documents.ts";
 import { type PageLabels, truthClass } from "./page-labels.ts";
 import { normText } from "./titles.ts";
@@ -120,6 +121,11 @@ export interface CourseFigures {
   /** The longest chapter's span over the average one (course-spans.ts), and chapters of appendices and of body. */
   spans: { longest: number; appendix: number; body: number };
   seconds: number;
+  /**
+   * CPU seconds: the server's (its extraction processes' included) building the course and then
+   * its exam, flashcards and study guide; this process's writing the podcast scripts and scoring.
+   */
+  cpu: { build: number; materials: number; podcasts: number; scoring: number };
 }
 
 export interface CourseInput {
@@ -167,6 +173,7 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
   try {
     for (const { doc, labels, truth } of inputs) {
       const t0 = performance.now();
+      const server0 = cpuSeconds(srv.proc.pid);
       const form = new FormData();
       form.append("files", new Blob([await Bun.file(doc.path).arrayBuffer()]), doc.name);
       const made = await call(srv.url, "/v2/courses/generate-from-files", { key, user: "reader", body: form });
@@ -177,6 +184,7 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
         shared: 0,
         boundaries: [0, 0] as [number, number],
         spans: { longest: 0, appendix: 0, body: 0 },
+        cpu: { build: cpuSeconds(srv.proc.pid) - server0, materials: 0, podcasts: 0, scoring: 0 },
       };
       if (status !== "completed") {
         figures.push({
@@ -188,6 +196,7 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
         });
         continue;
       }
+      const server1 = cpuSeconds(srv.proc.pid);
       const course = await call(srv.url, `/v2/courses/${id}`, { key, user: "reader" });
       const chapters = course.body.chapters as Chapter[];
       let exam = await call(srv.url, `/v2/courses/${id}/generate-exam`, {
@@ -208,6 +217,8 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
       const cards: unknown[] = cardsRes.status === 200 ? cardsRes.body.flashcards.cards : [];
       const guide = (await call(srv.url, `/v2/courses/${id}/study-guide`, { key, user: "reader" })).body.study_guide;
       const guideLines = strings(guide?.sections ?? []);
+      const server2 = cpuSeconds(srv.proc.pid);
+      const own0 = ownCpuSeconds();
       const podcastLines: string[] = [];
       for (const c of chapters) {
         const script = await writePodcastScript(llm, {
@@ -218,6 +229,7 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
         }).catch(() => ({ turns: [] as { text: string }[] }));
         podcastLines.push(...script.turns.map((t) => t.text));
       }
+      const own1 = ownCpuSeconds();
 
       // A guide heading that names a course chapter ("Chapter 2: CHAPTER THREE THE PROCESS") is its
       // title, made of the book's own headings (which the contents page lists too), not a taught sentence.
@@ -288,10 +300,16 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
         boundaries: [onChapter, placed],
         spans: spanFigures(spans),
         seconds,
+        cpu: {
+          build: server1 - server0,
+          materials: server2 - server1,
+          podcasts: own1 - own0,
+          scoring: ownCpuSeconds() - own1,
+        },
       });
       const f = figures.at(-1)!;
       log(
-        `${doc.name}: ${JSON.stringify({ ...f.frontBack, shared: f.shared, boundaries: f.boundaries, spans: f.spans, seconds })}`,
+        `${doc.name}: ${JSON.stringify({ ...f.frontBack, shared: f.shared, boundaries: f.boundaries, spans: f.spans, seconds, cpu: f.cpu })}`,
       );
       log(`  chapters: ${chapters.map((c, i) => `${c.title} (${spans[i]?.words ?? "?"} words)`).join(" | ")}`);
       for (const note of new Set(notes)) log(`  ${note}`);
