@@ -39,6 +39,7 @@ import { appendixPages, spanFigures } from "./course-spans.ts";
 import { cpuSeconds, ownCpuSeconds } from "./cpu-seconds.ts";
 import type { BenchDocument } from "./documents.ts";
 import { type PageLabels, truthClass } from "./page-labels.ts";
+import { pdfPages } from "./pdf-pages.ts";
 import { normText } from "./titles.ts";
 import type { TruthHeading } from "./truth-headings.ts";
 
@@ -55,9 +56,7 @@ const sentences = (text: string) =>
 
 /** Word pairs of each paragraph of the pages whose hand label `wanted` accepts, in order. */
 function pageUnits(path: string, labels: PageLabels, wanted: (cls: string) => boolean): Set<string>[] {
-  const run = Bun.spawnSync(["pdftotext", "-q", "-enc", "UTF-8", path, "-"]);
-  const pages = run.stdout.toString().split("\f");
-  return pages
+  return pdfPages(path)
     .flatMap((text, i) => (wanted(truthClass(labels, i + 1)) ? text.split(/\n\s*\n/) : []))
     .map((p) => new Set(pairs(p)));
 }
