@@ -182,8 +182,9 @@ async function startWithRetries(dataDir: string, tries = 3): ReturnType<typeof s
  */
 async function finished(url: string, key: string, id: string): Promise<string> {
   for (;;) {
-    const status = (await call(url, `/v2/courses/${id}/progress`, { key, user: "reader" })).body
-      ?.course_status as string;
+    // A poll the loaded machine left unanswered past the client's deadline is polled again.
+    const progress = await call(url, `/v2/courses/${id}/progress`, { key, user: "reader" }).catch(() => null);
+    const status = progress ? (progress.body?.course_status as string) : "generating";
     if (status !== "generating") return status;
     await Bun.sleep(5000);
   }
