@@ -9,6 +9,7 @@
  *     "GLOSSARY", whose outline entry omits it), or one of a run of lettered entries ("A …", "B …");
  *     it runs to the next heading of its level or above that is none.
  */
+import { pdfPages } from "./pdf-pages.ts";
 import { normText, normTitle } from "./titles.ts";
 import type { TruthHeading } from "./truth-headings.ts";
 
@@ -28,7 +29,7 @@ function labelledOnPage(pageText: string, title: string): boolean {
 
 /** A predicate on PDF pages (1-based): whether the page stands in one of the book's appendices. */
 export function appendixPages(path: string, truth: TruthHeading[]): (page: number) => boolean {
-  const pages = Bun.spawnSync(["pdftotext", "-q", "-enc", "UTF-8", path, "-"]).stdout.toString().split("\f");
+  const pages = pdfPages(path);
   const heads = [
     ...new Map(
       truth.filter((t) => t.level <= 2 && t.page !== null).map((t) => [`${t.page}\u0000${t.title}`, t]),

@@ -36,8 +36,10 @@ import { writePodcastScript } from "../../src/llm/artefacts.ts";
 import { ExtractiveLlm } from "../../src/llm/providers/extractive.ts";
 import { call, startServer, tempDir } from "../../test/helpers/server.ts";
 import { appendixPages, spanFigures } from "./course-spans.ts";
+import { cpuSeconds, ownCpuSeconds } from "./cpu-seconds.ts";
 import type { BenchDocument } from "./documents.ts";
 import { type PageLabels, truthClass } from "./page-labels.ts";
+import { pdfPages } from "./pdf-pages.ts";
 import { normText } from "./titles.ts";
 import type { TruthHeading } from "./truth-headings.ts";
 
@@ -54,9 +56,7 @@ const sentences = (text: string) =>
 
 /** Word pairs of each paragraph of the pages whose hand label `wanted` accepts, in order. */
 function pageUnits(path: string, labels: PageLabels, wanted: (cls: string) => boolean): Set<string>[] {
-  const run = Bun.spawnSync(["pdftotext", "-q", "-enc", "UTF-8", path, "-"]);
-  const pages = run.stdout.toString().split("\f");
-  return pages
+  return pdfPages(path)
     .flatMap((text, i) => (wanted(truthClass(labels, i + 1)) ? text.split(/\n\s*\n/) : []))
     .map((p) => new Set(pairs(p)));
 }
@@ -120,6 +120,11 @@ export interface CourseFigures {
   /** The longest chapter's span over the average one (course-spans.ts), and chapters of appendices and of body. */
   spans: { longest: number; appendix: number; body: number };
   seconds: number;
+  /**
+   * CPU seconds: the server's (its extraction processes' included) building the course and then
+   * its exam, flashcards and study guide; this process's writing the podcast scripts and scoring.
+   */
+  cpu: { build: number; materials: number; podcasts: number; scoring: number };
 }
 
 export interface CourseInput {
@@ -127,6 +132,34 @@ export interface CourseInput {
   labels: PageLabels;
   truth: TruthHeading[];
 }
+
+/**
+ * A material's request (POST, JSON), answered only once the material is written: without the
+ * client's five-minute deadline, which a book's exam passed on a loaded machine (the server lifts
+ * its own idle timeout for an authenticated write).
+ */
+async function material(url: string, key: string, path: string, json: unknown) {
+  const res = await fetch(url + path, {
+    method: "POST",
+    headers: { "x-api-key": key, "x-external-user-id": "reader", "content-type": "application/json" },
+    body: JSON.stringify(json),
+    timeout: false,
+  });
+  return { status: res.status, body: (await res.json().catch(() => null)) as any };
+}
+
+/** A book whose course or figures could not be had: its error in the table. */
+const failed = (name: string, error: string, build: number): CourseFigures => ({
+  name,
+  error,
+  chapters: 0,
+  frontBack: { chapters: [0, 0], quiz: [0, 0], exam: [0, 0], cards: [0, 0], guide: [0, 0], podcast: [0, 0] },
+  shared: 0,
+  boundaries: [0, 0],
+  spans: { longest: 0, appendix: 0, body: 0 },
+  seconds: 0,
+  cpu: { build, materials: 0, podcasts: 0, scoring: 0 },
+});
 
 /** Three tries: on a loaded machine the server can take longer to start than the harness's 30 s. */
 async function startWithRetries(dataDir: string, tries = 3): ReturnType<typeof startServer> {
@@ -143,13 +176,17 @@ async function startWithRetries(dataDir: string, tries = 3): ReturnType<typeof s
 
 /**
  * The course's final status, polled: a sync request's client gives up after five minutes, which a
- * 200-page book's course can take on a loaded machine.
+ * 200-page book's course can take on a loaded machine. Polled on its progress, not the course: a
+ * course read serializes every chapter (25 ms of the server's CPU for an 88-page book's, against
+ * 2.5 ms for its progress), and a loaded machine's build lasts hundreds of polls.
  */
 async function finished(url: string, key: string, id: string): Promise<string> {
   for (;;) {
-    const status = (await call(url, `/v2/courses/${id}`, { key, user: "reader" })).body?.status as string;
+    // A poll the loaded machine left unanswered past the client's deadline is polled again.
+    const progress = await call(url, `/v2/courses/${id}/progress`, { key, user: "reader" }).catch(() => null);
+    const status = progress ? (progress.body?.course_status as string) : "generating";
     if (status !== "generating") return status;
-    await Bun.sleep(2000);
+    await Bun.sleep(5000);
   }
 }
 
@@ -163,135 +200,138 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
   const figures: CourseFigures[] = [];
   try {
     for (const { doc, labels, truth } of inputs) {
-      const t0 = performance.now();
-      const form = new FormData();
-      form.append("files", new Blob([await Bun.file(doc.path).arrayBuffer()]), doc.name);
-      const made = await call(srv.url, "/v2/courses/generate-from-files", { key, user: "reader", body: form });
-      const id = made.body?.course_id as string | undefined;
-      const status = id ? await finished(srv.url, key, id) : `HTTP ${made.status}`;
-      const empty = {
-        chapters: 0,
-        shared: 0,
-        boundaries: [0, 0] as [number, number],
-        spans: { longest: 0, appendix: 0, body: 0 },
-      };
-      if (status !== "completed") {
+      try {
+        const t0 = performance.now();
+        const server0 = cpuSeconds(srv.proc.pid);
+        const form = new FormData();
+        form.append("files", new Blob([await Bun.file(doc.path).arrayBuffer()]), doc.name);
+        const made = await call(srv.url, "/v2/courses/generate-from-files", { key, user: "reader", body: form });
+        const id = made.body?.course_id as string | undefined;
+        const status = id ? await finished(srv.url, key, id) : `HTTP ${made.status}`;
+        if (status !== "completed") {
+          const error = `${status}: ${JSON.stringify(made.body).slice(0, 80)}`;
+          figures.push(failed(doc.name, error, cpuSeconds(srv.proc.pid) - server0));
+          continue;
+        }
+        const server1 = cpuSeconds(srv.proc.pid);
+        const course = await call(srv.url, `/v2/courses/${id}`, { key, user: "reader" });
+        const chapters = course.body.chapters as Chapter[];
+        let exam = await material(srv.url, key, `/v2/courses/${id}/generate-exam`, { exam_size: 30 });
+        const available = exam.body?.error?.details?.available;
+        if (exam.status === 422 && available >= 1)
+          exam = await material(srv.url, key, `/v2/courses/${id}/generate-exam`, { exam_size: available });
+        const examItems: unknown[] = exam.status === 200 ? exam.body.exam.questions : [];
+        const cardsRes = await material(srv.url, key, `/v2/courses/${id}/generate-flashcards`, {});
+        const cards: unknown[] = cardsRes.status === 200 ? cardsRes.body.flashcards.cards : [];
+        const guide = (await call(srv.url, `/v2/courses/${id}/study-guide`, { key, user: "reader" })).body.study_guide;
+        const guideLines = strings(guide?.sections ?? []);
+        const server2 = cpuSeconds(srv.proc.pid);
+        const own0 = ownCpuSeconds();
+        const podcastLines: string[] = [];
+        for (const c of chapters) {
+          const script = await writePodcastScript(llm, {
+            courseTitle: course.body.title ?? "",
+            chapterTitle: c.title,
+            content: c.content,
+            key_concepts: c.key_concepts,
+          }).catch(() => ({ turns: [] as { text: string }[] }));
+          podcastLines.push(...script.turns.map((t) => t.text));
+        }
+        const own1 = ownCpuSeconds();
+
+        // A guide heading that names a course chapter ("Chapter 2: CHAPTER THREE THE PROCESS") is its
+        // title, made of the book's own headings (which the contents page lists too), not a taught sentence.
+        const chapterTitles = new Set(
+          chapters.flatMap((c, i) => [normText(c.title), normText(`Chapter ${i + 1}: ${c.title}`)]),
+        );
+        const units = frontBackUnits(doc.path, labels);
+        const notes: string[] = [];
+        const body = bodyUnits(doc.path, labels);
+        const flagged = (s: string) =>
+          fromFrontBack(s, units) && !fromFrontBack(s, body) && notes.push(`front/back: ${s.slice(0, 100)}`) > 0;
+        const taught = (text: string) => sentences(text).some(flagged);
+        const count = (items: unknown[]): [number, number] => [
+          items.filter((it) => strings(it).some(taught)).length,
+          items.length,
+        ];
+        const perChapter = chapters.map((c) => contentSentences(c.content));
+        const seen = new Map<string, Set<number>>();
+        perChapter.forEach((ss, ci) => {
+          for (const s of ss) seen.set(normText(s), (seen.get(normText(s)) ?? new Set()).add(ci));
+        });
+        const chapterPages = truth.filter((t) => t.level <= 2 && t.page !== null).map((t) => t.page!);
+        const planned = (course.body.outline?.chapters ?? []) as { parts?: ChapterPart[] }[];
+        let placed = 0;
+        let onChapter = 0;
+        for (const [k, c] of planned.slice(1).entries()) {
+          const part = c.parts?.[0];
+          if (!part || chapterPages.length === 0) continue;
+          const read = (await paragraphsOf(sqliteSql(db), part.document_id)).slice(part.from, part.to);
+          const page = read.find((p) => p.page !== null)?.page;
+          if (page == null) continue;
+          placed++;
+          // A part's title page before the chapter's first page ("Section Three", a blank page, then
+          // chapter 17) opens it too: what the chapter reads before the book's chapter is a title.
+          const next = Math.min(...chapterPages.filter((p) => p >= page));
+          const before = read
+            .filter((p) => p.page !== null && p.page < next)
+            .reduce((n, p) => n + words(p.text).length, 0);
+          if (chapterPages.some((p) => Math.abs(p - page) <= 1) || before < TITLE_WORDS) onChapter++;
+          else notes.push(`boundary off: chapter ${k + 2} (${chapters[k + 1]?.title}) opens on page ${page}`);
+        }
+        const inAppendix = appendixPages(doc.path, truth);
+        const spans: { words: number; appendixWords: number }[] = [];
+        for (const c of planned) {
+          const read: Paragraph[] = [];
+          for (const part of c.parts ?? [])
+            read.push(...(await paragraphsOf(sqliteSql(db), part.document_id)).slice(part.from, part.to));
+          const counted = read.map((p) => ({
+            n: words(p.text).length,
+            appendix: p.page !== null && inAppendix(p.page),
+          }));
+          spans.push({
+            words: counted.reduce((a, p) => a + p.n, 0),
+            appendixWords: counted.reduce((a, p) => a + (p.appendix ? p.n : 0), 0),
+          });
+        }
+        await Bun.write(
+          join(outDir, `${doc.name}.md`),
+          chapters.map((c) => `# ${c.title}\n\n${c.content}`).join("\n\n"),
+        );
+        const seconds = (performance.now() - t0) / 1000;
         figures.push({
           name: doc.name,
-          error: `${status}: ${JSON.stringify(made.body).slice(0, 80)}`,
-          frontBack: { chapters: [0, 0], quiz: [0, 0], exam: [0, 0], cards: [0, 0], guide: [0, 0], podcast: [0, 0] },
-          seconds: 0,
-          ...empty,
+          chapters: chapters.length,
+          frontBack: {
+            chapters: [perChapter.filter((ss) => ss.some(flagged)).length, chapters.length],
+            quiz: count(chapters.flatMap((c) => c.quiz?.questions ?? [])),
+            exam: count(examItems),
+            cards: count(cards),
+            guide: [guideLines.filter((l) => !chapterTitles.has(normText(l)) && taught(l)).length, guideLines.length],
+            podcast: [podcastLines.filter(taught).length, podcastLines.length],
+          },
+          shared: [...seen.values()].filter((c) => c.size > 1).length,
+          boundaries: [onChapter, placed],
+          spans: spanFigures(spans),
+          seconds,
+          cpu: {
+            build: server1 - server0,
+            materials: server2 - server1,
+            podcasts: own1 - own0,
+            scoring: ownCpuSeconds() - own1,
+          },
         });
-        continue;
+        const f = figures.at(-1)!;
+        log(
+          `${doc.name}: ${JSON.stringify({ ...f.frontBack, shared: f.shared, boundaries: f.boundaries, spans: f.spans, seconds, cpu: f.cpu })}`,
+        );
+        log(`  chapters: ${chapters.map((c, i) => `${c.title} (${spans[i]?.words ?? "?"} words)`).join(" | ")}`);
+        for (const note of new Set(notes)) log(`  ${note}`);
+      } catch (err) {
+        // One book's failure (a request the loaded machine dropped) is its row, not the shard's end.
+        figures.push(failed(doc.name, String(err).slice(0, 80), 0));
+        log(`${doc.name}: ${err}`);
       }
-      const course = await call(srv.url, `/v2/courses/${id}`, { key, user: "reader" });
-      const chapters = course.body.chapters as Chapter[];
-      let exam = await call(srv.url, `/v2/courses/${id}/generate-exam`, {
-        key,
-        user: "reader",
-        json: { exam_size: 30 },
-      });
-      const available = exam.body.error?.details?.available;
-      if (exam.status === 422 && available >= 1) {
-        exam = await call(srv.url, `/v2/courses/${id}/generate-exam`, {
-          key,
-          user: "reader",
-          json: { exam_size: available },
-        });
-      }
-      const examItems: unknown[] = exam.status === 200 ? exam.body.exam.questions : [];
-      const cardsRes = await call(srv.url, `/v2/courses/${id}/generate-flashcards`, { key, user: "reader", json: {} });
-      const cards: unknown[] = cardsRes.status === 200 ? cardsRes.body.flashcards.cards : [];
-      const guide = (await call(srv.url, `/v2/courses/${id}/study-guide`, { key, user: "reader" })).body.study_guide;
-      const guideLines = strings(guide?.sections ?? []);
-      const podcastLines: string[] = [];
-      for (const c of chapters) {
-        const script = await writePodcastScript(llm, {
-          courseTitle: course.body.title ?? "",
-          chapterTitle: c.title,
-          content: c.content,
-          key_concepts: c.key_concepts,
-        }).catch(() => ({ turns: [] as { text: string }[] }));
-        podcastLines.push(...script.turns.map((t) => t.text));
-      }
-
-      // A guide heading that names a course chapter ("Chapter 2: CHAPTER THREE THE PROCESS") is its
-      // title, made of the book's own headings (which the contents page lists too), not a taught sentence.
-      const chapterTitles = new Set(
-        chapters.flatMap((c, i) => [normText(c.title), normText(`Chapter ${i + 1}: ${c.title}`)]),
-      );
-      const units = frontBackUnits(doc.path, labels);
-      const notes: string[] = [];
-      const body = bodyUnits(doc.path, labels);
-      const flagged = (s: string) =>
-        fromFrontBack(s, units) && !fromFrontBack(s, body) && notes.push(`front/back: ${s.slice(0, 100)}`) > 0;
-      const taught = (text: string) => sentences(text).some(flagged);
-      const count = (items: unknown[]): [number, number] => [
-        items.filter((it) => strings(it).some(taught)).length,
-        items.length,
-      ];
-      const perChapter = chapters.map((c) => contentSentences(c.content));
-      const seen = new Map<string, Set<number>>();
-      perChapter.forEach((ss, ci) => {
-        for (const s of ss) seen.set(normText(s), (seen.get(normText(s)) ?? new Set()).add(ci));
-      });
-      const chapterPages = truth.filter((t) => t.level <= 2 && t.page !== null).map((t) => t.page!);
-      const planned = (course.body.outline?.chapters ?? []) as { parts?: ChapterPart[] }[];
-      let placed = 0;
-      let onChapter = 0;
-      for (const [k, c] of planned.slice(1).entries()) {
-        const part = c.parts?.[0];
-        if (!part || chapterPages.length === 0) continue;
-        const read = (await paragraphsOf(sqliteSql(db), part.document_id)).slice(part.from, part.to);
-        const page = read.find((p) => p.page !== null)?.page;
-        if (page == null) continue;
-        placed++;
-        // A part's title page before the chapter's first page ("Section Three", a blank page, then
-        // chapter 17) opens it too: what the chapter reads before the book's chapter is a title.
-        const next = Math.min(...chapterPages.filter((p) => p >= page));
-        const before = read
-          .filter((p) => p.page !== null && p.page < next)
-          .reduce((n, p) => n + words(p.text).length, 0);
-        if (chapterPages.some((p) => Math.abs(p - page) <= 1) || before < TITLE_WORDS) onChapter++;
-        else notes.push(`boundary off: chapter ${k + 2} (${chapters[k + 1]?.title}) opens on page ${page}`);
-      }
-      const inAppendix = appendixPages(doc.path, truth);
-      const spans: { words: number; appendixWords: number }[] = [];
-      for (const c of planned) {
-        const read: Paragraph[] = [];
-        for (const part of c.parts ?? [])
-          read.push(...(await paragraphsOf(sqliteSql(db), part.document_id)).slice(part.from, part.to));
-        const counted = read.map((p) => ({ n: words(p.text).length, appendix: p.page !== null && inAppendix(p.page) }));
-        spans.push({
-          words: counted.reduce((a, p) => a + p.n, 0),
-          appendixWords: counted.reduce((a, p) => a + (p.appendix ? p.n : 0), 0),
-        });
-      }
-      await Bun.write(join(outDir, `${doc.name}.md`), chapters.map((c) => `# ${c.title}\n\n${c.content}`).join("\n\n"));
-      const seconds = (performance.now() - t0) / 1000;
-      figures.push({
-        name: doc.name,
-        chapters: chapters.length,
-        frontBack: {
-          chapters: [perChapter.filter((ss) => ss.some(flagged)).length, chapters.length],
-          quiz: count(chapters.flatMap((c) => c.quiz?.questions ?? [])),
-          exam: count(examItems),
-          cards: count(cards),
-          guide: [guideLines.filter((l) => !chapterTitles.has(normText(l)) && taught(l)).length, guideLines.length],
-          podcast: [podcastLines.filter(taught).length, podcastLines.length],
-        },
-        shared: [...seen.values()].filter((c) => c.size > 1).length,
-        boundaries: [onChapter, placed],
-        spans: spanFigures(spans),
-        seconds,
-      });
-      const f = figures.at(-1)!;
-      log(
-        `${doc.name}: ${JSON.stringify({ ...f.frontBack, shared: f.shared, boundaries: f.boundaries, spans: f.spans, seconds })}`,
-      );
-      log(`  chapters: ${chapters.map((c, i) => `${c.title} (${spans[i]?.words ?? "?"} words)`).join(" | ")}`);
-      for (const note of new Set(notes)) log(`  ${note}`);
     }
   } finally {
     db.close();

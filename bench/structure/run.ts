@@ -23,7 +23,9 @@
  *     through the extraction pool (bench/ingest/peak-rss.ts). Skipped with --no-speed.
  *  4. With --courses (slow): a course from each book-length PDF (courses.ts): chapters, quiz and
  *     exam items, flashcards, study-guide and podcast lines from hand-labelled front/back pages,
- *     sentences in two chapters, chapter boundaries on the book's parts and chapters.
+ *     sentences in two chapters, chapter boundaries on the book's parts and chapters; wall and CPU
+ *     seconds per book (the CPU of the server and its extraction processes and of this process,
+ *     per phase in the log: wall time mostly says how loaded the machine was).
  *     --courses-only builds the courses without tables 1 and 2 (extracting every document twice
  *     takes longer than the courses on a loaded machine); --shard K/N builds every Nth book from
  *     the Kth (1-based), so that several processes share a half; it shares tables 1 and 2 the same
@@ -194,6 +196,8 @@ async function speedTable(): Promise<void> {
   console.log(`goals: ratio ≥ ${GOALS.speed}, peak RSS < ${GOALS.rssMb} MB`);
 }
 
+const cpuTotal = (f: CourseFigures) => f.cpu.build + f.cpu.materials + f.cpu.podcasts + f.cpu.scoring;
+
 function courseTable(half: Half, figures: CourseFigures[]): void {
   console.log(
     `\n== ${half.toUpperCase()}: courses from book-length PDFs, built-in engine (front/back items of all items)`,
@@ -219,6 +223,7 @@ function courseTable(half: Half, figures: CourseFigures[]): void {
       f.spans.longest.toFixed(2),
       `${f.spans.appendix}/${f.spans.body}`,
       f.seconds.toFixed(0),
+      cpuTotal(f).toFixed(0),
     ];
   });
   const built = figures.filter((f) => !f.error);
@@ -231,6 +236,7 @@ function courseTable(half: Half, figures: CourseFigures[]): void {
     `${built.filter((f) => f.spans.longest <= 2).length}/${built.length} ≤ 2`,
     `${built.reduce((a, f) => a + f.spans.appendix, 0)}/${built.reduce((a, f) => a + f.spans.body, 0)}`,
     "",
+    built.reduce((a, f) => a + cpuTotal(f), 0).toFixed(0),
   ]);
   table(
     [
@@ -242,6 +248,7 @@ function courseTable(half: Half, figures: CourseFigures[]): void {
       "longest/avg",
       "appendix/body",
       "s",
+      "cpu s",
     ],
     rows,
   );
