@@ -4,7 +4,8 @@
  * hold (copyright and licence lines, lists or grids of people's names, contents, title lines) is
  * that matter as a whole, its heading and its short introductions included, wherever it stands: a
  * standard's "Frontispiece" (what the standard is in a paragraph, its licence, its leads and
- * contributors) is not a chapter. A preface or foreword is taught.
+ * contributors) is not a chapter. A preface or foreword is taught, and so is an editor's note that
+ * thanks people: names alone are one kind of opening matter, and a front section holds two.
  */
 import type { Block, BlockRole } from "./document.ts";
 import { imprintEvidence } from "./front-matter.ts";
@@ -50,7 +51,10 @@ function sectionRole(blocks: Block[], roles: Roles, from: number, end: number): 
     byRole.set(role, (byRole.get(role) ?? 0) + words);
   }
   const front = [...byRole.values()].reduce((n, w) => n + w, 0);
-  if (evidence < MIN_EVIDENCE_BLOCKS || front < FRONT_SHARE * total) return null;
+  // Opening matter of two kinds (a licence beside the names of those who made it, a title page beside
+  // contents) makes a front section; a note that only thanks people keeps its own prose taught, its
+  // list left out by the list's own role.
+  if (evidence < MIN_EVIDENCE_BLOCKS || byRole.size < 2 || front < FRONT_SHARE * total) return null;
   return [...byRole.entries()].sort((a, b) => b[1] - a[1])[0]![0];
 }
 
