@@ -236,7 +236,10 @@ test("DPR paper: no sentence reads a table's blocks or examples the learner does
   keptWithAntecedents(text, [
     ["wrote questions after seeing the passage.", "As a result, there is a high lexical overlap"],
     ["already outperforms BM25.", "This suggests that with a general pretrained language model"],
+    ["is exceptionally strong.", "It not only outperforms BM25 by a large margin"],
   ]);
+  // A sentence's tail cut at a column break ("mul- | tiple datasets, …") is no entry's description.
+  expect(text).not.toContain("— tiple datasets");
 });
 
 // The TraceMonkey paper's numbered sections and the pages they start on (checked against the PDF).

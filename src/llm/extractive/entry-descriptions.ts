@@ -19,6 +19,9 @@ const ENTRY = /^[^—]{1,60}\s—\s/;
 export function subjectless(sentence: string): boolean {
   // An entry already ("BASH_VERSION — The version …") names what it describes; two words describe nothing.
   if (ENTRY.test(sentence) || sentence.trim().split(/\s+/).length < 3) return false;
+  // A description is a sentence of its own: one opening in lower case is the tail of another, cut at a
+  // page or column break ("tiple datasets, TREC, …, benefits greatly …" after "mul-").
+  if (!/^["“(]?[\p{Lu}\p{N}]/u.test(sentence.trim())) return false;
   return phraseForm(sentence) !== "clause";
 }
 
