@@ -8,8 +8,15 @@ import { type Paragraph, type Section, wordsOf } from "./sections.ts";
 
 const NUMBERING_RE = /^\s*((\d+|[A-Z]|[IVXLC]+)(\.\d+)*\.?|appendix\s+[A-Z]\.?)\s+(?=\p{L})/iu;
 
-/** A heading as a title: its numbering ("3.2", "A.1", "IV.") dropped. */
-export const cleanTitle = (heading: string): string => heading.replace(NUMBERING_RE, "").trim() || heading.trim();
+// The full stop a run-in heading closes with ("1. Greetings!.", "12.1. Elements.", as TeX's run-in
+// styles print them), not an abbreviation's ("U.S.") nor an ellipsis.
+const CLOSING_STOP_RE = /(?<!\.\p{L}{1,3}|\.)\.$/u;
+
+/** A heading as a title: its numbering ("3.2", "A.1", "IV.") and a run-in heading's closing full stop dropped. */
+export const cleanTitle = (heading: string): string => {
+  const title = heading.replace(NUMBERING_RE, "").trim() || heading.trim();
+  return title.replace(CLOSING_STOP_RE, "").trim() || title;
+};
 
 // A piece shorter than this, or of one sentence, is no chapter: a title slide's one line, a lone
 // caption, a section that only announces the next.

@@ -1,6 +1,6 @@
 /** The pure rules of generation: progress, how chapters are shared among sources, organization. */
 import { describe, expect, test } from "bun:test";
-import { splitToCount } from "../../src/courses/chapter-groups.ts";
+import { cleanTitle, splitToCount } from "../../src/courses/chapter-groups.ts";
 import { progressPct } from "../../src/courses/progress.ts";
 import { wordsOf } from "../../src/courses/sections.ts";
 import { resolveOrganization, sequentialGroups } from "../../src/courses/source-plan.ts";
@@ -125,4 +125,15 @@ describe("text a document repeats", () => {
       },
     ]);
   });
+});
+
+test("a chapter title is its heading without numbering or a run-in heading's closing full stop", () => {
+  // As TeX's run-in styles print them (DEV: the PARI/GP tutorial, "1. Greetings!.", "12.1. Elements.").
+  expect(cleanTitle("1. Greetings!.")).toBe("Greetings!");
+  expect(cleanTitle("12.1. Elements.")).toBe("Elements");
+  expect(cleanTitle("12.5. Galois Theory over Q.")).toBe("Galois Theory over Q");
+  expect(cleanTitle("3.2 Sorting")).toBe("Sorting");
+  // An abbreviation's stop and an ellipsis stay.
+  expect(cleanTitle("Trade with the U.S.")).toBe("Trade with the U.S.");
+  expect(cleanTitle("And then...")).toBe("And then...");
 });
