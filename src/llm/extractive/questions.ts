@@ -137,10 +137,11 @@ export const inlineForm = (s: string) =>
 
 // A question quotes whole sentences only: one that opens mid-thought ("(Note that …", "and so …") or
 // trails off is a fragment of its paragraph.
-// A caption ("Table 2: …", "Figure 1: …") labels a picture the learner cannot see.
+// A caption ("Table 2: …", "Figure 1: …") labels a picture the learner cannot see. A question the
+// text asks ("How can we compare two graphs …?") states nothing to be true or to complete.
 const whole = (s: Sentence) =>
   /^["“‘]?[\p{Lu}\d]/u.test(s.text) &&
-  /[.!?]["”’)]?$/.test(s.text) &&
+  /[.!]["”’)]?$/.test(s.text) &&
   !/^(table|figure|fig\.|listing|algorithm)\s*\d+[.:]/i.test(s.text);
 
 function build(

@@ -1,0 +1,56 @@
+/**
+ * A question the text asks states nothing (#29, found reading DEV's PARI/GP tutorial: "Which of these
+ * statements about different methods does the course make?" offered "How can we compare two graphs
+ * of the same function plotted by different methods?" and three swaps of it): no quiz or exam item
+ * quotes one, as a statement, a blank or a definition.
+ */
+import { beforeAll, expect, test } from "bun:test";
+import { type ChapterSummary, writeExamQuestions } from "../../src/llm/artefacts.ts";
+import { createLlm } from "../../src/llm/create.ts";
+import type { Llm } from "../../src/llm/types.ts";
+import { llmConfig } from "./support.ts";
+
+const QUESTIONS = [
+  "How can we compare two graphs of the same rational function plotted by different plotting methods?",
+  "Which plotting method draws the smoother graph of a rational function near its poles?",
+  "Why does the recursive plotting method refine the graph of a rational function only where it bends?",
+  "What does the evenly spaced plotting method draw across the poles of a rational function?",
+  "How many points does the recursive plotting method add to the graph of a polynomial?",
+];
+
+// A chapter that asks more than it states, as a tutorial's exercises do: the questions hold its terms.
+const content = `## Plotting functions
+
+A rational function is the quotient of two polynomials, and its graph has poles where the denominator vanishes.
+${QUESTIONS.join(" ")}
+The recursive plotting method samples the rational function again wherever two joined points of the graph bend too much.`;
+
+let llm: Llm;
+beforeAll(async () => {
+  llm = await createLlm(llmConfig({ llmProvider: "extractive" }));
+});
+
+test("no exam or quiz item quotes a question the text asks", async () => {
+  const chapter: ChapterSummary = {
+    title: "Plotting functions",
+    content,
+    key_concepts: ["graph", "plotting method", "rational function", "polynomial", "poles"],
+  };
+  const qs = await writeExamQuestions(llm, {
+    courseTitle: "Plotting",
+    chapter,
+    count: 12,
+    types: ["mcq", "short_answer"],
+  });
+  expect(qs.length).toBeGreaterThan(0);
+  const texts = qs.flatMap((q) => [
+    q.prompt,
+    ...("choices" in q ? q.choices : []),
+    ...("rubric" in q ? q.rubric : []),
+    "explanation" in q ? (q.explanation ?? "") : "",
+  ]);
+  for (const question of QUESTIONS) {
+    const opening = question.split(" ").slice(0, 5).join(" ");
+    expect(texts.filter((t) => t.includes(opening))).toEqual([]);
+  }
+});
