@@ -138,10 +138,13 @@ export const inlineForm = (s: string) =>
 // A question quotes whole sentences only: one that opens mid-thought ("(Note that …", "and so …") or
 // trails off is a fragment of its paragraph.
 // A caption ("Table 2: …", "Figure 1: …") labels a picture the learner cannot see. A question the
-// text asks ("How can we compare two graphs …?") states nothing to be true or to complete.
+// text asks ("How can we compare two graphs …?") states nothing to be true or to complete. A comma
+// after a space marks a hole where the source had something the text lost ("another unit than ,
+// had you": a formula set as a picture).
 const whole = (s: Sentence) =>
   /^["“‘]?[\p{Lu}\d]/u.test(s.text) &&
   /[.!]["”’)]?$/.test(s.text) &&
+  !/\s[,;]/.test(s.text) &&
   !/^(table|figure|fig\.|listing|algorithm)\s*\d+[.:]/i.test(s.text);
 
 function build(

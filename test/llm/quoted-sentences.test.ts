@@ -1,8 +1,9 @@
 /**
- * A question the text asks states nothing (#29, found reading DEV's PARI/GP tutorial: "Which of these
- * statements about different methods does the course make?" offered "How can we compare two graphs
- * of the same function plotted by different methods?" and three swaps of it): no quiz or exam item
- * quotes one, as a statement, a blank or a definition.
+ * Sentences no item quotes (#29, both found reading DEV's PARI/GP tutorial): a question the text asks
+ * states nothing ("Which of these statements about different methods does the course make?" offered
+ * "How can we compare two graphs of the same function plotted by different methods?" and three swaps
+ * of it), and a sentence with a hole where the text lost a formula ("… you could have obtained
+ * another unit than , had you not reset the random seed …") reads as broken.
  */
 import { beforeAll, expect, test } from "bun:test";
 import { type ChapterSummary, writeExamQuestions } from "../../src/llm/artefacts.ts";
@@ -53,4 +54,37 @@ test("no exam or quiz item quotes a question the text asks", async () => {
     const opening = question.split(" ").slice(0, 5).join(" ");
     expect(texts.filter((t) => t.includes(opening))).toEqual([]);
   }
+});
+
+test("no item quotes a sentence with a hole where a formula was", async () => {
+  const holed = [
+    "Since the fundamental unit depends on the random seed, you could have obtained another unit than , had you not reset the seed.",
+    "The regulator of the quadratic field is close to , so the fundamental unit is large.",
+  ];
+  const chapter: ChapterSummary = {
+    title: "Units of quadratic fields",
+    content: `## Units of quadratic fields
+
+A quadratic field is a number field of degree two over the rational numbers.
+${holed[0]}
+The fundamental unit of a real quadratic field generates its unit group together with minus one.
+${holed[1]}
+The regulator of a quadratic field is the logarithm of its fundamental unit.
+The class number of a quadratic field counts the classes of its ideals up to principal ideals.`,
+    key_concepts: ["quadratic field", "fundamental unit", "regulator", "random seed", "class number"],
+  };
+  const qs = await writeExamQuestions(llm, {
+    courseTitle: "Number fields",
+    chapter,
+    count: 12,
+    types: ["mcq", "short_answer"],
+  });
+  expect(qs.length).toBeGreaterThan(0);
+  const texts = qs.flatMap((q) => [
+    q.prompt,
+    ...("choices" in q ? q.choices : []),
+    ...("rubric" in q ? q.rubric : []),
+    "explanation" in q ? (q.explanation ?? "") : "",
+  ]);
+  expect(texts.filter((t) => /\s,/.test(t))).toEqual([]);
 });
