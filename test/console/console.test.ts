@@ -17,7 +17,7 @@ import { sqliteSql } from "../../src/db/sql.ts";
 import { revokeKey } from "../../src/tenants/keys.ts";
 import { type Browser, launchBrowser, seriousViolations } from "../helpers/browser.ts";
 import { call, cleanup, ROOT, startServer, type TestServer, tempDir } from "../helpers/server.ts";
-import { writeFakePiperVoice } from "../podcasts/fixtures/fake-piper-voice.ts";
+import { writeStandInVoices } from "../podcasts/fixtures/fake-piper-voice.ts";
 import { type Receiver, startReceiver } from "../webhooks/receiver.ts";
 
 const OUT = join(ROOT, "test-output/console");
@@ -78,8 +78,7 @@ beforeAll(async () => {
   mkdirSync(OUT, { recursive: true });
   // The webhook receiver is local HTTPS: the server trusts its certificate and may reach loopback.
   receiver = startReceiver(certDir);
-  for (const voice of ["host", "guest"])
-    await writeFakePiperVoice(join(modelsDir, "piper"), voice, { phonemeIdMap: { _: [0], "^": [1], $: [2] } });
+  await writeStandInVoices(modelsDir);
   pageServer = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,

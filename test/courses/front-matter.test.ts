@@ -6,9 +6,8 @@
  * the front or back pages, and the chapters are the book's own.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import { call, cleanup, tempDir } from "../helpers/server.ts";
-import { writeFakePiperVoice } from "../podcasts/fixtures/fake-piper-voice.ts";
+import { writeStandInVoices } from "../podcasts/fixtures/fake-piper-voice.ts";
 import { BOOK_TITLE, bookDocx, bookPdf, CHAPTERS, FRONT_AND_BACK } from "./book-fixtures.ts";
 import { type CourseEnv, chapterCalls, courseEnv, filesForm, outlineCalls, syncCourse, waitFor } from "./helpers.ts";
 
@@ -25,8 +24,7 @@ const CONTENTS_OR_INDEX =
 const modelsDir = tempDir("cf-front-voices-");
 let env: CourseEnv;
 beforeAll(async () => {
-  for (const voice of ["host", "guest"])
-    await writeFakePiperVoice(join(modelsDir, "piper"), voice, { phonemeIdMap: { _: [0], "^": [1], $: [2] } });
+  await writeStandInVoices(modelsDir);
   env = await courseEnv({
     extractive: true,
     env: {

@@ -31,24 +31,26 @@ beforeAll(async () => {
   llm = await createLlm(llmConfig({ llmProvider: "extractive" }));
 });
 
-test("no exam or quiz item quotes a question the text asks", async () => {
-  const chapter: ChapterSummary = {
-    title: "Plotting functions",
-    content,
-    key_concepts: ["graph", "plotting method", "rational function", "polynomial", "poles"],
-  };
-  const qs = await writeExamQuestions(llm, {
-    courseTitle: "Plotting",
-    chapter,
-    count: 12,
-    types: ["mcq", "short_answer"],
-  });
+/** Every text of the exam items built from one chapter (the quiz's builders make its multiple choice). */
+async function examTexts(title: string, content: string, key_concepts: string[]): Promise<string[]> {
+  const chapter: ChapterSummary = { title, content, key_concepts };
+  const qs = await writeExamQuestions(llm, { courseTitle: title, chapter, count: 12, types: ["mcq", "short_answer"] });
   expect(qs.length).toBeGreaterThan(0);
-  const texts = qs.flatMap((q) => [
+  return qs.flatMap((q) => [
     q.prompt,
     ...("choices" in q ? q.choices : []),
     ...("rubric" in q ? q.rubric : []),
     "explanation" in q ? (q.explanation ?? "") : "",
+  ]);
+}
+
+test("no item quotes a question the text asks", async () => {
+  const texts = await examTexts("Plotting functions", content, [
+    "graph",
+    "plotting method",
+    "rational function",
+    "polynomial",
+    "poles",
   ]);
   for (const question of QUESTIONS) {
     const opening = question.split(" ").slice(0, 5).join(" ");
@@ -61,9 +63,9 @@ test("no item quotes a sentence with a hole where a formula was", async () => {
     "Since the fundamental unit depends on the random seed, you could have obtained another unit than , had you not reset the seed.",
     "The regulator of the quadratic field is close to , so the fundamental unit is large.",
   ];
-  const chapter: ChapterSummary = {
-    title: "Units of quadratic fields",
-    content: `## Units of quadratic fields
+  const texts = await examTexts(
+    "Units of quadratic fields",
+    `## Units of quadratic fields
 
 A quadratic field is a number field of degree two over the rational numbers.
 ${holed[0]}
@@ -71,20 +73,7 @@ The fundamental unit of a real quadratic field generates its unit group together
 ${holed[1]}
 The regulator of a quadratic field is the logarithm of its fundamental unit.
 The class number of a quadratic field counts the classes of its ideals up to principal ideals.`,
-    key_concepts: ["quadratic field", "fundamental unit", "regulator", "random seed", "class number"],
-  };
-  const qs = await writeExamQuestions(llm, {
-    courseTitle: "Number fields",
-    chapter,
-    count: 12,
-    types: ["mcq", "short_answer"],
-  });
-  expect(qs.length).toBeGreaterThan(0);
-  const texts = qs.flatMap((q) => [
-    q.prompt,
-    ...("choices" in q ? q.choices : []),
-    ...("rubric" in q ? q.rubric : []),
-    "explanation" in q ? (q.explanation ?? "") : "",
-  ]);
+    ["quadratic field", "fundamental unit", "regulator", "random seed", "class number"],
+  );
   expect(texts.filter((t) => /\s,/.test(t))).toEqual([]);
 });

@@ -36,8 +36,8 @@ import { chapterMaterial } from "../../src/llm/extractive/material.ts";
 import { mcqCandidates, poolOf } from "../../src/llm/extractive/questions.ts";
 import { extractiveStudyGuide } from "../../src/llm/extractive/study-guide.ts";
 import type { Sentence } from "../../src/llm/extractive/text.ts";
-import { startApp, type TestApp } from "../helpers/app.ts";
-import { call } from "../helpers/server.ts";
+import type { TestApp } from "../helpers/app.ts";
+import { courseMaterials, type GuideSection } from "./course-materials.ts";
 
 const TEXT = `# Shells and processes
 
@@ -81,25 +81,13 @@ Every process has a parent, except the first process the kernel starts.
 setDefaultTimeout(60_000);
 
 let srv: TestApp;
-let key: string;
 let quizzes: Mcq[][] = [];
 let cards: { front: string; back: string }[] = [];
-let sections: { heading: string; bullets?: string[]; items?: { term: string; definition: string }[] }[] = [];
-const as = (json?: unknown) => ({ key, user: "learner", json });
+let sections: GuideSection[] = [];
 
 beforeAll(async () => {
-  srv = await startApp({ env: { RATE_LIMIT_PER_MINUTE: "10000" } });
-  key = await srv.createKey("acme", "production");
-  const form = new FormData();
-  form.append("files", new File([TEXT], "shells.md", { type: "text/markdown" }));
-  form.append("num_chapters", "2");
-  const made = await call(srv, "/v2/courses/generate-from-files?mode=sync", { key, user: "learner", body: form });
-  if (made.status !== 200) throw new Error(`course generation failed: ${made.status} ${made.text}`);
-  const id = made.body.course.id;
-  const course = await call(srv, `/v2/courses/${id}`, as());
-  quizzes = (course.body.chapters as { quiz: { questions: Mcq[] } }[]).map((c) => c.quiz.questions);
-  cards = (await call(srv, `/v2/courses/${id}/generate-flashcards`, as({}))).body.flashcards.cards;
-  sections = (await call(srv, `/v2/courses/${id}/study-guide`, as())).body.study_guide.sections;
+  const built = await courseMaterials<Mcq>(TEXT, "shells.md", 2);
+  ({ srv, quizzes, cards, sections } = built);
 }, 600_000);
 afterAll(() => srv.stop());
 

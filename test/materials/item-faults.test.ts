@@ -36,8 +36,8 @@ import { findDefinitions } from "../../src/llm/extractive/definitions.ts";
 import { causeFacts } from "../../src/llm/extractive/facts.ts";
 import { setsTask } from "../../src/llm/extractive/tasks.ts";
 import type { Sentence } from "../../src/llm/extractive/text.ts";
-import { startApp, type TestApp } from "../helpers/app.ts";
-import { call } from "../helpers/server.ts";
+import type { TestApp } from "../helpers/app.ts";
+import { courseMaterials } from "./course-materials.ts";
 
 const TEXT = `# Working with files
 
@@ -90,7 +90,6 @@ An empty line is a line that holds only the newline character.
 setDefaultTimeout(60_000);
 
 let srv: TestApp;
-let key: string;
 let items: Item[] = [];
 let exam: Item[] = [];
 let cards: { front: string; back: string }[] = [];
@@ -98,31 +97,18 @@ let guideText: string[] = [];
 let keyTerms: { term: string; definition: string }[] = [];
 let examAvailable = 0;
 let examMessage = "";
-const as = (json?: unknown) => ({ key, user: "learner", json });
 
 beforeAll(async () => {
-  srv = await startApp({ env: { RATE_LIMIT_PER_MINUTE: "10000" } });
-  key = await srv.createKey("acme", "production");
-  const form = new FormData();
-  form.append("files", new File([TEXT], "files.md", { type: "text/markdown" }));
-  form.append("num_chapters", "2");
-  const made = await call(srv, "/v2/courses/generate-from-files?mode=sync", { key, user: "learner", body: form });
-  if (made.status !== 200) throw new Error(`course generation failed: ${made.status} ${made.text}`);
-  const id = made.body.course.id;
-  const course = await call(srv, `/v2/courses/${id}`, as());
-  const over = await call(srv, `/v2/courses/${id}/generate-exam`, as({ exam_size: 30 }));
+  const built = await courseMaterials<Item>(TEXT, "files.md", 2);
+  srv = built.srv;
+  const over = await built.ask("generate-exam", { exam_size: 30 });
   examAvailable = over.body.error?.details?.available ?? 30;
   examMessage = over.body.error?.message ?? "";
   exam = (over.body.exam?.questions ?? []) as Item[];
-  items = [...(course.body.chapters as { quiz: { questions: Mcq[] } }[]).flatMap((c) => c.quiz.questions), ...exam];
-  cards = (await call(srv, `/v2/courses/${id}/generate-flashcards`, as({}))).body.flashcards.cards;
-  const sections = (await call(srv, `/v2/courses/${id}/study-guide`, as())).body.study_guide.sections as {
-    items?: { term: string; definition: string }[];
-    bullets?: string[];
-    body?: string;
-  }[];
-  keyTerms = sections.flatMap((s) => s.items ?? []);
-  guideText = sections.flatMap((s) => [...(s.bullets ?? []), ...(s.body ? [s.body] : [])]);
+  items = [...built.quizzes.flat(), ...exam];
+  cards = built.cards;
+  keyTerms = built.sections.flatMap((s) => s.items ?? []);
+  guideText = built.sections.flatMap((s) => [...(s.bullets ?? []), ...(s.body ? [s.body] : [])]);
 }, 600_000);
 afterAll(() => srv.stop());
 

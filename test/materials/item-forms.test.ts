@@ -19,8 +19,8 @@ import { definitionDistractors, termDistractors } from "../../src/llm/extractive
 import { chapterMaterial } from "../../src/llm/extractive/material.ts";
 import { nounPhrase, phraseForm } from "../../src/llm/extractive/phrase-forms.ts";
 import { mcqCandidates, poolOf } from "../../src/llm/extractive/questions.ts";
-import { startApp, type TestApp } from "../helpers/app.ts";
-import { call } from "../helpers/server.ts";
+import type { TestApp } from "../helpers/app.ts";
+import { courseMaterials } from "./course-materials.ts";
 
 const TEXT = `# Curves and glossary
 
@@ -52,36 +52,16 @@ security control — The safeguards or countermeasures prescribed for an informa
 setDefaultTimeout(60_000);
 
 let srv: TestApp;
-let key: string;
 let questions: Mcq[] = [];
 let cards: { front: string; back: string }[] = [];
 let keyTerms: { term: string; definition: string }[] = [];
-const as = (json?: unknown) => ({ key, user: "learner", json });
 
 beforeAll(async () => {
-  srv = await startApp({ env: { RATE_LIMIT_PER_MINUTE: "10000" } });
-  key = await srv.createKey("acme", "production");
-  const form = new FormData();
-  form.append("files", new File([TEXT], "curves.md", { type: "text/markdown" }));
-  form.append("num_chapters", "2");
-  const made = await call(srv, "/v2/courses/generate-from-files?mode=sync", { key, user: "learner", body: form });
-  if (made.status !== 200) throw new Error(`course generation failed: ${made.status} ${made.text}`);
-  const id = made.body.course.id;
-  const course = await call(srv, `/v2/courses/${id}`, as());
-  let exam = await call(srv, `/v2/courses/${id}/generate-exam`, as({ exam_size: 20 }));
-  // A short text supplies fewer items than asked: take as many as it has.
-  const available = exam.body.error?.details?.available;
-  if (exam.status === 422 && available >= 1)
-    exam = await call(srv, `/v2/courses/${id}/generate-exam`, as({ exam_size: available }));
-  questions = [
-    ...(course.body.chapters as { quiz: { questions: Mcq[] } }[]).flatMap((c) => c.quiz.questions),
-    ...((exam.body.exam?.questions ?? []) as Mcq[]).filter((q) => q.type === "mcq"),
-  ];
-  cards = (await call(srv, `/v2/courses/${id}/generate-flashcards`, as({}))).body.flashcards.cards;
-  const sections = (await call(srv, `/v2/courses/${id}/study-guide`, as())).body.study_guide.sections as {
-    items?: { term: string; definition: string }[];
-  }[];
-  keyTerms = sections.flatMap((s) => s.items ?? []);
+  const built = await courseMaterials<Mcq>(TEXT, "curves.md", 2);
+  srv = built.srv;
+  questions = [...built.quizzes.flat(), ...(await built.exam(20)).filter((q) => q.type === "mcq")];
+  cards = built.cards;
+  keyTerms = built.sections.flatMap((s) => s.items ?? []);
 }, 600_000);
 afterAll(() => srv.stop());
 

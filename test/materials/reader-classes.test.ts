@@ -13,8 +13,8 @@ import { quotesRunDependentCode, variesByRun } from "../../src/llm/extractive/ru
 import { sessionLines } from "../../src/llm/extractive/sessions.ts";
 import { procedures } from "../../src/llm/extractive/steps.ts";
 import { likeSwap, withLikeSwaps } from "../../src/llm/extractive/subject-role.ts";
-import { startApp, type TestApp } from "../helpers/app.ts";
-import { call } from "../helpers/server.ts";
+import type { TestApp } from "../helpers/app.ts";
+import { courseMaterials } from "./course-materials.ts";
 
 const RANDOM_SESSION = ["```", ">>> import random", ">>> random.randint(5, 10)", "9", "```"].join("\n");
 const SUM_SESSION = ["```", ">>> 40 + 2", "42", "```"].join("\n");
@@ -128,36 +128,16 @@ interface Item {
 }
 
 let srv: TestApp;
-let key: string;
 let items: Item[] = [];
 let cards: { front: string; back: string }[] = [];
 let keyTerms: { term: string; definition: string }[] = [];
-const as = (json?: unknown) => ({ key, user: "learner", json });
 
 beforeAll(async () => {
-  srv = await startApp({ env: { RATE_LIMIT_PER_MINUTE: "10000" } });
-  key = await srv.createKey("acme", "production");
-  const form = new FormData();
-  form.append("files", new File([TEXT], "programs.md", { type: "text/markdown" }));
-  form.append("num_chapters", "4");
-  const made = await call(srv, "/v2/courses/generate-from-files?mode=sync", { key, user: "learner", body: form });
-  if (made.status !== 200) throw new Error(`course generation failed: ${made.status} ${made.text}`);
-  const id = made.body.course.id;
-  const course = await call(srv, `/v2/courses/${id}`, as());
-  let exam = await call(srv, `/v2/courses/${id}/generate-exam`, as({ exam_size: 12 }));
-  // A course too thin for twelve says how many it supports: that many are asked for.
-  const available = exam.body.error?.details?.available;
-  if (exam.status === 422 && available >= 1)
-    exam = await call(srv, `/v2/courses/${id}/generate-exam`, as({ exam_size: available }));
-  items = [
-    ...(course.body.chapters as { quiz: { questions: Item[] } }[]).flatMap((c) => c.quiz.questions),
-    ...((exam.body.exam?.questions ?? []) as Item[]),
-  ];
-  cards = (await call(srv, `/v2/courses/${id}/generate-flashcards`, as({}))).body.flashcards.cards;
-  const sections = (await call(srv, `/v2/courses/${id}/study-guide`, as())).body.study_guide.sections as {
-    items?: { term: string; definition: string }[];
-  }[];
-  keyTerms = sections.flatMap((s) => s.items ?? []);
+  const built = await courseMaterials<Item>(TEXT, "programs.md", 4);
+  srv = built.srv;
+  items = [...built.quizzes.flat(), ...(await built.exam(12))];
+  cards = built.cards;
+  keyTerms = built.sections.flatMap((s) => s.items ?? []);
 }, 600_000);
 afterAll(() => srv.stop());
 

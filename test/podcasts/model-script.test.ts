@@ -4,13 +4,12 @@
  * model never gets it right; a good script whose speakers' lines come split is joined, not lost.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import type { TestApp } from "../helpers/app.ts";
 import { type ModelServer, startModelServer } from "../helpers/fake-model.ts";
 import type { FakeOllama, RecordedCall } from "../helpers/fake-ollama.ts";
 import { insertCourse } from "../helpers/fixtures.ts";
 import { call, cleanup, tempDir } from "../helpers/server.ts";
-import { writeFakePiperVoice } from "./fixtures/fake-piper-voice.ts";
+import { writeStandInVoices } from "./fixtures/fake-piper-voice.ts";
 
 let model: ModelServer;
 let fake: FakeOllama;
@@ -24,8 +23,7 @@ const user = "listener";
  */
 const modelsDir = tempDir("cf-script-voices-");
 beforeAll(async () => {
-  for (const voice of ["host", "guest"])
-    await writeFakePiperVoice(join(modelsDir, "piper"), voice, { phonemeIdMap: { _: [0], "^": [1], $: [2] } });
+  await writeStandInVoices(modelsDir);
   model = await startModelServer({
     env: { TTS_PROVIDER: "piper", MODELS_DIR: modelsDir, PIPER_HOST_VOICE: "host", PIPER_GUEST_VOICE: "guest" },
   });

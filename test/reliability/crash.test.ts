@@ -5,10 +5,9 @@
  * a structured reason), nothing may be duplicated, and everything acknowledged must still be there.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { join } from "node:path";
 import { type FakeModel, startFakeModel } from "../helpers/fake-model.ts";
 import { call, cleanup, startServer, type TestServer, tempDir } from "../helpers/server.ts";
-import { writeFakePiperVoice } from "../podcasts/fixtures/fake-piper-voice.ts";
+import { writeStandInVoices } from "../podcasts/fixtures/fake-piper-voice.ts";
 import { headersFor, sampleDocuments, type UploadDoc, uploadForm, waitUntil, withDb } from "./harness.ts";
 
 const KILLS = 20;
@@ -102,8 +101,7 @@ function note(i: number): UploadDoc {
 
 beforeAll(async () => {
   const startedAt = Date.now();
-  for (const voice of ["host", "guest"])
-    await writeFakePiperVoice(join(modelsDir, "piper"), voice, { phonemeIdMap: { _: [0], "^": [1], $: [2] } });
+  await writeStandInVoices(modelsDir);
   model = startFakeModel({
     latencyMs: 80,
     // A job may be running at any number of the kills: none may fail for it here (the stall

@@ -9,13 +9,12 @@
  * test/reliability/crash.test.ts runs the full twenty kills on SQLite.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { join } from "node:path";
 import { postgresSql } from "../../src/db/sql.ts";
 import { createKey } from "../../src/tenants/keys.ts";
 import { type FakeModel, startFakeModel } from "../helpers/fake-model.ts";
 import { startPostgres, type TestPostgres } from "../helpers/postgres.ts";
 import { call, cleanup, startServer, type TestServer, tempDir } from "../helpers/server.ts";
-import { writeFakePiperVoice } from "../podcasts/fixtures/fake-piper-voice.ts";
+import { writeStandInVoices } from "../podcasts/fixtures/fake-piper-voice.ts";
 import { headersFor, sampleDocuments, type UploadDoc, uploadForm, waitUntil } from "./harness.ts";
 
 const USER = "pg-crash-learner";
@@ -80,8 +79,7 @@ function note(i: number): UploadDoc {
 const count = async (query: Promise<{ n: unknown }[]>) => Number((await query)[0]!.n);
 
 beforeAll(async () => {
-  for (const voice of ["host", "guest"])
-    await writeFakePiperVoice(join(modelsDir, "piper"), voice, { phonemeIdMap: { _: [0], "^": [1], $: [2] } });
+  await writeStandInVoices(modelsDir);
   pg = await startPostgres();
   model = startFakeModel({
     latencyMs: 80,

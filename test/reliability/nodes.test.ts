@@ -18,7 +18,7 @@ import { readSse, type SseEvent } from "../courses/helpers.ts";
 import { type FakeModel, startFakeModel } from "../helpers/fake-model.ts";
 import { startPostgres, type TestPostgres } from "../helpers/postgres.ts";
 import { call, cleanup, startServer, type TestServer, tempDir } from "../helpers/server.ts";
-import { writeFakePiperVoice } from "../podcasts/fixtures/fake-piper-voice.ts";
+import { writeStandInVoices } from "../podcasts/fixtures/fake-piper-voice.ts";
 import { type Receiver, startReceiver } from "../webhooks/receiver.ts";
 import { CORPUS, headersFor, type UploadDoc, uploadForm, waitUntil } from "./harness.ts";
 
@@ -116,8 +116,7 @@ const jobsLeft = async () =>
   Number((await pg.client`SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'running')`)[0].n);
 
 beforeAll(async () => {
-  for (const voice of ["host", "guest"])
-    await writeFakePiperVoice(join(modelsDir, "piper"), voice, { phonemeIdMap: { _: [0], "^": [1], $: [2] } });
+  await writeStandInVoices(modelsDir);
   pg = await startPostgres();
   rx = startReceiver(shared);
   model = startFakeModel({
