@@ -50,3 +50,44 @@ test("a table stays a table after the sentence that introduces it; code is never
   expect(content).toContain("as follows:\n\n```\n> fit <- glm(y ~ x, family = poisson)\n\n> summary(fit)\n```");
   expect(content).not.toContain("described in what follows");
 });
+
+test("a list or a table the chunker cut at a passage's end goes on in the next passage: kept whole after its sentence", () => {
+  const section = ["Packaging"];
+  const { content } = condensedChapter({
+    chapterTitle: "Packaging",
+    objectives: [],
+    passages: [
+      {
+        id: "p1",
+        headingPath: section,
+        text: [
+          "A packaging system records how every file of a program was built, so that others can rebuild it.",
+          "The archive's tools were written to meet several technical goals at once:",
+          "- builds across many processor architectures",
+        ].join("\n\n"),
+      },
+      {
+        id: "p2",
+        headingPath: section,
+        text: [
+          "- builds that give the same bytes when repeated\n- clean builds under declared dependencies\n- smooth transitions between library versions",
+          "Each goal is checked by a service that rebuilds the archive and reports failures to the maintainers.",
+          "The following table lists the services:",
+          "Service | Checks\nbuildd | architectures",
+        ].join("\n\n"),
+      },
+      {
+        id: "p3",
+        headingPath: section,
+        text: "reproducible | repeated builds\nci | dependencies\n\nA maintainer reads the reports before each upload.",
+      },
+    ],
+    sectionDepth: 0,
+  });
+  expect(content).toContain(
+    "several technical goals at once:\n\n- builds across many processor architectures\n- builds that give the same bytes when repeated\n- clean builds under declared dependencies\n- smooth transitions between library versions",
+  );
+  expect(content).toContain(
+    "| Service | Checks |\n| --- | --- |\n| buildd | architectures |\n| reproducible | repeated builds |\n| ci | dependencies |",
+  );
+});

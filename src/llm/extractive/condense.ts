@@ -67,30 +67,39 @@ const samePath = (a: string[], b: string[]) => a.join("\u0000") === b.join("\u00
 
 function unitsOf(passages: Passage[]): Unit[] {
   const out: Unit[] = [];
-  /** The code unit that ended the previous passage, which a listing cut at a chunk's end goes on from. */
-  let openCode: Unit | null = null;
+  /**
+   * The code, list or table that ended the previous passage: chunks are cut by size, so a listing, a
+   * list or a table cut at a chunk's end goes on in the next one.
+   */
+  let openExhibit: Unit | null = null;
   for (const p of passages) {
     const headingPath = p.headingPath ?? [];
     // The reader's exercises are tasks, not text to condense (tasks.ts): an exercise section, or
     // from a numbered "Exercise N" paragraph to the end of its passage.
-    if (exerciseHeading(headingPath) || exerciseHeading(p.heading)) continue;
+    if (exerciseHeading(headingPath) || exerciseHeading(p.heading)) {
+      openExhibit = null;
+      continue;
+    }
     const blocks = textParagraphs(p.text);
     for (let i = 0; i < blocks.length; i++) {
       if (opensExercise(blocks[i]!)) break;
       const exhibit = exhibitOf(blocks[i]!);
-      const cut = openCode && i === 0 && exhibit?.kind === "code" && samePath(openCode.headingPath, headingPath);
+      const continued: Unit | null =
+        openExhibit && i === 0 && exhibit?.kind === openExhibit.kind && samePath(openExhibit.headingPath, headingPath)
+          ? openExhibit
+          : null;
       const prev = out.at(-1);
       // A formula set over several lines (a sum's limits above and below it) comes as consecutive pieces: one formula.
       if (exhibit?.kind === "formula" && prev?.kind === "formula" && prev.passageId === p.id) {
         prev.parts.push(...exhibit.lines);
         continue;
       }
-      openCode = null;
+      openExhibit = null;
       if (exhibit) {
         const unit: Unit = { passageId: p.id, headingPath, kind: exhibit.kind, parts: exhibit.lines };
-        if (cut) out.at(-1)!.parts.push(...exhibit.lines);
+        if (continued) continued.parts.push(...exhibit.lines);
         else out.push(unit);
-        if (exhibit.kind === "code" && i === blocks.length - 1) openCode = out.at(-1)!;
+        if (exhibit.kind !== "formula" && i === blocks.length - 1) openExhibit = continued ?? unit;
         continue;
       }
       const lines = blocks[i]!.split("\n")
