@@ -3,10 +3,12 @@
  * states nothing ("Which of these statements about different methods does the course make?" offered
  * "How can we compare two graphs of the same function plotted by different methods?" and three swaps
  * of it), and a sentence with a hole where the text lost a formula ("… you could have obtained
- * another unit than , had you not reset the random seed …") reads as broken.
+ * another unit than , had you not reset the random seed …") reads as broken. A sentence that announces
+ * what follows it ("… can be realized as follows.") is empty without it, and items and the guide
+ * do not show it.
  */
 import { beforeAll, expect, test } from "bun:test";
-import { type ChapterSummary, writeExamQuestions } from "../../src/llm/artefacts.ts";
+import { type ChapterSummary, writeExamQuestions, writeStudyGuide } from "../../src/llm/artefacts.ts";
 import { createLlm } from "../../src/llm/create.ts";
 import type { Llm } from "../../src/llm/types.ts";
 import { llmConfig } from "./support.ts";
@@ -76,4 +78,57 @@ The class number of a quadratic field counts the classes of its ideals up to pri
     ["quadratic field", "fundamental unit", "regulator", "random seed", "class number"],
   );
   expect(texts.filter((t) => /\s,/.test(t))).toEqual([]);
+});
+
+test("no item or guide line quotes a sentence that announces what it does not show", async () => {
+  // Items and the guide show sentences without the code or list that follows them in the chapter.
+  const announcing = [
+    "For well-behaved build systems, the split of a source package into several binary packages can be realized as follows.",
+    "The packaging of a simple C program with a standard build system is done with the helper command as follows:",
+    "After a source package has been unpacked, the build command performs the following actions.",
+    "Several binary packages carry no compiled code; those are noted below.",
+  ];
+  const chapterContent = `## Binary packages
+
+${announcing[0]}
+
+\`\`\`
+Package: libfoo1
+Package: libfoo-dev
+\`\`\`
+
+A binary package is the file a user installs, built from one source package.
+A source package holds the upstream tarball and the packaging files that describe how it is built.
+${announcing[1]}
+
+\`\`\`
+$ tar -xzf foo-1.0.tar.gz
+$ helper
+\`\`\`
+
+The build command runs the package's build system and collects the installed files into binary packages.
+${announcing[2]}
+
+1. It runs the build system of the source package.
+2. It collects the installed files into binary packages.
+
+A binary package that holds only data files is architecture-independent.
+${announcing[3]}
+
+- libfoo-doc
+- libfoo-data
+
+A maintainer tests a new binary package by installing it in a clean chroot before uploading it.`;
+  const concepts = ["binary package", "source package", "build system", "upstream tarball", "chroot"];
+  const texts = await examTexts("Binary packages", chapterContent, concepts);
+  const guide = await writeStudyGuide(llm, {
+    courseTitle: "Packaging",
+    chapters: [{ title: "Binary packages", content: chapterContent, key_concepts: concepts }],
+  });
+  const lines = guide.sections.flatMap((s) => ("body" in s ? [s.body] : "bullets" in s ? s.bullets : []));
+  for (const sentence of announcing) {
+    const opening = sentence.split(" ").slice(0, 6).join(" ");
+    expect(texts.filter((t) => t.includes(opening))).toEqual([]);
+    expect(lines.filter((t) => t.includes(opening))).toEqual([]);
+  }
 });

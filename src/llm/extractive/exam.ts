@@ -11,6 +11,7 @@ import type { ChapterSummary } from "../artefacts/chapter-summary.ts";
 import { questionProblems } from "../artefacts/item-checks.ts";
 import type { ExamQuestion, ExamQuestionType, ShortAnswerQuestion } from "../schemas.ts";
 import { leansOnPrevious } from "./back-reference.ts";
+import { needsExhibit } from "./exhibits.ts";
 import { type ChapterMaterial, chapterMaterial, materialsOf } from "./material.ts";
 import { Asked, type Candidate, inlineForm, mcqCandidates, poolOf } from "./questions.ts";
 import { openingTerm } from "./roles.ts";
@@ -46,9 +47,13 @@ const about = (s: Sentence, term: string) =>
  */
 function rubric(m: ChapterMaterial, first: Sentence, term: string): string[] | null {
   const points = [first];
-  // A point says something new (a document may print one sentence twice) and is no exercise set to the reader.
+  // A point says something new (a document may print one sentence twice), is no exercise set to the
+  // reader, and does not announce a list or an example the rubric cannot show ("… noted below.").
   const usable = (s: Sentence) =>
-    !points.some((p) => p === s || p.text === s.text) && !pointsElsewhere(s.text) && !setsTask(s.text);
+    !points.some((p) => p === s || p.text === s.text) &&
+    !pointsElsewhere(s.text) &&
+    !setsTask(s.text) &&
+    !needsExhibit(s.text);
   for (let i = first.index + 1; i < m.sentences.length && points.length < MAX_POINTS; i++) {
     const next = m.sentences[i]!;
     if (!next.follows || next.heading !== first.heading) break;

@@ -47,8 +47,11 @@ export const runsOn = (s: string): boolean => !/[.!?]["'”’)\]]?$/.test(s.tri
 
 /** An explicit announcement of an example, a list, a table or a formula. */
 const ANNOUNCES = /\b(for example|for instance|as follows|the following|as an? (?:\w+ )?example|consider)\b/i;
-/** An announcement that only what follows completes ("… as follows:", "… the following."). */
-const ANNOUNCES_AT_END = /(:|\b(as follows|the following|below|like this))\W*$/i;
+/**
+ * An announcement that only what follows completes ("… as follows:", "… the following.", "… performs
+ * the following actions.", "… are noted below.").
+ */
+const ANNOUNCES_AT_END = /(:|\b(as follows|the following(?:\s+\p{L}+){0,2}|below|like this))\W*$/iu;
 
 /**
  * Whether a sentence, the last before an exhibit, introduces it: it runs on into it (ending with a

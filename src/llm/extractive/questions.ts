@@ -33,6 +33,7 @@ import {
   termDistractors,
   wholeTerm,
 } from "./distractors.ts";
+import { needsExhibit } from "./exhibits.ts";
 import { phraseRuns } from "./keyphrases.ts";
 import type { ChapterMaterial } from "./material.ts";
 import { nounPhrase } from "./phrase-forms.ts";
@@ -140,11 +141,13 @@ export const inlineForm = (s: string) =>
 // A caption ("Table 2: …", "Figure 1: …") labels a picture the learner cannot see. A question the
 // text asks ("How can we compare two graphs …?") states nothing to be true or to complete. A comma
 // after a space marks a hole where the source had something the text lost ("another unit than ,
-// had you": a formula set as a picture).
+// had you": a formula set as a picture). One that announces what follows it ("… as follows.") is empty
+// without the code or list an item does not show.
 const whole = (s: Sentence) =>
   /^["“‘]?[\p{Lu}\d]/u.test(s.text) &&
   /[.!]["”’)]?$/.test(s.text) &&
   !/\s[,;]/.test(s.text) &&
+  !needsExhibit(s.text) &&
   !/^(table|figure|fig\.|listing|algorithm)\s*\d+[.:]/i.test(s.text);
 
 function build(

@@ -9,6 +9,7 @@ import type { ChapterSummary } from "../artefacts/chapter-summary.ts";
 import { cutShort, definesTerm, matterHeading, quotesMatter } from "../artefacts/item-checks.ts";
 import type { StudyGuide, StudyGuideSection } from "../schemas.ts";
 import { leansOnPrevious } from "./back-reference.ts";
+import { needsExhibit } from "./exhibits.ts";
 import { type ChapterMaterial, chapterMaterial, materialsOf } from "./material.ts";
 import { setsTask } from "./tasks.ts";
 import { escapeRegExp, pointsElsewhere, type Sentence } from "./text.ts";
@@ -21,14 +22,15 @@ const OVERVIEW_SENTENCES = 3;
 const MAX_SECTIONS = 12;
 
 // A sentence that leans on the one before it (a connective or a back-reference, back-reference.ts),
-// a caption on a picture, and one ending on a colon on what it introduces: out of place they read
-// as riddles. An exercise ("Write a function …") is work, not a point to revise.
+// a caption on a picture, and one that announces what follows it ("… as follows.", "… the
+// following:"), which the guide does not show: out of place they read as riddles. An exercise ("Write a function …") is work, not a point to revise.
 // A sentence cut at a page or column break ends on no full stop, or on a word that leaves it open.
 const selfContained = (s: Sentence) =>
   /^["“]?[\p{Lu}\d]/u.test(s.text) &&
   /[.!?]["”’)]?$/.test(s.text) &&
   !cutShort(s.text) &&
   !setsTask(s.text) &&
+  !needsExhibit(s.text) &&
   !/^(table|figure|fig\.|listing)\s*\d+[.:]/i.test(s.text) &&
   !leansOnPrevious(s.text);
 
