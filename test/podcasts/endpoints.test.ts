@@ -58,11 +58,25 @@ async function settled(courseId: string, opts: { key?: string; server?: Pick<Tes
   }
 }
 
+interface SpokenEpisode {
+  id: string;
+  audio_url: string;
+  script: unknown;
+}
+
 /**
- * An episode the concurrency test has spoken: a test that needs only a signed audio URL reads it
- * rather than wait for speech of its own (it speaks one when run alone).
+ * The course the concurrency test has spoken, with its episodes: a test that needs only a signed
+ * audio URL, or episodes to fail and generate again, reads it rather than wait for speech of its
+ * own (it speaks a course of one chapter when run alone).
  */
-let spokenEpisode: { audio_url: string } | null = null;
+let spokenCourse: { courseId: string; episodes: SpokenEpisode[] } | null = null;
+
+async function spokenOrOwn(): Promise<{ courseId: string; episodes: SpokenEpisode[] }> {
+  if (spokenCourse) return spokenCourse;
+  const courseId = await insertCourse(srv.dataDir, { apiKey: key, externalUserId: user }, { chapters: 1 });
+  await generate(courseId, "espeak");
+  return { courseId, episodes: (await settled(courseId)).episodes };
+}
 
 async function countRows(dataDir: string, sql: string, ...args: string[]): Promise<number> {
   const { sqlite } = await openDb(dataDir, { migrate: false });
@@ -138,7 +152,7 @@ describe("POST /v2/courses/{id}/podcasts/generate", () => {
       }
 
       const episode = body.episodes[0];
-      spokenEpisode = episode;
+      spokenCourse = { courseId, episodes: body.episodes };
       const audio = await srv.fetch(episode.audio_url);
       expect(audio.status).toBe(200);
       expect(audio.headers.get("content-type")).toBe("audio/mpeg");
@@ -167,12 +181,7 @@ describe("POST /v2/courses/{id}/podcasts/generate", () => {
   test(
     "audio URLs are refused when tampered with or expired",
     async () => {
-      let episode = spokenEpisode;
-      if (!episode) {
-        const courseId = await insertCourse(srv.dataDir, { apiKey: key, externalUserId: user }, { chapters: 1 });
-        await generate(courseId, "provider_b");
-        [episode] = (await settled(courseId)).episodes;
-      }
+      const [episode] = (await spokenOrOwn()).episodes;
       const url = new URL(episode!.audio_url);
 
       const tampered = new URL(url);
@@ -245,26 +254,33 @@ describe("POST /v2/courses/{id}/podcasts/generate", () => {
   test(
     "failed episodes are generated again, keeping their id and script",
     async () => {
-      // One chapter: its episode is spoken twice, and shows the id and script kept as two would.
-      const courseId = await insertCourse(srv.dataDir, { apiKey: key, externalUserId: user }, { chapters: 1 });
-      await generate(courseId, "espeak");
-      const first = await settled(courseId);
-      // As a failure during speech would leave them: status error with a reason, no audio.
+      // The spoken course's first episode fails; it alone is spoken again, the others kept as they were.
+      const { courseId, episodes } = await spokenOrOwn();
+      // As a failure during speech would leave it: status error with a reason, no audio.
       const { sqlite } = await openDb(srv.dataDir, { migrate: false });
       sqlite.run(
-        `UPDATE podcast_episodes SET status = 'error', blob_key = NULL, error = '{"code":"TTS_UNAVAILABLE","message":"gone","request_id":null}' WHERE course_id = ?`,
-        [courseId],
+        `UPDATE podcast_episodes SET status = 'error', blob_key = NULL, error = '{"code":"TTS_UNAVAILABLE","message":"gone","request_id":null}' WHERE id = ?`,
+        [episodes[0]!.id],
       );
       sqlite.close();
-      expect((await list(courseId)).body.episodes.map((e: { status: string }) => e.status)).toEqual(["error"]);
+      const others = episodes.slice(1).map(() => "ready");
+      expect((await list(courseId)).body.episodes.map((e: { status: string }) => e.status)).toEqual([
+        "error",
+        ...others,
+      ]);
 
       const retry = await generate(courseId, "espeak");
-      expect(retry.body).toMatchObject({ status: "resuming", ready: 0, failed: 1, total_chapters: 1 });
+      expect(retry.body).toMatchObject({
+        status: "resuming",
+        ready: others.length,
+        failed: 1,
+        total_chapters: episodes.length,
+      });
       const done = await settled(courseId);
-      expect(done.episodes).toHaveLength(1);
+      expect(done.episodes).toHaveLength(episodes.length);
       for (const [i, episode] of done.episodes.entries()) {
-        expect(episode).toMatchObject({ status: "ready", tts_provider: "espeak", id: first.episodes[i].id });
-        expect(episode.script).toEqual(first.episodes[i].script);
+        expect(episode).toMatchObject({ status: "ready", tts_provider: "espeak", id: episodes[i]!.id });
+        expect(episode.script).toEqual(episodes[i]!.script);
         expect(episode.error).toBeUndefined();
       }
     },
