@@ -8,10 +8,8 @@
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
-import { loadConfig } from "../../src/config.ts";
-import { fileLimits } from "../../src/ingest/run-extraction.ts";
+import { extractedMarkdown } from "../../src/documents/extract.ts";
 import { call, ROOT } from "../helpers/server.ts";
-import { sharedExtraction } from "../helpers/shared-extraction.ts";
 import { type CourseEnv, corpusForm, courseEnv, syncCourse } from "./helpers.ts";
 
 // Each document is a whole course built from a real document through the server in this process.
@@ -48,7 +46,10 @@ afterAll(() => env.stop());
  * the first test to ask for its exam asks for it, the rest read the same one. Only the tests that
  * read an exam's questions ask for one.
  */
-const built = new Map<string, Promise<{ id: string; title: string; chapters: Chapter[] }>>();
+const built = new Map<
+  string,
+  Promise<{ id: string; title: string; chapters: Chapter[]; outline: { sources: { document_id: string }[] } }>
+>();
 const exams = new Map<string, Promise<Mcq[]>>();
 
 const courseOf = (path: string) => {
@@ -168,7 +169,9 @@ test(
   "R manual: chapters carry its code examples whole, each after the sentence that introduces it",
   async () => {
     const course = await build("pdf/R-intro.pdf", false);
-    const source = (await sharedExtraction(join(CORPUS, "pdf/R-intro.pdf"), fileLimits(loadConfig()))).markdown;
+    // The manual as the server extracted it for this course: no second extraction of its 113 pages.
+    const [read] = (await courseOf("pdf/R-intro.pdf")).outline.sources;
+    const source = await extractedMarkdown(env.srv.svc.sql, read!.document_id);
 
     const listings = [...source.matchAll(/(?<=^|\n)(`{3,})\n([\s\S]*?)\n\1(?=\n|$)/g)].map((m) => m[2]!);
     /** Whether a code block is whole: one of the manual's listings, or consecutive ones (a listing broken by a page). */

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { headingPaths } from "../../src/ingest/document.ts";
 import { fileLimits } from "../../src/ingest/run-extraction.ts";
-import { call, ROOT } from "../helpers/server.ts";
+import type { RecordedCall } from "../helpers/fake-ollama.ts";
+import { ROOT } from "../helpers/server.ts";
 import { sharedExtraction } from "../helpers/shared-extraction.ts";
 import { type CourseEnv, chapterCalls, courseEnv, filesForm, outlineCalls, syncCourse } from "./helpers.ts";
 
@@ -19,6 +20,25 @@ beforeAll(async () => {
 afterAll(() => env.stop());
 
 const squash = (s: string) => s.replace(/\s+/g, " ");
+
+/**
+ * The paper's course in four chapters, built once for both tests (the build is most of their CPU),
+ * with the outline and chapter calls the fake model was sent for it.
+ */
+let built: Promise<{ course: any; outlines: RecordedCall[]; chapters: RecordedCall[] }> | undefined;
+const paperCourse = () =>
+  (built ??= (async () => {
+    const [outlinesBefore, chaptersBefore] = [outlineCalls(env.fake!).length, chapterCalls(env.fake!).length];
+    const form = filesForm({ num_chapters: "4", search_enabled: "false" }, [
+      { name: "tracemonkey.pdf", content: await Bun.file(PAPER).bytes(), type: "application/pdf" },
+    ]);
+    const course = await syncCourse(env, form, "planner");
+    return {
+      course,
+      outlines: outlineCalls(env.fake!).slice(outlinesBefore),
+      chapters: chapterCalls(env.fake!).slice(chaptersBefore),
+    };
+  })());
 
 test("the outline prompt samples the whole document: text of its last sections is in it", async () => {
   // The paper's own last two numbered sections (Conclusions, Future Work), read from its document model.
@@ -36,17 +56,7 @@ test("the outline prompt samples the whole document: text of its last sections i
   );
   expect(tail.length).toBeGreaterThan(0);
 
-  const before = outlineCalls(env.fake!).length;
-  const form = filesForm({ num_chapters: "4", search_enabled: "false" }, [
-    { name: "tracemonkey.pdf", content: await Bun.file(PAPER).bytes(), type: "application/pdf" },
-  ]);
-  const made = await call(env.srv, "/v2/courses/generate-from-files?mode=sync", {
-    key: env.key,
-    user: "planner",
-    body: form,
-  });
-  expect(made.status).toBe(200);
-  const [outline] = outlineCalls(env.fake!).slice(before);
+  const [outline] = (await paperCourse()).outlines;
   const prompt = squash(JSON.stringify(outline!.body!.messages ?? outline!.body!.prompt));
   // A sample that stopped after the first pages would hold none of this.
   expect(tail.some((b) => prompt.includes(squash(b.text).slice(0, 60)))).toBe(true);
@@ -68,13 +78,8 @@ test("a chapter prompt holds its own sections' text and the whole outline, and n
         ] as const,
     ),
   );
-  const before = chapterCalls(env.fake!).length;
-  const form = filesForm({ num_chapters: "4", search_enabled: "false" }, [
-    { name: "tracemonkey.pdf", content: await Bun.file(PAPER).bytes(), type: "application/pdf" },
-  ]);
-  const course = await syncCourse(env, form);
+  const { course, chapters: calls } = await paperCourse();
   const titles: string[] = course.chapters.map((c: { title: string }) => c.title);
-  const calls = chapterCalls(env.fake!).slice(before);
   expect(calls).toHaveLength(4);
   const seen: number[][] = [];
   for (const c of calls) {
