@@ -90,6 +90,10 @@ const MEANING = /^\s*what\s+does\s+(?:an?\s+|the\s+)?(.+?)\s+mean\s*\??\s*$/i;
 // "Which standalone WebAssembly runtimes can run…": several things of a kind, named in a list.
 const LIST_QUESTION =
   /^\s*(?:which|what)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+s\s+(?:can|could|do|does|are|were|have|has|will|would|should|must|may|might)\b/iu;
+// "Which three locations…", "What were two landmarks…": a count of the things asked for, named in
+// a list (SQuAD DEV: 1 more answer with the gold span; "who were two of…" as well: 1 fewer).
+const COUNTED_LIST =
+  /^\s*(?:which|what)\s+(?:(?:are|were|was|is)\s+)?(?:the\s+)?(?:two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+[\p{L}-]/iu;
 const MEANS = /^\s*how\s+(do|does|did|can|could|should|is|are|was|were|to|would)\b/i;
 
 // "How many training examples does…": the words up to the verb name what is counted.
@@ -119,6 +123,7 @@ export function questionShape(asked: string): QuestionShape {
     if (counted.length > 0) return { kind, counted };
     return kind === "time" && OCCASION.test(question) ? { kind, occasion: true } : { kind };
   }
+  if (COUNTED_LIST.test(question)) return { kind: "list" };
   const def = DEFINITION.exec(question) ?? MEANING.exec(question);
   if (def?.[1] && words(def[1]).length <= 5) return { kind: "definition", term: def[1] };
   if (MEANS.test(question)) return { kind: "means" };
