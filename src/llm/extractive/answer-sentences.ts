@@ -51,6 +51,8 @@ interface ReadSentence {
   context: Set<string>;
   /** The terms of its whole passage and headings: what must hold the question's key terms (answer.ts). */
   passageTerms: Set<string>;
+  /** The terms of its document's title (its passage's first heading): what every sentence of it is about. */
+  title: Set<string>;
 }
 
 export interface AnswerSentence extends ReadSentence {
@@ -234,6 +236,7 @@ function readPassages(passages: AnswerPassage[]): { passage: number; sentences: 
   return passages.flatMap((p, passage) => {
     if (p.role && NOT_QUOTED.has(p.role)) return [];
     const heading = termsOf([...(p.headingPath ?? []), p.heading ?? ""].join(" "));
+    const title = termsOf(p.headingPath?.[0] ?? "");
     // Joined blocks leave "Sec- tion": mended like any other split word.
     const { blocks, code } = passageBlocks(p.text);
     const all = blocks
@@ -248,6 +251,7 @@ function readPassages(passages: AnswerPassage[]): { passage: number; sentences: 
       stems: read[i]!.stems,
       context: new Set([...(terms[i - 1] ?? []), ...terms[i]!, ...(terms[i + 1] ?? []), ...heading]),
       passageTerms,
+      title,
     }));
     return [{ passage, sentences }];
   });

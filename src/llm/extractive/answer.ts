@@ -226,12 +226,16 @@ function quotedText(u: Unit, sentences: AnswerSentence[]): string | null {
 
 /**
  * Key-term weights for choosing among sentences: each weight times the term's inverse sentence
- * frequency in the passages, so the terms that tell sentences apart count most.
+ * frequency in the passages, so the terms that tell sentences apart count most. A term of the
+ * document's title is in every sentence of it, whether written or not: an article about Frédéric
+ * Chopin says "Chopin" or "he", so "Frédéric" in a question picks out the lead sentence, which
+ * alone spells the whole name, and not the sentence that answers (SQuAD DEV: 6 more answers with
+ * the gold span, 4 fewer; a section's headings as well cost sets A-F two abstentions).
  */
 function distinctiveWeights(terms: KeyTerm[], sentences: AnswerSentence[]): KeyTerm[] {
   const n = sentences.length;
   return terms.map((t) => {
-    const df = sentences.filter((s) => s.terms.has(t.term)).length;
+    const df = sentences.filter((s) => s.terms.has(t.term) || s.title.has(t.term)).length;
     return { term: t.term, weight: t.weight * Math.log((n + 1) / (df + 0.5)) };
   });
 }
