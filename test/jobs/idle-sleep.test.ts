@@ -27,6 +27,8 @@ let looks: number;
 /** Each run's job and how many times the worker had looked at the queue when it started. */
 let runs: { jobId: string; looksBefore: number }[];
 let worker: JobWorker | null;
+/** Runs once, when the worker next asks when the queue changes (the end of a tick, after its claims). */
+let atTickEnd: (() => Promise<void>) | null;
 
 const noteJob = defineJob(NOTE, () => ({
   run: async (job) => {
@@ -35,14 +37,20 @@ const noteJob = defineJob(NOTE, () => ({
   },
 }));
 
-/** The worker's database, counting its looks for due jobs (one per tick). */
+/** The worker's database, counting its looks for due jobs (one per tick) and running `atTickEnd`. */
 function counted(db: Sql): Sql {
   return new Proxy(db, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver);
       if (prop !== "get") return value;
-      return (q: Query) => {
-        if (q.render("sqlite").text.includes("AS due FROM jobs")) looks++;
+      return async (q: Query) => {
+        const text = q.render("sqlite").text;
+        if (text.includes("AS due FROM jobs")) looks++;
+        if (text.includes("min(at)") && atTickEnd) {
+          const hook = atTickEnd;
+          atTickEnd = null;
+          await hook();
+        }
         return value.call(target, q);
       };
     },
@@ -101,6 +109,7 @@ beforeEach(async () => {
   looks = 0;
   runs = [];
   worker = null;
+  atTickEnd = null;
 });
 afterEach(async () => {
   await worker?.stop(1_000);
@@ -150,4 +159,26 @@ test("a job another connection queued runs at once, though its announcement is o
   } finally {
     other.close();
   }
+});
+
+test("a job announced while the worker looks at the queue runs at once, not after the sleep that look chose", async () => {
+  let id = "";
+  // Queued (and announced) after the tick's claims, before it schedules its next look.
+  atTickEnd = async () => {
+    // Due already when the tick read the time: only the announcement can bring it before the next look.
+    ({ id } = await enqueueJob(
+      { sql: sqliteSql(sqlite), clock: systemClock },
+      { type: NOTE, payload: { name: "mid-tick" }, runAfter: new Date(Date.now() - 60_000) },
+    ));
+  };
+  await start(60);
+  await waitFor(
+    "the job queued mid-tick",
+    async () => id,
+    (v) => v !== "",
+    10_000,
+    10,
+  );
+  // Within the ranJob wait, far under the half-minute the tick chose.
+  await ranJob(id);
 });
