@@ -10,12 +10,13 @@ import { hostname } from "node:os";
 import { Type } from "@sinclair/typebox";
 import { systemClock } from "../../src/clock.ts";
 import { openDb } from "../../src/db/index.ts";
-import { type Query, type Sql, sql, sqliteSql } from "../../src/db/sql.ts";
+import { sql, sqliteSql } from "../../src/db/sql.ts";
 import { defineJob, jobType, registerJob } from "../../src/jobs/definition.ts";
 import { enqueueJob } from "../../src/jobs/queue.ts";
 import { JobWorker } from "../../src/jobs/worker.ts";
 import type { Logger } from "../../src/log.ts";
 import { waitFor } from "../courses/helpers.ts";
+import { countLooks, type LookedDb } from "../helpers/queue-looks.ts";
 import { cleanup, tempDir } from "../helpers/server.ts";
 
 const NOTE = jobType("test.note", Type.Object({ name: Type.String() }));
@@ -23,42 +24,20 @@ const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, access() {
 
 let dir: string;
 let sqlite: Database;
-let looks: number;
+let db: LookedDb;
 /** Each run's job and how many times the worker had looked at the queue when it started. */
 let runs: { jobId: string; looksBefore: number }[];
 let worker: JobWorker | null;
-/** Runs once, when the worker next asks when the queue changes (the end of a tick, after its claims). */
-let atTickEnd: (() => Promise<void>) | null;
 
 const noteJob = defineJob(NOTE, () => ({
   run: async (job) => {
-    runs.push({ jobId: job.id, looksBefore: looks });
+    runs.push({ jobId: job.id, looksBefore: db.looks() });
     return {};
   },
 }));
 
-/** The worker's database, counting its looks for due jobs (one per tick) and running `atTickEnd`. */
-function counted(db: Sql): Sql {
-  return new Proxy(db, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
-      if (prop !== "get") return value;
-      return async (q: Query) => {
-        const text = q.render("sqlite").text;
-        if (text.includes("AS due FROM jobs")) looks++;
-        if (text.includes("min(at)") && atTickEnd) {
-          const hook = atTickEnd;
-          atTickEnd = null;
-          await hook();
-        }
-        return value.call(target, q);
-      };
-    },
-  });
-}
-
 async function start(leaseSeconds: number): Promise<JobWorker> {
-  worker = new JobWorker(counted(sqliteSql(sqlite)), quiet, [registerJob(noteJob, {})], {
+  worker = new JobWorker(db.sql, quiet, [registerJob(noteJob, {})], {
     concurrency: 2,
     leaseSeconds,
     maxStalls: 3,
@@ -73,7 +52,7 @@ async function startLooked(leaseSeconds: number): Promise<void> {
   await start(leaseSeconds);
   await waitFor(
     "the first look",
-    async () => looks,
+    async () => db.looks(),
     (n) => n >= 1,
     10_000,
     10,
@@ -106,10 +85,9 @@ const ranJob = (id: string) =>
 beforeEach(async () => {
   dir = tempDir("cf-idle-");
   sqlite = (await openDb(dir)).sqlite;
-  looks = 0;
+  db = countLooks(sqliteSql(sqlite));
   runs = [];
   worker = null;
-  atTickEnd = null;
 });
 afterEach(async () => {
   await worker?.stop(1_000);
@@ -164,13 +142,13 @@ test("a job another connection queued runs at once, though its announcement is o
 test("a job announced while the worker looks at the queue runs at once, not after the sleep that look chose", async () => {
   let id = "";
   // Queued (and announced) after the tick's claims, before it schedules its next look.
-  atTickEnd = async () => {
+  db.atLookEnd(async () => {
     // Due already when the tick read the time: only the announcement can bring it before the next look.
     ({ id } = await enqueueJob(
       { sql: sqliteSql(sqlite), clock: systemClock },
       { type: NOTE, payload: { name: "mid-tick" }, runAfter: new Date(Date.now() - 60_000) },
     ));
-  };
+  });
   await start(60);
   await waitFor(
     "the job queued mid-tick",
