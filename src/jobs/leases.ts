@@ -86,6 +86,27 @@ export function expiredLeases(db: Sql, now: string, owner: string, types: readon
   );
 }
 
+/**
+ * The next time the queue changes for a worker by time alone, with nothing announced: the
+ * earliest future `run_after` of a queued job (a retry's delay) and the earliest lease of another
+ * worker still running (its process may die). Null when neither exists.
+ */
+export async function nextChange(
+  db: Sql,
+  now: string,
+  owner: string,
+  types: readonly string[],
+): Promise<string | null> {
+  const row = await db.get<{ at: string | null }>(
+    sql`SELECT min(at) AS at FROM (
+          SELECT min(run_after) AS at FROM jobs WHERE status = 'queued' AND run_after > ${now} AND ${inJsonArray("type", types)}
+          UNION ALL
+          SELECT min(lease_until) AS at FROM jobs WHERE status = 'running' AND lease_owner <> ${owner} AND ${inJsonArray("type", types)}
+        ) AS due`,
+  );
+  return row?.at ?? null;
+}
+
 /** Extends the lease while the run holds it; false when it no longer does. */
 export async function renewLease(db: Sql, id: string, lease: Lease, until: string): Promise<boolean> {
   const n = await db.run(

@@ -16,6 +16,7 @@ import { JobWorker } from "../../src/jobs/worker.ts";
 import type { Logger } from "../../src/log.ts";
 import { waitFor } from "../courses/helpers.ts";
 import { type ManualClock, manualClock } from "../helpers/manual-clock.ts";
+import { countLooks, type LookedDb } from "../helpers/queue-looks.ts";
 import { cleanup, tempDir } from "../helpers/server.ts";
 
 const FAIL = jobType("test.fail", Type.Object({ code: Type.String() }));
@@ -26,6 +27,7 @@ let clock: ManualClock;
 let worker: JobWorker;
 let runs: string[];
 let failures: string[];
+let looked: LookedDb;
 
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, access() {} };
 
@@ -45,7 +47,8 @@ beforeEach(async () => {
   clock = manualClock();
   runs = [];
   failures = [];
-  worker = new JobWorker(sqliteSql(sqlite), quiet, [registerJob(failingJob, {})], {
+  looked = countLooks(sqliteSql(sqlite));
+  worker = new JobWorker(looked.sql, quiet, [registerJob(failingJob, {})], {
     concurrency: 2,
     leaseSeconds: 30,
     maxStalls: 3,
@@ -86,9 +89,16 @@ test.each(["SOURCES_FAILED", "TOPIC_NOT_COVERED", "COURSE_SOURCES_TOO_LARGE", "N
     expect(first).toMatchObject({ status: "failed", attempts: 1 });
     expect(JSON.parse(first.error!).code).toBe(code);
     expect(failures).toEqual([first.id]);
-    // Past every retry delay, nothing runs it again.
+    // Past every retry delay, nothing runs it again: a look begun after the move has ended, and run nothing.
     clock.advance(3_600_000);
-    await Bun.sleep(200);
+    const seen = looked.looks();
+    await waitFor(
+      "two looks at the queue past the delay",
+      async () => looked.looks(),
+      (n) => n >= seen + 2,
+      10_000,
+      5,
+    );
     expect(runs).toEqual([first.id]);
     expect(row(first.id).status).toBe("failed");
   },

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type OpenedDb, openDb } from "../../src/db/index.ts";
-import { sqliteSql } from "../../src/db/sql.ts";
+import { inJsonArray, sql, sqliteSql } from "../../src/db/sql.ts";
 import { registerJob } from "../../src/jobs/definition.ts";
 import { JobWorker } from "../../src/jobs/worker.ts";
 import type { Logger } from "../../src/log.ts";
@@ -48,6 +48,17 @@ async function register(k: string, path: string, events?: string[]) {
   if (r.status !== 201 && r.status !== 200) throw new Error(`registration failed: ${r.status} ${r.text}`);
   return r.body as { id: string; url: string; events: string[]; active: boolean; secret: string; created_at: string };
 }
+
+/** Waits until no delivery to the webhooks `ids` is pending: then none (nor a retry of one) is on its way. */
+const delivered = (app: TestApp, ids: string[]) =>
+  waitFor(
+    "no delivery pending",
+    () =>
+      app.svc.sql.get<{ n: number }>(
+        sql`SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending' AND ${inJsonArray("webhook_id", ids)}`,
+      ),
+    (r) => Number(r!.n) === 0,
+  );
 
 const deliveries = async (k: string, id: string) =>
   (await call(srv, `/v2/webhooks/${id}/deliveries`, { key: k })).body.data as any[];
@@ -231,7 +242,7 @@ describe("test endpoint", () => {
     const r = await call(srv, `/v2/webhooks/${w.id}/test`, { key, method: "POST" });
     expect(r.body).toMatchObject({ delivered: false, status_code: 302 });
     expect(r.body.error).toContain("not followed");
-    await Bun.sleep(300);
+    // The test delivery is made within the request: a followed redirect would have reached /sink before the answer.
     expect(rx.to("/redirect")).toHaveLength(1);
     expect(rx.to("/sink")).toHaveLength(0);
   });
@@ -269,7 +280,7 @@ describe("event delivery", () => {
     await rx.waitFor("/tenant-a", 1);
     await emit(srv.dataDir, otherKey, "course.completed", completed(6));
     const [b] = await rx.waitFor("/tenant-b", 1);
-    await Bun.sleep(800);
+    await delivered(srv, [mine.id, theirs.id]);
     expect(rx.to("/tenant-a").map((g) => JSON.parse(g.raw).data.course_id)).toEqual(["course-5"]);
     expect(rx.to("/tenant-b").map((g) => JSON.parse(g.raw).data.course_id)).toEqual(["course-6"]);
     expect(verifySignature(theirs.secret, b!.raw, b!.headers["x-service-signature"])).toBe(true);
@@ -437,7 +448,7 @@ describe("persistence: a SIGKILL needs a server process", () => {
         inFlight!.headers["x-service-delivery"]!,
       ]);
       expect(byCourse.get("course-8")).toHaveLength(1);
-      await Bun.sleep(1_200);
+      await delivered(restarted, [r.body.id]);
       expect(rx.to("/restart")).toHaveLength(3);
       const log = (await call(restarted, `/v2/webhooks/${r.body.id}/deliveries`, { key: k })).body.data as any[];
       expect(log.map((d) => d.status)).toEqual(["delivered", "delivered"]);
