@@ -22,6 +22,7 @@ import {
   StudyGuideSchema,
 } from "../../src/llm/schemas.ts";
 import type { Llm } from "../../src/llm/types.ts";
+import { engineThread } from "../helpers/engine-thread.ts";
 import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
 import { fast, llmConfig } from "./support.ts";
 
@@ -29,7 +30,7 @@ let fake: FakeOllama;
 let llm: Llm;
 beforeAll(async () => {
   fake = startFakeOllama();
-  llm = await createLlm(llmConfig({ ollamaHost: [fake.url] }), fast);
+  llm = await createLlm(llmConfig({ ollamaHost: [fake.url] }), { ...fast, builds: engineThread });
 });
 beforeEach(() => {
   fake.behave("ok");

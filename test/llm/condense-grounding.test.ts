@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeChapter } from "../../src/llm/artefacts.ts";
 import { createLlm } from "../../src/llm/create.ts";
 import type { Llm } from "../../src/llm/types.ts";
+import { engineThread } from "../helpers/engine-thread.ts";
 import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
 import { corpusDocs } from "./corpus.ts";
 import { fast, llmConfig } from "./support.ts";
@@ -20,7 +21,7 @@ let fake: FakeOllama;
 let llm: Llm;
 beforeAll(async () => {
   fake = startFakeOllama();
-  llm = await createLlm(llmConfig({ ollamaHost: [fake.url], llmNumCtx: 8192 }), fast);
+  llm = await createLlm(llmConfig({ ollamaHost: [fake.url], llmNumCtx: 8192 }), { ...fast, builds: engineThread });
 });
 afterAll(() => fake.close());
 
