@@ -79,18 +79,12 @@ export function threadCalls<W extends Work>(entry: URL): Calls<W> {
     });
   };
 
-  return callsBy<W>(call);
-}
-
-/**
- * Calls of `W` that each run `call` with their name: the work's names are the thread entry's,
- * which the caller's side does not load. Not "then": the calls are no promise, and awaiting an
- * object that holds them must not make one.
- */
-export const callsBy = <W extends Work>(call: (name: string, input: unknown) => Promise<unknown>): Calls<W> =>
-  new Proxy({} as Calls<W>, {
+  // Every name is a call: the work's names are the entry's, which this side does not load. Not
+  // "then": the calls are no promise, and awaiting an object that holds them must not post one.
+  return new Proxy({} as Calls<W>, {
     get: (_, name) => (typeof name === "string" && name !== "then" ? (input: unknown) => call(name, input) : undefined),
   });
+}
 
 /** Serves `work` on this thread's port: each call's result, or its error, sent back. */
 export function serveCalls(work: Work): void {

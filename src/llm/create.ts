@@ -1,7 +1,6 @@
 /** Builds the configured Llm; `auto` probes Ollama, then falls back to OpenAI-compatible, then extractive. */
 import { type Clock, systemClock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import { callsBy } from "../thread-calls.ts";
 import { ModelLlm } from "./model-llm.ts";
 import { ExtractiveLlm } from "./providers/extractive.ts";
 import { OllamaTransport } from "./providers/ollama.ts";
@@ -28,19 +27,12 @@ export interface CreateLlmOptions {
   retryDelayMs?: number;
   /** The composed clock (the system's when a test or tool builds a model alone). */
   clock?: Clock;
-  /**
-   * The extractive builders' calls into the engine's thread (the composition root's). Without them
-   * (a test or tool that only talks to a model) an extractive build fails, saying so.
-   */
-  builds?: ExtractiveBuilds;
+  /** The extractive builders' calls into the engine's thread: every engine has them (Llm.builds). */
+  builds: ExtractiveBuilds;
 }
 
-const NO_BUILDS: ExtractiveBuilds = callsBy((name) =>
-  Promise.reject(new Error(`No engine thread was handed to this model for the extractive build ${name}`)),
-);
-
-export async function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Promise<Llm> {
-  const builds = options.builds ?? NO_BUILDS;
+export async function createLlm(config: LlmConfig, options: CreateLlmOptions): Promise<Llm> {
+  const { builds } = options;
   const probeTimeoutMs = options.probeTimeoutMs ?? 1500;
   const ollama = (reason: string) => {
     const transport = new OllamaTransport({

@@ -22,7 +22,6 @@ import {
   StudyGuideSchema,
 } from "../../src/llm/schemas.ts";
 import type { Llm } from "../../src/llm/types.ts";
-import { engineThread } from "../helpers/engine-thread.ts";
 import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
 import { fast, llmConfig } from "./support.ts";
 
@@ -30,7 +29,7 @@ let fake: FakeOllama;
 let llm: Llm;
 beforeAll(async () => {
   fake = startFakeOllama();
-  llm = await createLlm(llmConfig({ ollamaHost: [fake.url] }), { ...fast, builds: engineThread });
+  llm = await createLlm(llmConfig({ ollamaHost: [fake.url] }), fast);
 });
 beforeEach(() => {
   fake.behave("ok");

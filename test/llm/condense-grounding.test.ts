@@ -7,7 +7,6 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeChapter } from "../../src/llm/artefacts.ts";
 import { createLlm } from "../../src/llm/create.ts";
 import type { Llm } from "../../src/llm/types.ts";
-import { engineThread } from "../helpers/engine-thread.ts";
 import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
 import { corpusDocs } from "./corpus.ts";
 import { fast, llmConfig } from "./support.ts";
@@ -21,7 +20,7 @@ let fake: FakeOllama;
 let llm: Llm;
 beforeAll(async () => {
   fake = startFakeOllama();
-  llm = await createLlm(llmConfig({ ollamaHost: [fake.url], llmNumCtx: 8192 }), { ...fast, builds: engineThread });
+  llm = await createLlm(llmConfig({ ollamaHost: [fake.url], llmNumCtx: 8192 }), fast);
 });
 afterAll(() => fake.close());
 

@@ -9,7 +9,6 @@ import { type ChapterSummary, writeExamQuestions, writeFlashcards } from "../../
 import { createLlm } from "../../src/llm/create.ts";
 import type { McqQuestion } from "../../src/llm/schemas.ts";
 import type { Llm } from "../../src/llm/types.ts";
-import { engineThread } from "../helpers/engine-thread.ts";
 import { type FakeOllama, startFakeOllama } from "../helpers/fake-ollama.ts";
 import { fast, llmConfig } from "../llm/support.ts";
 
@@ -17,7 +16,7 @@ let fake: FakeOllama;
 let llm: Llm;
 beforeAll(async () => {
   fake = startFakeOllama();
-  llm = await createLlm(llmConfig({ ollamaHost: [fake.url] }), { ...fast, builds: engineThread });
+  llm = await createLlm(llmConfig({ ollamaHost: [fake.url] }), fast);
 });
 beforeEach(() => {
   fake.behave("ok");
