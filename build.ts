@@ -18,7 +18,7 @@ rmSync(outfile, { force: true });
  * folder, so that `new URL("./x-worker.ts", import.meta.url)` in the bundled code finds them at
  * the executable's root, where that URL points once everything is one file.
  */
-const WORKER_ENTRIES = ["./src/ingest/ocr-worker.ts", "./src/llm/extractive/extractive-worker.ts"];
+const WORKER_ENTRIES = ["./src/ingest/ocr-worker.ts", "./src/engine-thread.ts"];
 
 /**
  * The API reference page's script, a dev dependency's file (src/http/scalar-bundle.ts), embedded

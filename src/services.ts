@@ -6,6 +6,7 @@
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Sql } from "./db/sql.ts";
+import type { EngineWork } from "./engine-thread.ts";
 import type { EventBus } from "./events/bus.ts";
 import type { ExtractionPool } from "./ingest/index.ts";
 import type { Llm } from "./llm/types.ts";
@@ -13,6 +14,7 @@ import type { Logger } from "./log.ts";
 import type { MediaUrls } from "./media/signed-url.ts";
 import type { Signer } from "./media/signer.ts";
 import type { Embedder } from "./retrieval/embedders/types.ts";
+import type { Calls } from "./thread-calls.ts";
 import type { SendOptions } from "./webhooks/send.ts";
 
 export interface Services {
@@ -29,6 +31,8 @@ export interface Services {
   /** Announcements of queued and ended jobs (ids only), heard by the worker and by followers: in process on SQLite, LISTEN/NOTIFY on PostgreSQL. */
   events: EventBus;
   log: Logger;
+  /** The extractive engine's thread (engine-thread.ts): its builders and the reads of whole sources. */
+  engineThread: Calls<EngineWork>;
   /** The generation engine chosen at start (Ollama, OpenAI-compatible or extractive). */
   llm: Llm;
   /** The embedder chosen at start (EMBEDDER); every new chunk vector is made by it. */

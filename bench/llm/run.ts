@@ -22,6 +22,7 @@ import {
 } from "../../src/llm/artefacts.ts";
 import { createLlm } from "../../src/llm/create.ts";
 import type { Llm } from "../../src/llm/types.ts";
+import { engineThread } from "../../test/helpers/engine-thread.ts";
 import { corpusDocs, toPassages } from "../../test/llm/corpus.ts";
 import { llmConfig } from "../../test/llm/support.ts";
 
@@ -165,11 +166,13 @@ console.log(`source: ${passages.length} passages, ${chars} characters (~${Math.r
 
 const fake = await startFake();
 try {
-  const ollama = await createLlm(llmConfig({ llmProvider: "ollama", ollamaHost: [fake.url] }));
+  const ollama = await createLlm(llmConfig({ llmProvider: "ollama", ollamaHost: [fake.url] }), {
+    builds: engineThread,
+  });
   await course(ollama, passages.slice(0, 8)); // warm-up: module loading and JIT are not per-course costs
   print("Fake Ollama, zero latency (separate process)", await course(ollama, passages));
 } finally {
   fake.stop();
 }
-const extractive = await createLlm(llmConfig({ llmProvider: "extractive" }));
+const extractive = await createLlm(llmConfig({ llmProvider: "extractive" }), { builds: engineThread });
 print("Extractive engine (no model)", await course(extractive, passages));

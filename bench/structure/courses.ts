@@ -34,6 +34,7 @@ import { sqliteSql } from "../../src/db/sql.ts";
 import { markdownToBlocks } from "../../src/ingest/document.ts";
 import { writePodcastScript } from "../../src/llm/artefacts.ts";
 import { ExtractiveLlm } from "../../src/llm/providers/extractive.ts";
+import { engineThread } from "../../test/helpers/engine-thread.ts";
 import { call, startServer, tempDir } from "../../test/helpers/server.ts";
 import { appendixPages, spanFigures } from "./course-spans.ts";
 import { cpuSeconds, ownCpuSeconds } from "./cpu-seconds.ts";
@@ -195,7 +196,7 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
   const srv = await startWithRetries(dataDir);
   const db = new Database(join(dataDir, "courseforge.db"), { readonly: true });
   const key = await srv.createKey("structure", "production");
-  const llm = new ExtractiveLlm();
+  const llm = new ExtractiveLlm(engineThread);
   const outDir = mkdtempSync(join(tmpdir(), "cf-structure-courses-"));
   const figures: CourseFigures[] = [];
   try {

@@ -15,7 +15,6 @@ import {
   type UsageMeter,
   writeChapter,
 } from "../llm/artefacts.ts";
-import { readInThread } from "../llm/extractive/thread.ts";
 import { type GeneratedBy, withFallback } from "../llm/fallback.ts";
 import { search } from "../retrieval/index.ts";
 import { sectionTitle } from "../util.ts";
@@ -132,7 +131,7 @@ export async function writeCourseChapter(
   const own = chapter.parts && chapter.parts.length > 0 ? chapter.parts : null;
   // The chapter's own sections are read in the engine's thread (section-reads.ts): the whole source is read for them.
   const passages: SourcedPassage[] = own
-    ? await readInThread("sectionPassages", { database: svc.databaseAddress, parts: own })
+    ? await svc.engineThread.sectionPassages({ database: svc.databaseAddress, parts: own })
     : await documentPassages(svc, course, chapter, scope);
   if (course.search_enabled && svc.cfg.searxngUrl) {
     const results = await webSearch(svc, `${course.title}: ${chapter.title}`, WEB_RESULTS_PER_CHAPTER);
@@ -158,7 +157,7 @@ export async function writeCourseChapter(
     () => writeChapter(svc.llm, { ...input, model: EXTRACTIVE_MODEL }),
   );
   // Stemming every paragraph against every passage takes a long chapter's tens of milliseconds: in the thread.
-  const grounded = await readInThread("groundParagraphs", {
+  const grounded = await svc.engineThread.groundParagraphs({
     content: draft.content,
     passages: passages.map((p) => ({ id: p.id, text: p.text })),
   });

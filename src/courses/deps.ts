@@ -3,6 +3,7 @@ import type { Config } from "../config.ts";
 import type { Llm } from "../llm/types.ts";
 import type { Logger } from "../log.ts";
 import type { RetrievalDeps } from "../retrieval/index.ts";
+import type { CourseThread } from "./in-thread.ts";
 
 /** Retrying a model step (GENERATION_RETRIES), with a warning per retry. */
 export interface RetryDeps {
@@ -20,6 +21,8 @@ export interface WebSearchDeps {
 export interface WritingDeps extends RetrievalDeps {
   /** The database's address, for the planning reads in the extractive engine's thread. */
   databaseAddress: string;
+  /** The reads of whole sources, and a chapter's indexing, in that thread. */
+  engineThread: CourseThread;
   llm: Llm;
   log: Logger;
   cfg: RetryDeps["cfg"] & WebSearchDeps["cfg"] & Pick<Config, "llmFallback">;

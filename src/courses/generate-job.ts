@@ -7,13 +7,13 @@ import { AppError, type FailureReason } from "../errors.ts";
 import { defineJob, type JobContext } from "../jobs/definition.ts";
 import { INTERRUPTED, type JobRow } from "../jobs/queue.ts";
 import { EXTRACTIVE_MODEL, UsageMeter } from "../llm/artefacts.ts";
-import { readInThread } from "../llm/extractive/thread.ts";
 import { chapterIndexJob, type IndexSettings } from "../retrieval/index.ts";
 import { jobDeliveryQueue } from "../webhooks/delivery-queue.ts";
 import { type ChapterScope, writeCourseChapter } from "./chapter-writer.ts";
 import { linkCourseDocuments } from "./course-documents.ts";
 import type { WritingDeps } from "./deps.ts";
 import { type ChapterRef, type CourseUsage, publish, relayedSoFar } from "./events.ts";
+import { matchTopic } from "./in-thread.ts";
 import { type CourseDocumentsDeps, courseDocuments, documentEvent, ingestCourseSources } from "./ingest-sources.ts";
 import { withModelRetries } from "./model-retry.ts";
 import { planSourceCourse, planTopicCourse } from "./plan.ts";
@@ -35,7 +35,7 @@ import {
   type PlannedChapter,
   resetRunningChapters,
 } from "./store.ts";
-import { matchTopic, refuseTopic } from "./topic-match.ts";
+import { refuseTopic } from "./topic-match.ts";
 
 /** Writing chapters: the model, retrieval, web search, and how many chapters at once. */
 type ChapterDeps = WritingDeps & {
@@ -216,8 +216,7 @@ async function writeChapters(
               },
             );
             // Embedding a long chapter's chunks takes the built-in embedder a second: in the engine's thread.
-            await readInThread(
-              "indexChapter",
+            await svc.engineThread.indexChapter(
               chapterIndexJob(svc, {
                 tenantId: course.tenant_id,
                 userId: course.user_id,

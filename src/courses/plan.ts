@@ -18,7 +18,6 @@ import {
   type UsageMeter,
   writeOutline as writeOutlineOnce,
 } from "../llm/artefacts.ts";
-import { readInThread } from "../llm/extractive/thread.ts";
 import { usesExtractive } from "../llm/models.ts";
 import { slugify } from "../util.ts";
 import type { WritingDeps } from "./deps.ts";
@@ -47,7 +46,7 @@ export async function planTopicCourse(ctx: PlanContext, passages: Passage[]): Pr
   // With no model the matching sections are the whole material; a model plans freely from them.
   const planned =
     usesExtractive(ctx.svc.llm, modelOf(course)) && passages.length > 0
-      ? await readInThread("topicChapters", {
+      ? await ctx.svc.engineThread.topicChapters({
           database: ctx.svc.databaseAddress,
           passages,
           count: course.num_chapters,
@@ -87,7 +86,7 @@ export async function planTopicCourse(ctx: PlanContext, passages: Passage[]): Pr
  */
 export async function planSourceCourse(ctx: PlanContext, sources: ReadySource[]): Promise<CoursePlan> {
   const { course } = ctx;
-  const prepared = await readInThread("prepareSourcePlan", {
+  const prepared = await ctx.svc.engineThread.prepareSourcePlan({
     database: ctx.svc.databaseAddress,
     sources,
     organization: course.organization ?? "auto",

@@ -19,9 +19,10 @@ import type { AuthContext } from "../tenants/keys.ts";
 import type { User } from "../tenants/users.ts";
 import { newId, nowIso, slugify } from "../util.ts";
 import { linkCourseDocuments } from "./course-documents.ts";
+import { type CourseThread, matchTopic } from "./in-thread.ts";
 import { COURSE_JOB } from "./progress.ts";
 import type { Organization } from "./store.ts";
-import { matchTopic, refuseTopic } from "./topic-match.ts";
+import { refuseTopic } from "./topic-match.ts";
 import { SEARCH_UNAVAILABLE_NOTE } from "./web-search.ts";
 
 /**
@@ -31,6 +32,7 @@ import { SEARCH_UNAVAILABLE_NOTE } from "./web-search.ts";
 export interface StartDeps {
   sql: Sql;
   databaseAddress: string;
+  engineThread: Pick<CourseThread, "matchTopic">;
   llm: Llm;
   clock: Clock;
   cfg: TestCaps & Pick<Config, "searxngUrl" | "dataDir" | "blobDir">;

@@ -8,7 +8,6 @@ import { readyIndexCount } from "../documents/lookups.ts";
 import { AppError } from "../errors.ts";
 import { TEACHING_ROLE_LIST } from "../ingest/document.ts";
 import type { Passage } from "../llm/artefacts.ts";
-import { readInThread } from "../llm/extractive/thread.ts";
 import { chunksWithAnyWord } from "../retrieval/index.ts";
 import { COVERAGE_THRESHOLD, type CoverageChunk, coversTopic, neighbourhoods, topicTerms } from "./topic-coverage.ts";
 
@@ -37,16 +36,9 @@ export interface TopicMatch {
 }
 
 /**
- * The learner's sections that cover the topic. Reading them weighs every chunk that holds a topic
- * term (up to CANDIDATES), so it runs in the extractive engine's thread, off the server's.
+ * The learner's sections that cover the topic, read on the connection given: the engine thread's
+ * (in-thread.ts's matchTopic), as it weighs every chunk that holds a topic term (up to CANDIDATES).
  */
-export const matchTopic = (
-  svc: { databaseAddress: string },
-  owner: { tenantId: string; userId: string },
-  topic: string,
-): Promise<TopicMatch> => readInThread("matchTopic", { database: svc.databaseAddress, owner, topic });
-
-/** What matchTopic finds, read on the connection given (the thread's). */
 export async function readTopicMatch(
   db: Sql,
   owner: { tenantId: string; userId: string },

@@ -11,12 +11,11 @@ import { writeWhenFree } from "../db/write-when-free.ts";
 import { isStorageFull } from "../errors.ts";
 import { type ExtractionPool, extractSource, noTextFound } from "../ingest/index.ts";
 import { collectAfterLargeText } from "../ingest/large-text.ts";
-import { readInThread } from "../llm/extractive/thread.ts";
 import type { Logger } from "../log.ts";
 import { putBlob } from "../media/blob-store.ts";
 import { type Embedder, indexDocument, indexJob } from "../retrieval/index.ts";
 import { failDocument, markDocumentReady, type RecordOwner, type SourceType, setDocumentRepeats } from "./records.ts";
-import { detectRepeats, REPEATS_NEARBY_CHUNKS } from "./repeated-sections.ts";
+import { type DocumentThread, detectRepeats, REPEATS_NEARBY_CHUNKS } from "./repeated-sections.ts";
 import { detectedKind, failureMessage, type RequestSource, sourceName, toIngestSource } from "./sources.ts";
 
 /**
@@ -29,6 +28,8 @@ export interface IngestDeps {
   sql: Sql;
   /** The database's address (the SQLite file or a PostgreSQL URL), for reads in the engine's thread. */
   databaseAddress: string;
+  /** The engine's thread, where a long document's repeats are found. */
+  engineThread: DocumentThread;
   /** This node's id (the data-directory lock's), written on the records its requests ingest. */
   node: string;
   log: Logger;
@@ -98,7 +99,7 @@ export async function ingestDocument(
       : (result.repeats ??
         (chunkCount <= REPEATS_NEARBY_CHUNKS
           ? await detectRepeats(svc.sql, target.id)
-          : await readInThread("documentRepeats", { database: svc.databaseAddress, documentId: target.id })));
+          : await svc.engineThread.documentRepeats({ database: svc.databaseAddress, documentId: target.id })));
     // Extraction processes write beside the server: waiting for the lock must not hold its thread.
     await writeWhenFree(svc.sql, async (tx) => {
       if (repeats) await setDocumentRepeats(tx, target.id, repeats);

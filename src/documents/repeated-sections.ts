@@ -6,10 +6,12 @@
  * at ingest and stored with the document: courses plan without the repeats, and the document's
  * details name them.
  */
+import { readOnlySql } from "../db/read-only.ts";
 import type { Sql } from "../db/sql.ts";
 import { type BlockRole, TEACHING_ROLE_LIST, TEACHING_ROLES } from "../ingest/document.ts";
 import type { DocumentRepeats, RepeatedRun } from "../ingest/types.ts";
 import { documentChunkBatches } from "../retrieval/chunk-reads.ts";
+import type { Calls } from "../thread-calls.ts";
 import { withoutOverlap } from "./chunk-overlap.ts";
 import { ShingleIndex } from "./shingle-index.ts";
 
@@ -205,3 +207,12 @@ export function documentDetails(summary: RepeatSummary) {
     repeated_sections: summary.runs.slice(0, MAX_RUNS_SHOWN),
   };
 }
+
+/** A long document's repeats, found in the extractive engine's thread (src/engine-thread.ts) on its own read-only connection. */
+export const DOCUMENT_WORK = {
+  documentRepeats: (input: { database: string; documentId: string }) =>
+    detectRepeats(readOnlySql(input.database), input.documentId),
+};
+
+/** Ingest's calls into the engine's thread. */
+export type DocumentThread = Calls<typeof DOCUMENT_WORK>;

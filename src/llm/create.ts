@@ -5,7 +5,7 @@ import { ModelLlm } from "./model-llm.ts";
 import { ExtractiveLlm } from "./providers/extractive.ts";
 import { OllamaTransport } from "./providers/ollama.ts";
 import { OpenAiTransport } from "./providers/openai.ts";
-import type { Llm } from "./types.ts";
+import type { ExtractiveBuilds, Llm } from "./types.ts";
 
 export type LlmConfig = Pick<
   Config,
@@ -27,9 +27,12 @@ export interface CreateLlmOptions {
   retryDelayMs?: number;
   /** The composed clock (the system's when a test or tool builds a model alone). */
   clock?: Clock;
+  /** The extractive builders' calls into the engine's thread: every engine has them (Llm.builds). */
+  builds: ExtractiveBuilds;
 }
 
-export async function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Promise<Llm> {
+export async function createLlm(config: LlmConfig, options: CreateLlmOptions): Promise<Llm> {
+  const { builds } = options;
   const probeTimeoutMs = options.probeTimeoutMs ?? 1500;
   const ollama = (reason: string) => {
     const transport = new OllamaTransport({
@@ -39,7 +42,7 @@ export async function createLlm(config: LlmConfig, options: CreateLlmOptions = {
       probeTimeoutMs,
       clock: options.clock ?? systemClock,
     });
-    return new ModelLlm(transport, modelSettings(config, reason, options));
+    return new ModelLlm(transport, modelSettings(config, reason, builds, options));
   };
   const openai = (reason: string) => {
     const transport = new OpenAiTransport({
@@ -48,7 +51,7 @@ export async function createLlm(config: LlmConfig, options: CreateLlmOptions = {
       timeoutMs: config.llmTimeoutMs,
       probeTimeoutMs,
     });
-    return new ModelLlm(transport, modelSettings(config, reason, options));
+    return new ModelLlm(transport, modelSettings(config, reason, builds, options));
   };
 
   switch (config.llmProvider) {
@@ -58,18 +61,19 @@ export async function createLlm(config: LlmConfig, options: CreateLlmOptions = {
       if (!config.openaiBaseUrl) throw new Error("LLM_PROVIDER=openai needs OPENAI_BASE_URL");
       return openai("configured");
     case "extractive":
-      return new ExtractiveLlm("configured");
+      return new ExtractiveLlm(builds, "configured");
     case "auto": {
       const reachable = await reachableOllamaHosts(config.ollamaHost, probeTimeoutMs);
       if (reachable.length > 0) return ollama(`auto: Ollama answered at ${reachable.join(", ")}`);
       if (config.openaiBaseUrl) return openai("auto: no Ollama reachable; OPENAI_BASE_URL is set");
-      return new ExtractiveLlm("auto: no Ollama reachable and OPENAI_BASE_URL not set");
+      return new ExtractiveLlm(builds, "auto: no Ollama reachable and OPENAI_BASE_URL not set");
     }
   }
 }
 
-function modelSettings(config: LlmConfig, reason: string, options: CreateLlmOptions) {
+function modelSettings(config: LlmConfig, reason: string, builds: ExtractiveBuilds, options: CreateLlmOptions) {
   return {
+    builds,
     model: config.llmModel,
     maxRetries: config.llmMaxRetries,
     maxCtx: config.llmNumCtx,

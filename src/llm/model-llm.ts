@@ -21,13 +21,22 @@ import {
   withoutReasoning,
 } from "./repair.ts";
 import { samplingFor } from "./tasks.ts";
-import type { CallOptions, Llm, LlmDescription, LlmHealth, Prompt, StructuredOptions } from "./types.ts";
+import type {
+  CallOptions,
+  ExtractiveBuilds,
+  Llm,
+  LlmDescription,
+  LlmHealth,
+  Prompt,
+  StructuredOptions,
+} from "./types.ts";
 
 export interface ModelLlmSettings {
   model: string;
   maxRetries: number;
   maxCtx: number;
   reason: string;
+  builds: ExtractiveBuilds;
   /** Pause before the first retry of a transient failure; doubles after. */
   retryDelayMs?: number;
 }
@@ -55,6 +64,10 @@ export class ModelLlm implements Llm {
   ) {
     this.engine = transport.engine;
     this.model = canonicalModel(settings.model);
+  }
+
+  get builds(): ExtractiveBuilds {
+    return this.settings.builds;
   }
 
   get contextTokens(): number {

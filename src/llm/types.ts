@@ -3,6 +3,7 @@
  * code against these, so names and shapes only ever grow.
  */
 import type { Static, TSchema } from "@sinclair/typebox";
+import type { Calls, Work } from "../thread-calls.ts";
 
 /** A retrieved source passage handed to a generator; `id` is what citations refer to. */
 export interface Passage {
@@ -109,4 +110,13 @@ export interface Llm {
   /** The provider's model names (":latest" dropped), without "extractive". */
   listModels(): Promise<string[]>;
   health(): Promise<LlmHealth>;
+  /**
+   * The extractive engine's course builders, in the engine's thread (src/engine-thread.ts): every
+   * engine has them, for a course a learner asks of "extractive" and a model's fallback. Called
+   * through artefacts/common.ts's `extractive`, which types each by its builder.
+   */
+  readonly builds: ExtractiveBuilds;
 }
+
+/** Calls into the engine's thread by a builder's name (extractive/engine.ts). */
+export type ExtractiveBuilds = Calls<Work>;

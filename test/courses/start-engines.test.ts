@@ -20,6 +20,7 @@ import { episodeBlobKeys } from "../../src/podcasts/episodes.ts";
 import type { KeyEnv } from "../../src/tenants/keys.ts";
 import type { User } from "../../src/tenants/users.ts";
 import { saveWebhook } from "../../src/webhooks/registration.ts";
+import { engineThread } from "../helpers/engine-thread.ts";
 import { ENGINES, type Engine, postgresEngine } from "../helpers/engines.ts";
 import { seedCourse } from "../helpers/seed-course.ts";
 import { cleanup, tempDir } from "../helpers/server.ts";
@@ -91,6 +92,7 @@ function startDeps(e: Engine, dataDir: string): StartDeps {
   return {
     sql: e.db,
     databaseAddress: e.address,
+    engineThread,
     llm,
     clock,
     cfg: { ...caps, searxngUrl: "", dataDir, blobDir: dataDir },

@@ -26,12 +26,13 @@ import {
   StudyGuideSchema,
 } from "../../src/llm/schemas.ts";
 import type { Llm } from "../../src/llm/types.ts";
+import { engineThread } from "../helpers/engine-thread.ts";
 import { corpusDocs } from "./corpus.ts";
 import { llmConfig } from "./support.ts";
 
 let llm: Llm;
 beforeAll(async () => {
-  llm = await createLlm(llmConfig({ llmProvider: "extractive" }));
+  llm = await createLlm(llmConfig({ llmProvider: "extractive" }), { builds: engineThread });
 });
 
 const flat = (s: string) => plainText(s).replace(/\s+/g, " ");

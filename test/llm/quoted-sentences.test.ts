@@ -11,6 +11,7 @@ import { beforeAll, expect, test } from "bun:test";
 import { type ChapterSummary, writeExamQuestions, writeStudyGuide } from "../../src/llm/artefacts.ts";
 import { createLlm } from "../../src/llm/create.ts";
 import type { Llm } from "../../src/llm/types.ts";
+import { engineThread } from "../helpers/engine-thread.ts";
 import { llmConfig } from "./support.ts";
 
 const QUESTIONS = [
@@ -30,7 +31,7 @@ The recursive plotting method samples the rational function again wherever two j
 
 let llm: Llm;
 beforeAll(async () => {
-  llm = await createLlm(llmConfig({ llmProvider: "extractive" }));
+  llm = await createLlm(llmConfig({ llmProvider: "extractive" }), { builds: engineThread });
 });
 
 /** Every text of the exam items built from one chapter (the quiz's builders make its multiple choice). */

@@ -54,7 +54,10 @@ describe("LLM_PROVIDER=auto", () => {
     const latencyMs = 30_000;
     const slow = startFakeOllama({ latencyMs });
     const started = Date.now();
-    const llm = await createLlm(llmConfig({ llmProvider: "auto", ollamaHost: [slow.url] }), { probeTimeoutMs: 200 });
+    const llm = await createLlm(llmConfig({ llmProvider: "auto", ollamaHost: [slow.url] }), {
+      ...fast,
+      probeTimeoutMs: 200,
+    });
     expect(llm.engine).toBe("extractive");
     expect(Date.now() - started).toBeLessThan(latencyMs);
     await slow.close();
@@ -68,10 +71,10 @@ describe("explicit providers", () => {
     expect(llm.describe().reason).toBe("configured");
   });
   test("openai needs OPENAI_BASE_URL", async () => {
-    expect(createLlm(llmConfig({ llmProvider: "openai" }))).rejects.toThrow("OPENAI_BASE_URL");
+    expect(createLlm(llmConfig({ llmProvider: "openai" }), fast)).rejects.toThrow("OPENAI_BASE_URL");
   });
   test("extractive", async () => {
-    const llm = await createLlm(llmConfig({ llmProvider: "extractive" }));
+    const llm = await createLlm(llmConfig({ llmProvider: "extractive" }), fast);
     expect(llm.describe()).toMatchObject({ engine: "extractive", model: "extractive" });
     expect((await llm.health()).ok).toBe(true);
   });

@@ -1,5 +1,6 @@
 /** Shared set-up for the LLM tests: configs pointing at the fake servers. */
 import type { LlmConfig } from "../../src/llm/create.ts";
+import { engineThread } from "../helpers/engine-thread.ts";
 
 export function llmConfig(overrides: Partial<LlmConfig> = {}): LlmConfig {
   return {
@@ -17,5 +18,5 @@ export function llmConfig(overrides: Partial<LlmConfig> = {}): LlmConfig {
   };
 }
 
-/** Fast back-off for tests: retries still happen, just without the production pauses. */
-export const fast = { probeTimeoutMs: 500, retryDelayMs: 5 };
+/** Fast back-off for tests (retries still happen, just without the production pauses), and the engine thread every model is built with. */
+export const fast = { probeTimeoutMs: 500, retryDelayMs: 5, builds: engineThread };

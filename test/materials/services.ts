@@ -13,6 +13,7 @@ import { createSigner } from "../../src/media/signer.ts";
 import { createEmbedder } from "../../src/retrieval/index.ts";
 import type { Services } from "../../src/services.ts";
 import { webhookSendOptions } from "../../src/webhooks/send.ts";
+import { engineThread } from "../helpers/engine-thread.ts";
 import { tempDir } from "../helpers/server.ts";
 
 export async function localServices(
@@ -27,7 +28,7 @@ export async function localServices(
     ...env,
   });
   const { sqlite } = await openDb(dataDir);
-  const llm = await createLlm(cfg, { retryDelayMs: 1 });
+  const llm = await createLlm(cfg, { retryDelayMs: 1, builds: engineThread });
   const signer = createSigner("local-services");
   return {
     cfg,
@@ -35,6 +36,7 @@ export async function localServices(
     sql: sqliteSql(sqlite),
     databaseAddress: sqlite.filename,
     node: "local-services",
+    engineThread,
     events: localBus(sqlite),
     log: createLogger("error"),
     llm,

@@ -9,11 +9,11 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { type OpenedDb, openDb } from "../../src/db/index.ts";
 import { sqliteSql } from "../../src/db/sql.ts";
-import { readInThread } from "../../src/llm/extractive/thread.ts";
 import { builtinEmbedder } from "../../src/retrieval/embedders/builtin.ts";
 import { chapterIndexJob, search } from "../../src/retrieval/index.ts";
 import { ensureTenant } from "../../src/tenants/keys.ts";
 import { newId, nowIso } from "../../src/util.ts";
+import { engineThread } from "../helpers/engine-thread.ts";
 import { cleanup, tempDir } from "../helpers/server.ts";
 import { bigText } from "../reliability/hostile-files.ts";
 
@@ -82,8 +82,7 @@ test("a long chapter is indexed off the calling thread, which keeps running, and
     last = at;
   }, 5);
   const started = performance.now();
-  await readInThread(
-    "indexChapter",
+  await engineThread.indexChapter(
     chapterIndexJob({ cfg }, { tenantId, userId, courseId, chapterId, title: "Harbour pilots", markdown }),
   );
   const took = performance.now() - started;

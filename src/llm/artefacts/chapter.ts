@@ -33,8 +33,8 @@ export async function writeChapter(llm: Llm, input: ChapterInput): Promise<Chapt
   if (usesExtractive(llm, input.model)) {
     if (input.passages.length === 0) throw llmError("LLM_UNAVAILABLE", NO_MODEL_MESSAGE);
     return input.sectionDepth === undefined
-      ? extractive(input.meter, "extractiveChapter", input)
-      : extractive(input.meter, "condensedChapter", { ...input, sectionDepth: input.sectionDepth });
+      ? extractive(llm, "extractiveChapter", input)
+      : extractive(llm, "condensedChapter", { ...input, sectionDepth: input.sectionDepth });
   }
   const outline = input.courseOutline ?? [input.chapterTitle];
   const index = input.chapterIndex ?? 0;

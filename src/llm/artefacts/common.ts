@@ -1,6 +1,5 @@
 /** Shared pieces of the artefact functions. */
 import { sourceBudget } from "../context-budget.ts";
-import { type BuilderName, buildInThread } from "../extractive/thread.ts";
 import { EXTRACTIVE } from "../providers/extractive.ts";
 import type { Llm, Prompt, Task } from "../types.ts";
 import type { UsageMeter } from "../usage.ts";
@@ -13,6 +12,8 @@ export interface ArtefactOptions {
 }
 
 export type ExtractiveEngine = typeof import("../extractive/engine.ts");
+/** The builders run in the engine's thread: every one but answers (see extractiveHere). */
+type BuilderName = Exclude<keyof ExtractiveEngine, "extractiveAnswer">;
 
 let engine: Promise<ExtractiveEngine> | null = null;
 
@@ -43,17 +44,17 @@ export async function extractiveHere<T>(
 }
 
 /**
- * Runs an extractive course builder in its thread (extractive/thread.ts), recorded as above. The
+ * Runs an extractive course builder in the engine's thread (`llm.builds`), recorded as above. The
  * input is copied there without its meter.
  */
 export async function extractive<K extends BuilderName>(
-  meter: UsageMeter | undefined,
+  llm: Llm,
   name: K,
   input: Parameters<ExtractiveEngine[K]>[0] & ArtefactOptions,
 ): Promise<ReturnType<ExtractiveEngine[K]>> {
-  const { meter: _meter, ...data } = input;
+  const { meter, ...data } = input;
   const started = performance.now();
-  const out = await buildInThread(name, data as Parameters<ExtractiveEngine[K]>[0]);
+  const out = (await llm.builds[name]!(data)) as ReturnType<ExtractiveEngine[K]>;
   recordExtractive(meter, started);
   return out;
 }

@@ -39,7 +39,7 @@ export function focusChapter(chapter: ChapterSummary, ordinal: number): ChapterS
  */
 export async function writeExamQuestions(llm: Llm, input: ExamQuestionsInput): Promise<ExamQuestion[]> {
   const types: ExamQuestionType[] = input.types.length > 0 ? [...new Set(input.types)] : ["mcq"];
-  if (usesExtractive(llm, input.model)) return extractive(input.meter, "extractiveExamQuestions", { ...input, types });
+  if (usesExtractive(llm, input.model)) return extractive(llm, "extractiveExamQuestions", { ...input, types });
   const asked = input.avoidPrompts ?? [];
   const listed = asked.slice(-AVOID_LISTED);
   const chapter = focusChapter(input.chapter, input.ordinal ?? 0);

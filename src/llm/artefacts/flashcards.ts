@@ -1,4 +1,3 @@
-import { buildInThread } from "../extractive/thread.ts";
 import { usesExtractive } from "../models.ts";
 import { render, templates } from "../prompts/index.ts";
 import { type Flashcard, type FlashcardDeck, FlashcardsReply } from "../schemas.ts";
@@ -18,7 +17,7 @@ export interface FlashcardsInput extends ArtefactOptions {
  * does not define its front is re-asked once, then left out.
  */
 export async function writeFlashcards(llm: Llm, input: FlashcardsInput): Promise<FlashcardDeck> {
-  if (usesExtractive(llm, input.model)) return extractive(input.meter, "extractiveFlashcards", input);
+  if (usesExtractive(llm, input.model)) return extractive(llm, "extractiveFlashcards", input);
   const concepts = [...new Set(input.chapters.flatMap((c) => c.key_concepts))];
   const minCards = Math.max(concepts.length, 10);
   const prompt = chaptersWithin(
@@ -44,7 +43,7 @@ export async function writeFlashcards(llm: Llm, input: FlashcardsInput): Promise
   const defining = reply.cards.filter(definesTerm);
   // One card per front, and no two cards with one back: a learner could not tell them apart.
   const cards = uniqueBy(
-    uniqueBy([...defining, ...(await missingConceptCards(input, defining))], (c) => c.front),
+    uniqueBy([...defining, ...(await missingConceptCards(llm, input, defining))], (c) => c.front),
     (c) => c.back,
   );
   return { deck_title: reply.deck_title, cards, total: cards.length };
@@ -54,13 +53,13 @@ export async function writeFlashcards(llm: Llm, input: FlashcardsInput): Promise
  * Models skip concepts now and then; re-asking for a whole deck over one card is wasteful, so the
  * concepts no card mentions get an extractive card from the chapter text.
  */
-async function missingConceptCards(input: FlashcardsInput, cards: Flashcard[]): Promise<Flashcard[]> {
+async function missingConceptCards(llm: Llm, input: FlashcardsInput, cards: Flashcard[]): Promise<Flashcard[]> {
   const text = cards.map((c) => `${c.front} ${c.back}`.toLowerCase());
   const missing = input.chapters
     .map((c) => ({ ...c, key_concepts: c.key_concepts.filter((k) => !text.some((t) => t.includes(k.toLowerCase()))) }))
     .filter((c) => c.key_concepts.length > 0);
   if (missing.length === 0) return [];
-  const filler = (await buildInThread("extractiveFlashcards", { courseTitle: input.courseTitle, chapters: missing }))
+  const filler = (await extractive(llm, "extractiveFlashcards", { courseTitle: input.courseTitle, chapters: missing }))
     .cards;
   const wanted = missing.flatMap((c) => c.key_concepts.map((k) => k.toLowerCase()));
   return filler.filter((c) => wanted.some((k) => c.front.toLowerCase().includes(k)));

@@ -23,7 +23,7 @@ const PARALLEL_CHAPTERS = 2;
 
 /** Markdown notes: an introduction, one section per chapter (in order), and a conclusion. */
 export async function writeNotes(llm: Llm, input: NotesInput): Promise<string> {
-  if (usesExtractive(llm, input.model)) return extractive(input.meter, "extractiveNotes", input);
+  if (usesExtractive(llm, input.model)) return extractive(llm, "extractiveNotes", input);
   const tone = tutorTone(input.tutorTone);
   const common = {
     toneRole: tone.role,

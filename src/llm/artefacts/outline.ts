@@ -45,7 +45,7 @@ export async function writeOutline(llm: Llm, input: OutlineInput): Promise<Outli
   if (usesExtractive(llm, input.model)) {
     // Nothing to extract from: a topic-only course needs a real model.
     if (input.passages.length === 0) throw llmError("LLM_UNAVAILABLE", NO_MODEL_MESSAGE);
-    const outline = await extractive(input.meter, "extractiveOutline", input);
+    const outline = await extractive(llm, "extractiveOutline", input);
     return { ...outline, slug: slugify(outline.title) };
   }
   const topic = input.topic?.trim();

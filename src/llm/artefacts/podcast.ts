@@ -23,7 +23,7 @@ const MIN_TURNS = 8;
 
 /** A host/guest script teaching the chapter's key concepts, turns strictly alternating. */
 export async function writePodcastScript(llm: Llm, input: PodcastInput): Promise<PodcastScript> {
-  if (usesExtractive(llm, input.model)) return extractive(input.meter, "extractivePodcast", input);
+  if (usesExtractive(llm, input.model)) return extractive(llm, "extractivePodcast", input);
   const frame = (content: string) =>
     render(templates.podcast, {
       courseTitle: input.courseTitle,

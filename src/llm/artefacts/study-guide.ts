@@ -17,7 +17,7 @@ export async function writeStudyGuide(llm: Llm, input: StudyGuideInput): Promise
 }
 
 async function draftStudyGuide(llm: Llm, input: StudyGuideInput): Promise<StudyGuide> {
-  if (usesExtractive(llm, input.model)) return extractive(input.meter, "extractiveStudyGuide", input);
+  if (usesExtractive(llm, input.model)) return extractive(llm, "extractiveStudyGuide", input);
   const prompt = chaptersWithin(
     llm,
     "study_guide",

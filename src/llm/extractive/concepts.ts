@@ -19,13 +19,22 @@ const MAX_CONCEPTS = 8;
 const HEADING_WORD_ZIPF = 3.7;
 const MAX_TERM_WORDS = 4;
 
-/** A heading that is itself a domain term: one noun phrase of at most four words, numbering and a trailing "(ABC)" dropped. */
-function headingTerm(heading: string): string | null {
-  const text = heading
+/** A heading's words without its numbering and a trailing "(ABC)". */
+const headingText = (heading: string) =>
+  heading
     .replace(/^(\d+(\.\d+)*|[A-Z]\.|[IVX]+\.)\s+/, "")
     .replace(/\s*\([\p{Lu}\d-]{2,8}s?\)$/u, "")
     .trim();
-  const [runs] = phraseRuns([text]);
+
+/** The headings that are themselves domain terms: one noun phrase of at most four words. Tagged in one pass. */
+function headingTerms(headings: string[]): string[] {
+  const texts = headings.map(headingText);
+  const runs = phraseRuns(texts);
+  return texts.map((text, i) => headingTerm(text, runs[i])).filter((h): h is string => h !== null);
+}
+
+/** A heading's text when it is one noun phrase (its only run of `runs`) that reads as a term, else null. */
+function headingTerm(text: string, runs: string[][] | undefined): string | null {
   const whole = runs?.length === 1 ? runs[0]! : null;
   if (
     !whole ||
@@ -127,10 +136,7 @@ export function keyConcepts(all: Sentence[], headings: string[], limit = MAX_CON
     ...findDefinitions(sentences)
       .filter((d) => d.term.split(/\s+/).length <= MAX_TERM_WORDS && !isCode(d.term, text))
       .map((d) => (d.kind === "acronym" ? expansion(d) : d.term)),
-    ...headings
-      .map(headingTerm)
-      .filter((h): h is string => h !== null)
-      .map((h) => asWritten(h, text)),
+    ...headingTerms(headings).map((h) => asWritten(h, text)),
     ...keyPhrases(text, 30)
       .map((p) => (p.phrase.includes(" ") ? p.phrase : nameTerm(p.phrase, text, sentences)))
       .filter((p): p is string => p !== null),

@@ -10,7 +10,7 @@ import { choiceKind, type ItemSource, sameThing } from "../artefacts/item-checks
 import { nlp } from "../compromise.ts";
 import { overlaps } from "./keyphrases.ts";
 import { nounPhrase } from "./phrase-forms.ts";
-import { opensWithTag, type TaggedTerm, taggedSentences } from "./tagging.ts";
+import { opensWithTag, type TaggedTerm, taggedSentences, taggedTexts } from "./tagging.ts";
 import { containsPhrase, escapeRegExp, hash, isStopword, wordCount } from "./text.ts";
 
 const WRONG = 3;
@@ -51,6 +51,8 @@ export function termDistractors(
   fits?: (term: string) => boolean,
 ): string[] {
   const words = wordCount(answer);
+  // Every term's opening is read below: tagged in one pass, not one call each.
+  taggedTexts([answer, ...terms]);
   const article = opensWithTag(answer, "Determiner");
   // A short form of the answer ("Wasm" beside "WebAssembly") would be right too; a phrase opening on
   // an article ("The ASCII" beside "Latin script") is a sentence's words, not a term like the answer.

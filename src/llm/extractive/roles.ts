@@ -7,6 +7,7 @@
  */
 import { nlp } from "../compromise.ts";
 import { remembered } from "./remembered.ts";
+import { taggedSentences } from "./tagging.ts";
 import { containsPhrase, escapeRegExp, isStopword, pointsElsewhere, type Sentence, wordCount } from "./text.ts";
 
 export interface RoleFact {
@@ -44,13 +45,24 @@ const verbAt = remembered((key: string): string | null => {
   const [atText, modal] = key.split("\u0000", 2) as [string, string];
   const at = Number(atText);
   const phrase = key.slice(atText.length + modal.length + 2);
+  // The tags alone (tagging.ts, no phrase chunks) tell most openings apart; only a verb in the present is conjugated back.
+  const word = taggedSentences(phrase).flatMap((x) => x.terms)[at];
+  const tags = word?.tags ?? [];
+  if (!tags.includes("Verb")) return null;
+  // After a modal the verb is in its infinitive already.
+  if (modal === "1") return tags.includes("Infinitive") ? word!.text : null;
+  if (!tags.includes("PresentTense")) return null;
   const doc = nlp(phrase);
-  const tags = new Set((doc.json() as { terms: { tags: string[] }[] }[]).flatMap((x) => x.terms)[at]?.tags ?? []);
-  if (!tags.has("Verb") || (modal === "0" && !tags.has("PresentTense")) || (modal === "1" && !tags.has("Infinitive")))
-    return null;
   doc.verbs().toInfinitive();
   return (doc.json() as { terms: { text: string }[] }[]).flatMap((x) => x.terms)[at]?.text ?? "";
 }, 20_000);
+
+/** A sentence opening with `subject`, its verb (after a modal) and its object; built once per subject, tried on every sentence. */
+const roleSentence = remembered(
+  (subject: string) =>
+    new RegExp(`^(${subject})\\s+(?:(can|may|must|should|will)\\s+)?(\\p{Ll}+)\\s+(.{12,}?)[.!]$`, "u"),
+  10_000,
+);
 
 /**
  * The fact a sentence opening with `subject` (a regular-expression source) states, if its next words
@@ -62,9 +74,7 @@ function roleIn(
   term: (opening: string) => string,
   accept: (term: string) => boolean = () => true,
 ): RoleFact | null {
-  const m = new RegExp(`^(${subject})\\s+(?:(can|may|must|should|will)\\s+)?(\\p{Ll}+)\\s+(.{12,}?)[.!]$`, "u").exec(
-    s.text,
-  );
+  const m = roleSentence(subject).exec(s.text);
   if (!m || NOT_A_ROLE.test(m[3]!)) return null;
   const t = term(m[1]!);
   if (!accept(t) || containsPhrase(m[4]!, t)) return null;

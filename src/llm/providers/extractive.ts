@@ -4,7 +4,7 @@
  * (src/llm/extractive/). Asking it for free text fails with a message that says how to add a model.
  */
 import { llmError } from "../errors.ts";
-import type { Llm, LlmDescription, LlmHealth } from "../types.ts";
+import type { ExtractiveBuilds, Llm, LlmDescription, LlmHealth } from "../types.ts";
 
 export const EXTRACTIVE = "extractive";
 
@@ -17,7 +17,10 @@ export class ExtractiveLlm implements Llm {
   readonly engine = "extractive" as const;
   readonly model = EXTRACTIVE;
 
-  constructor(private readonly reason = "configured") {}
+  constructor(
+    readonly builds: ExtractiveBuilds,
+    private readonly reason = "configured",
+  ) {}
 
   describe(): LlmDescription {
     return { engine: this.engine, model: this.model, reason: this.reason, endpoints: [] };
