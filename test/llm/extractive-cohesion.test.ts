@@ -7,6 +7,7 @@ import { addsToPrevious, leansOnPrevious } from "../../src/llm/extractive/back-r
 import { extractiveChapter } from "../../src/llm/extractive/chapter.ts";
 import { condensedChapter } from "../../src/llm/extractive/condense.ts";
 import { pointsElsewhere } from "../../src/llm/extractive/text.ts";
+import { sectionChapter } from "./section-chapter.ts";
 
 test("openers that point back at the previous sentence, and openers that do not", () => {
   for (const s of [
@@ -103,17 +104,16 @@ test("a chapter picked by relevance keeps a leaning sentence only with the one b
 });
 
 test("an additive 'also' after the subject adds to what was said before; a second name or 'not only' does not", () => {
-  for (const s of [
+  const adding = [
     "Debian also has developed a huge array of packaging tools for its maintainers.",
     "The shell can also read commands from a file.",
-  ])
-    expect({ s, adds: addsToPrevious(s) }).toEqual({ s, adds: true });
-  for (const s of [
+  ];
+  const standing = [
     "The Bourne-Again shell, also known as Bash, reads commands from a terminal.",
     "The archive keeps not only the binary packages but also their sources.",
     "A package is an archive of files with the scripts that install them.",
-  ])
-    expect({ s, adds: addsToPrevious(s) }).toEqual({ s, adds: false });
+  ];
+  expect([...adding, ...standing].filter(addsToPrevious)).toEqual(adding);
 });
 
 const PACKAGING = [
@@ -122,13 +122,7 @@ const PACKAGING = [
   "A maintainer builds a package in a clean chroot, so that the build depends only on the packages it declares.",
 ].join("\n\n");
 
-const chapterOf = (text: string) =>
-  condensedChapter({
-    chapterTitle: "Packaging tools",
-    objectives: [],
-    passages: [{ id: "p1", text, headingPath: ["Packaging tools"] }],
-    sectionDepth: 0,
-  }).content;
+const chapterOf = (text: string) => sectionChapter("Packaging tools", text);
 
 test("a section's first kept sentence does not add to a sentence left out before it", () => {
   const content = chapterOf(PACKAGING);
