@@ -236,14 +236,16 @@ const kindOf = (title: string) => {
 };
 
 /**
- * A title for consecutive divisions: their titles joined while short ("A, B and C"); else
- * "Chapters 3–5: First" ("Parts II–III: …"), numbered as the book numbers them, or "First through
- * Last" where it numbers them not.
+ * A title for consecutive divisions: their titles joined while short and none is a question ("A, B
+ * and C"); else "Chapters 3–5: First" ("Parts II–III: …"), numbered as the book numbers them, or
+ * "First through Last" where it numbers them not.
  */
 function rangeTitle(titles: string[]): string {
   if (titles.length === 1) return cleanTitle(titles[0]!);
   const joined = groupTitle(titles.map(bareTitle));
-  const short = joined.length <= MAX_JOINED_CHARS && !joined.includes(" through ");
+  // A question or an exclamation is a sentence, no item of a list: "Can You Trust Your Computer? and …" reads broken.
+  const listable = titles.every((t) => !/[?!]["'”’)]?$/.test(t.trim()));
+  const short = listable && joined.length <= MAX_JOINED_CHARS && !joined.includes(" through ");
   const first = titles[0]!;
   const last = titles.at(-1)!;
   // Sections of one chapter, numbered as the book numbers them: "3.1–3.3: Prepare, Categorize and Select".

@@ -32,14 +32,19 @@ const PREFACE =
 /**
  * A markdown book: a short preface, then nine chapters of three sections each, in three parts when
  * `parts`; chapters headed "Chapter n: Subject" when `numbered`, else by the subject alone (and a
- * clause after it with `longTitles`, too long to join three of them in a title).
+ * clause after it with `longTitles`, too long to join three of them in a title; a short question
+ * "Why Subject?" with `questions`).
  */
-function book(opts: { parts: boolean; numbered: boolean; longTitles?: boolean }): string {
+function book(opts: { parts: boolean; numbered: boolean; longTitles?: boolean; questions?: boolean }): string {
   const lines = ["# A Field Guide to Rocks", "", "## Preface", "", PREFACE, ""];
   const h = opts.parts ? "###" : "##";
   SUBJECTS.forEach((subject, c) => {
     if (opts.parts && c % 3 === 0) lines.push(`## Part ${c / 3 + 1}: ${PARTS[c / 3]}`, "");
-    const title = opts.longTitles ? `${subject}: where it forms and how it weathers` : subject;
+    const title = opts.longTitles
+      ? `${subject}: where it forms and how it weathers`
+      : opts.questions
+        ? `Why ${subject}?`
+        : subject;
     lines.push(`${h} ${opts.numbered ? `Chapter ${c + 1}: ` : ""}${title}`, "");
     for (let s = 1; s <= 3; s++) {
       lines.push(`${h}# ${subject} ${["Origins", "Structure", "Uses"][s - 1]}`, "");
@@ -99,4 +104,11 @@ test("a book that numbers nothing, its titles long: a group is titled by its fir
     expect(t).not.toMatch(/^Chapters \d/);
     expect(t).toMatch(/^(\w+): where it forms and how it weathers through (\w+): where it forms/);
   }
+}, 180_000);
+
+test("a numbered book whose chapters are questions: a group is titled by its numbers and first question, not a list of questions", async () => {
+  const titles = await titlesOf(book({ parts: false, numbered: true, questions: true }), 3);
+  expect(titles).toHaveLength(3);
+  // "Why Basalt?, Why Granite? and Why Marble?" reads as broken sentences.
+  for (const t of titles) expect(t).toMatch(/^Chapters \d–\d: Why \w+\?$/);
 }, 180_000);

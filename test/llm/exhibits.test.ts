@@ -5,14 +5,9 @@
  */
 import { expect, test } from "bun:test";
 import { condensedChapter } from "../../src/llm/extractive/condense.ts";
+import { sectionChapter } from "./section-chapter.ts";
 
-const chapter = (text: string) =>
-  condensedChapter({
-    chapterTitle: "Models",
-    objectives: [],
-    passages: [{ id: "p1", text, headingPath: ["Models"] }],
-    sectionDepth: 0,
-  }).content;
+const chapter = (text: string) => sectionChapter("Models", text);
 
 test("a formula set over several lines is one formula, kept after the sentence that runs into it", () => {
   const content = chapter(

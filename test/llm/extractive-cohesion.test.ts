@@ -3,10 +3,11 @@
  * before it is kept with that one or not at all, and figure walkthroughs are left out.
  */
 import { expect, test } from "bun:test";
-import { leansOnPrevious } from "../../src/llm/extractive/back-reference.ts";
+import { addsToPrevious, leansOnPrevious } from "../../src/llm/extractive/back-reference.ts";
 import { extractiveChapter } from "../../src/llm/extractive/chapter.ts";
 import { condensedChapter } from "../../src/llm/extractive/condense.ts";
 import { pointsElsewhere } from "../../src/llm/extractive/text.ts";
+import { sectionChapter } from "./section-chapter.ts";
 
 test("openers that point back at the previous sentence, and openers that do not", () => {
   for (const s of [
@@ -100,4 +101,49 @@ test("a chapter picked by relevance keeps a leaning sentence only with the one b
   expect(content).not.toContain("These guards keep a counter");
   expect(content).not.toContain("This makes the nested trace trees");
   expect(content).not.toMatch(/T16|line 4/);
+});
+
+test("an additive 'also' after the subject adds to what was said before; a second name or 'not only' does not", () => {
+  const adding = [
+    "Debian also has developed a huge array of packaging tools for its maintainers.",
+    "The shell can also read commands from a file.",
+  ];
+  const standing = [
+    "The Bourne-Again shell, also known as Bash, reads commands from a terminal.",
+    "The archive keeps not only the binary packages but also their sources.",
+    "A package is an archive of files with the scripts that install them.",
+  ];
+  expect([...adding, ...standing].filter(addsToPrevious)).toEqual(adding);
+});
+
+const PACKAGING = [
+  "As described in Section 2, the control file lists the fields of a package.",
+  "Debian also has developed a huge array of packaging tools that check and build its packages. Lintian checks a built package against the policy of the archive and reports every violation it finds.",
+  "A maintainer builds a package in a clean chroot, so that the build depends only on the packages it declares.",
+].join("\n\n");
+
+const chapterOf = (text: string) => sectionChapter("Packaging tools", text);
+
+test("a section's first kept sentence does not add to a sentence left out before it", () => {
+  const content = chapterOf(PACKAGING);
+  // The sentence before it only points elsewhere and is left out: "also" would add to nothing.
+  expect(content).not.toContain("Debian also has developed");
+  expect(content).toContain("Lintian checks a built package");
+});
+
+test("a section's first kept sentence that adds to the one before it comes with that one", () => {
+  // Sentences on single tools fill the budget before the plain first sentence would be kept on its own.
+  const tools =
+    "dpkg apt debhelper pbuilder sbuild reprepro dput debsign piuparts autopkgtest lintian dh-make quilt gbp cowbuilder mini-dinstall".split(
+      " ",
+    );
+  const more = tools.map((t) => `The ${t} program is one of the tools a maintainer runs on source packages.`);
+  const content = chapterOf(
+    [
+      "Our volunteers keep a free operating system. Debian also has developed a huge array of packaging tools that check and build Debian packages.",
+      more.join(" "),
+    ].join("\n\n"),
+  );
+  expect(content).toContain("Debian also has developed");
+  expect(content).toContain("Our volunteers keep a free operating system. Debian also has developed");
 });

@@ -11,6 +11,8 @@
  *   - substitution: a bare "do" for a verb phrase said before ("If you did, …");
  *   - "this" or "these" anywhere, as a pronoun ("Arrays are worse than this:") or a determiner
  *     ("…then checks this flag"): out of their document, sentences use them for what came before.
+ * An additive "also" after a sentence's subject ("Debian also has developed …") adds to something said
+ * before as well, but only loosely: `addsToPrevious` tells it apart, for the sentence a section opens on.
  * Openers that point forward or at nothing are not ties: an expletive "It is hard to…", "Those who…",
  * "Such as", "In addition to X", "As a result of X", "Instead of X". Hand-listed: the taggers at
  * hand (compromise) read "This" in "This represents…" and "than this" as a determiner either way.
@@ -60,4 +62,13 @@ export function leansOnPrevious(sentence: string): boolean {
   const open = opening(s).replace(FORWARD, "");
   if (DEMONSTRATIVE.test(open) || MEDIAL.test(open)) return true;
   return PERSONAL.test(open) && !EXPLETIVE_IT.test(s);
+}
+
+// "also" among the first words, in the clause that opens the sentence; "not only … but also" and a
+// second name ("also known as", "also called") add to nothing said before.
+const ADDITIVE = /^[^,;:]{0,60}?\balso\b(?! (known|called|referred|named|spelled|written)\b)/i;
+
+/** Whether `sentence` says what it says in addition to something before it ("Bash also supports …"). */
+export function addsToPrevious(sentence: string): boolean {
+  return ADDITIVE.test(sentence) && !/\bnot only\b/i.test(sentence);
 }

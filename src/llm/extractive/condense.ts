@@ -12,7 +12,7 @@ import { textParagraphs } from "../../ingest/paragraphs.ts";
 import { splitSentences } from "../../ingest/sentences.ts";
 import type { ChapterDraft } from "../schemas.ts";
 import type { Passage } from "../types.ts";
-import { leansOnPrevious } from "./back-reference.ts";
+import { addsToPrevious, leansOnPrevious } from "./back-reference.ts";
 import { keyConcepts } from "./concepts.ts";
 import { subjectless, withEntryTerm } from "./entry-descriptions.ts";
 import {
@@ -396,6 +396,7 @@ function select(units: Unit[], score: (s: string, first: boolean) => number, tar
   take([...bestOfSection.values()]);
   take(byParagraph.flatMap((list) => list.filter(keepable).slice(0, 1)));
   take(byParagraph.flat());
+  settleOpenings(byParagraph, chosen, texts, exhibits, statement);
   const kept = new Map<Unit, string[]>();
   for (const u of units) {
     if (exhibits.has(u)) {
@@ -406,6 +407,52 @@ function select(units: Unit[], score: (s: string, first: boolean) => number, tar
     if (mine.length > 0) kept.set(u, u.kind === "list" ? mine[0]!.text.split("\n") : mine.map((c) => c.text));
   }
   return kept;
+}
+
+/**
+ * A section's first kept sentence that adds to what came before it ("Debian also has developed …")
+ * comes with the sentence it adds to, or is left out with the kept sentences leaning on it: nothing
+ * kept before it says what it adds to. Settled once the selection is made, since which sentence
+ * opens a section is known only then.
+ */
+function settleOpenings(
+  byParagraph: Candidate[][],
+  chosen: Set<Candidate>,
+  texts: Set<string>,
+  exhibits: Set<Unit>,
+  statement: (c: Candidate) => boolean,
+): void {
+  const sections = new Map<string, Candidate[]>();
+  for (const list of byParagraph) {
+    const inOrder = [...list].sort((a, b) => a.index - b.index);
+    const key = inOrder[0]?.unit.headingPath.join("\u0000");
+    if (key !== undefined) sections.set(key, [...(sections.get(key) ?? []), ...inOrder]);
+  }
+  const drop = (c: Candidate) => {
+    for (const g of [c, ...c.along]) {
+      chosen.delete(g);
+      texts.delete(g.text);
+    }
+    if (c.exhibit && ![...chosen].some((o) => o.exhibit === c.exhibit)) exhibits.delete(c.exhibit);
+  };
+  for (const list of sections.values()) {
+    for (;;) {
+      const first = list.find((c) => chosen.has(c));
+      if (first?.unit.kind !== "prose" || !addsToPrevious(first.text)) break;
+      const prev = first.before;
+      const back = prev && prev.score > 0 ? withAntecedents(prev, chosen) : null;
+      if (back?.every((g) => statement(g) && !texts.has(g.text))) {
+        for (const g of back) {
+          chosen.add(g);
+          texts.add(g.text);
+        }
+        continue;
+      }
+      drop(first);
+      // What leaned on it now leans on nothing kept.
+      for (const c of list) if (chosen.has(c) && c.leans && !(c.before && chosen.has(c.before))) drop(c);
+    }
+  }
 }
 
 export function condensedChapter(input: {
