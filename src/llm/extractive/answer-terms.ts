@@ -265,7 +265,6 @@ export function meetsIn(req: Requirements, have: () => Set<string>): boolean {
 // "Network Security Services (NSS)", "inverse cloze task (ICT)": an abbreviation in brackets after
 // the words whose initials spell it.
 const ABBREVIATION = /\(([\p{Lu}][\p{Lu}\d]{1,7})s?\)/gu;
-const LINKING = new Set(["of", "for", "and", "the", "to", "in", "on", "a", "an"]);
 
 /**
  * The abbreviations `text` introduces, each with its expansion's term stems: a question that asks
@@ -283,7 +282,7 @@ export function abbreviations(text: string): Map<string, string[]> {
       if (word[0] === letters[i]) {
         i--;
         start = w;
-      } else if (!LINKING.has(word)) break;
+      } else break;
     }
     if (i >= 0) continue;
     const expansion = termStems(before.slice(start).join(" "));
