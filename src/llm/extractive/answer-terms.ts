@@ -8,7 +8,7 @@
 import { zipf } from "./background.ts";
 import { adverbBase, baseForm } from "./base-form.ts";
 import { ASKS_FOR_A_NAME, questionShape } from "./question-type.ts";
-import { FRAMING as FRAMING_WORDS, LIGHT as LIGHT_WORDS } from "./question-words.ts";
+import { FRAMING as FRAMING_WORDS, LIGHT as LIGHT_WORDS, THE_DOCUMENT } from "./question-words.ts";
 import { contentStems, expandContractions, stem, words } from "./text.ts";
 
 /** A word as key terms compare it: an irregular verb by its infinitive, an adverb by its adjective. */
@@ -117,8 +117,10 @@ const normalised = (text: string) =>
 
 // A question about a paper names the paper and its authors ("What do the authors propose…"); the
 // text says "we" and "this work", or nothing at all. "The author of calibre" is another matter.
-const ABOUT_THE_DOCUMENT =
-  /\b(?:the|this)\s+(?:authors?|paper|article|blog\s+post|post|document|writer)(?:[’']s|s[’'])?(?=\s|[?,.]|$)(?!\s+of\b)/giu;
+const ABOUT_THE_DOCUMENT = new RegExp(
+  String.raw`\b(?:the|this)\s+(?:${THE_DOCUMENT})(?:[’']s|s[’'])?(?=\s|[?,.]|$)(?!\s+of\b)`,
+  "giu",
+);
 
 const AUXILIARY = "is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|may|might|must";
 // The head noun of the question word's phrase ("In which language is Rhino developed?", "Which
