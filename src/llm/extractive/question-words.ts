@@ -53,8 +53,7 @@ export const MEASURES =
 export const TIMES = "year|date|day|month|decade|century|time";
 
 /** Agent questions: "which/what" with one of these asks for a person or organisation ("Which company…"). */
-export const AGENTS =
-  "person|people|company|companies|organi[sz]ations?|authors?|team|group|firm|university|institution|researchers?";
+export const AGENTS = "person|people|company|companies|organi[sz]ations?";
 
 /** Code questions: "which/what" with one of these asks for a name from code ("Which function…"). */
 export const CODE_THINGS = "function|functions|file|files";
@@ -66,7 +65,8 @@ export const REASONS = "reasons?|causes?|motivation";
  * Reason questions: what a sentence says why with ("because", "so that", "…, as the work is…");
  * after ", as" not a comparison or a reference ("as well", "as shown", "as expected").
  */
-export const REASON_MARKERS = String.raw`because|since|due to|owing to|so that|in order to|as a result|reasons?|therefore|thus|hence|this is (done|why)|caused by|leads? to|so as to|ensures?`;
+export const REASON_MARKERS =
+  "because|since|due to|owing to|so that|in order to|as a result|reasons?|therefore|thus|hence|this is (done|why)|caused by|leads? to|so as to|ensures?";
 export const AS_NOT_A_REASON =
   "well|such|a|an|in|of|for|with|part|shown|described|follows|mentioned|noted|seen|discussed|above|below|before|long|soon|far|much|many|expected|usual|opposed";
 
