@@ -8,7 +8,7 @@
 import { zipf } from "./background.ts";
 import { adverbBase, baseForm } from "./base-form.ts";
 import { ASKS_FOR_A_NAME, questionShape } from "./question-type.ts";
-import { FRAMING as FRAMING_WORDS, LIGHT as LIGHT_WORDS } from "./question-words.ts";
+import { FRAMING as FRAMING_WORDS, LIGHT as LIGHT_WORDS, THE_DOCUMENT } from "./question-words.ts";
 import { contentStems, expandContractions, stem, words } from "./text.ts";
 
 /** A word as key terms compare it: an irregular verb by its infinitive, an adverb by its adjective. */
@@ -117,8 +117,10 @@ const normalised = (text: string) =>
 
 // A question about a paper names the paper and its authors ("What do the authors propose…"); the
 // text says "we" and "this work", or nothing at all. "The author of calibre" is another matter.
-const ABOUT_THE_DOCUMENT =
-  /\b(?:the|this)\s+(?:authors?|paper|article|blog\s+post|post|document|writer)(?:[’']s|s[’'])?(?=\s|[?,.]|$)(?!\s+of\b)/giu;
+const ABOUT_THE_DOCUMENT = new RegExp(
+  String.raw`\b(?:the|this)\s+(?:${THE_DOCUMENT})(?:[’']s|s[’'])?(?=\s|[?,.]|$)(?!\s+of\b)`,
+  "giu",
+);
 
 const AUXILIARY = "is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|may|might|must";
 // The head noun of the question word's phrase ("In which language is Rhino developed?", "Which
@@ -265,7 +267,6 @@ export function meetsIn(req: Requirements, have: () => Set<string>): boolean {
 // "Network Security Services (NSS)", "inverse cloze task (ICT)": an abbreviation in brackets after
 // the words whose initials spell it.
 const ABBREVIATION = /\(([\p{Lu}][\p{Lu}\d]{1,7})s?\)/gu;
-const LINKING = new Set(["of", "for", "and", "the", "to", "in", "on", "a", "an"]);
 
 /**
  * The abbreviations `text` introduces, each with its expansion's term stems: a question that asks
@@ -283,7 +284,7 @@ export function abbreviations(text: string): Map<string, string[]> {
       if (word[0] === letters[i]) {
         i--;
         start = w;
-      } else if (!LINKING.has(word)) break;
+      } else break;
     }
     if (i >= 0) continue;
     const expansion = termStems(before.slice(start).join(" "));

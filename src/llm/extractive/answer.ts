@@ -37,6 +37,7 @@ import {
 import { companions, withCompanions } from "./cooccurrence.ts";
 import { keptTogether } from "./question-alignment.ts";
 import { answerFit, questionShape } from "./question-type.ts";
+import { ANAPHORS, ANNOUNCED_THINGS, ANNOUNCING_COUNTS, FIGURE_WALKS } from "./question-words.ts";
 import { isCaption, words } from "./text.ts";
 
 export { NOT_ANSWERED };
@@ -64,18 +65,16 @@ const LONG_PENALTY = 0.1;
 // A caption, or a sentence that walks through a figure ("Figure 1 illustrates the top-k accuracy…"),
 // names the question's terms and answers with a picture the reader does not have.
 const FIGURE_PENALTY = 0.3;
-const ABOUT_A_FIGURE =
-  /^(?:figure|fig\.|table)\s*\d+[a-z]?\s+(?:shows|illustrates|presents|lists|summari[sz]es|compares|plots|depicts|reports|gives)\b/i;
+const ABOUT_A_FIGURE = new RegExp(String.raw`^(?:figure|fig\.|table)\s*\d+[a-z]?\s+(?:${FIGURE_WALKS})\b`, "i");
 // Kinds whose answer is unmistakable in text: a sentence without one does not answer.
 const STRICT = new Set(["quantity", "time", "version"]);
 // A sentence that reads on from the one before it.
-const ANAPHOR = /^(This|These|That|Those|It|They|Such|He|She|Both|Its|Their)\b/;
+const ANAPHOR = new RegExp(String.raw`^(${ANAPHORS})\b`);
 // A key term that is a number the question names ("in 1998", "its 3 members").
 const NUMBER_TERM = /^\d/;
 const ASKS = /\?["'”’)]*$/;
 // A sentence that announces what follows ("…is due to two reasons.") is answered by the next ones.
-const ANNOUNCES =
-  /\b(two|three|four|several|the following|these)\s+(reasons|ways|steps|advantages|disadvantages|factors|causes|parts|things)\b[^.]*[.:]$/i;
+const ANNOUNCES = new RegExp(String.raw`\b(${ANNOUNCING_COUNTS})\s+(${ANNOUNCED_THINGS})\b[^.]*[.:]$`, "i");
 const ANNOUNCED = 2;
 // A list or code longer than this after a colon is a section, not part of an answer.
 const MAX_LISTED = 400;

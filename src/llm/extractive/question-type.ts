@@ -11,6 +11,18 @@
  * fallback for what it misses.
  */
 import { relationsOf } from "../wordnet.ts";
+import {
+  AGENTS,
+  AS_NOT_A_REASON,
+  CODE_THINGS,
+  HOW_MUCH,
+  MEASURES,
+  NAMING,
+  OCCASION_MARKERS,
+  REASON_MARKERS,
+  REASONS,
+  TIMES,
+} from "./question-words.ts";
 import { taggedDoc } from "./tagging.ts";
 import { expandContractions, isStopword, stem, words } from "./text.ts";
 
@@ -41,39 +53,28 @@ export interface QuestionShape {
 }
 
 /** A question that ends asking for a name: "…also called?", "…known as?". */
-export const ASKS_FOR_A_NAME = /\b(?:also\s+)?(?:called|known\s+as|named|referred\s+to\s+as|termed)\s*\??\s*$/i;
+export const ASKS_FOR_A_NAME = new RegExp(String.raw`\b(?:also\s+)?(?:${NAMING})\s*\??\s*$`, "i");
 
-const MEASURES =
-  "number|numbers|percentage|percent|share|amount|size|value|score|accuracy|rate|dimension|dimensions|revenue|cost|price|length|count|speed|total|proportion|fraction|budget|population|distance|duration|weight|height|width|depth|age|limit";
 // "In which language…", "To which file…": a preposition may come before the question word.
 const Q = String.raw`^\s*(?:(?:in|to|from|on|at|for|by|with|of|into)\s+)?`;
 const PATTERNS: [AnswerKind, RegExp][] = [
-  ["quantity", /\bhow\s+(many|much|long|big|large|small|far|old|often|fast|high|wide|tall|heavy)\b/i],
+  ["quantity", new RegExp(String.raw`\bhow\s+(${HOW_MUCH})\b`, "i")],
   // Not "What does top-k accuracy measure?": the measure is what the question is about.
   ["quantity", new RegExp(`${Q}(what|which)\\s+((?!(?:do|does|did)\\s)\\S+\\s+){0,3}?(${MEASURES})\\b`, "i")],
-  ["time", /^\s*when\b|\b(what|which)\s+(year|date|day|month|decade|century|time)\b|\bin\s+(what|which)\s+year\b/i],
-  [
-    "agent",
-    new RegExp(
-      `^\\s*(who|whom|whose)\\b|${Q}(which|what)\\s+(\\S+\\s+)?(person|people|company|companies|organi[sz]ations?|authors?|team|group|firm|university|institution|researchers?)\\b`,
-      "i",
-    ),
-  ],
+  ["time", new RegExp(String.raw`^\s*when\b|\b(what|which)\s+(${TIMES})\b|\bin\s+(what|which)\s+year\b`, "i")],
+  ["agent", new RegExp(`^\\s*(who|whom|whose)\\b|${Q}(which|what)\\s+(\\S+\\s+)?(${AGENTS})\\b`, "i")],
   ["place", /^\s*where\b/i],
-  [
-    "code",
-    new RegExp(
-      `${Q}(which|what)\\s+(\\S+\\s+){0,2}?(function|functions|command|operator|method|keyword|flag|option|file|files)\\b`,
-      "i",
-    ),
-  ],
+  ["code", new RegExp(`${Q}(which|what)\\s+(\\S+\\s+){0,2}?(${CODE_THINGS})\\b`, "i")],
   // "What are mode and length also called?": the name the text gives something.
   ["naming", ASKS_FOR_A_NAME],
   // "Which Firefox version…", "In which version of calibre…", "Which Android versions can…".
   ["version", new RegExp(`${Q}(which|what)\\s+([\\p{L}.]+\\s+){0,2}?versions?\\b`, "iu")],
   [
     "reason",
-    /^\s*why\b|^\s*(what|which)\s+(is|was|are|were)\s+the\s+(reasons?|causes?|motivation)\b|^\s*what\s+causes?\b/i,
+    new RegExp(
+      String.raw`^\s*why\b|^\s*(what|which)\s+(is|was|are|were)\s+the\s+(${REASONS})\b|^\s*what\s+causes?\b`,
+      "i",
+    ),
   ],
 ];
 // "What is a data frame?" but not "What is the dimension d of the representation taken at the [CLS] token?"
@@ -145,33 +146,18 @@ const YEAR = /\b(1\d\d\d|20\d\d)s?\b/g;
 // Times a history writes without a four-digit year: a reign or period ("(907–960)", "r. 1398–1402"),
 // a century or an era ("the 9th century", "800 AD").
 const PERIOD = /\b\d{3,4}\s*[–-]\s*\d{2,4}\b|\b\d{1,2}(?:st|nd|rd|th)[\s-]+century\b|\b\d{1,4}\s*(?:AD|BC|BCE|CE)\b/;
-// "…to ensure that a line of poetry retains…" says why as plainly as "because".
 // "…to ensure that a line of poetry retains…" says why as plainly as "because" does.
-const REASON =
-  /\b(because|since|due to|owing to|so that|in order to|as a result|reasons?|therefore|thus|hence|this is (done|why)|caused by|leads? to|so as to|for (efficiency|simplicity|speed|safety|security)|ensures?|to (ensure|avoid|prevent|make sure|guarantee))\b|,\s+as\s+(?!(?:well|such|a|an|in|of|for|with|part|shown|described|follows|mentioned|noted|seen|discussed|above|below|before|long|soon|far|much|many|expected|usual|opposed)\b)\p{L}/iu;
+const REASON = new RegExp(String.raw`\b(${REASON_MARKERS})\b|,\s+as\s+(?!(?:${AS_NOT_A_REASON})\b)\p{L}`, "iu");
 // A "when" that asks for an occasion is answered by one: "at the beginning of a session", "before…".
-const OCCASION_WORDS =
-  /\b(at the (beginning|start|end|outset) of|at (startup|start-up|exit|load time|run time|runtime|compile time)|before|after|whenever|once|until|during|upon|as soon as|every time|each time|when(?!ever))\b/i;
+const OCCASION_WORDS = new RegExp(`\\b(${OCCASION_MARKERS})\\b`, "i");
 // "…like wasmer, wasmtime, or WAVM", "such as AZW3 or EPUB".
 const LISTS = /[\p{L}\d)]+,\s+[\p{L}\d.-]+(?:\s+[\p{L}\d.-]+)?,?\s+(and|or)\s+[\p{L}\d]/u;
 // A name from code: a call ("glm()", "seq(2,10)"), a dotted or snake_case name ("read.table",
 // "file_test"), a dot file (".RData").
 const CODE_NAME = /\b[A-Za-z_][\w.]*\(|\b[a-z]+[._][a-z_.]*[a-z]\b|(?<![\w.])\.[A-Za-z]\w+/;
-const COPULA = new Set([
-  "is",
-  "are",
-  "was",
-  "were",
-  "refers",
-  "means",
-  "denotes",
-  "describes",
-  "consists",
-  "comprises",
-  "represents",
-]);
+const COPULA = new Set(["is", "are", "was", "were"]);
 
-const NAMES_IT = /\b(called|known\s+as|referred\s+to\s+as|termed|named|dubbed)\b/i;
+const NAMES_IT = new RegExp(String.raw`\b(${NAMING})\b`, "i");
 // "Firefox 3.5", "1.7.x", "version 2", "Word (2007 and newer)": a release named by its number.
 const VERSION = /\b\d+\.(?:\d+|x)\b|\b(?:[Vv]ersion|[Rr]elease|v)\s*\d|\p{Lu}[\p{L}.]*\s+\(?\d{1,4}\b/u;
 
