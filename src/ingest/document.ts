@@ -92,6 +92,13 @@ export function headingText(b: Block): string {
   return b.text.replace(/\s+/g, " ").trim();
 }
 
+/**
+ * Whether a title has a word in it: two letters together, or a numbered section's one-letter name
+ * ("12.3.1 C", a language's section in a programming manual).
+ */
+export const namesSomething = (title: string): boolean =>
+  /\p{L}{2}/u.test(title) || /^\d+(?:\.\d+)+\s+\p{L}$/u.test(title.trim());
+
 // ---------------------------------------------------------------------------------------------
 // markdown -> blocks (for sources whose converter writes markdown: text files, HTML, office)
 
