@@ -9,7 +9,7 @@
 import { getDocumentProxy } from "unpdf";
 import { AppError } from "../errors.ts";
 import { carryBrokenWords } from "./break-hyphens.ts";
-import type { Block } from "./document.ts";
+import { type Block, LOST_TEXT } from "./document.ts";
 import { markFrontHeadings, markSubsections, placeHeadings } from "./heading-match.ts";
 import { leafLines, longLeaves } from "./outline-leaves.ts";
 import { type GlossaryCarry, pageBlocks } from "./pdf-blocks.ts";
@@ -51,6 +51,10 @@ async function openPdf(data: Uint8Array, filename: string, maxImagePixels: numbe
   }
 }
 
+/** Codes pdf.js gives a glyph whose font names no character for it: control codes, U+FFFD. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is looked for
+const UNNAMED_GLYPHS_RE = /[\u0000-\u0008\u000e-\u001f\u007f\ufffd]+/g;
+
 function textItems(items: unknown[]): PdfTextItem[] {
   const out: PdfTextItem[] = [];
   for (const raw of items) {
@@ -58,7 +62,7 @@ function textItems(items: unknown[]): PdfTextItem[] {
     if (typeof it.str !== "string" || !it.transform) continue;
     const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0] = it.transform;
     out.push({
-      str: it.str,
+      str: it.str.replace(UNNAMED_GLYPHS_RE, LOST_TEXT),
       x: e,
       y: f,
       width: it.width ?? 0,
