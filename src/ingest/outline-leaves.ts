@@ -17,13 +17,21 @@ export interface LongLeaf {
   last: number;
 }
 
-/** The leaves of the outline (entries without a deeper entry after them) that span far more pages than its median leaf. */
+/**
+ * The leaves of the outline (entries without a deeper entry after them) that span far more pages
+ * than its median leaf. An entry pointing back before the entries it follows (a broken
+ * destination: "Section Four" at page 1) has no span to measure, and a leaf ends where the next
+ * entry pointing forward begins.
+ */
 export function longLeaves(entries: HeadingEntry[], pageCount: number): LongLeaf[] {
   const leaves: LongLeaf[] = [];
+  let reached = 0;
   for (const [i, e] of entries.entries()) {
+    if (e.page < reached) continue;
+    reached = e.page;
     const next = entries[i + 1];
     if (next && next.level > e.level) continue;
-    const last = next ? Math.max(e.page, next.page) : pageCount;
+    const last = entries.slice(i + 1).find((o) => o.page >= e.page)?.page ?? pageCount;
     leaves.push({ level: e.level, first: e.page, last });
   }
   const spans = leaves.map((l) => l.last - l.first + 1).sort((a, b) => a - b);
@@ -36,7 +44,8 @@ export function longLeaves(entries: HeadingEntry[], pageCount: number): LongLeaf
 
 /**
  * The leaf's own lines, page by page (every other page empty, so page numbers hold): on its first
- * page those after the headings placed there, on its last those before them.
+ * page those after the headings placed there, on its last those before them, and never a line the
+ * outline placed.
  */
 export function leafLines(pages: PdfLine[][], leaf: LongLeaf): PdfLine[][] {
   return pages.map((lines, i) => {
@@ -45,6 +54,6 @@ export function leafLines(pages: PdfLine[][], leaf: LongLeaf): PdfLine[][] {
     const placed = lines.flatMap((l, k) => (l.heading === undefined ? [] : [k]));
     const from = page === leaf.first && placed.length > 0 ? placed[placed.length - 1]! + 1 : 0;
     const to = page === leaf.last && page > leaf.first && placed.length > 0 ? placed[0]! : lines.length;
-    return lines.slice(from, to);
+    return lines.slice(from, to).filter((l) => l.heading === undefined);
   });
 }
