@@ -10,20 +10,30 @@ const LABEL = new RegExp(
 );
 const NUMBERING = /^((\d+|[a-z])(\.\d+)*|[ivxlc]+)[.):]?\s+(?=\S)/;
 
-/** Lowercase letters and digits of a title without its number or label ("" for a bare "Chapter 3"). */
-export function normTitle(title: string): string {
-  const t = title
+const lowered = (title: string) =>
+  title
     .normalize("NFKC")
     .toLowerCase()
     .replace(/[‘’´`]/g, "'")
     .replace(/[“”]/g, '"')
     .replace(/[‐‑‒–—―−]/g, "-")
     .trim();
-  return t
-    .replace(LABEL, "")
-    .replace(NUMBERING, "")
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .trim();
+const words = (t: string) => t.replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+
+/** Lowercase letters and digits of a title without its number or label ("" for a bare "Chapter 3"). */
+export function normTitle(title: string): string {
+  return words(lowered(title).replace(LABEL, "").replace(NUMBERING, ""));
+}
+
+/**
+ * The ways a title may read: without its number or label, and with a leading word of one letter
+ * kept, which is an article or a name ("A Bit of History", "X server connection") as often as a
+ * numbering ("A Title" of an appendix).
+ */
+function titleForms(title: string): string[] {
+  const bare = normTitle(title) || normText(title);
+  const lettered = words(lowered(title).replace(LABEL, ""));
+  return /^[a-z] /.test(lettered) && lettered !== bare ? [bare, lettered] : [bare];
 }
 
 /** Normalised text of a whole page or document, for "is this title printed here". */
@@ -42,8 +52,10 @@ export function numberingDepth(title: string): number {
 
 /** Whether two titles are the same heading (a bare label compares as written, lowercased). */
 export function sameTitle(a: string, b: string): boolean {
-  const x = normTitle(a) || normText(a);
-  const y = normTitle(b) || normText(b);
+  return titleForms(a).some((x) => titleForms(b).some((y) => sameForm(x, y)));
+}
+
+function sameForm(x: string, y: string): boolean {
   if (!x || !y) return false;
   if (x === y) return true;
   const [short, long] = x.length <= y.length ? [x, y] : [y, x];

@@ -92,6 +92,22 @@ export function headingText(b: Block): string {
   return b.text.replace(/\s+/g, " ").trim();
 }
 
+/**
+ * Where a page drew glyphs its text does not name (a formula's symbols in a math font without a
+ * Unicode mapping: "another unit than ε, had you" would read "another unit than , had you"), the
+ * block's text holds this mark, U+FFFC, the object replacement character: a sentence holding it
+ * lost something, and is not taught, quoted or read aloud as it stands.
+ */
+export const LOST_TEXT = "\uFFFC";
+export const hasLostText = (text: string): boolean => text.includes(LOST_TEXT);
+
+/**
+ * Whether a title has a word in it: two letters together, or a numbered section's one-letter name
+ * ("12.3.1 C", a language's section in a programming manual).
+ */
+export const namesSomething = (title: string): boolean =>
+  /\p{L}{2}/u.test(title) || /^\d+(?:\.\d+)+\s+\p{L}$/u.test(title.trim());
+
 // ---------------------------------------------------------------------------------------------
 // markdown -> blocks (for sources whose converter writes markdown: text files, HTML, office)
 

@@ -4,8 +4,9 @@
  * hold (copyright and licence lines, lists or grids of people's names, contents, title lines) is
  * that matter as a whole, its heading and its short introductions included, wherever it stands: a
  * standard's "Frontispiece" (what the standard is in a paragraph, its licence, its leads and
- * contributors) is not a chapter. A preface or foreword is taught, and so is an editor's note that
- * thanks people: names alone are one kind of opening matter, and a front section holds two.
+ * contributors) is not a chapter. A preface or foreword is taught by what it holds (prose, not
+ * opening matter), whatever its title, and so is an editor's note that thanks people: names alone
+ * are one kind of opening matter, and a front section holds two.
  */
 import type { Block, BlockRole } from "./document.ts";
 import { imprintEvidence } from "./front-matter.ts";
@@ -15,9 +16,6 @@ type Roles = (BlockRole | null)[];
 
 /** Roles of opening matter that count as evidence: a section holding mostly these is one of them. */
 const FRONT_ROLES: ReadonlySet<BlockRole> = new Set(["boilerplate", "acknowledgements", "title_page", "toc"]);
-/** Sections taught whatever they hold, numbering ignored. */
-const TAUGHT_HEADING_RE =
-  /^(\d+(\.\d+)*\.?\s+)?(preface|foreword|introduction|overview|(executive )?summary|abstract)\b/i;
 /** Fewer blocks of evidence than this are a line in passing (a section's own copyright note). */
 const MIN_EVIDENCE_BLOCKS = 2;
 /** Share of a section's words that must be opening matter. */
@@ -63,7 +61,7 @@ export function frontSections(blocks: Block[], roles: Roles): void {
   if (blocks.some((b) => b.page != null)) return;
   for (let s = 0; s < blocks.length; s++) {
     const h = blocks[s]!;
-    if (h.kind !== "heading" || roles[s] || TAUGHT_HEADING_RE.test(h.text.trim())) continue;
+    if (h.kind !== "heading" || roles[s]) continue;
     const level = h.level ?? 1;
     let end = blocks.findIndex((o, i) => i > s && o.kind === "heading" && (o.level ?? 1) <= level);
     if (end < 0) end = blocks.length;

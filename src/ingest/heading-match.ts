@@ -76,13 +76,14 @@ const RUN_IN_SENTENCE_RE = /^[^:.]{2,40}:\s+\S.*[.!](\d{1,3}[a-z]?)?$/i;
 
 /**
  * An outline entry made from a paragraph (a converter bookmarking styled paragraphs): its text cut
- * short ("..."), long, a sentence ("Quick link to summary table for RMF tasks, responsibilities,
- * and supporting roles."), or a labelled sentence. Not a heading.
+ * short ("..." after a sentence's words; a short title may trail off: "What ever happened to…"),
+ * long, a sentence ("Quick link to summary table for RMF tasks, responsibilities, and supporting
+ * roles."), or a labelled sentence. Not a heading.
  */
 function isParagraph(title: string): boolean {
   const words = title.split(/\s+/).length;
   return (
-    /(\.\.\.|…)$/.test(title) ||
+    (words >= MIN_SENTENCE_WORDS && /(\.\.\.|…)$/.test(title)) ||
     words > MAX_TITLE_WORDS ||
     (words >= MIN_SENTENCE_WORDS && /[.!]$/.test(title)) ||
     RUN_IN_SENTENCE_RE.test(title)
@@ -325,20 +326,38 @@ export function markFrontHeadings(pages: PdfLine[][], body: { size: number; font
     pages.slice(first).flatMap((lines) => lines.filter((l) => l.heading !== undefined && !l.role).map(style)),
   );
   styles.delete(`${roundSize(body.size)}|${body.font}`);
+  const inStyle = (l: PdfLine) => styles.has(style(l)) && usable(l);
   for (const all of pages.slice(0, first)) {
     const lines = all.filter((l) => !l.role);
     const edge = rightEdges(lines);
-    for (const [i, l] of lines.entries()) {
-      if (!styles.has(style(l)) || !usable(l) || !/\p{L}{2}/u.test(l.text) || /[.,;:]$/.test(l.text)) continue;
-      if (l.text.split(" ").length > MAX_FRONT_HEADING_WORDS) continue;
+    for (let i = 0; i < lines.length; i++) {
+      const l = lines[i]!;
+      if (!inStyle(l) || !/\p{L}{2}/u.test(l.text)) continue;
+      // A heading wrapped over lines: the next lines in its style, right below it.
+      let last = i;
+      while (
+        last - i < MAX_SPAN - 1 &&
+        lines[last + 1] &&
+        inStyle(lines[last + 1]!) &&
+        wrapped(lines[last]!, lines[last + 1]!)
+      )
+        last++;
+      const text = lines
+        .slice(i, last + 1)
+        .map((o) => o.text)
+        .join(" ");
+      if (/[.,;:]$/.test(text) || text.split(" ").length > MAX_FRONT_HEADING_WORDS) continue;
       const prev = lines[i - 1];
-      const next = lines[i + 1];
-      if ((prev && !paragraphBreak(prev, l, edge)) || (next && !paragraphBreak(l, next, edge))) continue;
-      const end = lines.findIndex((o, k) => k > i && styles.has(style(o)));
-      const headed = lines.slice(i + 1, end < 0 ? lines.length : end).reduce((n, o) => n + o.text.split(" ").length, 0);
+      const next = lines[last + 1];
+      if ((prev && !paragraphBreak(prev, l, edge)) || (next && !paragraphBreak(lines[last]!, next, edge))) continue;
+      const end = lines.findIndex((o, k) => k > last && styles.has(style(o)));
+      const headed = lines
+        .slice(last + 1, end < 0 ? lines.length : end)
+        .reduce((n, o) => n + o.text.split(" ").length, 0);
       if (headed < MIN_HEADED_WORDS) continue;
-      l.heading = 1;
+      for (let k = i; k <= last; k++) lines[k]!.heading = 1;
       l.headingStart = true;
+      i = last;
     }
   }
 }

@@ -5,6 +5,7 @@
  * pages by the offset the page-number furniture shows, or else the offset at which most entries'
  * titles are found in the body.
  */
+import { namesSomething } from "./document.ts";
 import { forms, type HeadingEntry } from "./heading-match.ts";
 import { type PdfLine, roundSize } from "./pdf-layout.ts";
 
@@ -57,7 +58,7 @@ function entryOf(l: PdfLine): TocLine | null {
   if (!m) return null;
   const title = (m[1] ?? m[3] ?? "").replace(/\s*\|\s*/g, " ").trim();
   const printed = m[2] ?? m[4] ?? "";
-  if (!pageLabel(printed) || !/\p{L}{2}/u.test(title)) return null;
+  if (!pageLabel(printed) || !namesSomething(title)) return null;
   return { title, printed, x: l.x, y: l.y, size: roundSize(l.size), page: 0 };
 }
 
@@ -114,7 +115,9 @@ function contentsPages(pages: PdfLine[][]): Contents | null {
   let run: Contents | null = null;
   for (let p = 0; p < Math.min(limit, pages.length); p++) {
     const { entries, count, share } = pageEntries(pages[p]!);
-    if (count < MIN_PAGE_ENTRIES || share < MIN_ENTRY_SHARE) {
+    // The last page of a listing may hold its last few entries only (an appendix and its sections).
+    const continues = run !== null && run.last === p && count > 0;
+    if ((count < MIN_PAGE_ENTRIES && !continues) || share < MIN_ENTRY_SHARE) {
       run = null;
       continue;
     }
@@ -289,8 +292,6 @@ export function readContents(pages: PdfLine[][]): HeadingEntry[] {
   const roman = offset(true);
   const level = levels(contents.entries);
   const out: HeadingEntry[] = [];
-  const heading = contentsTitle(pages[contents.first - 1]!, contents.entries[0]!);
-  if (heading) out.push({ title: heading, level: 1, page: contents.first });
   for (const [i, e] of contents.entries.entries()) {
     const label = pageLabel(e.printed)!;
     const offset = label.roman ? roman : arabic;
@@ -299,6 +300,13 @@ export function readContents(pages: PdfLine[][]): HeadingEntry[] {
     // An entry pointing into the contents themselves (or outside the file) is not a heading there.
     if (page < 1 || page > pages.length || (page >= contents.first && page <= contents.last)) continue;
     out.push({ title: e.title, level: level[i]!, page });
+  }
+  // The contents' own title goes in page order: entries of pages before it (a preface at page v)
+  // would otherwise point back and be looked for on the contents page, where their entry stands.
+  const heading = contentsTitle(pages[contents.first - 1]!, contents.entries[0]!);
+  if (heading) {
+    const at = out.findIndex((e) => e.page > contents.first);
+    out.splice(at < 0 ? out.length : at, 0, { title: heading, level: 1, page: contents.first });
   }
   return out;
 }

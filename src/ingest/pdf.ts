@@ -9,8 +9,9 @@
 import { getDocumentProxy } from "unpdf";
 import { AppError } from "../errors.ts";
 import { carryBrokenWords } from "./break-hyphens.ts";
-import type { Block } from "./document.ts";
+import { type Block, LOST_TEXT } from "./document.ts";
 import { markFrontHeadings, markSubsections, placeHeadings } from "./heading-match.ts";
+import { leafLines, longLeaves } from "./outline-leaves.ts";
 import { type GlossaryCarry, pageBlocks } from "./pdf-blocks.ts";
 import type { PdfDocument } from "./pdf-document.ts";
 import { joinDropCaps } from "./pdf-drop-caps.ts";
@@ -50,6 +51,10 @@ async function openPdf(data: Uint8Array, filename: string, maxImagePixels: numbe
   }
 }
 
+/** Codes pdf.js gives a glyph whose font names no character for it: control codes, U+FFFD. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is looked for
+const UNNAMED_GLYPHS_RE = /[\u0000-\u0008\u000e-\u001f\u007f\ufffd]+/g;
+
 function textItems(items: unknown[]): PdfTextItem[] {
   const out: PdfTextItem[] = [];
   for (const raw of items) {
@@ -57,7 +62,7 @@ function textItems(items: unknown[]): PdfTextItem[] {
     if (typeof it.str !== "string" || !it.transform) continue;
     const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0] = it.transform;
     out.push({
-      str: it.str,
+      str: it.str.replace(UNNAMED_GLYPHS_RE, LOST_TEXT),
       x: e,
       y: f,
       width: it.width ?? 0,
@@ -133,29 +138,47 @@ async function markAllHeadings(
   useOutline: boolean,
 ): Promise<void> {
   const outline = useOutline ? await readOutline(pdf) : [];
+  const regular = bodyFont(pages);
   if (outline.length > 0) {
     placeHeadings(outline, pages, { synthesize: true, body });
+    // A leaf far longer than the others has headings of its own, found as without an outline, below it.
+    for (const leaf of longLeaves(outline, pages.length)) {
+      const own = leafLines(pages, leaf);
+      await markLayoutHeadings(pdf, own, body, regular, monospace);
+      for (const l of own.flat()) if (l.heading !== undefined) l.heading = Math.min(leaf.level + l.heading, 6);
+    }
     return;
   }
-  const clear = () => {
-    for (const lines of pages)
-      for (const l of lines) {
-        delete l.heading;
-        delete l.headingStart;
-      }
-  };
   const contents = readContents(pages);
   if (contents.length > 0) {
     if (placeHeadings(contents, pages, { synthesize: false, body }) >= contents.length * MIN_CONTENTS_FOUND) {
-      clear();
+      clearHeadings(pages);
       placeHeadings(contents, pages, { synthesize: true, body });
       markSubsections(pages);
-      markFrontHeadings(pages, { size: body, font: bodyFont(pages) });
+      markFrontHeadings(pages, { size: body, font: regular });
       return;
     }
-    clear();
+    clearHeadings(pages);
   }
-  const regular = bodyFont(pages);
+  await markLayoutHeadings(pdf, pages, body, regular, monospace);
+}
+
+function clearHeadings(pages: PdfLine[][]): void {
+  for (const lines of pages)
+    for (const l of lines) {
+      delete l.heading;
+      delete l.headingStart;
+    }
+}
+
+/** Headings from numbering and typography; a first pass asks which fonts would make one if bold. */
+async function markLayoutHeadings(
+  pdf: PdfDocument,
+  pages: PdfLine[][],
+  body: number,
+  regular: string,
+  monospace: Set<string>,
+): Promise<void> {
   const wanted = new Map<string, number>();
   markHeadings(
     pages,
@@ -167,7 +190,7 @@ async function markAllHeadings(
     monospace,
   );
   const bold = await boldFonts(pdf, wanted);
-  clear();
+  clearHeadings(pages);
   markHeadings(pages, body, (font) => bold.has(font), monospace);
 }
 

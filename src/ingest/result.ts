@@ -3,7 +3,14 @@
  * each block its role, and derives the markdown and segments from the one model.
  */
 import { cleanBlocks } from "./clean-text.ts";
-import { type Block, blocksToMarkdown, FURNITURE_ROLES, headingPaths, markdownToBlocks } from "./document.ts";
+import {
+  type Block,
+  blocksToMarkdown,
+  FURNITURE_ROLES,
+  headingPaths,
+  markdownToBlocks,
+  namesSomething,
+} from "./document.ts";
 import { assignRoles } from "./roles.ts";
 import type { ExtractResult, Segment } from "./types.ts";
 
@@ -75,7 +82,7 @@ export function resultOfMarkdown(
  */
 const IDENTIFIER_RE = /^[\p{N}\p{P}\p{S}\s]*$|^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$|^[0-9a-f]{16,}$/iu;
 const asParagraphIfNoWords = (b: Block): Block =>
-  b.kind === "heading" && (IDENTIFIER_RE.test(b.text.trim()) || !/\p{L}{2}/u.test(b.text))
+  b.kind === "heading" && (IDENTIFIER_RE.test(b.text.trim()) || !namesSomething(b.text))
     ? { ...b, kind: "paragraph", level: undefined }
     : b;
 

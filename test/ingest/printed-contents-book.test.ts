@@ -152,3 +152,76 @@ describe("a report whose contents list only its chapters", () => {
     );
   });
 });
+
+/**
+ * A report whose front heading and one contents entry wrap over two lines, whose contents end on a
+ * page holding only the appendix's two entries, list a preface printed before them, name a section
+ * by one letter ("2.1 C", as a programming manual names a language's section) and an appendix by a
+ * title that trails off ("What ever happened to…", as OWASP ASVS 3.0.1 does).
+ */
+async function reportWithWrappedLines(): Promise<Uint8Array> {
+  const heading = (text: string, size = 14): LineSpec => ({ text, size, bold: true });
+  const SECTIONS: [string, number, number][] = [
+    ["1 Tides", 1, 14],
+    ["1.1 Spring tides", 2, 12],
+    ["1.2 Sand and gravel beaches along the western shore of the lake", 3, 12],
+    ["2 Currents", 5, 14],
+    ["2.1 C", 6, 12],
+    ["3 Shores", 9, 14],
+    ["3.1 Cliffs", 10, 12],
+    ["A What ever happened to…", 13, 14],
+    ["A.1 Terms", 14, 12],
+  ];
+  const body = Array.from({ length: 14 }, (_, i) => {
+    const title = SECTIONS.find(([, p]) => p === i + 1);
+    return { lines: [...(title ? [heading(title[0], title[2])] : []), ...prose(14, `p${i}`)], folio: String(i + 1) };
+  });
+  const entry = ([title, page, size]: [string, number, number]): LineSpec => ({
+    text: `${title}   ${page}`,
+    x: size === 14 ? 70 : 100,
+  });
+  const pages = [
+    { lines: [{ text: "The Tides of Lake Morrow", size: 26, bold: true }] },
+    {
+      lines: [heading("Notes to Reviewers and"), heading("the Public Comment Period"), ...prose(12, "notes")],
+      folio: "ii",
+    },
+    { lines: [heading("Preface"), ...prose(12, "preface")], folio: "iii" },
+    {
+      lines: [
+        { text: "Contents", size: 18, bold: true },
+        { text: "", gap: 24 },
+        { text: "Preface   iii", x: 70 },
+        ...SECTIONS.slice(0, 2).map(entry),
+        { text: "1.2 Sand and gravel beaches along the western", x: 100 },
+        { text: "shore of the lake   3", x: 100 },
+        ...SECTIONS.slice(3, 7).map(entry),
+      ],
+      folio: "iv",
+    },
+    { lines: SECTIONS.slice(7).map(entry), folio: "v" },
+    ...body,
+  ];
+  return linesPdf(pages);
+}
+
+describe("a report whose headings and contents entries wrap", () => {
+  test("a wrapped front heading, the preface, a wrapped entry, a one-letter section, a title ending in an ellipsis and the contents' short last page are all headings", async () => {
+    const path = await tmp.write("wrapped.pdf", await reportWithWrappedLines());
+    const r = await extractPdf(path, "wrapped.pdf", LIMITS, { outline: false });
+    expect(headings(r.blocks)).toEqual([
+      { text: "Notes to Reviewers and the Public Comment Period", level: 1, page: 2 },
+      { text: "Preface", level: 1, page: 3 },
+      { text: "Contents", level: 1, page: 4 },
+      { text: "1 Tides", level: 1, page: 6 },
+      { text: "1.1 Spring tides", level: 2, page: 7 },
+      { text: "1.2 Sand and gravel beaches along the western shore of the lake", level: 2, page: 8 },
+      { text: "2 Currents", level: 1, page: 10 },
+      { text: "2.1 C", level: 2, page: 11 },
+      { text: "3 Shores", level: 1, page: 14 },
+      { text: "3.1 Cliffs", level: 2, page: 15 },
+      { text: "A What ever happened to…", level: 1, page: 18 },
+      { text: "A.1 Terms", level: 2, page: 19 },
+    ]);
+  });
+});

@@ -6,6 +6,7 @@
  * rules beyond key-term coverage: a name the passages never use.
  */
 import { describe, expect, test } from "bun:test";
+import { LOST_TEXT } from "../../src/ingest/document.ts";
 import { extractiveAnswer, NOT_ANSWERED } from "../../src/llm/extractive/answer.ts";
 import { keyTermSupport } from "../../src/llm/extractive/answer-sentences.ts";
 import { keyTerms, MIN_SUPPORT, requirements } from "../../src/llm/extractive/answer-terms.ts";
@@ -26,6 +27,14 @@ describe("extraction seams", () => {
     expect(answer("What batch size is used to train the DPR model in the main experiments?", text)).toBe(
       "The DPR model used in our main experiments is trained using the in-batch negative setting with a batch size of 128 and one additional BM25 negative passage per question. [1]",
     );
+  });
+
+  test("a sentence holding the lost-text mark (a glyph with no character) is not quoted", () => {
+    const text = [
+      `Since the fundamental unit depends on the random seed, you could have obtained another unit than ${LOST_TEXT}, had you not reset the random seed.`,
+      "The fundamental unit depends on the random seed because the class group algorithm draws random relations.",
+    ].join(" ");
+    expect(answer("Why does the fundamental unit depend on the random seed?", text)).not.toContain(LOST_TEXT);
   });
 
   test("a drop cap extracted as its own block is joined back to its word", () => {

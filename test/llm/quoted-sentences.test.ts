@@ -8,6 +8,7 @@
  * do not show it.
  */
 import { beforeAll, expect, test } from "bun:test";
+import { hasLostText, LOST_TEXT } from "../../src/ingest/document.ts";
 import { type ChapterSummary, writeExamQuestions, writeStudyGuide } from "../../src/llm/artefacts.ts";
 import { createLlm } from "../../src/llm/create.ts";
 import type { Llm } from "../../src/llm/types.ts";
@@ -132,4 +133,20 @@ A maintainer tests a new binary package by installing it in a clean chroot befor
     expect(texts.filter((t) => t.includes(opening))).toEqual([]);
     expect(lines.filter((t) => t.includes(opening))).toEqual([]);
   }
+});
+
+test("no item quotes a sentence holding the mark ingest leaves where a glyph had no text", async () => {
+  const texts = await examTexts(
+    "Units of quadratic fields",
+    `## Units of quadratic fields
+
+A quadratic field is a number field of degree two over the rational numbers.
+Since the fundamental unit depends on the random seed, you could have obtained another unit than ${LOST_TEXT}, had you not reset the seed.
+The fundamental unit of a real quadratic field generates its unit group together with minus one.
+The regulator of the quadratic field is close to ${LOST_TEXT} so the fundamental unit is large.
+The regulator of a quadratic field is the logarithm of its fundamental unit.
+The class number of a quadratic field counts the classes of its ideals up to principal ideals.`,
+    ["quadratic field", "fundamental unit", "regulator", "random seed", "class number"],
+  );
+  expect(texts.filter((t) => hasLostText(t))).toEqual([]);
 });

@@ -10,7 +10,7 @@
  */
 
 import { type Rejoiner, rejoiner, rejoinHyphenated } from "../../ingest/clean-text.ts";
-import type { BlockRole } from "../../ingest/document.ts";
+import { type BlockRole, hasLostText } from "../../ingest/document.ts";
 import { splitSentences } from "../../ingest/sentences.ts";
 import type { Passage } from "../types.ts";
 import { abbreviations, coverage, type KeyTerm, readTerms, termsOf, withAbbreviations } from "./answer-terms.ts";
@@ -178,7 +178,7 @@ function sentencesOfBlock(block: string): string[] {
   return out.map((s) => s.replaceAll(DOT, "."));
 }
 
-/** A sentence that can be quoted as it stands. */
+/** A sentence that can be quoted as it stands: whole, and holding all the page printed. */
 function isWhole(s: string): boolean {
   const n = wordCount(s);
   const letters = s.match(/\p{L}/gu)?.length ?? 0;
@@ -188,6 +188,7 @@ function isWhole(s: string): boolean {
     (STARTS_SENTENCE.test(s) || STARTS_WITH_CODE.test(s)) &&
     ENDS_SENTENCE.test(s) &&
     !TABLE_ROW.test(s) &&
+    !hasLostText(s) &&
     letters >= s.length * 0.5
   );
 }

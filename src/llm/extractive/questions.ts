@@ -8,6 +8,7 @@
  * item checks (artefacts/item-checks.ts) or the next one is taken.
  */
 
+import { hasLostText } from "../../ingest/document.ts";
 import { getOrCreate } from "../../util.ts";
 import { answerLeaks, nearDuplicate, promptStems } from "../artefacts/checks.ts";
 import {
@@ -141,13 +142,14 @@ export const inlineForm = (s: string) =>
 // A caption ("Table 2: …", "Figure 1: …") labels a picture the learner cannot see. A question the
 // text asks ("How can we compare two graphs …?") states nothing to be true or to complete. A comma
 // after a space marks a hole where the source had something the text lost ("another unit than ,
-// had you": a formula set as a picture). One that announces what follows it ("… as follows.") is empty
-// without the code or list an item does not show.
+// had you": a formula set as a picture); so does the mark ingest leaves where a glyph had no text. One
+// that announces what follows it ("… as follows.") is empty without the code or list an item does not show.
 const whole = (s: Sentence) =>
   /^["“‘]?[\p{Lu}\d]/u.test(s.text) &&
   /[.!]["”’)]?$/.test(s.text) &&
   !/\s[,;]/.test(s.text) &&
   !needsExhibit(s.text) &&
+  !hasLostText(s.text) &&
   !/^(table|figure|fig\.|listing|algorithm)\s*\d+[.:]/i.test(s.text);
 
 function build(

@@ -2,6 +2,7 @@
 
 import { stemmer } from "stemmer";
 import { eng } from "stopword";
+import { hasLostText } from "../../ingest/document.ts";
 import { splitSentences } from "../../ingest/sentences.ts";
 import { sectionTitle } from "../../util.ts";
 import type { Passage } from "../types.ts";
@@ -213,6 +214,7 @@ export const isProse = (s: string) => {
     !/\|/.test(s) &&
     !CODE.test(s) &&
     !CAPTION.test(s) &&
+    !hasLostText(s) &&
     letters >= s.length * 0.6 &&
     (s.match(/\d/g)?.length ?? 0) < s.length / 4
   );
