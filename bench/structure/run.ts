@@ -219,7 +219,7 @@ function courseTable(half: Half, figures: CourseFigures[]): void {
       String(f.chapters),
       ...kinds.map((k) => `${f.frontBack[k][0]}/${f.frontBack[k][1]}`),
       String(f.shared),
-      `${f.boundaries[0]}/${f.boundaries[1]}`,
+      `${f.boundaries[0]}/${f.boundaries[1]}${f.split ? ` (+${f.split} split)` : ""}`,
       f.spans.longest.toFixed(2),
       `${f.spans.appendix}/${f.spans.body}`,
       f.seconds.toFixed(0),
