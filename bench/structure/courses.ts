@@ -11,6 +11,8 @@
  *     in two neighbouring ones, as bench/quality does with the regions it reads, and not so in the
  *     body's pages (a section title that the contents page also lists is taught from the body); a
  *     study guide's heading naming a course chapter is that chapter's title, not a sentence taught;
+ *     and "planned": the words the chapters' planned sections read from those pages, of all they
+ *     read (what a model's chapter prompt holds as the chapter's own sections);
  *   - shared: content sentences (5+ words) that appear in more than one chapter;
  *   - boundaries: chapters after the first that open within a page of a truth heading of level 1 or
  *     2 (a part or chapter of the outline or contents page), where a chapter opens where its first
@@ -115,7 +117,7 @@ export interface CourseFigures {
   error?: string;
   chapters: number;
   /** Items holding a front/back sentence, of all items, per kind. */
-  frontBack: Record<"chapters" | "quiz" | "exam" | "cards" | "guide" | "podcast", [number, number]>;
+  frontBack: Record<"chapters" | "planned" | "quiz" | "exam" | "cards" | "guide" | "podcast", [number, number]>;
   shared: number;
   /**
    * Chapter boundaries (after the first chapter) on a part or chapter of the truth, of those placed;
@@ -159,7 +161,15 @@ const failed = (name: string, error: string, build: number): CourseFigures => ({
   name,
   error,
   chapters: 0,
-  frontBack: { chapters: [0, 0], quiz: [0, 0], exam: [0, 0], cards: [0, 0], guide: [0, 0], podcast: [0, 0] },
+  frontBack: {
+    chapters: [0, 0],
+    planned: [0, 0],
+    quiz: [0, 0],
+    exam: [0, 0],
+    cards: [0, 0],
+    guide: [0, 0],
+    podcast: [0, 0],
+  },
   shared: 0,
   boundaries: [0, 0],
   split: 0,
@@ -270,6 +280,10 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
         const planned = (course.body.outline?.chapters ?? []) as { parts?: ChapterPart[] }[];
         const inAppendix = appendixPages(doc.path, truth);
         const spans: { words: number; appendixWords: number }[] = [];
+        // Words the chapters' planned sections read from front/back pages, of all they read: what a
+        // model's chapter prompt would hold as the chapter's own sections.
+        const plannedWords: [number, number] = [0, 0];
+        const frontBackPages = new Map<number, string>();
         for (const c of planned) {
           const read: Paragraph[] = [];
           for (const part of c.parts ?? [])
@@ -277,11 +291,19 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
           const counted = read.map((p) => ({
             n: words(p.text).length,
             appendix: p.page !== null && inAppendix(p.page),
+            frontBack: p.page !== null && truthClass(labels, p.page) !== "body",
           }));
           spans.push({
             words: counted.reduce((a, p) => a + p.n, 0),
             appendixWords: counted.reduce((a, p) => a + (p.appendix ? p.n : 0), 0),
           });
+          for (const p of counted) {
+            plannedWords[1] += p.n;
+            if (p.frontBack) plannedWords[0] += p.n;
+          }
+          for (const [k, p] of read.entries())
+            if (counted[k]!.frontBack && counted[k]!.n > 0 && !frontBackPages.has(p.page!))
+              frontBackPages.set(p.page!, p.text.slice(0, 80));
         }
         // A part or chapter of the book over twice an average course chapter is split by the
         // planner (no chapter over twice the average): a chapter opening inside it is counted apart.
@@ -318,6 +340,7 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
             notes.push(`split: chapter ${k + 2} (${chapters[k + 1]?.title}) opens on page ${page}, inside a long one`);
           } else notes.push(`boundary off: chapter ${k + 2} (${chapters[k + 1]?.title}) opens on page ${page}`);
         }
+        for (const [page, text] of frontBackPages) notes.push(`planned from front/back page ${page}: ${text}`);
         await Bun.write(
           join(outDir, `${doc.name}.md`),
           chapters.map((c) => `# ${c.title}\n\n${c.content}`).join("\n\n"),
@@ -328,6 +351,7 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
           chapters: chapters.length,
           frontBack: {
             chapters: [perChapter.filter((ss) => ss.some(flagged)).length, chapters.length],
+            planned: plannedWords,
             quiz: count(chapters.flatMap((c) => c.quiz?.questions ?? [])),
             exam: count(examItems),
             cards: count(cards),

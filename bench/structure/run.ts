@@ -202,7 +202,7 @@ function courseTable(half: Half, figures: CourseFigures[]): void {
   console.log(
     `\n== ${half.toUpperCase()}: courses from book-length PDFs, built-in engine (front/back items of all items)`,
   );
-  const kinds = ["chapters", "quiz", "exam", "cards", "guide", "podcast"] as const;
+  const kinds = ["chapters", "planned", "quiz", "exam", "cards", "guide", "podcast"] as const;
   const total = Object.fromEntries(kinds.map((k) => [k, [0, 0]])) as Record<(typeof kinds)[number], number[]>;
   let shared = 0;
   let onBooks = 0;
