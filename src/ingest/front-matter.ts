@@ -304,6 +304,35 @@ export function sectionLicences(blocks: Block[], roles: Roles): void {
   });
 }
 
+/** A copyright notice: "copyright (C) 1997-2021", "Copyright © 2016", "© 1989". */
+const NOTICE_RE = /(?:\bcopyright\b\s*(?:\(c\)|©)?|©)\s*(?:1[89]|20)\d\d/gi;
+/** A section holding this many notices, one at least every this many words, lists notices. */
+const MIN_NOTICES = 3;
+const WORDS_PER_NOTICE = 300;
+
+/**
+ * A section made of copyright notices (a manual's closing "Copyright and credits": who holds each
+ * part of the code, under which terms, whom it thanks): as dense in dated copyright lines as an
+ * imprint page, where prose about copyright names it without dating it. All of it is boilerplate.
+ */
+export function noticeSections(blocks: Block[], roles: Roles): void {
+  const teaching = (i: number) => !roles[i] || roles[i] === "body" || roles[i] === "appendix";
+  blocks.forEach((b, start) => {
+    if (b.kind !== "heading" || !teaching(start)) return;
+    const level = b.level ?? 1;
+    let end = blocks.findIndex((o, i) => i > start && o.kind === "heading" && (o.level ?? 1) <= level);
+    if (end < 0) end = blocks.length;
+    const text = blocks
+      .slice(start, end)
+      .filter((o, k) => teaching(start + k) && !isFurniture(o))
+      .map((o) => o.text)
+      .join("\n");
+    const notices = text.match(NOTICE_RE)?.length ?? 0;
+    if (notices < MIN_NOTICES || wordsIn(text) > notices * WORDS_PER_NOTICE) return;
+    for (let i = start; i < end; i++) if (teaching(i) && !isFurniture(blocks[i]!)) roles[i] = "boilerplate";
+  });
+}
+
 /** Most lines a cover or title block holds. */
 const OPENING_LINES = 8;
 

@@ -86,6 +86,73 @@ describe("pages built to show one mechanism", () => {
     expect(blocks.filter((b) => b.page === 10 && b.role !== "body")).toEqual([]);
   });
 
+  test("contents entries are contents however long their leaders, set as code, wrapped or under a heading of their own at the back", () => {
+    // As DEV's SBCL manual, GNU Prolog and GCL set them: a short title's leaders run past 160
+    // characters, a title wraps onto lines before its leader line, a monospaced manual sets entries
+    // as code, and a "Short Contents" closes the book.
+    const leaders = (title: string, page: number) => `${title} ${". ".repeat(Math.max(4, 80 - title.length))}${page}`;
+    const c = (text: string, page: number) => block("code", text, { page });
+    const blocks = paged([
+      h("Contents", 2),
+      p(leaders("4.2 Handling of Types", 19), 2),
+      p(leaders("4.2.1 Declarations as Assertions", 19), 2),
+      p("8.1.1 var/1, nonvar/1, atom/1, integer/1, float/1, number/1, atomic/1,", 2),
+      c("compound/1, callable/1, ground/1, is list/1, list/1,", 2),
+      p(leaders("partial list/1, list or partial list/1 - type testing", 55), 2),
+      p(leaders("4.3 Compiler Policy", 21), 2),
+      h("1 Introduction", 3),
+      ...Array.from({ length: 9 }, (_, i) => prosePage(`topic ${i + 1}`, i + 3)),
+      h("Short Contents", 12),
+      c(leaders("1 Numbers", 1), 12),
+      p(leaders("2 Sequences and Arrays and Hash Tables", 15), 12),
+      c(`${leaders("13 Doc", 97)}\n${leaders("14 Type", 99)}`, 12),
+    ]);
+    expect(blocks.filter((b) => b.page === 2 || b.page === 12).filter((b) => b.role !== "toc")).toEqual([]);
+    expect(blocks.filter((b) => b.page! > 2 && b.page! < 12 && b.role !== "body")).toEqual([]);
+  });
+
+  test("a chapter opening with its own short contents stays a chapter", () => {
+    const leaders = (title: string, page: number) => `${title} ${". ".repeat(30)}${page}`;
+    const blocks = paged([
+      ...Array.from({ length: 4 }, (_, i) => prosePage(`topic ${i + 1}`, i + 1)),
+      h("5 Graphs", 5),
+      p(leaders("5.1 Paths", 5), 5),
+      p(leaders("5.2 Trees", 6), 5),
+      p(leaders("5.3 Cycles", 7), 5),
+      prosePage("graph", 5),
+      ...Array.from({ length: 4 }, (_, i) => prosePage(`more ${i + 1}`, i + 6)),
+    ]);
+    expect(roleOf(blocks, "5 Graphs")).toBe("body");
+    expect(roleOf(blocks, "5.2 Trees")).toBe("toc");
+  });
+
+  test("a closing section of copyright notices is boilerplate; an essay on copyright with its own notice is taught", () => {
+    // As DEV's Gmsh manual closes: "Appendix H Copyright and credits", sixteen dated notices in 1,540 words.
+    const essay = (page: number) =>
+      p(
+        "The law of copyright gives an author control over copies of a work, and the essays in this book ask whether that control still serves readers when copying costs nothing. Copyright was once a rule for printers; now it reaches every reader who owns a computer.",
+        page,
+      );
+    const blocks = paged([
+      ...Array.from({ length: 14 }, (_, i) => (i % 2 ? essay(i + 1) : prosePage(`idea ${i + 1}`, i + 1))),
+      p("Copyright © 2002 Free Software Foundation. Verbatim copying of this essay is permitted in any medium.", 14),
+      h("Appendix H Copyright and credits", 15),
+      block(
+        "code",
+        [
+          "Gmsh is copyright (C) 1997-2021 Christophe Geuzaine and Jean-Francois Remacle.",
+          "Code contributions to Gmsh have been provided by many people; see the source for the list.",
+          "The TetGen/BR code is copyright (c) 2016 Hang Si, Weierstrass Institute. It is relicensed under the terms of LICENSE.txt.",
+          "The GIF and PPM routines are based on code copyright (C) 1989, 1991, Jef Poskanzer. Permission to use, copy, modify, and distribute this software and its documentation for any purpose is hereby granted.",
+          "Special thanks to the many users who reported bugs and suggested improvements over the years.",
+        ].join("\n"),
+        { page: 15 },
+      ),
+    ]);
+    expect(blocks.filter((b) => b.page === 15 && b.role !== "boilerplate")).toEqual([]);
+    expect(blocks.filter((b) => b.page! < 15 && b.role !== "body").map((b) => b.text)).toEqual([]);
+  });
+
   const LICENCE = [
     "Example Public License, Version 1, March 2001. Copyright (C) 2001 Example Foundation, Inc. Everyone is permitted to copy and distribute verbatim copies of this license document, but changing it is not allowed.",
     "1. The licensor hereby grants the licensee a royalty-free licence to copy the work, provided that the licensee shall keep this notice intact on every copy it distributes.",
