@@ -25,6 +25,10 @@ const prosePage = (topic: string, page: number) =>
     page,
   );
 
+/** Fourteen pages of a book of essays: pages of prose, every other one the page of an essay saying `essay`. */
+const essayPages = (essay: string) =>
+  Array.from({ length: 14 }, (_, i) => (i % 2 ? p(essay, i + 1) : prosePage(`idea ${i + 1}`, i + 1)));
+
 describe("headings that name their role", () => {
   test.each([
     ["Dedication", "title_page"],
@@ -128,13 +132,10 @@ describe("pages built to show one mechanism", () => {
 
   test("a closing section of copyright notices is boilerplate; an essay on copyright with its own notice is taught", () => {
     // As DEV's Gmsh manual closes: "Appendix H Copyright and credits", sixteen dated notices in 1,540 words.
-    const essay = (page: number) =>
-      p(
-        "The law of copyright gives an author control over copies of a work, and the essays in this book ask whether that control still serves readers when copying costs nothing. Copyright was once a rule for printers; now it reaches every reader who owns a computer.",
-        page,
-      );
     const blocks = paged([
-      ...Array.from({ length: 14 }, (_, i) => (i % 2 ? essay(i + 1) : prosePage(`idea ${i + 1}`, i + 1))),
+      ...essayPages(
+        "The law of copyright gives an author control over copies of a work, and the essays in this book ask whether that control still serves readers when copying costs nothing. Copyright was once a rule for printers; now it reaches every reader who owns a computer.",
+      ),
       p("Copyright © 2002 Free Software Foundation. Verbatim copying of this essay is permitted in any medium.", 14),
       h("Appendix H Copyright and credits", 15),
       block(
@@ -163,13 +164,10 @@ describe("pages built to show one mechanism", () => {
   ];
 
   test("a licence appended after the body is boilerplate, while an essay about licences is taught", () => {
-    const essay = (page: number) =>
-      p(
-        "Free software licences let every user copy, study and share a program, and the copyright holder uses the licence to keep those freedoms for the users who come later. An essay that explains why that matters is part of the book.",
-        page,
-      );
     const blocks = paged([
-      ...Array.from({ length: 14 }, (_, i) => (i % 2 ? essay(i + 1) : prosePage(`idea ${i + 1}`, i + 1))),
+      ...essayPages(
+        "Free software licences let every user copy, study and share a program, and the copyright holder uses the licence to keep those freedoms for the users who come later. An essay that explains why that matters is part of the book.",
+      ),
       h("Example Public License", 15),
       ...LICENCE.flatMap((t) => [p(t, 15), p(t.replace(/^\d\./, "6."), 16)]),
     ]);
