@@ -151,6 +151,17 @@ function namedRole(p: Page, blocks: Block[], headingRole: (text: string) => Bloc
   return headingRole(first.text);
 }
 
+/** A grant of licence terms: "you may redistribute it and/or modify it under the terms of …". */
+const GRANT_RE = /\b(may|free to) (redistribute|copy|modify|share)\b|\bredistribute (it )?and\/or modify\b/i;
+/** Most words a licence statement standing alone on a front page holds (a full licence is a section of its own). */
+const MAX_GRANT_WORDS = 150;
+
+/** A front page that only states the book's licence: short, naming a licence and granting its terms. */
+const grantsLicence = (p: Page) => {
+  const text = p.lines.join("\n");
+  return p.words <= MAX_GRANT_WORDS && LICENCE_NAME_RE.test(text) && GRANT_RE.test(text);
+};
+
 /**
  * The pages of a paginated document before its first page of running prose (the front zone), and
  * its index pages at the back, given roles by what each page is. The front zone is at most half
@@ -192,6 +203,8 @@ export function pageRoles(blocks: Block[], roles: Roles, headingRole: (text: str
   const front = bodyStart < 0 ? pages.slice(0, 1) : pages.slice(0, bodyStart);
   /** What a page before the first page of prose is, by its own evidence. */
   const frontRole = (p: Page, k: number): BlockRole | null => {
+    // Before what it names: a book's licence given as its "Abstract" is its licence.
+    if (grantsLicence(p)) return "boilerplate";
     const named = namedRole(p, blocks, headingRole);
     if (named) return named;
     if (isNamesPage(p, blocks)) return "acknowledgements";

@@ -175,6 +175,27 @@ describe("pages built to show one mechanism", () => {
     expect(blocks.filter((b) => b.page! < 15 && b.role !== "body").map((b) => b.text)).toEqual([]);
   });
 
+  test("a front page stating only the book's licence is boilerplate, though it is called Abstract; an abstract of prose is taught", () => {
+    // As DEV's Debian Reference gives its licence, alone on the page after its lists of tables.
+    const book = (second: Block[]) =>
+      paged([
+        p("A Reference for Example Systems", 1),
+        ...second,
+        h("1 Tutorials", 3),
+        ...Array.from({ length: 8 }, (_, i) => prosePage(`chapter ${i + 1}`, i + 3)),
+      ]);
+    const licence = book([
+      p("Abstract", 2),
+      p(
+        "This book is free; you may redistribute it and/or modify it under the terms of the GNU General Public License of any version compliant to the Debian Free Software Guidelines (DFSG).",
+        2,
+      ),
+    ]);
+    expect(licence.filter((b) => b.page === 2).map((b) => b.role)).toEqual(["boilerplate", "boilerplate"]);
+    const abstract = book([p("Abstract", 2), prosePage("abstract", 2)]);
+    expect(roleOf(abstract, "The abstract is")).toBe("abstract");
+  });
+
   test("keywords under their own heading are title matter; the unheaded summary after them and a manual's numbered Keywords section are taught", () => {
     const blocks = paged([
       p("A Report on Example Systems", 1),
