@@ -104,8 +104,8 @@ const isWrappedEntry = (b: Block) =>
   !b.text.includes("\n") &&
   b.text.length <= MAX_ENTRY_CHARS &&
   !/[.!?:]$/.test(b.text.trim());
-/** Most blocks an entry's title wraps onto before its leader line. */
-const MAX_WRAPPED_BLOCKS = 2;
+/** Most blocks an entry's title wraps onto before its leader line (GNU Prolog lists ten predicates in one entry, over five lines). */
+const MAX_WRAPPED_BLOCKS = 4;
 
 const isText = (b: Block) => b.kind === "paragraph" || b.kind === "list_item" || b.kind === "reference";
 const isFurniture = (b: Block) => b.role === "header_footer" || b.role === "page_number";

@@ -96,12 +96,14 @@ describe("pages built to show one mechanism", () => {
     // as code, and a "Short Contents" closes the book.
     const leaders = (title: string, page: number) => `${title} ${". ".repeat(Math.max(4, 80 - title.length))}${page}`;
     const c = (text: string, page: number) => block("code", text, { page });
+    // No "Contents" heading over them: the entries alone say what they are.
     const blocks = paged([
-      h("Contents", 2),
       p(leaders("4.2 Handling of Types", 19), 2),
       p(leaders("4.2.1 Declarations as Assertions", 19), 2),
       p("8.1.1 var/1, nonvar/1, atom/1, integer/1, float/1, number/1, atomic/1,", 2),
       c("compound/1, callable/1, ground/1, is list/1, list/1,", 2),
+      p("(#==>)/2 - constraint imply, (#\\==>)/2 - constraint not imply,", 2),
+      p("(#/\\)/2 - constraint AND, (#\\/\\)/2 - constraint NAND,", 2),
       p(leaders("partial list/1, list or partial list/1 - type testing", 55), 2),
       p(leaders("4.3 Compiler Policy", 21), 2),
       h("1 Introduction", 3),
