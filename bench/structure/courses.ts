@@ -11,6 +11,8 @@
  *     in two neighbouring ones, as bench/quality does with the regions it reads, and not so in the
  *     body's pages (a section title that the contents page also lists is taught from the body); a
  *     study guide's heading naming a course chapter is that chapter's title, not a sentence taught;
+ *     and "planned": the words the chapters' planned sections read from those pages, of all they
+ *     read (what a model's chapter prompt holds as the chapter's own sections);
  *   - shared: content sentences (5+ words) that appear in more than one chapter;
  *   - boundaries: chapters after the first that open within a page of a truth heading of level 1 or
  *     2 (a part or chapter of the outline or contents page), where a chapter opens where its first
@@ -18,7 +20,9 @@
  *     gives it (read from the server's database as the planner reads it), not where its first
  *     selected sentence happens to stand, which may be pages into the book's chapter; a chapter that
  *     reads under 30 words before the next part or chapter (a part's title page) opens on it. Books with no
- *     heading truth (no outline, no transcribed contents page) place no boundary;
+ *     heading truth (no outline, no transcribed contents page) place no boundary. A chapter opening
+ *     inside a part or chapter of the book over twice the average course chapter is a split the
+ *     length rule asks for, counted apart ("+1 split") rather than as a boundary placed;
  *   - spans: the longest chapter's span of the book over the average chapter's, and how many
  *     chapters are made of the book's appendices and how many of its body (course-spans.ts).
  */
@@ -114,10 +118,14 @@ export interface CourseFigures {
   error?: string;
   chapters: number;
   /** Items holding a front/back sentence, of all items, per kind. */
-  frontBack: Record<"chapters" | "quiz" | "exam" | "cards" | "guide" | "podcast", [number, number]>;
+  frontBack: Record<"chapters" | "planned" | "quiz" | "exam" | "cards" | "guide" | "podcast", [number, number]>;
   shared: number;
-  /** Chapter boundaries (after the first chapter) on a part or chapter of the truth, of those placed. */
+  /**
+   * Chapter boundaries (after the first chapter) on a part or chapter of the truth, of those placed;
+   * and chapters opening inside a part or chapter over twice the average chapter, which the planner splits.
+   */
   boundaries: [number, number];
+  split: number;
   /** The longest chapter's span over the average one (course-spans.ts), and chapters of appendices and of body. */
   spans: { longest: number; appendix: number; body: number };
   seconds: number;
@@ -154,9 +162,18 @@ const failed = (name: string, error: string, build: number): CourseFigures => ({
   name,
   error,
   chapters: 0,
-  frontBack: { chapters: [0, 0], quiz: [0, 0], exam: [0, 0], cards: [0, 0], guide: [0, 0], podcast: [0, 0] },
+  frontBack: {
+    chapters: [0, 0],
+    planned: [0, 0],
+    quiz: [0, 0],
+    exam: [0, 0],
+    cards: [0, 0],
+    guide: [0, 0],
+    podcast: [0, 0],
+  },
   shared: 0,
   boundaries: [0, 0],
+  split: 0,
   spans: { longest: 0, appendix: 0, body: 0 },
   seconds: 0,
   cpu: { build, materials: 0, podcasts: 0, scoring: 0 },
@@ -262,8 +279,48 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
         });
         const chapterPages = truth.filter((t) => t.level <= 2 && t.page !== null).map((t) => t.page!);
         const planned = (course.body.outline?.chapters ?? []) as { parts?: ChapterPart[] }[];
+        const inAppendix = appendixPages(doc.path, truth);
+        const spans: { words: number; appendixWords: number }[] = [];
+        // Words the chapters' planned sections read from front/back pages, of all they read: what a
+        // model's chapter prompt would hold as the chapter's own sections.
+        const plannedWords: [number, number] = [0, 0];
+        const frontBackPages = new Map<number, string>();
+        for (const c of planned) {
+          const read: Paragraph[] = [];
+          for (const part of c.parts ?? [])
+            read.push(...(await paragraphsOf(sqliteSql(db), part.document_id)).slice(part.from, part.to));
+          const counted = read.map((p) => ({
+            n: words(p.text).length,
+            appendix: p.page !== null && inAppendix(p.page),
+            frontBack: p.page !== null && truthClass(labels, p.page) !== "body",
+          }));
+          spans.push({
+            words: counted.reduce((a, p) => a + p.n, 0),
+            appendixWords: counted.reduce((a, p) => a + (p.appendix ? p.n : 0), 0),
+          });
+          for (const p of counted) {
+            plannedWords[1] += p.n;
+            if (p.frontBack) plannedWords[0] += p.n;
+          }
+          for (const [k, p] of read.entries())
+            if (counted[k]!.frontBack && counted[k]!.n > 0 && !frontBackPages.has(p.page!))
+              frontBackPages.set(p.page!, p.text.slice(0, 80));
+        }
+        // A part or chapter of the book over twice an average course chapter is split by the
+        // planner (no chapter over twice the average): a chapter opening inside it is counted apart.
+        const average = spans.reduce((a, c) => a + c.words, 0) / Math.max(1, spans.length);
+        const bookParagraphs = planned[0]?.parts?.[0]
+          ? await paragraphsOf(sqliteSql(db), planned[0].parts[0].document_id)
+          : [];
+        const insideLong = (page: number) => {
+          const from = Math.max(...chapterPages.filter((p) => p <= page));
+          const to = Math.min(...chapterPages.filter((p) => p > page));
+          const inside = bookParagraphs.filter((p) => p.page !== null && p.page >= from && p.page < to);
+          return inside.reduce((n, p) => n + words(p.text).length, 0) > 2 * average;
+        };
         let placed = 0;
         let onChapter = 0;
+        let split = 0;
         for (const [k, c] of planned.slice(1).entries()) {
           const part = c.parts?.[0];
           if (!part || chapterPages.length === 0) continue;
@@ -278,23 +335,13 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
             .filter((p) => p.page !== null && p.page < next)
             .reduce((n, p) => n + words(p.text).length, 0);
           if (chapterPages.some((p) => Math.abs(p - page) <= 1) || before < TITLE_WORDS) onChapter++;
-          else notes.push(`boundary off: chapter ${k + 2} (${chapters[k + 1]?.title}) opens on page ${page}`);
+          else if (insideLong(page)) {
+            placed--;
+            split++;
+            notes.push(`split: chapter ${k + 2} (${chapters[k + 1]?.title}) opens on page ${page}, inside a long one`);
+          } else notes.push(`boundary off: chapter ${k + 2} (${chapters[k + 1]?.title}) opens on page ${page}`);
         }
-        const inAppendix = appendixPages(doc.path, truth);
-        const spans: { words: number; appendixWords: number }[] = [];
-        for (const c of planned) {
-          const read: Paragraph[] = [];
-          for (const part of c.parts ?? [])
-            read.push(...(await paragraphsOf(sqliteSql(db), part.document_id)).slice(part.from, part.to));
-          const counted = read.map((p) => ({
-            n: words(p.text).length,
-            appendix: p.page !== null && inAppendix(p.page),
-          }));
-          spans.push({
-            words: counted.reduce((a, p) => a + p.n, 0),
-            appendixWords: counted.reduce((a, p) => a + (p.appendix ? p.n : 0), 0),
-          });
-        }
+        for (const [page, text] of frontBackPages) notes.push(`planned from front/back page ${page}: ${text}`);
         await Bun.write(
           join(outDir, `${doc.name}.md`),
           chapters.map((c) => `# ${c.title}\n\n${c.content}`).join("\n\n"),
@@ -305,6 +352,7 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
           chapters: chapters.length,
           frontBack: {
             chapters: [perChapter.filter((ss) => ss.some(flagged)).length, chapters.length],
+            planned: plannedWords,
             quiz: count(chapters.flatMap((c) => c.quiz?.questions ?? [])),
             exam: count(examItems),
             cards: count(cards),
@@ -313,6 +361,7 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
           },
           shared: [...seen.values()].filter((c) => c.size > 1).length,
           boundaries: [onChapter, placed],
+          split,
           spans: spanFigures(spans),
           seconds,
           cpu: {
@@ -324,7 +373,7 @@ export async function buildCourses(inputs: CourseInput[], log: (line: string) =>
         });
         const f = figures.at(-1)!;
         log(
-          `${doc.name}: ${JSON.stringify({ ...f.frontBack, shared: f.shared, boundaries: f.boundaries, spans: f.spans, seconds, cpu: f.cpu })}`,
+          `${doc.name}: ${JSON.stringify({ ...f.frontBack, shared: f.shared, boundaries: f.boundaries, split: f.split, spans: f.spans, seconds, cpu: f.cpu })}`,
         );
         log(`  chapters: ${chapters.map((c, i) => `${c.title} (${spans[i]?.words ?? "?"} words)`).join(" | ")}`);
         for (const note of new Set(notes)) log(`  ${note}`);

@@ -1,11 +1,11 @@
 /**
- * Document structure on 68 real documents (and 4 outline-less copies) nobody tuned for (issue #28): headings, outlines, front
+ * Document structure on 68 real documents (and 9 outline-less copies) nobody tuned for (issue #28): headings, outlines, front
  * and back matter, and courses that follow the book.
  * Usage: sh bench/structure/fetch-debian.sh && bun bench/structure/strip-outline.ts   (once, into bench/.cache)
  *        bun bench/structure/run.ts [--half dev|test|all] [--only NAME,NAME] [--courses] [--courses-only] [--shard K/N] [--no-speed]
  *
  * Documents (documents.ts): the shared corpus's books/, pdf/, docx/ and html/, 36 PDFs of
- * Debian documentation packages and 4 DEV books copied without their outline (strip-outline.ts); each is in the DEV half (tune on it) or the TEST half (run it,
+ * Debian documentation packages and 9 DEV books copied without their outline (strip-outline.ts); each is in the DEV half (tune on it) or the TEST half (run it,
  * never read its failures to write a rule) by parseInt(sha1(name).slice(0, 8), 16) % 2, and every
  * table is printed per half with its totals. Truth is read from the documents by other routes
  * than ingest (truth-headings.ts, page-labels.ts): outlines by poppler, contents pages and
@@ -23,7 +23,9 @@
  *     through the extraction pool (bench/ingest/peak-rss.ts). Skipped with --no-speed.
  *  4. With --courses (slow): a course from each book-length PDF (courses.ts): chapters, quiz and
  *     exam items, flashcards, study-guide and podcast lines from hand-labelled front/back pages,
- *     sentences in two chapters, chapter boundaries on the book's parts and chapters; wall and CPU
+ *     and the words the chapters' planned sections read from them; sentences in two chapters,
+ *     chapter boundaries on the book's parts and chapters (and splits inside a part or chapter
+ *     over twice the average, counted apart); wall and CPU
  *     seconds per book (the CPU of the server and its extraction processes and of this process,
  *     per phase in the log: wall time mostly says how loaded the machine was).
  *     --courses-only builds the courses without tables 1 and 2 (extracting every document twice
@@ -202,7 +204,7 @@ function courseTable(half: Half, figures: CourseFigures[]): void {
   console.log(
     `\n== ${half.toUpperCase()}: courses from book-length PDFs, built-in engine (front/back items of all items)`,
   );
-  const kinds = ["chapters", "quiz", "exam", "cards", "guide", "podcast"] as const;
+  const kinds = ["chapters", "planned", "quiz", "exam", "cards", "guide", "podcast"] as const;
   const total = Object.fromEntries(kinds.map((k) => [k, [0, 0]])) as Record<(typeof kinds)[number], number[]>;
   let shared = 0;
   let onBooks = 0;
@@ -219,7 +221,7 @@ function courseTable(half: Half, figures: CourseFigures[]): void {
       String(f.chapters),
       ...kinds.map((k) => `${f.frontBack[k][0]}/${f.frontBack[k][1]}`),
       String(f.shared),
-      `${f.boundaries[0]}/${f.boundaries[1]}`,
+      `${f.boundaries[0]}/${f.boundaries[1]}${f.split ? ` (+${f.split} split)` : ""}`,
       f.spans.longest.toFixed(2),
       `${f.spans.appendix}/${f.spans.body}`,
       f.seconds.toFixed(0),

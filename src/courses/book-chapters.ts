@@ -2,7 +2,8 @@
  * A source's chapters planned by its own heading tree, as a reader of the book would divide it:
  * - the units are the sections of the shallowest level that divides the text into at least as many
  *   substantial sections as chapters are asked (a book's parts, else its chapters, else their
- *   sections), with no unit over twice an average chapter while it has sections to split into;
+ *   sections), with no unit over twice an average chapter: split at its sections while it has
+ *   some, then at the lines that head its paragraphs or between paragraphs;
  * - fewer chapters than units: consecutive units are grouped, preferring groups that are one whole
  *   part (titled by it) or lie within one part, and keeping every group under twice the average;
  * - more chapters than units: the largest are split (chapter-groups.ts), at a subsection if they have one.
@@ -26,7 +27,8 @@ export interface BookSection extends Section {
 const SUBSTANTIAL_SHARE = 0.1;
 // Appendices shorter than this share of an average chapter are planned with the body.
 const TAIL_SHARE = 0.5;
-// No chapter over this many times the average one, unless a single section without subsections is.
+// No chapter over this many times the average one: a longer section is split at its sections, else
+// at its paragraphs.
 const MAX_OVER_AVERAGE = 2;
 
 const SEP = "\u0000";
@@ -96,7 +98,20 @@ export function bookUnits(paragraphs: Paragraph[], count: number): BookSection[]
     if (parts.length > 1) units.splice(i, 1, ...parts);
     else i++;
   }
-  return withoutSlivers(units, paragraphs);
+  return withoutSlivers(
+    units.flatMap((u) => (u.words > average * MAX_OVER_AVERAGE ? leafPieces(u, paragraphs, average) : [u])),
+    paragraphs,
+  );
+}
+
+/**
+ * A section over twice an average chapter with no headed sections of its own (an outline's leaf
+ * "Attic" holding 78 of a book's 158 pages) in pieces of about an average chapter, cut where a
+ * line heads what follows, else between paragraphs (chapter-groups.ts).
+ */
+function leafPieces(u: BookSection, paragraphs: Paragraph[], average: number): BookSection[] {
+  const pieces = splitToCount([u], paragraphs, Math.ceil(u.words / average));
+  return pieces.map((p) => ({ ...u, ...p, path: u.path, divided: false }));
 }
 
 /** Units too thin to be a chapter (a heading over one line or one sentence) joined to the one after them, or before. */

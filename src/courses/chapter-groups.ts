@@ -39,15 +39,39 @@ export function tooThin(
   return sentences < MIN_PART_SENTENCES;
 }
 
+// A line standing as a paragraph of its own, this short and ending in no punctuation, over a
+// longer paragraph, heads what follows: a heading the document's outline leaves out ("Changelogs",
+// "Inactive Google Summer of Code project suggestions" inside an outline leaf of 78 pages).
+const MAX_HEADING_LINE_WORDS = 10;
+
+function headingLine(paragraphs: Paragraph[], i: number): string | null {
+  const t = paragraphs[i]!.text;
+  const next = paragraphs[i + 1]?.text ?? "";
+  const words = t.split(/\s+/).length;
+  const heads =
+    !t.includes("\n") &&
+    words <= MAX_HEADING_LINE_WORDS &&
+    /^[\p{Lu}\p{N}]/u.test(t) &&
+    !/[.,;:?)\]]$/.test(t) &&
+    next.split(/\s+/).length > 2 * words;
+  return heads ? t : null;
+}
+
+// A heading line is cut at only when it lies in the section's middle half; else the paragraph
+// boundary nearest the middle keeps the pieces even.
+const HEADING_LINE_REACH = 0.25;
+
 /**
  * Where to cut a section in two: the subsection start nearest its middle (titled by the subsection),
- * else the paragraph boundary nearest it (title null: the piece goes on with the section); none
- * when every cut leaves a piece too short to be a chapter.
+ * else the heading line nearest it within its middle half (titled by the line), else the paragraph
+ * boundary nearest it (title null: the piece goes on with the section); none when every cut leaves
+ * a piece too short to be a chapter.
  */
 function splitPoint(s: Section, paragraphs: Paragraph[]): { at: number; title: string | null } | null {
   const half = s.words / 2;
   const sub = (i: number) => paragraphs[i]!.headingPath[s.depth + 1] ?? null;
   let subsection: { at: number; title: string; distance: number } | null = null;
+  let line: { at: number; title: string; distance: number } | null = null;
   let boundary: { at: number; distance: number } | null = null;
   // Words before paragraph i, kept as a running sum rather than recounted for every boundary.
   let before = wordsOf(paragraphs, s.from, s.from + 1);
@@ -59,8 +83,11 @@ function splitPoint(s: Section, paragraphs: Paragraph[]): { at: number; title: s
     const title = sub(i);
     if (title !== null && title !== sub(i - 1) && (!subsection || distance < subsection.distance))
       subsection = { at: i, title, distance };
+    const heading = distance <= s.words * HEADING_LINE_REACH ? headingLine(paragraphs, i) : null;
+    if (heading !== null && (!line || distance < line.distance)) line = { at: i, title: heading, distance };
   }
   if (subsection) return { at: subsection.at, title: subsection.title };
+  if (line) return { at: line.at, title: line.title };
   return boundary && { at: boundary.at, title: null };
 }
 

@@ -151,6 +151,17 @@ function namedRole(p: Page, blocks: Block[], headingRole: (text: string) => Bloc
   return headingRole(first.text);
 }
 
+/** A grant of licence terms: "you may redistribute it and/or modify it under the terms of …". */
+const GRANT_RE = /\b(may|free to) (redistribute|copy|modify|share)\b|\bredistribute (it )?and\/or modify\b/i;
+/** Most words a licence statement standing alone on a front page holds (a full licence is a section of its own). */
+const MAX_GRANT_WORDS = 150;
+
+/** A front page that only states the book's licence: short, naming a licence and granting its terms. */
+const grantsLicence = (p: Page) => {
+  const text = p.lines.join("\n");
+  return p.words <= MAX_GRANT_WORDS && LICENCE_NAME_RE.test(text) && GRANT_RE.test(text);
+};
+
 /**
  * The pages of a paginated document before its first page of running prose (the front zone), and
  * its index pages at the back, given roles by what each page is. The front zone is at most half
@@ -192,6 +203,8 @@ export function pageRoles(blocks: Block[], roles: Roles, headingRole: (text: str
   const front = bodyStart < 0 ? pages.slice(0, 1) : pages.slice(0, bodyStart);
   /** What a page before the first page of prose is, by its own evidence. */
   const frontRole = (p: Page, k: number): BlockRole | null => {
+    // Before what it names: a book's licence given as its "Abstract" is its licence.
+    if (grantsLicence(p)) return "boilerplate";
     const named = namedRole(p, blocks, headingRole);
     if (named) return named;
     if (isNamesPage(p, blocks)) return "acknowledgements";
@@ -300,6 +313,35 @@ export function sectionLicences(blocks: Block[], roles: Roles): void {
     const all = unit.join("\n");
     const words = wordsIn(all);
     if (words < 300 || (100 * (all.match(LEGAL_RE)?.length ?? 0)) / words < LEGAL_DENSITY) return;
+    for (let i = start; i < end; i++) if (teaching(i) && !isFurniture(blocks[i]!)) roles[i] = "boilerplate";
+  });
+}
+
+/** A copyright notice: "copyright (C) 1997-2021", "Copyright © 2016", "© 1989". */
+const NOTICE_RE = /(?:\bcopyright\b\s*(?:\(c\)|©)?|©)\s*(?:1[89]|20)\d\d/gi;
+/** A section holding this many notices, one at least every this many words, lists notices. */
+const MIN_NOTICES = 3;
+const WORDS_PER_NOTICE = 300;
+
+/**
+ * A section made of copyright notices (a manual's closing "Copyright and credits": who holds each
+ * part of the code, under which terms, whom it thanks): as dense in dated copyright lines as an
+ * imprint page, where prose about copyright names it without dating it. All of it is boilerplate.
+ */
+export function noticeSections(blocks: Block[], roles: Roles): void {
+  const teaching = (i: number) => !roles[i] || roles[i] === "body" || roles[i] === "appendix";
+  blocks.forEach((b, start) => {
+    if (b.kind !== "heading" || !teaching(start)) return;
+    const level = b.level ?? 1;
+    let end = blocks.findIndex((o, i) => i > start && o.kind === "heading" && (o.level ?? 1) <= level);
+    if (end < 0) end = blocks.length;
+    const text = blocks
+      .slice(start, end)
+      .filter((o, k) => teaching(start + k) && !isFurniture(o))
+      .map((o) => o.text)
+      .join("\n");
+    const notices = text.match(NOTICE_RE)?.length ?? 0;
+    if (notices < MIN_NOTICES || wordsIn(text) > notices * WORDS_PER_NOTICE) return;
     for (let i = start; i < end; i++) if (teaching(i) && !isFurniture(blocks[i]!)) roles[i] = "boilerplate";
   });
 }

@@ -8,7 +8,7 @@
 
 import { linkCitations } from "./citations.ts";
 import type { Block, BlockRole } from "./document.ts";
-import { openingLines, pageRoles, sectionLicences, trailingLicences } from "./front-matter.ts";
+import { noticeSections, openingLines, pageRoles, sectionLicences, trailingLicences } from "./front-matter.ts";
 import { frontSections } from "./front-sections.ts";
 import { isNameList, leadingNames } from "./name-list.ts";
 
@@ -77,10 +77,35 @@ export function looksLikeReference(text: string): boolean {
   return LABEL_RE.test(text) || AUTHOR_START_RE.test(text) || VENUE_RE.test(text) || ENTRY_SHAPE_RE.test(text);
 }
 
-const isTocLine = (b: Block) =>
-  (b.kind === "paragraph" || b.kind === "list_item") &&
-  b.text.length <= 160 &&
-  /(\.\s?){3,}\s*([ivxlc]+|\d{1,4})$/i.test(b.text);
+/** A contents entry's line: dot leaders, then its page number. */
+const LEADER_LINE_RE = /(\.\s?){3,}\s*([ivxlc]+|\d{1,4})$/i;
+/** Most characters a contents entry's words hold on a line: the leaders, longest after the shortest titles, aside. */
+const MAX_ENTRY_CHARS = 160;
+const entryChars = (line: string) => line.replace(/(\.\s?){3,}/g, " ").trim().length;
+
+/**
+ * Contents entries: a block (a monospaced manual sets them as code) ending in a leader line, whose
+ * lines are mostly leader lines (an entry's title wrapped over two lines is one of them).
+ */
+function isTocLine(b: Block): boolean {
+  if (b.kind !== "paragraph" && b.kind !== "list_item" && b.kind !== "code") return false;
+  const lines = b.text.trim().split("\n");
+  const leaders = lines.filter((l) => LEADER_LINE_RE.test(l.trim())).length;
+  return (
+    LEADER_LINE_RE.test(lines.at(-1)!.trim()) &&
+    leaders * 2 >= lines.length &&
+    lines.every((l) => entryChars(l) <= MAX_ENTRY_CHARS)
+  );
+}
+
+/** A contents entry's title wrapped onto blocks of its own before its leader line: short, no sentence. */
+const isWrappedEntry = (b: Block) =>
+  (b.kind === "paragraph" || b.kind === "list_item" || b.kind === "code") &&
+  !b.text.includes("\n") &&
+  b.text.length <= MAX_ENTRY_CHARS &&
+  !/[.!?:]$/.test(b.text.trim());
+/** Most blocks an entry's title wraps onto before its leader line (GNU Prolog lists ten predicates in one entry, over five lines). */
+const MAX_WRAPPED_BLOCKS = 4;
 
 const isText = (b: Block) => b.kind === "paragraph" || b.kind === "list_item" || b.kind === "reference";
 const isFurniture = (b: Block) => b.role === "header_footer" || b.role === "page_number";
@@ -170,20 +195,39 @@ function setPage(b: Block): number | null {
 /**
  * Runs of contents lines with no heading: dot-leader lines ending in page numbers, or lines whose
  * page number is set apart at the right, numbers never decreasing down the run (a table's last
- * column of figures does not read in page order).
+ * column of figures does not read in page order). An entry's title wrapped onto lines before its
+ * leader line is in the run, and so is the heading right over a run that fills its section
+ * ("Short Contents" at the back of a manual): it titles the contents.
  */
 function tocRuns(blocks: Block[], roles: (BlockRole | null)[]): void {
   let runStart = -1;
   let lastPage = 0;
   const close = (end: number) => {
-    if (runStart >= 0 && end - runStart >= 3) for (let i = runStart; i < end; i++) roles[i] ??= "toc";
+    if (runStart >= 0 && end - runStart >= 3) {
+      for (let i = runStart; i < end; i++) roles[i] ??= "toc";
+      // Only over a section that holds nothing else: a chapter's own short contents leave it a chapter.
+      const title = runStart - 1;
+      const next = blocks.findIndex((o, k) => k >= end && !isFurniture(o));
+      if (title >= 0 && blocks[title]!.kind === "heading" && (next < 0 || blocks[next]!.kind === "heading"))
+        roles[title] ??= "toc";
+    }
     runStart = -1;
     lastPage = 0;
+  };
+  /** Whether blocks from `i` on are an entry's wrapped title, then its leader line. */
+  const wrapsTo = (i: number) => {
+    for (let j = i, n = 0; j < blocks.length && n <= MAX_WRAPPED_BLOCKS; j++) {
+      if (isFurniture(blocks[j]!)) continue;
+      if (isTocLine(blocks[j]!)) return n > 0;
+      if (!isWrappedEntry(blocks[j]!)) return false;
+      n++;
+    }
+    return false;
   };
   blocks.forEach((b, i) => {
     if (isFurniture(b)) return;
     const page = setPage(b);
-    if (isTocLine(b) || (page !== null && page >= lastPage)) {
+    if (isTocLine(b) || (page !== null && page >= lastPage) || (runStart >= 0 && wrapsTo(i))) {
       if (runStart < 0) runStart = i;
       if (page !== null) lastPage = page;
     } else {
@@ -379,6 +423,7 @@ export function assignRoles(blocks: Block[]): Block[] {
   pageRoles(blocks, roles, headingRole);
   trailingLicences(blocks, roles);
   sectionLicences(blocks, roles);
+  noticeSections(blocks, roles);
   openingLines(blocks, roles);
   authorLines(blocks, roles);
   creditRuns(blocks, roles);

@@ -200,3 +200,34 @@ test("a document holding its book three times is taught once, and says so", asyn
   // Another learner cannot read the document.
   expect((await call(env.srv.url, `/v2/documents/${id}`, { key: env.key, user: "someone-else" })).status).toBe(404);
 }, 300_000);
+
+test("a book chapter far longer than the rest, with no sections of its own: split where a line heads its paragraphs", async () => {
+  // Four short chapters, then one of eight topics, each under a line of its own that no heading
+  // marks (an outline's leaf "Attic" of 78 pages, its old announcements under bold lines).
+  const TOPICS = ["Agate", "Beryl", "Calcite", "Dolomite", "Epidote", "Feldspar", "Gypsum", "Halite"];
+  const lines = ["# A Field Guide to Rocks", ""];
+  SUBJECTS.slice(0, 4).forEach((subject, c) => {
+    lines.push(`## Chapter ${c + 1}: ${subject}`, "", sentences(subject, c * 100, 10).join(" "), "");
+  });
+  lines.push("## Chapter 5: Minerals of the Collection", "");
+  TOPICS.forEach((topic, t) => {
+    lines.push(`${topic} Quarry Reports`, "", sentences(topic, 900 + t * 10, 10).join(" "), "");
+  });
+  const course = await courseOf(4, lines.join("\n"), "long-chapter.md");
+
+  // The planned span of each chapter, in paragraphs (each paragraph here holds ten sentences).
+  const spans = course.outline.chapters.map((c: { parts: { from: number; to: number }[] }) =>
+    c.parts.reduce((n, p) => n + p.to - p.from, 0),
+  );
+  const average = spans.reduce((a: number, b: number) => a + b, 0) / spans.length;
+  expect(Math.max(...spans)).toBeLessThanOrEqual(2 * average);
+  // Every topic read by one chapter, in order; a chapter opening inside the long one is titled by its first line.
+  const runs = course.chapters.map((ch: { content: string }) =>
+    TOPICS.flatMap((s, i) => (new RegExp(`\\b${s}\\b`).test(ch.content) ? [i] : [])),
+  );
+  expect(runs.flat()).toEqual(TOPICS.map((_, i) => i));
+  const opening = course.chapters.filter((_: unknown, i: number) => runs[i]!.length > 0 && runs[i]![0]! > 0);
+  expect(opening.length).toBeGreaterThan(0);
+  for (const ch of opening)
+    expect(ch.title).toMatch(/^(Agate|Beryl|Calcite|Dolomite|Epidote|Feldspar|Gypsum|Halite) Quarry Reports/);
+}, 300_000);

@@ -25,6 +25,10 @@ const prosePage = (topic: string, page: number) =>
     page,
   );
 
+/** Fourteen pages of a book of essays: pages of prose, every other one the page of an essay saying `essay`. */
+const essayPages = (essay: string) =>
+  Array.from({ length: 14 }, (_, i) => (i % 2 ? p(essay, i + 1) : prosePage(`idea ${i + 1}`, i + 1)));
+
 describe("headings that name their role", () => {
   test.each([
     ["Dedication", "title_page"],
@@ -86,6 +90,72 @@ describe("pages built to show one mechanism", () => {
     expect(blocks.filter((b) => b.page === 10 && b.role !== "body")).toEqual([]);
   });
 
+  test("contents entries are contents however long their leaders, set as code, wrapped or under a heading of their own at the back", () => {
+    // As DEV's SBCL manual, GNU Prolog and GCL set them: a short title's leaders run past 160
+    // characters, a title wraps onto lines before its leader line, a monospaced manual sets entries
+    // as code, and a "Short Contents" closes the book.
+    const leaders = (title: string, page: number) => `${title} ${". ".repeat(Math.max(4, 80 - title.length))}${page}`;
+    const c = (text: string, page: number) => block("code", text, { page });
+    // No "Contents" heading over them: the entries alone say what they are.
+    const blocks = paged([
+      p(leaders("4.2 Handling of Types", 19), 2),
+      p(leaders("4.2.1 Declarations as Assertions", 19), 2),
+      p("8.1.1 var/1, nonvar/1, atom/1, integer/1, float/1, number/1, atomic/1,", 2),
+      c("compound/1, callable/1, ground/1, is list/1, list/1,", 2),
+      p("(#==>)/2 - constraint imply, (#\\==>)/2 - constraint not imply,", 2),
+      p("(#/\\)/2 - constraint AND, (#\\/\\)/2 - constraint NAND,", 2),
+      p(leaders("partial list/1, list or partial list/1 - type testing", 55), 2),
+      p(leaders("4.3 Compiler Policy", 21), 2),
+      h("1 Introduction", 3),
+      ...Array.from({ length: 9 }, (_, i) => prosePage(`topic ${i + 1}`, i + 3)),
+      h("Short Contents", 12),
+      c(leaders("1 Numbers", 1), 12),
+      p(leaders("2 Sequences and Arrays and Hash Tables", 15), 12),
+      c(`${leaders("13 Doc", 97)}\n${leaders("14 Type", 99)}`, 12),
+    ]);
+    expect(blocks.filter((b) => b.page === 2 || b.page === 12).filter((b) => b.role !== "toc")).toEqual([]);
+    expect(blocks.filter((b) => b.page! > 2 && b.page! < 12 && b.role !== "body")).toEqual([]);
+  });
+
+  test("a chapter opening with its own short contents stays a chapter", () => {
+    const leaders = (title: string, page: number) => `${title} ${". ".repeat(30)}${page}`;
+    const blocks = paged([
+      ...Array.from({ length: 4 }, (_, i) => prosePage(`topic ${i + 1}`, i + 1)),
+      h("5 Graphs", 5),
+      p(leaders("5.1 Paths", 5), 5),
+      p(leaders("5.2 Trees", 6), 5),
+      p(leaders("5.3 Cycles", 7), 5),
+      prosePage("graph", 5),
+      ...Array.from({ length: 4 }, (_, i) => prosePage(`more ${i + 1}`, i + 6)),
+    ]);
+    expect(roleOf(blocks, "5 Graphs")).toBe("body");
+    expect(roleOf(blocks, "5.2 Trees")).toBe("toc");
+  });
+
+  test("a closing section of copyright notices is boilerplate; an essay on copyright with its own notice is taught", () => {
+    // As DEV's Gmsh manual closes: "Appendix H Copyright and credits", sixteen dated notices in 1,540 words.
+    const blocks = paged([
+      ...essayPages(
+        "The law of copyright gives an author control over copies of a work, and the essays in this book ask whether that control still serves readers when copying costs nothing. Copyright was once a rule for printers; now it reaches every reader who owns a computer.",
+      ),
+      p("Copyright © 2002 Free Software Foundation. Verbatim copying of this essay is permitted in any medium.", 14),
+      h("Appendix H Copyright and credits", 15),
+      block(
+        "code",
+        [
+          "Gmsh is copyright (C) 1997-2021 Christophe Geuzaine and Jean-Francois Remacle.",
+          "Code contributions to Gmsh have been provided by many people; see the source for the list.",
+          "The TetGen/BR code is copyright (c) 2016 Hang Si, Weierstrass Institute. It is relicensed under the terms of LICENSE.txt.",
+          "The GIF and PPM routines are based on code copyright (C) 1989, 1991, Jef Poskanzer. Permission to use, copy, modify, and distribute this software and its documentation for any purpose is hereby granted.",
+          "Special thanks to the many users who reported bugs and suggested improvements over the years.",
+        ].join("\n"),
+        { page: 15 },
+      ),
+    ]);
+    expect(blocks.filter((b) => b.page === 15 && b.role !== "boilerplate")).toEqual([]);
+    expect(blocks.filter((b) => b.page! < 15 && b.role !== "body").map((b) => b.text)).toEqual([]);
+  });
+
   const LICENCE = [
     "Example Public License, Version 1, March 2001. Copyright (C) 2001 Example Foundation, Inc. Everyone is permitted to copy and distribute verbatim copies of this license document, but changing it is not allowed.",
     "1. The licensor hereby grants the licensee a royalty-free licence to copy the work, provided that the licensee shall keep this notice intact on every copy it distributes.",
@@ -96,18 +166,36 @@ describe("pages built to show one mechanism", () => {
   ];
 
   test("a licence appended after the body is boilerplate, while an essay about licences is taught", () => {
-    const essay = (page: number) =>
-      p(
-        "Free software licences let every user copy, study and share a program, and the copyright holder uses the licence to keep those freedoms for the users who come later. An essay that explains why that matters is part of the book.",
-        page,
-      );
     const blocks = paged([
-      ...Array.from({ length: 14 }, (_, i) => (i % 2 ? essay(i + 1) : prosePage(`idea ${i + 1}`, i + 1))),
+      ...essayPages(
+        "Free software licences let every user copy, study and share a program, and the copyright holder uses the licence to keep those freedoms for the users who come later. An essay that explains why that matters is part of the book.",
+      ),
       h("Example Public License", 15),
       ...LICENCE.flatMap((t) => [p(t, 15), p(t.replace(/^\d\./, "6."), 16)]),
     ]);
     expect(blocks.filter((b) => b.page! >= 15 && b.role !== "boilerplate").map((b) => b.text)).toEqual([]);
     expect(blocks.filter((b) => b.page! < 15 && b.role !== "body").map((b) => b.text)).toEqual([]);
+  });
+
+  test("a front page stating only the book's licence is boilerplate, though it is called Abstract; an abstract of prose is taught", () => {
+    // As DEV's Debian Reference gives its licence, alone on the page after its lists of tables.
+    const book = (second: Block[]) =>
+      paged([
+        p("A Reference for Example Systems", 1),
+        ...second,
+        h("1 Tutorials", 3),
+        ...Array.from({ length: 8 }, (_, i) => prosePage(`chapter ${i + 1}`, i + 3)),
+      ]);
+    const licence = book([
+      p("Abstract", 2),
+      p(
+        "This book is free; you may redistribute it and/or modify it under the terms of the GNU General Public License of any version compliant to the Debian Free Software Guidelines (DFSG).",
+        2,
+      ),
+    ]);
+    expect(licence.filter((b) => b.page === 2).map((b) => b.role)).toEqual(["boilerplate", "boilerplate"]);
+    const abstract = book([p("Abstract", 2), prosePage("abstract", 2)]);
+    expect(roleOf(abstract, "The abstract is")).toBe("abstract");
   });
 
   test("keywords under their own heading are title matter; the unheaded summary after them and a manual's numbered Keywords section are taught", () => {
