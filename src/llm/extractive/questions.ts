@@ -218,7 +218,7 @@ function definitionQuestions(m: ChapterMaterial, pool: CoursePool, d: Definition
       d.term,
       `Which term does the course describe as “${predicate}”?`,
       d.term,
-      termDistractors(d.term, pool.terms, d.sentence.text, seed),
+      termDistractors(d.term, pool.terms, d.sentence.text, seed, pool.source),
     ),
   );
   return out.filter((c): c is Candidate => c !== null);
@@ -379,7 +379,7 @@ function agentQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
         r.term,
         `Which term does the course say ${predicate}?`,
         r.term,
-        termDistractors(r.term, pool.terms, r.sentence.text, hash(r.sentence.text)),
+        termDistractors(r.term, pool.terms, r.sentence.text, hash(r.sentence.text), pool.source),
       );
     })
     .filter((c): c is Candidate => c !== null);
@@ -406,6 +406,7 @@ function nounPhrases(): (s: Sentence) => string[] {
 function statementQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
   const out: Candidate[] = [];
   const phrasesOf = nounPhrases();
+  const courseTerms = new Set(pool.terms.map((t) => t.toLowerCase()));
   for (const s of m.ranked) {
     if (out.length >= MAX_STATEMENTS) break;
     const n = wordCount(s.text);
@@ -416,19 +417,22 @@ function statementQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
       return spans?.length === 1 && nps.includes(spans[0]!.toLowerCase()) && !insideName(s.text, spans[0]!);
     });
     if (!swap) continue;
-    // What the statement is about: another of the chapter's terms in it, or else its longest other noun phrase.
+    // What the statement is about: another of the chapter's terms in it, or else its longest other noun
+    // phrase that is a term of the course; a passing phrase ("good reason", "nice feature") names no topic.
     const topic =
       m.phrases.find((p) => p !== swap && !overlapsPhrase(p.phrase, swap.phrase) && containsPhrase(s.text, p.phrase))
         ?.phrase ??
       nps
-        .filter((np) => !overlapsPhrase(np, swap.phrase) && wordCount(np) >= 2)
+        .filter((np) => !overlapsPhrase(np, swap.phrase) && wordCount(np) >= 2 && courseTerms.has(np))
         .sort((a, b) => wordCount(b) - wordCount(a))[0];
     if (!topic) continue;
     const written = s.text.match(wholeTerm(topic, "iu"))?.[0];
     if (!written) continue;
-    // A lone common noun reads as a topic with its article ("about the algorithm").
+    // A lone common noun reads as a topic with its article ("about the algorithm"), a name of the code without ("about polred").
     const about =
-      /^\p{Ll}+$/u.test(written) && grammaticalNumber(written) === "singular" ? `the ${written}` : inlineForm(written);
+      /^\p{Ll}+$/u.test(written) && grammaticalNumber(written) === "singular" && !pool.source.writesAsCode(written)
+        ? `the ${written}`
+        : inlineForm(written);
     const span = s.text.match(wholeTerm(swap.phrase, "giu"))![0]!;
     const sameNumber = pool.terms.filter((t) => grammaticalNumber(t) === grammaticalNumber(span));
     // Each wrong statement reads as grammatically as the true one: the swap is kept only where it fits.
@@ -440,7 +444,7 @@ function statementQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
       if (swap) swaps.set(t, swap);
       return swap !== null;
     };
-    const wrong = termDistractors(span, sameNumber, s.text, hash(s.text), fits).map((t) => swaps.get(t)!);
+    const wrong = termDistractors(span, sameNumber, s.text, hash(s.text), pool.source, fits).map((t) => swaps.get(t)!);
     const c = build(
       m,
       pool,
@@ -590,7 +594,7 @@ function clozeQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
         p.phrase,
         prompt,
         spans[0]!,
-        termDistractors(spans[0]!, pool.terms, s.text, hash(prompt)),
+        termDistractors(spans[0]!, pool.terms, s.text, hash(prompt), pool.source),
       );
       if (c) {
         out.push(c);
