@@ -407,6 +407,7 @@ function statementQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
   const out: Candidate[] = [];
   const phrasesOf = nounPhrases();
   const courseTerms = new Set(pool.terms.map((t) => t.toLowerCase()));
+  const named = (np: string) => courseTerms.has(np) || (pool.source.text.match(wholeTerm(np, "giu"))?.length ?? 0) >= 2;
   for (const s of m.ranked) {
     if (out.length >= MAX_STATEMENTS) break;
     const n = wordCount(s.text);
@@ -418,12 +419,13 @@ function statementQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
     });
     if (!swap) continue;
     // What the statement is about: another of the chapter's terms in it, or else its longest other noun
-    // phrase that is a term of the course; a passing phrase ("good reason", "nice feature") names no topic.
+    // phrase that is a term of the course or that the course writes again; a phrase in passing
+    // ("good reason", "nice feature") names no topic.
     const topic =
       m.phrases.find((p) => p !== swap && !overlapsPhrase(p.phrase, swap.phrase) && containsPhrase(s.text, p.phrase))
         ?.phrase ??
       nps
-        .filter((np) => !overlapsPhrase(np, swap.phrase) && wordCount(np) >= 2 && courseTerms.has(np))
+        .filter((np) => !overlapsPhrase(np, swap.phrase) && wordCount(np) >= 2 && named(np))
         .sort((a, b) => wordCount(b) - wordCount(a))[0];
     if (!topic) continue;
     const written = s.text.match(wholeTerm(topic, "iu"))?.[0];
