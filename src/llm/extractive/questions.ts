@@ -59,6 +59,7 @@ export type QuestionKind =
   | "cloze";
 /** Kinds that blank a sentence: at most this share of a quiz. */
 const BLANK_KINDS = new Set<QuestionKind>(["figure", "cloze"]);
+export const isBlank = (c: Candidate) => BLANK_KINDS.has(c.kind);
 /**
  * The kind a learner sees: a blanked figure and a blanked term are both fill-in-the-blank, and both
  * "Which term does the course …" prompts ask for a term. A quiz mixes kinds as the learner reads
