@@ -40,6 +40,8 @@ test("an entry's text after its dash defines its term, not a run-in heading's pr
     "adequate security — Security protections commensurate with the risk resulting from the loss of information.",
     "The GNU Project — A non-free library that runs on free operating systems acts as a trap for free software developers.",
     "copy protection — Measures that prevent the copying of a work by its users.",
+    // DEV R-exts: a clause opening on a gerund is prose, not what the heading names.
+    "Interfacing C++ code — Compiling and linking should be done with the C++ compiler-linker rather than the linker itself.",
   ].join("\n\n");
   expect(findDefinitions(sentencesOf([{ id: "p", text }])).map((d) => d.term)).toEqual([
     "adequate security",

@@ -44,9 +44,26 @@ export function phraseForm(text: string): PhraseForm {
   const terms = taggedSentences(t)[0]?.terms ?? [];
   if (terms.length === 0) return "clause";
   // A gerund at the head names an act, not a thing ("adding non-free software …" beside "programs that
-  // are not GNU software"): it says what is done, with no subject. "existing", "remaining" read as adjectives.
-  if (has(terms[0], "Gerund") && !has(terms[0], "Adjective", "Noun")) return "does";
-  const doing = opensOnDoing(terms);
+  // are not GNU software"): it says what is done, with no subject, unless a verb of its own follows
+  // before any relative word, the gerund then the clause's subject ("Compiling and linking should be
+  // done …", "Booting your system … makes it easy …"). "existing", "remaining" read as adjectives.
+  const gerund = has(terms[0], "Gerund") && !has(terms[0], "Adjective", "Noun");
+  if (gerund) {
+    const end = terms.findIndex((w, i) => i > 0 && CLAUSE_START.test(w.text));
+    const finite = terms
+      .slice(1, end < 0 ? undefined : end)
+      .some(
+        (w, k) =>
+          has(w, "Copula", "Modal") ||
+          (has(w, "Verb") &&
+            has(w, "PresentTense", "PastTense") &&
+            !has(w, "Gerund", "Infinitive") &&
+            !has(terms[k + 2], "Preposition") &&
+            !/^to$/i.test(terms[k]?.text ?? "")),
+      );
+    if (finite) return "clause";
+  }
+  const doing = opensOnDoing(terms) || gerund;
   if (!doing && has(terms[0], "Preposition", "Conjunction", "Adverb", "Pronoun")) return "clause";
   let verbs = 0;
   let clauses = 0;
