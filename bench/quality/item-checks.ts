@@ -1,7 +1,8 @@
 /**
  * The item checks of the item-checks report (items.ts), written here rather than borrowed from the
- * generator, so a generator that breaks its own rules still fails them. Each reads an item as a
- * teacher would:
+ * generator, so a generator that breaks its own rules still fails them; only a phrase's form is read
+ * as the storing checks read it (phrase-forms.ts), so the report measures what is stored. Each reads
+ * an item as a teacher would:
  *   - fragment: a prompt that is neither a question ("…?") nor an instruction opening with its verb,
  *     that quotes or blanks a sentence cut short, that dangles (ends on "the", "of", "and"…, opens on
  *     "and", "which"…) or names nothing it asks about; a rubric point that is not a whole statement
