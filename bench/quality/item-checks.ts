@@ -1,7 +1,8 @@
 /**
  * The item checks of the item-checks report (items.ts), written here rather than borrowed from the
- * generator, so a generator that breaks its own rules still fails them. Each reads an item as a
- * teacher would:
+ * generator, so a generator that breaks its own rules still fails them; only a phrase's form is read
+ * as the storing checks read it (phrase-forms.ts), so the report measures what is stored. Each reads
+ * an item as a teacher would:
  *   - fragment: a prompt that is neither a question ("…?") nor an instruction opening with its verb,
  *     that quotes or blanks a sentence cut short, that dangles (ends on "the", "of", "and"…, opens on
  *     "and", "which"…) or names nothing it asks about; a rubric point that is not a whole statement
@@ -15,6 +16,8 @@
  *     expansion) as the subject of a defining verb, or named by "called/known as".
  */
 import nlp from "compromise";
+// Noun phrases are read as the storing checks read them, so the report measures what is stored.
+import { nounPhrase } from "../../src/llm/extractive/phrase-forms.ts";
 
 export interface Mcq {
   type: "mcq";
@@ -101,35 +104,6 @@ export function triviaBlank(q: Mcq): boolean {
   return q.choices.some((c) => /\d/.test(c) || isName(c, false));
 }
 
-const WH = /^(?:that|which|who|whom|whose|where|when|how|what|whether|why|to)$/i;
-/**
- * Whether a choice is a noun phrase, read with compromise: it opens on no preposition, conjunction,
- * adverb or pronoun (nor on a bracket), and no copula, modal or present-tense verb (other than an
- * -ing form, or a word right after an article, preposition or adjective the tagger misreads) comes
- * before its first relative word or "to".
- */
-export function isNounPhrase(text: string): boolean {
-  const t = text.trim().replace(/[.…]+$/, "");
-  if (!/^[\p{L}\p{N}]/u.test(t)) return false;
-  const terms = (nlp(t).json() as { terms: { text: string; tags: string[] }[] }[]).flatMap((s) => s.terms);
-  const is = (k: number, ...tags: string[]) => tags.some((x) => terms[k]?.tags.includes(x) ?? false);
-  if (terms.length === 0 || is(0, "Preposition", "Conjunction", "Adverb", "Pronoun")) return false;
-  for (let k = 0; k < terms.length; k++) {
-    if (k > 0 && WH.test(terms[k]!.text)) return true;
-    if (!is(k, "Verb") || /ing$/i.test(terms[k]!.text)) continue;
-    if (is(k, "Copula", "Modal", "Auxiliary")) return false;
-    // Before a relative word a word read as a verb is the noun it qualifies ("parameter names that …", "Risk that …").
-    if (WH.test(terms[k + 1]?.text ?? "")) continue;
-    if (is(k, "PresentTense", "Imperative", "Infinitive") && !is(k - 1, "Determiner", "Preposition", "Adjective"))
-      return false;
-    // A past form qualifies its noun when a preposition follows ("not controlled by"); else it is a clause's verb.
-    const last = k === terms.length - 1 || is(k + 1, "Determiner", "Adverb", "Particle");
-    if (is(k, "PastTense") && (k === 0 || is(k - 1, "Pronoun") || (last && !is(k - 1, "Determiner", "Adjective"))))
-      return false;
-  }
-  return true;
-}
-
 /**
  * Whether an entry says what its term does, opening on a verb of the third person ("Contains …",
  * "Holds the …") or a participle before its preposition ("Used to substitute …").
@@ -156,8 +130,8 @@ export function fragmentChoice(q: Mcq): string | null {
   const right = q.choices[q.answer] ?? "";
   // A list's steps are the document's own lines, whatever their form.
   const phrases = ["term → definition", "what it does"].includes(kindOf(q));
-  if (phrases && right.split(/\s+/).length >= 4 && isNounPhrase(right)) {
-    const odd = q.choices.find((c) => !isNounPhrase(c));
+  if (phrases && right.split(/\s+/).length >= 4 && nounPhrase(right)) {
+    const odd = q.choices.find((c) => !nounPhrase(c));
     if (odd !== undefined) return odd;
   }
   const article = (c: string) => /^(?:the|a|an)\s/i.test(c);
@@ -227,7 +201,7 @@ export function definesCard(card: { front: string; back: string }): boolean {
   if (entry !== null) {
     const text = entry.replace(/^(?:\S+:\S*\s+)+/, "");
     // A noun clause ("Whether the printer should print array elements") names what a setting holds.
-    const nominal = isNounPhrase(text) || /^(?:whether|how|what)\s/i.test(text);
+    const nominal = nounPhrase(text) || /^(?:whether|how|what)\s/i.test(text);
     return (nominal || saysWhatItDoes(text)) && text.split(/\s+/).filter((w) => w.length > 3).length >= 2;
   }
   return new RegExp(`\\b(?:called|known as|termed|we call)\\s+(?:an?\\s+|the\\s+)?["“]?${term}\\b`, "i").test(

@@ -32,6 +32,8 @@ interface Pointer {
 interface Synset {
   words: string[];
   pointers: Pointer[];
+  /** Its lexicographer file: WordNet's broad kind of the sense (noun.person, noun.artifact …). */
+  kind: number;
 }
 
 export interface Relations {
@@ -163,7 +165,7 @@ function synsetAt(pos: Pos, offset: string): Synset {
       word: Number.parseInt(m[4]!.slice(2), 16),
     });
   }
-  const synset = { words, pointers };
+  const synset = { words, pointers, kind: Number(head[1]) };
   synsets.set(key, synset);
   return synset;
 }
@@ -250,6 +252,18 @@ export function synonymsOf(word: string): string[] {
     for (const w of synsetAt(pos, senses[0]!).words) if (w !== word && !w.includes("_")) out.add(w);
   }
   return [...out];
+}
+
+/**
+ * WordNet's broad kinds (its lexicographer files: person, group, artifact, act, communication …) of a
+ * noun's most frequent senses, the most frequent first, in any inflection; null when WordNet does not
+ * list it as a noun.
+ */
+export function nounKinds(word: string): number[] | null {
+  files ??= load();
+  const found = lemmasOf(word, "n");
+  if (found.length === 0) return null;
+  return [...new Set(found.flatMap(({ senses }) => senses.map((offset) => synsetAt("n", offset).kind)))];
 }
 
 export type WordClass = "noun" | "verb" | "adjective" | "adverb";

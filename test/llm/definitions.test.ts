@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { findDefinitions } from "../../src/llm/extractive/definitions.ts";
+import { chapterMaterial } from "../../src/llm/extractive/material.ts";
 import { sentencesOf } from "../../src/llm/extractive/text.ts";
 
 test("definitions come from subjects, not from the document pointing at itself", () => {
@@ -31,4 +32,39 @@ test("code lines and reference lists are not sentences to teach from", () => {
     "The trace monitor counts how often each loop back edge is executed before recording.",
   ]);
   expect(sentences[0]!.heading).toBe("2. Overview");
+});
+
+test("an entry's text after its dash defines its term, not a run-in heading's prose", () => {
+  // DEV fsfs: "The GNU Project — A non-free library … acts as a trap …" was a card.
+  const text = [
+    "adequate security — Security protections commensurate with the risk resulting from the loss of information.",
+    "The GNU Project — A non-free library that runs on free operating systems acts as a trap for free software developers.",
+    "copy protection — Measures that prevent the copying of a work by its users.",
+    // DEV R-exts: a clause opening on a gerund is prose, not what the heading names.
+    "Interfacing C++ code — Compiling and linking should be done with the C++ compiler-linker rather than the linker itself.",
+  ].join("\n\n");
+  expect(findDefinitions(sentencesOf([{ id: "p", text }])).map((d) => d.term)).toEqual([
+    "adequate security",
+    "copy protection",
+  ]);
+});
+
+test("a definition of 'the' term right after the code whose value it is tells of one instance, across a PDF's line breaks", () => {
+  // DEV PARI/GP tutorial: "The output is a list of composite integers …" right after nfcertify(K) was a card.
+  const content = [
+    "The result can be certified:",
+    "",
+    "```",
+    "K = nfinit([T, [2,5,7]]);",
+    "nfcertify(K)",
+    "```",
+    "",
+    "The output is a list of composite integers whose complete factorization must be computed in order",
+    "to certify the result (which may be very hard, hence is not done on the spot).",
+    "",
+    "A number field is a finite extension of the field of rational numbers.",
+    "Every number field has a ring of integers, and the output of nfcertify names a number field's hard discriminants.",
+  ].join("\n");
+  const found = chapterMaterial({ title: "Number fields", content, key_concepts: [] }, 0).definitions;
+  expect(found.map((d) => d.term)).toEqual(["number field"]);
 });

@@ -28,6 +28,10 @@ test("openers that point back at the previous sentence, and openers that do not"
     "Python, moreover, checks the type of every operand.",
     "For one thing, the recorder needs no type annotations.",
     "If you did, the trace would be recorded again.",
+    // DEV PARI/GP tutorial: a line of dialogue answering the one before.
+    "Haha, but I have learnt that if you do not take exponents which are integers, you obtain a power series.",
+    "Well, the result depends on the precision you set.",
+    "This is done in three steps:",
   ])
     expect({ s, leans: leansOnPrevious(s) }).toEqual({ s, leans: true });
   for (const s of [
@@ -40,6 +44,11 @@ test("openers that point back at the previous sentence, and openers that do not"
     "Instead of aborting the recording, the VM could suspend it.",
     "Second-order effects are small for most programs.",
     "Each compiled trace covers one path through the program.",
+    "Indeed, the result is a rational number.",
+    "Unfortunately, the recorder cannot trace recursive calls.",
+    // A lead-in points forward, at the list its colon introduces.
+    "Follow these steps:",
+    "To build the package from source, run these commands:",
   ])
     expect({ s, leans: leansOnPrevious(s) }).toEqual({ s, leans: false });
 });

@@ -13,7 +13,7 @@
  *      verb gives it ("these integers, called hash values, to store …").
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { definesCard, fragmentChoice, isNounPhrase, kindOf, type Mcq } from "../../bench/quality/item-checks.ts";
+import { definesCard, fragmentChoice, kindOf, type Mcq } from "../../bench/quality/item-checks.ts";
 import { definesTerm, objectProblem, roleProblem } from "../../src/llm/artefacts/item-checks.ts";
 import { definitionDistractors, termDistractors } from "../../src/llm/extractive/distractors.ts";
 import { chapterMaterial } from "../../src/llm/extractive/material.ts";
@@ -87,6 +87,8 @@ describe("1. choices are of the answer's form", () => {
       "routines written in C++ that process music expressions",
       "A network not controlled by the organization",
       "the supported interface for calling out to the operating system",
+      // DEV fsfs: a noun set against another after ", not" is no verb.
+      "a matter of freedom, not price",
     ];
     const fragments = [
       "into account the sampling weights, unlike the estimated curve",
@@ -95,11 +97,11 @@ describe("1. choices are of the answer's form", () => {
       "allows you to tune the system simplifier to your application",
       "(“regtests”) are available in precompiled form",
       "The remote end hung up unexpectedly",
+      // DEV fsfs: a gerund at the head names an act, not a thing beside "programs that are not GNU software".
+      "adding non-free software in the name of the popularity of Linux",
     ];
-    for (const read of [nounPhrase, isNounPhrase]) {
-      expect(phrases.filter((p) => !read(p))).toEqual([]);
-      expect(fragments.filter(read)).toEqual([]);
-    }
+    expect(phrases.filter((p) => !nounPhrase(p))).toEqual([]);
+    expect(fragments.filter(nounPhrase)).toEqual([]);
     const wrong = definitionDistractors(phrases[0]!, "survival curve", [...phrases.slice(1), ...fragments], 7);
     expect(wrong.filter((w) => fragments.includes(w))).toEqual([]);
     expect(wrong.length).toBeGreaterThan(0);

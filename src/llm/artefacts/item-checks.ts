@@ -206,6 +206,7 @@ export class ItemSource {
   readonly text: string;
   private counts = new Map<string, number>();
   private nouns = new Map<string, boolean>();
+  private code = new Map<string, boolean>();
   constructor(texts: string[]) {
     this.text = ` ${texts.join(" \n ").toLowerCase()} `;
     for (const w of words(this.text)) this.counts.set(w, (this.counts.get(w) ?? 0) + 1);
@@ -233,6 +234,17 @@ export class ItemSource {
     );
     this.nouns.set(word, noun);
     return noun;
+  }
+  /** Whether the document's code calls or assigns `word` ("ploth(…)", "bnf = …"): a name of its code. */
+  writesAsCode(word: string): boolean {
+    const known = this.code.get(word);
+    if (known !== undefined) return known;
+    const code = new RegExp(
+      `(?<![\\p{L}\\p{N}_.$])${escapeRegExp(word.toLowerCase().trim())}(?:\\(|\\s*=(?![=>]))`,
+      "u",
+    ).test(this.text);
+    this.code.set(word, code);
+    return code;
   }
   /** A word of everyday English, or one the document uses more than once. */
   realWord(word: string): boolean {

@@ -9,14 +9,18 @@
  *     third-person pronoun ("It", "They", "Its") or a comparative ("Another", "The other", "The
  *     latter") in the opening words;
  *   - substitution: a bare "do" for a verb phrase said before ("If you did, …");
- *   - "this" or "these" anywhere, as a pronoun ("Arrays are worse than this:") or a determiner
- *     ("…then checks this flag"): out of their document, sentences use them for what came before.
+ *   - a continuative or a response opening a line of dialogue ("Well, …", "Haha, but I have learnt
+ *     that …", "Yes, …"): an interjection set off by a comma answers what was said before it;
+ *   - "this" or "these" anywhere, as a pronoun ("Arrays are worse than this.") or a determiner
+ *     ("…then checks this flag"): out of their document, sentences use them for what came before;
+ *     but a lead-in ending on a colon uses them for what follows ("Follow these steps:").
  * An additive "also" after a sentence's subject ("Debian also has developed …") adds to something said
  * before as well, but only loosely: `addsToPrevious` tells it apart, for the sentence a section opens on.
  * Openers that point forward or at nothing are not ties: an expletive "It is hard to…", "Those who…",
  * "Such as", "In addition to X", "As a result of X", "Instead of X". Hand-listed: the taggers at
  * hand (compromise) read "This" in "This represents…" and "than this" as a determiner either way.
  */
+import { taggedSentences } from "./tagging.ts";
 
 const CONNECTIVE =
   /^(also|moreover|furthermore|besides|additionally|likewise|similarly|again|however|nevertheless|nonetheless|conversely|still|yet|but|and|or|nor|otherwise|instead,|rather,|thus|hence|therefore|consequently|accordingly|so|then|next|finally|lastly|second(ly)?|third(ly)?|meanwhile|here|in (addition|particular|turn|contrast|short|sum|summary|other words|this|that|these|those|such)|by contrast|on the other hand|as (a result|a consequence|such|well)|that is|for (example|instance|this reason|that reason|one thing|another)|even so|after all)(?![\p{L}\p{N}-])/iu;
@@ -41,6 +45,13 @@ const EXPLETIVE_IT =
 // A citation mark left at a sentence's start by the splitter ("(12) For example, …") is not its opening.
 const LEADING_MARK = /^(\(\d+([,–-]\s*\d+)*\)|\[\d+([,–-]\s*\d+)*\])\s*/;
 
+// A first word set off by a comma or an exclamation mark, which the tagger reads as an interjection.
+const SET_OFF = /^(\p{L}+)\s*[,!]/u;
+const responds = (s: string) => {
+  const word = SET_OFF.exec(s)?.[1];
+  return word !== undefined && (taggedSentences(`${word},`)[0]?.terms[0]?.tags.includes("Expression") ?? false);
+};
+
 /** The sentence's opening: its first words, up to the first comma when that comes early. */
 function opening(sentence: string): string {
   const words = sentence.split(/\s+/);
@@ -56,9 +67,11 @@ function opening(sentence: string): string {
 /** Whether `sentence` depends on the sentence before it for its sense. */
 export function leansOnPrevious(sentence: string): boolean {
   const s = sentence.replace(LEADING_MARK, "").replace(/^["'“‘(\s]+/, "");
-  if (THIS.test(s)) return true;
+  // Before a colon, "these steps" and "this command" point forward, at what the colon introduces
+  // ("Follow these steps:"); an opening "This" still points back ("This is done as follows:").
+  if (THIS.test(/:["”’)]?$/.test(s) ? s.replace(/(\s)(this|these)\b/gi, "$1the") : s)) return true;
   if (NOT_TIES.test(s)) return false;
-  if (CONNECTIVE.test(s) || COMPARATIVE.test(s) || THAT.test(s) || SUBSTITUTE.test(s)) return true;
+  if (CONNECTIVE.test(s) || COMPARATIVE.test(s) || THAT.test(s) || SUBSTITUTE.test(s) || responds(s)) return true;
   const open = opening(s).replace(FORWARD, "");
   if (DEMONSTRATIVE.test(open) || MEDIAL.test(open)) return true;
   return PERSONAL.test(open) && !EXPLETIVE_IT.test(s);

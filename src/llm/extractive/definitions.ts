@@ -7,7 +7,7 @@
 import { cutShort, definesTerm } from "../artefacts/item-checks.ts";
 import { usualClass } from "../wordnet.ts";
 import { COMMON_ZIPF, zipf } from "./background.ts";
-import { nounPhrase } from "./phrase-forms.ts";
+import { nounPhrase, phraseForm } from "./phrase-forms.ts";
 import { taggedSentences } from "./tagging.ts";
 import { setsTask } from "./tasks.ts";
 import { containsPhrase, escapeRegExp, isStopword, type Sentence, wordCount } from "./text.ts";
@@ -154,6 +154,14 @@ function clauseAfterLabel(description: string): boolean {
   );
 }
 
+/**
+ * Whether an entry's text after its dash says what its term is: a noun phrase or a description
+ * ("Security protections commensurate with …"). A clause of its own is a run-in heading's prose
+ * ("The GNU Project — A non-free library … acts as a trap …"), or tells of the term ("Output — The
+ * output is …"), restating it, which defines nothing.
+ */
+const entryDefines = (text: string) => phraseForm(text) !== "clause";
+
 const trimEnd = (s: string) => s.replace(/[\s.!]+$/, "");
 
 // A preposition opening a noun phrase of its own inside a longer one ("the relationship between one
@@ -252,8 +260,9 @@ function definitionIn(s: Sentence, names: Set<string>): Omit<Definition, "senten
     }
   }
   const labelled = out.length === 0 ? GLOSSARY.exec(text) : null;
+  const entry = out.length === 0 ? ENTRY.exec(text) : null;
   const glossary =
-    out.length === 0 ? (labelled && !clauseAfterLabel(labelled[2]!) ? labelled : ENTRY.exec(text)) : null;
+    labelled && !clauseAfterLabel(labelled[2]!) ? labelled : entry && entryDefines(entry[2]!) ? entry : null;
   if (glossary?.[1] && glossary[2] && termOk(glossary[1])) {
     out.push({
       term: glossary[1].trim(),
@@ -344,6 +353,16 @@ const whole = (d: Omit<Definition, "sentence">) =>
   d.kind === "acronym" ||
   d.kind === "glossary" ||
   (!setsTask(d.definition) && !cutShort(d.predicate) && definesTerm({ front: d.term, back: d.definition }));
+
+/**
+ * What a definition says its term is, to set beside the term: its sentence, or for a glossary's line
+ * the definition alone, without the label or the term and dash before it ("integer: A type …" → "A type …").
+ */
+export function definitionText(d: Definition): string {
+  const text = d.sentence.text;
+  const at = d.kind === "glossary" ? text.indexOf(d.predicate) : -1;
+  return at > 0 ? text.charAt(at).toUpperCase() + text.slice(at + 1) : text;
+}
 
 /**
  * Definitions in reading order, one per term (the first the text gives). `text`, the whole text the

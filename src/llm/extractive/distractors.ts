@@ -1,6 +1,6 @@
 /**
  * Wrong choices of the same kind as the right one: other domain terms of the course for a term
- * (names for a name, plurals for a plural), figures of the same form and magnitude for a figure,
+ * (names for a name, plurals for a plural, people for people), figures of the same form and magnitude for a figure,
  * other definitions, and what the course's terms act on, of its form for a definition (noun phrases
  * for a noun phrase). A distractor never shares a stem with the answer (it could
  * be right too) or with another distractor (it would give the pair away), nor is one's short form.
@@ -9,6 +9,7 @@
 import { choiceKind, type ItemSource, sameThing } from "../artefacts/item-checks.ts";
 import { nlp } from "../compromise.ts";
 import { overlaps } from "./keyphrases.ts";
+import { likeKinds } from "./like-kinds.ts";
 import { nounPhrase } from "./phrase-forms.ts";
 import { opensWithTag, type TaggedTerm, taggedSentences, taggedTexts } from "./tagging.ts";
 import { containsPhrase, escapeRegExp, hash, isStopword, wordCount } from "./text.ts";
@@ -40,14 +41,16 @@ export const isName = (s: string) => /^\p{Lu}/u.test(s) || /\p{Lu}{2}/u.test(s);
 const isPlural = (s: string) => !isName(s) && /\p{Ll}{2}s$/u.test(s) && !/(ss|us|is)$/.test(s);
 
 /**
- * Other domain terms of the answer's kind (a name for a name, a plural for a plural) and of similar
- * length, none found in `context` (the question's own text), each passing `fits` when given.
+ * Other domain terms of the answer's kind (a name for a name, a plural for a plural, people for
+ * people and code for code in `source`) and of similar length, none found in `context` (the
+ * question's own text), each passing `fits` when given.
  */
 export function termDistractors(
   answer: string,
   terms: string[],
   context: string,
   seed: number,
+  source?: ItemSource,
   fits?: (term: string) => boolean,
 ): string[] {
   const words = wordCount(answer);
@@ -55,11 +58,13 @@ export function termDistractors(
   taggedTexts([answer, ...terms]);
   const article = opensWithTag(answer, "Determiner");
   // A short form of the answer ("Wasm" beside "WebAssembly") would be right too; a phrase opening on
-  // an article ("The ASCII" beside "Latin script") is a sentence's words, not a term like the answer.
+  // an article ("The ASCII" beside "Latin script") is a sentence's words, not a term like the answer;
+  // a thing of another kind ("patents" beside "users") is not a wrong answer but a giveaway (like-kinds.ts).
   const pool = [...new Set(terms)].filter(
     (t) =>
       t.toLowerCase() !== answer.toLowerCase() &&
       opensWithTag(t, "Determiner") === article &&
+      likeKinds(t, answer, source) &&
       !overlaps(t, answer) &&
       !sameThing(t, answer) &&
       !containsPhrase(context, t),

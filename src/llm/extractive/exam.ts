@@ -13,7 +13,7 @@ import type { ExamQuestion, ExamQuestionType, ShortAnswerQuestion } from "../sch
 import { leansOnPrevious } from "./back-reference.ts";
 import { needsExhibit } from "./exhibits.ts";
 import { type ChapterMaterial, chapterMaterial, materialsOf } from "./material.ts";
-import { Asked, type Candidate, inlineForm, mcqCandidates, poolOf } from "./questions.ts";
+import { Asked, type Candidate, inlineForm, isBlank, mcqCandidates, poolOf } from "./questions.ts";
 import { openingTerm } from "./roles.ts";
 import { procedures } from "./steps.ts";
 import { withLikeSwaps } from "./subject-role.ts";
@@ -123,6 +123,26 @@ function workedProblems(m: ChapterMaterial): ExamQuestion[] {
 }
 
 /**
+ * Candidates in their order, but a blank waits while blanks would pass 40% of those taken so far, as
+ * in a quiz; the waiting blanks follow the others. A teacher sets an exam of mixed kinds where the
+ * chapter and its sections offer them, and blanks only where they do not.
+ */
+function blanksSpread(candidates: Candidate[]): Candidate[] {
+  const out: Candidate[] = [];
+  const waiting: Candidate[] = [];
+  let blanks = 0;
+  for (const c of candidates) {
+    if (!isBlank(c)) out.push(c);
+    else if (blanks + 1 <= MAX_BLANK_SHARE * (out.length + 1)) {
+      out.push(c);
+      blanks++;
+    } else waiting.push(c);
+  }
+  return [...out, ...waiting];
+}
+const MAX_BLANK_SHARE = 0.4;
+
+/**
  * The chapter's questions by type, from its own text first and then from the sections it was
  * condensed from: facts shared out three multiple choice to two short answers, after what its quiz asked. Deterministic, so every batch of one exam sees the same split.
  */
@@ -132,11 +152,13 @@ function examPlan(own: ChapterMaterial[], course: ChapterMaterial[]): Record<Exa
   const pool = poolOf(course);
   // Wrong statements swap like for like into a subject (subject-role.ts): checked against the course's text.
   const text = course.flatMap((x) => [x.chapter.content, ...(x.chapter.sources ?? []).map((s) => s.text)]).join("\n");
-  const mcq = own.flatMap((x) =>
-    mcqCandidates(x, pool).flatMap((c) => {
-      const question = withLikeSwaps(c.question, text);
-      return question ? [{ ...c, question }] : [];
-    }),
+  const mcq = blanksSpread(
+    own.flatMap((x) =>
+      mcqCandidates(x, pool).flatMap((c) => {
+        const question = withLikeSwaps(c.question, text);
+        return question ? [{ ...c, question }] : [];
+      }),
+    ),
   );
   const short = own.flatMap(shortAnswers);
   const plan: Record<ExamQuestionType, ExamQuestion[]> = {

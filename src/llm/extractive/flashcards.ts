@@ -8,6 +8,7 @@
 import type { ChapterSummary } from "../artefacts/chapter-summary.ts";
 import { definesTerm } from "../artefacts/item-checks.ts";
 import type { FlashcardDeck } from "../schemas.ts";
+import { definitionText } from "./definitions.ts";
 import { materialsOf } from "./material.ts";
 
 const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -32,9 +33,11 @@ export function extractiveFlashcards(input: { courseTitle: string; chapters: Cha
     const materials = materialsOf(chapter, i);
     for (const d of materials.flatMap((m) => m.definitions)) {
       const front = /^\p{Ll}/u.test(d.term) ? upperFirst(d.term) : d.term;
+      const text = d.sentence.text;
       if (d.kind === "acronym") add(`What does ${d.term} stand for?`, d.predicate);
-      else if (ENTRY_RE.test(d.sentence.text)) add(front, d.sentence.text.replace(ENTRY_RE, ""), d.sentence.text);
-      else add(front, d.sentence.text);
+      else if (ENTRY_RE.test(text)) add(front, text.replace(ENTRY_RE, ""), text);
+      // A glossary line's back is its definition alone: the front already says the term ("integer: A type …").
+      else add(front, definitionText(d), text);
     }
   }
   return { deck_title: `${input.courseTitle}: Flashcards`, cards, total: cards.length };

@@ -14,7 +14,8 @@ const QUOTES_CODE = /`[^`]+`|[\p{L}_][\p{L}\p{N}_.]*\([^()]*\)/u;
 
 /** What comes right before `sentence` in `markdown`: the sentences of its paragraph before it, or else the paragraph or code block before. */
 function justBefore(markdown: string, sentence: string): string | null {
-  const at = markdown.indexOf(sentence);
+  // A sentence read from a PDF may run over several of its lines ("… in order\nto certify …").
+  const at = markdown.search(new RegExp(escapeRegExp(sentence).replace(/\s+/g, "\\s+")));
   if (at < 0) return null;
   const before = markdown.slice(0, at);
   const own = before.slice(before.lastIndexOf("\n\n") + 2);

@@ -2,7 +2,7 @@
  * The form of a phrase or a sentence by its tags: a noun phrase whose verbs all belong to clauses
  * qualifying it ("A colon-separated list of directories in which the shell looks for commands",
  * "The number of readings the logger averages …"), a description of what something does with no
- * subject before its verb ("Rotates an imagedata image …", "Used to substitute …"), or a clause
+ * subject before its verb ("Rotates an imagedata image …", "Used to substitute …", "adding a user …"), or a clause
  * with a subject and a verb of its own ("The remote end hung up unexpectedly"). One reader for the
  * checks that store an item, the choices set beside an answer and the entries paired with their
  * heading's term, so they never disagree on what a description is.
@@ -43,7 +43,27 @@ export function phraseForm(text: string): PhraseForm {
   if (!/^[\p{L}\p{N}]/u.test(t)) return "clause";
   const terms = taggedSentences(t)[0]?.terms ?? [];
   if (terms.length === 0) return "clause";
-  const doing = opensOnDoing(terms);
+  // A gerund at the head names an act, not a thing ("adding non-free software …" beside "programs that
+  // are not GNU software"): it says what is done, with no subject, unless a verb of its own follows
+  // before any relative word, the gerund then the clause's subject ("Compiling and linking should be
+  // done …", "Booting your system … makes it easy …"). "existing", "remaining" read as adjectives.
+  const gerund = has(terms[0], "Gerund") && !has(terms[0], "Adjective", "Noun");
+  if (gerund) {
+    const end = terms.findIndex((w, i) => i > 0 && CLAUSE_START.test(w.text));
+    const finite = terms
+      .slice(1, end < 0 ? undefined : end)
+      .some(
+        (w, k) =>
+          has(w, "Copula", "Modal") ||
+          (has(w, "Verb") &&
+            has(w, "PresentTense", "PastTense") &&
+            !has(w, "Gerund", "Infinitive") &&
+            !has(terms[k + 2], "Preposition") &&
+            !/^to$/i.test(terms[k]?.text ?? "")),
+      );
+    if (finite) return "clause";
+  }
+  const doing = opensOnDoing(terms) || gerund;
   if (!doing && has(terms[0], "Preposition", "Conjunction", "Adverb", "Pronoun")) return "clause";
   let verbs = 0;
   let clauses = 0;
@@ -129,6 +149,8 @@ const thirdPerson = (terms: TaggedTerm[], i: number) =>
  * error messages"), whatever the tagger reads it as, and no subject stands before it.
  */
 function inObject(terms: TaggedTerm[], i: number): boolean {
+  // A noun run ends on its head: a word in -s after a plural is a verb ("on free operating systems acts as …").
+  if (has(terms[i - 1], "Plural") && /s$/i.test(terms[i]!.text)) return false;
   let k = i - 1;
   // A comma closes the object ("written by Piet van Oostrum, provides …").
   while (
@@ -160,8 +182,11 @@ function mainVerb(terms: TaggedTerm[], i: number, qualified: boolean): boolean {
     return true;
   if (!has(w, "Verb") || /ing$/i.test(w.text) || has(w, "Gerund")) return false;
   if (has(w, "Copula", "Modal", "Auxiliary")) return true;
-  // Before a relative word a word read as a verb is the noun it qualifies ("parameter names that …", "Risk that …").
-  if (CLAUSE_START.test(next?.text ?? "")) return false;
+  // ", not" sets a noun against the one before the comma ("a matter of freedom, not price").
+  if (/^not$/i.test(prev?.text ?? "") && has(terms[i - 2], "Noun") && /,/.test(terms[i - 2]!.post)) return false;
+  // Before a relative word a word read as a verb is the noun it qualifies ("parameter names that …", "Risk that …");
+  // "as" relates only when it opens a clause ("… acts as a trap" is a verb and its complement).
+  if (CLAUSE_START.test(next?.text ?? "") && (!/^as$/i.test(next!.text) || opensClause(terms, i + 1))) return false;
   if (/^to$/i.test(prev?.text ?? "")) return false;
   // A bare infinitive after a verb's object is that verb's complement ("lets users revert them").
   if (has(w, "Infinitive") && has(prev, "Noun") && has(terms[i - 2], "Verb")) return false;

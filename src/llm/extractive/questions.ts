@@ -61,6 +61,7 @@ export type QuestionKind =
   | "cloze";
 /** Kinds that blank a sentence: at most this share of a quiz. */
 const BLANK_KINDS = new Set<QuestionKind>(["figure", "cloze"]);
+export const isBlank = (c: Candidate) => BLANK_KINDS.has(c.kind);
 /**
  * The kind a learner sees: a blanked figure and a blanked term are both fill-in-the-blank, and both
  * "Which term does the course …" prompts ask for a term. A quiz mixes kinds as the learner reads
@@ -223,7 +224,7 @@ function definitionQuestions(m: ChapterMaterial, pool: CoursePool, d: Definition
       d.term,
       `Which term does the course describe as “${predicate}”?`,
       d.term,
-      termDistractors(d.term, pool.terms, d.sentence.text, seed),
+      termDistractors(d.term, pool.terms, d.sentence.text, seed, pool.source),
     ),
   );
   return out.filter((c): c is Candidate => c !== null);
@@ -384,7 +385,7 @@ function agentQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
         r.term,
         `Which term does the course say ${predicate}?`,
         r.term,
-        termDistractors(r.term, pool.terms, r.sentence.text, hash(r.sentence.text)),
+        termDistractors(r.term, pool.terms, r.sentence.text, hash(r.sentence.text), pool.source),
       );
     })
     .filter((c): c is Candidate => c !== null);
@@ -411,6 +412,8 @@ function nounPhrases(): (s: Sentence) => string[] {
 function statementQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
   const out: Candidate[] = [];
   const phrasesOf = nounPhrases();
+  const courseTerms = new Set(pool.terms.map((t) => t.toLowerCase()));
+  const named = (np: string) => courseTerms.has(np) || (pool.source.text.match(wholeTerm(np, "giu"))?.length ?? 0) >= 2;
   for (const s of m.ranked) {
     if (out.length >= MAX_STATEMENTS) break;
     const n = wordCount(s.text);
@@ -421,19 +424,23 @@ function statementQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
       return spans?.length === 1 && nps.includes(spans[0]!.toLowerCase()) && !insideName(s.text, spans[0]!);
     });
     if (!swap) continue;
-    // What the statement is about: another of the chapter's terms in it, or else its longest other noun phrase.
+    // What the statement is about: another of the chapter's terms in it, or else its longest other noun
+    // phrase that is a term of the course or that the course writes again; a phrase in passing
+    // ("good reason", "nice feature") names no topic.
     const topic =
       m.phrases.find((p) => p !== swap && !overlapsPhrase(p.phrase, swap.phrase) && containsPhrase(s.text, p.phrase))
         ?.phrase ??
       nps
-        .filter((np) => !overlapsPhrase(np, swap.phrase) && wordCount(np) >= 2)
+        .filter((np) => !overlapsPhrase(np, swap.phrase) && wordCount(np) >= 2 && named(np))
         .sort((a, b) => wordCount(b) - wordCount(a))[0];
     if (!topic) continue;
     const written = s.text.match(wholeTerm(topic, "iu"))?.[0];
     if (!written) continue;
-    // A lone common noun reads as a topic with its article ("about the algorithm").
+    // A lone common noun reads as a topic with its article ("about the algorithm"), a name of the code without ("about polred").
     const about =
-      /^\p{Ll}+$/u.test(written) && grammaticalNumber(written) === "singular" ? `the ${written}` : inlineForm(written);
+      /^\p{Ll}+$/u.test(written) && grammaticalNumber(written) === "singular" && !pool.source.writesAsCode(written)
+        ? `the ${written}`
+        : inlineForm(written);
     const span = s.text.match(wholeTerm(swap.phrase, "giu"))![0]!;
     const sameNumber = pool.terms.filter((t) => grammaticalNumber(t) === grammaticalNumber(span));
     // Each wrong statement reads as grammatically as the true one: the swap is kept only where it fits.
@@ -445,7 +452,7 @@ function statementQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
       if (swap) swaps.set(t, swap);
       return swap !== null;
     };
-    const wrong = termDistractors(span, sameNumber, s.text, hash(s.text), fits).map((t) => swaps.get(t)!);
+    const wrong = termDistractors(span, sameNumber, s.text, hash(s.text), pool.source, fits).map((t) => swaps.get(t)!);
     const c = build(
       m,
       pool,
@@ -595,7 +602,7 @@ function clozeQuestions(m: ChapterMaterial, pool: CoursePool): Candidate[] {
         p.phrase,
         prompt,
         spans[0]!,
-        termDistractors(spans[0]!, pool.terms, s.text, hash(prompt)),
+        termDistractors(spans[0]!, pool.terms, s.text, hash(prompt), pool.source),
       );
       if (c) {
         out.push(c);

@@ -9,6 +9,7 @@ import type { ChapterSummary } from "../artefacts/chapter-summary.ts";
 import { cutShort, definesTerm, matterHeading, quotesMatter } from "../artefacts/item-checks.ts";
 import type { StudyGuide, StudyGuideSection } from "../schemas.ts";
 import { leansOnPrevious } from "./back-reference.ts";
+import { definitionText } from "./definitions.ts";
 import { needsExhibit } from "./exhibits.ts";
 import { type ChapterMaterial, chapterMaterial, materialsOf } from "./material.ts";
 import { setsTask } from "./tasks.ts";
@@ -23,16 +24,20 @@ const MAX_SECTIONS = 12;
 
 // A sentence that leans on the one before it (a connective or a back-reference, back-reference.ts),
 // a caption on a picture, and one that announces what follows it ("… as follows.", "… the
-// following:"), which the guide does not show: out of place they read as riddles. An exercise ("Write a function …") is work, not a point to revise.
+// following:"), which the guide does not show: out of place they read as riddles. An exercise
+// ("Write a function …") is work, not a point to revise.
 // A sentence cut at a page or column break ends on no full stop, or on a word that leaves it open.
-const selfContained = (s: Sentence) =>
+const wholeSentence = (s: Sentence) =>
   /^["“]?[\p{Lu}\d]/u.test(s.text) &&
   /[.!?]["”’)]?$/.test(s.text) &&
   !cutShort(s.text) &&
   !setsTask(s.text) &&
   !needsExhibit(s.text) &&
-  !/^(table|figure|fig\.|listing)\s*\d+[.:]/i.test(s.text) &&
-  !leansOnPrevious(s.text);
+  !/^(table|figure|fig\.|listing)\s*\d+[.:]/i.test(s.text);
+const selfContained = (s: Sentence) => wholeSentence(s) && !leansOnPrevious(s.text);
+// Nothing comes before the course's first sentence: a "this" there points at the document itself
+// ("This booklet is a guided tour …"), not back; a connective ("Note, however, …") still dangles.
+const opensCourse = (s: Sentence) => wholeSentence(s) && !leansOnPrevious(s.text.replace(/\b(this|these)\b/gi, "the"));
 
 /**
  * A figure worth revising is what its sentence states ("A byte is 8 bits", "the default is 80
@@ -52,8 +57,12 @@ const OPENING = /\b(abstract|introduction|overview|summary|about|preamble|purpos
  * introduction, or else of the first body section of the first chapter; never of front or back matter.
  */
 function overview(materials: ChapterMaterial[]): string | null {
+  const first = materials[0]?.sentences[0];
   const usable = (s: Sentence) =>
-    selfContained(s) && !pointsElsewhere(s.text) && !quotesMatter(s.text) && !(s.heading && matterHeading(s.heading));
+    (s === first ? opensCourse(s) : selfContained(s)) &&
+    !pointsElsewhere(s.text) &&
+    !quotesMatter(s.text) &&
+    !(s.heading && matterHeading(s.heading));
   const sentences = materials.flatMap((m) => m.sentences).filter(usable);
   const opening = sentences.find((s) => s.heading && OPENING.test(s.heading)) ?? sentences[0];
   if (!opening) return null;
@@ -73,10 +82,10 @@ export function extractiveStudyGuide(input: { courseTitle: string; chapters: Cha
   for (const d of definitions) {
     const key = d.term.toLowerCase();
     if (seen.has(key) || items.length >= MAX_TERMS) continue;
-    const definition = d.kind === "acronym" ? d.predicate : d.sentence.text;
+    const definition = d.kind === "acronym" ? d.predicate : definitionText(d);
     // A key term is judged as its flashcard is: its line must say what the term is or does.
     const front = d.kind === "acronym" ? `What does ${d.term} stand for?` : d.term;
-    if (!definesTerm({ front, back: definition })) continue;
+    if (!definesTerm({ front, back: d.kind === "acronym" ? d.predicate : d.sentence.text })) continue;
     seen.add(key);
     items.push({ term: d.term, definition });
   }

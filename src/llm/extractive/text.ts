@@ -222,10 +222,11 @@ export const isProse = (s: string) => {
 
 /**
  * Sentences that only point elsewhere in their document ("In Section 4 we describe…", "this
- * paper", "as shown in Figure 3"): out of their document they say nothing to a learner.
+ * paper", "as shown in Figure 3") or send the reader to another ("the reader should look at the
+ * appropriate section in the User's Manual"): out of their document they say nothing to a learner.
  */
 const POINTS_ELSEWHERE =
-  /\b(in|see|of|from)\s+(section|sec\.|chapter|figure|fig\.|table|appendix|equation|eq\.)\s*[\dA-Z]|\b(section|figure|fig\.|table|appendix)\s+\d+(\.\d+)*\s+(shows|describes|presents|gives|lists|summari[sz]es|illustrates|compares|reports|contains|breaks down|plots|depicts)|\bthis (paper|article|report|thesis|manual|document|work|study)\b|\b(we|i) (describe|present|discuss|show|explain|outline|review)\b.{0,40}\b(section|chapter|below|later|next)\b|\b(as (shown|described|discussed|mentioned|noted)) (above|below|earlier|later|before)\b|\bthe (rest|remainder) of (this|the) (paper|article|chapter|section)\b|\b(sections?|chapters?) \d+(\.\d+)* (is|are|describes?|presents?|gives?|covers?|discuss(es)?|shows?|concludes?|introduces?)\b|^(in )?this (section|chapter)\b/i;
+  /\b(in|see|of|from)\s+(section|sec\.|chapter|figure|fig\.|table|appendix|equation|eq\.)\s*[\dA-Z]|\b(section|figure|fig\.|table|appendix)\s+\d+(\.\d+)*\s+(shows|describes|presents|gives|lists|summari[sz]es|illustrates|compares|reports|contains|breaks down|plots|depicts)|\bthis (paper|article|report|thesis|manual|document|work|study)\b|\b(we|i) (describe|present|discuss|show|explain|outline|review)\b.{0,40}\b(section|chapter|below|later|next)\b|\b(as (shown|described|discussed|mentioned|noted)) (above|below|earlier|later|before)\b|\bthe (rest|remainder) of (this|the) (paper|article|chapter|section)\b|\b(sections?|chapters?) \d+(\.\d+)* (is|are|describes?|presents?|gives?|covers?|discuss(es)?|shows?|concludes?|introduces?)\b|^(in )?this (section|chapter)\b|\b(look at|refer to|consult|turn to|see) the ([a-z’'-]+ ){0,3}(section|chapter|manual|documentation|appendix)s?\b/i;
 /**
  * Sentences that walk through a figure, table or listing the learner does not see: they name one
  * anywhere ("read along with Figure 2", "the diagram", "the left column", "the bottom block", "in
