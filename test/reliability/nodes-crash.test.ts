@@ -106,31 +106,45 @@ beforeAll(async () => {
 
   for (const focus of FOCUS) {
     const work: Promise<void>[] = [];
-    if (focus === "generation") work.push(generate(3), generate(2));
-    // The small note is answered first; the kill then falls in the larger upload's processing.
-    else if (focus === "ingestion") work.push(ingest([note(kills.length)]), ingest([docs[0]!, docs[1]!, docs[2]!]));
-    else {
-      // A fresh course when there is one, else one already asked for (a repeated request must be safe).
-      const done = await pg.client<{ id: string }[]>`
-        SELECT id FROM courses WHERE status = 'completed' AND num_chapters = 2 ORDER BY created_at`;
-      const fresh = done.find((c) => !podcasts.has(c.id)) ?? done[0]!;
-      work.push(podcast(fresh.id), generate(2));
+    if (focus === "ingestion") {
+      // The small note is answered before the larger upload is sent: raced, the larger one could end
+      // first on a loaded machine and leave no processing to cut. The kill waits for the larger
+      // upload's documents being processed; one that ends before it is seen so is sent again.
+      await ingest([note(kills.length)]);
+      for (let tries = 1; ; tries++) {
+        let ended = false;
+        work.push(ingest([docs[0]!, docs[1]!, docs[2]!]).finally(() => (ended = true)));
+        const seen = await waitUntil(
+          "the larger upload being ingested",
+          async () =>
+            ended ? "ended" : count(pg.client`SELECT count(*) AS n FROM documents WHERE status = 'processing'`),
+          (v) => v === "ended" || v > 0,
+          60_000,
+          25,
+        );
+        if (seen !== "ended") break;
+        if (tries === 5) throw new Error("five uploads ended before any was seen being processed");
+      }
+    } else {
+      if (focus === "generation") work.push(generate(3), generate(2));
+      else {
+        // A fresh course when there is one, else one already asked for (a repeated request must be safe).
+        const done = await pg.client<{ id: string }[]>`
+          SELECT id FROM courses WHERE status = 'completed' AND num_chapters = 2 ORDER BY created_at`;
+        const fresh = done.find((c) => !podcasts.has(c.id)) ?? done[0]!;
+        work.push(podcast(fresh.id), generate(2));
+      }
+      // The kill waits for the state it cuts, however slow the machine: the round's first answer (the
+      // podcast request's, in its rounds), then a job running.
+      await (focus === "podcasts" ? work[0] : Promise.race(work));
+      await waitUntil(
+        `the ${focus} round's work under way`,
+        () => count(pg.client`SELECT count(*) AS n FROM jobs WHERE status = 'running'`),
+        (n) => n > 0,
+        60_000,
+        25,
+      );
     }
-    // The kill waits for the state it cuts, however slow the machine: the round's first answer (the
-    // podcast request's, in its rounds), then a job running, or the larger upload being ingested.
-    await (focus === "podcasts" ? work[0] : Promise.race(work));
-    await waitUntil(
-      `the ${focus} round's work under way`,
-      () =>
-        count(
-          focus === "ingestion"
-            ? pg.client`SELECT count(*) AS n FROM documents WHERE status = 'processing'`
-            : pg.client`SELECT count(*) AS n FROM jobs WHERE status = 'running'`,
-        ),
-      (n) => n > 0,
-      60_000,
-      25,
-    );
     await srv!.kill();
     kills.push(focus);
     await Promise.allSettled(work);
